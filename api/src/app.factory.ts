@@ -1,0 +1,77 @@
+import helmet from '@fastify/helmet';
+import type { ModuleMetadata } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import { LIMITS } from '@spc/shared-contracts';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { createRootLogger, NestPinoLogger } from './common/logger';
+import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
+import { createValidationPipe } from './common/validation';
+import type { AppConfig } from './config/app-config';
+import { createOpenApiDocument, DOCS_PATH } from './openapi';
+
+export interface CreateAppOptions {
+  /** Extra modules mounted beside the application's own (tests use this for probe routes). */
+  imports?: ModuleMetadata['imports'];
+}
+
+/** Builds the configured application (not yet listening); used by main, the tests and the scripts. */
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const logger = createRootLogger(config);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: LIMITS.jsonBodyMaxBytes,
+    genReqId: requestIdFor,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports), adapter, {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter(logger));
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  await app.register(helmet, {
+    // The API answers JSON; the only HTML it serves is Swagger UI, which needs inline styles and scripts.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+
+  const allowed = new Set(config.corsOrigins);
+  app.enableCors({
+    origin: (origin, callback) => callback(null, !origin || allowed.has(origin)),
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', REQUEST_ID_HEADER, 'isAdmin', 'isAdminOrStaff'],
+    exposedHeaders: ['X-Total-Count', REQUEST_ID_HEADER],
+    maxAge: 600,
+  });
+
+  if (config.swaggerEnabled) {
+    SwaggerModule.setup(DOCS_PATH, app, () => createOpenApiDocument(app), {
+      jsonDocumentUrl: `${DOCS_PATH}-json`,
+      customSiteTitle: 'Seedling Propagation Centre API',
+    });
+  }
+  return app;
+}

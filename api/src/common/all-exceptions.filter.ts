@@ -1,0 +1,74 @@
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  HttpStatus,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+
+/** The error envelope every failure is answered with (DECISIONS §1). */
+export interface ErrorBody {
+  success: false;
+  message: string;
+  statusCode: number;
+  errors?: unknown;
+  requestId?: string;
+}
+
+const DATABASE_DOWN = /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|buffering timed out/;
+
+/** Turns every error into `{ success: false, message, statusCode, errors? }` and hides internals. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const body = this.toBody(exception, request?.id);
+    if (body.statusCode >= 500 && body.statusCode !== HttpStatus.SERVICE_UNAVAILABLE) {
+      this.logger.error(
+        { err: exception, requestId: request?.id, method: request?.method, url: request?.url },
+        'Unexpected error',
+      );
+    }
+    void reply.status(body.statusCode).send(body);
+  }
+
+  private toBody(exception: unknown, requestId?: string): ErrorBody {
+    if (exception instanceof HttpException) {
+      const statusCode = exception.getStatus();
+      const response = exception.getResponse();
+      if (typeof response === 'string') return { success: false, message: response, statusCode };
+      const { message, errors } = response as { message?: unknown; errors?: unknown };
+      const text = Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
+      return { success: false, message: text, statusCode, ...(errors ? { errors } : {}) };
+    }
+
+    const error = exception as { statusCode?: unknown; message?: unknown; name?: unknown };
+    if (typeof error?.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      // Errors of Fastify plugins raised outside Nest's router; their messages are written for clients.
+      const message = String(error.message ?? 'The request is not valid');
+      return { success: false, message, statusCode: error.statusCode };
+    }
+
+    if (DATABASE_DOWN.test(`${String(error?.name)} ${String(error?.message)}`)) {
+      return {
+        success: false,
+        message: 'The service is temporarily unavailable (database unreachable). Please try again shortly.',
+        statusCode: HttpStatus.SERVICE_UNAVAILABLE,
+        requestId,
+      };
+    }
+
+    return {
+      success: false,
+      message: `Something went wrong on our side. Please try again; if it persists, quote reference ${requestId ?? 'unknown'}.`,
+      statusCode: HttpStatus.INTERNAL_SERVER_ERROR,
+      requestId,
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+const DEV_DEFAULTS = {
+  MONGODB_URI: 'mongodb://127.0.0.1:27017/spc',
+  JWT_SECRET: 'dev-only-access-secret-change-me-0123456789abcdef',
+  JWT_REFRESH_SECRET: 'dev-only-refresh-secret-change-me-0123456789abcdef',
+  ADMIN_EMAIL: 'admin@spc.local',
+  ADMIN_PASSWORD: 'Admin@1234',
+  STOREFRONT_URL: 'http://localhost:5173',
+  BACKOFFICE_URL: 'http://localhost:5174',
+} as const;
+
+/** Settings production must be given explicitly: the development defaults are public. */
+const REQUIRED_IN_PRODUCTION = Object.keys(DEV_DEFAULTS) as (keyof typeof DEV_DEFAULTS)[];
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = z.string().url();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  JWT_REFRESH_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  ADMIN_EMAIL: z.string().email(),
+  ADMIN_PASSWORD: z.string().min(6),
+  STOREFRONT_URL: url,
+  BACKOFFICE_URL: url,
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Seedling Propagation Centre <no-reply@seedlings.local>'),
+  UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  BUSINESS_WHATSAPP: z
+    .string()
+    .regex(/^\d{9,15}$/, 'must be digits only, in international form (e.g. 254712345678)')
+    .default('254700000000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: booleanFlag.optional(),
+  SWAGGER_ENABLED: booleanFlag.default(true),
+});
+
+export type Environment = z.input<typeof envSchema>;
+
+/** The API's settings, read once from the environment and validated at start-up. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  mongodbUri: string;
+  jwt: { accessSecret: string; refreshSecret: string };
+  admin: { email: string; password: string; usingDevDefaults: boolean };
+  storefrontUrl: string;
+  backofficeUrl: string;
+  corsOrigins: string[];
+  mail: { smtpUrl?: string; from: string };
+  uploadsDir: string;
+  dataDir: string;
+  businessWhatsapp: string;
+  log: { level: string; pretty: boolean };
+  swaggerEnabled: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; development and test get working defaults, production gets none. */
+export function loadConfig(source: Record<string, string | undefined>): AppConfig {
+  const raw = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ''),
+  ) as Record<string, string>;
+  const nodeEnv = raw.NODE_ENV ?? 'development';
+  const problems: string[] = [];
+
+  if (nodeEnv === 'production') {
+    for (const key of REQUIRED_IN_PRODUCTION) {
+      if (!raw[key]) problems.push(`${key} is required in production`);
+    }
+  }
+  const withDefaults: Record<string, string> =
+    nodeEnv === 'production' ? raw : { ...DEV_DEFAULTS, ...raw };
+  if (problems.length) throw new ConfigError(problems);
+
+  const parsed = envSchema.safeParse(withDefaults);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  if (env.NODE_ENV === 'production') {
+    for (const key of ['JWT_SECRET', 'JWT_REFRESH_SECRET', 'ADMIN_PASSWORD'] as const) {
+      if (env[key] === DEV_DEFAULTS[key]) problems.push(`${key} must not be the development default in production`);
+    }
+    if (problems.length) throw new ConfigError(problems);
+  }
+
+  const origin = (u: string) => new URL(u).origin;
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    mongodbUri: env.MONGODB_URI,
+    jwt: { accessSecret: env.JWT_SECRET, refreshSecret: env.JWT_REFRESH_SECRET },
+    admin: {
+      email: env.ADMIN_EMAIL.toLowerCase(),
+      password: env.ADMIN_PASSWORD,
+      usingDevDefaults: !raw.ADMIN_EMAIL || !raw.ADMIN_PASSWORD,
+    },
+    storefrontUrl: env.STOREFRONT_URL.replace(/\/$/, ''),
+    backofficeUrl: env.BACKOFFICE_URL.replace(/\/$/, ''),
+    corsOrigins: [...new Set([origin(env.STOREFRONT_URL), origin(env.BACKOFFICE_URL)])],
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    uploadsDir: env.UPLOADS_DIR,
+    dataDir: env.DATA_DIR,
+    businessWhatsapp: env.BUSINESS_WHATSAPP,
+    log: {
+      level: env.LOG_LEVEL,
+      pretty: env.LOG_PRETTY ?? env.NODE_ENV === 'development',
+    },
+    swaggerEnabled: env.SWAGGER_ENABLED,
+  };
+}

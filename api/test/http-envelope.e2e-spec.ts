@@ -1,0 +1,135 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
+import { createTestApp, type TestApp } from './support/test-app';
+
+class ProbeDto {
+  @IsString()
+  @IsNotEmpty({ message: 'Full Name is required' })
+  fullName!: string;
+
+  @IsInt()
+  @Min(1)
+  quantity!: number;
+}
+
+/** Routes that exist only in this test, to reach the global pipe, filter and body limit. */
+@Controller('probe')
+class ProbeController {
+  @Post()
+  echo(@Body() body: ProbeDto) {
+    return { success: true, message: 'ok', received: body };
+  }
+
+  @Get('boom')
+  boom() {
+    throw new Error('internal detail: connection string mongodb://secret');
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+describe('the HTTP envelope, limits and headers', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'envelope', imports: [ProbeModule] });
+  });
+  afterAll(() => t.close());
+
+  it('answers an unknown route with the error envelope and 404', async () => {
+    const res = await t.http().get('/api/no-such-thing').expect(404);
+    expect(res.body).toEqual({ success: false, message: 'Cannot GET /api/no-such-thing', statusCode: 404 });
+  });
+
+  it('accepts a valid body', async () => {
+    const res = await t.http().post('/api/probe').send({ fullName: 'Wanjiku', quantity: 2 }).expect(201);
+    expect(res.body.received).toEqual({ fullName: 'Wanjiku', quantity: 2 });
+  });
+
+  it('answers a validation failure with 400, the first message and the field errors', async () => {
+    const res = await t.http().post('/api/probe').send({ fullName: '', quantity: 0 }).expect(400);
+    expect(res.body).toMatchObject({ success: false, statusCode: 400, message: 'Full Name is required' });
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'fullName', messages: ['Full Name is required'] },
+        { field: 'quantity', messages: ['quantity must not be less than 1'] },
+      ]),
+    );
+  });
+
+  it('refuses an operator object where a string belongs', async () => {
+    const res = await t.http().post('/api/probe').send({ fullName: { $ne: null }, quantity: 1 }).expect(400);
+    expect(res.body.message).toBe('fullName must be a string');
+  });
+
+  it('refuses fields the route does not know', async () => {
+    const res = await t.http().post('/api/probe').send({ fullName: 'A', quantity: 1, role: 'admin' }).expect(400);
+    expect(res.body.message).toBe('property role should not exist');
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const res = await t
+      .http()
+      .post('/api/probe')
+      .set('Content-Type', 'application/json')
+      .send('{"fullName": ')
+      .expect(400);
+    expect(res.body).toEqual({
+      success: false,
+      message: "Body is not valid JSON but content-type is set to 'application/json'",
+      statusCode: 400,
+    });
+  });
+
+  it('answers 413 to a 2 MB JSON body', async () => {
+    const big = { fullName: 'x'.repeat(2 * 1024 * 1024), quantity: 1 };
+    const res = await t.http().post('/api/probe').send(big).expect(413);
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Request body is too large',
+      statusCode: 413,
+    });
+  });
+
+  it('hides an unexpected error behind a generic message with a reference', async () => {
+    const res = await t.http().get('/api/probe/boom').expect(500);
+    expect(res.body.success).toBe(false);
+    expect(res.body.statusCode).toBe(500);
+    expect(res.body.message).toMatch(/^Something went wrong on our side/);
+    expect(JSON.stringify(res.body)).not.toMatch(/secret|internal detail|stack/);
+    expect(res.body.requestId).toBe(res.headers['x-request-id']);
+  });
+
+  it('keeps a plain request id given by the caller and replaces a hostile one', async () => {
+    const kept = await t.http().get('/api/health').set('X-Request-Id', 'checkout-42');
+    expect(kept.headers['x-request-id']).toBe('checkout-42');
+    const replaced = await t.http().get('/api/health').set('X-Request-Id', '<script>');
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('allows the storefront and back-office origins and refuses any other', async () => {
+    for (const origin of [t.config.storefrontUrl, t.config.backofficeUrl]) {
+      const res = await t
+        .http()
+        .options('/api/health')
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'GET');
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+    }
+    const evil = await t
+      .http()
+      .options('/api/health')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'GET');
+    expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+    const simple = await t.http().get('/api/health').set('Origin', 'https://evil.example');
+    expect(simple.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('sends security headers', async () => {
+    const res = await t.http().get('/api/health');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+});

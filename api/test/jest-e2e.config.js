@@ -1,0 +1,15 @@
+const path = require('node:path');
+const preset = require('../../jest.preset');
+
+/** e2e tests: the real API against the real database the launcher gives, a fresh database per file. */
+module.exports = {
+  ...preset,
+  displayName: 'api-e2e',
+  rootDir: path.join(__dirname, '..'),
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};
