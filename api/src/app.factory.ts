@@ -28,10 +28,14 @@ export async function createApp(
     bodyLimit: LIMITS.jsonBodyMaxBytes,
     genReqId: requestIdFor,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports), adapter, {
-    logger: new NestPinoLogger(logger),
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, options.imports),
+    adapter,
+    {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    },
+  );
 
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
@@ -62,7 +66,14 @@ export async function createApp(
     origin: (origin, callback) => callback(null, !origin || allowed.has(origin)),
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', REQUEST_ID_HEADER, 'isAdmin', 'isAdminOrStaff'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Idempotency-Key',
+      REQUEST_ID_HEADER,
+      'isAdmin',
+      'isAdminOrStaff',
+    ],
     exposedHeaders: ['X-Total-Count', REQUEST_ID_HEADER],
     maxAge: 600,
   });

@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
+import { SeedModule } from './seed/seed.module';
 
 @Module({})
 export class AppModule {
@@ -22,6 +23,7 @@ export class AppModule {
           retryDelay: 2000,
         }),
         HealthModule,
+        SeedModule.register([]),
         ...extraImports,
       ],
     };

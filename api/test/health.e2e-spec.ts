@@ -1,7 +1,11 @@
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
 
-async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await probe();
   while (!done(value) && Date.now() < deadline) {

@@ -39,17 +39,29 @@ describe('the HTTP envelope, limits and headers', () => {
 
   it('answers an unknown route with the error envelope and 404', async () => {
     const res = await t.http().get('/api/no-such-thing').expect(404);
-    expect(res.body).toEqual({ success: false, message: 'Cannot GET /api/no-such-thing', statusCode: 404 });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Cannot GET /api/no-such-thing',
+      statusCode: 404,
+    });
   });
 
   it('accepts a valid body', async () => {
-    const res = await t.http().post('/api/probe').send({ fullName: 'Wanjiku', quantity: 2 }).expect(201);
+    const res = await t
+      .http()
+      .post('/api/probe')
+      .send({ fullName: 'Wanjiku', quantity: 2 })
+      .expect(201);
     expect(res.body.received).toEqual({ fullName: 'Wanjiku', quantity: 2 });
   });
 
   it('answers a validation failure with 400, the first message and the field errors', async () => {
     const res = await t.http().post('/api/probe').send({ fullName: '', quantity: 0 }).expect(400);
-    expect(res.body).toMatchObject({ success: false, statusCode: 400, message: 'Full Name is required' });
+    expect(res.body).toMatchObject({
+      success: false,
+      statusCode: 400,
+      message: 'Full Name is required',
+    });
     expect(res.body.errors).toEqual(
       expect.arrayContaining([
         { field: 'fullName', messages: ['Full Name is required'] },
@@ -59,12 +71,20 @@ describe('the HTTP envelope, limits and headers', () => {
   });
 
   it('refuses an operator object where a string belongs', async () => {
-    const res = await t.http().post('/api/probe').send({ fullName: { $ne: null }, quantity: 1 }).expect(400);
+    const res = await t
+      .http()
+      .post('/api/probe')
+      .send({ fullName: { $ne: null }, quantity: 1 })
+      .expect(400);
     expect(res.body.message).toBe('fullName must be a string');
   });
 
   it('refuses fields the route does not know', async () => {
-    const res = await t.http().post('/api/probe').send({ fullName: 'A', quantity: 1, role: 'admin' }).expect(400);
+    const res = await t
+      .http()
+      .post('/api/probe')
+      .send({ fullName: 'A', quantity: 1, role: 'admin' })
+      .expect(400);
     expect(res.body.message).toBe('property role should not exist');
   });
 

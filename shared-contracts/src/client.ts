@@ -12,7 +12,11 @@ export interface ApiClientOptions {
 }
 
 /** The typed API client both apps use: paths, bodies and answers come from the API's OpenAPI document. */
-export function createApiClient({ baseUrl, getAccessToken, fetch: fetchImpl }: ApiClientOptions): ApiClient {
+export function createApiClient({
+  baseUrl,
+  getAccessToken,
+  fetch: fetchImpl,
+}: ApiClientOptions): ApiClient {
   const client = createClient<paths>({ baseUrl: baseUrl.replace(/\/$/, ''), fetch: fetchImpl });
   const auth: Middleware = {
     onRequest({ request }) {

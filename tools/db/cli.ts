@@ -14,7 +14,9 @@ async function main(): Promise<void> {
     console.log((await stopRecorded()) ? '[db] stopped' : '[db] nothing was running');
   } else if (command === 'status') {
     const state = recordedState();
-    console.log(state ? `[db] ${state.description} at ${state.uri} (pid ${state.pid})` : '[db] not running');
+    console.log(
+      state ? `[db] ${state.description} at ${state.uri} (pid ${state.pid})` : '[db] not running',
+    );
   } else {
     console.error('usage: npm run db -- start|stop|status');
     process.exit(2);

@@ -6,7 +6,17 @@
  * it started.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +73,13 @@ export async function ensureDatabase(options: LaunchOptions = {}): Promise<Datab
   if (!options.private && process.env.MONGODB_URI) {
     const uri = process.env.MONGODB_URI;
     log(`using MONGODB_URI (${redact(uri)})`);
-    return { kind: 'env', uri, startedHere: false, description: 'MONGODB_URI', stop: async () => {} };
+    return {
+      kind: 'env',
+      uri,
+      startedHere: false,
+      description: 'MONGODB_URI',
+      stop: async () => {},
+    };
   }
 
   const running = options.private ? undefined : await reuseRunning(dir);
@@ -80,7 +96,8 @@ export async function ensureDatabase(options: LaunchOptions = {}): Promise<Datab
   attempts.push('no mongod on PATH');
 
   const ferretdb = findFerretDb(dir);
-  if (ferretdb) return startProcess('ferretdb', ferretArgs(ferretdb, dir, port), dir, port, options, log);
+  if (ferretdb)
+    return startProcess('ferretdb', ferretArgs(ferretdb, dir, port), dir, port, options, log);
   attempts.push('no ferretdb on PATH or in .data/bin');
 
   const memory = await tryMemoryServer(dir, port, log);
@@ -89,7 +106,8 @@ export async function ensureDatabase(options: LaunchOptions = {}): Promise<Datab
 
   if (which('go')) {
     const built = buildFerretDb(log);
-    if (built) return startProcess('ferretdb', ferretArgs(built, dir, port), dir, port, options, log);
+    if (built)
+      return startProcess('ferretdb', ferretArgs(built, dir, port), dir, port, options, log);
     attempts.push('building FerretDB with Go failed (see above)');
   } else {
     attempts.push('no Go toolchain to build FerretDB');
@@ -167,7 +185,9 @@ async function startProcess(
   closeSync(out);
   const uri = `mongodb://127.0.0.1:${port}/`;
   const description =
-    kind === 'mongod' ? `mongod (${bin})` : `FerretDB v1 on SQLite (${bin}, data in ${path.relative(process.cwd(), dir) || dir})`;
+    kind === 'mongod'
+      ? `mongod (${bin})`
+      : `FerretDB v1 on SQLite (${bin}, data in ${path.relative(process.cwd(), dir) || dir})`;
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
     exited = `exited with ${signal ?? code}`;
@@ -177,13 +197,18 @@ async function startProcess(
     await waitUntilReady(uri, () => exited);
   } catch (error) {
     child.kill('SIGKILL');
-    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
+    const tail = existsSync(logFile)
+      ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
+      : '';
     throw new Error(`${description} did not become ready: ${(error as Error).message}\n${tail}`);
   }
   if (options.detached) child.unref();
   const pid = child.pid!;
   if (!options.private) {
-    writeFileSync(stateFile(dir), JSON.stringify({ kind, pid, port, uri, description } satisfies State));
+    writeFileSync(
+      stateFile(dir),
+      JSON.stringify({ kind, pid, port, uri, description } satisfies State),
+    );
   }
   log(`started ${description} at ${uri} (pid ${pid})`);
 
@@ -202,7 +227,11 @@ async function startProcess(
   };
 }
 
-async function tryMemoryServer(dir: string, port: number, log: (m: string) => void): Promise<DatabaseHandle | undefined> {
+async function tryMemoryServer(
+  dir: string,
+  port: number,
+  log: (m: string) => void,
+): Promise<DatabaseHandle | undefined> {
   if (!(await internetReachable())) return undefined;
   try {
     const { MongoMemoryServer } = await import('mongodb-memory-server-core');
@@ -241,7 +270,11 @@ async function internetReachable(): Promise<boolean> {
 }
 
 function findFerretDb(dir: string): string | undefined {
-  const candidates = [which('ferretdb'), path.join(DATA_DIR, 'bin', 'ferretdb'), path.join(dir, 'bin', 'ferretdb')];
+  const candidates = [
+    which('ferretdb'),
+    path.join(DATA_DIR, 'bin', 'ferretdb'),
+    path.join(dir, 'bin', 'ferretdb'),
+  ];
   return candidates.find((c): c is string => !!c && existsSync(c) && worksAsFerretDb(c));
 }
 
@@ -260,18 +293,30 @@ function buildFerretDb(log: (m: string) => void): string | undefined {
   const binDir = path.join(DATA_DIR, 'bin');
   const target = path.join(binDir, 'ferretdb');
   mkdirSync(binDir, { recursive: true });
-  log(`building FerretDB ${FERRETDB_VERSION} with Go into .data/bin (once; takes a minute or two)...`);
+  log(
+    `building FerretDB ${FERRETDB_VERSION} with Go into .data/bin (once; takes a minute or two)...`,
+  );
 
-  const install = spawnSync('go', ['install', `${FERRETDB_MODULE}/cmd/ferretdb@${FERRETDB_VERSION}`], {
-    env: { ...process.env, GOBIN: binDir },
-    encoding: 'utf8',
-  });
+  const install = spawnSync(
+    'go',
+    ['install', `${FERRETDB_MODULE}/cmd/ferretdb@${FERRETDB_VERSION}`],
+    {
+      env: { ...process.env, GOBIN: binDir },
+      encoding: 'utf8',
+    },
+  );
   if (install.status === 0 && worksAsFerretDb(target)) return target;
-  log(`go install did not give a working binary (${firstLine(install.stderr) || 'binary lacks its version file'}); building from the module source instead`);
+  log(
+    `go install did not give a working binary (${firstLine(install.stderr) || 'binary lacks its version file'}); building from the module source instead`,
+  );
 
-  const download = spawnSync('go', ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`], {
-    encoding: 'utf8',
-  });
+  const download = spawnSync(
+    'go',
+    ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (download.status !== 0) {
     log(`go mod download failed: ${download.stderr || download.stdout}`);
     return undefined;
@@ -282,7 +327,10 @@ function buildFerretDb(log: (m: string) => void): string | undefined {
   cpSync(moduleDir, src, { recursive: true });
   spawnSync('chmod', ['-R', 'u+w', src]);
   writeFileSync(path.join(src, 'build/version/version.txt'), `${FERRETDB_VERSION}\n`);
-  const build = spawnSync('go', ['build', '-o', target, './cmd/ferretdb'], { cwd: src, encoding: 'utf8' });
+  const build = spawnSync('go', ['build', '-o', target, './cmd/ferretdb'], {
+    cwd: src,
+    encoding: 'utf8',
+  });
   rmSync(src, { recursive: true, force: true });
   if (build.status !== 0 || !worksAsFerretDb(target)) {
     log(`go build of FerretDB failed: ${build.stderr}`);
@@ -299,7 +347,13 @@ async function waitUntilReady(uri: string, exited: () => string | undefined): Pr
   while (Date.now() < deadline) {
     const gone = exited();
     if (gone) throw new Error(`the server ${gone}`);
-    if (await ping(uri).then(() => true, (e: Error) => ((lastError = e.message), false))) return;
+    if (
+      await ping(uri).then(
+        () => true,
+        (e: Error) => ((lastError = e.message), false),
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no answer within ${READY_TIMEOUT_MS / 1000} s (${lastError})`);
@@ -318,7 +372,14 @@ async function ping(uri: string): Promise<void> {
 async function reuseRunning(dir: string): Promise<State | undefined> {
   const state = readState(dir);
   if (!state) return undefined;
-  if (isAlive(state.pid) && (await ping(state.uri).then(() => true, () => false))) return state;
+  if (
+    isAlive(state.pid) &&
+    (await ping(state.uri).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return state;
   rmSync(stateFile(dir), { force: true });
   return undefined;
 }
@@ -367,7 +428,11 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }

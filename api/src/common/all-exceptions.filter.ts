@@ -17,7 +17,8 @@ export interface ErrorBody {
   requestId?: string;
 }
 
-const DATABASE_DOWN = /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|buffering timed out/;
+const DATABASE_DOWN =
+  /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|buffering timed out/;
 
 /** Turns every error into `{ success: false, message, statusCode, errors? }` and hides internals. */
 @Catch()
@@ -44,12 +45,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const response = exception.getResponse();
       if (typeof response === 'string') return { success: false, message: response, statusCode };
       const { message, errors } = response as { message?: unknown; errors?: unknown };
-      const text = Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
+      const text = Array.isArray(message)
+        ? message.join('; ')
+        : String(message ?? exception.message);
       return { success: false, message: text, statusCode, ...(errors ? { errors } : {}) };
     }
 
     const error = exception as { statusCode?: unknown; message?: unknown; name?: unknown };
-    if (typeof error?.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    if (
+      typeof error?.statusCode === 'number' &&
+      error.statusCode >= 400 &&
+      error.statusCode < 500
+    ) {
       // Errors of Fastify plugins raised outside Nest's router; their messages are written for clients.
       const message = String(error.message ?? 'The request is not valid');
       return { success: false, message, statusCode: error.statusCode };
@@ -58,7 +65,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (DATABASE_DOWN.test(`${String(error?.name)} ${String(error?.message)}`)) {
       return {
         success: false,
-        message: 'The service is temporarily unavailable (database unreachable). Please try again shortly.',
+        message:
+          'The service is temporarily unavailable (database unreachable). Please try again shortly.',
         statusCode: HttpStatus.SERVICE_UNAVAILABLE,
         requestId,
       };

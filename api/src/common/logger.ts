@@ -8,7 +8,10 @@ export function createRootLogger(config: AppConfig): Logger {
     level: config.log.level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     transport: config.log.pretty
-      ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } }
+      ? {
+          target: 'pino-pretty',
+          options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+        }
       : undefined,
   });
 }

@@ -8,9 +8,7 @@ export interface FieldError {
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = error.constraints
-      ? [{ field, messages: Object.values(error.constraints) }]
-      : [];
+    const own = error.constraints ? [{ field, messages: Object.values(error.constraints) }] : [];
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }

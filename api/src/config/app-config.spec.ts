@@ -56,15 +56,24 @@ describe('loadConfig', () => {
     expect(problemsOf({ MONGODB_URI: 'postgres://x' })).toEqual([
       'MONGODB_URI must start with mongodb:// or mongodb+srv://',
     ]);
-    expect(problemsOf({ JWT_SECRET: 'short' })).toEqual(['JWT_SECRET must be at least 32 characters']);
+    expect(problemsOf({ JWT_SECRET: 'short' })).toEqual([
+      'JWT_SECRET must be at least 32 characters',
+    ]);
   });
 
   it('reads a complete production environment, lower-casing the admin e-mail and trimming URLs', () => {
     const config = loadConfig(productionEnv);
     expect(config.env).toBe('production');
-    expect(config.admin).toEqual({ email: 'owner@seedlings.co.ke', password: 'Strong#Pass9', usingDevDefaults: false });
+    expect(config.admin).toEqual({
+      email: 'owner@seedlings.co.ke',
+      password: 'Strong#Pass9',
+      usingDevDefaults: false,
+    });
     expect(config.backofficeUrl).toBe('https://admin.seedlings.co.ke');
-    expect(config.corsOrigins).toEqual(['https://shop.seedlings.co.ke', 'https://admin.seedlings.co.ke']);
+    expect(config.corsOrigins).toEqual([
+      'https://shop.seedlings.co.ke',
+      'https://admin.seedlings.co.ke',
+    ]);
     expect(config.log.pretty).toBe(false);
   });
 });

@@ -32,7 +32,10 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(6),
   STOREFRONT_URL: url,
   BACKOFFICE_URL: url,
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Seedling Propagation Centre <no-reply@seedlings.local>'),
   UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -93,13 +96,16 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   const parsed = envSchema.safeParse(withDefaults);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`,
+      ),
     );
   }
   const env = parsed.data;
   if (env.NODE_ENV === 'production') {
     for (const key of ['JWT_SECRET', 'JWT_REFRESH_SECRET', 'ADMIN_PASSWORD'] as const) {
-      if (env[key] === DEV_DEFAULTS[key]) problems.push(`${key} must not be the development default in production`);
+      if (env[key] === DEV_DEFAULTS[key])
+        problems.push(`${key} must not be the development default in production`);
     }
     if (problems.length) throw new ConfigError(problems);
   }

@@ -18,7 +18,10 @@ export class HealthService {
     });
     try {
       return await Promise.race([
-        db.command({ ping: 1 }).then(() => true, () => false),
+        db.command({ ping: 1 }).then(
+          () => true,
+          () => false,
+        ),
         timeout,
       ]);
     } finally {

@@ -9,7 +9,10 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   port = 0;
 
-  constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   static forUri(uri: string): TcpProxy {
     const url = new URL(uri);

@@ -27,7 +27,8 @@ export interface TestAppOptions {
 
 export function serverUri(): string {
   const uri = process.env.SPC_E2E_MONGODB_URI;
-  if (!uri) throw new Error('SPC_E2E_MONGODB_URI is not set: run the e2e tests through their jest config');
+  if (!uri)
+    throw new Error('SPC_E2E_MONGODB_URI is not set: run the e2e tests through their jest config');
   return uri;
 }
 

@@ -1,0 +1,41 @@
+/**
+ * `npm run seed`: fills the database with the demo data of every module that registers a seeder.
+ * With `--if-empty` it does nothing when the database already holds documents (how `npm start` calls it).
+ */
+import 'reflect-metadata';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { createApp } from '../app.factory';
+import { loadConfig } from '../config/app-config';
+import { SEEDERS, type Seeder } from '../seed/seed.types';
+
+async function isEmpty(connection: Connection): Promise<boolean> {
+  const collections = await connection.db!.listCollections({}, { nameOnly: true }).toArray();
+  for (const { name } of collections) {
+    if ((await connection.db!.collection(name).estimatedDocumentCount()) > 0) return false;
+  }
+  return true;
+}
+
+async function main(): Promise<void> {
+  const ifEmpty = process.argv.includes('--if-empty');
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const app = await createApp(config);
+  await app.init();
+  try {
+    if (ifEmpty && !(await isEmpty(app.get<Connection>(getConnectionToken())))) {
+      console.log('[seed] the database already has data; nothing seeded');
+      return;
+    }
+    const seeders = app.get<Seeder[]>(SEEDERS, { strict: false });
+    if (seeders.length === 0) console.log('[seed] no module registers demo data yet');
+    for (const seeder of seeders) console.log(`[seed] ${seeder.name}: ${await seeder.seed()}`);
+  } finally {
+    await app.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('[seed] failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,129 @@
+/**
+ * `npm start`: the local database, demo data when it is empty, the API in watch mode and both apps'
+ * dev servers, with one Ctrl-C stopping all of them (the database too, when this started it).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ensureDatabase, withDatabaseName } from './db/launcher';
+import { WORKSPACE_ROOT } from './paths';
+
+const API_PORT = Number(process.env.PORT ?? 3000);
+const API_URL = `http://localhost:${API_PORT}`;
+const STOREFRONT_URL = 'http://localhost:5173';
+const BACKOFFICE_URL = 'http://localhost:5174';
+const COLORS: Record<string, string> = { api: '36', shop: '32', admin: '35', tsc: '90' };
+
+const children: ChildProcess[] = [];
+const bin = (name: string) => path.join(WORKSPACE_ROOT, 'node_modules/.bin', name);
+
+function run(
+  label: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd = WORKSPACE_ROOT,
+) {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `\x1b[${COLORS[label] ?? '0'}m[${label}]\x1b[0m `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) process.stdout.write(prefix + line + '\n');
+    });
+  }
+  child.on('error', (error) =>
+    process.stdout.write(`${prefix}could not start: ${error.message}\n`),
+  );
+  children.push(child);
+  return child;
+}
+
+function step(command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
+  const res = spawnSync(command, args, {
+    cwd: WORKSPACE_ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
+  if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+}
+
+async function waitForHealth(timeoutMs = 120_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${API_URL}/api/health`, { signal: AbortSignal.timeout(2000) })).ok)
+        return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const db = await ensureDatabase();
+  const mongodbUri = db.kind === 'env' ? db.uri : withDatabaseName(db.uri, 'spc');
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping…');
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await db.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  const apiEnv = {
+    NODE_ENV: 'development',
+    MONGODB_URI: mongodbUri,
+    PORT: String(API_PORT),
+    STOREFRONT_URL,
+    BACKOFFICE_URL,
+  };
+  step(bin('nx'), ['run', '@spc/api:build', '--output-style=stream']);
+  step('node', ['api/dist/scripts/seed.js', '--if-empty'], apiEnv);
+
+  run('tsc', bin('tsc'), [
+    '-p',
+    'shared-contracts/tsconfig.lib.json',
+    '--watch',
+    '--preserveWatchOutput',
+  ]);
+  run('tsc', bin('tsc'), ['-p', 'api/tsconfig.build.json', '--watch', '--preserveWatchOutput']);
+  run('api', 'node', ['--watch', 'api/dist/main.js'], apiEnv);
+  const appEnv = { VITE_API_URL: API_URL };
+  run('shop', 'npm', ['run', 'dev', '-w', '@spc/storefront', '--', '--clearScreen=false'], appEnv);
+  run('admin', 'npm', ['run', 'dev', '-w', '@spc/backoffice', '--', '--clearScreen=false'], appEnv);
+
+  if (!(await waitForHealth())) {
+    console.error('The API did not become healthy within two minutes; see the [api] lines above.');
+    return stop(1);
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  console.log(`
+\x1b[1mSeedling Propagation Centre is running\x1b[0m (ready in ${seconds} s; database: ${db.description})
+  Storefront     ${STOREFRONT_URL}
+  Back office    ${BACKOFFICE_URL}
+  API            ${API_URL}/api   (Swagger UI: ${API_URL}/api/docs)
+  Admin login    ${process.env.ADMIN_EMAIL ?? 'admin@spc.local'} / ${process.env.ADMIN_EMAIL ? '(your ADMIN_PASSWORD)' : 'Admin@1234'}   (development only)
+Press Ctrl-C to stop everything.
+`);
+}
+
+main().catch((error: Error) => {
+  console.error(error.message);
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(1);
+});
