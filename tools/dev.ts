@@ -23,10 +23,12 @@ function run(
   env: NodeJS.ProcessEnv = {},
   cwd = WORKSPACE_ROOT,
 ) {
+  // Each child leads its own process group, so stopping it also stops what it started (npm -> vite).
   const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const prefix = `\x1b[${COLORS[label] ?? '0'}m[${label}]\x1b[0m `;
   for (const stream of [child.stdout, child.stderr]) {
@@ -42,6 +44,14 @@ function run(
   );
   children.push(child);
   return child;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function step(command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
@@ -76,9 +86,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log('\nStopping…');
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children) killGroup(child, 'SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children) killGroup(child, 'SIGKILL');
     await db.stop();
     process.exit(code);
   };
@@ -124,6 +134,6 @@ Press Ctrl-C to stop everything.
 
 main().catch((error: Error) => {
   console.error(error.message);
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of children) killGroup(child, 'SIGTERM');
   process.exit(1);
 });
