@@ -1,4 +1,8 @@
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -11,6 +15,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
 import { createValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { createOpenApiDocument, DOCS_PATH } from './openapi';
+import { UPLOADS_URL_PREFIX } from './storage/storage.service';
 
 export interface CreateAppOptions {
   /** Extra modules mounted beside the application's own (tests use this for probe routes). */
@@ -59,6 +64,30 @@ export async function createApp(
       },
     },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+
+  await app.register(multipart, {
+    // One file per form, checked again by content before anything is stored.
+    limits: {
+      fileSize: LIMITS.imageMaxBytes,
+      files: 1,
+      fields: 20,
+      fieldSize: 10_000,
+      parts: 25,
+      headerPairs: 100,
+    },
+  });
+  mkdirSync(path.resolve(config.uploadsDir), { recursive: true });
+  // Stored uploads are named by content hash, so they never change under the same URL.
+  await app.register(fastifyStatic, {
+    root: path.resolve(config.uploadsDir),
+    prefix: UPLOADS_URL_PREFIX,
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+    index: false,
+    list: false,
+    dotfiles: 'deny',
   });
 
   const allowed = new Set(config.corsOrigins);

@@ -2,7 +2,13 @@ import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { AuditModule } from './audit/audit.module';
+import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
+import { MailModule } from './mail/mail.module';
+import { StaffModule } from './staff/staff.module';
+import { StorageModule } from './storage/storage.module';
+import { UsersModule } from './users/users.module';
 import { SeedModule } from './seed/seed.module';
 
 @Module({})
@@ -22,7 +28,13 @@ export class AppModule {
           retryAttempts: 3,
           retryDelay: 2000,
         }),
+        AuditModule,
+        MailModule,
+        StorageModule,
         HealthModule,
+        UsersModule,
+        StaffModule,
+        AuthModule,
         SeedModule.register([]),
         ...extraImports,
       ],

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
+import { Public } from '../src/common/access.decorators';
 import { createTestApp, type TestApp } from './support/test-app';
 
 class ProbeDto {
@@ -14,6 +15,7 @@ class ProbeDto {
 
 /** Routes that exist only in this test, to reach the global pipe, filter and body limit. */
 @Controller('probe')
+@Public()
 class ProbeController {
   @Post()
   echo(@Body() body: ProbeDto) {

@@ -98,3 +98,18 @@ export const STORAGE_KEYS = {
   loggedInUser: 'loggedInUser',
   employee: 'employee',
 } as const;
+
+/**
+ * A phone number as people type it: digits, optionally a leading +, spaces or hyphens between; at
+ * least 9 characters. Stored as typed after trimming (DECISIONS §3).
+ */
+export const PHONE_PATTERN = /^\+?\d[\d -]{7,}\d$/;
+
+/** Upper bounds of free-text fields, so no form or payload can grow without limit. */
+export const TEXT_LIMITS = {
+  fullName: 100,
+  email: 254,
+  password: 128,
+  county: 60,
+  streetAddress: 200,
+} as const;

@@ -1,3 +1,4 @@
+import { PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
 import { z } from 'zod';
 
 const DEV_DEFAULTS = {
@@ -29,7 +30,12 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   JWT_REFRESH_SECRET: z.string().min(32, 'must be at least 32 characters'),
   ADMIN_EMAIL: z.string().email(),
-  ADMIN_PASSWORD: z.string().min(6),
+  ADMIN_PASSWORD: z
+    .string()
+    .regex(
+      PASSWORD_PATTERN,
+      PASSWORD_RULE_MESSAGE.replace(/^Password/, 'must follow the password rule:'),
+    ),
   STOREFRONT_URL: url,
   BACKOFFICE_URL: url,
   SMTP_URL: z
@@ -46,6 +52,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: booleanFlag.optional(),
   SWAGGER_ENABLED: booleanFlag.default(true),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
 });
 
 export type Environment = z.input<typeof envSchema>;
@@ -67,6 +74,8 @@ export interface AppConfig {
   businessWhatsapp: string;
   log: { level: string; pretty: boolean };
   swaggerEnabled: boolean;
+  /** Requests a minute per client on sign-in, sign-up and password reset routes. */
+  rateLimits: { authPerMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -134,5 +143,6 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       pretty: env.LOG_PRETTY ?? env.NODE_ENV === 'development',
     },
     swaggerEnabled: env.SWAGGER_ENABLED,
+    rateLimits: { authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE },
   };
 }

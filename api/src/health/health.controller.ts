@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { Public } from '../common/access.decorators';
 import { HealthService } from './health.service';
 
 class HealthResponseDto {
@@ -23,6 +24,7 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
+  @Public()
   @ApiOperation({ summary: 'Readiness: 200 when the API can reach its database, 503 otherwise' })
   @ApiResponse({ status: 200, type: HealthResponseDto })
   @ApiResponse({ status: 503, type: HealthResponseDto })

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AuditController } from './audit.controller';
+import { AuditRepository } from './audit.repository';
+import { AuditService } from './audit.service';
+import { AuditLog, AuditLogSchema } from './schemas/audit-log.schema';
+
+/** Global so that every domain can record its changes without importing it. */
+@Global()
+@Module({
+  imports: [MongooseModule.forFeature([{ name: AuditLog.name, schema: AuditLogSchema }])],
+  controllers: [AuditController],
+  providers: [AuditService, AuditRepository],
+  exports: [AuditService],
+})
+export class AuditModule {}

@@ -1,0 +1,49 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { ROLES, type Role } from '@spc/shared-contracts';
+
+@Schema({ _id: false })
+export class AuditActor {
+  @Prop({ required: true })
+  id!: string;
+
+  @Prop({ required: true })
+  fullName!: string;
+
+  @Prop({ type: String, required: true, enum: ROLES })
+  role!: Role;
+}
+
+@Schema({ _id: false })
+export class AuditTarget {
+  @Prop({ required: true })
+  type!: string;
+
+  @Prop({ required: true })
+  id!: string;
+
+  @Prop()
+  label?: string;
+}
+
+@Schema({ collection: 'audit_logs', versionKey: false })
+export class AuditLog {
+  @Prop({ required: true })
+  action!: string;
+
+  @Prop({ required: true })
+  message!: string;
+
+  @Prop({ type: AuditActor, required: true })
+  performedBy!: AuditActor;
+
+  @Prop({ type: AuditTarget })
+  target?: AuditTarget;
+
+  @Prop({ required: true, default: () => new Date() })
+  timestamp!: Date;
+}
+
+export const AuditLogSchema = SchemaFactory.createForClass(AuditLog);
+AuditLogSchema.index({ timestamp: -1 });
+AuditLogSchema.index({ action: 1, timestamp: -1 });
+AuditLogSchema.index({ 'target.id': 1, timestamp: -1 });

@@ -1,0 +1,56 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { MongooseModule } from '@nestjs/mongoose';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AccessRulesCheck } from '../common/access-rules.check';
+import { AccessGuard } from '../common/access.guard';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { UsersModule } from '../users/users.module';
+import { AdminBootstrapService } from './admin-bootstrap.service';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { JwtStrategy } from './jwt.strategy';
+import { PasswordReset, PasswordResetSchema } from './schemas/password-reset.schema';
+import { RefreshToken, RefreshTokenSchema } from './schemas/refresh-token.schema';
+import { ACCESS_TOKEN_TTL_SECONDS, TokensService } from './tokens.service';
+import { TokensRepository } from './tokens.repository';
+
+@Module({
+  imports: [
+    UsersModule,
+    DiscoveryModule,
+    PassportModule,
+    JwtModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        secret: config.jwt.accessSecret,
+        signOptions: { expiresIn: ACCESS_TOKEN_TTL_SECONDS, algorithm: 'HS256' },
+      }),
+    }),
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        throttlers: [{ name: 'auth', ttl: 60_000, limit: config.rateLimits.authPerMinute }],
+        errorMessage: 'Too many attempts. Please wait a minute and try again.',
+      }),
+    }),
+    MongooseModule.forFeature([
+      { name: RefreshToken.name, schema: RefreshTokenSchema },
+      { name: PasswordReset.name, schema: PasswordResetSchema },
+    ]),
+  ],
+  controllers: [AuthController],
+  providers: [
+    AuthService,
+    TokensService,
+    TokensRepository,
+    JwtStrategy,
+    AdminBootstrapService,
+    AccessRulesCheck,
+    { provide: APP_GUARD, useClass: AccessGuard },
+  ],
+})
+export class AuthModule {}

@@ -1,0 +1,105 @@
+import {
+  BadRequestException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MailService } from '../mail/mail.service';
+import type { UserView } from '../users/user.types';
+import { DEACTIVATED_MESSAGE, UsersService } from '../users/users.service';
+import type { ChangePasswordDto, LoginDto, RegisterDto, ResetPasswordDto } from './dto/auth.dto';
+import { SESSION_EXPIRED, TokensService, type TokenPair } from './tokens.service';
+
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for this e-mail, we have sent it a link to reset the password. The link is valid for one hour.';
+export const INVALID_RESET_CODE =
+  'This reset link is not valid or has expired. Please ask for a new one.';
+
+/** Sign-up, sign-in, sessions and passwords. */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly tokens: TokensService,
+    private readonly audit: AuditService,
+    private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  register(dto: RegisterDto): Promise<UserView> {
+    return this.users.createAccount({ ...dto, role: 'customer' });
+  }
+
+  async login(dto: LoginDto): Promise<TokenPair & { user: UserView }> {
+    const user = await this.users.verifyCredentials(dto.email, dto.password);
+    if (!user) throw new UnauthorizedException('Invalid email or password');
+    if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);
+    const pair = await this.tokens.issue(user);
+    await this.audit.record(
+      { id: user._id, role: user.role, fullName: user.fullName },
+      'auth.login',
+      `${user.fullName} signed in`,
+      { type: user.role, id: user._id, label: user.email },
+    );
+    return { ...pair, user };
+  }
+
+  async refresh(refreshToken: string): Promise<TokenPair & { user: UserView }> {
+    let current: UserView | undefined;
+    const pair = await this.tokens.rotate(refreshToken, async (userId) => {
+      const user = await this.users.findById(userId);
+      if (!user) throw new UnauthorizedException(SESSION_EXPIRED);
+      if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);
+      current = user;
+      return user;
+    });
+    return { ...pair, user: current! };
+  }
+
+  logout(actor: Principal, refreshToken: string): Promise<void> {
+    return this.tokens.revoke(refreshToken, actor.id);
+  }
+
+  /** Always the same answer, whether or not the e-mail has an account. */
+  async forgotPassword(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user || !user.isActive) return;
+    const code = await this.tokens.createResetCode(user._id);
+    const link = `${this.config.storefrontUrl}/authenticate/resetPassword/${code}`;
+    await this.mail.send({
+      to: user.email,
+      subject: 'Reset your Seedling Propagation Centre password',
+      text:
+        `Hello ${user.fullName},\n\nSomeone (we hope you) asked to reset the password of your account.\n` +
+        `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
+        'If you did not ask for this, ignore this e-mail: your password stays as it is.\n\nSeedling Propagation Centre, Kiambu',
+      link,
+    });
+  }
+
+  async resetPassword(dto: ResetPasswordDto): Promise<void> {
+    const userId = await this.tokens.consumeResetCode(dto.code);
+    if (!userId) throw new BadRequestException(INVALID_RESET_CODE);
+    const user = await this.users.findById(userId);
+    if (!user) throw new BadRequestException(INVALID_RESET_CODE);
+    if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);
+    await this.users.setPassword(userId, dto.password);
+    await this.tokens.revokeAll(userId);
+    this.logger.log(`Password reset for ${user.email}`);
+  }
+
+  /** Changes the password, ends every session, and starts a new one for the caller. */
+  async changePassword(actor: Principal, dto: ChangePasswordDto): Promise<TokenPair> {
+    await this.users.changePassword(actor, dto.currentPassword, dto.newPassword);
+    await this.tokens.revokeAll(actor.id);
+    return this.tokens.issue({ _id: actor.id, role: actor.role, fullName: actor.fullName });
+  }
+}

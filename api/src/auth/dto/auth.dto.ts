@@ -1,0 +1,100 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { LIMITS, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
+import {
+  EmailField,
+  FullNameField,
+  NewPasswordField,
+  PasswordField,
+  PhoneField,
+} from '../../common/validation-decorators';
+import { MessageDto, UserDto } from '../../users/dto/user.dto';
+
+export class RegisterDto {
+  @FullNameField()
+  fullName!: string;
+
+  @EmailField()
+  email!: string;
+
+  @PhoneField(LIMITS.checkoutPhoneMaxLength)
+  phoneNumber!: string;
+
+  @NewPasswordField()
+  password!: string;
+}
+
+export class LoginDto {
+  @EmailField({ invalidMessage: M.emailRequired })
+  email!: string;
+
+  @PasswordField()
+  password!: string;
+}
+
+class RefreshTokenField {
+  @ApiProperty({ description: 'The refresh token from sign-in or the last refresh' })
+  @IsNotEmpty({ message: 'refreshToken is required' })
+  @IsString()
+  @MaxLength(200)
+  refreshToken!: string;
+}
+
+export class RefreshTokenDto extends RefreshTokenField {}
+export class LogoutDto extends RefreshTokenField {}
+
+export class ForgotPasswordDto {
+  @EmailField()
+  email!: string;
+}
+
+export class ResetPasswordDto {
+  @ApiProperty({
+    description:
+      'The code from the reset link (the last part of /authenticate/resetPassword/<code>)',
+  })
+  @IsNotEmpty({ message: 'The reset code is missing' })
+  @IsString()
+  @MaxLength(200, { message: 'The reset code is not valid' })
+  code!: string;
+
+  @NewPasswordField()
+  password!: string;
+}
+
+export class ChangePasswordDto {
+  @PasswordField({ requiredMessage: M.oldPasswordRequired })
+  currentPassword!: string;
+
+  @NewPasswordField({ requiredMessage: M.newPasswordRequired })
+  newPassword!: string;
+}
+
+export class TokenPairDto {
+  @ApiProperty({ description: 'JWT for the Authorization header; valid 15 minutes' })
+  accessToken!: string;
+  @ApiProperty({
+    description: 'Opaque; exchange at /api/auth/refreshToken; valid 7 days, single use',
+  })
+  refreshToken!: string;
+}
+
+export class SessionDto extends TokenPairDto {
+  @ApiProperty({ type: UserDto })
+  user!: UserDto;
+}
+
+export class SessionResponseDto extends MessageDto {
+  @ApiProperty({ type: SessionDto })
+  data!: SessionDto;
+}
+
+export class TokenPairResponseDto extends MessageDto {
+  @ApiProperty({ type: TokenPairDto })
+  data!: TokenPairDto;
+}
+
+export class RegisterResponseDto extends MessageDto {
+  @ApiProperty({ type: UserDto })
+  user!: UserDto;
+}

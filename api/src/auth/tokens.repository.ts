@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { PasswordReset } from './schemas/password-reset.schema';
+import { RefreshToken } from './schemas/refresh-token.schema';
+
+export type RefreshTokenRecord = Pick<
+  RefreshToken,
+  'userId' | 'familyId' | 'expiresAt' | 'usedAt' | 'revokedAt'
+>;
+
+@Injectable()
+export class TokensRepository {
+  constructor(
+    @InjectModel(RefreshToken.name) private readonly refreshTokens: Model<RefreshToken>,
+    @InjectModel(PasswordReset.name) private readonly resets: Model<PasswordReset>,
+  ) {}
+
+  async insertRefresh(record: {
+    tokenHash: string;
+    userId: string;
+    familyId: string;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.refreshTokens.create({
+      ...record,
+      usedAt: null,
+      revokedAt: null,
+      createdAt: new Date(),
+    });
+  }
+
+  /** Marks an unused, live token as used in one atomic step; null when it was not (any longer) usable. */
+  async consumeRefresh(tokenHash: string, now: Date): Promise<RefreshTokenRecord | null> {
+    return this.refreshTokens
+      .findOneAndUpdate(
+        { tokenHash, usedAt: null, revokedAt: null, expiresAt: { $gt: now } },
+        { $set: { usedAt: now } },
+        { new: false },
+      )
+      .lean<RefreshTokenRecord>();
+  }
+
+  async findRefresh(tokenHash: string): Promise<RefreshTokenRecord | null> {
+    return this.refreshTokens.findOne({ tokenHash }).lean<RefreshTokenRecord>();
+  }
+
+  async revokeFamily(familyId: string, now: Date): Promise<void> {
+    await this.refreshTokens.updateMany(
+      { familyId, revokedAt: null },
+      { $set: { revokedAt: now } },
+    );
+  }
+
+  async revokeAllForUser(userId: string, now: Date): Promise<void> {
+    await this.refreshTokens.updateMany({ userId, revokedAt: null }, { $set: { revokedAt: now } });
+  }
+
+  async insertReset(record: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+    await this.resets.create({ ...record, usedAt: null });
+  }
+
+  /** Uses a live reset code once; null when unknown, used or expired. */
+  async consumeReset(tokenHash: string, now: Date): Promise<{ userId: string } | null> {
+    return this.resets
+      .findOneAndUpdate(
+        { tokenHash, usedAt: null, expiresAt: { $gt: now } },
+        { $set: { usedAt: now } },
+      )
+      .lean<{ userId: string }>();
+  }
+}

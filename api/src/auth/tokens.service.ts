@@ -1,0 +1,108 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import type { Role } from '@spc/shared-contracts';
+import { TokensRepository } from './tokens.repository';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export interface AccessClaims {
+  sub: string;
+  role: Role;
+  fullName: string;
+}
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const opaqueToken = () => randomBytes(32).toString('base64url');
+
+export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+
+/** Access tokens (JWT, 15 minutes) and opaque refresh and reset tokens stored hashed. */
+@Injectable()
+export class TokensService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly tokens: TokensRepository,
+  ) {}
+
+  /** A new sign-in: a new refresh-token family. */
+  issue(user: { _id: string; role: Role; fullName: string }): Promise<TokenPair> {
+    return this.pair(user, randomUUID());
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair in the same family. A token used twice revokes the whole
+   * family: whoever holds a copy, thief or owner, must sign in again.
+   */
+  async rotate(
+    refreshToken: string,
+    loadUser: (userId: string) => Promise<{ _id: string; role: Role; fullName: string }>,
+  ): Promise<TokenPair> {
+    const hash = sha256(refreshToken);
+    const now = new Date();
+    const record = await this.tokens.consumeRefresh(hash, now);
+    if (!record) {
+      const known = await this.tokens.findRefresh(hash);
+      if (!known)
+        throw new UnauthorizedException('This refresh token is not valid. Please sign in again.');
+      if (known.usedAt && !known.revokedAt) {
+        await this.tokens.revokeFamily(known.familyId, now);
+        throw new UnauthorizedException(
+          'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
+        );
+      }
+      throw new UnauthorizedException(SESSION_EXPIRED);
+    }
+    const user = await loadUser(record.userId);
+    return this.pair(user, record.familyId);
+  }
+
+  /** Logout: ends the session the token belongs to, if it is the caller's. */
+  async revoke(refreshToken: string, userId: string): Promise<void> {
+    const record = await this.tokens.findRefresh(sha256(refreshToken));
+    if (record && record.userId === userId)
+      await this.tokens.revokeFamily(record.familyId, new Date());
+  }
+
+  async revokeAll(userId: string): Promise<void> {
+    await this.tokens.revokeAllForUser(userId, new Date());
+  }
+
+  async createResetCode(userId: string): Promise<string> {
+    const code = opaqueToken();
+    await this.tokens.insertReset({
+      tokenHash: sha256(code),
+      userId,
+      expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
+    return code;
+  }
+
+  async consumeResetCode(code: string): Promise<string | null> {
+    const record = await this.tokens.consumeReset(sha256(code), new Date());
+    return record?.userId ?? null;
+  }
+
+  private async pair(
+    user: { _id: string; role: Role; fullName: string },
+    familyId: string,
+  ): Promise<TokenPair> {
+    const claims: AccessClaims = { sub: user._id, role: user.role, fullName: user.fullName };
+    const accessToken = await this.jwt.signAsync(claims);
+    const refreshToken = opaqueToken();
+    await this.tokens.insertRefresh({
+      tokenHash: sha256(refreshToken),
+      userId: user._id,
+      familyId,
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
+    });
+    return { accessToken, refreshToken };
+  }
+}

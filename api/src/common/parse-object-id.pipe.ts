@@ -1,0 +1,18 @@
+import { BadRequestException, Injectable, type PipeTransform } from '@nestjs/common';
+
+const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+
+/** Route ids must be MongoDB ObjectIds: anything else is a clear 400, never a cast error or a 500. */
+@Injectable()
+export class ParseObjectIdPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (typeof value !== 'string' || !OBJECT_ID.test(value)) {
+      throw new BadRequestException(`"${String(value).slice(0, 40)}" is not a valid id`);
+    }
+    return value.toLowerCase();
+  }
+}
+
+export function isObjectId(value: unknown): value is string {
+  return typeof value === 'string' && OBJECT_ID.test(value);
+}

@@ -1,0 +1,120 @@
+/**
+ * Field decorators that carry validation, transformation and the OpenAPI description together, with
+ * the messages of shared-contracts, so a DTO reads like the form it mirrors.
+ */
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  PASSWORD_PATTERN,
+  PHONE_PATTERN,
+  TEXT_LIMITS,
+  VALIDATION_MESSAGES as M,
+} from '@spc/shared-contracts';
+
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trimLower = Transform(({ value }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value,
+);
+
+interface FieldOptions {
+  optional?: boolean;
+  requiredMessage?: string;
+  description?: string;
+}
+
+function docs(optional: boolean | undefined, options: Parameters<typeof ApiProperty>[0]) {
+  return optional ? ApiPropertyOptional(options) : ApiProperty(options);
+}
+
+function presence(optional: boolean | undefined, requiredMessage: string) {
+  return optional ? IsOptional() : IsNotEmpty({ message: requiredMessage });
+}
+
+export function FullNameField({
+  optional,
+  requiredMessage = M.fullNameRequired,
+}: FieldOptions = {}) {
+  return applyDecorators(
+    docs(optional, { example: 'Wanjiku Kamau', maxLength: TEXT_LIMITS.fullName }),
+    trim,
+    presence(optional, requiredMessage),
+    IsString(),
+    MaxLength(TEXT_LIMITS.fullName, {
+      message: `Full name must be at most ${TEXT_LIMITS.fullName} characters`,
+    }),
+  );
+}
+
+export function EmailField({
+  optional,
+  requiredMessage = M.emailRequired,
+  invalidMessage = M.emailInvalid,
+}: FieldOptions & { invalidMessage?: string } = {}) {
+  return applyDecorators(
+    docs(optional, {
+      example: 'wanjiku@example.co.ke',
+      format: 'email',
+      maxLength: TEXT_LIMITS.email,
+    }),
+    trimLower,
+    presence(optional, requiredMessage),
+    IsString(),
+    MaxLength(TEXT_LIMITS.email, { message: invalidMessage }),
+    IsEmail({}, { message: invalidMessage }),
+  );
+}
+
+/** A password being set: the one rule of DECISIONS §3. */
+export function NewPasswordField({
+  requiredMessage = M.passwordRequired,
+  description,
+}: FieldOptions = {}) {
+  return applyDecorators(
+    ApiProperty({
+      example: 'Seedling#2026',
+      pattern: PASSWORD_PATTERN.source,
+      maxLength: TEXT_LIMITS.password,
+      description,
+    }),
+    IsNotEmpty({ message: requiredMessage }),
+    IsString(),
+    MaxLength(TEXT_LIMITS.password, { message: M.passwordRule }),
+    Matches(PASSWORD_PATTERN, { message: M.passwordRule }),
+  );
+}
+
+/** A password being checked (sign in, current password): only present and bounded. */
+export function PasswordField({ requiredMessage = M.passwordRequired }: FieldOptions = {}) {
+  return applyDecorators(
+    ApiProperty({ example: 'Seedling#2026', maxLength: TEXT_LIMITS.password }),
+    IsNotEmpty({ message: requiredMessage }),
+    IsString(),
+    MaxLength(TEXT_LIMITS.password, { message: M.passwordRule }),
+  );
+}
+
+export function PhoneField(
+  maxLength: number,
+  { optional, requiredMessage = M.phoneRequired }: FieldOptions = {},
+) {
+  return applyDecorators(
+    docs(optional, { example: '0712345678', maxLength, pattern: PHONE_PATTERN.source }),
+    trim,
+    presence(optional, requiredMessage),
+    IsString(),
+    MaxLength(maxLength, { message: M.phoneInvalid }),
+    Matches(PHONE_PATTERN, { message: M.phoneInvalid }),
+  );
+}
+
+export function OptionalTextField(maxLength: number, label: string, example?: string) {
+  return applyDecorators(
+    ApiPropertyOptional({ maxLength, example }),
+    trim,
+    IsOptional(),
+    IsString(),
+    MaxLength(maxLength, { message: `${label} must be at most ${maxLength} characters` }),
+  );
+}

@@ -1,0 +1,73 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Logged beside the message when it is written to the outbox (e.g. the reset link). */
+  link?: string;
+}
+
+/**
+ * The one way the API sends e-mail: SMTP when SMTP_URL is set; otherwise each message is written as
+ * an .eml file to `<DATA_DIR>/outbox/` and its link logged, so the flows work on a laptop.
+ */
+@Injectable()
+export class MailService {
+  private readonly logger = new Logger(MailService.name);
+  private readonly transport: Transporter;
+  private readonly outbox?: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    if (config.mail.smtpUrl) {
+      this.transport = nodemailer.createTransport(config.mail.smtpUrl);
+    } else {
+      this.transport = nodemailer.createTransport({
+        streamTransport: true,
+        buffer: true,
+        newline: 'unix',
+      });
+      this.outbox = path.resolve(config.dataDir, 'outbox');
+    }
+  }
+
+  /** Sends (or files) the message; a failure is logged and reported as false, never thrown. */
+  async send(message: MailMessage): Promise<boolean> {
+    try {
+      const info = await this.transport.sendMail({
+        from: this.config.mail.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      if (this.outbox) {
+        await mkdir(this.outbox, { recursive: true });
+        const slug = message.subject
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .slice(0, 40);
+        const file = path.join(
+          this.outbox,
+          `${new Date().toISOString().replace(/[:.]/g, '-')}-${slug}.eml`,
+        );
+        await writeFile(file, info.message as Buffer);
+        this.logger.log(
+          `E-mail to ${message.to} written to ${file}${message.link ? ` (link: ${message.link})` : ''}`,
+        );
+      }
+      return true;
+    } catch (error) {
+      this.logger.error(
+        `Could not send e-mail "${message.subject}" to ${message.to}: ${(error as Error).message}`,
+      );
+      return false;
+    }
+  }
+}

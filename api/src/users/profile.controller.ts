@@ -1,0 +1,109 @@
+import { BadRequestException, Body, Controller, Delete, Get, Patch, Req } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth } from '../common/access.decorators';
+import { CurrentUser } from '../common/current-user.decorator';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { readMultipartForm } from '../common/multipart';
+import type { Principal } from '../common/principal';
+import {
+  ProfilePictureUploadDto,
+  UpdateAdminProfileDto,
+  UpdateProfileDto,
+  UserResponseDto,
+} from './dto/user.dto';
+import { UsersService } from './users.service';
+
+@ApiTags('profile')
+@Controller()
+export class ProfileController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get('users/profile')
+  @Auth()
+  @ApiOperation({ summary: 'Your own account' })
+  @ApiOkResponse({ type: UserResponseDto })
+  async get(@CurrentUser() actor: Principal): Promise<UserResponseDto> {
+    return { success: true, message: 'Profile retrieved', user: await this.users.get(actor.id) };
+  }
+
+  @Patch('users/profile')
+  @Auth()
+  @ApiOperation({ summary: 'Update your own name, phone number, county and street address' })
+  @ApiOkResponse({ type: UserResponseDto })
+  async update(
+    @CurrentUser() actor: Principal,
+    @Body() dto: UpdateProfileDto,
+  ): Promise<UserResponseDto> {
+    return {
+      success: true,
+      message: 'Profile updated successfully',
+      user: await this.users.updateProfile(actor, dto),
+    };
+  }
+
+  @Patch('users/profile-picture')
+  @Auth()
+  @ApiOperation({
+    summary:
+      'Set your profile picture (JPEG, PNG or WebP by content, at most 5 MB; stored as WebP)',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: ProfilePictureUploadDto })
+  @ApiOkResponse({ type: UserResponseDto })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorResponseDto,
+    description: 'Not a readable image, or too many pixels',
+  })
+  async setPicture(
+    @CurrentUser() actor: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<UserResponseDto> {
+    const { file } = await readMultipartForm(request);
+    if (!file || file.buffer.length === 0)
+      throw new BadRequestException('Choose a picture to upload');
+    return {
+      success: true,
+      message: 'Profile picture updated',
+      user: await this.users.setProfilePicture(actor, file.buffer),
+    };
+  }
+
+  @Delete('users/profile-picture')
+  @Auth()
+  @ApiOperation({ summary: 'Remove your profile picture' })
+  @ApiOkResponse({ type: UserResponseDto })
+  async removePicture(@CurrentUser() actor: Principal): Promise<UserResponseDto> {
+    return {
+      success: true,
+      message: 'Profile picture removed',
+      user: await this.users.removeProfilePicture(actor),
+    };
+  }
+
+  @Patch('admin/profile')
+  @Auth('admin')
+  @ApiOperation({ summary: "Update the admin's own profile" })
+  @ApiOkResponse({ type: UserResponseDto })
+  async updateAdmin(
+    @CurrentUser() actor: Principal,
+    @Body() dto: UpdateAdminProfileDto,
+  ): Promise<UserResponseDto> {
+    return {
+      success: true,
+      message: 'Profile updated successfully',
+      user: await this.users.updateAdminProfile(actor, dto),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { ROLES, type Role } from '@spc/shared-contracts';
+import type { HydratedDocument } from 'mongoose';
+
+@Schema({ collection: 'users', timestamps: true })
+export class User {
+  @Prop({ required: true, trim: true })
+  fullName!: string;
+
+  @Prop({ required: true, lowercase: true, trim: true })
+  email!: string;
+
+  @Prop({ trim: true, default: '' })
+  phoneNumber!: string;
+
+  /** argon2id hash; never selected unless asked for. */
+  @Prop({ required: true, select: false })
+  passwordHash!: string;
+
+  @Prop({ type: String, required: true, enum: ROLES })
+  role!: Role;
+
+  /** False once deactivated (soft-deleted): cannot sign in or refresh. */
+  @Prop({ default: true })
+  isActive!: boolean;
+
+  @Prop({ trim: true, default: '' })
+  county!: string;
+
+  @Prop({ trim: true, default: '' })
+  streetAddress!: string;
+
+  /** URL path of the picture (256 px WebP), or empty. */
+  @Prop({ default: '' })
+  profilePicture!: string;
+
+  /** Storage keys of every stored size of the picture, to delete them together. */
+  @Prop({ type: [String], default: [], select: false })
+  profilePictureKeys!: string[];
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export type UserDocument = HydratedDocument<User>;
+export const UserSchema = SchemaFactory.createForClass(User);
+UserSchema.index({ email: 1 }, { unique: true });
+UserSchema.index({ role: 1, isActive: 1, createdAt: -1 });

@@ -1,0 +1,41 @@
+import type { Role } from '@spc/shared-contracts';
+
+/** A user as the API shows it: no password hash, no internal fields. */
+export interface UserView {
+  _id: string;
+  fullName: string;
+  email: string;
+  phoneNumber: string;
+  role: Role;
+  isActive: boolean;
+  county: string;
+  streetAddress: string;
+  profilePicture: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UserWithPassword extends UserView {
+  passwordHash: string;
+}
+
+export interface UserListQuery {
+  roles: Role[];
+  isActive?: boolean;
+  search?: string;
+  skip: number;
+  limit: number;
+}
+
+export type UserChanges = Partial<
+  Pick<
+    UserView,
+    | 'fullName'
+    | 'email'
+    | 'phoneNumber'
+    | 'county'
+    | 'streetAddress'
+    | 'isActive'
+    | 'profilePicture'
+  >
+> & { profilePictureKeys?: string[] };

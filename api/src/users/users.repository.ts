@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { FilterQuery, Model } from 'mongoose';
+import type { Role } from '@spc/shared-contracts';
+import { escapeRegExp } from '../common/pagination';
+import { User } from './schemas/user.schema';
+import type { UserChanges, UserListQuery, UserView, UserWithPassword } from './user.types';
+
+type LeanUser = User & { _id: { toString(): string } };
+
+function toView(doc: LeanUser): UserView {
+  return {
+    _id: doc._id.toString(),
+    fullName: doc.fullName,
+    email: doc.email,
+    phoneNumber: doc.phoneNumber ?? '',
+    role: doc.role,
+    isActive: doc.isActive !== false,
+    county: doc.county ?? '',
+    streetAddress: doc.streetAddress ?? '',
+    profilePicture: doc.profilePicture ?? '',
+    createdAt: new Date(doc.createdAt).toISOString(),
+    updatedAt: new Date(doc.updatedAt).toISOString(),
+  };
+}
+
+/** The only place that touches the users collection; returns plain views, never documents. */
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectModel(User.name) private readonly users: Model<User>) {}
+
+  async create(
+    data: Omit<
+      User,
+      'createdAt' | 'updatedAt' | 'profilePictureKeys' | 'profilePicture' | 'isActive'
+    > & { isActive?: boolean },
+  ): Promise<UserView> {
+    const doc = await this.users.create(data);
+    return toView(doc.toObject() as LeanUser);
+  }
+
+  async findById(id: string): Promise<UserView | null> {
+    const doc = await this.users.findById(id).lean<LeanUser>();
+    return doc ? toView(doc) : null;
+  }
+
+  async findByEmail(email: string): Promise<UserView | null> {
+    const doc = await this.users.findOne({ email }).lean<LeanUser>();
+    return doc ? toView(doc) : null;
+  }
+
+  async findByEmailWithPassword(email: string): Promise<UserWithPassword | null> {
+    const doc = await this.users.findOne({ email }).select('+passwordHash').lean<LeanUser>();
+    return doc ? { ...toView(doc), passwordHash: doc.passwordHash } : null;
+  }
+
+  async findByIdWithPassword(id: string): Promise<UserWithPassword | null> {
+    const doc = await this.users.findById(id).select('+passwordHash').lean<LeanUser>();
+    return doc ? { ...toView(doc), passwordHash: doc.passwordHash } : null;
+  }
+
+  async pictureKeys(id: string): Promise<string[]> {
+    const doc = await this.users.findById(id).select('+profilePictureKeys').lean<LeanUser>();
+    return doc?.profilePictureKeys ?? [];
+  }
+
+  async list(query: UserListQuery): Promise<{ items: UserView[]; total: number }> {
+    const filter: FilterQuery<User> = { role: { $in: query.roles } };
+    if (query.isActive !== undefined) filter.isActive = query.isActive;
+    if (query.search) {
+      const pattern = new RegExp(escapeRegExp(query.search), 'i');
+      filter.$or = [{ fullName: pattern }, { email: pattern }];
+    }
+    const [docs, total] = await Promise.all([
+      this.users
+        .find(filter)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip(query.skip)
+        .limit(query.limit)
+        .lean<LeanUser[]>(),
+      this.users.countDocuments(filter),
+    ]);
+    return { items: docs.map(toView), total };
+  }
+
+  async count(roles: Role[], isActive?: boolean): Promise<number> {
+    return this.users.countDocuments({
+      role: { $in: roles },
+      ...(isActive === undefined ? {} : { isActive }),
+    });
+  }
+
+  async update(id: string, changes: UserChanges): Promise<UserView | null> {
+    const doc = await this.users
+      .findByIdAndUpdate(id, { $set: changes }, { new: true, runValidators: true })
+      .lean<LeanUser>();
+    return doc ? toView(doc) : null;
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    const res = await this.users.updateOne({ _id: id }, { $set: { passwordHash } });
+    return res.matchedCount === 1;
+  }
+
+  async delete(id: string): Promise<UserView | null> {
+    const doc = await this.users.findByIdAndDelete(id).lean<LeanUser>();
+    return doc ? toView(doc) : null;
+  }
+
+  async existsWithRole(role: Role): Promise<boolean> {
+    return (await this.users.exists({ role })) !== null;
+  }
+}
