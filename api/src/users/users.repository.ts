@@ -103,8 +103,10 @@ export class UsersRepository {
   }
 
   async delete(id: string): Promise<UserView | null> {
-    const doc = await this.users.findByIdAndDelete(id).lean<LeanUser>();
-    return doc ? toView(doc) : null;
+    const user = await this.findById(id);
+    if (!user) return null;
+    const res = await this.users.deleteOne({ _id: id });
+    return res.deletedCount === 1 ? user : null;
   }
 
   async existsWithRole(role: Role): Promise<boolean> {

@@ -37,7 +37,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const databaseName = `e2e_${options.name}_${randomBytes(3).toString('hex')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',
     MONGODB_URI: withDatabaseName(options.serverUri ?? serverUri(), databaseName),
     ...options.env,
   });

@@ -1,0 +1,567 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { JwtService } from '@nestjs/jwt';
+import type { Connection } from 'mongoose';
+import { PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
+import {
+  bearer,
+  registerCustomer,
+  signIn,
+  signInAdmin,
+  STRONG_PASSWORD,
+  UNTHROTTLED,
+  uniqueEmail,
+} from './support/identity';
+import { createTestApp, type TestApp } from './support/test-app';
+
+describe('auth', () => {
+  let t: TestApp;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'spc-auth-'));
+    t = await createTestApp({ name: 'auth', env: { ...UNTHROTTLED, DATA_DIR: dataDir } });
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.app.get<Connection>(getConnectionToken()).db!;
+
+  function latestEmailTo(address: string): string {
+    const outbox = path.join(dataDir, 'outbox');
+    const files = readdirSync(outbox).sort();
+    const texts = files
+      .map((f) => readFileSync(path.join(outbox, f), 'utf8'))
+      .filter((m) => m.includes(`To: ${address}`));
+    if (!texts.length) throw new Error(`no e-mail to ${address} in ${outbox}`);
+    return texts[texts.length - 1]!;
+  }
+
+  function resetCodeFrom(eml: string): string {
+    const unfolded = eml.replace(/=\r?\n/g, '');
+    const match = unfolded.match(/\/authenticate\/resetPassword\/([A-Za-z0-9_-]+)/);
+    if (!match) throw new Error('no reset link in the e-mail');
+    return match[1]!;
+  }
+
+  describe('register', () => {
+    it('creates a customer, lower-casing the e-mail and never answering the password', async () => {
+      const email = uniqueEmail('New.Customer').replace('new', 'NEW');
+      const res = await t
+        .http()
+        .post('/api/auth/register')
+        .send({
+          fullName: ' Achieng Otieno ',
+          email,
+          phoneNumber: '0722000111',
+          password: STRONG_PASSWORD,
+        })
+        .expect(201);
+      expect(res.body).toMatchObject({
+        success: true,
+        message: 'Account created successfully. Please sign in.',
+        user: {
+          fullName: 'Achieng Otieno',
+          email: email.toLowerCase(),
+          phoneNumber: '0722000111',
+          role: 'customer',
+          isActive: true,
+        },
+      });
+      expect(JSON.stringify(res.body)).not.toMatch(/password/i);
+    });
+
+    it('is also reachable as POST /api/user', async () => {
+      const res = await t
+        .http()
+        .post('/api/user')
+        .send({
+          fullName: 'Kip Chirchir',
+          email: uniqueEmail(),
+          phoneNumber: '0733000111',
+          password: STRONG_PASSWORD,
+        })
+        .expect(201);
+      expect(res.body.user.role).toBe('customer');
+    });
+
+    it('refuses an e-mail that is taken, in any case, with 409', async () => {
+      const email = uniqueEmail('dup');
+      await t
+        .http()
+        .post('/api/auth/register')
+        .send({ fullName: 'A B', email, phoneNumber: '0711000111', password: STRONG_PASSWORD })
+        .expect(201);
+      const res = await t
+        .http()
+        .post('/api/auth/register')
+        .send({
+          fullName: 'A B',
+          email: email.toUpperCase(),
+          phoneNumber: '0711000111',
+          password: STRONG_PASSWORD,
+        })
+        .expect(409);
+      expect(res.body).toEqual({
+        success: false,
+        message: 'An account with this e-mail already exists',
+        statusCode: 409,
+      });
+    });
+
+    it.each(['abcdef', 'abc123', 'abc@@@', 'ab1@', 'abc12@ with space'])(
+      'refuses the weak or invalid password %p with the rule',
+      async (password) => {
+        const res = await t
+          .http()
+          .post('/api/auth/register')
+          .send({ fullName: 'A B', email: uniqueEmail(), phoneNumber: '0711000111', password })
+          .expect(400);
+        expect(res.body.message).toBe(PASSWORD_RULE_MESSAGE);
+      },
+    );
+
+    it('refuses a phone number longer than 13 characters and a malformed e-mail with the spec messages', async () => {
+      const phone = await t
+        .http()
+        .post('/api/auth/register')
+        .send({
+          fullName: 'A B',
+          email: uniqueEmail(),
+          phoneNumber: '+2547123456789',
+          password: STRONG_PASSWORD,
+        })
+        .expect(400);
+      expect(phone.body.message).toBe('Invalid phone number format');
+      const email = await t
+        .http()
+        .post('/api/auth/register')
+        .send({
+          fullName: 'A B',
+          email: 'not-an-email',
+          phoneNumber: '0711000111',
+          password: STRONG_PASSWORD,
+        })
+        .expect(400);
+      expect(email.body.message).toBe('Invalid email format');
+    });
+
+    it('refuses a role in the body: nobody picks their own role', async () => {
+      const res = await t
+        .http()
+        .post('/api/auth/register')
+        .send({
+          fullName: 'A B',
+          email: uniqueEmail(),
+          phoneNumber: '0711000111',
+          password: STRONG_PASSWORD,
+          role: 'admin',
+        })
+        .expect(400);
+      expect(res.body.message).toBe('property role should not exist');
+    });
+
+    it.each(['fullName', 'email', 'phoneNumber', 'password'])(
+      'refuses an operator object in %s',
+      async (field) => {
+        const body: Record<string, unknown> = {
+          fullName: 'A B',
+          email: uniqueEmail(),
+          phoneNumber: '0711000111',
+          password: STRONG_PASSWORD,
+        };
+        body[field] = { $ne: null };
+        const res = await t.http().post('/api/auth/register').send(body).expect(400);
+        expect(res.body.success).toBe(false);
+      },
+    );
+  });
+
+  describe('login', () => {
+    it('answers the user, an access token and a refresh token', async () => {
+      const customer = await registerCustomer(t);
+      const res = await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: customer.user.email.toUpperCase(), password: STRONG_PASSWORD })
+        .expect(200);
+      expect(res.body.success).toBe(true);
+      expect(res.body.data.user).toMatchObject({ email: customer.user.email, role: 'customer' });
+      expect(res.body.data.accessToken).toMatch(/^ey/);
+      expect(res.body.data.refreshToken).toEqual(expect.any(String));
+      expect(JSON.stringify(res.body)).not.toMatch(/passwordHash/);
+      const claims = t.app.get(JwtService).decode(res.body.data.accessToken);
+      expect(claims).toMatchObject({
+        sub: customer.user._id,
+        role: 'customer',
+        fullName: 'Wanjiku Kamau',
+      });
+      expect(claims.exp - claims.iat).toBe(15 * 60);
+    });
+
+    it('answers 401 with one message for a wrong password and for an unknown e-mail', async () => {
+      const customer = await registerCustomer(t);
+      const wrong = await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: customer.user.email, password: 'Wrong#123' })
+        .expect(401);
+      const unknown = await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: uniqueEmail('nobody'), password: 'Wrong#123' })
+        .expect(401);
+      expect(wrong.body).toEqual({
+        success: false,
+        message: 'Invalid email or password',
+        statusCode: 401,
+      });
+      expect(unknown.body).toEqual(wrong.body);
+    });
+
+    it('refuses an operator object as the e-mail or password', async () => {
+      await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: { $ne: null }, password: 'x' })
+        .expect(400);
+      await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: 'a@b.co', password: { $gt: '' } })
+        .expect(400);
+    });
+
+    it('records every sign-in in the audit trail', async () => {
+      const customer = await registerCustomer(t);
+      const admin = await signInAdmin(t);
+      const res = await t
+        .http()
+        .get('/api/audit-logs?action=auth.login&limit=100')
+        .set(bearer(admin.accessToken))
+        .expect(200);
+      expect(
+        res.body.some(
+          (e: { performedBy: { id: string } }) => e.performedBy.id === customer.user._id,
+        ),
+      ).toBe(true);
+    });
+  });
+
+  describe('access tokens', () => {
+    it('are required on protected routes: none, malformed, forged and expired tokens get 401', async () => {
+      await t.http().get('/api/users/profile').expect(401);
+      await t.http().get('/api/users/profile').set('Authorization', 'Bearer not-a-jwt').expect(401);
+      const forged = new JwtService({ secret: 'x'.repeat(40) }).sign({
+        sub: '0'.repeat(24),
+        role: 'admin',
+        fullName: 'Mallory',
+      });
+      await t.http().get('/api/users').set(bearer(forged)).expect(401);
+      const customer = await registerCustomer(t);
+      const expired = t.app
+        .get(JwtService)
+        .sign({ sub: customer.user._id, role: 'customer', fullName: 'x' }, { expiresIn: -10 });
+      const res = await t.http().get('/api/users/profile').set(bearer(expired)).expect(401);
+      expect(res.body.message).toBe('Your session has expired. Please sign in again.');
+    });
+
+    it('grant nothing through the old isAdmin / isAdminOrStaff headers', async () => {
+      const customer = await registerCustomer(t);
+      await t
+        .http()
+        .get('/api/users')
+        .set(bearer(customer.accessToken))
+        .set('isAdmin', 'true')
+        .set('isAdminOrStaff', 'true')
+        .expect(403);
+      await t.http().get('/api/users').set('isAdmin', 'true').expect(401);
+    });
+
+    it('stop working when the account is deleted', async () => {
+      const customer = await registerCustomer(t);
+      const admin = await signInAdmin(t);
+      await t
+        .http()
+        .delete(`/api/user/delete/${customer.user._id}`)
+        .set(bearer(admin.accessToken))
+        .expect(200);
+      await t.http().get('/api/users/profile').set(bearer(customer.accessToken)).expect(401);
+    });
+  });
+
+  describe('refresh', () => {
+    it('rotates: a new pair each time, and the old refresh token stops working', async () => {
+      const customer = await registerCustomer(t);
+      const first = await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(200);
+      expect(first.body.data.user.email).toBe(customer.user.email);
+      expect(first.body.data.refreshToken).not.toBe(customer.refreshToken);
+      await t.http().get('/api/users/profile').set(bearer(first.body.data.accessToken)).expect(200);
+      const second = await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: first.body.data.refreshToken })
+        .expect(200);
+      expect(second.body.data.refreshToken).not.toBe(first.body.data.refreshToken);
+    });
+
+    it('revokes the whole family when a rotated token is used again', async () => {
+      const customer = await registerCustomer(t);
+      const rotated = await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(200);
+      const reuse = await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(401);
+      expect(reuse.body.message).toMatch(/used twice/);
+      // The thief's (or owner's) newest token is dead too.
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: rotated.body.data.refreshToken })
+        .expect(401);
+      // Another sign-in is a separate family and still works.
+      const again = await signIn(t, customer.user.email, customer.password);
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: again.refreshToken })
+        .expect(200);
+    });
+
+    it('refuses an unknown or expired refresh token with 401', async () => {
+      await t.http().post('/api/auth/refreshToken').send({ refreshToken: 'made-up' }).expect(401);
+      const customer = await registerCustomer(t);
+      await db()
+        .collection('refresh_tokens')
+        .updateMany(
+          { userId: customer.user._id },
+          { $set: { expiresAt: new Date(Date.now() - 1000) } },
+        );
+      const res = await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(401);
+      expect(res.body.message).toBe('Your session has expired. Please sign in again.');
+    });
+
+    it('refuses a body without a string token', async () => {
+      await t.http().post('/api/auth/refreshToken').send({}).expect(400);
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: { $ne: null } })
+        .expect(400);
+    });
+  });
+
+  describe('logout', () => {
+    it('revokes the refresh token', async () => {
+      const customer = await registerCustomer(t);
+      await t
+        .http()
+        .post('/api/auth/logout')
+        .set(bearer(customer.accessToken))
+        .send({ refreshToken: customer.refreshToken })
+        .expect(200, { success: true, message: 'Signed out successfully' });
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(401);
+    });
+
+    it("cannot end someone else's session", async () => {
+      const victim = await registerCustomer(t);
+      const other = await registerCustomer(t);
+      await t
+        .http()
+        .post('/api/auth/logout')
+        .set(bearer(other.accessToken))
+        .send({ refreshToken: victim.refreshToken })
+        .expect(200);
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: victim.refreshToken })
+        .expect(200);
+    });
+  });
+
+  describe('forgot and reset password', () => {
+    const message =
+      'If an account exists for this e-mail, we have sent it a link to reset the password. The link is valid for one hour.';
+
+    it('answers the same for known and unknown e-mails, and mails a storefront link to the known one', async () => {
+      const customer = await registerCustomer(t);
+      const known = await t
+        .http()
+        .post('/api/auth/forgot/password')
+        .send({ email: customer.user.email })
+        .expect(200);
+      const unknown = await t
+        .http()
+        .post('/api/auth/forgot/password')
+        .send({ email: uniqueEmail('ghost') })
+        .expect(200);
+      expect(known.body).toEqual({ success: true, message });
+      expect(unknown.body).toEqual(known.body);
+      const eml = latestEmailTo(customer.user.email);
+      expect(eml.replace(/=\r?\n/g, '')).toContain(
+        `${t.config.storefrontUrl}/authenticate/resetPassword/`,
+      );
+    });
+
+    it('resets with the code once: the new password works, the old does not, and old sessions end', async () => {
+      const customer = await registerCustomer(t);
+      await t
+        .http()
+        .post('/api/auth/forgot/password')
+        .send({ email: customer.user.email })
+        .expect(200);
+      const code = resetCodeFrom(latestEmailTo(customer.user.email));
+      await t
+        .http()
+        .post('/api/auth/reset/password')
+        .send({ code, password: 'Fresh#Start9' })
+        .expect(200);
+      await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: customer.user.email, password: customer.password })
+        .expect(401);
+      await signIn(t, customer.user.email, 'Fresh#Start9');
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(401);
+      const again = await t
+        .http()
+        .post('/api/auth/reset/password')
+        .send({ code, password: 'Another#Go9' })
+        .expect(400);
+      expect(again.body.message).toBe(
+        'This reset link is not valid or has expired. Please ask for a new one.',
+      );
+    });
+
+    it('refuses an expired code', async () => {
+      const customer = await registerCustomer(t);
+      await t
+        .http()
+        .post('/api/auth/forgot/password')
+        .send({ email: customer.user.email })
+        .expect(200);
+      const code = resetCodeFrom(latestEmailTo(customer.user.email));
+      await db()
+        .collection('password_resets')
+        .updateMany(
+          { userId: customer.user._id },
+          { $set: { expiresAt: new Date(Date.now() - 1000) } },
+        );
+      await t
+        .http()
+        .post('/api/auth/reset/password')
+        .send({ code, password: 'Fresh#Start9' })
+        .expect(400);
+      await signIn(t, customer.user.email, customer.password);
+    });
+
+    it('applies the password rule to the new password', async () => {
+      const res = await t
+        .http()
+        .post('/api/auth/reset/password')
+        .send({ code: 'whatever', password: 'weak' })
+        .expect(400);
+      expect(res.body.message).toBe(PASSWORD_RULE_MESSAGE);
+    });
+  });
+
+  describe('change password', () => {
+    it('refuses a wrong current password and a weak new one', async () => {
+      const customer = await registerCustomer(t);
+      const wrong = await t
+        .http()
+        .post('/api/auth/change/password')
+        .set(bearer(customer.accessToken))
+        .send({ currentPassword: 'Nope#1234', newPassword: 'Better#2027' })
+        .expect(400);
+      expect(wrong.body.message).toBe('Your current password is not correct');
+      const weak = await t
+        .http()
+        .post('/api/auth/change/password')
+        .set(bearer(customer.accessToken))
+        .send({ currentPassword: customer.password, newPassword: 'weakpass' })
+        .expect(400);
+      expect(weak.body.message).toBe(PASSWORD_RULE_MESSAGE);
+      await t
+        .http()
+        .post('/api/auth/change/password')
+        .send({ currentPassword: customer.password, newPassword: 'Better#2027' })
+        .expect(401);
+    });
+
+    it('changes it, ends other sessions and gives the caller a new pair', async () => {
+      const customer = await registerCustomer(t);
+      const res = await t
+        .http()
+        .post('/api/auth/change/password')
+        .set(bearer(customer.accessToken))
+        .send({ currentPassword: customer.password, newPassword: 'Better#2027' })
+        .expect(200);
+      expect(res.body.message).toBe('Password changed successfully');
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: customer.refreshToken })
+        .expect(401);
+      await t
+        .http()
+        .post('/api/auth/refreshToken')
+        .send({ refreshToken: res.body.data.refreshToken })
+        .expect(200);
+      await signIn(t, customer.user.email, 'Better#2027');
+    });
+  });
+});
+
+describe('auth rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'ratelimit', env: { RATE_LIMIT_AUTH_PER_MINUTE: '3' } });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['/api/auth/login', { email: 'someone@example.co.ke', password: 'Wrong#123' }],
+    ['/api/auth/forgot/password', { email: 'someone@example.co.ke' }],
+    ['/api/auth/reset/password', { code: 'x', password: 'Fresh#Start9' }],
+    [
+      '/api/auth/register',
+      { fullName: 'A', email: 'bad', phoneNumber: '0711000111', password: 'x' },
+    ],
+  ])('answers 429 on %s after the limit, with a message', async (route, body) => {
+    for (let i = 0; i < 3; i++) {
+      const res = await t.http().post(route).send(body);
+      expect(res.status).not.toBe(429);
+    }
+    const limited = await t.http().post(route).send(body).expect(429);
+    expect(limited.body).toEqual({
+      success: false,
+      message: 'Too many attempts. Please wait a minute and try again.',
+      statusCode: 429,
+    });
+  });
+});
