@@ -90,11 +90,11 @@ export class UsersRepository {
     });
   }
 
+  // FerretDB v1 cannot project in findAndModify (the schema's hidden fields make mongoose send one),
+  // so writes and reads are two steps here; each write is still a single atomic update.
   async update(id: string, changes: UserChanges): Promise<UserView | null> {
-    const doc = await this.users
-      .findByIdAndUpdate(id, { $set: changes }, { new: true, runValidators: true })
-      .lean<LeanUser>();
-    return doc ? toView(doc) : null;
+    const res = await this.users.updateOne({ _id: id }, { $set: changes }, { runValidators: true });
+    return res.matchedCount === 1 ? this.findById(id) : null;
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
