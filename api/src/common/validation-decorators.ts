@@ -28,8 +28,10 @@ function docs(optional: boolean | undefined, options: Parameters<typeof ApiPrope
   return optional ? ApiPropertyOptional(options) : ApiProperty(options);
 }
 
+/** Required fields must be non-empty; optional ones may be left out, but not sent blank. */
 function presence(optional: boolean | undefined, requiredMessage: string) {
-  return optional ? IsOptional() : IsNotEmpty({ message: requiredMessage });
+  const notEmpty = IsNotEmpty({ message: requiredMessage });
+  return optional ? applyDecorators(IsOptional(), notEmpty) : notEmpty;
 }
 
 export function FullNameField({
