@@ -26,6 +26,7 @@ module.exports = {
   moduleNameMapper: {
     '^@spc/shared-contracts$': `${sharedContracts}/index.ts`,
     '^@spc/shared-contracts/client$': `${sharedContracts}/client.ts`,
+    '^@spc/shared-contracts/locations$': `${sharedContracts}/locations.ts`,
   },
   // A few dependencies ship only ES modules (Node 20.19+ can require them, Jest cannot); SWC turns
   // them into CommonJS for the tests.

@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@spc/shared-contracts/client': `${sharedContracts}/client.ts`,
+      '@spc/shared-contracts/locations': `${sharedContracts}/locations.ts`,
       '@spc/shared-contracts': `${sharedContracts}/index.ts`,
     },
   },

@@ -128,6 +128,7 @@ async function main(): Promise<void> {
   Back office    ${BACKOFFICE_URL}
   API            ${API_URL}/api   (Swagger UI: ${API_URL}/api/docs)
   Admin login    ${process.env.ADMIN_EMAIL ?? 'admin@spc.local'} / ${process.env.ADMIN_EMAIL ? '(your ADMIN_PASSWORD)' : 'Admin@1234'}   (development only)
+  Staff login    staff@spc.local / Staff@1234   (demo data)
 Press Ctrl-C to stop everything.
 `);
 }

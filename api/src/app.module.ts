@@ -4,8 +4,16 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { CatalogModule } from './catalog/catalog.module';
+import { CatalogSeeder } from './catalog/catalog.seeder';
 import { HealthModule } from './health/health.module';
+import { RateLimitModule } from './common/rate-limit';
+import { LocksModule } from './locks/locks.module';
 import { MailModule } from './mail/mail.module';
+import { LocationsModule } from './locations/locations.module';
+import { OrdersModule } from './orders/orders.module';
+import { OrdersSeeder } from './orders/orders.seeder';
+import { ReportsModule } from './reports/reports.module';
 import { StaffModule } from './staff/staff.module';
 import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
@@ -28,6 +36,8 @@ export class AppModule {
           retryAttempts: 3,
           retryDelay: 2000,
         }),
+        RateLimitModule,
+        LocksModule,
         AuditModule,
         MailModule,
         StorageModule,
@@ -35,7 +45,11 @@ export class AppModule {
         UsersModule,
         StaffModule,
         AuthModule,
-        SeedModule.register([]),
+        OrdersModule,
+        ReportsModule,
+        LocationsModule,
+        CatalogModule,
+        SeedModule.register([CatalogSeeder, OrdersSeeder]),
         ...extraImports,
       ],
     };

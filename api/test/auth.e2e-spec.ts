@@ -339,6 +339,17 @@ describe('auth', () => {
         .expect(200);
     });
 
+    it('lets only one of many concurrent uses of a refresh token through', async () => {
+      const customer = await registerCustomer(t);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          t.http().post('/api/auth/refreshToken').send({ refreshToken: customer.refreshToken }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1);
+      expect(results.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(7);
+    });
+
     it('refuses an unknown or expired refresh token with 401', async () => {
       await t.http().post('/api/auth/refreshToken').send({ refreshToken: 'made-up' }).expect(401);
       const customer = await registerCustomer(t);

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -7,12 +7,11 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ThrottlerGuard } from '@nestjs/throttler';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
+import { RateLimit } from '../common/rate-limit';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
 import { MessageDto } from '../users/dto/user.dto';
@@ -38,11 +37,10 @@ export class AuthController {
 
   @Post(['auth/register', 'user'])
   @Public()
-  @UseGuards(ThrottlerGuard)
+  @RateLimit('auth')
   @ApiOperation({ summary: 'Create a customer account (also at POST /api/user)' })
   @ApiCreatedResponse({ type: RegisterResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The e-mail is taken' })
-  @ApiTooManyRequestsResponse({ type: ErrorResponseDto })
   async register(@Body() dto: RegisterDto): Promise<RegisterResponseDto> {
     return {
       success: true,
@@ -53,13 +51,12 @@ export class AuthController {
 
   @Post('auth/login')
   @Public()
-  @UseGuards(ThrottlerGuard)
+  @RateLimit('auth')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Sign in: the user, an access token and a refresh token' })
   @ApiOkResponse({ type: SessionResponseDto })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Wrong e-mail or password' })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'The account is deactivated' })
-  @ApiTooManyRequestsResponse({ type: ErrorResponseDto })
   async login(@Body() dto: LoginDto): Promise<SessionResponseDto> {
     const { user, accessToken, refreshToken } = await this.auth.login(dto);
     return {
@@ -97,11 +94,10 @@ export class AuthController {
 
   @Post('auth/forgot/password')
   @Public()
-  @UseGuards(ThrottlerGuard)
+  @RateLimit('auth')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'E-mail a reset link (same answer whether or not the account exists)' })
   @ApiOkResponse({ type: MessageDto })
-  @ApiTooManyRequestsResponse({ type: ErrorResponseDto })
   async forgot(@Body() dto: ForgotPasswordDto): Promise<MessageDto> {
     await this.auth.forgotPassword(dto.email);
     return { success: true, message: FORGOT_PASSWORD_MESSAGE };
@@ -109,13 +105,12 @@ export class AuthController {
 
   @Post('auth/reset/password')
   @Public()
-  @UseGuards(ThrottlerGuard)
+  @RateLimit('auth')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Set a new password with the code from the reset link (single use, one hour)',
   })
   @ApiOkResponse({ type: MessageDto })
-  @ApiTooManyRequestsResponse({ type: ErrorResponseDto })
   async reset(@Body() dto: ResetPasswordDto): Promise<MessageDto> {
     await this.auth.resetPassword(dto);
     return { success: true, message: 'Your password has been reset. You can now sign in.' };

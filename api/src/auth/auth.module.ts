@@ -3,7 +3,6 @@ import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { MongooseModule } from '@nestjs/mongoose';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AccessRulesCheck } from '../common/access-rules.check';
 import { AccessGuard } from '../common/access.guard';
 import type { AppConfig } from '../config/app-config';
@@ -28,13 +27,6 @@ import { TokensRepository } from './tokens.repository';
       useFactory: (config: AppConfig) => ({
         secret: config.jwt.accessSecret,
         signOptions: { expiresIn: ACCESS_TOKEN_TTL_SECONDS, algorithm: 'HS256' },
-      }),
-    }),
-    ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        throttlers: [{ name: 'auth', ttl: 60_000, limit: config.rateLimits.authPerMinute }],
-        errorMessage: 'Too many attempts. Please wait a minute and try again.',
       }),
     }),
     MongooseModule.forFeature([

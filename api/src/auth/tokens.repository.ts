@@ -30,15 +30,8 @@ export class TokensRepository {
     });
   }
 
-  /** Marks an unused, live token as used in one atomic step; null when it was not (any longer) usable. */
-  async consumeRefresh(tokenHash: string, now: Date): Promise<RefreshTokenRecord | null> {
-    return this.refreshTokens
-      .findOneAndUpdate(
-        { tokenHash, usedAt: null, revokedAt: null, expiresAt: { $gt: now } },
-        { $set: { usedAt: now } },
-        { new: false },
-      )
-      .lean<RefreshTokenRecord>();
+  async markUsed(tokenHash: string, now: Date): Promise<void> {
+    await this.refreshTokens.updateOne({ tokenHash }, { $set: { usedAt: now } });
   }
 
   async findRefresh(tokenHash: string): Promise<RefreshTokenRecord | null> {
@@ -60,13 +53,13 @@ export class TokensRepository {
     await this.resets.create({ ...record, usedAt: null });
   }
 
-  /** Uses a live reset code once; null when unknown, used or expired. */
-  async consumeReset(tokenHash: string, now: Date): Promise<{ userId: string } | null> {
+  async findLiveReset(tokenHash: string, now: Date): Promise<{ userId: string } | null> {
     return this.resets
-      .findOneAndUpdate(
-        { tokenHash, usedAt: null, expiresAt: { $gt: now } },
-        { $set: { usedAt: now } },
-      )
+      .findOne({ tokenHash, usedAt: null, expiresAt: { $gt: now } })
       .lean<{ userId: string }>();
+  }
+
+  async markResetUsed(tokenHash: string, now: Date): Promise<void> {
+    await this.resets.updateOne({ tokenHash }, { $set: { usedAt: now } });
   }
 }

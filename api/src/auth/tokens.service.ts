@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { Role } from '@spc/shared-contracts';
+import { LocksService } from '../locks/locks.service';
 import { TokensRepository } from './tokens.repository';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -30,6 +31,7 @@ export class TokensService {
   constructor(
     private readonly jwt: JwtService,
     private readonly tokens: TokensRepository,
+    private readonly locks: LocksService,
   ) {}
 
   /** A new sign-in: a new refresh-token family. */
@@ -47,19 +49,19 @@ export class TokensService {
   ): Promise<TokenPair> {
     const hash = sha256(refreshToken);
     const now = new Date();
-    const record = await this.tokens.consumeRefresh(hash, now);
-    if (!record) {
-      const known = await this.tokens.findRefresh(hash);
-      if (!known)
-        throw new UnauthorizedException('This refresh token is not valid. Please sign in again.');
-      if (known.usedAt && !known.revokedAt) {
-        await this.tokens.revokeFamily(known.familyId, now);
-        throw new UnauthorizedException(
-          'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
-        );
-      }
+    const record = await this.tokens.findRefresh(hash);
+    if (!record)
+      throw new UnauthorizedException('This refresh token is not valid. Please sign in again.');
+    if (record.revokedAt || record.expiresAt <= now)
       throw new UnauthorizedException(SESSION_EXPIRED);
+    // The first use wins atomically on any server; a second use is the sign of a stolen copy.
+    if (record.usedAt || !(await this.locks.claimOnce(`refresh:${hash}`))) {
+      await this.tokens.revokeFamily(record.familyId, now);
+      throw new UnauthorizedException(
+        'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
+      );
     }
+    await this.tokens.markUsed(hash, now);
     const user = await loadUser(record.userId);
     return this.pair(user, record.familyId);
   }
@@ -85,9 +87,13 @@ export class TokensService {
     return code;
   }
 
+  /** The user of a live reset code, the first time it is used; null otherwise. */
   async consumeResetCode(code: string): Promise<string | null> {
-    const record = await this.tokens.consumeReset(sha256(code), new Date());
-    return record?.userId ?? null;
+    const hash = sha256(code);
+    const record = await this.tokens.findLiveReset(hash, new Date());
+    if (!record || !(await this.locks.claimOnce(`reset:${hash}`))) return null;
+    await this.tokens.markResetUsed(hash, new Date());
+    return record.userId;
   }
 
   private async pair(

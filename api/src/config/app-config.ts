@@ -53,6 +53,9 @@ const envSchema = z.object({
   LOG_PRETTY: booleanFlag.optional(),
   SWAGGER_ENABLED: booleanFlag.default(true),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
 });
 
 export type Environment = z.input<typeof envSchema>;
@@ -74,8 +77,10 @@ export interface AppConfig {
   businessWhatsapp: string;
   log: { level: string; pretty: boolean };
   swaggerEnabled: boolean;
-  /** Requests a minute per client on sign-in, sign-up and password reset routes. */
-  rateLimits: { authPerMinute: number };
+  /** Requests a minute per client: sign-in, sign-up and password resets; order tracking; order placement. */
+  rateLimits: { auth: number; tracking: number; orders: number };
+  /** A placement still `reserving` after this long is treated as abandoned and undone. */
+  orders: { reconcileAfterMs: number };
 }
 
 export class ConfigError extends Error {
@@ -143,6 +148,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       pretty: env.LOG_PRETTY ?? env.NODE_ENV === 'development',
     },
     swaggerEnabled: env.SWAGGER_ENABLED,
-    rateLimits: { authPerMinute: env.RATE_LIMIT_AUTH_PER_MINUTE },
+    rateLimits: {
+      auth: env.RATE_LIMIT_AUTH_PER_MINUTE,
+      tracking: env.RATE_LIMIT_TRACKING_PER_MINUTE,
+      orders: env.RATE_LIMIT_ORDERS_PER_MINUTE,
+    },
+    orders: { reconcileAfterMs: env.ORDER_RECONCILE_AFTER_MS },
   };
 }

@@ -9,10 +9,15 @@ import { createApp } from '../app.factory';
 import { loadConfig } from '../config/app-config';
 import { SEEDERS, type Seeder } from '../seed/seed.types';
 
+/**
+ * Empty as far as demo data goes: no catalogue and no orders. Accounts do not count (starting the
+ * app has already created the admin).
+ */
+const DEMO_COLLECTIONS = ['categories', 'products', 'orders'];
+
 async function isEmpty(connection: Connection): Promise<boolean> {
-  const collections = await connection.db!.listCollections({}, { nameOnly: true }).toArray();
-  for (const { name } of collections) {
-    if ((await connection.db!.collection(name).estimatedDocumentCount()) > 0) return false;
+  for (const name of DEMO_COLLECTIONS) {
+    if ((await connection.db!.collection(name).countDocuments({}, { limit: 1 })) > 0) return false;
   }
   return true;
 }
@@ -24,7 +29,7 @@ async function main(): Promise<void> {
   await app.init();
   try {
     if (ifEmpty && !(await isEmpty(app.get<Connection>(getConnectionToken())))) {
-      console.log('[seed] the database already has data; nothing seeded');
+      console.log('[seed] the database already has a catalogue or orders; nothing seeded');
       return;
     }
     const seeders = app.get<Seeder[]>(SEEDERS, { strict: false });

@@ -44,6 +44,11 @@ export class UsersRepository {
     return doc ? toView(doc) : null;
   }
 
+  async findManyByIds(ids: string[]): Promise<UserView[]> {
+    const docs = await this.users.find({ _id: { $in: ids } }).lean<LeanUser[]>();
+    return docs.map(toView);
+  }
+
   async findByEmail(email: string): Promise<UserView | null> {
     const doc = await this.users.findOne({ email }).lean<LeanUser>();
     return doc ? toView(doc) : null;

@@ -94,6 +94,24 @@ export class UsersService {
     return this.users.findById(id);
   }
 
+  /** Accounts by id (for joining names into lists); unknown ids are left out. */
+  findManyByIds(ids: string[]): Promise<UserView[]> {
+    return ids.length ? this.users.findManyByIds(ids) : Promise.resolve([]);
+  }
+
+  /** A customer's checkout details become their saved delivery details (DECISIONS §5). */
+  async updateDeliveryDetails(
+    id: string,
+    info: { fullName: string; phoneNumber: string; county: string; streetAddress: string },
+  ): Promise<void> {
+    await this.users.update(id, {
+      fullName: info.fullName,
+      phoneNumber: info.phoneNumber,
+      county: info.county,
+      streetAddress: info.streetAddress,
+    });
+  }
+
   findByEmail(email: string): Promise<UserView | null> {
     return this.users.findByEmail(email.trim().toLowerCase());
   }

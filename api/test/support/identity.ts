@@ -77,4 +77,8 @@ export async function createStaff(
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** Test apps of identity suites: sign-in is not rate limited unless a test says so. */
-export const UNTHROTTLED = { RATE_LIMIT_AUTH_PER_MINUTE: '10000' };
+export const UNTHROTTLED = {
+  RATE_LIMIT_AUTH_PER_MINUTE: '10000',
+  RATE_LIMIT_TRACKING_PER_MINUTE: '10000',
+  RATE_LIMIT_ORDERS_PER_MINUTE: '10000',
+};

@@ -449,6 +449,451 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All orders, newest first, 10 a page; filter by status, payment status, text and dates */
+        get: operations["OrdersController_list"];
+        put?: never;
+        /** Place an order as a guest or a signed-in user; prices and totals come from the catalogue */
+        post: operations["OrdersController_place"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/track/new-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Track an order by its confirmation number: status and dates only */
+        get: operations["OrdersController_track"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your own orders */
+        get: operations["OrdersController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/user/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user's orders: staff and admin see anyone's, others only their own */
+        get: operations["OrdersController_ofUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order: staff and admin any, a customer their own */
+        get: operations["OrdersController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/complete-payment/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Record the payment (Cash, or Mpesa with its code and time); the amount must equal the total */
+        patch: operations["OrdersController_completePayment"];
+        trace?: never;
+    };
+    "/api/orders/inTransit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Send the order out (from Pending or Processing) */
+        patch: operations["OrdersController_inTransit"];
+        trace?: never;
+    };
+    "/api/orders/confirm-delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark an order in transit as delivered */
+        patch: operations["OrdersController_confirmDelivery"];
+        trace?: never;
+    };
+    "/api/orders/complete-order/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Fulfil a paid order in transit or delivered: Completed and Fulfilled */
+        patch: operations["OrdersController_complete"];
+        trace?: never;
+    };
+    "/api/orders/cancel/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned */
+        patch: operations["OrdersController_cancel"];
+        trace?: never;
+    };
+    "/api/orders/update/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the delivery details while the order is Pending or Processing */
+        put: operations["OrdersController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a cancelled order, or an unpaid pending/processing one (its stock is returned) */
+        delete: operations["OrdersController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily, weekly (from Monday) and total sales in KES, in Africa/Nairobi time */
+        get: operations["ReportsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales-summary/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders and revenue per day over a range, the top products and totals */
+        get: operations["ReportsController_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/locations/counties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Kenya's 47 counties with their sub-counties and wards */
+        get: operations["LocationsController_counties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every category by name, each with its productCount (page and limit are optional) */
+        get: operations["CategoriesController_list"];
+        put?: never;
+        /** Add a category (names are unique whatever their case) */
+        post: operations["CategoriesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One category with its productCount */
+        get: operations["CategoriesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/categories/update/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename a category or change its description */
+        put: operations["CategoriesController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/categories/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a category that has no products */
+        delete: operations["CategoriesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products, 12 a page, newest first or by effective price; filter by text, category and effective price (inclusive). Also every category with its count, per-category totals under the other filters, and the price range of the catalogue */
+        get: operations["ProductsController_list"];
+        put?: never;
+        /** Add a product (multipart form; image: JPEG, PNG or WebP by content, at most 5 MB, stored as WebP) */
+        post: operations["ProductsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One product, its category populated */
+        get: operations["ProductsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/update/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a product (multipart form; fields left out stay; image: JPEG, PNG or WebP by content, at most 5 MB, stored as WebP) */
+        put: operations["ProductsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/check-stock/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark a product out of stock (quantity 0) */
+        patch: operations["ProductsController_markOutOfStock"];
+        trace?: never;
+    };
+    "/api/products/update-stock/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark a product in stock with this quantity (more than 0) */
+        patch: operations["ProductsController_restock"];
+        trace?: never;
+    };
+    "/api/products/apply-offer/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Put a product on offer at this price (below its price); remove an offer by update */
+        patch: operations["ProductsController_applyOffer"];
+        trace?: never;
+    };
+    "/api/products/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a product and its images (past orders keep their copy) */
+        delete: operations["ProductsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -754,6 +1199,558 @@ export interface components {
             /** @example Done */
             message: string;
             data: components["schemas"]["TokenPairDto"];
+        };
+        DeliveryInfoDto: {
+            /** @example Wanjiku Kamau */
+            fullName: string;
+            /** @example 0712345678 */
+            phoneNumber: string;
+            /**
+             * Format: email
+             * @example wanjiku@example.co.ke
+             */
+            email: string;
+            /** @example Kiambu */
+            county: string;
+            /** @example Ruiru */
+            subCounty?: string;
+            /** @example Gitothua */
+            ward?: string;
+            /** @example Ruiru, near the stage */
+            streetAddress: string;
+        };
+        OrderItemDto: {
+            /** @description Product id */
+            _id: string;
+            /** @example 2 */
+            quantity: number;
+            /** @description Ignored */
+            productName?: Record<string, never>;
+            /** @description Ignored */
+            productDescription?: Record<string, never>;
+            /** @description Ignored */
+            productImage?: Record<string, never>;
+            /** @description Ignored: the catalogue price is used */
+            price?: Record<string, never>;
+            /** @description Ignored */
+            offerPrice?: Record<string, never>;
+            /** @description Ignored */
+            userId?: Record<string, never>;
+        };
+        CreateOrderDto: {
+            /** @description Required for guests; a signed-in customer may send it to update their record */
+            guestInfo?: components["schemas"]["DeliveryInfoDto"] | null;
+            products: components["schemas"]["OrderItemDto"][];
+            /** @description Ignored: the signed-in user comes from the token */
+            placedBy?: Record<string, never> | null;
+            /** @description Ignored: totals are computed from the catalogue */
+            totalAmount?: Record<string, never>;
+        };
+        PlacedByDto: {
+            _id: string;
+            fullName: string;
+            email: string;
+        };
+        DeliveryInfoViewDto: {
+            fullName: string;
+            phoneNumber: string;
+            email: string;
+            county: string;
+            subCounty: string;
+            ward: string;
+            streetAddress: string;
+        };
+        OrderProductRefDto: {
+            _id: string;
+            productName: string;
+            productImage: string;
+        };
+        OrderLineDto: {
+            product: components["schemas"]["OrderProductRefDto"];
+            productName: string;
+            productImage: string;
+            /** @description KES at the time of the order */
+            unitPrice: number;
+            quantity: number;
+            lineTotal: number;
+        };
+        PersonRefDto: {
+            _id: string;
+            fullName: string;
+        };
+        PaymentDetailsViewDto: {
+            amount: number;
+            transactionCode: string;
+            /** Format: date-time */
+            timePaid: string | null;
+            completedBy: components["schemas"]["PersonRefDto"];
+        };
+        PlacedOrderDto: {
+            _id: string;
+            /** @example SPD7K3MX9QA */
+            purchaseNumber: string;
+            placedBy: components["schemas"]["PlacedByDto"] | null;
+            /** @description The placer's or guest's name */
+            customerName: string;
+            guestInfo: components["schemas"]["DeliveryInfoViewDto"];
+            products: components["schemas"]["OrderLineDto"][];
+            subtotal: number;
+            shippingFee: number;
+            totalAmount: number;
+            /** @enum {string} */
+            orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+            /** @enum {string} */
+            paymentStatus: "Pending" | "Paid";
+            /** @enum {string} */
+            fulfillmentStatus: "Unfulfilled" | "Fulfilled";
+            /** @enum {string|null} */
+            paymentMethod: "Cash" | "Mpesa" | null;
+            paymentDetails: components["schemas"]["PaymentDetailsViewDto"] | null;
+            /** Format: date-time */
+            paidAt: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** Format: date-time */
+            estimatedDeliveryDate: string;
+            /** Format: date-time */
+            inTransitDate: string | null;
+            /** Format: date-time */
+            deliveredDate: string | null;
+            /** Format: date-time */
+            cancelledDate: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Chat link to the shop's WhatsApp with the order summary */
+            whatsappUrl: string;
+        };
+        PlaceOrderResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            order: components["schemas"]["PlacedOrderDto"];
+        };
+        CurrentStatusDto: {
+            /** @enum {string} */
+            currentStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+        };
+        TrackOrderResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            purchaseNumber: string;
+            orderStatus: components["schemas"]["CurrentStatusDto"];
+            /** Format: date-time */
+            estimatedDeliveryDate: string;
+            /** Format: date-time */
+            orderReceivedDate: string;
+            /** Format: date-time */
+            inTransitDate: string | null;
+            /** Format: date-time */
+            deliveredDate: string | null;
+        };
+        OrderDto: {
+            _id: string;
+            /** @example SPD7K3MX9QA */
+            purchaseNumber: string;
+            placedBy: components["schemas"]["PlacedByDto"] | null;
+            /** @description The placer's or guest's name */
+            customerName: string;
+            guestInfo: components["schemas"]["DeliveryInfoViewDto"];
+            products: components["schemas"]["OrderLineDto"][];
+            subtotal: number;
+            shippingFee: number;
+            totalAmount: number;
+            /** @enum {string} */
+            orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+            /** @enum {string} */
+            paymentStatus: "Pending" | "Paid";
+            /** @enum {string} */
+            fulfillmentStatus: "Unfulfilled" | "Fulfilled";
+            /** @enum {string|null} */
+            paymentMethod: "Cash" | "Mpesa" | null;
+            paymentDetails: components["schemas"]["PaymentDetailsViewDto"] | null;
+            /** Format: date-time */
+            paidAt: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** Format: date-time */
+            estimatedDeliveryDate: string;
+            /** Format: date-time */
+            inTransitDate: string | null;
+            /** Format: date-time */
+            deliveredDate: string | null;
+            /** Format: date-time */
+            cancelledDate: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OrderListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            orders: components["schemas"]["OrderDto"][];
+            totalOrders: number;
+            totalPages: number;
+            page: number;
+        };
+        OrderResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            order: components["schemas"]["OrderDto"];
+        };
+        PaymentDetailsDto: {
+            /**
+             * @description Whole KES; must equal the order total
+             * @example 2400
+             */
+            amount: number;
+            /**
+             * @description Required for Mpesa
+             * @example SGH7K2LP9Q
+             */
+            transactionCode?: string;
+            /**
+             * Format: date-time
+             * @description Required for Mpesa
+             */
+            timePaid?: string;
+            /** @description Ignored: the signed-in staff member is recorded */
+            completedBy?: Record<string, never>;
+        };
+        CompletePaymentDto: {
+            /** @enum {string} */
+            paymentMethod: "Cash" | "Mpesa";
+            paymentDetails: components["schemas"]["PaymentDetailsDto"];
+        };
+        ConfirmDeliveryDto: {
+            orderId: string;
+        };
+        UpdateOrderDto: {
+            guestInfo: components["schemas"]["DeliveryInfoDto"];
+        };
+        SalesSummaryDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description KES paid today (Africa/Nairobi) */
+            dailySales: number;
+            /** @description KES paid since Monday 00:00 (Africa/Nairobi) */
+            weeklySales: number;
+            /** @description KES paid, all time */
+            totalSales: number;
+        };
+        DailySalesDto: {
+            /** @example 2026-11-22 */
+            date: string;
+            orders: number;
+            /** @description KES */
+            revenue: number;
+        };
+        TopProductDto: {
+            productId: string;
+            productName: string;
+            quantity: number;
+            /** @description KES */
+            revenue: number;
+        };
+        ReportTotalsDto: {
+            orders: number;
+            revenue: number;
+            /** @description KES, rounded */
+            averageOrderValue: number;
+        };
+        SalesReportDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            from: string;
+            to: string;
+            series: components["schemas"]["DailySalesDto"][];
+            topProducts: components["schemas"]["TopProductDto"][];
+            totals: components["schemas"]["ReportTotalsDto"];
+        };
+        SubCountyDto: {
+            /** @example Ruiru */
+            name: string;
+            /**
+             * @example [
+             *       "Biashara",
+             *       "Gatongora"
+             *     ]
+             */
+            wards: string[];
+        };
+        CountyDto: {
+            /** @example 022 */
+            code: string;
+            /** @example Kiambu */
+            name: string;
+            sub_counties: components["schemas"]["SubCountyDto"][];
+        };
+        CountiesResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            counties: components["schemas"]["CountyDto"][];
+        };
+        CategoryDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example Fruits */
+            name: string;
+            /** @example Grafted and tissue-culture fruit trees, ready to plant */
+            description: string;
+            /**
+             * @description Products in this category
+             * @example 86
+             */
+            productCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CategoryListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Sorted by name */
+            categories: components["schemas"]["CategoryDto"][];
+            /** @example 5 */
+            totalCategories: number;
+            /**
+             * @description 1 when no limit is asked for (0 when there are none)
+             * @example 1
+             */
+            totalPages: number;
+            /** @example 1 */
+            page: number;
+        };
+        CategoryResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            category: components["schemas"]["CategoryDto"];
+        };
+        CreateCategoryDto: {
+            /** @example Fruits */
+            name: string;
+            /** @example Grafted and tissue-culture fruit trees, ready to plant */
+            description: string;
+        };
+        UpdateCategoryDto: {
+            /** @example Fruits */
+            name?: string;
+            /** @example Fruit trees */
+            description?: string;
+        };
+        CategoryRefDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example Fruits */
+            name: string;
+        };
+        ProductDto: {
+            /** @example 665f1c2b9d3e4a0012345679 */
+            _id: string;
+            /** @example Hass Avocado Grafted Seedling in 2 L Bag */
+            productName: string;
+            /** @example Grafted on a hardy rootstock; starts fruiting in about 3 years. */
+            productDescription: string;
+            /** @example 350 */
+            price: number;
+            /**
+             * @description Always equal to price
+             * @example 350
+             */
+            initialPrice: number;
+            /**
+             * @description Below price while onOffer; else 0
+             * @example 0
+             */
+            offerPrice: number;
+            /** @example false */
+            onOffer: boolean;
+            /**
+             * @description offerPrice when onOffer, else price: what a buyer pays, filters and sorts use
+             * @example 350
+             */
+            effectivePrice: number;
+            /**
+             * @description In stock; 0 is out of stock
+             * @example 40
+             */
+            productQuantity: number;
+            category: components["schemas"]["CategoryRefDto"];
+            /**
+             * @description URL path of the 640 px WebP image, or empty
+             * @example /api/uploads/products/665f1c2b9d3e4a0012345679/3f2a9c1e0b7d4a55-640.webp
+             */
+            productImage: string;
+            /**
+             * @description URL per image width, for srcset
+             * @example {
+             *       "320": "/api/uploads/products/665f1c2b9d3e4a0012345679/3f2a9c1e0b7d4a55-320.webp",
+             *       "640": "/api/uploads/products/665f1c2b9d3e4a0012345679/3f2a9c1e0b7d4a55-640.webp"
+             *     }
+             */
+            productImages: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PriceRangeDto: {
+            /** @example 20 */
+            min: number;
+            /** @example 3500 */
+            max: number;
+        };
+        ProductListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            products: components["schemas"]["ProductDto"][];
+            /** @description Every category with its productCount */
+            categories: components["schemas"]["CategoryDto"][];
+            /**
+             * @description Products in the whole catalogue
+             * @example 412
+             */
+            totalProducts: number;
+            /**
+             * @description Per category id: products matching the search and price filters (not the category one)
+             * @example {
+             *       "665f1c2b9d3e4a0012345678": 86
+             *     }
+             */
+            totalsPerCategory: {
+                [key: string]: number;
+            };
+            /**
+             * @description ceil(totalFilteredProducts / limit); 0 when none
+             * @example 3
+             */
+            totalPages: number;
+            /**
+             * @description Products matching every filter
+             * @example 31
+             */
+            totalFilteredProducts: number;
+            /** @example 1 */
+            page: number;
+            /** @example 12 */
+            limit: number;
+            /** @description Lowest and highest effective price in the catalogue ({0, 0} when empty) */
+            priceRange: components["schemas"]["PriceRangeDto"];
+        };
+        ProductResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            product: components["schemas"]["ProductDto"];
+        };
+        CreateProductFormDto: {
+            /** @example Hass Avocado Grafted Seedling */
+            productName: string;
+            /** @example Grafted on a hardy rootstock; starts fruiting in about 3 years. */
+            productDescription: string;
+            /**
+             * @description Whole KES
+             * @example 350
+             */
+            price: number;
+            /**
+             * @description Accepted for the old clients and ignored: kept equal to price
+             * @example 350
+             */
+            initialPrice?: number;
+            /** @example 40 */
+            productQuantity: number;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            category: string;
+            /**
+             * @description 'true' or 'false' in a multipart form
+             * @default false
+             */
+            onOffer: boolean;
+            /**
+             * @description Required when onOffer is true, and then below price; ignored otherwise
+             * @example 300
+             */
+            offerPrice?: number;
+            /**
+             * Format: binary
+             * @description JPEG, PNG or WebP (checked by content), at most 5 MB; stored as WebP
+             */
+            productImage?: string;
+        };
+        UpdateProductFormDto: {
+            /** @example Hass Avocado Grafted Seedling */
+            productName?: string;
+            /** @example Grafted seedling */
+            productDescription?: string;
+            /**
+             * @description Whole KES
+             * @example 350
+             */
+            price?: number;
+            /**
+             * @description Accepted for the old clients and ignored: kept equal to price
+             * @example 350
+             */
+            initialPrice?: number;
+            /** @example 40 */
+            productQuantity?: number;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            category?: string;
+            /**
+             * @description 'true' or 'false' in a multipart form
+             * @default false
+             */
+            onOffer: boolean;
+            /**
+             * @description Required when onOffer is true, and then below price; ignored otherwise
+             * @example 300
+             */
+            offerPrice?: number;
+            /**
+             * Format: binary
+             * @description A new image replaces the old one; leave it out to keep the current image
+             */
+            productImage?: string;
+        };
+        UpdateStockDto: {
+            /**
+             * @description The new stock count, more than 0
+             * @example 25
+             */
+            productQuantity: number;
+        };
+        ApplyOfferDto: {
+            /**
+             * @description Whole KES, below the price
+             * @example 300
+             */
+            offerPrice: number;
         };
     };
     responses: never;
@@ -1781,6 +2778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1829,6 +2827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1886,6 +2885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2022,6 +3022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2061,6 +3062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2111,6 +3113,1568 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: admin, staff, customer */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+                paymentStatus?: "Pending" | "Paid";
+                /** @description Part of the purchase number, customer name, phone or e-mail */
+                search?: string;
+                /** @description Orders placed on or after this day */
+                from?: string;
+                /** @description Orders placed on or before this day */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderListResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_place: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key return the first order (8-100 letters, digits, _ . : -) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderDto"];
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key: the order placed first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceOrderResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaceOrderResponseDto"];
+                };
+            };
+            /** @description A token was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not enough stock, or a product no longer sold; nothing was taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_track: {
+        parameters: {
+            query: {
+                purchaseNumber: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackOrderResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_mine: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+                paymentStatus?: "Pending" | "Paid";
+                /** @description Part of the purchase number, customer name, phone or e-mail */
+                search?: string;
+                /** @description Orders placed on or after this day */
+                from?: string;
+                /** @description Orders placed on or before this day */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderListResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_ofUser: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+                paymentStatus?: "Pending" | "Paid";
+                /** @description Part of the purchase number, customer name, phone or e-mail */
+                search?: string;
+                /** @description Orders placed on or after this day */
+                from?: string;
+                /** @description Orders placed on or before this day */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderListResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_completePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompletePaymentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Already paid, or the status does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_inTransit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_confirmDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmDeliveryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrderDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrdersController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Paid or delivered orders are part of the sales record */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ReportsController_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesSummaryDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ReportsController_report: {
+        parameters: {
+            query: {
+                /** @description First day (Africa/Nairobi), inclusive */
+                from: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesReportDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    LocationsController_counties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountiesResponseDto"];
+                };
+            };
+        };
+    };
+    CategoriesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    CategoriesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCategoryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    CategoriesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    CategoriesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCategoryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    CategoriesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The category still has products */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Part of the name or description, any case, taken literally */
+                search?: string;
+                /** @description Same as search (the storefront sends name) */
+                name?: string;
+                /** @description A category id */
+                category?: string;
+                /** @description Lowest effective price in KES, inclusive */
+                minPrice?: number;
+                /** @description Highest effective price in KES, inclusive */
+                maxPrice?: number;
+                /** @description price sorts by the effective price; default createdAt (newest first) */
+                sortBy?: "price" | "createdAt";
+                /** @description Default asc for price, desc for createdAt */
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateProductFormDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unreadable image */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UpdateProductFormDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Changed by someone else meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Unreadable image */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_markOutOfStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_restock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateStockDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_applyOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyOfferDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ProductsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Seeder } from '../seed/seed.types';
+import { ImageService } from '../storage/image.service';
+import { CategoriesRepository } from './categories.repository';
+import type { ProductFields, ProductImageFields } from './catalog.types';
+import { ProductListCache } from './product-list.cache';
+import { ProductsRepository } from './products.repository';
+import { DEMO_CATEGORIES, demoProducts, type DemoProduct } from './seed/demo-catalog';
+import { renderPicture } from './seed/product-picture';
+
+/** Widths stored for a demo picture (uploads get one more, 1024). */
+const DEMO_IMAGE_WIDTHS = [320, 640];
+/** Products whose pictures are encoded together and then inserted in one write. */
+const BATCH = 48;
+/** Pictures encoded at once (sharp spreads each over the machine's cores as well). */
+const CONCURRENCY = 4;
+
+/**
+ * The demo catalogue (DECISIONS §7): the five home-page categories and 500-odd nursery products,
+ * each with a picture drawn in code. Idempotent: categories are matched by name, and only products
+ * whose names are missing are added, so seeding twice adds nothing.
+ *
+ * Seeders are built in the seed module's scope, which sees only global providers; the catalog's
+ * repositories are therefore looked up when seeding runs.
+ */
+@Injectable()
+export class CatalogSeeder implements Seeder {
+  readonly name = 'catalog';
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly images: ImageService,
+  ) {}
+
+  async seed(): Promise<string> {
+    const started = Date.now();
+    const categories = this.moduleRef.get(CategoriesRepository, { strict: false });
+    const products = this.moduleRef.get(ProductsRepository, { strict: false });
+
+    const categoryIds = new Map<string, string>();
+    let categoriesAdded = 0;
+    for (const { name, description } of DEMO_CATEGORIES) {
+      let category = await categories.findByName(name);
+      if (!category) {
+        category = await categories.create({ name, description });
+        categoriesAdded += 1;
+      }
+      categoryIds.set(name, category._id);
+    }
+
+    const all = demoProducts();
+    const existing = await products.existingNames(all.map((p) => p.productName));
+    const missing = all.filter((p) => !existing.has(p.productName));
+
+    // One drawing per variety, shared by its sizes; each product still stores its own files, so
+    // deleting one product never takes another's picture with it.
+    const pictures = new Map<string, Promise<Buffer>>();
+    const pictureOf = (product: DemoProduct) => {
+      let picture = pictures.get(product.variety);
+      if (!picture) {
+        const category = DEMO_CATEGORIES.find((c) => c.name === product.category)!;
+        picture = renderPicture({
+          name: product.variety,
+          categoryColour: category.colour,
+          accent: product.accent,
+          blooms: product.category === 'Flowers' || product.category === 'Fruits',
+        });
+        pictures.set(product.variety, picture);
+      }
+      return picture;
+    };
+
+    let added = 0;
+    for (let start = 0; start < missing.length; start += BATCH) {
+      const batch = missing.slice(start, start + BATCH);
+      const records = await mapWithConcurrency(batch, CONCURRENCY, async (product) => {
+        const id = products.newId();
+        const stored = await this.images.store(
+          await pictureOf(product),
+          `products/${id}`,
+          DEMO_IMAGE_WIDTHS,
+          640,
+        );
+        const image: ProductImageFields = {
+          productImage: stored.url,
+          productImages: Object.fromEntries(
+            Object.entries(stored.urls).map(([width, url]) => [String(width), url]),
+          ),
+          imageKeys: stored.keys,
+        };
+        const fields: ProductFields = {
+          productName: product.productName,
+          productDescription: product.productDescription,
+          price: product.price,
+          onOffer: product.onOffer,
+          offerPrice: product.offerPrice,
+          productQuantity: product.productQuantity,
+          category: categoryIds.get(product.category)!,
+        };
+        return { id, fields, image };
+      });
+      added += await products.insertMany(records);
+    }
+    this.moduleRef.get(ProductListCache, { strict: false }).clear();
+
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    return (
+      `${DEMO_CATEGORIES.length} categories (${categoriesAdded} added), ` +
+      `${all.length} products (${added} added, ${existing.size} already there) in ${seconds} s`
+    );
+  }
+}
+
+async function mapWithConcurrency<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

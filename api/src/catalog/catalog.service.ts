@@ -1,0 +1,88 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { isObjectId } from '../common/parse-object-id.pipe';
+import type { OrderableProduct } from './catalog.types';
+import { ProductListCache } from './product-list.cache';
+import { ProductsRepository } from './products.repository';
+
+/**
+ * What other modules (orders) ask of the catalog: products as an order needs them, and stock taken
+ * and given back in single conditional updates, so that no sequence of concurrent orders can leave
+ * stock negative or sell more than there is. Every stock change clears the product-list cache.
+ *
+ * Two ways to use stock: `takeStock`/`returnStock` (plain), or the order-aware
+ * `reserveStock` -> `settleReservation` | `releaseReservation` and `restock` -> `clearRestockMarker`,
+ * which record the order id on the product so a step retried after a crash counts once.
+ */
+@Injectable()
+export class CatalogService {
+  constructor(
+    private readonly products: ProductsRepository,
+    private readonly listCache: ProductListCache,
+  ) {}
+
+  /** The products with these ids that exist (ids that are not ObjectIds are left out). */
+  findForOrder(ids: string[]): Promise<OrderableProduct[]> {
+    const valid = ids.filter(isObjectId).map((id) => id.toLowerCase());
+    return valid.length ? this.products.findOrderable(valid) : Promise.resolve([]);
+  }
+
+  /** Takes `quantity` if at least that much is in stock; false (nothing taken) otherwise. */
+  async takeStock(productId: string, quantity: number): Promise<boolean> {
+    assertQuantity(quantity);
+    return this.stockChange(productId, (id) => this.products.takeStock(id, quantity));
+  }
+
+  /** Puts `quantity` back; false when the product no longer exists. */
+  async returnStock(productId: string, quantity: number): Promise<boolean> {
+    assertQuantity(quantity);
+    return this.stockChange(productId, (id) => this.products.returnStock(id, quantity));
+  }
+
+  /**
+   * Takes `quantity` for `orderId` if at least that much is in stock, recording the reservation on
+   * the product; true also when the order already holds it (a retry).
+   */
+  async reserveStock(productId: string, orderId: string, quantity: number): Promise<boolean> {
+    assertQuantity(quantity);
+    return this.stockChange(productId, (id) => this.products.reserveStock(id, orderId, quantity));
+  }
+
+  /** Gives back what `orderId` reserved (placement undone); false when it holds nothing here. */
+  releaseReservation(productId: string, orderId: string): Promise<boolean> {
+    return this.stockChange(productId, (id) => this.products.releaseReservation(id, orderId));
+  }
+
+  /** The order is placed: keeps the stock taken and forgets the reservation. */
+  async settleReservation(productId: string, orderId: string): Promise<boolean> {
+    return isObjectId(productId) ? this.products.settleReservation(productId, orderId) : false;
+  }
+
+  /** Returns a cancelled order's `quantity` once, however often it is called for that order. */
+  async restock(productId: string, orderId: string, quantity: number): Promise<boolean> {
+    assertQuantity(quantity);
+    return this.stockChange(productId, (id) =>
+      this.products.returnStockOnce(id, orderId, quantity),
+    );
+  }
+
+  /** Forgets that `orderId`'s stock was returned here (once the order records the return). */
+  async clearRestockMarker(productId: string, orderId: string): Promise<boolean> {
+    return isObjectId(productId) ? this.products.clearRestockMarker(productId, orderId) : false;
+  }
+
+  private async stockChange(
+    productId: string,
+    change: (id: string) => Promise<boolean>,
+  ): Promise<boolean> {
+    if (!isObjectId(productId)) return false;
+    const changed = await change(productId.toLowerCase());
+    if (changed) this.listCache.clear();
+    return changed;
+  }
+}
+
+function assertQuantity(quantity: number): void {
+  if (!Number.isInteger(quantity) || quantity < 1) {
+    throw new BadRequestException('Quantity must be a whole number more than 0');
+  }
+}

@@ -1,0 +1,103 @@
+/** A product's category as products carry it. */
+export interface CategoryRef {
+  _id: string;
+  name: string;
+}
+
+/** A category as the API shows it. */
+export interface CategoryView extends CategoryRef {
+  description: string;
+  productCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CategoryPage {
+  items: CategoryView[];
+  total: number;
+  totalPages: number;
+  page: number;
+}
+
+/** A product as the API shows it: no storage keys, no internal search text. */
+export interface ProductView {
+  _id: string;
+  productName: string;
+  productDescription: string;
+  price: number;
+  initialPrice: number;
+  offerPrice: number;
+  onOffer: boolean;
+  effectivePrice: number;
+  productQuantity: number;
+  category: CategoryRef;
+  productImage: string;
+  productImages: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields a person sets on a product; the rest (effective price, search text) follow from them. */
+export interface ProductFields {
+  productName: string;
+  productDescription: string;
+  price: number;
+  offerPrice: number;
+  onOffer: boolean;
+  productQuantity: number;
+  category: string;
+}
+
+export interface ProductImageFields {
+  productImage: string;
+  productImages: Record<string, string>;
+  imageKeys: string[];
+}
+
+export type ProductSortField = 'price' | 'createdAt';
+export type SortOrder = 'asc' | 'desc';
+
+/** What narrows the product list; `search` is already lower-cased and literal (escaped later). */
+export interface ProductFilter {
+  search?: string;
+  category?: string;
+  minPrice?: number;
+  maxPrice?: number;
+}
+
+export interface ProductListQuery extends ProductFilter {
+  sortBy: ProductSortField;
+  sortOrder: SortOrder;
+  skip: number;
+  limit: number;
+}
+
+export interface PriceRange {
+  min: number;
+  max: number;
+}
+
+/** `GET /api/products` less the envelope. */
+export interface ProductListPage {
+  products: ProductView[];
+  categories: CategoryView[];
+  totalProducts: number;
+  totalsPerCategory: Record<string, number>;
+  totalPages: number;
+  totalFilteredProducts: number;
+  page: number;
+  limit: number;
+  priceRange: PriceRange;
+}
+
+/** What order placement needs of a product (DECISIONS §5: prices come from the catalog). */
+export interface OrderableProduct {
+  _id: string;
+  productName: string;
+  productImage: string;
+  price: number;
+  offerPrice: number;
+  onOffer: boolean;
+  effectivePrice: number;
+  productQuantity: number;
+}

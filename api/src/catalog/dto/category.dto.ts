@@ -1,0 +1,76 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CATALOG_LIMITS, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
+import { PageQueryDto } from '../../common/pagination';
+import { MessageDto } from '../../users/dto/user.dto';
+import { TextField } from './catalog-fields';
+
+/** A product's category as products carry it. */
+export class CategoryRefDto {
+  @ApiProperty({ example: '665f1c2b9d3e4a0012345678' })
+  _id!: string;
+  @ApiProperty({ example: 'Fruits' })
+  name!: string;
+}
+
+/** A category as every endpoint shows it. */
+export class CategoryDto extends CategoryRefDto {
+  @ApiProperty({ example: 'Grafted and tissue-culture fruit trees, ready to plant' })
+  description!: string;
+  @ApiProperty({ example: 86, description: 'Products in this category' })
+  productCount!: number;
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+}
+
+export class CategoryResponseDto extends MessageDto {
+  @ApiProperty({ type: CategoryDto })
+  category!: CategoryDto;
+}
+
+export class CategoryListResponseDto extends MessageDto {
+  @ApiProperty({ type: [CategoryDto], description: 'Sorted by name' })
+  categories!: CategoryDto[];
+  @ApiProperty({ example: 5 })
+  totalCategories!: number;
+  @ApiProperty({ example: 1, description: '1 when no limit is asked for (0 when there are none)' })
+  totalPages!: number;
+  @ApiProperty({ example: 1 })
+  page!: number;
+}
+
+/** `GET /api/categories`: every category unless a `limit` is given. */
+export class CategoryListQueryDto extends PageQueryDto {}
+
+export class CreateCategoryDto {
+  @TextField(CATALOG_LIMITS.categoryName, M.categoryRequired, 'Category name', 'Fruits')
+  name!: string;
+
+  @TextField(
+    CATALOG_LIMITS.categoryDescription,
+    M.descriptionRequired,
+    'Description',
+    'Grafted and tissue-culture fruit trees, ready to plant',
+  )
+  description!: string;
+}
+
+/** `PUT /api/categories/update/:id`: the fields sent are replaced; one left out stays as it is. */
+export class UpdateCategoryDto {
+  @TextField(CATALOG_LIMITS.categoryName, M.categoryRequired, 'Category name', 'Fruits', {
+    optional: true,
+  })
+  name?: string;
+
+  @TextField(
+    CATALOG_LIMITS.categoryDescription,
+    M.descriptionRequired,
+    'Description',
+    'Fruit trees',
+    {
+      optional: true,
+    },
+  )
+  description?: string;
+}

@@ -1,0 +1,51 @@
+import type { ProductListPage } from './catalog.types';
+import { ProductListCache } from './product-list.cache';
+
+const page = (totalProducts: number) => ({ totalProducts }) as ProductListPage;
+
+describe('ProductListCache', () => {
+  let now: number;
+  const clock = () => now;
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it('computes an answer once and serves it until it expires', async () => {
+    const cache = new ProductListCache(30_000, 10, clock);
+    const compute = jest.fn().mockResolvedValue(page(1));
+    await cache.getOrCompute('q', compute);
+    now += 29_999;
+    expect(await cache.getOrCompute('q', compute)).toEqual(page(1));
+    expect(compute).toHaveBeenCalledTimes(1);
+    now += 1;
+    await cache.getOrCompute('q', compute);
+    expect(compute).toHaveBeenCalledTimes(2);
+  });
+
+  it('forgets everything on clear', async () => {
+    const cache = new ProductListCache(30_000, 10, clock);
+    await cache.getOrCompute('a', async () => page(1));
+    await cache.getOrCompute('b', async () => page(1));
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(await cache.getOrCompute('a', async () => page(2))).toEqual(page(2));
+  });
+
+  it('does not keep an answer computed across a write (it may predate the write)', async () => {
+    const cache = new ProductListCache(30_000, 10, clock);
+    let finish!: (value: ProductListPage) => void;
+    const pending = cache.getOrCompute('q', () => new Promise((resolve) => (finish = resolve)));
+    cache.clear(); // a write lands while the list is being read
+    finish(page(1));
+    await pending;
+    expect(cache.get('q')).toBeUndefined();
+  });
+
+  it('holds at most its bound, dropping the oldest entry first', async () => {
+    const cache = new ProductListCache(30_000, 3, clock);
+    for (const key of ['a', 'b', 'c', 'd']) await cache.getOrCompute(key, async () => page(1));
+    expect(cache.size).toBe(3);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('d')).toEqual(page(1));
+  });
+});

@@ -1,0 +1,66 @@
+import type { ProductListPage } from './catalog.types';
+
+export const PRODUCT_LIST_TTL_MS = 30_000;
+export const PRODUCT_LIST_MAX_ENTRIES = 500;
+
+interface Entry {
+  expiresAt: number;
+  value: ProductListPage;
+}
+
+/**
+ * Answers of the product list (the hottest path) kept in this process for a short while, keyed by
+ * the normalised query. Every catalog write clears it, so this process never serves a list older
+ * than its last write; other instances of the API catch up within the TTL. Provided by a factory
+ * (its constructor's arguments are for tests).
+ */
+export class ProductListCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every clear: a list computed across a write is not stored (it may predate it). */
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs = PRODUCT_LIST_TTL_MS,
+    private readonly maxEntries = PRODUCT_LIST_MAX_ENTRIES,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): ProductListPage | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /** Computes the answer once, or serves it from the cache. */
+  async getOrCompute(key: string, compute: () => Promise<ProductListPage>) {
+    const cached = this.get(key);
+    if (cached) return cached;
+    const generation = this.generation;
+    const value = await compute();
+    if (generation === this.generation) this.set(key, value);
+    return value;
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private set(key: string, value: ProductListPage): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: the first key is the oldest entry.
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { expiresAt: this.now() + this.ttlMs, value });
+  }
+}

@@ -1,0 +1,180 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Auth, Public } from '../common/access.decorators';
+import { CurrentUser } from '../common/current-user.decorator';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
+import type { Principal } from '../common/principal';
+import {
+  ApplyOfferDto,
+  CreateProductDto,
+  CreateProductFormDto,
+  ProductListQueryDto,
+  ProductListResponseDto,
+  ProductResponseDto,
+  UpdateProductDto,
+  UpdateProductFormDto,
+  UpdateStockDto,
+} from './dto/product.dto';
+import { readProductForm } from './product-form';
+import { ProductsService } from './products.service';
+
+const IMAGE_RULES = 'image: JPEG, PNG or WebP by content, at most 5 MB, stored as WebP';
+
+@ApiTags('products')
+@Controller('products')
+@ApiBadRequestResponse({ type: ErrorResponseDto })
+export class ProductsController {
+  constructor(private readonly products: ProductsService) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({
+    summary:
+      'Products, 12 a page, newest first or by effective price; filter by text, category and ' +
+      'effective price (inclusive). Also every category with its count, per-category totals ' +
+      'under the other filters, and the price range of the catalogue',
+  })
+  @ApiOkResponse({ type: ProductListResponseDto })
+  async list(@Query() query: ProductListQueryDto): Promise<ProductListResponseDto> {
+    return { success: true, message: 'Products retrieved', ...(await this.products.list(query)) };
+  }
+
+  @Get(':id')
+  @Public()
+  @ApiOperation({ summary: 'One product, its category populated' })
+  @ApiOkResponse({ type: ProductResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async get(@Param('id', ParseObjectIdPipe) id: string): Promise<ProductResponseDto> {
+    return { success: true, message: 'Product retrieved', product: await this.products.get(id) };
+  }
+
+  @Post()
+  @Auth('admin', 'staff')
+  @ApiOperation({ summary: `Add a product (multipart form; ${IMAGE_RULES})` })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: CreateProductFormDto })
+  @ApiCreatedResponse({ type: ProductResponseDto })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Unreadable image' })
+  async create(
+    @CurrentUser() actor: Principal,
+    @Req() request: FastifyRequest,
+  ): Promise<ProductResponseDto> {
+    const form = await readProductForm(request, CreateProductDto);
+    return {
+      success: true,
+      message: 'Product created successfully',
+      product: await this.products.create(actor, form.fields, form.image),
+    };
+  }
+
+  @Put('update/:id')
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary: `Update a product (multipart form; fields left out stay; ${IMAGE_RULES})`,
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: UpdateProductFormDto })
+  @ApiOkResponse({ type: ProductResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Changed by someone else meanwhile' })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Unreadable image' })
+  async update(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Req() request: FastifyRequest,
+  ): Promise<ProductResponseDto> {
+    const form = await readProductForm(request, UpdateProductDto);
+    return {
+      success: true,
+      message: 'Product updated successfully',
+      product: await this.products.update(actor, id, form.fields, form.image),
+    };
+  }
+
+  @Patch('check-stock/:id')
+  @Auth('admin', 'staff')
+  @ApiOperation({ summary: 'Mark a product out of stock (quantity 0)' })
+  @ApiOkResponse({ type: ProductResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async markOutOfStock(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<ProductResponseDto> {
+    return {
+      success: true,
+      message: 'Product marked out of stock',
+      product: await this.products.markOutOfStock(actor, id),
+    };
+  }
+
+  @Patch('update-stock/:id')
+  @Auth('admin', 'staff')
+  @ApiOperation({ summary: 'Mark a product in stock with this quantity (more than 0)' })
+  @ApiOkResponse({ type: ProductResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async restock(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Body() dto: UpdateStockDto,
+  ): Promise<ProductResponseDto> {
+    return {
+      success: true,
+      message: 'Product stock updated',
+      product: await this.products.restock(actor, id, dto.productQuantity),
+    };
+  }
+
+  @Patch('apply-offer/:id')
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary: 'Put a product on offer at this price (below its price); remove an offer by update',
+  })
+  @ApiOkResponse({ type: ProductResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async applyOffer(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Body() dto: ApplyOfferDto,
+  ): Promise<ProductResponseDto> {
+    return {
+      success: true,
+      message: 'Offer applied successfully',
+      product: await this.products.applyOffer(actor, id, dto.offerPrice),
+    };
+  }
+
+  @Delete('delete/:id')
+  @Auth('admin')
+  @ApiOperation({ summary: 'Delete a product and its images (past orders keep their copy)' })
+  @ApiOkResponse({ type: ProductResponseDto })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async remove(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<ProductResponseDto> {
+    return {
+      success: true,
+      message: 'Product deleted successfully',
+      product: await this.products.remove(actor, id),
+    };
+  }
+}

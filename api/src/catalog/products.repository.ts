@@ -1,0 +1,393 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Types, type FilterQuery, type Model, type SortOrder as MongoSortOrder } from 'mongoose';
+import { escapeRegExp } from '../common/pagination';
+import { LocksService } from '../locks/locks.service';
+import { CategoriesRepository } from './categories.repository';
+import { KeyedQueue } from './keyed-queue';
+import { Product } from './schemas/product.schema';
+import type {
+  CategoryRef,
+  OrderableProduct,
+  PriceRange,
+  ProductFields,
+  ProductFilter,
+  ProductImageFields,
+  ProductListQuery,
+  ProductView,
+} from './catalog.types';
+
+type LeanProduct = Omit<Product, 'category'> & { _id: Types.ObjectId; category: Types.ObjectId };
+
+/** The product record a write stores: what a person set plus what follows from it. */
+type StoredFields = Omit<ProductFields, 'category'> & {
+  category: Types.ObjectId;
+  initialPrice: number;
+  effectivePrice: number;
+  searchText: string;
+};
+
+/** Effective price, initial price and search text always follow from the fields a person sets. */
+function stored(fields: ProductFields): StoredFields {
+  return {
+    ...fields,
+    category: new Types.ObjectId(fields.category),
+    initialPrice: fields.price,
+    offerPrice: fields.onOffer ? fields.offerPrice : 0,
+    effectivePrice: fields.onOffer ? fields.offerPrice : fields.price,
+    searchText: searchTextOf(fields.productName, fields.productDescription),
+  };
+}
+
+/** Name and description lower-cased on two lines: a search (one line) never spans both. */
+export function searchTextOf(name: string, description: string): string {
+  return `${name}\n${description}`.toLowerCase();
+}
+
+function toView(doc: LeanProduct, category: CategoryRef | undefined): ProductView {
+  const categoryId = doc.category.toString();
+  return {
+    _id: doc._id.toString(),
+    productName: doc.productName,
+    productDescription: doc.productDescription ?? '',
+    price: doc.price,
+    initialPrice: doc.initialPrice ?? doc.price,
+    offerPrice: doc.offerPrice ?? 0,
+    onOffer: doc.onOffer === true,
+    effectivePrice: doc.effectivePrice,
+    productQuantity: doc.productQuantity ?? 0,
+    // A category deleted under a product (a race the service narrows but cannot close) shows empty.
+    category: category ?? { _id: categoryId, name: '' },
+    productImage: doc.productImage ?? '',
+    productImages: { ...(doc.productImages ?? {}) },
+    createdAt: new Date(doc.createdAt).toISOString(),
+    updatedAt: new Date(doc.updatedAt).toISOString(),
+  };
+}
+
+function toOrderable(doc: LeanProduct): OrderableProduct {
+  return {
+    _id: doc._id.toString(),
+    productName: doc.productName,
+    productImage: doc.productImage ?? '',
+    price: doc.price,
+    offerPrice: doc.offerPrice ?? 0,
+    onOffer: doc.onOffer === true,
+    effectivePrice: doc.effectivePrice,
+    productQuantity: doc.productQuantity ?? 0,
+  };
+}
+
+/**
+ * The only place that touches the products collection; returns plain views with the category
+ * populated from the categories collection (one query per answer, no `$lookup`: the same queries
+ * run on MongoDB and on FerretDB). Writes are `updateOne` then a read, because FerretDB v1 cannot
+ * apply a projection (the schema's hidden fields) in `findAndModify`. Every write to a product
+ * runs under its lock: FerretDB v1 does not apply a conditional update atomically (on MongoDB,
+ * where it does, the lock is skipped); writes to one product also queue in this process first.
+ */
+@Injectable()
+export class ProductsRepository {
+  private readonly queue = new KeyedQueue();
+
+  constructor(
+    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly categories: CategoriesRepository,
+    private readonly locks: LocksService,
+  ) {}
+
+  /** An id for a product about to be created, so its images can be stored under it first. */
+  newId(): string {
+    return new Types.ObjectId().toString();
+  }
+
+  async create(
+    id: string,
+    fields: ProductFields,
+    image: ProductImageFields | undefined,
+  ): Promise<ProductView> {
+    const doc = await this.products.create({ _id: id, ...stored(fields), ...image });
+    return (await this.populate([doc.toObject() as LeanProduct]))[0]!;
+  }
+
+  /** Inserts many new products at once (demo data); answers how many were inserted. */
+  async insertMany(
+    records: { id: string; fields: ProductFields; image?: ProductImageFields }[],
+  ): Promise<number> {
+    if (records.length === 0) return 0;
+    const docs = await this.products.insertMany(
+      records.map((record) => ({ _id: record.id, ...stored(record.fields), ...record.image })),
+    );
+    return docs.length;
+  }
+
+  async findById(id: string): Promise<ProductView | null> {
+    const doc = await this.products.findById(id).lean<LeanProduct>();
+    return doc ? (await this.populate([doc]))[0]! : null;
+  }
+
+  /** The product's fields as a person set them, for a service to merge changes into. */
+  async findFields(id: string): Promise<ProductFields | null> {
+    const doc = await this.products.findById(id).lean<LeanProduct>();
+    if (!doc) return null;
+    return {
+      productName: doc.productName,
+      productDescription: doc.productDescription ?? '',
+      price: doc.price,
+      offerPrice: doc.offerPrice ?? 0,
+      onOffer: doc.onOffer === true,
+      productQuantity: doc.productQuantity ?? 0,
+      category: doc.category.toString(),
+    };
+  }
+
+  async imageKeys(id: string): Promise<string[]> {
+    const doc = await this.products.findById(id).select('+imageKeys').lean<LeanProduct>();
+    return doc?.imageKeys ?? [];
+  }
+
+  /**
+   * Writes the merged fields only if the price, offer and texts they were computed from are still
+   * the stored ones (compare-and-set): a concurrent offer or price change is never overwritten with
+   * a stale effective price. Stock is written only when `setQuantity`, so sales in between are
+   * kept. Null when the product is gone or changed meanwhile.
+   */
+  replaceFields(
+    id: string,
+    expected: ProductFields,
+    fields: ProductFields,
+    options: { setQuantity: boolean; image?: ProductImageFields },
+  ): Promise<ProductView | null> {
+    const { productQuantity: _, ...set } = stored(fields);
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        {
+          _id: id,
+          productName: expected.productName,
+          productDescription: expected.productDescription,
+          price: expected.price,
+          offerPrice: expected.offerPrice,
+          onOffer: expected.onOffer,
+        },
+        {
+          $set: {
+            ...set,
+            ...(options.setQuantity ? { productQuantity: fields.productQuantity } : {}),
+            ...options.image,
+          },
+        },
+      );
+      return res.matchedCount === 1 ? this.findById(id) : null;
+    });
+  }
+
+  setQuantity(id: string, productQuantity: number): Promise<ProductView | null> {
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne({ _id: id }, { $set: { productQuantity } });
+      return res.matchedCount === 1 ? this.findById(id) : null;
+    });
+  }
+
+  /** Puts the product on offer only while the offer is below its price (one conditional update). */
+  applyOffer(id: string, offerPrice: number): Promise<ProductView | null> {
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        { _id: id, price: { $gt: offerPrice } },
+        { $set: { offerPrice, onOffer: true, effectivePrice: offerPrice } },
+      );
+      return res.matchedCount === 1 ? this.findById(id) : null;
+    });
+  }
+
+  /** Deletes the product; answers it with the storage keys of its images, to remove them too. */
+  delete(id: string): Promise<{ product: ProductView; imageKeys: string[] } | null> {
+    return this.writes(id, async () => {
+      const doc = await this.products.findById(id).select('+imageKeys').lean<LeanProduct>();
+      if (!doc) return null;
+      const res = await this.products.deleteOne({ _id: id });
+      if (res.deletedCount !== 1) return null; // deleted by another instance meanwhile
+      return { product: (await this.populate([doc]))[0]!, imageKeys: doc.imageKeys ?? [] };
+    });
+  }
+
+  /**
+   * One page of the list (its totals come from {@link countPerCategory}). `known` categories are
+   * used as they are; only others are looked up.
+   */
+  async findPage(
+    query: ProductListQuery,
+    known: Map<string, CategoryRef> = new Map(),
+  ): Promise<ProductView[]> {
+    const direction: MongoSortOrder = query.sortOrder === 'asc' ? 1 : -1;
+    const sortField = query.sortBy === 'price' ? 'effectivePrice' : 'createdAt';
+    const docs = await this.products
+      .find(this.filter(query))
+      .sort({ [sortField]: direction, _id: direction })
+      .skip(query.skip)
+      .limit(query.limit)
+      .lean<LeanProduct[]>();
+    return this.populate(docs, known);
+  }
+
+  /** Products matching the filter, per category id. */
+  async countPerCategory(filter: ProductFilter): Promise<Record<string, number>> {
+    const rows = await this.products.aggregate<{ _id: Types.ObjectId; count: number }>([
+      { $match: this.filter(filter) },
+      { $group: { _id: '$category', count: { $sum: 1 } } },
+    ]);
+    return Object.fromEntries(rows.map((row) => [String(row._id), row.count]));
+  }
+
+  /** Lowest and highest effective price of the whole catalogue (two index look-ups). */
+  async priceRange(): Promise<PriceRange> {
+    const [lowest, highest] = await Promise.all(
+      ([1, -1] as const).map((direction) =>
+        this.products
+          .findOne()
+          .sort({ effectivePrice: direction })
+          .select('effectivePrice')
+          .lean<Pick<LeanProduct, 'effectivePrice'>>(),
+      ),
+    );
+    return { min: lowest?.effectivePrice ?? 0, max: highest?.effectivePrice ?? 0 };
+  }
+
+  async findOrderable(ids: string[]): Promise<OrderableProduct[]> {
+    const docs = await this.products
+      .find({ _id: { $in: [...new Set(ids)] } })
+      .lean<LeanProduct[]>();
+    return docs.map(toOrderable);
+  }
+
+  /** Takes `quantity` off the stock only if that much is there (one conditional update). */
+  takeStock(id: string, quantity: number): Promise<boolean> {
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        { _id: id, productQuantity: { $gte: quantity } },
+        { $inc: { productQuantity: -quantity } },
+      );
+      return res.modifiedCount === 1;
+    });
+  }
+
+  returnStock(id: string, quantity: number): Promise<boolean> {
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        { _id: id },
+        { $inc: { productQuantity: quantity } },
+      );
+      return res.modifiedCount === 1;
+    });
+  }
+
+  /**
+   * Takes `quantity` for an order and records it on the product, in one conditional update; true
+   * also when this order already holds the same reservation (a retry).
+   */
+  reserveStock(id: string, orderId: string, quantity: number): Promise<boolean> {
+    const entry = `${orderId}:${quantity}`;
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        { _id: id, productQuantity: { $gte: quantity }, reservations: { $ne: entry } },
+        { $inc: { productQuantity: -quantity }, $push: { reservations: entry } },
+      );
+      if (res.modifiedCount === 1) return true;
+      return (await this.products.exists({ _id: id, reservations: entry })) !== null;
+    });
+  }
+
+  /** Gives an order's reserved stock back and forgets the reservation; false when there was none. */
+  releaseReservation(id: string, orderId: string): Promise<boolean> {
+    return this.writes(id, async () => {
+      const entry = await this.reservationOf(id, orderId);
+      if (!entry) return false;
+      const quantity = Number(entry.slice(orderId.length + 1));
+      // Conditional on the entry too: another instance releasing it meanwhile returns it once.
+      const res = await this.products.updateOne(
+        { _id: id, reservations: entry },
+        { $inc: { productQuantity: quantity }, $pull: { reservations: entry } },
+      );
+      return res.modifiedCount === 1;
+    });
+  }
+
+  /** Forgets an order's reservation, keeping the stock taken (the order is placed). */
+  settleReservation(id: string, orderId: string): Promise<boolean> {
+    return this.writes(id, async () => {
+      const entry = await this.reservationOf(id, orderId);
+      if (!entry) return false;
+      const res = await this.products.updateOne(
+        { _id: id, reservations: entry },
+        { $pull: { reservations: entry } },
+      );
+      return res.modifiedCount === 1;
+    });
+  }
+
+  /** Returns an order's stock once: a second call for the same order changes nothing. */
+  returnStockOnce(id: string, orderId: string, quantity: number): Promise<boolean> {
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        { _id: id, restockedFor: { $ne: orderId } },
+        { $inc: { productQuantity: quantity }, $push: { restockedFor: orderId } },
+      );
+      return res.modifiedCount === 1;
+    });
+  }
+
+  clearRestockMarker(id: string, orderId: string): Promise<boolean> {
+    return this.writes(id, async () => {
+      const res = await this.products.updateOne(
+        { _id: id, restockedFor: orderId },
+        { $pull: { restockedFor: orderId } },
+      );
+      return res.modifiedCount === 1;
+    });
+  }
+
+  /** Names already in the catalogue, among these (the seeder adds only the missing ones). */
+  async existingNames(names: string[]): Promise<Set<string>> {
+    const docs = await this.products
+      .find({ productName: { $in: names } })
+      .select('productName')
+      .lean<Pick<LeanProduct, 'productName'>[]>();
+    return new Set(docs.map((doc) => doc.productName));
+  }
+
+  private writes<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    return this.queue.run(id, () => this.locks.withLock(`product:${id}`, fn));
+  }
+
+  private async reservationOf(id: string, orderId: string): Promise<string | undefined> {
+    const doc = await this.products
+      .findById(id)
+      .select('+reservations')
+      .lean<Pick<LeanProduct, 'reservations'>>();
+    return doc?.reservations?.find((entry) => entry.startsWith(`${orderId}:`));
+  }
+
+  private filter(f: ProductFilter): FilterQuery<Product> {
+    const filter: FilterQuery<Product> = {};
+    if (f.search) filter.searchText = new RegExp(escapeRegExp(f.search));
+    if (f.category) filter.category = new Types.ObjectId(f.category);
+    if (f.minPrice !== undefined || f.maxPrice !== undefined) {
+      filter.effectivePrice = {
+        ...(f.minPrice !== undefined ? { $gte: f.minPrice } : {}),
+        ...(f.maxPrice !== undefined ? { $lte: f.maxPrice } : {}),
+      };
+    }
+    return filter;
+  }
+
+  private async populate(
+    docs: LeanProduct[],
+    known: Map<string, CategoryRef> = new Map(),
+  ): Promise<ProductView[]> {
+    const missing = docs.map((doc) => doc.category.toString()).filter((id) => !known.has(id));
+    const refs = missing.length ? await this.categories.refs(missing) : new Map();
+    return docs.map((doc) => {
+      const id = doc.category.toString();
+      return toView(doc, known.get(id) ?? refs.get(id));
+    });
+  }
+}

@@ -1,0 +1,224 @@
+import { BadRequestException, ConflictException } from '@nestjs/common';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
+import type { ImageService } from '../storage/image.service';
+import type { CategoriesService } from './categories.service';
+import type { ProductFields, ProductView } from './catalog.types';
+import type { ProductListQueryDto } from './dto/product.dto';
+import { ProductListCache } from './product-list.cache';
+import type { ProductsRepository } from './products.repository';
+import { ProductsService } from './products.service';
+
+const actor: Principal = { id: 'a1', role: 'staff', fullName: 'Grace Njeri' };
+const ID = '665f1c2b9d3e4a0012345679';
+const fields: ProductFields = {
+  productName: 'Kent Mango',
+  productDescription: 'Late-season mango',
+  price: 600,
+  offerPrice: 0,
+  onOffer: false,
+  productQuantity: 10,
+  category: '665f1c2b9d3e4a0012345678',
+};
+const view = (changes: Partial<ProductView> = {}): ProductView => ({
+  _id: ID,
+  ...fields,
+  initialPrice: fields.price,
+  effectivePrice: fields.price,
+  category: { _id: fields.category, name: 'Fruits' },
+  productImage: '',
+  productImages: {},
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...changes,
+});
+
+function setup() {
+  const products = {
+    newId: jest.fn(() => ID),
+    create: jest.fn(async () => view()),
+    findFields: jest.fn(async () => ({ ...fields })),
+    imageKeys: jest.fn(async () => ['products/x/old-320.webp', 'products/x/old-640.webp']),
+    replaceFields: jest.fn(async (..._args: unknown[]): Promise<ProductView | null> => view()),
+    findPage: jest.fn(async (..._args: unknown[]) => [view()]),
+    countPerCategory: jest.fn(async (..._args: unknown[]) => ({ [fields.category]: 1 })),
+    priceRange: jest.fn(async () => ({ min: 600, max: 600 })),
+  };
+  const categories = {
+    assertExists: jest.fn(async () => undefined),
+    list: jest.fn(async () => ({
+      items: [{ _id: fields.category, name: 'Fruits', description: '', productCount: 1 }],
+      total: 1,
+      totalPages: 1,
+      page: 1,
+    })),
+  };
+  const images = {
+    store: jest.fn(async (_: Buffer, folder: string) => ({
+      url: `/api/uploads/${folder}/new-640.webp`,
+      urls: {
+        320: `/api/uploads/${folder}/new-320.webp`,
+        640: `/api/uploads/${folder}/new-640.webp`,
+      },
+      keys: [`${folder}/new-320.webp`, `${folder}/new-640.webp`],
+    })),
+    remove: jest.fn(async () => undefined),
+  };
+  const audit = { record: jest.fn(async () => undefined) };
+  const cache = new ProductListCache();
+  const service = new ProductsService(
+    products as unknown as ProductsRepository,
+    categories as unknown as CategoriesService,
+    audit as unknown as AuditService,
+    images as unknown as ImageService,
+    cache,
+  );
+  return { service, products, categories, images, audit, cache };
+}
+
+describe('ProductsService', () => {
+  it('stores an image under the new product id, and removes it if the product is not saved', async () => {
+    const { service, products, images } = setup();
+    products.create.mockRejectedValueOnce(new Error('database down'));
+    await expect(service.create(actor, { ...fields }, Buffer.from('image'))).rejects.toThrow(
+      'database down',
+    );
+    expect(images.store).toHaveBeenCalledWith(
+      expect.any(Buffer),
+      `products/${ID}`,
+      [320, 640, 1024],
+      640,
+    );
+    expect(images.remove).toHaveBeenCalledWith([
+      `products/${ID}/new-320.webp`,
+      `products/${ID}/new-640.webp`,
+    ]);
+  });
+
+  it('checks the category before storing anything', async () => {
+    const { service, categories, images, products } = setup();
+    categories.assertExists.mockRejectedValueOnce(new BadRequestException('Category not found'));
+    await expect(service.create(actor, { ...fields }, Buffer.from('x'))).rejects.toThrow(
+      'Category not found',
+    );
+    expect(images.store).not.toHaveBeenCalled();
+    expect(products.create).not.toHaveBeenCalled();
+  });
+
+  it('merges an update into what changed meanwhile, and re-checks the offer', async () => {
+    const { service, products } = setup();
+    // Someone else put the product on offer at 500 between our read and our write.
+    products.findFields
+      .mockResolvedValueOnce({ ...fields })
+      .mockResolvedValueOnce({ ...fields, onOffer: true, offerPrice: 500 });
+    products.replaceFields.mockResolvedValueOnce(null);
+    await expect(service.update(actor, ID, { price: 450 })).rejects.toThrow(
+      'Offer Price must be less than the price (KES 450)',
+    );
+    expect(products.replaceFields).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up with 409 after repeated concurrent changes, removing the new image', async () => {
+    const { service, products, images } = setup();
+    products.replaceFields.mockResolvedValue(null);
+    await expect(service.update(actor, ID, { price: 650 }, Buffer.from('img'))).rejects.toThrow(
+      ConflictException,
+    );
+    expect(products.replaceFields).toHaveBeenCalledTimes(3);
+    expect(images.remove).toHaveBeenCalledWith([
+      `products/${ID}/new-320.webp`,
+      `products/${ID}/new-640.webp`,
+    ]);
+  });
+
+  it('removes the old image files only once the new image is saved', async () => {
+    const { service, images, products } = setup();
+    await service.update(actor, ID, {}, Buffer.from('img'));
+    expect(products.replaceFields).toHaveBeenCalledWith(
+      ID,
+      fields,
+      fields,
+      expect.objectContaining({
+        setQuantity: false,
+        image: expect.objectContaining({ imageKeys: expect.any(Array) }),
+      }),
+    );
+    expect(images.remove).toHaveBeenCalledWith([
+      'products/x/old-320.webp',
+      'products/x/old-640.webp',
+    ]);
+  });
+
+  it('removing the offer clears its price', async () => {
+    const { service, products } = setup();
+    products.findFields.mockResolvedValueOnce({ ...fields, onOffer: true, offerPrice: 500 });
+    await service.update(actor, ID, { onOffer: false });
+    expect(products.replaceFields.mock.calls[0]![2]).toMatchObject({
+      onOffer: false,
+      offerPrice: 0,
+    });
+  });
+
+  it('serves a repeated list from the cache, the search normalised, until a write', async () => {
+    const { service, products } = setup();
+    const query = (search: string) => ({ search }) as ProductListQueryDto;
+    const first = await service.list(query('Kent  Mango'));
+    await service.list(query(' kent mango '));
+    expect(products.findPage).toHaveBeenCalledTimes(1);
+    expect(products.findPage.mock.calls[0]![0]).toMatchObject({
+      search: 'kent mango',
+      sortBy: 'createdAt',
+      sortOrder: 'desc',
+      limit: 12,
+    });
+    expect(first).toMatchObject({
+      totalProducts: 1,
+      totalFilteredProducts: 1,
+      totalPages: 1,
+      totalsPerCategory: { [fields.category]: 1 },
+    });
+    await service.update(actor, ID, { price: 650 });
+    await service.list(query('kent mango'));
+    expect(products.findPage).toHaveBeenCalledTimes(2);
+  });
+
+  it('derives every total from the per-category counts', async () => {
+    const { service, products, categories } = setup();
+    const other = '665f1c2b9d3e4a00123456aa';
+    categories.list.mockResolvedValueOnce({
+      items: [
+        { _id: fields.category, name: 'Fruits', description: '', productCount: 7 },
+        { _id: other, name: 'Forestry', description: '', productCount: 5 },
+      ],
+      total: 2,
+      totalPages: 1,
+      page: 1,
+    });
+    products.countPerCategory
+      .mockResolvedValueOnce({ [fields.category]: 7, [other]: 5 }) // all products
+      .mockResolvedValueOnce({ [fields.category]: 3 }); // matching the price filter
+    const answer = await service.list({
+      category: fields.category,
+      maxPrice: 500,
+      limit: 2,
+    } as ProductListQueryDto);
+    expect(products.countPerCategory).toHaveBeenLastCalledWith({
+      search: undefined,
+      minPrice: undefined,
+      maxPrice: 500,
+    });
+    expect(answer).toMatchObject({
+      totalProducts: 12,
+      totalFilteredProducts: 3,
+      totalPages: 2,
+      totalsPerCategory: { [fields.category]: 3, [other]: 0 },
+    });
+  });
+
+  it('refuses a price filter whose minimum is above its maximum', () => {
+    const { service } = setup();
+    expect(() => service.list({ minPrice: 10, maxPrice: 5 } as ProductListQueryDto)).toThrow(
+      'minPrice cannot be more than maxPrice',
+    );
+  });
+});

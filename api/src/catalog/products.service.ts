@@ -1,0 +1,326 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import { CATALOG_MESSAGES, PAGE_SIZE, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
+import { AuditService, type AuditTargetRef } from '../audit/audit.service';
+import { pageRequest, totalPages } from '../common/pagination';
+import type { Principal } from '../common/principal';
+import { ImageService } from '../storage/image.service';
+import { CategoriesService } from './categories.service';
+import type {
+  ProductFields,
+  ProductImageFields,
+  ProductListPage,
+  ProductListQuery,
+  ProductView,
+} from './catalog.types';
+import type { CreateProductDto, ProductListQueryDto, UpdateProductDto } from './dto/product.dto';
+import { ProductListCache } from './product-list.cache';
+import { ProductsRepository } from './products.repository';
+
+export const PRODUCT_NOT_FOUND = 'No product with this id';
+/** Image widths stored for a product (srcset), and the one `productImage` points at. */
+export const PRODUCT_IMAGE_WIDTHS = [320, 640, 1024];
+export const PRODUCT_IMAGE_DEFAULT_WIDTH = 640;
+/** Attempts at an update whose fields another write changed in between. */
+const UPDATE_ATTEMPTS = 3;
+
+const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
+
+const FIELD_LABELS: Record<keyof ProductFields, string> = {
+  productName: 'name',
+  productDescription: 'description',
+  price: 'price',
+  offerPrice: 'offer price',
+  onOffer: 'offer',
+  productQuantity: 'stock',
+  category: 'category',
+};
+
+/** Products: the list with its filters and counts, the forms, stock, offers and images. */
+@Injectable()
+export class ProductsService {
+  constructor(
+    private readonly products: ProductsRepository,
+    private readonly categories: CategoriesService,
+    private readonly audit: AuditService,
+    private readonly images: ImageService,
+    private readonly listCache: ProductListCache,
+  ) {}
+
+  /** `GET /api/products`; answers are cached briefly, keyed by the normalised query. */
+  list(dto: ProductListQueryDto): Promise<ProductListPage> {
+    const { page, limit, skip } = pageRequest(dto, PAGE_SIZE.products);
+    if (dto.minPrice !== undefined && dto.maxPrice !== undefined && dto.minPrice > dto.maxPrice) {
+      throw new BadRequestException('minPrice cannot be more than maxPrice');
+    }
+    const sortBy = dto.sortBy === 'price' ? 'price' : 'createdAt';
+    const query: ProductListQuery = {
+      // Lower-cased like the stored search text; runs of spaces as one, as people type them.
+      search: (dto.search ?? dto.name)?.trim().replace(/\s+/g, ' ').toLowerCase() || undefined,
+      category: dto.category?.toLowerCase(),
+      minPrice: dto.minPrice,
+      maxPrice: dto.maxPrice,
+      sortBy,
+      sortOrder: dto.sortOrder ?? (sortBy === 'price' ? 'asc' : 'desc'),
+      skip,
+      limit,
+    };
+    const key = JSON.stringify([
+      page,
+      limit,
+      query.search,
+      query.category,
+      query.minPrice,
+      query.maxPrice,
+      query.sortBy,
+      query.sortOrder,
+    ]);
+    return this.listCache.getOrCompute(key, () => this.computeList(query, page));
+  }
+
+  async get(id: string): Promise<ProductView> {
+    const product = await this.products.findById(id);
+    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    return product;
+  }
+
+  async create(actor: Principal, dto: CreateProductDto, image?: Buffer): Promise<ProductView> {
+    await this.categories.assertExists(dto.category);
+    const onOffer = dto.onOffer ?? false;
+    const fields: ProductFields = {
+      productName: dto.productName,
+      productDescription: dto.productDescription,
+      price: dto.price,
+      onOffer,
+      offerPrice: onOffer ? (dto.offerPrice ?? 0) : 0,
+      productQuantity: dto.productQuantity,
+      category: dto.category,
+    };
+    assertOffer(fields);
+
+    const id = this.products.newId();
+    const stored = image ? await this.storeImage(id, image) : undefined;
+    let product: ProductView;
+    try {
+      product = await this.products.create(id, fields, stored);
+    } catch (error) {
+      if (stored) await this.images.remove(stored.imageKeys);
+      throw error;
+    }
+    this.listCache.clear();
+    await this.audit.record(
+      actor,
+      'product.create',
+      `${actor.fullName} created product "${product.productName}" in ${product.category.name} ` +
+        `at ${kes(product.price)}${product.onOffer ? ` (on offer at ${kes(product.offerPrice)})` : ''}, ` +
+        `${product.productQuantity} in stock`,
+      target(product),
+    );
+    return product;
+  }
+
+  /** Replaces the fields sent (absent ones stay); a new image replaces the old files. */
+  async update(
+    actor: Principal,
+    id: string,
+    dto: UpdateProductDto,
+    image?: Buffer,
+  ): Promise<ProductView> {
+    let current = await this.currentFields(id);
+    if (dto.category !== undefined && dto.category !== current.category) {
+      await this.categories.assertExists(dto.category);
+    }
+    let next = merge(current, dto);
+    assertOffer(next);
+
+    const oldKeys = image ? await this.products.imageKeys(id) : [];
+    const stored = image ? await this.storeImage(id, image) : undefined;
+    let updated: ProductView | null = null;
+    try {
+      for (let attempt = 1; !updated; attempt += 1) {
+        updated = await this.products.replaceFields(id, current, next, {
+          setQuantity: dto.productQuantity !== undefined,
+          image: stored,
+        });
+        if (updated) break;
+        if (attempt === UPDATE_ATTEMPTS) {
+          throw new ConflictException(
+            'The product was changed by someone else while saving; reload it and try again',
+          );
+        }
+        // Someone changed the price, offer or texts meanwhile: merge into what is there now.
+        current = await this.currentFields(id);
+        next = merge(current, dto);
+        assertOffer(next);
+      }
+    } catch (error) {
+      if (stored) await this.images.remove(stored.imageKeys);
+      throw error;
+    }
+    if (stored) await this.images.remove(oldKeys.filter((key) => !stored.imageKeys.includes(key)));
+    this.listCache.clear();
+
+    const changed = (Object.keys(FIELD_LABELS) as (keyof ProductFields)[])
+      .filter((field) => current[field] !== next[field])
+      .map((field) => FIELD_LABELS[field]);
+    if (stored) changed.push('image');
+    await this.audit.record(
+      actor,
+      'product.update',
+      `${actor.fullName} updated product "${updated.productName}"` +
+        (changed.length ? ` (${changed.join(', ')})` : ' (no changes)'),
+      target(updated),
+    );
+    return updated;
+  }
+
+  /** `check-stock`: out of stock. */
+  async markOutOfStock(actor: Principal, id: string): Promise<ProductView> {
+    const product = await this.products.setQuantity(id, 0);
+    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    this.listCache.clear();
+    await this.audit.record(
+      actor,
+      'product.stock.out',
+      `${actor.fullName} marked "${product.productName}" out of stock`,
+      target(product),
+    );
+    return product;
+  }
+
+  /** `update-stock`: in stock with this many. */
+  async restock(actor: Principal, id: string, quantity: number): Promise<ProductView> {
+    const product = await this.products.setQuantity(id, quantity);
+    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    this.listCache.clear();
+    await this.audit.record(
+      actor,
+      'product.stock.in',
+      `${actor.fullName} set the stock of "${product.productName}" to ${quantity}`,
+      target(product),
+    );
+    return product;
+  }
+
+  async applyOffer(actor: Principal, id: string, offerPrice: number): Promise<ProductView> {
+    const product = await this.products.applyOffer(id, offerPrice);
+    if (!product) {
+      const existing = await this.get(id);
+      throw new BadRequestException(`${CATALOG_MESSAGES.offerBelowPrice} (${kes(existing.price)})`);
+    }
+    this.listCache.clear();
+    await this.audit.record(
+      actor,
+      'product.offer',
+      `${actor.fullName} put "${product.productName}" on offer at ${kes(offerPrice)} ` +
+        `(price ${kes(product.price)})`,
+      target(product),
+    );
+    return product;
+  }
+
+  async remove(actor: Principal, id: string): Promise<ProductView> {
+    const deleted = await this.products.delete(id);
+    if (!deleted) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    await this.images.remove(deleted.imageKeys);
+    this.listCache.clear();
+    await this.audit.record(
+      actor,
+      'product.delete',
+      `${actor.fullName} deleted product "${deleted.product.productName}"`,
+      target(deleted.product),
+    );
+    return deleted.product;
+  }
+
+  /**
+   * Every figure of the answer comes from two per-category counts (all products, and those
+   * matching the search and price filters): the totals agree with each other by construction, and
+   * the answer costs five or six queries (each a full scan on FerretDB, an index look-up on MongoDB).
+   */
+  private async computeList(query: ProductListQuery, page: number): Promise<ProductListPage> {
+    const others = { search: query.search, minPrice: query.minPrice, maxPrice: query.maxPrice };
+    const filtered = Object.values(others).some((value) => value !== undefined);
+    const counting = this.products.countPerCategory({});
+    const [all, matching, priceRange, { items: categories }] = await Promise.all([
+      counting,
+      filtered ? this.products.countPerCategory(others) : undefined,
+      this.products.priceRange(),
+      this.categories.list({}, counting),
+    ]);
+    const products = await this.products.findPage(
+      query,
+      new Map(categories.map((c) => [c._id, { _id: c._id, name: c.name }])),
+    );
+    const counts = matching ?? all;
+    const totalFilteredProducts = query.category
+      ? (counts[query.category] ?? 0)
+      : sum(Object.values(counts));
+    return {
+      products,
+      categories,
+      totalProducts: sum(Object.values(all)),
+      totalsPerCategory: Object.fromEntries(categories.map((c) => [c._id, counts[c._id] ?? 0])),
+      totalPages: totalPages(totalFilteredProducts, query.limit),
+      totalFilteredProducts,
+      page,
+      limit: query.limit,
+      priceRange,
+    };
+  }
+
+  private async currentFields(id: string): Promise<ProductFields> {
+    const fields = await this.products.findFields(id);
+    if (!fields) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    return fields;
+  }
+
+  private async storeImage(id: string, bytes: Buffer): Promise<ProductImageFields> {
+    const stored = await this.images.store(
+      bytes,
+      `products/${id}`,
+      PRODUCT_IMAGE_WIDTHS,
+      PRODUCT_IMAGE_DEFAULT_WIDTH,
+    );
+    return {
+      productImage: stored.url,
+      productImages: Object.fromEntries(
+        Object.entries(stored.urls).map(([width, url]) => [String(width), url]),
+      ),
+      imageKeys: stored.keys,
+    };
+  }
+}
+
+/** The stored fields with the form's changes; removing the offer clears its price. */
+function merge(current: ProductFields, dto: UpdateProductDto): ProductFields {
+  const onOffer = dto.onOffer ?? current.onOffer;
+  return {
+    productName: dto.productName ?? current.productName,
+    productDescription: dto.productDescription ?? current.productDescription,
+    price: dto.price ?? current.price,
+    onOffer,
+    offerPrice: onOffer ? (dto.offerPrice ?? current.offerPrice) : 0,
+    productQuantity: dto.productQuantity ?? current.productQuantity,
+    category: dto.category?.toLowerCase() ?? current.category,
+  };
+}
+
+/** On offer means an offer price above 0 and below the price (DECISIONS §4). */
+function assertOffer(fields: ProductFields): void {
+  if (!fields.onOffer) return;
+  if (!(fields.offerPrice > 0)) throw new BadRequestException(M.offerPriceRequired);
+  if (fields.offerPrice >= fields.price) {
+    throw new BadRequestException(`${CATALOG_MESSAGES.offerBelowPrice} (${kes(fields.price)})`);
+  }
+}
+
+const sum = (values: number[]) => values.reduce((total, n) => total + n, 0);
+
+function target(product: ProductView): AuditTargetRef {
+  return { type: 'product', id: product._id, label: product.productName };
+}

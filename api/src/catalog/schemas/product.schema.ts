@@ -1,0 +1,77 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Types, type HydratedDocument } from 'mongoose';
+import { Category } from './category.schema';
+
+@Schema({ collection: 'products', timestamps: true })
+export class Product {
+  @Prop({ required: true, trim: true })
+  productName!: string;
+
+  @Prop({ trim: true, default: '' })
+  productDescription!: string;
+
+  /** Whole KES, more than 0. */
+  @Prop({ required: true })
+  price!: number;
+
+  /** Kept equal to `price` (the old clients send it; nothing else reads it). */
+  @Prop({ required: true })
+  initialPrice!: number;
+
+  /** Whole KES below `price` while `onOffer`; 0 otherwise. */
+  @Prop({ default: 0 })
+  offerPrice!: number;
+
+  @Prop({ default: false })
+  onOffer!: boolean;
+
+  /** `offerPrice` when on offer, else `price`: what the price filter and sort use (DECISIONS §4). */
+  @Prop({ required: true })
+  effectivePrice!: number;
+
+  @Prop({ default: 0 })
+  productQuantity!: number;
+
+  @Prop({ type: Types.ObjectId, ref: Category.name, required: true })
+  category!: Types.ObjectId;
+
+  /** URL path of the default (640 px) WebP, or empty. */
+  @Prop({ default: '' })
+  productImage!: string;
+
+  /** URL per width (`{ "320": ..., "640": ... }`), for srcset. */
+  @Prop({ type: Object, default: {} })
+  productImages!: Record<string, string>;
+
+  /** Storage keys of every stored width, to delete them together. */
+  @Prop({ type: [String], default: [], select: false })
+  imageKeys!: string[];
+
+  /** Name and description lower-cased, so a search is one case-sensitive literal match. */
+  @Prop({ required: true, select: false })
+  searchText!: string;
+
+  /**
+   * Stock held for orders being placed, one `<orderId>:<quantity>` entry each (plain strings: the
+   * same queries run on FerretDB, which has no `$elemMatch` on fields); settled or released soon.
+   */
+  @Prop({ type: [String], default: [], select: false })
+  reservations!: string[];
+
+  /** Orders whose stock has been given back to this product, so a retried return counts once. */
+  @Prop({ type: [String], default: [], select: false })
+  restockedFor!: string[];
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export type ProductDocument = HydratedDocument<Product>;
+export const ProductSchema = SchemaFactory.createForClass(Product);
+// Every filter and sort of the product list (newest first, or by effective price), alone and
+// within one category; `_id` breaks ties so pages never overlap.
+ProductSchema.index({ createdAt: -1, _id: -1 });
+ProductSchema.index({ effectivePrice: 1, _id: 1 });
+ProductSchema.index({ category: 1, createdAt: -1, _id: -1 });
+ProductSchema.index({ category: 1, effectivePrice: 1, _id: 1 });
+ProductSchema.index({ productName: 1 });

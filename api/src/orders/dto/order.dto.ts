@@ -1,0 +1,340 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDateString,
+  IsIn,
+  IsInt,
+  IsMongoId,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import {
+  FULFILLMENT_STATUSES,
+  LIMITS,
+  ORDER_LIMITS,
+  ORDER_STATUSES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  PURCHASE_NUMBER_PATTERN,
+  TEXT_LIMITS,
+  VALIDATION_MESSAGES as M,
+  type OrderStatus,
+  type PaymentMethod,
+  type PaymentStatus,
+} from '@spc/shared-contracts';
+import { PageQueryDto } from '../../common/pagination';
+import {
+  EmailField,
+  FullNameField,
+  OptionalTextField,
+  PhoneField,
+} from '../../common/validation-decorators';
+import { MessageDto } from '../../users/dto/user.dto';
+
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+/** The checkout form: where the order goes and whom to call. */
+export class DeliveryInfoDto {
+  @FullNameField()
+  fullName!: string;
+
+  @PhoneField(LIMITS.checkoutPhoneMaxLength)
+  phoneNumber!: string;
+
+  @EmailField()
+  email!: string;
+
+  @ApiProperty({ example: 'Kiambu', maxLength: TEXT_LIMITS.county })
+  @trim
+  @IsNotEmpty({ message: M.countyRequired })
+  @IsString()
+  @MaxLength(TEXT_LIMITS.county, { message: M.countyRequired })
+  county!: string;
+
+  @OptionalTextField(TEXT_LIMITS.county, 'Sub-county', 'Ruiru')
+  subCounty?: string;
+
+  @OptionalTextField(TEXT_LIMITS.county, 'Ward', 'Gitothua')
+  ward?: string;
+
+  @ApiProperty({ example: 'Ruiru, near the stage', maxLength: TEXT_LIMITS.streetAddress })
+  @trim
+  @IsNotEmpty({ message: M.streetAddressRequired })
+  @IsString()
+  @MaxLength(TEXT_LIMITS.streetAddress, {
+    message: `Street address must be at most ${TEXT_LIMITS.streetAddress} characters`,
+  })
+  streetAddress!: string;
+}
+
+/**
+ * One cart line. Only `_id` and `quantity` count: the name, price and other cart fields a client
+ * sends along are accepted and ignored (prices come from the catalogue).
+ */
+export class OrderItemDto {
+  @ApiProperty({ description: 'Product id' })
+  @IsMongoId({ message: 'Each product needs a valid _id' })
+  _id!: string;
+
+  @ApiProperty({ minimum: 1, maximum: ORDER_LIMITS.maxQuantityPerLine, example: 2 })
+  @IsInt({ message: 'Quantity must be a whole number' })
+  @Min(1, { message: 'Quantity must be at least 1' })
+  @Max(ORDER_LIMITS.maxQuantityPerLine, {
+    message: `Quantity must be at most ${ORDER_LIMITS.maxQuantityPerLine}`,
+  })
+  quantity!: number;
+
+  @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productName?: unknown;
+  @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productDescription?: unknown;
+  @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productImage?: unknown;
+  @ApiPropertyOptional({ description: 'Ignored: the catalogue price is used' })
+  @Allow()
+  price?: unknown;
+  @ApiPropertyOptional({ description: 'Ignored' }) @Allow() offerPrice?: unknown;
+  @ApiPropertyOptional({ description: 'Ignored' }) @Allow() userId?: unknown;
+}
+
+export class CreateOrderDto {
+  @ApiPropertyOptional({
+    type: DeliveryInfoDto,
+    nullable: true,
+    description: 'Required for guests; a signed-in customer may send it to update their record',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DeliveryInfoDto)
+  guestInfo?: DeliveryInfoDto | null;
+
+  @ApiProperty({ type: [OrderItemDto] })
+  @IsArray({ message: 'products must be a list' })
+  @ArrayMinSize(1, { message: 'Your cart is empty.' })
+  @ArrayMaxSize(ORDER_LIMITS.maxLines, {
+    message: `An order can have at most ${ORDER_LIMITS.maxLines} different products`,
+  })
+  @ValidateNested({ each: true })
+  @Type(() => OrderItemDto)
+  products!: OrderItemDto[];
+
+  @ApiPropertyOptional({
+    description: 'Ignored: the signed-in user comes from the token',
+    nullable: true,
+  })
+  @Allow()
+  placedBy?: unknown;
+
+  @ApiPropertyOptional({ description: 'Ignored: totals are computed from the catalogue' })
+  @Allow()
+  totalAmount?: unknown;
+}
+
+export class PaymentDetailsDto {
+  @ApiProperty({ example: 2400, description: 'Whole KES; must equal the order total' })
+  @IsNotEmpty({ message: M.amountRequired })
+  @IsInt({ message: 'Amount must be whole shillings' })
+  @Min(1, { message: M.amountRequired })
+  amount!: number;
+
+  @ApiPropertyOptional({ example: 'SGH7K2LP9Q', description: 'Required for Mpesa' })
+  @trim
+  @ValidateIf((_, v) => v !== undefined && v !== null && v !== '')
+  @IsString()
+  @MaxLength(40)
+  transactionCode?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Required for Mpesa' })
+  @ValidateIf((_, v) => v !== undefined && v !== null && v !== '')
+  @IsDateString({}, { message: 'Time paid must be a date and time' })
+  timePaid?: string;
+
+  @ApiPropertyOptional({ description: 'Ignored: the signed-in staff member is recorded' })
+  @Allow()
+  completedBy?: unknown;
+}
+
+export class CompletePaymentDto {
+  @ApiProperty({ enum: PAYMENT_METHODS })
+  @IsNotEmpty({ message: M.paymentMethodRequired })
+  @IsIn(PAYMENT_METHODS, { message: M.paymentMethodRequired })
+  paymentMethod!: PaymentMethod;
+
+  @ApiProperty({ type: PaymentDetailsDto })
+  @IsNotEmpty({ message: M.amountRequired })
+  @ValidateNested()
+  @Type(() => PaymentDetailsDto)
+  paymentDetails!: PaymentDetailsDto;
+}
+
+export class ConfirmDeliveryDto {
+  @ApiProperty()
+  @IsNotEmpty({ message: 'orderId is required' })
+  @IsMongoId({ message: 'orderId is not a valid id' })
+  orderId!: string;
+}
+
+export class UpdateOrderDto {
+  @ApiProperty({ type: DeliveryInfoDto })
+  @IsNotEmpty({ message: 'guestInfo is required' })
+  @ValidateNested()
+  @Type(() => DeliveryInfoDto)
+  guestInfo!: DeliveryInfoDto;
+}
+
+export class OrderListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: ORDER_STATUSES })
+  @IsOptional()
+  @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
+  status?: OrderStatus;
+
+  @ApiPropertyOptional({ enum: PAYMENT_STATUSES })
+  @IsOptional()
+  @IsIn(PAYMENT_STATUSES, {
+    message: `paymentStatus must be one of ${PAYMENT_STATUSES.join(', ')}`,
+  })
+  paymentStatus?: PaymentStatus;
+
+  @ApiPropertyOptional({
+    description: 'Part of the purchase number, customer name, phone or e-mail',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-01', description: 'Orders placed on or after this day' })
+  @IsOptional()
+  @IsDateString({}, { message: 'from must be a date (YYYY-MM-DD)' })
+  from?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-11-30',
+    description: 'Orders placed on or before this day',
+  })
+  @IsOptional()
+  @IsDateString({}, { message: 'to must be a date (YYYY-MM-DD)' })
+  to?: string;
+}
+
+export class TrackQueryDto {
+  @ApiProperty({ example: 'SPD7K3MX9QA' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @IsNotEmpty({ message: 'Enter your confirmation number' })
+  @IsString()
+  @Matches(PURCHASE_NUMBER_PATTERN, {
+    message: 'A confirmation number looks like SPD followed by 8 letters and digits',
+  })
+  purchaseNumber!: string;
+}
+
+// Answers ------------------------------------------------------------------------------------
+
+export class DeliveryInfoViewDto {
+  @ApiProperty() fullName!: string;
+  @ApiProperty() phoneNumber!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty() county!: string;
+  @ApiProperty() subCounty!: string;
+  @ApiProperty() ward!: string;
+  @ApiProperty() streetAddress!: string;
+}
+
+export class OrderProductRefDto {
+  @ApiProperty() _id!: string;
+  @ApiProperty() productName!: string;
+  @ApiProperty() productImage!: string;
+}
+
+export class OrderLineDto {
+  @ApiProperty({ type: OrderProductRefDto }) product!: OrderProductRefDto;
+  @ApiProperty() productName!: string;
+  @ApiProperty() productImage!: string;
+  @ApiProperty({ description: 'KES at the time of the order' }) unitPrice!: number;
+  @ApiProperty() quantity!: number;
+  @ApiProperty() lineTotal!: number;
+}
+
+export class PersonRefDto {
+  @ApiProperty() _id!: string;
+  @ApiProperty() fullName!: string;
+}
+
+export class PlacedByDto extends PersonRefDto {
+  @ApiProperty() email!: string;
+}
+
+export class PaymentDetailsViewDto {
+  @ApiProperty() amount!: number;
+  @ApiProperty() transactionCode!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) timePaid!: string | null;
+  @ApiProperty({ type: PersonRefDto }) completedBy!: PersonRefDto;
+}
+
+export class OrderDto {
+  @ApiProperty() _id!: string;
+  @ApiProperty({ example: 'SPD7K3MX9QA' }) purchaseNumber!: string;
+  @ApiProperty({ type: PlacedByDto, nullable: true }) placedBy!: PlacedByDto | null;
+  @ApiProperty({ description: "The placer's or guest's name" }) customerName!: string;
+  @ApiProperty({ type: DeliveryInfoViewDto }) guestInfo!: DeliveryInfoViewDto;
+  @ApiProperty({ type: [OrderLineDto] }) products!: OrderLineDto[];
+  @ApiProperty() subtotal!: number;
+  @ApiProperty() shippingFee!: number;
+  @ApiProperty() totalAmount!: number;
+  @ApiProperty({ enum: ORDER_STATUSES }) orderStatus!: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus!: string;
+  @ApiProperty({ enum: FULFILLMENT_STATUSES }) fulfillmentStatus!: string;
+  @ApiProperty({ enum: PAYMENT_METHODS, nullable: true, type: String }) paymentMethod!:
+    string | null;
+  @ApiProperty({ type: PaymentDetailsViewDto, nullable: true })
+  paymentDetails!: PaymentDetailsViewDto | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) paidAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) orderDate!: string;
+  @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) cancelledDate!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class PlacedOrderDto extends OrderDto {
+  @ApiProperty({ description: "Chat link to the shop's WhatsApp with the order summary" })
+  whatsappUrl!: string;
+}
+
+export class PlaceOrderResponseDto extends MessageDto {
+  @ApiProperty({ type: PlacedOrderDto }) order!: PlacedOrderDto;
+}
+
+export class OrderResponseDto extends MessageDto {
+  @ApiProperty({ type: OrderDto }) order!: OrderDto;
+}
+
+export class OrderListResponseDto extends MessageDto {
+  @ApiProperty({ type: [OrderDto] }) orders!: OrderDto[];
+  @ApiProperty() totalOrders!: number;
+  @ApiProperty() totalPages!: number;
+  @ApiProperty() page!: number;
+}
+
+export class CurrentStatusDto {
+  @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
+}
+
+export class TrackOrderResponseDto extends MessageDto {
+  @ApiProperty() purchaseNumber!: string;
+  @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
+  @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
+  @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+}

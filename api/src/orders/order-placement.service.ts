@@ -1,0 +1,288 @@
+import { createHash } from 'node:crypto';
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  UnprocessableEntityException,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ESTIMATED_DELIVERY_DAYS, SHIPPING_FEE_KES } from '@spc/shared-contracts';
+import { CatalogService } from '../catalog/catalog.service';
+import { isDuplicateKeyError } from '../common/mongo-errors';
+import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { LocksService } from '../locks/locks.service';
+import { UsersService } from '../users/users.service';
+import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
+import type { OrderRecord } from './order.types';
+import { OrdersRepository } from './orders.repository';
+import { newPurchaseNumber } from './purchase-number';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface Placement {
+  order: OrderRecord;
+  /** True when an earlier request with the same Idempotency-Key placed this order. */
+  replayed: boolean;
+}
+
+/**
+ * Places orders so that stock is never oversold and nothing is lost when the process dies midway:
+ * the order is written first as `reserving`; each line's stock is then reserved on its product in
+ * one conditional update that also records the order's id there; the order becomes `placed` last.
+ * A reconciler (at start-up and every few seconds) undoes placements older than a threshold that
+ * never became `placed`, and finishes cancellations whose stock return was interrupted.
+ */
+@Injectable()
+export class OrderPlacementService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OrderPlacementService.name);
+  private timer?: NodeJS.Timeout;
+  private reconciling = false;
+
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly catalog: CatalogService,
+    private readonly users: UsersService,
+    private readonly locks: LocksService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async place(
+    actor: Principal | undefined,
+    dto: CreateOrderDto,
+    idempotencyKey?: string,
+  ): Promise<Placement> {
+    const lines = mergeLines(dto.products);
+    const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
+
+    let key: string | undefined;
+    if (idempotencyKey) {
+      key = `${actor?.id ?? 'guest'}:${idempotencyKey}`;
+      const fingerprint = createHash('sha256')
+        .update(JSON.stringify({ lines, delivery }))
+        .digest('hex');
+      const claim = await this.orders.claimKey(key, fingerprint);
+      if (!claim.claimed) {
+        if (claim.fingerprint !== fingerprint) {
+          throw new UnprocessableEntityException(
+            'This Idempotency-Key was already used for a different order',
+          );
+        }
+        const existing = claim.orderId ? await this.orders.findById(claim.orderId) : null;
+        if (existing) return { order: existing, replayed: true };
+        throw new ConflictException(
+          'This order is still being placed. Please wait a moment and try again.',
+        );
+      }
+    }
+
+    try {
+      const order = await this.reserve(actor, lines, delivery);
+      if (key) await this.orders.completeKey(key, order._id);
+      if (actor?.role === 'customer' && dto.guestInfo) {
+        await this.users
+          .updateDeliveryDetails(actor.id, dto.guestInfo)
+          .catch((e: Error) => this.logger.warn(`Could not save delivery details: ${e.message}`));
+      }
+      return { order, replayed: false };
+    } catch (error) {
+      if (key) await this.orders.releaseKey(key);
+      throw error;
+    }
+  }
+
+  /** Returns a cancelled order's stock, once per line even if called again after a crash. */
+  async returnStock(order: OrderRecord): Promise<void> {
+    for (const line of order.products)
+      await this.catalog.restock(line.product._id, order._id, line.quantity);
+    await this.orders.setFlags(order._id, { stockReturn: 'done' });
+    for (const line of order.products)
+      await this.catalog.clearRestockMarker(line.product._id, order._id);
+    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reconcile({ atStartup: true });
+    this.timer = setInterval(
+      () => void this.reconcile(),
+      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Finishes or undoes what an interrupted placement or cancellation left. */
+  async reconcile({
+    atStartup = false,
+    olderThanMs = this.config.orders.reconcileAfterMs,
+  } = {}): Promise<void> {
+    if (this.reconciling) return;
+    this.reconciling = true;
+    try {
+      const before = new Date(Date.now() - olderThanMs);
+      const { reserving, unsettled, returning } = await this.orders.unfinished(before);
+      for (const stale of reserving) {
+        // Under the order's lock, and only if it is still unplaced: a slow placement may finish first.
+        await this.locks.withLock(`order:${stale._id}`, async () => {
+          const order = await this.orders.findAnyById(stale._id);
+          if (order?.placement !== 'reserving') return;
+          for (const line of order.products)
+            await this.catalog.releaseReservation(line.product._id, order._id);
+          await this.orders.delete(order._id);
+          this.logger.warn(`Undid the interrupted placement of ${order.purchaseNumber}`);
+        });
+      }
+      for (const order of unsettled) await this.settle(order);
+      for (const order of returning) {
+        await this.locks.withLock(`order:${order._id}`, () => this.returnStock(order));
+        this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
+      }
+      await this.orders.releaseStaleKeys(before);
+    } catch (error) {
+      this.logger.error(
+        `Order reconciliation failed${atStartup ? ' at start-up' : ''}: ${(error as Error).message}`,
+      );
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private async reserve(
+    actor: Principal | undefined,
+    lines: { _id: string; quantity: number }[],
+    delivery: DeliveryInfoDto,
+  ): Promise<OrderRecord> {
+    const products = await this.catalog.findForOrder(lines.map((l) => l._id));
+    const byId = new Map(products.map((p) => [p._id, p]));
+    const missing = lines.filter((l) => !byId.has(l._id));
+    if (missing.length) {
+      throw new ConflictException({
+        message: 'A product in your cart is no longer sold. Please remove it and try again.',
+        errors: missing.map((l) => ({
+          field: `products.${l._id}`,
+          messages: ['This product no longer exists'],
+        })),
+      });
+    }
+    const orderLines = lines.map((l) => {
+      const p = byId.get(l._id)!;
+      return {
+        productId: p._id,
+        productName: p.productName,
+        productImage: p.productImage,
+        unitPrice: p.effectivePrice,
+        quantity: l.quantity,
+        lineTotal: p.effectivePrice * l.quantity,
+      };
+    });
+    const subtotal = orderLines.reduce((sum, l) => sum + l.lineTotal, 0);
+    const now = new Date();
+
+    const order = await this.insertWithFreshNumber({
+      placedBy: actor?.id ?? null,
+      guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
+      products: orderLines,
+      subtotal,
+      shippingFee: SHIPPING_FEE_KES,
+      totalAmount: subtotal + SHIPPING_FEE_KES,
+      orderDate: now,
+      estimatedDeliveryDate: new Date(now.getTime() + ESTIMATED_DELIVERY_DAYS * DAY_MS),
+    });
+
+    const reserved: string[] = [];
+    for (const line of orderLines) {
+      if (await this.catalog.reserveStock(line.productId, order._id, line.quantity)) {
+        reserved.push(line.productId);
+        continue;
+      }
+      for (const productId of reserved) await this.catalog.releaseReservation(productId, order._id);
+      await this.orders.delete(order._id);
+      const left = (await this.catalog.findForOrder([line.productId]))[0]?.productQuantity ?? 0;
+      throw new ConflictException({
+        message:
+          left > 0
+            ? `Only ${left} left of ${line.productName}; please lower the quantity`
+            : `${line.productName} is out of stock`,
+        errors: [{ field: `products.${line.productId}`, messages: [`available: ${left}`] }],
+      });
+    }
+
+    const placedInTime = await this.locks.withLock(`order:${order._id}`, () =>
+      this.orders.markPlaced(order._id),
+    );
+    if (!placedInTime) {
+      // The reconciler judged this placement abandoned (it took longer than the threshold) and undid it.
+      throw new ConflictException(
+        'Placing the order took too long and was undone. Please try again.',
+      );
+    }
+    const placed = { ...order, placement: 'placed' as const };
+    await this.settle(placed);
+    return placed;
+  }
+
+  private async settle(order: OrderRecord): Promise<void> {
+    for (const line of order.products)
+      await this.catalog.settleReservation(line.product._id, order._id);
+    await this.orders.setFlags(order._id, { ledgerSettled: true });
+  }
+
+  private async insertWithFreshNumber(
+    order: Parameters<OrdersRepository['insert']>[0] extends infer T
+      ? Omit<T, 'purchaseNumber'>
+      : never,
+  ): Promise<OrderRecord> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.orders.insert({
+          ...order,
+          purchaseNumber: newPurchaseNumber(),
+        } as Parameters<OrdersRepository['insert']>[0]);
+      } catch (error) {
+        if (!isDuplicateKeyError(error) || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  /** Guests must give delivery details; a signed-in customer may rely on their saved ones. */
+  private async deliveryFor(
+    actor: Principal | undefined,
+    given: DeliveryInfoDto | undefined,
+  ): Promise<DeliveryInfoDto> {
+    if (given) return given;
+    if (!actor)
+      throw new BadRequestException('Delivery details (guestInfo) are required for a guest order');
+    const user = await this.users.get(actor.id);
+    if (!user.phoneNumber || !user.county || !user.streetAddress) {
+      throw new BadRequestException(
+        'Please fill in your delivery details (phone number, county and street address)',
+      );
+    }
+    return {
+      fullName: user.fullName,
+      phoneNumber: user.phoneNumber,
+      email: user.email,
+      county: user.county,
+      streetAddress: user.streetAddress,
+    };
+  }
+}
+
+/** One line per product: the same product twice in a cart becomes one line with both quantities. */
+export function mergeLines(
+  items: { _id: string; quantity: number }[],
+): { _id: string; quantity: number }[] {
+  const merged = new Map<string, number>();
+  for (const item of items) {
+    const id = item._id.toLowerCase();
+    merged.set(id, (merged.get(id) ?? 0) + item.quantity);
+  }
+  return [...merged].map(([_id, quantity]) => ({ _id, quantity }));
+}

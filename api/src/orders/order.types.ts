@@ -1,0 +1,68 @@
+import type {
+  FulfillmentStatus,
+  OrderStatus,
+  PaymentMethod,
+  PaymentStatus,
+} from '@spc/shared-contracts';
+import type { PlacementState, StockReturnState } from './schemas/order.schema';
+
+export interface DeliveryInfoView {
+  fullName: string;
+  phoneNumber: string;
+  email: string;
+  county: string;
+  subCounty: string;
+  ward: string;
+  streetAddress: string;
+}
+
+export interface OrderLineView {
+  product: { _id: string; productName: string; productImage: string };
+  productName: string;
+  productImage: string;
+  unitPrice: number;
+  quantity: number;
+  lineTotal: number;
+}
+
+/** An order as the API stores it (before names of people are joined in). */
+export interface OrderRecord {
+  _id: string;
+  purchaseNumber: string;
+  placedBy: string | null;
+  guestInfo: DeliveryInfoView;
+  products: OrderLineView[];
+  subtotal: number;
+  shippingFee: number;
+  totalAmount: number;
+  orderStatus: OrderStatus;
+  paymentStatus: PaymentStatus;
+  fulfillmentStatus: FulfillmentStatus;
+  paymentMethod: PaymentMethod | null;
+  paymentDetails: {
+    amount: number;
+    transactionCode: string;
+    timePaid: string | null;
+    completedBy: { _id: string; fullName: string };
+  } | null;
+  paidAt: string | null;
+  orderDate: string;
+  estimatedDeliveryDate: string;
+  inTransitDate: string | null;
+  deliveredDate: string | null;
+  cancelledDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  placement: PlacementState;
+  ledgerSettled: boolean;
+  stockReturn: StockReturnState;
+}
+
+export interface OrderListFilter {
+  placedBy?: string;
+  orderStatus?: OrderStatus;
+  paymentStatus?: PaymentStatus;
+  search?: string;
+  from?: Date;
+  to?: Date;
+}

@@ -1,0 +1,294 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpStatus,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Auth, Public } from '../common/access.decorators';
+import { CurrentUser } from '../common/current-user.decorator';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
+import type { Principal } from '../common/principal';
+import { RateLimit } from '../common/rate-limit';
+import {
+  CompletePaymentDto,
+  ConfirmDeliveryDto,
+  CreateOrderDto,
+  OrderListQueryDto,
+  OrderListResponseDto,
+  OrderResponseDto,
+  PlaceOrderResponseDto,
+  TrackOrderResponseDto,
+  TrackQueryDto,
+  UpdateOrderDto,
+} from './dto/order.dto';
+import { OrdersService } from './orders.service';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+@ApiTags('orders')
+@Controller('orders')
+@ApiNotFoundResponse({ type: ErrorResponseDto })
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Post()
+  @Public({ optionalUser: true })
+  @RateLimit('orders')
+  @ApiOperation({
+    summary:
+      'Place an order as a guest or a signed-in user; prices and totals come from the catalogue',
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Retries with the same key return the first order (8-100 letters, digits, _ . : -)',
+  })
+  @ApiCreatedResponse({ type: PlaceOrderResponseDto })
+  @ApiOkResponse({
+    type: PlaceOrderResponseDto,
+    description: 'A retry with the same Idempotency-Key: the order placed first',
+  })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Not enough stock, or a product no longer sold; nothing was taken',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorResponseDto,
+    description: 'The Idempotency-Key was used for a different order',
+  })
+  async place(
+    @CurrentUser() actor: Principal | undefined,
+    @Body() dto: CreateOrderDto,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PlaceOrderResponseDto> {
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      reply.status(HttpStatus.BAD_REQUEST);
+      return {
+        success: false,
+        message: 'The Idempotency-Key header must be 8-100 letters, digits or _ . : -',
+      } as PlaceOrderResponseDto;
+    }
+    const { order, replayed } = await this.orders.place(actor, dto, key);
+    reply.status(replayed ? HttpStatus.OK : HttpStatus.CREATED);
+    return {
+      success: true,
+      message: replayed ? 'This order was already placed' : 'Order placed successfully',
+      order,
+    };
+  }
+
+  @Get('track/new-order')
+  @Public()
+  @RateLimit('tracking')
+  @ApiOperation({ summary: 'Track an order by its confirmation number: status and dates only' })
+  @ApiOkResponse({ type: TrackOrderResponseDto })
+  track(@Query() query: TrackQueryDto): Promise<TrackOrderResponseDto> {
+    return this.orders.track(query.purchaseNumber);
+  }
+
+  @Get()
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      'All orders, newest first, 10 a page; filter by status, payment status, text and dates',
+  })
+  @ApiOkResponse({ type: OrderListResponseDto })
+  async list(@Query() query: OrderListQueryDto): Promise<OrderListResponseDto> {
+    return { success: true, message: 'Orders retrieved', ...(await this.orders.list(query)) };
+  }
+
+  @Get('user')
+  @Auth()
+  @ApiOperation({ summary: 'Your own orders' })
+  @ApiOkResponse({ type: OrderListResponseDto })
+  async mine(
+    @CurrentUser() actor: Principal,
+    @Query() query: OrderListQueryDto,
+  ): Promise<OrderListResponseDto> {
+    return {
+      success: true,
+      message: 'Orders retrieved',
+      ...(await this.orders.list(query, actor.id)),
+    };
+  }
+
+  @Get('user/:id')
+  @Auth()
+  @ApiOperation({
+    summary: "One user's orders: staff and admin see anyone's, others only their own",
+  })
+  @ApiOkResponse({ type: OrderListResponseDto })
+  async ofUser(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Query() query: OrderListQueryDto,
+  ): Promise<OrderListResponseDto> {
+    return {
+      success: true,
+      message: 'Orders retrieved',
+      ...(await this.orders.listForUser(actor, id, query)),
+    };
+  }
+
+  @Get(':id')
+  @Auth()
+  @ApiOperation({ summary: 'One order: staff and admin any, a customer their own' })
+  @ApiOkResponse({ type: OrderResponseDto })
+  async get(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<OrderResponseDto> {
+    return { success: true, message: 'Order retrieved', order: await this.orders.get(actor, id) };
+  }
+
+  @Patch('complete-payment/:orderId')
+  @Auth('staff')
+  @ApiOperation({
+    summary:
+      'Record the payment (Cash, or Mpesa with its code and time); the amount must equal the total',
+  })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Already paid, or the status does not allow it',
+  })
+  async completePayment(
+    @CurrentUser() actor: Principal,
+    @Param('orderId', ParseObjectIdPipe) id: string,
+    @Body() dto: CompletePaymentDto,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Payment completed successfully',
+      order: await this.orders.completePayment(actor, id, dto),
+    };
+  }
+
+  @Patch('inTransit/:id')
+  @Auth('staff')
+  @ApiOperation({ summary: 'Send the order out (from Pending or Processing)' })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  async inTransit(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Order moved to in transit',
+      order: await this.orders.moveInTransit(actor, id),
+    };
+  }
+
+  @Patch('confirm-delivery')
+  @Auth('staff')
+  @ApiOperation({ summary: 'Mark an order in transit as delivered' })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  async confirmDelivery(
+    @CurrentUser() actor: Principal,
+    @Body() dto: ConfirmDeliveryDto,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Delivery confirmed',
+      order: await this.orders.confirmDelivery(actor, dto.orderId.toLowerCase()),
+    };
+  }
+
+  @Patch('complete-order/:id')
+  @Auth('staff')
+  @ApiOperation({ summary: 'Fulfil a paid order in transit or delivered: Completed and Fulfilled' })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  async complete(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Order completed successfully',
+      order: await this.orders.fulfil(actor, id),
+    };
+  }
+
+  @Patch('cancel/:id')
+  @Auth('staff', 'customer')
+  @ApiOperation({
+    summary:
+      'Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned',
+  })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  async cancel(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Order cancelled successfully',
+      order: await this.orders.cancel(actor, id),
+    };
+  }
+
+  @Put('update/:id')
+  @Auth('staff')
+  @ApiOperation({ summary: 'Change the delivery details while the order is Pending or Processing' })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({ type: ErrorResponseDto })
+  async update(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Body() dto: UpdateOrderDto,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Order updated successfully',
+      order: await this.orders.update(actor, id, dto),
+    };
+  }
+
+  @Delete('delete/:id')
+  @Auth('admin')
+  @ApiOperation({
+    summary:
+      'Delete a cancelled order, or an unpaid pending/processing one (its stock is returned)',
+  })
+  @ApiOkResponse({ type: OrderResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Paid or delivered orders are part of the sales record',
+  })
+  async remove(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+  ): Promise<OrderResponseDto> {
+    return {
+      success: true,
+      message: 'Order deleted successfully',
+      order: await this.orders.remove(actor, id),
+    };
+  }
+}

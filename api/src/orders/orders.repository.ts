@@ -1,0 +1,301 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
+import { escapeRegExp } from '../common/pagination';
+import type { OrderListFilter, OrderRecord } from './order.types';
+import { Order, OrderIdempotency } from './schemas/order.schema';
+
+type LeanOrder = Order & { _id: { toString(): string } };
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+function toRecord(doc: LeanOrder): OrderRecord {
+  return {
+    _id: doc._id.toString(),
+    purchaseNumber: doc.purchaseNumber,
+    placedBy: doc.placedBy ?? null,
+    guestInfo: {
+      fullName: doc.guestInfo.fullName,
+      phoneNumber: doc.guestInfo.phoneNumber,
+      email: doc.guestInfo.email,
+      county: doc.guestInfo.county,
+      subCounty: doc.guestInfo.subCounty ?? '',
+      ward: doc.guestInfo.ward ?? '',
+      streetAddress: doc.guestInfo.streetAddress,
+    },
+    products: doc.products.map((l) => ({
+      product: { _id: l.productId, productName: l.productName, productImage: l.productImage ?? '' },
+      productName: l.productName,
+      productImage: l.productImage ?? '',
+      unitPrice: l.unitPrice,
+      quantity: l.quantity,
+      lineTotal: l.lineTotal,
+    })),
+    subtotal: doc.subtotal,
+    shippingFee: doc.shippingFee,
+    totalAmount: doc.totalAmount,
+    orderStatus: doc.orderStatus,
+    paymentStatus: doc.paymentStatus,
+    fulfillmentStatus: doc.fulfillmentStatus,
+    paymentMethod: doc.paymentMethod ?? null,
+    paymentDetails: doc.paymentDetails
+      ? {
+          amount: doc.paymentDetails.amount,
+          transactionCode: doc.paymentDetails.transactionCode ?? '',
+          timePaid: iso(doc.paymentDetails.timePaid),
+          completedBy: {
+            _id: doc.paymentDetails.completedById,
+            fullName: doc.paymentDetails.completedByName,
+          },
+        }
+      : null,
+    paidAt: iso(doc.paidAt),
+    orderDate: iso(doc.orderDate)!,
+    estimatedDeliveryDate: iso(doc.estimatedDeliveryDate)!,
+    inTransitDate: iso(doc.inTransitDate),
+    deliveredDate: iso(doc.deliveredDate),
+    cancelledDate: iso(doc.cancelledDate),
+    createdAt: iso(doc.createdAt)!,
+    updatedAt: iso(doc.updatedAt)!,
+    placement: doc.placement,
+    ledgerSettled: doc.ledgerSettled,
+    stockReturn: doc.stockReturn,
+  };
+}
+
+export type NewOrder = Omit<
+  Order,
+  | 'createdAt'
+  | 'updatedAt'
+  | 'orderStatus'
+  | 'paymentStatus'
+  | 'fulfillmentStatus'
+  | 'paymentMethod'
+  | 'paymentDetails'
+  | 'paidAt'
+  | 'inTransitDate'
+  | 'deliveredDate'
+  | 'cancelledDate'
+  | 'placement'
+  | 'ledgerSettled'
+  | 'stockReturn'
+>;
+
+/** The only place that touches the orders collections. */
+@Injectable()
+export class OrdersRepository {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
+  ) {}
+
+  async insert(order: NewOrder): Promise<OrderRecord> {
+    const doc = await this.orders.create({
+      ...order,
+      placement: 'reserving',
+      ledgerSettled: false,
+      stockReturn: 'none',
+    });
+    return toRecord(doc.toObject() as LeanOrder);
+  }
+
+  async findById(id: string): Promise<OrderRecord | null> {
+    const doc = await this.orders.findOne({ _id: id, placement: 'placed' }).lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async findAnyById(id: string): Promise<OrderRecord | null> {
+    const doc = await this.orders.findById(id).lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async findByPurchaseNumber(purchaseNumber: string): Promise<OrderRecord | null> {
+    const doc = await this.orders
+      .findOne({ purchaseNumber, placement: 'placed' })
+      .lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async list(
+    filter: OrderListFilter,
+    skip: number,
+    limit: number,
+  ): Promise<{ items: OrderRecord[]; total: number }> {
+    const query: FilterQuery<Order> = { placement: 'placed' };
+    if (filter.placedBy) query.placedBy = filter.placedBy;
+    if (filter.orderStatus) query.orderStatus = filter.orderStatus;
+    if (filter.paymentStatus) query.paymentStatus = filter.paymentStatus;
+    if (filter.from || filter.to) {
+      query.orderDate = {
+        ...(filter.from ? { $gte: filter.from } : {}),
+        ...(filter.to ? { $lt: filter.to } : {}),
+      };
+    }
+    if (filter.search) {
+      const pattern = new RegExp(escapeRegExp(filter.search), 'i');
+      query.$or = [
+        { purchaseNumber: pattern },
+        { 'guestInfo.fullName': pattern },
+        { 'guestInfo.phoneNumber': pattern },
+        { 'guestInfo.email': pattern },
+      ];
+    }
+    const [docs, total] = await Promise.all([
+      this.orders
+        .find(query)
+        .sort({ orderDate: -1, _id: -1 })
+        .skip(skip)
+        .limit(limit)
+        .lean<LeanOrder[]>(),
+      this.orders.countDocuments(query),
+    ]);
+    return { items: docs.map(toRecord), total };
+  }
+
+  /** Applies `update` only if the order still matches `guard`; null when it did not. */
+  async transition(
+    id: string,
+    guard: FilterQuery<Order>,
+    update: UpdateQuery<Order>,
+  ): Promise<OrderRecord | null> {
+    const doc = await this.orders
+      .findOneAndUpdate({ _id: id, placement: 'placed', ...guard }, update, { new: true })
+      .lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async markPlaced(id: string): Promise<boolean> {
+    const res = await this.orders.updateOne(
+      { _id: id, placement: 'reserving' },
+      { $set: { placement: 'placed' } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  async setFlags(
+    id: string,
+    flags: Partial<Pick<Order, 'ledgerSettled' | 'stockReturn'>>,
+  ): Promise<void> {
+    await this.orders.updateOne({ _id: id }, { $set: flags });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.orders.deleteOne({ _id: id })).deletedCount === 1;
+  }
+
+  /** Work a crash may have left: placements never finished, markers not removed, returns not done. */
+  async unfinished(
+    reservingBefore: Date,
+  ): Promise<{ reserving: OrderRecord[]; unsettled: OrderRecord[]; returning: OrderRecord[] }> {
+    const [reserving, unsettled, returning] = await Promise.all([
+      this.orders
+        .find({ placement: 'reserving', createdAt: { $lt: reservingBefore } })
+        .limit(500)
+        .lean<LeanOrder[]>(),
+      this.orders
+        .find({ placement: 'placed', ledgerSettled: false, createdAt: { $lt: reservingBefore } })
+        .limit(500)
+        .lean<LeanOrder[]>(),
+      this.orders
+        .find({ stockReturn: { $in: ['pending', 'done'] }, updatedAt: { $lt: reservingBefore } })
+        .limit(500)
+        .lean<LeanOrder[]>(),
+    ]);
+    return {
+      reserving: reserving.map(toRecord),
+      unsettled: unsettled.map(toRecord),
+      returning: returning.map(toRecord),
+    };
+  }
+
+  /** Paid, not cancelled orders paid in [from, to): what the sales figures add up. */
+  async paidBetween(
+    from: Date,
+    to: Date,
+  ): Promise<Pick<OrderRecord, 'paidAt' | 'totalAmount' | 'products'>[]> {
+    const docs = await this.orders
+      .find({
+        placement: 'placed',
+        paymentStatus: 'Paid',
+        orderStatus: { $ne: 'Cancelled' },
+        paidAt: { $gte: from, $lt: to },
+      })
+      .select({ paidAt: 1, totalAmount: 1, products: 1 })
+      .lean<Pick<Order, 'paidAt' | 'totalAmount' | 'products'>[]>();
+    return docs.map((d) => ({
+      paidAt: iso(d.paidAt),
+      totalAmount: d.totalAmount,
+      products: d.products.map((l) => ({
+        product: { _id: l.productId, productName: l.productName, productImage: '' },
+        productName: l.productName,
+        productImage: '',
+        unitPrice: l.unitPrice,
+        quantity: l.quantity,
+        lineTotal: l.lineTotal,
+      })),
+    }));
+  }
+
+  async paidTotal(): Promise<number> {
+    const rows = await this.orders.aggregate<{ total: number }>([
+      { $match: { placement: 'placed', paymentStatus: 'Paid', orderStatus: { $ne: 'Cancelled' } } },
+      { $group: { _id: null, total: { $sum: '$totalAmount' } } },
+    ]);
+    return rows[0]?.total ?? 0;
+  }
+
+  async count(): Promise<number> {
+    return this.orders.countDocuments({ placement: 'placed' });
+  }
+
+  /** Demo data: moves an order's dates back in time (order, payment, shipping, delivery). */
+  async backdate(id: string, byMs: number): Promise<void> {
+    const doc = await this.orders.findById(id).lean<LeanOrder>();
+    if (!doc) return;
+    const back = (d: Date | null | undefined) => (d ? new Date(new Date(d).getTime() - byMs) : d);
+    await this.orders.updateOne(
+      { _id: id },
+      {
+        $set: {
+          orderDate: back(doc.orderDate),
+          estimatedDeliveryDate: back(doc.estimatedDeliveryDate),
+          paidAt: back(doc.paidAt),
+          inTransitDate: back(doc.inTransitDate),
+          deliveredDate: back(doc.deliveredDate),
+          cancelledDate: back(doc.cancelledDate),
+          ...(doc.paymentDetails?.timePaid
+            ? { 'paymentDetails.timePaid': back(doc.paymentDetails.timePaid) }
+            : {}),
+        },
+      },
+    );
+  }
+
+  // Idempotency keys ---------------------------------------------------------------------------
+
+  /** Claims the key for this placement; on a repeat, answers what the first claim recorded. */
+  async claimKey(
+    key: string,
+    fingerprint: string,
+  ): Promise<{ claimed: true } | { claimed: false; fingerprint: string; orderId: string | null }> {
+    try {
+      await this.keys.create({ key, fingerprint, orderId: null, createdAt: new Date() });
+      return { claimed: true };
+    } catch (error) {
+      const existing = await this.keys.findOne({ key }).lean<OrderIdempotency>();
+      if (!existing) throw error;
+      return { claimed: false, fingerprint: existing.fingerprint, orderId: existing.orderId };
+    }
+  }
+
+  async completeKey(key: string, orderId: string): Promise<void> {
+    await this.keys.updateOne({ key }, { $set: { orderId } });
+  }
+
+  async releaseKey(key: string): Promise<void> {
+    await this.keys.deleteOne({ key, orderId: null });
+  }
+
+  async releaseStaleKeys(before: Date): Promise<void> {
+    await this.keys.deleteMany({ orderId: null, createdAt: { $lt: before } });
+  }
+}

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ProductsService } from '../catalog/products.service';
+import type { ProductListQueryDto } from '../catalog/dto/product.dto';
+import type { Principal } from '../common/principal';
+import type { Seeder } from '../seed/seed.types';
+import { UsersService } from '../users/users.service';
+import { OrdersRepository } from './orders.repository';
+import { OrdersService } from './orders.service';
+
+/** The demo staff member the seeded orders are handled by (development and demos only). */
+export const DEMO_STAFF = {
+  email: 'staff@spc.local',
+  password: 'Staff@1234',
+  fullName: 'Grace Njeri',
+};
+
+const CUSTOMERS = [
+  {
+    fullName: 'Achieng Otieno',
+    phoneNumber: '0722000111',
+    email: 'achieng@example.co.ke',
+    county: 'Kiambu',
+    subCounty: 'Ruiru',
+    ward: 'Gitothua',
+    streetAddress: 'Kamakis, near the stage',
+  },
+  {
+    fullName: 'Kamau Mwangi',
+    phoneNumber: '0733000222',
+    email: 'kamau@example.co.ke',
+    county: 'Nairobi',
+    subCounty: 'Westlands',
+    ward: 'Parklands/Highridge',
+    streetAddress: 'Limuru Road, Parklands',
+  },
+  {
+    fullName: 'Wanjiru Kariuki',
+    phoneNumber: '+254711000333',
+    email: 'wanjiru@example.co.ke',
+    county: 'Nakuru',
+    subCounty: 'Naivasha',
+    ward: 'Hells Gate',
+    streetAddress: 'Moi South Lake Road',
+  },
+  {
+    fullName: 'Otieno Odhiambo',
+    phoneNumber: '0700000444',
+    email: 'otieno@example.co.ke',
+    county: 'Kisumu',
+    subCounty: 'Kisumu Central',
+    ward: 'Milimani',
+    streetAddress: 'Oginga Odinga Street',
+  },
+];
+
+type Step = 'pay' | 'ship' | 'deliver' | 'fulfil' | 'cancel';
+/** Orders in every status, spread over the last two weeks so the reports have a shape. */
+const PLAN: { daysAgo: number; steps: Step[] }[] = [
+  { daysAgo: 0, steps: [] },
+  { daysAgo: 0, steps: [] },
+  { daysAgo: 1, steps: ['pay'] },
+  { daysAgo: 2, steps: ['pay'] },
+  { daysAgo: 2, steps: ['ship'] },
+  { daysAgo: 3, steps: ['pay', 'ship'] },
+  { daysAgo: 4, steps: ['pay', 'ship', 'deliver'] },
+  { daysAgo: 5, steps: ['ship', 'deliver'] },
+  { daysAgo: 6, steps: ['pay', 'ship', 'deliver', 'fulfil'] },
+  { daysAgo: 8, steps: ['pay', 'ship', 'fulfil'] },
+  { daysAgo: 10, steps: ['pay', 'ship', 'deliver', 'fulfil'] },
+  { daysAgo: 13, steps: ['pay', 'ship', 'deliver', 'fulfil'] },
+  { daysAgo: 3, steps: ['cancel'] },
+];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A demo staff member and a dozen orders in every status, placed and moved through the real
+ * services (so stock, audit entries and payments are as the app makes them). Skipped when orders exist.
+ */
+@Injectable()
+export class OrdersSeeder implements Seeder {
+  readonly name = 'orders';
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  async seed(): Promise<string> {
+    const repository = this.moduleRef.get(OrdersRepository, { strict: false });
+    if ((await repository.count()) > 0) return 'orders already exist; none added';
+    const users = this.moduleRef.get(UsersService, { strict: false });
+    const orders = this.moduleRef.get(OrdersService, { strict: false });
+    const products = this.moduleRef.get(ProductsService, { strict: false });
+
+    const staffAccount =
+      (await users.findByEmail(DEMO_STAFF.email)) ??
+      (await users.createAccount({ ...DEMO_STAFF, phoneNumber: '0711000222', role: 'staff' }));
+    const staff: Principal = {
+      id: staffAccount._id,
+      role: 'staff',
+      fullName: staffAccount.fullName,
+    };
+
+    const page = await products.list({ page: 1, limit: 60, minPrice: 1 } as ProductListQueryDto);
+    const inStock = page.products.filter((p) => p.productQuantity >= 5);
+    if (inStock.length < 3) return 'no products in stock; no orders added';
+
+    let placed = 0;
+    for (const [i, plan] of PLAN.entries()) {
+      const lines = [0, 1]
+        .slice(0, 1 + (i % 2))
+        .map((k) => ({
+          _id: inStock[(i * 3 + k * 7) % inStock.length]!._id,
+          quantity: 1 + ((i + k) % 3),
+        }));
+      const { order } = await orders.place(undefined, {
+        guestInfo: CUSTOMERS[i % CUSTOMERS.length]!,
+        products: lines,
+      });
+      for (const step of plan.steps) {
+        if (step === 'pay') {
+          await orders.completePayment(staff, order._id, {
+            paymentMethod: i % 3 === 0 ? 'Mpesa' : 'Cash',
+            paymentDetails: {
+              amount: order.totalAmount,
+              ...(i % 3 === 0
+                ? {
+                    transactionCode: `SG${(100000 + i * 7919).toString(36).toUpperCase()}`,
+                    timePaid: new Date().toISOString(),
+                  }
+                : {}),
+            },
+          });
+        }
+        if (step === 'ship') await orders.moveInTransit(staff, order._id);
+        if (step === 'deliver') await orders.confirmDelivery(staff, order._id);
+        if (step === 'fulfil') {
+          if (!plan.steps.includes('pay')) continue;
+          await orders.fulfil(staff, order._id);
+        }
+        if (step === 'cancel') await orders.cancel(staff, order._id);
+      }
+      await repository.backdate(order._id, plan.daysAgo * DAY_MS);
+      placed += 1;
+    }
+    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`;
+  }
+}

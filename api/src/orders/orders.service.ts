@@ -1,0 +1,422 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import type { FilterQuery, UpdateQuery } from 'mongoose';
+import {
+  checkOrderAction,
+  orderChatMessage,
+  whatsappLink,
+  PAGE_SIZE,
+  type OrderAction,
+  type OrderStatus,
+} from '@spc/shared-contracts';
+import { AuditService } from '../audit/audit.service';
+import { LocksService } from '../locks/locks.service';
+import { pageRequest, totalPages } from '../common/pagination';
+import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MailService } from '../mail/mail.service';
+import { UsersService } from '../users/users.service';
+import type {
+  CompletePaymentDto,
+  CreateOrderDto,
+  OrderDto,
+  OrderListQueryDto,
+  PlacedOrderDto,
+  TrackOrderResponseDto,
+  UpdateOrderDto,
+} from './dto/order.dto';
+import { OrderPlacementService } from './order-placement.service';
+import type { OrderListFilter, OrderRecord } from './order.types';
+import { OrdersRepository } from './orders.repository';
+import type { Order } from './schemas/order.schema';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Which statuses each action starts from, for the atomic guard (the reasons come from shared-contracts). */
+const FROM: Record<Exclude<OrderAction, 'delete'>, OrderStatus[]> = {
+  completePayment: ['Pending', 'Processing', 'InTransit', 'Delivered'],
+  inTransit: ['Pending', 'Processing'],
+  confirmDelivery: ['InTransit'],
+  fulfil: ['InTransit', 'Delivered'],
+  cancel: ['Pending', 'Processing'],
+  update: ['Pending', 'Processing'],
+};
+
+export interface OrderPage {
+  orders: OrderDto[];
+  totalOrders: number;
+  totalPages: number;
+  page: number;
+}
+
+/** Orders after placement: reading them, moving them through their states, and what that writes. */
+@Injectable()
+export class OrdersService {
+  private readonly logger = new Logger(OrdersService.name);
+
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly placement: OrderPlacementService,
+    private readonly users: UsersService,
+    private readonly audit: AuditService,
+    private readonly mail: MailService,
+    private readonly locks: LocksService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async place(
+    actor: Principal | undefined,
+    dto: CreateOrderDto,
+    idempotencyKey?: string,
+  ): Promise<{ order: PlacedOrderDto; replayed: boolean }> {
+    const { order, replayed } = await this.placement.place(actor, dto, idempotencyKey);
+    if (!replayed) void this.sendConfirmation(order);
+    const [view] = await this.views([order]);
+    const whatsappUrl = whatsappLink(this.config.businessWhatsapp, orderChatMessage(order));
+    return { order: { ...view!, whatsappUrl }, replayed };
+  }
+
+  /** Status and dates only: no names, phones or addresses. */
+  async track(purchaseNumber: string): Promise<TrackOrderResponseDto> {
+    const order = await this.orders.findByPurchaseNumber(purchaseNumber);
+    if (!order)
+      throw new NotFoundException('Error fetching order. Please check your confirmation number.');
+    return {
+      success: true,
+      message: 'Order found',
+      purchaseNumber: order.purchaseNumber,
+      orderStatus: { currentStatus: order.orderStatus },
+      estimatedDeliveryDate: order.estimatedDeliveryDate,
+      orderReceivedDate: order.orderDate,
+      inTransitDate: order.inTransitDate,
+      deliveredDate: order.deliveredDate,
+    };
+  }
+
+  async list(query: OrderListQueryDto, placedBy?: string): Promise<OrderPage> {
+    const { page, limit, skip } = pageRequest(query, PAGE_SIZE.orders);
+    const filter: OrderListFilter = {
+      placedBy,
+      orderStatus: query.status,
+      paymentStatus: query.paymentStatus,
+      search: query.search?.trim() || undefined,
+      from: query.from ? new Date(query.from) : undefined,
+      to: query.to ? new Date(new Date(query.to).getTime() + DAY_MS) : undefined,
+    };
+    const { items, total } = await this.orders.list(filter, skip, limit);
+    return {
+      orders: await this.views(items),
+      totalOrders: total,
+      totalPages: totalPages(total, limit),
+      page,
+    };
+  }
+
+  /** Orders of one user: staff and admin see anyone's, others only their own. */
+  listForUser(actor: Principal, userId: string, query: OrderListQueryDto): Promise<OrderPage> {
+    if (actor.role === 'customer' && actor.id !== userId)
+      throw new ForbiddenException('You can only see your own orders');
+    return this.list(query, userId);
+  }
+
+  async get(actor: Principal, id: string): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    if (actor.role === 'customer' && order.placedBy !== actor.id)
+      throw new NotFoundException('No order with this id');
+    return (await this.views([order]))[0]!;
+  }
+
+  completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      this.assertAllowed(order, 'completePayment', actor);
+      const { amount, transactionCode, timePaid } = dto.paymentDetails;
+      if (amount !== order.totalAmount) {
+        throw new BadRequestException(
+          `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
+        );
+      }
+      if (dto.paymentMethod === 'Mpesa') {
+        if (!transactionCode) throw new BadRequestException('Transaction code is required');
+        if (!timePaid) throw new BadRequestException('Time paid is required');
+      }
+      const now = new Date();
+      const paidTime = timePaid ? new Date(timePaid) : now;
+      if (paidTime.getTime() > now.getTime() + 5 * 60 * 1000)
+        throw new BadRequestException('Time paid cannot be in the future');
+      const update: UpdateQuery<Order> = {
+        $set: {
+          paymentStatus: 'Paid',
+          paymentMethod: dto.paymentMethod,
+          paymentDetails: {
+            amount,
+            transactionCode: transactionCode ?? '',
+            timePaid: timePaid ? paidTime : null,
+            completedById: actor.id,
+            completedByName: actor.fullName,
+          },
+          paidAt: paidTime,
+          ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+        },
+      };
+      const updated = await this.transition(
+        order,
+        'completePayment',
+        { paymentStatus: 'Pending', orderStatus: order.orderStatus },
+        update,
+      );
+      await this.audit.record(
+        actor,
+        'order.payment',
+        `${actor.fullName} recorded a ${dto.paymentMethod} payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber}`,
+        this.target(order),
+      );
+      return updated;
+    });
+  }
+
+  moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      const updated = await this.transition(
+        order,
+        'inTransit',
+        {},
+        { $set: { orderStatus: 'InTransit', inTransitDate: new Date() } },
+      );
+      await this.audit.record(
+        actor,
+        'order.inTransit',
+        `${actor.fullName} sent out ${order.purchaseNumber}`,
+        this.target(order),
+      );
+      return updated;
+    });
+  }
+
+  confirmDelivery(actor: Principal, id: string): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      const updated = await this.transition(
+        order,
+        'confirmDelivery',
+        {},
+        { $set: { orderStatus: 'Delivered', deliveredDate: new Date() } },
+      );
+      await this.audit.record(
+        actor,
+        'order.delivered',
+        `${actor.fullName} confirmed delivery of ${order.purchaseNumber}`,
+        this.target(order),
+      );
+      return updated;
+    });
+  }
+
+  fulfil(actor: Principal, id: string): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      const updated = await this.transition(
+        order,
+        'fulfil',
+        { paymentStatus: 'Paid' },
+        {
+          $set: {
+            orderStatus: 'Completed',
+            fulfillmentStatus: 'Fulfilled',
+            deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : new Date(),
+          },
+        },
+      );
+      await this.audit.record(
+        actor,
+        'order.fulfil',
+        `${actor.fullName} fulfilled ${order.purchaseNumber}`,
+        this.target(order),
+      );
+      return updated;
+    });
+  }
+
+  cancel(actor: Principal, id: string): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      if (actor.role === 'customer' && order.placedBy !== actor.id)
+        throw new NotFoundException('No order with this id');
+      const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
+      this.assertAllowed(order, 'cancel', actor);
+      const cancelled = await this.orders.transition(
+        id,
+        { orderStatus: { $in: from } },
+        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date(), stockReturn: 'pending' } },
+      );
+      if (!cancelled) return this.refuse(id, 'cancel', actor);
+      await this.placement.returnStock(cancelled);
+      await this.audit.record(
+        actor,
+        'order.cancel',
+        `${actor.fullName} cancelled ${order.purchaseNumber}; its stock was returned`,
+        this.target(order),
+      );
+      return (await this.views([{ ...cancelled, stockReturn: 'cleared' }]))[0]!;
+    });
+  }
+
+  update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      const info = {
+        ...dto.guestInfo,
+        subCounty: dto.guestInfo.subCounty ?? '',
+        ward: dto.guestInfo.ward ?? '',
+      };
+      const updated = await this.transition(order, 'update', {}, { $set: { guestInfo: info } });
+      await this.audit.record(
+        actor,
+        'order.update',
+        `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
+        this.target(order),
+      );
+      return updated;
+    });
+  }
+
+  remove(actor: Principal, id: string): Promise<OrderDto> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      this.assertAllowed(order, 'delete', actor);
+      let current = order;
+      if (order.orderStatus !== 'Cancelled') {
+        const cancelled = await this.orders.transition(
+          id,
+          { orderStatus: { $in: FROM.cancel }, paymentStatus: 'Pending' },
+          { $set: { orderStatus: 'Cancelled', cancelledDate: new Date(), stockReturn: 'pending' } },
+        );
+        if (!cancelled) return this.refuse(id, 'delete', actor);
+        await this.placement.returnStock(cancelled);
+        current = cancelled;
+      } else if (order.stockReturn === 'pending' || order.stockReturn === 'done') {
+        await this.placement.returnStock(order);
+      }
+      await this.orders.delete(id);
+      await this.audit.record(
+        actor,
+        'order.delete',
+        `${actor.fullName} deleted ${order.purchaseNumber}`,
+        this.target(order),
+      );
+      return (await this.views([current]))[0]!;
+    });
+  }
+
+  /** Paid, not cancelled orders paid in [from, to), for the sales figures. */
+  paidBetween(from: Date, to: Date) {
+    return this.orders.paidBetween(from, to);
+  }
+
+  paidTotal(): Promise<number> {
+    return this.orders.paidTotal();
+  }
+
+  private async transition(
+    order: OrderRecord,
+    action: Exclude<OrderAction, 'delete'>,
+    guard: FilterQuery<Order>,
+    update: UpdateQuery<Order>,
+  ): Promise<OrderDto> {
+    this.assertAllowed(order, action);
+    const updated = await this.orders.transition(
+      order._id,
+      { orderStatus: { $in: FROM[action] }, ...guard },
+      update,
+    );
+    if (!updated) return this.refuse(order._id, action);
+    return (await this.views([updated]))[0]!;
+  }
+
+  /** The order changed under us (another clerk acted first): answer with its current state's reason. */
+  private async refuse(id: string, action: OrderAction, actor?: Principal): Promise<never> {
+    const now = await this.mustFind(id);
+    const check = checkOrderAction(now, action, actor?.role);
+    throw new ConflictException(
+      check.allowed
+        ? 'The order changed while you were working on it; please reload and try again'
+        : check.reason,
+    );
+  }
+
+  private assertAllowed(order: OrderRecord, action: OrderAction, actor?: Principal): void {
+    const check = checkOrderAction(order, action, actor?.role);
+    if (!check.allowed) throw new ConflictException(check.reason);
+  }
+
+  private async mustFind(id: string): Promise<OrderRecord> {
+    const order = await this.orders.findById(id);
+    if (!order) throw new NotFoundException('No order with this id');
+    return order;
+  }
+
+  private target(order: OrderRecord) {
+    return { type: 'order', id: order._id, label: order.purchaseNumber };
+  }
+
+  /** Joins the placer's name and e-mail in, one query for the whole page. */
+  private async views(records: OrderRecord[]): Promise<OrderDto[]> {
+    const ids = [...new Set(records.map((r) => r.placedBy).filter((id): id is string => !!id))];
+    const people = new Map((await this.users.findManyByIds(ids)).map((u) => [u._id, u]));
+    return records.map(
+      ({ placement: _p, ledgerSettled: _l, stockReturn: _s, placedBy, ...rest }) => {
+        const person = placedBy ? people.get(placedBy) : undefined;
+        return {
+          ...rest,
+          placedBy: person
+            ? { _id: person._id, fullName: person.fullName, email: person.email }
+            : null,
+          customerName: person?.fullName ?? rest.guestInfo.fullName,
+        };
+      },
+    );
+  }
+
+  private async sendConfirmation(order: OrderRecord): Promise<void> {
+    const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
+    const link = `${this.config.storefrontUrl}/track-orders?purchaseNumber=${order.purchaseNumber}`;
+    const g = order.guestInfo;
+    const text = [
+      `Hello ${g.fullName},`,
+      '',
+      `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
+      '',
+      ...order.products.map(
+        (l) => `  ${l.productName} x ${l.quantity} @ ${kes(l.unitPrice)} = ${kes(l.lineTotal)}`,
+      ),
+      '',
+      `Subtotal: ${kes(order.subtotal)}`,
+      `Shipping: ${kes(order.shippingFee)}`,
+      `Total: ${kes(order.totalAmount)}`,
+      '',
+      `Delivery to: ${[g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ')}`,
+      `Phone: ${g.phoneNumber}`,
+      `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+      '',
+      `Track your order: ${link}`,
+      '',
+      'Seedling Propagation Centre, Kiambu',
+    ].join('\n');
+    const sent = await this.mail.send({
+      to: g.email,
+      subject: `Your order ${order.purchaseNumber}`,
+      text,
+      link,
+    });
+    if (!sent) this.logger.warn(`Order confirmation for ${order.purchaseNumber} was not sent`);
+  }
+}

@@ -1,0 +1,105 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import {
+  FULFILLMENT_STATUSES,
+  ORDER_STATUSES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  type FulfillmentStatus,
+  type OrderStatus,
+  type PaymentMethod,
+  type PaymentStatus,
+} from '@spc/shared-contracts';
+
+@Schema({ _id: false })
+export class DeliveryInfo {
+  @Prop({ required: true }) fullName!: string;
+  @Prop({ required: true }) phoneNumber!: string;
+  @Prop({ required: true }) email!: string;
+  @Prop({ required: true }) county!: string;
+  @Prop({ default: '' }) subCounty!: string;
+  @Prop({ default: '' }) ward!: string;
+  @Prop({ required: true }) streetAddress!: string;
+}
+
+/** One line as it was sold: the product's name, image and unit price at the time of the order. */
+@Schema({ _id: false })
+export class OrderLine {
+  @Prop({ required: true }) productId!: string;
+  @Prop({ required: true }) productName!: string;
+  @Prop({ default: '' }) productImage!: string;
+  @Prop({ required: true }) unitPrice!: number;
+  @Prop({ required: true }) quantity!: number;
+  @Prop({ required: true }) lineTotal!: number;
+}
+
+@Schema({ _id: false })
+export class PaymentDetails {
+  @Prop({ required: true }) amount!: number;
+  @Prop({ default: '' }) transactionCode!: string;
+  @Prop({ type: Date, default: null }) timePaid!: Date | null;
+  @Prop({ required: true }) completedById!: string;
+  @Prop({ required: true }) completedByName!: string;
+}
+
+/**
+ * Placement is recoverable without transactions: an order is written `reserving`, then each line's
+ * stock is reserved on its product (atomically, recorded on the product), then the order becomes
+ * `placed`. Start-up and a timer finish or undo whatever a crash left half-done (see reconciler).
+ */
+export type PlacementState = 'reserving' | 'placed';
+/** Cancellation's stock return: `pending` until every line is back, `done` then, `cleared` when tidy. */
+export type StockReturnState = 'none' | 'pending' | 'done' | 'cleared';
+
+@Schema({ collection: 'orders', timestamps: true })
+export class Order {
+  @Prop({ required: true }) purchaseNumber!: string;
+  @Prop({ type: String, default: null }) placedBy!: string | null;
+  @Prop({ type: DeliveryInfo, required: true }) guestInfo!: DeliveryInfo;
+  @Prop({ type: [OrderLine], required: true }) products!: OrderLine[];
+  @Prop({ required: true }) subtotal!: number;
+  @Prop({ required: true }) shippingFee!: number;
+  @Prop({ required: true }) totalAmount!: number;
+  @Prop({ type: String, enum: ORDER_STATUSES, default: 'Pending' }) orderStatus!: OrderStatus;
+  @Prop({ type: String, enum: PAYMENT_STATUSES, default: 'Pending' }) paymentStatus!: PaymentStatus;
+  @Prop({ type: String, enum: FULFILLMENT_STATUSES, default: 'Unfulfilled' })
+  fulfillmentStatus!: FulfillmentStatus;
+  @Prop({ type: String, enum: [...PAYMENT_METHODS, null], default: null })
+  paymentMethod!: PaymentMethod | null;
+  @Prop({ type: PaymentDetails, default: null }) paymentDetails!: PaymentDetails | null;
+  /** When the payment was recorded; what the sales figures count by. */
+  @Prop({ type: Date, default: null }) paidAt!: Date | null;
+  @Prop({ required: true }) orderDate!: Date;
+  @Prop({ required: true }) estimatedDeliveryDate!: Date;
+  @Prop({ type: Date, default: null }) inTransitDate!: Date | null;
+  @Prop({ type: Date, default: null }) deliveredDate!: Date | null;
+  @Prop({ type: Date, default: null }) cancelledDate!: Date | null;
+  @Prop({ type: String, default: 'reserving' }) placement!: PlacementState;
+  /** True once the products' reservation markers of this order are removed. */
+  @Prop({ default: false }) ledgerSettled!: boolean;
+  @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const OrderSchema = SchemaFactory.createForClass(Order);
+OrderSchema.index({ purchaseNumber: 1 }, { unique: true });
+OrderSchema.index({ placement: 1, orderDate: -1 });
+OrderSchema.index({ orderStatus: 1, orderDate: -1 });
+OrderSchema.index({ placedBy: 1, orderDate: -1 });
+OrderSchema.index({ paymentStatus: 1, paidAt: 1 });
+OrderSchema.index({ placement: 1, createdAt: 1 });
+OrderSchema.index({ stockReturn: 1 });
+OrderSchema.index({ ledgerSettled: 1 });
+
+/** `Idempotency-Key` of an order placement: the first answer is kept and replayed for retries. */
+@Schema({ collection: 'order_idempotency', versionKey: false })
+export class OrderIdempotency {
+  @Prop({ required: true }) key!: string;
+  @Prop({ required: true }) fingerprint!: string;
+  @Prop({ type: String, default: null }) orderId!: string | null;
+  @Prop({ required: true, default: () => new Date() }) createdAt!: Date;
+}
+
+export const OrderIdempotencySchema = SchemaFactory.createForClass(OrderIdempotency);
+OrderIdempotencySchema.index({ key: 1 }, { unique: true });
+OrderIdempotencySchema.index({ createdAt: 1 }, { expireAfterSeconds: 24 * 60 * 60 });

@@ -1,0 +1,51 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, Matches } from 'class-validator';
+import { MessageDto } from '../../users/dto/user.dto';
+
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+export class SalesSummaryDto extends MessageDto {
+  @ApiProperty({ description: 'KES paid today (Africa/Nairobi)' }) dailySales!: number;
+  @ApiProperty({ description: 'KES paid since Monday 00:00 (Africa/Nairobi)' })
+  weeklySales!: number;
+  @ApiProperty({ description: 'KES paid, all time' }) totalSales!: number;
+}
+
+export class ReportQueryDto {
+  @ApiProperty({ example: '2026-11-01', description: 'First day (Africa/Nairobi), inclusive' })
+  @IsNotEmpty({ message: 'from is required (YYYY-MM-DD)' })
+  @Matches(DAY, { message: 'from must be a date as YYYY-MM-DD' })
+  from!: string;
+
+  @ApiProperty({ example: '2026-11-30', description: 'Last day (Africa/Nairobi), inclusive' })
+  @IsNotEmpty({ message: 'to is required (YYYY-MM-DD)' })
+  @Matches(DAY, { message: 'to must be a date as YYYY-MM-DD' })
+  to!: string;
+}
+
+export class DailySalesDto {
+  @ApiProperty({ example: '2026-11-22' }) date!: string;
+  @ApiProperty() orders!: number;
+  @ApiProperty({ description: 'KES' }) revenue!: number;
+}
+
+export class TopProductDto {
+  @ApiProperty() productId!: string;
+  @ApiProperty() productName!: string;
+  @ApiProperty() quantity!: number;
+  @ApiProperty({ description: 'KES' }) revenue!: number;
+}
+
+export class ReportTotalsDto {
+  @ApiProperty() orders!: number;
+  @ApiProperty() revenue!: number;
+  @ApiProperty({ description: 'KES, rounded' }) averageOrderValue!: number;
+}
+
+export class SalesReportDto extends MessageDto {
+  @ApiProperty() from!: string;
+  @ApiProperty() to!: string;
+  @ApiProperty({ type: [DailySalesDto] }) series!: DailySalesDto[];
+  @ApiProperty({ type: [TopProductDto] }) topProducts!: TopProductDto[];
+  @ApiProperty({ type: ReportTotalsDto }) totals!: ReportTotalsDto;
+}

@@ -1,0 +1,81 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { OrdersService } from '../orders/orders.service';
+import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
+import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
+
+const MAX_REPORT_DAYS = 366;
+const TOP_PRODUCTS = 10;
+
+/** Sales from paid, not cancelled orders, counted on the day they were paid in the shop's time zone. */
+@Injectable()
+export class ReportsService {
+  constructor(private readonly orders: OrdersService) {}
+
+  async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
+    const today = shopDay(now);
+    const weekStart = startOfShopDay(mondayOf(today));
+    const dayStart = startOfShopDay(today);
+    const tomorrow = startOfShopDay(addDays(today, 1));
+    const [week, totalSales] = await Promise.all([
+      this.orders.paidBetween(weekStart, tomorrow),
+      this.orders.paidTotal(),
+    ]);
+    const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);
+    return {
+      dailySales: sum(week.filter((o) => new Date(o.paidAt!) >= dayStart)),
+      weeklySales: sum(week),
+      totalSales,
+    };
+  }
+
+  async report(from: string, to: string): Promise<Omit<SalesReportDto, 'success' | 'message'>> {
+    if (from > to) throw new BadRequestException('from must be on or before to');
+    const days: string[] = [];
+    for (let day = from; day <= to; day = addDays(day, 1)) {
+      days.push(day);
+      if (days.length > MAX_REPORT_DAYS)
+        throw new BadRequestException(`A report covers at most ${MAX_REPORT_DAYS} days`);
+    }
+    const orders = await this.orders.paidBetween(
+      startOfShopDay(from),
+      startOfShopDay(addDays(to, 1)),
+    );
+    const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
+    const products = new Map<
+      string,
+      { productId: string; productName: string; quantity: number; revenue: number }
+    >();
+    for (const order of orders) {
+      const bucket = series.get(shopDay(new Date(order.paidAt!)));
+      if (bucket) {
+        bucket.orders += 1;
+        bucket.revenue += order.totalAmount;
+      }
+      for (const line of order.products) {
+        const p = products.get(line.product._id) ?? {
+          productId: line.product._id,
+          productName: line.productName,
+          quantity: 0,
+          revenue: 0,
+        };
+        p.quantity += line.quantity;
+        p.revenue += line.lineTotal;
+        products.set(line.product._id, p);
+      }
+    }
+    const revenue = orders.reduce((n, o) => n + o.totalAmount, 0);
+    return {
+      from,
+      to,
+      series: [...series.values()],
+      topProducts: [...products.values()]
+        .sort((a, b) => b.revenue - a.revenue || b.quantity - a.quantity)
+        .slice(0, TOP_PRODUCTS),
+      totals: {
+        orders: orders.length,
+        revenue,
+        averageOrderValue: orders.length ? Math.round(revenue / orders.length) : 0,
+      },
+    };
+  }
+}

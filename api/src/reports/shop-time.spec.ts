@@ -1,0 +1,19 @@
+import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
+
+describe('shop time (Africa/Nairobi, UTC+3)', () => {
+  it('puts 22:30 UTC on the next Nairobi day', () => {
+    expect(shopDay(new Date('2026-11-22T20:59:59Z'))).toBe('2026-11-22');
+    expect(shopDay(new Date('2026-11-22T21:00:00Z'))).toBe('2026-11-23');
+  });
+
+  it('starts a shop day at 21:00 UTC the evening before', () => {
+    expect(startOfShopDay('2026-11-23').toISOString()).toBe('2026-11-22T21:00:00.000Z');
+  });
+
+  it('starts weeks on Monday', () => {
+    expect(mondayOf('2026-11-22')).toBe('2026-11-16'); // a Sunday
+    expect(mondayOf('2026-11-23')).toBe('2026-11-23'); // a Monday
+    expect(mondayOf('2026-11-25')).toBe('2026-11-23');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+});

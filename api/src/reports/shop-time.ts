@@ -1,0 +1,45 @@
+import { SHOP_TIME_ZONE } from '@spc/shared-contracts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const parts = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SHOP_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+function zoned(date: Date): { y: number; m: number; d: number; h: number; min: number; s: number } {
+  const p = Object.fromEntries(parts.formatToParts(date).map((x) => [x.type, x.value]));
+  return { y: +p.year!, m: +p.month!, d: +p.day!, h: +p.hour!, min: +p.minute!, s: +p.second! };
+}
+
+/** The shop's calendar day of an instant, as YYYY-MM-DD. */
+export function shopDay(date: Date): string {
+  const { y, m, d } = zoned(date);
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** The instant a shop day (YYYY-MM-DD) starts, in UTC. */
+export function startOfShopDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const guess = Date.UTC(y, m - 1, d);
+  const z = zoned(new Date(guess));
+  const offset = Date.UTC(z.y, z.m - 1, z.d, z.h, z.min, z.s) - guess;
+  return new Date(guess - offset);
+}
+
+export function addDays(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Monday of the shop week that contains `day`. */
+export function mondayOf(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay(); // 0 Sunday
+  return addDays(day, -((weekday + 6) % 7));
+}

@@ -1,0 +1,661 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { Types } from 'mongoose';
+import { PURCHASE_NUMBER_PATTERN } from '@spc/shared-contracts';
+import { OrderPlacementService } from '../src/orders/order-placement.service';
+import {
+  bearer,
+  createStaff,
+  registerCustomer,
+  signInAdmin,
+  UNTHROTTLED,
+  type Session,
+} from './support/identity';
+import { createCategory, createProduct, DELIVERY, placeOrder, stockOf } from './support/shop';
+import { createTestApp, type TestApp } from './support/test-app';
+
+describe('orders', () => {
+  let t: TestApp;
+  let admin: Session;
+  let staff: Session;
+  let categoryId: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'spc-orders-'));
+    t = await createTestApp({ name: 'orders', env: { ...UNTHROTTLED, DATA_DIR: dataDir } });
+    admin = await signInAdmin(t);
+    staff = await createStaff(t, admin.accessToken);
+    categoryId = (await createCategory(t, staff.accessToken))._id;
+  });
+  afterAll(() => t.close());
+
+  const product = (overrides: Parameters<typeof createProduct>[3] = {}) =>
+    createProduct(t, staff.accessToken, categoryId, overrides);
+
+  describe('placing', () => {
+    it('takes prices from the catalogue, ignores a tampered price, takes the stock and answers the purchase number', async () => {
+      const seedling = await product({ price: 300, productQuantity: 10 });
+      const onOffer = await product({
+        price: 500,
+        onOffer: true,
+        offerPrice: 400,
+        productQuantity: 5,
+      });
+      const res = await t
+        .http()
+        .post('/api/orders')
+        .send({
+          guestInfo: DELIVERY,
+          products: [
+            { _id: seedling._id, quantity: 2, price: 1, productName: 'Free stuff', userId: '' },
+            { _id: onOffer._id, quantity: 1, price: 1 },
+          ],
+          placedBy: new Types.ObjectId().toString(),
+          totalAmount: 3,
+        })
+        .expect(201);
+      const order = res.body.order;
+      expect(res.body).toMatchObject({ success: true, message: 'Order placed successfully' });
+      expect(order.purchaseNumber).toMatch(PURCHASE_NUMBER_PATTERN);
+      expect(order.products).toEqual([
+        expect.objectContaining({
+          productName: seedling.productName,
+          unitPrice: 300,
+          quantity: 2,
+          lineTotal: 600,
+          product: expect.objectContaining({ _id: seedling._id }),
+        }),
+        expect.objectContaining({
+          productName: onOffer.productName,
+          unitPrice: 400,
+          quantity: 1,
+          lineTotal: 400,
+        }),
+      ]);
+      expect(order).toMatchObject({
+        subtotal: 1000,
+        shippingFee: 0,
+        totalAmount: 1000,
+        placedBy: null,
+        customerName: DELIVERY.fullName,
+        orderStatus: 'Pending',
+        paymentStatus: 'Pending',
+        fulfillmentStatus: 'Unfulfilled',
+      });
+      expect(
+        new Date(order.estimatedDeliveryDate).getTime() - new Date(order.orderDate).getTime(),
+      ).toBe(3 * 24 * 3600 * 1000);
+      expect(order.whatsappUrl).toMatch(/^https:\/\/wa\.me\/254700000000\?text=/);
+      const chat = decodeURIComponent(order.whatsappUrl.split('text=')[1]);
+      expect(chat).toContain(order.purchaseNumber);
+      expect(chat).toContain(`${seedling.productName} x 2`);
+      expect(chat).toContain('Total: KES 1,000');
+      expect(await stockOf(t, seedling._id)).toBe(8);
+      expect(await stockOf(t, onOffer._id)).toBe(4);
+    });
+
+    it('e-mails a confirmation with the lines, total, delivery details and tracking link', async () => {
+      const p = await product({ price: 120 });
+      const email = `buyer.${Date.now()}@example.co.ke`;
+      const res = await placeOrder(t, [{ _id: p._id, quantity: 3 }], {
+        guestInfo: { ...DELIVERY, email },
+      }).expect(201);
+      let mail = '';
+      for (let i = 0; i < 40 && !mail; i++) {
+        const outbox = path.join(dataDir, 'outbox');
+        const files = existsSync(outbox) ? readdirSync(outbox) : [];
+        mail =
+          files
+            .map((f) => readFileSync(path.join(dataDir, 'outbox', f), 'utf8'))
+            .find((m) => m.includes(`To: ${email}`)) ?? '';
+        if (!mail) await new Promise((r) => setTimeout(r, 50));
+      }
+      const text = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      expect(text).toContain(res.body.order.purchaseNumber);
+      expect(text).toContain('Total: KES 360');
+      expect(text).toContain(`/track-orders?purchaseNumber=${res.body.order.purchaseNumber}`);
+    });
+
+    it('merges the same product sent twice into one line', async () => {
+      const p = await product({ productQuantity: 10 });
+      const res = await placeOrder(t, [
+        { _id: p._id, quantity: 1 },
+        { _id: p._id, quantity: 2 },
+      ]).expect(201);
+      expect(res.body.order.products).toHaveLength(1);
+      expect(res.body.order.products[0].quantity).toBe(3);
+    });
+
+    it('refuses bad bodies with 400 and takes nothing', async () => {
+      const p = await product({ productQuantity: 5 });
+      const guest = await placeOrder(t, [{ _id: p._id, quantity: 1 }], { guestInfo: null }).expect(
+        400,
+      );
+      expect(guest.body.message).toBe(
+        'Delivery details (guestInfo) are required for a guest order',
+      );
+      const missing = await placeOrder(t, [{ _id: p._id, quantity: 1 }], {
+        guestInfo: { ...DELIVERY, county: '', streetAddress: '' },
+      }).expect(400);
+      expect(missing.body.errors.map((e: { messages: string[] }) => e.messages[0])).toEqual([
+        'County is required',
+        'Street Address is required',
+      ]);
+      expect((await placeOrder(t, []).expect(400)).body.message).toBe('Your cart is empty.');
+      expect((await placeOrder(t, [{ _id: p._id, quantity: 0 }]).expect(400)).body.message).toBe(
+        'Quantity must be at least 1',
+      );
+      await placeOrder(t, [{ _id: p._id, quantity: 1.5 }]).expect(400);
+      await placeOrder(t, [{ _id: 'not-an-id', quantity: 1 }]).expect(400);
+      await placeOrder(t, [{ _id: { $ne: null } as unknown as string, quantity: 1 }]).expect(400);
+      await placeOrder(t, [{ _id: p._id, quantity: 1 }], {
+        guestInfo: { ...DELIVERY, email: { $gt: '' } },
+      }).expect(400);
+      await t
+        .http()
+        .post('/api/orders')
+        .send({
+          guestInfo: DELIVERY,
+          products: Array.from({ length: 51 }, () => ({ _id: p._id, quantity: 1 })),
+        })
+        .expect(400);
+      expect(await stockOf(t, p._id)).toBe(5);
+    });
+
+    it('answers 409 naming the product and what is left, taking nothing from any line', async () => {
+      const plenty = await product({ productQuantity: 10 });
+      const scarce = await product({ productName: 'Macadamia Grafted', productQuantity: 2 });
+      const res = await placeOrder(t, [
+        { _id: plenty._id, quantity: 4 },
+        { _id: scarce._id, quantity: 3 },
+      ]).expect(409);
+      expect(res.body.message).toBe('Only 2 left of Macadamia Grafted; please lower the quantity');
+      expect(await stockOf(t, plenty._id)).toBe(10);
+      expect(await stockOf(t, scarce._id)).toBe(2);
+      const none = await product({ productName: 'Cape Gooseberry', productQuantity: 0 });
+      expect((await placeOrder(t, [{ _id: none._id, quantity: 1 }]).expect(409)).body.message).toBe(
+        'Cape Gooseberry is out of stock',
+      );
+      expect(
+        (await placeOrder(t, [{ _id: new Types.ObjectId().toString(), quantity: 1 }]).expect(409))
+          .body.message,
+      ).toBe('A product in your cart is no longer sold. Please remove it and try again.');
+    });
+
+    it('never oversells: 200 concurrent orders of 1 against a stock of 50 give exactly 50 orders', async () => {
+      const p = await product({ productQuantity: 50 });
+      const results = await Promise.all(
+        Array.from({ length: 200 }, () => placeOrder(t, [{ _id: p._id, quantity: 1 }])),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(150);
+      expect(await stockOf(t, p._id)).toBe(0);
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      expect(await db.collection('orders').countDocuments({ 'products.productId': p._id })).toBe(
+        50,
+      );
+    });
+
+    it('returns the first order for a retry with the same Idempotency-Key', async () => {
+      const p = await product({ productQuantity: 10 });
+      const key = `checkout-${Date.now()}`;
+      const first = await placeOrder(t, [{ _id: p._id, quantity: 2 }], { key }).expect(201);
+      const retry = await placeOrder(t, [{ _id: p._id, quantity: 2 }], { key }).expect(200);
+      expect(retry.body.order._id).toBe(first.body.order._id);
+      expect(retry.body.message).toBe('This order was already placed');
+      expect(await stockOf(t, p._id)).toBe(8);
+      const other = await placeOrder(t, [{ _id: p._id, quantity: 5 }], { key }).expect(422);
+      expect(other.body.message).toBe(
+        'This Idempotency-Key was already used for a different order',
+      );
+      await placeOrder(t, [{ _id: p._id, quantity: 1 }], { key: 'bad key!' }).expect(400);
+    });
+
+    it('takes placedBy from the token and saves a customer’s checkout details to their record', async () => {
+      const customer = await registerCustomer(t);
+      const p = await product();
+      const res = await placeOrder(t, [{ _id: p._id, quantity: 1 }], {
+        token: customer.accessToken,
+        guestInfo: { ...DELIVERY, fullName: 'Wanjiku Kamau', email: customer.user.email },
+      }).expect(201);
+      expect(res.body.order.placedBy).toEqual({
+        _id: customer.user._id,
+        fullName: 'Wanjiku Kamau',
+        email: customer.user.email,
+      });
+      const me = await t
+        .http()
+        .get('/api/users/profile')
+        .set(bearer(customer.accessToken))
+        .expect(200);
+      expect(me.body.user).toMatchObject({
+        county: 'Kiambu',
+        streetAddress: DELIVERY.streetAddress,
+        phoneNumber: DELIVERY.phoneNumber,
+      });
+      const again = await placeOrder(t, [{ _id: p._id, quantity: 1 }], {
+        token: customer.accessToken,
+        guestInfo: null,
+      }).expect(201);
+      expect(again.body.order.guestInfo).toMatchObject({
+        county: 'Kiambu',
+        email: customer.user.email,
+      });
+      await placeOrder(t, [{ _id: p._id, quantity: 1 }], { token: 'expired.or.bad' }).expect(401);
+    });
+  });
+
+  describe('tracking', () => {
+    it('reveals status and dates only', async () => {
+      const p = await product();
+      const placed = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(201);
+      const res = await t
+        .http()
+        .get('/api/orders/track/new-order')
+        .query({ purchaseNumber: placed.body.order.purchaseNumber.toLowerCase() })
+        .expect(200);
+      expect(Object.keys(res.body).sort()).toEqual([
+        'deliveredDate',
+        'estimatedDeliveryDate',
+        'inTransitDate',
+        'message',
+        'orderReceivedDate',
+        'orderStatus',
+        'purchaseNumber',
+        'success',
+      ]);
+      expect(res.body.orderStatus).toEqual({ currentStatus: 'Pending' });
+      const text = JSON.stringify(res.body);
+      for (const secret of [
+        DELIVERY.fullName,
+        DELIVERY.phoneNumber,
+        DELIVERY.email,
+        DELIVERY.streetAddress,
+        'Kiambu',
+      ])
+        expect(text).not.toContain(secret);
+    });
+
+    it('answers 404 for an unknown number and 400 for a malformed one', async () => {
+      const res = await t
+        .http()
+        .get('/api/orders/track/new-order')
+        .query({ purchaseNumber: 'SPD22222222' })
+        .expect(404);
+      expect(res.body.message).toBe('Error fetching order. Please check your confirmation number.');
+      await t
+        .http()
+        .get('/api/orders/track/new-order')
+        .query({ purchaseNumber: 'SPD1' })
+        .expect(400);
+      await t.http().get('/api/orders/track/new-order').expect(400);
+      await t.http().get('/api/orders/track/new-order?purchaseNumber[$ne]=x').expect(400);
+    });
+  });
+
+  describe('reading', () => {
+    it('lists orders for staff with filters, and a customer only their own', async () => {
+      const customer = await registerCustomer(t);
+      const p = await product();
+      const mine = await placeOrder(t, [{ _id: p._id, quantity: 1 }], {
+        token: customer.accessToken,
+        guestInfo: { ...DELIVERY, fullName: 'Unique Buyer Name' },
+      }).expect(201);
+      await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(201);
+
+      const all = await t.http().get('/api/orders').set(bearer(staff.accessToken)).expect(200);
+      expect(all.body).toMatchObject({
+        success: true,
+        totalOrders: expect.any(Number),
+        totalPages: expect.any(Number),
+      });
+      expect(all.body.orders.length).toBeLessThanOrEqual(10);
+      const search = await t
+        .http()
+        .get('/api/orders')
+        .query({ search: 'unique buyer' })
+        .set(bearer(staff.accessToken))
+        .expect(200);
+      expect(search.body.orders.map((o: { _id: string }) => o._id)).toEqual([mine.body.order._id]);
+      const byNumber = await t
+        .http()
+        .get('/api/orders')
+        .query({ search: mine.body.order.purchaseNumber })
+        .set(bearer(admin.accessToken))
+        .expect(200);
+      expect(byNumber.body.totalOrders).toBe(1);
+      const pending = await t
+        .http()
+        .get('/api/orders')
+        .query({ status: 'Completed' })
+        .set(bearer(staff.accessToken))
+        .expect(200);
+      expect(
+        pending.body.orders.every((o: { orderStatus: string }) => o.orderStatus === 'Completed'),
+      ).toBe(true);
+      await t
+        .http()
+        .get('/api/orders')
+        .query({ status: 'Lost' })
+        .set(bearer(staff.accessToken))
+        .expect(400);
+      await t.http().get('/api/orders').set(bearer(customer.accessToken)).expect(403);
+
+      const own = await t
+        .http()
+        .get('/api/orders/user')
+        .set(bearer(customer.accessToken))
+        .expect(200);
+      expect(own.body.orders.map((o: { _id: string }) => o._id)).toEqual([mine.body.order._id]);
+      await t
+        .http()
+        .get(`/api/orders/user/${customer.user._id}`)
+        .set(bearer(customer.accessToken))
+        .expect(200);
+      await t
+        .http()
+        .get(`/api/orders/user/${staff.user._id}`)
+        .set(bearer(customer.accessToken))
+        .expect(403);
+      const ofUser = await t
+        .http()
+        .get(`/api/orders/user/${customer.user._id}`)
+        .set(bearer(staff.accessToken))
+        .expect(200);
+      expect(ofUser.body.totalOrders).toBe(1);
+      await t
+        .http()
+        .get(`/api/orders/${mine.body.order._id}`)
+        .set(bearer(customer.accessToken))
+        .expect(200);
+      const other = await registerCustomer(t);
+      await t
+        .http()
+        .get(`/api/orders/${mine.body.order._id}`)
+        .set(bearer(other.accessToken))
+        .expect(404);
+      await t.http().get('/api/orders/12345').set(bearer(staff.accessToken)).expect(400);
+    });
+  });
+
+  describe('the order life cycle', () => {
+    async function freshOrder(quantity = 1, token?: string) {
+      const p = await product({ price: 450, productQuantity: 10 });
+      const res = await placeOrder(t, [{ _id: p._id, quantity }], {
+        token,
+        guestInfo: token ? { ...DELIVERY } : undefined,
+      }).expect(201);
+      return {
+        order: res.body.order as { _id: string; totalAmount: number; purchaseNumber: string },
+        product: p,
+      };
+    }
+    const act = (method: 'patch' | 'put' | 'delete', url: string, token = staff.accessToken) =>
+      t.http()[method](url).set(bearer(token));
+
+    it('goes Pending -> paid by Mpesa (Processing) -> InTransit -> Delivered -> Completed', async () => {
+      const { order } = await freshOrder(2);
+      const noCode = await act('patch', `/api/orders/complete-payment/${order._id}`)
+        .send({ paymentMethod: 'Mpesa', paymentDetails: { amount: 900 } })
+        .expect(400);
+      expect(noCode.body.message).toBe('Transaction code is required');
+      const wrongAmount = await act('patch', `/api/orders/complete-payment/${order._id}`)
+        .send({ paymentMethod: 'Cash', paymentDetails: { amount: 899 } })
+        .expect(400);
+      expect(wrongAmount.body.message).toBe('The amount must equal the order total of KES 900');
+      const paid = await act('patch', `/api/orders/complete-payment/${order._id}`)
+        .send({
+          paymentMethod: 'Mpesa',
+          paymentDetails: {
+            amount: 900,
+            transactionCode: 'SGH7K2LP9Q',
+            timePaid: new Date().toISOString(),
+            completedBy: admin.user._id,
+          },
+        })
+        .expect(200);
+      expect(paid.body.order).toMatchObject({
+        paymentStatus: 'Paid',
+        orderStatus: 'Processing',
+        paymentMethod: 'Mpesa',
+        paymentDetails: {
+          amount: 900,
+          transactionCode: 'SGH7K2LP9Q',
+          completedBy: { _id: staff.user._id },
+        },
+      });
+      const transit = await act('patch', `/api/orders/inTransit/${order._id}`).expect(200);
+      expect(transit.body.order.inTransitDate).toEqual(expect.any(String));
+      const delivered = await act('patch', '/api/orders/confirm-delivery')
+        .send({ orderId: order._id })
+        .expect(200);
+      expect(delivered.body.order).toMatchObject({
+        orderStatus: 'Delivered',
+        deliveredDate: expect.any(String),
+      });
+      const done = await act('patch', `/api/orders/complete-order/${order._id}`).expect(200);
+      expect(done.body.order).toMatchObject({
+        orderStatus: 'Completed',
+        fulfillmentStatus: 'Fulfilled',
+      });
+      const log = await t
+        .http()
+        .get('/api/audit-logs?limit=4')
+        .set(bearer(admin.accessToken))
+        .expect(200);
+      expect(log.body.map((e: { action: string }) => e.action)).toEqual([
+        'order.fulfil',
+        'order.delivered',
+        'order.inTransit',
+        'order.payment',
+      ]);
+    });
+
+    it('refuses every transition the state machine does not allow with 409 and a reason', async () => {
+      const { order } = await freshOrder();
+      const refuse = async (
+        method: 'patch' | 'put' | 'delete',
+        url: string,
+        body: object | undefined,
+        reason: string,
+        token?: string,
+      ) => {
+        const res = await act(method, url, token)
+          .send(body ?? {})
+          .expect(409);
+        expect(res.body.message).toBe(reason);
+      };
+      await refuse(
+        'patch',
+        `/api/orders/complete-order/${order._id}`,
+        undefined,
+        'This order is pending; only orders in transit or delivered can be fulfilled',
+      );
+      await refuse(
+        'patch',
+        '/api/orders/confirm-delivery',
+        { orderId: order._id },
+        'This order is pending; only an order in transit can be marked delivered',
+      );
+      await act('patch', `/api/orders/inTransit/${order._id}`).expect(200);
+      await refuse(
+        'patch',
+        `/api/orders/complete-order/${order._id}`,
+        undefined,
+        'Complete the payment before fulfilling this order',
+      );
+      await refuse(
+        'patch',
+        `/api/orders/inTransit/${order._id}`,
+        undefined,
+        'This order is in transit; only pending or processing orders can be sent out',
+      );
+      await refuse(
+        'patch',
+        `/api/orders/cancel/${order._id}`,
+        undefined,
+        'This order is in transit; only pending or processing orders can be cancelled',
+      );
+      await refuse(
+        'put',
+        `/api/orders/update/${order._id}`,
+        { guestInfo: DELIVERY },
+        'This order is in transit; delivery details can only change before it is sent out',
+      );
+      await act('patch', `/api/orders/complete-payment/${order._id}`)
+        .send({ paymentMethod: 'Cash', paymentDetails: { amount: order.totalAmount } })
+        .expect(200);
+      await refuse(
+        'patch',
+        `/api/orders/complete-payment/${order._id}`,
+        { paymentMethod: 'Cash', paymentDetails: { amount: order.totalAmount } },
+        'This order is already paid',
+      );
+      await refuse(
+        'delete',
+        `/api/orders/delete/${order._id}`,
+        undefined,
+        'This order is in transit and paid; it is part of the sales record and cannot be deleted',
+        admin.accessToken,
+      );
+      await act('patch', `/api/orders/complete-order/${order._id}`).expect(200);
+      await refuse(
+        'patch',
+        `/api/orders/cancel/${order._id}`,
+        undefined,
+        'This order is completed; only pending or processing orders can be cancelled',
+      );
+    });
+
+    it('cancels and returns the stock; a customer may cancel only their own Pending order', async () => {
+      const customer = await registerCustomer(t);
+      const { order, product: p } = await freshOrder(3, customer.accessToken);
+      expect(await stockOf(t, p._id)).toBe(7);
+      const other = await registerCustomer(t);
+      await act('patch', `/api/orders/cancel/${order._id}`, other.accessToken).expect(404);
+      const res = await act(
+        'patch',
+        `/api/orders/cancel/${order._id}`,
+        customer.accessToken,
+      ).expect(200);
+      expect(res.body.order).toMatchObject({
+        orderStatus: 'Cancelled',
+        cancelledDate: expect.any(String),
+      });
+      expect(await stockOf(t, p._id)).toBe(10);
+      await act('patch', `/api/orders/cancel/${order._id}`).expect(409);
+      expect(await stockOf(t, p._id)).toBe(10);
+
+      const second = await freshOrder(1, customer.accessToken);
+      await act('patch', `/api/orders/complete-payment/${second.order._id}`)
+        .send({ paymentMethod: 'Cash', paymentDetails: { amount: second.order.totalAmount } })
+        .expect(200);
+      const late = await act(
+        'patch',
+        `/api/orders/cancel/${second.order._id}`,
+        customer.accessToken,
+      ).expect(409);
+      expect(late.body.message).toBe(
+        'This order is being processed; please contact the shop to cancel it',
+      );
+    });
+
+    it('updates delivery details while Pending', async () => {
+      const { order } = await freshOrder();
+      const res = await act('put', `/api/orders/update/${order._id}`)
+        .send({ guestInfo: { ...DELIVERY, streetAddress: 'Juja, Gate C' } })
+        .expect(200);
+      expect(res.body.order.guestInfo.streetAddress).toBe('Juja, Gate C');
+    });
+
+    it('lets admin delete an unpaid order (stock back) or a cancelled one', async () => {
+      const { order, product: p } = await freshOrder(4);
+      await act('delete', `/api/orders/delete/${order._id}`, admin.accessToken).expect(200);
+      expect(await stockOf(t, p._id)).toBe(10);
+      await act('patch', `/api/orders/cancel/${order._id}`).expect(404);
+      await act('delete', `/api/orders/delete/${order._id}`, staff.accessToken).expect(403);
+    });
+  });
+
+  describe('recovery after a crash', () => {
+    it('undoes a placement that never finished: the stock comes back and the order is gone', async () => {
+      const p = await product({ productQuantity: 10 });
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      const orderId = new Types.ObjectId();
+      // What a crash between "stock reserved" and "order placed" leaves behind.
+      await db.collection('orders').insertOne({
+        _id: orderId,
+        purchaseNumber: 'SPDCRASH234',
+        placedBy: null,
+        guestInfo: { ...DELIVERY },
+        products: [
+          {
+            productId: p._id,
+            productName: p.productName,
+            productImage: '',
+            unitPrice: 250,
+            quantity: 3,
+            lineTotal: 750,
+          },
+        ],
+        subtotal: 750,
+        shippingFee: 0,
+        totalAmount: 750,
+        orderStatus: 'Pending',
+        paymentStatus: 'Pending',
+        fulfillmentStatus: 'Unfulfilled',
+        orderDate: new Date(Date.now() - 5000),
+        estimatedDeliveryDate: new Date(),
+        placement: 'reserving',
+        ledgerSettled: false,
+        stockReturn: 'none',
+        createdAt: new Date(Date.now() - 5000),
+        updatedAt: new Date(Date.now() - 5000),
+      });
+      const catalog = t.app.get(OrderPlacementService)['catalog'];
+      expect(await catalog.reserveStock(p._id, orderId.toString(), 3)).toBe(true);
+      expect(await stockOf(t, p._id)).toBe(7);
+
+      await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });
+      expect(await stockOf(t, p._id)).toBe(10);
+      expect(await db.collection('orders').countDocuments({ _id: orderId })).toBe(0);
+      // Running it again changes nothing.
+      await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });
+      expect(await stockOf(t, p._id)).toBe(10);
+    });
+
+    it('finishes a cancellation whose stock return was interrupted, returning each line once', async () => {
+      const p1 = await product({ productQuantity: 10 });
+      const p2 = await product({ productQuantity: 10 });
+      const placed = await placeOrder(t, [
+        { _id: p1._id, quantity: 2 },
+        { _id: p2._id, quantity: 5 },
+      ]).expect(201);
+      const id = placed.body.order._id;
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      // Crash after the first line came back but before the second.
+      await db
+        .collection('orders')
+        .updateOne(
+          { _id: new Types.ObjectId(id) },
+          {
+            $set: {
+              orderStatus: 'Cancelled',
+              stockReturn: 'pending',
+              updatedAt: new Date(Date.now() - 5000),
+            },
+          },
+        );
+      const catalog = t.app.get(OrderPlacementService)['catalog'];
+      await catalog.restock(p1._id, id, 2);
+      await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });
+      expect(await stockOf(t, p1._id)).toBe(10);
+      expect(await stockOf(t, p2._id)).toBe(10);
+    });
+  });
+});
