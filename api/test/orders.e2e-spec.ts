@@ -639,18 +639,16 @@ describe('orders', () => {
       const id = placed.body.order._id;
       const db = t.app.get<Connection>(getConnectionToken()).db!;
       // Crash after the first line came back but before the second.
-      await db
-        .collection('orders')
-        .updateOne(
-          { _id: new Types.ObjectId(id) },
-          {
-            $set: {
-              orderStatus: 'Cancelled',
-              stockReturn: 'pending',
-              updatedAt: new Date(Date.now() - 5000),
-            },
+      await db.collection('orders').updateOne(
+        { _id: new Types.ObjectId(id) },
+        {
+          $set: {
+            orderStatus: 'Cancelled',
+            stockReturn: 'pending',
+            updatedAt: new Date(Date.now() - 5000),
           },
-        );
+        },
+      );
       const catalog = t.app.get(OrderPlacementService)['catalog'];
       await catalog.restock(p1._id, id, 2);
       await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });

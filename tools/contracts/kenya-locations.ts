@@ -8,7 +8,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { getConstituencies, getCounties, getWardsInConstituency } from 'kenya-locations';
 import { WORKSPACE_ROOT } from '../paths';
 
 interface CleanCounty {
@@ -24,29 +23,38 @@ const titleCase = (s: string) =>
     .replace(/\b([a-z])/g, (m) => m.toUpperCase());
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-const counties: CleanCounty[] = getCounties()
-  .map((county) => {
-    const subCounties = new Map<string, Set<string>>();
-    for (const sub of getConstituencies().filter((c) => c.county === county.name)) {
-      const name = titleCase(sub.name);
-      const wards = subCounties.get(name) ?? new Set<string>();
-      for (const ward of getWardsInConstituency(sub.name)) wards.add(titleCase(ward.name));
-      subCounties.set(name, wards);
-    }
-    return {
-      code: county.code,
-      name: titleCase(county.name),
-      sub_counties: [...subCounties]
-        .map(([name, wards]) => ({ name, wards: [...wards].sort((a, b) => a.localeCompare(b)) }))
-        .sort(byName),
-    };
-  })
-  .sort(byName);
+async function main(): Promise<void> {
+  // The package is an ES module; this script runs as CommonJS.
+  const { getConstituencies, getCounties, getWardsInConstituency } =
+    await import('kenya-locations');
+  const counties: CleanCounty[] = getCounties()
+    .map((county: { code: string; name: string }) => {
+      const subCounties = new Map<string, Set<string>>();
+      for (const sub of getConstituencies().filter(
+        (c: { county: string }) => c.county === county.name,
+      )) {
+        const name = titleCase(sub.name);
+        const wards = subCounties.get(name) ?? new Set<string>();
+        for (const ward of getWardsInConstituency(sub.name)) wards.add(titleCase(ward.name));
+        subCounties.set(name, wards);
+      }
+      return {
+        code: county.code,
+        name: titleCase(county.name),
+        sub_counties: [...subCounties]
+          .map(([name, wards]) => ({ name, wards: [...wards].sort((a, b) => a.localeCompare(b)) }))
+          .sort(byName),
+      };
+    })
+    .sort(byName);
 
-const target = path.join(WORKSPACE_ROOT, 'shared-contracts/src/generated/kenya-locations.json');
-writeFileSync(target, `${JSON.stringify(counties)}\n`);
-const subs = counties.flatMap((c) => c.sub_counties);
-console.log(
-  `wrote ${path.relative(WORKSPACE_ROOT, target)}: ${counties.length} counties, ${subs.length} sub-counties, ` +
-    `${subs.reduce((n, s) => n + s.wards.length, 0)} wards (${subs.filter((s) => !s.wards.length).length} sub-counties without wards)`,
-);
+  const target = path.join(WORKSPACE_ROOT, 'shared-contracts/src/generated/kenya-locations.json');
+  writeFileSync(target, `${JSON.stringify(counties)}\n`);
+  const subs = counties.flatMap((c) => c.sub_counties);
+  console.log(
+    `wrote ${path.relative(WORKSPACE_ROOT, target)}: ${counties.length} counties, ${subs.length} sub-counties, ` +
+      `${subs.reduce((n, s) => n + s.wards.length, 0)} wards (${subs.filter((s) => !s.wards.length).length} sub-counties without wards)`,
+  );
+}
+
+void main();

@@ -106,12 +106,10 @@ export class OrdersSeeder implements Seeder {
 
     let placed = 0;
     for (const [i, plan] of PLAN.entries()) {
-      const lines = [0, 1]
-        .slice(0, 1 + (i % 2))
-        .map((k) => ({
-          _id: inStock[(i * 3 + k * 7) % inStock.length]!._id,
-          quantity: 1 + ((i + k) % 3),
-        }));
+      const lines = [0, 1].slice(0, 1 + (i % 2)).map((k) => ({
+        _id: inStock[(i * 3 + k * 7) % inStock.length]!._id,
+        quantity: 1 + ((i + k) % 3),
+      }));
       const { order } = await orders.place(undefined, {
         guestInfo: CUSTOMERS[i % CUSTOMERS.length]!,
         products: lines,

@@ -1,0 +1,229 @@
+/**
+ * `npm run bench`: the API's hot paths under load, beside a bare node:http server answering the same
+ * product-list JSON from memory (the ceiling). A private database is seeded with the demo catalogue
+ * and grown to BENCH_PRODUCTS products; the API runs built, as in production. Prints requests/s,
+ * p50/p99 latency and each listing's throughput as a share of the ceiling. Never fails on a time.
+ *
+ * Settings: BENCH_PRODUCTS (10000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { MongoClient, ObjectId } from 'mongodb';
+import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
+import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ratio?: number;
+}
+
+async function main(): Promise<void> {
+  const dir = path.join(DATA_DIR, 'bench');
+  rmSync(dir, { recursive: true, force: true });
+  const db = await ensureDatabase({
+    dir: path.join(dir, 'db'),
+    private: true,
+    log: (m) => console.log(`[db] ${m}`),
+  });
+  const uri = withDatabaseName(db.uri, 'bench');
+  const children: ChildProcess[] = [];
+  try {
+    console.log('[bench] building the API');
+    run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      MONGODB_URI: uri,
+      JWT_SECRET: 'b'.repeat(40),
+      JWT_REFRESH_SECRET: 'c'.repeat(40),
+      ADMIN_EMAIL: 'bench@example.co.ke',
+      ADMIN_PASSWORD: 'Bench#2026',
+      STOREFRONT_URL: 'http://localhost:5173',
+      BACKOFFICE_URL: 'http://localhost:5174',
+      UPLOADS_DIR: path.join(dir, 'uploads'),
+      DATA_DIR: dir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+      RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
+      RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+    };
+    console.log('[bench] seeding the demo catalogue');
+    run('node', ['api/dist/scripts/seed.js'], env);
+    const ids = await grow(uri);
+
+    const port = await freePort();
+    const api = spawn('node', ['api/dist/main.js'], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: 'inherit',
+    });
+    children.push(api);
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHealth(base);
+
+    const page1 = await (await fetch(`${base}/api/products?page=1`)).text();
+    const ceilingPort = await freePort();
+    const ceiling = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(page1);
+    });
+    await new Promise<void>((r) => ceiling.listen(ceilingPort, '127.0.0.1', r));
+
+    const category = JSON.parse(page1).categories[0]._id as string;
+    const rows: Row[] = [];
+    const ceilingRow = await load(
+      'ceiling: node:http, same JSON',
+      `http://127.0.0.1:${ceilingPort}/`,
+    );
+    rows.push(ceilingRow);
+    const listings = [
+      await load('GET /api/products (page 1)', `${base}/api/products?page=1`),
+      await load(
+        'GET /api/products (category + price)',
+        `${base}/api/products?category=${category}&minPrice=100&maxPrice=1500&page=1`,
+      ),
+      await load('GET /api/products (search)', `${base}/api/products?search=avocado&page=1`),
+    ];
+    for (const row of listings) rows.push({ ...row, ratio: row.rps / ceilingRow.rps });
+    rows.push(
+      await load('GET /api/products/:id (random)', base, {
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/products/${ids[Math.floor(Math.random() * ids.length)]}`,
+        }),
+      }),
+    );
+    rows.push(
+      await load('POST /api/orders (1 line, random product)', base, {
+        method: 'POST',
+        setupRequest: (req) => ({
+          ...req,
+          path: '/api/orders',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            guestInfo: {
+              fullName: 'Bench Buyer',
+              phoneNumber: '0722000111',
+              email: 'bench@example.co.ke',
+              county: 'Kiambu',
+              streetAddress: 'Ruiru',
+            },
+            products: [{ _id: ids[Math.floor(Math.random() * ids.length)], quantity: 1 }],
+          }),
+        }),
+      }),
+    );
+    ceiling.close();
+    print(rows);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await db.stop();
+  }
+}
+
+/** Grows the catalogue to PRODUCTS by copying the seeded products, with stock to spare for orders. */
+async function grow(uri: string): Promise<string[]> {
+  const client = await MongoClient.connect(uri);
+  try {
+    const products = client.db().collection('products');
+    const seeded = await products.find({}).toArray();
+    await products.updateMany({}, { $set: { productQuantity: 1_000_000 } });
+    const copies = [];
+    for (let i = seeded.length; i < PRODUCTS; i++) {
+      const source = seeded[i % seeded.length]!;
+      copies.push({
+        ...source,
+        _id: new ObjectId(),
+        productName: `${source.productName} (lot ${Math.floor(i / seeded.length)})`,
+        productQuantity: 1_000_000,
+        reservations: [],
+        restocks: [],
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+    }
+    for (let i = 0; i < copies.length; i += 1000)
+      await products.insertMany(copies.slice(i, i + 1000));
+    const ids = (
+      await products
+        .find({}, { projection: { _id: 1 } })
+        .limit(2000)
+        .toArray()
+    ).map((p) => p._id.toString());
+    console.log(`[bench] catalogue: ${await products.countDocuments()} products`);
+    return ids;
+  } finally {
+    await client.close();
+  }
+}
+
+async function load(
+  name: string,
+  url: string,
+  request?: Partial<autocannon.Request> & { method?: string },
+): Promise<Row> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    ...(request ? { requests: [request as autocannon.Request] } : {}),
+  });
+  const row = {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  console.log(`[bench] ${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms`);
+  return row;
+}
+
+function print(rows: Row[]): void {
+  console.log(
+    `\nBench: ${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s each, on ${process.platform}/${process.arch} with ${cpus().length} CPUs\n`,
+  );
+  console.log('| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} |`,
+    );
+  }
+}
+
+async function waitForHealth(base: string): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the API did not become healthy');
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const res = spawnSync(command, args, { cwd: WORKSPACE_ROOT, env, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+}
+
+main().catch((error: Error) => {
+  console.error(`[bench] ${error.message}`);
+  process.exit(1);
+});
