@@ -49,3 +49,38 @@ describe('ProductListCache', () => {
     expect(cache.get('d')).toEqual(page(1));
   });
 });
+
+describe('ProductListCache single flight', () => {
+  it('shares one computation between concurrent requests for the same list', async () => {
+    const cache = new ProductListCache();
+    let computations = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const compute = async () => {
+      computations += 1;
+      await gate;
+      return { products: [] } as never;
+    };
+    const all = Promise.all([
+      cache.getOrCompute('k', compute),
+      cache.getOrCompute('k', compute),
+      cache.getOrCompute('k', compute),
+    ]);
+    release();
+    await all;
+    expect(computations).toBe(1);
+  });
+
+  it('does not share a computation started before a write', async () => {
+    const cache = new ProductListCache();
+    let computations = 0;
+    const compute = async () => {
+      computations += 1;
+      return { products: [] } as never;
+    };
+    const first = cache.getOrCompute('k', compute);
+    cache.clear();
+    await Promise.all([first, cache.getOrCompute('k', compute)]);
+    expect(computations).toBe(2);
+  });
+});

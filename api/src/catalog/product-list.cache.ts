@@ -16,6 +16,11 @@ interface Entry {
  */
 export class ProductListCache {
   private readonly entries = new Map<string, Entry>();
+  /** Lists being computed: concurrent requests for the same list share one computation. */
+  private readonly inFlight = new Map<
+    string,
+    { generation: number; promise: Promise<ProductListPage> }
+  >();
   /** Bumped by every clear: a list computed across a write is not stored (it may predate it). */
   private generation = 0;
 
@@ -35,14 +40,30 @@ export class ProductListCache {
     return entry.value;
   }
 
-  /** Computes the answer once, or serves it from the cache. */
-  async getOrCompute(key: string, compute: () => Promise<ProductListPage>) {
+  /**
+   * Computes the answer once, or serves it from the cache. While it is being computed, other
+   * requests for the same list wait for that computation instead of starting their own (a burst of
+   * identical requests on a cold cache costs one set of queries, not one per request).
+   */
+  async getOrCompute(
+    key: string,
+    compute: () => Promise<ProductListPage>,
+  ): Promise<ProductListPage> {
     const cached = this.get(key);
     if (cached) return cached;
+    const running = this.inFlight.get(key);
+    if (running && running.generation === this.generation) return running.promise;
     const generation = this.generation;
-    const value = await compute();
-    if (generation === this.generation) this.set(key, value);
-    return value;
+    const promise = compute().then((value) => {
+      if (generation === this.generation) this.set(key, value);
+      return value;
+    });
+    this.inFlight.set(key, { generation, promise });
+    try {
+      return await promise;
+    } finally {
+      if (this.inFlight.get(key)?.promise === promise) this.inFlight.delete(key);
+    }
   }
 
   clear(): void {
