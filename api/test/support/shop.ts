@@ -1,60 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { bearer } from './identity';
 import type { TestApp } from './test-app';
 
-export interface ProductFixture {
-  _id: string;
-  productName: string;
-  price: number;
-  offerPrice?: number;
-  onOffer: boolean;
-  productQuantity: number;
-}
-
-export async function createCategory(
-  t: TestApp,
-  token: string,
-  name = `Category ${randomBytes(3).toString('hex')}`,
-): Promise<{ _id: string; name: string }> {
-  const res = await t
-    .http()
-    .post('/api/categories')
-    .set(bearer(token))
-    .send({ name, description: `${name} seedlings` });
-  if (res.status !== 201)
-    throw new Error(`create category failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.category;
-}
-
-/** A product through the real multipart endpoint (no image). */
-export async function createProduct(
-  t: TestApp,
-  token: string,
-  category: string,
-  overrides: Partial<{
-    productName: string;
-    price: number;
-    productQuantity: number;
-    onOffer: boolean;
-    offerPrice: number;
-  }> = {},
-): Promise<ProductFixture> {
-  const fields = {
-    productName: `Hass Avocado ${randomBytes(3).toString('hex')}`,
-    productDescription: 'Grafted, 60 cm, ready to plant',
-    price: 250,
-    productQuantity: 20,
-    onOffer: false,
-    ...overrides,
-  };
-  let req = t.http().post('/api/products').set(bearer(token));
-  for (const [k, v] of Object.entries({ ...fields, initialPrice: fields.price, category }))
-    req = req.field(k, String(v));
-  const res = await req;
-  if (res.status !== 201)
-    throw new Error(`create product failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.product;
-}
+export { createCategory, createProduct } from './factories';
 
 export async function stockOf(t: TestApp, productId: string): Promise<number> {
   const res = await t.http().get(`/api/products/${productId}`).expect(200);
