@@ -5,6 +5,7 @@
  * samples). Money is whole Kenyan shillings.
  */
 import { z } from 'zod';
+import { OBJECT_ID_PATTERN } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
 
 /** Upper bounds of catalog fields. */
@@ -119,9 +120,6 @@ export function readBooleanInput(value: unknown): boolean | undefined | null {
   if (value === false || value === 'false') return false;
   return null;
 }
-
-/** 24 hexadecimal characters: a MongoDB ObjectId as the API sends it. */
-export const OBJECT_ID_PATTERN = /^[0-9a-fA-F]{24}$/;
 
 /** A whole number checked by `rule`; the output is the number. */
 export function wholeNumber(rule: WholeNumberRule) {

@@ -3,7 +3,13 @@
  * same rules (a test feeds both the same samples).
  */
 import { z } from 'zod';
-import { LIMITS, PAYMENT_METHODS, PHONE_PATTERN, TEXT_LIMITS } from './constants';
+import {
+  LIMITS,
+  OBJECT_ID_PATTERN,
+  PAYMENT_METHODS,
+  PHONE_PATTERN,
+  TEXT_LIMITS,
+} from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
 
 const trimmed = () => z.string().trim();
@@ -41,7 +47,7 @@ export type CheckoutForm = z.infer<typeof checkoutFormSchema>;
 export const ORDER_LIMITS = { maxLines: 50, maxQuantityPerLine: 1000 } as const;
 
 export const orderLineSchema = z.object({
-  _id: z.string().regex(/^[0-9a-fA-F]{24}$/, 'Each product needs a valid _id'),
+  _id: z.string().regex(OBJECT_ID_PATTERN, 'Each product needs a valid _id'),
   quantity: z
     .number()
     .int('Quantity must be a whole number')

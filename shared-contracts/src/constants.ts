@@ -113,3 +113,6 @@ export const TEXT_LIMITS = {
   county: 60,
   streetAddress: 200,
 } as const;
+
+/** A MongoDB ObjectId as text: 24 hexadecimal characters. */
+export const OBJECT_ID_PATTERN = /^[0-9a-fA-F]{24}$/;

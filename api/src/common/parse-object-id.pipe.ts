@@ -1,12 +1,11 @@
 import { BadRequestException, Injectable, type PipeTransform } from '@nestjs/common';
-
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+import { OBJECT_ID_PATTERN } from '@spc/shared-contracts';
 
 /** Route ids must be MongoDB ObjectIds: anything else is a clear 400, never a cast error or a 500. */
 @Injectable()
 export class ParseObjectIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (typeof value !== 'string' || !OBJECT_ID.test(value)) {
+    if (typeof value !== 'string' || !OBJECT_ID_PATTERN.test(value)) {
       throw new BadRequestException(`"${String(value).slice(0, 40)}" is not a valid id`);
     }
     return value.toLowerCase();
@@ -14,5 +13,5 @@ export class ParseObjectIdPipe implements PipeTransform<string, string> {
 }
 
 export function isObjectId(value: unknown): value is string {
-  return typeof value === 'string' && OBJECT_ID.test(value);
+  return typeof value === 'string' && OBJECT_ID_PATTERN.test(value);
 }
