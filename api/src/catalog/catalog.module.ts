@@ -4,6 +4,7 @@ import { CatalogService } from './catalog.service';
 import { CategoriesController } from './categories.controller';
 import { CategoriesRepository } from './categories.repository';
 import { CategoriesService } from './categories.service';
+import { CatalogSnapshot } from './catalog-snapshot';
 import { ProductListCache } from './product-list.cache';
 import { ProductsController } from './products.controller';
 import { ProductsRepository } from './products.repository';
@@ -27,6 +28,15 @@ import { Product, ProductSchema } from './schemas/product.schema';
     ProductsService,
     CatalogService,
     { provide: ProductListCache, useFactory: () => new ProductListCache() },
+    {
+      provide: CatalogSnapshot,
+      inject: [ProductsRepository, ProductListCache],
+      useFactory: (products: ProductsRepository, cache: ProductListCache) => {
+        const snapshot = new CatalogSnapshot(() => products.snapshotData());
+        cache.onCatalogChange(() => snapshot.invalidate());
+        return snapshot;
+      },
+    },
   ],
   exports: [CatalogService],
 })

@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import type { OrderableProduct } from './catalog.types';
+import { CatalogSnapshot } from './catalog-snapshot';
 import { ProductListCache } from './product-list.cache';
 import { ProductsRepository } from './products.repository';
 
@@ -18,6 +19,7 @@ export class CatalogService {
   constructor(
     private readonly products: ProductsRepository,
     private readonly listCache: ProductListCache,
+    private readonly snapshot: CatalogSnapshot,
   ) {}
 
   /** The products with these ids that exist (ids that are not ObjectIds are left out). */
@@ -29,13 +31,17 @@ export class CatalogService {
   /** Takes `quantity` if at least that much is in stock; false (nothing taken) otherwise. */
   async takeStock(productId: string, quantity: number): Promise<boolean> {
     assertQuantity(quantity);
-    return this.stockChange(productId, (id) => this.products.takeStock(id, quantity));
+    return this.stockChange(productId, async (id) =>
+      (await this.products.takeStock(id, quantity)) ? -quantity : 0,
+    );
   }
 
   /** Puts `quantity` back; false when the product no longer exists. */
   async returnStock(productId: string, quantity: number): Promise<boolean> {
     assertQuantity(quantity);
-    return this.stockChange(productId, (id) => this.products.returnStock(id, quantity));
+    return this.stockChange(productId, async (id) =>
+      (await this.products.returnStock(id, quantity)) ? quantity : 0,
+    );
   }
 
   /**
@@ -44,7 +50,9 @@ export class CatalogService {
    */
   async reserveStock(productId: string, orderId: string, quantity: number): Promise<boolean> {
     assertQuantity(quantity);
-    return this.stockChange(productId, (id) => this.products.reserveStock(id, orderId, quantity));
+    return this.stockChange(productId, async (id) =>
+      (await this.products.reserveStock(id, orderId, quantity)) ? -quantity : 0,
+    );
   }
 
   /** Gives back what `orderId` reserved (placement undone); false when it holds nothing here. */
@@ -60,8 +68,8 @@ export class CatalogService {
   /** Returns a cancelled order's `quantity` once, however often it is called for that order. */
   async restock(productId: string, orderId: string, quantity: number): Promise<boolean> {
     assertQuantity(quantity);
-    return this.stockChange(productId, (id) =>
-      this.products.returnStockOnce(id, orderId, quantity),
+    return this.stockChange(productId, async (id) =>
+      (await this.products.returnStockOnce(id, orderId, quantity)) ? quantity : 0,
     );
   }
 
@@ -70,14 +78,19 @@ export class CatalogService {
     return isObjectId(productId) ? this.products.clearRestockMarker(productId, orderId) : false;
   }
 
+  /** Runs a stock change (answering the signed quantity it moved) and keeps the lists in step. */
   private async stockChange(
     productId: string,
-    change: (id: string) => Promise<boolean>,
+    change: (id: string) => Promise<number>,
   ): Promise<boolean> {
     if (!isObjectId(productId)) return false;
-    const changed = await change(productId.toLowerCase());
-    if (changed) this.listCache.clear();
-    return changed;
+    const id = productId.toLowerCase();
+    const delta = await change(id);
+    if (delta !== 0) {
+      this.snapshot.adjustStock(id, delta);
+      this.listCache.clearLists();
+    }
+    return delta !== 0;
   }
 }
 

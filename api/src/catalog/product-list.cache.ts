@@ -23,6 +23,7 @@ export class ProductListCache {
   >();
   /** Bumped by every clear: a list computed across a write is not stored (it may predate it). */
   private generation = 0;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(
     private readonly ttlMs = PRODUCT_LIST_TTL_MS,
@@ -66,9 +67,20 @@ export class ProductListCache {
     }
   }
 
+  /** A product or category was written: every list goes, and listeners (the snapshot) hear of it. */
   clear(): void {
+    this.clearLists();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Stock changed (an order): the lists go; the catalogue snapshot is adjusted in place instead. */
+  clearLists(): void {
     this.generation += 1;
     this.entries.clear();
+  }
+
+  onCatalogChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   get size(): number {

@@ -1,19 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Types, type FilterQuery, type Model, type SortOrder as MongoSortOrder } from 'mongoose';
-import { escapeRegExp } from '../common/pagination';
+import { Types, type Model } from 'mongoose';
 import { LocksService } from '../locks/locks.service';
 import { CategoriesRepository } from './categories.repository';
 import { KeyedQueue } from './keyed-queue';
 import { Product } from './schemas/product.schema';
+import type { SnapshotProduct } from './catalog-snapshot';
 import type {
   CategoryRef,
   OrderableProduct,
-  PriceRange,
   ProductFields,
-  ProductFilter,
   ProductImageFields,
-  ProductListQuery,
   ProductView,
 } from './catalog.types';
 
@@ -210,46 +207,19 @@ export class ProductsRepository {
     });
   }
 
-  /**
-   * One page of the list (its totals come from {@link countPerCategory}). `known` categories are
-   * used as they are; only others are looked up.
-   */
-  async findPage(
-    query: ProductListQuery,
-    known: Map<string, CategoryRef> = new Map(),
-  ): Promise<ProductView[]> {
-    const direction: MongoSortOrder = query.sortOrder === 'asc' ? 1 : -1;
-    const sortField = query.sortBy === 'price' ? 'effectivePrice' : 'createdAt';
-    const docs = await this.products
-      .find(this.filter(query))
-      .sort({ [sortField]: direction, _id: direction })
-      .skip(query.skip)
-      .limit(query.limit)
-      .lean<LeanProduct[]>();
-    return this.populate(docs, known);
-  }
-
-  /** Products matching the filter, per category id. */
-  async countPerCategory(filter: ProductFilter): Promise<Record<string, number>> {
-    const rows = await this.products.aggregate<{ _id: Types.ObjectId; count: number }>([
-      { $match: this.filter(filter) },
-      { $group: { _id: '$category', count: { $sum: 1 } } },
+  /** Every product with its search text and category, for the in-memory catalogue. */
+  async snapshotData(): Promise<{ products: SnapshotProduct[]; categories: CategoryRef[] }> {
+    const docs = await this.products.find({}).select('+searchText').lean<LeanProduct[]>();
+    const categories = await this.categories.refs([
+      ...new Set(docs.map((d) => d.category.toString())),
     ]);
-    return Object.fromEntries(rows.map((row) => [String(row._id), row.count]));
-  }
-
-  /** Lowest and highest effective price of the whole catalogue (two index look-ups). */
-  async priceRange(): Promise<PriceRange> {
-    const [lowest, highest] = await Promise.all(
-      ([1, -1] as const).map((direction) =>
-        this.products
-          .findOne()
-          .sort({ effectivePrice: direction })
-          .select('effectivePrice')
-          .lean<Pick<LeanProduct, 'effectivePrice'>>(),
-      ),
-    );
-    return { min: lowest?.effectivePrice ?? 0, max: highest?.effectivePrice ?? 0 };
+    return {
+      products: docs.map((doc) => ({
+        view: toView(doc, categories.get(doc.category.toString())),
+        searchText: doc.searchText ?? '',
+      })),
+      categories: [...categories.values()],
+    };
   }
 
   async findOrderable(ids: string[]): Promise<OrderableProduct[]> {
@@ -296,18 +266,18 @@ export class ProductsRepository {
     });
   }
 
-  /** Gives an order's reserved stock back and forgets the reservation; false when there was none. */
-  releaseReservation(id: string, orderId: string): Promise<boolean> {
+  /** Gives back what `orderId` reserved here; answers the quantity returned (0 when none). */
+  releaseReservation(id: string, orderId: string): Promise<number> {
     return this.writes(id, async () => {
       const entry = await this.reservationOf(id, orderId);
-      if (!entry) return false;
+      if (!entry) return 0;
       const quantity = Number(entry.slice(orderId.length + 1));
       // Conditional on the entry too: another instance releasing it meanwhile returns it once.
       const res = await this.products.updateOne(
         { _id: id, reservations: entry },
         { $inc: { productQuantity: quantity }, $pull: { reservations: entry } },
       );
-      return res.modifiedCount === 1;
+      return res.modifiedCount === 1 ? quantity : 0;
     });
   }
 
@@ -364,19 +334,6 @@ export class ProductsRepository {
       .select('+reservations')
       .lean<Pick<LeanProduct, 'reservations'>>();
     return doc?.reservations?.find((entry) => entry.startsWith(`${orderId}:`));
-  }
-
-  private filter(f: ProductFilter): FilterQuery<Product> {
-    const filter: FilterQuery<Product> = {};
-    if (f.search) filter.searchText = new RegExp(escapeRegExp(f.search));
-    if (f.category) filter.category = new Types.ObjectId(f.category);
-    if (f.minPrice !== undefined || f.maxPrice !== undefined) {
-      filter.effectivePrice = {
-        ...(f.minPrice !== undefined ? { $gte: f.minPrice } : {}),
-        ...(f.maxPrice !== undefined ? { $lte: f.maxPrice } : {}),
-      };
-    }
-    return filter;
   }
 
   private async populate(

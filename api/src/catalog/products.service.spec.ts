@@ -5,6 +5,7 @@ import type { ImageService } from '../storage/image.service';
 import type { CategoriesService } from './categories.service';
 import type { ProductFields, ProductView } from './catalog.types';
 import type { ProductListQueryDto } from './dto/product.dto';
+import { CatalogSnapshot } from './catalog-snapshot';
 import { ProductListCache } from './product-list.cache';
 import type { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
@@ -33,7 +34,8 @@ const view = (changes: Partial<ProductView> = {}): ProductView => ({
   ...changes,
 });
 
-function setup() {
+function setup(catalogue: ProductView[] = [view()]) {
+  const loads = { count: 0 };
   const products = {
     newId: jest.fn(() => ID),
     create: jest.fn(async () => view()),
@@ -66,14 +68,27 @@ function setup() {
   };
   const audit = { record: jest.fn(async () => undefined) };
   const cache = new ProductListCache();
+  const snapshot = new CatalogSnapshot(async () => {
+    loads.count += 1;
+    return {
+      products: catalogue.map((v) => ({
+        view: v,
+        searchText: `${v.productName}\n${v.productDescription}`.toLowerCase(),
+      })),
+      categories: [],
+    };
+  });
+  // As the catalog module wires them: a catalog write makes the snapshot read the catalogue again.
+  cache.onCatalogChange(() => snapshot.invalidate());
   const service = new ProductsService(
     products as unknown as ProductsRepository,
     categories as unknown as CategoriesService,
     audit as unknown as AuditService,
     images as unknown as ImageService,
     cache,
+    snapshot,
   );
-  return { service, products, categories, images, audit, cache };
+  return { service, products, categories, images, audit, cache, catalogue, loads };
 }
 
 describe('ProductsService', () => {
@@ -160,31 +175,61 @@ describe('ProductsService', () => {
   });
 
   it('serves a repeated list from the cache, the search normalised, until a write', async () => {
-    const { service, products } = setup();
+    const { service, loads } = setup([
+      view(),
+      view({
+        _id: '665f1c2b9d3e4a00123456ff',
+        productName: 'Grevillea',
+        productDescription: 'Timber tree',
+      }),
+    ]);
     const query = (search: string) => ({ search }) as ProductListQueryDto;
     const first = await service.list(query('Kent  Mango'));
-    await service.list(query(' kent mango '));
-    expect(products.findPage).toHaveBeenCalledTimes(1);
-    expect(products.findPage.mock.calls[0]![0]).toMatchObject({
-      search: 'kent mango',
-      sortBy: 'createdAt',
-      sortOrder: 'desc',
-      limit: 12,
-    });
+    const second = await service.list(query(' kent mango '));
+    expect(second).toBe(first);
+    expect(loads.count).toBe(1);
     expect(first).toMatchObject({
-      totalProducts: 1,
+      totalProducts: 2,
       totalFilteredProducts: 1,
       totalPages: 1,
       totalsPerCategory: { [fields.category]: 1 },
     });
+    expect(first.products.map((p) => p.productName)).toEqual(['Kent Mango']);
     await service.update(actor, ID, { price: 650 });
-    await service.list(query('kent mango'));
-    expect(products.findPage).toHaveBeenCalledTimes(2);
+    const third = await service.list(query('kent mango'));
+    expect(third).not.toBe(first);
+    expect(loads.count).toBe(2);
   });
 
-  it('derives every total from the per-category counts', async () => {
-    const { service, products, categories } = setup();
+  it('derives every total from one pass over the catalogue', async () => {
     const other = '665f1c2b9d3e4a00123456aa';
+    const fruit = (i: number, price: number) =>
+      view({
+        _id: `665f1c2b9d3e4a00123450${String(i).padStart(2, '0')}`,
+        effectivePrice: price,
+        price,
+      });
+    const tree = (i: number) =>
+      view({
+        _id: `665f1c2b9d3e4a00123451${String(i).padStart(2, '0')}`,
+        category: { _id: other, name: 'Forestry' },
+        effectivePrice: 100,
+        price: 100,
+      });
+    const { service, categories } = setup([
+      fruit(1, 400),
+      fruit(2, 500),
+      fruit(3, 450),
+      fruit(4, 900),
+      fruit(5, 501),
+      fruit(6, 700),
+      fruit(7, 800),
+      tree(1),
+      tree(2),
+      tree(3),
+      tree(4),
+      tree(5),
+    ]);
     categories.list.mockResolvedValueOnce({
       items: [
         { _id: fields.category, name: 'Fruits', description: '', productCount: 7 },
@@ -194,25 +239,21 @@ describe('ProductsService', () => {
       totalPages: 1,
       page: 1,
     });
-    products.countPerCategory
-      .mockResolvedValueOnce({ [fields.category]: 7, [other]: 5 }) // all products
-      .mockResolvedValueOnce({ [fields.category]: 3 }); // matching the price filter
     const answer = await service.list({
       category: fields.category,
       maxPrice: 500,
       limit: 2,
+      sortBy: 'price',
     } as ProductListQueryDto);
-    expect(products.countPerCategory).toHaveBeenLastCalledWith({
-      search: undefined,
-      minPrice: undefined,
-      maxPrice: 500,
-    });
+    expect(categories.list).toHaveBeenLastCalledWith({}, { [fields.category]: 7, [other]: 5 });
     expect(answer).toMatchObject({
       totalProducts: 12,
       totalFilteredProducts: 3,
       totalPages: 2,
-      totalsPerCategory: { [fields.category]: 3, [other]: 0 },
+      totalsPerCategory: { [fields.category]: 3, [other]: 5 },
+      priceRange: { min: 100, max: 900 },
     });
+    expect(answer.products.map((p) => p.effectivePrice)).toEqual([400, 450]);
   });
 
   it('refuses a price filter whose minimum is above its maximum', () => {

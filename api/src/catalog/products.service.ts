@@ -18,6 +18,7 @@ import type {
   ProductView,
 } from './catalog.types';
 import type { CreateProductDto, ProductListQueryDto, UpdateProductDto } from './dto/product.dto';
+import { CatalogSnapshot } from './catalog-snapshot';
 import { ProductListCache } from './product-list.cache';
 import { ProductsRepository } from './products.repository';
 
@@ -49,6 +50,7 @@ export class ProductsService {
     private readonly audit: AuditService,
     private readonly images: ImageService,
     private readonly listCache: ProductListCache,
+    private readonly snapshot: CatalogSnapshot,
   ) {}
 
   /** `GET /api/products`; answers are cached briefly, keyed by the normalised query. */
@@ -82,7 +84,14 @@ export class ProductsService {
     return this.listCache.getOrCompute(key, () => this.computeList(query, page));
   }
 
+  /** `GET /api/products/:id`: from the in-memory catalogue, else (new elsewhere) the database. */
   async get(id: string): Promise<ProductView> {
+    const cached = (await this.snapshot.current()).byId.get(id);
+    return cached ? cached.view : this.load(id);
+  }
+
+  /** The product as the database has it now. */
+  private async load(id: string): Promise<ProductView> {
     const product = await this.products.findById(id);
     if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
     return product;
@@ -209,7 +218,7 @@ export class ProductsService {
   async applyOffer(actor: Principal, id: string, offerPrice: number): Promise<ProductView> {
     const product = await this.products.applyOffer(id, offerPrice);
     if (!product) {
-      const existing = await this.get(id);
+      const existing = await this.load(id);
       throw new BadRequestException(`${CATALOG_MESSAGES.offerBelowPrice} (${kes(existing.price)})`);
     }
     this.listCache.clear();
@@ -242,34 +251,42 @@ export class ProductsService {
    * matching the search and price filters): the totals agree with each other by construction, and
    * the answer costs five or six queries (each a full scan on FerretDB, an index look-up on MongoDB).
    */
+  /** Lists are computed from the in-memory catalogue: one pass to filter and count, one sort. */
   private async computeList(query: ProductListQuery, page: number): Promise<ProductListPage> {
-    const others = { search: query.search, minPrice: query.minPrice, maxPrice: query.maxPrice };
-    const filtered = Object.values(others).some((value) => value !== undefined);
-    const counting = this.products.countPerCategory({});
-    const [all, matching, priceRange, { items: categories }] = await Promise.all([
-      counting,
-      filtered ? this.products.countPerCategory(others) : undefined,
-      this.products.priceRange(),
-      this.categories.list({}, counting),
-    ]);
-    const products = await this.products.findPage(
-      query,
-      new Map(categories.map((c) => [c._id, { _id: c._id, name: c.name }])),
-    );
-    const counts = matching ?? all;
-    const totalFilteredProducts = query.category
-      ? (counts[query.category] ?? 0)
-      : sum(Object.values(counts));
+    const snapshot = await this.snapshot.current();
+    const { search, minPrice, maxPrice, category } = query;
+    const all: Record<string, number> = {};
+    const counts: Record<string, number> = {};
+    const matching: ProductView[] = [];
+    for (const { view, searchText } of snapshot.products) {
+      const id = view.category._id;
+      all[id] = (all[id] ?? 0) + 1;
+      if (search && !searchText.includes(search)) continue;
+      if (minPrice !== undefined && view.effectivePrice < minPrice) continue;
+      if (maxPrice !== undefined && view.effectivePrice > maxPrice) continue;
+      counts[id] = (counts[id] ?? 0) + 1;
+      if (!category || id === category) matching.push(view);
+    }
+    const direction = query.sortOrder === 'asc' ? 1 : -1;
+    const key = (p: ProductView) => (query.sortBy === 'price' ? p.effectivePrice : p.createdAt);
+    matching.sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      if (ka !== kb) return (ka < kb ? -1 : 1) * direction;
+      return (a._id < b._id ? -1 : a._id > b._id ? 1 : 0) * direction;
+    });
+    const { items: categories } = await this.categories.list({}, all);
+    const totalFilteredProducts = matching.length;
     return {
-      products,
+      products: matching.slice(query.skip, query.skip + query.limit),
       categories,
-      totalProducts: sum(Object.values(all)),
+      totalProducts: snapshot.products.length,
       totalsPerCategory: Object.fromEntries(categories.map((c) => [c._id, counts[c._id] ?? 0])),
       totalPages: totalPages(totalFilteredProducts, query.limit),
       totalFilteredProducts,
       page,
       limit: query.limit,
-      priceRange,
+      priceRange: snapshot.priceRange,
     };
   }
 
@@ -318,8 +335,6 @@ function assertOffer(fields: ProductFields): void {
     throw new BadRequestException(`${CATALOG_MESSAGES.offerBelowPrice} (${kes(fields.price)})`);
   }
 }
-
-const sum = (values: number[]) => values.reduce((total, n) => total + n, 0);
 
 function target(product: ProductView): AuditTargetRef {
   return { type: 'product', id: product._id, label: product.productName };

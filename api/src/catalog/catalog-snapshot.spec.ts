@@ -1,0 +1,76 @@
+import type { ProductView } from './catalog.types';
+import { CatalogSnapshot, type SnapshotProduct } from './catalog-snapshot';
+
+const product = (id: string, price: number, quantity = 5): SnapshotProduct => ({
+  view: { _id: id, effectivePrice: price, productQuantity: quantity } as ProductView,
+  searchText: id,
+});
+
+describe('CatalogSnapshot', () => {
+  it('loads once for concurrent readers and serves from memory until invalidated', async () => {
+    let loads = 0;
+    const snapshot = new CatalogSnapshot(async () => {
+      loads += 1;
+      return { products: [product('a', 100), product('b', 300)], categories: [] };
+    });
+    const [one, two] = await Promise.all([snapshot.current(), snapshot.current()]);
+    expect(loads).toBe(1);
+    expect(one).toBe(two);
+    expect(one.priceRange).toEqual({ min: 100, max: 300 });
+    await snapshot.current();
+    expect(loads).toBe(1);
+    snapshot.invalidate();
+    await snapshot.current();
+    expect(loads).toBe(2);
+  });
+
+  it('applies stock changes in place without reloading', async () => {
+    let loads = 0;
+    const snapshot = new CatalogSnapshot(async () => {
+      loads += 1;
+      return { products: [product('a', 100, 5)], categories: [] };
+    });
+    await snapshot.current();
+    snapshot.adjustStock('a', -2);
+    expect((await snapshot.current()).byId.get('a')!.view.productQuantity).toBe(3);
+    snapshot.adjustStock('a', -10);
+    expect((await snapshot.current()).byId.get('a')!.view.productQuantity).toBe(0);
+    expect(loads).toBe(1);
+  });
+
+  it('reads again after the TTL', async () => {
+    let now = 0;
+    let loads = 0;
+    const snapshot = new CatalogSnapshot(
+      async () => {
+        loads += 1;
+        return { products: [], categories: [] };
+      },
+      1000,
+      () => now,
+    );
+    await snapshot.current();
+    now = 999;
+    await snapshot.current();
+    now = 1000;
+    await snapshot.current();
+    expect(loads).toBe(2);
+  });
+
+  it('does not keep a load that may have missed a stock change made while it ran', async () => {
+    let loads = 0;
+    let release!: () => void;
+    const snapshot = new CatalogSnapshot(async () => {
+      loads += 1;
+      if (loads === 1) await new Promise<void>((r) => (release = r));
+      return { products: [product('a', 100, 5)], categories: [] };
+    });
+    const first = snapshot.current();
+    await new Promise((r) => setImmediate(r));
+    snapshot.adjustStock('a', -1);
+    release();
+    await first;
+    await snapshot.current();
+    expect(loads).toBe(2);
+  });
+});

@@ -1,0 +1,85 @@
+import type { CategoryRef, PriceRange, ProductView } from './catalog.types';
+
+/** How long a snapshot serves before it is read again (other API instances' writes show by then). */
+export const SNAPSHOT_TTL_MS = 30_000;
+
+export interface SnapshotProduct {
+  view: ProductView;
+  /** Lower-cased name and description, as the list's search matches them. */
+  searchText: string;
+}
+
+export interface Snapshot {
+  products: SnapshotProduct[];
+  byId: Map<string, SnapshotProduct>;
+  categories: CategoryRef[];
+  priceRange: PriceRange;
+}
+
+export type SnapshotLoader = () => Promise<{
+  products: SnapshotProduct[];
+  categories: CategoryRef[];
+}>;
+
+/**
+ * The whole catalogue held in this process, so that product lists and product pages are answered
+ * from memory (a small shop's catalogue is a few megabytes even at 10,000 products). A catalog write
+ * in this process marks it stale, and the next read loads it again; a stock change from an order is
+ * applied in place. Other instances' writes show within the TTL.
+ */
+export class CatalogSnapshot {
+  private state?: { snapshot: Snapshot; loadedAt: number; generation: number };
+  private loading?: Promise<Snapshot>;
+  private generation = 0;
+
+  constructor(
+    private readonly load: SnapshotLoader,
+    private readonly ttlMs = SNAPSHOT_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async current(): Promise<Snapshot> {
+    const state = this.state;
+    if (state && state.generation === this.generation && this.now() - state.loadedAt < this.ttlMs) {
+      return state.snapshot;
+    }
+    return (this.loading ??= this.reload().finally(() => (this.loading = undefined)));
+  }
+
+  /** The catalogue changed (a product or category was written): read it again when next asked. */
+  invalidate(): void {
+    this.generation += 1;
+  }
+
+  /** An order took or gave back stock: apply it to the snapshot in place. */
+  adjustStock(productId: string, delta: number): void {
+    const entry = this.state?.snapshot.byId.get(productId);
+    if (entry)
+      entry.view = {
+        ...entry.view,
+        productQuantity: Math.max(0, entry.view.productQuantity + delta),
+      };
+    // A load under way may have read the product before this change: do not keep its result.
+    if (this.loading) this.generation += 1;
+  }
+
+  private async reload(): Promise<Snapshot> {
+    const generation = this.generation;
+    const startedAt = this.now();
+    const { products, categories } = await this.load();
+    let min = Infinity;
+    let max = -Infinity;
+    for (const { view } of products) {
+      min = Math.min(min, view.effectivePrice);
+      max = Math.max(max, view.effectivePrice);
+    }
+    const snapshot: Snapshot = {
+      products,
+      byId: new Map(products.map((p) => [p.view._id, p])),
+      categories,
+      priceRange: products.length ? { min, max } : { min: 0, max: 0 },
+    };
+    this.state = { snapshot, loadedAt: startedAt, generation };
+    return snapshot;
+  }
+}
