@@ -7,7 +7,7 @@ module.exports = {
   rootDir: __dirname,
   testEnvironment: 'jest-fixed-jsdom',
   testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
-  setupFilesAfterEnv: ['@testing-library/jest-dom'],
+  setupFilesAfterEnv: ['<rootDir>/src/testing/setup.ts'],
   moduleNameMapper: {
     ...preset.moduleNameMapper,
     '^(.*)/config/env$': '$1/config/env.jest',

@@ -1,14 +1,28 @@
-import { ApiStatus } from '../features/status/api-status';
+import { Suspense } from 'react';
+import { BrowserRouter, useLocation } from 'react-router';
+import { Loading } from '../components/states';
+import { AppProvider } from './provider';
+import { RouteErrorBoundary } from './route-error';
+import { AppRoutes } from './router';
 
-/** Placeholder of the public shop until the storefront issue fills it. */
+/** A failed screen is forgotten once the visitor goes elsewhere. */
+function Screens() {
+  const { pathname } = useLocation();
+  return (
+    <RouteErrorBoundary key={pathname}>
+      <Suspense fallback={<Loading />}>
+        <AppRoutes />
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
 export function App() {
   return (
-    <main className="placeholder">
-      <p className="brand">Seedling Propagation Centre · Kiambu</p>
-      <h1>Premium Quality Seedlings</h1>
-      <p>Beautiful seedlings to bring life to your space</p>
-      <p>Our online shop is opening soon.</p>
-      <ApiStatus />
-    </main>
+    <AppProvider>
+      <BrowserRouter>
+        <Screens />
+      </BrowserRouter>
+    </AppProvider>
   );
 }

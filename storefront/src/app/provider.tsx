@@ -1,0 +1,30 @@
+import { TIMINGS } from '@spc/shared-contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Toaster } from '../components/toast';
+import { ApiError } from '../lib/api-client';
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: TIMINGS.queryStaleTimeMs,
+        refetchOnWindowFocus: false,
+        // A 4xx will not get better by asking again; network and 5xx failures get two more tries.
+        retry: (count, error) =>
+          count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  const [client] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      {children}
+      <Toaster />
+    </QueryClientProvider>
+  );
+}

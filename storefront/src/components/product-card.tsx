@@ -1,0 +1,73 @@
+import { formatMoney } from '@spc/shared-contracts';
+import { Link } from 'react-router';
+import { paths } from '../config/paths';
+import type { Product } from '../lib/types';
+import { useCartStore } from '../stores/cart-store';
+import { useSessionStore } from '../stores/session-store';
+import { toast } from './toast';
+import { ProductImage } from './product-image';
+
+/** Adds a product to the cart under the signed-in user's id (or none). */
+export function useAddToCart() {
+  const add = useCartStore((s) => s.addToCart);
+  const userId = useSessionStore((s) => s.user?._id ?? '');
+  return (p: Product) => {
+    add({
+      _id: p._id,
+      userId,
+      productName: p.productName,
+      productDescription: p.productDescription,
+      productImage: p.productImage,
+      productImages: p.productImages,
+      price: p.onOffer ? p.offerPrice : p.price,
+    });
+    toast.success(`${p.productName} added to cart`);
+  };
+}
+
+export function Price({ product }: { product: Product }) {
+  return product.onOffer ? (
+    <p className="price">
+      <strong>{formatMoney(product.offerPrice)}</strong> <s>{formatMoney(product.price)}</s>
+    </p>
+  ) : (
+    <p className="price">
+      <strong>{formatMoney(product.price)}</strong>
+    </p>
+  );
+}
+
+/** A product card (spec §2): image to the detail, name, price, 'n left' or Out Of Stock. */
+export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
+  const addToCart = useAddToCart();
+  const inStock = product.productQuantity > 0;
+  return (
+    <article className="card">
+      <Link to={paths.product(product._id)} className="card-img">
+        <ProductImage
+          src={product.productImage}
+          images={product.productImages}
+          alt={product.productName}
+          width={320}
+          height={320}
+          eager={eager}
+        />
+        {product.onOffer && <span className="offer-badge">offer</span>}
+      </Link>
+      <h3 className="card-title">{product.productName}</h3>
+      <Price product={product} />
+      {inStock ? (
+        <>
+          <p className="stock">{product.productQuantity} left</p>
+          <button type="button" className="btn" onClick={() => addToCart(product)}>
+            Add to Cart
+          </button>
+        </>
+      ) : (
+        <button type="button" className="btn btn-grey" disabled>
+          Out Of Stock
+        </button>
+      )}
+    </article>
+  );
+}

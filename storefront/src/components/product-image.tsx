@@ -1,0 +1,51 @@
+import { assetUrl, srcSet } from '../lib/api-client';
+
+/** A lazy, sized product picture using the API's WebP widths; a drawn seedling when there is none. */
+export function ProductImage({
+  src,
+  images,
+  alt,
+  width,
+  height,
+  sizes = '(max-width: 768px) 50vw, 280px',
+  eager = false,
+}: {
+  src: string;
+  images?: Record<string, string> | null;
+  alt: string;
+  width: number;
+  height: number;
+  sizes?: string;
+  eager?: boolean;
+}) {
+  if (!src) {
+    return (
+      <svg
+        className="img-placeholder"
+        width={width}
+        height={height}
+        viewBox="0 0 40 40"
+        role="img"
+        aria-label={alt}
+      >
+        <rect width="40" height="40" fill="#e6f2dc" />
+        <path
+          d="M20 32V20m0 2c-6 0-8-4-8-9 6 0 8 4 8 9zm0 1c0-6 3-9 9-9 0 6-3 9-9 9z"
+          fill="#5c9a45"
+        />
+      </svg>
+    );
+  }
+  return (
+    <img
+      src={assetUrl(src)}
+      srcSet={srcSet(images)}
+      sizes={images && Object.keys(images).length ? sizes : undefined}
+      alt={alt}
+      width={width}
+      height={height}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+    />
+  );
+}

@@ -1,0 +1,16 @@
+/** Progress header: Shopping Cart, Secure Checkout, Order Complete. */
+export function Steps({ current, labels }: { current: number; labels: string[] }) {
+  return (
+    <ol className="steps" aria-label="Progress">
+      {labels.map((label, i) => (
+        <li
+          key={label}
+          className={i <= current ? 'done' : undefined}
+          aria-current={i === current ? 'step' : undefined}
+        >
+          {label}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,18 @@
+/** Every route of the storefront (spec §2 route table) in one place. */
+export const paths = {
+  home: '/',
+  shop: '/shop/products',
+  product: (id: string) => `/single/product/${id}`,
+  cart: '/viewCart',
+  checkout: '/checkout',
+  track: '/track-orders',
+  contact: '/contactUs',
+  about: '/aboutUs',
+  login: '/authenticate/login',
+  register: '/authenticate/register',
+  forgotPassword: '/authenticate/forgotPassword',
+  resetPassword: (token: string) => `/authenticate/resetPassword/${token}`,
+  profile: '/user/profile',
+  myOrders: '/user/my-orders',
+  dashboard: '/dashboard',
+} as const;

@@ -1,0 +1,86 @@
+import { formatMoney, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Icon } from '../../../components/icons';
+import { Modal } from '../../../components/modal';
+import { ProductImage } from '../../../components/product-image';
+import { paths } from '../../../config/paths';
+import { useCartItems, useCartTotal } from '../../../stores/cart-store';
+import { useUiStore } from '../../../stores/ui-store';
+import { DeleteConfirm } from './delete-confirm';
+import { QuantityControl } from './quantity-control';
+
+/** Side panel 'Shopping Cart' (spec §2). */
+export function CartDrawer() {
+  const open = useUiStore((s) => s.cartOpen);
+  const setOpen = useUiStore((s) => s.setCartOpen);
+  const items = useCartItems();
+  const total = useCartTotal();
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState<string | null>(null);
+
+  const go = (to: string) => {
+    setOpen(false);
+    window.scrollTo({ top: 0 });
+    navigate(to);
+  };
+
+  return (
+    <>
+      <Modal open={open} onClose={() => setOpen(false)} title="Shopping Cart" variant="drawer">
+        {items.length === 0 ? (
+          <p className="state">{STOREFRONT_MESSAGES.cartEmpty}</p>
+        ) : (
+          <>
+            <ul className="cart-lines">
+              {items.map((item) => (
+                <li key={item._id} className="cart-line">
+                  <ProductImage
+                    src={item.productImage}
+                    images={item.productImages}
+                    alt={item.productName}
+                    width={64}
+                    height={64}
+                    sizes="64px"
+                  />
+                  <div className="cart-line-body">
+                    <strong>{item.productName}</strong>
+                    <span className="muted clamp">{item.productDescription}</span>
+                    <span>{formatMoney(item.price)}</span>
+                    <QuantityControl
+                      id={item._id}
+                      quantity={item.quantity}
+                      name={item.productName}
+                    />
+                  </div>
+                  <button
+                    type="button"
+                    className="icon-btn"
+                    aria-label={`Remove ${item.productName}`}
+                    onClick={() => setDeleting(item._id)}
+                  >
+                    <Icon name="trash" size={18} />
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <div className="drawer-foot">
+              <p className="subtotal">
+                <span>Subtotal</span> <strong>{formatMoney(total)}</strong>
+              </p>
+              <div className="row-actions">
+                <button type="button" className="btn btn-outline" onClick={() => go(paths.cart)}>
+                  View Cart
+                </button>
+                <button type="button" className="btn" onClick={() => go(paths.checkout)}>
+                  Checkout
+                </button>
+              </div>
+            </div>
+          </>
+        )}
+      </Modal>
+      <DeleteConfirm itemId={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

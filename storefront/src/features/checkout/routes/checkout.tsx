@@ -1,0 +1,261 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  checkoutFormSchema,
+  formatMoney,
+  SHIPPING_FEE_KES,
+  STOREFRONT_MESSAGES,
+  TIMINGS,
+  type CheckoutForm,
+} from '@spc/shared-contracts';
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { Field } from '../../../components/field';
+import { ProductImage } from '../../../components/product-image';
+import { Steps } from '../../../components/steps';
+import { toast } from '../../../components/toast';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
+import { useSessionStore } from '../../../stores/session-store';
+import { usePlaceOrder } from '../api/place-order';
+import { LocationSelects } from '../components/location-selects';
+
+const newKey = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `k${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+
+/** /checkout (spec §2, §5). */
+export function CheckoutRoute() {
+  const user = useSessionStore((s) => s.user);
+  const setUser = useSessionStore((s) => s.setUser);
+  const items = useCartItems();
+  const total = useCartTotal();
+  const navigate = useNavigate();
+  const placeOrder = usePlaceOrder();
+  const idempotencyKey = useRef(newKey());
+  const submitting = useRef(false);
+  const [placed, setPlaced] = useState<{ purchaseNumber: string; whatsappUrl: string } | null>(
+    null,
+  );
+  const [payment, setPayment] = useState<'delivery' | 'mpesa'>('delivery');
+
+  const {
+    register,
+    handleSubmit,
+    control,
+    setValue,
+    reset,
+    formState: { errors, isValid },
+  } = useForm<CheckoutForm>({
+    resolver: zodResolver(checkoutFormSchema),
+    mode: 'onChange',
+    defaultValues: {
+      fullName: user?.fullName ?? '',
+      phoneNumber: user?.phoneNumber ?? '',
+      email: user?.email ?? '',
+      county: user?.county ?? '',
+      subCounty: '',
+      ward: '',
+      streetAddress: user?.streetAddress ?? '',
+    },
+  });
+
+  const countyValue = useWatch({ control, name: 'county' });
+  const subCountyValue = useWatch({ control, name: 'subCounty' });
+
+  useEffect(() => {
+    if (!placed) return;
+    const t = setTimeout(() => navigate(paths.shop), TIMINGS.redirectAfterSuccessMs);
+    return () => clearTimeout(t);
+  }, [placed, navigate]);
+
+  const submit = async (form: CheckoutForm) => {
+    if (submitting.current) return;
+    submitting.current = true;
+    try {
+      const res = await placeOrder.mutateAsync({
+        guestInfo: form,
+        products: items.map((i) => ({ _id: i._id, quantity: i.quantity })),
+        idempotencyKey: idempotencyKey.current,
+      });
+      idempotencyKey.current = newKey();
+      useCartStore.getState().clearCart();
+      if (user) {
+        setUser({
+          ...user,
+          fullName: form.fullName,
+          phoneNumber: form.phoneNumber,
+          county: form.county,
+          streetAddress: form.streetAddress,
+        });
+      }
+      reset();
+      toast.success(res.message);
+      setPlaced({ purchaseNumber: res.order.purchaseNumber, whatsappUrl: res.order.whatsappUrl });
+      window.open(res.order.whatsappUrl, '_blank', 'noopener,noreferrer');
+    } catch (e) {
+      // The server answered: that attempt is over, the next one gets a fresh key.
+      if (e instanceof ApiError) {
+        idempotencyKey.current = newKey();
+        toast.error(e.message);
+      } else {
+        toast.error(STOREFRONT_MESSAGES.somethingWentWrong);
+      }
+    } finally {
+      submitting.current = false;
+    }
+  };
+
+  if (placed) {
+    return (
+      <div className="page center">
+        <Steps current={2} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
+        <h1>Thank you for your order</h1>
+        <p>
+          Your confirmation number is{' '}
+          <strong data-testid="purchase-number">{placed.purchaseNumber}</strong>
+        </p>
+        <p>
+          <a href={placed.whatsappUrl} target="_blank" rel="noreferrer">
+            Send the order on WhatsApp
+          </a>
+        </p>
+      </div>
+    );
+  }
+
+  const sending = placeOrder.isPending;
+  const county = countyValue ?? '';
+  const subCounty = subCountyValue ?? '';
+
+  return (
+    <div className="page">
+      <Steps current={1} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
+      <h1>Checkout</h1>
+      <div className="checkout">
+        <form
+          onSubmit={(e) => void handleSubmit(submit)(e)}
+          noValidate
+          aria-label="Delivery details"
+        >
+          <h2>Delivery details</h2>
+          <Field
+            label="Full name"
+            autoComplete="name"
+            error={errors.fullName?.message}
+            {...register('fullName')}
+          />
+          <Field
+            label="Phone number (area code and number)"
+            type="tel"
+            autoComplete="tel"
+            placeholder="+254 712 345 678"
+            error={errors.phoneNumber?.message}
+            {...register('phoneNumber')}
+          />
+          <Field
+            label="Email"
+            type="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <LocationSelects
+            county={county}
+            subCounty={subCounty}
+            register={register}
+            setValue={setValue}
+            countyError={errors.county?.message}
+          />
+          <Field
+            label="Street address (nearest town, include sub-county)"
+            autoComplete="street-address"
+            error={errors.streetAddress?.message}
+            {...register('streetAddress')}
+          />
+
+          <fieldset className="payment">
+            <legend>Payment</legend>
+            <label className="check">
+              <input
+                type="radio"
+                name="payment"
+                checked={payment === 'delivery'}
+                onChange={() => setPayment('delivery')}
+              />
+              Pay on delivery
+            </label>
+            <label className="check">
+              <input
+                type="radio"
+                name="payment"
+                checked={payment === 'mpesa'}
+                onChange={() => setPayment('mpesa')}
+              />
+              M-Pesa paybill
+            </label>
+            {payment === 'mpesa' ? (
+              <p className="muted">
+                Pay through M-Pesa paybill using your confirmation number as the account number; our
+                team confirms the payment.
+              </p>
+            ) : (
+              <p className="muted">Pay in cash or M-Pesa when your seedlings are delivered.</p>
+            )}
+          </fieldset>
+
+          <button
+            type="submit"
+            className="btn btn-block"
+            disabled={!isValid || sending || items.length === 0}
+          >
+            {sending ? 'Placing Order...' : 'PLACE ORDER'}
+          </button>
+        </form>
+
+        <aside className="summary" aria-labelledby="my-order">
+          <div className="summary-head">
+            <h2 id="my-order">My Order</h2>
+            <Link to={paths.cart} className="btn btn-outline btn-sm">
+              Edit
+            </Link>
+          </div>
+          {items.length === 0 ? (
+            <p className="state">{STOREFRONT_MESSAGES.cartEmpty}</p>
+          ) : (
+            <ul className="cart-lines">
+              {items.map((i) => (
+                <li key={i._id} className="cart-line">
+                  <ProductImage
+                    src={i.productImage}
+                    images={i.productImages}
+                    alt={i.productName}
+                    width={56}
+                    height={56}
+                    sizes="56px"
+                  />
+                  <div className="cart-line-body">
+                    <strong>{i.productName}</strong>
+                    <span className="muted">Qty {i.quantity}</span>
+                  </div>
+                  <span>{formatMoney(i.price * i.quantity)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="subtotal">
+            <span>Cart Subtotal</span> <strong>{formatMoney(total)}</strong>
+          </p>
+          <p className="subtotal">
+            <span>Shipping</span> <strong>{formatMoney(SHIPPING_FEE_KES)}</strong>
+          </p>
+          <p className="subtotal total">
+            <span>Total</span> <strong>{formatMoney(total + SHIPPING_FEE_KES)}</strong>
+          </p>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
+
+export function AboutRoute() {
+  return (
+    <div className="page narrow">
+      <h1>About us</h1>
+      <p>
+        The Seedling Propagation Centre in Kiambu, Kenya is a supplier of quality, resilient
+        seedlings: fruits, vegetables, herbs and spices, flowers and forestry trees, raised with
+        care by our nursery team.
+      </p>
+      <p>
+        With 400+ varieties, quick delivery and a 100% money-back promise if an item does not suit
+        you, we help farmers, gardeners and institutions grow with expert support.
+      </p>
+      <Link to={paths.shop} className="btn">
+        Visit our shop
+      </Link>
+    </div>
+  );
+}

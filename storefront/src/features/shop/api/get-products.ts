@@ -1,0 +1,45 @@
+import { PAGE_SIZE } from '@spc/shared-contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api-client';
+
+export interface ProductFilters {
+  page?: number;
+  limit?: number;
+  search?: string;
+  category?: string;
+  maxPrice?: number;
+  sortBy?: 'price' | 'createdAt';
+}
+
+export const productKeys = {
+  all: ['products'] as const,
+  list: (filters: ProductFilters) => [...productKeys.all, 'list', filters] as const,
+  detail: (id: string) => [...productKeys.all, 'detail', id] as const,
+};
+
+export function getProducts(filters: ProductFilters) {
+  return unwrap(
+    api.GET('/api/products', {
+      params: {
+        query: {
+          page: filters.page ?? 1,
+          limit: filters.limit ?? PAGE_SIZE.products,
+          search: filters.search || undefined,
+          category: filters.category || undefined,
+          maxPrice: filters.maxPrice,
+          sortBy: filters.sortBy ?? 'price',
+          sortOrder: 'asc',
+        },
+      },
+    }),
+  );
+}
+
+export const productsQueryOptions = (filters: ProductFilters) =>
+  queryOptions({
+    queryKey: productKeys.list(filters),
+    queryFn: () => getProducts(filters),
+    placeholderData: keepPreviousData,
+  });
+
+export const useProducts = (filters: ProductFilters) => useQuery(productsQueryOptions(filters));

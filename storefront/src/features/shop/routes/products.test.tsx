@@ -1,0 +1,94 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { createProduct, mockFetch, renderWithProviders } from '../../../testing/render';
+import { ProductsRoute } from './products';
+
+const categories = [
+  { _id: 'c1', name: 'Fruits', description: '', productCount: 2, createdAt: '', updatedAt: '' },
+  { _id: 'c2', name: 'Flowers', description: '', productCount: 0, createdAt: '', updatedAt: '' },
+];
+
+const listing = (overrides: Record<string, unknown> = {}) => ({
+  success: true,
+  message: 'ok',
+  products: [
+    createProduct(),
+    createProduct({
+      _id: 'p2',
+      productName: 'Mango',
+      onOffer: true,
+      offerPrice: 200,
+      price: 300,
+      productQuantity: 4,
+    }),
+    createProduct({ _id: 'p3', productName: 'Pawpaw', productQuantity: 0 }),
+  ],
+  categories,
+  totalProducts: 3,
+  totalsPerCategory: { c1: 3, c2: 0 },
+  totalPages: 1,
+  totalFilteredProducts: 3,
+  page: 1,
+  limit: 12,
+  priceRange: { min: 20, max: 3500 },
+  ...overrides,
+});
+
+const route = { route: '/shop/products' };
+
+describe('product listing', () => {
+  it('shows loading, then the cards with counts, offer and stock', async () => {
+    mockFetch({ '/api/products': () => ({ body: listing() }) });
+    renderWithProviders(<ProductsRoute />, { ...route, path: '/shop/products' });
+    expect(screen.getByText('Loading...')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Hass Avocado Seedling' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'All Products' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Fruits (3)' })).toBeInTheDocument();
+    expect(screen.getByText('12 left')).toBeInTheDocument();
+    expect(screen.getByText('4 left')).toBeInTheDocument();
+    expect(screen.getByText('offer')).toBeInTheDocument();
+    expect(screen.getByText('KES 300').tagName).toBe('S');
+    expect(screen.getByRole('button', { name: 'Out Of Stock' })).toBeDisabled();
+    expect(screen.getAllByText('KES 20')[0]).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+  });
+
+  it('sends search, category, price and page from the query string', async () => {
+    const { calls } = mockFetch({ '/api/products': () => ({ body: listing() }) });
+    renderWithProviders(<ProductsRoute />, {
+      ...route,
+      path: '/shop/products?search=mango&category=c1&maxPrice=500&page=2',
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Fruits' })).toBeInTheDocument();
+    const url = new URL(calls[0]!.url);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      search: 'mango',
+      category: 'c1',
+      maxPrice: '500',
+      page: '2',
+      limit: '12',
+    });
+  });
+
+  it('shows the empty text of a category', async () => {
+    mockFetch({ '/api/products': () => ({ body: listing({ products: [] }) }) });
+    renderWithProviders(<ProductsRoute />, { ...route, path: '/shop/products?category=c2' });
+    expect(await screen.findByText('No products found for this category.')).toBeInTheDocument();
+  });
+
+  it("shows 'Something went wrong...' when the list fails", async () => {
+    mockFetch({ '/api/products': () => ({ status: 500, body: { message: 'boom' } }) });
+    renderWithProviders(<ProductsRoute />, { ...route, path: '/shop/products' });
+    expect(await screen.findByText('Something went wrong...')).toBeInTheDocument();
+  });
+
+  it('shows pagination when there is more than one page and changes the page', async () => {
+    const { calls } = mockFetch({ '/api/products': () => ({ body: listing({ totalPages: 3 }) }) });
+    renderWithProviders(<ProductsRoute />, { ...route, path: '/shop/products' });
+    window.scrollTo = jest.fn();
+    fireEvent.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await screen.findByRole('button', { name: 'Page 2', current: 'page' });
+    expect(new URL(calls.at(-1)!.url).searchParams.get('page')).toBe('2');
+  });
+});

@@ -1,0 +1,140 @@
+import { DEFAULT_PRICE_RANGE, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+import { Pagination } from '../../../components/pagination';
+import { ProductCard } from '../../../components/product-card';
+import { Empty, ErrorState, Loading } from '../../../components/states';
+import { useProducts } from '../api/get-products';
+import { PriceFilter } from '../components/price-filter';
+
+const positiveInt = (v: string | null) => {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/** /shop/products: the query string carries search, category, maxPrice and page. */
+export function ProductsRoute() {
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search')?.trim() || params.get('name')?.trim() || '';
+  const category = params.get('category') ?? '';
+  const maxPrice = positiveInt(params.get('maxPrice'));
+  const page = positiveInt(params.get('page')) ?? 1;
+  const { data, isPending, isError } = useProducts({ page, search, category, maxPrice });
+
+  const update = useCallback(
+    (changes: Record<string, string | number | undefined>, resetPage = true) => {
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === undefined || v === '') next.delete(k);
+          else next.set(k, String(v));
+        }
+        if (resetPage) next.delete('page');
+        return next;
+      });
+    },
+    [setParams],
+  );
+  const onPrice = useCallback((v: number | undefined) => update({ maxPrice: v }), [update]);
+
+  const range = data?.priceRange ?? DEFAULT_PRICE_RANGE;
+  const categories = data?.categories ?? [];
+  const totals = (data?.totalsPerCategory ?? {}) as Record<string, number>;
+  const allCount = Object.values(totals).reduce((a, b) => a + b, 0);
+  const heading = categories.find((c) => c._id === category)?.name ?? 'All Products';
+  const countOf = (id: string) => totals[id] ?? 0;
+
+  return (
+    <div className="page shop">
+      <section className="highlights" aria-label="Why shop with us">
+        <div>400+ varieties</div>
+        <div>Quick delivery</div>
+        <div>100% money-back promise</div>
+      </section>
+      <div className="shop-grid">
+        <aside className="filters" aria-label="Filters">
+          <h2>Shop by Category</h2>
+          <ul className="category-list">
+            <li>
+              <button
+                type="button"
+                aria-pressed={!category}
+                onClick={() => update({ category: undefined })}
+              >
+                All <span className="count">({data ? allCount : '…'})</span>
+              </button>
+            </li>
+            {categories.map((c) => (
+              <li key={c._id}>
+                <button
+                  type="button"
+                  aria-pressed={category === c._id}
+                  onClick={() => update({ category: c._id })}
+                >
+                  {c.name} <span className="count">({countOf(c._id)})</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          <h2>Shop by Price</h2>
+          <PriceFilter
+            id="price-side"
+            min={range.min}
+            max={range.max}
+            value={maxPrice ?? range.max}
+            onCommit={onPrice}
+          />
+        </aside>
+        <div className="compact-filters">
+          <label htmlFor="category-select">Category</label>
+          <select
+            id="category-select"
+            value={category}
+            onChange={(e) => update({ category: e.target.value })}
+          >
+            <option value="">All ({allCount})</option>
+            {categories.map((c) => (
+              <option key={c._id} value={c._id}>
+                {c.name} ({countOf(c._id)})
+              </option>
+            ))}
+          </select>
+          <PriceFilter
+            id="price-compact"
+            min={range.min}
+            max={range.max}
+            value={maxPrice ?? range.max}
+            onCommit={onPrice}
+          />
+        </div>
+        <section className="listing" aria-labelledby="listing-heading">
+          <h1 id="listing-heading">{heading}</h1>
+          {search && <p className="muted">Results for “{search}”</p>}
+          {isPending ? (
+            <Loading />
+          ) : isError ? (
+            <ErrorState />
+          ) : data.products.length === 0 ? (
+            <Empty message={STOREFRONT_MESSAGES.noProductsInCategory} />
+          ) : (
+            <div className="product-grid">
+              {data.products.map((p, i) => (
+                <ProductCard key={p._id} product={p} eager={i < 2} />
+              ))}
+            </div>
+          )}
+          {data && (
+            <Pagination
+              page={page}
+              totalPages={data.totalPages}
+              onChange={(p) => {
+                update({ page: p > 1 ? p : undefined }, false);
+                window.scrollTo({ top: 0 });
+              }}
+            />
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

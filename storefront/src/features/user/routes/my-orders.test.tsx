@@ -1,0 +1,63 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { mockFetch, renderWithProviders } from '../../../testing/render';
+import { MyOrdersRoute } from './my-orders';
+
+const order = (overrides: Record<string, unknown> = {}) => ({
+  _id: 'o1',
+  purchaseNumber: 'SPD7K3MX9QA',
+  customerName: 'Wanjiku Kamau',
+  products: [{ productName: 'Hass Avocado', quantity: 1, unitPrice: 350, lineTotal: 350 }],
+  subtotal: 350,
+  orderStatus: 'Pending',
+  paymentStatus: 'Pending',
+  fulfillmentStatus: 'Unfulfilled',
+  orderDate: '2026-03-01T09:00:00.000Z',
+  ...overrides,
+});
+
+const page = (orders: unknown[]) => ({
+  body: {
+    success: true,
+    message: 'ok',
+    orders,
+    totalOrders: orders.length,
+    totalPages: 1,
+    page: 1,
+  },
+});
+
+describe('my orders', () => {
+  it("says 'No orders found.' when there are none", async () => {
+    mockFetch({ '/api/orders/user': () => page([]) });
+    renderWithProviders(<MyOrdersRoute />);
+    expect(await screen.findByText('No orders found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Place Order' })).toHaveAttribute(
+      'href',
+      '/shop/products',
+    );
+  });
+
+  it('lets a pending order be cancelled and not one in transit', async () => {
+    const { calls } = mockFetch({
+      '/api/orders/user': () =>
+        page([
+          order(),
+          order({ _id: 'o2', purchaseNumber: 'SPDABCDEFGH', orderStatus: 'InTransit' }),
+        ]),
+      '/api/orders/cancel/o1': () => ({
+        body: { success: true, message: 'Order cancelled', order: {} },
+      }),
+    });
+    renderWithProviders(<MyOrdersRoute />);
+    const pending = (await screen.findByText('SPD7K3MX9QA')).closest('tr')!;
+    const transit = screen.getByText('SPDABCDEFGH').closest('tr')!;
+    expect(within(transit).getByRole('button', { name: 'Cancel order' })).toBeDisabled();
+    fireEvent.click(within(pending).getByRole('button', { name: 'Cancel order' }));
+    expect(await screen.findByText('Order cancelled')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        calls.some((c) => c.method === 'PATCH' && c.url.endsWith('/api/orders/cancel/o1')),
+      ).toBe(true),
+    );
+  });
+});

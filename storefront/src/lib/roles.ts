@@ -1,0 +1,9 @@
+import { env } from '../config/env';
+
+/** Where a signed-in admin or staff member belongs: the back office (spec §2, 404 redirects). */
+export function backofficeHome(role: string): string | null {
+  const base = env.backofficeUrl.replace(/\/$/, '');
+  if (role === 'admin') return `${base}/admin/dashboard`;
+  if (role === 'staff') return `${base}/staff/orders`;
+  return null;
+}

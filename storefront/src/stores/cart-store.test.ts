@@ -1,0 +1,94 @@
+import { useCartStore, type NewCartItem } from './cart-store';
+
+const item = (overrides: Partial<NewCartItem> = {}): NewCartItem => ({
+  _id: 'p1',
+  userId: '',
+  productName: 'Kale',
+  productDescription: 'Collard greens',
+  productImage: '',
+  price: 20,
+  ...overrides,
+});
+
+const state = () => useCartStore.getState();
+
+beforeEach(() => {
+  localStorage.clear();
+  useCartStore.setState({ userId: '', cartItems: [], totalAmount: 0 });
+});
+
+describe('cart store (spec §4)', () => {
+  it('appends a new product with quantity 1 and totals it', () => {
+    state().addToCart(item());
+    expect(state().cartItems).toEqual([expect.objectContaining({ _id: 'p1', quantity: 1 })]);
+    expect(state().totalAmount).toBe(20);
+  });
+
+  it('raises the quantity by 1 when the same product is added again', () => {
+    state().addToCart(item());
+    state().addToCart(item());
+    state().addToCart(item({ _id: 'p2', price: 100 }));
+    expect(state().cartItems.map((i) => [i._id, i.quantity])).toEqual([
+      ['p1', 2],
+      ['p2', 1],
+    ]);
+    expect(state().totalAmount).toBe(140);
+  });
+
+  it('empties the cart first when an item of another user is added', () => {
+    state().addToCart(item({ userId: 'alice' }));
+    state().addToCart(item({ _id: 'p2', userId: 'bob' }));
+    expect(state().userId).toBe('bob');
+    expect(state().cartItems.map((i) => i._id)).toEqual(['p2']);
+  });
+
+  it('sets the quantity on increase and never lowers it below 1 on decrease', () => {
+    state().addToCart(item());
+    state().increaseQuantity('p1', 3);
+    expect(state().cartItems[0]!.quantity).toBe(3);
+    expect(state().totalAmount).toBe(60);
+    state().decreaseQuantity('p1');
+    state().decreaseQuantity('p1');
+    state().decreaseQuantity('p1');
+    expect(state().cartItems[0]!.quantity).toBe(1);
+    expect(state().totalAmount).toBe(20);
+  });
+
+  it('ignores a quantity that is not a positive number', () => {
+    state().addToCart(item());
+    state().increaseQuantity('p1', 0);
+    state().increaseQuantity('p1', Number.NaN);
+    expect(state().cartItems[0]!.quantity).toBe(1);
+  });
+
+  it('removes an item and recalculates the total', () => {
+    state().addToCart(item());
+    state().addToCart(item({ _id: 'p2', price: 5 }));
+    state().removeFromCart('p1');
+    expect(state().cartItems.map((i) => i._id)).toEqual(['p2']);
+    expect(state().totalAmount).toBe(5);
+  });
+
+  it('clearing empties the cart and forgets the user', () => {
+    state().addToCart(item({ userId: 'alice' }));
+    state().clearCart();
+    expect(state()).toMatchObject({ userId: '', cartItems: [], totalAmount: 0 });
+  });
+
+  it('clears and reassigns the cart when the signed-in user differs', () => {
+    state().addToCart(item({ userId: 'alice' }));
+    state().adoptUser('bob');
+    expect(state()).toMatchObject({ userId: 'bob', cartItems: [], totalAmount: 0 });
+  });
+
+  it('keeps the cart when the same user signs in again', () => {
+    state().addToCart(item({ userId: 'alice' }));
+    state().adoptUser('alice');
+    expect(state().cartItems).toHaveLength(1);
+  });
+
+  it('persists the cart in localStorage', () => {
+    state().addToCart(item());
+    expect(JSON.parse(localStorage.getItem('cart')!).state.cartItems[0]._id).toBe('p1');
+  });
+});
