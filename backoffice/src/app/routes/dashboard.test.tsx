@@ -1,0 +1,50 @@
+import { screen } from '@testing-library/react';
+import { renderWithProviders, signInAs } from '../../testing/render';
+import { DashboardRoute } from './dashboard';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+function answer(salesStatus: number) {
+  jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+    const url = new URL((input as Request).url);
+    if (url.pathname === '/api/staff')
+      return json(200, { success: true, message: '', staff: [], totalStaff: 4, totalPages: 1 });
+    if (url.pathname === '/api/users')
+      return json(200, { success: true, message: '', users: [], totalUsers: 27, totalPages: 3 });
+    if (salesStatus !== 200)
+      return json(salesStatus, { success: false, statusCode: salesStatus, message: 'Down' });
+    return json(200, {
+      success: true,
+      message: '',
+      dailySales: 1270,
+      weeklySales: 6935,
+      totalSales: 10130,
+    });
+  });
+}
+
+describe('dashboard', () => {
+  beforeEach(() => signInAs('admin'));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('shows the tiles with their figures and links, and no error icon', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    expect(await screen.findByText('27')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Total Staff' })).toHaveAttribute(
+      'href',
+      '/admin/staff',
+    );
+    expect(screen.getByRole('link', { name: 'Daily Sales' })).toHaveTextContent('KSH 1,270');
+    expect(screen.getByRole('link', { name: 'Weekly Sales' })).toHaveTextContent('KSH 6,935');
+    expect(screen.queryByRole('img', { name: 'error' })).not.toBeInTheDocument();
+  });
+
+  it('shows an error icon when a dashboard query fails', async () => {
+    answer(500);
+    renderWithProviders(<DashboardRoute />);
+    expect(await screen.findByRole('img', { name: 'error' })).toBeInTheDocument();
+    expect(screen.getByText('4')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,94 @@
+import {
+  Anchor,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { formatMoney } from '@spc/shared-contracts';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../config/paths';
+import { useSalesSummary } from '../../features/reports/api/get-sales-summary';
+import { useStaff } from '../../features/staff/api/get-staff';
+import { useUsers } from '../../features/users/api/get-users';
+import { UsersList } from '../../features/users/components/users-list';
+
+function Tile({ label, value, to }: { label: string; value: ReactNode; to?: string }) {
+  const body = (
+    <Card withBorder h="100%">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="xl">
+        {value}
+      </Text>
+    </Card>
+  );
+  return to ? (
+    <Anchor component={Link} to={to} underline="never" c="inherit" aria-label={label}>
+      {body}
+    </Anchor>
+  ) : (
+    body
+  );
+}
+
+/** /admin/dashboard: insight tiles, the sales cards, and the users list. */
+export function DashboardRoute() {
+  const staff = useStaff({ page: 1 });
+  const users = useUsers({ page: 1 });
+  const sales = useSalesSummary();
+  const failed = staff.isError || users.isError || sales.isError;
+  const show = (q: { isPending: boolean; isError: boolean }, value: ReactNode) =>
+    q.isPending ? '…' : q.isError ? '—' : value;
+  return (
+    <Stack>
+      <Group>
+        <Title order={2}>Dashboard</Title>
+        {failed && (
+          <Tooltip label="Some figures could not be loaded">
+            <ThemeIcon color="red" radius="xl" size="sm" role="img" aria-label="error">
+              !
+            </ThemeIcon>
+          </Tooltip>
+        )}
+      </Group>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Tile
+          label="Total Staff"
+          to={paths.adminStaff}
+          value={show(staff, staff.data?.totalStaff)}
+        />
+        <Tile label="Total Customers" to="#users" value={show(users, users.data?.totalUsers)} />
+        <Tile
+          label="Total Sales"
+          to={paths.adminOrders}
+          value={show(sales, formatMoney(sales.data?.totalSales ?? 0, 'KSH'))}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Tile
+          label="Daily Sales"
+          to={paths.adminReports}
+          value={show(sales, formatMoney(sales.data?.dailySales ?? 0, 'KSH'))}
+        />
+        <Tile
+          label="Weekly Sales"
+          to={paths.adminReports}
+          value={show(sales, formatMoney(sales.data?.weeklySales ?? 0, 'KSH'))}
+        />
+        <Tile
+          label="Total Sales"
+          to={paths.adminReports}
+          value={show(sales, formatMoney(sales.data?.totalSales ?? 0, 'KSH'))}
+        />
+      </SimpleGrid>
+      <UsersList />
+    </Stack>
+  );
+}

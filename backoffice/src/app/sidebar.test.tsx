@@ -1,0 +1,53 @@
+import { screen, within } from '@testing-library/react';
+import { createUser, renderWithProviders } from '../testing/render';
+import { Sidebar } from './sidebar';
+
+const linkNames = () =>
+  within(screen.getByRole('navigation', { name: 'Main' }))
+    .getAllByRole('link')
+    .map((a) => a.textContent);
+
+describe('sidebar', () => {
+  it('shows initials of the first and last name, the full name and the role', () => {
+    renderWithProviders(
+      <Sidebar user={createUser({ fullName: 'Wanjiku Mary Kamau', role: 'admin' })} />,
+    );
+    expect(screen.getByText('WK')).toBeInTheDocument();
+    expect(screen.getByTestId('sidebar-name')).toHaveTextContent('Wanjiku Mary Kamau');
+    expect(screen.getByTestId('sidebar-role')).toHaveTextContent('admin');
+  });
+
+  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products and audit trails', () => {
+    renderWithProviders(<Sidebar user={createUser({ role: 'admin' })} />);
+    expect(linkNames()).toEqual([
+      'Dashboard',
+      'Staff',
+      'Orders',
+      'Reports',
+      'Categories',
+      'Products',
+      'Audit trails',
+    ]);
+    expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
+    expect(screen.getByRole('link', { name: 'Audit trails' })).toHaveAttribute(
+      'href',
+      '/admin/audit-trails',
+    );
+  });
+
+  it('gives staff their Orders, Categories, Products and the Shop', () => {
+    renderWithProviders(<Sidebar user={createUser({ role: 'staff' })} />);
+    expect(linkNames()).toEqual(['Orders', 'Categories', 'Products', 'Shop']);
+    expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/staff/orders');
+    expect(screen.getByRole('link', { name: 'Shop' })).toHaveAttribute(
+      'href',
+      'http://localhost:5173/shop/products',
+    );
+    expect(screen.queryByRole('link', { name: 'Reports' })).not.toBeInTheDocument();
+  });
+
+  it('gives anyone else only Shop and My Orders', () => {
+    renderWithProviders(<Sidebar user={createUser({ role: 'customer' })} />);
+    expect(linkNames()).toEqual(['Shop', 'My Orders']);
+  });
+});

@@ -1,0 +1,50 @@
+import { Button, Group, Text } from '@mantine/core';
+import { paginationWindow } from '@spc/shared-contracts';
+
+/**
+ * Previous / numbered pages / next (spec §2): every page up to 8, else first, last, a window around
+ * the current page and ellipses. Previous is disabled on page 1, next on the last page.
+ */
+export function PaginationControl({
+  page,
+  totalPages,
+  onChange,
+}: {
+  page: number;
+  totalPages: number;
+  onChange: (page: number) => void;
+}) {
+  if (totalPages <= 1) return null;
+  return (
+    <Group gap={4} justify="center" mt="md" component="nav" aria-label="Pagination">
+      <Button variant="default" size="xs" disabled={page <= 1} onClick={() => onChange(page - 1)}>
+        Previous
+      </Button>
+      {paginationWindow(page, totalPages).map((item) =>
+        typeof item === 'number' ? (
+          <Button
+            key={item}
+            size="xs"
+            variant={item === page ? 'filled' : 'default'}
+            aria-current={item === page ? 'page' : undefined}
+            onClick={() => onChange(item)}
+          >
+            {item}
+          </Button>
+        ) : (
+          <Text key={item} px={4} aria-hidden>
+            …
+          </Text>
+        ),
+      )}
+      <Button
+        variant="default"
+        size="xs"
+        disabled={page >= totalPages}
+        onClick={() => onChange(page + 1)}
+      >
+        Next
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,36 @@
+import type { Role } from '@spc/shared-contracts';
+import { env } from '../config/env';
+
+/** Every route of the back office (spec §2), in one place. */
+export const paths = {
+  login: '/authenticate/login',
+  adminDashboard: '/admin/dashboard',
+  adminStaff: '/admin/staff',
+  createStaff: '/create-staff',
+  editStaff: (id: string) => `/edit-staff/${id}`,
+  editUser: (id: string) => `/edit-user/${id}`,
+  adminOrders: '/admin/orders',
+  adminReports: '/admin/reports',
+  adminAuditTrails: '/admin/audit-trails',
+  manageProducts: '/manage/products',
+  manageCategories: '/manage/categories',
+  userProfile: '/user/profile',
+  staffOrders: '/staff/orders',
+  staffArea: '/staff',
+  customerArea: '/customer',
+  colleague: (id: string) => `/colleagues/${id}`,
+} as const;
+
+/** Pages of the customer shop, which lives on its own origin. */
+export const storefrontPaths = {
+  shop: `${env.storefrontUrl.replace(/\/$/, '')}/shop/products`,
+  myOrders: `${env.storefrontUrl.replace(/\/$/, '')}/user/my-orders`,
+} as const;
+
+/** Where a signed-in user lands (login, home, the 404 page). */
+export function landingFor(role: Role | undefined): string {
+  if (role === 'admin') return paths.adminDashboard;
+  if (role === 'staff') return paths.staffOrders;
+  if (role === 'customer') return paths.userProfile;
+  return '/';
+}

@@ -1,0 +1,19 @@
+import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { categoryKeys } from './get-categories';
+import { refreshQueries } from '../../../lib/refresh-queries';
+
+export async function deleteCategory(id: string) {
+  return unwrap(await api.DELETE('/api/categories/delete/{id}', { params: { path: { id } } }));
+}
+
+export function useDeleteCategory() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteCategory,
+    meta: { errorMessage: BACKOFFICE_MESSAGES.categoryDeleteError },
+    onSettled: () => refreshQueries(queryClient, categoryKeys.all),
+  });
+}

@@ -1,0 +1,135 @@
+import { ActionIcon, Menu, Modal, Text, Tooltip } from '@mantine/core';
+import {
+  checkOrderAction,
+  formatMoney,
+  type OrderAction,
+  type OrderState,
+  type PaymentForm,
+  type Role,
+} from '@spc/shared-contracts';
+import { useState } from 'react';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { useCancelOrder } from '../api/cancel-order';
+import { useCompletePayment } from '../api/complete-payment';
+import { useCompleteOrder } from '../api/complete-order';
+import type { Order } from '../api/get-orders';
+import { useMoveInTransit } from '../api/move-in-transit';
+import { PaymentFormFields } from './payment-form';
+
+type MenuAction = 'completePayment' | 'inTransit' | 'fulfil' | 'cancel';
+
+/** The row menu's entries (spec §4) and the state-machine action each one takes. */
+export const ORDER_MENU: { action: MenuAction; label: string }[] = [
+  { action: 'completePayment', label: 'Complete Payment' },
+  { action: 'inTransit', label: 'In transit' },
+  { action: 'fulfil', label: 'Fulfill Order' },
+  { action: 'cancel', label: 'Cancel Order' },
+];
+
+/** Which menu entries this role sees: staff all four, admins none, anyone else only Cancel. */
+export function menuFor(role: Role | undefined) {
+  if (role === 'admin') return [];
+  if (role === 'staff') return ORDER_MENU;
+  return ORDER_MENU.filter((m) => m.action === 'cancel');
+}
+
+const CONFIRM: Record<Exclude<MenuAction, 'completePayment'>, { title: string; verb: string }> = {
+  inTransit: { title: 'Move to In Transit', verb: 'move to in transit' },
+  fulfil: { title: 'Complete', verb: 'complete' },
+  cancel: { title: 'Cancel', verb: 'cancel' },
+};
+
+/** Per-row menu; what the order's status forbids is disabled, with the reason in a tooltip. */
+export function OrderActions({ order, role }: { order: Order; role: Role }) {
+  const [open, setOpen] = useState<MenuAction | null>(null);
+  const completePayment = useCompletePayment();
+  const inTransit = useMoveInTransit();
+  const fulfil = useCompleteOrder();
+  const cancel = useCancelOrder();
+  const entries = menuFor(role);
+  if (!entries.length) return null;
+  const state = order as unknown as OrderState;
+
+  const run: Record<Exclude<MenuAction, 'completePayment'>, () => Promise<unknown>> = {
+    inTransit: () => inTransit.mutateAsync(order._id),
+    fulfil: () => fulfil.mutateAsync(order._id),
+    cancel: () => cancel.mutateAsync(order._id),
+  };
+
+  const pay = (values: PaymentForm) =>
+    completePayment.mutate(
+      {
+        orderId: order._id,
+        body: {
+          paymentMethod: values.paymentMethod,
+          paymentDetails: {
+            amount: values.amount,
+            ...(values.paymentMethod === 'Mpesa'
+              ? {
+                  transactionCode: values.transactionCode,
+                  timePaid: values.timePaid ? new Date(values.timePaid).toISOString() : undefined,
+                }
+              : {}),
+          },
+        },
+      },
+      { onSuccess: () => setTimeout(() => setOpen(null), 1000) },
+    );
+
+  return (
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" aria-label={`Actions for order ${order.purchaseNumber}`}>
+            ⋮
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {entries.map(({ action, label }) => {
+            const check = checkOrderAction(state, action as OrderAction, role);
+            const item = (
+              <Menu.Item key={action} disabled={!check.allowed} onClick={() => setOpen(action)}>
+                {label}
+              </Menu.Item>
+            );
+            return check.allowed ? (
+              item
+            ) : (
+              <Tooltip key={action} label={check.reason} position="left" withinPortal>
+                <div data-testid={`reason-${action}`} aria-label={check.reason}>
+                  {item}
+                </div>
+              </Tooltip>
+            );
+          })}
+        </Menu.Dropdown>
+      </Menu>
+      <Modal
+        opened={open === 'completePayment'}
+        onClose={() => setOpen(null)}
+        title={`Complete Payment · ${order.purchaseNumber}`}
+        centered
+      >
+        <Text size="sm" c="dimmed" mb="sm">
+          Order total {formatMoney(order.totalAmount, 'KSH')}
+        </Text>
+        <PaymentFormFields
+          total={order.totalAmount}
+          pending={completePayment.isPending}
+          onSubmit={pay}
+        />
+      </Modal>
+      {(['inTransit', 'fulfil', 'cancel'] as const).map((action) => (
+        <ConfirmModal
+          key={action}
+          opened={open === action}
+          onClose={() => setOpen(null)}
+          onConfirm={run[action]}
+          title={CONFIRM[action].title}
+          message={`are you sure you want to ${CONFIRM[action].verb} this order (${order.purchaseNumber})?`}
+          closeAfterMs={1000}
+        />
+      ))}
+    </>
+  );
+}

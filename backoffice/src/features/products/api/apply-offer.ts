@@ -1,0 +1,27 @@
+import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { patchProductInLists, productKeys } from './get-products';
+import { refreshQueries } from '../../../lib/refresh-queries';
+
+export async function applyOffer({ id, offerPrice }: { id: string; offerPrice: number }) {
+  return unwrap(
+    await api.PATCH('/api/products/apply-offer/{id}', {
+      params: { path: { id } },
+      body: { offerPrice },
+    }),
+  );
+}
+
+export function useApplyOffer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: applyOffer,
+    meta: { errorMessage: BACKOFFICE_MESSAGES.genericError },
+    onSuccess: ({ product }) => {
+      patchProductInLists(queryClient, product);
+      return refreshQueries(queryClient, productKeys.all);
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { productKeys } from './get-products';
+import { refreshQueries } from '../../../lib/refresh-queries';
+
+export async function deleteProduct(id: string) {
+  return unwrap(await api.DELETE('/api/products/delete/{id}', { params: { path: { id } } }));
+}
+
+export function useDeleteProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteProduct,
+    meta: { errorMessage: BACKOFFICE_MESSAGES.deleteError },
+    onSettled: () => refreshQueries(queryClient, productKeys.all),
+  });
+}

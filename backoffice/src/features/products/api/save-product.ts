@@ -1,0 +1,49 @@
+import { BACKOFFICE_MESSAGES, type ProductPayload } from '@spc/shared-contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { productKeys } from './get-products';
+import { refreshQueries } from '../../../lib/refresh-queries';
+
+export interface SaveProductInput {
+  id?: string;
+  values: ProductPayload;
+  image?: File | null;
+}
+
+/** The multipart form of POST /products and PUT /products/update/:id (initialPrice = price). */
+export function productFormData({ values, image }: SaveProductInput): FormData {
+  const data = new FormData();
+  data.set('productName', values.productName);
+  data.set('productDescription', values.productDescription);
+  data.set('price', String(values.price));
+  data.set('initialPrice', String(values.price));
+  data.set('productQuantity', String(values.productQuantity));
+  data.set('category', values.category);
+  data.set('onOffer', String(values.onOffer));
+  if (values.onOffer) data.set('offerPrice', String(values.offerPrice));
+  if (image) data.set('productImage', image);
+  return data;
+}
+
+export async function saveProduct(input: SaveProductInput) {
+  const form = productFormData(input);
+  const options = { body: {} as never, bodySerializer: () => form };
+  return input.id
+    ? unwrap(
+        await api.PUT('/api/products/update/{id}', {
+          ...options,
+          params: { path: { id: input.id } },
+        }),
+      )
+    : unwrap(await api.POST('/api/products', options));
+}
+
+export function useSaveProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveProduct,
+    meta: { errorMessage: BACKOFFICE_MESSAGES.productUploadError },
+    onSuccess: () => refreshQueries(queryClient, productKeys.all),
+  });
+}

@@ -1,0 +1,192 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Button,
+  FileInput,
+  Image,
+  Modal,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import {
+  IMAGE_MIME_TYPES,
+  productFormSchema,
+  type ProductFormInput,
+  type ProductPayload,
+} from '@spc/shared-contracts';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { assetUrl } from '../../../lib/api-client';
+import type { Product } from '../api/get-products';
+import { useSaveProduct } from '../api/save-product';
+import { imageProblem } from './image-check';
+
+interface CategoryOption {
+  _id: string;
+  name: string;
+}
+
+const numberValue = (v: string | number) => (typeof v === 'number' ? v : undefined);
+
+/** Add/Update Product: every field, the on-offer toggle revealing the offer price, an image. */
+export function ProductFormModal({
+  opened,
+  onClose,
+  product,
+  categories,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  product?: Product | null;
+  categories: CategoryOption[];
+}) {
+  const mutation = useSaveProduct();
+  const [image, setImage] = useState<File | null>(null);
+  const [imageError, setImageError] = useState<string>();
+  const form = useForm<ProductFormInput, unknown, ProductPayload>({
+    resolver: zodResolver(productFormSchema),
+    values: {
+      productName: product?.productName ?? '',
+      productDescription: product?.productDescription ?? '',
+      price: product?.price,
+      productQuantity: product?.productQuantity,
+      category: product?.category?._id ?? '',
+      onOffer: product?.onOffer ?? false,
+      offerPrice: product?.onOffer ? product.offerPrice : undefined,
+    },
+  });
+  const onOffer = useWatch({ control: form.control, name: 'onOffer' });
+
+  const preview = useMemo(() => (image ? URL.createObjectURL(image) : undefined), [image]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  const close = () => {
+    setImage(null);
+    setImageError(undefined);
+    onClose();
+  };
+  const pickImage = (file: File | null) => {
+    const problem = imageProblem(file);
+    setImageError(problem);
+    setImage(problem ? null : file);
+  };
+  const onSubmit = form.handleSubmit((values) => {
+    if (imageError) return;
+    mutation.mutate(
+      { id: product?._id, values, image },
+      { onSuccess: () => setTimeout(close, 1000) },
+    );
+  });
+  const e = form.formState.errors;
+  const shown = preview ?? assetUrl(product?.productImage);
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={product ? 'Update Product' : 'Add Product'}
+      size="lg"
+      centered
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <TextInput
+            label="Product Name"
+            {...form.register('productName')}
+            error={e.productName?.message}
+          />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={3}
+            {...form.register('productDescription')}
+            error={e.productDescription?.message}
+          />
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <Controller
+              control={form.control}
+              name="price"
+              render={({ field }) => (
+                <NumberInput
+                  label="Price (KSH)"
+                  allowDecimal={false}
+                  min={0}
+                  value={field.value as number | undefined}
+                  onChange={(v) => field.onChange(numberValue(v))}
+                  error={e.price?.message}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="productQuantity"
+              render={({ field }) => (
+                <NumberInput
+                  label="Quantity"
+                  allowDecimal={false}
+                  min={0}
+                  value={field.value as number | undefined}
+                  onChange={(v) => field.onChange(numberValue(v))}
+                  error={e.productQuantity?.message}
+                />
+              )}
+            />
+          </SimpleGrid>
+          <NativeSelect
+            label="Category"
+            data={[
+              { value: '', label: 'Select a category' },
+              ...categories.map((c) => ({ value: c._id, label: c.name })),
+            ]}
+            {...form.register('category')}
+            error={e.category?.message}
+          />
+          <Controller
+            control={form.control}
+            name="onOffer"
+            render={({ field }) => (
+              <Switch
+                label="On offer"
+                checked={field.value === true}
+                onChange={(ev) => field.onChange(ev.currentTarget.checked)}
+              />
+            )}
+          />
+          {onOffer === true && (
+            <Controller
+              control={form.control}
+              name="offerPrice"
+              render={({ field }) => (
+                <NumberInput
+                  label="Offer Price (KSH)"
+                  allowDecimal={false}
+                  min={0}
+                  value={field.value as number | undefined}
+                  onChange={(v) => field.onChange(numberValue(v))}
+                  error={e.offerPrice?.message}
+                />
+              )}
+            />
+          )}
+          <FileInput
+            label="Product Image"
+            placeholder="Choose an image (optional)"
+            accept={IMAGE_MIME_TYPES.join(',')}
+            value={image}
+            onChange={pickImage}
+            clearable
+            error={imageError}
+          />
+          {shown && <Image src={shown} alt="Product preview" h={140} w="auto" fit="contain" />}
+          <Button type="submit" loading={mutation.isPending}>
+            {product ? 'Update Product' : 'Add Product'}
+          </Button>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

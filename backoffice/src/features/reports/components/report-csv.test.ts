@@ -1,0 +1,22 @@
+import type { SalesReport } from '../api/get-sales-report';
+import { reportToCsv } from './report-csv';
+
+describe('sales report CSV', () => {
+  it('has one row per day and a total row, money in whole shillings', () => {
+    const report = {
+      success: true,
+      message: 'Sales report',
+      from: '2026-11-20',
+      to: '2026-11-21',
+      series: [
+        { date: '2026-11-20', orders: 2, revenue: 1585 },
+        { date: '2026-11-21', orders: 0, revenue: 0 },
+      ],
+      topProducts: [],
+      totals: { orders: 2, revenue: 1585, averageOrderValue: 793 },
+    } as SalesReport;
+    expect(reportToCsv(report)).toBe(
+      'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\n',
+    );
+  });
+});

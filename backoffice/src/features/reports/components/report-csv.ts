@@ -1,0 +1,26 @@
+import type { SalesReport } from '../api/get-sales-report';
+
+const cell = (v: string | number) => {
+  const text = String(v);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** The report of a range as CSV: one row per day, then the totals. Money in whole KES. */
+export function reportToCsv(report: SalesReport): string {
+  const rows: (string | number)[][] = [['date', 'orders', 'revenue_kes']];
+  for (const day of report.series) rows.push([day.date, day.orders, day.revenue]);
+  rows.push(['total', report.totals.orders, report.totals.revenue]);
+  return rows.map((r) => r.map(cell).join(',')).join('\n') + '\n';
+}
+
+/** Saves the CSV through a Blob link; nothing goes to the server. */
+export function downloadCsv(filename: string, csv: string) {
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}

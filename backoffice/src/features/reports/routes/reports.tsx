@@ -1,0 +1,138 @@
+import { BarChart, LineChart } from '@mantine/charts';
+import { Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { formatMoney } from '@spc/shared-contracts';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { ListState } from '../../../components/list-state';
+import { useSalesReport } from '../api/get-sales-report';
+import { downloadCsv, reportToCsv } from '../components/report-csv';
+
+const ISO = 'YYYY-MM-DD';
+
+/** /admin/reports, titled Sales: a date range, revenue and orders per day, top products, totals. */
+export function ReportsRoute() {
+  const [range, setRange] = useState<DatesRangeValue<string>>([
+    dayjs().subtract(29, 'day').format(ISO),
+    dayjs().format(ISO),
+  ]);
+  const [from, to] = range;
+  const complete = Boolean(from && to);
+  const query = useSalesReport(
+    dayjs(from ?? undefined).format(ISO),
+    dayjs(to ?? from ?? undefined).format(ISO),
+  );
+  const report = query.data;
+  const series = (report?.series ?? []).map((d) => ({ ...d, day: dayjs(d.date).format('DD/MM') }));
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <Title order={2}>Sales</Title>
+        <Group align="flex-end">
+          <DatePickerInput
+            type="range"
+            label="Date range"
+            valueFormat="DD/MM/YYYY"
+            value={range}
+            onChange={setRange}
+            maxDate={dayjs().format(ISO)}
+            miw={260}
+          />
+          <Button
+            variant="light"
+            disabled={!report || !complete}
+            onClick={() =>
+              report && downloadCsv(`sales-${report.from}-to-${report.to}.csv`, reportToCsv(report))
+            }
+          >
+            Export CSV
+          </Button>
+        </Group>
+      </Group>
+      <ListState isLoading={query.isPending} isError={query.isError} isEmpty={false} emptyText="" />
+      {report && (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Card withBorder>
+              <Text size="sm" c="dimmed">
+                Revenue
+              </Text>
+              <Text fw={700} size="xl" data-testid="report-revenue">
+                {formatMoney(report.totals.revenue, 'KSH')}
+              </Text>
+            </Card>
+            <Card withBorder>
+              <Text size="sm" c="dimmed">
+                Orders
+              </Text>
+              <Text fw={700} size="xl">
+                {report.totals.orders}
+              </Text>
+            </Card>
+            <Card withBorder>
+              <Text size="sm" c="dimmed">
+                Average order value
+              </Text>
+              <Text fw={700} size="xl">
+                {formatMoney(report.totals.averageOrderValue, 'KSH')}
+              </Text>
+            </Card>
+          </SimpleGrid>
+          <Card withBorder>
+            <Title order={4} mb="sm">
+              Revenue per day
+            </Title>
+            <LineChart
+              h={260}
+              data={series}
+              dataKey="day"
+              series={[{ name: 'revenue', label: 'Revenue (KSH)', color: 'green.6' }]}
+              valueFormatter={(v) => formatMoney(v, 'KSH')}
+              curveType="linear"
+              yAxisProps={{ width: 90 }}
+            />
+          </Card>
+          <Card withBorder>
+            <Title order={4} mb="sm">
+              Orders per day
+            </Title>
+            <BarChart
+              h={220}
+              data={series}
+              dataKey="day"
+              series={[{ name: 'orders', label: 'Orders', color: 'blue.6' }]}
+              yAxisProps={{ allowDecimals: false }}
+            />
+          </Card>
+          <Card withBorder>
+            <Title order={4} mb="sm">
+              Top products
+            </Title>
+            {report.topProducts.length === 0 ? (
+              <Text c="dimmed">No sales in this range.</Text>
+            ) : (
+              <Table>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Product</Table.Th>
+                    <Table.Th>Quantity</Table.Th>
+                    <Table.Th>Revenue</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {report.topProducts.map((p) => (
+                    <Table.Tr key={p.productId}>
+                      <Table.Td>{p.productName}</Table.Td>
+                      <Table.Td>{p.quantity}</Table.Td>
+                      <Table.Td>{formatMoney(p.revenue, 'KSH')}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}

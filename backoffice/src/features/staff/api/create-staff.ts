@@ -1,0 +1,20 @@
+import { BACKOFFICE_MESSAGES, type CreateStaffPayload } from '@spc/shared-contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { staffKeys } from './get-staff';
+import { refreshQueries } from '../../../lib/refresh-queries';
+
+export async function createStaff(body: CreateStaffPayload) {
+  return unwrap(await api.POST('/api/staff', { body }));
+}
+
+export function useCreateStaff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createStaff,
+    // The spec's text for a create-staff exception (§8).
+    meta: { errorMessage: BACKOFFICE_MESSAGES.loginError },
+    onSuccess: () => refreshQueries(queryClient, staffKeys.all),
+  });
+}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { userKeys } from './get-users';
+
+export async function getUser(id: string) {
+  return unwrap(await api.GET('/api/user/{id}', { params: { path: { id } } })).user;
+}
+
+export const userQueryOptions = (id: string) =>
+  queryOptions({ queryKey: userKeys.detail(id), queryFn: () => getUser(id) });
+
+export const useUser = (id: string) => useQuery(userQueryOptions(id));
