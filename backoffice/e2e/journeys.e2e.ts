@@ -1,6 +1,7 @@
 /**
  * Browser journeys for the back office (issue 6), in headless Debian chromium through playwright-core.
- * Not wired into `npm test` yet. Run against a built (`vite preview`) or dev back office and a running
+ * Part of `npm test` through tools/e2e/run-journeys.ts (`npm run e2e -w @spc/backoffice`), which starts
+ * everything they need. By hand, run them against a built (`vite preview`) or dev back office and a running
  * API that allows the back office's origin:
  *
  *   RATE_LIMIT_AUTH_PER_MINUTE=200 PORT=3102 BACKOFFICE_URL=http://localhost:5174 npm run start:api

@@ -1,6 +1,7 @@
 /**
  * Browser journeys for the storefront (issue 5), in headless Debian chromium through playwright-core.
- * Not wired into `npm test` yet. Run against a built or dev storefront and a running API:
+ * Part of `npm test` through tools/e2e/run-journeys.ts (`npm run e2e -w @spc/storefront`), which starts
+ * everything they need. By hand, run them against a built or dev storefront and a running API:
  *
  *   STOREFRONT_URL=http://localhost:5173 API_URL=http://localhost:3101 npx tsx --test storefront/e2e/journeys.e2e.ts
  */

@@ -1,0 +1,144 @@
+/**
+ * The browser journeys of one app (`storefront` or `backoffice`), as `npm test` runs them: a private
+ * database seeded with the demo data, the API built and run as in production, the app built against
+ * it and served by `vite preview`, then `<app>/e2e/*.e2e.ts` in headless Debian chromium (node:test).
+ * Everything it starts, it stops. Usage: tsx tools/e2e/run-journeys.ts <storefront|backoffice>
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
+import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+async function main(): Promise<void> {
+  const app = process.argv[2];
+  if (app !== 'storefront' && app !== 'backoffice')
+    throw new Error('usage: run-journeys.ts <storefront|backoffice>');
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const specs = readdirSync(path.join(WORKSPACE_ROOT, app, 'e2e')).filter((f) =>
+    f.endsWith('.e2e.ts'),
+  );
+  if (!specs.length) throw new Error(`no journeys in ${app}/e2e`);
+
+  const work = mkdtempSync(path.join(os.tmpdir(), `spc-journeys-${app}-`));
+  const db = await ensureDatabase({
+    dir: path.join(DATA_DIR, `journeys-${app}`),
+    private: true,
+    log: (m) => console.log(`[db] ${m}`),
+  });
+  const children: ChildProcess[] = [];
+  try {
+    const [apiPort, appPort, otherPort] = [await freePort(), await freePort(), await freePort()];
+    const api = `http://127.0.0.1:${apiPort}`;
+    const site = `http://127.0.0.1:${appPort}`;
+    const other = `http://127.0.0.1:${otherPort}`;
+    const storefront = app === 'storefront' ? site : other;
+    const backoffice = app === 'backoffice' ? site : other;
+    const apiEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      MONGODB_URI: withDatabaseName(db.uri, 'journeys'),
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      STOREFRONT_URL: storefront,
+      BACKOFFICE_URL: backoffice,
+      UPLOADS_DIR: path.join(work, 'uploads'),
+      DATA_DIR: work,
+      LOG_LEVEL: 'warn',
+      LOG_PRETTY: 'false',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    };
+
+    run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
+    run('node', ['api/dist/scripts/seed.js'], apiEnv);
+    children.push(
+      spawn('node', ['api/dist/main.js'], { cwd: WORKSPACE_ROOT, env: apiEnv, stdio: 'inherit' }),
+    );
+    await waitFor(`${api}/api/health`);
+
+    const outDir = path.join(work, 'dist');
+    run(
+      'npx',
+      ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        ...process.env,
+        VITE_API_URL: api,
+        VITE_STOREFRONT_URL: storefront,
+        VITE_BACKOFFICE_URL: backoffice,
+      },
+      path.join(WORKSPACE_ROOT, app),
+    );
+    children.push(
+      spawn(
+        'npx',
+        [
+          'vite',
+          'preview',
+          '--outDir',
+          outDir,
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(appPort),
+          '--strictPort',
+        ],
+        {
+          cwd: path.join(WORKSPACE_ROOT, app),
+          stdio: 'ignore',
+          detached: true,
+        },
+      ),
+    );
+    await waitFor(site);
+
+    const url = app === 'storefront' ? { STOREFRONT_URL: site } : { BACKOFFICE_URL: site };
+    run('npx', ['tsx', '--test', ...specs.map((s) => path.join(app, 'e2e', s))], {
+      ...process.env,
+      ...url,
+      API_URL: api,
+    });
+  } finally {
+    for (const child of children) {
+      try {
+        if (child.pid)
+          process.kill(child.spawnargs[0] === 'npx' ? -child.pid : child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    await db.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = WORKSPACE_ROOT,
+): void {
+  const res = spawnSync(command, args, { cwd, env, stdio: 'inherit' });
+  if (res.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${res.status ?? res.signal})`);
+}
+
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+main().catch((error: Error) => {
+  console.error(`[journeys] ${error.message}`);
+  process.exit(1);
+});
