@@ -6,6 +6,8 @@
  *   STOREFRONT_URL=http://localhost:5173 API_URL=http://localhost:3101 npx tsx --test storefront/e2e/journeys.e2e.ts
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -154,25 +156,74 @@ describe('storefront journeys', () => {
   });
 
   it('an out-of-stock answer at checkout shows the server message and keeps the cart', async () => {
+    // A real 409: the product goes out of stock (staff marks it) after it is in the cart.
+    const list = await (await fetch(`${API}/api/products?limit=50`)).json();
+    const product = (
+      list.products as { _id: string; productName: string; productQuantity: number }[]
+    ).find((p) => p.productQuantity > 0)!;
     const page = await newPage();
-    await page.goto(`${BASE}/shop/products`);
-    await addFirstInStock(page);
-    await page.route(`${API}/api/orders`, (route) =>
-      route.fulfill({
-        status: 409,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          success: false,
-          statusCode: 409,
-          message: 'Only 0 left of this seedling',
-        }),
-      }),
-    );
+    await page.goto(`${BASE}/single/product/${product._id}`);
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByRole('button', { name: /^Cart, 1 items/ }).waitFor();
+
+    const login = await fetch(`${API}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'staff@spc.local', password: 'Staff@1234' }),
+    });
+    const { data } = await login.json();
+    const marked = await fetch(`${API}/api/products/check-stock/${product._id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${data.accessToken}` },
+    });
+    assert.equal(marked.status, 200);
+
     await page.goto(`${BASE}/checkout`);
     await fillCheckout(page);
     await page.getByRole('button', { name: 'PLACE ORDER' }).click();
-    await page.getByText('Only 0 left of this seedling').waitFor();
+    await page.getByText(`${product.productName} is out of stock`).first().waitFor();
     await page.getByRole('button', { name: /^Cart, 1 items/ }).waitFor();
     await page.context().close();
+  });
+
+  it('the main pages have no serious or critical accessibility problems (axe-core)', async () => {
+    const list = await (await fetch(`${API}/api/products?limit=1`)).json();
+    const pages = [
+      '/',
+      '/shop/products',
+      `/single/product/${list.products[0]._id}`,
+      '/checkout',
+      '/track-orders',
+      '/authenticate/login',
+      '/authenticate/register',
+    ];
+    const axeSource = readFileSync(
+      createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+      'utf8',
+    );
+    const problems: string[] = [];
+    for (const path of pages) {
+      const page = await newPage();
+      await page.goto(`${BASE}${path}`);
+      await page.waitForLoadState('networkidle');
+      await page.addScriptTag({ content: axeSource });
+      const violations = await page.evaluate(async () => {
+        const result = await (
+          window as unknown as {
+            axe: {
+              run: () => Promise<{
+                violations: { id: string; impact: string; nodes: unknown[] }[];
+              }>;
+            };
+          }
+        ).axe.run();
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+      });
+      problems.push(...violations.map((v) => `${path}: ${v}`));
+      await page.context().close();
+    }
+    assert.deepEqual(problems, []);
   });
 });
