@@ -15,3 +15,10 @@ export class ParseObjectIdPipe implements PipeTransform<string, string> {
 export function isObjectId(value: unknown): value is string {
   return typeof value === 'string' && OBJECT_ID_PATTERN.test(value);
 }
+
+/** Bodies of the `{ _id, updated... }` shape repeat the path's id; they must agree. */
+export function assertBodyIdMatches(bodyId: string, pathId: string): void {
+  if (bodyId.toLowerCase() !== pathId) {
+    throw new BadRequestException('The _id in the body does not match the id in the path');
+  }
+}

@@ -1,6 +1,7 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
+import { assertBodyIdMatches } from '../common/parse-object-id.pipe';
 import type { UserListQueryDto } from '../users/dto/user.dto';
 import type { UserView } from '../users/user.types';
 import { UsersService, type Page } from '../users/users.service';
@@ -38,9 +39,7 @@ export class StaffService {
   }
 
   update(actor: Principal, id: string, body: UpdateStaffDto): Promise<UserView> {
-    if (body._id.toLowerCase() !== id) {
-      throw new BadRequestException('The _id in the body does not match the id in the path');
-    }
+    assertBodyIdMatches(body._id, id);
     return this.users.updateStaff(actor, id, { ...body.updatedStaff });
   }
 

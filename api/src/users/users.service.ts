@@ -9,6 +9,7 @@ import { LIMITS, PAGE_SIZE, VALIDATION_MESSAGES, type Role } from '@spc/shared-c
 import { AuditService } from '../audit/audit.service';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
+import { assertBodyIdMatches } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import { ImageService } from '../storage/image.service';
 import type {
@@ -134,9 +135,7 @@ export class UsersService {
 
   /** `PATCH /api/user/update/:id`: admin edits a customer; a person edits their own record. */
   async updateUser(actor: Principal, id: string, body: UpdateUserDto): Promise<UserView> {
-    if (body._id.toLowerCase() !== id) {
-      throw new BadRequestException('The _id in the body does not match the id in the path');
-    }
+    assertBodyIdMatches(body._id, id);
     const target = await this.get(id);
     const changes: UserChanges = { ...body.updatedUser };
 
