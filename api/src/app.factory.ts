@@ -32,6 +32,8 @@ export async function createApp(
     loggerInstance: logger,
     bodyLimit: LIMITS.jsonBodyMaxBytes,
     genReqId: requestIdFor,
+    // Behind the reverse proxy the client's address is in X-Forwarded-For; rate limits key on it.
+    trustProxy: config.trustProxy,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, options.imports),

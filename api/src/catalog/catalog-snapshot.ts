@@ -25,12 +25,14 @@ export type SnapshotLoader = () => Promise<{
  * The whole catalogue held in this process, so that product lists and product pages are answered
  * from memory (a small shop's catalogue is a few megabytes even at 10,000 products). A catalog write
  * in this process marks it stale, and the next read loads it again; a stock change from an order is
- * applied in place. Other instances' writes show within the TTL.
+ * applied in place. Other instances' writes show once the change feed reports them (within
+ * CATALOG_SYNC_INTERVAL_MS), or at the latest within the TTL.
  */
 export class CatalogSnapshot {
   private state?: { snapshot: Snapshot; loadedAt: number; generation: number };
   private loading?: Promise<Snapshot>;
   private generation = 0;
+  private beforeRead?: () => Promise<void> | undefined;
 
   constructor(
     private readonly load: SnapshotLoader,
@@ -39,11 +41,18 @@ export class CatalogSnapshot {
   ) {}
 
   async current(): Promise<Snapshot> {
+    const look = this.beforeRead?.();
+    if (look) await look;
     const state = this.state;
     if (state && state.generation === this.generation && this.now() - state.loadedAt < this.ttlMs) {
       return state.snapshot;
     }
     return (this.loading ??= this.reload().finally(() => (this.loading = undefined)));
+  }
+
+  /** Runs before every read: looks for other instances' changes (see CatalogSync). */
+  syncBeforeRead(hook: () => Promise<void> | undefined): void {
+    this.beforeRead = hook;
   }
 
   /** The catalogue changed (a product or category was written): read it again when next asked. */

@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { CatalogService } from './catalog.service';
 import { CategoriesController } from './categories.controller';
 import { CategoriesRepository } from './categories.repository';
 import { CategoriesService } from './categories.service';
 import { CatalogSnapshot } from './catalog-snapshot';
+import { CatalogSync } from './catalog-sync';
 import { ProductListCache } from './product-list.cache';
 import { ProductsController } from './products.controller';
 import { ProductsRepository } from './products.repository';
@@ -30,10 +34,21 @@ import { Product, ProductSchema } from './schemas/product.schema';
     { provide: ProductListCache, useFactory: () => new ProductListCache() },
     {
       provide: CatalogSnapshot,
-      inject: [ProductsRepository, ProductListCache],
-      useFactory: (products: ProductsRepository, cache: ProductListCache) => {
+      inject: [ProductsRepository, ProductListCache, getConnectionToken(), APP_CONFIG],
+      useFactory: (
+        products: ProductsRepository,
+        cache: ProductListCache,
+        connection: Connection,
+        config: AppConfig,
+      ) => {
         const snapshot = new CatalogSnapshot(() => products.snapshotData());
         cache.onCatalogChange(() => snapshot.invalidate());
+        // Other API instances' catalog and stock changes reach this one's memory (see CatalogSync).
+        const sync = new CatalogSync(connection, config.catalogSyncIntervalMs, () =>
+          cache.forgetAll(),
+        );
+        cache.attachFeed(sync);
+        snapshot.syncBeforeRead(() => sync.beforeRead());
         return snapshot;
       },
     },

@@ -8,11 +8,18 @@ interface Entry {
   value: ProductListPage;
 }
 
+/** What the cache needs from {@link CatalogSync}: announce a change, look at others' changes. */
+export interface CatalogChangeFeed {
+  changed(): void;
+  beforeRead(): Promise<void> | undefined;
+}
+
 /**
  * Answers of the product list (the hottest path) kept in this process for a short while, keyed by
  * the normalised query. Every catalog write clears it, so this process never serves a list older
- * than its last write; other instances of the API catch up within the TTL. Provided by a factory
- * (its constructor's arguments are for tests).
+ * than its last write; with a change feed attached, other instances' writes clear it within the
+ * feed's interval (the TTL is the backstop). Provided by a factory (its constructor's arguments are
+ * for tests).
  */
 export class ProductListCache {
   private readonly entries = new Map<string, Entry>();
@@ -24,6 +31,7 @@ export class ProductListCache {
   /** Bumped by every clear: a list computed across a write is not stored (it may predate it). */
   private generation = 0;
   private readonly listeners: (() => void)[] = [];
+  private feed?: CatalogChangeFeed;
 
   constructor(
     private readonly ttlMs = PRODUCT_LIST_TTL_MS,
@@ -50,6 +58,8 @@ export class ProductListCache {
     key: string,
     compute: () => Promise<ProductListPage>,
   ): Promise<ProductListPage> {
+    const look = this.feed?.beforeRead();
+    if (look) await look;
     const cached = this.get(key);
     if (cached) return cached;
     const running = this.inFlight.get(key);
@@ -69,14 +79,25 @@ export class ProductListCache {
 
   /** A product or category was written: every list goes, and listeners (the snapshot) hear of it. */
   clear(): void {
-    this.clearLists();
-    for (const listener of this.listeners) listener();
+    this.forgetAll();
+    this.feed?.changed();
   }
 
   /** Stock changed (an order): the lists go; the catalogue snapshot is adjusted in place instead. */
   clearLists(): void {
-    this.generation += 1;
-    this.entries.clear();
+    this.dropLists();
+    this.feed?.changed();
+  }
+
+  /** Another instance changed the catalogue or its stock: lists and snapshot are read again. */
+  forgetAll(): void {
+    this.dropLists();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Tells other instances of this one's changes and listens for theirs. */
+  attachFeed(feed: CatalogChangeFeed): void {
+    this.feed = feed;
   }
 
   onCatalogChange(listener: () => void): void {
@@ -85,6 +106,11 @@ export class ProductListCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private dropLists(): void {
+    this.generation += 1;
+    this.entries.clear();
   }
 
   private set(key: string, value: ProductListPage): void {

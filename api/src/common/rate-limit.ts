@@ -1,9 +1,12 @@
 import { applyDecorators, Global, Module, UseGuards } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
 import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { SkipThrottle, ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import type { Connection } from 'mongoose';
 import { ErrorResponseDto } from './error-response.dto';
+import { MongoThrottlerStorage } from './rate-limit.store';
 
 const LIMITS = ['auth', 'tracking', 'orders'] as const;
 export type RateLimitName = (typeof LIMITS)[number];
@@ -27,10 +30,12 @@ export function RateLimit(name: RateLimitName) {
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
+      inject: [APP_CONFIG, getConnectionToken()],
+      useFactory: (config: AppConfig, connection: Connection) => ({
         throttlers: LIMITS.map((name) => ({ name, ttl: 60_000, limit: config.rateLimits[name] })),
         errorMessage: RATE_LIMITED_MESSAGE,
+        // Counted in the shared database, so several API instances enforce one limit together.
+        storage: new MongoThrottlerStorage(connection),
       }),
     }),
   ],

@@ -56,6 +56,14 @@ const envSchema = z.object({
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(false|true|\d{1,2}|[\d.:/a-fA-F]+(,[\d.:/a-fA-F]+)*)$/,
+      'must be false, true, a number of proxy hops, or addresses/CIDRs separated by commas',
+    )
+    .default('false'),
+  CATALOG_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 export type Environment = z.input<typeof envSchema>;
@@ -81,6 +89,10 @@ export interface AppConfig {
   rateLimits: { auth: number; tracking: number; orders: number };
   /** A placement still `reserving` after this long is treated as abandoned and undone. */
   orders: { reconcileAfterMs: number };
+  /** Which forwarded addresses to believe (Fastify's `trustProxy`): false, hop count, or addresses. */
+  trustProxy: boolean | number | string[];
+  /** At most this long before one instance's catalog cache sees another instance's catalog write. */
+  catalogSyncIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -154,5 +166,14 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       orders: env.RATE_LIMIT_ORDERS_PER_MINUTE,
     },
     orders: { reconcileAfterMs: env.ORDER_RECONCILE_AFTER_MS },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',');
 }

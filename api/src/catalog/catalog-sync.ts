@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { Connection, mongo } from 'mongoose';
+
+export const CATALOG_VERSIONS_COLLECTION = 'catalog_versions';
+
+/** Versions of instances not heard from for this long are removed (restarted processes). */
+const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
+
+interface VersionDoc {
+  _id: string;
+  version: number;
+  at: Date;
+}
+
+/**
+ * Tells the API instances sharing one database about each other's catalog and stock changes, so the
+ * in-memory product lists and catalogue snapshot of one instance never lag another's writes by more
+ * than the interval (plus one database write).
+ *
+ * Each instance owns one document in `catalog_versions` holding a counter that only it writes, one
+ * write at a time: no two writers ever touch the same document, so this holds on FerretDB v1 too
+ * (whose updates are not atomic). Before serving a read, an instance looks at the others' counters
+ * when it has not looked for `intervalMs`; a counter that moved means the catalogue must be read
+ * again.
+ */
+export class CatalogSync {
+  readonly instanceId = randomUUID();
+  private readonly logger = new Logger('CatalogSync');
+  private version = 0;
+  private published = 0;
+  private publishing?: Promise<void>;
+  private readonly seen = new Map<string, number>();
+  private lastCheck = Number.NEGATIVE_INFINITY;
+  private checking?: Promise<void>;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly intervalMs: number,
+    private readonly onRemoteChange: () => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** This instance wrote the catalogue or its stock: the others are told (writes coalesce). */
+  changed(): void {
+    this.version += 1;
+    this.publishing ??= this.publish().finally(() => (this.publishing = undefined));
+  }
+
+  /**
+   * Called before a read served from memory: undefined when the others were looked at less than
+   * the interval ago, otherwise the look (shared by concurrent reads).
+   */
+  beforeRead(): Promise<void> | undefined {
+    if (this.now() - this.lastCheck < this.intervalMs) return undefined;
+    return (this.checking ??= this.check().finally(() => (this.checking = undefined)));
+  }
+
+  /** Resolves once every change made so far is written (tests and shutdown). */
+  async flush(): Promise<void> {
+    while (this.publishing) await this.publishing;
+  }
+
+  private async publish(): Promise<void> {
+    while (this.published < this.version) {
+      const version = this.version;
+      try {
+        await this.versions().updateOne(
+          { _id: this.instanceId },
+          { $set: { version, at: new Date(this.now()) } },
+          { upsert: true },
+        );
+        if (this.published === 0) {
+          await this.versions().deleteMany({ at: { $lt: new Date(this.now() - FORGET_AFTER_MS) } });
+        }
+        this.published = version;
+      } catch (error) {
+        this.logger.warn(`Could not announce a catalog change: ${(error as Error).message}`);
+        return;
+      }
+    }
+  }
+
+  private async check(): Promise<void> {
+    const startedAt = this.now();
+    try {
+      const docs = await this.versions()
+        .find({ _id: { $ne: this.instanceId } })
+        .toArray();
+      let changed = false;
+      for (const doc of docs) {
+        if (this.seen.get(doc._id) !== doc.version) changed = true;
+        this.seen.set(doc._id, doc.version);
+      }
+      this.lastCheck = startedAt;
+      if (changed) this.onRemoteChange();
+    } catch (error) {
+      // The database is away: serve what is in memory and look again after the interval.
+      this.lastCheck = startedAt;
+      this.logger.warn(
+        `Could not read other instances' catalog changes: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  private versions(): mongo.Collection<VersionDoc> {
+    return this.connection.db!.collection<VersionDoc>(CATALOG_VERSIONS_COLLECTION);
+  }
+}

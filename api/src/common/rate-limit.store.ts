@@ -1,0 +1,114 @@
+import { Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { Connection, mongo } from 'mongoose';
+
+/** One document per counted request: `_id` is `<limit>:<client key>:<window>:<n>`. */
+interface SlotDoc {
+  _id: string;
+  /** `<limit>:<client key>:<window>:`, to count a window's slots. */
+  w: string;
+  expiresAt: Date;
+}
+
+export const RATE_LIMIT_COLLECTION = 'rate_limits';
+const SWEEP_EVERY_MS = 60_000;
+
+const isDuplicate = (error: unknown) => (error as { code?: number })?.code === 11000;
+
+/**
+ * Rate-limit counters kept in the shared database, so that every API instance counts the same
+ * requests. Fixed windows of `ttl` aligned on the clock: the n-th request of a client in a window
+ * inserts the slot document `n`; inserting a document whose `_id` exists is atomic on every
+ * MongoDB-compatible server (FerretDB v1 included, whose conditional `$inc` is not), so two
+ * instances can never both count the same slot. A request that finds slot `limit + 1` taken is
+ * refused without writing. Each instance remembers the last slot it took per window to start its
+ * next insert there (one write per request when one instance serves a client).
+ */
+export class MongoThrottlerStorage implements ThrottlerStorage {
+  private readonly logger = new Logger('RateLimit');
+  private readonly lastSlot = new Map<string, number>();
+  private lastSweep = 0;
+  private indexed?: Promise<unknown>;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    throttlerName: string,
+  ): ReturnType<ThrottlerStorage['increment']> {
+    this.indexed ??= this.ensureIndexes();
+    const now = this.now();
+    const window = Math.floor(now / ttl);
+    const windowEnd = (window + 1) * ttl;
+    const prefix = `${throttlerName}:${key}:${window}:`;
+    this.maybeSweep(now);
+
+    let n = (this.lastSlot.get(prefix) ?? 0) + 1;
+    let counted = false;
+    while (n <= limit + 1) {
+      if (await this.take(prefix, n, windowEnd)) break;
+      // Another instance (or a concurrent request) holds this slot: skip to the first free one.
+      n = counted ? n + 1 : Math.max(n + 1, (await this.count(prefix)) + 1);
+      counted = true;
+    }
+    this.lastSlot.set(prefix, Math.min(n, limit + 1));
+
+    const timeToExpire = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+    const isBlocked = n > limit;
+    return {
+      totalHits: Math.min(n, limit + 1),
+      timeToExpire,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? timeToExpire : 0,
+    };
+  }
+
+  private async take(prefix: string, n: number, windowEnd: number): Promise<boolean> {
+    try {
+      await this.slots().insertOne({
+        _id: `${prefix}${n}`,
+        w: prefix,
+        expiresAt: new Date(windowEnd),
+      });
+      return true;
+    } catch (error) {
+      if (isDuplicate(error)) return false;
+      throw error;
+    }
+  }
+
+  private count(prefix: string): Promise<number> {
+    return this.slots().countDocuments({ w: prefix });
+  }
+
+  /** Past windows' slots are removed (MongoDB's TTL index does it too; FerretDB v1 may not). */
+  private maybeSweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    this.lastSlot.clear();
+    this.slots()
+      .deleteMany({ expiresAt: { $lt: new Date(now) } })
+      .catch((e: Error) =>
+        this.logger.warn(`Could not remove old rate-limit counters: ${e.message}`),
+      );
+  }
+
+  private async ensureIndexes(): Promise<void> {
+    try {
+      await this.slots().createIndex({ w: 1 });
+      await this.slots().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    } catch (error) {
+      this.logger.warn(`Could not create the rate-limit indexes: ${(error as Error).message}`);
+    }
+  }
+
+  private slots(): mongo.Collection<SlotDoc> {
+    return this.connection.db!.collection<SlotDoc>(RATE_LIMIT_COLLECTION);
+  }
+}

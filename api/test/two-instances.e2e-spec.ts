@@ -1,0 +1,166 @@
+/**
+ * Scale-out: two real API processes (`node api/dist/main.js`, production settings) on one database,
+ * as two replicas behind the reverse proxy run. Stock, idempotency, rate limits and the catalogue
+ * shown must hold across them.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { withDatabaseName } from '../../tools/db/launcher';
+import { ApiProcess, assertBuilt, freePort, PRODUCTION_ENV } from './support/api-process';
+import { signInAdmin, bearer } from './support/identity';
+import { createCategory, createProduct, placeOrder, stockOf } from './support/shop';
+import { serverUri, type TestApp } from './support/test-app';
+
+const SYNC_INTERVAL_MS = 500;
+const AUTH_LIMIT = 6;
+
+/** The shared helpers only use `http()` and `config.admin`, which a process provides. */
+const asApp = (p: ApiProcess) => p as unknown as TestApp;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('two API instances on one database', () => {
+  const databaseName = `e2e_two_instances_${randomBytes(3).toString('hex')}`;
+  const uri = withDatabaseName(serverUri(), databaseName);
+  let a: ApiProcess;
+  let b: ApiProcess;
+  let dataDir: string;
+  let admin: string;
+  let categoryId: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-two-instances-'));
+    const env = {
+      ...PRODUCTION_ENV,
+      MONGODB_URI: uri,
+      UPLOADS_DIR: path.join(dataDir, 'uploads'),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: '1',
+      CATALOG_SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS),
+      RATE_LIMIT_AUTH_PER_MINUTE: String(AUTH_LIMIT),
+      RATE_LIMIT_ORDERS_PER_MINUTE: '10000',
+      RATE_LIMIT_TRACKING_PER_MINUTE: '10000',
+    };
+    // Started together, as `docker compose up` starts replicas: both bootstrap the same database.
+    a = new ApiProcess('A', await freePort(), env);
+    b = new ApiProcess('B', await freePort(), env);
+    await Promise.all([a.ready(), b.ready()]);
+    admin = (await signInAdmin(asApp(a))).accessToken;
+    categoryId = (await createCategory(asApp(a), admin))._id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    const client = await MongoClient.connect(uri);
+    await client
+      .db(databaseName)
+      .dropDatabase()
+      .finally(() => client.close());
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('logs JSON lines in production', () => {
+    const lines = a.stdout.split('\n').filter((l) => l.trim());
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const entry = JSON.parse(line) as { level: number; msg: string };
+      expect(typeof entry.level).toBe('number');
+      expect(typeof entry.msg).toBe('string');
+    }
+    expect(a.stdout).toContain('API ready at');
+  });
+
+  it('never sells more than the stock when orders arrive at both instances at once', async () => {
+    const product = await createProduct(asApp(a), admin, categoryId, { productQuantity: 5 });
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        placeOrder(asApp(i % 2 ? b : a), [{ _id: product._id, quantity: 1 }]),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(11);
+    // Each instance's answer reflects the other's sales once its catalogue has caught up.
+    await sleep(SYNC_INTERVAL_MS + 1000);
+    expect(await stockOf(asApp(a), product._id)).toBe(0);
+    expect(await stockOf(asApp(b), product._id)).toBe(0);
+  });
+
+  it('returns the first order when a retry with the same Idempotency-Key reaches the other instance', async () => {
+    const product = await createProduct(asApp(a), admin, categoryId, { productQuantity: 10 });
+    const key = `retry-${randomBytes(6).toString('hex')}`;
+    const first = await placeOrder(asApp(a), [{ _id: product._id, quantity: 2 }], { key });
+    expect(first.status).toBe(201);
+    const retry = await placeOrder(asApp(b), [{ _id: product._id, quantity: 2 }], { key });
+    expect(retry.status).toBe(200);
+    expect(retry.body.order._id).toBe(first.body.order._id);
+    expect(retry.body.order.purchaseNumber).toBe(first.body.order.purchaseNumber);
+
+    // The same submission sent to both at once places one order.
+    const raceKey = `race-${randomBytes(6).toString('hex')}`;
+    const race = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        placeOrder(asApp(i % 2 ? b : a), [{ _id: product._id, quantity: 1 }], { key: raceKey }),
+      ),
+    );
+    const placed = race.filter((r) => r.status === 201 || r.status === 200);
+    expect(race.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(new Set(placed.map((r) => r.body.order._id)).size).toBe(1);
+    // Anything else was told to wait while the first was being placed.
+    for (const r of race.filter((x) => x.status !== 201 && x.status !== 200))
+      expect(r.status).toBe(409);
+    await sleep(SYNC_INTERVAL_MS + 1000);
+    expect(await stockOf(asApp(b), product._id)).toBe(10 - 2 - 1);
+  });
+
+  it('counts one rate limit for a client across both instances, by its forwarded address', async () => {
+    // Windows are whole minutes: do not start a burst in the last seconds of one.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await sleep(60_000 - intoMinute + 200);
+    const attempt = (p: ApiProcess, client: string) =>
+      p
+        .http()
+        .post('/api/auth/login')
+        .set('X-Forwarded-For', client)
+        .send({ email: 'nobody@seedlings.example', password: 'Wrong#pass1' });
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt(i % 2 ? b : a, '198.51.100.7')),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(AUTH_LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20 - AUTH_LIMIT);
+    // Another client behind the same proxy has its own allowance, on either instance.
+    expect((await attempt(b, '198.51.100.8')).status).toBe(401);
+    expect((await attempt(a, '198.51.100.7')).status).toBe(429);
+  });
+
+  it('shows a product written on one instance in the other instance lists within the sync interval', async () => {
+    const name = `Grafted avocado ${randomBytes(3).toString('hex')}`;
+    const list = (p: ApiProcess) =>
+      p.http().get('/api/products').query({ search: name }).expect(200);
+    // B has this list cached (an empty answer) before A writes.
+    expect((await list(b)).body.products).toHaveLength(0);
+    const product = await createProduct(asApp(a), admin, categoryId, {
+      productName: name,
+      productQuantity: 7,
+    });
+    await sleep(SYNC_INTERVAL_MS + 1000);
+    const seen = (await list(b)).body.products as { _id: string; productQuantity: number }[];
+    expect(seen.map((p) => p._id)).toEqual([product._id]);
+
+    // A price change on B reaches A's product page the same way.
+    await b
+      .http()
+      .patch(`/api/products/apply-offer/${product._id}`)
+      .set(bearer(admin))
+      .send({ offerPrice: 300 })
+      .expect(200);
+    await sleep(SYNC_INTERVAL_MS + 1000);
+    const page = await a.http().get(`/api/products/${product._id}`).expect(200);
+    expect(page.body.product).toMatchObject({ onOffer: true, offerPrice: 300 });
+  });
+});
