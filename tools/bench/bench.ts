@@ -4,7 +4,10 @@
  * and grown to BENCH_PRODUCTS products; the API runs built, as in production. Prints requests/s,
  * p50/p99 latency and each listing's throughput as a share of the ceiling. Never fails on a time.
  *
- * Settings: BENCH_PRODUCTS (10000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10).
+ * Settings: BENCH_PRODUCTS (10000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10),
+ * BENCH_ORDER_CONNECTIONS (the connections placing orders; 10 by default, as each order waits for
+ * its stock writes). After the order run it checks that every answered order exists and that the
+ * stock taken equals the quantities ordered (nothing oversold, nothing lost).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -19,6 +22,7 @@ import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ORDER_CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 10);
 
 interface Row {
   name: string;
@@ -28,6 +32,7 @@ interface Row {
   errors: number;
   non2xx: number;
   ratio?: number;
+  connections: number;
 }
 
 async function main(): Promise<void> {
@@ -106,8 +111,12 @@ async function main(): Promise<void> {
         }),
       }),
     );
+    const stockBefore = await totalStock(uri);
+    const ordersFrom = new Date();
     rows.push(
       await load('POST /api/orders (1 line, random product)', base, {
+        connections: ORDER_CONNECTIONS,
+        timeout: 60,
         method: 'POST',
         setupRequest: (req) => ({
           ...req,
@@ -128,6 +137,7 @@ async function main(): Promise<void> {
     );
     ceiling.close();
     print(rows);
+    await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await db.stop();
@@ -173,15 +183,22 @@ async function grow(uri: string): Promise<string[]> {
 async function load(
   name: string,
   url: string,
-  request?: Partial<autocannon.Request> & { method?: string },
+  options: Partial<autocannon.Request> & {
+    method?: string;
+    connections?: number;
+    timeout?: number;
+  } = {},
 ): Promise<Row> {
+  const { connections = CONNECTIONS, timeout, ...request } = options;
   const result = await autocannon({
     url,
-    connections: CONNECTIONS,
+    connections,
     duration: SECONDS,
-    ...(request ? { requests: [request as autocannon.Request] } : {}),
+    ...(timeout ? { timeout } : {}),
+    ...(Object.keys(request).length ? { requests: [request as autocannon.Request] } : {}),
   });
   const row = {
+    connections,
     name,
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -197,12 +214,64 @@ function print(rows: Row[]): void {
   console.log(
     `\nBench: ${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s each, on ${process.platform}/${process.arch} with ${cpus().length} CPUs\n`,
   );
-  console.log('| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} |`,
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} |`,
     );
+  }
+}
+
+async function totalStock(uri: string): Promise<number> {
+  const client = await MongoClient.connect(uri);
+  try {
+    const docs = await client
+      .db()
+      .collection<{ productQuantity: number }>('products')
+      .find({}, { projection: { productQuantity: 1 } })
+      .toArray();
+    return docs.reduce((sum, d) => sum + d.productQuantity, 0);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Every unit of stock taken belongs to an order that exists; exits non-zero otherwise. */
+async function checkOrders(uri: string, stockBefore: number, from: Date, row: Row): Promise<void> {
+  const client = await MongoClient.connect(uri);
+  try {
+    const collection = client
+      .db()
+      .collection<{ placement: string; createdAt: Date; products: { quantity: number }[] }>(
+        'orders',
+      );
+    // Requests still in flight when the run ended finish first (or are undone by the reconciler).
+    for (let i = 0; i < 120; i++) {
+      if (!(await collection.countDocuments({ placement: 'reserving' }))) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const orders = await collection
+      .find({ placement: 'placed', createdAt: { $gte: from } })
+      .toArray();
+    const ordered = orders.reduce(
+      (sum, o) => sum + o.products.reduce((s, l) => s + l.quantity, 0),
+      0,
+    );
+    const taken = stockBefore - (await totalStock(uri));
+    const server = await client.db('admin').command({ buildInfo: 1 });
+    console.log(
+      `\nOrders: ${orders.length} placed in ${SECONDS} s (${(orders.length / SECONDS).toFixed(1)}/s) on ${server.ferretdbVersion ? `FerretDB ${server.ferretdbVersion}` : `MongoDB ${server.version}`}; ` +
+        `${taken} units of stock taken for ${ordered} units ordered; ${row.errors} errors, ${row.non2xx} non-2xx answers`,
+    );
+    if (taken !== ordered) {
+      console.error('[bench] stock taken differs from the quantities ordered');
+      process.exitCode = 1;
+    }
+  } finally {
+    await client.close();
   }
 }
 

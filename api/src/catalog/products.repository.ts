@@ -222,22 +222,24 @@ export class ProductsRepository {
     };
   }
 
+  /** The products an order names, read one by one by `_id` (see `LocksService.updateIf` for why). */
   async findOrderable(ids: string[]): Promise<OrderableProduct[]> {
-    const docs = await this.products
-      .find({ _id: { $in: [...new Set(ids)] } })
-      .lean<LeanProduct[]>();
-    return docs.map(toOrderable);
+    const docs = await Promise.all(
+      [...new Set(ids)].map((id) => this.products.findById(id).lean<LeanProduct>()),
+    );
+    return docs.filter((doc): doc is LeanProduct => doc !== null).map(toOrderable);
   }
 
   /** Takes `quantity` off the stock only if that much is there (one conditional update). */
   takeStock(id: string, quantity: number): Promise<boolean> {
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        { _id: id, productQuantity: { $gte: quantity } },
+    return this.writes(id, () =>
+      this.locks.updateIf(
+        this.products,
+        id,
+        { productQuantity: { $gte: quantity } },
         { $inc: { productQuantity: -quantity } },
-      );
-      return res.modifiedCount === 1;
-    });
+      ),
+    );
   }
 
   returnStock(id: string, quantity: number): Promise<boolean> {
@@ -257,12 +259,13 @@ export class ProductsRepository {
   reserveStock(id: string, orderId: string, quantity: number): Promise<boolean> {
     const entry = `${orderId}:${quantity}`;
     return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        { _id: id, productQuantity: { $gte: quantity }, reservations: { $ne: entry } },
+      const taken = await this.locks.updateIf(
+        this.products,
+        id,
+        { productQuantity: { $gte: quantity }, reservations: { $ne: entry } },
         { $inc: { productQuantity: -quantity }, $push: { reservations: entry } },
       );
-      if (res.modifiedCount === 1) return true;
-      return (await this.products.exists({ _id: id, reservations: entry })) !== null;
+      return taken || (await this.reservationOf(id, orderId)) === entry;
     });
   }
 
@@ -273,11 +276,13 @@ export class ProductsRepository {
       if (!entry) return 0;
       const quantity = Number(entry.slice(orderId.length + 1));
       // Conditional on the entry too: another instance releasing it meanwhile returns it once.
-      const res = await this.products.updateOne(
-        { _id: id, reservations: entry },
+      const released = await this.locks.updateIf(
+        this.products,
+        id,
+        { reservations: entry },
         { $inc: { productQuantity: quantity }, $pull: { reservations: entry } },
       );
-      return res.modifiedCount === 1 ? quantity : 0;
+      return released ? quantity : 0;
     });
   }
 
@@ -286,33 +291,36 @@ export class ProductsRepository {
     return this.writes(id, async () => {
       const entry = await this.reservationOf(id, orderId);
       if (!entry) return false;
-      const res = await this.products.updateOne(
-        { _id: id, reservations: entry },
+      return this.locks.updateIf(
+        this.products,
+        id,
+        { reservations: entry },
         { $pull: { reservations: entry } },
       );
-      return res.modifiedCount === 1;
     });
   }
 
   /** Returns an order's stock once: a second call for the same order changes nothing. */
   returnStockOnce(id: string, orderId: string, quantity: number): Promise<boolean> {
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        { _id: id, restockedFor: { $ne: orderId } },
+    return this.writes(id, () =>
+      this.locks.updateIf(
+        this.products,
+        id,
+        { restockedFor: { $ne: orderId } },
         { $inc: { productQuantity: quantity }, $push: { restockedFor: orderId } },
-      );
-      return res.modifiedCount === 1;
-    });
+      ),
+    );
   }
 
   clearRestockMarker(id: string, orderId: string): Promise<boolean> {
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        { _id: id, restockedFor: orderId },
+    return this.writes(id, () =>
+      this.locks.updateIf(
+        this.products,
+        id,
+        { restockedFor: orderId },
         { $pull: { restockedFor: orderId } },
-      );
-      return res.modifiedCount === 1;
-    });
+      ),
+    );
   }
 
   /** Names already in the catalogue, among these (the seeder adds only the missing ones). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import { escapeRegExp } from '../common/pagination';
+import { LocksService } from '../locks/locks.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order, OrderIdempotency } from './schemas/order.schema';
 
@@ -86,6 +87,7 @@ export class OrdersRepository {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
+    private readonly locks: LocksService,
   ) {}
 
   async insert(order: NewOrder): Promise<OrderRecord> {
@@ -99,8 +101,9 @@ export class OrdersRepository {
   }
 
   async findById(id: string): Promise<OrderRecord | null> {
-    const doc = await this.orders.findOne({ _id: id, placement: 'placed' }).lean<LeanOrder>();
-    return doc ? toRecord(doc) : null;
+    // By `_id` alone, then checked here: a filter of `_id` only is a direct lookup on FerretDB.
+    const doc = await this.orders.findById(id).lean<LeanOrder>();
+    return doc?.placement === 'placed' ? toRecord(doc) : null;
   }
 
   async findAnyById(id: string): Promise<OrderRecord | null> {
@@ -157,18 +160,24 @@ export class OrdersRepository {
     guard: FilterQuery<Order>,
     update: UpdateQuery<Order>,
   ): Promise<OrderRecord | null> {
-    const doc = await this.orders
-      .findOneAndUpdate({ _id: id, placement: 'placed', ...guard }, update, { new: true })
-      .lean<LeanOrder>();
-    return doc ? toRecord(doc) : null;
+    // Callers hold the order's lock (see LocksService.updateIf).
+    const changed = await this.locks.updateIf(
+      this.orders,
+      id,
+      { placement: 'placed', ...guard },
+      update,
+    );
+    return changed ? this.findById(id) : null;
   }
 
-  async markPlaced(id: string): Promise<boolean> {
-    const res = await this.orders.updateOne(
-      { _id: id, placement: 'reserving' },
+  /** Under the order's lock. */
+  markPlaced(id: string): Promise<boolean> {
+    return this.locks.updateIf(
+      this.orders,
+      id,
+      { placement: 'reserving' },
       { $set: { placement: 'placed' } },
     );
-    return res.modifiedCount === 1;
   }
 
   async setFlags(
