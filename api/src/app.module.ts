@@ -13,6 +13,7 @@ import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrdersSeeder } from './orders/orders.seeder';
+import { PaymentsModule } from './payments/payments.module';
 import { ReportsModule } from './reports/reports.module';
 import { StaffModule } from './staff/staff.module';
 import { StorageModule } from './storage/storage.module';
@@ -46,6 +47,7 @@ export class AppModule {
         StaffModule,
         AuthModule,
         OrdersModule,
+        PaymentsModule,
         ReportsModule,
         LocationsModule,
         CatalogModule,

@@ -16,6 +16,7 @@ import {
   type Session,
 } from './support/identity';
 import { CATALOG_ROUTES } from './support/factories';
+import { PAYMENT_ROUTES } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -440,5 +441,8 @@ describe('the role matrix', () => {
   });
 });
 
-/** Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts). */
-const EXTRA_ROUTES: readonly string[] = CATALOG_ROUTES;
+/**
+ * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts; the public
+ * payments routes in payments-mpesa.e2e-spec.ts, which needs the Daraja simulator).
+ */
+const EXTRA_ROUTES: readonly string[] = [...CATALOG_ROUTES, ...PAYMENT_ROUTES];

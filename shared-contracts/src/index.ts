@@ -5,6 +5,7 @@ export * from './identity-forms';
 export * from './checkout-forms';
 export * from './order-state';
 export * from './order-chat';
+export * from './mpesa';
 export * from './format';
 export * from './catalog-forms';
 export type { components, operations, paths } from './generated/api-types';

@@ -1,5 +1,6 @@
 import { PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
 import { z } from 'zod';
+import { readMpesaConfig, type MpesaConfig } from './mpesa-config';
 
 const DEV_DEFAULTS = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/spc',
@@ -89,6 +90,8 @@ export interface AppConfig {
   rateLimits: { auth: number; tracking: number; orders: number };
   /** A placement still `reserving` after this long is treated as abandoned and undone. */
   orders: { reconcileAfterMs: number };
+  /** M-Pesa Express (STK push) at checkout; null when MPESA_ENV is unset or `off`. */
+  mpesa: MpesaConfig | null;
   /** Which forwarded addresses to believe (Fastify's `trustProxy`): false, hop count, or addresses. */
   trustProxy: boolean | number | string[];
   /** At most this long before one instance's catalog cache sees another instance's catalog write. */
@@ -136,6 +139,12 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     if (problems.length) throw new ConfigError(problems);
   }
 
+  const { mpesa, problems: mpesaProblems } = readMpesaConfig(withDefaults, {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+  });
+  if (mpesaProblems.length) throw new ConfigError(mpesaProblems);
+
   const origin = (u: string) => new URL(u).origin;
   return {
     env: env.NODE_ENV,
@@ -166,6 +175,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       orders: env.RATE_LIMIT_ORDERS_PER_MINUTE,
     },
     orders: { reconcileAfterMs: env.ORDER_RECONCILE_AFTER_MS },
+    mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
   };

@@ -183,6 +183,66 @@ export class OrdersService {
     });
   }
 
+  /** A placed order by its confirmation number, or null (the payments module's way in). */
+  findByPurchaseNumber(purchaseNumber: string): Promise<OrderRecord | null> {
+    return this.orders.findByPurchaseNumber(purchaseNumber);
+  }
+
+  /**
+   * Records a payment Daraja confirmed (M-Pesa Express), with no staff member involved: the same
+   * state rules and amount check as Complete Payment, `actor` being the system. Recording the same
+   * transaction code again changes nothing and answers `recorded: false`.
+   */
+  recordMpesaExpressPayment(
+    actor: Principal,
+    id: string,
+    payment: { amount: number; transactionCode: string; timePaid: Date },
+  ): Promise<{ order: OrderDto; recorded: boolean }> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      const { amount, transactionCode, timePaid } = payment;
+      if (
+        order.paymentStatus === 'Paid' &&
+        order.paymentMethod === 'Mpesa' &&
+        order.paymentDetails?.transactionCode === transactionCode
+      )
+        return { order: (await this.views([order]))[0]!, recorded: false };
+      this.assertAllowed(order, 'completePayment', actor);
+      if (amount !== order.totalAmount) {
+        throw new BadRequestException(
+          `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
+        );
+      }
+      const updated = await this.transition(
+        order,
+        'completePayment',
+        { paymentStatus: 'Pending', orderStatus: order.orderStatus },
+        {
+          $set: {
+            paymentStatus: 'Paid',
+            paymentMethod: 'Mpesa',
+            paymentDetails: {
+              amount,
+              transactionCode,
+              timePaid,
+              completedById: actor.id,
+              completedByName: actor.fullName,
+            },
+            paidAt: timePaid,
+            ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+          },
+        },
+      );
+      await this.audit.record(
+        actor,
+        'order.payment',
+        `${actor.fullName} recorded an Mpesa payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber} (${transactionCode})`,
+        this.target(order),
+      );
+      return { order: updated, recorded: true };
+    });
+  }
+
   moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
     return this.locks.withLock(`order:${id}`, async () => {
       const order = await this.mustFind(id);

@@ -654,6 +654,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which ways to pay the checkout may offer */
+        get: operations["PaymentsController_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/stk-push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the M-Pesa PIN prompt for a pending, unpaid order to a phone; the amount is the order total */
+        post: operations["PaymentsController_stkPush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/status/{checkoutRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a prompt ended: pending, paid or failed, with the message to show */
+        get: operations["PaymentsController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/callback/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Daraja's STK callback (the secret token is part of the URL given to Daraja); answered at once, processed after */
+        post: operations["PaymentsController_callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales-summary": {
         parameters: {
             query?: never;
@@ -1436,6 +1504,80 @@ export interface components {
         };
         UpdateOrderDto: {
             guestInfo: components["schemas"]["DeliveryInfoDto"];
+        };
+        PaymentOptionsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description True when the checkout may offer M-Pesa Express (STK push) */
+            mpesaExpress: boolean;
+        };
+        StkPushDto: {
+            /**
+             * @description The order to pay; its total is charged
+             * @example SPD7K3MX9QA
+             */
+            purchaseNumber: string;
+            /**
+             * @description The Safaricom number that gets the prompt
+             * @example 0712345678
+             */
+            phoneNumber: string;
+        };
+        StkPushResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /**
+             * @description Daraja's CheckoutRequestID: poll its status with it
+             * @example ws_CO_22112026103015123456
+             */
+            checkoutRequestId: string;
+        };
+        MpesaStatusResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "failed";
+        };
+        MpesaCallbackItemDto: {
+            /** @example MpesaReceiptNumber */
+            Name: string;
+            /** @example TKL7RT61SV */
+            Value?: string | number;
+        };
+        MpesaCallbackMetadataDto: {
+            Item: components["schemas"]["MpesaCallbackItemDto"][];
+        };
+        MpesaStkCallbackDto: {
+            MerchantRequestID: string;
+            /** @example ws_CO_22112026103015123456 */
+            CheckoutRequestID: string;
+            /** @example 0 */
+            ResultCode: number;
+            /** @example The service request is processed successfully. */
+            ResultDesc: string;
+            CallbackMetadata?: components["schemas"]["MpesaCallbackMetadataDto"];
+        };
+        MpesaCallbackBodyContentDto: {
+            stkCallback: components["schemas"]["MpesaStkCallbackDto"];
+        };
+        MpesaCallbackDto: {
+            Body: components["schemas"]["MpesaCallbackBodyContentDto"];
+        };
+        MpesaCallbackAckDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @example 0 */
+            ResultCode: number;
+            /** @example Accepted */
+            ResultDesc: string;
         };
         SalesSummaryDto: {
             /** @example true */
@@ -3844,6 +3986,160 @@ export interface operations {
             };
             /** @description Paid or delivered orders are part of the sales record */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PaymentsController_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOptionsResponseDto"];
+                };
+            };
+        };
+    };
+    PaymentsController_stkPush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StkPushDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StkPushResponseDto"];
+                };
+            };
+            /** @description No order with this number */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The order is paid, cancelled or already being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description Too many prompts for this order or to this phone; wait a few minutes
+             *
+             *     Too many requests from this client; wait a minute
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description M-Pesa Express is off, or M-Pesa is not answering */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PaymentsController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                checkoutRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MpesaStatusResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PaymentsController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MpesaCallbackDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MpesaCallbackAckDto"];
+                };
+            };
+            /** @description Wrong token, or M-Pesa is off */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,78 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  MPESA_MESSAGES,
+  MPESA_PUSH_STATUSES,
+  PURCHASE_NUMBER_PATTERN,
+  VALIDATION_MESSAGES as M,
+} from '@spc/shared-contracts';
+import { MessageDto } from '../../users/dto/user.dto';
+
+export class StkPushDto {
+  @ApiProperty({ example: 'SPD7K3MX9QA', description: 'The order to pay; its total is charged' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @IsNotEmpty({ message: 'Enter your confirmation number' })
+  @IsString()
+  @Matches(PURCHASE_NUMBER_PATTERN, {
+    message: 'A confirmation number looks like SPD followed by 8 letters and digits',
+  })
+  purchaseNumber!: string;
+
+  @ApiProperty({ example: '0712345678', description: 'The Safaricom number that gets the prompt' })
+  @IsNotEmpty({ message: M.phoneRequired })
+  @IsString({ message: MPESA_MESSAGES.invalidPhone })
+  @MaxLength(20, { message: MPESA_MESSAGES.invalidPhone })
+  phoneNumber!: string;
+}
+
+export class StkPushResponseDto extends MessageDto {
+  @ApiProperty({
+    example: 'ws_CO_22112026103015123456',
+    description: "Daraja's CheckoutRequestID: poll its status with it",
+  })
+  checkoutRequestId!: string;
+}
+
+export class MpesaStatusResponseDto extends MessageDto {
+  @ApiProperty({ enum: MPESA_PUSH_STATUSES }) status!: string;
+}
+
+export class PaymentOptionsResponseDto extends MessageDto {
+  @ApiProperty({ description: 'True when the checkout may offer M-Pesa Express (STK push)' })
+  mpesaExpress!: boolean;
+}
+
+// Daraja's callback, documented for integrators; it is read with a schema of its own, so that a
+// field Safaricom adds one day does not make the shop refuse the payment.
+export class MpesaCallbackItemDto {
+  @ApiProperty({ example: 'MpesaReceiptNumber' }) Name!: string;
+  @ApiPropertyOptional({ example: 'TKL7RT61SV', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  Value?: string | number;
+}
+
+export class MpesaCallbackMetadataDto {
+  @ApiProperty({ type: [MpesaCallbackItemDto] }) Item!: MpesaCallbackItemDto[];
+}
+
+export class MpesaStkCallbackDto {
+  @ApiProperty() MerchantRequestID!: string;
+  @ApiProperty({ example: 'ws_CO_22112026103015123456' }) CheckoutRequestID!: string;
+  @ApiProperty({ example: 0 }) ResultCode!: number;
+  @ApiProperty({ example: 'The service request is processed successfully.' }) ResultDesc!: string;
+  @ApiPropertyOptional({ type: MpesaCallbackMetadataDto })
+  CallbackMetadata?: MpesaCallbackMetadataDto;
+}
+
+export class MpesaCallbackBodyContentDto {
+  @ApiProperty({ type: MpesaStkCallbackDto }) stkCallback!: MpesaStkCallbackDto;
+}
+
+export class MpesaCallbackDto {
+  @ApiProperty({ type: MpesaCallbackBodyContentDto }) Body!: MpesaCallbackBodyContentDto;
+}
+
+export class MpesaCallbackAckDto extends MessageDto {
+  @ApiProperty({ example: 0 }) ResultCode!: number;
+  @ApiProperty({ example: 'Accepted' }) ResultDesc!: string;
+}

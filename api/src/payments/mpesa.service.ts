@@ -1,0 +1,362 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  BadGatewayException,
+  ConflictException,
+  ForbiddenException,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  ServiceUnavailableException,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import {
+  MPESA_MAX_AMOUNT_KES,
+  MPESA_MESSAGES,
+  MPESA_RESULT_CODES,
+  mpesaResultMessage,
+  toMpesaPhone,
+  type MpesaPushStatus,
+} from '@spc/shared-contracts';
+import { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { MpesaConfig } from '../config/mpesa-config';
+import { LocksService } from '../locks/locks.service';
+import { OrdersService } from '../orders/orders.service';
+import { DarajaClient, DarajaError } from './daraja.client';
+import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
+import { MpesaPushesRepository, type MpesaPushRecord } from './mpesa-pushes.repository';
+
+/** Who the audit trail names for what M-Pesa Express does on its own. */
+export const MPESA_ACTOR: Principal = {
+  id: 'mpesa-express',
+  role: 'staff',
+  fullName: 'M-Pesa Express',
+};
+
+/** Prompts allowed per order and per phone number within the window. */
+export const PUSH_LIMITS = { perOrder: 5, perPhone: 8, windowMs: 10 * 60_000 } as const;
+
+/** A prompt still without an answer this long after it was sent is given up (and audited). */
+const GIVE_UP_AFTER_MS = 15 * 60_000;
+/** A settlement claimed this long ago but never finished (a crash) is finished by the next one. */
+const STALE_CLAIM_MS = 60_000;
+const RECONCILE_BATCH = 20;
+const CHECKOUT_REQUEST_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+type Outcome =
+  | { status: 'paid'; transactionCode: string; receipt: string | null; timePaid: Date }
+  | { status: 'failed'; resultCode: number | null; resultDesc: string; message: string };
+
+const hash = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * M-Pesa Express at checkout. A prompt is sent for a pending, unpaid order (amount from the order);
+ * Daraja's callback says how it ended. A success is believed only when its amount is the one asked
+ * for and Daraja's own status query confirms it, so a forged or replayed callback cannot mark an
+ * order paid; a failure is taken from the callback as it moves no money. Prompts that hear nothing
+ * are asked about by a reconciler, so a lost callback costs a short delay, not a payment.
+ */
+@Injectable()
+export class MpesaService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(MpesaService.name);
+  private readonly settings: MpesaConfig | null;
+  private timer?: NodeJS.Timeout;
+  private reconciling = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly pushes: MpesaPushesRepository,
+    private readonly daraja: DarajaClient,
+    private readonly orders: OrdersService,
+    private readonly audit: AuditService,
+    private readonly locks: LocksService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.settings = config.mpesa;
+  }
+
+  get enabled(): boolean {
+    return this.settings !== null;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.settings) return;
+    this.timer = setInterval(
+      () => this.track(this.reconcile()),
+      Math.max(500, Math.floor(this.settings.reconcileAfterMs / 2)),
+    );
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Sends the PIN prompt for an order to a phone; the amount is the order's total. */
+  async push(purchaseNumber: string, phoneNumber: string): Promise<{ checkoutRequestId: string }> {
+    if (!this.settings) throw new ServiceUnavailableException(MPESA_MESSAGES.notAvailable);
+    const phone = toMpesaPhone(phoneNumber);
+    if (!phone) throw new HttpException(MPESA_MESSAGES.invalidPhone, HttpStatus.BAD_REQUEST);
+    const order = await this.orders.findByPurchaseNumber(purchaseNumber);
+    if (!order) throw new NotFoundException(MPESA_MESSAGES.unknownOrder);
+    if (order.paymentStatus === 'Paid') throw new ConflictException(MPESA_MESSAGES.alreadyPaid);
+    if (order.orderStatus === 'Cancelled')
+      throw new ConflictException(MPESA_MESSAGES.orderCancelled);
+    if (order.orderStatus !== 'Pending')
+      throw new ConflictException(MPESA_MESSAGES.orderNotPending);
+    if (order.totalAmount > MPESA_MAX_AMOUNT_KES)
+      throw new ConflictException(MPESA_MESSAGES.tooLarge);
+
+    return this.locks.withLock(`mpesa-push:${order._id}`, async () => {
+      const since = new Date(Date.now() - PUSH_LIMITS.windowMs);
+      if ((await this.pushes.countSince({ orderId: order._id }, since)) >= PUSH_LIMITS.perOrder)
+        throw new HttpException(MPESA_MESSAGES.tooManyForOrder, HttpStatus.TOO_MANY_REQUESTS);
+      if ((await this.pushes.countSince({ phone }, since)) >= PUSH_LIMITS.perPhone)
+        throw new HttpException(MPESA_MESSAGES.tooManyForPhone, HttpStatus.TOO_MANY_REQUESTS);
+
+      let sent: { checkoutRequestId: string; merchantRequestId: string };
+      try {
+        sent = await this.daraja.stkPush({
+          amount: order.totalAmount,
+          phone,
+          accountReference: order.purchaseNumber,
+          description: 'Seedlings',
+        });
+      } catch (error) {
+        if (!(error instanceof DarajaError)) throw error;
+        this.logger.warn(
+          `Daraja refused the prompt for ${order.purchaseNumber}: ${error.status} ${error.errorCode ?? ''} ${error.message}`,
+        );
+        if (error.status === 0 || error.status >= 500)
+          throw new ServiceUnavailableException(MPESA_MESSAGES.unreachable);
+        throw new BadGatewayException(MPESA_MESSAGES.rejected);
+      }
+      await this.pushes.insert({
+        _id: sent.checkoutRequestId,
+        merchantRequestId: sent.merchantRequestId,
+        orderId: order._id,
+        purchaseNumber: order.purchaseNumber,
+        phone,
+        amount: order.totalAmount,
+      });
+      return { checkoutRequestId: sent.checkoutRequestId };
+    });
+  }
+
+  /** What the checkout may know about a prompt: pending, paid or failed, and the message. */
+  async status(checkoutRequestId: string): Promise<{ status: MpesaPushStatus; message: string }> {
+    const push = CHECKOUT_REQUEST_ID.test(checkoutRequestId)
+      ? await this.pushes.findById(checkoutRequestId)
+      : null;
+    if (!push) throw new NotFoundException(MPESA_MESSAGES.unknownPrompt);
+    return {
+      status: push.status,
+      message: push.status === 'pending' ? MPESA_MESSAGES.waiting : push.message,
+    };
+  }
+
+  /**
+   * Checks that a callback may be heard (path token, optional address allow-list) and hands it to
+   * the background, so Daraja gets its answer at once.
+   */
+  acceptCallback(token: string, ip: string, body: unknown): void {
+    const s = this.settings;
+    if (!s || !timingSafeEqual(hash(token), hash(s.callbackToken))) throw new NotFoundException();
+    if (s.callbackAllowedIps.length && !s.callbackAllowedIps.includes(ip)) {
+      this.logger.warn(`Refused an M-Pesa callback from ${ip}`);
+      throw new ForbiddenException('This address may not send M-Pesa callbacks');
+    }
+    const callback = parseMpesaCallback(body);
+    if (!callback) {
+      this.logger.warn('Ignored an M-Pesa callback that is not an STK callback');
+      return;
+    }
+    this.track(this.handleCallback(callback));
+  }
+
+  /** Asks Daraja about every prompt that has had no callback for a while, and settles what it can. */
+  async reconcile(): Promise<void> {
+    if (!this.settings || this.reconciling) return;
+    this.reconciling = true;
+    try {
+      const before = new Date(Date.now() - this.settings.reconcileAfterMs);
+      for (const push of await this.pushes.unanswered(before, RECONCILE_BATCH))
+        await this.settle(push._id, 'reconciler');
+    } catch (error) {
+      this.logger.error(`M-Pesa reconciliation failed: ${(error as Error).message}`);
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private async handleCallback(callback: MpesaCallback): Promise<void> {
+    const id = callback.checkoutRequestId;
+    const push = CHECKOUT_REQUEST_ID.test(id) ? await this.pushes.findById(id) : null;
+    if (!push) {
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.unknown',
+        `An M-Pesa callback named a prompt the shop never sent (${id.slice(0, 100)}); ignored`,
+      );
+      return;
+    }
+    if (push.status === 'pending') {
+      await this.pushes.recordCallback(id, { ...callback, receivedAt: new Date() });
+    } else {
+      await this.pushes.countCallback(id);
+    }
+    await this.settle(id, 'callback');
+  }
+
+  /** Decides and applies a prompt's outcome once; later callbacks for it change nothing. */
+  private settle(id: string, source: 'callback' | 'reconciler'): Promise<void> {
+    return this.locks.withLock(`mpesa:${id}`, async () => {
+      const push = await this.pushes.findById(id);
+      if (!push) return;
+      if (push.status !== 'pending') {
+        if (source === 'callback') await this.auditDuplicate(push);
+        return;
+      }
+      const outcome = await this.decide(push);
+      if (!outcome) return;
+      if (!(await this.locks.claimOnce(`mpesa-settle:${id}`))) {
+        // Someone else is settling it (MongoDB runs this without the lock), or claimed it and died
+        // before finishing: finish only the latter.
+        if (Date.now() - new Date(push.updatedAt).getTime() < STALE_CLAIM_MS) {
+          if (source === 'callback') await this.auditDuplicate(push);
+          return;
+        }
+        this.logger.warn(`Finishing the interrupted settlement of M-Pesa prompt ${id}`);
+      }
+      await this.apply(push, outcome);
+    });
+  }
+
+  /** The outcome of a pending prompt, or null while it is not known yet. */
+  private async decide(push: MpesaPushRecord): Promise<Outcome | null> {
+    const cb = push.callback;
+    if (cb && cb.resultCode !== MPESA_RESULT_CODES.success) {
+      return {
+        status: 'failed',
+        resultCode: cb.resultCode,
+        resultDesc: cb.resultDesc,
+        message: mpesaResultMessage(cb.resultCode, cb.resultDesc),
+      };
+    }
+    if (cb && cb.amount !== push.amount) {
+      return {
+        status: 'failed',
+        resultCode: cb.resultCode,
+        resultDesc: `The callback reported KES ${cb.amount ?? 'no amount'}; KES ${push.amount} was asked for`,
+        message: MPESA_MESSAGES.amountMismatch,
+      };
+    }
+
+    // A success (or silence) is confirmed with Daraja itself before anyone is told it is paid.
+    let answer;
+    try {
+      answer = await this.daraja.stkQuery(push._id);
+    } catch (error) {
+      this.logger.warn(`M-Pesa query for ${push._id} failed: ${(error as Error).message}`);
+      answer = null;
+    }
+    if (!answer || answer.state === 'processing') {
+      await this.pushes.markQueried(push._id);
+      if (Date.now() - new Date(push.createdAt).getTime() < GIVE_UP_AFTER_MS) return null;
+      return {
+        status: 'failed',
+        resultCode: null,
+        resultDesc: 'No outcome from M-Pesa in time',
+        message: MPESA_MESSAGES.unconfirmed,
+      };
+    }
+    if (answer.resultCode !== MPESA_RESULT_CODES.success) {
+      return {
+        status: 'failed',
+        resultCode: answer.resultCode,
+        resultDesc: answer.resultDesc,
+        message: mpesaResultMessage(answer.resultCode, answer.resultDesc),
+      };
+    }
+    return {
+      status: 'paid',
+      // Daraja's query carries no receipt number; without a callback the prompt's reference stands in.
+      transactionCode: cb?.receipt ?? push._id,
+      receipt: cb?.receipt ?? null,
+      timePaid: cb?.transactionDate ? new Date(cb.transactionDate) : new Date(),
+    };
+  }
+
+  private async apply(push: MpesaPushRecord, outcome: Outcome): Promise<void> {
+    if (outcome.status === 'failed') {
+      await this.pushes.settle(push._id, {
+        status: 'failed',
+        message: outcome.message,
+        resultCode: outcome.resultCode,
+        resultDesc: outcome.resultDesc,
+        receipt: null,
+      });
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.failed',
+        `M-Pesa Express payment for ${push.purchaseNumber} did not go through: ${outcome.resultDesc || outcome.message}${outcome.resultCode !== null ? ` (code ${outcome.resultCode})` : ''}`,
+        this.target(push),
+      );
+      return;
+    }
+
+    let message: string = MPESA_MESSAGES.paid;
+    try {
+      await this.orders.recordMpesaExpressPayment(MPESA_ACTOR, push.orderId, {
+        amount: push.amount,
+        transactionCode: outcome.transactionCode,
+        timePaid: outcome.timePaid,
+      });
+    } catch (error) {
+      if (!(error instanceof HttpException) || error.getStatus() >= 500) throw error;
+      // The money moved but the order can no longer take it (cancelled, or paid another way).
+      message = MPESA_MESSAGES.paidButOrderClosed;
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.refund',
+        `M-Pesa payment ${outcome.transactionCode} of KES ${push.amount.toLocaleString('en-US')} for ${push.purchaseNumber} could not be recorded (${error.message}); refund or reconcile it by hand`,
+        this.target(push),
+      );
+    }
+    await this.pushes.settle(push._id, {
+      status: 'paid',
+      message,
+      resultCode: MPESA_RESULT_CODES.success,
+      resultDesc: 'Paid',
+      receipt: outcome.receipt,
+    });
+  }
+
+  private auditDuplicate(push: MpesaPushRecord): Promise<void> {
+    return this.audit.record(
+      MPESA_ACTOR,
+      'payment.mpesa.duplicate',
+      `A repeated M-Pesa callback for ${push.purchaseNumber} was ignored (the prompt is already settled)`,
+      this.target(push),
+    );
+  }
+
+  private target(push: MpesaPushRecord) {
+    return { type: 'order', id: push.orderId, label: push.purchaseNumber };
+  }
+
+  private track(work: Promise<unknown>): void {
+    const p = work.catch((error: Error) =>
+      this.logger.error(`M-Pesa background work failed: ${error.message}`),
+    );
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { OrdersModule } from '../orders/orders.module';
+import { DarajaClient } from './daraja.client';
+import { MpesaPushesRepository } from './mpesa-pushes.repository';
+import { MpesaService } from './mpesa.service';
+import { PaymentsController } from './payments.controller';
+import { MpesaPush, MpesaPushSchema } from './schemas/mpesa-push.schema';
+
+/** Payments at checkout: M-Pesa Express (Daraja STK push) and its reconciliation. */
+@Module({
+  imports: [
+    OrdersModule,
+    MongooseModule.forFeature([{ name: MpesaPush.name, schema: MpesaPushSchema }]),
+  ],
+  controllers: [PaymentsController],
+  providers: [MpesaService, MpesaPushesRepository, DarajaClient],
+})
+export class PaymentsModule {}

@@ -1,0 +1,46 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { MPESA_PUSH_STATUSES, type MpesaPushStatus } from '@spc/shared-contracts';
+
+/** What a callback said, kept until the prompt is settled (the reconciler may finish the job). */
+@Schema({ _id: false })
+export class MpesaCallbackRecord {
+  @Prop({ required: true }) resultCode!: number;
+  @Prop({ default: '' }) resultDesc!: string;
+  @Prop({ type: Number, default: null }) amount!: number | null;
+  @Prop({ type: String, default: null }) receipt!: string | null;
+  @Prop({ type: Date, default: null }) transactionDate!: Date | null;
+  @Prop({ required: true }) receivedAt!: Date;
+}
+
+/**
+ * One M-Pesa Express prompt. Its `_id` is Daraja's CheckoutRequestID, so a callback finds it by
+ * `_id` (the one lookup FerretDB answers without scanning the collection).
+ */
+@Schema({ collection: 'mpesa_pushes', timestamps: true, versionKey: false })
+export class MpesaPush {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true }) merchantRequestId!: string;
+  @Prop({ required: true }) orderId!: string;
+  @Prop({ required: true }) purchaseNumber!: string;
+  /** 2547XXXXXXXX, as Daraja was asked. */
+  @Prop({ required: true }) phone!: string;
+  /** Whole KES asked for: the order's total at the time of the prompt. */
+  @Prop({ required: true }) amount!: number;
+  @Prop({ type: String, enum: MPESA_PUSH_STATUSES, default: 'pending' }) status!: MpesaPushStatus;
+  /** What the shopper is told. */
+  @Prop({ default: '' }) message!: string;
+  @Prop({ type: Number, default: null }) resultCode!: number | null;
+  @Prop({ default: '' }) resultDesc!: string;
+  @Prop({ type: String, default: null }) receipt!: string | null;
+  @Prop({ type: MpesaCallbackRecord, default: null }) callback!: MpesaCallbackRecord | null;
+  @Prop({ default: 0 }) callbackCount!: number;
+  @Prop({ type: Date, default: null }) lastQueriedAt!: Date | null;
+  @Prop({ type: Date, default: null }) settledAt!: Date | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const MpesaPushSchema = SchemaFactory.createForClass(MpesaPush);
+MpesaPushSchema.index({ orderId: 1, createdAt: -1 });
+MpesaPushSchema.index({ phone: 1, createdAt: -1 });
+MpesaPushSchema.index({ status: 1, createdAt: 1 });

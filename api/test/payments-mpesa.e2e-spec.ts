@@ -1,0 +1,402 @@
+/**
+ * M-Pesa Express (issue 7) against the Daraja simulator in tools/mpesa: the API sends real HTTP
+ * requests to it and it calls the API's callback URL back, as Safaricom would.
+ */
+import { MPESA_MESSAGES, type MpesaPushStatus } from '@spc/shared-contracts';
+import type request from 'supertest';
+import type { ScenarioName } from '../../tools/mpesa/simulator';
+import { PUSH_LIMITS } from '../src/payments/mpesa.service';
+import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
+import { createMpesaTestApp, PAYMENT_ROUTES, type MpesaTestApp } from './support/mpesa';
+import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
+import { createTestApp } from './support/test-app';
+
+interface PlacedOrder {
+  _id: string;
+  purchaseNumber: string;
+  totalAmount: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let phoneSeq = Math.floor(Math.random() * 80_000_000);
+/** A fresh Safaricom number per call, so scenarios and per-phone limits never collide. */
+const newPhone = () => `07${10_000_000 + phoneSeq++}`;
+const asDaraja = (phone: string) => `254${phone.slice(1)}`;
+
+describe('M-Pesa Express', () => {
+  let m: MpesaTestApp;
+  let admin: Session;
+  let staff: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    m = await createMpesaTestApp('payments');
+    admin = await signInAdmin(m.t);
+    staff = await createStaff(m.t, admin.accessToken);
+    const category = await createCategory(m.t, staff.accessToken);
+    productId = (
+      await createProduct(m.t, staff.accessToken, category._id, {
+        price: 450,
+        productQuantity: 10_000,
+      })
+    )._id;
+  });
+  afterAll(() => m.close());
+
+  async function order(quantity = 2): Promise<PlacedOrder> {
+    const res = await placeOrder(m.t, [{ _id: productId, quantity }]).expect(201);
+    return res.body.order as PlacedOrder;
+  }
+
+  function push(purchaseNumber: string, phoneNumber: string) {
+    return m.t.http().post('/api/payments/mpesa/stk-push').send({ purchaseNumber, phoneNumber });
+  }
+
+  /** Pushes with a scenario chosen for this phone and answers the CheckoutRequestID. */
+  async function pay(o: PlacedOrder, scenario: ScenarioName, phone = newPhone()) {
+    m.sim.setScenario(scenario, asDaraja(phone));
+    const res = await push(o.purchaseNumber, phone).expect(200);
+    return res.body.checkoutRequestId as string;
+  }
+
+  /** Polls the public status as the checkout does, until the prompt is no longer pending. */
+  async function settledStatus(id: string, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await m.t.http().get(`/api/payments/mpesa/status/${id}`).expect(200);
+      const body = res.body as { success: boolean; status: MpesaPushStatus; message: string };
+      if (body.status !== 'pending' || Date.now() > deadline) return body;
+      await sleep(150);
+    }
+  }
+
+  async function orderAsStaff(id: string) {
+    return (await m.t.http().get(`/api/orders/${id}`).set(bearer(staff.accessToken)).expect(200))
+      .body.order;
+  }
+
+  async function auditFor(orderId: string, action: string) {
+    const res = await m.t
+      .http()
+      .get(`/api/audit-logs?action=${action}&limit=100`)
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    return (res.body as { target?: { id: string }; message: string }[]).filter(
+      (e) => e.target?.id === orderId,
+    );
+  }
+
+  it('offers M-Pesa Express at checkout when it is configured', async () => {
+    const res = await m.t.http().get('/api/payments/options').expect(200);
+    expect(res.body).toEqual({ success: true, message: 'Payment options', mpesaExpress: true });
+  });
+
+  it('sends the prompt for the order total and marks the order paid with the receipt, once, even when the callback comes twice', async () => {
+    const o = await order(2);
+    const phone = newPhone();
+    m.sim.setScenario('duplicate-callback', asDaraja(phone));
+    const res = await push(o.purchaseNumber, `${phone.slice(0, 4)} ${phone.slice(4)}`).expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: MPESA_MESSAGES.promptSent,
+      checkoutRequestId: expect.stringMatching(/^ws_CO_/),
+    });
+    const id = res.body.checkoutRequestId as string;
+
+    const sent = m.sim.pushes.find((p) => p.checkoutRequestId === id)!;
+    expect(sent.request).toMatchObject({
+      BusinessShortCode: '174379',
+      TransactionType: 'CustomerPayBillOnline',
+      Amount: 900,
+      PartyA: asDaraja(phone),
+      PartyB: '174379',
+      PhoneNumber: asDaraja(phone),
+      AccountReference: o.purchaseNumber,
+      CallBackURL: expect.stringMatching(/\/api\/payments\/mpesa\/callback\/[\w-]{24,}$/),
+    });
+    expect(String(sent.request.TransactionDesc).length).toBeLessThanOrEqual(13);
+
+    const waiting = await m.t.http().get(`/api/payments/mpesa/status/${id}`).expect(200);
+    expect(waiting.body).toEqual({
+      success: true,
+      status: 'pending',
+      message: MPESA_MESSAGES.waiting,
+    });
+
+    const done = await m.sim.settled(id);
+    expect(done.callbacksSent).toBe(2);
+    expect(done.callbackStatuses).toEqual([200, 200]);
+    expect(await settledStatus(id)).toEqual({
+      success: true,
+      status: 'paid',
+      message: MPESA_MESSAGES.paid,
+    });
+
+    // The same callback once more, as Safaricom retries: answered 200, changes nothing.
+    const replay = await m.t
+      .http()
+      .post(m.callbackUrl)
+      .send({
+        Body: {
+          stkCallback: {
+            MerchantRequestID: done.merchantRequestId,
+            CheckoutRequestID: id,
+            ResultCode: 0,
+            ResultDesc: 'The service request is processed successfully.',
+            CallbackMetadata: {
+              Item: [
+                { Name: 'Amount', Value: 900 },
+                { Name: 'MpesaReceiptNumber', Value: 'TREPLAYED01' },
+                { Name: 'TransactionDate', Value: 20261122101010 },
+              ],
+            },
+          },
+        },
+      })
+      .expect(200);
+    expect(replay.body).toMatchObject({ ResultCode: 0 });
+    await sleep(300);
+
+    const paid = await orderAsStaff(o._id);
+    expect(paid).toMatchObject({
+      paymentStatus: 'Paid',
+      orderStatus: 'Processing',
+      paymentMethod: 'Mpesa',
+      paymentDetails: {
+        amount: 900,
+        transactionCode: done.outcome!.receipt,
+        completedBy: { fullName: 'M-Pesa Express' },
+      },
+    });
+    const transactionDate = String(done.outcome!.transactionDate);
+    const nairobi = `${transactionDate.slice(0, 4)}-${transactionDate.slice(4, 6)}-${transactionDate.slice(6, 8)}T${transactionDate.slice(8, 10)}:${transactionDate.slice(10, 12)}:${transactionDate.slice(12, 14)}+03:00`;
+    expect(paid.paymentDetails.timePaid).toBe(new Date(nairobi).toISOString());
+    expect(paid.paidAt).toBe(new Date(nairobi).toISOString());
+
+    const payments = await auditFor(o._id, 'order.payment');
+    expect(payments).toHaveLength(1);
+    expect(payments[0]!.message).toContain(done.outcome!.receipt!);
+    expect((await auditFor(o._id, 'payment.mpesa.duplicate')).length).toBeGreaterThanOrEqual(2);
+    expect(m.sim.tokensIssued()).toBe(1);
+  });
+
+  it('does not mark the order paid when the callback names another amount', async () => {
+    const o = await order(1);
+    const id = await pay(o, 'wrong-amount');
+    expect(await settledStatus(id)).toMatchObject({
+      status: 'failed',
+      message: MPESA_MESSAGES.amountMismatch,
+    });
+    await sleep(2500); // past the reconciler's delay: it must not pay it either
+    const after = await orderAsStaff(o._id);
+    expect(after).toMatchObject({ paymentStatus: 'Pending', orderStatus: 'Pending' });
+    expect(await auditFor(o._id, 'order.payment')).toHaveLength(0);
+    const failed = await auditFor(o._id, 'payment.mpesa.failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.message).toContain('KES 451');
+  });
+
+  it('marks the order paid through the status query when no callback ever comes', async () => {
+    const o = await order(3);
+    const id = await pay(o, 'no-callback');
+    expect(await settledStatus(id)).toMatchObject({ status: 'paid', message: MPESA_MESSAGES.paid });
+    expect(m.sim.pushes.find((p) => p.checkoutRequestId === id)!.callbacksSent).toBe(0);
+    const paid = await orderAsStaff(o._id);
+    expect(paid).toMatchObject({
+      paymentStatus: 'Paid',
+      paymentMethod: 'Mpesa',
+      paymentDetails: { amount: 1350, transactionCode: id },
+    });
+    expect(await auditFor(o._id, 'order.payment')).toHaveLength(1);
+  });
+
+  it.each([
+    ['cancelled', MPESA_MESSAGES.cancelled],
+    ['timeout', MPESA_MESSAGES.timedOut],
+    ['wrong-pin', MPESA_MESSAGES.wrongPin],
+    ['insufficient', MPESA_MESSAGES.insufficientBalance],
+  ] as const)(
+    'tells the shopper when the prompt ends %s, and a new prompt can still pay',
+    async (scenario, message) => {
+      const o = await order(1);
+      const phone = newPhone();
+      const id = await pay(o, scenario, phone);
+      expect(await settledStatus(id)).toEqual({ success: true, status: 'failed', message });
+      expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });
+      expect(await auditFor(o._id, 'payment.mpesa.failed')).toHaveLength(1);
+
+      const retry = await pay(o, 'success', phone);
+      expect(await settledStatus(retry)).toMatchObject({ status: 'paid' });
+      expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Paid' });
+    },
+  );
+
+  it('does not believe a success callback that Daraja does not confirm', async () => {
+    const o = await order(1);
+    const phone = newPhone();
+    m.sim.setScenario({ result: 'success', callback: 'none', delayMs: 60_000 }, asDaraja(phone));
+    const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
+    await m.t
+      .http()
+      .post(m.callbackUrl)
+      .send({
+        Body: {
+          stkCallback: {
+            MerchantRequestID: 'forged',
+            CheckoutRequestID: id,
+            ResultCode: 0,
+            ResultDesc: 'The service request is processed successfully.',
+            CallbackMetadata: {
+              Item: [
+                { Name: 'Amount', Value: 450 },
+                { Name: 'MpesaReceiptNumber', Value: 'TFORGED0001' },
+                { Name: 'TransactionDate', Value: 20261122101010 },
+              ],
+            },
+          },
+        },
+      })
+      .expect(200);
+    await sleep(2000);
+    expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe('pending');
+    expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });
+  });
+
+  it('refuses callbacks without the secret token, and ignores prompts it never sent', async () => {
+    const wrong = await m.t
+      .http()
+      .post('/api/payments/mpesa/callback/not-the-token-0123456789abcdef')
+      .send({ Body: { stkCallback: { CheckoutRequestID: 'x', ResultCode: 0 } } });
+    expect(wrong.status).toBe(404);
+    await m.t
+      .http()
+      .post(m.callbackUrl)
+      .send({ Body: { stkCallback: { CheckoutRequestID: 'ws_CO_unknown', ResultCode: 0 } } })
+      .expect(200);
+    await m.t.http().post(m.callbackUrl).send({ something: 'else' }).expect(200);
+    const unknown = await m.t.http().get('/api/payments/mpesa/status/ws_CO_unknown').expect(404);
+    expect(unknown.body.message).toBe(MPESA_MESSAGES.unknownPrompt);
+  });
+
+  it('refuses prompts for paid, cancelled, dispatched or unknown orders and for numbers that are not Safaricom lines', async () => {
+    const paid = await order(1);
+    await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${paid._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: paid.totalAmount } })
+      .expect(200);
+    expect((await push(paid.purchaseNumber, newPhone()).expect(409)).body.message).toBe(
+      MPESA_MESSAGES.alreadyPaid,
+    );
+
+    const cancelled = await order(1);
+    await m.t
+      .http()
+      .patch(`/api/orders/cancel/${cancelled._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect((await push(cancelled.purchaseNumber, newPhone()).expect(409)).body.message).toBe(
+      MPESA_MESSAGES.orderCancelled,
+    );
+
+    const shipped = await order(1);
+    await m.t
+      .http()
+      .patch(`/api/orders/inTransit/${shipped._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect((await push(shipped.purchaseNumber, newPhone()).expect(409)).body.message).toBe(
+      MPESA_MESSAGES.orderNotPending,
+    );
+
+    expect((await push('SPD22222222', newPhone()).expect(404)).body.message).toBe(
+      MPESA_MESSAGES.unknownOrder,
+    );
+    const open = await order(1);
+    expect((await push(open.purchaseNumber, '0212345678').expect(400)).body.message).toBe(
+      MPESA_MESSAGES.invalidPhone,
+    );
+    // The amount is the order's: a client cannot name one.
+    await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .send({ purchaseNumber: open.purchaseNumber, phoneNumber: newPhone(), amount: 1 })
+      .expect(400);
+    expect(m.sim.pushes.some((p) => p.request.AccountReference === open.purchaseNumber)).toBe(
+      false,
+    );
+  });
+
+  it(`limits prompts to ${PUSH_LIMITS.perOrder} per order and ${PUSH_LIMITS.perPhone} per phone in ${PUSH_LIMITS.windowMs / 60_000} minutes`, async () => {
+    const first = await order(1);
+    const phone = newPhone();
+    m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
+    for (let i = 0; i < PUSH_LIMITS.perOrder; i++)
+      await push(first.purchaseNumber, phone).expect(200);
+    const perOrder = await push(first.purchaseNumber, phone).expect(429);
+    expect(perOrder.body).toMatchObject({
+      success: false,
+      statusCode: 429,
+      message: MPESA_MESSAGES.tooManyForOrder,
+    });
+
+    const second = await order(1);
+    for (let i = PUSH_LIMITS.perOrder; i < PUSH_LIMITS.perPhone; i++)
+      await push(second.purchaseNumber, phone).expect(200);
+    const perPhone = await push(second.purchaseNumber, phone).expect(429);
+    expect(perPhone.body.message).toBe(MPESA_MESSAGES.tooManyForPhone);
+    // Another phone may still pay the second order.
+    await push(second.purchaseNumber, newPhone()).expect(200);
+  });
+
+  it('keeps every payments route public: a token neither helps nor hurts', async () => {
+    const o = await order(1);
+    const id = await pay(o, 'cancelled');
+    await settledStatus(id);
+    const quiet = newPhone();
+    m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(quiet));
+    const calls: Record<(typeof PAYMENT_ROUTES)[number], () => request.Test> = {
+      'GET /api/payments/options': () => m.t.http().get('/api/payments/options'),
+      'POST /api/payments/mpesa/stk-push': () => push(o.purchaseNumber, quiet),
+      'GET /api/payments/mpesa/status/{checkoutRequestId}': () =>
+        m.t.http().get(`/api/payments/mpesa/status/${id}`),
+      'POST /api/payments/mpesa/callback/{token}': () => m.t.http().post(m.callbackUrl).send({}),
+    };
+    for (const route of PAYMENT_ROUTES) {
+      for (const token of [undefined, staff.accessToken, admin.accessToken]) {
+        const req = calls[route]();
+        const res = await (token ? req.set(bearer(token)) : req);
+        expect([route, res.status]).toEqual([route, 200]);
+      }
+    }
+  });
+});
+
+describe('M-Pesa Express when it is not configured', () => {
+  it('is not offered, refuses prompts with a message and has no callback', async () => {
+    const t = await createTestApp({ name: 'payments_off', env: UNTHROTTLED });
+    try {
+      expect((await t.http().get('/api/payments/options').expect(200)).body.mpesaExpress).toBe(
+        false,
+      );
+      const staff = await createStaff(t, (await signInAdmin(t)).accessToken);
+      const category = await createCategory(t, staff.accessToken);
+      const product = await createProduct(t, staff.accessToken, category._id);
+      const o = (await placeOrder(t, [{ _id: product._id, quantity: 1 }]).expect(201)).body.order;
+      const res = await t
+        .http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: o.purchaseNumber, phoneNumber: DELIVERY.phoneNumber })
+        .expect(503);
+      expect(res.body.message).toBe(MPESA_MESSAGES.notAvailable);
+      await t
+        .http()
+        .post('/api/payments/mpesa/callback/test-callback-token-0123456789abcdef')
+        .send({})
+        .expect(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
