@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { MPESA_MESSAGES } from '@spc/shared-contracts';
 import { useCartStore } from '../../../stores/cart-store';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { CheckoutRoute } from './checkout';
@@ -103,9 +104,10 @@ describe('checkout', () => {
     fireEvent.click(button);
     fireEvent.click(button);
     expect(await screen.findByTestId('purchase-number')).toHaveTextContent('SPD7K3MX9QA');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.headers.get('Idempotency-Key')).toMatch(/.{8,}/);
-    const body = await calls[0]!.clone().json();
+    const orders = calls.filter((c) => c.url.endsWith('/api/orders'));
+    expect(orders).toHaveLength(1);
+    expect(orders[0]!.headers.get('Idempotency-Key')).toMatch(/.{8,}/);
+    const body = await orders[0]!.clone().json();
     expect(body.products).toEqual([{ _id: '665f1c2b9d3e4a0012345679', quantity: 1 }]);
     expect(body.guestInfo).toMatchObject({ county: 'Kiambu', fullName: 'Wanjiku Kamau' });
     expect(useCartStore.getState().cartItems).toHaveLength(0);
@@ -114,5 +116,63 @@ describe('checkout', () => {
       '_blank',
       'noopener,noreferrer',
     );
+  });
+
+  it('offers M-Pesa Express when the API has it, places the order, then pays it by prompt', async () => {
+    const { calls } = mockFetch({
+      '/api/payments/options': () => ({
+        body: { success: true, message: 'Payment options', mpesaExpress: true },
+      }),
+      '/api/orders': () => ({
+        status: 201,
+        body: {
+          success: true,
+          message: 'Order placed',
+          order: {
+            purchaseNumber: 'SPD7K3MX9QA',
+            totalAmount: 350,
+            whatsappUrl: 'https://wa.me/254700000000?text=x',
+          },
+        },
+      }),
+      '/api/payments/mpesa/stk-push': () => ({
+        body: { success: true, message: MPESA_MESSAGES.promptSent, checkoutRequestId: 'ws_CO_9' },
+      }),
+      '/api/payments/mpesa/status/ws_CO_9': () => ({
+        body: { success: true, status: 'paid', message: MPESA_MESSAGES.paid },
+      }),
+    });
+    renderWithProviders(<CheckoutRoute />);
+    fireEvent.click(await screen.findByLabelText('Pay with M-Pesa'));
+    expect(screen.getByLabelText('Pay on delivery')).toBeInTheDocument();
+    fillForm();
+    const button = screen.getByRole('button', { name: 'PLACE ORDER' });
+    await waitFor(() => expect(button).toBeEnabled());
+    fireEvent.click(button);
+    expect(await screen.findByRole('heading', { name: 'Pay with M-Pesa' })).toBeInTheDocument();
+    expect(screen.getByText('KES 350')).toBeInTheDocument();
+    expect(screen.getByLabelText('M-Pesa phone number')).toHaveValue('0712345678');
+    expect(window.open).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Send prompt' }));
+    expect(await screen.findByTestId('payment-status')).toHaveTextContent(MPESA_MESSAGES.paid);
+    expect(screen.getByRole('heading', { name: 'Thank you for your order' })).toBeInTheDocument();
+    expect(screen.getByTestId('purchase-number')).toHaveTextContent('SPD7K3MX9QA');
+    const push = calls.find((c) => c.url.endsWith('/api/payments/mpesa/stk-push'))!;
+    expect(await push.clone().json()).toEqual({
+      purchaseNumber: 'SPD7K3MX9QA',
+      phoneNumber: '0712345678',
+    });
+  });
+
+  it('offers only pay on delivery and the paybill when M-Pesa Express is off', async () => {
+    mockFetch({
+      '/api/payments/options': () => ({
+        body: { success: true, message: 'Payment options', mpesaExpress: false },
+      }),
+    });
+    renderWithProviders(<CheckoutRoute />);
+    expect(await screen.findByLabelText('M-Pesa paybill')).toBeInTheDocument();
+    expect(screen.getByLabelText('Pay on delivery')).toBeChecked();
+    await waitFor(() => expect(screen.queryByLabelText('Pay with M-Pesa')).toBeNull());
   });
 });

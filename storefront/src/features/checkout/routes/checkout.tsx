@@ -7,7 +7,7 @@ import {
   TIMINGS,
   type CheckoutForm,
 } from '@spc/shared-contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Field } from '../../../components/field';
@@ -18,8 +18,24 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
 import { useSessionStore } from '../../../stores/session-store';
+import { usePaymentOptions } from '../api/get-payment-options';
 import { usePlaceOrder } from '../api/place-order';
 import { LocationSelects } from '../components/location-selects';
+import { MpesaPayment } from '../components/mpesa-payment';
+
+type PaymentChoice = 'delivery' | 'paybill' | 'mpesa-express';
+
+interface Placed {
+  purchaseNumber: string;
+  whatsappUrl: string;
+  totalAmount: number;
+  /** The delivery phone, offered as the M-Pesa number. */
+  phoneNumber: string;
+  /** `pay`: the M-Pesa Express step is next; `done`: the confirmation. */
+  stage: 'pay' | 'done';
+  /** Set when M-Pesa Express confirmed the payment. */
+  paidMessage?: string;
+}
 
 const newKey = () =>
   typeof crypto !== 'undefined' && 'randomUUID' in crypto
@@ -36,10 +52,10 @@ export function CheckoutRoute() {
   const placeOrder = usePlaceOrder();
   const idempotencyKey = useRef(newKey());
   const submitting = useRef(false);
-  const [placed, setPlaced] = useState<{ purchaseNumber: string; whatsappUrl: string } | null>(
-    null,
-  );
-  const [payment, setPayment] = useState<'delivery' | 'mpesa'>('delivery');
+  const [placed, setPlaced] = useState<Placed | null>(null);
+  const [payment, setPayment] = useState<PaymentChoice>('delivery');
+  const mpesaExpress = usePaymentOptions().data?.mpesaExpress === true;
+  const payingByPrompt = payment === 'mpesa-express' && mpesaExpress;
 
   const {
     register,
@@ -66,10 +82,23 @@ export function CheckoutRoute() {
   const subCountyValue = useWatch({ control, name: 'subCounty' });
 
   useEffect(() => {
-    if (!placed) return;
+    // The M-Pesa confirmation stays: it is the shopper's proof of payment.
+    if (placed?.stage !== 'done' || placed.paidMessage) return;
     const t = setTimeout(() => navigate(paths.shop), TIMINGS.redirectAfterSuccessMs);
     return () => clearTimeout(t);
   }, [placed, navigate]);
+
+  const onPaid = useCallback(
+    (message: string) => setPlaced((p) => (p ? { ...p, stage: 'done', paidMessage: message } : p)),
+    [],
+  );
+
+  /** Leaves the M-Pesa step: the order stays, to be paid on delivery. */
+  const payLater = () => {
+    if (!placed) return;
+    setPlaced({ ...placed, stage: 'done' });
+    window.open(placed.whatsappUrl, '_blank', 'noopener,noreferrer');
+  };
 
   const submit = async (form: CheckoutForm) => {
     if (submitting.current) return;
@@ -93,8 +122,15 @@ export function CheckoutRoute() {
       }
       reset();
       toast.success(res.message);
-      setPlaced({ purchaseNumber: res.order.purchaseNumber, whatsappUrl: res.order.whatsappUrl });
-      window.open(res.order.whatsappUrl, '_blank', 'noopener,noreferrer');
+      setPlaced({
+        purchaseNumber: res.order.purchaseNumber,
+        whatsappUrl: res.order.whatsappUrl,
+        totalAmount: res.order.totalAmount,
+        phoneNumber: form.phoneNumber,
+        stage: payingByPrompt ? 'pay' : 'done',
+      });
+      // With M-Pesa Express the chat link waits for the confirmation: the shopper is paying first.
+      if (!payingByPrompt) window.open(res.order.whatsappUrl, '_blank', 'noopener,noreferrer');
     } catch (e) {
       // The server answered: that attempt is over, the next one gets a fresh key.
       if (e instanceof ApiError) {
@@ -108,6 +144,30 @@ export function CheckoutRoute() {
     }
   };
 
+  if (placed?.stage === 'pay') {
+    return (
+      <div className="page">
+        <Steps current={1} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
+        <h1>Pay with M-Pesa</h1>
+        <p>
+          Order <strong data-testid="purchase-number">{placed.purchaseNumber}</strong> is placed.
+          Total to pay: <strong>{formatMoney(placed.totalAmount)}</strong>.
+        </p>
+        <MpesaPayment
+          purchaseNumber={placed.purchaseNumber}
+          amount={placed.totalAmount}
+          defaultPhone={placed.phoneNumber}
+          onPaid={onPaid}
+        />
+        <p className="muted">
+          <button type="button" className="btn btn-outline btn-sm" onClick={payLater}>
+            Pay on delivery instead
+          </button>
+        </p>
+      </div>
+    );
+  }
+
   if (placed) {
     return (
       <div className="page center">
@@ -117,6 +177,11 @@ export function CheckoutRoute() {
           Your confirmation number is{' '}
           <strong data-testid="purchase-number">{placed.purchaseNumber}</strong>
         </p>
+        {placed.paidMessage && (
+          <p role="status" data-testid="payment-status">
+            {placed.paidMessage}
+          </p>
+        )}
         <p>
           <a href={placed.whatsappUrl} target="_blank" rel="noreferrer">
             Send the order on WhatsApp
@@ -178,6 +243,17 @@ export function CheckoutRoute() {
 
           <fieldset className="payment">
             <legend>Payment</legend>
+            {mpesaExpress && (
+              <label className="check">
+                <input
+                  type="radio"
+                  name="payment"
+                  checked={payment === 'mpesa-express'}
+                  onChange={() => setPayment('mpesa-express')}
+                />
+                Pay with M-Pesa
+              </label>
+            )}
             <label className="check">
               <input
                 type="radio"
@@ -191,12 +267,17 @@ export function CheckoutRoute() {
               <input
                 type="radio"
                 name="payment"
-                checked={payment === 'mpesa'}
-                onChange={() => setPayment('mpesa')}
+                checked={payment === 'paybill'}
+                onChange={() => setPayment('paybill')}
               />
               M-Pesa paybill
             </label>
-            {payment === 'mpesa' ? (
+            {payingByPrompt ? (
+              <p className="muted">
+                Once the order is placed, we send an M-Pesa prompt to your phone: enter your PIN and
+                the order is paid.
+              </p>
+            ) : payment === 'paybill' ? (
               <p className="muted">
                 Pay through M-Pesa paybill using your confirmation number as the account number; our
                 team confirms the payment.
