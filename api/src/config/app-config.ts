@@ -65,6 +65,15 @@ const envSchema = z.object({
     )
     .default('false'),
   CATALOG_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 a-z 0-9 . -)')
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: url.optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PUBLIC_URL: url.optional(),
 });
 
 export type Environment = z.input<typeof envSchema>;
@@ -96,6 +105,15 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   /** At most this long before one instance's catalog cache sees another instance's catalog write. */
   catalogSyncIntervalMs: number;
+  /** Uploaded images go to this S3-compatible bucket when S3_BUCKET is set (else UPLOADS_DIR). */
+  s3?: {
+    bucket: string;
+    region: string;
+    endpoint: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    publicUrl: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -145,6 +163,13 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   });
   if (mpesaProblems.length) throw new ConfigError(mpesaProblems);
 
+  if (env.S3_BUCKET) {
+    for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL'] as const) {
+      if (!env[key]) problems.push(`${key} is required when S3_BUCKET is set`);
+    }
+    if (problems.length) throw new ConfigError(problems);
+  }
+
   const origin = (u: string) => new URL(u).origin;
   return {
     env: env.NODE_ENV,
@@ -178,6 +203,19 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          endpoint: (env.S3_ENDPOINT ?? `https://s3.${env.S3_REGION}.amazonaws.com`).replace(
+            /\/$/,
+            '',
+          ),
+          accessKeyId: env.S3_ACCESS_KEY_ID!,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+          publicUrl: env.S3_PUBLIC_URL!.replace(/\/$/, ''),
+        }
+      : undefined,
   };
 }
 

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
   Injectable,
+  Logger,
   PayloadTooLargeException,
+  ServiceUnavailableException,
   UnsupportedMediaTypeException,
   UnprocessableEntityException,
 } from '@nestjs/common';
@@ -50,6 +52,8 @@ export function sniffImage(bytes: Buffer): ImageKind | undefined {
  */
 @Injectable()
 export class ImageService {
+  private readonly logger = new Logger(ImageService.name);
+
   constructor(private readonly storage: FileStorage) {}
 
   assertAcceptable(bytes: Buffer): ImageKind {
@@ -85,25 +89,35 @@ export class ImageService {
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
     const urls: Record<number, string> = {};
     const keys: string[] = [];
-    try {
-      for (const width of widths) {
-        const webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    for (const width of widths) {
+      let webp: Buffer;
+      try {
+        webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
           .rotate()
           .resize({ width, withoutEnlargement: true })
           .webp({ quality: 80 })
           .toBuffer();
-        const key = `${folder}/${hash}-${width}.webp`;
-        urls[width] = await this.storage.put(key, webp, 'image/webp');
-        keys.push(key);
+      } catch (error) {
+        await this.storage.delete(keys);
+        if (error instanceof Error && /pixel limit|Input image exceeds/i.test(error.message)) {
+          throw new UnprocessableEntityException(
+            'The image is too large in dimensions (at most 40 megapixels)',
+          );
+        }
+        throw new UnprocessableEntityException('The image could not be read; it may be damaged');
       }
-    } catch (error) {
-      await this.storage.delete(keys);
-      if (error instanceof Error && /pixel limit|Input image exceeds/i.test(error.message)) {
-        throw new UnprocessableEntityException(
-          'The image is too large in dimensions (at most 40 megapixels)',
+      const key = `${folder}/${hash}-${width}.webp`;
+      try {
+        urls[width] = await this.storage.put(key, webp, 'image/webp');
+      } catch (error) {
+        // The storage (a bucket) is away or refuses: not the uploader's fault, and worth a log line.
+        await this.storage.delete(keys);
+        this.logger.error(`Storing ${key} failed: ${(error as Error).message}`);
+        throw new ServiceUnavailableException(
+          'The image could not be stored right now. Please try again in a moment.',
         );
       }
-      throw new UnprocessableEntityException('The image could not be read; it may be damaged');
+      keys.push(key);
     }
     return { url: urls[defaultWidth] ?? urls[widths[0]!]!, urls, keys };
   }

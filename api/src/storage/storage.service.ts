@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 /** URL path under which stored files are served (by the API itself with local storage). */
 export const UPLOADS_URL_PREFIX = '/api/uploads/';
 
-/** Where uploaded files live. Local disk by default; a bucket implementation can take its place. */
+/** Where uploaded files live: local disk by default, an S3-compatible bucket when S3_BUCKET is set. */
 export abstract class FileStorage {
   /** Stores the bytes under `key` (a relative path such as `products/ab12/640.webp`); returns its URL. */
   abstract put(key: string, body: Buffer, contentType: string): Promise<string>;
@@ -16,6 +16,11 @@ export abstract class FileStorage {
 }
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/;
+
+/** Keys are made by the API, never from a client's file name; this guards that they stay so. */
+export function assertSafeKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`Unsafe storage key: ${key}`);
+}
 
 @Injectable()
 export class LocalDiskStorage extends FileStorage {
@@ -45,9 +50,8 @@ export class LocalDiskStorage extends FileStorage {
     return this.root;
   }
 
-  /** Keys are made by the API, never from a client's file name; this guards that they stay inside. */
   private pathFor(key: string): string {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`Unsafe storage key: ${key}`);
+    assertSafeKey(key);
     return path.join(this.root, key);
   }
 }
