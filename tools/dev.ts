@@ -11,7 +11,13 @@ const API_PORT = Number(process.env.PORT ?? 3000);
 const API_URL = `http://localhost:${API_PORT}`;
 const STOREFRONT_URL = 'http://localhost:5173';
 const BACKOFFICE_URL = 'http://localhost:5174';
-const COLORS: Record<string, string> = { api: '36', shop: '32', admin: '35', tsc: '90' };
+const COLORS: Record<string, string> = {
+  api: '36',
+  shop: '32',
+  admin: '35',
+  tsc: '90',
+  mpesa: '33',
+};
 
 const children: ChildProcess[] = [];
 const bin = (name: string) => path.join(WORKSPACE_ROOT, 'node_modules/.bin', name);
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const apiEnv = {
+  const apiEnv: NodeJS.ProcessEnv = {
     NODE_ENV: 'development',
     MONGODB_URI: mongodbUri,
     PORT: String(API_PORT),
@@ -112,6 +118,16 @@ async function main(): Promise<void> {
     '--preserveWatchOutput',
   ]);
   run('tsc', bin('tsc'), ['-p', 'api/tsconfig.build.json', '--watch', '--preserveWatchOutput']);
+  if (process.env.MPESA_ENV === 'sandbox-local') {
+    // M-Pesa Express against the local Daraja simulator (the API's sandbox-local default address).
+    const port = process.env.MPESA_SIMULATOR_PORT ?? '4010';
+    run('mpesa', 'node', ['--import', 'tsx', 'tools/mpesa/simulator.ts'], {
+      MPESA_SIMULATOR_PORT: port,
+    });
+    Object.assign(apiEnv, {
+      MPESA_BASE_URL: process.env.MPESA_BASE_URL ?? `http://127.0.0.1:${port}`,
+    });
+  }
   run('api', 'node', ['--watch', 'api/dist/main.js'], apiEnv);
   const appEnv = { VITE_API_URL: API_URL };
   run('shop', 'npm', ['run', 'dev', '-w', '@spc/storefront', '--', '--clearScreen=false'], appEnv);

@@ -400,3 +400,17 @@ describe('M-Pesa Express when it is not configured', () => {
     }
   });
 });
+
+describe('M-Pesa callbacks with an address allow-list', () => {
+  it("refuses callbacks from addresses other than Safaricom's", async () => {
+    const m = await createMpesaTestApp('payments_allow', {
+      MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200,196.201.214.206',
+    });
+    try {
+      const res = await m.t.http().post(m.callbackUrl).send({}).expect(403);
+      expect(res.body.message).toBe('This address may not send M-Pesa callbacks');
+    } finally {
+      await m.close();
+    }
+  });
+});

@@ -7,6 +7,9 @@
 export const MPESA_PUSH_STATUSES = ['pending', 'paid', 'failed'] as const;
 export type MpesaPushStatus = (typeof MPESA_PUSH_STATUSES)[number];
 
+/** The name a payment confirmed by M-Pesa Express is recorded under (no staff member took it). */
+export const MPESA_EXPRESS_NAME = 'M-Pesa Express';
+
 /** M-Pesa takes at most this many shillings in one transaction. */
 export const MPESA_MAX_AMOUNT_KES = 250_000;
 

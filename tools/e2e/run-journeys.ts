@@ -32,6 +32,17 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     const [apiPort, appPort, otherPort] = [await freePort(), await freePort(), await freePort()];
+    // M-Pesa Express against the local Daraja simulator (its own process: the journeys run in a
+    // spawnSync that blocks this one); the journeys choose each prompt's outcome through it.
+    const mpesa = `http://127.0.0.1:${await freePort()}`;
+    children.push(
+      spawn('node', ['--import', 'tsx', 'tools/mpesa/simulator.ts'], {
+        cwd: WORKSPACE_ROOT,
+        env: { ...process.env, MPESA_SIMULATOR_PORT: new URL(mpesa).port },
+        stdio: 'inherit',
+      }),
+    );
+    await waitFor(`${mpesa}/__simulator/pushes`);
     const api = `http://127.0.0.1:${apiPort}`;
     const site = `http://127.0.0.1:${appPort}`;
     const other = `http://127.0.0.1:${otherPort}`;
@@ -50,6 +61,10 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       LOG_PRETTY: 'false',
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      MPESA_ENV: 'sandbox-local',
+      MPESA_BASE_URL: mpesa,
+      MPESA_CALLBACK_BASE_URL: api,
+      MPESA_RECONCILE_AFTER_MS: '3000',
     };
 
     run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
@@ -95,10 +110,13 @@ async function main(): Promise<void> {
     await waitFor(site);
 
     const url = app === 'storefront' ? { STOREFRONT_URL: site } : { BACKOFFICE_URL: site };
-    run('npx', ['tsx', '--test', ...specs.map((s) => path.join(app, 'e2e', s))], {
+    // One file at a time: a journey that pays an order must not move another one's sales figures.
+    const files = specs.map((s) => path.join(app, 'e2e', s));
+    run('npx', ['tsx', '--test', '--test-concurrency=1', ...files], {
       ...process.env,
       ...url,
       API_URL: api,
+      MPESA_SIMULATOR_URL: mpesa,
     });
   } finally {
     for (const child of children) {

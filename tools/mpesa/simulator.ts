@@ -19,7 +19,8 @@
  * once), wrong-amount (paid, but the callback names another amount). Until the outcome is known the
  * query answers Daraja's "The transaction is being processed" error, as the real one does.
  *
- * Run alone: npx tsx tools/mpesa/simulator.ts  (MPESA_SIMULATOR_PORT, default 4010)
+ * Run alone: npx tsx tools/mpesa/simulator.ts  (MPESA_SIMULATOR_PORT, default 4010;
+ * MPESA_SIMULATOR_DELAY_MS, default 3000)
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -394,7 +395,9 @@ function expectedCallbacks(push: SimulatedPush): number {
 
 if (require.main === module) {
   const port = Number(process.env.MPESA_SIMULATOR_PORT ?? 4010);
-  startDarajaSimulator({ port, log: (m) => console.log(`[mpesa] ${m}`) })
+  // A few seconds, like a person reaching for their phone; the journeys set their own per prompt.
+  const delayMs = Number(process.env.MPESA_SIMULATOR_DELAY_MS ?? 3000);
+  startDarajaSimulator({ port, delayMs, log: (m) => console.log(`[mpesa] ${m}`) })
     .then((sim) => console.log(`[mpesa] Daraja simulator at ${sim.url}`))
     .catch((error: Error) => {
       console.error(`[mpesa] ${error.message}`);

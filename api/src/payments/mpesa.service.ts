@@ -14,6 +14,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import {
+  MPESA_EXPRESS_NAME,
   MPESA_MAX_AMOUNT_KES,
   MPESA_MESSAGES,
   MPESA_RESULT_CODES,
@@ -36,7 +37,7 @@ import { MpesaPushesRepository, type MpesaPushRecord } from './mpesa-pushes.repo
 export const MPESA_ACTOR: Principal = {
   id: 'mpesa-express',
   role: 'staff',
-  fullName: 'M-Pesa Express',
+  fullName: MPESA_EXPRESS_NAME,
 };
 
 /** Prompts allowed per order and per phone number within the window. */

@@ -3,6 +3,7 @@ import {
   formatDate,
   formatDateTime,
   formatMoney,
+  MPESA_EXPRESS_NAME,
   PAGE_SIZE,
   type Role,
 } from '@spc/shared-contracts';
@@ -33,7 +34,11 @@ function productNames(order: Order): string {
 }
 
 function Payment({ order }: { order: Order }) {
-  const details = order.paymentDetails as { transactionCode?: string; timePaid?: string } | null;
+  const details = order.paymentDetails as {
+    transactionCode?: string;
+    timePaid?: string;
+    completedBy?: { fullName?: string };
+  } | null;
   return (
     <Stack gap={2}>
       <Badge
@@ -47,6 +52,11 @@ function Payment({ order }: { order: Order }) {
         <Text size="xs" c="dimmed">
           M-Pesa {details.transactionCode}
           {details.timePaid ? ` · ${formatDateTime(details.timePaid)}` : ''}
+        </Text>
+      )}
+      {order.paymentMethod === 'Mpesa' && details?.completedBy?.fullName === MPESA_EXPRESS_NAME && (
+        <Text size="xs" c="dimmed">
+          Paid by {MPESA_EXPRESS_NAME} (STK push)
         </Text>
       )}
       {order.paymentMethod === 'Cash' && (

@@ -1,0 +1,87 @@
+import { ConfigError, loadConfig } from './app-config';
+
+const production = {
+  NODE_ENV: 'production',
+  MONGODB_URI: 'mongodb://db.internal:27017/spc',
+  JWT_SECRET: 'a'.repeat(40),
+  JWT_REFRESH_SECRET: 'b'.repeat(40),
+  ADMIN_EMAIL: 'owner@seedlings.co.ke',
+  ADMIN_PASSWORD: 'Strong#Pass9',
+  STOREFRONT_URL: 'https://shop.seedlings.co.ke',
+  BACKOFFICE_URL: 'https://admin.seedlings.co.ke',
+};
+
+const daraja = {
+  MPESA_ENV: 'production',
+  MPESA_CONSUMER_KEY: 'key',
+  MPESA_CONSUMER_SECRET: 'secret',
+  MPESA_SHORTCODE: '4123456',
+  MPESA_PASSKEY: 'passkey',
+  MPESA_CALLBACK_BASE_URL: 'https://api.seedlings.co.ke/',
+  MPESA_CALLBACK_TOKEN: 'c'.repeat(32),
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('M-Pesa settings', () => {
+  it('leave M-Pesa Express off unless MPESA_ENV says otherwise', () => {
+    expect(loadConfig({}).mpesa).toBeNull();
+    expect(loadConfig({ ...production, MPESA_ENV: 'off' }).mpesa).toBeNull();
+  });
+
+  it('point production at Daraja with the callback URL carrying the token', () => {
+    expect(loadConfig({ ...production, ...daraja }).mpesa).toMatchObject({
+      env: 'production',
+      baseUrl: 'https://api.safaricom.co.ke',
+      shortcode: '4123456',
+      partyB: '4123456',
+      transactionType: 'CustomerPayBillOnline',
+      callbackUrl: `https://api.seedlings.co.ke/api/payments/mpesa/callback/${'c'.repeat(32)}`,
+      callbackAllowedIps: [],
+    });
+    expect(loadConfig({ ...production, ...daraja, MPESA_ENV: 'sandbox' }).mpesa?.baseUrl).toBe(
+      'https://sandbox.safaricom.co.ke',
+    );
+  });
+
+  it('name every missing credential', () => {
+    expect(problemsOf({ ...production, MPESA_ENV: 'production' })).toEqual([
+      'MPESA_CONSUMER_KEY is required when MPESA_ENV is production',
+      'MPESA_CONSUMER_SECRET is required when MPESA_ENV is production',
+      'MPESA_SHORTCODE is required when MPESA_ENV is production',
+      'MPESA_PASSKEY is required when MPESA_ENV is production',
+      'MPESA_CALLBACK_BASE_URL is required when MPESA_ENV is production',
+      'MPESA_CALLBACK_TOKEN is required when MPESA_ENV is production',
+    ]);
+  });
+
+  it('refuse a short callback token, a plain-http callback in production and the simulator in production', () => {
+    expect(problemsOf({ ...production, ...daraja, MPESA_CALLBACK_TOKEN: 'short' })).toEqual([
+      'MPESA_CALLBACK_TOKEN must be 24-128 letters, digits, _ or -',
+    ]);
+    expect(
+      problemsOf({ ...production, ...daraja, MPESA_CALLBACK_BASE_URL: 'http://api.example' }),
+    ).toEqual(['MPESA_CALLBACK_BASE_URL must be https in production']);
+    expect(problemsOf({ ...production, MPESA_ENV: 'sandbox-local' })).toEqual([
+      'MPESA_ENV=sandbox-local is for development and tests only',
+    ]);
+  });
+
+  it('need nothing else for sandbox-local: the simulator and a callback to this API', () => {
+    expect(loadConfig({ MPESA_ENV: 'sandbox-local', PORT: '3101' }).mpesa).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4010',
+      shortcode: '174379',
+      callbackUrl: expect.stringMatching(
+        /^http:\/\/127\.0\.0\.1:3101\/api\/payments\/mpesa\/callback\/[\w-]{24,}$/,
+      ),
+    });
+  });
+});
