@@ -84,3 +84,45 @@ describe('ProductListCache single flight', () => {
     expect(computations).toBe(2);
   });
 });
+
+describe('ProductListCache with a change feed (several API instances)', () => {
+  function feed() {
+    let pending: Promise<void> | undefined;
+    return {
+      changed: jest.fn(),
+      beforeRead: jest.fn(() => pending),
+      /** The next read waits for this look at the other instances, which runs `onLook` first. */
+      lookThen(onLook: () => void) {
+        pending = Promise.resolve().then(() => {
+          onLook();
+          pending = undefined;
+        });
+      },
+    };
+  }
+
+  it("announces this instance's writes and stock changes, not what it hears from others", () => {
+    const cache = new ProductListCache();
+    const changes = feed();
+    cache.attachFeed(changes);
+    cache.clear();
+    cache.clearLists();
+    expect(changes.changed).toHaveBeenCalledTimes(2);
+    cache.forgetAll();
+    expect(changes.changed).toHaveBeenCalledTimes(2);
+  });
+
+  it("drops its lists and tells the snapshot when another instance's change is heard before a read", async () => {
+    const cache = new ProductListCache();
+    const changes = feed();
+    cache.attachFeed(changes);
+    const snapshotInvalidated = jest.fn();
+    cache.onCatalogChange(snapshotInvalidated);
+    await cache.getOrCompute('k', async () => page(1));
+
+    changes.lookThen(() => cache.forgetAll());
+    expect(await cache.getOrCompute('k', async () => page(2))).toEqual(page(2));
+    expect(snapshotInvalidated).toHaveBeenCalledTimes(1);
+    expect(changes.beforeRead).toHaveBeenCalledTimes(2);
+  });
+});

@@ -21,12 +21,13 @@ const isDuplicate = (error: unknown) => (error as { code?: number })?.code === 1
  * inserts the slot document `n`; inserting a document whose `_id` exists is atomic on every
  * MongoDB-compatible server (FerretDB v1 included, whose conditional `$inc` is not), so two
  * instances can never both count the same slot. A request that finds slot `limit + 1` taken is
- * refused without writing. Each instance remembers the last slot it took per window to start its
- * next insert there (one write per request when one instance serves a client).
+ * refused without writing. Each instance hands out slot numbers itself, so a client served by one
+ * instance costs one insert per request, and once it knows a window is full, none.
  */
 export class MongoThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
-  private readonly lastSlot = new Map<string, number>();
+  /** Per window of a client: the next slot number this instance will try. */
+  private readonly windows = new Map<string, { next: number }>();
   private lastSweep = 0;
   private indexed?: Promise<unknown>;
 
@@ -49,15 +50,17 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
     const prefix = `${throttlerName}:${key}:${window}:`;
     this.maybeSweep(now);
 
-    let n = (this.lastSlot.get(prefix) ?? 0) + 1;
-    let counted = false;
+    // Slot numbers are handed out here before any await, so this instance's concurrent requests
+    // never compete for one; only another instance's requests can take a number first.
+    let window_ = this.windows.get(prefix);
+    if (!window_) this.windows.set(prefix, (window_ = { next: 1 }));
+    let n = window_.next++;
     while (n <= limit + 1) {
       if (await this.take(prefix, n, windowEnd)) break;
-      // Another instance (or a concurrent request) holds this slot: skip to the first free one.
-      n = counted ? n + 1 : Math.max(n + 1, (await this.count(prefix)) + 1);
-      counted = true;
+      // Taken by another instance: continue past every slot taken so far.
+      window_.next = Math.max(window_.next, (await this.count(prefix)) + 1);
+      n = window_.next++;
     }
-    this.lastSlot.set(prefix, Math.min(n, limit + 1));
 
     const timeToExpire = Math.max(1, Math.ceil((windowEnd - now) / 1000));
     const isBlocked = n > limit;
@@ -91,7 +94,7 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
   private maybeSweep(now: number): void {
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
-    this.lastSlot.clear();
+    this.windows.clear();
     this.slots()
       .deleteMany({ expiresAt: { $lt: new Date(now) } })
       .catch((e: Error) =>
