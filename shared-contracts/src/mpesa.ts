@@ -29,6 +29,8 @@ export const MPESA_MESSAGES = {
   promptSent: 'Check your phone and enter your M-Pesa PIN to pay.',
   waiting: 'Waiting for your M-Pesa payment. Check your phone and enter your PIN.',
   paid: 'Payment received. Thank you!',
+  stillWaiting:
+    'Still waiting for M-Pesa. If you have entered your PIN, you may leave this page: your order shows as paid once M-Pesa confirms it.',
   cancelled: 'You cancelled the M-Pesa prompt. Try again when you are ready.',
   timedOut: 'The M-Pesa prompt timed out before the PIN was entered. Please try again.',
   wrongPin: 'The M-Pesa PIN was wrong. Please try again.',

@@ -91,4 +91,29 @@ describe('MpesaPayment', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(MPESA_MESSAGES.tooManyForOrder);
     expect(screen.getByRole('button', { name: 'Send prompt' })).toBeEnabled();
   });
+
+  it('tells a shopper still waiting after a while that they may leave the page', async () => {
+    mockFetch({
+      '/api/payments/mpesa/stk-push': () => ({
+        body: { success: true, message: MPESA_MESSAGES.promptSent, checkoutRequestId: 'ws_CO_1' },
+      }),
+      [STATUS]: () => ({
+        body: { success: true, status: 'pending', message: MPESA_MESSAGES.waiting },
+      }),
+    });
+    renderWithProviders(
+      <MpesaPayment
+        purchaseNumber="SPD7K3MX9QA"
+        amount={1250}
+        defaultPhone="0712345678"
+        onPaid={jest.fn()}
+        pollMs={20}
+        slowAfterMs={100}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Send prompt' }));
+    expect(await screen.findByText(MPESA_MESSAGES.waiting)).toBeInTheDocument();
+    expect(screen.queryByText(MPESA_MESSAGES.stillWaiting)).toBeNull();
+    expect(await screen.findByText(MPESA_MESSAGES.stillWaiting)).toBeInTheDocument();
+  });
 });

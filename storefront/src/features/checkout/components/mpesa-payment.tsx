@@ -12,6 +12,8 @@ export interface MpesaPaymentProps {
   onPaid: (message: string) => void;
   /** How often the outcome is asked for while the shopper is on their phone (tests shorten it). */
   pollMs?: number;
+  /** After this long without an outcome, the shopper is told they may leave. */
+  slowAfterMs?: number;
 }
 
 /**
@@ -24,10 +26,13 @@ export function MpesaPayment({
   defaultPhone,
   onPaid,
   pollMs,
+  slowAfterMs = 60_000,
 }: MpesaPaymentProps) {
   const [phone, setPhone] = useState(defaultPhone);
   const [error, setError] = useState<string | null>(null);
   const [checkoutRequestId, setCheckoutRequestId] = useState('');
+  /** The prompt that has been pending for a while, if any. */
+  const [slowId, setSlowId] = useState('');
   const send = useSendMpesaPrompt();
   const status = useMpesaStatus(checkoutRequestId, pollMs);
   const outcome = checkoutRequestId ? status.data : undefined;
@@ -35,6 +40,12 @@ export function MpesaPayment({
   useEffect(() => {
     if (outcome?.status === 'paid') onPaid(outcome.message);
   }, [outcome, onPaid]);
+
+  useEffect(() => {
+    if (!checkoutRequestId) return;
+    const t = setTimeout(() => setSlowId(checkoutRequestId), slowAfterMs);
+    return () => clearTimeout(t);
+  }, [checkoutRequestId, slowAfterMs]);
 
   const sendPrompt = async () => {
     if (!toMpesaPhone(phone)) {
@@ -78,6 +89,7 @@ export function MpesaPayment({
           A prompt for {formatMoney(amount)} was sent to {phone.trim()}. This page updates by itself
           once you have paid.
         </p>
+        {slowId === checkoutRequestId && <p className="muted">{MPESA_MESSAGES.stillWaiting}</p>}
       </div>
     );
   }
