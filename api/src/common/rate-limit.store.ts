@@ -103,12 +103,17 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
   }
 
   private async ensureIndexes(): Promise<void> {
-    try {
-      await this.slots().createIndex({ w: 1 });
-      await this.slots().createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-    } catch (error) {
-      this.logger.warn(`Could not create the rate-limit indexes: ${(error as Error).message}`);
-    }
+    await this.slots()
+      .createIndex({ w: 1 })
+      .catch((e: Error) =>
+        this.logger.warn(`Could not index the rate-limit counters: ${e.message}`),
+      );
+    // FerretDB v1 has no TTL indexes: there the sweep alone removes past windows.
+    await this.slots()
+      .createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 })
+      .catch((e: Error) =>
+        this.logger.debug(`No TTL index on the rate-limit counters: ${e.message}`),
+      );
   }
 
   private slots(): mongo.Collection<SlotDoc> {
