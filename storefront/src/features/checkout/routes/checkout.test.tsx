@@ -156,6 +156,7 @@ describe('checkout', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send prompt' }));
     expect(await screen.findByTestId('payment-status')).toHaveTextContent(MPESA_MESSAGES.paid);
     expect(screen.getByRole('heading', { name: 'Thank you for your order' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Continue shopping' })).toBeInTheDocument();
     expect(screen.getByTestId('purchase-number')).toHaveTextContent('SPD7K3MX9QA');
     const push = calls.find((c) => c.url.endsWith('/api/payments/mpesa/stk-push'))!;
     expect(await push.clone().json()).toEqual({

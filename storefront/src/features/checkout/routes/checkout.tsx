@@ -153,17 +153,19 @@ export function CheckoutRoute() {
           Order <strong data-testid="purchase-number">{placed.purchaseNumber}</strong> is placed.
           Total to pay: <strong>{formatMoney(placed.totalAmount)}</strong>.
         </p>
-        <MpesaPayment
-          purchaseNumber={placed.purchaseNumber}
-          amount={placed.totalAmount}
-          defaultPhone={placed.phoneNumber}
-          onPaid={onPaid}
-        />
-        <p className="muted">
-          <button type="button" className="btn btn-outline btn-sm" onClick={payLater}>
-            Pay on delivery instead
-          </button>
-        </p>
+        <div style={{ maxWidth: '28rem' }}>
+          <MpesaPayment
+            purchaseNumber={placed.purchaseNumber}
+            amount={placed.totalAmount}
+            defaultPhone={placed.phoneNumber}
+            onPaid={onPaid}
+          />
+          <p className="muted">
+            <button type="button" className="btn btn-outline btn-sm" onClick={payLater}>
+              Pay on delivery instead
+            </button>
+          </p>
+        </div>
       </div>
     );
   }
@@ -180,6 +182,11 @@ export function CheckoutRoute() {
         {placed.paidMessage && (
           <p role="status" data-testid="payment-status">
             {placed.paidMessage}
+          </p>
+        )}
+        {placed.paidMessage && (
+          <p>
+            <Link to={paths.shop}>Continue shopping</Link>
           </p>
         )}
         <p>
