@@ -1,0 +1,234 @@
+/**
+ * `npm run drill:crash`: kills the API with SIGKILL while orders are being placed and cancelled,
+ * restarts it, and checks the stock ledger in the database once the reconciler has finished:
+ * every order answered 201 exists; every product's stock equals its starting stock minus the
+ * quantities of the orders that exist and are not cancelled; nothing is left half-placed.
+ * Exits non-zero on any lost or oversold unit, a missing order or a 500. Never fails on a time.
+ *
+ * Settings: DRILL_CRASH_KILLS (4), DRILL_CRASH_WORKERS (6 placing, plus 1 cancelling),
+ * DRILL_CRASH_PRODUCTS (20), DRILL_CRASH_STOCK (40 per product, so some sell out),
+ * DRILL_CRASH_ORDERS_PER_ROUND (8: orders answered 201 before each kill, at most 20 s a round),
+ * DRILL_CRASH_RECONCILE_MS (2000: the API's ORDER_RECONCILE_AFTER_MS, so a restart reconciles soon),
+ * DRILL_CRASH_CANCELS (1; 0 leaves out the connection cancelling orders as staff).
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { ObjectId } from 'mongodb';
+import { DATA_DIR } from '../paths';
+import {
+  apiEnv,
+  buildApi,
+  checkLedger,
+  freePort,
+  guestOrder,
+  ledgerFailed,
+  printLedger,
+  privateDatabase,
+  randomLines,
+  say,
+  seed,
+  sleep,
+  startApi,
+  stockSlice,
+  stopApi,
+  takeBaseline,
+  waitForReconciled,
+  withClient,
+  type ApiProcess,
+} from './support';
+
+const KILLS = Number(process.env.DRILL_CRASH_KILLS ?? 4);
+const WORKERS = Number(process.env.DRILL_CRASH_WORKERS ?? 6);
+const PRODUCTS = Number(process.env.DRILL_CRASH_PRODUCTS ?? 20);
+const STOCK = Number(process.env.DRILL_CRASH_STOCK ?? 40);
+const ORDERS_PER_ROUND = Number(process.env.DRILL_CRASH_ORDERS_PER_ROUND ?? 8);
+const ROUND_CAP_MS = 20_000;
+const RECONCILE_AFTER_MS = Number(process.env.DRILL_CRASH_RECONCILE_MS ?? 2000);
+const CANCELS = process.env.DRILL_CRASH_CANCELS !== '0';
+const DEMO_STAFF = { email: 'staff@spc.local', password: 'Staff@1234' };
+const D = 'crash';
+
+interface Tally {
+  answered201: Set<string>;
+  cancelled200: Set<string>;
+  statuses: Map<string, number>;
+  /** Requests the kill cut off mid-way (the socket closed under them). */
+  cut: number;
+  /** Requests refused while the API was down and restarting. */
+  refused: number;
+}
+
+async function main(): Promise<void> {
+  const dir = path.join(DATA_DIR, 'drills', 'crash');
+  rmSync(dir, { recursive: true, force: true });
+  const db = await privateDatabase(dir);
+  let api: ApiProcess | undefined;
+  try {
+    buildApi();
+    const env = apiEnv(dir, db.uri, { ORDER_RECONCILE_AFTER_MS: String(RECONCILE_AFTER_MS) });
+    say(D, 'seeding the demo catalogue');
+    seed(env);
+    const uri = env.MONGODB_URI!;
+    const ids = await stockSlice(uri, PRODUCTS, STOCK);
+    const baseline = await takeBaseline(uri);
+    const port = await freePort();
+    api = await startApi(env, { port });
+    const base = api.base;
+    const token = await signIn(base);
+    say(
+      D,
+      `${PRODUCTS} products with ${STOCK} each (${PRODUCTS * STOCK} units); ${WORKERS} connections placing orders, ${CANCELS ? 1 : 0} cancelling; ${KILLS} kills`,
+    );
+
+    const tally: Tally = {
+      answered201: new Set(),
+      cancelled200: new Set(),
+      statuses: new Map(),
+      cut: 0,
+      refused: 0,
+    };
+    let stopping = false;
+    const placers = Array.from({ length: WORKERS }, () =>
+      (async () => {
+        while (!stopping) await placeOne(base, ids, tally);
+      })(),
+    );
+    const canceller = (async () => {
+      while (CANCELS && !stopping) {
+        await sleep(400);
+        const candidates = [...tally.answered201].filter((id) => !tally.cancelled200.has(id));
+        const id = candidates[Math.floor(Math.random() * candidates.length)];
+        if (id) await cancelOne(base, token, id, tally);
+      }
+    })();
+
+    const restarts: number[] = [];
+    for (let round = 1; round <= KILLS + 1; round++) {
+      const before = tally.answered201.size;
+      const roundStart = Date.now();
+      while (
+        tally.answered201.size - before < ORDERS_PER_ROUND &&
+        Date.now() - roundStart < ROUND_CAP_MS
+      )
+        await sleep(100);
+      // A random extra moment so the kill lands at a different step of a placement each time.
+      await sleep(Math.floor(Math.random() * 700));
+      if (round > KILLS) break;
+      api.child.kill('SIGKILL');
+      await api.exited;
+      say(
+        D,
+        `kill ${round}: SIGKILL with placements in flight (${tally.answered201.size} answered 201 so far)`,
+      );
+      const down = Date.now();
+      api = await startApi(env, { port });
+      restarts.push(Date.now() - down);
+      say(D, `restarted in ${((Date.now() - down) / 1000).toFixed(1)} s`);
+    }
+    stopping = true;
+    await Promise.all([...placers, canceller]);
+
+    const reconciled = await waitForReconciled(uri, 60_000);
+    say(
+      D,
+      reconciled.settled
+        ? `reconciled ${(reconciled.waitedMs / 1000).toFixed(1)} s after the last request`
+        : `NOT reconciled after ${(reconciled.waitedMs / 1000).toFixed(0)} s: ${reconciled.reserving} half-placed orders, ${reconciled.reservations} products with reservations`,
+    );
+    const report = await checkLedger(uri, baseline, tally.answered201);
+    const soldOut = await withClient(uri, (client) =>
+      client
+        .db()
+        .collection('products')
+        .countDocuments({ _id: { $in: ids.map((id) => new ObjectId(id)) }, productQuantity: 0 }),
+    );
+    const statuses = [...tally.statuses]
+      .sort()
+      .map(([s, n]) => `${s}×${n}`)
+      .join(', ');
+    say(
+      D,
+      `answers: ${statuses}; ${tally.cut} requests cut by the kills, ${tally.refused} refused while restarting; ${tally.answered201.size} orders answered 201, ` +
+        `${tally.answered201.size - report.answeredButMissing.length} of them found placed; ` +
+        `${report.orders - tally.answered201.size} placed but never answered (the kill came first); ` +
+        `${tally.cancelled200.size} cancels answered 200; ${soldOut} of ${PRODUCTS} products sold out`,
+    );
+    printLedger(D, report);
+    const fivehundreds = [...tally.statuses]
+      .filter(([s]) => s.endsWith('500'))
+      .reduce((a, [, n]) => a + n, 0);
+    const failed = ledgerFailed(report) || !reconciled.settled || fivehundreds > 0;
+    console.log(
+      `\nCrash drill: ${KILLS} kills, restart ${restarts.map((ms) => (ms / 1000).toFixed(1)).join('/')} s; ` +
+        `${tally.answered201.size} answered 201, ${tally.answered201.size - report.answeredButMissing.length} found; ` +
+        `${report.unitsOrdered} units in live orders = ${report.unitsTaken} taken from stock; ` +
+        `lost ${report.unitsLost}, oversold ${report.unitsOversold}, 500s ${fivehundreds} → ${failed ? 'FAIL' : 'PASS'}`,
+    );
+    if (failed) process.exitCode = 1;
+  } finally {
+    await stopApi(api);
+    await db.stop();
+  }
+}
+
+async function placeOne(base: string, ids: string[], tally: Tally): Promise<void> {
+  try {
+    const res = await fetch(`${base}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: guestOrder(randomLines(ids)),
+      signal: AbortSignal.timeout(120_000),
+    });
+    count(tally, res.status);
+    const body = (await res.json()) as { order?: { _id: string }; message?: string };
+    if (res.status === 201 && body.order) tally.answered201.add(body.order._id);
+    else if (res.status >= 500) say(D, `POST /api/orders answered ${res.status}: ${body.message}`);
+  } catch (error) {
+    // The API was killed under this request, or is restarting: what the drill is about.
+    noteConnectionError(tally, error);
+    await sleep(200);
+  }
+}
+
+async function cancelOne(base: string, token: string, id: string, tally: Tally): Promise<void> {
+  try {
+    const res = await fetch(`${base}/api/orders/cancel/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(120_000),
+    });
+    count(tally, res.status, 'cancel ');
+    if (res.ok) tally.cancelled200.add(id);
+    else if (res.status >= 500) say(D, `cancel answered ${res.status}: ${await res.text()}`);
+  } catch (error) {
+    noteConnectionError(tally, error);
+  }
+}
+
+function noteConnectionError(tally: Tally, error: unknown): void {
+  const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
+  if (code === 'ECONNREFUSED') tally.refused++;
+  else tally.cut++;
+}
+
+function count(tally: Tally, status: number, prefix = ''): void {
+  const key = `${prefix}${status}`;
+  tally.statuses.set(key, (tally.statuses.get(key) ?? 0) + 1);
+}
+
+async function signIn(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_STAFF),
+  });
+  const body = (await res.json()) as { data?: { accessToken?: string }; message?: string };
+  if (!res.ok || !body.data?.accessToken)
+    throw new Error(`the demo staff could not sign in: ${res.status} ${body.message}`);
+  return body.data.accessToken;
+}
+
+main().catch((error: Error) => {
+  console.error(`[${D}] ${error.message}`);
+  process.exit(1);
+});

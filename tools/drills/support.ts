@@ -1,0 +1,383 @@
+/**
+ * What the drills share: a private database, the built API run as in production, and the stock
+ * ledger check that reads the database directly (every unit of stock is either on the shelf or in an
+ * order that exists and is not cancelled).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MongoClient, ObjectId } from 'mongodb';
+import { ensureDatabase, freePort, withDatabaseName, type DatabaseHandle } from '../db/launcher';
+import { WORKSPACE_ROOT } from '../paths';
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function say(drill: string, message: string): void {
+  const clock = new Date().toISOString().slice(11, 19);
+  console.log(`[${drill} ${clock}] ${message}`);
+}
+
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const res = spawnSync(command, args, { cwd: WORKSPACE_ROOT, env, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+}
+
+/** Builds the API unless DRILL_SKIP_BUILD=1 (CI has just built it; Nx answers from its cache anyway). */
+export function buildApi(): void {
+  if (process.env.DRILL_SKIP_BUILD === '1') return;
+  run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
+}
+
+export async function privateDatabase(dir: string, port?: number): Promise<DatabaseHandle> {
+  return ensureDatabase({
+    dir: path.join(dir, 'db'),
+    private: true,
+    ...(port ? { port } : {}),
+    log: (m) => console.log(`[db] ${m}`),
+  });
+}
+
+/** The production-like environment of bench.ts, with the rate limits out of the way. */
+export function apiEnv(
+  dir: string,
+  serverUri: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    MONGODB_URI: withDatabaseName(serverUri, 'drill'),
+    JWT_SECRET: 'd'.repeat(40),
+    JWT_REFRESH_SECRET: 'e'.repeat(40),
+    ADMIN_EMAIL: 'drill@example.co.ke',
+    ADMIN_PASSWORD: 'Drill#2026',
+    STOREFRONT_URL: 'http://localhost:5173',
+    BACKOFFICE_URL: 'http://localhost:5174',
+    UPLOADS_DIR: path.join(dir, 'uploads'),
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+    RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
+    RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+    ...extra,
+  };
+}
+
+export function seed(env: NodeJS.ProcessEnv): void {
+  run('node', ['api/dist/scripts/seed.js'], env);
+}
+
+export interface ApiProcess {
+  child: ChildProcess;
+  pid: number;
+  base: string;
+  port: number;
+  /** Resolves when the process has exited, with its exit code or signal. */
+  exited: Promise<string>;
+  isRunning(): boolean;
+}
+
+/** Starts the built API (api/dist/main.js) and waits until its health answers 200. */
+export async function startApi(
+  env: NodeJS.ProcessEnv,
+  options: { port?: number; quiet?: boolean } = {},
+): Promise<ApiProcess> {
+  const port = options.port ?? (await freePort());
+  const child = spawn('node', ['api/dist/main.js'], {
+    cwd: WORKSPACE_ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],
+  });
+  let running = true;
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running = false;
+      resolve(signal ?? String(code));
+    }),
+  );
+  const api: ApiProcess = {
+    child,
+    pid: child.pid!,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    exited,
+    isRunning: () => running,
+  };
+  await waitForHealth(api);
+  return api;
+}
+
+export async function waitForHealth(api: ApiProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!api.isRunning())
+      throw new Error(`the API exited (${await api.exited}) before it was healthy`);
+    try {
+      const res = await fetch(`${api.base}/api/health`, { signal: AbortSignal.timeout(5000) });
+      if (res.ok) return;
+    } catch {
+      // starting
+    }
+    await sleep(250);
+  }
+  throw new Error(`the API was not healthy within ${timeoutMs / 1000} s`);
+}
+
+export async function stopApi(api: ApiProcess | undefined, signal: NodeJS.Signals = 'SIGTERM') {
+  if (!api?.isRunning()) return;
+  api.child.kill(signal);
+  const timer = setTimeout(() => api.child.kill('SIGKILL'), 10_000);
+  await api.exited;
+  clearTimeout(timer);
+}
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export async function withClient<T>(uri: string, fn: (client: MongoClient) => Promise<T>) {
+  const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+interface ProductDoc {
+  _id: ObjectId;
+  productName: string;
+  productQuantity: number;
+  reservations?: string[];
+  restockedFor?: string[];
+}
+
+interface OrderDoc {
+  _id: ObjectId;
+  purchaseNumber: string;
+  placement: 'reserving' | 'placed';
+  orderStatus: string;
+  stockReturn?: string;
+  products: { productId: string; quantity: number }[];
+}
+
+/** The stock of every product and the orders that exist before a drill, to compare against after. */
+export interface Baseline {
+  stock: Map<string, number>;
+  orderIds: Set<string>;
+}
+
+export async function takeBaseline(uri: string): Promise<Baseline> {
+  return withClient(uri, async (client) => {
+    const db = client.db();
+    const products = await db
+      .collection<ProductDoc>('products')
+      .find({}, { projection: { productQuantity: 1 } })
+      .toArray();
+    const orders = await db
+      .collection<OrderDoc>('orders')
+      .find({}, { projection: { _id: 1 } })
+      .toArray();
+    return {
+      stock: new Map(products.map((p) => [p._id.toString(), p.productQuantity])),
+      orderIds: new Set(orders.map((o) => o._id.toString())),
+    };
+  });
+}
+
+/** Waits until no placement is half-done and no product holds a reservation (the reconciler's work). */
+export async function waitForReconciled(
+  uri: string,
+  timeoutMs: number,
+): Promise<{ settled: boolean; waitedMs: number; reserving: number; reservations: number }> {
+  const started = Date.now();
+  return withClient(uri, async (client) => {
+    const db = client.db();
+    for (;;) {
+      const reserving = await db.collection('orders').countDocuments({ placement: 'reserving' });
+      const pendingReturns = await db
+        .collection('orders')
+        .countDocuments({ stockReturn: { $in: ['pending', 'done'] } });
+      const reservations = await db
+        .collection('products')
+        .countDocuments({ 'reservations.0': { $exists: true } });
+      const waitedMs = Date.now() - started;
+      const settled = reserving === 0 && reservations === 0 && pendingReturns === 0;
+      if (settled || waitedMs > timeoutMs) return { settled, waitedMs, reserving, reservations };
+      await sleep(500);
+    }
+  });
+}
+
+export interface LedgerReport {
+  /** Orders created during the drill that exist now. */
+  orders: number;
+  placed: number;
+  cancelled: number;
+  stillReserving: number;
+  /** Units in the drill's orders that are not cancelled. */
+  unitsOrdered: number;
+  /** Starting stock minus stock now, over all products. */
+  unitsTaken: number;
+  /** Stock gone from the shelf that no existing order accounts for. */
+  unitsLost: number;
+  /** Units on the shelf that existing orders hold (sold without being taken, or returned twice). */
+  unitsOversold: number;
+  negativeStock: number;
+  leftoverReservations: number;
+  /** Orders answered 201 that do not exist (or never became placed). */
+  answeredButMissing: string[];
+  problems: string[];
+}
+
+/**
+ * Compares the database with the baseline: for every product, stock now must equal the stock at
+ * the start minus the quantities of the drill's orders that exist and are not cancelled.
+ */
+export async function checkLedger(
+  uri: string,
+  baseline: Baseline,
+  answered: Iterable<string> = [],
+): Promise<LedgerReport> {
+  return withClient(uri, async (client) => {
+    const db = client.db();
+    const products = await db.collection<ProductDoc>('products').find({}).toArray();
+    const orders = (await db.collection<OrderDoc>('orders').find({}).toArray()).filter(
+      (o) => !baseline.orderIds.has(o._id.toString()),
+    );
+    const problems: string[] = [];
+    const byId = new Map(orders.map((o) => [o._id.toString(), o]));
+    const ordered = new Map<string, number>();
+    let cancelled = 0;
+    let stillReserving = 0;
+    for (const order of orders) {
+      if (order.placement !== 'placed') {
+        stillReserving++;
+        problems.push(`order ${order.purchaseNumber} is still '${order.placement}'`);
+      }
+      if (order.orderStatus === 'Cancelled') {
+        cancelled++;
+        if (order.stockReturn !== 'done' && order.stockReturn !== 'cleared')
+          problems.push(
+            `cancelled order ${order.purchaseNumber} has stockReturn '${order.stockReturn}'`,
+          );
+        continue;
+      }
+      for (const line of order.products)
+        ordered.set(line.productId, (ordered.get(line.productId) ?? 0) + line.quantity);
+    }
+    let unitsTaken = 0;
+    let unitsLost = 0;
+    let unitsOversold = 0;
+    let negativeStock = 0;
+    let leftoverReservations = 0;
+    for (const product of products) {
+      const id = product._id.toString();
+      const start = baseline.stock.get(id);
+      if (start === undefined) continue;
+      const expected = start - (ordered.get(id) ?? 0);
+      unitsTaken += start - product.productQuantity;
+      const drift = product.productQuantity - expected;
+      if (drift < 0) {
+        unitsLost += -drift;
+        problems.push(
+          `${product.productName}: ${-drift} units gone from stock without an order (stock ${product.productQuantity}, expected ${expected})`,
+        );
+      } else if (drift > 0) {
+        unitsOversold += drift;
+        problems.push(
+          `${product.productName}: ${drift} units more in stock than its orders allow, sold without being taken or returned twice (stock ${product.productQuantity}, expected ${expected})`,
+        );
+      }
+      if (product.productQuantity < 0) {
+        negativeStock++;
+        problems.push(`${product.productName}: stock is ${product.productQuantity}`);
+      }
+      leftoverReservations += product.reservations?.length ?? 0;
+    }
+    if (leftoverReservations)
+      problems.push(`${leftoverReservations} reservations left on products`);
+    const answeredButMissing = [...answered].filter((id) => byId.get(id)?.placement !== 'placed');
+    for (const id of answeredButMissing)
+      problems.push(`order ${id} was answered 201 but is not placed`);
+    const unitsOrdered = [...ordered.values()].reduce((a, b) => a + b, 0);
+    return {
+      orders: orders.length,
+      placed: orders.length - stillReserving,
+      cancelled,
+      stillReserving,
+      unitsOrdered,
+      unitsTaken,
+      unitsLost,
+      unitsOversold,
+      negativeStock,
+      leftoverReservations,
+      answeredButMissing,
+      problems,
+    };
+  });
+}
+
+/** True when the ledger report shows any lost, oversold or half-placed unit. */
+export function ledgerFailed(report: LedgerReport): boolean {
+  return report.problems.length > 0;
+}
+
+export function printLedger(drill: string, report: LedgerReport): void {
+  say(
+    drill,
+    `ledger: ${report.orders} orders (${report.placed} placed, ${report.cancelled} cancelled, ${report.stillReserving} half-placed); ` +
+      `${report.unitsOrdered} units in live orders, ${report.unitsTaken} units taken from stock; ` +
+      `lost ${report.unitsLost}, oversold ${report.unitsOversold}, negative stock ${report.negativeStock}, ` +
+      `reservations left ${report.leftoverReservations}, answered-201-but-missing ${report.answeredButMissing.length}`,
+  );
+  for (const problem of report.problems.slice(0, 20)) console.error(`  ! ${problem}`);
+  if (report.problems.length > 20) console.error(`  ! ... ${report.problems.length - 20} more`);
+}
+
+/** Sets the stock of `count` seeded products to `quantity` each and answers their ids. */
+export async function stockSlice(uri: string, count: number, quantity: number): Promise<string[]> {
+  return withClient(uri, async (client) => {
+    const products = client.db().collection<ProductDoc>('products');
+    const slice = await products
+      .find({}, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .limit(count)
+      .toArray();
+    const ids = slice.map((p) => p._id);
+    await products.updateMany({ _id: { $in: ids } }, { $set: { productQuantity: quantity } });
+    return ids.map((id) => id.toString());
+  });
+}
+
+export function guestOrder(lines: { _id: string; quantity: number }[]): string {
+  return JSON.stringify({
+    guestInfo: {
+      fullName: 'Drill Buyer',
+      phoneNumber: '0722000111',
+      email: 'drill@example.co.ke',
+      county: 'Kiambu',
+      streetAddress: 'Ruiru',
+    },
+    products: lines,
+  });
+}
+
+export function randomLines(ids: string[], maxLines = 3, maxQuantity = 3) {
+  const count = 1 + Math.floor(Math.random() * maxLines);
+  const picked = new Set<string>();
+  while (picked.size < Math.min(count, ids.length))
+    picked.add(ids[Math.floor(Math.random() * ids.length)]!);
+  return [...picked].map((_id) => ({ _id, quantity: 1 + Math.floor(Math.random() * maxQuantity) }));
+}
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export { freePort };
