@@ -210,6 +210,26 @@ describe('M-Pesa Express', () => {
     expect(await auditFor(o._id, 'order.payment')).toHaveLength(1);
   });
 
+  it('puts the receipt on the order when the callback comes after the status query paid it', async () => {
+    const o = await order(2);
+    const phone = newPhone();
+    // The query (after MPESA_RECONCILE_AFTER_MS, 1 s here) pays it well before the callback comes.
+    m.sim.setScenario({ result: 'success', lateCallbackMs: 5000 }, asDaraja(phone));
+    const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
+    expect(await settledStatus(id)).toMatchObject({ status: 'paid' });
+    expect((await orderAsStaff(o._id)).paymentDetails.transactionCode).toBe(id);
+    const done = await m.sim.settled(id);
+    expect(done.callbackStatuses).toEqual([200]);
+    let code = id;
+    for (let i = 0; i < 100 && code === id; i++) {
+      await sleep(100);
+      code = (await orderAsStaff(o._id)).paymentDetails.transactionCode;
+    }
+    expect(code).toBe(done.outcome!.receipt);
+    expect(await auditFor(o._id, 'order.payment')).toHaveLength(1);
+    expect(await auditFor(o._id, 'order.payment.receipt')).toHaveLength(1);
+  });
+
   it.each([
     ['cancelled', MPESA_MESSAGES.cancelled],
     ['timeout', MPESA_MESSAGES.timedOut],

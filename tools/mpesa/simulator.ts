@@ -16,7 +16,8 @@
  *
  * Scenarios: success, cancelled (1032), timeout (1037), wrong-pin (2001), insufficient (1),
  * no-callback (paid, but the callback never comes), duplicate-callback (paid, callback sent twice at
- * once), wrong-amount (paid, but the callback names another amount). Until the outcome is known the
+ * once), late-callback (paid; the callback comes 2.5 s after the query knows), wrong-amount (paid,
+ * but the callback names another amount). Until the outcome is known the
  * query answers Daraja's "The transaction is being processed" error, as the real one does.
  *
  * Run alone: npx tsx tools/mpesa/simulator.ts  (MPESA_SIMULATOR_PORT, default 4010;
@@ -36,9 +37,12 @@ export interface Scenario {
   amountDelta?: number;
   /** From the prompt to its outcome (and callback); the simulator's default when unset. */
   delayMs?: number;
+  /** The callback comes this long after the outcome (which the query already reports). */
+  lateCallbackMs?: number;
 }
 
-export type ScenarioName = SimulatedResult | 'no-callback' | 'duplicate-callback' | 'wrong-amount';
+export type ScenarioName =
+  SimulatedResult | 'no-callback' | 'duplicate-callback' | 'late-callback' | 'wrong-amount';
 
 const NAMED: Record<ScenarioName, Scenario> = {
   success: { result: 'success' },
@@ -48,6 +52,7 @@ const NAMED: Record<ScenarioName, Scenario> = {
   insufficient: { result: 'insufficient' },
   'no-callback': { result: 'success', callback: 'none' },
   'duplicate-callback': { result: 'success', callback: 'twice' },
+  'late-callback': { result: 'success', lateCallbackMs: 2500 },
   'wrong-amount': { result: 'success', amountDelta: 1 },
 };
 
@@ -208,6 +213,8 @@ export async function startDarajaSimulator(
       };
     }
     const body = JSON.stringify({ Body: { stkCallback } });
+    if (push.scenario.lateCallbackMs)
+      await new Promise((r) => setTimeout(r, push.scenario.lateCallbackMs));
     await Promise.all(
       Array.from({ length: callbacks }, async () => {
         try {

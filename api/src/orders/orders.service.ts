@@ -243,6 +243,43 @@ export class OrdersService {
     });
   }
 
+  /**
+   * Puts M-Pesa's receipt number on an M-Pesa Express payment recorded without it (Daraja's status
+   * query confirmed the payment before the callback with the receipt came). False when the order's
+   * transaction code is no longer `reference`.
+   */
+  attachMpesaReceipt(
+    actor: Principal,
+    id: string,
+    payment: { reference: string; receipt: string; timePaid: Date },
+  ): Promise<boolean> {
+    return this.locks.withLock(`order:${id}`, async () => {
+      const order = await this.mustFind(id);
+      const { reference, receipt, timePaid } = payment;
+      if (order.paymentMethod !== 'Mpesa' || order.paymentDetails?.transactionCode !== reference)
+        return false;
+      const updated = await this.orders.transition(
+        id,
+        { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
+        {
+          $set: {
+            'paymentDetails.transactionCode': receipt,
+            'paymentDetails.timePaid': timePaid,
+            paidAt: timePaid,
+          },
+        },
+      );
+      if (!updated) return false;
+      await this.audit.record(
+        actor,
+        'order.payment.receipt',
+        `${actor.fullName} added M-Pesa receipt ${receipt} to the payment of ${order.purchaseNumber} (recorded as ${reference})`,
+        this.target(order),
+      );
+      return true;
+    });
+  }
+
   moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
     return this.locks.withLock(`order:${id}`, async () => {
       const order = await this.mustFind(id);

@@ -54,6 +54,10 @@ export class MpesaPushesRepository {
     await this.pushes.updateOne({ _id: id }, { $inc: { callbackCount: 1 } });
   }
 
+  async setReceipt(id: string, receipt: string): Promise<void> {
+    await this.pushes.updateOne({ _id: id }, { $set: { receipt } });
+  }
+
   async markQueried(id: string): Promise<void> {
     await this.pushes.updateOne({ _id: id }, { $set: { lastQueriedAt: new Date() } });
   }

@@ -212,8 +212,38 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       await this.pushes.recordCallback(id, { ...callback, receivedAt: new Date() });
     } else {
       await this.pushes.countCallback(id);
+      if (push.status === 'paid' && !push.receipt && callback.resultCode === 0) {
+        await this.attachReceipt(push, callback);
+        return;
+      }
     }
     await this.settle(id, 'callback');
+  }
+
+  /**
+   * A success callback for a prompt the status query already settled as paid (the callback was late,
+   * not lost): its receipt number replaces the prompt's reference on the order.
+   */
+  private attachReceipt(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
+    return this.locks.withLock(`mpesa:${push._id}`, async () => {
+      const current = await this.pushes.findById(push._id);
+      if (
+        !current ||
+        current.receipt ||
+        !callback.receipt ||
+        callback.amount !== current.amount ||
+        !(await this.locks.claimOnce(`mpesa-receipt:${push._id}`))
+      ) {
+        await this.auditDuplicate(push);
+        return;
+      }
+      await this.orders.attachMpesaReceipt(MPESA_ACTOR, current.orderId, {
+        reference: current._id,
+        receipt: callback.receipt,
+        timePaid: callback.transactionDate ?? new Date(),
+      });
+      await this.pushes.setReceipt(current._id, callback.receipt);
+    });
   }
 
   /** Decides and applies a prompt's outcome once; later callbacks for it change nothing. */
