@@ -2,17 +2,28 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 
-/** One pino instance for Fastify's request logs and Nest's own messages. */
+/** pino-pretty is a development tool: the production image does not install it. */
+function prettyAvailable(): boolean {
+  try {
+    require.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One pino instance for Fastify's request logs and Nest's own messages (JSON lines unless pretty). */
 export function createRootLogger(config: AppConfig): Logger {
   return pino({
     level: config.log.level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    transport: config.log.pretty
-      ? {
-          target: 'pino-pretty',
-          options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
-        }
-      : undefined,
+    transport:
+      config.log.pretty && prettyAvailable()
+        ? {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+          }
+        : undefined,
   });
 }
 
