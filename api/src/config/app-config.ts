@@ -57,6 +57,7 @@ const envSchema = z.object({
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
+  UNPAID_ORDER_EXPIRY_HOURS: z.coerce.number().min(0).default(72),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -97,8 +98,12 @@ export interface AppConfig {
   swaggerEnabled: boolean;
   /** Requests a minute per client: sign-in, sign-up and password resets; order tracking; order placement. */
   rateLimits: { auth: number; tracking: number; orders: number };
-  /** A placement still `reserving` after this long is treated as abandoned and undone. */
-  orders: { reconcileAfterMs: number };
+  /**
+   * `reconcileAfterMs`: a placement still `reserving` after this long is treated as abandoned and
+   * undone. `unpaidExpiryMs`: a Pending, unpaid order older than this is cancelled automatically and its
+   * stock returned (stops stock hoarding by orders nobody means to pay); 0 turns it off.
+   */
+  orders: { reconcileAfterMs: number; unpaidExpiryMs: number };
   /** M-Pesa Express (STK push) at checkout; null when MPESA_ENV is unset or `off`. */
   mpesa: MpesaConfig | null;
   /** Which forwarded addresses to believe (Fastify's `trustProxy`): false, hop count, or addresses. */
@@ -199,7 +204,10 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       tracking: env.RATE_LIMIT_TRACKING_PER_MINUTE,
       orders: env.RATE_LIMIT_ORDERS_PER_MINUTE,
     },
-    orders: { reconcileAfterMs: env.ORDER_RECONCILE_AFTER_MS },
+    orders: {
+      reconcileAfterMs: env.ORDER_RECONCILE_AFTER_MS,
+      unpaidExpiryMs: Math.round(env.UNPAID_ORDER_EXPIRY_HOURS * 3_600_000),
+    },
     mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,

@@ -216,6 +216,21 @@ export class OrdersRepository {
     };
   }
 
+  /** Placed orders still Pending and unpaid, ordered before `before` (oldest first). */
+  async unpaidPendingBefore(before: Date, limit = 100): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({
+        placement: 'placed',
+        orderStatus: 'Pending',
+        paymentStatus: 'Pending',
+        orderDate: { $lt: before },
+      })
+      .sort({ orderDate: 1 })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.map(toRecord);
+  }
+
   /** Paid, not cancelled orders paid in [from, to): what the sales figures add up. */
   async paidBetween(
     from: Date,

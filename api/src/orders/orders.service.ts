@@ -6,6 +6,8 @@ import {
   Injectable,
   Logger,
   NotFoundException,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import {
@@ -57,10 +59,18 @@ export interface OrderPage {
   page: number;
 }
 
+/** Who the audit trail names for what the shop does by itself. */
+export const SHOP_ACTOR: Principal = {
+  id: 'shop',
+  role: 'staff',
+  fullName: 'The shop (automatic)',
+};
+
 /** Orders after placement: reading them, moving them through their states, and what that writes. */
 @Injectable()
-export class OrdersService {
+export class OrdersService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OrdersService.name);
+  private expiryTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly orders: OrdersRepository,
@@ -71,6 +81,57 @@ export class OrdersService {
     private readonly locks: LocksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onApplicationBootstrap(): void {
+    const expiry = this.config.orders.unpaidExpiryMs;
+    if (!expiry) return;
+    // Checked a few times per expiry period (at most every 10 minutes, at least every second).
+    const every = Math.min(10 * 60_000, Math.max(1000, Math.round(expiry / 4)));
+    this.expiryTimer = setInterval(() => {
+      this.expireUnpaid().catch((e: Error) =>
+        this.logger.error(`Cancelling unpaid orders failed: ${e.message}`),
+      );
+    }, every);
+    this.expiryTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.expiryTimer) clearInterval(this.expiryTimer);
+  }
+
+  /**
+   * Cancels orders still Pending and unpaid after UNPAID_ORDER_EXPIRY_HOURS and returns their stock:
+   * orders nobody means to pay cannot hold stock for long. Staff confirm a real pay-on-delivery order
+   * by moving it on from Pending, which keeps it. Safe on several instances (each order under its lock,
+   * the change conditional on it still being Pending and unpaid). Answers how many it cancelled.
+   */
+  async expireUnpaid(now = new Date()): Promise<number> {
+    const expiry = this.config.orders.unpaidExpiryMs;
+    if (!expiry) return 0;
+    const hours = +(expiry / 3_600_000).toFixed(2);
+    const stale = await this.orders.unpaidPendingBefore(new Date(now.getTime() - expiry));
+    let cancelled = 0;
+    for (const order of stale) {
+      const done = await this.locks.withLock(`order:${order._id}`, async () => {
+        const updated = await this.orders.transition(
+          order._id,
+          { orderStatus: 'Pending', paymentStatus: 'Pending' },
+          { $set: { orderStatus: 'Cancelled', cancelledDate: now, stockReturn: 'pending' } },
+        );
+        if (!updated) return false;
+        await this.placement.returnStock(updated);
+        await this.audit.record(
+          SHOP_ACTOR,
+          'order.expire',
+          `${order.purchaseNumber} was cancelled automatically, unpaid after ${hours} hours; its stock was returned`,
+          this.target(order),
+        );
+        return true;
+      });
+      if (done) cancelled++;
+    }
+    return cancelled;
+  }
 
   async place(
     actor: Principal | undefined,
