@@ -22,4 +22,8 @@ cp -R "$src"/. "$dst"/
 grep -rlE '__SPC_(API|BACKOFFICE)_URL__' "$dst" | while read -r file; do
   sed -i -e "s#__SPC_API_URL__#${api_url}#g" -e "s#__SPC_BACKOFFICE_URL__#${backoffice_url}#g" "$file"
 done
-echo "spa-runtime-config: API at ${api_url:-the page's own origin}"
+if [ -n "$api_url" ]; then
+  echo "spa-runtime-config: API at $api_url"
+else
+  echo "spa-runtime-config: API at the page's own origin"
+fi
