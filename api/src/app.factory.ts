@@ -9,7 +9,9 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
+import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { limitJsonDepth } from './common/json-depth';
 import { createRootLogger, NestPinoLogger } from './common/logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
 import { createValidationPipe } from './common/validation';
@@ -31,6 +33,8 @@ export async function createApp(
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: LIMITS.jsonBodyMaxBytes,
+    // Long path parameters reach the handlers (which answer 400 in the API's own shape).
+    routerOptions: { maxParamLength: 1000 },
     genReqId: requestIdFor,
     // Behind the reverse proxy the client's address is in X-Forwarded-For; rate limits key on it.
     trustProxy: config.trustProxy,
@@ -41,6 +45,8 @@ export async function createApp(
     {
       logger: new NestPinoLogger(logger),
       abortOnError: false,
+      // Fastify's JSON parser, wrapped with a nesting limit (common/json-depth.ts), reads bodies.
+      bodyParser: false,
     },
   );
 
@@ -50,6 +56,8 @@ export async function createApp(
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
+  answerWrongMethodWith405(fastify);
+  limitJsonDepth(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  HttpException,
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
@@ -32,14 +33,14 @@ export async function readMultipartForm(request: FastifyRequest): Promise<Multip
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new PayloadTooLargeException(IMAGE_TOO_LARGE_MESSAGE);
     if (code === 'FST_FILES_LIMIT') throw new BadRequestException('Send one file only');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw new PayloadTooLargeException('The form has too many fields');
-    if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-      throw new BadRequestException('The form could not be read');
-    throw error;
+      throw new BadRequestException('The form has too many fields');
+    if (error instanceof HttpException) throw error;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new PayloadTooLargeException(IMAGE_TOO_LARGE_MESSAGE);
+    // Anything else the parser met (no boundary, a cut-off body, a broken part) is the client's form.
+    throw new BadRequestException('The form could not be read');
   }
   return form;
 }

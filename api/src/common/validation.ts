@@ -1,4 +1,9 @@
-import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import {
+  BadRequestException,
+  ValidationPipe,
+  type ArgumentMetadata,
+  type ValidationError,
+} from '@nestjs/common';
 
 export interface FieldError {
   field: string;
@@ -13,12 +18,27 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
+/** A route that reads a JSON body needs one, even when every field of it is optional. */
+class BodyRequiredValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (
+      metadata.type === 'body' &&
+      metadata.metatype &&
+      metadata.metatype !== Object &&
+      (value === undefined || value === null)
+    ) {
+      throw new BadRequestException('This request needs a JSON body');
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /**
  * The one validation pipe: unknown fields and wrong types (an object such as `{"$ne": null}` where
  * a string belongs) are a 400 before any handler runs. The first problem becomes the message.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new BodyRequiredValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

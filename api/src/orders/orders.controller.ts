@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Body,
   Controller,
   Delete,
@@ -84,11 +85,9 @@ export class OrdersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PlaceOrderResponseDto> {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      reply.status(HttpStatus.BAD_REQUEST);
-      return {
-        success: false,
-        message: 'The Idempotency-Key header must be 8-100 letters, digits or _ . : -',
-      } as PlaceOrderResponseDto;
+      throw new BadRequestException(
+        'The Idempotency-Key header must be 8-100 letters, digits or _ . : -',
+      );
     }
     const { order, replayed } = await this.orders.place(actor, dto, key);
     reply.status(replayed ? HttpStatus.OK : HttpStatus.CREATED);

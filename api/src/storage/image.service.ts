@@ -45,6 +45,10 @@ export function sniffImage(bytes: Buffer): ImageKind | undefined {
   return undefined;
 }
 
+const TOO_LARGE_DIMENSIONS_MESSAGE = 'The image is too large in dimensions (at most 40 megapixels)';
+/** How sharp (libvips) says an image has more pixels than `limitInputPixels`. */
+const TOO_MANY_PIXELS = /pixel limit|Input image exceeds/i;
+
 /**
  * Checks an uploaded image by its content, decodes it (refusing bombs), and stores it re-encoded as
  * WebP in the given widths. Nothing of the original file (bytes after the image, metadata, its name)
@@ -74,7 +78,9 @@ export class ImageService {
     let metadata: sharp.Metadata;
     try {
       metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-    } catch {
+    } catch (error) {
+      if (error instanceof Error && TOO_MANY_PIXELS.test(error.message))
+        throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
       throw new UnprocessableEntityException('The image could not be read; it may be damaged');
     }
     if (
@@ -82,9 +88,7 @@ export class ImageService {
       !metadata.height ||
       metadata.width * metadata.height > MAX_INPUT_PIXELS
     ) {
-      throw new UnprocessableEntityException(
-        'The image is too large in dimensions (at most 40 megapixels)',
-      );
+      throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
     }
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
     const urls: Record<number, string> = {};

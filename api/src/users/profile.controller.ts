@@ -1,6 +1,7 @@
 import { BadRequestException, Body, Controller, Delete, Get, Patch, Req } from '@nestjs/common';
 import {
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiOkResponse,
   ApiOperation,
@@ -96,6 +97,10 @@ export class ProfileController {
   @Auth('admin')
   @ApiOperation({ summary: "Update the admin's own profile" })
   @ApiOkResponse({ type: UserResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Another account has this e-mail',
+  })
   async updateAdmin(
     @CurrentUser() actor: Principal,
     @Body() dto: UpdateAdminProfileDto,

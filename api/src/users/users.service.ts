@@ -347,8 +347,12 @@ export class UsersService {
   }
 
   private async applyChanges(id: string, changes: UserChanges): Promise<UserView> {
+    // An optional field sent as null is not given (its validators skipped it): it changes nothing.
+    const given = Object.fromEntries(
+      Object.entries(changes).filter(([, value]) => value !== null && value !== undefined),
+    ) as UserChanges;
     try {
-      const updated = await this.users.update(id, changes);
+      const updated = await this.users.update(id, given);
       if (!updated) throw new NotFoundException('No account with this id');
       return updated;
     } catch (error) {
