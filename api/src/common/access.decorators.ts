@@ -1,9 +1,15 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiExtension,
+  ApiForbiddenResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { ROLES, type Role } from '@spc/shared-contracts';
 import { ErrorResponseDto } from './error-response.dto';
 
 export const ACCESS_RULE = 'spc:access-rule';
+export const OPTIONAL_AUTH_EXTENSION = 'x-optional-auth';
 
 export type AccessRule =
   { kind: 'public'; optionalUser: boolean } | { kind: 'roles'; roles: readonly Role[] };
@@ -18,6 +24,8 @@ export function Public(options: { optionalUser?: boolean } = {}) {
   if (rule.optionalUser) {
     decorators.push(
       ApiBearerAuth('bearer'),
+      // Read by the OpenAPI document builder: the token is optional here (see openapi.ts).
+      ApiExtension(OPTIONAL_AUTH_EXTENSION, true),
       ApiUnauthorizedResponse({
         type: ErrorResponseDto,
         description: 'A token was sent but is not valid',

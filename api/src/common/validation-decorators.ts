@@ -13,7 +13,8 @@ import {
   VALIDATION_MESSAGES as M,
 } from '@spc/shared-contracts';
 
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+/** Text with its surrounding blanks removed before it is checked. */
+export const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const trimLower = Transform(({ value }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
 );

@@ -1080,18 +1080,18 @@ export interface components {
         };
         UpdatedUserDto: {
             /** @example Wanjiku Kamau */
-            fullName?: string;
+            fullName?: string | null;
             /**
              * Format: email
              * @example wanjiku@example.co.ke
              */
-            email?: string;
+            email?: string | null;
             /** @example 0712345678 */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
             /** @example Kiambu */
-            county?: string;
+            county?: string | null;
             /** @example Ruiru, near the stage */
-            streetAddress?: string;
+            streetAddress?: string | null;
         };
         UpdateUserDto: {
             /** @description Must equal the id in the path */
@@ -1104,9 +1104,9 @@ export interface components {
             /** @example 0712345678 */
             phoneNumber: string;
             /** @example Kiambu */
-            county?: string;
+            county?: string | null;
             /** @example Ruiru, near the stage */
-            streetAddress?: string;
+            streetAddress?: string | null;
         };
         ProfilePictureUploadDto: {
             /**
@@ -1117,18 +1117,18 @@ export interface components {
         };
         UpdateAdminProfileDto: {
             /** @example Wanjiku Kamau */
-            fullName?: string;
+            fullName?: string | null;
             /**
              * Format: email
              * @example wanjiku@example.co.ke
              */
-            email?: string;
+            email?: string | null;
             /** @example 0712345678 */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
             /** @example Kiambu */
-            county?: string;
+            county?: string | null;
             /** @example Ruiru, near the stage */
-            streetAddress?: string;
+            streetAddress?: string | null;
         };
         StaffListResponseDto: {
             /** @example true */
@@ -1165,14 +1165,14 @@ export interface components {
         };
         UpdatedStaffDto: {
             /** @example Wanjiku Kamau */
-            fullName?: string;
+            fullName?: string | null;
             /**
              * Format: email
              * @example wanjiku@example.co.ke
              */
-            email?: string;
+            email?: string | null;
             /** @example 0712345678 */
-            phoneNumber?: string;
+            phoneNumber?: string | null;
         };
         UpdateStaffDto: {
             /** @description Must equal the id in the path */
@@ -1281,9 +1281,9 @@ export interface components {
             /** @example Kiambu */
             county: string;
             /** @example Ruiru */
-            subCounty?: string;
+            subCounty?: string | null;
             /** @example Gitothua */
-            ward?: string;
+            ward?: string | null;
             /** @example Ruiru, near the stage */
             streetAddress: string;
         };
@@ -1293,17 +1293,17 @@ export interface components {
             /** @example 2 */
             quantity: number;
             /** @description Ignored */
-            productName?: Record<string, never>;
+            productName?: Record<string, never> | null;
             /** @description Ignored */
-            productDescription?: Record<string, never>;
+            productDescription?: Record<string, never> | null;
             /** @description Ignored */
-            productImage?: Record<string, never>;
+            productImage?: Record<string, never> | null;
             /** @description Ignored: the catalogue price is used */
-            price?: Record<string, never>;
+            price?: Record<string, never> | null;
             /** @description Ignored */
-            offerPrice?: Record<string, never>;
+            offerPrice?: Record<string, never> | null;
             /** @description Ignored */
-            userId?: Record<string, never>;
+            userId?: Record<string, never> | null;
         };
         CreateOrderDto: {
             /** @description Required for guests; a signed-in customer may send it to update their record */
@@ -1312,7 +1312,7 @@ export interface components {
             /** @description Ignored: the signed-in user comes from the token */
             placedBy?: Record<string, never> | null;
             /** @description Ignored: totals are computed from the catalogue */
-            totalAmount?: Record<string, never>;
+            totalAmount?: Record<string, never> | null;
         };
         PlacedByDto: {
             _id: string;
@@ -1485,14 +1485,14 @@ export interface components {
              * @description Required for Mpesa
              * @example SGH7K2LP9Q
              */
-            transactionCode?: string;
+            transactionCode?: string | null;
             /**
              * Format: date-time
              * @description Required for Mpesa
              */
-            timePaid?: string;
+            timePaid?: string | null;
             /** @description Ignored: the signed-in staff member is recorded */
-            completedBy?: Record<string, never>;
+            completedBy?: Record<string, never> | null;
         };
         CompletePaymentDto: {
             /** @enum {string} */
@@ -1520,7 +1520,7 @@ export interface components {
              */
             purchaseNumber: string;
             /**
-             * @description The Safaricom number that gets the prompt
+             * @description The Safaricom number that gets the prompt: 0712 345 678, +254 712 345 678, 254712345678 or 712345678
              * @example 0712345678
              */
             phoneNumber: string;
@@ -1548,7 +1548,7 @@ export interface components {
             /** @example MpesaReceiptNumber */
             Name: string;
             /** @example TKL7RT61SV */
-            Value?: string | number;
+            Value?: (string | number) | null;
         };
         MpesaCallbackMetadataDto: {
             Item: components["schemas"]["MpesaCallbackItemDto"][];
@@ -1696,9 +1696,9 @@ export interface components {
         };
         UpdateCategoryDto: {
             /** @example Fruits */
-            name?: string;
+            name?: string | null;
             /** @example Fruit trees */
-            description?: string;
+            description?: string | null;
         };
         CategoryRefDto: {
             /** @example 665f1c2b9d3e4a0012345678 */
@@ -1927,6 +1927,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditLogDto"][];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -1996,6 +2005,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserListResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2041,6 +2059,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2094,6 +2121,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2120,6 +2156,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     UsersController_deactivate: {
@@ -2139,6 +2184,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2188,6 +2242,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2233,6 +2296,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2321,6 +2393,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2332,6 +2413,15 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: admin, staff, customer */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2397,6 +2487,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2465,6 +2564,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2476,6 +2584,24 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Another account has this e-mail */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2505,6 +2631,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffListResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2556,6 +2691,15 @@ export interface operations {
                     "application/json": components["schemas"]["StaffResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2591,6 +2735,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     StaffController_listInactive: {
@@ -2613,6 +2766,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffListResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2660,6 +2822,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2713,6 +2884,15 @@ export interface operations {
                     "application/json": components["schemas"]["StaffResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2739,6 +2919,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     StaffController_deactivate: {
@@ -2758,6 +2947,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2807,6 +3005,15 @@ export interface operations {
                     "application/json": components["schemas"]["StaffResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -2852,6 +3059,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -2920,6 +3136,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
@@ -2962,6 +3187,15 @@ export interface operations {
             };
             /** @description The e-mail is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3027,6 +3261,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Too many requests from this client; wait a minute */
             429: {
                 headers: {
@@ -3084,6 +3327,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     AuthController_logout: {
@@ -3133,6 +3385,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     AuthController_forgot: {
@@ -3157,6 +3418,15 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3197,6 +3467,15 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3262,6 +3541,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     OrdersController_list: {
@@ -3290,6 +3578,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderListResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -3353,6 +3650,15 @@ export interface operations {
                     "application/json": components["schemas"]["PlaceOrderResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description A token was sent but is not valid */
             401: {
                 headers: {
@@ -3372,6 +3678,15 @@ export interface operations {
             };
             /** @description Not enough stock, or a product no longer sold; nothing was taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3416,6 +3731,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrackOrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             404: {
@@ -3463,6 +3787,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderListResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -3523,6 +3856,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderListResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -3568,6 +3910,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -3621,6 +3972,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -3656,6 +4016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     OrdersController_inTransit: {
@@ -3675,6 +4044,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -3734,6 +4112,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -3768,6 +4155,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     OrdersController_complete: {
@@ -3787,6 +4183,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -3842,6 +4247,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -3903,6 +4317,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No token, or an invalid or expired one */
             401: {
                 headers: {
@@ -3937,6 +4360,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     OrdersController_remove: {
@@ -3956,6 +4388,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -4035,6 +4476,15 @@ export interface operations {
                     "application/json": components["schemas"]["StkPushResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description No order with this number */
             404: {
                 headers: {
@@ -4046,6 +4496,15 @@ export interface operations {
             };
             /** @description The order is paid, cancelled or already being processed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4096,6 +4555,15 @@ export interface operations {
                     "application/json": components["schemas"]["MpesaStatusResponseDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4138,8 +4606,26 @@ export interface operations {
                     "application/json": components["schemas"]["MpesaCallbackAckDto"];
                 };
             };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description Wrong token, or M-Pesa is off */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4206,6 +4692,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesReportDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
             /** @description No token, or an invalid or expired one */
@@ -4333,6 +4828,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     CategoriesController_get: {
@@ -4438,6 +4942,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     CategoriesController_remove: {
@@ -4513,7 +5026,7 @@ export interface operations {
                 search?: string;
                 /** @description Same as search (the storefront sends name) */
                 name?: string;
-                /** @description A category id */
+                /** @description A category id (empty: every category) */
                 category?: string;
                 /** @description Lowest effective price in KES, inclusive */
                 minPrice?: number;
@@ -4864,6 +5377,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     ProductsController_applyOffer: {
@@ -4916,6 +5438,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import {
   NewPasswordField,
   PasswordField,
   PhoneField,
+  trim,
 } from '../../common/validation-decorators';
 import { MessageDto, UserDto } from '../../users/dto/user.dto';
 
@@ -34,6 +35,7 @@ export class LoginDto {
 
 class RefreshTokenField {
   @ApiProperty({ description: 'The refresh token from sign-in or the last refresh' })
+  @trim
   @IsNotEmpty({ message: 'refreshToken is required' })
   @IsString()
   @MaxLength(200)

@@ -16,6 +16,7 @@ import {
   wholeNumberProblem,
   type WholeNumberRule,
 } from '@spc/shared-contracts';
+import { trim } from '../../common/validation-decorators';
 
 type Problem = (value: unknown, object: object) => string | undefined;
 
@@ -40,8 +41,6 @@ function docs(optional: boolean | undefined, options: ApiPropertyOptions) {
   return optional ? ApiPropertyOptional(options) : ApiProperty(options);
 }
 
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
-
 /** A required (or, with `optional`, present-means-not-empty) trimmed text of at most `max`. */
 export function TextField(
   max: number,
@@ -51,7 +50,8 @@ export function TextField(
   { optional }: FieldOptions = {},
 ) {
   return applyDecorators(
-    docs(optional, { type: 'string', maxLength: max, example }),
+    // Present means not blank (it is trimmed first), optional or not.
+    docs(optional, { type: 'string', minLength: 1, maxLength: max, pattern: '\\S', example }),
     trim,
     ...(optional ? [IsOptional()] : []),
     Check('text', (value) => {

@@ -145,7 +145,10 @@ export class ProductListQueryDto extends PageQueryDto {
   @IsString({ message: 'name must be text' }) // nearest the property: checked, and said, first
   name?: string;
 
-  @ApiPropertyOptional({ description: 'A category id', pattern: OBJECT_ID_PATTERN.source })
+  @ApiPropertyOptional({
+    description: 'A category id (empty: every category)',
+    pattern: '^([0-9a-fA-F]{24})?$',
+  })
   @emptyIsAbsent
   @IsOptional()
   @Matches(OBJECT_ID_PATTERN, { message: 'category must be a category id' })

@@ -39,10 +39,9 @@ import {
   FullNameField,
   OptionalTextField,
   PhoneField,
+  trim,
 } from '../../common/validation-decorators';
 import { MessageDto } from '../../users/dto/user.dto';
-
-const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /** The checkout form: where the order goes and whom to call. */
 export class DeliveryInfoDto {

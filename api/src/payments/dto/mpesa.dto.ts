@@ -19,7 +19,13 @@ export class StkPushDto {
   })
   purchaseNumber!: string;
 
-  @ApiProperty({ example: '0712345678', description: 'The Safaricom number that gets the prompt' })
+  @ApiProperty({
+    example: '0712345678',
+    description:
+      'The Safaricom number that gets the prompt: 0712 345 678, +254 712 345 678, 254712345678 or 712345678',
+    // What toMpesaPhone accepts: spaces and dashes anywhere, then 254, 0 or nothing, then 7/1 and 8 digits.
+    pattern: '^[\\s-]*\\+?[\\s-]*(2[\\s-]*5[\\s-]*4|0)?[\\s-]*[17]([\\s-]*[0-9]){8}[\\s-]*$',
+  })
   @IsNotEmpty({ message: M.phoneRequired })
   @IsString({ message: MPESA_MESSAGES.invalidPhone })
   @MaxLength(20, { message: MPESA_MESSAGES.invalidPhone })

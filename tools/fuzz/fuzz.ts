@@ -1,0 +1,175 @@
+/**
+ * `npm run fuzz`: schemathesis (PyPI) against the API's own OpenAPI document, with every check on —
+ * server errors, status codes and response bodies that match the document, invalid data refused,
+ * authentication not ignored — once anonymous and once each as a customer, a staff member and the
+ * admin. The built API runs as in production on a private, seeded database; the rate limits are out
+ * of the way (they are tested on their own). Exits non-zero when schemathesis reports a failure.
+ *
+ * Schemathesis comes from a virtual environment in .data/venv (made here when missing, pinned).
+ * Settings: FUZZ_MAX_EXAMPLES (examples per operation, 25), FUZZ_SKIP_BUILD=1, FUZZ_ROLES
+ * (comma-separated subset of anonymous,customer,staff,admin).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+import {
+  apiEnv,
+  buildApi,
+  freePort,
+  privateDatabase,
+  say,
+  seed,
+  startApi,
+  stopApi,
+  type ApiProcess,
+} from '../drills/support';
+
+const SCHEMATHESIS = 'schemathesis==4.32.5';
+const VENV = path.join(DATA_DIR, 'venv');
+const ST = path.join(VENV, 'bin', 'st');
+const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '25';
+const ROLES = (process.env.FUZZ_ROLES ?? 'anonymous,customer,staff,admin').split(',');
+const ADMIN = { email: 'fuzz-admin@example.co.ke', password: 'Fuzz#Admin2026' };
+const log = (message: string) => say('fuzz', message);
+
+function ensureSchemathesis(): void {
+  const version = spawnSync(ST, ['--version'], { encoding: 'utf8' });
+  if (version.status === 0 && version.stdout.includes(SCHEMATHESIS.split('==')[1]!)) return;
+  log(`installing ${SCHEMATHESIS} into ${path.relative(WORKSPACE_ROOT, VENV)}`);
+  for (const [command, args] of [
+    ['python3', ['-m', 'venv', VENV]],
+    [
+      path.join(VENV, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', SCHEMATHESIS],
+    ],
+  ] as const) {
+    const res = spawnSync(command, args, { stdio: 'inherit' });
+    if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+  }
+}
+
+async function call<T>(base: string, route: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${base}${route}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const signIn = async (base: string, email: string, password: string) =>
+  (await call<{ data: { accessToken: string } }>(base, '/api/auth/login', { email, password })).data
+    .accessToken;
+
+/** A bearer token per role; the customer and staff member are made through the API itself. */
+async function tokens(base: string): Promise<Record<string, string | undefined>> {
+  const admin = await signIn(base, ADMIN.email, ADMIN.password);
+  const staff = { email: 'fuzz-staff@example.co.ke', password: 'Fuzz#Staff2026' };
+  await call(
+    base,
+    '/api/staff',
+    { fullName: 'Fuzz Staff', phoneNumber: '0711000222', ...staff },
+    admin,
+  );
+  const customer = { email: 'fuzz-customer@example.co.ke', password: 'Fuzz#Customer2026' };
+  await call(base, '/api/auth/register', {
+    fullName: 'Fuzz Customer',
+    phoneNumber: '0711000333',
+    ...customer,
+  });
+  return {
+    anonymous: undefined,
+    customer: await signIn(base, customer.email, customer.password),
+    staff: await signIn(base, staff.email, staff.password),
+    admin,
+  };
+}
+
+function fuzz(api: ApiProcess, role: string, token: string | undefined, reports: string): boolean {
+  log(`schemathesis as ${role}, ${MAX_EXAMPLES} examples per operation`);
+  const res = spawnSync(
+    ST,
+    [
+      '--config-file',
+      path.join(__dirname, 'schemathesis.toml'),
+      'run',
+      `${api.base}/api/docs-json`,
+      '--url',
+      api.base,
+      '--checks',
+      'all',
+      '--max-examples',
+      MAX_EXAMPLES,
+      '--seed',
+      process.env.FUZZ_SEED ?? '20261122',
+      '--generation-deterministic',
+      '--request-timeout',
+      '30',
+      '--no-color',
+      '--warnings',
+      'off',
+      '--report',
+      'junit',
+      '--report-junit-path',
+      path.join(reports, `${role}.xml`),
+      ...(token ? ['--header', `Authorization: Bearer ${token}`] : []),
+    ],
+    { stdio: 'inherit', env: { ...process.env, SCHEMATHESIS_HOOKS: '' } },
+  );
+  return res.status === 0;
+}
+
+async function main(): Promise<void> {
+  ensureSchemathesis();
+  const dir = path.join(DATA_DIR, 'fuzz');
+  rmSync(dir, { recursive: true, force: true });
+  const reports = path.join(dir, 'reports');
+  mkdirSync(reports, { recursive: true });
+  if (process.env.FUZZ_SKIP_BUILD !== '1' || !existsSync(path.join(WORKSPACE_ROOT, 'api/dist')))
+    buildApi();
+  const db = await privateDatabase(dir);
+  let api: ApiProcess | undefined;
+  let simulator: ChildProcess | undefined;
+  const failed: string[] = [];
+  try {
+    // M-Pesa Express is on, against the local Daraja simulator, so its routes are fuzzed for real.
+    const [apiPort, mpesaPort] = [await freePort(), await freePort()];
+    simulator = spawn('node', ['--import', 'tsx', 'tools/mpesa/simulator.ts'], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, MPESA_SIMULATOR_PORT: String(mpesaPort) },
+      stdio: 'ignore',
+    });
+    const env = apiEnv(dir, db.uri, {
+      NODE_ENV: 'test', // sandbox-local M-Pesa is refused in production
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SWAGGER_ENABLED: 'true',
+      MPESA_ENV: 'sandbox-local',
+      MPESA_BASE_URL: `http://127.0.0.1:${mpesaPort}`,
+      MPESA_CALLBACK_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    });
+    seed(env);
+    api = await startApi(env, { quiet: true, port: apiPort });
+    const byRole = await tokens(api.base);
+    for (const role of ROLES) if (!fuzz(api, role, byRole[role], reports)) failed.push(role);
+  } finally {
+    simulator?.kill('SIGTERM');
+    await stopApi(api);
+    await db.stop();
+  }
+  if (failed.length) {
+    log(`schemathesis found failures as: ${failed.join(', ')} (reports in ${reports})`);
+    process.exit(1);
+  }
+  log('no failures');
+}
+
+main().catch((error: Error) => {
+  log(error.message);
+  process.exit(1);
+});
