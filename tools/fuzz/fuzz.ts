@@ -6,7 +6,7 @@
  * of the way (they are tested on their own). Exits non-zero when schemathesis reports a failure.
  *
  * Schemathesis comes from a virtual environment in .data/venv (made here when missing, pinned).
- * Settings: FUZZ_MAX_EXAMPLES (examples per operation, 25), FUZZ_SKIP_BUILD=1, FUZZ_ROLES
+ * Settings: FUZZ_MAX_EXAMPLES (examples per operation, 10), FUZZ_SKIP_BUILD=1, FUZZ_ROLES
  * (comma-separated subset of anonymous,customer,staff,admin).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -28,7 +28,7 @@ import {
 const SCHEMATHESIS = 'schemathesis==4.32.5';
 const VENV = path.join(DATA_DIR, 'venv');
 const ST = path.join(VENV, 'bin', 'st');
-const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '25';
+const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '10';
 const ROLES = (process.env.FUZZ_ROLES ?? 'anonymous,customer,staff,admin').split(',');
 const ADMIN = { email: 'fuzz-admin@example.co.ke', password: 'Fuzz#Admin2026' };
 const log = (message: string) => say('fuzz', message);
