@@ -11,22 +11,19 @@
  * DRILL_CRASH_RECONCILE_MS (2000: the API's ORDER_RECONCILE_AFTER_MS, so a restart reconciles soon),
  * DRILL_CRASH_CANCELS (1; 0 leaves out the connection cancelling orders as staff).
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ObjectId } from 'mongodb';
 import { DATA_DIR } from '../paths';
 import {
-  apiEnv,
   buildApi,
   checkLedger,
   freePort,
   guestOrder,
   ledgerFailed,
   printLedger,
-  privateDatabase,
   randomLines,
   say,
-  seed,
+  seededDatabase,
   sleep,
   startApi,
   stockSlice,
@@ -60,15 +57,12 @@ interface Tally {
 
 async function main(): Promise<void> {
   const dir = path.join(DATA_DIR, 'drills', 'crash');
-  rmSync(dir, { recursive: true, force: true });
-  const db = await privateDatabase(dir);
+  buildApi();
+  const { db, env, uri } = await seededDatabase(dir, {
+    ORDER_RECONCILE_AFTER_MS: String(RECONCILE_AFTER_MS),
+  });
   let api: ApiProcess | undefined;
   try {
-    buildApi();
-    const env = apiEnv(dir, db.uri, { ORDER_RECONCILE_AFTER_MS: String(RECONCILE_AFTER_MS) });
-    say(D, 'seeding the demo catalogue');
-    seed(env);
-    const uri = env.MONGODB_URI!;
     const ids = await stockSlice(uri, PRODUCTS, STOCK);
     const baseline = await takeBaseline(uri);
     const port = await freePort();

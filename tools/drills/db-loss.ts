@@ -10,12 +10,12 @@
  * Settings: DRILL_DBLOSS_OUTAGE_S (20: how long the database stays away), DRILL_DBLOSS_WORKERS (8),
  * DRILL_DBLOSS_HANG_S (20).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseHandle } from '../db/launcher';
 import { DATA_DIR } from '../paths';
 import {
-  apiEnv,
   buildApi,
   checkLedger,
   freePort,
@@ -25,7 +25,7 @@ import {
   printLedger,
   privateDatabase,
   say,
-  seed,
+  seededDatabase,
   sleep,
   startApi,
   stockSlice,
@@ -55,17 +55,14 @@ interface Sample {
 
 async function main(): Promise<void> {
   const dir = path.join(DATA_DIR, 'drills', 'db-loss');
-  rmSync(dir, { recursive: true, force: true });
+  buildApi();
   const dbPort = await freePort();
-  let db: DatabaseHandle | undefined = await privateDatabase(dir, dbPort);
+  const seeded = await seededDatabase(dir, { ORDER_RECONCILE_AFTER_MS: '5000' }, dbPort);
+  let db: DatabaseHandle | undefined = seeded.db;
+  const { env, uri } = seeded;
   let api: ApiProcess | undefined;
   const failures: string[] = [];
   try {
-    buildApi();
-    const env = apiEnv(dir, db.uri, { ORDER_RECONCILE_AFTER_MS: '5000' });
-    say(D, 'seeding the demo catalogue');
-    seed(env);
-    const uri = env.MONGODB_URI!;
     const ids = await stockSlice(uri, 20, 100_000);
     const purchaseNumbers = await withClient(uri, async (client) =>
       (await client.db().collection('orders').find({}).limit(10).toArray()).map(
@@ -156,7 +153,7 @@ async function main(): Promise<void> {
     await sleep(5000);
     phase = 'stopping';
     const downAt = Date.now();
-    await db.stop();
+    await db?.stop();
     db = undefined;
     phase = 'down';
     const stoppedIn = Date.now() - downAt;
@@ -201,8 +198,14 @@ async function main(): Promise<void> {
         ? 'the API did not recover'
         : `health 200 after ${ms(toHealthy)}; every kind of request served after ${ms(toServing)} (no restart of the API)`,
     );
-    if (toServing === undefined)
+    if (toServing === undefined) {
       failures.push(`the API did not serve again within ${RECOVERY_BOUND_MS / 1000} s`);
+      // What the API's sockets to the database look like, for whoever looks into it.
+      const sockets = spawnSync('ss', ['-tnpo', `( dport = :${dbPort} or sport = :${dbPort} )`], {
+        encoding: 'utf8',
+      });
+      console.error(`[${D}] sockets on the database port:\n${sockets.stdout || sockets.stderr}`);
+    }
     await sleep(3000);
     stopping = true;
     await Promise.all(workers);

@@ -9,24 +9,21 @@
  * Settings: DRILL_LOAD_CONNECTIONS (100, shared out as below), DRILL_LOAD_SECONDS (60),
  * DRILL_LOAD_WARMUP_S (30: RSS is read once the heap has grown to its working size), DRILL_LOAD_STOCK (10 units on each of the 40 products orders take from).
  */
-import { rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ObjectId } from 'mongodb';
 import { DATA_DIR } from '../paths';
 import {
-  apiEnv,
   buildApi,
   checkLedger,
   guestOrder,
   ledgerFailed,
   printLedger,
-  privateDatabase,
   randomLines,
   rssMb,
   say,
-  seed,
+  seededDatabase,
   sleep,
   startApi,
   stockSlice,
@@ -64,16 +61,11 @@ interface Row {
 
 async function main(): Promise<void> {
   const dir = path.join(DATA_DIR, 'drills', 'load');
-  rmSync(dir, { recursive: true, force: true });
-  const db = await privateDatabase(dir);
+  buildApi();
+  const { db, env, uri } = await seededDatabase(dir);
   let api: ApiProcess | undefined;
   const failures: string[] = [];
   try {
-    buildApi();
-    const env = apiEnv(dir, db.uri);
-    say(D, 'seeding the demo catalogue');
-    seed(env);
-    const uri = env.MONGODB_URI!;
     const orderIds = await stockSlice(uri, ORDER_PRODUCTS, STOCK);
     const { productIds, categoryIds, purchaseNumbers } = await withClient(uri, async (client) => {
       const db = client.db();

@@ -4,7 +4,8 @@
  * order that exists and is not cancelled).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { ensureDatabase, freePort, withDatabaseName, type DatabaseHandle } from '../db/launcher';
@@ -65,6 +66,52 @@ export function apiEnv(
 
 export function seed(env: NodeJS.ProcessEnv): void {
   run('node', ['api/dist/scripts/seed.js'], env);
+}
+
+/**
+ * A private database in `dir` holding the demo data, with the environment to run the API on it.
+ * Seeding (527 products with their pictures) takes 15-30 s here, so the seeded files are kept in
+ * `.data/drills/template/<hash of the built API>` and copied: drills run one after another seed once.
+ */
+export async function seededDatabase(
+  dir: string,
+  extraEnv: Record<string, string> = {},
+  port?: number,
+): Promise<{ db: DatabaseHandle; env: NodeJS.ProcessEnv; uri: string }> {
+  const template = path.join(path.dirname(dir), 'template', builtApiHash());
+  if (!existsSync(path.join(template, 'ready'))) {
+    rmSync(path.dirname(template), { recursive: true, force: true });
+    const seeding = await privateDatabase(template);
+    try {
+      say('drills', 'seeding the demo catalogue (kept for the next drill)');
+      seed(apiEnv(template, seeding.uri));
+    } finally {
+      await seeding.stop();
+    }
+    writeFileSync(path.join(template, 'ready'), new Date().toISOString());
+  }
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(template, dir, { recursive: true });
+  rmSync(path.join(dir, 'ready'));
+  const db = await privateDatabase(dir, port);
+  const env = apiEnv(dir, db.uri, extraEnv);
+  return { db, env, uri: env.MONGODB_URI! };
+}
+
+/** Changes whenever the built API (and so what the seed writes) changes. */
+function builtApiHash(): string {
+  const hash = createHash('sha256');
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.js')) hash.update(entry.name).update(readFileSync(file));
+    }
+  };
+  walk(path.join(WORKSPACE_ROOT, 'api', 'dist'));
+  return hash.digest('hex').slice(0, 16);
 }
 
 export interface ApiProcess {
