@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -13,11 +25,12 @@ import {
   ApiUnprocessableEntityResponse,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
+import { SerializedAnswers } from '../common/serialized-answers';
 import type { Principal } from '../common/principal';
 import {
   ApplyOfferDto,
@@ -30,6 +43,7 @@ import {
   UpdateProductFormDto,
   UpdateStockDto,
 } from './dto/product.dto';
+import type { ProductListPage, ProductView } from './catalog.types';
 import { readProductForm } from './product-form';
 import { ProductsService } from './products.service';
 
@@ -39,6 +53,17 @@ const IMAGE_RULES = 'image: JPEG, PNG or WebP by content, at most 5 MB, stored a
 @Controller('products')
 @ApiBadRequestResponse({ type: ErrorResponseDto })
 export class ProductsController {
+  private readonly listAnswers = new SerializedAnswers((page: ProductListPage) => ({
+    success: true,
+    message: 'Products retrieved',
+    ...page,
+  }));
+  private readonly productAnswers = new SerializedAnswers((product: ProductView) => ({
+    success: true,
+    message: 'Product retrieved',
+    product,
+  }));
+
   constructor(private readonly products: ProductsService) {}
 
   @Get()
@@ -50,8 +75,11 @@ export class ProductsController {
       'under the other filters, and the price range of the catalogue',
   })
   @ApiOkResponse({ type: ProductListResponseDto })
-  async list(@Query() query: ProductListQueryDto): Promise<ProductListResponseDto> {
-    return { success: true, message: 'Products retrieved', ...(await this.products.list(query)) };
+  async list(
+    @Query() query: ProductListQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.listAnswers.send(reply, await this.products.list(query));
   }
 
   @Get(':id')
@@ -59,8 +87,11 @@ export class ProductsController {
   @ApiOperation({ summary: 'One product, its category populated' })
   @ApiOkResponse({ type: ProductResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async get(@Param('id', ParseObjectIdPipe) id: string): Promise<ProductResponseDto> {
-    return { success: true, message: 'Product retrieved', product: await this.products.get(id) };
+  async get(
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return this.productAnswers.send(reply, await this.products.get(id));
   }
 
   @Post()
