@@ -1,5 +1,7 @@
+import { usePrefetchQuery } from '@tanstack/react-query';
 import { lazy, type ComponentType } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useSearchParams } from 'react-router';
+import { productFiltersFrom, productsQueryOptions } from '../features/shop/api/get-products';
 import { DashboardRoute, RequireAuth } from './guards';
 import { MainLayout } from './layouts/main-layout';
 
@@ -36,13 +38,20 @@ const ResetPassword = page(
   'ResetPasswordRoute',
 );
 
+/** The shop asks for its products while its code is still loading, not after (LCP on a phone). */
+function ShopProducts() {
+  const [params] = useSearchParams();
+  usePrefetchQuery(productsQueryOptions(productFiltersFrom(params)));
+  return <Products />;
+}
+
 /** Every route of the spec's table; the auth pages sit outside the layout. */
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<MainLayout />}>
         <Route index element={<Home />} />
-        <Route path="shop/products" element={<Products />} />
+        <Route path="shop/products" element={<ShopProducts />} />
         <Route path="single/product/:id" element={<ProductDetail />} />
         <Route path="viewCart" element={<CartPage />} />
         <Route path="checkout" element={<Checkout />} />

@@ -11,6 +11,24 @@ export interface ProductFilters {
   sortBy?: 'price' | 'createdAt';
 }
 
+const positiveInt = (v: string | null) => {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/** The shop's filters as /shop/products carries them in its query string. */
+export function productFiltersFrom(
+  params: URLSearchParams,
+): Required<Pick<ProductFilters, 'page' | 'search' | 'category'>> &
+  Pick<ProductFilters, 'maxPrice'> {
+  return {
+    page: positiveInt(params.get('page')) ?? 1,
+    search: params.get('search')?.trim() || params.get('name')?.trim() || '',
+    category: params.get('category') ?? '',
+    maxPrice: positiveInt(params.get('maxPrice')),
+  };
+}
+
 export const productKeys = {
   all: ['products'] as const,
   list: (filters: ProductFilters) => [...productKeys.all, 'list', filters] as const,

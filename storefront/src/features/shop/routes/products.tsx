@@ -4,21 +4,13 @@ import { useSearchParams } from 'react-router';
 import { Pagination } from '../../../components/pagination';
 import { ProductCard } from '../../../components/product-card';
 import { Empty, ErrorState, Loading } from '../../../components/states';
-import { useProducts } from '../api/get-products';
+import { productFiltersFrom, useProducts } from '../api/get-products';
 import { PriceFilter } from '../components/price-filter';
-
-const positiveInt = (v: string | null) => {
-  const n = Number(v);
-  return v && Number.isInteger(n) && n > 0 ? n : undefined;
-};
 
 /** /shop/products: the query string carries search, category, maxPrice and page. */
 export function ProductsRoute() {
   const [params, setParams] = useSearchParams();
-  const search = params.get('search')?.trim() || params.get('name')?.trim() || '';
-  const category = params.get('category') ?? '';
-  const maxPrice = positiveInt(params.get('maxPrice'));
-  const page = positiveInt(params.get('page')) ?? 1;
+  const { page, search, category, maxPrice } = productFiltersFrom(params);
   const { data, isPending, isError } = useProducts({ page, search, category, maxPrice });
 
   const update = useCallback(
