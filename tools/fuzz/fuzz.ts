@@ -5,12 +5,13 @@
  * admin. The built API runs as in production on a private, seeded database; the rate limits are out
  * of the way (they are tested on their own). Exits non-zero when schemathesis reports a failure.
  *
- * Schemathesis comes from a virtual environment in .data/venv (made here when missing, pinned).
+ * Schemathesis comes from a virtual environment in ~/.cache/spc-shop/ (made here when missing, pinned).
  * Settings: FUZZ_MAX_EXAMPLES (examples per operation, 10), FUZZ_SKIP_BUILD=1, FUZZ_ROLES
  * (comma-separated subset of anonymous,customer,staff,admin).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 import {
@@ -26,7 +27,12 @@ import {
 } from '../drills/support';
 
 const SCHEMATHESIS = 'schemathesis==4.32.5';
-const VENV = path.join(DATA_DIR, 'venv');
+// Outside the checkout (a fresh clone reuses it), one per version.
+const VENV = path.join(
+  process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'),
+  'spc-shop',
+  SCHEMATHESIS.replace('==', '-'),
+);
 const ST = path.join(VENV, 'bin', 'st');
 const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '10';
 const ROLES = (process.env.FUZZ_ROLES ?? 'anonymous,customer,staff,admin').split(',');
@@ -36,7 +42,7 @@ const log = (message: string) => say('fuzz', message);
 function ensureSchemathesis(): void {
   const version = spawnSync(ST, ['--version'], { encoding: 'utf8' });
   if (version.status === 0 && version.stdout.includes(SCHEMATHESIS.split('==')[1]!)) return;
-  log(`installing ${SCHEMATHESIS} into ${path.relative(WORKSPACE_ROOT, VENV)}`);
+  log(`installing ${SCHEMATHESIS} into ${VENV}`);
   for (const [command, args] of [
     ['python3', ['-m', 'venv', VENV]],
     [
@@ -90,9 +96,17 @@ async function tokens(base: string): Promise<Record<string, string | undefined>>
   };
 }
 
-function fuzz(api: ApiProcess, role: string, token: string | undefined, reports: string): boolean {
+/** One schemathesis pass; its output goes to `<reports>/<role>.log` and is printed when it ends. */
+async function fuzz(
+  api: ApiProcess,
+  role: string,
+  token: string | undefined,
+  reports: string,
+): Promise<boolean> {
   log(`schemathesis as ${role}, ${MAX_EXAMPLES} examples per operation`);
-  const res = spawnSync(
+  const output = path.join(reports, `${role}.log`);
+  const out = openSync(output, 'w');
+  const child = spawn(
     ST,
     [
       '--config-file',
@@ -119,9 +133,12 @@ function fuzz(api: ApiProcess, role: string, token: string | undefined, reports:
       path.join(reports, `${role}.xml`),
       ...(token ? ['--header', `Authorization: Bearer ${token}`] : []),
     ],
-    { stdio: 'inherit', env: { ...process.env, SCHEMATHESIS_HOOKS: '' } },
+    { stdio: ['ignore', out, out] },
   );
-  return res.status === 0;
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  closeSync(out);
+  console.log(`\n===== schemathesis as ${role} =====\n${readFileSync(output, 'utf8')}`);
+  return code === 0;
 }
 
 async function main(): Promise<void> {
@@ -156,7 +173,14 @@ async function main(): Promise<void> {
     seed(env);
     api = await startApi(env, { quiet: true, port: apiPort });
     const byRole = await tokens(api.base);
-    for (const role of ROLES) if (!fuzz(api, role, byRole[role], reports)) failed.push(role);
+    // The admin pass deletes and deactivates things, so it runs alone, after the others (which run
+    // side by side: each is a process of its own).
+    const run = async (roles: string[]) => {
+      const passed = await Promise.all(roles.map((r) => fuzz(api!, r, byRole[r], reports)));
+      roles.forEach((r, i) => passed[i] || failed.push(r));
+    };
+    await run(ROLES.filter((r) => r !== 'admin'));
+    if (ROLES.includes('admin')) await run(['admin']);
   } finally {
     simulator?.kill('SIGTERM');
     await stopApi(api);
