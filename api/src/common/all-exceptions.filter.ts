@@ -18,7 +18,7 @@ export interface ErrorBody {
 }
 
 const DATABASE_DOWN =
-  /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|buffering timed out/;
+  /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|MongoTopologyClosedError|Topology is closed|buffering timed out/;
 
 /** Turns every error into `{ success: false, message, statusCode, errors? }` and hides internals. */
 @Catch()
