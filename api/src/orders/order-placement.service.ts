@@ -97,9 +97,13 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
 
   /** Returns a cancelled order's stock, once per line even if called again after a crash. */
   async returnStock(order: OrderRecord): Promise<void> {
-    for (const line of order.products)
-      await this.catalog.restock(line.product._id, order._id, line.quantity);
-    await this.orders.setFlags(order._id, { stockReturn: 'done' });
+    // At 'done' every line is back and some markers may already be cleared: restocking again would
+    // return those lines a second time (the restock marker is what makes a restock count once).
+    if (order.stockReturn !== 'done') {
+      for (const line of order.products)
+        await this.catalog.restock(line.product._id, order._id, line.quantity);
+      await this.orders.setFlags(order._id, { stockReturn: 'done' });
+    }
     for (const line of order.products)
       await this.catalog.clearRestockMarker(line.product._id, order._id);
     await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
@@ -140,9 +144,14 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         });
       }
       for (const order of unsettled) await this.settle(order);
-      for (const order of returning) {
-        await this.locks.withLock(`order:${order._id}`, () => this.returnStock(order));
-        this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
+      for (const stale of returning) {
+        // Read again under the lock: a cancellation still running may have finished meanwhile.
+        await this.locks.withLock(`order:${stale._id}`, async () => {
+          const order = await this.orders.findAnyById(stale._id);
+          if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') return;
+          await this.returnStock(order);
+          this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
+        });
       }
       await this.orders.releaseStaleKeys(before);
     } catch (error) {
