@@ -9,6 +9,7 @@ import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'c
 import {
   PASSWORD_PATTERN,
   PHONE_PATTERN,
+  PURCHASE_NUMBER_PATTERN,
   TEXT_LIMITS,
   VALIDATION_MESSAGES as M,
 } from '@spc/shared-contracts';
@@ -119,5 +120,18 @@ export function OptionalTextField(maxLength: number, label: string, example?: st
     IsOptional(),
     IsString(),
     MaxLength(maxLength, { message: `${label} must be at most ${maxLength} characters` }),
+  );
+}
+
+/** An order's purchase number (`SPD` + 8), as people type it: blanks trimmed, letters upper-cased. */
+export function PurchaseNumberField(description?: string) {
+  return applyDecorators(
+    ApiProperty({ example: 'SPD7K3MX9QA', description }),
+    Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value)),
+    IsNotEmpty({ message: 'Enter your confirmation number' }),
+    IsString(),
+    Matches(PURCHASE_NUMBER_PATTERN, {
+      message: 'A confirmation number looks like SPD followed by 8 letters and digits',
+    }),
   );
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   Allow,
   ArrayMaxSize,
@@ -12,7 +12,6 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
-  Matches,
   Max,
   MaxLength,
   Min,
@@ -26,7 +25,6 @@ import {
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
-  PURCHASE_NUMBER_PATTERN,
   TEXT_LIMITS,
   VALIDATION_MESSAGES as M,
   type OrderStatus,
@@ -39,6 +37,7 @@ import {
   FullNameField,
   OptionalTextField,
   PhoneField,
+  PurchaseNumberField,
   trim,
 } from '../../common/validation-decorators';
 import { MessageDto } from '../../users/dto/user.dto';
@@ -225,13 +224,7 @@ export class OrderListQueryDto extends PageQueryDto {
 }
 
 export class TrackQueryDto {
-  @ApiProperty({ example: 'SPD7K3MX9QA' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
-  @IsNotEmpty({ message: 'Enter your confirmation number' })
-  @IsString()
-  @Matches(PURCHASE_NUMBER_PATTERN, {
-    message: 'A confirmation number looks like SPD followed by 8 letters and digits',
-  })
+  @PurchaseNumberField()
   purchaseNumber!: string;
 }
 

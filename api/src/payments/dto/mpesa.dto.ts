@@ -1,22 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import {
   MPESA_MESSAGES,
   MPESA_PUSH_STATUSES,
-  PURCHASE_NUMBER_PATTERN,
   VALIDATION_MESSAGES as M,
 } from '@spc/shared-contracts';
+import { PurchaseNumberField } from '../../common/validation-decorators';
 import { MessageDto } from '../../users/dto/user.dto';
 
 export class StkPushDto {
-  @ApiProperty({ example: 'SPD7K3MX9QA', description: 'The order to pay; its total is charged' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
-  @IsNotEmpty({ message: 'Enter your confirmation number' })
-  @IsString()
-  @Matches(PURCHASE_NUMBER_PATTERN, {
-    message: 'A confirmation number looks like SPD followed by 8 letters and digits',
-  })
+  @PurchaseNumberField('The order to pay; its total is charged')
   purchaseNumber!: string;
 
   @ApiProperty({
