@@ -6,6 +6,8 @@ export const CATALOG_VERSIONS_COLLECTION = 'catalog_versions';
 
 /** Versions of instances not heard from for this long are removed (restarted processes). */
 const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
+/** How long a read waits for the check of other instances' changes before answering from memory. */
+const MAX_WAIT_MS = 250;
 
 interface VersionDoc {
   _id: string;
@@ -53,7 +55,13 @@ export class CatalogSync {
    */
   beforeRead(): Promise<void> | undefined {
     if (this.now() - this.lastCheck < this.intervalMs) return undefined;
-    return (this.checking ??= this.check().finally(() => (this.checking = undefined)));
+    const checking = (this.checking ??= this.check().finally(() => (this.checking = undefined)));
+    // A database that is slow to answer, or away (a query then waits for the driver's server
+    // selection, 2.5 s), holds answers from memory back for at most MAX_WAIT_MS; the check goes on.
+    return Promise.race([
+      checking,
+      new Promise<void>((resolve) => setTimeout(resolve, MAX_WAIT_MS).unref()),
+    ]);
   }
 
   /** Resolves once every change made so far is written (tests and shutdown). */
