@@ -9,15 +9,23 @@
  * its stock writes). After the order run it checks that every answered order exists and that the
  * stock taken equals the quantities ordered (nothing oversold, nothing lost).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { MongoClient, ObjectId } from 'mongodb';
-import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
-import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+import { freePort, withDatabaseName } from '../db/launcher';
+import {
+  apiEnv,
+  buildApi,
+  privateDatabase,
+  seed,
+  startApi,
+  stopApi,
+  type ApiProcess,
+} from '../drills/support';
+import { DATA_DIR } from '../paths';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -38,46 +46,19 @@ interface Row {
 async function main(): Promise<void> {
   const dir = path.join(DATA_DIR, 'bench');
   rmSync(dir, { recursive: true, force: true });
-  const db = await ensureDatabase({
-    dir: path.join(dir, 'db'),
-    private: true,
-    log: (m) => console.log(`[db] ${m}`),
-  });
+  const db = await privateDatabase(dir);
   const uri = withDatabaseName(db.uri, 'bench');
-  const children: ChildProcess[] = [];
+  let api: ApiProcess | undefined;
   try {
     console.log('[bench] building the API');
-    run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      MONGODB_URI: uri,
-      JWT_SECRET: 'b'.repeat(40),
-      JWT_REFRESH_SECRET: 'c'.repeat(40),
-      ADMIN_EMAIL: 'bench@example.co.ke',
-      ADMIN_PASSWORD: 'Bench#2026',
-      STOREFRONT_URL: 'http://localhost:5173',
-      BACKOFFICE_URL: 'http://localhost:5174',
-      UPLOADS_DIR: path.join(dir, 'uploads'),
-      DATA_DIR: dir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
-      RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
-      RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
-    };
+    buildApi();
+    const env = apiEnv(dir, db.uri, { MONGODB_URI: uri });
     console.log('[bench] seeding the demo catalogue');
-    run('node', ['api/dist/scripts/seed.js'], env);
+    seed(env);
     const ids = await grow(uri);
 
-    const port = await freePort();
-    const api = spawn('node', ['api/dist/main.js'], {
-      cwd: WORKSPACE_ROOT,
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: 'inherit',
-    });
-    children.push(api);
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHealth(base);
+    api = await startApi(env);
+    const base = api.base;
 
     const page1 = await (await fetch(`${base}/api/products?page=1`)).text();
     const ceilingPort = await freePort();
@@ -139,7 +120,7 @@ async function main(): Promise<void> {
     print(rows);
     await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    await stopApi(api);
     await db.stop();
   }
 }
@@ -273,23 +254,6 @@ async function checkOrders(uri: string, stockBefore: number, from: Date, row: Ro
   } finally {
     await client.close();
   }
-}
-
-async function waitForHealth(base: string): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('the API did not become healthy');
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
-  const res = spawnSync(command, args, { cwd: WORKSPACE_ROOT, env, stdio: 'inherit' });
-  if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
 }
 
 main().catch((error: Error) => {
