@@ -42,6 +42,8 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
   private readonly logger = new Logger(OrderPlacementService.name);
   private timer?: NodeJS.Timeout;
   private reconciling = false;
+  /** The pass started at start-up (tests and the shutdown wait for it). */
+  startup: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly orders: OrdersRepository,
@@ -109,8 +111,11 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.reconcile({ atStartup: true });
+  onApplicationBootstrap(): void {
+    // Not awaited: after a kill -9 the first pass waits for the dead process's order locks to expire
+    // (10 s), and the API can serve meanwhile (every stock and order change takes its own lock; stock a
+    // dead placement holds is only unavailable until the pass returns it).
+    this.startup = this.reconcile({ atStartup: true });
     this.timer = setInterval(
       () => void this.reconcile(),
       Math.max(1000, this.config.orders.reconcileAfterMs / 2),
@@ -118,8 +123,9 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.startup;
   }
 
   /** Finishes or undoes what an interrupted placement or cancellation left. */

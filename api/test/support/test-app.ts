@@ -7,6 +7,7 @@ import request from 'supertest';
 import { withDatabaseName } from '../../../tools/db/launcher';
 import { createApp } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { OrderPlacementService } from '../../src/orders/order-placement.service';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -44,6 +45,8 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const app = await createApp(config, { imports: options.imports });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  // As before start-up reconciliation ran in the background: tests begin after it.
+  await app.get(OrderPlacementService, { strict: false }).startup;
   return {
     app,
     config,
