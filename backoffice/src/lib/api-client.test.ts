@@ -64,6 +64,24 @@ describe('API client session refresh', () => {
     expect(localStorage.getItem('loggedInUser')).toBeNull();
   });
 
+  it('does not end a newer session when a request of the old one fails late', async () => {
+    const user = useSessionStore.getState().user!;
+    fetchMock
+      .mockImplementationOnce(async () => {
+        // While this request is out, the user signs in again.
+        useSessionStore
+          .getState()
+          .signIn({ accessToken: 'new-access', refreshToken: 'refresh-new', user });
+        return json(401, { success: false, message: 'Token expired', statusCode: 401 });
+      })
+      .mockResolvedValueOnce(
+        json(401, { success: false, message: 'Refresh token revoked', statusCode: 401 }),
+      );
+    await api.GET('/api/categories');
+    expect(useSessionStore.getState().user?.fullName).toBe('Grace Njeri');
+    expect(localStorage.getItem('token')).toBe('new-access');
+  });
+
   it('does not try to refresh a failed sign-in', async () => {
     fetchMock.mockResolvedValueOnce(
       json(401, { success: false, message: 'Invalid email or password', statusCode: 401 }),

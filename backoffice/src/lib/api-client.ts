@@ -36,11 +36,16 @@ async function refreshAccessToken(): Promise<string | null> {
  */
 export async function fetchWithRefresh(request: Request): Promise<Response> {
   const retry = request.clone();
+  const session = useSessionStore.getState().refreshToken;
   const response = await fetch(request);
   const path = new URL(request.url).pathname;
   if (response.status !== 401 || NO_REFRESH.includes(path)) return response;
+  // Only the session this request was made in ends: a late 401 must not sign out a newer sign-in.
+  const endSession = () => {
+    if (useSessionStore.getState().refreshToken === session) useSessionStore.getState().signOut();
+  };
   if (!useSessionStore.getState().refreshToken) {
-    useSessionStore.getState().signOut();
+    endSession();
     return response;
   }
   refreshing ??= refreshAccessToken().finally(() => {
@@ -48,7 +53,7 @@ export async function fetchWithRefresh(request: Request): Promise<Response> {
   });
   const token = await refreshing;
   if (!token) {
-    useSessionStore.getState().signOut();
+    endSession();
     return response;
   }
   retry.headers.set('Authorization', `Bearer ${token}`);

@@ -44,6 +44,7 @@ function refreshSession(): Promise<string | null> {
 export const fetchWithRefresh: typeof fetch = async (input, init) => {
   const request = new Request(input, init);
   const retry = request.clone();
+  const session = useSessionStore.getState().refreshToken;
   const response = await fetch(request);
   const isAuthCall = new URL(request.url).pathname.startsWith('/api/auth/');
   if (response.status !== 401 || isAuthCall || !request.headers.has('Authorization')) {
@@ -51,7 +52,8 @@ export const fetchWithRefresh: typeof fetch = async (input, init) => {
   }
   const token = await refreshSession();
   if (!token) {
-    useSessionStore.getState().signOut();
+    // Only the session this request was made in ends: a late 401 must not sign out a newer sign-in.
+    if (useSessionStore.getState().refreshToken === session) useSessionStore.getState().signOut();
     return response;
   }
   retry.headers.set('Authorization', `Bearer ${token}`);
