@@ -65,7 +65,15 @@ describe('API client session refresh', () => {
   });
 
   it('does not end a newer session when a request of the old one fails late', async () => {
-    const user = useSessionStore.getState().user!;
+    const user = {
+      ...useSessionStore.getState().user!,
+      isActive: true,
+      county: 'Kiambu',
+      streetAddress: 'Ruiru',
+      profilePicture: '',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    };
     fetchMock
       .mockImplementationOnce(async () => {
         // While this request is out, the user signs in again.
