@@ -49,7 +49,10 @@ export function LoginRoute() {
     defaultValues: { email: '', password: '' },
   });
 
-  if (user && user.role !== 'customer') return <Navigate to={landingFor(user.role)} replace />;
+  // Signed in (also right after the form's sign-in, which re-renders this before the navigation
+  // below lands): both go to the same place, the page the user came from when they may see it.
+  if (user && user.role !== 'customer')
+    return <Navigate to={destination(from, user.role as Role)} replace />;
 
   const onSubmit = form.handleSubmit((values) => {
     setRefused(false);
