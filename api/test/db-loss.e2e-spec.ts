@@ -1,22 +1,9 @@
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
+import { waitFor } from './support/wait';
 
 const UNAVAILABLE =
   'The service is temporarily unavailable (database unreachable). Please try again shortly.';
-
-async function waitFor<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    value = await probe();
-  }
-  return value;
-}
 
 describe('requests while the database is away', () => {
   let proxy: TcpProxy;

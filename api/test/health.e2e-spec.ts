@@ -1,19 +1,6 @@
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
-
-async function waitFor<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    value = await probe();
-  }
-  return value;
-}
+import { waitFor } from './support/wait';
 
 describe('GET /api/health', () => {
   let proxy: TcpProxy;

@@ -9,6 +9,7 @@ import { PUSH_LIMITS } from '../src/payments/mpesa.service';
 import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
 import { createMpesaTestApp, PAYMENT_ROUTES, type MpesaTestApp } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
+import { waitFor } from './support/wait';
 import { createTestApp } from './support/test-app';
 
 interface PlacedOrder {
@@ -60,14 +61,18 @@ describe('M-Pesa Express', () => {
   }
 
   /** Polls the public status as the checkout does, until the prompt is no longer pending. */
-  async function settledStatus(id: string, timeoutMs = 15_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await m.t.http().get(`/api/payments/mpesa/status/${id}`).expect(200);
-      const body = res.body as { success: boolean; status: MpesaPushStatus; message: string };
-      if (body.status !== 'pending' || Date.now() > deadline) return body;
-      await sleep(150);
-    }
+  function settledStatus(id: string, timeoutMs = 15_000) {
+    return waitFor(
+      async () =>
+        (await m.t.http().get(`/api/payments/mpesa/status/${id}`).expect(200)).body as {
+          success: boolean;
+          status: MpesaPushStatus;
+          message: string;
+        },
+      (body) => body.status !== 'pending',
+      timeoutMs,
+      150,
+    );
   }
 
   async function orderAsStaff(id: string) {

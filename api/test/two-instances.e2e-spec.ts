@@ -12,6 +12,7 @@ import { withDatabaseName } from '../../tools/db/launcher';
 import { ApiProcess, assertBuilt, freePort, PRODUCTION_ENV } from './support/api-process';
 import { signInAdmin, bearer } from './support/identity';
 import { createCategory, createProduct, placeOrder, stockOf } from './support/shop';
+import { waitFor } from './support/wait';
 import { serverUri, type TestApp } from './support/test-app';
 
 const SYNC_INTERVAL_MS = 500;
@@ -26,13 +27,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * until `check` holds, for at most 10 s (the sync interval is 0.5 s; the slack is for a loaded
  * machine), and fails with the last answer otherwise.
  */
-async function within10s<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (check(value) || Date.now() > deadline) return value;
-    await sleep(SYNC_INTERVAL_MS / 2);
-  }
+function within10s<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  return waitFor(read, check, 10_000, SYNC_INTERVAL_MS / 2);
 }
 
 describe('two API instances on one database', () => {

@@ -110,16 +110,15 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     if (!expiry) return 0;
     const hours = +(expiry / 3_600_000).toFixed(2);
     const stale = await this.orders.unpaidPendingBefore(new Date(now.getTime() - expiry));
-    let cancelled = 0;
+    let expired = 0;
     for (const order of stale) {
       const done = await this.locks.withLock(`order:${order._id}`, async () => {
-        const updated = await this.orders.transition(
+        const cancelled = await this.cancelReturningStock(
           order._id,
           { orderStatus: 'Pending', paymentStatus: 'Pending' },
-          { $set: { orderStatus: 'Cancelled', cancelledDate: now, stockReturn: 'pending' } },
+          now,
         );
-        if (!updated) return false;
-        await this.placement.returnStock(updated);
+        if (!cancelled) return false;
         await this.audit.record(
           SHOP_ACTOR,
           'order.expire',
@@ -128,9 +127,9 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
         );
         return true;
       });
-      if (done) cancelled++;
+      if (done) expired++;
     }
-    return cancelled;
+    return expired;
   }
 
   async place(
@@ -411,13 +410,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
         throw new NotFoundException('No order with this id');
       const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
       this.assertAllowed(order, 'cancel', actor);
-      const cancelled = await this.orders.transition(
-        id,
-        { orderStatus: { $in: from } },
-        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date(), stockReturn: 'pending' } },
-      );
+      const cancelled = await this.cancelReturningStock(id, { orderStatus: { $in: from } });
       if (!cancelled) return this.refuse(id, 'cancel', actor);
-      await this.placement.returnStock(cancelled);
       await this.audit.record(
         actor,
         'order.cancel',
@@ -453,13 +447,11 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       this.assertAllowed(order, 'delete', actor);
       let current = order;
       if (order.orderStatus !== 'Cancelled') {
-        const cancelled = await this.orders.transition(
-          id,
-          { orderStatus: { $in: FROM.cancel }, paymentStatus: 'Pending' },
-          { $set: { orderStatus: 'Cancelled', cancelledDate: new Date(), stockReturn: 'pending' } },
-        );
+        const cancelled = await this.cancelReturningStock(id, {
+          orderStatus: { $in: FROM.cancel },
+          paymentStatus: 'Pending',
+        });
         if (!cancelled) return this.refuse(id, 'delete', actor);
-        await this.placement.returnStock(cancelled);
         current = cancelled;
       } else if (order.stockReturn === 'pending' || order.stockReturn === 'done') {
         await this.placement.returnStock(order);
@@ -482,6 +474,22 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   paidTotal(): Promise<number> {
     return this.orders.paidTotal();
+  }
+
+  /**
+   * Cancels the order if it still matches `guard` and returns its stock (callers hold the order's
+   * lock); null when it no longer matches.
+   */
+  private async cancelReturningStock(
+    id: string,
+    guard: FilterQuery<Order>,
+    at = new Date(),
+  ): Promise<OrderRecord | null> {
+    const cancelled = await this.orders.transition(id, guard, {
+      $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
+    });
+    if (cancelled) await this.placement.returnStock(cancelled);
+    return cancelled;
   }
 
   private async transition(
