@@ -4,11 +4,12 @@ import fastifyStatic from '@fastify/static';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
+import { AnswerInterceptor } from './common/answer';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { limitJsonDepth } from './common/json-depth';
@@ -53,6 +54,7 @@ export async function createApp(
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(logger));
+  app.useGlobalInterceptors(new AnswerInterceptor(app.get(Reflector)));
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();

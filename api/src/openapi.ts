@@ -23,7 +23,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Seedling Propagation Centre API')
     .setDescription(
       'REST API of the online shop of the Seedling Propagation Centre, Kiambu. Every answer carries ' +
-        '`success` and `message`; errors are `{ success: false, message, statusCode, errors? }`. ' +
+        '`success` and `message`; errors are `{ success: false, message, statusCode, code, errors? }`, where `code` is a stable machine-readable reason (see the ErrorCode schema). ' +
         'Money is whole Kenyan shillings (KES); dates are ISO 8601 in UTC.',
     )
     .setVersion('1.0.0')

@@ -108,6 +108,7 @@ describe('auth', () => {
         success: false,
         message: 'An account with this e-mail already exists',
         statusCode: 409,
+        code: 'EMAIL_TAKEN',
       });
     });
 
@@ -217,6 +218,7 @@ describe('auth', () => {
         success: false,
         message: 'Invalid email or password',
         statusCode: 401,
+        code: 'INVALID_CREDENTIALS',
       });
       expect(unknown.body).toEqual(wrong.body);
     });
@@ -573,6 +575,7 @@ describe('auth rate limits', () => {
       success: false,
       message: 'Too many attempts. Please wait a minute and try again.',
       statusCode: 429,
+      code: 'RATE_LIMITED',
     });
   });
 });

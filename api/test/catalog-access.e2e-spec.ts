@@ -172,6 +172,7 @@ describe('catalog access rules', () => {
         expect(res.body).toEqual({
           success: false,
           statusCode: 401,
+          code: 'UNAUTHENTICATED',
           message: 'Please sign in to continue.',
         });
       });

@@ -81,6 +81,7 @@ describe('categories', () => {
         success: false,
         message: 'A category with this name already exists',
         statusCode: 409,
+        code: 'CONFLICT',
       });
     }
   });
@@ -168,6 +169,7 @@ describe('categories', () => {
       success: false,
       message: 'No category with this id',
       statusCode: 404,
+      code: 'NOT_FOUND',
     });
   });
 
@@ -271,6 +273,7 @@ describe('categories', () => {
     expect(refused.body).toEqual({
       success: false,
       statusCode: 409,
+      code: 'CONFLICT',
       message:
         'The category "Herbs and spices" still has 2 products; move them to another category or delete them first',
     });

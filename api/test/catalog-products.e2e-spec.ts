@@ -248,6 +248,7 @@ describe('products', () => {
       expect(res.body).toEqual({
         success: false,
         statusCode: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
         message: 'Only JPEG, PNG or WebP images are accepted',
       });
       expect(await productCount()).toBe(before);
@@ -360,6 +361,7 @@ describe('products', () => {
       expect(unknown.body).toEqual({
         success: false,
         statusCode: 404,
+        code: 'NOT_FOUND',
         message: 'No product with this id',
       });
     });

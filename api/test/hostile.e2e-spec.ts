@@ -129,6 +129,7 @@ describe('hostile uploads and bodies', () => {
     expect(res.body).toEqual({
       success: false,
       statusCode: 400,
+      code: 'BAD_REQUEST',
       message: 'The form could not be read',
     });
   });
@@ -146,6 +147,7 @@ describe('hostile uploads and bodies', () => {
     expect(res.body).toEqual({
       success: false,
       statusCode: 400,
+      code: 'BAD_REQUEST',
       message: 'The body is nested more than 32 levels deep',
     });
     expect(await stockOf(t, product._id)).toBe(5);
@@ -171,6 +173,7 @@ describe('hostile uploads and bodies', () => {
     expect(res.body).toEqual({
       success: false,
       statusCode: 405,
+      code: 'METHOD_NOT_ALLOWED',
       message: 'DELETE is not allowed on /api/products; use GET, HEAD, POST',
     });
     await t.http().get('/api/no-such-thing').expect(404);
@@ -208,6 +211,7 @@ describe('hostile uploads and bodies', () => {
     expect(key.body).toEqual({
       success: false,
       statusCode: 400,
+      code: 'BAD_REQUEST',
       message: 'The Idempotency-Key header must be 8-100 letters, digits or _ . : -',
     });
     const page = await t.http().get('/api/products?page=1e308').expect(400);

@@ -1,4 +1,6 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { ERROR_CODE_LIST } from '@spc/shared-contracts';
 import { IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
 import { Public } from '../src/common/access.decorators';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -45,6 +47,7 @@ describe('the HTTP envelope, limits and headers', () => {
       success: false,
       message: 'Cannot GET /api/no-such-thing',
       statusCode: 404,
+      code: 'NOT_FOUND',
     });
   });
 
@@ -62,6 +65,7 @@ describe('the HTTP envelope, limits and headers', () => {
     expect(res.body).toMatchObject({
       success: false,
       statusCode: 400,
+      code: 'VALIDATION_FAILED',
       message: 'Full Name is required',
     });
     expect(res.body.errors).toEqual(
@@ -101,6 +105,7 @@ describe('the HTTP envelope, limits and headers', () => {
       success: false,
       message: "Body is not valid JSON but content-type is set to 'application/json'",
       statusCode: 400,
+      code: 'BAD_REQUEST',
     });
   });
 
@@ -111,6 +116,7 @@ describe('the HTTP envelope, limits and headers', () => {
       success: false,
       message: 'Request body is too large',
       statusCode: 413,
+      code: 'PAYLOAD_TOO_LARGE',
     });
   });
 
@@ -121,6 +127,25 @@ describe('the HTTP envelope, limits and headers', () => {
     expect(res.body.message).toMatch(/^Something went wrong on our side/);
     expect(JSON.stringify(res.body)).not.toMatch(/secret|internal detail|stack/);
     expect(res.body.requestId).toBe(res.headers['x-request-id']);
+    expect(res.body.code).toBe('INTERNAL_ERROR');
+  });
+
+  it('answers an expired access token with TOKEN_EXPIRED, a missing one with UNAUTHENTICATED', async () => {
+    const missing = await t.http().get('/api/users/profile').expect(401);
+    expect(missing.body.code).toBe('UNAUTHENTICATED');
+    const expired = new JwtService({ secret: t.config.jwt.accessSecret }).sign(
+      { sub: '665f1c2b9d3e4a0012345678', role: 'customer', fullName: 'Wanjiku' },
+      { expiresIn: -10 },
+    );
+    const res = await t.http().get('/api/users/profile').set('Authorization', `Bearer ${expired}`);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('TOKEN_EXPIRED');
+  });
+
+  it('lists every code it answers with in shared-contracts and in the OpenAPI document', async () => {
+    const doc = (await t.http().get('/api/docs-json').expect(200)).body;
+    expect(doc.components.schemas.ErrorCode.enum).toEqual(ERROR_CODE_LIST);
+    expect(doc.components.schemas.ErrorResponseDto.required).toContain('code');
   });
 
   it('keeps a plain request id given by the caller and replaces a hostile one', async () => {

@@ -174,16 +174,19 @@ describe('orders', () => {
         { _id: scarce._id, quantity: 3 },
       ]).expect(409);
       expect(res.body.message).toBe('Only 2 left of Macadamia Grafted; please lower the quantity');
+      expect(res.body.code).toBe('OUT_OF_STOCK');
       expect(await stockOf(t, plenty._id)).toBe(10);
       expect(await stockOf(t, scarce._id)).toBe(2);
       const none = await product({ productName: 'Cape Gooseberry', productQuantity: 0 });
       expect((await placeOrder(t, [{ _id: none._id, quantity: 1 }]).expect(409)).body.message).toBe(
         'Cape Gooseberry is out of stock',
       );
-      expect(
-        (await placeOrder(t, [{ _id: new Types.ObjectId().toString(), quantity: 1 }]).expect(409))
-          .body.message,
-      ).toBe('A product in your cart is no longer sold. Please remove it and try again.');
+      const gone = await placeOrder(t, [{ _id: new Types.ObjectId().toString(), quantity: 1 }]);
+      expect(gone.status).toBe(409);
+      expect(gone.body.message).toBe(
+        'A product in your cart is no longer sold. Please remove it and try again.',
+      );
+      expect(gone.body.code).toBe('PRODUCT_UNAVAILABLE');
     });
 
     it('never oversells: 200 concurrent orders of 1 against a stock of 50 give exactly 50 orders', async () => {
@@ -469,6 +472,16 @@ describe('orders', () => {
           .send(body ?? {})
           .expect(409);
         expect(res.body.message).toBe(reason);
+        // The same refusal, machine-readable: what a client branches on.
+        expect(res.body.code).toBe(
+          reason.includes('already paid')
+            ? 'ALREADY_PAID'
+            : reason.startsWith('Complete the payment')
+              ? 'NOT_PAID'
+              : reason.includes('sales record')
+                ? 'SALES_RECORD'
+                : 'ILLEGAL_TRANSITION',
+        );
       };
       await refuse(
         'patch',

@@ -363,6 +363,7 @@ describe('M-Pesa Express', () => {
     expect(perOrder.body).toMatchObject({
       success: false,
       statusCode: 429,
+      code: 'RATE_LIMITED',
       message: MPESA_MESSAGES.tooManyForOrder,
     });
 

@@ -247,6 +247,7 @@ describe('users and profiles', () => {
       expect(login.body.message).toBe(
         'Your account has been deactivated. Please contact the shop.',
       );
+      expect(login.body.code).toBe('ACCOUNT_DEACTIVATED');
       await t.http().get('/api/users/profile').set(bearer(c.accessToken)).expect(403);
       await t
         .http()

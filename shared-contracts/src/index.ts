@@ -1,4 +1,5 @@
 export * from './constants';
+export * from './error-codes';
 export * from './messages';
 export * from './password';
 export * from './identity-forms';

@@ -1,8 +1,10 @@
 /**
- * The order state machine of DECISIONS §5, shared so that the API enforces it and the back office
- * greys out what it would refuse, with the same reason.
+ * The order state machine (which action each status and payment status allows, and for whom),
+ * shared so that the API enforces it and the back office greys out what it would refuse, with the
+ * same reason and the same machine-readable code.
  */
 import type { OrderStatus, PaymentStatus, Role } from './constants';
+import type { ErrorCode } from './error-codes';
 
 export const ORDER_ACTIONS = [
   'completePayment',
@@ -20,10 +22,21 @@ export interface OrderState {
   paymentStatus: PaymentStatus;
 }
 
-export type ActionCheck = { allowed: true } | { allowed: false; reason: string };
+export type ActionCheck =
+  { allowed: true } | { allowed: false; reason: string; code: ActionRefusal };
+
+/** Why an action is refused, as the error code the API answers with. */
+export type ActionRefusal = Extract<
+  ErrorCode,
+  'ILLEGAL_TRANSITION' | 'ALREADY_PAID' | 'NOT_PAID' | 'SALES_RECORD'
+>;
 
 const ok: ActionCheck = { allowed: true };
-const no = (reason: string): ActionCheck => ({ allowed: false, reason });
+const no = (reason: string, code: ActionRefusal = 'ILLEGAL_TRANSITION'): ActionCheck => ({
+  allowed: false,
+  reason,
+  code,
+});
 
 const STATUS_WORDS: Record<OrderStatus, string> = {
   Pending: 'pending',
@@ -45,7 +58,7 @@ export function checkOrderAction(
   const state = `This order is ${STATUS_WORDS[status]}`;
   switch (action) {
     case 'completePayment':
-      if (paymentStatus === 'Paid') return no('This order is already paid');
+      if (paymentStatus === 'Paid') return no('This order is already paid', 'ALREADY_PAID');
       return is('Pending', 'Processing', 'InTransit', 'Delivered')
         ? ok
         : no(`${state}; it can no longer be paid`);
@@ -62,7 +75,7 @@ export function checkOrderAction(
         return no(`${state}; only orders in transit or delivered can be fulfilled`);
       return paymentStatus === 'Paid'
         ? ok
-        : no('Complete the payment before fulfilling this order');
+        : no('Complete the payment before fulfilling this order', 'NOT_PAID');
     case 'cancel':
       if (role === 'customer') {
         return is('Pending') ? ok : no(`${state}; please contact the shop to cancel it`);
@@ -79,6 +92,7 @@ export function checkOrderAction(
       if (is('Pending', 'Processing') && paymentStatus === 'Pending') return ok;
       return no(
         `${state}${paymentStatus === 'Paid' ? ' and paid' : ''}; it is part of the sales record and cannot be deleted`,
+        'SALES_RECORD',
       );
   }
 }

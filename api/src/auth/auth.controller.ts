@@ -2,19 +2,17 @@ import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
-  ApiCreatedResponse,
   ApiForbiddenResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { Answer } from '../common/answer';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { RateLimit } from '../common/rate-limit';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
-import { MessageDto } from '../users/dto/user.dto';
 import { AuthService, FORGOT_PASSWORD_MESSAGE } from './auth.service';
 import {
   ChangePasswordDto,
@@ -22,10 +20,13 @@ import {
   LoginDto,
   LogoutDto,
   RefreshTokenDto,
+  RegisterData,
   RegisterDto,
   RegisterResponseDto,
   ResetPasswordDto,
+  SessionData,
   SessionResponseDto,
+  TokenPairData,
   TokenPairResponseDto,
 } from './dto/auth.dto';
 
@@ -39,14 +40,10 @@ export class AuthController {
   @Public()
   @RateLimit('auth')
   @ApiOperation({ summary: 'Create a customer account (also at POST /api/user)' })
-  @ApiCreatedResponse({ type: RegisterResponseDto })
+  @Answer('Account created successfully. Please sign in.', RegisterResponseDto, { status: 201 })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The e-mail is taken' })
-  async register(@Body() dto: RegisterDto): Promise<RegisterResponseDto> {
-    return {
-      success: true,
-      message: 'Account created successfully. Please sign in.',
-      user: await this.auth.register(dto),
-    };
+  async register(@Body() dto: RegisterDto): Promise<RegisterData> {
+    return { user: await this.auth.register(dto) };
   }
 
   @Post('auth/login')
@@ -54,42 +51,33 @@ export class AuthController {
   @RateLimit('auth')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Sign in: the user, an access token and a refresh token' })
-  @ApiOkResponse({ type: SessionResponseDto })
+  @Answer('Signed in successfully', SessionResponseDto)
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Wrong e-mail or password' })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'The account is deactivated' })
-  async login(@Body() dto: LoginDto): Promise<SessionResponseDto> {
+  async login(@Body() dto: LoginDto): Promise<SessionData> {
     const { user, accessToken, refreshToken } = await this.auth.login(dto);
-    return {
-      success: true,
-      message: 'Signed in successfully',
-      data: { user, accessToken, refreshToken },
-    };
+    return { data: { user, accessToken, refreshToken } };
   }
 
   @Post('auth/refreshToken')
   @Public()
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Exchange a refresh token for a new pair (the old one stops working)' })
-  @ApiOkResponse({ type: SessionResponseDto })
+  @Answer('Session refreshed', SessionResponseDto)
   @ApiUnauthorizedResponse({ type: ErrorResponseDto })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'The account is deactivated' })
-  async refresh(@Body() dto: RefreshTokenDto): Promise<SessionResponseDto> {
+  async refresh(@Body() dto: RefreshTokenDto): Promise<SessionData> {
     const { user, accessToken, refreshToken } = await this.auth.refresh(dto.refreshToken);
-    return {
-      success: true,
-      message: 'Session refreshed',
-      data: { user, accessToken, refreshToken },
-    };
+    return { data: { user, accessToken, refreshToken } };
   }
 
   @Post('auth/logout')
   @Auth()
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Sign out: the refresh token (and its session) stops working' })
-  @ApiOkResponse({ type: MessageDto })
-  async logout(@CurrentUser() actor: Principal, @Body() dto: LogoutDto): Promise<MessageDto> {
+  @Answer('Signed out successfully')
+  async logout(@CurrentUser() actor: Principal, @Body() dto: LogoutDto): Promise<void> {
     await this.auth.logout(actor, dto.refreshToken);
-    return { success: true, message: 'Signed out successfully' };
   }
 
   @Post('auth/forgot/password')
@@ -97,10 +85,9 @@ export class AuthController {
   @RateLimit('auth')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'E-mail a reset link (same answer whether or not the account exists)' })
-  @ApiOkResponse({ type: MessageDto })
-  async forgot(@Body() dto: ForgotPasswordDto): Promise<MessageDto> {
+  @Answer(FORGOT_PASSWORD_MESSAGE)
+  async forgot(@Body() dto: ForgotPasswordDto): Promise<void> {
     await this.auth.forgotPassword(dto.email);
-    return { success: true, message: FORGOT_PASSWORD_MESSAGE };
   }
 
   @Post('auth/reset/password')
@@ -110,10 +97,9 @@ export class AuthController {
   @ApiOperation({
     summary: 'Set a new password with the code from the reset link (single use, one hour)',
   })
-  @ApiOkResponse({ type: MessageDto })
-  async reset(@Body() dto: ResetPasswordDto): Promise<MessageDto> {
+  @Answer('Your password has been reset. You can now sign in.')
+  async reset(@Body() dto: ResetPasswordDto): Promise<void> {
     await this.auth.resetPassword(dto);
-    return { success: true, message: 'Your password has been reset. You can now sign in.' };
   }
 
   @Post('auth/change/password')
@@ -122,15 +108,11 @@ export class AuthController {
   @ApiOperation({
     summary: 'Change your password; other sessions end, this one gets a new token pair',
   })
-  @ApiOkResponse({ type: TokenPairResponseDto })
+  @Answer('Password changed successfully', TokenPairResponseDto)
   async changePassword(
     @CurrentUser() actor: Principal,
     @Body() dto: ChangePasswordDto,
-  ): Promise<TokenPairResponseDto> {
-    return {
-      success: true,
-      message: 'Password changed successfully',
-      data: await this.auth.changePassword(actor, dto),
-    };
+  ): Promise<TokenPairData> {
+    return { data: await this.auth.changePassword(actor, dto) };
   }
 }

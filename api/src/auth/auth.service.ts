@@ -40,8 +40,13 @@ export class AuthService {
 
   async login(dto: LoginDto): Promise<TokenPair & { user: UserView }> {
     const user = await this.users.verifyCredentials(dto.email, dto.password);
-    if (!user) throw new UnauthorizedException('Invalid email or password');
-    if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);
+    if (!user)
+      throw new UnauthorizedException({
+        message: 'Invalid email or password',
+        code: 'INVALID_CREDENTIALS',
+      });
+    if (!user.isActive)
+      throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
     const pair = await this.tokens.issue(user);
     await this.audit.record(
       { id: user._id, role: user.role, fullName: user.fullName },
@@ -56,8 +61,10 @@ export class AuthService {
     let current: UserView | undefined;
     const pair = await this.tokens.rotate(refreshToken, async (userId) => {
       const user = await this.users.findById(userId);
-      if (!user) throw new UnauthorizedException(SESSION_EXPIRED);
-      if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);
+      if (!user)
+        throw new UnauthorizedException({ message: SESSION_EXPIRED, code: 'SESSION_EXPIRED' });
+      if (!user.isActive)
+        throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
       current = user;
       return user;
     });
@@ -90,7 +97,8 @@ export class AuthService {
     if (!userId) throw new BadRequestException(INVALID_RESET_CODE);
     const user = await this.users.findById(userId);
     if (!user) throw new BadRequestException(INVALID_RESET_CODE);
-    if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);
+    if (!user.isActive)
+      throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
     await this.users.setPassword(userId, dto.password);
     await this.tokens.revokeAll(userId);
     this.logger.log(`Password reset for ${user.email}`);

@@ -51,15 +51,20 @@ export class TokensService {
     const now = new Date();
     const record = await this.tokens.findRefresh(hash);
     if (!record)
-      throw new UnauthorizedException('This refresh token is not valid. Please sign in again.');
+      throw new UnauthorizedException({
+        message: 'This refresh token is not valid. Please sign in again.',
+        code: 'SESSION_EXPIRED',
+      });
     if (record.revokedAt || record.expiresAt <= now)
-      throw new UnauthorizedException(SESSION_EXPIRED);
+      throw new UnauthorizedException({ message: SESSION_EXPIRED, code: 'SESSION_EXPIRED' });
     // The first use wins atomically on any server; a second use is the sign of a stolen copy.
     if (record.usedAt || !(await this.locks.claimOnce(`refresh:${hash}`))) {
       await this.tokens.revokeFamily(record.familyId, now);
-      throw new UnauthorizedException(
-        'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
-      );
+      throw new UnauthorizedException({
+        message:
+          'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
+        code: 'SESSION_EXPIRED',
+      });
     }
     await this.tokens.markUsed(hash, now);
     const user = await loadUser(record.userId);

@@ -16,7 +16,6 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiConsumes,
-  ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -26,6 +25,7 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Answer, envelope } from '../common/answer';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -36,6 +36,7 @@ import {
   ApplyOfferDto,
   CreateProductDto,
   CreateProductFormDto,
+  ProductData,
   ProductListQueryDto,
   ProductListResponseDto,
   ProductResponseDto,
@@ -53,16 +54,12 @@ const IMAGE_RULES = 'image: JPEG, PNG or WebP by content, at most 5 MB, stored a
 @Controller('products')
 @ApiBadRequestResponse({ type: ErrorResponseDto })
 export class ProductsController {
-  private readonly listAnswers = new SerializedAnswers((page: ProductListPage) => ({
-    success: true,
-    message: 'Products retrieved',
-    ...page,
-  }));
-  private readonly productAnswers = new SerializedAnswers((product: ProductView) => ({
-    success: true,
-    message: 'Product retrieved',
-    product,
-  }));
+  private readonly listAnswers = new SerializedAnswers((page: ProductListPage) =>
+    envelope('Products retrieved', page),
+  );
+  private readonly productAnswers = new SerializedAnswers((product: ProductView) =>
+    envelope('Product retrieved', { product }),
+  );
 
   constructor(private readonly products: ProductsService) {}
 
@@ -99,20 +96,16 @@ export class ProductsController {
   @ApiOperation({ summary: `Add a product (multipart form; ${IMAGE_RULES})` })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: CreateProductFormDto })
-  @ApiCreatedResponse({ type: ProductResponseDto })
+  @Answer('Product created successfully', ProductResponseDto, { status: 201 })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
   @ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto })
   @ApiUnprocessableEntityResponse({ type: ErrorResponseDto, description: 'Unreadable image' })
   async create(
     @CurrentUser() actor: Principal,
     @Req() request: FastifyRequest,
-  ): Promise<ProductResponseDto> {
+  ): Promise<ProductData> {
     const form = await readProductForm(request, CreateProductDto);
-    return {
-      success: true,
-      message: 'Product created successfully',
-      product: await this.products.create(actor, form.fields, form.image),
-    };
+    return { product: await this.products.create(actor, form.fields, form.image) };
   }
 
   @Put('update/:id')
@@ -122,7 +115,7 @@ export class ProductsController {
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UpdateProductFormDto })
-  @ApiOkResponse({ type: ProductResponseDto })
+  @Answer('Product updated successfully', ProductResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Changed by someone else meanwhile' })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
@@ -132,46 +125,34 @@ export class ProductsController {
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Req() request: FastifyRequest,
-  ): Promise<ProductResponseDto> {
+  ): Promise<ProductData> {
     const form = await readProductForm(request, UpdateProductDto);
-    return {
-      success: true,
-      message: 'Product updated successfully',
-      product: await this.products.update(actor, id, form.fields, form.image),
-    };
+    return { product: await this.products.update(actor, id, form.fields, form.image) };
   }
 
   @Patch('check-stock/:id')
   @Auth('admin', 'staff')
   @ApiOperation({ summary: 'Mark a product out of stock (quantity 0)' })
-  @ApiOkResponse({ type: ProductResponseDto })
+  @Answer('Product marked out of stock', ProductResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async markOutOfStock(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<ProductResponseDto> {
-    return {
-      success: true,
-      message: 'Product marked out of stock',
-      product: await this.products.markOutOfStock(actor, id),
-    };
+  ): Promise<ProductData> {
+    return { product: await this.products.markOutOfStock(actor, id) };
   }
 
   @Patch('update-stock/:id')
   @Auth('admin', 'staff')
   @ApiOperation({ summary: 'Mark a product in stock with this quantity (more than 0)' })
-  @ApiOkResponse({ type: ProductResponseDto })
+  @Answer('Product stock updated', ProductResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async restock(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Body() dto: UpdateStockDto,
-  ): Promise<ProductResponseDto> {
-    return {
-      success: true,
-      message: 'Product stock updated',
-      product: await this.products.restock(actor, id, dto.productQuantity),
-    };
+  ): Promise<ProductData> {
+    return { product: await this.products.restock(actor, id, dto.productQuantity) };
   }
 
   @Patch('apply-offer/:id')
@@ -179,33 +160,25 @@ export class ProductsController {
   @ApiOperation({
     summary: 'Put a product on offer at this price (below its price); remove an offer by update',
   })
-  @ApiOkResponse({ type: ProductResponseDto })
+  @Answer('Offer applied successfully', ProductResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async applyOffer(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Body() dto: ApplyOfferDto,
-  ): Promise<ProductResponseDto> {
-    return {
-      success: true,
-      message: 'Offer applied successfully',
-      product: await this.products.applyOffer(actor, id, dto.offerPrice),
-    };
+  ): Promise<ProductData> {
+    return { product: await this.products.applyOffer(actor, id, dto.offerPrice) };
   }
 
   @Delete('delete/:id')
   @Auth('admin')
   @ApiOperation({ summary: 'Delete a product and its images (past orders keep their copy)' })
-  @ApiOkResponse({ type: ProductResponseDto })
+  @Answer('Product deleted successfully', ProductResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async remove(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<ProductResponseDto> {
-    return {
-      success: true,
-      message: 'Product deleted successfully',
-      product: await this.products.remove(actor, id),
-    };
+  ): Promise<ProductData> {
+    return { product: await this.products.remove(actor, id) };
   }
 }

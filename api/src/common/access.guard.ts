@@ -51,7 +51,11 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (error instanceof HttpException) throw error;
     if (error || !user) {
       const name = (info as { name?: string } | undefined)?.name;
-      throw new UnauthorizedException(name === 'TokenExpiredError' ? EXPIRED : SIGN_IN);
+      throw new UnauthorizedException(
+        name === 'TokenExpiredError'
+          ? { message: EXPIRED, code: 'TOKEN_EXPIRED' }
+          : { message: SIGN_IN, code: 'UNAUTHENTICATED' },
+      );
     }
     return user;
   }

@@ -5,14 +5,20 @@ import {
   HttpStatus,
   type ExceptionFilter,
 } from '@nestjs/common';
+import { errorCodeForStatus, isErrorCode, type ErrorCode } from '@spc/shared-contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
-/** The error envelope every failure is answered with (DECISIONS §1). */
+/**
+ * The error envelope every failure is answered with: `success: false`, the English `message`, the
+ * HTTP `statusCode`, a stable machine-readable `code` (shared-contracts' ERROR_CODES), and
+ * optionally the field `errors` and the `requestId` to quote.
+ */
 export interface ErrorBody {
   success: false;
   message: string;
   statusCode: number;
+  code: ErrorCode;
   errors?: unknown;
   requestId?: string;
 }
@@ -20,7 +26,11 @@ export interface ErrorBody {
 const DATABASE_DOWN =
   /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|MongoTopologyClosedError|Topology is closed|buffering timed out/;
 
-/** Turns every error into `{ success: false, message, statusCode, errors? }` and hides internals. */
+/**
+ * Turns every error into `{ success: false, message, statusCode, code, errors? }` and hides
+ * internals. An exception names its code as `new ConflictException({ message, code })`; one that
+ * names none gets the code of its HTTP status.
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
@@ -43,12 +53,24 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();
-      if (typeof response === 'string') return { success: false, message: response, statusCode };
-      const { message, errors } = response as { message?: unknown; errors?: unknown };
+      const byStatus = errorCodeForStatus(statusCode);
+      if (typeof response === 'string')
+        return { success: false, message: response, statusCode, code: byStatus };
+      const { message, errors, code } = response as {
+        message?: unknown;
+        errors?: unknown;
+        code?: unknown;
+      };
       const text = Array.isArray(message)
         ? message.join('; ')
         : String(message ?? exception.message);
-      return { success: false, message: text, statusCode, ...(errors ? { errors } : {}) };
+      return {
+        success: false,
+        message: text,
+        statusCode,
+        code: isErrorCode(code) ? code : byStatus,
+        ...(errors ? { errors } : {}),
+      };
     }
 
     const error = exception as { statusCode?: unknown; message?: unknown; name?: unknown };
@@ -59,7 +81,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     ) {
       // Errors of Fastify plugins raised outside Nest's router; their messages are written for clients.
       const message = String(error.message ?? 'The request is not valid');
-      return { success: false, message, statusCode: error.statusCode };
+      return {
+        success: false,
+        message,
+        statusCode: error.statusCode,
+        code: errorCodeForStatus(error.statusCode),
+      };
     }
 
     if (DATABASE_DOWN.test(`${String(error?.name)} ${String(error?.message)}`)) {
@@ -68,6 +95,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         message:
           'The service is temporarily unavailable (database unreachable). Please try again shortly.',
         statusCode: HttpStatus.SERVICE_UNAVAILABLE,
+        code: 'SERVICE_UNAVAILABLE',
         requestId,
       };
     }
@@ -76,6 +104,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       success: false,
       message: `Something went wrong on our side. Please try again; if it persists, quote reference ${requestId ?? 'unknown'}.`,
       statusCode: HttpStatus.INTERNAL_SERVER_ERROR,
+      code: 'INTERNAL_ERROR',
       requestId,
     };
   }

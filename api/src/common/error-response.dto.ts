@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_CODE_LIST, ERROR_CODES, type ErrorCode } from '@spc/shared-contracts';
 
 export class FieldErrorDto {
   @ApiProperty({ example: 'email' })
@@ -18,6 +19,17 @@ export class ErrorResponseDto {
 
   @ApiProperty({ example: 400 })
   statusCode!: number;
+
+  @ApiProperty({
+    enum: ERROR_CODE_LIST,
+    enumName: 'ErrorCode',
+    example: 'VALIDATION_FAILED',
+    description:
+      'Stable, machine-readable reason; branch on it, never on `message`. ' +
+      ERROR_CODE_LIST.map((code) => `\`${code}\`: ${ERROR_CODES[code]}`).join('; ') +
+      '.',
+  })
+  code!: ErrorCode;
 
   @ApiPropertyOptional({ type: [FieldErrorDto] })
   errors?: FieldErrorDto[];

@@ -40,6 +40,7 @@ export function answerWrongMethodWith405(fastify: FastifyInstance): void {
         success: false,
         statusCode: 405,
         message: `${request.method} is not allowed on ${path}; use ${allow.join(', ')}`,
+        code: 'METHOD_NOT_ALLOWED',
       });
   });
 }

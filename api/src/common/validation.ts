@@ -46,7 +46,7 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => {
       const fieldErrors = flatten(errors);
       const message = fieldErrors[0]?.messages[0] ?? 'The request is not valid';
-      return new BadRequestException({ message, errors: fieldErrors });
+      return new BadRequestException({ message, code: 'VALIDATION_FAILED', errors: fieldErrors });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Answer, Envelope } from '../common/answer';
 import { KENYA_COUNTIES } from '@spc/shared-contracts/locations';
 import { Public } from '../common/access.decorators';
-import { MessageDto } from '../users/dto/user.dto';
 
 class SubCountyDto {
   @ApiProperty({ example: 'Ruiru' }) name!: string;
@@ -15,9 +15,11 @@ class CountyDto {
   @ApiProperty({ type: [SubCountyDto] }) sub_counties!: SubCountyDto[];
 }
 
-class CountiesResponseDto extends MessageDto {
+class CountiesData {
   @ApiProperty({ type: [CountyDto] }) counties!: CountyDto[];
 }
+
+class CountiesResponseDto extends Envelope(CountiesData) {}
 
 @ApiTags('locations')
 @Controller('locations')
@@ -26,12 +28,8 @@ export class LocationsController {
   @Public()
   @Header('Cache-Control', 'public, max-age=86400')
   @ApiOperation({ summary: "Kenya's 47 counties with their sub-counties and wards" })
-  @ApiOkResponse({ type: CountiesResponseDto })
-  counties(): CountiesResponseDto {
-    return {
-      success: true,
-      message: 'Counties retrieved',
-      counties: KENYA_COUNTIES as CountyDto[],
-    };
+  @Answer('Counties retrieved', CountiesResponseDto)
+  counties(): CountiesData {
+    return { counties: KENYA_COUNTIES as CountyDto[] };
   }
 }

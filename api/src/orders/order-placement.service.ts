@@ -70,9 +70,10 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       const claim = await this.orders.claimKey(key, fingerprint);
       if (!claim.claimed) {
         if (claim.fingerprint !== fingerprint) {
-          throw new UnprocessableEntityException(
-            'This Idempotency-Key was already used for a different order',
-          );
+          throw new UnprocessableEntityException({
+            message: 'This Idempotency-Key was already used for a different order',
+            code: 'IDEMPOTENCY_KEY_REUSED',
+          });
         }
         const existing = claim.orderId ? await this.orders.findById(claim.orderId) : null;
         if (existing) return { order: existing, replayed: true };
@@ -180,6 +181,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     if (missing.length) {
       throw new ConflictException({
         message: 'A product in your cart is no longer sold. Please remove it and try again.',
+        code: 'PRODUCT_UNAVAILABLE',
         errors: missing.map((l) => ({
           field: `products.${l._id}`,
           messages: ['This product no longer exists'],
@@ -225,6 +227,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
           left > 0
             ? `Only ${left} left of ${line.productName}; please lower the quantity`
             : `${line.productName} is out of stock`,
+        code: 'OUT_OF_STOCK',
         errors: [{ field: `products.${line.productId}`, messages: [`available: ${left}`] }],
       });
     }

@@ -15,7 +15,6 @@ import {
 } from '@nestjs/common';
 import {
   ApiConflictResponse,
-  ApiCreatedResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -24,6 +23,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { Answer, Answered, said } from '../common/answer';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -34,10 +34,14 @@ import {
   CompletePaymentDto,
   ConfirmDeliveryDto,
   CreateOrderDto,
+  OrderData,
+  OrderListData,
   OrderListQueryDto,
   OrderListResponseDto,
   OrderResponseDto,
+  PlaceOrderData,
   PlaceOrderResponseDto,
+  TrackOrderData,
   TrackOrderResponseDto,
   TrackQueryDto,
   UpdateOrderDto,
@@ -65,7 +69,7 @@ export class OrdersController {
     description:
       'Retries with the same key return the first order (8-100 letters, digits, _ . : -)',
   })
-  @ApiCreatedResponse({ type: PlaceOrderResponseDto })
+  @Answer('Order placed successfully', PlaceOrderResponseDto, { status: 201 })
   @ApiOkResponse({
     type: PlaceOrderResponseDto,
     description: 'A retry with the same Idempotency-Key: the order placed first',
@@ -83,7 +87,7 @@ export class OrdersController {
     @Body() dto: CreateOrderDto,
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<PlaceOrderResponseDto> {
+  ): Promise<Answered<PlaceOrderData>> {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       throw new BadRequestException(
         'The Idempotency-Key header must be 8-100 letters, digits or _ . : -',
@@ -91,19 +95,15 @@ export class OrdersController {
     }
     const { order, replayed } = await this.orders.place(actor, dto, key);
     reply.status(replayed ? HttpStatus.OK : HttpStatus.CREATED);
-    return {
-      success: true,
-      message: replayed ? 'This order was already placed' : 'Order placed successfully',
-      order,
-    };
+    return replayed ? said('This order was already placed', { order }) : { order };
   }
 
   @Get('track/new-order')
   @Public()
   @RateLimit('tracking')
   @ApiOperation({ summary: 'Track an order by its confirmation number: status and dates only' })
-  @ApiOkResponse({ type: TrackOrderResponseDto })
-  track(@Query() query: TrackQueryDto): Promise<TrackOrderResponseDto> {
+  @Answer('Order found', TrackOrderResponseDto)
+  track(@Query() query: TrackQueryDto): Promise<TrackOrderData> {
     return this.orders.track(query.purchaseNumber);
   }
 
@@ -113,24 +113,20 @@ export class OrdersController {
     summary:
       'All orders, newest first, 10 a page; filter by status, payment status, text and dates',
   })
-  @ApiOkResponse({ type: OrderListResponseDto })
-  async list(@Query() query: OrderListQueryDto): Promise<OrderListResponseDto> {
-    return { success: true, message: 'Orders retrieved', ...(await this.orders.list(query)) };
+  @Answer('Orders retrieved', OrderListResponseDto)
+  async list(@Query() query: OrderListQueryDto): Promise<OrderListData> {
+    return this.orders.list(query);
   }
 
   @Get('user')
   @Auth()
   @ApiOperation({ summary: 'Your own orders' })
-  @ApiOkResponse({ type: OrderListResponseDto })
+  @Answer('Orders retrieved', OrderListResponseDto)
   async mine(
     @CurrentUser() actor: Principal,
     @Query() query: OrderListQueryDto,
-  ): Promise<OrderListResponseDto> {
-    return {
-      success: true,
-      message: 'Orders retrieved',
-      ...(await this.orders.list(query, actor.id)),
-    };
+  ): Promise<OrderListData> {
+    return this.orders.list(query, actor.id);
   }
 
   @Get('user/:id')
@@ -138,28 +134,24 @@ export class OrdersController {
   @ApiOperation({
     summary: "One user's orders: staff and admin see anyone's, others only their own",
   })
-  @ApiOkResponse({ type: OrderListResponseDto })
+  @Answer('Orders retrieved', OrderListResponseDto)
   async ofUser(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Query() query: OrderListQueryDto,
-  ): Promise<OrderListResponseDto> {
-    return {
-      success: true,
-      message: 'Orders retrieved',
-      ...(await this.orders.listForUser(actor, id, query)),
-    };
+  ): Promise<OrderListData> {
+    return this.orders.listForUser(actor, id, query);
   }
 
   @Get(':id')
   @Auth()
   @ApiOperation({ summary: 'One order: staff and admin any, a customer their own' })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Order retrieved', OrderResponseDto)
   async get(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<OrderResponseDto> {
-    return { success: true, message: 'Order retrieved', order: await this.orders.get(actor, id) };
+  ): Promise<OrderData> {
+    return { order: await this.orders.get(actor, id) };
   }
 
   @Patch('complete-payment/:orderId')
@@ -168,7 +160,7 @@ export class OrdersController {
     summary:
       'Record the payment (Cash, or Mpesa with its code and time); the amount must equal the total',
   })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Payment completed successfully', OrderResponseDto)
   @ApiConflictResponse({
     type: ErrorResponseDto,
     description: 'Already paid, or the status does not allow it',
@@ -177,60 +169,44 @@ export class OrdersController {
     @CurrentUser() actor: Principal,
     @Param('orderId', ParseObjectIdPipe) id: string,
     @Body() dto: CompletePaymentDto,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Payment completed successfully',
-      order: await this.orders.completePayment(actor, id, dto),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.completePayment(actor, id, dto) };
   }
 
   @Patch('inTransit/:id')
   @Auth('staff')
   @ApiOperation({ summary: 'Send the order out (from Pending or Processing)' })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Order moved to in transit', OrderResponseDto)
   @ApiConflictResponse({ type: ErrorResponseDto })
   async inTransit(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Order moved to in transit',
-      order: await this.orders.moveInTransit(actor, id),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.moveInTransit(actor, id) };
   }
 
   @Patch('confirm-delivery')
   @Auth('staff')
   @ApiOperation({ summary: 'Mark an order in transit as delivered' })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Delivery confirmed', OrderResponseDto)
   @ApiConflictResponse({ type: ErrorResponseDto })
   async confirmDelivery(
     @CurrentUser() actor: Principal,
     @Body() dto: ConfirmDeliveryDto,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Delivery confirmed',
-      order: await this.orders.confirmDelivery(actor, dto.orderId.toLowerCase()),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.confirmDelivery(actor, dto.orderId.toLowerCase()) };
   }
 
   @Patch('complete-order/:id')
   @Auth('staff')
   @ApiOperation({ summary: 'Fulfil a paid order in transit or delivered: Completed and Fulfilled' })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Order completed successfully', OrderResponseDto)
   @ApiConflictResponse({ type: ErrorResponseDto })
   async complete(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Order completed successfully',
-      order: await this.orders.fulfil(actor, id),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.fulfil(actor, id) };
   }
 
   @Patch('cancel/:id')
@@ -239,34 +215,26 @@ export class OrdersController {
     summary:
       'Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned',
   })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Order cancelled successfully', OrderResponseDto)
   @ApiConflictResponse({ type: ErrorResponseDto })
   async cancel(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Order cancelled successfully',
-      order: await this.orders.cancel(actor, id),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.cancel(actor, id) };
   }
 
   @Put('update/:id')
   @Auth('staff')
   @ApiOperation({ summary: 'Change the delivery details while the order is Pending or Processing' })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Order updated successfully', OrderResponseDto)
   @ApiConflictResponse({ type: ErrorResponseDto })
   async update(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Body() dto: UpdateOrderDto,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Order updated successfully',
-      order: await this.orders.update(actor, id, dto),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.update(actor, id, dto) };
   }
 
   @Delete('delete/:id')
@@ -275,7 +243,7 @@ export class OrdersController {
     summary:
       'Delete a cancelled order, or an unpaid pending/processing one (its stock is returned)',
   })
-  @ApiOkResponse({ type: OrderResponseDto })
+  @Answer('Order deleted successfully', OrderResponseDto)
   @ApiConflictResponse({
     type: ErrorResponseDto,
     description: 'Paid or delivered orders are part of the sales record',
@@ -283,11 +251,7 @@ export class OrdersController {
   async remove(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<OrderResponseDto> {
-    return {
-      success: true,
-      message: 'Order deleted successfully',
-      order: await this.orders.remove(actor, id),
-    };
+  ): Promise<OrderData> {
+    return { order: await this.orders.remove(actor, id) };
   }
 }

@@ -32,7 +32,7 @@ import type {
   OrderDto,
   OrderListQueryDto,
   PlacedOrderDto,
-  TrackOrderResponseDto,
+  TrackOrderData,
   UpdateOrderDto,
 } from './dto/order.dto';
 import { OrderPlacementService } from './order-placement.service';
@@ -145,13 +145,11 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Status and dates only: no names, phones or addresses. */
-  async track(purchaseNumber: string): Promise<TrackOrderResponseDto> {
+  async track(purchaseNumber: string): Promise<TrackOrderData> {
     const order = await this.orders.findByPurchaseNumber(purchaseNumber);
     if (!order)
       throw new NotFoundException('Error fetching order. Please check your confirmation number.');
     return {
-      success: true,
-      message: 'Order found',
       purchaseNumber: order.purchaseNumber,
       orderStatus: { currentStatus: order.orderStatus },
       estimatedDeliveryDate: order.estimatedDeliveryDate,
@@ -514,14 +512,17 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     const check = checkOrderAction(now, action, actor?.role);
     throw new ConflictException(
       check.allowed
-        ? 'The order changed while you were working on it; please reload and try again'
-        : check.reason,
+        ? {
+            message: 'The order changed while you were working on it; please reload and try again',
+            code: 'CONFLICT',
+          }
+        : { message: check.reason, code: check.code },
     );
   }
 
   private assertAllowed(order: OrderRecord, action: OrderAction, actor?: Principal): void {
     const check = checkOrderAction(order, action, actor?.role);
-    if (!check.allowed) throw new ConflictException(check.reason);
+    if (!check.allowed) throw new ConflictException({ message: check.reason, code: check.code });
   }
 
   private async mustFind(id: string): Promise<OrderRecord> {

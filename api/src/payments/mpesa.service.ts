@@ -107,11 +107,18 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     if (!phone) throw new HttpException(MPESA_MESSAGES.invalidPhone, HttpStatus.BAD_REQUEST);
     const order = await this.orders.findByPurchaseNumber(purchaseNumber);
     if (!order) throw new NotFoundException(MPESA_MESSAGES.unknownOrder);
-    if (order.paymentStatus === 'Paid') throw new ConflictException(MPESA_MESSAGES.alreadyPaid);
+    if (order.paymentStatus === 'Paid')
+      throw new ConflictException({ message: MPESA_MESSAGES.alreadyPaid, code: 'ALREADY_PAID' });
     if (order.orderStatus === 'Cancelled')
-      throw new ConflictException(MPESA_MESSAGES.orderCancelled);
+      throw new ConflictException({
+        message: MPESA_MESSAGES.orderCancelled,
+        code: 'ILLEGAL_TRANSITION',
+      });
     if (order.orderStatus !== 'Pending')
-      throw new ConflictException(MPESA_MESSAGES.orderNotPending);
+      throw new ConflictException({
+        message: MPESA_MESSAGES.orderNotPending,
+        code: 'ILLEGAL_TRANSITION',
+      });
     if (order.totalAmount > MPESA_MAX_AMOUNT_KES)
       throw new ConflictException(MPESA_MESSAGES.tooLarge);
 

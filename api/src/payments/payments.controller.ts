@@ -3,21 +3,25 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
+import { Answer, Answered, said } from '../common/answer';
 import { MPESA_MESSAGES } from '@spc/shared-contracts';
 import { Public } from '../common/access.decorators';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { RateLimit } from '../common/rate-limit';
 import {
+  MpesaCallbackAckData,
   MpesaCallbackAckDto,
   MpesaCallbackDto,
+  MpesaStatusData,
   MpesaStatusResponseDto,
+  PaymentOptionsData,
   PaymentOptionsResponseDto,
+  StkPushData,
   StkPushDto,
   StkPushResponseDto,
 } from './dto/mpesa.dto';
@@ -31,9 +35,9 @@ export class PaymentsController {
   @Get('options')
   @Public()
   @ApiOperation({ summary: 'Which ways to pay the checkout may offer' })
-  @ApiOkResponse({ type: PaymentOptionsResponseDto })
-  options(): PaymentOptionsResponseDto {
-    return { success: true, message: 'Payment options', mpesaExpress: this.mpesa.enabled };
+  @Answer('Payment options', PaymentOptionsResponseDto)
+  options(): PaymentOptionsData {
+    return { mpesaExpress: this.mpesa.enabled };
   }
 
   @Post('mpesa/stk-push')
@@ -44,7 +48,7 @@ export class PaymentsController {
     summary:
       'Send the M-Pesa PIN prompt for a pending, unpaid order to a phone; the amount is the order total',
   })
-  @ApiOkResponse({ type: StkPushResponseDto })
+  @Answer(MPESA_MESSAGES.promptSent, StkPushResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No order with this number' })
   @ApiConflictResponse({
     type: ErrorResponseDto,
@@ -58,9 +62,9 @@ export class PaymentsController {
     type: ErrorResponseDto,
     description: 'M-Pesa Express is off, or M-Pesa is not answering',
   })
-  async stkPush(@Body() dto: StkPushDto): Promise<StkPushResponseDto> {
+  async stkPush(@Body() dto: StkPushDto): Promise<StkPushData> {
     const { checkoutRequestId } = await this.mpesa.push(dto.purchaseNumber, dto.phoneNumber);
-    return { success: true, message: MPESA_MESSAGES.promptSent, checkoutRequestId };
+    return { checkoutRequestId };
   }
 
   @Get('mpesa/status/:checkoutRequestId')
@@ -69,13 +73,13 @@ export class PaymentsController {
   @ApiOperation({
     summary: 'How a prompt ended: pending, paid or failed, with the message to show',
   })
-  @ApiOkResponse({ type: MpesaStatusResponseDto })
+  @Answer('The state of the M-Pesa prompt', MpesaStatusResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async status(
     @Param('checkoutRequestId') checkoutRequestId: string,
-  ): Promise<MpesaStatusResponseDto> {
+  ): Promise<Answered<MpesaStatusData>> {
     const { status, message } = await this.mpesa.status(checkoutRequestId);
-    return { success: true, message, status };
+    return said(message, { status });
   }
 
   @Post('mpesa/callback/:token')
@@ -86,14 +90,14 @@ export class PaymentsController {
       "Daraja's STK callback (the secret token is part of the URL given to Daraja); answered at once, processed after",
   })
   @ApiBody({ type: MpesaCallbackDto })
-  @ApiOkResponse({ type: MpesaCallbackAckDto })
+  @Answer('Accepted', MpesaCallbackAckDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Wrong token, or M-Pesa is off' })
   callback(
     @Param('token') token: string,
     @Ip() ip: string,
     @Body() body: Record<string, unknown>,
-  ): MpesaCallbackAckDto {
+  ): MpesaCallbackAckData {
     this.mpesa.acceptCallback(token, ip, body);
-    return { success: true, message: 'Accepted', ResultCode: 0, ResultDesc: 'Accepted' };
+    return { ResultCode: 0, ResultDesc: 'Accepted' };
   }
 }

@@ -1,12 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer, Answered, said } from '../common/answer';
 import { Auth } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -15,6 +9,8 @@ import type { Principal } from '../common/principal';
 import { UserListQueryDto } from '../users/dto/user.dto';
 import {
   CreateStaffDto,
+  StaffData,
+  StaffListData,
   StaffListResponseDto,
   StaffResponseDto,
   UpdateStaffDto,
@@ -30,106 +26,81 @@ export class StaffController {
 
   @Get()
   @ApiOperation({ summary: 'Active staff, newest first, 10 a page; search by name or e-mail' })
-  @ApiOkResponse({ type: StaffListResponseDto })
-  list(@Query() query: UserListQueryDto): Promise<StaffListResponseDto> {
+  @Answer('Staff retrieved', StaffListResponseDto)
+  list(@Query() query: UserListQueryDto): Promise<StaffListData> {
     return this.page(query, true);
   }
 
   @Get('inactive')
   @ApiOperation({ summary: 'Deactivated staff' })
-  @ApiOkResponse({ type: StaffListResponseDto })
-  listInactive(@Query() query: UserListQueryDto): Promise<StaffListResponseDto> {
+  @Answer('Staff retrieved', StaffListResponseDto)
+  listInactive(@Query() query: UserListQueryDto): Promise<StaffListData> {
     return this.page(query, false);
   }
 
   @Post()
   @ApiOperation({ summary: 'Add a staff member' })
-  @ApiCreatedResponse({ type: StaffResponseDto })
+  @Answer('Staff member created successfully', StaffResponseDto, { status: 201 })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The e-mail is taken' })
-  async create(
-    @CurrentUser() actor: Principal,
-    @Body() dto: CreateStaffDto,
-  ): Promise<StaffResponseDto> {
-    return {
-      success: true,
-      message: 'Staff member created successfully',
-      staff: await this.staff.create(actor, dto),
-    };
+  async create(@CurrentUser() actor: Principal, @Body() dto: CreateStaffDto): Promise<StaffData> {
+    return { staff: await this.staff.create(actor, dto) };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One staff member' })
-  @ApiOkResponse({ type: StaffResponseDto })
-  async get(@Param('id', ParseObjectIdPipe) id: string): Promise<StaffResponseDto> {
-    return { success: true, message: 'Staff member retrieved', staff: await this.staff.get(id) };
+  @Answer('Staff member retrieved', StaffResponseDto)
+  async get(@Param('id', ParseObjectIdPipe) id: string): Promise<StaffData> {
+    return { staff: await this.staff.get(id) };
   }
 
   @Patch('update/:id')
   @ApiOperation({ summary: "Change a staff member's name, e-mail or phone" })
-  @ApiOkResponse({ type: StaffResponseDto })
+  @Answer('Staff member updated successfully', StaffResponseDto)
   async update(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Body() body: UpdateStaffDto,
-  ): Promise<StaffResponseDto> {
-    return {
-      success: true,
-      message: 'Staff member updated successfully',
-      staff: await this.staff.update(actor, id, body),
-    };
+  ): Promise<StaffData> {
+    return { staff: await this.staff.update(actor, id, body) };
   }
 
   @Patch('softDelete/:id')
   @ApiOperation({ summary: 'Deactivate a staff member: they can no longer sign in' })
-  @ApiOkResponse({ type: StaffResponseDto })
+  @Answer('Staff member deactivated successfully', StaffResponseDto)
   async deactivate(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<StaffResponseDto> {
+  ): Promise<Answered<StaffData>> {
     const { user, changed } = await this.staff.setActive(actor, id, false);
-    return {
-      success: true,
-      message: changed
-        ? 'Staff member deactivated successfully'
-        : 'Staff member was already deactivated',
-      staff: user,
-    };
+    return changed
+      ? { staff: user }
+      : said('Staff member was already deactivated', { staff: user });
   }
 
   @Patch('restore/:id')
   @ApiOperation({ summary: 'Restore a deactivated staff member' })
-  @ApiOkResponse({ type: StaffResponseDto })
+  @Answer('Staff member restored successfully', StaffResponseDto)
   async restore(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<StaffResponseDto> {
+  ): Promise<Answered<StaffData>> {
     const { user, changed } = await this.staff.setActive(actor, id, true);
-    return {
-      success: true,
-      message: changed ? 'Staff member restored successfully' : 'Staff member was already active',
-      staff: user,
-    };
+    return changed ? { staff: user } : said('Staff member was already active', { staff: user });
   }
 
   @Delete('delete/:id')
   @ApiOperation({ summary: 'Delete a staff member for good' })
-  @ApiOkResponse({ type: StaffResponseDto })
+  @Answer('Staff member deleted successfully', StaffResponseDto)
   async remove(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
-  ): Promise<StaffResponseDto> {
-    return {
-      success: true,
-      message: 'Staff member deleted successfully',
-      staff: await this.staff.remove(actor, id),
-    };
+  ): Promise<StaffData> {
+    return { staff: await this.staff.remove(actor, id) };
   }
 
-  private async page(query: UserListQueryDto, active: boolean): Promise<StaffListResponseDto> {
+  private async page(query: UserListQueryDto, active: boolean): Promise<StaffListData> {
     const page = await this.staff.list(query, active);
     return {
-      success: true,
-      message: 'Staff retrieved',
       staff: page.items,
       totalStaff: page.total,
       totalPages: page.totalPages,

@@ -3,7 +3,6 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiConsumes,
-  ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiTags,
@@ -11,6 +10,7 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { Answer } from '../common/answer';
 import { Auth } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -20,6 +20,7 @@ import {
   ProfilePictureUploadDto,
   UpdateAdminProfileDto,
   UpdateProfileDto,
+  UserData,
   UserResponseDto,
 } from './dto/user.dto';
 import { UsersService } from './users.service';
@@ -32,24 +33,17 @@ export class ProfileController {
   @Get('users/profile')
   @Auth()
   @ApiOperation({ summary: 'Your own account' })
-  @ApiOkResponse({ type: UserResponseDto })
-  async get(@CurrentUser() actor: Principal): Promise<UserResponseDto> {
-    return { success: true, message: 'Profile retrieved', user: await this.users.get(actor.id) };
+  @Answer('Profile retrieved', UserResponseDto)
+  async get(@CurrentUser() actor: Principal): Promise<UserData> {
+    return { user: await this.users.get(actor.id) };
   }
 
   @Patch('users/profile')
   @Auth()
   @ApiOperation({ summary: 'Update your own name, phone number, county and street address' })
-  @ApiOkResponse({ type: UserResponseDto })
-  async update(
-    @CurrentUser() actor: Principal,
-    @Body() dto: UpdateProfileDto,
-  ): Promise<UserResponseDto> {
-    return {
-      success: true,
-      message: 'Profile updated successfully',
-      user: await this.users.updateProfile(actor, dto),
-    };
+  @Answer('Profile updated successfully', UserResponseDto)
+  async update(@CurrentUser() actor: Principal, @Body() dto: UpdateProfileDto): Promise<UserData> {
+    return { user: await this.users.updateProfile(actor, dto) };
   }
 
   @Patch('users/profile-picture')
@@ -60,7 +54,7 @@ export class ProfileController {
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ProfilePictureUploadDto })
-  @ApiOkResponse({ type: UserResponseDto })
+  @Answer('Profile picture updated', UserResponseDto)
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
   @ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto })
   @ApiUnprocessableEntityResponse({
@@ -70,33 +64,25 @@ export class ProfileController {
   async setPicture(
     @CurrentUser() actor: Principal,
     @Req() request: FastifyRequest,
-  ): Promise<UserResponseDto> {
+  ): Promise<UserData> {
     const { file } = await readMultipartForm(request);
     if (!file || file.buffer.length === 0)
       throw new BadRequestException('Choose a picture to upload');
-    return {
-      success: true,
-      message: 'Profile picture updated',
-      user: await this.users.setProfilePicture(actor, file.buffer),
-    };
+    return { user: await this.users.setProfilePicture(actor, file.buffer) };
   }
 
   @Delete('users/profile-picture')
   @Auth()
   @ApiOperation({ summary: 'Remove your profile picture' })
-  @ApiOkResponse({ type: UserResponseDto })
-  async removePicture(@CurrentUser() actor: Principal): Promise<UserResponseDto> {
-    return {
-      success: true,
-      message: 'Profile picture removed',
-      user: await this.users.removeProfilePicture(actor),
-    };
+  @Answer('Profile picture removed', UserResponseDto)
+  async removePicture(@CurrentUser() actor: Principal): Promise<UserData> {
+    return { user: await this.users.removeProfilePicture(actor) };
   }
 
   @Patch('admin/profile')
   @Auth('admin')
   @ApiOperation({ summary: "Update the admin's own profile" })
-  @ApiOkResponse({ type: UserResponseDto })
+  @Answer('Profile updated successfully', UserResponseDto)
   @ApiConflictResponse({
     type: ErrorResponseDto,
     description: 'Another account has this e-mail',
@@ -104,11 +90,7 @@ export class ProfileController {
   async updateAdmin(
     @CurrentUser() actor: Principal,
     @Body() dto: UpdateAdminProfileDto,
-  ): Promise<UserResponseDto> {
-    return {
-      success: true,
-      message: 'Profile updated successfully',
-      user: await this.users.updateAdminProfile(actor, dto),
-    };
+  ): Promise<UserData> {
+    return { user: await this.users.updateAdminProfile(actor, dto) };
   }
 }

@@ -69,7 +69,8 @@ export class UsersService {
         streetAddress: input.streetAddress ?? '',
       });
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw new ConflictException(DUPLICATE_EMAIL_MESSAGE);
+      if (isDuplicateKeyError(error))
+        throw new ConflictException({ message: DUPLICATE_EMAIL_MESSAGE, code: 'EMAIL_TAKEN' });
       throw error;
     }
   }
@@ -356,7 +357,8 @@ export class UsersService {
       if (!updated) throw new NotFoundException('No account with this id');
       return updated;
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw new ConflictException(DUPLICATE_EMAIL_MESSAGE);
+      if (isDuplicateKeyError(error))
+        throw new ConflictException({ message: DUPLICATE_EMAIL_MESSAGE, code: 'EMAIL_TAKEN' });
       throw error;
     }
   }

@@ -994,6 +994,11 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        /**
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -1011,6 +1016,11 @@ export interface components {
             message: string;
             /** @example 400 */
             statusCode: number;
+            /**
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @example VALIDATION_FAILED
+             */
+            code: components["schemas"]["ErrorCode"];
             errors?: components["schemas"]["FieldErrorDto"][];
             /** @description Reference to quote when reporting a server-side failure */
             requestId?: string;

@@ -9,7 +9,8 @@ import {
   PhoneField,
   trim,
 } from '../../common/validation-decorators';
-import { MessageDto, UserDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
+import { UserDto } from '../../users/dto/user.dto';
 
 export class RegisterDto {
   @FullNameField()
@@ -86,17 +87,23 @@ export class SessionDto extends TokenPairDto {
   user!: UserDto;
 }
 
-export class SessionResponseDto extends MessageDto {
+export class SessionData {
   @ApiProperty({ type: SessionDto })
   data!: SessionDto;
 }
 
-export class TokenPairResponseDto extends MessageDto {
+export class SessionResponseDto extends Envelope(SessionData) {}
+
+export class TokenPairData {
   @ApiProperty({ type: TokenPairDto })
   data!: TokenPairDto;
 }
 
-export class RegisterResponseDto extends MessageDto {
+export class TokenPairResponseDto extends Envelope(TokenPairData) {}
+
+export class RegisterData {
   @ApiProperty({ type: UserDto })
   user!: UserDto;
 }
+
+export class RegisterResponseDto extends Envelope(RegisterData) {}

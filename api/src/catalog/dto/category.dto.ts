@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CATALOG_LIMITS, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
 import { PageQueryDto } from '../../common/pagination';
-import { MessageDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
 import { TextField } from './catalog-fields';
 
 /** A product's category as products carry it. */
@@ -24,12 +24,14 @@ export class CategoryDto extends CategoryRefDto {
   updatedAt!: string;
 }
 
-export class CategoryResponseDto extends MessageDto {
+export class CategoryData {
   @ApiProperty({ type: CategoryDto })
   category!: CategoryDto;
 }
 
-export class CategoryListResponseDto extends MessageDto {
+export class CategoryResponseDto extends Envelope(CategoryData) {}
+
+export class CategoryListData {
   @ApiProperty({ type: [CategoryDto], description: 'Sorted by name' })
   categories!: CategoryDto[];
   @ApiProperty({ example: 5 })
@@ -39,6 +41,8 @@ export class CategoryListResponseDto extends MessageDto {
   @ApiProperty({ example: 1 })
   page!: number;
 }
+
+export class CategoryListResponseDto extends Envelope(CategoryListData) {}
 
 /** `GET /api/categories`: every category unless a `limit` is given. */
 export class CategoryListQueryDto extends PageQueryDto {}

@@ -12,7 +12,7 @@ import {
   VALIDATION_MESSAGES as M,
 } from '@spc/shared-contracts';
 import { PageQueryDto } from '../../common/pagination';
-import { MessageDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
 import {
   CategoryIdField,
   OfferPriceField,
@@ -70,10 +70,12 @@ export class ProductDto {
   updatedAt!: string;
 }
 
-export class ProductResponseDto extends MessageDto {
+export class ProductData {
   @ApiProperty({ type: ProductDto })
   product!: ProductDto;
 }
+
+export class ProductResponseDto extends Envelope(ProductData) {}
 
 export class PriceRangeDto {
   @ApiProperty({ type: 'integer', example: 20 })
@@ -82,7 +84,7 @@ export class PriceRangeDto {
   max!: number;
 }
 
-export class ProductListResponseDto extends MessageDto {
+export class ProductListData {
   @ApiProperty({ type: [ProductDto] })
   products!: ProductDto[];
   @ApiProperty({ type: [CategoryDto], description: 'Every category with its productCount' })
@@ -111,6 +113,8 @@ export class ProductListResponseDto extends MessageDto {
   })
   priceRange!: PriceRangeDto;
 }
+
+export class ProductListResponseDto extends Envelope(ProductListData) {}
 
 const emptyIsAbsent = Transform(({ value }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value,

@@ -40,7 +40,7 @@ import {
   PurchaseNumberField,
   trim,
 } from '../../common/validation-decorators';
-import { MessageDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
 
 /** The checkout form: where the order goes and whom to call. */
 export class DeliveryInfoDto {
@@ -303,26 +303,32 @@ export class PlacedOrderDto extends OrderDto {
   whatsappUrl!: string;
 }
 
-export class PlaceOrderResponseDto extends MessageDto {
+export class PlaceOrderData {
   @ApiProperty({ type: PlacedOrderDto }) order!: PlacedOrderDto;
 }
 
-export class OrderResponseDto extends MessageDto {
+export class PlaceOrderResponseDto extends Envelope(PlaceOrderData) {}
+
+export class OrderData {
   @ApiProperty({ type: OrderDto }) order!: OrderDto;
 }
 
-export class OrderListResponseDto extends MessageDto {
+export class OrderResponseDto extends Envelope(OrderData) {}
+
+export class OrderListData {
   @ApiProperty({ type: [OrderDto] }) orders!: OrderDto[];
   @ApiProperty() totalOrders!: number;
   @ApiProperty() totalPages!: number;
   @ApiProperty() page!: number;
 }
 
+export class OrderListResponseDto extends Envelope(OrderListData) {}
+
 export class CurrentStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
 }
 
-export class TrackOrderResponseDto extends MessageDto {
+export class TrackOrderData {
   @ApiProperty() purchaseNumber!: string;
   @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
@@ -330,3 +336,5 @@ export class TrackOrderResponseDto extends MessageDto {
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
 }
+
+export class TrackOrderResponseDto extends Envelope(TrackOrderData) {}

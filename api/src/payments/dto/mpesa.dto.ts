@@ -6,7 +6,7 @@ import {
   VALIDATION_MESSAGES as M,
 } from '@spc/shared-contracts';
 import { PurchaseNumberField } from '../../common/validation-decorators';
-import { MessageDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
 
 export class StkPushDto {
   @PurchaseNumberField('The order to pay; its total is charged')
@@ -25,7 +25,7 @@ export class StkPushDto {
   phoneNumber!: string;
 }
 
-export class StkPushResponseDto extends MessageDto {
+export class StkPushData {
   @ApiProperty({
     example: 'ws_CO_22112026103015123456',
     description: "Daraja's CheckoutRequestID: poll its status with it",
@@ -33,14 +33,20 @@ export class StkPushResponseDto extends MessageDto {
   checkoutRequestId!: string;
 }
 
-export class MpesaStatusResponseDto extends MessageDto {
+export class StkPushResponseDto extends Envelope(StkPushData) {}
+
+export class MpesaStatusData {
   @ApiProperty({ enum: MPESA_PUSH_STATUSES }) status!: string;
 }
 
-export class PaymentOptionsResponseDto extends MessageDto {
+export class MpesaStatusResponseDto extends Envelope(MpesaStatusData) {}
+
+export class PaymentOptionsData {
   @ApiProperty({ description: 'True when the checkout may offer M-Pesa Express (STK push)' })
   mpesaExpress!: boolean;
 }
+
+export class PaymentOptionsResponseDto extends Envelope(PaymentOptionsData) {}
 
 // Daraja's callback, documented for integrators; it is read with a schema of its own, so that a
 // field Safaricom adds one day does not make the shop refuse the payment.
@@ -71,7 +77,9 @@ export class MpesaCallbackDto {
   @ApiProperty({ type: MpesaCallbackBodyContentDto }) Body!: MpesaCallbackBodyContentDto;
 }
 
-export class MpesaCallbackAckDto extends MessageDto {
+export class MpesaCallbackAckData {
   @ApiProperty({ example: 0 }) ResultCode!: number;
   @ApiProperty({ example: 'Accepted' }) ResultDesc!: string;
 }
+
+export class MpesaCallbackAckDto extends Envelope(MpesaCallbackAckData) {}

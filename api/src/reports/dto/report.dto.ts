@@ -1,15 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, Matches } from 'class-validator';
-import { MessageDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
 
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-export class SalesSummaryDto extends MessageDto {
+export class SalesSummaryData {
   @ApiProperty({ description: 'KES paid today (Africa/Nairobi)' }) dailySales!: number;
   @ApiProperty({ description: 'KES paid since Monday 00:00 (Africa/Nairobi)' })
   weeklySales!: number;
   @ApiProperty({ description: 'KES paid, all time' }) totalSales!: number;
 }
+
+export class SalesSummaryDto extends Envelope(SalesSummaryData) {}
 
 export class ReportQueryDto {
   @ApiProperty({ example: '2026-11-01', description: 'First day (Africa/Nairobi), inclusive' })
@@ -42,10 +44,12 @@ export class ReportTotalsDto {
   @ApiProperty({ description: 'KES, rounded' }) averageOrderValue!: number;
 }
 
-export class SalesReportDto extends MessageDto {
+export class SalesReportData {
   @ApiProperty() from!: string;
   @ApiProperty() to!: string;
   @ApiProperty({ type: [DailySalesDto] }) series!: DailySalesDto[];
   @ApiProperty({ type: [TopProductDto] }) topProducts!: TopProductDto[];
   @ApiProperty({ type: ReportTotalsDto }) totals!: ReportTotalsDto;
 }
+
+export class SalesReportDto extends Envelope(SalesReportData) {}

@@ -8,7 +8,8 @@ import {
   NewPasswordField,
   PhoneField,
 } from '../../common/validation-decorators';
-import { MessageDto, UserDto } from '../../users/dto/user.dto';
+import { Envelope } from '../../common/answer';
+import { UserDto } from '../../users/dto/user.dto';
 
 export class CreateStaffDto {
   @FullNameField({ requiredMessage: M.staffFullNameRequired })
@@ -49,12 +50,14 @@ export class UpdateStaffDto {
   updatedStaff!: UpdatedStaffDto;
 }
 
-export class StaffResponseDto extends MessageDto {
+export class StaffData {
   @ApiProperty({ type: UserDto })
   staff!: UserDto;
 }
 
-export class StaffListResponseDto extends MessageDto {
+export class StaffResponseDto extends Envelope(StaffData) {}
+
+export class StaffListData {
   @ApiProperty({ type: [UserDto] })
   staff!: UserDto[];
   @ApiProperty({ example: 4 })
@@ -64,3 +67,5 @@ export class StaffListResponseDto extends MessageDto {
   @ApiPropertyOptional({ example: 1 })
   page!: number;
 }
+
+export class StaffListResponseDto extends Envelope(StaffListData) {}

@@ -9,6 +9,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LIMITS, ROLES, TEXT_LIMITS } from '@spc/shared-contracts';
+import { Envelope } from '../../common/answer';
 import { PageQueryDto } from '../../common/pagination';
 import {
   EmailField,
@@ -43,19 +44,14 @@ export class UserDto {
   updatedAt!: string;
 }
 
-export class MessageDto {
-  @ApiProperty({ example: true })
-  success!: boolean;
-  @ApiProperty({ example: 'Done' })
-  message!: string;
-}
-
-export class UserResponseDto extends MessageDto {
+export class UserData {
   @ApiProperty({ type: UserDto })
   user!: UserDto;
 }
 
-export class UserListResponseDto extends MessageDto {
+export class UserResponseDto extends Envelope(UserData) {}
+
+export class UserListData {
   @ApiProperty({ type: [UserDto] })
   users!: UserDto[];
   @ApiProperty({ example: 42 })
@@ -65,6 +61,8 @@ export class UserListResponseDto extends MessageDto {
   @ApiProperty({ example: 1 })
   page!: number;
 }
+
+export class UserListResponseDto extends Envelope(UserListData) {}
 
 export class UserListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Part of the name or e-mail, any case' })

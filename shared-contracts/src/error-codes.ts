@@ -1,0 +1,97 @@
+/**
+ * The stable, machine-readable `code` every error answer carries beside its English `message`.
+ * Clients branch on these, never on the message text (which may be reworded or translated).
+ */
+export const ERROR_CODES = {
+  /** A body, query or path parameter failed its rules; `errors` names each field. */
+  VALIDATION_FAILED: 'The request is not valid; `errors` names each field and why',
+  /** Any other request the API cannot take as sent. */
+  BAD_REQUEST: 'The request cannot be taken as sent',
+  /** No token, or one that is not valid (sign in again). */
+  UNAUTHENTICATED: 'No token, or one that is not valid',
+  /** The access token expired: refresh it and try again. */
+  TOKEN_EXPIRED: 'The access token expired; refresh it and try again',
+  /** The email and password do not match an account. */
+  INVALID_CREDENTIALS: 'The email or password is not correct',
+  /** The refresh token is unknown, used, revoked or expired: the session is over. */
+  SESSION_EXPIRED: 'The session is over; sign in again',
+  /** The account is deactivated. */
+  ACCOUNT_DEACTIVATED: 'The account is deactivated',
+  /** The role or ownership does not allow this. */
+  FORBIDDEN: 'This is not allowed for this account',
+  /** Nothing has this id (or the route does not exist). */
+  NOT_FOUND: 'Nothing has this id',
+  /** The path exists under other methods (see `Allow`). */
+  METHOD_NOT_ALLOWED: 'The path is served under other methods',
+  /** Not enough stock for an order line; nothing was taken. */
+  OUT_OF_STOCK: 'Not enough stock; nothing was taken',
+  /** A product of the order is no longer sold. */
+  PRODUCT_UNAVAILABLE: 'A product is no longer sold',
+  /** The order's status does not allow this action. */
+  ILLEGAL_TRANSITION: "The order's status does not allow this action",
+  /** The order is already paid. */
+  ALREADY_PAID: 'The order is already paid',
+  /** The order must be paid first. */
+  NOT_PAID: 'The order must be paid first',
+  /** The order is part of the sales record and cannot be deleted. */
+  SALES_RECORD: 'The order is part of the sales record',
+  /** The email address belongs to another account. */
+  EMAIL_TAKEN: 'The email address is already used',
+  /** Any other conflict with the current state (a name taken, changed meanwhile, ...). */
+  CONFLICT: 'The request conflicts with the current state',
+  /** The Idempotency-Key was used for a different order. */
+  IDEMPOTENCY_KEY_REUSED: 'The Idempotency-Key was used for a different request',
+  /** The body or file is too large. */
+  PAYLOAD_TOO_LARGE: 'The body or file is too large',
+  /** The body or file is of a type the route does not take. */
+  UNSUPPORTED_MEDIA_TYPE: 'The body or file is of a type the route does not take',
+  /** The request is well formed but cannot be processed (an unreadable image, ...). */
+  UNPROCESSABLE: 'The request is well formed but cannot be processed',
+  /** Too many requests from this client: wait and try again. */
+  RATE_LIMITED: 'Too many requests; wait and try again',
+  /** A payment provider refused or failed. */
+  UPSTREAM_FAILED: 'A payment provider refused or failed',
+  /** The database or a provider is unreachable for now: try again shortly. */
+  SERVICE_UNAVAILABLE: 'Temporarily unavailable; try again shortly',
+  /** An unexpected failure; quote `requestId`. */
+  INTERNAL_ERROR: 'An unexpected failure; quote requestId',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** The code an error answer carries when the API gives none more precise, by HTTP status. */
+export function errorCodeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'BAD_REQUEST';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
+    case 409:
+      return 'CONFLICT';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 422:
+      return 'UNPROCESSABLE';
+    case 429:
+      return 'RATE_LIMITED';
+    case 502:
+      return 'UPSTREAM_FAILED';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST';
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
