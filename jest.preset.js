@@ -27,6 +27,7 @@ module.exports = {
     '^@spc/shared-contracts$': `${sharedContracts}/index.ts`,
     '^@spc/shared-contracts/client$': `${sharedContracts}/client.ts`,
     '^@spc/shared-contracts/locations$': `${sharedContracts}/locations.ts`,
+    '^@spc/shared-contracts/web-client$': `${sharedContracts}/web-client.ts`,
   },
   // A few dependencies ship only ES modules (Node 20.19+ can require them, Jest cannot); SWC turns
   // them into CommonJS for the tests.

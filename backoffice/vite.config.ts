@@ -10,6 +10,7 @@ export default defineConfig({
     alias: {
       '@spc/shared-contracts/client': `${sharedContracts}/client.ts`,
       '@spc/shared-contracts/locations': `${sharedContracts}/locations.ts`,
+      '@spc/shared-contracts/web-client': `${sharedContracts}/web-client.ts`,
       '@spc/shared-contracts': `${sharedContracts}/index.ts`,
     },
   },

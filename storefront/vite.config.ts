@@ -19,6 +19,10 @@ export default defineConfig(({ command }) => ({
     alias: [
       { find: '@spc/shared-contracts/client', replacement: `${sharedContracts}/client.ts` },
       { find: '@spc/shared-contracts/locations', replacement: `${sharedContracts}/locations.ts` },
+      {
+        find: '@spc/shared-contracts/web-client',
+        replacement: `${sharedContracts}/web-client.ts`,
+      },
       { find: /^@spc\/shared-contracts$/, replacement: `${sharedContracts}/index.ts` },
       ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProd }] : []),
     ],

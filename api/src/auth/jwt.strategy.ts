@@ -33,7 +33,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (!user || user.role !== claims.role) {
       throw new UnauthorizedException('Your session is no longer valid. Please sign in again.');
     }
-    if (!user.isActive) throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
+    if (!user.isActive)
+      throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
     return { id: user._id, role: user.role, fullName: user.fullName };
   }
 }

@@ -1,71 +1,48 @@
-import { createApiClient } from '@spc/shared-contracts/client';
+import { STORAGE_KEYS, type components, type Role } from '@spc/shared-contracts';
+import { createWebClient } from '@spc/shared-contracts/web-client';
 import { env } from '../config/env';
-import { useSessionStore } from './session-store';
 
-const apiBase = env.apiUrl.replace(/\/$/, '');
-const NO_REFRESH = ['/api/auth/login', '/api/auth/refreshToken', '/api/auth/logout'];
+export type SessionUser = components['schemas']['UserDto'];
 
-let refreshing: Promise<string | null> | null = null;
+/** What is kept of the signed-in user under `loggedInUser`: role, _id and isAdmin, with the name. */
+export interface LoggedInUser {
+  _id: string;
+  fullName: string;
+  email: string;
+  phoneNumber: string;
+  role: Role;
+  isAdmin: boolean;
+}
 
-/** One refresh at a time: the refresh token rotates and is single use. */
-async function refreshAccessToken(): Promise<string | null> {
-  const { refreshToken, setTokens } = useSessionStore.getState();
-  if (!refreshToken) return null;
-  try {
-    const res = await fetch(`${apiBase}/api/auth/refreshToken`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ refreshToken }),
-    });
-    if (!res.ok) return null;
-    const body = (await res.json()) as {
-      data?: { accessToken: string; refreshToken: string };
-    };
-    if (!body.data) return null;
-    setTokens(body.data);
-    return body.data.accessToken;
-  } catch {
-    return null;
-  }
+function isLoggedInUser(value: unknown): value is LoggedInUser {
+  const user = value as Partial<LoggedInUser> | null;
+  return typeof user?._id === 'string' && typeof user.role === 'string';
 }
 
 /**
- * fetch with one silent refresh: a 401 on an authenticated call refreshes the tokens once and
- * retries; if that fails the session ends and the guards send the user to the login page, which
- * brings them back to the page they were on.
+ * The shared web client with the back office's settings: it keeps a smaller user and, for staff
+ * and admins, the same user under `employee`.
  */
-export async function fetchWithRefresh(request: Request): Promise<Response> {
-  const retry = request.clone();
-  const session = useSessionStore.getState().refreshToken;
-  const response = await fetch(request);
-  const path = new URL(request.url).pathname;
-  if (response.status !== 401 || NO_REFRESH.includes(path)) return response;
-  // Only the session this request was made in ends: a late 401 must not sign out a newer sign-in.
-  const endSession = () => {
-    if (useSessionStore.getState().refreshToken === session) useSessionStore.getState().signOut();
-  };
-  if (!useSessionStore.getState().refreshToken) {
-    endSession();
-    return response;
-  }
-  refreshing ??= refreshAccessToken().finally(() => {
-    refreshing = null;
-  });
-  const token = await refreshing;
-  if (!token) {
-    endSession();
-    return response;
-  }
-  retry.headers.set('Authorization', `Bearer ${token}`);
-  return fetch(retry);
-}
+export const webClient = createWebClient<LoggedInUser, SessionUser>({
+  apiUrl: env.apiUrl,
+  toStoredUser: (user) => ({
+    _id: user._id,
+    fullName: user.fullName,
+    email: user.email,
+    phoneNumber: user.phoneNumber,
+    role: user.role as Role,
+    isAdmin: user.role === 'admin',
+  }),
+  isStoredUser: isLoggedInUser,
+  extraKeys: (user) => ({
+    [STORAGE_KEYS.employee]: user && user.role !== 'customer' ? JSON.stringify(user) : null,
+  }),
+});
 
 /** The typed API client of this app. */
-export const api = createApiClient({
-  baseUrl: env.apiUrl,
-  getAccessToken: () => useSessionStore.getState().token,
-  fetch: (input) => fetchWithRefresh(input as Request),
-});
+export const api = webClient.api;
+
+const apiBase = env.apiUrl.replace(/\/$/, '');
 
 /** Absolute URL of an uploaded image path the API returns. */
 export function assetUrl(path: string | null | undefined): string | undefined {
