@@ -5,20 +5,17 @@ import { ConfigModule } from './config/config.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogModule } from './catalog/catalog.module';
-import { CatalogSeeder } from './catalog/catalog.seeder';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
 import { LocksModule } from './locks/locks.module';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
-import { OrdersSeeder } from './orders/orders.seeder';
 import { PaymentsModule } from './payments/payments.module';
 import { ReportsModule } from './reports/reports.module';
 import { StaffModule } from './staff/staff.module';
 import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
-import { SeedModule } from './seed/seed.module';
 
 @Module({})
 export class AppModule {
@@ -55,7 +52,6 @@ export class AppModule {
         ReportsModule,
         LocationsModule,
         CatalogModule,
-        SeedModule.register([CatalogSeeder, OrdersSeeder]),
         ...extraImports,
       ],
     };

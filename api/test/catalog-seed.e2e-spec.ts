@@ -1,4 +1,6 @@
 import sharp from 'sharp';
+import { CatalogSeeder } from '../src/seed/catalog.seeder';
+import { SeedModule } from '../src/seed/seed.module';
 import { SEEDERS, type Seeder } from '../src/seed/seed.types';
 import { tempUploadsDir, type CategoryBody, type ProductBody } from './support/factories';
 import { bearer, signInAdmin, UNTHROTTLED } from './support/identity';
@@ -18,6 +20,7 @@ describe('the demo catalogue', () => {
     t = await createTestApp({
       name: 'catalog_seed',
       env: { ...UNTHROTTLED, UPLOADS_DIR: uploads.dir },
+      imports: [SeedModule.register([CatalogSeeder])],
     });
     seeder = t.app.get<Seeder[]>(SEEDERS, { strict: false }).find((s) => s.name === 'catalog')!;
     summary = await seeder.seed();

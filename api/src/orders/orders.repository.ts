@@ -271,29 +271,6 @@ export class OrdersRepository {
     return this.orders.countDocuments({ placement: 'placed' });
   }
 
-  /** Demo data: moves an order's dates back in time (order, payment, shipping, delivery). */
-  async backdate(id: string, byMs: number): Promise<void> {
-    const doc = await this.orders.findById(id).lean<LeanOrder>();
-    if (!doc) return;
-    const back = (d: Date | null | undefined) => (d ? new Date(new Date(d).getTime() - byMs) : d);
-    await this.orders.updateOne(
-      { _id: id },
-      {
-        $set: {
-          orderDate: back(doc.orderDate),
-          estimatedDeliveryDate: back(doc.estimatedDeliveryDate),
-          paidAt: back(doc.paidAt),
-          inTransitDate: back(doc.inTransitDate),
-          deliveredDate: back(doc.deliveredDate),
-          cancelledDate: back(doc.cancelledDate),
-          ...(doc.paymentDetails?.timePaid
-            ? { 'paymentDetails.timePaid': back(doc.paymentDetails.timePaid) }
-            : {}),
-        },
-      },
-    );
-  }
-
   // Idempotency keys ---------------------------------------------------------------------------
 
   /** Claims the key for this placement; on a repeat, answers what the first claim recorded. */

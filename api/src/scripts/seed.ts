@@ -7,6 +7,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { createApp } from '../app.factory';
 import { loadConfig } from '../config/app-config';
+import { SeedModule } from '../seed/seed.module';
 import { SEEDERS, type Seeder } from '../seed/seed.types';
 
 /**
@@ -25,7 +26,8 @@ async function isEmpty(connection: Connection): Promise<boolean> {
 async function main(): Promise<void> {
   const ifEmpty = process.argv.includes('--if-empty');
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-  const app = await createApp(config);
+  // The seeders are mounted here only: the API itself carries no demo data.
+  const app = await createApp(config, { imports: [SeedModule.register()] });
   await app.init();
   try {
     if (ifEmpty && !(await isEmpty(app.get<Connection>(getConnectionToken())))) {
@@ -33,7 +35,6 @@ async function main(): Promise<void> {
       return;
     }
     const seeders = app.get<Seeder[]>(SEEDERS, { strict: false });
-    if (seeders.length === 0) console.log('[seed] no module registers demo data yet');
     for (const seeder of seeders) console.log(`[seed] ${seeder.name}: ${await seeder.seed()}`);
   } finally {
     await app.close();

@@ -1,14 +1,19 @@
 import { Global, Module } from '@nestjs/common';
+import { CatalogSeeder } from './catalog.seeder';
+import { OrdersSeeder } from './orders.seeder';
 import { SEEDERS, type Seeder } from './seed.types';
 
+/** Every seeder, in the order they run: the catalogue first, then orders that buy from it. */
+export const DEMO_SEEDERS = [CatalogSeeder, OrdersSeeder];
+
 /**
- * Collects the seeders of the domain modules. A module adds its own by providing a class and
- * listing it in {@link SeedModule.register}'s array (kept in one place so the order is explicit).
+ * The demo data: mounted only by the seed script (and the tests of the seeders), never by the
+ * running API, which has no demo code.
  */
 @Global()
 @Module({})
 export class SeedModule {
-  static register(seeders: (new (...args: never[]) => Seeder)[] = []) {
+  static register(seeders: (new (...args: never[]) => Seeder)[] = DEMO_SEEDERS) {
     return {
       module: SeedModule,
       providers: [

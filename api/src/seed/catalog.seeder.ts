@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import type { Seeder } from '../seed/seed.types';
+import type { Seeder } from './seed.types';
 import { ImageService } from '../storage/image.service';
-import { CategoriesRepository } from './categories.repository';
-import type { ProductFields, ProductImageFields } from './catalog.types';
-import { ProductListCache } from './product-list.cache';
-import { ProductsRepository } from './products.repository';
-import { DEMO_CATEGORIES, demoProducts, type DemoProduct } from './seed/demo-catalog';
-import { renderPicture } from './seed/product-picture';
+import { CategoriesRepository } from '../catalog/categories.repository';
+import type { ProductFields, ProductImageFields } from '../catalog/catalog.types';
+import { ProductListCache } from '../catalog/product-list.cache';
+import { ProductsRepository } from '../catalog/products.repository';
+import { DEMO_CATEGORIES, demoProducts, type DemoProduct } from './demo-catalog';
+import { renderPicture } from './product-picture';
 
 /** Widths stored for a demo picture (uploads get one more, 1024). */
 const DEMO_IMAGE_WIDTHS = [320, 640];

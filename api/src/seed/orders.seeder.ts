@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import { ProductsService } from '../catalog/products.service';
 import type { ProductListQueryDto } from '../catalog/dto/product.dto';
 import type { Principal } from '../common/principal';
-import type { Seeder } from '../seed/seed.types';
+import type { Seeder } from './seed.types';
 import { UsersService } from '../users/users.service';
-import { OrdersRepository } from './orders.repository';
-import { OrdersService } from './orders.service';
+import { OrdersRepository } from '../orders/orders.repository';
+import { OrdersService } from '../orders/orders.service';
+import { Order } from '../orders/schemas/order.schema';
 
 /** The demo staff member the seeded orders are handled by (development and demos only). */
 export const DEMO_STAFF = {
@@ -137,9 +140,36 @@ export class OrdersSeeder implements Seeder {
         }
         if (step === 'cancel') await orders.cancel(staff, order._id);
       }
-      await repository.backdate(order._id, plan.daysAgo * DAY_MS);
+      await backdate(
+        this.moduleRef.get<Model<Order>>(getModelToken(Order.name), { strict: false }),
+        order._id,
+        plan.daysAgo * DAY_MS,
+      );
       placed += 1;
     }
     return `${placed} orders in every status; demo staff ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`;
   }
+}
+
+/** Moves a demo order's dates back in time (order, payment, shipping, delivery). */
+async function backdate(orders: Model<Order>, id: string, byMs: number): Promise<void> {
+  const doc = await orders.findById(id).lean<Order>();
+  if (!doc) return;
+  const back = (d: Date | null | undefined) => (d ? new Date(new Date(d).getTime() - byMs) : d);
+  await orders.updateOne(
+    { _id: id },
+    {
+      $set: {
+        orderDate: back(doc.orderDate),
+        estimatedDeliveryDate: back(doc.estimatedDeliveryDate),
+        paidAt: back(doc.paidAt),
+        inTransitDate: back(doc.inTransitDate),
+        deliveredDate: back(doc.deliveredDate),
+        cancelledDate: back(doc.cancelledDate),
+        ...(doc.paymentDetails?.timePaid
+          ? { 'paymentDetails.timePaid': back(doc.paymentDetails.timePaid) }
+          : {}),
+      },
+    },
+  );
 }
