@@ -1,10 +1,44 @@
 // One lint configuration for the whole workspace: TypeScript rules everywhere, React hooks rules in
 // the two apps, Nx module boundaries so the arrows stay one way, and Prettier owning formatting.
+import path from 'node:path';
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The feature folders of both apps stay independent: a file under `src/features/<name>/` may not
+ * import from another feature's folder. What two features share goes to `components/` or `lib/`.
+ */
+const noCrossFeatureImports = {
+  meta: {
+    type: 'problem',
+    messages: {
+      crossFeature:
+        "The feature '{{from}}' imports from the feature '{{to}}'; move what they share to components/ or lib/.",
+    },
+    schema: [],
+  },
+  create(context) {
+    const FEATURE = /[\\/](storefront|backoffice)[\\/]src[\\/]features[\\/]([^\\/]+)[\\/]/;
+    const own = FEATURE.exec(context.filename);
+    if (!own) return {};
+    const check = (node) => {
+      const source = node?.source?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = FEATURE.exec(path.resolve(path.dirname(context.filename), source) + path.sep);
+      if (target && target[1] === own[1] && target[2] !== own[2])
+        context.report({ node, messageId: 'crossFeature', data: { from: own[2], to: target[2] } });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -50,6 +84,11 @@ export default tseslint.config(
     files: ['storefront/**/*.{ts,tsx}', 'backoffice/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    files: ['storefront/src/features/**/*.{ts,tsx}', 'backoffice/src/features/**/*.{ts,tsx}'],
+    plugins: { local: { rules: { 'no-cross-feature-imports': noCrossFeatureImports } } },
+    rules: { 'local/no-cross-feature-imports': 'error' },
   },
   {
     files: ['**/*.js', '**/*.cjs'],
