@@ -1,5 +1,5 @@
 /**
- * Who may call each catalog route (DECISIONS §2): reads are public; admin and staff manage
+ * Who may call each catalog route: reads are public; admin and staff manage
  * categories and products; only admin deletes a product. Anonymous callers of a protected route get
  * 401, other roles 403, and allowed roles a 2xx. A catalog route missing here fails the last test.
  */

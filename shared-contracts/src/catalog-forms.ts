@@ -62,7 +62,7 @@ export const OFFER_PRICE_RULE: WholeNumberRule = {
   tooLarge: `Offer Price must be at most KES ${kes(CATALOG_LIMITS.priceMax)}`,
 };
 
-/** The 'Create an Offer' modal says 'offerPrice is required' (back-office spec §5). */
+/** The 'Create an Offer' modal says 'offerPrice is required'. */
 export const OFFER_MODAL_RULE: WholeNumberRule = {
   ...OFFER_PRICE_RULE,
   required: M.offerModalOfferPriceRequired,

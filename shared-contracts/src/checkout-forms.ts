@@ -14,7 +14,7 @@ import { VALIDATION_MESSAGES as M } from './messages';
 
 const trimmed = () => z.string().trim();
 
-/** Storefront checkout (storefront spec §5); sub-county and ward come from the location pickers. */
+/** Storefront checkout; sub-county and ward come from the location pickers. */
 export const checkoutFormSchema = z.object({
   fullName: trimmed()
     .min(1, M.fullNameRequired)
@@ -58,7 +58,7 @@ export const orderLineSchema = z.object({
     ),
 });
 
-/** Back office: Complete Payment (back-office spec §5). `completedBy` is the signed-in user. */
+/** Back office: Complete Payment. `completedBy` is the signed-in user. */
 export const paymentFormSchema = z
   .object({
     paymentMethod: z.enum(PAYMENT_METHODS, { error: M.paymentMethodRequired }),

@@ -2,7 +2,7 @@
 export const ROLES = ['admin', 'staff', 'customer'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Order life cycle (DECISIONS §5). */
+/** Order life cycle: the statuses an order moves through. */
 export const ORDER_STATUSES = [
   'Pending',
   'Processing',
@@ -22,7 +22,7 @@ export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 export const PAYMENT_METHODS = ['Cash', 'Mpesa'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-/** List sizes (DECISIONS §1, specs §9). */
+/** List sizes: what one page of each list holds. */
 export const PAGE_SIZE = {
   products: 12,
   users: 10,
@@ -101,7 +101,7 @@ export const STORAGE_KEYS = {
 
 /**
  * A phone number as people type it: digits, optionally a leading +, spaces or hyphens between; at
- * least 9 characters. Stored as typed after trimming (DECISIONS §3).
+ * least 9 characters. Stored as typed after trimming.
  */
 export const PHONE_PATTERN = /^\+?\d[\d -]{7,}\d$/;
 

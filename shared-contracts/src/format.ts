@@ -51,7 +51,7 @@ const shopTime = new Intl.DateTimeFormat('en-US', {
   hour12: true,
 });
 
-/** dd/MM/yyyy in the shop's time zone (back-office spec §9). */
+/** dd/MM/yyyy in the shop's time zone. */
 export function formatDate(iso: string | Date | null | undefined): string {
   if (!iso) return '';
   return shopDate.format(new Date(iso));

@@ -1,5 +1,5 @@
 /**
- * Every message text the two specs fix (their §5 validation rules and §8 error catalogues), kept
+ * Every message text the two specs fix (their validation rules and error catalogues), kept
  * word for word. Forms and the API's DTOs take their texts from here so that both say the same.
  */
 import { PASSWORD_RULE_MESSAGE } from './password';
@@ -37,7 +37,7 @@ export const VALIDATION_MESSAGES = {
   offerModalOfferPriceRequired: 'offerPrice is required',
 } as const;
 
-/** Texts the storefront shows for states and failures (storefront spec §2, §8). */
+/** Texts the storefront shows for states and failures. */
 export const STOREFRONT_MESSAGES = {
   somethingWentWrongList: 'Something went wrong...',
   somethingWentWrong: 'Something went wrong',
@@ -55,7 +55,7 @@ export const STOREFRONT_MESSAGES = {
   deleteCartItemConfirm: 'Are you sure removing this item from your shopping cart?',
 } as const;
 
-/** Texts the back office shows for states and failures (back-office spec §2, §8). */
+/** Texts the back office shows for states and failures. */
 export const BACKOFFICE_MESSAGES = {
   listError: 'something went wrong...',
   productPageError: 'Something went wrong...',

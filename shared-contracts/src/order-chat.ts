@@ -1,4 +1,4 @@
-/** The WhatsApp message that ends a checkout (DECISIONS §5); shipping is left blank, as the spec says. */
+/** The WhatsApp message that ends a checkout; shipping is left blank, as the spec says. */
 export interface ChatOrder {
   purchaseNumber: string;
   products: { productName: string; quantity: number; unitPrice: number; lineTotal: number }[];

@@ -1,4 +1,4 @@
-/** The one password rule (DECISIONS §3): at least 6 characters, a letter, a digit and one of @$!%*#?&, nothing else. */
+/** The one password rule: at least 6 characters, a letter, a digit and one of @$!%*#?&, nothing else. */
 export const PASSWORD_SPECIALS = '@$!%*#?&';
 export const PASSWORD_PATTERN = /^(?=.*[A-Za-z])(?=.*\d)(?=.*[@$!%*#?&])[A-Za-z\d@$!%*#?&]{6,}$/;
 export const PASSWORD_RULE_MESSAGE =

@@ -90,7 +90,7 @@ export interface ProductListPage {
   priceRange: PriceRange;
 }
 
-/** What order placement needs of a product (DECISIONS §5: prices come from the catalog). */
+/** What order placement needs of a product (prices always come from the catalog, never from the client). */
 export interface OrderableProduct {
   _id: string;
   productName: string;

@@ -327,7 +327,7 @@ function merge(current: ProductFields, dto: UpdateProductDto): ProductFields {
   };
 }
 
-/** On offer means an offer price above 0 and below the price (DECISIONS §4). */
+/** On offer means an offer price above 0 and below the price. */
 function assertOffer(fields: ProductFields): void {
   if (!fields.onOffer) return;
   if (!(fields.offerPrice > 0)) throw new BadRequestException(M.offerPriceRequired);

@@ -37,7 +37,7 @@ export function pageRequest(query: PageQueryDto, defaultLimit: number): PageRequ
   return { page, limit, skip: (page - 1) * limit };
 }
 
-/** `ceil(total / limit)`; 0 for an empty list (DECISIONS §1). */
+/** `ceil(total / limit)`; 0 for an empty list. */
 export function totalPages(total: number, limit: number): number {
   return total > 0 ? Math.ceil(total / limit) : 0;
 }

@@ -70,7 +70,7 @@ export function EmailField({
   );
 }
 
-/** A password being set: the one rule of DECISIONS §3. */
+/** A password being set: the one password rule of both apps and the API. */
 export function NewPasswordField({
   requiredMessage = M.passwordRequired,
   description,

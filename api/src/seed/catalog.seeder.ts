@@ -17,7 +17,7 @@ const BATCH = 48;
 const CONCURRENCY = 4;
 
 /**
- * The demo catalogue (DECISIONS §7): the five home-page categories and 500-odd nursery products,
+ * The demo catalogue: the five home-page categories and 500-odd nursery products,
  * each with a picture drawn in code. Idempotent: categories are matched by name, and only products
  * whose names are missing are added, so seeding twice adds nothing.
  *

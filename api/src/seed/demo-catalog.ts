@@ -1,5 +1,5 @@
 /**
- * The demo catalogue (DECISIONS §7): the five collections of the home page and nursery stock a
+ * The demo catalogue: the five collections of the home page and nursery stock a
  * Kiambu propagation centre sells, each variety in the sizes it is sold in. Everything is derived
  * deterministically from the variety's name, so every seeding produces the same catalogue.
  */

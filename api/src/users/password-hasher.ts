@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import argon2 from 'argon2';
 
-/** argon2id with the library's defaults (64 MiB, 3 passes): memory-hard, as DECISIONS §3 asks. */
+/** argon2id with the library's defaults (64 MiB, 3 passes): memory-hard, so a stolen hash is slow to guess. */
 @Injectable()
 export class PasswordHasher {
   /** A real hash to verify against when an e-mail is unknown, so a miss takes as long as a hit. */

@@ -101,7 +101,7 @@ export class UsersService {
     return ids.length ? this.users.findManyByIds(ids) : Promise.resolve([]);
   }
 
-  /** A customer's checkout details become their saved delivery details (DECISIONS §5). */
+  /** A customer's checkout details become their saved delivery details. */
   async updateDeliveryDetails(
     id: string,
     info: { fullName: string; phoneNumber: string; county: string; streetAddress: string },
@@ -152,7 +152,7 @@ export class UsersService {
             : 'Edit your own profile through /api/admin/profile',
         );
       }
-      // The back office's user form allows 10 characters (back-office spec §5).
+      // The back office's user form allows 10 characters.
       if (changes.phoneNumber && changes.phoneNumber.length > LIMITS.staffPhoneMaxLength) {
         throw new BadRequestException(VALIDATION_MESSAGES.phoneInvalid);
       }

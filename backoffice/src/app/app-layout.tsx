@@ -22,7 +22,7 @@ export function AppLayout() {
   const [passwordOpened, password] = useDisclosure(false);
   if (!user) return null;
 
-  // Opening the sidebar closes the profile dropdown and the reverse (spec §2).
+  // Opening the sidebar closes the profile dropdown and the reverse.
   const toggleNav = () => {
     setMenuOpened(false);
     setNavOpened((o) => !o);

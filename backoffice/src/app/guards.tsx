@@ -21,7 +21,7 @@ export function RequireAuth({ children }: { children?: ReactNode }) {
 }
 
 /**
- * Role guard with the spec's redirects (§6): admin-only screens send others to `/`, staff-only
+ * Role guard with its redirects: admin-only screens send others to `/`, staff-only
  * screens to `/staff`, customer-only screens to `/customer`.
  */
 export function RequireRole({

@@ -5,7 +5,7 @@ import { AdminOnly, AdminOrStaff, HomeRedirect, RequireAuth, StaffOnly } from '.
 import { CustomerAreaRoute, StaffAreaRoute } from './routes/areas';
 import { NotFoundRoute } from './routes/not-found';
 
-/** Every route of the spec (§2); pages load lazily. */
+/** Every route of the back office; pages load lazily. */
 export const routes: RouteObject[] = [
   {
     hydrateFallbackElement: <PageLoader />,

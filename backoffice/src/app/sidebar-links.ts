@@ -8,7 +8,7 @@ export interface SidebarLink {
   external?: boolean;
 }
 
-/** The sidebar's links per role (spec §2). */
+/** The sidebar's links per role. */
 export function sidebarLinks(role: Role | undefined): SidebarLink[] {
   if (role === 'admin') {
     return [

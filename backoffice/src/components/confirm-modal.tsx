@@ -18,7 +18,7 @@ interface ConfirmModalProps {
   closeAfterMs?: number;
 }
 
-/** Confirm modal with no/yes; it closes a moment after yes (2 s, spec §9), whatever the outcome. */
+/** Confirm modal with no/yes; it closes a moment after yes (2 s), whatever the outcome. */
 export function ConfirmModal({
   opened,
   onClose,

@@ -2,7 +2,7 @@ import { Button, Group, Text } from '@mantine/core';
 import { paginationWindow } from '@spc/shared-contracts';
 
 /**
- * Previous / numbered pages / next (spec §2): every page up to 8, else first, last, a window around
+ * Previous / numbered pages / next: every page up to 8, else first, last, a window around
  * the current page and ellipses. Previous is disabled on page 1, next on the last page.
  */
 export function PaginationControl({

@@ -1,7 +1,7 @@
 import type { Role } from '@spc/shared-contracts';
 import { env } from '../config/env';
 
-/** Every route of the back office (spec §2), in one place. */
+/** Every route of the back office, in one place. */
 export const paths = {
   login: '/authenticate/login',
   adminDashboard: '/admin/dashboard',

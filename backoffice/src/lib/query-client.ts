@@ -6,7 +6,7 @@ import { errorMessage } from './api-error';
 declare module '@tanstack/react-query' {
   interface Register {
     mutationMeta: {
-      /** The spec's fallback text when the server gives no message (§8). */
+      /** The screen's fallback text when the server gives no message. */
       errorMessage?: string;
       /** Set false to keep a mutation's success quiet. */
       successToast?: boolean;
@@ -18,7 +18,7 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Toasts come from here only: top-right, closing after 3 s (spec §8). */
+/** Toasts come from here only: top-right, closing after 3 s. */
 export function showToast(kind: 'success' | 'error', message: string) {
   notifications.show({
     color: kind === 'success' ? 'green' : 'red',

@@ -25,7 +25,7 @@ export class Product {
   @Prop({ default: false })
   onOffer!: boolean;
 
-  /** `offerPrice` when on offer, else `price`: what the price filter and sort use (DECISIONS §4). */
+  /** `offerPrice` when on offer, else `price`: what the price filter and sort use. */
   @Prop({ required: true })
   effectivePrice!: number;
 

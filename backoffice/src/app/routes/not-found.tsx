@@ -4,7 +4,7 @@ import { Link, Navigate } from 'react-router';
 import { landingFor } from '../../config/paths';
 import { useIsSignedIn, useSessionRole } from '../../lib/session-store';
 
-/** 404; a signed-in user is sent to their landing page instead (spec §2). */
+/** 404; a signed-in user is sent to their landing page instead. */
 export function NotFoundRoute() {
   const signedIn = useIsSignedIn();
   const role = useSessionRole();

@@ -18,7 +18,7 @@ import { PaymentFormFields } from './payment-form';
 
 type MenuAction = 'completePayment' | 'inTransit' | 'fulfil' | 'cancel';
 
-/** The row menu's entries (spec §4) and the state-machine action each one takes. */
+/** The row menu's entries and the state-machine action each one takes. */
 export const ORDER_MENU: { action: MenuAction; label: string }[] = [
   { action: 'completePayment', label: 'Complete Payment' },
   { action: 'inTransit', label: 'In transit' },

@@ -68,7 +68,7 @@ function Payment({ order }: { order: Order }) {
   );
 }
 
-/** The orders table (spec §2); the actions column is hidden from admins. */
+/** The orders table; the actions column is hidden from admins. */
 export function OrdersTable({ orders, page, role }: { orders: Order[]; page: number; role: Role }) {
   const showActions = role !== 'admin';
   return (

@@ -8,7 +8,7 @@ type PaymentInput = z.input<typeof paymentFormSchema>;
 
 /**
  * Complete Payment: Cash or Mpesa, the amount (prefilled with the order total), and, for Mpesa only,
- * the transaction code and the time paid (spec §5).
+ * the transaction code and the time paid.
  */
 export function PaymentFormFields({
   total,

@@ -6,7 +6,7 @@ import { ProductActions, type ProductActionHandlers } from './product-actions';
 
 export const OUT_OF_STOCK = 'Out of Stock';
 
-/** Quantity, or 'Out of Stock' at 0 or less (spec §4). */
+/** Quantity, or 'Out of Stock' at 0 or less. */
 export function StockLabel({ quantity }: { quantity: number }) {
   return quantity <= 0 ? (
     <Badge color="red" variant="light">

@@ -13,7 +13,7 @@ export function useCreateStaff() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createStaff,
-    // The spec's text for a create-staff exception (§8).
+    // The fixed text for a failed create-staff.
     meta: { errorMessage: BACKOFFICE_MESSAGES.loginError },
     onSuccess: () => refreshQueries(queryClient, staffKeys.all),
   });
