@@ -107,7 +107,7 @@ export class ProductsRepository {
     return (await this.populate([doc.toObject() as LeanProduct]))[0]!;
   }
 
-  /** Inserts many new products at once (demo data); answers how many were inserted. */
+  /** Inserts many new products at once (a bulk load); answers how many were inserted. */
   async insertMany(
     records: { id: string; fields: ProductFields; image?: ProductImageFields }[],
   ): Promise<number> {
