@@ -1,8 +1,26 @@
-import { RouterProvider } from 'react-router';
-import { createRouter } from './router';
+import { Suspense } from 'react';
+import { BrowserRouter, useLocation } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import { RouteErrorBoundary } from './route-error';
+import { AppRoutes } from './router';
 
-const router = createRouter();
+/** A failed screen is forgotten once the user goes elsewhere. */
+function Screens() {
+  const { pathname } = useLocation();
+  return (
+    <RouteErrorBoundary key={pathname}>
+      <Suspense fallback={<PageLoader />}>
+        <AppRoutes />
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
 
+/** The back office's routes, declared as the storefront declares its own. */
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <Screens />
+    </BrowserRouter>
+  );
 }

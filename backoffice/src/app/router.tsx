@@ -1,139 +1,65 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
-import { PageLoader } from '../components/page-loader';
+import { lazy, type ComponentType } from 'react';
+import { Route, Routes } from 'react-router';
 import { AppLayout } from './app-layout';
 import { AdminOnly, AdminOrStaff, HomeRedirect, RequireAuth, StaffOnly } from './guards';
 import { CustomerAreaRoute, StaffAreaRoute } from './routes/areas';
 import { NotFoundRoute } from './routes/not-found';
 
-/** Every route of the back office; pages load lazily. */
-export const routes: RouteObject[] = [
-  {
-    hydrateFallbackElement: <PageLoader />,
-    children: [
-      { path: '/', element: <HomeRedirect /> },
-      {
-        path: '/authenticate/login',
-        lazy: () =>
-          import('../features/auth/routes/login').then((m) => ({ Component: m.LoginRoute })),
-      },
-      {
-        element: <RequireAuth />,
-        children: [
-          {
-            element: <AppLayout />,
-            children: [
-              { path: '/dashboard', element: <HomeRedirect /> },
-              {
-                element: <AdminOnly />,
-                children: [
-                  {
-                    path: '/admin/dashboard',
-                    lazy: () =>
-                      import('./routes/dashboard').then((m) => ({ Component: m.DashboardRoute })),
-                  },
-                  {
-                    path: '/admin/staff',
-                    lazy: () =>
-                      import('../features/staff/routes/staff-list').then((m) => ({
-                        Component: m.StaffListRoute,
-                      })),
-                  },
-                  {
-                    path: '/create-staff',
-                    lazy: () =>
-                      import('../features/staff/routes/create-staff').then((m) => ({
-                        Component: m.CreateStaffRoute,
-                      })),
-                  },
-                  {
-                    path: '/edit-staff/:id',
-                    lazy: () =>
-                      import('../features/staff/routes/edit-staff').then((m) => ({
-                        Component: m.EditStaffRoute,
-                      })),
-                  },
-                  {
-                    path: '/colleagues/:id',
-                    lazy: () =>
-                      import('../features/staff/routes/edit-staff').then((m) => ({
-                        Component: m.EditStaffRoute,
-                      })),
-                  },
-                  {
-                    path: '/edit-user/:id',
-                    lazy: () =>
-                      import('./routes/edit-user').then((m) => ({ Component: m.EditUserPage })),
-                  },
-                  {
-                    path: '/admin/orders',
-                    lazy: () =>
-                      import('../features/orders/routes/orders').then((m) => ({
-                        Component: m.AdminOrdersRoute,
-                      })),
-                  },
-                  {
-                    path: '/admin/reports',
-                    lazy: () =>
-                      import('../features/reports/routes/reports').then((m) => ({
-                        Component: m.ReportsRoute,
-                      })),
-                  },
-                  {
-                    path: '/admin/audit-trails',
-                    lazy: () =>
-                      import('../features/audit/routes/audit-trails').then((m) => ({
-                        Component: m.AuditTrailsRoute,
-                      })),
-                  },
-                ],
-              },
-              {
-                element: <AdminOrStaff />,
-                children: [
-                  {
-                    path: '/manage/products',
-                    lazy: () =>
-                      import('../features/products/routes/products').then((m) => ({
-                        Component: m.ProductsRoute,
-                      })),
-                  },
-                  {
-                    path: '/manage/categories',
-                    lazy: () =>
-                      import('../features/categories/routes/categories').then((m) => ({
-                        Component: m.CategoriesRoute,
-                      })),
-                  },
-                ],
-              },
-              {
-                element: <StaffOnly />,
-                children: [
-                  {
-                    path: '/staff/orders',
-                    lazy: () =>
-                      import('../features/orders/routes/orders').then((m) => ({
-                        Component: m.StaffOrdersRoute,
-                      })),
-                  },
-                ],
-              },
-              {
-                path: '/user/profile',
-                lazy: () =>
-                  import('../features/profile/routes/profile').then((m) => ({
-                    Component: m.ProfileRoute,
-                  })),
-              },
-              { path: '/staff', element: <StaffAreaRoute /> },
-              { path: '/customer', element: <CustomerAreaRoute /> },
-            ],
-          },
-        ],
-      },
-      { path: '*', element: <NotFoundRoute /> },
-    ],
-  },
-];
+/** React.lazy for a named export: every screen is its own chunk. */
+function page<M>(load: () => Promise<M>, name: keyof M) {
+  return lazy(() => load().then((m) => ({ default: m[name] as ComponentType })));
+}
 
-export const createRouter = () => createBrowserRouter(routes);
+const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
+const Dashboard = page(() => import('./routes/dashboard'), 'DashboardRoute');
+const StaffList = page(() => import('../features/staff/routes/staff-list'), 'StaffListRoute');
+const CreateStaff = page(() => import('../features/staff/routes/create-staff'), 'CreateStaffRoute');
+const EditStaff = page(() => import('../features/staff/routes/edit-staff'), 'EditStaffRoute');
+const EditUser = page(() => import('./routes/edit-user'), 'EditUserPage');
+const AdminOrders = page(() => import('../features/orders/routes/orders'), 'AdminOrdersRoute');
+const StaffOrders = page(() => import('../features/orders/routes/orders'), 'StaffOrdersRoute');
+const Reports = page(() => import('../features/reports/routes/reports'), 'ReportsRoute');
+const AuditTrails = page(() => import('../features/audit/routes/audit-trails'), 'AuditTrailsRoute');
+const Products = page(() => import('../features/products/routes/products'), 'ProductsRoute');
+const Categories = page(
+  () => import('../features/categories/routes/categories'),
+  'CategoriesRoute',
+);
+const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
+
+/** Every route of the back office; pages load lazily. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<HomeRedirect />} />
+      <Route path="/authenticate/login" element={<Login />} />
+      <Route element={<RequireAuth />}>
+        <Route element={<AppLayout />}>
+          <Route path="/dashboard" element={<HomeRedirect />} />
+          <Route element={<AdminOnly />}>
+            <Route path="/admin/dashboard" element={<Dashboard />} />
+            <Route path="/admin/staff" element={<StaffList />} />
+            <Route path="/create-staff" element={<CreateStaff />} />
+            <Route path="/edit-staff/:id" element={<EditStaff />} />
+            <Route path="/colleagues/:id" element={<EditStaff />} />
+            <Route path="/edit-user/:id" element={<EditUser />} />
+            <Route path="/admin/orders" element={<AdminOrders />} />
+            <Route path="/admin/reports" element={<Reports />} />
+            <Route path="/admin/audit-trails" element={<AuditTrails />} />
+          </Route>
+          <Route element={<AdminOrStaff />}>
+            <Route path="/manage/products" element={<Products />} />
+            <Route path="/manage/categories" element={<Categories />} />
+          </Route>
+          <Route element={<StaffOnly />}>
+            <Route path="/staff/orders" element={<StaffOrders />} />
+          </Route>
+          <Route path="/user/profile" element={<Profile />} />
+          <Route path="/staff" element={<StaffAreaRoute />} />
+          <Route path="/customer" element={<CustomerAreaRoute />} />
+        </Route>
+      </Route>
+      <Route path="*" element={<NotFoundRoute />} />
+    </Routes>
+  );
+}
