@@ -198,14 +198,14 @@ interface ProductDoc {
   _id: ObjectId;
   productName: string;
   productQuantity: number;
-  reservations?: string[];
+  reservations?: { orderId: string; quantity: number }[];
   restockedFor?: string[];
 }
 
 interface OrderDoc {
   _id: ObjectId;
   purchaseNumber: string;
-  placement: 'reserving' | 'placed';
+  placement: 'reserving' | 'placed' | 'undoing';
   orderStatus: string;
   stockReturn?: string;
   products: { productId: string; quantity: number }[];
@@ -244,7 +244,9 @@ export async function waitForReconciled(
   return withClient(uri, async (client) => {
     const db = client.db();
     for (;;) {
-      const reserving = await db.collection('orders').countDocuments({ placement: 'reserving' });
+      const reserving = await db
+        .collection('orders')
+        .countDocuments({ placement: { $in: ['reserving', 'undoing'] } });
       const pendingReturns = await db
         .collection('orders')
         .countDocuments({ stockReturn: { $in: ['pending', 'done'] } });

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { Role } from '@spc/shared-contracts';
-import { LocksService } from '../locks/locks.service';
+import { ClaimsService } from '../common/claims';
 import { TokensRepository } from './tokens.repository';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -31,7 +31,7 @@ export class TokensService {
   constructor(
     private readonly jwt: JwtService,
     private readonly tokens: TokensRepository,
-    private readonly locks: LocksService,
+    private readonly claims: ClaimsService,
   ) {}
 
   /** A new sign-in: a new refresh-token family. */
@@ -55,7 +55,7 @@ export class TokensService {
     if (record.revokedAt || record.expiresAt <= now)
       throw new UnauthorizedException(SESSION_EXPIRED);
     // The first use wins atomically on any server; a second use is the sign of a stolen copy.
-    if (record.usedAt || !(await this.locks.claimOnce(`refresh:${hash}`))) {
+    if (record.usedAt || !(await this.claims.claimOnce(`refresh:${hash}`))) {
       await this.tokens.revokeFamily(record.familyId, now);
       throw new UnauthorizedException(
         'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
@@ -91,7 +91,7 @@ export class TokensService {
   async consumeResetCode(code: string): Promise<string | null> {
     const hash = sha256(code);
     const record = await this.tokens.findLiveReset(hash, new Date());
-    if (!record || !(await this.locks.claimOnce(`reset:${hash}`))) return null;
+    if (!record || !(await this.claims.claimOnce(`reset:${hash}`))) return null;
     await this.tokens.markResetUsed(hash, new Date());
     return record.userId;
   }

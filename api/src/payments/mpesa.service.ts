@@ -27,7 +27,7 @@ import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
-import { LocksService } from '../locks/locks.service';
+import { ClaimsService } from '../common/claims';
 import { OrdersService } from '../orders/orders.service';
 import { DarajaClient, DarajaError } from './daraja.client';
 import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
@@ -76,7 +76,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly daraja: DarajaClient,
     private readonly orders: OrdersService,
     private readonly audit: AuditService,
-    private readonly locks: LocksService,
+    private readonly claims: ClaimsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
@@ -115,40 +115,38 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     if (order.totalAmount > MPESA_MAX_AMOUNT_KES)
       throw new ConflictException(MPESA_MESSAGES.tooLarge);
 
-    return this.locks.withLock(`mpesa-push:${order._id}`, async () => {
-      const since = new Date(Date.now() - PUSH_LIMITS.windowMs);
-      if ((await this.pushes.countSince({ orderId: order._id }, since)) >= PUSH_LIMITS.perOrder)
-        throw new HttpException(MPESA_MESSAGES.tooManyForOrder, HttpStatus.TOO_MANY_REQUESTS);
-      if ((await this.pushes.countSince({ phone }, since)) >= PUSH_LIMITS.perPhone)
-        throw new HttpException(MPESA_MESSAGES.tooManyForPhone, HttpStatus.TOO_MANY_REQUESTS);
+    const since = new Date(Date.now() - PUSH_LIMITS.windowMs);
+    if ((await this.pushes.countSince({ orderId: order._id }, since)) >= PUSH_LIMITS.perOrder)
+      throw new HttpException(MPESA_MESSAGES.tooManyForOrder, HttpStatus.TOO_MANY_REQUESTS);
+    if ((await this.pushes.countSince({ phone }, since)) >= PUSH_LIMITS.perPhone)
+      throw new HttpException(MPESA_MESSAGES.tooManyForPhone, HttpStatus.TOO_MANY_REQUESTS);
 
-      let sent: { checkoutRequestId: string; merchantRequestId: string };
-      try {
-        sent = await this.daraja.stkPush({
-          amount: order.totalAmount,
-          phone,
-          accountReference: order.purchaseNumber,
-          description: 'Seedlings',
-        });
-      } catch (error) {
-        if (!(error instanceof DarajaError)) throw error;
-        this.logger.warn(
-          `Daraja refused the prompt for ${order.purchaseNumber}: ${error.status} ${error.errorCode ?? ''} ${error.message}`,
-        );
-        if (error.status === 0 || error.status >= 500)
-          throw new ServiceUnavailableException(MPESA_MESSAGES.unreachable);
-        throw new BadGatewayException(MPESA_MESSAGES.rejected);
-      }
-      await this.pushes.insert({
-        _id: sent.checkoutRequestId,
-        merchantRequestId: sent.merchantRequestId,
-        orderId: order._id,
-        purchaseNumber: order.purchaseNumber,
-        phone,
+    let sent: { checkoutRequestId: string; merchantRequestId: string };
+    try {
+      sent = await this.daraja.stkPush({
         amount: order.totalAmount,
+        phone,
+        accountReference: order.purchaseNumber,
+        description: 'Seedlings',
       });
-      return { checkoutRequestId: sent.checkoutRequestId };
+    } catch (error) {
+      if (!(error instanceof DarajaError)) throw error;
+      this.logger.warn(
+        `Daraja refused the prompt for ${order.purchaseNumber}: ${error.status} ${error.errorCode ?? ''} ${error.message}`,
+      );
+      if (error.status === 0 || error.status >= 500)
+        throw new ServiceUnavailableException(MPESA_MESSAGES.unreachable);
+      throw new BadGatewayException(MPESA_MESSAGES.rejected);
+    }
+    await this.pushes.insert({
+      _id: sent.checkoutRequestId,
+      merchantRequestId: sent.merchantRequestId,
+      orderId: order._id,
+      purchaseNumber: order.purchaseNumber,
+      phone,
+      amount: order.totalAmount,
     });
+    return { checkoutRequestId: sent.checkoutRequestId };
   }
 
   /** What the checkout may know about a prompt: pending, paid or failed, and the message. */
@@ -224,50 +222,46 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
    * A success callback for a prompt the status query already settled as paid (the callback was late,
    * not lost): its receipt number replaces the prompt's reference on the order.
    */
-  private attachReceipt(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
-    return this.locks.withLock(`mpesa:${push._id}`, async () => {
-      const current = await this.pushes.findById(push._id);
-      if (
-        !current ||
-        current.receipt ||
-        !callback.receipt ||
-        callback.amount !== current.amount ||
-        !(await this.locks.claimOnce(`mpesa-receipt:${push._id}`))
-      ) {
-        await this.auditDuplicate(push);
-        return;
-      }
-      await this.orders.attachMpesaReceipt(MPESA_ACTOR, current.orderId, {
-        reference: current._id,
-        receipt: callback.receipt,
-        timePaid: callback.transactionDate ?? new Date(),
-      });
-      await this.pushes.setReceipt(current._id, callback.receipt);
+  private async attachReceipt(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
+    const current = await this.pushes.findById(push._id);
+    if (
+      !current ||
+      current.receipt ||
+      !callback.receipt ||
+      callback.amount !== current.amount ||
+      !(await this.claims.claimOnce(`mpesa-receipt:${push._id}`))
+    ) {
+      await this.auditDuplicate(push);
+      return;
+    }
+    await this.orders.attachMpesaReceipt(MPESA_ACTOR, current.orderId, {
+      reference: current._id,
+      receipt: callback.receipt,
+      timePaid: callback.transactionDate ?? new Date(),
     });
+    await this.pushes.setReceipt(current._id, callback.receipt);
   }
 
   /** Decides and applies a prompt's outcome once; later callbacks for it change nothing. */
-  private settle(id: string, source: 'callback' | 'reconciler'): Promise<void> {
-    return this.locks.withLock(`mpesa:${id}`, async () => {
-      const push = await this.pushes.findById(id);
-      if (!push) return;
-      if (push.status !== 'pending') {
+  private async settle(id: string, source: 'callback' | 'reconciler'): Promise<void> {
+    const push = await this.pushes.findById(id);
+    if (!push) return;
+    if (push.status !== 'pending') {
+      if (source === 'callback') await this.auditDuplicate(push);
+      return;
+    }
+    const outcome = await this.decide(push);
+    if (!outcome) return;
+    if (!(await this.claims.claimOnce(`mpesa-settle:${id}`))) {
+      // Someone else is settling it, or claimed it and died
+      // before finishing: finish only the latter.
+      if (Date.now() - new Date(push.updatedAt).getTime() < STALE_CLAIM_MS) {
         if (source === 'callback') await this.auditDuplicate(push);
         return;
       }
-      const outcome = await this.decide(push);
-      if (!outcome) return;
-      if (!(await this.locks.claimOnce(`mpesa-settle:${id}`))) {
-        // Someone else is settling it (MongoDB runs this without the lock), or claimed it and died
-        // before finishing: finish only the latter.
-        if (Date.now() - new Date(push.updatedAt).getTime() < STALE_CLAIM_MS) {
-          if (source === 'callback') await this.auditDuplicate(push);
-          return;
-        }
-        this.logger.warn(`Finishing the interrupted settlement of M-Pesa prompt ${id}`);
-      }
-      await this.apply(push, outcome);
-    });
+      this.logger.warn(`Finishing the interrupted settlement of M-Pesa prompt ${id}`);
+    }
+    await this.apply(push, outcome);
   }
 
   /** The outcome of a pending prompt, or null while it is not known yet. */

@@ -95,11 +95,11 @@ export class UsersRepository {
     });
   }
 
-  // FerretDB v1 cannot project in findAndModify (the schema's hidden fields make mongoose send one),
-  // so writes and reads are two steps here; each write is still a single atomic update.
   async update(id: string, changes: UserChanges): Promise<UserView | null> {
-    const res = await this.users.updateOne({ _id: id }, { $set: changes }, { runValidators: true });
-    return res.matchedCount === 1 ? this.findById(id) : null;
+    const doc = await this.users
+      .findOneAndUpdate({ _id: id }, { $set: changes }, { new: true, runValidators: true })
+      .lean<LeanUser>();
+    return doc ? toView(doc) : null;
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
@@ -108,10 +108,8 @@ export class UsersRepository {
   }
 
   async delete(id: string): Promise<UserView | null> {
-    const user = await this.findById(id);
-    if (!user) return null;
-    const res = await this.users.deleteOne({ _id: id });
-    return res.deletedCount === 1 ? user : null;
+    const doc = await this.users.findOneAndDelete({ _id: id }).lean<LeanUser>();
+    return doc ? toView(doc) : null;
   }
 
   async existsWithRole(role: Role): Promise<boolean> {
