@@ -5,7 +5,8 @@
  * a test surrogate for MongoDB: `secantusd-rs` (the faster Rust build) when it is on PATH or in
  * `.data/bin` (`npm run db:build-native`), else `secantusd-py` installed once, pinned, into a Python
  * venv under `.data/secantus-py`. It says which it chose, reuses a server it started earlier, listens
- * on loopback only and stops what it started.
+ * on loopback only and stops what it started. SPC_DB_SERVER names the one kind to try (to compare
+ * the Python and Rust servers, say).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -93,21 +94,26 @@ export async function ensureDatabase(options: LaunchOptions = {}): Promise<Datab
 
   const port = options.port ?? (await freePort());
   const attempts: string[] = [];
+  // SPC_DB_SERVER=secantus-py (or mongod, memory-server, secantus-rs) tries that one only.
+  const only = process.env.SPC_DB_SERVER as DatabaseKind | undefined;
+  const tries = (kind: DatabaseKind) => !only || only === kind;
 
-  const mongod = which('mongod');
+  const mongod = tries('mongod') ? which('mongod') : undefined;
   if (mongod) return startProcess('mongod', mongodArgs(mongod, dir, port), dir, port, options, log);
   attempts.push('no mongod on PATH');
 
-  const memory = await tryMemoryServer(dir, port, log);
+  const memory = tries('memory-server') ? await tryMemoryServer(dir, port, log) : undefined;
   if (memory) return memory;
   attempts.push('mongodb-memory-server could not download MongoDB (no internet)');
 
-  const native = findSecantusRs();
+  const native = tries('secantus-rs') ? findSecantusRs() : undefined;
   if (native)
     return startProcess('secantus-rs', secantusArgs(native, dir, port), dir, port, options, log);
   attempts.push('no secantusd-rs on PATH or in .data/bin');
 
-  const python = installSecantusPy(log);
+  const python = tries('secantus-py')
+    ? installSecantusPy(log)
+    : { failed: `SPC_DB_SERVER=${only}` };
   if (typeof python === 'string')
     return startProcess('secantus-py', secantusArgs(python, dir, port), dir, port, options, log);
   attempts.push(python.failed);
