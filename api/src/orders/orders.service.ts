@@ -100,8 +100,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   /**
    * Cancels orders still Pending and unpaid after UNPAID_ORDER_EXPIRY_HOURS and returns their stock:
    * orders nobody means to pay cannot hold stock for long. Staff confirm a real pay-on-delivery order
-   * by moving it on from Pending, which keeps it. Safe on several instances (the change is conditional on
-   * it still being Pending and unpaid). Answers how many it cancelled.
+   * by moving it on from Pending, which keeps it. Safe on several instances (the change is
+   * conditional on it still being Pending and unpaid). Answers how many it cancelled.
    */
   async expireUnpaid(now = new Date()): Promise<number> {
     const expiry = this.config.orders.unpaidExpiryMs;
@@ -454,8 +454,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /**
-   * Cancels the order if it still matches `guard` and returns its stock (callers hold the order's
-   * lock); null when it no longer matches.
+   * Cancels the order if it still matches `guard` (one conditional update) and returns its stock;
+   * null when it no longer matches.
    */
   private async cancelReturningStock(
     id: string,
