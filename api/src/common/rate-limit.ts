@@ -71,7 +71,9 @@ export class RateLimitGuard extends ThrottlerGuard {
  */
 export function RateLimit(name: RateLimitName, options: { perAccount?: boolean } = {}) {
   const applied = new Set<string>([name, ...(options.perAccount ? ['account'] : [])]);
-  const skipOthers = Object.fromEntries(LIMITS.filter((n) => !applied.has(n)).map((n) => [n, true]));
+  const skipOthers = Object.fromEntries(
+    LIMITS.filter((n) => !applied.has(n)).map((n) => [n, true]),
+  );
   return applyDecorators(
     UseGuards(RateLimitGuard),
     SkipThrottle(skipOthers),

@@ -34,7 +34,8 @@ export class OrderMoney {
 
   /** Refuses (400) a payment time before the order was placed or in the future. */
   checkTimePaid(order: Pick<OrderRecord, 'orderDate'>, paid: Date, now = new Date()): void {
-    if (Number.isNaN(paid.getTime())) throw new BadRequestException('Time paid must be a date and time');
+    if (Number.isNaN(paid.getTime()))
+      throw new BadRequestException('Time paid must be a date and time');
     if (paid.getTime() > now.getTime() + CLOCK_SKEW_MS)
       throw new BadRequestException('Time paid cannot be in the future');
     const placed = new Date(order.orderDate);
@@ -88,7 +89,9 @@ export class OrderMoney {
       );
     }
     if (refund.method === 'Mpesa' && !refund.reference?.trim()) {
-      throw new BadRequestException('An M-Pesa refund needs its reference (the reversal or transaction code)');
+      throw new BadRequestException(
+        'An M-Pesa refund needs its reference (the reversal or transaction code)',
+      );
     }
     const doc = await this.refunds.create({
       orderId: order._id,

@@ -27,13 +27,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     ]),
   ],
   controllers: [OrdersController],
-  providers: [
-    OrdersService,
-    OrdersRepository,
-    OrderPlacementService,
-    OrderHoldLimits,
-    OrderMoney,
-  ],
+  providers: [OrdersService, OrdersRepository, OrderPlacementService, OrderHoldLimits, OrderMoney],
   exports: [OrdersService],
 })
 export class OrdersModule {}

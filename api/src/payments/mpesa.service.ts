@@ -64,7 +64,7 @@ const hash = (value: string) => createHash('sha256').update(value).digest();
  * are asked about by a reconciler, so a lost callback costs a short delay, not a payment.
  */
 export const OTHER_PHONE_MESSAGE =
-  "The M-Pesa prompt can only go to the phone number on the order. To pay from another phone, sign in to the account that placed the order, or ask the shop.";
+  'The M-Pesa prompt can only go to the phone number on the order. To pay from another phone, sign in to the account that placed the order, or ask the shop.';
 
 @Injectable()
 export class MpesaService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -261,7 +261,11 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
         this.logger.warn(`M-Pesa query for ${current._id} failed: ${(error as Error).message}`);
         answer = null;
       }
-      if (!answer || answer.state === 'processing' || answer.resultCode !== MPESA_RESULT_CODES.success) {
+      if (
+        !answer ||
+        answer.state === 'processing' ||
+        answer.resultCode !== MPESA_RESULT_CODES.success
+      ) {
         await this.auditDuplicate(current);
         return;
       }

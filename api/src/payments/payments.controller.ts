@@ -64,11 +64,7 @@ export class PaymentsController {
     @CurrentUser() actor: Principal | undefined,
     @Body() dto: StkPushDto,
   ): Promise<StkPushResponseDto> {
-    const { checkoutRequestId } = await this.mpesa.push(
-      dto.purchaseNumber,
-      dto.phoneNumber,
-      actor,
-    );
+    const { checkoutRequestId } = await this.mpesa.push(dto.purchaseNumber, dto.phoneNumber, actor);
     return { success: true, message: MPESA_MESSAGES.promptSent, checkoutRequestId };
   }
 
