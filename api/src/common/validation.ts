@@ -20,12 +20,16 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
+/** A DTO class, as the validation metadata is keyed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type DtoClass = abstract new (...args: any[]) => unknown;
+
 /** class-transformer's record of `@Type(() => Class)`, to follow nested bodies (not in its typings). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: {
     findTypeMetadata(
-      target: Function,
+      target: DtoClass,
       property: string,
     ): { typeFunction?: () => unknown } | undefined;
   };
@@ -51,7 +55,7 @@ const constraintMessage = (meta: ValidationMetadata, property: string): string =
  */
 export function firstShapeError(
   value: unknown,
-  metatype: Function,
+  metatype: DtoClass,
   parent = '',
   depth = 0,
 ): FieldError | null {
@@ -79,7 +83,7 @@ export function firstShapeError(
   }
   for (const property of known) {
     const type = defaultMetadataStorage.findTypeMetadata(metatype, property);
-    const child = type?.typeFunction?.() as Function | undefined;
+    const child = type?.typeFunction?.() as DtoClass | undefined;
     const v = value[property];
     if (!child || v === undefined || v === null) continue;
     const items = Array.isArray(v) ? v : [v];
@@ -111,7 +115,7 @@ class BodyRequiredValidationPipe extends ValidationPipe {
       return undefined;
     }
     if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype) {
-      const problem = firstShapeError(value, metadata.metatype);
+      const problem = firstShapeError(value, metadata.metatype as DtoClass);
       if (problem) {
         throw new BadRequestException({ message: problem.messages[0], errors: [problem] });
       }
