@@ -115,12 +115,19 @@ async function finding3(api: ApiProcess): Promise<void> {
   let placed = 0;
   let refusedInARow = 0;
   let lastRefusal = '';
+  // The units an order may hold in all: unknown until the API names it in a refusal.
+  let budget = Infinity;
   const started = performance.now();
   for (let i = 0; i < 40 && refusedInARow < 3; i++) {
-    const lines = [...stock.entries()]
-      .filter(([, q]) => q > 0)
-      .slice(0, maxLines)
-      .map(([id, q]) => ({ _id: id, quantity: Math.min(q, perLine) }));
+    const lines: { _id: string; quantity: number }[] = [];
+    let units = 0;
+    for (const [id, q] of stock) {
+      if (lines.length >= maxLines || units >= budget) break;
+      const quantity = Math.min(q, perLine, budget - units);
+      if (quantity <= 0) continue;
+      lines.push({ _id: id, quantity });
+      units += quantity;
+    }
     if (lines.length === 0) break;
     const tag = randomBytes(3).toString('hex');
     const res = await call(api, 'POST', '/api/orders', '10.3.0.1', {
@@ -143,6 +150,8 @@ async function finding3(api: ApiProcess): Promise<void> {
     } else {
       refusedInARow++;
       lastRefusal = `${res.status} ${(res.body as { message?: string }).message ?? ''}`;
+      const limit = /at most (\d+) seedlings in all/.exec(lastRefusal);
+      if (limit) budget = Number(limit[1]);
     }
   }
   console.log(
