@@ -49,7 +49,6 @@ export function apiEnv(
     NODE_ENV: 'production',
     MONGODB_URI: withDatabaseName(serverUri, 'drill'),
     JWT_SECRET: 'd'.repeat(40),
-    JWT_REFRESH_SECRET: 'e'.repeat(40),
     ADMIN_EMAIL: 'drill@example.co.ke',
     ADMIN_PASSWORD: 'Drill#2026',
     STOREFRONT_URL: 'http://localhost:5173',
@@ -60,6 +59,11 @@ export function apiEnv(
     RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
     RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
     RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+    RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
+    LOGIN_LOCKOUT_AFTER_FAILURES: '1000000',
+    ORDER_MAX_OPEN_UNPAID: '1000000',
+    ORDER_MAX_UNITS_PER_ORDER: '1000000',
     ...extra,
   };
 }
@@ -127,10 +131,10 @@ export interface ApiProcess {
 /** Starts the built API (api/dist/main.js) and waits until its health answers 200. */
 export async function startApi(
   env: NodeJS.ProcessEnv,
-  options: { port?: number; quiet?: boolean } = {},
+  options: { port?: number; quiet?: boolean; main?: string } = {},
 ): Promise<ApiProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn('node', ['api/dist/main.js'], {
+  const child = spawn('node', [options.main ?? 'api/dist/main.js'], {
     cwd: WORKSPACE_ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],

@@ -3,6 +3,7 @@ import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { Role } from '@spc/shared-contracts';
 import { ClaimsService } from '../common/claims';
+import { UsersService } from '../users/users.service';
 import { TokensRepository } from './tokens.repository';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -13,6 +14,9 @@ export interface AccessClaims {
   sub: string;
   role: Role;
   fullName: string;
+  /** The account's token version when issued; a password change or reset moves it on. */
+  tv?: number;
+  exp?: number;
 }
 
 export interface TokenPair {
@@ -32,6 +36,7 @@ export class TokensService {
     private readonly jwt: JwtService,
     private readonly tokens: TokensRepository,
     private readonly claims: ClaimsService,
+    private readonly users: UsersService,
   ) {}
 
   /** A new sign-in: a new refresh-token family. */
@@ -73,11 +78,16 @@ export class TokensService {
       await this.tokens.revokeFamily(record.familyId, new Date());
   }
 
+  /** Ends every session of the account and voids its unused reset links. */
   async revokeAll(userId: string): Promise<void> {
-    await this.tokens.revokeAllForUser(userId, new Date());
+    const now = new Date();
+    await this.tokens.revokeAllForUser(userId, now);
+    await this.tokens.voidResets(userId, now);
   }
 
+  /** A new reset link; any earlier one of the account stops working. */
   async createResetCode(userId: string): Promise<string> {
+    await this.tokens.voidResets(userId, new Date());
     const code = opaqueToken();
     await this.tokens.insertReset({
       tokenHash: sha256(code),
@@ -100,7 +110,12 @@ export class TokensService {
     user: { _id: string; role: Role; fullName: string },
     familyId: string,
   ): Promise<TokenPair> {
-    const claims: AccessClaims = { sub: user._id, role: user.role, fullName: user.fullName };
+    const claims: AccessClaims = {
+      sub: user._id,
+      role: user.role,
+      fullName: user.fullName,
+      tv: await this.users.tokenVersion(user._id),
+    };
     const accessToken = await this.jwt.signAsync(claims);
     const refreshToken = opaqueToken();
     await this.tokens.insertRefresh({

@@ -17,6 +17,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
+import { OrderHoldLimits } from './order-hold-limits';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { newPurchaseNumber } from './purchase-number';
@@ -52,19 +53,27 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     private readonly catalog: CatalogService,
     private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly holdLimits: OrderHoldLimits,
   ) {}
 
   async place(
     actor: Principal | undefined,
     dto: CreateOrderDto,
     idempotencyKey?: string,
+    clientAddress?: string,
   ): Promise<Placement> {
     const lines = mergeLines(dto.products);
+    this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
+    const source = { phoneNumber: delivery.phoneNumber, email: delivery.email, clientAddress };
 
     let key: string | undefined;
     if (idempotencyKey) {
-      key = `${actor?.id ?? 'guest'}:${idempotencyKey}`;
+      // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
+      const owner =
+        actor?.id ??
+        `guest-${createHash('sha256').update(`${delivery.phoneNumber}\n${delivery.email.toLowerCase()}`).digest('hex').slice(0, 32)}`;
+      key = `${owner}:${idempotencyKey}`;
       const fingerprint = createHash('sha256')
         .update(JSON.stringify({ lines, delivery }))
         .digest('hex');
@@ -84,7 +93,9 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     }
 
     try {
+      await this.holdLimits.checkOpenOrders(source);
       const order = await this.reserve(actor, lines, delivery);
+      await this.holdLimits.recordSource(order._id, source);
       if (key) await this.orders.completeKey(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users

@@ -23,6 +23,7 @@ import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { customerText } from '../mail/mail-text';
 import { MailService } from '../mail/mail.service';
 import { UsersService } from '../users/users.service';
 import type {
@@ -32,8 +33,10 @@ import type {
   OrderListQueryDto,
   PlacedOrderDto,
   TrackOrderResponseDto,
+  RefundDto,
   UpdateOrderDto,
 } from './dto/order.dto';
+import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -78,6 +81,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly audit: AuditService,
     private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly money: OrderMoney,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -131,8 +135,14 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     actor: Principal | undefined,
     dto: CreateOrderDto,
     idempotencyKey?: string,
+    clientAddress?: string,
   ): Promise<{ order: PlacedOrderDto; replayed: boolean }> {
-    const { order, replayed } = await this.placement.place(actor, dto, idempotencyKey);
+    const { order, replayed } = await this.placement.place(
+      actor,
+      dto,
+      idempotencyKey,
+      clientAddress,
+    );
     if (!replayed) void this.sendConfirmation(order);
     const [view] = await this.views([order]);
     const whatsappUrl = whatsappLink(this.config.businessWhatsapp, orderChatMessage(order));
@@ -204,8 +214,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     }
     const now = new Date();
     const paidTime = timePaid ? new Date(timePaid) : now;
-    if (paidTime.getTime() > now.getTime() + 5 * 60 * 1000)
-      throw new BadRequestException('Time paid cannot be in the future');
+    this.money.checkTimePaid(order, paidTime, now);
+    await this.money.checkReceiptUnused(order._id, transactionCode);
     const update: UpdateQuery<Order> = {
       $set: {
         paymentStatus: 'Paid',
@@ -386,18 +396,30 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return updated;
   }
 
-  async cancel(actor: Principal, id: string): Promise<OrderDto> {
+  /** Cancels the order; a paid one only with its refund, which is recorded first. */
+  async cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
     const order = await this.mustFind(id);
     if (actor.role === 'customer' && order.placedBy !== actor.id)
       throw new NotFoundException('No order with this id');
     const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
     this.assertAllowed(order, 'cancel', actor);
-    const cancelled = await this.cancelReturningStock(id, { orderStatus: { $in: from } });
-    if (!cancelled) return this.refuse(id, 'cancel', actor);
+    const undoRefund = await this.money.recordRefundForCancel(order, refund, actor);
+    const cancelled = await this.cancelReturningStock(id, {
+      orderStatus: { $in: from },
+      paymentStatus: order.paymentStatus,
+    });
+    if (!cancelled) {
+      await undoRefund?.();
+      return this.refuse(id, 'cancel', actor);
+    }
+    const refunded =
+      undoRefund && refund
+        ? ` and refunded KES ${refund.amount.toLocaleString('en-US')} by ${refund.method}${refund.reference ? ` (${refund.reference})` : ''}`
+        : '';
     await this.audit.record(
       actor,
       'order.cancel',
-      `${actor.fullName} cancelled ${order.purchaseNumber}; its stock was returned`,
+      `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`,
       this.target(order),
     );
     return (await this.views([{ ...cancelled, stockReturn: 'cleared' }]))[0]!;
@@ -423,6 +445,12 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   async remove(actor: Principal, id: string): Promise<OrderDto> {
     const order = await this.mustFind(id);
     this.assertAllowed(order, 'delete', actor);
+    // A paid order is part of the sales record, cancelled (and refunded) or not.
+    if (order.paymentStatus === 'Paid') {
+      throw new ConflictException(
+        `Order ${order.purchaseNumber} is paid; it is part of the sales record and cannot be deleted`,
+      );
+    }
     let current = order;
     if (order.orderStatus !== 'Cancelled') {
       const cancelled = await this.cancelReturningStock(id, {
@@ -451,6 +479,11 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   paidTotal(): Promise<number> {
     return this.orders.paidTotal();
+  }
+
+  /** Refunds recorded in [from, to), for the sales report. */
+  refundedBetween(from: Date, to: Date) {
+    return this.money.refundedBetween(from, to);
   }
 
   /**
@@ -529,12 +562,14 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     );
   }
 
+  /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
   private async sendConfirmation(order: OrderRecord): Promise<void> {
     const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
     const link = `${this.config.storefrontUrl}/track-orders?purchaseNumber=${order.purchaseNumber}`;
     const g = order.guestInfo;
+    const address = [g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ');
     const text = [
-      `Hello ${g.fullName},`,
+      `Hello ${customerText(g.fullName, 80)},`,
       '',
       `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
       '',
@@ -546,8 +581,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       `Shipping: ${kes(order.shippingFee)}`,
       `Total: ${kes(order.totalAmount)}`,
       '',
-      `Delivery to: ${[g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ')}`,
-      `Phone: ${g.phoneNumber}`,
+      `Delivery to: "${customerText(address, 300)}"`,
+      `Phone: ${customerText(g.phoneNumber, 20)}`,
       `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
       '',
       `Track your order: ${link}`,

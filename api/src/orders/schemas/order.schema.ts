@@ -78,6 +78,8 @@ export class Order {
   @Prop({ type: Date, default: null }) deliveredDate!: Date | null;
   @Prop({ type: Date, default: null }) cancelledDate!: Date | null;
   @Prop({ type: String, default: 'reserving' }) placement!: PlacementState;
+  /** The network address the order was placed from (for the cap on open unpaid orders). */
+  @Prop({ type: String, default: null }) clientAddress?: string | null;
   /** True once the products' reservation markers of this order are removed. */
   @Prop({ default: false }) ledgerSettled!: boolean;
   @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;
