@@ -25,9 +25,6 @@ const preactCompat = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
 ];
 
-/** Paths of the API the service worker keeps for offline browsing (public catalogue reads). */
-const CATALOGUE = /^\/api\/(products|categories)(\/|$|\?)/;
-
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -62,9 +59,12 @@ export default defineConfig(({ command }) => ({
       workbox: {
         // Hashed scripts, styles and pictures are kept at install; index.html is not served from
         // the precache while online (below), so a release is never hidden behind an old page.
-        globPatterns: ['**/*.{js,css,svg,webp,png,woff2}'],
+        globPatterns: ['**/*.{js,css,html,svg,webp,png,woff2}'],
         globIgnores: ['**/*.map'],
         navigateFallback: null,
+        // index.html is kept only as the offline answer below, never served for "/" from the
+        // precache (that would be the stale page after a release).
+        directoryIndex: '',
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,
@@ -81,15 +81,19 @@ export default defineConfig(({ command }) => ({
                 {
                   // Every route is the same single-page shell: one cached copy answers them all.
                   cacheKeyWillBeUsed: async () => '/index.html',
+                  // Offline before any page went through the worker: the shell kept at install.
+                  handlerDidError: async () =>
+                    (await caches.match('/index.html', { ignoreSearch: true })) ?? Response.error(),
                 },
               ],
             },
           },
           {
-            // The catalogue the shopper has seen: fresh when the network answers within 4 s,
-            // the last copy otherwise (offline browsing).
+            // The catalogue the shopper has seen (public product and category reads): fresh when
+            // the network answers within 4 s, the last copy otherwise (offline browsing). These
+            // functions are copied into the worker as source: they may not use outside names.
             urlPattern: ({ url, request }) =>
-              request.method === 'GET' && CATALOGUE.test(url.pathname),
+              request.method === 'GET' && /^\/api\/(products|categories)(\/|$)/.test(url.pathname),
             handler: 'NetworkFirst',
             options: {
               cacheName: 'catalogue',
