@@ -137,7 +137,7 @@ export function ProductsRoute() {
           ) : (
             <div className="product-grid">
               {data.products.map((p, i) => (
-                <ProductCard key={p._id} product={p} eager={i < 2} />
+                <ProductCard key={p._id} product={p} eager={i < 2} heading="h2" />
               ))}
             </div>
           )}
