@@ -68,8 +68,12 @@ export function apiEnv(
   };
 }
 
+/**
+ * The demo data, seeded as in development (a production seed refuses demo data, and would give the
+ * demo staff account a random password): the drills' databases are private and throwaway.
+ */
 export function seed(env: NodeJS.ProcessEnv): void {
-  run('node', ['api/dist/scripts/seed.js'], env);
+  run('node', ['api/dist/scripts/seed.js'], { ...env, NODE_ENV: 'development' });
 }
 
 /**
