@@ -7,7 +7,7 @@ import { AuthModule } from './auth/auth.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
-import { LocksModule } from './locks/locks.module';
+import { ClaimsModule } from './common/claims';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
@@ -39,7 +39,7 @@ export class AppModule {
           retryDelay: 2000,
         }),
         RateLimitModule,
-        LocksModule,
+        ClaimsModule,
         AuditModule,
         MailModule,
         StorageModule,

@@ -6,8 +6,9 @@
  *
  * Settings: BENCH_PRODUCTS (10000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10),
  * BENCH_ORDER_CONNECTIONS (the connections placing orders; 10 by default, as each order waits for
- * its stock writes). After the order run it checks that every answered order exists and that the
- * stock taken equals the quantities ordered (nothing oversold, nothing lost).
+ * its stock writes). After the order run, once the orders stopped changing (requests in flight when
+ * the load ended finish in the API after it), it checks that the stock taken equals the quantities
+ * ordered (nothing oversold, nothing lost). SPC_DB_SERVER=secantus-py|secantus-rs picks the server.
  */
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -15,7 +16,8 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { MongoClient, ObjectId } from 'mongodb';
-import { freePort, withDatabaseName } from '../db/launcher';
+import { freePort, withDatabaseName, type DatabaseHandle } from '../db/launcher';
+import { serverName } from '../db/probe';
 import {
   apiEnv,
   buildApi,
@@ -118,7 +120,7 @@ async function main(): Promise<void> {
     );
     ceiling.close();
     print(rows);
-    await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!);
+    await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!, db);
   } finally {
     await stopApi(api);
     await db.stop();
@@ -141,7 +143,7 @@ async function grow(uri: string): Promise<string[]> {
         productName: `${source.productName} (lot ${Math.floor(i / seeded.length)})`,
         productQuantity: 1_000_000,
         reservations: [],
-        restocks: [],
+        restockedFor: [],
         createdAt: new Date(),
         updatedAt: new Date(),
       });
@@ -220,35 +222,81 @@ async function totalStock(uri: string): Promise<number> {
   }
 }
 
-/** Every unit of stock taken belongs to an order that exists; exits non-zero otherwise. */
-async function checkOrders(uri: string, stockBefore: number, from: Date, row: Row): Promise<void> {
+interface Ledger {
+  placed: number;
+  unfinished: number;
+  reservations: number;
+  ordered: number;
+  stock: number;
+}
+
+/** The orders placed since `from`, the placements not finished, and the stock, read together. */
+async function ledger(client: MongoClient, from: Date): Promise<Ledger> {
+  const db = client.db();
+  const orders = await db
+    .collection<{ products: { quantity: number }[] }>('orders')
+    .find({ placement: 'placed', createdAt: { $gte: from } }, { projection: { products: 1 } })
+    .toArray();
+  const unfinished = await db
+    .collection('orders')
+    .countDocuments({ placement: { $in: ['reserving', 'undoing'] } });
+  const reservations = await db
+    .collection('products')
+    .countDocuments({ 'reservations.0': { $exists: true } });
+  const stock = await db
+    .collection<{ productQuantity: number }>('products')
+    .aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$productQuantity' } } }])
+    .toArray();
+  return {
+    placed: orders.length,
+    unfinished,
+    reservations,
+    ordered: orders.reduce((sum, o) => sum + o.products.reduce((s, l) => s + l.quantity, 0), 0),
+    stock: stock[0]?.total ?? 0,
+  };
+}
+
+/**
+ * Every unit of stock taken belongs to a placed order; exits non-zero otherwise. Orders answered
+ * after the load ended (the API finishes requests whose client left) would make a check made at
+ * once compare a moving ledger, so it waits until no placement is half-done, no product holds a
+ * reservation, and two readings 2 s apart agree.
+ */
+async function checkOrders(
+  uri: string,
+  stockBefore: number,
+  from: Date,
+  row: Row,
+  db: DatabaseHandle,
+): Promise<void> {
   const client = await MongoClient.connect(uri);
   try {
-    const collection = client
-      .db()
-      .collection<{ placement: string; createdAt: Date; products: { quantity: number }[] }>(
-        'orders',
-      );
-    // Requests still in flight when the run ended finish first (or are undone by the reconciler).
-    for (let i = 0; i < 120; i++) {
-      if (!(await collection.countDocuments({ placement: 'reserving' }))) break;
-      await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    let last = await ledger(client, from);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 2000));
+      const now = await ledger(client, from);
+      const still =
+        now.unfinished === 0 &&
+        now.reservations === 0 &&
+        now.placed === last.placed &&
+        now.stock === last.stock;
+      last = now;
+      if (still) break;
+      if (Date.now() - started > 180_000) {
+        console.error('[bench] the orders did not stop changing within 180 s');
+        break;
+      }
     }
-    const orders = await collection
-      .find({ placement: 'placed', createdAt: { $gte: from } })
-      .toArray();
-    const ordered = orders.reduce(
-      (sum, o) => sum + o.products.reduce((s, l) => s + l.quantity, 0),
-      0,
-    );
-    const taken = stockBefore - (await totalStock(uri));
-    const server = await client.db('admin').command({ buildInfo: 1 });
+    const taken = stockBefore - last.stock;
     console.log(
-      `\nOrders: ${orders.length} placed in ${SECONDS} s (${(orders.length / SECONDS).toFixed(1)}/s) on ${server.ferretdbVersion ? `FerretDB ${server.ferretdbVersion}` : `MongoDB ${server.version}`}; ` +
-        `${taken} units of stock taken for ${ordered} units ordered; ${row.errors} errors, ${row.non2xx} non-2xx answers`,
+      `\nOrders: ${last.placed} placed in ${SECONDS} s (${(last.placed / SECONDS).toFixed(1)}/s) on ${await serverName(client.db())} [${db.description}]; ` +
+        `${taken} units of stock taken for ${last.ordered} units ordered (settled after ${((Date.now() - started) / 1000).toFixed(0)} s); ${row.errors} errors, ${row.non2xx} non-2xx answers`,
     );
-    if (taken !== ordered) {
-      console.error('[bench] stock taken differs from the quantities ordered');
+    if (taken !== last.ordered || last.unfinished || last.reservations) {
+      console.error(
+        `[bench] stock taken (${taken}) differs from the quantities ordered (${last.ordered}), or ${last.unfinished} placements and ${last.reservations} reservations are left`,
+      );
       process.exitCode = 1;
     }
   } finally {

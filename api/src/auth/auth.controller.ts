@@ -10,6 +10,7 @@ import {
 import { Answer } from '../common/answer';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
+import { AUTH_BODY_LIMIT_BYTES, BodyLimit } from '../common/body-limit';
 import { RateLimit } from '../common/rate-limit';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
@@ -36,9 +37,10 @@ import {
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post(['auth/register', 'user'])
   @Public()
-  @RateLimit('auth')
+  @RateLimit('auth', { perAccount: true })
   @ApiOperation({ summary: 'Create a customer account (also at POST /api/user)' })
   @Answer('Account created successfully. Please sign in.', RegisterResponseDto, { status: 201 })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The e-mail is taken' })
@@ -46,9 +48,10 @@ export class AuthController {
     return { user: await this.auth.register(dto) };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/login')
   @Public()
-  @RateLimit('auth')
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Sign in: the user, an access token and a refresh token' })
   @Answer('Signed in successfully', SessionResponseDto)
@@ -59,6 +62,7 @@ export class AuthController {
     return { data: { user, accessToken, refreshToken } };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/refreshToken')
   @Public()
   @HttpCode(HttpStatus.OK)
@@ -71,6 +75,7 @@ export class AuthController {
     return { data: { user, accessToken, refreshToken } };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/logout')
   @Auth()
   @HttpCode(HttpStatus.OK)
@@ -80,9 +85,10 @@ export class AuthController {
     await this.auth.logout(actor, dto.refreshToken);
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/forgot/password')
   @Public()
-  @RateLimit('auth')
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'E-mail a reset link (same answer whether or not the account exists)' })
   @Answer(FORGOT_PASSWORD_MESSAGE)
@@ -90,6 +96,7 @@ export class AuthController {
     await this.auth.forgotPassword(dto.email);
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/reset/password')
   @Public()
   @RateLimit('auth')
@@ -102,8 +109,10 @@ export class AuthController {
     await this.auth.resetPassword(dto);
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/change/password')
   @Auth()
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Change your password; other sessions end, this one gets a new token pair',

@@ -249,7 +249,7 @@ export class ProductsService {
   /**
    * Every figure of the answer comes from two per-category counts (all products, and those
    * matching the search and price filters): the totals agree with each other by construction, and
-   * the answer costs five or six queries (each a full scan on FerretDB, an index look-up on MongoDB).
+   * the answer costs five or six queries.
    */
   /** Lists are computed from the in-memory catalogue: one pass to filter and count, one sort. */
   private async computeList(query: ProductListQuery, page: number): Promise<ProductListPage> {

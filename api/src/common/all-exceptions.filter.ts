@@ -20,6 +20,8 @@ export interface ErrorBody {
   statusCode: number;
   code: ErrorCode;
   errors?: unknown;
+  /** Field errors beyond the listed ones (the list is capped). */
+  moreErrors?: number;
   requestId?: string;
 }
 
@@ -40,6 +42,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const body = this.toBody(exception, request?.id);
+    // Every 429 says when to come back.
+    if (body.statusCode === HttpStatus.TOO_MANY_REQUESTS) {
+      const retry = (exception as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      void reply.header('retry-after', typeof retry === 'number' ? Math.ceil(retry) : 60);
+    }
     if (body.statusCode >= 500 && body.statusCode !== HttpStatus.SERVICE_UNAVAILABLE) {
       this.logger.error(
         { err: exception, requestId: request?.id, method: request?.method, url: request?.url },
@@ -56,9 +63,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const byStatus = errorCodeForStatus(statusCode);
       if (typeof response === 'string')
         return { success: false, message: response, statusCode, code: byStatus };
-      const { message, errors, code } = response as {
+      const { message, errors, moreErrors, code } = response as {
         message?: unknown;
         errors?: unknown;
+        moreErrors?: number;
         code?: unknown;
       };
       const text = Array.isArray(message)
@@ -70,6 +78,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         statusCode,
         code: isErrorCode(code) ? code : byStatus,
         ...(errors ? { errors } : {}),
+        ...(moreErrors ? { moreErrors } : {}),
       };
     }
 

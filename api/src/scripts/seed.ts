@@ -8,6 +8,7 @@ import type { Connection } from 'mongoose';
 import { createApp } from '../app.factory';
 import { loadConfig } from '../config/app-config';
 import { SeedModule } from '../seed/seed.module';
+import { demoDataRefusal } from '../seed/production-guard';
 import { SEEDERS, type Seeder } from '../seed/seed.types';
 
 /**
@@ -26,6 +27,12 @@ async function isEmpty(connection: Connection): Promise<boolean> {
 async function main(): Promise<void> {
   const ifEmpty = process.argv.includes('--if-empty');
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const refusal = demoDataRefusal(config, process.env);
+  if (refusal) {
+    console.error(`[seed] ${refusal}`);
+    process.exitCode = 1;
+    return;
+  }
   // The seeders are mounted here only: the API itself carries no demo data.
   const app = await createApp(config, { imports: [SeedModule.register()] });
   await app.init();

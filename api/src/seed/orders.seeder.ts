@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getModelToken } from '@nestjs/mongoose';
@@ -5,6 +6,8 @@ import type { Model } from 'mongoose';
 import { ProductsService } from '../catalog/products.service';
 import type { ProductListQueryDto } from '../catalog/dto/product.dto';
 import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import type { Seeder } from './seed.types';
 import { UsersService } from '../users/users.service';
 import { OrdersRepository } from '../orders/orders.repository';
@@ -94,9 +97,21 @@ export class OrdersSeeder implements Seeder {
     const orders = this.moduleRef.get(OrdersService, { strict: false });
     const products = this.moduleRef.get(ProductsService, { strict: false });
 
+    const config = this.moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
+    // The published demo password only outside production; a production demo gets a random one.
+    const password =
+      config.env === 'production'
+        ? `Demo#${randomBytes(9).toString('base64url')}`
+        : DEMO_STAFF.password;
+    const existing = await users.findByEmail(DEMO_STAFF.email);
     const staffAccount =
-      (await users.findByEmail(DEMO_STAFF.email)) ??
-      (await users.createAccount({ ...DEMO_STAFF, phoneNumber: '0711000222', role: 'staff' }));
+      existing ??
+      (await users.createAccount({
+        ...DEMO_STAFF,
+        password,
+        phoneNumber: '0711000222',
+        role: 'staff',
+      }));
     const staff: Principal = {
       id: staffAccount._id,
       role: 'staff',
@@ -147,7 +162,7 @@ export class OrdersSeeder implements Seeder {
       );
       placed += 1;
     }
-    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`;
+    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email}${existing ? '' : ` / ${password}`}`;
   }
 }
 

@@ -12,6 +12,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Answer } from '../common/answer';
 import { Auth } from '../common/access.decorators';
+import { RateLimit } from '../common/rate-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { readMultipartForm } from '../common/multipart';
@@ -48,6 +49,7 @@ export class ProfileController {
 
   @Patch('users/profile-picture')
   @Auth()
+  @RateLimit('uploads')
   @ApiOperation({
     summary:
       'Set your profile picture (JPEG, PNG or WebP by content, at most 5 MB; stored as WebP)',
