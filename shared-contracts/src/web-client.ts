@@ -189,14 +189,21 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
     return { token, refreshToken, user };
   };
 
+  // Which session is current: a sign-in or a sign-out starts another, a renewal keeps the same.
+  let generation = 0;
   const session = createStore<SessionState<U, A>>()((set) => ({
     ...load(),
-    signIn: ({ accessToken, refreshToken, user }) =>
-      set({ token: accessToken, refreshToken, user: settings.toStoredUser(user) }),
+    signIn: ({ accessToken, refreshToken, user }) => {
+      generation++;
+      set({ token: accessToken, refreshToken, user: settings.toStoredUser(user) });
+    },
     setTokens: ({ accessToken, refreshToken }) => set({ token: accessToken, refreshToken }),
     setUser: (user) => set({ user: settings.toStoredUser(user) }),
     updateUser: (patch) => set((s) => (s.user ? { user: { ...s.user, ...patch } } : {})),
-    signOut: () => set({ token: null, refreshToken: null, user: null }),
+    signOut: () => {
+      generation++;
+      set({ token: null, refreshToken: null, user: null });
+    },
   }));
 
   const write = (key: string, value: string | null) => {
@@ -213,9 +220,9 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
       write(key, value);
   });
 
-  /** Ends the session `refreshToken` named, and only that one: a newer sign-in stays. */
-  const endSession = (refreshToken: string | null) => {
-    if (session.getState().refreshToken === refreshToken) session.getState().signOut();
+  /** Ends the session of `made` (a generation), and only that one: a newer sign-in stays. */
+  const endSession = (made: number) => {
+    if (generation === made) session.getState().signOut();
   };
 
   let renewing: Promise<Renewal> | null = null;
@@ -223,6 +230,7 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
   const renew = (): Promise<Renewal> => {
     renewing ??= (async (): Promise<Renewal> => {
       const refreshToken = session.getState().refreshToken;
+      const made = generation;
       if (!refreshToken) return { rejected: true };
       try {
         const res = await fetchImpl(`${apiBase}/api/auth/refreshToken`, {
@@ -236,7 +244,7 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
         const body = (await res.json()) as { data?: SessionTokens };
         if (!body.data) return { unreachable: true };
         // Signed out or signed in anew meanwhile: this renewal is of a session that is gone.
-        if (session.getState().refreshToken !== refreshToken) return { rejected: true };
+        if (generation !== made) return { rejected: true };
         session.getState().setTokens(body.data);
         return { token: body.data.accessToken };
       } catch {
@@ -254,7 +262,8 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
   ): Promise<Response> => {
     const request = new Request(input, init);
     const retry = request.clone();
-    const made = session.getState().refreshToken;
+    const made = generation;
+    const sentToken = session.getState().token;
     const response = await fetchImpl(request);
     const path = new URL(request.url).pathname;
     if (
@@ -265,8 +274,10 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
       return response;
     }
     // Signed out or signed in anew while this request was out: its session is not the current one.
-    if (session.getState().refreshToken !== made) return response;
-    const renewal = await renew();
+    if (generation !== made) return response;
+    // Renewed meanwhile (by another request, or at load): retry with the new token.
+    const current = session.getState().token;
+    const renewal: Renewal = current && current !== sentToken ? { token: current } : await renew();
     if ('token' in renewal) {
       retry.headers.set('Authorization', `Bearer ${renewal.token}`);
       return fetchImpl(retry);
@@ -286,7 +297,7 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
   const startup =
     loaded.refreshToken && !isTokenUsable(loaded.token)
       ? renew().then((renewal) => {
-          if ('rejected' in renewal) endSession(loaded.refreshToken);
+          if ('rejected' in renewal) endSession(0);
         })
       : Promise.resolve();
 
