@@ -14,7 +14,8 @@
  * Journeys: (1) admin creates, deactivates and restores a staff member and finds both in the audit
  * trail; (2) staff adds a category and a product with an image and applies an offer, which the API
  * then shows; (3) staff takes a placed order through Mpesa payment, in transit and fulfil, and admin
- * sees it in the daily sales and the Sales report; (4) staff cannot reach admin pages and a customer
+ * sees it in the daily sales and the Sales report; (3b) staff records a cash payment and cancels
+ * the paid order with its refund, which admin sees in the Sales report; (4) staff cannot reach admin pages and a customer
  * cannot use the console; (5) an expired access token is refreshed silently, and a dead session goes
  * to login and back to the page the user was on.
  *
@@ -237,6 +238,86 @@ describe('back-office journeys', () => {
     await admin.goto(`${BASE}/admin/reports`);
     await admin.getByRole('heading', { name: 'Sales' }).waitFor();
     await admin.getByText('Top products').waitFor();
+    await admin.context().close();
+  });
+
+  it('staff records a cash payment, then cancels the paid order with an M-Pesa refund; admin sees the refund in the report', async () => {
+    const products = await call<{
+      products: { _id: string; productName: string; productQuantity: number }[];
+    }>('GET', '/api/products?limit=50', undefined, '');
+    const product = products.products.find(
+      (p) => p.productQuantity > 5 && !p.productName.startsWith('Journey'),
+    )!;
+    const placed = await call<{ order: { purchaseNumber: string; totalAmount: number } }>(
+      'POST',
+      '/api/orders',
+      {
+        guestInfo: {
+          fullName: 'Journey Refund Guest',
+          phoneNumber: '0712345678',
+          email: `refund.${RUN.toLowerCase()}@example.co.ke`,
+          county: 'Kiambu',
+          streetAddress: 'Thika Road, near the market',
+        },
+        products: [{ _id: product._id, quantity: 1 }],
+      },
+      '',
+    );
+    const { purchaseNumber, totalAmount } = placed.order;
+    const day = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Nairobi' });
+    const reportBefore = await call<{ totals: { refunds: { orders: number; amount: number } } }>(
+      'GET',
+      `/api/sales-summary/report?from=${day}&to=${day}`,
+    );
+
+    const page = await signIn(STAFF);
+    await page.waitForURL('**/staff/orders');
+    await page.getByLabel('Search orders').fill(purchaseNumber);
+    const row = page.getByRole('row', { name: new RegExp(purchaseNumber) });
+    const menu = () => row.getByRole('button', { name: `Actions for order ${purchaseNumber}` });
+
+    await menu().click();
+    await page.getByRole('menuitem', { name: 'Complete Payment' }).click();
+    await page.getByLabel('Payment Method').selectOption('Cash');
+    await page.getByRole('button', { name: 'Complete Payment' }).click();
+    await row.getByText('Paid').waitFor({ timeout: 10_000 });
+
+    await menu().click();
+    await page.getByRole('menuitem', { name: 'Cancel Order' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel and refund · ${purchaseNumber}` });
+    await dialog.waitFor();
+    await dialog.getByText('This order is paid').waitFor();
+    assert.equal(
+      await dialog.getByLabel('Refund amount').inputValue(),
+      `KSH ${totalAmount.toLocaleString('en-US')}`,
+    );
+    await dialog.getByLabel('Refund method').selectOption('Mpesa');
+    // The M-Pesa reversal code is required: the form says so before anything is sent.
+    await dialog.getByRole('button', { name: 'Cancel and refund' }).click();
+    await dialog
+      .getByText('An M-Pesa refund needs its reference (the reversal or transaction code)')
+      .waitFor();
+    if (process.env.JOURNEY_SCREENSHOTS) {
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({
+          path: `${process.env.JOURNEY_SCREENSHOTS}/cancel-refund-${width}.png`,
+        });
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+    await dialog.getByLabel('M-Pesa reversal code').fill(`RV${RUN}`.slice(0, 10));
+    await dialog.getByRole('button', { name: 'Cancel and refund' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    await row.getByText('Cancelled').waitFor({ timeout: 10_000 });
+    await page.context().close();
+
+    const admin = await signIn(ADMIN);
+    await admin.waitForURL('**/admin/dashboard');
+    await admin.goto(`${BASE}/admin/reports`);
+    const refunds = admin.getByTestId('report-refunds');
+    const expected = reportBefore.totals.refunds.amount + totalAmount;
+    await refunds.getByText(`KSH ${expected.toLocaleString('en-US')}`).waitFor({ timeout: 10_000 });
     await admin.context().close();
   });
 

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { OrderStatus, PaymentStatus } from '@spc/shared-contracts';
 import { createOrder } from '../../../testing/orders';
 import { renderWithProviders, signInAs } from '../../../testing/render';
@@ -79,5 +79,117 @@ describe('order actions', () => {
     const request = fetchMock.mock.calls[0]![0] as Request;
     expect(request.method).toBe('PATCH');
     expect(request.url).toMatch(/\/api\/orders\/inTransit\/6650f0c2a1b2c3d4e5f60001$/);
+  });
+
+  describe('cancelling a paid order', () => {
+    const paidOrder = () =>
+      createOrder({
+        orderStatus: 'Processing',
+        paymentStatus: 'Paid',
+        paymentMethod: 'Mpesa',
+        paymentDetails: {
+          amount: 1270,
+          transactionCode: 'SGR4T5Y6U7',
+          timePaid: '2026-11-22T08:00:00.000Z',
+          completedBy: { _id: 'u2', fullName: 'Wanjiru Staff' },
+        },
+        paidAt: '2026-11-22T08:00:00.000Z',
+      });
+
+    async function openRefund() {
+      renderWithProviders(<OrderActions order={paidOrder()} role="staff" />);
+      fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Cancel Order' }));
+      return screen.findByRole('dialog', { name: 'Cancel and refund · SPDBMUYD9PD' });
+    }
+
+    const reply = (status: number, body: object) =>
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+
+    it('asks for the refund instead of a plain yes/no, with the amount paid prefilled', async () => {
+      const dialog = await openRefund();
+      expect(dialog).toHaveTextContent('This order is paid');
+      expect(dialog).toHaveTextContent('KSH 1,270 was paid by M-Pesa (code SGR4T5Y6U7)');
+      expect(within(dialog).getByLabelText(/Refund amount/)).toHaveValue('KSH 1,270');
+      expect(within(dialog).getByLabelText('Refund method')).toHaveValue('Mpesa');
+      expect(screen.queryByText(/are you sure you want to cancel/)).not.toBeInTheDocument();
+    });
+
+    it('needs the M-Pesa reversal code and the amount paid before sending anything', async () => {
+      const fetchMock = jest.spyOn(global, 'fetch');
+      const dialog = await openRefund();
+      fireEvent.change(within(dialog).getByLabelText(/Refund amount/), {
+        target: { value: '1000' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
+      expect(
+        await within(dialog).findByText(
+          'An M-Pesa refund needs its reference (the reversal or transaction code)',
+        ),
+      ).toBeInTheDocument();
+      expect(
+        within(dialog).getByText('The refund must be the amount paid, KES 1,270'),
+      ).toBeInTheDocument();
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
+
+    it('sends the cancel with the refund, disabled while it is on its way', async () => {
+      let answer!: (r: Response) => void;
+      const fetchMock = jest
+        .spyOn(global, 'fetch')
+        .mockReturnValue(new Promise<Response>((resolve) => (answer = resolve)));
+      const dialog = await openRefund();
+      fireEvent.change(within(dialog).getByLabelText(/M-Pesa reversal code/), {
+        target: { value: ' RVS8K2L1M0 ' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+      const request = fetchMock.mock.calls[0]![0] as Request;
+      expect(request.method).toBe('PATCH');
+      expect(request.url).toMatch(/\/api\/orders\/cancel\/6650f0c2a1b2c3d4e5f60001$/);
+      expect(await request.clone().json()).toEqual({
+        refund: { method: 'Mpesa', amount: 1270, reference: 'RVS8K2L1M0' },
+      });
+      await waitFor(() =>
+        expect(within(dialog).getByRole('button', { name: 'Keep order' })).toBeDisabled(),
+      );
+      expect(within(dialog).getByLabelText(/M-Pesa reversal code/)).toBeDisabled();
+      answer(reply(200, { success: true, message: 'Order cancelled' }));
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: /Cancel and refund/ })).not.toBeInTheDocument(),
+      );
+    });
+
+    it('shows the server refusal and keeps the form open', async () => {
+      jest.spyOn(global, 'fetch').mockResolvedValue(
+        reply(400, {
+          success: false,
+          statusCode: 400,
+          message: 'The refund must be the amount paid, KES 1,270',
+        }),
+      );
+      const dialog = await openRefund();
+      fireEvent.change(within(dialog).getByLabelText('Refund method'), {
+        target: { value: 'Cash' },
+      });
+      expect(within(dialog).getByLabelText('Reference (optional)')).toBeInTheDocument();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
+      expect(
+        await screen.findByText('The refund must be the amount paid, KES 1,270'),
+      ).toBeInTheDocument();
+      expect(within(dialog).getByRole('button', { name: 'Cancel and refund' })).toBeEnabled();
+    });
+  });
+
+  it('keeps the plain confirmation for an unpaid order', async () => {
+    await openMenu('Pending');
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Cancel Order' }));
+    expect(
+      await screen.findByText('are you sure you want to cancel this order (SPDBMUYD9PD)?'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Cancel and refund')).not.toBeInTheDocument();
   });
 });

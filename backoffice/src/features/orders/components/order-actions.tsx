@@ -5,6 +5,7 @@ import {
   type OrderAction,
   type OrderState,
   type PaymentForm,
+  type RefundForm,
   type Role,
 } from '@spc/shared-contracts';
 import { useState } from 'react';
@@ -15,6 +16,7 @@ import { useCompleteOrder } from '../api/complete-order';
 import type { Order } from '../api/get-orders';
 import { useMoveInTransit } from '../api/move-in-transit';
 import { PaymentFormFields } from './payment-form';
+import { RefundFormFields } from './refund-form';
 
 type MenuAction = 'completePayment' | 'inTransit' | 'fulfil' | 'cancel';
 
@@ -53,8 +55,23 @@ export function OrderActions({ order, role }: { order: Order; role: Role }) {
   const run: Record<Exclude<MenuAction, 'completePayment'>, () => Promise<unknown>> = {
     inTransit: () => inTransit.mutateAsync(order._id),
     fulfil: () => fulfil.mutateAsync(order._id),
-    cancel: () => cancel.mutateAsync(order._id),
+    cancel: () => cancel.mutateAsync({ id: order._id }),
   };
+  // A paid order is cancelled only with its refund recorded, so it gets the refund form instead.
+  const paid = order.paymentStatus === 'Paid';
+
+  const refund = (values: RefundForm) =>
+    cancel.mutate(
+      {
+        id: order._id,
+        refund: {
+          method: values.method,
+          amount: values.amount,
+          ...(values.reference ? { reference: values.reference } : {}),
+        },
+      },
+      { onSuccess: () => setOpen(null) },
+    );
 
   const pay = (values: PaymentForm) =>
     completePayment.mutate(
@@ -119,10 +136,23 @@ export function OrderActions({ order, role }: { order: Order; role: Role }) {
           onSubmit={pay}
         />
       </Modal>
+      <Modal
+        opened={paid && open === 'cancel'}
+        onClose={() => !cancel.isPending && setOpen(null)}
+        title={`Cancel and refund · ${order.purchaseNumber}`}
+        centered
+      >
+        <RefundFormFields
+          order={order}
+          pending={cancel.isPending}
+          onSubmit={refund}
+          onCancel={() => setOpen(null)}
+        />
+      </Modal>
       {(['inTransit', 'fulfil', 'cancel'] as const).map((action) => (
         <ConfirmModal
           key={action}
-          opened={open === action}
+          opened={open === action && !(action === 'cancel' && paid)}
           onClose={() => setOpen(null)}
           onConfirm={run[action]}
           title={CONFIRM[action].title}

@@ -2,7 +2,7 @@ import type { SalesReport } from '../api/get-sales-report';
 import { reportToCsv } from './report-csv';
 
 describe('sales report CSV', () => {
-  it('has one row per day and a total row, money in whole shillings', () => {
+  it('has one row per day, a total row and a refunds row, money in whole shillings', () => {
     const report = {
       success: true,
       message: 'Sales report',
@@ -17,11 +17,11 @@ describe('sales report CSV', () => {
         orders: 2,
         revenue: 1585,
         averageOrderValue: 793,
-        refunds: { orders: 0, amount: 0 },
+        refunds: { orders: 1, amount: 1270 },
       },
     } as SalesReport;
     expect(reportToCsv(report)).toBe(
-      'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\n',
+      'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\nrefunds,1,1270\n',
     );
   });
 });

@@ -5,11 +5,15 @@ const cell = (v: string | number) => {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-/** The report of a range as CSV: one row per day, then the totals. Money in whole KES. */
+/**
+ * The report of a range as CSV: one row per day, then the totals, then the refunds (paid orders
+ * cancelled with their money given back: how many, and the KES given back). Money in whole KES.
+ */
 export function reportToCsv(report: SalesReport): string {
   const rows: (string | number)[][] = [['date', 'orders', 'revenue_kes']];
   for (const day of report.series) rows.push([day.date, day.orders, day.revenue]);
   rows.push(['total', report.totals.orders, report.totals.revenue]);
+  rows.push(['refunds', report.totals.refunds.orders, report.totals.refunds.amount]);
   return rows.map((r) => r.map(cell).join(',')).join('\n') + '\n';
 }
 

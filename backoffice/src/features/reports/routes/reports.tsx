@@ -10,6 +10,15 @@ import { downloadCsv, reportToCsv } from '../components/report-csv';
 
 const ISO = 'YYYY-MM-DD';
 
+/**
+ * Why sales can drop: a paid order cancelled with its money given back leaves Revenue and Orders
+ * (and the all-time Total Sales), and its refund is counted here instead.
+ */
+export const refundNote = (orders: number) =>
+  orders === 0
+    ? 'No paid order was cancelled in this range'
+    : `${orders} paid ${orders === 1 ? 'order' : 'orders'} cancelled and refunded; not counted in Revenue or Total Sales`;
+
 /** /admin/reports, titled Sales: a date range, revenue and orders per day, top products, totals. */
 export function ReportsRoute() {
   const [range, setRange] = useState<DatesRangeValue<string>>([
@@ -52,7 +61,7 @@ export function ReportsRoute() {
       <ListState isLoading={query.isPending} isError={query.isError} isEmpty={false} emptyText="" />
       {report && (
         <>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
             <Card withBorder>
               <Text size="sm" c="dimmed">
                 Revenue
@@ -75,6 +84,17 @@ export function ReportsRoute() {
               </Text>
               <Text fw={700} size="xl">
                 {formatMoney(report.totals.averageOrderValue, 'KSH')}
+              </Text>
+            </Card>
+            <Card withBorder>
+              <Text size="sm" c="dimmed">
+                Refunds
+              </Text>
+              <Text fw={700} size="xl" data-testid="report-refunds">
+                {formatMoney(report.totals.refunds.amount, 'KSH')}
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="report-refunds-note">
+                {refundNote(report.totals.refunds.orders)}
               </Text>
             </Card>
           </SimpleGrid>
