@@ -249,7 +249,7 @@ function profileCutter(api: ApiProcess, size: number) {
   let index = 0;
   return async (phase: string) => {
     const written = path.join(PROFILE_DIR, `${index++}.cpuprofile`);
-    api.child.kill('SIGUSR2');
+    api.child.kill('SIGWINCH');
     for (let i = 0; i < 600 && !existsSync(written); i++) await sleep(100);
     if (!existsSync(written)) throw new Error(`no CPU profile written for ${phase}`);
     const file = path.join(PROFILE_DIR, `${size}-${phase}.cpuprofile`);
