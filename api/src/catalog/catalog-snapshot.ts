@@ -40,14 +40,24 @@ export class CatalogSnapshot {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * The catalogue as of the last change this process knows of. A snapshot past its TTL (no change
+   * known, only time gone by) is still answered while a fresh one loads in the background: readers
+   * never wait for a periodic reload (at 10,000 products it takes seconds on a slow database, and held
+   * every list and product page back meanwhile). After a change, readers wait for the new load.
+   */
   async current(): Promise<Snapshot> {
     const look = this.beforeRead?.();
     if (look) await look;
     const state = this.state;
-    if (state && state.generation === this.generation && this.now() - state.loadedAt < this.ttlMs) {
+    if (state && state.generation === this.generation) {
+      if (this.now() - state.loadedAt >= this.ttlMs) {
+        // A failed refresh leaves the snapshot as it is; the next read past the TTL tries again.
+        this.refresh().catch(() => undefined);
+      }
       return state.snapshot;
     }
-    return (this.loading ??= this.reload().finally(() => (this.loading = undefined)));
+    return this.refresh();
   }
 
   /** Runs before every read: looks for other instances' changes (see CatalogSync). */
@@ -70,6 +80,10 @@ export class CatalogSnapshot {
       };
     // A load under way may have read the product before this change: do not keep its result.
     if (this.loading) this.generation += 1;
+  }
+
+  private refresh(): Promise<Snapshot> {
+    return (this.loading ??= this.reload().finally(() => (this.loading = undefined)));
   }
 
   private async reload(): Promise<Snapshot> {

@@ -18,8 +18,20 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
-/** A route that reads a JSON body needs one, even when every field of it is optional. */
+/** Query strings remembered per query class (the oldest forgotten first beyond this). */
+export const REMEMBERED_QUERIES = 1000;
+const PLAIN_TYPES: unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
+
+/**
+ * A route that reads a JSON body needs one, even when every field of it is optional. A query object
+ * is checked once per distinct query: its checked and converted form is remembered, and a request
+ * with the same query gets a copy of it (class-transformer and class-validator cost more per request
+ * than answering a product list from memory; the storefront asks the same few lists over and over).
+ * Refused queries are not remembered.
+ */
 class BodyRequiredValidationPipe extends ValidationPipe {
+  private readonly queries = new Map<unknown, Map<string, object>>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (
       metadata.type === 'body' &&
@@ -29,7 +41,30 @@ class BodyRequiredValidationPipe extends ValidationPipe {
     ) {
       throw new BadRequestException('This request needs a JSON body');
     }
-    return super.transform(value, metadata);
+    if (
+      metadata.type !== 'query' ||
+      metadata.data !== undefined ||
+      !metadata.metatype ||
+      PLAIN_TYPES.includes(metadata.metatype) ||
+      typeof value !== 'object' ||
+      value === null
+    ) {
+      return super.transform(value, metadata);
+    }
+    let known = this.queries.get(metadata.metatype);
+    if (!known) this.queries.set(metadata.metatype, (known = new Map()));
+    const key = JSON.stringify(value);
+    let checked = known.get(key);
+    if (!checked) {
+      checked = (await super.transform(value, metadata)) as object;
+      if (known.size >= REMEMBERED_QUERIES) known.delete(known.keys().next().value!);
+      known.set(key, checked);
+    }
+    // A copy: a handler may change its query object without changing the remembered one.
+    return Object.assign(
+      Object.create(Object.getPrototypeOf(checked) as object) as object,
+      checked,
+    );
   }
 }
 
