@@ -8,7 +8,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
-import { logEachRequest } from './common/access-log';
+import { AccessLog } from './common/access-log';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { limitJsonDepth } from './common/json-depth';
@@ -33,8 +33,8 @@ export async function createApp(
   const logger = createRootLogger(config);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    // One access-log line per request instead of Fastify's two (common/access-log.ts).
-    disableRequestLogging: true,
+    // One access-log line per request instead of Fastify's two.
+    logController: new AccessLog(),
     bodyLimit: LIMITS.jsonBodyMaxBytes,
     // Long path parameters reach the handlers (which answer 400 in the API's own shape).
     routerOptions: { maxParamLength: 1000 },
@@ -59,7 +59,6 @@ export async function createApp(
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
-  logEachRequest(fastify);
   answerWrongMethodWith405(fastify);
   limitJsonDepth(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -5,8 +5,11 @@
  * NODE_ENV=production, the default log level and format (its request log goes to a file, as to a log
  * collector), helmet, CORS (every request carries the storefront's Origin, as the browser sends it)
  * and every other production setting; only the per-client rate limits are lifted. Prints the
- * settings, start-up time, the API's RSS at the start and the end, requests/s, p50/p99 latency and
- * each read's throughput as a share of the ceiling. Figures are printed, never judged: it exits
+ * settings, start-up time, the API's RSS at the start and the end, requests/s, p50/p99 latency,
+ * each read's throughput as a share of the ceiling's, and the CPU time the answering process spent
+ * per request (all its threads, from /proc), with the ceiling's CPU per request over the API's: on a
+ * machine busy with other work, throughput and latency follow the neighbours, CPU per request much
+ * less. Figures are printed, never judged: it exits
  * non-zero only on broken figures (request errors, non-2xx answers, stock taken that differs from
  * the units ordered).
  *
@@ -17,7 +20,15 @@
  * .data/drills/bench/profiles, with their top entries printed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -65,6 +76,10 @@ interface Row {
   non2xx: number;
   ratio?: number;
   connections: number;
+  /** CPU time of the answering process per answered request, in microseconds (all its threads). */
+  cpuUs: number;
+  /** The ceiling's CPU time per request over this one's: the share of the ceiling by CPU cost. */
+  cpuRatio?: number;
 }
 
 interface SizeResult {
@@ -133,7 +148,7 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
   const startedAt = performance.now();
   const api = await startApi(PROFILE ? { ...env, BENCH_PROFILE_DIR: PROFILE_DIR } : env, {
     logFile,
-    nodeArgs: PROFILE ? ['--require', path.join(__dirname, 'cpu-profile.cjs')] : [],
+    nodeArgs: PROFILE ? ['--require', path.join(__dirname, 'api-profile.cjs')] : [],
   });
   let ceiling: ChildProcess | undefined;
   try {
@@ -149,7 +164,7 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
       `healthy after ${ms(healthyMs)}, first product list after ${ms(firstListMs)}; RSS ${rssStart.toFixed(0)} MB`,
     );
     const productPage = await (await fetch(`${base}/api/products/${ids[0]}`, { headers })).text();
-    const cut = PROFILE ? profileCutter(api, size) : async () => {};
+    const cut = PROFILE ? profileCutter(api, size) : async (_phase: string, _orders?: number) => {};
     await cut('start-up');
 
     const bodies = { '/list': page1, '/product': productPage };
@@ -157,8 +172,10 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
     ceiling = started.child;
     const category = JSON.parse(page1).categories[0]._id as string;
     const rows: Row[] = [];
+    const ceilingPid = ceiling.pid!;
     const listCeiling = await load('ceiling: node:http, list JSON', `${started.base}/list`, {
       headers,
+      pid: ceilingPid,
     });
     rows.push(listCeiling);
     for (const [name, query] of [
@@ -169,23 +186,32 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
       ],
       ['GET /api/products (search)', 'search=avocado&page=1'],
     ] as const) {
-      const row = await load(name, `${base}/api/products?${query}`, { headers });
-      rows.push({ ...row, ratio: row.rps / listCeiling.rps });
+      const row = await load(name, `${base}/api/products?${query}`, { headers, pid: api.pid });
+      rows.push({
+        ...row,
+        ratio: row.rps / listCeiling.rps,
+        cpuRatio: listCeiling.cpuUs / row.cpuUs,
+      });
     }
     const productCeiling = await load(
       'ceiling: node:http, product JSON',
       `${started.base}/product`,
-      { headers },
+      { headers, pid: ceilingPid },
     );
     rows.push(productCeiling);
     const product = await load('GET /api/products/:id (random)', base, {
+      pid: api.pid,
       setupRequest: (req) => ({
         ...req,
         headers,
         path: `/api/products/${ids[Math.floor(Math.random() * ids.length)]}`,
       }),
     });
-    rows.push({ ...product, ratio: product.rps / productCeiling.rps });
+    rows.push({
+      ...product,
+      ratio: product.rps / productCeiling.rps,
+      cpuRatio: productCeiling.cpuUs / product.cpuUs,
+    });
     ceiling.kill();
     await cut('reads');
     const readRequests = rows
@@ -198,6 +224,7 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
     rows.push(
       await load('POST /api/orders (1 line, random product)', base, {
         connections: ORDER_CONNECTIONS,
+        pid: api.pid,
         timeout: 60,
         method: 'POST',
         setupRequest: (req) => ({
@@ -220,7 +247,7 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
     const rssEnd = rssMb(api.pid);
     print(size, rows, { rssStart, rssEnd, healthyMs, firstListMs, log, readRequests });
     const ordersPerSecond = await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!);
-    await cut('orders');
+    await cut('orders', Math.round(ordersPerSecond * SECONDS));
     for (const row of rows) {
       if (row.errors || row.non2xx) {
         console.error(`[bench] ${row.name}: ${row.errors} errors, ${row.non2xx} non-2xx answers`);
@@ -244,21 +271,37 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
   }
 }
 
-/** Cuts the API's CPU profile at the end of a phase and prints its top entries. */
+/**
+ * Ends a profiled phase of the API: prints the top entries of its CPU profile and the database
+ * commands it ran (per order placed, when `orders` is given).
+ */
 function profileCutter(api: ApiProcess, size: number) {
   let index = 0;
-  return async (phase: string) => {
-    const written = path.join(PROFILE_DIR, `${index++}.cpuprofile`);
+  return async (phase: string, orders?: number) => {
+    const written = path.join(PROFILE_DIR, `${index++}`);
     api.child.kill('SIGWINCH');
-    for (let i = 0; i < 600 && !existsSync(written); i++) await sleep(100);
-    if (!existsSync(written)) throw new Error(`no CPU profile written for ${phase}`);
+    for (let i = 0; i < 600 && !existsSync(`${written}.cpuprofile`); i++) await sleep(100);
+    if (!existsSync(`${written}.cpuprofile`))
+      throw new Error(`no CPU profile written for ${phase}`);
     const file = path.join(PROFILE_DIR, `${size}-${phase}.cpuprofile`);
-    writeFileSync(file, readFileSync(written));
-    rmSync(written);
+    renameSync(`${written}.cpuprofile`, file);
     printProfileSummary(
       `CPU profile of the API, ${size} products, ${phase} (${path.relative(process.cwd(), file)})`,
       summarizeProfile(file),
     );
+    const commands = JSON.parse(readFileSync(`${written}.db.json`, 'utf8')) as Record<
+      string,
+      { count: number; ms: number }
+    >;
+    renameSync(`${written}.db.json`, path.join(PROFILE_DIR, `${size}-${phase}.db.json`));
+    console.log(
+      `\nDatabase commands of the API, ${size} products, ${phase}${orders ? ` (${orders} orders placed)` : ''}\n\n` +
+        `| command collection | count |${orders ? ' per order |' : ''} mean ms | total s |\n|---|---:|${orders ? '---:|' : ''}---:|---:|`,
+    );
+    for (const [name, { count, ms }] of Object.entries(commands).sort((a, b) => b[1].ms - a[1].ms))
+      console.log(
+        `| ${name} | ${count} |${orders ? ` ${(count / orders).toFixed(2)} |` : ''} ${(ms / count).toFixed(1)} | ${(ms / 1000).toFixed(1)} |`,
+      );
   };
 }
 
@@ -342,9 +385,12 @@ async function load(
     method?: string;
     connections?: number;
     timeout?: number;
-  } = {},
+    /** The answering process, whose CPU time is measured. */
+    pid: number;
+  },
 ): Promise<Row> {
-  const { connections = CONNECTIONS, timeout, ...request } = options;
+  const { connections = CONNECTIONS, timeout, pid, ...request } = options;
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url,
     connections,
@@ -361,8 +407,12 @@ async function load(
     requests: result['2xx'] + result.non2xx,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuUs: 0,
   };
-  console.log(`[bench] ${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms`);
+  row.cpuUs = ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, row.requests);
+  console.log(
+    `[bench] ${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, ${row.cpuUs.toFixed(0)} µs CPU a request`,
+  );
   return row;
 }
 
@@ -385,12 +435,13 @@ function print(
       `request log ${(about.log.lines / about.readRequests).toFixed(2)} lines and ${(about.log.bytes / about.readRequests).toFixed(0)} bytes per read request\n`,
   );
   console.log(
-    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling |',
+    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling (req/s) | CPU µs a request | share of ceiling (CPU) |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const share = (ratio?: number) => (ratio === undefined ? '' : ratio.toFixed(2));
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} |`,
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${share(r.ratio)} | ${r.cpuUs.toFixed(0)} | ${share(r.cpuRatio)} |`,
     );
   }
 }
@@ -399,8 +450,8 @@ function printGrowth(results: SizeResult[]): void {
   const row = (r: SizeResult, name: string) => r.rows.find((x) => x.name.includes(name))!;
   console.log(
     '\nGrowth (one run, sizes in turn on one growing catalogue)\n\n' +
-      '| products | healthy s | first list s | RSS start MB | RSS end MB | list req/s | list p99 ms | search req/s | search p99 ms | product req/s | product p99 ms | orders/s |\n' +
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| products | healthy s | first list s | RSS start MB | RSS end MB | list req/s | list p99 ms | list CPU µs | search req/s | search p99 ms | search CPU µs | product req/s | product p99 ms | orders/s |\n' +
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const r of results) {
     const list = row(r, '(page 1)');
@@ -408,9 +459,16 @@ function printGrowth(results: SizeResult[]): void {
     const product = row(r, ':id');
     console.log(
       `| ${r.products} | ${(r.healthyMs / 1000).toFixed(1)} | ${(r.firstListMs / 1000).toFixed(1)} | ${r.rssStart.toFixed(0)} | ${r.rssEnd.toFixed(0)} | ` +
-        `${list.rps.toFixed(0)} | ${list.p99} | ${search.rps.toFixed(0)} | ${search.p99} | ${product.rps.toFixed(0)} | ${product.p99} | ${r.ordersPerSecond.toFixed(1)} |`,
+        `${list.rps.toFixed(0)} | ${list.p99} | ${list.cpuUs.toFixed(0)} | ${search.rps.toFixed(0)} | ${search.p99} | ${search.cpuUs.toFixed(0)} | ${product.rps.toFixed(0)} | ${product.p99} | ${r.ordersPerSecond.toFixed(1)} |`,
     );
   }
+}
+
+/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;

@@ -1,5 +1,19 @@
 import type { FastifyReply } from 'fastify';
 
+/** Replies whose handler answers JSON text from {@link SerializedAnswers}. */
+const serializedReplies = new WeakSet<FastifyReply>();
+
+/**
+ * True when the handler answering on `reply` returned the whole answer as JSON text (the envelope
+ * `{ success, message, ... }` included) from {@link SerializedAnswers}. Whatever post-processes
+ * handlers' results (an interceptor wrapping data in the envelope) must pass such an answer through
+ * unchanged: wrapping or serialising it again would nest the text in a string, and rebuilding it
+ * would lose the point of the cache.
+ */
+export function isSerializedAnswer(reply: FastifyReply): boolean {
+  return serializedReplies.has(reply);
+}
+
 /**
  * The JSON text of answers built around values that are reused as they are (a cached product-list
  * page, a product of the in-memory catalogue, both replaced, never changed, when the catalogue
@@ -19,6 +33,7 @@ export class SerializedAnswers<T extends object> {
       this.texts.set(value, text);
     }
     void reply.type('application/json; charset=utf-8');
+    serializedReplies.add(reply);
     return text;
   }
 }

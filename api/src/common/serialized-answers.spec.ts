@@ -1,0 +1,33 @@
+import type { FastifyReply } from 'fastify';
+import { isSerializedAnswer, SerializedAnswers } from './serialized-answers';
+
+const reply = () => {
+  const headers: Record<string, string> = {};
+  const r = {
+    headers,
+    type(value: string) {
+      headers['content-type'] = value;
+      return r;
+    },
+  };
+  return r as unknown as FastifyReply & { headers: Record<string, string> };
+};
+
+describe('SerializedAnswers', () => {
+  it('serialises a value once and marks the replies it answers', () => {
+    let built = 0;
+    const answers = new SerializedAnswers((v: { n: number }) => {
+      built += 1;
+      return { success: true, ...v };
+    });
+    const value = { n: 1 };
+    const one = reply();
+    const two = reply();
+    expect(answers.send(one, value)).toBe('{"success":true,"n":1}');
+    expect(answers.send(two, value)).toBe('{"success":true,"n":1}');
+    expect(built).toBe(1);
+    expect(one.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(isSerializedAnswer(one)).toBe(true);
+    expect(isSerializedAnswer(reply())).toBe(false);
+  });
+});
