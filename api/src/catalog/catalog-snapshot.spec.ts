@@ -66,6 +66,27 @@ describe('CatalogSnapshot', () => {
     expect(loads).toBe(2);
   });
 
+  it('spaces periodic reloads by ten times the last load', async () => {
+    let now = 0;
+    let loads = 0;
+    const snapshot = new CatalogSnapshot(
+      async () => {
+        loads += 1;
+        now += 500; // each load takes 500 ms
+        return { products: [], categories: [] };
+      },
+      1000,
+      () => now,
+    );
+    await snapshot.current();
+    now = 4999;
+    await snapshot.current();
+    expect(loads).toBe(1);
+    now = 5000;
+    await snapshot.current();
+    expect(loads).toBe(2);
+  });
+
   it('makes readers wait for the new load after a change, not for a periodic one', async () => {
     let loads = 0;
     const snapshot = new CatalogSnapshot(async () => {

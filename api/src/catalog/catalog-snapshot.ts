@@ -2,6 +2,12 @@ import type { CategoryRef, PriceRange, ProductView } from './catalog.types';
 
 /** How long a snapshot serves before it is read again (other API instances' writes show by then). */
 export const SNAPSHOT_TTL_MS = 30_000;
+/**
+ * A periodic reload waits at least this many times as long as the last load took, so that reading a
+ * large catalogue again (100,000 products take tens of seconds on a slow database) never becomes
+ * most of what the process does.
+ */
+export const RELOAD_SPACING = 10;
 
 export interface SnapshotProduct {
   view: ProductView;
@@ -11,6 +17,12 @@ export interface SnapshotProduct {
 
 export interface Snapshot {
   products: SnapshotProduct[];
+  /**
+   * The products in the list's two orders, ascending (ties by id), sorted once per load: a list
+   * walks one of them (backwards for descending) instead of sorting its matches on every request.
+   */
+  byCreatedAt: SnapshotProduct[];
+  byPrice: SnapshotProduct[];
   byId: Map<string, SnapshotProduct>;
   categories: CategoryRef[];
   priceRange: PriceRange;
@@ -29,7 +41,7 @@ export type SnapshotLoader = () => Promise<{
  * CATALOG_SYNC_INTERVAL_MS), or at the latest within the TTL.
  */
 export class CatalogSnapshot {
-  private state?: { snapshot: Snapshot; loadedAt: number; generation: number };
+  private state?: { snapshot: Snapshot; loadedAt: number; loadMs: number; generation: number };
   private loading?: Promise<Snapshot>;
   private generation = 0;
   private beforeRead?: () => Promise<void> | undefined;
@@ -51,7 +63,7 @@ export class CatalogSnapshot {
     if (look) await look;
     const state = this.state;
     if (state && state.generation === this.generation) {
-      if (this.now() - state.loadedAt >= this.ttlMs) {
+      if (this.now() - state.loadedAt >= Math.max(this.ttlMs, RELOAD_SPACING * state.loadMs)) {
         // A failed refresh leaves the snapshot as it is; the next read past the TTL tries again.
         this.refresh().catch(() => undefined);
       }
@@ -98,11 +110,34 @@ export class CatalogSnapshot {
     }
     const snapshot: Snapshot = {
       products,
+      byCreatedAt: sortedBy(products, (p) => p.view.createdAt),
+      byPrice: sortedBy(products, (p) => p.view.effectivePrice),
       byId: new Map(products.map((p) => [p.view._id, p])),
       categories,
       priceRange: products.length ? { min, max } : { min: 0, max: 0 },
     };
-    this.state = { snapshot, loadedAt: startedAt, generation };
+    this.state = { snapshot, loadedAt: startedAt, loadMs: this.now() - startedAt, generation };
     return snapshot;
   }
+}
+
+/** Ascending by `key`, ties by id: the order of a list sorted ascending (descending is its reverse). */
+function sortedBy(
+  products: SnapshotProduct[],
+  key: (p: SnapshotProduct) => string | number,
+): SnapshotProduct[] {
+  return products
+    .map((p) => ({ p, k: key(p) }))
+    .sort((a, b) =>
+      a.k !== b.k
+        ? a.k < b.k
+          ? -1
+          : 1
+        : a.p.view._id < b.p.view._id
+          ? -1
+          : a.p.view._id > b.p.view._id
+            ? 1
+            : 0,
+    )
+    .map(({ p }) => p);
 }
