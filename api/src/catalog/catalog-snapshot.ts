@@ -1,7 +1,13 @@
 import type { CategoryRef, PriceRange, ProductView } from './catalog.types';
 
-/** How long a snapshot serves before it is read again (other API instances' writes show by then). */
-export const SNAPSHOT_TTL_MS = 30_000;
+/**
+ * How long a snapshot serves before it is read again in the background. The API's own writes, and
+ * other instances' through the change feed (CatalogSync), reach the snapshot within about a second;
+ * this reload is only the backstop for writes made to the database by other means (a restore, a
+ * script), so it is long: reading 10,000 products again costs a second or two of CPU, which every
+ * 30 s was 5% of a core and a spike in the lists' latency.
+ */
+export const SNAPSHOT_TTL_MS = 5 * 60_000;
 /**
  * A periodic reload waits at least this many times as long as the last load took, so that reading a
  * large catalogue again (100,000 products take tens of seconds on a slow database) never becomes
