@@ -14,7 +14,7 @@ const reply = () => {
 };
 
 describe('SerializedAnswers', () => {
-  it('serialises a value once and marks the replies it answers', () => {
+  it('serialises a value once, as bytes that say they are a whole answer', () => {
     let built = 0;
     const answers = new SerializedAnswers((v: { n: number }) => {
       built += 1;
@@ -27,7 +27,8 @@ describe('SerializedAnswers', () => {
     expect(answers.send(two, value)).toBe(answers.send(one, value));
     expect(built).toBe(1);
     expect(one.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(isSerializedAnswer(one)).toBe(true);
-    expect(isSerializedAnswer(reply())).toBe(false);
+    expect(isSerializedAnswer(answers.send(one, value))).toBe(true);
+    expect(isSerializedAnswer({ success: true })).toBe(false);
+    expect(isSerializedAnswer('text')).toBe(false);
   });
 });

@@ -1,17 +1,14 @@
 import type { FastifyReply } from 'fastify';
 
-/** Replies whose handler answers JSON text from {@link SerializedAnswers}. */
-const serializedReplies = new WeakSet<FastifyReply>();
-
 /**
- * True when the handler answering on `reply` returned the whole answer as JSON bytes (a Buffer, the
- * envelope `{ success, message, ... }` included) from {@link SerializedAnswers}. Whatever post-processes
- * handlers' results (an interceptor wrapping data in the envelope) must pass such an answer through
- * unchanged: wrapping or serialising it again would nest the text in a string, and rebuilding it
- * would lose the point of the cache.
+ * True when a handler's result is a whole answer already serialised: JSON bytes (a Buffer, the
+ * envelope `{ success, message, ... }` included) from {@link SerializedAnswers}, sent with its content
+ * type set. Whatever post-processes handlers' results (an interceptor wrapping data in the envelope)
+ * must pass such a result through unchanged: wrapping or serialising it again would break it, and
+ * rebuilding it would lose the point of the cache.
  */
-export function isSerializedAnswer(reply: FastifyReply): boolean {
-  return serializedReplies.has(reply);
+export function isSerializedAnswer(result: unknown): result is Buffer {
+  return Buffer.isBuffer(result);
 }
 
 /**
@@ -34,7 +31,6 @@ export class SerializedAnswers<T extends object> {
       this.texts.set(value, text);
     }
     void reply.type('application/json; charset=utf-8');
-    serializedReplies.add(reply);
     return text;
   }
 }
