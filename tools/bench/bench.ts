@@ -505,10 +505,15 @@ async function checkOrders(
       .collection<{ placement: string; createdAt: Date; products: { quantity: number }[] }>(
         'orders',
       );
-    // Requests still in flight when the run ended finish first (or are undone by the reconciler).
+    // Requests still in flight when the run ended finish first (or are undone by the reconciler):
+    // no placement half-done, and the orders and the stock unchanged over a second.
+    let last = '';
     for (let i = 0; i < 120; i++) {
-      if (!(await collection.countDocuments({ placement: 'reserving' }))) break;
-      await new Promise((r) => setTimeout(r, 500));
+      const reserving = await collection.countDocuments({ placement: 'reserving' });
+      const now = `${await collection.countDocuments({ createdAt: { $gte: from } })}/${await totalStock(uri)}`;
+      if (!reserving && now === last) break;
+      last = now;
+      await new Promise((r) => setTimeout(r, 1000));
     }
     const orders = await collection
       .find({ placement: 'placed', createdAt: { $gte: from } })
