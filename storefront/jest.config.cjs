@@ -12,5 +12,6 @@ module.exports = {
     ...preset.moduleNameMapper,
     '^(.*)/config/env$': '$1/config/env.jest',
     '\\.(css)$': '<rootDir>/../tools/jest/style-stub.cjs',
+    '\\.(svg|png|webp|jpg)$': '<rootDir>/src/testing/file-stub.cjs',
   },
 };

@@ -9,6 +9,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
 import { AccessLog } from './common/access-log';
+import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { limitJsonDepth } from './common/json-depth';
@@ -41,6 +42,11 @@ export async function createApp(
     genReqId: requestIdFor,
     // Behind the reverse proxy the client's address is in X-Forwarded-For; rate limits key on it.
     trustProxy: config.trustProxy,
+    // A request must arrive whole within requestTimeout; a silent connection closes after
+    // connectionTimeout. Without them a client sending a body slowly holds its connection forever
+    // (and keeps a graceful shutdown waiting).
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.connectionTimeoutMs,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, options.imports),
@@ -60,6 +66,7 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   answerWrongMethodWith405(fastify);
+  applyRouteBodyLimits(fastify);
   limitJsonDepth(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);

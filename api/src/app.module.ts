@@ -8,7 +8,7 @@ import { CatalogModule } from './catalog/catalog.module';
 import { CatalogSeeder } from './catalog/catalog.seeder';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
-import { LocksModule } from './locks/locks.module';
+import { ClaimsModule } from './common/claims';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
@@ -42,7 +42,7 @@ export class AppModule {
           retryDelay: 2000,
         }),
         RateLimitModule,
-        LocksModule,
+        ClaimsModule,
         AuditModule,
         MailModule,
         StorageModule,

@@ -16,6 +16,8 @@ interface PlacedOrder {
   _id: string;
   purchaseNumber: string;
   totalAmount: number;
+  /** The phone number on the order: a prompt from an anonymous checkout may only go there. */
+  phone: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,9 +46,11 @@ describe('M-Pesa Express', () => {
   });
   afterAll(() => m.close());
 
-  async function order(quantity = 2): Promise<PlacedOrder> {
-    const res = await placeOrder(m.t, [{ _id: productId, quantity }]).expect(201);
-    return res.body.order as PlacedOrder;
+  async function order(quantity = 2, phone = newPhone()): Promise<PlacedOrder> {
+    const res = await placeOrder(m.t, [{ _id: productId, quantity }], {
+      guestInfo: { ...DELIVERY, phoneNumber: phone },
+    }).expect(201);
+    return { ...(res.body.order as PlacedOrder), phone };
   }
 
   function push(purchaseNumber: string, phoneNumber: string) {
@@ -54,7 +58,7 @@ describe('M-Pesa Express', () => {
   }
 
   /** Pushes with a scenario chosen for this phone and answers the CheckoutRequestID. */
-  async function pay(o: PlacedOrder, scenario: ScenarioName, phone = newPhone()) {
+  async function pay(o: PlacedOrder, scenario: ScenarioName, phone = o.phone) {
     m.sim.setScenario(scenario, asDaraja(phone));
     const res = await push(o.purchaseNumber, phone).expect(200);
     return res.body.checkoutRequestId as string;
@@ -97,8 +101,8 @@ describe('M-Pesa Express', () => {
   });
 
   it('sends the prompt for the order total and marks the order paid with the receipt, once, even when the callback comes twice', async () => {
-    const o = await order(2);
     const phone = newPhone();
+    const o = await order(2, phone);
     m.sim.setScenario('duplicate-callback', asDaraja(phone));
     const res = await push(o.purchaseNumber, `${phone.slice(0, 4)} ${phone.slice(4)}`).expect(200);
     expect(res.body).toEqual({
@@ -216,8 +220,8 @@ describe('M-Pesa Express', () => {
   });
 
   it('puts the receipt on the order when the callback comes after the status query paid it', async () => {
-    const o = await order(2);
     const phone = newPhone();
+    const o = await order(2, phone);
     // The query (after MPESA_RECONCILE_AFTER_MS, 1 s here) pays it well before the callback comes.
     m.sim.setScenario({ result: 'success', lateCallbackMs: 5000 }, asDaraja(phone));
     const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
@@ -243,8 +247,8 @@ describe('M-Pesa Express', () => {
   ] as const)(
     'tells the shopper when the prompt ends %s, and a new prompt can still pay',
     async (scenario, message) => {
-      const o = await order(1);
       const phone = newPhone();
+      const o = await order(1, phone);
       const id = await pay(o, scenario, phone);
       expect(await settledStatus(id)).toEqual({ success: true, status: 'failed', message });
       expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });
@@ -257,8 +261,8 @@ describe('M-Pesa Express', () => {
   );
 
   it('does not believe a success callback that Daraja does not confirm', async () => {
-    const o = await order(1);
     const phone = newPhone();
+    const o = await order(1, phone);
     m.sim.setScenario({ result: 'success', callback: 'none', delayMs: 60_000 }, asDaraja(phone));
     const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
     await m.t
@@ -354,8 +358,8 @@ describe('M-Pesa Express', () => {
   });
 
   it(`limits prompts to ${PUSH_LIMITS.perOrder} per order and ${PUSH_LIMITS.perPhone} per phone in ${PUSH_LIMITS.windowMs / 60_000} minutes`, async () => {
-    const first = await order(1);
     const phone = newPhone();
+    const first = await order(1, phone);
     m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
     for (let i = 0; i < PUSH_LIMITS.perOrder; i++)
       await push(first.purchaseNumber, phone).expect(200);
@@ -366,20 +370,20 @@ describe('M-Pesa Express', () => {
       message: MPESA_MESSAGES.tooManyForOrder,
     });
 
-    const second = await order(1);
+    const second = await order(1, phone);
     for (let i = PUSH_LIMITS.perOrder; i < PUSH_LIMITS.perPhone; i++)
       await push(second.purchaseNumber, phone).expect(200);
     const perPhone = await push(second.purchaseNumber, phone).expect(429);
     expect(perPhone.body.message).toBe(MPESA_MESSAGES.tooManyForPhone);
-    // Another phone may still pay the second order.
-    await push(second.purchaseNumber, newPhone()).expect(200);
+    // Another phone may still pay the second order (staff may prompt any phone).
+    await push(second.purchaseNumber, newPhone()).set(bearer(staff.accessToken)).expect(200);
   });
 
   it('keeps every payments route public: a token neither helps nor hurts', async () => {
-    const o = await order(1);
+    const quiet = newPhone();
+    const o = await order(1, quiet);
     const id = await pay(o, 'cancelled');
     await settledStatus(id);
-    const quiet = newPhone();
     m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(quiet));
     const calls: Record<(typeof PAYMENT_ROUTES)[number], () => request.Test> = {
       'GET /api/payments/options': () => m.t.http().get('/api/payments/options'),

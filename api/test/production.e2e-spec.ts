@@ -8,7 +8,6 @@ import { createTestApp, type TestApp } from './support/test-app';
 const REQUIRED = [
   'MONGODB_URI',
   'JWT_SECRET',
-  'JWT_REFRESH_SECRET',
   'ADMIN_EMAIL',
   'ADMIN_PASSWORD',
   'STOREFRONT_URL',
@@ -42,7 +41,6 @@ describe(`node ${API_MAIN} with NODE_ENV=production`, () => {
       ...PRODUCTION_ENV,
       MONGODB_URI: 'mongodb://127.0.0.1:9/spc',
       JWT_SECRET: 'too-short',
-      JWT_REFRESH_SECRET: 'dev-only-refresh-secret-change-me-0123456789abcdef',
       STOREFRONT_URL: 'shop.example',
       TRUST_PROXY: 'everyone',
     });

@@ -83,7 +83,12 @@ describe('sales summary and report', () => {
       { date: '2025-03-11', orders: 1, revenue: 200 },
       { date: '2025-03-12', orders: 1, revenue: 200 },
     ]);
-    expect(res.body.totals).toEqual({ orders: 3, revenue: 1900, averageOrderValue: 633 });
+    expect(res.body.totals).toEqual({
+      orders: 3,
+      revenue: 1900,
+      averageOrderValue: 633,
+      refunds: { orders: 0, amount: 0 },
+    });
     expect(res.body.topProducts[0]).toEqual({
       productId: a.product._id,
       productName: a.product.productName,

@@ -1,6 +1,6 @@
 /**
  * The shared state behind several API instances, measured on the real database server under
- * concurrency (FerretDB v1 here, whose conditional updates are not atomic): rate-limit counters and
+ * concurrency: rate-limit counters and
  * the catalog change feed, each used by two independent instances as two processes would.
  */
 import { randomBytes } from 'node:crypto';

@@ -52,6 +52,10 @@ describe('two API instances on one database', () => {
       TRUST_PROXY: '1',
       CATALOG_SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS),
       RATE_LIMIT_AUTH_PER_MINUTE: String(AUTH_LIMIT),
+      // This suite counts the per-address limit; the per-account one and the cap on open unpaid
+      // orders (its orders share one guest's details) are tested elsewhere.
+      RATE_LIMIT_ACCOUNT_PER_MINUTE: '10000',
+      ORDER_MAX_OPEN_UNPAID: '10000',
       RATE_LIMIT_ORDERS_PER_MINUTE: '10000',
       RATE_LIMIT_TRACKING_PER_MINUTE: '10000',
     };

@@ -75,7 +75,8 @@ export function checkOrderAction(
         ? ok
         : no(`${state}; delivery details can only change before it is sent out`);
     case 'delete':
-      if (is('Cancelled')) return ok;
+      // A paid order stays in the sales record even once cancelled (its refund is recorded).
+      if (is('Cancelled') && paymentStatus !== 'Paid') return ok;
       if (is('Pending', 'Processing') && paymentStatus === 'Pending') return ok;
       return no(
         `${state}${paymentStatus === 'Paid' ? ' and paid' : ''}; it is part of the sales record and cannot be deleted`,

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
           );
         for (const index of entry.indexes) {
           const { key, options } = indexSpec(index);
-          // One the server cannot make (a TTL index on FerretDB v1) is reported, not fatal: the API
+          // One the server cannot make is reported, not fatal: the API
           // creates the indexes its schemas declare when it starts.
           await collection
             .createIndex(key, options)

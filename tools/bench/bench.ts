@@ -17,7 +17,10 @@
  * in turn on one growing catalogue and ends with a growth table), BENCH_CONNECTIONS (50),
  * BENCH_SECONDS (10), BENCH_ORDER_CONNECTIONS (the connections placing orders; 10 by default, as
  * each order waits for its stock writes), BENCH_PROFILE=1 (CPU profiles of the API per phase, in
- * .data/drills/bench/profiles, with their top entries printed).
+ * .data/drills/bench/profiles, with their top entries printed). After the order run, once the
+ * orders stopped changing (requests in flight when the load ended finish in the API after it), it
+ * checks that the stock taken equals the quantities ordered (nothing oversold, nothing lost).
+ * SPC_DB_SERVER=secantus-py|secantus-rs picks the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -33,6 +36,8 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { MongoClient, ObjectId, type Document } from 'mongodb';
+import type { DatabaseHandle } from '../db/launcher';
+import { serverName } from '../db/probe';
 import {
   buildApi,
   rssMb,
@@ -56,11 +61,16 @@ const ORDER_CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 10);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const DIR = path.join(DATA_DIR, 'drills', 'bench');
 const PROFILE_DIR = path.join(DIR, 'profiles');
-/** The only settings changed from production's: clients are not rate limited. */
+/** The only settings changed from production's: the per-client limits (one client places every order). */
 const LIFTED = {
   RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
   RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
   RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
+  RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
+  LOGIN_LOCKOUT_AFTER_FAILURES: '1000000',
+  ORDER_MAX_OPEN_UNPAID: '1000000',
+  ORDER_MAX_UNITS_PER_ORDER: '1000000',
 };
 /** Settings production gives the API (docker-compose.yml) beyond the secrets and URLs. */
 const PRODUCTION = { NODE_ENV: 'production', TRUST_PROXY: '1' };
@@ -107,7 +117,7 @@ async function main(): Promise<void> {
   const results: SizeResult[] = [];
   try {
     printSettings(env);
-    for (const size of SIZES) results.push(await benchSize(size, env, seeded.uri));
+    for (const size of SIZES) results.push(await benchSize(size, env, seeded.uri, seeded.db));
   } finally {
     await seeded.db.stop();
   }
@@ -129,13 +139,18 @@ function printSettings(env: NodeJS.ProcessEnv): void {
       `  request log (stdout) appended to ${path.relative(process.cwd(), DIR)}/api-<products>.log`,
       `  lifted for the bench: ${Object.entries(LIFTED)
         .map(([k, v]) => `${k}=${v}`)
-        .join(', ')} (the per-client rate limits)`,
+        .join(', ')} (the per-client limits)`,
       `  load: ${CONNECTIONS} connections (${ORDER_CONNECTIONS} placing orders), ${SECONDS} s a scenario, on ${process.platform}/${process.arch} with ${cpus().length} CPUs`,
     ].join('\n'),
   );
 }
 
-async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Promise<SizeResult> {
+async function benchSize(
+  size: number,
+  env: NodeJS.ProcessEnv,
+  uri: string,
+  db: DatabaseHandle,
+): Promise<SizeResult> {
   const ids = await grow(uri, size);
   const origin = env.STOREFRONT_URL!;
   const logFile = path.join(DIR, `api-${size}.log`);
@@ -246,7 +261,7 @@ async function benchSize(size: number, env: NodeJS.ProcessEnv, uri: string): Pro
     );
     const rssEnd = rssMb(api.pid);
     print(size, rows, { rssStart, rssEnd, healthyMs, firstListMs, log, readRequests });
-    const ordersPerSecond = await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!);
+    const ordersPerSecond = await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!, db);
     await cut('orders', Math.round(ordersPerSecond * SECONDS));
     for (const row of rows) {
       if (row.errors || row.non2xx) {
@@ -358,7 +373,7 @@ async function grow(uri: string, size: number): Promise<string[]> {
           productName: `${source.productName} (lot ${Math.floor(j / demo.length)})`,
           productQuantity: 1_000_000,
           reservations: [],
-          restocks: [],
+          restockedFor: [],
           createdAt: new Date(),
           updatedAt: new Date(),
         });
@@ -491,48 +506,84 @@ async function totalStock(uri: string): Promise<number> {
   }
 }
 
-/** Every unit of stock taken belongs to an order that exists; marks the run broken otherwise. */
+interface Ledger {
+  placed: number;
+  unfinished: number;
+  reservations: number;
+  ordered: number;
+  stock: number;
+}
+
+/** The orders placed since `from`, the placements not finished, and the stock, read together. */
+async function ledger(client: MongoClient, from: Date): Promise<Ledger> {
+  const db = client.db();
+  const orders = await db
+    .collection<{ products: { quantity: number }[] }>('orders')
+    .find({ placement: 'placed', createdAt: { $gte: from } }, { projection: { products: 1 } })
+    .toArray();
+  const unfinished = await db
+    .collection('orders')
+    .countDocuments({ placement: { $in: ['reserving', 'undoing'] } });
+  const reservations = await db
+    .collection('products')
+    .countDocuments({ 'reservations.0': { $exists: true } });
+  const stock = await db
+    .collection<{ productQuantity: number }>('products')
+    .aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$productQuantity' } } }])
+    .toArray();
+  return {
+    placed: orders.length,
+    unfinished,
+    reservations,
+    ordered: orders.reduce((sum, o) => sum + o.products.reduce((s, l) => s + l.quantity, 0), 0),
+    stock: stock[0]?.total ?? 0,
+  };
+}
+
+/**
+ * Every unit of stock taken belongs to a placed order; marks the run broken otherwise. Orders answered
+ * after the load ended (the API finishes requests whose client left) would make a check made at
+ * once compare a moving ledger, so it waits until no placement is half-done, no product holds a
+ * reservation, and two readings 2 s apart agree.
+ */
 async function checkOrders(
   uri: string,
   stockBefore: number,
   from: Date,
   row: Row,
+  db: DatabaseHandle,
 ): Promise<number> {
   const client = await MongoClient.connect(uri);
   try {
-    const collection = client
-      .db()
-      .collection<{ placement: string; createdAt: Date; products: { quantity: number }[] }>(
-        'orders',
-      );
-    // Requests still in flight when the run ended finish first (or are undone by the reconciler):
-    // no placement half-done, and the orders and the stock unchanged over a second.
-    let last = '';
-    for (let i = 0; i < 120; i++) {
-      const reserving = await collection.countDocuments({ placement: 'reserving' });
-      const now = `${await collection.countDocuments({ createdAt: { $gte: from } })}/${await totalStock(uri)}`;
-      if (!reserving && now === last) break;
+    const started = Date.now();
+    let last = await ledger(client, from);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 2000));
+      const now = await ledger(client, from);
+      const still =
+        now.unfinished === 0 &&
+        now.reservations === 0 &&
+        now.placed === last.placed &&
+        now.stock === last.stock;
       last = now;
-      await new Promise((r) => setTimeout(r, 1000));
+      if (still) break;
+      if (Date.now() - started > 180_000) {
+        console.error('[bench] the orders did not stop changing within 180 s');
+        break;
+      }
     }
-    const orders = await collection
-      .find({ placement: 'placed', createdAt: { $gte: from } })
-      .toArray();
-    const ordered = orders.reduce(
-      (sum, o) => sum + o.products.reduce((s, l) => s + l.quantity, 0),
-      0,
-    );
-    const taken = stockBefore - (await totalStock(uri));
-    const server = await client.db('admin').command({ buildInfo: 1 });
+    const taken = stockBefore - last.stock;
     console.log(
-      `\nOrders: ${orders.length} placed in ${SECONDS} s (${(orders.length / SECONDS).toFixed(1)}/s) on ${server.ferretdbVersion ? `FerretDB ${server.ferretdbVersion}` : `MongoDB ${server.version}`}; ` +
-        `${taken} units of stock taken for ${ordered} units ordered; ${row.errors} errors, ${row.non2xx} non-2xx answers`,
+      `\nOrders: ${last.placed} placed in ${SECONDS} s (${(last.placed / SECONDS).toFixed(1)}/s) on ${await serverName(client.db())} [${db.description}]; ` +
+        `${taken} units of stock taken for ${last.ordered} units ordered (settled after ${((Date.now() - started) / 1000).toFixed(0)} s); ${row.errors} errors, ${row.non2xx} non-2xx answers`,
     );
-    if (taken !== ordered) {
-      console.error('[bench] stock taken differs from the quantities ordered');
+    if (taken !== last.ordered || last.unfinished || last.reservations) {
+      console.error(
+        `[bench] stock taken (${taken}) differs from the quantities ordered (${last.ordered}), or ${last.unfinished} placements and ${last.reservations} reservations are left`,
+      );
       broken = true;
     }
-    return orders.length / SECONDS;
+    return last.placed / SECONDS;
   } finally {
     await client.close();
   }

@@ -1,29 +1,29 @@
 /**
  * Gives the API, the tests and the scripts a MongoDB-compatible server without a manual step. It tries,
- * in order: MONGODB_URI; a `mongod` on PATH; a `ferretdb` on PATH (FerretDB v1 on SQLite); MongoDB
- * downloaded by mongodb-memory-server where the internet is reachable; FerretDB v1.24.2 built with Go.
- * It says which it chose, reuses a server it started earlier, listens on loopback only and stops what
- * it started.
+ * in order: MONGODB_URI; a `mongod` on PATH; MongoDB downloaded by mongodb-memory-server where the
+ * internet is reachable; SecantusDB, a single-node MongoDB wire-protocol server on WiredTiger made as
+ * a test surrogate for MongoDB: `secantusd-rs` (the faster Rust build) when it is on PATH or in
+ * `.data/bin` (`npm run db:build-native`), else `secantusd-py` installed once, pinned, into a Python
+ * venv under `.data/secantus-py`. It says which it chose, reuses a server it started earlier, listens
+ * on loopback only and stops what it started. SPC_DB_SERVER names the one kind to try (to compare
+ * the Python and Rust servers, say).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
-  cpSync,
   existsSync,
   mkdirSync,
   openSync,
   readFileSync,
   rmSync,
   writeFileSync,
-  chmodSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { DATA_DIR } from '../paths';
 
-export type DatabaseKind = 'env' | 'mongod' | 'ferretdb' | 'memory-server';
+export type DatabaseKind = 'env' | 'mongod' | 'memory-server' | 'secantus-rs' | 'secantus-py';
 
 export interface DatabaseHandle {
   kind: DatabaseKind;
@@ -55,8 +55,12 @@ interface State {
   description: string;
 }
 
-const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB';
-const FERRETDB_VERSION = 'v1.24.2';
+type StartedKind = 'mongod' | 'secantus-rs' | 'secantus-py';
+
+/** The pinned SecantusDB releases (PyPI `SecantusDB`, crates.io `secantus-mdb`). */
+export const SECANTUS_PY_VERSION = '0.7.0b3';
+export const SECANTUS_RS_VERSION = '0.5.3-beta.196';
+const SECANTUS_PY_VENV = path.join(DATA_DIR, 'secantus-py');
 const READY_TIMEOUT_MS = 60_000;
 const INTERNET_PROBE_MS = 3000;
 
@@ -90,35 +94,37 @@ export async function ensureDatabase(options: LaunchOptions = {}): Promise<Datab
 
   const port = options.port ?? (await freePort());
   const attempts: string[] = [];
+  // SPC_DB_SERVER=secantus-py (or mongod, memory-server, secantus-rs) tries that one only.
+  const only = process.env.SPC_DB_SERVER as DatabaseKind | undefined;
+  const tries = (kind: DatabaseKind) => !only || only === kind;
 
-  const mongod = which('mongod');
+  const mongod = tries('mongod') ? which('mongod') : undefined;
   if (mongod) return startProcess('mongod', mongodArgs(mongod, dir, port), dir, port, options, log);
   attempts.push('no mongod on PATH');
 
-  const ferretdb = findFerretDb(dir);
-  if (ferretdb)
-    return startProcess('ferretdb', ferretArgs(ferretdb, dir, port), dir, port, options, log);
-  attempts.push('no ferretdb on PATH or in .data/bin');
-
-  const memory = await tryMemoryServer(dir, port, log);
+  const memory = tries('memory-server') ? await tryMemoryServer(dir, port, log) : undefined;
   if (memory) return memory;
   attempts.push('mongodb-memory-server could not download MongoDB (no internet)');
 
-  if (which('go')) {
-    const built = buildFerretDb(log);
-    if (built)
-      return startProcess('ferretdb', ferretArgs(built, dir, port), dir, port, options, log);
-    attempts.push('building FerretDB with Go failed (see above)');
-  } else {
-    attempts.push('no Go toolchain to build FerretDB');
-  }
+  const native = tries('secantus-rs') ? findSecantusRs() : undefined;
+  if (native)
+    return startProcess('secantus-rs', secantusArgs(native, dir, port), dir, port, options, log);
+  attempts.push('no secantusd-rs on PATH or in .data/bin');
+
+  const python = tries('secantus-py')
+    ? installSecantusPy(log)
+    : { failed: `SPC_DB_SERVER=${only}` };
+  if (typeof python === 'string')
+    return startProcess('secantus-py', secantusArgs(python, dir, port), dir, port, options, log);
+  attempts.push(python.failed);
 
   throw new Error(
     `No MongoDB-compatible database could be started (${attempts.join('; ')}). Any one of these works:\n` +
       '  - set MONGODB_URI to a MongoDB 6+ server (e.g. mongodb://127.0.0.1:27017/spc)\n' +
       '  - install MongoDB so that `mongod` is on PATH\n' +
-      `  - install Go 1.22+ and run again (FerretDB ${FERRETDB_VERSION} is then built into .data/bin)\n` +
-      '  - put a FerretDB v1 binary named `ferretdb` on PATH\n' +
+      '  - install Python 3.10+ with its venv module (Debian: apt-get install python3-venv) and run\n' +
+      `    again: SecantusDB ${SECANTUS_PY_VERSION} is then installed from PyPI into .data/secantus-py\n` +
+      '  - build the Rust SecantusDB server with `npm run db:build-native` (cargo, a few minutes)\n' +
       '  - run where the internet is reachable so mongodb-memory-server can download MongoDB',
   );
 }
@@ -148,27 +154,39 @@ function mongodArgs(bin: string, dir: string, port: number): [string, string[]] 
   return [bin, ['--dbpath', dbPath, '--bind_ip', '127.0.0.1', '--port', String(port), '--quiet']];
 }
 
-function ferretArgs(bin: string, dir: string, port: number): [string, string[]] {
-  const sqlite = path.join(dir, 'ferretdb');
-  const stateDir = path.join(dir, 'ferretdb-state');
-  mkdirSync(sqlite, { recursive: true });
-  mkdirSync(stateDir, { recursive: true });
+/**
+ * `--standalone`, as production's mongod runs: without it SecantusDB advertises a one-node replica
+ * set, and the driver would then connect to the address it advertises rather than the one it was
+ * given (around a test's TCP proxy, for one). Started in its data folder so that no
+ * `./secantusd.toml` of the caller's working directory is picked up.
+ */
+function secantusArgs(bin: string, dir: string, port: number): [string, string[]] {
+  const storage = path.join(dir, 'secantus');
+  mkdirSync(storage, { recursive: true });
   return [
     bin,
     [
-      '--handler=sqlite',
-      `--sqlite-url=file:${sqlite}/`,
-      `--listen-addr=127.0.0.1:${port}`,
-      `--state-dir=${stateDir}`,
-      '--debug-addr=-',
-      '--telemetry=disable',
-      '--log-level=error',
+      '--standalone',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--storage-path',
+      storage,
+      '--log-level',
+      'WARNING',
     ],
   ];
 }
 
+const DESCRIPTIONS: Record<StartedKind, string> = {
+  mongod: 'mongod',
+  'secantus-rs': 'SecantusDB (secantusd-rs, Rust)',
+  'secantus-py': 'SecantusDB (secantusd-py, Python)',
+};
+
 async function startProcess(
-  kind: 'mongod' | 'ferretdb',
+  kind: StartedKind,
   [bin, args]: [string, string[]],
   dir: string,
   port: number,
@@ -179,15 +197,13 @@ async function startProcess(
   const logFile = path.join(dir, `${kind}.log`);
   const out = openSync(logFile, 'a');
   const child: ChildProcess = spawn(bin, args, {
+    cwd: dir,
     stdio: ['ignore', out, out],
     detached: options.detached ?? false,
   });
   closeSync(out);
   const uri = `mongodb://127.0.0.1:${port}/`;
-  const description =
-    kind === 'mongod'
-      ? `mongod (${bin})`
-      : `FerretDB v1 on SQLite (${bin}, data in ${path.relative(process.cwd(), dir) || dir})`;
+  const description = `${DESCRIPTIONS[kind]} (${bin}, data in ${path.relative(process.cwd(), dir) || dir})`;
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
     exited = `exited with ${signal ?? code}`;
@@ -269,76 +285,47 @@ async function internetReachable(): Promise<boolean> {
   }
 }
 
-function findFerretDb(dir: string): string | undefined {
-  const candidates = [
-    which('ferretdb'),
-    path.join(DATA_DIR, 'bin', 'ferretdb'),
-    path.join(dir, 'bin', 'ferretdb'),
-  ];
-  return candidates.find((c): c is string => !!c && existsSync(c) && worksAsFerretDb(c));
+function findSecantusRs(): string | undefined {
+  const candidates = [which('secantusd-rs'), path.join(DATA_DIR, 'bin', 'secantusd-rs')];
+  return candidates.find((c): c is string => !!c && existsSync(c) && answersHelp(c));
 }
 
-function worksAsFerretDb(bin: string): boolean {
-  const res = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-  return res.status === 0 && /version: v1\./.test(res.stdout);
+function answersHelp(bin: string): boolean {
+  return spawnSync(bin, ['--help'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
 }
 
 /**
- * `go install github.com/FerretDB/FerretDB/cmd/ferretdb@v1.24.2` is tried first. Where it cannot work
- * (the module proxy may refuse the version list the deprecation check asks for, and the released
- * module lacks the generated build/version/version.txt without which the binary panics at start), the
- * same module version is downloaded, version.txt written, and the binary built from its own go.mod.
+ * `secantusd-py` from a venv under `.data/secantus-py`, installed once with pip at the pinned
+ * version (prebuilt wheels: seconds). The venv is made again when its version is not the pinned one.
  */
-function buildFerretDb(log: (m: string) => void): string | undefined {
-  const binDir = path.join(DATA_DIR, 'bin');
-  const target = path.join(binDir, 'ferretdb');
-  mkdirSync(binDir, { recursive: true });
-  log(
-    `building FerretDB ${FERRETDB_VERSION} with Go into .data/bin (once; takes a minute or two)...`,
-  );
-
-  const install = spawnSync(
-    'go',
-    ['install', `${FERRETDB_MODULE}/cmd/ferretdb@${FERRETDB_VERSION}`],
-    {
-      env: { ...process.env, GOBIN: binDir },
-      encoding: 'utf8',
-    },
-  );
-  if (install.status === 0 && worksAsFerretDb(target)) return target;
-  log(
-    `go install did not give a working binary (${firstLine(install.stderr) || 'binary lacks its version file'}); building from the module source instead`,
-  );
-
-  const download = spawnSync(
-    'go',
-    ['mod', 'download', '-json', `${FERRETDB_MODULE}@${FERRETDB_VERSION}`],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (download.status !== 0) {
-    log(`go mod download failed: ${download.stderr || download.stdout}`);
-    return undefined;
+function installSecantusPy(log: (m: string) => void): string | { failed: string } {
+  const bin = path.join(SECANTUS_PY_VENV, 'bin', 'secantusd-py');
+  const stamp = path.join(SECANTUS_PY_VENV, 'installed-version');
+  const installed = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
+  if (installed === SECANTUS_PY_VERSION && existsSync(bin)) return bin;
+  const python = which('python3');
+  if (!python) return { failed: 'no python3 to install SecantusDB' };
+  log(`installing SecantusDB ${SECANTUS_PY_VERSION} from PyPI into .data/secantus-py (once)...`);
+  rmSync(SECANTUS_PY_VENV, { recursive: true, force: true });
+  const venv = spawnSync(python, ['-m', 'venv', SECANTUS_PY_VENV], { encoding: 'utf8' });
+  if (venv.status !== 0) {
+    return {
+      failed: `python3 -m venv failed (${firstLine(venv.stderr || venv.stdout)}; Debian: apt-get install python3-venv)`,
+    };
   }
-  const moduleDir = (JSON.parse(download.stdout) as { Dir: string }).Dir;
-  const src = path.join(os.tmpdir(), `ferretdb-src-${process.pid}`);
-  rmSync(src, { recursive: true, force: true });
-  cpSync(moduleDir, src, { recursive: true });
-  spawnSync('chmod', ['-R', 'u+w', src]);
-  writeFileSync(path.join(src, 'build/version/version.txt'), `${FERRETDB_VERSION}\n`);
-  const build = spawnSync('go', ['build', '-o', target, './cmd/ferretdb'], {
-    cwd: src,
-    encoding: 'utf8',
-  });
-  rmSync(src, { recursive: true, force: true });
-  if (build.status !== 0 || !worksAsFerretDb(target)) {
-    log(`go build of FerretDB failed: ${build.stderr}`);
-    return undefined;
+  const pip = spawnSync(
+    path.join(SECANTUS_PY_VENV, 'bin', 'pip'),
+    ['install', '-q', '--disable-pip-version-check', `SecantusDB==${SECANTUS_PY_VERSION}`],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (pip.status !== 0 || !existsSync(bin)) {
+    return {
+      failed: `pip install SecantusDB==${SECANTUS_PY_VERSION} failed: ${pip.stderr.trim()}`,
+    };
   }
-  chmodSync(target, 0o755);
-  log(`built ${target}`);
-  return target;
+  writeFileSync(stamp, `${SECANTUS_PY_VERSION}\n`);
+  log(`installed ${bin}`);
+  return bin;
 }
 
 async function waitUntilReady(uri: string, exited: () => string | undefined): Promise<void> {

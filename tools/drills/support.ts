@@ -58,7 +58,6 @@ export function apiEnv(
     NODE_ENV: 'production',
     MONGODB_URI: withDatabaseName(serverUri, 'drill'),
     JWT_SECRET: 'd'.repeat(40),
-    JWT_REFRESH_SECRET: 'e'.repeat(40),
     ADMIN_EMAIL: 'drill@example.co.ke',
     ADMIN_PASSWORD: 'Drill#2026',
     STOREFRONT_URL: 'http://localhost:5173',
@@ -69,12 +68,21 @@ export function apiEnv(
     RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
     RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
     RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+    RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
+    LOGIN_LOCKOUT_AFTER_FAILURES: '1000000',
+    ORDER_MAX_OPEN_UNPAID: '1000000',
+    ORDER_MAX_UNITS_PER_ORDER: '1000000',
     ...extra,
   };
 }
 
+/**
+ * The demo data, seeded as in development (a production seed refuses demo data, and would give the
+ * demo staff account a random password): the drills' databases are private and throwaway.
+ */
 export function seed(env: NodeJS.ProcessEnv): void {
-  run('node', ['api/dist/scripts/seed.js'], env);
+  run('node', ['api/dist/scripts/seed.js'], { ...env, NODE_ENV: 'development' });
 }
 
 /**
@@ -134,17 +142,23 @@ export interface ApiProcess {
 }
 
 /**
- * Starts the built API (api/dist/main.js) and waits until its health answers 200. `logFile` takes
+ * Starts the built API (api/dist/main.js, or `main`) and waits until its health answers 200. `logFile` takes
  * its standard output (the request log) appended to a file, as a log collector would; `nodeArgs` go
  * to node before the script (e.g. a `--require` for profiling).
  */
 export async function startApi(
   env: NodeJS.ProcessEnv,
-  options: { port?: number; quiet?: boolean; logFile?: string; nodeArgs?: string[] } = {},
+  options: {
+    port?: number;
+    quiet?: boolean;
+    main?: string;
+    logFile?: string;
+    nodeArgs?: string[];
+  } = {},
 ): Promise<ApiProcess> {
   const port = options.port ?? (await freePort());
   const out = options.logFile ? openSync(options.logFile, 'a') : undefined;
-  const child = spawn('node', [...(options.nodeArgs ?? []), 'api/dist/main.js'], {
+  const child = spawn('node', [...(options.nodeArgs ?? []), options.main ?? 'api/dist/main.js'], {
     cwd: WORKSPACE_ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out ?? (options.quiet ? 'ignore' : 'inherit'), 'inherit'],
@@ -213,14 +227,14 @@ interface ProductDoc {
   _id: ObjectId;
   productName: string;
   productQuantity: number;
-  reservations?: string[];
+  reservations?: { orderId: string; quantity: number }[];
   restockedFor?: string[];
 }
 
 interface OrderDoc {
   _id: ObjectId;
   purchaseNumber: string;
-  placement: 'reserving' | 'placed';
+  placement: 'reserving' | 'placed' | 'undoing';
   orderStatus: string;
   stockReturn?: string;
   products: { productId: string; quantity: number }[];
@@ -259,7 +273,9 @@ export async function waitForReconciled(
   return withClient(uri, async (client) => {
     const db = client.db();
     for (;;) {
-      const reserving = await db.collection('orders').countDocuments({ placement: 'reserving' });
+      const reserving = await db
+        .collection('orders')
+        .countDocuments({ placement: { $in: ['reserving', 'undoing'] } });
       const pendingReturns = await db
         .collection('orders')
         .countDocuments({ stockReturn: { $in: ['pending', 'done'] } });

@@ -61,6 +61,8 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       LOG_PRETTY: 'false',
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000',
+      ORDER_MAX_OPEN_UNPAID: '1000',
       MPESA_ENV: 'sandbox-local',
       MPESA_BASE_URL: mpesa,
       MPESA_CALLBACK_BASE_URL: api,

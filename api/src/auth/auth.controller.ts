@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
+import { AUTH_BODY_LIMIT_BYTES, BodyLimit } from '../common/body-limit';
 import { RateLimit } from '../common/rate-limit';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
@@ -35,9 +36,10 @@ import {
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post(['auth/register', 'user'])
   @Public()
-  @RateLimit('auth')
+  @RateLimit('auth', { perAccount: true })
   @ApiOperation({ summary: 'Create a customer account (also at POST /api/user)' })
   @ApiCreatedResponse({ type: RegisterResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The e-mail is taken' })
@@ -49,9 +51,10 @@ export class AuthController {
     };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/login')
   @Public()
-  @RateLimit('auth')
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Sign in: the user, an access token and a refresh token' })
   @ApiOkResponse({ type: SessionResponseDto })
@@ -66,6 +69,7 @@ export class AuthController {
     };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/refreshToken')
   @Public()
   @HttpCode(HttpStatus.OK)
@@ -82,6 +86,7 @@ export class AuthController {
     };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/logout')
   @Auth()
   @HttpCode(HttpStatus.OK)
@@ -92,9 +97,10 @@ export class AuthController {
     return { success: true, message: 'Signed out successfully' };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/forgot/password')
   @Public()
-  @RateLimit('auth')
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'E-mail a reset link (same answer whether or not the account exists)' })
   @ApiOkResponse({ type: MessageDto })
@@ -103,6 +109,7 @@ export class AuthController {
     return { success: true, message: FORGOT_PASSWORD_MESSAGE };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/reset/password')
   @Public()
   @RateLimit('auth')
@@ -116,8 +123,10 @@ export class AuthController {
     return { success: true, message: 'Your password has been reset. You can now sign in.' };
   }
 
+  @BodyLimit(AUTH_BODY_LIMIT_BYTES)
   @Post('auth/change/password')
   @Auth()
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Change your password; other sessions end, this one gets a new token pair',

@@ -10,6 +10,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { customerText } from '../mail/mail-text';
 import { MailService } from '../mail/mail.service';
 import type { UserView } from '../users/user.types';
 import { DEACTIVATED_MESSAGE, UsersService } from '../users/users.service';
@@ -78,7 +79,7 @@ export class AuthService {
       to: user.email,
       subject: 'Reset your Seedling Propagation Centre password',
       text:
-        `Hello ${user.fullName},\n\nSomeone (we hope you) asked to reset the password of your account.\n` +
+        `Hello ${customerText(user.fullName, 80)},\n\nSomeone (we hope you) asked to reset the password of your account.\n` +
         `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
         'If you did not ask for this, ignore this e-mail: your password stays as it is.\n\nSeedling Propagation Centre, Kiambu',
       link,

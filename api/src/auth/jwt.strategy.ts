@@ -25,12 +25,17 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
+  /**
+   * A token must carry its expiry, and the account's current token version: a password change or
+   * reset ends every access token issued before it.
+   */
   async validate(claims: AccessClaims): Promise<Principal> {
-    const user =
-      typeof claims.sub === 'string'
-        ? await this.users.findById(claims.sub).catch(() => null)
+    const session =
+      typeof claims.sub === 'string' && typeof claims.exp === 'number'
+        ? await this.users.findSession(claims.sub).catch(() => null)
         : null;
-    if (!user || user.role !== claims.role) {
+    const user = session?.user;
+    if (!user || user.role !== claims.role || (claims.tv ?? 0) !== session.tokenVersion) {
       throw new UnauthorizedException('Your session is no longer valid. Please sign in again.');
     }
     if (!user.isActive) throw new ForbiddenException(DEACTIVATED_MESSAGE);

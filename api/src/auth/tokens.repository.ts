@@ -59,6 +59,11 @@ export class TokensRepository {
       .lean<{ userId: string }>();
   }
 
+  /** Marks every unused reset link of the account as used. */
+  async voidResets(userId: string, now: Date): Promise<void> {
+    await this.resets.updateMany({ userId, usedAt: null }, { $set: { usedAt: now } });
+  }
+
   async markResetUsed(tokenHash: string, now: Date): Promise<void> {
     await this.resets.updateOne({ tokenHash }, { $set: { usedAt: now } });
   }

@@ -2,7 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { Role } from '@spc/shared-contracts';
-import { LocksService } from '../locks/locks.service';
+import { ClaimsService } from '../common/claims';
+import { UsersService } from '../users/users.service';
 import { TokensRepository } from './tokens.repository';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -13,6 +14,9 @@ export interface AccessClaims {
   sub: string;
   role: Role;
   fullName: string;
+  /** The account's token version when issued; a password change or reset moves it on. */
+  tv?: number;
+  exp?: number;
 }
 
 export interface TokenPair {
@@ -31,7 +35,8 @@ export class TokensService {
   constructor(
     private readonly jwt: JwtService,
     private readonly tokens: TokensRepository,
-    private readonly locks: LocksService,
+    private readonly claims: ClaimsService,
+    private readonly users: UsersService,
   ) {}
 
   /** A new sign-in: a new refresh-token family. */
@@ -55,7 +60,7 @@ export class TokensService {
     if (record.revokedAt || record.expiresAt <= now)
       throw new UnauthorizedException(SESSION_EXPIRED);
     // The first use wins atomically on any server; a second use is the sign of a stolen copy.
-    if (record.usedAt || !(await this.locks.claimOnce(`refresh:${hash}`))) {
+    if (record.usedAt || !(await this.claims.claimOnce(`refresh:${hash}`))) {
       await this.tokens.revokeFamily(record.familyId, now);
       throw new UnauthorizedException(
         'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
@@ -73,11 +78,16 @@ export class TokensService {
       await this.tokens.revokeFamily(record.familyId, new Date());
   }
 
+  /** Ends every session of the account and voids its unused reset links. */
   async revokeAll(userId: string): Promise<void> {
-    await this.tokens.revokeAllForUser(userId, new Date());
+    const now = new Date();
+    await this.tokens.revokeAllForUser(userId, now);
+    await this.tokens.voidResets(userId, now);
   }
 
+  /** A new reset link; any earlier one of the account stops working. */
   async createResetCode(userId: string): Promise<string> {
+    await this.tokens.voidResets(userId, new Date());
     const code = opaqueToken();
     await this.tokens.insertReset({
       tokenHash: sha256(code),
@@ -91,7 +101,7 @@ export class TokensService {
   async consumeResetCode(code: string): Promise<string | null> {
     const hash = sha256(code);
     const record = await this.tokens.findLiveReset(hash, new Date());
-    if (!record || !(await this.locks.claimOnce(`reset:${hash}`))) return null;
+    if (!record || !(await this.claims.claimOnce(`reset:${hash}`))) return null;
     await this.tokens.markResetUsed(hash, new Date());
     return record.userId;
   }
@@ -100,7 +110,12 @@ export class TokensService {
     user: { _id: string; role: Role; fullName: string },
     familyId: string,
   ): Promise<TokenPair> {
-    const claims: AccessClaims = { sub: user._id, role: user.role, fullName: user.fullName };
+    const claims: AccessClaims = {
+      sub: user._id,
+      role: user.role,
+      fullName: user.fullName,
+      tv: await this.users.tokenVersion(user._id),
+    };
     const accessToken = await this.jwt.signAsync(claims);
     const refreshToken = opaqueToken();
     await this.tokens.insertRefresh({

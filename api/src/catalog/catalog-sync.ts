@@ -21,8 +21,7 @@ interface VersionDoc {
  * than the interval (plus one database write).
  *
  * Each instance owns one document in `catalog_versions` holding a counter that only it writes, one
- * write at a time: no two writers ever touch the same document, so this holds on FerretDB v1 too
- * (whose updates are not atomic). Before serving a read, an instance looks at the others' counters
+ * write at a time: no two writers ever touch the same document. Before serving a read, an instance looks at the others' counters
  * when it has not looked for `intervalMs`; a counter that moved means the catalogue must be read
  * again.
  */

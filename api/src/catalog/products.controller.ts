@@ -27,6 +27,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, Public } from '../common/access.decorators';
+import { RateLimit } from '../common/rate-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
@@ -96,6 +97,7 @@ export class ProductsController {
 
   @Post()
   @Auth('admin', 'staff')
+  @RateLimit('uploads')
   @ApiOperation({ summary: `Add a product (multipart form; ${IMAGE_RULES})` })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: CreateProductFormDto })
@@ -117,6 +119,7 @@ export class ProductsController {
 
   @Put('update/:id')
   @Auth('admin', 'staff')
+  @RateLimit('uploads')
   @ApiOperation({
     summary: `Update a product (multipart form; fields left out stay; ${IMAGE_RULES})`,
   })

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Types, type Model } from 'mongoose';
-import { LocksService } from '../locks/locks.service';
+import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { CategoriesRepository } from './categories.repository';
-import { KeyedQueue } from './keyed-queue';
 import { Product } from './schemas/product.schema';
 import type { SnapshotProduct } from './catalog-snapshot';
 import type {
@@ -82,20 +80,15 @@ function toOrderable(doc: LeanProduct): OrderableProduct {
 
 /**
  * The only place that touches the products collection; returns plain views with the category
- * populated from the categories collection (one query per answer, no `$lookup`: the same queries
- * run on MongoDB and on FerretDB). Writes are `updateOne` then a read, because FerretDB v1 cannot
- * apply a projection (the schema's hidden fields) in `findAndModify`. Every write to a product
- * runs under its lock: FerretDB v1 does not apply a conditional update atomically (on MongoDB,
- * where it does, the lock is skipped); writes to one product also queue in this process first.
+ * populated from the categories collection. Every change of stock is one conditional update, which
+ * the database applies atomically: its condition (enough stock, no reservation of this order yet,
+ * ...) holds when the change is made, whatever runs beside it in this or another instance.
  */
 @Injectable()
 export class ProductsRepository {
-  private readonly queue = new KeyedQueue();
-
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
     private readonly categories: CategoriesRepository,
-    private readonly locks: LocksService,
   ) {}
 
   /** An id for a product about to be created, so its images can be stored under it first. */
@@ -161,55 +154,45 @@ export class ProductsRepository {
     options: { setQuantity: boolean; image?: ProductImageFields },
   ): Promise<ProductView | null> {
     const { productQuantity: _, ...set } = stored(fields);
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        {
-          _id: id,
-          productName: expected.productName,
-          productDescription: expected.productDescription,
-          price: expected.price,
-          offerPrice: expected.offerPrice,
-          onOffer: expected.onOffer,
+    return this.updateAndView(
+      {
+        _id: id,
+        productName: expected.productName,
+        productDescription: expected.productDescription,
+        price: expected.price,
+        offerPrice: expected.offerPrice,
+        onOffer: expected.onOffer,
+      },
+      {
+        $set: {
+          ...set,
+          ...(options.setQuantity ? { productQuantity: fields.productQuantity } : {}),
+          ...options.image,
         },
-        {
-          $set: {
-            ...set,
-            ...(options.setQuantity ? { productQuantity: fields.productQuantity } : {}),
-            ...options.image,
-          },
-        },
-      );
-      return res.matchedCount === 1 ? this.findById(id) : null;
-    });
+      },
+    );
   }
 
   setQuantity(id: string, productQuantity: number): Promise<ProductView | null> {
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne({ _id: id }, { $set: { productQuantity } });
-      return res.matchedCount === 1 ? this.findById(id) : null;
-    });
+    return this.updateAndView({ _id: id }, { $set: { productQuantity } });
   }
 
   /** Puts the product on offer only while the offer is below its price (one conditional update). */
   applyOffer(id: string, offerPrice: number): Promise<ProductView | null> {
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        { _id: id, price: { $gt: offerPrice } },
-        { $set: { offerPrice, onOffer: true, effectivePrice: offerPrice } },
-      );
-      return res.matchedCount === 1 ? this.findById(id) : null;
-    });
+    return this.updateAndView(
+      { _id: id, price: { $gt: offerPrice } },
+      { $set: { offerPrice, onOffer: true, effectivePrice: offerPrice } },
+    );
   }
 
   /** Deletes the product; answers it with the storage keys of its images, to remove them too. */
-  delete(id: string): Promise<{ product: ProductView; imageKeys: string[] } | null> {
-    return this.writes(id, async () => {
-      const doc = await this.products.findById(id).select('+imageKeys').lean<LeanProduct>();
-      if (!doc) return null;
-      const res = await this.products.deleteOne({ _id: id });
-      if (res.deletedCount !== 1) return null; // deleted by another instance meanwhile
-      return { product: (await this.populate([doc]))[0]!, imageKeys: doc.imageKeys ?? [] };
-    });
+  async delete(id: string): Promise<{ product: ProductView; imageKeys: string[] } | null> {
+    const doc = await this.products
+      .findOneAndDelete({ _id: id })
+      .select('+imageKeys')
+      .lean<LeanProduct>();
+    if (!doc) return null;
+    return { product: (await this.populate([doc]))[0]!, imageKeys: doc.imageKeys ?? [] };
   }
 
   /** Every product with its search text and category, for the in-memory catalogue. */
@@ -239,105 +222,84 @@ export class ProductsRepository {
     return { products, categories: [...categories.values()] };
   }
 
-  /** The products an order names, read one by one by `_id` (see `LocksService.updateIf` for why). */
+  /** The products an order names. */
   async findOrderable(ids: string[]): Promise<OrderableProduct[]> {
-    const docs = await Promise.all(
-      [...new Set(ids)].map((id) => this.products.findById(id).lean<LeanProduct>()),
-    );
-    return docs.filter((doc): doc is LeanProduct => doc !== null).map(toOrderable);
+    const docs = await this.products
+      .find({ _id: { $in: [...new Set(ids)] } })
+      .lean<LeanProduct[]>();
+    return docs.map(toOrderable);
   }
 
   /** Takes `quantity` off the stock only if that much is there (one conditional update). */
-  takeStock(id: string, quantity: number): Promise<boolean> {
-    return this.writes(id, () =>
-      this.locks.updateIf(
-        this.products,
-        id,
-        { productQuantity: { $gte: quantity } },
-        { $inc: { productQuantity: -quantity } },
-      ),
+  async takeStock(id: string, quantity: number): Promise<boolean> {
+    const res = await this.products.updateOne(
+      { _id: id, productQuantity: { $gte: quantity } },
+      { $inc: { productQuantity: -quantity } },
     );
+    return res.modifiedCount === 1;
   }
 
-  returnStock(id: string, quantity: number): Promise<boolean> {
-    return this.writes(id, async () => {
-      const res = await this.products.updateOne(
-        { _id: id },
-        { $inc: { productQuantity: quantity } },
-      );
-      return res.modifiedCount === 1;
-    });
+  async returnStock(id: string, quantity: number): Promise<boolean> {
+    const res = await this.products.updateOne({ _id: id }, { $inc: { productQuantity: quantity } });
+    return res.modifiedCount === 1;
   }
 
   /**
    * Takes `quantity` for an order and records it on the product, in one conditional update; true
    * also when this order already holds the same reservation (a retry).
    */
-  reserveStock(id: string, orderId: string, quantity: number): Promise<boolean> {
-    const entry = `${orderId}:${quantity}`;
-    return this.writes(id, async () => {
-      const taken = await this.locks.updateIf(
-        this.products,
-        id,
-        { productQuantity: { $gte: quantity }, reservations: { $ne: entry } },
-        { $inc: { productQuantity: -quantity }, $push: { reservations: entry } },
-      );
-      return taken || (await this.reservationOf(id, orderId)) === entry;
+  async reserveStock(id: string, orderId: string, quantity: number): Promise<boolean> {
+    const res = await this.products.updateOne(
+      { _id: id, productQuantity: { $gte: quantity }, 'reservations.orderId': { $ne: orderId } },
+      { $inc: { productQuantity: -quantity }, $push: { reservations: { orderId, quantity } } },
+    );
+    if (res.modifiedCount === 1) return true;
+    const held = await this.products.exists({
+      _id: id,
+      reservations: { $elemMatch: { orderId, quantity } },
     });
+    return held !== null;
   }
 
   /** Gives back what `orderId` reserved here; answers the quantity returned (0 when none). */
-  releaseReservation(id: string, orderId: string): Promise<number> {
-    return this.writes(id, async () => {
-      const entry = await this.reservationOf(id, orderId);
-      if (!entry) return 0;
-      const quantity = Number(entry.slice(orderId.length + 1));
-      // Conditional on the entry too: another instance releasing it meanwhile returns it once.
-      const released = await this.locks.updateIf(
-        this.products,
-        id,
-        { reservations: entry },
-        { $inc: { productQuantity: quantity }, $pull: { reservations: entry } },
-      );
-      return released ? quantity : 0;
-    });
+  async releaseReservation(id: string, orderId: string): Promise<number> {
+    const doc = await this.products
+      .findOne({ _id: id }, { reservations: { $elemMatch: { orderId } } })
+      .lean<Pick<LeanProduct, 'reservations'>>();
+    const quantity = doc?.reservations?.[0]?.quantity;
+    if (!quantity) return 0;
+    // Conditional on the entry too: another instance releasing it meanwhile returns it once.
+    const res = await this.products.updateOne(
+      { _id: id, reservations: { $elemMatch: { orderId, quantity } } },
+      { $inc: { productQuantity: quantity }, $pull: { reservations: { orderId } } },
+    );
+    return res.modifiedCount === 1 ? quantity : 0;
   }
 
   /** Forgets an order's reservation, keeping the stock taken (the order is placed). */
-  settleReservation(id: string, orderId: string): Promise<boolean> {
-    return this.writes(id, async () => {
-      const entry = await this.reservationOf(id, orderId);
-      if (!entry) return false;
-      return this.locks.updateIf(
-        this.products,
-        id,
-        { reservations: entry },
-        { $pull: { reservations: entry } },
-      );
-    });
+  async settleReservation(id: string, orderId: string): Promise<boolean> {
+    const res = await this.products.updateOne(
+      { _id: id, 'reservations.orderId': orderId },
+      { $pull: { reservations: { orderId } } },
+    );
+    return res.modifiedCount === 1;
   }
 
   /** Returns an order's stock once: a second call for the same order changes nothing. */
-  returnStockOnce(id: string, orderId: string, quantity: number): Promise<boolean> {
-    return this.writes(id, () =>
-      this.locks.updateIf(
-        this.products,
-        id,
-        { restockedFor: { $ne: orderId } },
-        { $inc: { productQuantity: quantity }, $push: { restockedFor: orderId } },
-      ),
+  async returnStockOnce(id: string, orderId: string, quantity: number): Promise<boolean> {
+    const res = await this.products.updateOne(
+      { _id: id, restockedFor: { $ne: orderId } },
+      { $inc: { productQuantity: quantity }, $push: { restockedFor: orderId } },
     );
+    return res.modifiedCount === 1;
   }
 
-  clearRestockMarker(id: string, orderId: string): Promise<boolean> {
-    return this.writes(id, () =>
-      this.locks.updateIf(
-        this.products,
-        id,
-        { restockedFor: orderId },
-        { $pull: { restockedFor: orderId } },
-      ),
+  async clearRestockMarker(id: string, orderId: string): Promise<boolean> {
+    const res = await this.products.updateOne(
+      { _id: id, restockedFor: orderId },
+      { $pull: { restockedFor: orderId } },
     );
+    return res.modifiedCount === 1;
   }
 
   /** Names already in the catalogue, among these (the seeder adds only the missing ones). */
@@ -349,16 +311,15 @@ export class ProductsRepository {
     return new Set(docs.map((doc) => doc.productName));
   }
 
-  private writes<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    return this.queue.run(id, () => this.locks.withLock(`product:${id}`, fn));
-  }
-
-  private async reservationOf(id: string, orderId: string): Promise<string | undefined> {
+  /** One update, answered with the product as it is after it; null when nothing matched. */
+  private async updateAndView(
+    filter: FilterQuery<Product>,
+    update: UpdateQuery<Product>,
+  ): Promise<ProductView | null> {
     const doc = await this.products
-      .findById(id)
-      .select('+reservations')
-      .lean<Pick<LeanProduct, 'reservations'>>();
-    return doc?.reservations?.find((entry) => entry.startsWith(`${orderId}:`));
+      .findOneAndUpdate(filter, update, { new: true })
+      .lean<LeanProduct>();
+    return doc ? (await this.populate([doc]))[0]! : null;
   }
 
   private async populate(

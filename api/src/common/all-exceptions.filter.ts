@@ -14,6 +14,8 @@ export interface ErrorBody {
   message: string;
   statusCode: number;
   errors?: unknown;
+  /** Field errors beyond the listed ones (the list is capped). */
+  moreErrors?: number;
   requestId?: string;
 }
 
@@ -30,6 +32,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const body = this.toBody(exception, request?.id);
+    // Every 429 says when to come back.
+    if (body.statusCode === HttpStatus.TOO_MANY_REQUESTS) {
+      const retry = (exception as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      void reply.header('retry-after', typeof retry === 'number' ? Math.ceil(retry) : 60);
+    }
     if (body.statusCode >= 500 && body.statusCode !== HttpStatus.SERVICE_UNAVAILABLE) {
       this.logger.error(
         { err: exception, requestId: request?.id, method: request?.method, url: request?.url },
@@ -44,11 +51,21 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'string') return { success: false, message: response, statusCode };
-      const { message, errors } = response as { message?: unknown; errors?: unknown };
+      const { message, errors, moreErrors } = response as {
+        message?: unknown;
+        errors?: unknown;
+        moreErrors?: number;
+      };
       const text = Array.isArray(message)
         ? message.join('; ')
         : String(message ?? exception.message);
-      return { success: false, message: text, statusCode, ...(errors ? { errors } : {}) };
+      return {
+        success: false,
+        message: text,
+        statusCode,
+        ...(errors ? { errors } : {}),
+        ...(moreErrors ? { moreErrors } : {}),
+      };
     }
 
     const error = exception as { statusCode?: unknown; message?: unknown; name?: unknown };

@@ -22,6 +22,12 @@ export class ErrorResponseDto {
   @ApiPropertyOptional({ type: [FieldErrorDto] })
   errors?: FieldErrorDto[];
 
+  @ApiPropertyOptional({
+    example: 12,
+    description: 'How many more field errors there were than the (capped) list shows',
+  })
+  moreErrors?: number;
+
   @ApiPropertyOptional({ description: 'Reference to quote when reporting a server-side failure' })
   requestId?: string;
 }

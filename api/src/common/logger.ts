@@ -12,11 +12,40 @@ function prettyAvailable(): boolean {
   }
 }
 
+/**
+ * A URL as the logs show it: the M-Pesa callback's secret token, a reset code in a path and the
+ * values of query parameters that carry secrets are replaced by `[redacted]`.
+ */
+export function redactUrl(url: string | undefined): string | undefined {
+  return url
+    ?.replace(/(\/callback\/)[^/?#]+/gi, '$1[redacted]')
+    .replace(/(\/reset-?password\/)[^/?#]+/gi, '$1[redacted]')
+    .replace(/([?&](?:token|code|key|password|refreshToken)=)[^&#]*/gi, '$1[redacted]');
+}
+
+/** Fastify's request summary, with the URL redacted. */
+function serializeRequest(req: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** One pino instance for Fastify's request logs and Nest's own messages (JSON lines unless pretty). */
 export function createRootLogger(config: AppConfig): Logger {
   return pino({
     level: config.log.level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: { req: serializeRequest },
     transport:
       config.log.pretty && prettyAvailable()
         ? {

@@ -1,12 +1,4 @@
-/**
- * True for a unique-index violation: MongoDB's E11000 (code 11000). FerretDB v1 answers an insert
- * with 11000 but an update with a generic error whose text carries SQLite's "UNIQUE constraint failed".
- */
+/** True for a unique-index violation: MongoDB's E11000 (code 11000), on insert and on update. */
 export function isDuplicateKeyError(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return (
-    code === 11000 ||
-    (typeof message === 'string' && /E11000|UNIQUE constraint failed/.test(message))
-  );
+  return (error as { code?: unknown } | null)?.code === 11000;
 }

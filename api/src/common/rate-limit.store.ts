@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Connection, mongo } from 'mongoose';
+import { isDuplicateKeyError } from './mongo-errors';
 
 /** One document per counted request: `_id` is `<limit>:<client key>:<window>:<n>`. */
 interface SlotDoc {
@@ -11,15 +12,13 @@ interface SlotDoc {
 }
 
 export const RATE_LIMIT_COLLECTION = 'rate_limits';
-const SWEEP_EVERY_MS = 60_000;
-
-const isDuplicate = (error: unknown) => (error as { code?: number })?.code === 11000;
+/** How often this instance forgets the slot numbers of past windows. */
+const FORGET_EVERY_MS = 60_000;
 
 /**
  * Rate-limit counters kept in the shared database, so that every API instance counts the same
  * requests. Fixed windows of `ttl` aligned on the clock: the n-th request of a client in a window
- * inserts the slot document `n`; inserting a document whose `_id` exists is atomic on every
- * MongoDB-compatible server (FerretDB v1 included, whose conditional `$inc` is not), so two
+ * inserts the slot document `n`; inserting a document whose `_id` exists fails atomically, so two
  * instances can never both count the same slot. A request that finds slot `limit + 1` taken is
  * refused without writing. Each instance hands out slot numbers itself, so a client served by one
  * instance costs one insert per request, and once it knows a window is full, none.
@@ -28,7 +27,7 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
   /** Per window of a client: the next slot number this instance will try. */
   private readonly windows = new Map<string, { next: number }>();
-  private lastSweep = 0;
+  private lastForget = 0;
   private indexed?: Promise<unknown>;
 
   constructor(
@@ -48,7 +47,7 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
     const window = Math.floor(now / ttl);
     const windowEnd = (window + 1) * ttl;
     const prefix = `${throttlerName}:${key}:${window}:`;
-    this.maybeSweep(now);
+    this.maybeForget(now);
 
     // Slot numbers are handed out here before any await, so this instance's concurrent requests
     // never compete for one; only another instance's requests can take a number first.
@@ -81,7 +80,7 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
       });
       return true;
     } catch (error) {
-      if (isDuplicate(error)) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }
@@ -90,16 +89,11 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
     return this.slots().countDocuments({ w: prefix });
   }
 
-  /** Past windows' slots are removed (MongoDB's TTL index does it too; FerretDB v1 may not). */
-  private maybeSweep(now: number): void {
-    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = now;
+  /** The database removes past windows' slots (TTL index); this instance forgets their numbers. */
+  private maybeForget(now: number): void {
+    if (now - this.lastForget < FORGET_EVERY_MS) return;
+    this.lastForget = now;
     this.windows.clear();
-    this.slots()
-      .deleteMany({ expiresAt: { $lt: new Date(now) } })
-      .catch((e: Error) =>
-        this.logger.warn(`Could not remove old rate-limit counters: ${e.message}`),
-      );
   }
 
   private async ensureIndexes(): Promise<void> {
@@ -108,11 +102,10 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
       .catch((e: Error) =>
         this.logger.warn(`Could not index the rate-limit counters: ${e.message}`),
       );
-    // FerretDB v1 has no TTL indexes: there the sweep alone removes past windows.
     await this.slots()
       .createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 })
       .catch((e: Error) =>
-        this.logger.debug(`No TTL index on the rate-limit counters: ${e.message}`),
+        this.logger.warn(`Could not index the rate-limit counters: ${e.message}`),
       );
   }
 

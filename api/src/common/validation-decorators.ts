@@ -5,6 +5,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { singleLine } from '../mail/mail-text';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
   PASSWORD_PATTERN,
@@ -16,6 +17,10 @@ import {
 
 /** Text with its surrounding blanks removed before it is checked. */
 export const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+/** One line of text: control characters (line breaks included) become a space, then trimmed. */
+export const singleLineText = Transform(({ value }) =>
+  typeof value === 'string' ? singleLine(value) : value,
+);
 const trimLower = Transform(({ value }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
 );
@@ -42,7 +47,7 @@ export function FullNameField({
 }: FieldOptions = {}) {
   return applyDecorators(
     docs(optional, { example: 'Wanjiku Kamau', maxLength: TEXT_LIMITS.fullName }),
-    trim,
+    singleLineText,
     presence(optional, requiredMessage),
     IsString(),
     MaxLength(TEXT_LIMITS.fullName, {
@@ -116,7 +121,7 @@ export function PhoneField(
 export function OptionalTextField(maxLength: number, label: string, example?: string) {
   return applyDecorators(
     ApiPropertyOptional({ maxLength, example }),
-    trim,
+    singleLineText,
     IsOptional(),
     IsString(),
     MaxLength(maxLength, { message: `${label} must be at most ${maxLength} characters` }),

@@ -4,7 +4,6 @@ const productionEnv = {
   NODE_ENV: 'production',
   MONGODB_URI: 'mongodb://db.internal:27017/spc',
   JWT_SECRET: 'a'.repeat(40),
-  JWT_REFRESH_SECRET: 'b'.repeat(40),
   ADMIN_EMAIL: 'Owner@Seedlings.co.ke',
   ADMIN_PASSWORD: 'Strong#Pass9',
   STOREFRONT_URL: 'https://shop.seedlings.co.ke',
@@ -35,7 +34,6 @@ describe('loadConfig', () => {
     expect(problems).toEqual([
       'MONGODB_URI is required in production',
       'JWT_SECRET is required in production',
-      'JWT_REFRESH_SECRET is required in production',
       'ADMIN_EMAIL is required in production',
       'ADMIN_PASSWORD is required in production',
       'STOREFRONT_URL is required in production',

@@ -1,11 +1,10 @@
-import { PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
+import { ORDER_LIMITS, PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
 import { z } from 'zod';
 import { readMpesaConfig, type MpesaConfig } from './mpesa-config';
 
 const DEV_DEFAULTS = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/spc',
   JWT_SECRET: 'dev-only-access-secret-change-me-0123456789abcdef',
-  JWT_REFRESH_SECRET: 'dev-only-refresh-secret-change-me-0123456789abcdef',
   ADMIN_EMAIL: 'admin@spc.local',
   ADMIN_PASSWORD: 'Admin@1234',
   STOREFRONT_URL: 'http://localhost:5173',
@@ -29,7 +28,6 @@ const envSchema = z.object({
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
-  JWT_REFRESH_SECRET: z.string().min(32, 'must be at least 32 characters'),
   ADMIN_EMAIL: z.string().email(),
   ADMIN_PASSWORD: z
     .string()
@@ -56,8 +54,20 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_TRACKING_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCKOUT_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
-  UNPAID_ORDER_EXPIRY_HOURS: z.coerce.number().min(0).default(72),
+  UNPAID_ORDER_EXPIRY_HOURS: z.coerce.number().min(0).default(24),
+  ORDER_MAX_UNITS_PER_LINE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ORDER_LIMITS.maxQuantityPerLine)
+    .default(1000),
+  ORDER_MAX_UNITS_PER_ORDER: z.coerce.number().int().min(1).default(2000),
+  ORDER_MAX_OPEN_UNPAID: z.coerce.number().int().min(1).default(2),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -65,6 +75,8 @@ const envSchema = z.object({
       'must be false, true, a number of proxy hops, or addresses/CIDRs separated by commas',
     )
     .default('false'),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   CATALOG_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   S3_BUCKET: z
     .string()
@@ -85,7 +97,8 @@ export interface AppConfig {
   host: string;
   port: number;
   mongodbUri: string;
-  jwt: { accessSecret: string; refreshSecret: string };
+  /** Access tokens are signed with this; refresh tokens are random, stored hashed, and need no key. */
+  jwt: { accessSecret: string };
   admin: { email: string; password: string; usingDevDefaults: boolean };
   storefrontUrl: string;
   backofficeUrl: string;
@@ -96,20 +109,39 @@ export interface AppConfig {
   businessWhatsapp: string;
   log: { level: string; pretty: boolean };
   swaggerEnabled: boolean;
-  /** Requests a minute per client: sign-in, sign-up and password resets; order tracking; order placement. */
-  rateLimits: { auth: number; tracking: number; orders: number };
+  /**
+   * Requests a minute per client address: sign-in, sign-up and password routes; order tracking; order
+   * placement. `uploads`: image uploads per account. `account`: per account, whatever the address, on the routes that check or set a password.
+   */
+  rateLimits: { auth: number; tracking: number; orders: number; uploads: number; account: number };
+  /** Sign-in lockout per account: after this many wrong passwords in a row, for base seconds, doubling. */
+  loginLockout: { afterFailures: number; baseSeconds: number };
   /**
    * `reconcileAfterMs`: a placement still `reserving` after this long is treated as abandoned and
    * undone. `unpaidExpiryMs`: a Pending, unpaid order older than this is cancelled automatically and its
    * stock returned (stops stock hoarding by orders nobody means to pay); 0 turns it off.
+   * `maxUnitsPerLine`, `maxUnitsPerOrder`: the most seedlings of one product, and in all, per order.
+   * `maxOpenUnpaid`: how many Pending, unpaid orders one phone, e-mail or client address may have.
    */
-  orders: { reconcileAfterMs: number; unpaidExpiryMs: number };
+  orders: {
+    reconcileAfterMs: number;
+    unpaidExpiryMs: number;
+    maxUnitsPerLine: number;
+    maxUnitsPerOrder: number;
+    maxOpenUnpaid: number;
+  };
   /** M-Pesa Express (STK push) at checkout; null when MPESA_ENV is unset or `off`. */
   mpesa: MpesaConfig | null;
   /** Which forwarded addresses to believe (Fastify's `trustProxy`): false, hop count, or addresses. */
   trustProxy: boolean | number | string[];
   /** At most this long before one instance's catalog cache sees another instance's catalog write. */
   catalogSyncIntervalMs: number;
+  /**
+   * `requestTimeoutMs`: a request must arrive whole (headers and body) within this, or its connection
+   * is closed (a client trickling a body cannot hold a connection or delay shutdown).
+   * `connectionTimeoutMs`: a connection silent this long is closed.
+   */
+  http: { requestTimeoutMs: number; connectionTimeoutMs: number };
   /** Uploaded images go to this S3-compatible bucket when S3_BUCKET is set (else UPLOADS_DIR). */
   s3?: {
     bucket: string;
@@ -155,7 +187,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   }
   const env = parsed.data;
   if (env.NODE_ENV === 'production') {
-    for (const key of ['JWT_SECRET', 'JWT_REFRESH_SECRET', 'ADMIN_PASSWORD'] as const) {
+    for (const key of ['JWT_SECRET', 'ADMIN_PASSWORD'] as const) {
       if (env[key] === DEV_DEFAULTS[key])
         problems.push(`${key} must not be the development default in production`);
     }
@@ -181,7 +213,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     host: env.HOST,
     port: env.PORT,
     mongodbUri: env.MONGODB_URI,
-    jwt: { accessSecret: env.JWT_SECRET, refreshSecret: env.JWT_REFRESH_SECRET },
+    jwt: { accessSecret: env.JWT_SECRET },
     admin: {
       email: env.ADMIN_EMAIL.toLowerCase(),
       password: env.ADMIN_PASSWORD,
@@ -203,14 +235,27 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       auth: env.RATE_LIMIT_AUTH_PER_MINUTE,
       tracking: env.RATE_LIMIT_TRACKING_PER_MINUTE,
       orders: env.RATE_LIMIT_ORDERS_PER_MINUTE,
+      uploads: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      account: env.RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    },
+    loginLockout: {
+      afterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES,
+      baseSeconds: env.LOGIN_LOCKOUT_BASE_SECONDS,
     },
     orders: {
       reconcileAfterMs: env.ORDER_RECONCILE_AFTER_MS,
       unpaidExpiryMs: Math.round(env.UNPAID_ORDER_EXPIRY_HOURS * 3_600_000),
+      maxUnitsPerLine: env.ORDER_MAX_UNITS_PER_LINE,
+      maxUnitsPerOrder: env.ORDER_MAX_UNITS_PER_ORDER,
+      maxOpenUnpaid: env.ORDER_MAX_OPEN_UNPAID,
     },
     mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
+    http: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
+    },
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,

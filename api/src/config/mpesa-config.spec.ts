@@ -4,7 +4,6 @@ const production = {
   NODE_ENV: 'production',
   MONGODB_URI: 'mongodb://db.internal:27017/spc',
   JWT_SECRET: 'a'.repeat(40),
-  JWT_REFRESH_SECRET: 'b'.repeat(40),
   ADMIN_EMAIL: 'owner@seedlings.co.ke',
   ADMIN_PASSWORD: 'Strong#Pass9',
   STOREFRONT_URL: 'https://shop.seedlings.co.ke',

@@ -10,13 +10,17 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
-  /** Logged beside the message when it is written to the outbox (e.g. the reset link). */
+  /**
+   * The message's link (e.g. a reset link). Logged beside an outbox message in development only:
+   * anywhere else a log reader could use it to take over the account.
+   */
   link?: string;
 }
 
 /**
  * The one way the API sends e-mail: SMTP when SMTP_URL is set; otherwise each message is written as
- * an .eml file to `<DATA_DIR>/outbox/` and its link logged, so the flows work on a laptop.
+ * an .eml file to `<DATA_DIR>/outbox/` (its link also logged in development, so the flows work on a
+ * laptop; never elsewhere). Production without SMTP starts with a loud warning.
  */
 @Injectable()
 export class MailService {
@@ -34,6 +38,12 @@ export class MailService {
         newline: 'unix',
       });
       this.outbox = path.resolve(config.dataDir, 'outbox');
+      if (config.env === 'production') {
+        this.logger.warn(
+          `SMTP_URL is not set: NO E-MAIL LEAVES THIS SERVER. Order confirmations and password-reset ` +
+            `links are only written to ${this.outbox}; customers will not receive them. Set SMTP_URL.`,
+        );
+      }
     }
   }
 
@@ -58,8 +68,9 @@ export class MailService {
           `${new Date().toISOString().replace(/[:.]/g, '-')}-${slug}.eml`,
         );
         await writeFile(file, info.message as Buffer);
+        const showLink = message.link && this.config.env === 'development';
         this.logger.log(
-          `E-mail to ${message.to} written to ${file}${message.link ? ` (link: ${message.link})` : ''}`,
+          `E-mail to ${message.to} written to ${file}${showLink ? ` (link: ${message.link})` : ''}`,
         );
       }
       return true;

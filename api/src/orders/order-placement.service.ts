@@ -15,9 +15,9 @@ import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { LocksService } from '../locks/locks.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
+import { OrderHoldLimits } from './order-hold-limits';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { newPurchaseNumber } from './purchase-number';
@@ -35,7 +35,10 @@ export interface Placement {
  * the order is written first as `reserving`; each line's stock is then reserved on its product in
  * one conditional update that also records the order's id there; the order becomes `placed` last.
  * A reconciler (at start-up and every few seconds) undoes placements older than a threshold that
- * never became `placed`, and finishes cancellations whose stock return was interrupted.
+ * never became `placed`, and finishes cancellations whose stock return was interrupted. No step
+ * holds a lock: each is one conditional update, and the order's `placement` decides atomically
+ * whether a slow placement or the reconciler wins (`reserving` becomes either `placed` or
+ * `undoing`, never both).
  */
 @Injectable()
 export class OrderPlacementService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,21 +52,28 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogService,
     private readonly users: UsersService,
-    private readonly locks: LocksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly holdLimits: OrderHoldLimits,
   ) {}
 
   async place(
     actor: Principal | undefined,
     dto: CreateOrderDto,
     idempotencyKey?: string,
+    clientAddress?: string,
   ): Promise<Placement> {
     const lines = mergeLines(dto.products);
+    this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
+    const source = { phoneNumber: delivery.phoneNumber, email: delivery.email, clientAddress };
 
     let key: string | undefined;
     if (idempotencyKey) {
-      key = `${actor?.id ?? 'guest'}:${idempotencyKey}`;
+      // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
+      const owner =
+        actor?.id ??
+        `guest-${createHash('sha256').update(`${delivery.phoneNumber}\n${delivery.email.toLowerCase()}`).digest('hex').slice(0, 32)}`;
+      key = `${owner}:${idempotencyKey}`;
       const fingerprint = createHash('sha256')
         .update(JSON.stringify({ lines, delivery }))
         .digest('hex');
@@ -83,7 +93,9 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     }
 
     try {
+      await this.holdLimits.checkOpenOrders(source);
       const order = await this.reserve(actor, lines, delivery);
+      await this.holdLimits.recordSource(order._id, source);
       if (key) await this.orders.completeKey(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users
@@ -112,9 +124,8 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
   }
 
   onApplicationBootstrap(): void {
-    // Not awaited: after a kill -9 the first pass waits for the dead process's order locks to expire
-    // (10 s), and the API can serve meanwhile (every stock and order change takes its own lock; stock a
-    // dead placement holds is only unavailable until the pass returns it).
+    // Not awaited: the API serves meanwhile (stock a dead placement holds is only unavailable until
+    // the pass returns it).
     this.startup = this.reconcile({ atStartup: true });
     this.timer = setInterval(
       () => void this.reconcile(),
@@ -138,26 +149,21 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     try {
       const before = new Date(Date.now() - olderThanMs);
       const { reserving, unsettled, returning } = await this.orders.unfinished(before);
-      for (const stale of reserving) {
-        // Under the order's lock, and only if it is still unplaced: a slow placement may finish first.
-        await this.locks.withLock(`order:${stale._id}`, async () => {
-          const order = await this.orders.findAnyById(stale._id);
-          if (order?.placement !== 'reserving') return;
-          for (const line of order.products)
-            await this.catalog.releaseReservation(line.product._id, order._id);
-          await this.orders.delete(order._id);
-          this.logger.warn(`Undid the interrupted placement of ${order.purchaseNumber}`);
-        });
+      for (const order of reserving) {
+        // Only if still unplaced: a slow placement may finish first (then it is left alone).
+        if (order.placement === 'reserving' && !(await this.orders.markUndoing(order._id)))
+          continue;
+        await this.releaseAll(order);
+        await this.orders.delete(order._id);
+        this.logger.warn(`Undid the interrupted placement of ${order.purchaseNumber}`);
       }
       for (const order of unsettled) await this.settle(order);
       for (const stale of returning) {
-        // Read again under the lock: a cancellation still running may have finished meanwhile.
-        await this.locks.withLock(`order:${stale._id}`, async () => {
-          const order = await this.orders.findAnyById(stale._id);
-          if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') return;
-          await this.returnStock(order);
-          this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
-        });
+        // Read again: a cancellation still running may have finished meanwhile.
+        const order = await this.orders.findAnyById(stale._id);
+        if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') continue;
+        await this.returnStock(order);
+        this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
       }
       await this.orders.releaseStaleKeys(before);
     } catch (error) {
@@ -229,11 +235,10 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       });
     }
 
-    const placedInTime = await this.locks.withLock(`order:${order._id}`, () =>
-      this.orders.markPlaced(order._id),
-    );
-    if (!placedInTime) {
-      // The reconciler judged this placement abandoned (it took longer than the threshold) and undid it.
+    if (!(await this.orders.markPlaced(order._id))) {
+      // The reconciler judged this placement abandoned (it took longer than the threshold) and undid
+      // it; a line reserved after it released the others is given back here.
+      await this.releaseAll(order);
       throw new ConflictException(
         'Placing the order took too long and was undone. Please try again.',
       );
@@ -241,6 +246,11 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     const placed = { ...order, placement: 'placed' as const };
     await this.settle(placed);
     return placed;
+  }
+
+  private async releaseAll(order: OrderRecord): Promise<void> {
+    for (const line of order.products)
+      await this.catalog.releaseReservation(line.product._id, order._id);
   }
 
   private async settle(order: OrderRecord): Promise<void> {

@@ -6,6 +6,7 @@ import {
   Get,
   Headers,
   HttpStatus,
+  Ip,
   Param,
   Patch,
   Post,
@@ -14,6 +15,7 @@ import {
   Res,
 } from '@nestjs/common';
 import {
+  ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiHeader,
@@ -25,12 +27,14 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, Public } from '../common/access.decorators';
+import { BodyLimit, ORDER_BODY_LIMIT_BYTES } from '../common/body-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import { RateLimit } from '../common/rate-limit';
 import {
+  CancelOrderDto,
   CompletePaymentDto,
   ConfirmDeliveryDto,
   CreateOrderDto,
@@ -38,6 +42,7 @@ import {
   OrderListResponseDto,
   OrderResponseDto,
   PlaceOrderResponseDto,
+  RefundDto,
   TrackOrderResponseDto,
   TrackQueryDto,
   UpdateOrderDto,
@@ -53,6 +58,7 @@ export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
   @Post()
+  @BodyLimit(ORDER_BODY_LIMIT_BYTES)
   @Public({ optionalUser: true })
   @RateLimit('orders')
   @ApiOperation({
@@ -82,6 +88,7 @@ export class OrdersController {
     @CurrentUser() actor: Principal | undefined,
     @Body() dto: CreateOrderDto,
     @Headers('idempotency-key') key: string | undefined,
+    @Ip() clientAddress: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PlaceOrderResponseDto> {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
@@ -89,7 +96,7 @@ export class OrdersController {
         'The Idempotency-Key header must be 8-100 letters, digits or _ . : -',
       );
     }
-    const { order, replayed } = await this.orders.place(actor, dto, key);
+    const { order, replayed } = await this.orders.place(actor, dto, key, clientAddress);
     reply.status(replayed ? HttpStatus.OK : HttpStatus.CREATED);
     return {
       success: true,
@@ -237,18 +244,20 @@ export class OrdersController {
   @Auth('staff', 'customer')
   @ApiOperation({
     summary:
-      'Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned',
+      'Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned. A paid order needs `refund`, which is recorded',
   })
+  @ApiBody({ type: CancelOrderDto, required: false })
   @ApiOkResponse({ type: OrderResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto })
   async cancel(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
+    @Body('refund') refund: RefundDto | undefined,
   ): Promise<OrderResponseDto> {
     return {
       success: true,
       message: 'Order cancelled successfully',
-      order: await this.orders.cancel(actor, id),
+      order: await this.orders.cancel(actor, id, refund),
     };
   }
 

@@ -4,6 +4,8 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { UsersModule } from '../users/users.module';
 import { OrderPlacementService } from './order-placement.service';
 import { OrdersController } from './orders.controller';
+import { OrderHoldLimits } from './order-hold-limits';
+import { OrderMoney } from './order-money';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import {
@@ -12,6 +14,7 @@ import {
   OrderIdempotencySchema,
   OrderSchema,
 } from './schemas/order.schema';
+import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 
 @Module({
   imports: [
@@ -20,10 +23,11 @@ import {
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
       { name: OrderIdempotency.name, schema: OrderIdempotencySchema },
+      { name: OrderRefund.name, schema: OrderRefundSchema },
     ]),
   ],
   controllers: [OrdersController],
-  providers: [OrdersService, OrdersRepository, OrderPlacementService],
+  providers: [OrdersService, OrdersRepository, OrderPlacementService, OrderHoldLimits, OrderMoney],
   exports: [OrdersService],
 })
 export class OrdersModule {}

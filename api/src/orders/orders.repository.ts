@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import { escapeRegExp } from '../common/pagination';
-import { LocksService } from '../locks/locks.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order, OrderIdempotency } from './schemas/order.schema';
 
@@ -87,7 +86,6 @@ export class OrdersRepository {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
-    private readonly locks: LocksService,
   ) {}
 
   async insert(order: NewOrder): Promise<OrderRecord> {
@@ -101,9 +99,8 @@ export class OrdersRepository {
   }
 
   async findById(id: string): Promise<OrderRecord | null> {
-    // By `_id` alone, then checked here: a filter of `_id` only is a direct lookup on FerretDB.
-    const doc = await this.orders.findById(id).lean<LeanOrder>();
-    return doc?.placement === 'placed' ? toRecord(doc) : null;
+    const doc = await this.orders.findOne({ _id: id, placement: 'placed' }).lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
   }
 
   async findAnyById(id: string): Promise<OrderRecord | null> {
@@ -160,24 +157,28 @@ export class OrdersRepository {
     guard: FilterQuery<Order>,
     update: UpdateQuery<Order>,
   ): Promise<OrderRecord | null> {
-    // Callers hold the order's lock (see LocksService.updateIf).
-    const changed = await this.locks.updateIf(
-      this.orders,
-      id,
-      { placement: 'placed', ...guard },
-      update,
-    );
-    return changed ? this.findById(id) : null;
+    const doc = await this.orders
+      .findOneAndUpdate({ _id: id, placement: 'placed', ...guard }, update, { new: true })
+      .lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
   }
 
-  /** Under the order's lock. */
-  markPlaced(id: string): Promise<boolean> {
-    return this.locks.updateIf(
-      this.orders,
-      id,
-      { placement: 'reserving' },
+  /** `reserving` becomes `placed`; false when the reconciler gave the placement up first. */
+  async markPlaced(id: string): Promise<boolean> {
+    const res = await this.orders.updateOne(
+      { _id: id, placement: 'reserving' },
       { $set: { placement: 'placed' } },
     );
+    return res.modifiedCount === 1;
+  }
+
+  /** `reserving` becomes `undoing`; false when the placement finished first. */
+  async markUndoing(id: string): Promise<boolean> {
+    const res = await this.orders.updateOne(
+      { _id: id, placement: 'reserving' },
+      { $set: { placement: 'undoing' } },
+    );
+    return res.modifiedCount === 1;
   }
 
   async setFlags(
@@ -197,7 +198,7 @@ export class OrdersRepository {
   ): Promise<{ reserving: OrderRecord[]; unsettled: OrderRecord[]; returning: OrderRecord[] }> {
     const [reserving, unsettled, returning] = await Promise.all([
       this.orders
-        .find({ placement: 'reserving', createdAt: { $lt: reservingBefore } })
+        .find({ placement: { $in: ['reserving', 'undoing'] }, createdAt: { $lt: reservingBefore } })
         .limit(500)
         .lean<LeanOrder[]>(),
       this.orders

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ProductsService } from '../catalog/products.service';
 import type { ProductListQueryDto } from '../catalog/dto/product.dto';
 import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import type { Seeder } from '../seed/seed.types';
 import { UsersService } from '../users/users.service';
 import { OrdersRepository } from './orders.repository';
@@ -91,9 +94,21 @@ export class OrdersSeeder implements Seeder {
     const orders = this.moduleRef.get(OrdersService, { strict: false });
     const products = this.moduleRef.get(ProductsService, { strict: false });
 
+    const config = this.moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
+    // The published demo password only outside production; a production demo gets a random one.
+    const password =
+      config.env === 'production'
+        ? `Demo#${randomBytes(9).toString('base64url')}`
+        : DEMO_STAFF.password;
+    const existing = await users.findByEmail(DEMO_STAFF.email);
     const staffAccount =
-      (await users.findByEmail(DEMO_STAFF.email)) ??
-      (await users.createAccount({ ...DEMO_STAFF, phoneNumber: '0711000222', role: 'staff' }));
+      existing ??
+      (await users.createAccount({
+        ...DEMO_STAFF,
+        password,
+        phoneNumber: '0711000222',
+        role: 'staff',
+      }));
     const staff: Principal = {
       id: staffAccount._id,
       role: 'staff',
@@ -140,6 +155,6 @@ export class OrdersSeeder implements Seeder {
       await repository.backdate(order._id, plan.daysAgo * DAY_MS);
       placed += 1;
     }
-    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`;
+    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email}${existing ? '' : ` / ${password}`}`;
   }
 }

@@ -19,11 +19,11 @@ import {
   type OrderStatus,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
-import { LocksService } from '../locks/locks.service';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { customerText } from '../mail/mail-text';
 import { MailService } from '../mail/mail.service';
 import { UsersService } from '../users/users.service';
 import type {
@@ -33,8 +33,10 @@ import type {
   OrderListQueryDto,
   PlacedOrderDto,
   TrackOrderResponseDto,
+  RefundDto,
   UpdateOrderDto,
 } from './dto/order.dto';
+import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -78,8 +80,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly users: UsersService,
     private readonly audit: AuditService,
     private readonly mail: MailService,
-    private readonly locks: LocksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly money: OrderMoney,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -102,8 +104,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   /**
    * Cancels orders still Pending and unpaid after UNPAID_ORDER_EXPIRY_HOURS and returns their stock:
    * orders nobody means to pay cannot hold stock for long. Staff confirm a real pay-on-delivery order
-   * by moving it on from Pending, which keeps it. Safe on several instances (each order under its lock,
-   * the change conditional on it still being Pending and unpaid). Answers how many it cancelled.
+   * by moving it on from Pending, which keeps it. Safe on several instances (the change is
+   * conditional on it still being Pending and unpaid). Answers how many it cancelled.
    */
   async expireUnpaid(now = new Date()): Promise<number> {
     const expiry = this.config.orders.unpaidExpiryMs;
@@ -112,22 +114,19 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     const stale = await this.orders.unpaidPendingBefore(new Date(now.getTime() - expiry));
     let expired = 0;
     for (const order of stale) {
-      const done = await this.locks.withLock(`order:${order._id}`, async () => {
-        const cancelled = await this.cancelReturningStock(
-          order._id,
-          { orderStatus: 'Pending', paymentStatus: 'Pending' },
-          now,
-        );
-        if (!cancelled) return false;
-        await this.audit.record(
-          SHOP_ACTOR,
-          'order.expire',
-          `${order.purchaseNumber} was cancelled automatically, unpaid after ${hours} hours; its stock was returned`,
-          this.target(order),
-        );
-        return true;
-      });
-      if (done) expired++;
+      const cancelled = await this.cancelReturningStock(
+        order._id,
+        { orderStatus: 'Pending', paymentStatus: 'Pending' },
+        now,
+      );
+      if (!cancelled) continue;
+      await this.audit.record(
+        SHOP_ACTOR,
+        'order.expire',
+        `${order.purchaseNumber} was cancelled automatically, unpaid after ${hours} hours; its stock was returned`,
+        this.target(order),
+      );
+      expired++;
     }
     return expired;
   }
@@ -136,8 +135,14 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     actor: Principal | undefined,
     dto: CreateOrderDto,
     idempotencyKey?: string,
+    clientAddress?: string,
   ): Promise<{ order: PlacedOrderDto; replayed: boolean }> {
-    const { order, replayed } = await this.placement.place(actor, dto, idempotencyKey);
+    const { order, replayed } = await this.placement.place(
+      actor,
+      dto,
+      idempotencyKey,
+      clientAddress,
+    );
     if (!replayed) void this.sendConfirmation(order);
     const [view] = await this.views([order]);
     const whatsappUrl = whatsappLink(this.config.businessWhatsapp, orderChatMessage(order));
@@ -194,53 +199,51 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return (await this.views([order]))[0]!;
   }
 
-  completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      this.assertAllowed(order, 'completePayment', actor);
-      const { amount, transactionCode, timePaid } = dto.paymentDetails;
-      if (amount !== order.totalAmount) {
-        throw new BadRequestException(
-          `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
-        );
-      }
-      if (dto.paymentMethod === 'Mpesa') {
-        if (!transactionCode) throw new BadRequestException('Transaction code is required');
-        if (!timePaid) throw new BadRequestException('Time paid is required');
-      }
-      const now = new Date();
-      const paidTime = timePaid ? new Date(timePaid) : now;
-      if (paidTime.getTime() > now.getTime() + 5 * 60 * 1000)
-        throw new BadRequestException('Time paid cannot be in the future');
-      const update: UpdateQuery<Order> = {
-        $set: {
-          paymentStatus: 'Paid',
-          paymentMethod: dto.paymentMethod,
-          paymentDetails: {
-            amount,
-            transactionCode: transactionCode ?? '',
-            timePaid: timePaid ? paidTime : null,
-            completedById: actor.id,
-            completedByName: actor.fullName,
-          },
-          paidAt: paidTime,
-          ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+  async completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    this.assertAllowed(order, 'completePayment', actor);
+    const { amount, transactionCode, timePaid } = dto.paymentDetails;
+    if (amount !== order.totalAmount) {
+      throw new BadRequestException(
+        `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
+      );
+    }
+    if (dto.paymentMethod === 'Mpesa') {
+      if (!transactionCode) throw new BadRequestException('Transaction code is required');
+      if (!timePaid) throw new BadRequestException('Time paid is required');
+    }
+    const now = new Date();
+    const paidTime = timePaid ? new Date(timePaid) : now;
+    this.money.checkTimePaid(order, paidTime, now);
+    await this.money.checkReceiptUnused(order._id, transactionCode);
+    const update: UpdateQuery<Order> = {
+      $set: {
+        paymentStatus: 'Paid',
+        paymentMethod: dto.paymentMethod,
+        paymentDetails: {
+          amount,
+          transactionCode: transactionCode ?? '',
+          timePaid: timePaid ? paidTime : null,
+          completedById: actor.id,
+          completedByName: actor.fullName,
         },
-      };
-      const updated = await this.transition(
-        order,
-        'completePayment',
-        { paymentStatus: 'Pending', orderStatus: order.orderStatus },
-        update,
-      );
-      await this.audit.record(
-        actor,
-        'order.payment',
-        `${actor.fullName} recorded a ${dto.paymentMethod} payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber}`,
-        this.target(order),
-      );
-      return updated;
-    });
+        paidAt: paidTime,
+        ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+      },
+    };
+    const updated = await this.transition(
+      order,
+      'completePayment',
+      { paymentStatus: 'Pending', orderStatus: order.orderStatus },
+      update,
+    );
+    await this.audit.record(
+      actor,
+      'order.payment',
+      `${actor.fullName} recorded a ${dto.paymentMethod} payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber}`,
+      this.target(order),
+    );
+    return updated;
   }
 
   /** A placed order by its confirmation number, or null (the payments module's way in). */
@@ -253,54 +256,52 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
    * state rules and amount check as Complete Payment, `actor` being the system. Recording the same
    * transaction code again changes nothing and answers `recorded: false`.
    */
-  recordMpesaExpressPayment(
+  async recordMpesaExpressPayment(
     actor: Principal,
     id: string,
     payment: { amount: number; transactionCode: string; timePaid: Date },
   ): Promise<{ order: OrderDto; recorded: boolean }> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      const { amount, transactionCode, timePaid } = payment;
-      if (
-        order.paymentStatus === 'Paid' &&
-        order.paymentMethod === 'Mpesa' &&
-        order.paymentDetails?.transactionCode === transactionCode
-      )
-        return { order: (await this.views([order]))[0]!, recorded: false };
-      this.assertAllowed(order, 'completePayment', actor);
-      if (amount !== order.totalAmount) {
-        throw new BadRequestException(
-          `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
-        );
-      }
-      const updated = await this.transition(
-        order,
-        'completePayment',
-        { paymentStatus: 'Pending', orderStatus: order.orderStatus },
-        {
-          $set: {
-            paymentStatus: 'Paid',
-            paymentMethod: 'Mpesa',
-            paymentDetails: {
-              amount,
-              transactionCode,
-              timePaid,
-              completedById: actor.id,
-              completedByName: actor.fullName,
-            },
-            paidAt: timePaid,
-            ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+    const order = await this.mustFind(id);
+    const { amount, transactionCode, timePaid } = payment;
+    if (
+      order.paymentStatus === 'Paid' &&
+      order.paymentMethod === 'Mpesa' &&
+      order.paymentDetails?.transactionCode === transactionCode
+    )
+      return { order: (await this.views([order]))[0]!, recorded: false };
+    this.assertAllowed(order, 'completePayment', actor);
+    if (amount !== order.totalAmount) {
+      throw new BadRequestException(
+        `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
+      );
+    }
+    const updated = await this.transition(
+      order,
+      'completePayment',
+      { paymentStatus: 'Pending', orderStatus: order.orderStatus },
+      {
+        $set: {
+          paymentStatus: 'Paid',
+          paymentMethod: 'Mpesa',
+          paymentDetails: {
+            amount,
+            transactionCode,
+            timePaid,
+            completedById: actor.id,
+            completedByName: actor.fullName,
           },
+          paidAt: timePaid,
+          ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
         },
-      );
-      await this.audit.record(
-        actor,
-        'order.payment',
-        `${actor.fullName} recorded an Mpesa payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber} (${transactionCode})`,
-        this.target(order),
-      );
-      return { order: updated, recorded: true };
-    });
+      },
+    );
+    await this.audit.record(
+      actor,
+      'order.payment',
+      `${actor.fullName} recorded an Mpesa payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber} (${transactionCode})`,
+      this.target(order),
+    );
+    return { order: updated, recorded: true };
   }
 
   /**
@@ -308,163 +309,167 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
    * query confirmed the payment before the callback with the receipt came). False when the order's
    * transaction code is no longer `reference`.
    */
-  attachMpesaReceipt(
+  async attachMpesaReceipt(
     actor: Principal,
     id: string,
     payment: { reference: string; receipt: string; timePaid: Date },
   ): Promise<boolean> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      const { reference, receipt, timePaid } = payment;
-      if (order.paymentMethod !== 'Mpesa' || order.paymentDetails?.transactionCode !== reference)
-        return false;
-      const updated = await this.orders.transition(
-        id,
-        { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
-        {
-          $set: {
-            'paymentDetails.transactionCode': receipt,
-            'paymentDetails.timePaid': timePaid,
-            paidAt: timePaid,
-          },
+    const order = await this.mustFind(id);
+    const { reference, receipt, timePaid } = payment;
+    if (order.paymentMethod !== 'Mpesa' || order.paymentDetails?.transactionCode !== reference)
+      return false;
+    const updated = await this.orders.transition(
+      id,
+      { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
+      {
+        $set: {
+          'paymentDetails.transactionCode': receipt,
+          'paymentDetails.timePaid': timePaid,
+          paidAt: timePaid,
         },
-      );
-      if (!updated) return false;
-      await this.audit.record(
-        actor,
-        'order.payment.receipt',
-        `${actor.fullName} added M-Pesa receipt ${receipt} to the payment of ${order.purchaseNumber} (recorded as ${reference})`,
-        this.target(order),
-      );
-      return true;
-    });
+      },
+    );
+    if (!updated) return false;
+    await this.audit.record(
+      actor,
+      'order.payment.receipt',
+      `${actor.fullName} added M-Pesa receipt ${receipt} to the payment of ${order.purchaseNumber} (recorded as ${reference})`,
+      this.target(order),
+    );
+    return true;
   }
 
-  moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      const updated = await this.transition(
-        order,
-        'inTransit',
-        {},
-        { $set: { orderStatus: 'InTransit', inTransitDate: new Date() } },
-      );
-      await this.audit.record(
-        actor,
-        'order.inTransit',
-        `${actor.fullName} sent out ${order.purchaseNumber}`,
-        this.target(order),
-      );
-      return updated;
-    });
+  async moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    const updated = await this.transition(
+      order,
+      'inTransit',
+      {},
+      { $set: { orderStatus: 'InTransit', inTransitDate: new Date() } },
+    );
+    await this.audit.record(
+      actor,
+      'order.inTransit',
+      `${actor.fullName} sent out ${order.purchaseNumber}`,
+      this.target(order),
+    );
+    return updated;
   }
 
-  confirmDelivery(actor: Principal, id: string): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      const updated = await this.transition(
-        order,
-        'confirmDelivery',
-        {},
-        { $set: { orderStatus: 'Delivered', deliveredDate: new Date() } },
-      );
-      await this.audit.record(
-        actor,
-        'order.delivered',
-        `${actor.fullName} confirmed delivery of ${order.purchaseNumber}`,
-        this.target(order),
-      );
-      return updated;
-    });
+  async confirmDelivery(actor: Principal, id: string): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    const updated = await this.transition(
+      order,
+      'confirmDelivery',
+      {},
+      { $set: { orderStatus: 'Delivered', deliveredDate: new Date() } },
+    );
+    await this.audit.record(
+      actor,
+      'order.delivered',
+      `${actor.fullName} confirmed delivery of ${order.purchaseNumber}`,
+      this.target(order),
+    );
+    return updated;
   }
 
-  fulfil(actor: Principal, id: string): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      const updated = await this.transition(
-        order,
-        'fulfil',
-        { paymentStatus: 'Paid' },
-        {
-          $set: {
-            orderStatus: 'Completed',
-            fulfillmentStatus: 'Fulfilled',
-            deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : new Date(),
-          },
+  async fulfil(actor: Principal, id: string): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    const updated = await this.transition(
+      order,
+      'fulfil',
+      { paymentStatus: 'Paid' },
+      {
+        $set: {
+          orderStatus: 'Completed',
+          fulfillmentStatus: 'Fulfilled',
+          deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : new Date(),
         },
-      );
-      await this.audit.record(
-        actor,
-        'order.fulfil',
-        `${actor.fullName} fulfilled ${order.purchaseNumber}`,
-        this.target(order),
-      );
-      return updated;
-    });
+      },
+    );
+    await this.audit.record(
+      actor,
+      'order.fulfil',
+      `${actor.fullName} fulfilled ${order.purchaseNumber}`,
+      this.target(order),
+    );
+    return updated;
   }
 
-  cancel(actor: Principal, id: string): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      if (actor.role === 'customer' && order.placedBy !== actor.id)
-        throw new NotFoundException('No order with this id');
-      const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
-      this.assertAllowed(order, 'cancel', actor);
-      const cancelled = await this.cancelReturningStock(id, { orderStatus: { $in: from } });
-      if (!cancelled) return this.refuse(id, 'cancel', actor);
-      await this.audit.record(
-        actor,
-        'order.cancel',
-        `${actor.fullName} cancelled ${order.purchaseNumber}; its stock was returned`,
-        this.target(order),
-      );
-      return (await this.views([{ ...cancelled, stockReturn: 'cleared' }]))[0]!;
+  /** Cancels the order; a paid one only with its refund, which is recorded first. */
+  async cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    if (actor.role === 'customer' && order.placedBy !== actor.id)
+      throw new NotFoundException('No order with this id');
+    const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
+    this.assertAllowed(order, 'cancel', actor);
+    const undoRefund = await this.money.recordRefundForCancel(order, refund, actor);
+    const cancelled = await this.cancelReturningStock(id, {
+      orderStatus: { $in: from },
+      paymentStatus: order.paymentStatus,
     });
+    if (!cancelled) {
+      await undoRefund?.();
+      return this.refuse(id, 'cancel', actor);
+    }
+    const refunded =
+      undoRefund && refund
+        ? ` and refunded KES ${refund.amount.toLocaleString('en-US')} by ${refund.method}${refund.reference ? ` (${refund.reference})` : ''}`
+        : '';
+    await this.audit.record(
+      actor,
+      'order.cancel',
+      `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`,
+      this.target(order),
+    );
+    return (await this.views([{ ...cancelled, stockReturn: 'cleared' }]))[0]!;
   }
 
-  update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      const info = {
-        ...dto.guestInfo,
-        subCounty: dto.guestInfo.subCounty ?? '',
-        ward: dto.guestInfo.ward ?? '',
-      };
-      const updated = await this.transition(order, 'update', {}, { $set: { guestInfo: info } });
-      await this.audit.record(
-        actor,
-        'order.update',
-        `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
-        this.target(order),
-      );
-      return updated;
-    });
+  async update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    const info = {
+      ...dto.guestInfo,
+      subCounty: dto.guestInfo.subCounty ?? '',
+      ward: dto.guestInfo.ward ?? '',
+    };
+    const updated = await this.transition(order, 'update', {}, { $set: { guestInfo: info } });
+    await this.audit.record(
+      actor,
+      'order.update',
+      `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
+      this.target(order),
+    );
+    return updated;
   }
 
-  remove(actor: Principal, id: string): Promise<OrderDto> {
-    return this.locks.withLock(`order:${id}`, async () => {
-      const order = await this.mustFind(id);
-      this.assertAllowed(order, 'delete', actor);
-      let current = order;
-      if (order.orderStatus !== 'Cancelled') {
-        const cancelled = await this.cancelReturningStock(id, {
-          orderStatus: { $in: FROM.cancel },
-          paymentStatus: 'Pending',
-        });
-        if (!cancelled) return this.refuse(id, 'delete', actor);
-        current = cancelled;
-      } else if (order.stockReturn === 'pending' || order.stockReturn === 'done') {
-        await this.placement.returnStock(order);
-      }
-      await this.orders.delete(id);
-      await this.audit.record(
-        actor,
-        'order.delete',
-        `${actor.fullName} deleted ${order.purchaseNumber}`,
-        this.target(order),
+  async remove(actor: Principal, id: string): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    this.assertAllowed(order, 'delete', actor);
+    // A paid order is part of the sales record, cancelled (and refunded) or not.
+    if (order.paymentStatus === 'Paid') {
+      throw new ConflictException(
+        `Order ${order.purchaseNumber} is paid; it is part of the sales record and cannot be deleted`,
       );
-      return (await this.views([current]))[0]!;
-    });
+    }
+    let current = order;
+    if (order.orderStatus !== 'Cancelled') {
+      const cancelled = await this.cancelReturningStock(id, {
+        orderStatus: { $in: FROM.cancel },
+        paymentStatus: 'Pending',
+      });
+      if (!cancelled) return this.refuse(id, 'delete', actor);
+      current = cancelled;
+    } else if (order.stockReturn === 'pending' || order.stockReturn === 'done') {
+      await this.placement.returnStock(order);
+    }
+    await this.orders.delete(id);
+    await this.audit.record(
+      actor,
+      'order.delete',
+      `${actor.fullName} deleted ${order.purchaseNumber}`,
+      this.target(order),
+    );
+    return (await this.views([current]))[0]!;
   }
 
   /** Paid, not cancelled orders paid in [from, to), for the sales figures. */
@@ -476,9 +481,14 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return this.orders.paidTotal();
   }
 
+  /** Refunds recorded in [from, to), for the sales report. */
+  refundedBetween(from: Date, to: Date) {
+    return this.money.refundedBetween(from, to);
+  }
+
   /**
-   * Cancels the order if it still matches `guard` and returns its stock (callers hold the order's
-   * lock); null when it no longer matches.
+   * Cancels the order if it still matches `guard` (one conditional update) and returns its stock;
+   * null when it no longer matches.
    */
   private async cancelReturningStock(
     id: string,
@@ -552,12 +562,14 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     );
   }
 
+  /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
   private async sendConfirmation(order: OrderRecord): Promise<void> {
     const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
     const link = `${this.config.storefrontUrl}/track-orders?purchaseNumber=${order.purchaseNumber}`;
     const g = order.guestInfo;
+    const address = [g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ');
     const text = [
-      `Hello ${g.fullName},`,
+      `Hello ${customerText(g.fullName, 80)},`,
       '',
       `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
       '',
@@ -569,8 +581,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       `Shipping: ${kes(order.shippingFee)}`,
       `Total: ${kes(order.totalAmount)}`,
       '',
-      `Delivery to: ${[g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ')}`,
-      `Phone: ${g.phoneNumber}`,
+      `Delivery to: "${customerText(address, 300)}"`,
+      `Phone: ${customerText(g.phoneNumber, 20)}`,
       `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
       '',
       `Track your order: ${link}`,

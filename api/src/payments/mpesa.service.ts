@@ -27,7 +27,7 @@ import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
-import { LocksService } from '../locks/locks.service';
+import { ClaimsService } from '../common/claims';
 import { OrdersService } from '../orders/orders.service';
 import { DarajaClient, DarajaError } from './daraja.client';
 import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
@@ -63,6 +63,9 @@ const hash = (value: string) => createHash('sha256').update(value).digest();
  * order paid; a failure is taken from the callback as it moves no money. Prompts that hear nothing
  * are asked about by a reconciler, so a lost callback costs a short delay, not a payment.
  */
+export const OTHER_PHONE_MESSAGE =
+  'The M-Pesa prompt can only go to the phone number on the order. To pay from another phone, sign in to the account that placed the order, or ask the shop.';
+
 @Injectable()
 export class MpesaService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MpesaService.name);
@@ -76,7 +79,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly daraja: DarajaClient,
     private readonly orders: OrdersService,
     private readonly audit: AuditService,
-    private readonly locks: LocksService,
+    private readonly claims: ClaimsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
@@ -100,8 +103,16 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Sends the PIN prompt for an order to a phone; the amount is the order's total. */
-  async push(purchaseNumber: string, phoneNumber: string): Promise<{ checkoutRequestId: string }> {
+  /**
+   * Sends the PIN prompt for an order to a phone; the amount is the order's total. Anyone who knows
+   * the order number may prompt the order's own phone; another phone only the customer who placed
+   * the order (signed in) or staff.
+   */
+  async push(
+    purchaseNumber: string,
+    phoneNumber: string,
+    actor?: Principal,
+  ): Promise<{ checkoutRequestId: string }> {
     if (!this.settings) throw new ServiceUnavailableException(MPESA_MESSAGES.notAvailable);
     const phone = toMpesaPhone(phoneNumber);
     if (!phone) throw new HttpException(MPESA_MESSAGES.invalidPhone, HttpStatus.BAD_REQUEST);
@@ -114,41 +125,44 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       throw new ConflictException(MPESA_MESSAGES.orderNotPending);
     if (order.totalAmount > MPESA_MAX_AMOUNT_KES)
       throw new ConflictException(MPESA_MESSAGES.tooLarge);
+    const mayUseAnyPhone =
+      !!actor && (actor.role !== 'customer' || (!!order.placedBy && order.placedBy === actor.id));
+    if (!mayUseAnyPhone && toMpesaPhone(order.guestInfo.phoneNumber) !== phone) {
+      throw new ForbiddenException(OTHER_PHONE_MESSAGE);
+    }
 
-    return this.locks.withLock(`mpesa-push:${order._id}`, async () => {
-      const since = new Date(Date.now() - PUSH_LIMITS.windowMs);
-      if ((await this.pushes.countSince({ orderId: order._id }, since)) >= PUSH_LIMITS.perOrder)
-        throw new HttpException(MPESA_MESSAGES.tooManyForOrder, HttpStatus.TOO_MANY_REQUESTS);
-      if ((await this.pushes.countSince({ phone }, since)) >= PUSH_LIMITS.perPhone)
-        throw new HttpException(MPESA_MESSAGES.tooManyForPhone, HttpStatus.TOO_MANY_REQUESTS);
+    const since = new Date(Date.now() - PUSH_LIMITS.windowMs);
+    if ((await this.pushes.countSince({ orderId: order._id }, since)) >= PUSH_LIMITS.perOrder)
+      throw new HttpException(MPESA_MESSAGES.tooManyForOrder, HttpStatus.TOO_MANY_REQUESTS);
+    if ((await this.pushes.countSince({ phone }, since)) >= PUSH_LIMITS.perPhone)
+      throw new HttpException(MPESA_MESSAGES.tooManyForPhone, HttpStatus.TOO_MANY_REQUESTS);
 
-      let sent: { checkoutRequestId: string; merchantRequestId: string };
-      try {
-        sent = await this.daraja.stkPush({
-          amount: order.totalAmount,
-          phone,
-          accountReference: order.purchaseNumber,
-          description: 'Seedlings',
-        });
-      } catch (error) {
-        if (!(error instanceof DarajaError)) throw error;
-        this.logger.warn(
-          `Daraja refused the prompt for ${order.purchaseNumber}: ${error.status} ${error.errorCode ?? ''} ${error.message}`,
-        );
-        if (error.status === 0 || error.status >= 500)
-          throw new ServiceUnavailableException(MPESA_MESSAGES.unreachable);
-        throw new BadGatewayException(MPESA_MESSAGES.rejected);
-      }
-      await this.pushes.insert({
-        _id: sent.checkoutRequestId,
-        merchantRequestId: sent.merchantRequestId,
-        orderId: order._id,
-        purchaseNumber: order.purchaseNumber,
-        phone,
+    let sent: { checkoutRequestId: string; merchantRequestId: string };
+    try {
+      sent = await this.daraja.stkPush({
         amount: order.totalAmount,
+        phone,
+        accountReference: order.purchaseNumber,
+        description: 'Seedlings',
       });
-      return { checkoutRequestId: sent.checkoutRequestId };
+    } catch (error) {
+      if (!(error instanceof DarajaError)) throw error;
+      this.logger.warn(
+        `Daraja refused the prompt for ${order.purchaseNumber}: ${error.status} ${error.errorCode ?? ''} ${error.message}`,
+      );
+      if (error.status === 0 || error.status >= 500)
+        throw new ServiceUnavailableException(MPESA_MESSAGES.unreachable);
+      throw new BadGatewayException(MPESA_MESSAGES.rejected);
+    }
+    await this.pushes.insert({
+      _id: sent.checkoutRequestId,
+      merchantRequestId: sent.merchantRequestId,
+      orderId: order._id,
+      purchaseNumber: order.purchaseNumber,
+      phone,
+      amount: order.totalAmount,
     });
+    return { checkoutRequestId: sent.checkoutRequestId };
   }
 
   /** What the checkout may know about a prompt: pending, paid or failed, and the message. */
@@ -208,6 +222,12 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       );
       return;
     }
+    if (push.status === 'failed' && callback.resultCode === MPESA_RESULT_CODES.success) {
+      // A success after a failure (a forged or early failure): the success wins once Daraja confirms it.
+      await this.pushes.countCallback(id);
+      await this.reopenIfPaid(push, callback);
+      return;
+    }
     if (push.status === 'pending') {
       await this.pushes.recordCallback(id, { ...callback, receivedAt: new Date() });
     } else {
@@ -221,67 +241,101 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /**
+   * A prompt settled as failed that a success callback contradicts: if Daraja's status query says it
+   * was paid and the amount is the one asked for, the payment is recorded (or, when the order can no
+   * longer take it, the refund alert raised) as for any success.
+   */
+  private async reopenIfPaid(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
+    const current = await this.pushes.findById(push._id);
+    if (!current || current.status !== 'failed' || callback.amount !== current.amount) {
+      if (current) await this.auditDuplicate(current);
+      return;
+    }
+    let answer;
+    try {
+      answer = await this.daraja.stkQuery(current._id);
+    } catch (error) {
+      this.logger.warn(`M-Pesa query for ${current._id} failed: ${(error as Error).message}`);
+      answer = null;
+    }
+    if (
+      !answer ||
+      answer.state === 'processing' ||
+      answer.resultCode !== MPESA_RESULT_CODES.success ||
+      // Daraja confirmed it; of several success callbacks racing here, one reopens the prompt.
+      !(await this.claims.claimOnce(`mpesa-reopen:${current._id}`))
+    ) {
+      await this.auditDuplicate(current);
+      return;
+    }
+    await this.audit.record(
+      MPESA_ACTOR,
+      'payment.mpesa.reopened',
+      `M-Pesa confirmed a payment for ${current.purchaseNumber} after the prompt was marked failed; the payment counts`,
+      this.target(current),
+    );
+    await this.apply(current, {
+      status: 'paid',
+      transactionCode: callback.receipt ?? current._id,
+      receipt: callback.receipt ?? null,
+      timePaid: callback.transactionDate ? new Date(callback.transactionDate) : new Date(),
+    });
+  }
+
+  /**
    * A success callback for a prompt the status query already settled as paid (the callback was late,
    * not lost): its receipt number replaces the prompt's reference on the order.
    */
-  private attachReceipt(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
-    return this.locks.withLock(`mpesa:${push._id}`, async () => {
-      const current = await this.pushes.findById(push._id);
-      if (
-        !current ||
-        current.receipt ||
-        !callback.receipt ||
-        callback.amount !== current.amount ||
-        !(await this.locks.claimOnce(`mpesa-receipt:${push._id}`))
-      ) {
-        await this.auditDuplicate(push);
-        return;
-      }
-      await this.orders.attachMpesaReceipt(MPESA_ACTOR, current.orderId, {
-        reference: current._id,
-        receipt: callback.receipt,
-        timePaid: callback.transactionDate ?? new Date(),
-      });
-      await this.pushes.setReceipt(current._id, callback.receipt);
+  private async attachReceipt(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
+    const current = await this.pushes.findById(push._id);
+    if (
+      !current ||
+      current.receipt ||
+      !callback.receipt ||
+      callback.amount !== current.amount ||
+      !(await this.claims.claimOnce(`mpesa-receipt:${push._id}`))
+    ) {
+      await this.auditDuplicate(push);
+      return;
+    }
+    await this.orders.attachMpesaReceipt(MPESA_ACTOR, current.orderId, {
+      reference: current._id,
+      receipt: callback.receipt,
+      timePaid: callback.transactionDate ?? new Date(),
     });
+    await this.pushes.setReceipt(current._id, callback.receipt);
   }
 
   /** Decides and applies a prompt's outcome once; later callbacks for it change nothing. */
-  private settle(id: string, source: 'callback' | 'reconciler'): Promise<void> {
-    return this.locks.withLock(`mpesa:${id}`, async () => {
-      const push = await this.pushes.findById(id);
-      if (!push) return;
-      if (push.status !== 'pending') {
+  private async settle(id: string, source: 'callback' | 'reconciler'): Promise<void> {
+    const push = await this.pushes.findById(id);
+    if (!push) return;
+    if (push.status !== 'pending') {
+      if (source === 'callback') await this.auditDuplicate(push);
+      return;
+    }
+    const outcome = await this.decide(push);
+    if (!outcome) return;
+    if (!(await this.claims.claimOnce(`mpesa-settle:${id}`))) {
+      // Someone else is settling it, or claimed it and died
+      // before finishing: finish only the latter.
+      if (Date.now() - new Date(push.updatedAt).getTime() < STALE_CLAIM_MS) {
         if (source === 'callback') await this.auditDuplicate(push);
         return;
       }
-      const outcome = await this.decide(push);
-      if (!outcome) return;
-      if (!(await this.locks.claimOnce(`mpesa-settle:${id}`))) {
-        // Someone else is settling it (MongoDB runs this without the lock), or claimed it and died
-        // before finishing: finish only the latter.
-        if (Date.now() - new Date(push.updatedAt).getTime() < STALE_CLAIM_MS) {
-          if (source === 'callback') await this.auditDuplicate(push);
-          return;
-        }
-        this.logger.warn(`Finishing the interrupted settlement of M-Pesa prompt ${id}`);
-      }
-      await this.apply(push, outcome);
-    });
+      this.logger.warn(`Finishing the interrupted settlement of M-Pesa prompt ${id}`);
+    }
+    await this.apply(push, outcome);
   }
 
-  /** The outcome of a pending prompt, or null while it is not known yet. */
+  /**
+   * The outcome of a pending prompt, or null while it is not known yet. Every callback, success or
+   * failure, is confirmed with Daraja's status query before it counts: a forged failure must not
+   * settle a prompt whose money then moves.
+   */
   private async decide(push: MpesaPushRecord): Promise<Outcome | null> {
     const cb = push.callback;
-    if (cb && cb.resultCode !== MPESA_RESULT_CODES.success) {
-      return {
-        status: 'failed',
-        resultCode: cb.resultCode,
-        resultDesc: cb.resultDesc,
-        message: mpesaResultMessage(cb.resultCode, cb.resultDesc),
-      };
-    }
-    if (cb && cb.amount !== push.amount) {
+    if (cb && cb.resultCode === MPESA_RESULT_CODES.success && cb.amount !== push.amount) {
       return {
         status: 'failed',
         resultCode: cb.resultCode,
@@ -316,12 +370,14 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
         message: mpesaResultMessage(answer.resultCode, answer.resultDesc),
       };
     }
+    // A failure callback's receipt and time are not trusted (there was none): the query's success wins.
+    const paidCallback = cb?.resultCode === MPESA_RESULT_CODES.success ? cb : undefined;
     return {
       status: 'paid',
       // Daraja's query carries no receipt number; without a callback the prompt's reference stands in.
-      transactionCode: cb?.receipt ?? push._id,
-      receipt: cb?.receipt ?? null,
-      timePaid: cb?.transactionDate ? new Date(cb.transactionDate) : new Date(),
+      transactionCode: paidCallback?.receipt ?? push._id,
+      receipt: paidCallback?.receipt ?? null,
+      timePaid: paidCallback?.transactionDate ? new Date(paidCallback.transactionDate) : new Date(),
     };
   }
 

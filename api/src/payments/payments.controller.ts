@@ -11,7 +11,9 @@ import {
 } from '@nestjs/swagger';
 import { MPESA_MESSAGES } from '@spc/shared-contracts';
 import { Public } from '../common/access.decorators';
+import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
+import type { Principal } from '../common/principal';
 import { RateLimit } from '../common/rate-limit';
 import {
   MpesaCallbackAckDto,
@@ -38,7 +40,7 @@ export class PaymentsController {
 
   @Post('mpesa/stk-push')
   @HttpCode(200)
-  @Public()
+  @Public({ optionalUser: true })
   @RateLimit('orders')
   @ApiOperation({
     summary:
@@ -58,8 +60,11 @@ export class PaymentsController {
     type: ErrorResponseDto,
     description: 'M-Pesa Express is off, or M-Pesa is not answering',
   })
-  async stkPush(@Body() dto: StkPushDto): Promise<StkPushResponseDto> {
-    const { checkoutRequestId } = await this.mpesa.push(dto.purchaseNumber, dto.phoneNumber);
+  async stkPush(
+    @CurrentUser() actor: Principal | undefined,
+    @Body() dto: StkPushDto,
+  ): Promise<StkPushResponseDto> {
+    const { checkoutRequestId } = await this.mpesa.push(dto.purchaseNumber, dto.phoneNumber, actor);
     return { success: true, message: MPESA_MESSAGES.promptSent, checkoutRequestId };
   }
 

@@ -36,10 +36,10 @@ export class ReportsService {
       if (days.length > MAX_REPORT_DAYS)
         throw new BadRequestException(`A report covers at most ${MAX_REPORT_DAYS} days`);
     }
-    const orders = await this.orders.paidBetween(
-      startOfShopDay(from),
-      startOfShopDay(addDays(to, 1)),
-    );
+    const [orders, refunds] = await Promise.all([
+      this.orders.paidBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
+      this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
+    ]);
     const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
     const products = new Map<
       string,
@@ -75,6 +75,10 @@ export class ReportsService {
         orders: orders.length,
         revenue,
         averageOrderValue: orders.length ? Math.round(revenue / orders.length) : 0,
+        refunds: {
+          orders: refunds.length,
+          amount: refunds.reduce((n, r) => n + r.amount, 0),
+        },
       },
     };
   }

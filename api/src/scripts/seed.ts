@@ -7,6 +7,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { createApp } from '../app.factory';
 import { loadConfig } from '../config/app-config';
+import { demoDataRefusal } from '../seed/production-guard';
 import { SEEDERS, type Seeder } from '../seed/seed.types';
 
 /**
@@ -25,6 +26,12 @@ async function isEmpty(connection: Connection): Promise<boolean> {
 async function main(): Promise<void> {
   const ifEmpty = process.argv.includes('--if-empty');
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const refusal = demoDataRefusal(config, process.env);
+  if (refusal) {
+    console.error(`[seed] ${refusal}`);
+    process.exitCode = 1;
+    return;
+  }
   const app = await createApp(config);
   await app.init();
   try {

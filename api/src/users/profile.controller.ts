@@ -12,6 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Auth } from '../common/access.decorators';
+import { RateLimit } from '../common/rate-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { readMultipartForm } from '../common/multipart';
@@ -54,6 +55,7 @@ export class ProfileController {
 
   @Patch('users/profile-picture')
   @Auth()
+  @RateLimit('uploads')
   @ApiOperation({
     summary:
       'Set your profile picture (JPEG, PNG or WebP by content, at most 5 MB; stored as WebP)',

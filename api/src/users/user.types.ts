@@ -17,6 +17,9 @@ export interface UserView {
 
 export interface UserWithPassword extends UserView {
   passwordHash: string;
+  /** Wrong sign-in passwords in a row, and the lockout they caused (sign-in lookups only). */
+  failedLogins?: number;
+  lockedUntil?: Date | null;
 }
 
 export interface UserListQuery {

@@ -32,7 +32,14 @@ export class UsersRepository {
   async create(
     data: Omit<
       User,
-      'createdAt' | 'updatedAt' | 'profilePictureKeys' | 'profilePicture' | 'isActive'
+      | 'createdAt'
+      | 'updatedAt'
+      | 'profilePictureKeys'
+      | 'profilePicture'
+      | 'isActive'
+      | 'tokenVersion'
+      | 'failedLogins'
+      | 'lockedUntil'
     > & { isActive?: boolean },
   ): Promise<UserView> {
     const doc = await this.users.create(data);
@@ -55,8 +62,18 @@ export class UsersRepository {
   }
 
   async findByEmailWithPassword(email: string): Promise<UserWithPassword | null> {
-    const doc = await this.users.findOne({ email }).select('+passwordHash').lean<LeanUser>();
-    return doc ? { ...toView(doc), passwordHash: doc.passwordHash } : null;
+    const doc = await this.users
+      .findOne({ email })
+      .select('+passwordHash +failedLogins +lockedUntil')
+      .lean<LeanUser>();
+    return doc
+      ? {
+          ...toView(doc),
+          passwordHash: doc.passwordHash,
+          failedLogins: doc.failedLogins ?? 0,
+          lockedUntil: doc.lockedUntil ?? null,
+        }
+      : null;
   }
 
   async findByIdWithPassword(id: string): Promise<UserWithPassword | null> {
@@ -95,23 +112,56 @@ export class UsersRepository {
     });
   }
 
-  // FerretDB v1 cannot project in findAndModify (the schema's hidden fields make mongoose send one),
-  // so writes and reads are two steps here; each write is still a single atomic update.
   async update(id: string, changes: UserChanges): Promise<UserView | null> {
-    const res = await this.users.updateOne({ _id: id }, { $set: changes }, { runValidators: true });
-    return res.matchedCount === 1 ? this.findById(id) : null;
+    const doc = await this.users
+      .findOneAndUpdate({ _id: id }, { $set: changes }, { new: true, runValidators: true })
+      .lean<LeanUser>();
+    return doc ? toView(doc) : null;
   }
 
+  /** Sets the password and moves the token version on, so earlier access tokens stop working. */
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
-    const res = await this.users.updateOne({ _id: id }, { $set: { passwordHash } });
+    const res = await this.users.updateOne(
+      { _id: id },
+      { $set: { passwordHash, failedLogins: 0, lockedUntil: null }, $inc: { tokenVersion: 1 } },
+    );
     return res.matchedCount === 1;
   }
 
+  async tokenVersion(id: string): Promise<number> {
+    const doc = await this.users.findById(id).select('+tokenVersion').lean<LeanUser>();
+    return doc?.tokenVersion ?? 0;
+  }
+
+  /** The account and its token version, for checking an access token. */
+  async findSession(id: string): Promise<{ user: UserView; tokenVersion: number } | null> {
+    const doc = await this.users.findById(id).select('+tokenVersion').lean<LeanUser>();
+    return doc ? { user: toView(doc), tokenVersion: doc.tokenVersion ?? 0 } : null;
+  }
+
+  /** Counts a wrong password; answers how many there have been in a row. */
+  async recordFailedLogin(id: string): Promise<number> {
+    const doc = await this.users
+      .findOneAndUpdate({ _id: id }, { $inc: { failedLogins: 1 } }, { new: true })
+      .select('+failedLogins')
+      .lean<LeanUser>();
+    return doc?.failedLogins ?? 0;
+  }
+
+  async lockLogin(id: string, until: Date): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $set: { lockedUntil: until } });
+  }
+
+  async clearFailedLogins(id: string): Promise<void> {
+    await this.users.updateOne(
+      { _id: id, failedLogins: { $ne: 0 } },
+      { $set: { failedLogins: 0, lockedUntil: null } },
+    );
+  }
+
   async delete(id: string): Promise<UserView | null> {
-    const user = await this.findById(id);
-    if (!user) return null;
-    const res = await this.users.deleteOne({ _id: id });
-    return res.deletedCount === 1 ? user : null;
+    const doc = await this.users.findOneAndDelete({ _id: id }).lean<LeanUser>();
+    return doc ? toView(doc) : null;
   }
 
   async existsWithRole(role: Role): Promise<boolean> {

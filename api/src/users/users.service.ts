@@ -2,6 +2,7 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
+  Inject,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
@@ -11,6 +12,9 @@ import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
 import { assertBodyIdMatches } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
+import { TooManyRequestsException } from '../common/rate-limit';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { ImageService } from '../storage/image.service';
 import type {
   UpdateAdminProfileDto,
@@ -23,6 +27,14 @@ import type { UserChanges, UserView } from './user.types';
 import { UsersRepository } from './users.repository';
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this e-mail already exists';
+
+/** "45 seconds", "3 minutes": how long a client is asked to wait. */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
 export const DEACTIVATED_MESSAGE = 'Your account has been deactivated. Please contact the shop.';
 const OWN_FIELDS_ONLY =
   'You can change only your own name, phone number, county and street address';
@@ -55,6 +67,7 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
     private readonly images: ImageService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async createAccount(input: NewAccount): Promise<UserView> {
@@ -117,13 +130,44 @@ export class UsersService {
     return this.users.findByEmail(email.trim().toLowerCase());
   }
 
-  /** The account when the e-mail and password match; null otherwise (same time either way). */
+  /**
+   * The account when the e-mail and password match; null otherwise (same time either way). After
+   * LOGIN_LOCKOUT_AFTER_FAILURES wrong passwords in a row the account's sign-in is locked, for
+   * LOGIN_LOCKOUT_BASE_SECONDS and twice as long after each further wrong one (at most an hour); a
+   * locked sign-in is refused with 429 and Retry-After before any password is checked.
+   */
   async verifyCredentials(email: string, password: string): Promise<UserView | null> {
     const user = await this.users.findByEmailWithPassword(email.trim().toLowerCase());
+    const now = Date.now();
+    if (user?.lockedUntil && user.lockedUntil.getTime() > now) {
+      const seconds = Math.ceil((user.lockedUntil.getTime() - now) / 1000);
+      throw new TooManyRequestsException(
+        `Too many wrong passwords for this account. Please wait ${waitText(seconds)} and try again, or reset your password.`,
+        seconds,
+      );
+    }
     const ok = await this.hasher.verify(user?.passwordHash, password);
-    if (!user || !ok) return null;
-    const { passwordHash: _, ...view } = user;
+    if (!user) return null;
+    if (!ok) {
+      const failures = await this.users.recordFailedLogin(user._id);
+      const { afterFailures, baseSeconds } = this.config.loginLockout;
+      if (failures >= afterFailures) {
+        const seconds = Math.min(3600, baseSeconds * 2 ** (failures - afterFailures));
+        await this.users.lockLogin(user._id, new Date(now + seconds * 1000));
+      }
+      return null;
+    }
+    if (user.failedLogins) await this.users.clearFailedLogins(user._id);
+    const { passwordHash: _, failedLogins: _f, lockedUntil: _l, ...view } = user;
     return view;
+  }
+
+  tokenVersion(id: string): Promise<number> {
+    return this.users.tokenVersion(id);
+  }
+
+  findSession(id: string): Promise<{ user: UserView; tokenVersion: number } | null> {
+    return this.users.findSession(id);
   }
 
   async list(roles: Role[], query: UserListQueryDto, isActive?: boolean): Promise<Page<UserView>> {

@@ -12,7 +12,6 @@ export const API_MAIN = path.resolve(__dirname, '../../dist/main.js');
 export const PRODUCTION_ENV = {
   NODE_ENV: 'production',
   JWT_SECRET: 'e2e-access-secret-0123456789abcdef0123456789',
-  JWT_REFRESH_SECRET: 'e2e-refresh-secret-0123456789abcdef0123456789',
   ADMIN_EMAIL: 'owner@seedlings.example',
   ADMIN_PASSWORD: 'Owner#2026x',
   STOREFRONT_URL: 'https://shop.seedlings.example',

@@ -9,6 +9,15 @@ import { createApp } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { OrderPlacementService } from '../../src/orders/order-placement.service';
 
+/** Settings of the abuse limits high enough to be out of the way. */
+export const LIFTED_ABUSE_LIMITS = {
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000',
+  RATE_LIMIT_UPLOADS_PER_MINUTE: '100000',
+  LOGIN_LOCKOUT_AFTER_FAILURES: '100000',
+  ORDER_MAX_OPEN_UNPAID: '100000',
+  ORDER_MAX_UNITS_PER_ORDER: '1000000',
+};
+
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
@@ -40,6 +49,9 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',
     MONGODB_URI: withDatabaseName(options.serverUri ?? serverUri(), databaseName),
+    // The per-account limits and the hoarding caps are lifted for suites that do not test them
+    // (they sign in, upload and order far more than one customer would); a suite sets them to test.
+    ...LIFTED_ABUSE_LIMITS,
     ...options.env,
   });
   const app = await createApp(config, { imports: options.imports });

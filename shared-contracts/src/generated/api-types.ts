@@ -616,7 +616,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned */
+        /** Cancel (staff: Pending or Processing; a customer: their own Pending order); stock is returned. A paid order needs `refund`, which is recorded */
         patch: operations["OrdersController_cancel"];
         trace?: never;
     };
@@ -1012,6 +1012,11 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             errors?: components["schemas"]["FieldErrorDto"][];
+            /**
+             * @description How many more field errors there were than the (capped) list shows
+             * @example 12
+             */
+            moreErrors?: number;
             /** @description Reference to quote when reporting a server-side failure */
             requestId?: string;
         };
@@ -1502,6 +1507,27 @@ export interface components {
         ConfirmDeliveryDto: {
             orderId: string;
         };
+        RefundDto: {
+            /**
+             * @description How the money was given back
+             * @enum {string}
+             */
+            method: "Cash" | "Mpesa";
+            /**
+             * @description Whole KES; must equal the amount paid
+             * @example 2400
+             */
+            amount: number;
+            /**
+             * @description M-Pesa reversal or transaction code (required for Mpesa), or a note for cash
+             * @example SGR4T5Y6U7
+             */
+            reference?: string | null;
+        };
+        CancelOrderDto: {
+            /** @description Required to cancel a paid order */
+            refund?: components["schemas"]["RefundDto"] | null;
+        };
         UpdateOrderDto: {
             guestInfo: components["schemas"]["DeliveryInfoDto"];
         };
@@ -1605,11 +1631,19 @@ export interface components {
             /** @description KES */
             revenue: number;
         };
+        RefundTotalsDto: {
+            /** @description Paid orders cancelled with a refund recorded in the period */
+            orders: number;
+            /** @description KES given back */
+            amount: number;
+        };
         ReportTotalsDto: {
             orders: number;
             revenue: number;
             /** @description KES, rounded */
             averageOrderValue: number;
+            /** @description Refunds recorded in the period (their orders are cancelled, so they are not in orders or revenue) */
+            refunds: components["schemas"]["RefundTotalsDto"];
         };
         SalesReportDto: {
             /** @example true */
@@ -2534,6 +2568,15 @@ export interface operations {
             };
             /** @description Not a readable image, or too many pixels */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3550,6 +3593,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     OrdersController_list: {
@@ -4239,7 +4291,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelOrderDto"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -4285,6 +4341,15 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4478,6 +4543,15 @@ export interface operations {
             };
             /** @description The request is not valid; `errors` names each field and why */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A token was sent but is not valid */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5133,6 +5207,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     ProductsController_get: {
@@ -5256,6 +5339,15 @@ export interface operations {
             };
             /** @description Unreadable image */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,11 +28,14 @@ export function ExternalRedirect({ to }: { to: string }) {
   return null;
 }
 
-/** /dashboard: admins and staff go to the back office, customers to their profile. */
+/**
+ * /dashboard: admins and staff go on to their back-office landing page; a customer's landing page
+ * is the shop itself, so a customer stays on (or goes back to) the home page.
+ */
 export function DashboardRoute() {
   const user = useSessionStore((s) => s.user);
   if (!user) return <Navigate to={paths.login} replace />;
   const backoffice = backofficeHome(user.role);
   if (backoffice) return <ExternalRedirect to={backoffice} />;
-  return <Navigate to={paths.profile} replace />;
+  return <Navigate to={paths.home} replace />;
 }

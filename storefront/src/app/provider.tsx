@@ -10,6 +10,9 @@ export function createQueryClient() {
       queries: {
         staleTime: TIMINGS.queryStaleTimeMs,
         refetchOnWindowFocus: false,
+        // Ask even when the phone says it is offline: the service worker answers with the
+        // catalogue the shopper already saw.
+        networkMode: 'offlineFirst',
         // A 4xx will not get better by asking again; network and 5xx failures get two more tries.
         retry: (count, error) =>
           count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),

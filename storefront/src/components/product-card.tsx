@@ -38,7 +38,16 @@ export function Price({ product }: { product: Product }) {
 }
 
 /** A product card (spec §2): image to the detail, name, price, 'n left' or Out Of Stock. */
-export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
+export function ProductCard({
+  product,
+  eager = false,
+  heading: Heading = 'h3',
+}: {
+  product: Product;
+  eager?: boolean;
+  /** The card title's level: one below the heading of the list it sits in. */
+  heading?: 'h2' | 'h3';
+}) {
   const addToCart = useAddToCart();
   const inStock = product.productQuantity > 0;
   return (
@@ -54,7 +63,7 @@ export function ProductCard({ product, eager = false }: { product: Product; eage
         />
         {product.onOffer && <span className="offer-badge">offer</span>}
       </Link>
-      <h3 className="card-title">{product.productName}</h3>
+      <Heading className="card-title">{product.productName}</Heading>
       <Price product={product} />
       {inStock ? (
         <>

@@ -45,6 +45,8 @@ export function ProductImage({
       width={width}
       height={height}
       loading={eager ? 'eager' : 'lazy'}
+      // The first pictures of a page are its largest paint on a phone: fetched first.
+      fetchPriority={eager ? 'high' : undefined}
       decoding="async"
     />
   );

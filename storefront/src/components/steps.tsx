@@ -8,7 +8,10 @@ export function Steps({ current, labels }: { current: number; labels: string[] }
           className={i <= current ? 'done' : undefined}
           aria-current={i === current ? 'step' : undefined}
         >
-          {label}
+          <span className="step-no" aria-hidden="true">
+            {i + 1}
+          </span>
+          <span className="step-label">{label}</span>
         </li>
       ))}
     </ol>

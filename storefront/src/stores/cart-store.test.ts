@@ -81,6 +81,27 @@ describe('cart store (spec §4)', () => {
     expect(state()).toMatchObject({ userId: 'bob', cartItems: [], totalAmount: 0 });
   });
 
+  it("adopts a guest's cart, items and total, for whoever signs in", () => {
+    state().addToCart(item());
+    state().addToCart(item({ _id: 'p2', price: 5 }));
+    state().adoptUser('alice');
+    expect(state().userId).toBe('alice');
+    expect(state().cartItems.map((i) => [i._id, i.userId])).toEqual([
+      ['p1', 'alice'],
+      ['p2', 'alice'],
+    ]);
+    expect(state().totalAmount).toBe(25);
+    // Adding as the signed-in user keeps the adopted lines.
+    state().addToCart(item({ _id: 'p3', userId: 'alice', price: 1 }));
+    expect(state().cartItems).toHaveLength(3);
+  });
+
+  it("a signed-in shopper's first add keeps the guest lines already in the cart", () => {
+    state().addToCart(item());
+    state().addToCart(item({ _id: 'p2', userId: 'alice' }));
+    expect(state().cartItems.map((i) => i._id)).toEqual(['p1', 'p2']);
+  });
+
   it('keeps the cart when the same user signs in again', () => {
     state().addToCart(item({ userId: 'alice' }));
     state().adoptUser('alice');

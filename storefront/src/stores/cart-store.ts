@@ -24,7 +24,10 @@ interface CartState {
   increaseQuantity: (id: string, quantity: number) => void;
   decreaseQuantity: (id: string) => void;
   clearCart: () => void;
-  /** The signed-in user changed: a cart of another user is emptied and reassigned (spec §4). */
+  /**
+   * Someone signed in: a guest's cart (nobody's) is adopted with its items; a cart of another user
+   * is emptied first, so a shared phone never shows one customer's cart to another.
+   */
   adoptUser: (userId: string) => void;
 }
 
@@ -40,7 +43,8 @@ export const useCartStore = create<CartState>()(
         let { cartItems } = get();
         let { userId } = get();
         if (item.userId !== userId) {
-          cartItems = [];
+          // A guest's cart goes along with the shopper who signs in; another user's is emptied.
+          cartItems = userId === '' ? cartItems.map((i) => ({ ...i, userId: item.userId })) : [];
           userId = item.userId;
         }
         const existing = cartItems.find((i) => i._id === item._id);
@@ -68,10 +72,12 @@ export const useCartStore = create<CartState>()(
       },
       clearCart: () => set({ userId: '', cartItems: [], totalAmount: 0 }),
       adoptUser: (userId) => {
-        if (get().userId !== userId && get().cartItems.length > 0) {
+        const current = get();
+        if (current.userId === userId) return;
+        if (current.userId === '') {
+          set({ userId, cartItems: current.cartItems.map((i) => ({ ...i, userId })) });
+        } else {
           set({ userId, cartItems: [], totalAmount: 0 });
-        } else if (get().userId !== userId) {
-          set({ userId });
         }
       },
     }),

@@ -2,6 +2,17 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types, type HydratedDocument } from 'mongoose';
 import { Category } from './category.schema';
 
+/** Stock an order being placed holds on a product. */
+@Schema({ _id: false, versionKey: false })
+export class ProductReservation {
+  @Prop({ required: true })
+  orderId!: string;
+
+  @Prop({ required: true })
+  quantity!: number;
+}
+const ProductReservationSchema = SchemaFactory.createForClass(ProductReservation);
+
 @Schema({ collection: 'products', timestamps: true })
 export class Product {
   @Prop({ required: true, trim: true })
@@ -51,12 +62,9 @@ export class Product {
   @Prop({ required: true, select: false })
   searchText!: string;
 
-  /**
-   * Stock held for orders being placed, one `<orderId>:<quantity>` entry each (plain strings: the
-   * same queries run on FerretDB, which has no `$elemMatch` on fields); settled or released soon.
-   */
-  @Prop({ type: [String], default: [], select: false })
-  reservations!: string[];
+  /** Stock held for orders being placed, one entry each; settled or released soon. */
+  @Prop({ type: [ProductReservationSchema], default: [], select: false })
+  reservations!: ProductReservation[];
 
   /** Orders whose stock has been given back to this product, so a retried return counts once. */
   @Prop({ type: [String], default: [], select: false })

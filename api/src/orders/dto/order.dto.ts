@@ -38,8 +38,10 @@ import {
   OptionalTextField,
   PhoneField,
   PurchaseNumberField,
+  singleLineText,
   trim,
 } from '../../common/validation-decorators';
+import { IsCalendarDay } from '../../common/calendar-day';
 import { MessageDto } from '../../users/dto/user.dto';
 
 /** The checkout form: where the order goes and whom to call. */
@@ -54,7 +56,7 @@ export class DeliveryInfoDto {
   email!: string;
 
   @ApiProperty({ example: 'Kiambu', maxLength: TEXT_LIMITS.county })
-  @trim
+  @singleLineText
   @IsNotEmpty({ message: M.countyRequired })
   @IsString()
   @MaxLength(TEXT_LIMITS.county, { message: M.countyRequired })
@@ -67,7 +69,7 @@ export class DeliveryInfoDto {
   ward?: string;
 
   @ApiProperty({ example: 'Ruiru, near the stage', maxLength: TEXT_LIMITS.streetAddress })
-  @trim
+  @singleLineText
   @IsNotEmpty({ message: M.streetAddressRequired })
   @IsString()
   @MaxLength(TEXT_LIMITS.streetAddress, {
@@ -173,6 +175,36 @@ export class CompletePaymentDto {
   paymentDetails!: PaymentDetailsDto;
 }
 
+/** The money given back when a paid order is cancelled. */
+export class RefundDto {
+  @ApiProperty({ enum: PAYMENT_METHODS, description: 'How the money was given back' })
+  @IsIn(PAYMENT_METHODS, { message: `Refund method must be one of ${PAYMENT_METHODS.join(', ')}` })
+  method!: PaymentMethod;
+
+  @ApiProperty({ example: 2400, description: 'Whole KES; must equal the amount paid' })
+  @IsInt({ message: 'Refund amount must be whole shillings' })
+  @Min(1, { message: 'Refund amount must be at least 1' })
+  amount!: number;
+
+  @ApiPropertyOptional({
+    example: 'SGR4T5Y6U7',
+    description: 'M-Pesa reversal or transaction code (required for Mpesa), or a note for cash',
+  })
+  @trim
+  @IsOptional()
+  @IsString()
+  @MaxLength(60, { message: 'Refund reference must be at most 60 characters' })
+  reference?: string;
+}
+
+export class CancelOrderDto {
+  @ApiPropertyOptional({ type: RefundDto, description: 'Required to cancel a paid order' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RefundDto)
+  refund?: RefundDto;
+}
+
 export class ConfirmDeliveryDto {
   @ApiProperty()
   @IsNotEmpty({ message: 'orderId is required' })
@@ -211,7 +243,7 @@ export class OrderListQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ example: '2026-11-01', description: 'Orders placed on or after this day' })
   @IsOptional()
-  @IsDateString({}, { message: 'from must be a date (YYYY-MM-DD)' })
+  @IsCalendarDay({ message: 'from must be a date (YYYY-MM-DD)' })
   from?: string;
 
   @ApiPropertyOptional({
@@ -219,7 +251,7 @@ export class OrderListQueryDto extends PageQueryDto {
     description: 'Orders placed on or before this day',
   })
   @IsOptional()
-  @IsDateString({}, { message: 'to must be a date (YYYY-MM-DD)' })
+  @IsCalendarDay({ message: 'to must be a date (YYYY-MM-DD)' })
   to?: string;
 }
 

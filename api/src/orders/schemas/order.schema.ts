@@ -46,7 +46,11 @@ export class PaymentDetails {
  * stock is reserved on its product (atomically, recorded on the product), then the order becomes
  * `placed`. Start-up and a timer finish or undo whatever a crash left half-done (see reconciler).
  */
-export type PlacementState = 'reserving' | 'placed';
+/**
+ * `reserving` while its stock is being reserved, `placed` once done; `undoing` when the reconciler
+ * gave the placement up (it took too long or its process died) and is returning what it reserved.
+ */
+export type PlacementState = 'reserving' | 'placed' | 'undoing';
 /** Cancellation's stock return: `pending` until every line is back, `done` then, `cleared` when tidy. */
 export type StockReturnState = 'none' | 'pending' | 'done' | 'cleared';
 
@@ -74,6 +78,8 @@ export class Order {
   @Prop({ type: Date, default: null }) deliveredDate!: Date | null;
   @Prop({ type: Date, default: null }) cancelledDate!: Date | null;
   @Prop({ type: String, default: 'reserving' }) placement!: PlacementState;
+  /** The network address the order was placed from (for the cap on open unpaid orders). */
+  @Prop({ type: String, default: null }) clientAddress?: string | null;
   /** True once the products' reservation markers of this order are removed. */
   @Prop({ default: false }) ledgerSettled!: boolean;
   @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;

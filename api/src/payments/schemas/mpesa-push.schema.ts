@@ -14,7 +14,7 @@ export class MpesaCallbackRecord {
 
 /**
  * One M-Pesa Express prompt. Its `_id` is Daraja's CheckoutRequestID, so a callback finds it by
- * `_id` (the one lookup FerretDB answers without scanning the collection).
+ * `_id`.
  */
 @Schema({ collection: 'mpesa_pushes', timestamps: true, versionKey: false })
 export class MpesaPush {

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, Matches } from 'class-validator';
+import { IsCalendarDay } from '../../common/calendar-day';
 import { MessageDto } from '../../users/dto/user.dto';
 
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -15,11 +16,13 @@ export class ReportQueryDto {
   @ApiProperty({ example: '2026-11-01', description: 'First day (Africa/Nairobi), inclusive' })
   @IsNotEmpty({ message: 'from is required (YYYY-MM-DD)' })
   @Matches(DAY, { message: 'from must be a date as YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'from must be a real day between 2000-01-01 and 2099-12-31' })
   from!: string;
 
   @ApiProperty({ example: '2026-11-30', description: 'Last day (Africa/Nairobi), inclusive' })
   @IsNotEmpty({ message: 'to is required (YYYY-MM-DD)' })
   @Matches(DAY, { message: 'to must be a date as YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'to must be a real day between 2000-01-01 and 2099-12-31' })
   to!: string;
 }
 
@@ -36,10 +39,22 @@ export class TopProductDto {
   @ApiProperty({ description: 'KES' }) revenue!: number;
 }
 
+export class RefundTotalsDto {
+  @ApiProperty({ description: 'Paid orders cancelled with a refund recorded in the period' })
+  orders!: number;
+  @ApiProperty({ description: 'KES given back' }) amount!: number;
+}
+
 export class ReportTotalsDto {
   @ApiProperty() orders!: number;
   @ApiProperty() revenue!: number;
   @ApiProperty({ description: 'KES, rounded' }) averageOrderValue!: number;
+  @ApiProperty({
+    type: RefundTotalsDto,
+    description:
+      'Refunds recorded in the period (their orders are cancelled, so they are not in orders or revenue)',
+  })
+  refunds!: RefundTotalsDto;
 }
 
 export class SalesReportDto extends MessageDto {

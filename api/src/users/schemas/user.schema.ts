@@ -38,6 +38,21 @@ export class User {
   @Prop({ type: [String], default: [], select: false })
   profilePictureKeys!: string[];
 
+  /**
+   * Raised by every password change or reset: access tokens carry the version they were issued
+   * under and stop working when it moves on.
+   */
+  @Prop({ default: 0, select: false })
+  tokenVersion!: number;
+
+  /** Wrong passwords given at sign-in since the last good one (the lockout's backoff counts them). */
+  @Prop({ default: 0, select: false })
+  failedLogins!: number;
+
+  /** Sign-in is refused until then after repeated wrong passwords. */
+  @Prop({ type: Date, default: null, select: false })
+  lockedUntil!: Date | null;
+
   createdAt!: Date;
   updatedAt!: Date;
 }

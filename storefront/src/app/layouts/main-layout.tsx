@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Loading } from '../../components/states';
 import { CartDrawer } from '../../features/cart/components/cart-drawer';
+import { useOnline } from '../../lib/use-online';
 import { useCartStore } from '../../stores/cart-store';
 import { useSessionStore } from '../../stores/session-store';
 import { useUiStore } from '../../stores/ui-store';
@@ -16,6 +17,18 @@ const ChangePasswordModal = lazy(() =>
   })),
 );
 
+/** Said once, at the top, while the phone has no network: what still works and what does not. */
+function OfflineBar() {
+  const online = useOnline();
+  if (online) return null;
+  return (
+    <p className="offline-bar" role="status">
+      You are offline. You can browse what you have seen and keep your cart; placing an order,
+      signing in and tracking need the network.
+    </p>
+  );
+}
+
 export function MainLayout() {
   const userId = useSessionStore((s) => s.user?._id);
   const changePasswordOpen = useUiStore((s) => s.changePasswordOpen);
@@ -28,6 +41,7 @@ export function MainLayout() {
         Skip to content
       </a>
       <TopBar />
+      <OfflineBar />
       <main id="main" className="main">
         <Suspense fallback={<Loading />}>
           <Outlet />

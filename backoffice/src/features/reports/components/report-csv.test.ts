@@ -13,7 +13,12 @@ describe('sales report CSV', () => {
         { date: '2026-11-21', orders: 0, revenue: 0 },
       ],
       topProducts: [],
-      totals: { orders: 2, revenue: 1585, averageOrderValue: 793 },
+      totals: {
+        orders: 2,
+        revenue: 1585,
+        averageOrderValue: 793,
+        refunds: { orders: 0, amount: 0 },
+      },
     } as SalesReport;
     expect(reportToCsv(report)).toBe(
       'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\n',

@@ -11,6 +11,7 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { external } from '../../../lib/external';
 import { backofficeHome } from '../../../lib/roles';
+import { useCartStore } from '../../../stores/cart-store';
 import { useSessionStore } from '../../../stores/session-store';
 import { useLogin } from '../api/login';
 import { AuthLayout } from '../components/auth-layout';
@@ -45,6 +46,8 @@ export function LoginRoute() {
     try {
       const res = await mutation.mutateAsync(values);
       signIn(res.data);
+      // A guest's cart goes along with whoever signs in (another user's cart is emptied).
+      useCartStore.getState().adoptUser(res.data.user._id);
       toast.success(res.message);
       setTarget(backofficeHome(res.data.user.role) ?? paths.shop);
     } catch (e) {

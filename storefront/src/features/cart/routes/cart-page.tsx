@@ -37,20 +37,22 @@ export function CartPageRoute() {
             </label>
             <ul className="cart-lines">
               {items.map((item) => (
-                <li key={item._id} className="cart-line">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${item.productName}`}
-                    checked={checked.has(item._id)}
-                    onChange={() =>
-                      setChecked((prev) => {
-                        const next = new Set(prev);
-                        if (next.has(item._id)) next.delete(item._id);
-                        else next.add(item._id);
-                        return next;
-                      })
-                    }
-                  />
+                <li key={item._id} className="cart-line cart-line-page">
+                  <label className="line-check">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${item.productName}`}
+                      checked={checked.has(item._id)}
+                      onChange={() =>
+                        setChecked((prev) => {
+                          const next = new Set(prev);
+                          if (next.has(item._id)) next.delete(item._id);
+                          else next.add(item._id);
+                          return next;
+                        })
+                      }
+                    />
+                  </label>
                   <ProductImage
                     src={item.productImage}
                     images={item.productImages}
@@ -60,23 +62,27 @@ export function CartPageRoute() {
                     sizes="80px"
                   />
                   <div className="cart-line-body">
-                    <strong>{item.productName}</strong>
-                    <span className="muted clamp">{item.productDescription}</span>
-                    <QuantityControl
-                      id={item._id}
-                      quantity={item.quantity}
-                      name={item.productName}
-                    />
+                    <div className="line-top">
+                      <strong>{item.productName}</strong>
+                      <button
+                        type="button"
+                        className="icon-btn"
+                        aria-label={`Remove ${item.productName}`}
+                        onClick={() => setDeleting(item._id)}
+                      >
+                        <Icon name="trash" size={18} />
+                      </button>
+                    </div>
+                    <span className="muted small">{item.productDescription}</span>
+                    <div className="line-bottom">
+                      <QuantityControl
+                        id={item._id}
+                        quantity={item.quantity}
+                        name={item.productName}
+                      />
+                      <span className="line-price">{formatMoney(item.price * item.quantity)}</span>
+                    </div>
                   </div>
-                  <span className="line-price">{formatMoney(item.price * item.quantity)}</span>
-                  <button
-                    type="button"
-                    className="icon-btn"
-                    aria-label={`Remove ${item.productName}`}
-                    onClick={() => setDeleting(item._id)}
-                  >
-                    <Icon name="trash" size={18} />
-                  </button>
                 </li>
               ))}
             </ul>

@@ -16,12 +16,16 @@ import { Steps } from '../../../components/steps';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { useOnline } from '../../../lib/use-online';
 import { useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
+import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
 import { usePaymentOptions } from '../api/get-payment-options';
 import { usePlaceOrder } from '../api/place-order';
 import { LocationSelects } from '../components/location-selects';
 import { MpesaPayment } from '../components/mpesa-payment';
+
+const OFFLINE_ORDER = 'You are offline: placing an order needs the network. Your cart is kept.';
 
 type PaymentChoice = 'delivery' | 'paybill' | 'mpesa-express';
 
@@ -55,6 +59,7 @@ export function CheckoutRoute() {
   const [placed, setPlaced] = useState<Placed | null>(null);
   const [payment, setPayment] = useState<PaymentChoice>('delivery');
   const mpesaExpress = usePaymentOptions().data?.mpesaExpress === true;
+  const online = useOnline();
   const payingByPrompt = payment === 'mpesa-express' && mpesaExpress;
 
   const {
@@ -121,6 +126,10 @@ export function CheckoutRoute() {
         });
       }
       reset();
+      // The number stays in view on the shop page, in a banner, until the shopper closes it.
+      useOrderBannerStore.getState().show(res.order.purchaseNumber);
+      // On a phone the button sits at the bottom: bring the thank-you and the number into view.
+      window.scrollTo({ top: 0 });
       toast.success(res.message);
       setPlaced({
         purchaseNumber: res.order.purchaseNumber,
@@ -136,6 +145,8 @@ export function CheckoutRoute() {
       if (e instanceof ApiError) {
         idempotencyKey.current = newKey();
         toast.error(e.message);
+      } else if (!navigator.onLine) {
+        toast.error(OFFLINE_ORDER);
       } else {
         toast.error(STOREFRONT_MESSAGES.somethingWentWrong);
       }
@@ -294,10 +305,15 @@ export function CheckoutRoute() {
             )}
           </fieldset>
 
+          {!online && (
+            <p className="notice" role="status">
+              {OFFLINE_ORDER}
+            </p>
+          )}
           <button
             type="submit"
             className="btn btn-block"
-            disabled={!isValid || sending || items.length === 0}
+            disabled={!isValid || sending || items.length === 0 || !online}
           >
             {sending ? 'Placing Order...' : 'PLACE ORDER'}
           </button>
@@ -326,9 +342,12 @@ export function CheckoutRoute() {
                   />
                   <div className="cart-line-body">
                     <strong>{i.productName}</strong>
+                    {i.productDescription && (
+                      <span className="muted small">{i.productDescription}</span>
+                    )}
                     <span className="muted">Qty {i.quantity}</span>
                   </div>
-                  <span>{formatMoney(i.price * i.quantity)}</span>
+                  <span className="line-price">{formatMoney(i.price * i.quantity)}</span>
                 </li>
               ))}
             </ul>

@@ -1,30 +1,71 @@
 import { TIMINGS } from '@spc/shared-contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import rows from '../../../assets/art/hero-rows.svg';
+import seedling from '../../../assets/art/hero-seedling.svg';
+import trays from '../../../assets/art/hero-trays.svg';
 import { paths } from '../../../config/paths';
+import { mayPlayVideo } from '../../../lib/media';
 
-const SLIDES = ['hero-slide-a', 'hero-slide-b', 'hero-slide-c'] as const;
+/** One background of the hero: a picture, and a video only where the shop supplies one. */
+export interface HeroSlide {
+  image: string;
+  /** A looping muted clip; its picture above is the poster shown first. */
+  video?: string;
+  /** The still picture fades in more slowly than the clips (spec: 1 s, 4 s for a photo). */
+  kind: 'clip' | 'photo';
+}
 
-/** Three drawn backgrounds (two animated like looping muted clips, then a still), 7 s each, fading. */
-export function HeroCarousel() {
+/** Drawn seedlings and trays, used until the shop uploads its own photos. */
+export const DEFAULT_HERO_SLIDES: HeroSlide[] = [
+  { image: trays, kind: 'clip' },
+  { image: rows, kind: 'clip' },
+  { image: seedling, kind: 'photo' },
+];
+
+/** Three backgrounds, 7 s each, fading; the first picture is the page's largest paint. */
+export function HeroCarousel({ slides = DEFAULT_HERO_SLIDES }: { slides?: HeroSlide[] }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
+  const [videoOk] = useState(() => mayPlayVideo());
   useEffect(() => {
     if (paused) return;
     const t = setInterval(
-      () => setIndex((i) => (i + 1) % SLIDES.length),
+      () => setIndex((i) => (i + 1) % slides.length),
       TIMINGS.heroCarouselIntervalMs,
     );
     return () => clearInterval(t);
-  }, [paused]);
+  }, [paused, slides.length]);
   return (
     <section className="hero" aria-roledescription="carousel" aria-label="Highlights">
-      {SLIDES.map((cls, i) => (
+      {slides.map((slide, i) => (
         <div
-          key={cls}
-          className={`hero-slide ${cls}${i === index ? ' active' : ''}`}
-          aria-hidden={i !== index}
-        />
+          key={slide.image}
+          className={`hero-slide hero-${slide.kind}${i === index ? ' active' : ''}`}
+          aria-hidden="true"
+          data-testid="hero-slide"
+        >
+          {slide.video && videoOk && i === index ? (
+            <video
+              src={slide.video}
+              poster={slide.image}
+              autoPlay
+              muted
+              loop
+              playsInline
+              preload="none"
+            />
+          ) : (
+            <img
+              src={slide.image}
+              alt=""
+              width={1200}
+              height={600}
+              decoding="async"
+              fetchPriority={i === 0 ? 'high' : 'low'}
+            />
+          )}
+        </div>
       ))}
       <div className="hero-content">
         <h1>Premium Quality Seedlings</h1>

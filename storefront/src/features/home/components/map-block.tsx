@@ -1,21 +1,23 @@
-/**
- * The store's location. A local card with a link instead of an embedded maps frame, so the page
- * loads nothing from third parties (and tests never reach the internet).
- */
+/** Where the nursery is on OpenStreetMap (Kiambu town). */
+const BBOX = '36.79,-1.20,36.87,-1.14';
+const MARKER = '-1.1714,36.8356';
+
+/** The store's location: an embedded map (720 × 600), loaded only once it scrolls near. */
 export default function MapBlock() {
   return (
     <div className="map-card">
-      <svg viewBox="0 0 720 300" width="100%" height="auto" aria-hidden="true">
-        <rect width="720" height="300" fill="#e8efe0" />
-        <path d="M0 200 C200 150 300 260 720 180" stroke="#c9d8b8" strokeWidth="24" fill="none" />
-        <path d="M120 0 L220 300" stroke="#fff" strokeWidth="10" />
-        <path d="M0 90 L720 130" stroke="#fff" strokeWidth="8" />
-        <circle cx="360" cy="125" r="14" fill="#c0392b" />
-      </svg>
+      <iframe
+        title="Map: Seedling Propagation Centre, Kiambu"
+        src={`https://www.openstreetmap.org/export/embed.html?bbox=${BBOX}&layer=mapnik&marker=${MARKER}`}
+        width={720}
+        height={600}
+        loading="lazy"
+        referrerPolicy="no-referrer"
+      />
       <div>
         <h3>Seedling Propagation Centre, Kiambu</h3>
         <a
-          href="https://www.openstreetmap.org/search?query=Kiambu%2C%20Kenya"
+          href={`https://www.openstreetmap.org/?mlat=-1.1714&mlon=36.8356#map=15/-1.1714/36.8356`}
           target="_blank"
           rel="noreferrer"
         >

@@ -4,6 +4,11 @@ import { ProductCard } from '../../../components/product-card';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { paths } from '../../../config/paths';
 import { useSessionUser } from '../../../stores/session-store';
+import flowers from '../../../assets/art/col-flowers.svg';
+import forestry from '../../../assets/art/col-forestry.svg';
+import fruits from '../../../assets/art/col-fruits.svg';
+import herbs from '../../../assets/art/col-herbs.svg';
+import vegetables from '../../../assets/art/col-vegetables.svg';
 import { useFeaturedProducts } from '../api/get-featured-products';
 import { HeroCarousel } from '../components/hero-carousel';
 import { LazyMap } from '../components/lazy-map';
@@ -15,7 +20,14 @@ const BENEFITS = [
   { title: '100% money-back', text: 'If an item does not suit you, we refund it.' },
 ];
 
-const COLLECTIONS = ['Vegetables', 'Herbs and spices', 'Flowers', 'Fruits', 'Forestry'];
+/** The five collections with their drawn pictures (the shop's own photos replace them later). */
+const COLLECTIONS = [
+  { name: 'Vegetables', image: vegetables },
+  { name: 'Herbs and spices', image: herbs },
+  { name: 'Flowers', image: flowers },
+  { name: 'Fruits', image: fruits },
+  { name: 'Forestry', image: forestry },
+];
 
 function Featured() {
   const { data, isPending, isError } = useFeaturedProducts();
@@ -33,7 +45,8 @@ function Featured() {
 
 export function HomeRoute() {
   const user = useSessionUser();
-  // Admins and staff who land on the shop's home are sent on to their dashboard (spec §2).
+  // A signed-in customer stays here (the shop is the customer's landing page); admins and staff
+  // are sent on to their back-office landing page.
   if (user && user.role !== 'customer') return <Navigate to={paths.dashboard} replace />;
   return (
     <div className="home">
@@ -49,12 +62,15 @@ export function HomeRoute() {
       <section className="page" aria-labelledby="collections-title">
         <h2 id="collections-title">Our collections</h2>
         <div className="collections">
-          {COLLECTIONS.map((c, i) => (
-            <article key={c} className={`collection collection-${i}`}>
-              <h3>{c}</h3>
-              <Link to={paths.shop} className="btn btn-light btn-sm" aria-label={`Shop now, ${c}`}>
-                Shop now
-              </Link>
+          {COLLECTIONS.map((c) => (
+            <article key={c.name} className="collection">
+              <img src={c.image} alt="" width={300} height={200} loading="lazy" decoding="async" />
+              <div className="collection-body">
+                <h3>{c.name}</h3>
+                <Link to={paths.shop} className="btn btn-sm" aria-label={`Shop now, ${c.name}`}>
+                  Shop now
+                </Link>
+              </div>
             </article>
           ))}
         </div>

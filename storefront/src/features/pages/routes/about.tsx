@@ -1,10 +1,18 @@
 import { Link } from 'react-router';
+import nursery from '../../../assets/art/about-nursery.svg';
 import { paths } from '../../../config/paths';
 
 export function AboutRoute() {
   return (
     <div className="page narrow">
       <h1>About us</h1>
+      <img
+        className="about-picture"
+        src={nursery}
+        alt="Trays of young seedlings in the nursery's shade house"
+        width={800}
+        height={400}
+      />
       <p>
         The Seedling Propagation Centre in Kiambu, Kenya is a supplier of quality, resilient
         seedlings: fruits, vegetables, herbs and spices, flowers and forestry trees, raised with

@@ -1,10 +1,11 @@
-import { DEFAULT_PRICE_RANGE, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
-import { useCallback } from 'react';
+import { DEFAULT_PRICE_RANGE, formatMoney, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
+import { useCallback, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Pagination } from '../../../components/pagination';
 import { ProductCard } from '../../../components/product-card';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { productFiltersFrom, useProducts } from '../api/get-products';
+import { OrderBanner } from '../components/order-banner';
 import { PriceFilter } from '../components/price-filter';
 
 /** /shop/products: the query string carries search, category, maxPrice and page. */
@@ -29,6 +30,23 @@ export function ProductsRoute() {
   );
   const onPrice = useCallback((v: number | undefined) => update({ maxPrice: v }), [update]);
 
+  // A category chosen far down the list (or in the phone's dropdown) brings its results into
+  // view once they are there, unless the heading is already on screen.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const chosen = useRef(false);
+  const chooseCategory = (id: string | undefined) => {
+    chosen.current = true;
+    update({ category: id });
+  };
+  useEffect(() => {
+    if (!chosen.current || isPending) return;
+    chosen.current = false;
+    const heading = headingRef.current;
+    if (!heading) return;
+    const { top } = heading.getBoundingClientRect();
+    if (top < 0 || top > window.innerHeight * 0.4) heading.scrollIntoView({ block: 'start' });
+  }, [category, isPending]);
+
   const range = data?.priceRange ?? DEFAULT_PRICE_RANGE;
   const categories = data?.categories ?? [];
   const totals = (data?.totalsPerCategory ?? {}) as Record<string, number>;
@@ -38,6 +56,7 @@ export function ProductsRoute() {
 
   return (
     <div className="page shop">
+      <OrderBanner />
       <section className="highlights" aria-label="Why shop with us">
         <div>400+ varieties</div>
         <div>Quick delivery</div>
@@ -51,7 +70,7 @@ export function ProductsRoute() {
               <button
                 type="button"
                 aria-pressed={!category}
-                onClick={() => update({ category: undefined })}
+                onClick={() => chooseCategory(undefined)}
               >
                 All <span className="count">({data ? allCount : '…'})</span>
               </button>
@@ -61,7 +80,7 @@ export function ProductsRoute() {
                 <button
                   type="button"
                   aria-pressed={category === c._id}
-                  onClick={() => update({ category: c._id })}
+                  onClick={() => chooseCategory(c._id)}
                 >
                   {c.name} <span className="count">({countOf(c._id)})</span>
                 </button>
@@ -82,7 +101,7 @@ export function ProductsRoute() {
           <select
             id="category-select"
             value={category}
-            onChange={(e) => update({ category: e.target.value })}
+            onChange={(e) => chooseCategory(e.target.value)}
           >
             <option value="">All ({allCount})</option>
             {categories.map((c) => (
@@ -91,16 +110,23 @@ export function ProductsRoute() {
               </option>
             ))}
           </select>
-          <PriceFilter
-            id="price-compact"
-            min={range.min}
-            max={range.max}
-            value={maxPrice ?? range.max}
-            onCommit={onPrice}
-          />
+          <details className="price-details">
+            <summary>
+              Price{maxPrice !== undefined ? `: up to ${formatMoney(maxPrice)}` : ''}
+            </summary>
+            <PriceFilter
+              id="price-compact"
+              min={range.min}
+              max={range.max}
+              value={maxPrice ?? range.max}
+              onCommit={onPrice}
+            />
+          </details>
         </div>
         <section className="listing" aria-labelledby="listing-heading">
-          <h1 id="listing-heading">{heading}</h1>
+          <h1 id="listing-heading" ref={headingRef}>
+            {heading}
+          </h1>
           {search && <p className="muted">Results for “{search}”</p>}
           {isPending ? (
             <Loading />
@@ -111,7 +137,7 @@ export function ProductsRoute() {
           ) : (
             <div className="product-grid">
               {data.products.map((p, i) => (
-                <ProductCard key={p._id} product={p} eager={i < 2} />
+                <ProductCard key={p._id} product={p} eager={i < 2} heading="h2" />
               ))}
             </div>
           )}

@@ -49,8 +49,9 @@ describe('my orders', () => {
       }),
     });
     renderWithProviders(<MyOrdersRoute />);
-    const pending = (await screen.findByText('SPD7K3MX9QA')).closest('tr')!;
-    const transit = screen.getByText('SPDABCDEFGH').closest('tr')!;
+    const table = await screen.findByRole('table');
+    const pending = within(table).getByText('SPD7K3MX9QA').closest('tr')!;
+    const transit = within(table).getByText('SPDABCDEFGH').closest('tr')!;
     expect(within(transit).getByRole('button', { name: 'Cancel order' })).toBeDisabled();
     fireEvent.click(within(pending).getByRole('button', { name: 'Cancel order' }));
     expect(await screen.findByText('Order cancelled')).toBeInTheDocument();
@@ -59,5 +60,24 @@ describe('my orders', () => {
         calls.some((c) => c.method === 'PATCH' && c.url.endsWith('/api/orders/cancel/o1')),
       ).toBe(true),
     );
+  });
+
+  it('gives a phone one card per order with its status and the cancellation request', async () => {
+    mockFetch({
+      '/api/orders/user': () =>
+        page([
+          order(),
+          order({ _id: 'o2', purchaseNumber: 'SPDABCDEFGH', orderStatus: 'InTransit' }),
+        ]),
+    });
+    renderWithProviders(<MyOrdersRoute />);
+    const cards = await screen.findAllByTestId('order-card');
+    expect(cards).toHaveLength(2);
+    expect(
+      within(cards[0]!).getByText('Pending', { selector: '.status-pill' }),
+    ).toBeInTheDocument();
+    expect(within(cards[0]!).getByRole('button', { name: 'Cancel order' })).toBeEnabled();
+    expect(within(cards[1]!).getByText('InTransit')).toBeInTheDocument();
+    expect(within(cards[1]!).getByRole('button', { name: 'Cancel order' })).toBeDisabled();
   });
 });

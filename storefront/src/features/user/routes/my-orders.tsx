@@ -16,10 +16,53 @@ import { ApiError } from '../../../lib/api-client';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
 
+type CancelCheck = ReturnType<typeof checkOrderAction>;
+
+/** Non-managers may only request cancellation; the reason shows when it is not allowed. */
+function CancelButton({
+  order,
+  check,
+  cancel,
+}: {
+  order: string;
+  check: CancelCheck;
+  cancel: ReturnType<typeof useCancelOrder>;
+}) {
+  return (
+    <button
+      type="button"
+      className="btn btn-sm btn-outline"
+      disabled={!check.allowed || cancel.isPending}
+      title={check.allowed ? undefined : check.reason}
+      onClick={() =>
+        cancel.mutate(order, {
+          onSuccess: (res) => toast.success(res.message),
+          onError: (e) =>
+            toast.error(e instanceof ApiError ? e.message : STOREFRONT_MESSAGES.somethingWentWrong),
+        })
+      }
+    >
+      Cancel order
+    </button>
+  );
+}
+
 export function MyOrdersRoute() {
   const [page, setPage] = useState(1);
   const { data, isPending, isError } = useMyOrders(page);
   const cancel = useCancelOrder();
+  const rows = (data?.orders ?? []).map((o, i) => ({
+    o,
+    n: (page - 1) * 10 + i + 1,
+    check: checkOrderAction(
+      {
+        orderStatus: o.orderStatus as OrderStatus,
+        paymentStatus: o.paymentStatus as PaymentStatus,
+      },
+      'cancel',
+      'customer',
+    ),
+  }));
   return (
     <div className="page">
       <div className="page-head">
@@ -35,70 +78,76 @@ export function MyOrdersRoute() {
       ) : data.orders.length === 0 ? (
         <Empty message={STOREFRONT_MESSAGES.noOrders} />
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Orders">
-          <table>
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Order date</th>
-                <th>Order number</th>
-                <th>Customer name</th>
-                <th>Products</th>
-                <th>Payment status</th>
-                <th>Order status</th>
-                <th>Subtotal</th>
-                <th>Fulfillment status</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.orders.map((o, i) => {
-                const check = checkOrderAction(
-                  {
-                    orderStatus: o.orderStatus as OrderStatus,
-                    paymentStatus: o.paymentStatus as PaymentStatus,
-                  },
-                  'cancel',
-                  'customer',
-                );
-                return (
+        <>
+          {/* A phone gets one card per order, status and cancellation in view; wider screens the table. */}
+          <ul className="order-cards" aria-label="Orders">
+            {rows.map(({ o, n, check }) => (
+              <li key={o._id} className="order-card" data-testid="order-card">
+                <div className="order-card-head">
+                  <strong>{o.purchaseNumber}</strong>
+                  <span className="status-pill">{o.orderStatus}</span>
+                </div>
+                <p className="muted small">
+                  #{n} · {formatDate(o.orderDate)} · {o.customerName}
+                </p>
+                <p className="order-card-products">
+                  {o.products.map((p) => p.productName).join(', ')}
+                </p>
+                <dl className="order-card-facts">
+                  <dt>Payment status</dt>
+                  <dd>{o.paymentStatus}</dd>
+                  <dt>Fulfillment status</dt>
+                  <dd>{o.fulfillmentStatus}</dd>
+                  <dt>Subtotal</dt>
+                  <dd>{formatMoney(o.subtotal)}</dd>
+                </dl>
+                <CancelButton order={o._id} check={check} cancel={cancel} />
+                {!check.allowed && <p className="muted small">{check.reason}</p>}
+              </li>
+            ))}
+          </ul>
+          <div
+            className="table-wrap orders-table"
+            tabIndex={0}
+            role="region"
+            aria-label="Orders table"
+          >
+            <table>
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Order date</th>
+                  <th>Order number</th>
+                  <th>Customer name</th>
+                  <th>Products</th>
+                  <th>Payment status</th>
+                  <th>Order status</th>
+                  <th>Subtotal</th>
+                  <th>Fulfillment status</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ o, n, check }) => (
                   <tr key={o._id}>
-                    <td>{(page - 1) * 10 + i + 1}</td>
+                    <td>{n}</td>
                     <td>{formatDate(o.orderDate)}</td>
                     <td>{o.purchaseNumber}</td>
-                    <td>{o.customerName}</td>
-                    <td>{o.products.map((p) => p.productName).join(', ')}</td>
+                    <td className="wrap">{o.customerName}</td>
+                    <td className="wrap">{o.products.map((p) => p.productName).join(', ')}</td>
                     <td>{o.paymentStatus}</td>
                     <td>{o.orderStatus}</td>
                     <td>{formatMoney(o.subtotal)}</td>
                     <td>{o.fulfillmentStatus}</td>
                     <td>
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline"
-                        disabled={!check.allowed || cancel.isPending}
-                        title={check.allowed ? undefined : check.reason}
-                        onClick={() =>
-                          cancel.mutate(o._id, {
-                            onSuccess: (res) => toast.success(res.message),
-                            onError: (e) =>
-                              toast.error(
-                                e instanceof ApiError
-                                  ? e.message
-                                  : STOREFRONT_MESSAGES.somethingWentWrong,
-                              ),
-                          })
-                        }
-                      >
-                        Cancel order
-                      </button>
+                      <CancelButton order={o._id} check={check} cancel={cancel} />
                     </td>
                   </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {data && <Pagination page={page} totalPages={data.totalPages} onChange={setPage} />}
     </div>

@@ -1,0 +1,127 @@
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import type { Principal } from '../common/principal';
+import type { RefundDto } from './dto/order.dto';
+import type { OrderRecord } from './order.types';
+import { Order } from './schemas/order.schema';
+import { OrderRefund } from './schemas/order-refund.schema';
+
+/** Allowance for a payment device's clock running a little ahead of or behind the server's. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+export interface RefundView {
+  orderId: string;
+  purchaseNumber: string;
+  method: string;
+  amount: number;
+  reference: string;
+  refundedBy: { _id: string; fullName: string };
+  refundedAt: string;
+}
+
+/**
+ * The rules that keep paid money on the books: a receipt code pays one order only, a payment's
+ * time lies between the order's placement and now, and a paid order is cancelled only with its
+ * refund recorded (method, amount, reference and who), which the sales report shows.
+ */
+@Injectable()
+export class OrderMoney {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    @InjectModel(OrderRefund.name) private readonly refunds: Model<OrderRefund>,
+  ) {}
+
+  /** Refuses (400) a payment time before the order was placed or in the future. */
+  checkTimePaid(order: Pick<OrderRecord, 'orderDate'>, paid: Date, now = new Date()): void {
+    if (Number.isNaN(paid.getTime()))
+      throw new BadRequestException('Time paid must be a date and time');
+    if (paid.getTime() > now.getTime() + CLOCK_SKEW_MS)
+      throw new BadRequestException('Time paid cannot be in the future');
+    const placed = new Date(order.orderDate);
+    if (paid.getTime() < placed.getTime() - CLOCK_SKEW_MS) {
+      throw new BadRequestException(
+        `Time paid cannot be before the order was placed (${placed.toISOString()})`,
+      );
+    }
+  }
+
+  /** Refuses (409) a transaction code already recorded for another order. */
+  async checkReceiptUnused(orderId: string, transactionCode: string | undefined): Promise<void> {
+    const code = transactionCode?.trim();
+    if (!code) return;
+    const other = await this.orders
+      .findOne({
+        _id: { $ne: orderId },
+        'paymentDetails.transactionCode': code,
+        paymentStatus: 'Paid',
+      })
+      .select({ purchaseNumber: 1 })
+      .lean<{ purchaseNumber: string }>();
+    if (other) {
+      throw new ConflictException(
+        `The transaction code ${code} is already recorded for order ${other.purchaseNumber}. Check the code on the M-Pesa message.`,
+      );
+    }
+  }
+
+  /**
+   * For cancelling `order`: nothing to do if it is unpaid; otherwise the refund must be given, for
+   * the amount paid (and, for M-Pesa, with its reference), and is recorded before the cancellation.
+   * Answers an undo for when the cancellation does not happen after all.
+   */
+  async recordRefundForCancel(
+    order: OrderRecord,
+    refund: RefundDto | undefined,
+    actor: Principal,
+    now = new Date(),
+  ): Promise<(() => Promise<void>) | null> {
+    if (order.paymentStatus !== 'Paid') return null;
+    const paid = order.paymentDetails?.amount ?? order.totalAmount;
+    if (!refund) {
+      throw new ConflictException(
+        `This order is paid (KES ${paid.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
+      );
+    }
+    if (refund.amount !== paid) {
+      throw new BadRequestException(
+        `The refund must be the amount paid, KES ${paid.toLocaleString('en-US')}`,
+      );
+    }
+    if (refund.method === 'Mpesa' && !refund.reference?.trim()) {
+      throw new BadRequestException(
+        'An M-Pesa refund needs its reference (the reversal or transaction code)',
+      );
+    }
+    const doc = await this.refunds.create({
+      orderId: order._id,
+      purchaseNumber: order.purchaseNumber,
+      method: refund.method,
+      amount: refund.amount,
+      reference: refund.reference?.trim() ?? '',
+      refundedById: actor.id,
+      refundedByName: actor.fullName,
+      refundedAt: now,
+    });
+    return async () => {
+      await this.refunds.deleteOne({ _id: doc._id });
+    };
+  }
+
+  /** Refunds recorded in [from, to), for the sales report. */
+  async refundedBetween(from: Date, to: Date): Promise<RefundView[]> {
+    const docs = await this.refunds
+      .find({ refundedAt: { $gte: from, $lt: to } })
+      .sort({ refundedAt: 1 })
+      .lean<OrderRefund[]>();
+    return docs.map((d) => ({
+      orderId: d.orderId,
+      purchaseNumber: d.purchaseNumber,
+      method: d.method,
+      amount: d.amount,
+      reference: d.reference,
+      refundedBy: { _id: d.refundedById, fullName: d.refundedByName },
+      refundedAt: new Date(d.refundedAt).toISOString(),
+    }));
+  }
+}

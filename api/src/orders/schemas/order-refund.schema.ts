@@ -1,0 +1,20 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { PAYMENT_METHODS, type PaymentMethod } from '@spc/shared-contracts';
+
+/** Money given back when a paid order is cancelled: one per order, kept with the sales record. */
+@Schema({ collection: 'order_refunds' })
+export class OrderRefund {
+  @Prop({ required: true }) orderId!: string;
+  @Prop({ required: true }) purchaseNumber!: string;
+  @Prop({ type: String, enum: PAYMENT_METHODS, required: true }) method!: PaymentMethod;
+  @Prop({ required: true }) amount!: number;
+  /** M-Pesa reversal or transaction code, or a note for cash. */
+  @Prop({ default: '' }) reference!: string;
+  @Prop({ required: true }) refundedById!: string;
+  @Prop({ required: true }) refundedByName!: string;
+  @Prop({ required: true }) refundedAt!: Date;
+}
+
+export const OrderRefundSchema = SchemaFactory.createForClass(OrderRefund);
+OrderRefundSchema.index({ orderId: 1 }, { unique: true });
+OrderRefundSchema.index({ refundedAt: 1 });

@@ -1,0 +1,80 @@
+/**
+ * @jest-environment node
+ *
+ * Size budgets, enforced by bytes (never by time): the storefront is built as for production and
+ * the test fails when the first load (index.html and the scripts and styles it loads, gzip) passes
+ * 100 KB or a screen's own chunks pass their budget below. BUDGET_DIST=<dir> measures an existing
+ * build made with `vite build --manifest` instead of building.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { kb, measureBundle, type BundleSizes } from './bundle-size';
+
+const KB = 1024;
+const FIRST_LOAD_BUDGET = 100 * KB;
+
+/** What opening each screen may add to the first load, gzip. */
+const ROUTE_BUDGETS: Record<string, number> = {
+  home: 12 * KB,
+  products: 6 * KB,
+  'product-detail': 4 * KB,
+  'cart-page': 5 * KB,
+  checkout: 62 * KB,
+  'track-orders': 4 * KB,
+  contact: 16 * KB,
+  about: 3 * KB,
+  profile: 46 * KB,
+  'my-orders': 6 * KB,
+  'not-found': 2 * KB,
+  login: 48 * KB,
+  register: 48 * KB,
+  'forgot-password': 48 * KB,
+  'reset-password': 48 * KB,
+};
+
+let sizes: BundleSizes;
+let built: string | undefined;
+
+beforeAll(() => {
+  let dist = process.env.BUDGET_DIST;
+  if (!dist) {
+    built = mkdtempSync(path.join(os.tmpdir(), 'spc-storefront-budget-'));
+    dist = built;
+    const res = spawnSync(
+      'npx',
+      ['vite', 'build', '--manifest', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'],
+      { cwd: path.join(__dirname, '../..'), encoding: 'utf8' },
+    );
+    if (res.status !== 0) throw new Error(`vite build failed:\n${res.stderr}`);
+  }
+  sizes = measureBundle(dist);
+  console.log(
+    [
+      `first load ${kb(sizes.firstLoad)} gzip:`,
+      ...sizes.firstLoadFiles.map((f) => `  ${f.file} ${kb(f.gzip)}`),
+      'route chunks (gzip, beyond the first load):',
+      ...Object.entries(sizes.routes).map(([r, s]) => `  ${r} ${kb(s.gzip)}`),
+    ].join('\n'),
+  );
+}, 300_000);
+
+afterAll(() => {
+  if (built) rmSync(built, { recursive: true, force: true });
+});
+
+describe('size budgets (gzip)', () => {
+  it('the first load (HTML, JS and CSS index.html loads) stays within 100 KB', () => {
+    expect(sizes.firstLoadFiles.some((f) => f.file.endsWith('.js'))).toBe(true);
+    expect(sizes.firstLoad).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
+  });
+
+  it('every screen has a budget, and its own chunks stay within it', () => {
+    expect(Object.keys(sizes.routes).sort()).toEqual(Object.keys(ROUTE_BUDGETS).sort());
+    const over = Object.entries(sizes.routes)
+      .filter(([route, s]) => s.gzip > ROUTE_BUDGETS[route]!)
+      .map(([route, s]) => `${route}: ${kb(s.gzip)} > ${kb(ROUTE_BUDGETS[route]!)}`);
+    expect(over).toEqual([]);
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * `npm run bench:security`: the figures of the outside security test, measured against the built API
+ * run as in production (default rate limits, TRUST_PROXY=true so each simulated client has its own
+ * address through X-Forwarded-For). Prints figures; never fails on a time.
+ *
+ *  1. POST /api/auth/refreshToken with a body of 80,000 unknown keys: time and answer size, and
+ *     GET /api/products while four such requests run.
+ *  3. Units of stock one address can hold: guest orders of the largest allowed size from one address
+ *     (a new phone and e-mail each time) until the API refuses three in a row.
+ *  4. Sign-in time while 120 wrong-password change-password calls run 24 at a time.
+ *
+ * Settings: SECBENCH_DIST (the built API folder, `api/dist` by default; point it at a copy of an
+ * older build to measure "before"), MONGODB_URI (else the repo's database launcher).
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ensureDatabase, withDatabaseName } from '../db/launcher';
+import { apiEnv, sleep, startApi, stopApi, type ApiProcess } from '../drills/support';
+import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+
+const DIST = path.resolve(WORKSPACE_ROOT, process.env.SECBENCH_DIST ?? 'api/dist');
+
+interface Answer {
+  status: number;
+  ms: number;
+  bytes: number;
+  body: unknown;
+}
+
+async function call(
+  api: ApiProcess,
+  method: string,
+  route: string,
+  from: string,
+  body?: unknown,
+  token?: string,
+  raw?: string,
+): Promise<Answer> {
+  const started = performance.now();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${api.base}${route}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': from,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      signal: AbortSignal.timeout(300_000),
+    });
+    text = await res.text();
+  } catch (error) {
+    // No answer (timed out or connection closed): status 0.
+    return { status: 0, ms: performance.now() - started, bytes: 0, body: String(error) };
+  }
+  const ms = performance.now() - started;
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, ms, bytes: Buffer.byteLength(text), body: parsed };
+}
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function finding1(api: ApiProcess): Promise<void> {
+  const keys = 80_000;
+  const raw = `{${Array.from({ length: keys }, (_, i) => `"k${i}":1`).join(',')}}`;
+  console.log(`\n[1] body of ${keys} unknown keys, ${(raw.length / 1024).toFixed(0)} KB`);
+  const one = await call(api, 'POST', '/api/auth/refreshToken', '10.1.0.1', undefined, '', raw);
+  console.log(
+    `[1] POST /api/auth/refreshToken: ${one.status} in ${fmt(one.ms)}, answer ${(one.bytes / 1024).toFixed(1)} KB`,
+  );
+  const alone = await call(api, 'GET', '/api/products', '10.1.0.9');
+  const flood = [1, 2, 3, 4].map((i) =>
+    call(api, 'POST', '/api/auth/refreshToken', `10.1.1.${i}`, undefined, '', raw),
+  );
+  await sleep(50);
+  const during = await call(api, 'GET', '/api/products', '10.1.0.9');
+  const answers = await Promise.all(flood);
+  console.log(
+    `[1] GET /api/products alone ${fmt(alone.ms)}, during four such requests ${fmt(during.ms)} (their answers: ${answers.map((a) => a.status).join(', ')})`,
+  );
+  const lines = Array.from({ length: 25_000 }, () => ({ _id: 'x', quantity: 0 }));
+  const order = await call(api, 'POST', '/api/orders', '10.1.2.1', { products: lines });
+  console.log(
+    `[1] POST /api/orders with 25,000 invalid lines: ${order.status} in ${fmt(order.ms)}, answer ${(order.bytes / 1024).toFixed(1)} KB`,
+  );
+}
+
+interface Product {
+  _id: string;
+  productQuantity: number;
+}
+
+async function finding3(api: ApiProcess): Promise<void> {
+  const products: Product[] = [];
+  for (let page = 1; page <= 10; page++) {
+    const res = await call(api, 'GET', `/api/products?limit=100&page=${page}`, '10.3.9.9');
+    const list = (res.body as { products: Product[] }).products ?? [];
+    products.push(...list);
+    if (list.length < 100) break;
+  }
+  const stock = new Map(products.map((p) => [p._id, p.productQuantity]));
+  const totalBefore = [...stock.values()].reduce((a, b) => a + b, 0);
+  const maxLines = Number(process.env.SECBENCH_MAX_LINES ?? 50);
+  const perLine = Number(process.env.SECBENCH_MAX_PER_LINE ?? 1000);
+  let held = 0;
+  let placed = 0;
+  let refusedInARow = 0;
+  let lastRefusal = '';
+  // The units an order may hold in all: unknown until the API names it in a refusal.
+  let budget = Infinity;
+  const started = performance.now();
+  for (let i = 0; i < 40 && refusedInARow < 3; i++) {
+    const lines: { _id: string; quantity: number }[] = [];
+    let units = 0;
+    for (const [id, q] of stock) {
+      if (lines.length >= maxLines || units >= budget) break;
+      const quantity = Math.min(q, perLine, budget - units);
+      if (quantity <= 0) continue;
+      lines.push({ _id: id, quantity });
+      units += quantity;
+    }
+    if (lines.length === 0) break;
+    const tag = randomBytes(3).toString('hex');
+    const res = await call(api, 'POST', '/api/orders', '10.3.0.1', {
+      products: lines,
+      guestInfo: {
+        fullName: `Hoarder ${tag}`,
+        phoneNumber: `07${String(10_000_000 + i * 7919).slice(-8)}`,
+        email: `hoard-${tag}@example.com`,
+        county: 'Kiambu',
+        streetAddress: `Plot ${tag}`,
+      },
+    });
+    if (res.status === 201) {
+      refusedInARow = 0;
+      placed++;
+      for (const l of lines) {
+        held += l.quantity;
+        stock.set(l._id, stock.get(l._id)! - l.quantity);
+      }
+    } else {
+      refusedInARow++;
+      lastRefusal = `${res.status} ${(res.body as { message?: string }).message ?? ''}`;
+      const limit = /at most (\d+) seedlings in all/.exec(lastRefusal);
+      if (limit) budget = Number(limit[1]);
+    }
+  }
+  console.log(
+    `\n[3] one address placed ${placed} orders in ${fmt(performance.now() - started)} holding ${held} units ` +
+      `(${((100 * held) / totalBefore).toFixed(1)} % of the catalogue's ${totalBefore}); then: ${lastRefusal}`,
+  );
+}
+
+/** A customer account (registered from its own address) and its password. */
+async function account(api: ApiProcess, tag: string, address: string) {
+  const email = `${tag}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = 'Bench#2026x';
+  const reg = await call(api, 'POST', '/api/auth/register', address, {
+    fullName: 'Bench Tester',
+    email,
+    phoneNumber: '0722123456',
+    password,
+  });
+  if (reg.status !== 201)
+    throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  return { email, password };
+}
+
+async function finding4(api: ApiProcess) {
+  const attacker = await account(api, 'flood', '10.4.0.1');
+  const login = await call(api, 'POST', '/api/auth/login', '10.4.0.2', attacker);
+  const token = (login.body as { data: { accessToken: string } }).data.accessToken;
+  // Bystanders sign in once each, from addresses of their own (no limit of theirs is reached).
+  const bystanders: { email: string; password: string }[] = [];
+  for (let i = 0; i < 9; i++) bystanders.push(await account(api, 'bystander', `10.4.3.${i}`));
+  const signIn = (i: number) =>
+    call(api, 'POST', '/api/auth/login', `10.4.2.${i}`, bystanders[i]!).then((r) => {
+      if (r.status !== 200) throw new Error(`sign-in answered ${r.status}`);
+      return r.ms;
+    });
+  const quiet: number[] = [];
+  for (let i = 0; i < 3; i++) quiet.push(await signIn(i));
+  const statuses = new Map<number, number>();
+  let sent = 0;
+  const worker = async (w: number) => {
+    while (sent < 120) {
+      sent++;
+      const res = await call(
+        api,
+        'POST',
+        '/api/auth/change/password',
+        `10.4.1.${w}`,
+        { currentPassword: 'Wrong#2026x', newPassword: 'Other#2026x' },
+        token,
+      );
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }
+  };
+  const started = performance.now();
+  const flood = Promise.all(Array.from({ length: 24 }, (_, w) => worker(w)));
+  // Six sign-ins started while the flood is being sent, 150 ms apart.
+  const loaded = await Promise.all(
+    [3, 4, 5, 6, 7, 8].map((i, k) => sleep(150 * k).then(() => signIn(i))),
+  );
+  await flood;
+  console.log(
+    `\n[4] sign-in alone: median ${fmt(median(quiet))}; started during 120 change-password calls 24 at a time: ` +
+      `median ${fmt(median(loaded))}, worst ${fmt(Math.max(...loaded))} (${loaded.length} sign-ins); ` +
+      `the flood took ${fmt(performance.now() - started)}, answers ${[...statuses].map(([s, c]) => `${c}×${s}`).join(', ')}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = path.join(DATA_DIR, 'bench-security');
+  const db = await ensureDatabase({ log: (m) => console.log(`[db] ${m}`) });
+  const name = `secbench_${randomBytes(3).toString('hex')}`;
+  const env = apiEnv(dir, db.uri, {
+    MONGODB_URI: withDatabaseName(db.uri, name),
+    TRUST_PROXY: 'true',
+    // Only for measuring a build from before JWT_REFRESH_SECRET was dropped (ignored since).
+    JWT_REFRESH_SECRET: 'r'.repeat(40),
+    RATE_LIMIT_AUTH_PER_MINUTE: '10',
+    RATE_LIMIT_TRACKING_PER_MINUTE: '30',
+    RATE_LIMIT_ORDERS_PER_MINUTE: '30',
+    // The shipped defaults of the newer limits (apiEnv lifts them for the drills).
+    RATE_LIMIT_ACCOUNT_PER_MINUTE: '5',
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '20',
+    LOGIN_LOCKOUT_AFTER_FAILURES: '5',
+    ORDER_MAX_OPEN_UNPAID: '2',
+    ORDER_MAX_UNITS_PER_ORDER: '2000',
+  });
+  const only = (process.env.SECBENCH_ONLY ?? '1,3,4').split(',');
+  // Findings 1 and 3 need the demo catalogue (seeded as in development); 4 needs only accounts.
+  if (only.includes('1') || only.includes('3')) {
+    console.log(`[bench] seeding the demo catalogue into ${name} (${DIST})`);
+    const seeded = spawnSync('node', [path.join(DIST, 'scripts/seed.js')], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...env, NODE_ENV: 'development' },
+      stdio: 'inherit',
+    });
+    if (seeded.status !== 0) throw new Error('seeding failed');
+  }
+  // Each finding gets an API process of its own: the first can leave the old API unable to serve.
+  const runs: [string, (api: ApiProcess) => Promise<void>][] = [
+    ['1', finding1],
+    ['3', finding3],
+    ['4', finding4],
+  ];
+  try {
+    for (const [name, run] of runs) {
+      if (!only.includes(name)) continue;
+      const api = await startApi(env, { quiet: true, main: path.join(DIST, 'main.js') });
+      try {
+        await run(api);
+      } catch (error) {
+        console.log(`[${name}] failed: ${(error as Error).message}`);
+      } finally {
+        await stopApi(api);
+      }
+    }
+  } finally {
+    await db.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
