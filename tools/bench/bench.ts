@@ -1,110 +1,251 @@
 /**
- * `npm run bench`: the API's hot paths under load, beside a bare node:http server answering the same
- * product-list JSON from memory (the ceiling). A private database is seeded with the demo catalogue
- * and grown to BENCH_PRODUCTS products; the API runs built, as in production. Prints requests/s,
- * p50/p99 latency and each listing's throughput as a share of the ceiling. Never fails on a time.
+ * `npm run bench`: the API's hot paths under load, run as production runs it, beside a bare
+ * node:http server (its own process) answering the same JSON from memory (the ceiling). A private
+ * database holds the demo catalogue grown to BENCH_PRODUCTS products; the API runs built, with
+ * NODE_ENV=production, the default log level and format (its request log goes to a file, as to a log
+ * collector), helmet, CORS (every request carries the storefront's Origin, as the browser sends it)
+ * and every other production setting; only the per-client rate limits are lifted. Prints the
+ * settings, start-up time, the API's RSS at the start and the end, requests/s, p50/p99 latency,
+ * each read's throughput as a share of the ceiling's, and the CPU time the answering process spent
+ * per request (all its threads, from /proc), with the ceiling's CPU per request over the API's: on a
+ * machine busy with other work, throughput and latency follow the neighbours, CPU per request much
+ * less. Figures are printed, never judged: it exits
+ * non-zero only on broken figures (request errors, non-2xx answers, stock taken that differs from
+ * the units ordered).
  *
- * Settings: BENCH_PRODUCTS (10000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10),
- * BENCH_ORDER_CONNECTIONS (the connections placing orders; 10 by default, as each order waits for
- * its stock writes). After the order run, once the orders stopped changing (requests in flight when
- * the load ended finish in the API after it), it checks that the stock taken equals the quantities
- * ordered (nothing oversold, nothing lost). SPC_DB_SERVER=secantus-py|secantus-rs picks the server.
+ * Settings: BENCH_PRODUCTS (10000; a comma-separated list, e.g. 1000,10000,100000, runs each size
+ * in turn on one growing catalogue and ends with a growth table), BENCH_CONNECTIONS (50),
+ * BENCH_SECONDS (10), BENCH_ORDER_CONNECTIONS (the connections placing orders; 10 by default, as
+ * each order waits for its stock writes), BENCH_PROFILE=1 (CPU profiles of the API per phase, in
+ * .data/drills/bench/profiles, with their top entries printed). After the order run, once the
+ * orders stopped changing (requests in flight when the load ended finish in the API after it), it
+ * checks that the stock taken equals the quantities ordered (nothing oversold, nothing lost).
+ * SPC_DB_SERVER=secantus-py|secantus-rs picks the server.
  */
-import { rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { cpus } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { MongoClient, ObjectId } from 'mongodb';
-import { freePort, withDatabaseName, type DatabaseHandle } from '../db/launcher';
+import { MongoClient, ObjectId, type Document } from 'mongodb';
+import type { DatabaseHandle } from '../db/launcher';
 import { serverName } from '../db/probe';
 import {
-  apiEnv,
   buildApi,
-  privateDatabase,
-  seed,
+  rssMb,
+  say,
+  seededDatabase,
+  sleep,
   startApi,
   stopApi,
   type ApiProcess,
 } from '../drills/support';
 import { DATA_DIR } from '../paths';
+import { printProfileSummary, summarizeProfile } from './profile-summary';
 
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
+const SIZES = (process.env.BENCH_PRODUCTS ?? '10000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ORDER_CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 10);
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const DIR = path.join(DATA_DIR, 'drills', 'bench');
+const PROFILE_DIR = path.join(DIR, 'profiles');
+/** The only settings changed from production's: the per-client limits (one client places every order). */
+const LIFTED = {
+  RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+  RATE_LIMIT_TRACKING_PER_MINUTE: '1000000',
+  RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
+  RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
+  LOGIN_LOCKOUT_AFTER_FAILURES: '1000000',
+  ORDER_MAX_OPEN_UNPAID: '1000000',
+  ORDER_MAX_UNITS_PER_ORDER: '1000000',
+};
+/** Settings production gives the API (docker-compose.yml) beyond the secrets and URLs. */
+const PRODUCTION = { NODE_ENV: 'production', TRUST_PROXY: '1' };
 
 interface Row {
   name: string;
   rps: number;
   p50: number;
   p99: number;
+  /** Requests answered. */
+  requests: number;
   errors: number;
   non2xx: number;
   ratio?: number;
   connections: number;
+  /** CPU time of the answering process per answered request, in microseconds (all its threads). */
+  cpuUs: number;
+  /** The ceiling's CPU time per request over this one's: the share of the ceiling by CPU cost. */
+  cpuRatio?: number;
 }
 
+interface SizeResult {
+  products: number;
+  healthyMs: number;
+  firstListMs: number;
+  rssStart: number;
+  rssEnd: number;
+  rows: Row[];
+  ordersPerSecond: number;
+  logLinesPerRequest: number;
+  logBytesPerRequest: number;
+}
+
+let broken = false;
+
 async function main(): Promise<void> {
-  const dir = path.join(DATA_DIR, 'bench');
-  rmSync(dir, { recursive: true, force: true });
-  const db = await privateDatabase(dir);
-  const uri = withDatabaseName(db.uri, 'bench');
-  let api: ApiProcess | undefined;
+  console.log('[bench] building the API');
+  buildApi();
+  const seeded = await seededDatabase(DIR);
+  const env: NodeJS.ProcessEnv = { ...seeded.env, ...PRODUCTION, ...LIFTED };
+  // The API's own defaults, as production leaves them: LOG_LEVEL info, JSON lines (no pretty).
+  delete env.LOG_LEVEL;
+  delete env.LOG_PRETTY;
+  const results: SizeResult[] = [];
   try {
-    console.log('[bench] building the API');
-    buildApi();
-    const env = apiEnv(dir, db.uri, { MONGODB_URI: uri });
-    console.log('[bench] seeding the demo catalogue');
-    seed(env);
-    const ids = await grow(uri);
+    printSettings(env);
+    for (const size of SIZES) results.push(await benchSize(size, env, seeded.uri, seeded.db));
+  } finally {
+    await seeded.db.stop();
+  }
+  if (results.length > 1) printGrowth(results);
+  if (broken) {
+    console.error('\n[bench] broken figures (see above)');
+    process.exitCode = 1;
+  }
+}
 
-    api = await startApi(env);
+function printSettings(env: NodeJS.ProcessEnv): void {
+  const shown = (key: string, fallback: string) => `${key}=${env[key] ?? `(unset: ${fallback})`}`;
+  console.log(
+    [
+      '\n[bench] API settings, as in production:',
+      `  ${shown('NODE_ENV', '')}, ${shown('LOG_LEVEL', 'the default, info')}, ${shown('LOG_PRETTY', 'off in production, JSON lines')}`,
+      `  ${shown('TRUST_PROXY', '')}, ${shown('SWAGGER_ENABLED', 'the default, on')}, ${shown('CATALOG_SYNC_INTERVAL_MS', 'the default, 1000')}`,
+      `  helmet and CORS on; every request carries Origin: ${env.STOREFRONT_URL}`,
+      `  request log (stdout) appended to ${path.relative(process.cwd(), DIR)}/api-<products>.log`,
+      `  lifted for the bench: ${Object.entries(LIFTED)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')} (the per-client limits)`,
+      `  load: ${CONNECTIONS} connections (${ORDER_CONNECTIONS} placing orders), ${SECONDS} s a scenario, on ${process.platform}/${process.arch} with ${cpus().length} CPUs`,
+    ].join('\n'),
+  );
+}
+
+async function benchSize(
+  size: number,
+  env: NodeJS.ProcessEnv,
+  uri: string,
+  db: DatabaseHandle,
+): Promise<SizeResult> {
+  const ids = await grow(uri, size);
+  const origin = env.STOREFRONT_URL!;
+  const logFile = path.join(DIR, `api-${size}.log`);
+  rmSync(logFile, { force: true });
+  if (PROFILE) {
+    rmSync(PROFILE_DIR, { recursive: true, force: true });
+    mkdirSync(PROFILE_DIR, { recursive: true });
+  }
+  say('bench', `${size} products: starting the API (load average ${loadAverage()})`);
+  const startedAt = performance.now();
+  const api = await startApi(PROFILE ? { ...env, BENCH_PROFILE_DIR: PROFILE_DIR } : env, {
+    logFile,
+    nodeArgs: PROFILE ? ['--require', path.join(__dirname, 'api-profile.cjs')] : [],
+  });
+  let ceiling: ChildProcess | undefined;
+  try {
+    const healthyMs = performance.now() - startedAt;
     const base = api.base;
+    const headers = { origin };
+    // The first list loads the catalogue into memory: the API serves its shop from then on.
+    const page1 = await (await fetch(`${base}/api/products?page=1`, { headers })).text();
+    const firstListMs = performance.now() - startedAt;
+    const rssStart = rssMb(api.pid);
+    say(
+      'bench',
+      `healthy after ${ms(healthyMs)}, first product list after ${ms(firstListMs)}; RSS ${rssStart.toFixed(0)} MB`,
+    );
+    const productPage = await (await fetch(`${base}/api/products/${ids[0]}`, { headers })).text();
+    const cut = PROFILE ? profileCutter(api, size) : async (_phase: string, _orders?: number) => {};
+    await cut('start-up');
 
-    const page1 = await (await fetch(`${base}/api/products?page=1`)).text();
-    const ceilingPort = await freePort();
-    const ceiling = createServer((_, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(page1);
-    });
-    await new Promise<void>((r) => ceiling.listen(ceilingPort, '127.0.0.1', r));
-
+    const bodies = { '/list': page1, '/product': productPage };
+    const started = await startCeiling(bodies);
+    ceiling = started.child;
     const category = JSON.parse(page1).categories[0]._id as string;
     const rows: Row[] = [];
-    const ceilingRow = await load(
-      'ceiling: node:http, same JSON',
-      `http://127.0.0.1:${ceilingPort}/`,
-    );
-    rows.push(ceilingRow);
-    const listings = [
-      await load('GET /api/products (page 1)', `${base}/api/products?page=1`),
-      await load(
+    const ceilingPid = ceiling.pid!;
+    const listCeiling = await load('ceiling: node:http, list JSON', `${started.base}/list`, {
+      headers,
+      pid: ceilingPid,
+    });
+    rows.push(listCeiling);
+    for (const [name, query] of [
+      ['GET /api/products (page 1)', 'page=1'],
+      [
         'GET /api/products (category + price)',
-        `${base}/api/products?category=${category}&minPrice=100&maxPrice=1500&page=1`,
-      ),
-      await load('GET /api/products (search)', `${base}/api/products?search=avocado&page=1`),
-    ];
-    for (const row of listings) rows.push({ ...row, ratio: row.rps / ceilingRow.rps });
-    rows.push(
-      await load('GET /api/products/:id (random)', base, {
-        setupRequest: (req) => ({
-          ...req,
-          path: `/api/products/${ids[Math.floor(Math.random() * ids.length)]}`,
-        }),
-      }),
+        `category=${category}&minPrice=100&maxPrice=1500&page=1`,
+      ],
+      ['GET /api/products (search)', 'search=avocado&page=1'],
+    ] as const) {
+      const row = await load(name, `${base}/api/products?${query}`, { headers, pid: api.pid });
+      rows.push({
+        ...row,
+        ratio: row.rps / listCeiling.rps,
+        cpuRatio: listCeiling.cpuUs / row.cpuUs,
+      });
+    }
+    const productCeiling = await load(
+      'ceiling: node:http, product JSON',
+      `${started.base}/product`,
+      { headers, pid: ceilingPid },
     );
+    rows.push(productCeiling);
+    const product = await load('GET /api/products/:id (random)', base, {
+      pid: api.pid,
+      setupRequest: (req) => ({
+        ...req,
+        headers,
+        path: `/api/products/${ids[Math.floor(Math.random() * ids.length)]}`,
+      }),
+    });
+    rows.push({
+      ...product,
+      ratio: product.rps / productCeiling.rps,
+      cpuRatio: productCeiling.cpuUs / product.cpuUs,
+    });
+    ceiling.kill();
+    await cut('reads');
+    const readRequests = rows
+      .filter((r) => !r.name.startsWith('ceiling'))
+      .reduce((sum, r) => sum + r.requests, 0);
+    const log = requestLog(logFile);
+
     const stockBefore = await totalStock(uri);
     const ordersFrom = new Date();
     rows.push(
       await load('POST /api/orders (1 line, random product)', base, {
         connections: ORDER_CONNECTIONS,
+        pid: api.pid,
         timeout: 60,
         method: 'POST',
         setupRequest: (req) => ({
           ...req,
           path: '/api/orders',
-          headers: { 'content-type': 'application/json' },
+          headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({
             guestInfo: {
               fullName: 'Bench Buyer',
@@ -118,45 +259,134 @@ async function main(): Promise<void> {
         }),
       }),
     );
-    ceiling.close();
-    print(rows);
-    await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!, db);
+    const rssEnd = rssMb(api.pid);
+    print(size, rows, { rssStart, rssEnd, healthyMs, firstListMs, log, readRequests });
+    const ordersPerSecond = await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!, db);
+    await cut('orders', Math.round(ordersPerSecond * SECONDS));
+    for (const row of rows) {
+      if (row.errors || row.non2xx) {
+        console.error(`[bench] ${row.name}: ${row.errors} errors, ${row.non2xx} non-2xx answers`);
+        broken = true;
+      }
+    }
+    return {
+      products: size,
+      healthyMs,
+      firstListMs,
+      rssStart,
+      rssEnd,
+      rows,
+      ordersPerSecond,
+      logLinesPerRequest: log.lines / readRequests,
+      logBytesPerRequest: log.bytes / readRequests,
+    };
   } finally {
+    ceiling?.kill();
     await stopApi(api);
-    await db.stop();
   }
 }
 
-/** Grows the catalogue to PRODUCTS by copying the seeded products, with stock to spare for orders. */
-async function grow(uri: string): Promise<string[]> {
+/**
+ * Ends a profiled phase of the API: prints the top entries of its CPU profile and the database
+ * commands it ran (per order placed, when `orders` is given).
+ */
+function profileCutter(api: ApiProcess, size: number) {
+  let index = 0;
+  return async (phase: string, orders?: number) => {
+    const written = path.join(PROFILE_DIR, `${index++}`);
+    api.child.kill('SIGWINCH');
+    for (let i = 0; i < 600 && !existsSync(`${written}.cpuprofile`); i++) await sleep(100);
+    if (!existsSync(`${written}.cpuprofile`))
+      throw new Error(`no CPU profile written for ${phase}`);
+    const file = path.join(PROFILE_DIR, `${size}-${phase}.cpuprofile`);
+    renameSync(`${written}.cpuprofile`, file);
+    printProfileSummary(
+      `CPU profile of the API, ${size} products, ${phase} (${path.relative(process.cwd(), file)})`,
+      summarizeProfile(file),
+    );
+    const commands = JSON.parse(readFileSync(`${written}.db.json`, 'utf8')) as Record<
+      string,
+      { count: number; ms: number }
+    >;
+    renameSync(`${written}.db.json`, path.join(PROFILE_DIR, `${size}-${phase}.db.json`));
+    console.log(
+      `\nDatabase commands of the API, ${size} products, ${phase}${orders ? ` (${orders} orders placed)` : ''}\n\n` +
+        `| command collection | count |${orders ? ' per order |' : ''} mean ms | total s |\n|---|---:|${orders ? '---:|' : ''}---:|---:|`,
+    );
+    for (const [name, { count, ms }] of Object.entries(commands).sort((a, b) => b[1].ms - a[1].ms))
+      console.log(
+        `| ${name} | ${count} |${orders ? ` ${(count / orders).toFixed(2)} |` : ''} ${(ms / count).toFixed(1)} | ${(ms / 1000).toFixed(1)} |`,
+      );
+  };
+}
+
+/** The request log's lines (those about a request) and bytes. */
+function requestLog(file: string): { lines: number; bytes: number } {
+  const text = readFileSync(file, 'utf8');
+  return {
+    lines: text.split('\n').filter((line) => line.includes('"reqId"')).length,
+    bytes: statSync(file).size,
+  };
+}
+
+/** A bare node:http server in its own process answering each path with its JSON from memory. */
+async function startCeiling(
+  bodies: Record<string, string>,
+): Promise<{ child: ChildProcess; base: string }> {
+  const file = path.join(DIR, 'ceiling.json');
+  writeFileSync(file, JSON.stringify(bodies));
+  const script = `
+    const bodies = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'));
+    const server = require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(bodies[req.url]);
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', script, file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code})`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+let demo: Document[] | undefined;
+
+/** Grows the catalogue to `size` by copying the demo products, with stock to spare for orders. */
+async function grow(uri: string, size: number): Promise<string[]> {
   const client = await MongoClient.connect(uri);
   try {
     const products = client.db().collection('products');
-    const seeded = await products.find({}).toArray();
+    demo ??= await products.find({}).toArray();
     await products.updateMany({}, { $set: { productQuantity: 1_000_000 } });
-    const copies = [];
-    for (let i = seeded.length; i < PRODUCTS; i++) {
-      const source = seeded[i % seeded.length]!;
-      copies.push({
-        ...source,
-        _id: new ObjectId(),
-        productName: `${source.productName} (lot ${Math.floor(i / seeded.length)})`,
-        productQuantity: 1_000_000,
-        reservations: [],
-        restockedFor: [],
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      });
+    const have = await products.countDocuments();
+    const started = performance.now();
+    for (let i = have; i < size; i += 1000) {
+      const batch = [];
+      for (let j = i; j < Math.min(size, i + 1000); j++) {
+        const source = demo[j % demo.length]!;
+        batch.push({
+          ...source,
+          _id: new ObjectId(),
+          productName: `${source.productName} (lot ${Math.floor(j / demo.length)})`,
+          productQuantity: 1_000_000,
+          reservations: [],
+          restockedFor: [],
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
+      }
+      await products.insertMany(batch);
     }
-    for (let i = 0; i < copies.length; i += 1000)
-      await products.insertMany(copies.slice(i, i + 1000));
-    const ids = (
-      await products
-        .find({}, { projection: { _id: 1 } })
-        .limit(2000)
-        .toArray()
-    ).map((p) => p._id.toString());
-    console.log(`[bench] catalogue: ${await products.countDocuments()} products`);
+    const ids = (await products.find({}, { projection: { _id: 1 } }).toArray()).map((p) =>
+      p._id.toString(),
+    );
+    say(
+      'bench',
+      `catalogue: ${ids.length} products${size > have ? ` (${size - have} added in ${ms(performance.now() - started)})` : ''}`,
+    );
     return ids;
   } finally {
     await client.close();
@@ -170,9 +400,12 @@ async function load(
     method?: string;
     connections?: number;
     timeout?: number;
-  } = {},
+    /** The answering process, whose CPU time is measured. */
+    pid: number;
+  },
 ): Promise<Row> {
-  const { connections = CONNECTIONS, timeout, ...request } = options;
+  const { connections = CONNECTIONS, timeout, pid, ...request } = options;
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url,
     connections,
@@ -186,27 +419,78 @@ async function load(
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    requests: result['2xx'] + result.non2xx,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuUs: 0,
   };
-  console.log(`[bench] ${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms`);
+  row.cpuUs = ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, row.requests);
+  console.log(
+    `[bench] ${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms, ${row.cpuUs.toFixed(0)} µs CPU a request`,
+  );
   return row;
 }
 
-function print(rows: Row[]): void {
+function print(
+  size: number,
+  rows: Row[],
+  about: {
+    rssStart: number;
+    rssEnd: number;
+    healthyMs: number;
+    firstListMs: number;
+    log: { lines: number; bytes: number };
+    readRequests: number;
+  },
+): void {
   console.log(
-    `\nBench: ${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s each, on ${process.platform}/${process.arch} with ${cpus().length} CPUs\n`,
+    `\nBench: ${size} products, ${CONNECTIONS} connections, ${SECONDS} s each; load average ${loadAverage()}\n` +
+      `API: healthy ${ms(about.healthyMs)} after its start, first product list ${ms(about.firstListMs)}; ` +
+      `RSS ${about.rssStart.toFixed(0)} MB at the start, ${about.rssEnd.toFixed(0)} MB at the end; ` +
+      `request log ${(about.log.lines / about.readRequests).toFixed(2)} lines and ${(about.log.bytes / about.readRequests).toFixed(0)} bytes per read request\n`,
   );
   console.log(
-    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling |',
+    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling (req/s) | CPU µs a request | share of ceiling (CPU) |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const share = (ratio?: number) => (ratio === undefined ? '' : ratio.toFixed(2));
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} |`,
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${share(r.ratio)} | ${r.cpuUs.toFixed(0)} | ${share(r.cpuRatio)} |`,
     );
   }
 }
+
+function printGrowth(results: SizeResult[]): void {
+  const row = (r: SizeResult, name: string) => r.rows.find((x) => x.name.includes(name))!;
+  console.log(
+    '\nGrowth (one run, sizes in turn on one growing catalogue)\n\n' +
+      '| products | healthy s | first list s | RSS start MB | RSS end MB | list req/s | list p99 ms | list CPU µs | search req/s | search p99 ms | search CPU µs | product req/s | product p99 ms | orders/s |\n' +
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const r of results) {
+    const list = row(r, '(page 1)');
+    const search = row(r, '(search)');
+    const product = row(r, ':id');
+    console.log(
+      `| ${r.products} | ${(r.healthyMs / 1000).toFixed(1)} | ${(r.firstListMs / 1000).toFixed(1)} | ${r.rssStart.toFixed(0)} | ${r.rssEnd.toFixed(0)} | ` +
+        `${list.rps.toFixed(0)} | ${list.p99} | ${list.cpuUs.toFixed(0)} | ${search.rps.toFixed(0)} | ${search.p99} | ${search.cpuUs.toFixed(0)} | ${product.rps.toFixed(0)} | ${product.p99} | ${r.ordersPerSecond.toFixed(1)} |`,
+    );
+  }
+}
+
+/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 async function totalStock(uri: string): Promise<number> {
   const client = await MongoClient.connect(uri);
@@ -257,7 +541,7 @@ async function ledger(client: MongoClient, from: Date): Promise<Ledger> {
 }
 
 /**
- * Every unit of stock taken belongs to a placed order; exits non-zero otherwise. Orders answered
+ * Every unit of stock taken belongs to a placed order; marks the run broken otherwise. Orders answered
  * after the load ended (the API finishes requests whose client left) would make a check made at
  * once compare a moving ledger, so it waits until no placement is half-done, no product holds a
  * reservation, and two readings 2 s apart agree.
@@ -268,7 +552,7 @@ async function checkOrders(
   from: Date,
   row: Row,
   db: DatabaseHandle,
-): Promise<void> {
+): Promise<number> {
   const client = await MongoClient.connect(uri);
   try {
     const started = Date.now();
@@ -297,8 +581,9 @@ async function checkOrders(
       console.error(
         `[bench] stock taken (${taken}) differs from the quantities ordered (${last.ordered}), or ${last.unfinished} placements and ${last.reservations} reservations are left`,
       );
-      process.exitCode = 1;
+      broken = true;
     }
+    return last.placed / SECONDS;
   } finally {
     await client.close();
   }

@@ -5,7 +5,16 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { ensureDatabase, freePort, withDatabaseName, type DatabaseHandle } from '../db/launcher';
@@ -132,17 +141,29 @@ export interface ApiProcess {
   isRunning(): boolean;
 }
 
-/** Starts the built API (api/dist/main.js) and waits until its health answers 200. */
+/**
+ * Starts the built API (api/dist/main.js, or `main`) and waits until its health answers 200. `logFile` takes
+ * its standard output (the request log) appended to a file, as a log collector would; `nodeArgs` go
+ * to node before the script (e.g. a `--require` for profiling).
+ */
 export async function startApi(
   env: NodeJS.ProcessEnv,
-  options: { port?: number; quiet?: boolean; main?: string } = {},
+  options: {
+    port?: number;
+    quiet?: boolean;
+    main?: string;
+    logFile?: string;
+    nodeArgs?: string[];
+  } = {},
 ): Promise<ApiProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn('node', [options.main ?? 'api/dist/main.js'], {
+  const out = options.logFile ? openSync(options.logFile, 'a') : undefined;
+  const child = spawn('node', [...(options.nodeArgs ?? []), options.main ?? 'api/dist/main.js'], {
     cwd: WORKSPACE_ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit'],
+    stdio: ['ignore', out ?? (options.quiet ? 'ignore' : 'inherit'), 'inherit'],
   });
+  if (out !== undefined) closeSync(out);
   let running = true;
   const exited = new Promise<string>((resolve) =>
     child.once('exit', (code, signal) => {

@@ -1,7 +1,19 @@
 import type { CategoryRef, PriceRange, ProductView } from './catalog.types';
 
-/** How long a snapshot serves before it is read again (other API instances' writes show by then). */
-export const SNAPSHOT_TTL_MS = 30_000;
+/**
+ * How long a snapshot serves before it is read again in the background. The API's own writes, and
+ * other instances' through the change feed (CatalogSync), reach the snapshot within about a second;
+ * this reload is only the backstop for writes made to the database by other means (a restore, a
+ * script), so it is long: reading 10,000 products again costs a second or two of CPU, which every
+ * 30 s was 5% of a core and a spike in the lists' latency.
+ */
+export const SNAPSHOT_TTL_MS = 5 * 60_000;
+/**
+ * A periodic reload waits at least this many times as long as the last load took, so that reading a
+ * large catalogue again (100,000 products take tens of seconds on a slow database) never becomes
+ * most of what the process does.
+ */
+export const RELOAD_SPACING = 10;
 
 export interface SnapshotProduct {
   view: ProductView;
@@ -11,6 +23,12 @@ export interface SnapshotProduct {
 
 export interface Snapshot {
   products: SnapshotProduct[];
+  /**
+   * The products in the list's two orders, ascending (ties by id), sorted once per load: a list
+   * walks one of them (backwards for descending) instead of sorting its matches on every request.
+   */
+  byCreatedAt: SnapshotProduct[];
+  byPrice: SnapshotProduct[];
   byId: Map<string, SnapshotProduct>;
   categories: CategoryRef[];
   priceRange: PriceRange;
@@ -29,7 +47,7 @@ export type SnapshotLoader = () => Promise<{
  * CATALOG_SYNC_INTERVAL_MS), or at the latest within the TTL.
  */
 export class CatalogSnapshot {
-  private state?: { snapshot: Snapshot; loadedAt: number; generation: number };
+  private state?: { snapshot: Snapshot; loadedAt: number; loadMs: number; generation: number };
   private loading?: Promise<Snapshot>;
   private generation = 0;
   private beforeRead?: () => Promise<void> | undefined;
@@ -40,14 +58,24 @@ export class CatalogSnapshot {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * The catalogue as of the last change this process knows of. A snapshot past its TTL (no change
+   * known, only time gone by) is still answered while a fresh one loads in the background: readers
+   * never wait for a periodic reload (at 10,000 products it takes seconds on a slow database, and held
+   * every list and product page back meanwhile). After a change, readers wait for the new load.
+   */
   async current(): Promise<Snapshot> {
     const look = this.beforeRead?.();
     if (look) await look;
     const state = this.state;
-    if (state && state.generation === this.generation && this.now() - state.loadedAt < this.ttlMs) {
+    if (state && state.generation === this.generation) {
+      if (this.now() - state.loadedAt >= Math.max(this.ttlMs, RELOAD_SPACING * state.loadMs)) {
+        // A failed refresh leaves the snapshot as it is; the next read past the TTL tries again.
+        this.refresh().catch(() => undefined);
+      }
       return state.snapshot;
     }
-    return (this.loading ??= this.reload().finally(() => (this.loading = undefined)));
+    return this.refresh();
   }
 
   /** Runs before every read: looks for other instances' changes (see CatalogSync). */
@@ -72,6 +100,10 @@ export class CatalogSnapshot {
     if (this.loading) this.generation += 1;
   }
 
+  private refresh(): Promise<Snapshot> {
+    return (this.loading ??= this.reload().finally(() => (this.loading = undefined)));
+  }
+
   private async reload(): Promise<Snapshot> {
     const generation = this.generation;
     const startedAt = this.now();
@@ -84,11 +116,34 @@ export class CatalogSnapshot {
     }
     const snapshot: Snapshot = {
       products,
+      byCreatedAt: sortedBy(products, (p) => p.view.createdAt),
+      byPrice: sortedBy(products, (p) => p.view.effectivePrice),
       byId: new Map(products.map((p) => [p.view._id, p])),
       categories,
       priceRange: products.length ? { min, max } : { min: 0, max: 0 },
     };
-    this.state = { snapshot, loadedAt: startedAt, generation };
+    this.state = { snapshot, loadedAt: startedAt, loadMs: this.now() - startedAt, generation };
     return snapshot;
   }
+}
+
+/** Ascending by `key`, ties by id: the order of a list sorted ascending (descending is its reverse). */
+function sortedBy(
+  products: SnapshotProduct[],
+  key: (p: SnapshotProduct) => string | number,
+): SnapshotProduct[] {
+  return products
+    .map((p) => ({ p, k: key(p) }))
+    .sort((a, b) =>
+      a.k !== b.k
+        ? a.k < b.k
+          ? -1
+          : 1
+        : a.p.view._id < b.p.view._id
+          ? -1
+          : a.p.view._id > b.p.view._id
+            ? 1
+            : 0,
+    )
+    .map(({ p }) => p);
 }

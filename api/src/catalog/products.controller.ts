@@ -76,7 +76,7 @@ export class ProductsController {
   async list(
     @Query() query: ProductListQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     return this.listAnswers.send(reply, await this.products.list(query));
   }
 
@@ -88,7 +88,7 @@ export class ProductsController {
   async get(
     @Param('id', ParseObjectIdPipe) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     return this.productAnswers.send(reply, await this.products.get(id));
   }
 

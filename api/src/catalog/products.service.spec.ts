@@ -256,6 +256,42 @@ describe('ProductsService', () => {
     expect(answer.products.map((p) => p.effectivePrice)).toEqual([400, 450]);
   });
 
+  it('pages through every order as a full sort would (ties by id, descending the reverse)', async () => {
+    const catalogue = Array.from({ length: 23 }, (_, i) =>
+      view({
+        _id: `665f1c2b9d3e4a00123452${String((i * 7) % 23).padStart(2, '0')}`,
+        effectivePrice: 100 + (i % 4) * 50,
+        createdAt: `2026-01-0${1 + (i % 3)}T00:00:00.000Z`,
+      }),
+    );
+    const { service } = setup(catalogue);
+    for (const sortBy of ['price', 'createdAt'] as const) {
+      for (const sortOrder of ['asc', 'desc'] as const) {
+        const key = (p: ProductView) => (sortBy === 'price' ? p.effectivePrice : p.createdAt);
+        const direction = sortOrder === 'asc' ? 1 : -1;
+        const expected = [...catalogue]
+          .sort((a, b) =>
+            key(a) !== key(b)
+              ? (key(a) < key(b) ? -1 : 1) * direction
+              : (a._id < b._id ? -1 : 1) * direction,
+          )
+          .map((p) => p._id);
+        const seen: string[] = [];
+        for (let page = 1; page <= 5; page++) {
+          const answer = await service.list({
+            sortBy,
+            sortOrder,
+            page,
+            limit: 5,
+          } as ProductListQueryDto);
+          expect(answer.totalFilteredProducts).toBe(23);
+          seen.push(...answer.products.map((p) => p._id));
+        }
+        expect(seen).toEqual(expected);
+      }
+    }
+  });
+
   it('refuses a price filter whose minimum is above its maximum', () => {
     const { service } = setup();
     expect(() => service.list({ minPrice: 10, maxPrice: 5 } as ProductListQueryDto)).toThrow(

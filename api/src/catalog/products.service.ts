@@ -247,38 +247,37 @@ export class ProductsService {
   }
 
   /**
-   * Every figure of the answer comes from two per-category counts (all products, and those
-   * matching the search and price filters): the totals agree with each other by construction, and
-   * the answer costs five or six queries.
+   * Lists are computed from the in-memory catalogue in one pass over it, in the order asked (the
+   * snapshot holds the products sorted by date and by price), counting per category as it goes:
+   * every figure of the answer comes from two per-category counts (all products, and those
+   * matching the search and price filters), so the totals agree with each other by construction.
    */
-  /** Lists are computed from the in-memory catalogue: one pass to filter and count, one sort. */
   private async computeList(query: ProductListQuery, page: number): Promise<ProductListPage> {
     const snapshot = await this.snapshot.current();
     const { search, minPrice, maxPrice, category } = query;
     const all: Record<string, number> = {};
     const counts: Record<string, number> = {};
-    const matching: ProductView[] = [];
-    for (const { view, searchText } of snapshot.products) {
+    const products: ProductView[] = [];
+    const end = query.skip + query.limit;
+    let totalFilteredProducts = 0;
+    const ordered = query.sortBy === 'price' ? snapshot.byPrice : snapshot.byCreatedAt;
+    const ascending = query.sortOrder === 'asc';
+    for (let i = 0; i < ordered.length; i++) {
+      const { view, searchText } = ordered[ascending ? i : ordered.length - 1 - i]!;
       const id = view.category._id;
       all[id] = (all[id] ?? 0) + 1;
       if (search && !searchText.includes(search)) continue;
       if (minPrice !== undefined && view.effectivePrice < minPrice) continue;
       if (maxPrice !== undefined && view.effectivePrice > maxPrice) continue;
       counts[id] = (counts[id] ?? 0) + 1;
-      if (!category || id === category) matching.push(view);
+      if (category && id !== category) continue;
+      // Only the page asked for is kept; the others are counted.
+      if (totalFilteredProducts >= query.skip && totalFilteredProducts < end) products.push(view);
+      totalFilteredProducts += 1;
     }
-    const direction = query.sortOrder === 'asc' ? 1 : -1;
-    const key = (p: ProductView) => (query.sortBy === 'price' ? p.effectivePrice : p.createdAt);
-    matching.sort((a, b) => {
-      const ka = key(a);
-      const kb = key(b);
-      if (ka !== kb) return (ka < kb ? -1 : 1) * direction;
-      return (a._id < b._id ? -1 : a._id > b._id ? 1 : 0) * direction;
-    });
     const { items: categories } = await this.categories.list({}, all);
-    const totalFilteredProducts = matching.length;
     return {
-      products: matching.slice(query.skip, query.skip + query.limit),
+      products,
       categories,
       totalProducts: snapshot.products.length,
       totalsPerCategory: Object.fromEntries(categories.map((c) => [c._id, counts[c._id] ?? 0])),

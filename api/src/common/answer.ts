@@ -10,6 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ApiProperty, ApiResponse, IntersectionType } from '@nestjs/swagger';
 import { map, type Observable } from 'rxjs';
+import { isSerializedAnswer } from './serialized-answers';
 
 /** `success` and `message`, the two fields every successful answer starts with. */
 export class MessageDto {
@@ -81,7 +82,7 @@ export class AnswerInterceptor implements NestInterceptor {
     if (message === undefined) return next.handle();
     return next.handle().pipe(
       map((data: unknown) => {
-        if (typeof data === 'string') return data;
+        if (typeof data === 'string' || isSerializedAnswer(data)) return data;
         if (data instanceof Said) return envelope(data.message, (data.data ?? {}) as object);
         return envelope(message, (data ?? {}) as object);
       }),

@@ -98,9 +98,57 @@ export function firstShapeError(
   return null;
 }
 
-/** A route that reads a JSON body needs one, even when every field of it is optional. */
+/** Query strings remembered per query class (the oldest forgotten first beyond this). */
+export const REMEMBERED_QUERIES = 1000;
+const PLAIN_TYPES: unknown[] = [String, Boolean, Number, Array, Object, Buffer, Date];
+
+/**
+ * A route that reads a JSON body needs one, even when every field of it is optional. A query object
+ * is checked once per distinct query: its checked and converted form is remembered, and a request
+ * with the same query gets a copy of it (class-transformer and class-validator cost more per request
+ * than answering a product list from memory; the storefront asks the same few lists over and over).
+ * Refused queries are not remembered.
+ */
 class BodyRequiredValidationPipe extends ValidationPipe {
+  private readonly queries = new Map<unknown, Map<string, object>>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const remembered = this.rememberedQueries(value, metadata);
+    if (!remembered) return this.check(value, metadata);
+    const key = JSON.stringify(value);
+    let checked = remembered.get(key);
+    if (!checked) {
+      checked = (await this.check(value, metadata)) as object;
+      if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value!);
+      remembered.set(key, checked);
+    }
+    // A copy: a handler may change its query object without changing the remembered one.
+    return Object.assign(
+      Object.create(Object.getPrototypeOf(checked) as object) as object,
+      checked,
+    );
+  }
+
+  /** The remembered checked forms of this query class; undefined for anything but a whole query. */
+  private rememberedQueries(
+    value: unknown,
+    metadata: ArgumentMetadata,
+  ): Map<string, object> | undefined {
+    if (
+      metadata.type !== 'query' ||
+      metadata.data !== undefined ||
+      !metadata.metatype ||
+      PLAIN_TYPES.includes(metadata.metatype) ||
+      typeof value !== 'object' ||
+      value === null
+    )
+      return undefined;
+    let known = this.queries.get(metadata.metatype);
+    if (!known) this.queries.set(metadata.metatype, (known = new Map()));
+    return known;
+  }
+
+  private async check(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (
       metadata.type === 'body' &&
       !metadata.data &&
