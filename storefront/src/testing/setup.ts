@@ -18,3 +18,9 @@ class FormFormData extends NodeFormData {
   }
 }
 globalThis.FormData = FormFormData as typeof FormData;
+
+/**
+ * jsdom lays nothing out, so it has no scrolling and reports every call as "not implemented";
+ * screens that bring content into view call it, and a test checks what is shown, not the scroll.
+ */
+window.scrollTo = (() => undefined) as typeof window.scrollTo;
