@@ -5,7 +5,7 @@ import { external } from '../lib/external';
 import { backofficeHome } from '../lib/roles';
 import { useSessionStore } from '../stores/session-store';
 
-/** Any signed-in user: needs a token or refresh token, else login (spec §6). */
+/** Any signed-in user: needs a token or refresh token, else login. */
 export function RequireAuth({
   children,
   customerOnly = false,

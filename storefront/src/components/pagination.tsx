@@ -1,6 +1,6 @@
 import { paginationWindow } from '@spc/shared-contracts';
 
-/** Pages with ellipses (spec §9); previous never below 1, next never beyond the total. */
+/** Pages with ellipses; previous never below 1, next never beyond the total. */
 export function Pagination({
   page,
   totalPages,

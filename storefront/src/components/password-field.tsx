@@ -1,6 +1,6 @@
 import { forwardRef, useState, type InputHTMLAttributes } from 'react';
 
-/** A labelled password input with its own show/hide toggle (spec §4: each toggles independently). */
+/** A labelled password input with its own show/hide toggle (each toggles independently). */
 export const PasswordField = forwardRef<
   HTMLInputElement,
   InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; name: string }

@@ -37,7 +37,7 @@ export function Price({ product }: { product: Product }) {
   );
 }
 
-/** A product card (spec §2): image to the detail, name, price, 'n left' or Out Of Stock. */
+/** A product card: image to the detail, name, price, 'n left' or Out Of Stock. */
 export function ProductCard({
   product,
   eager = false,

@@ -27,7 +27,7 @@ const useToastStore = create<ToastState>()((set) => ({
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 }));
 
-/** Top-right toasts that close after 3 s (spec §8). */
+/** Top-right toasts that close after 3 s. */
 export const toast = {
   success: (message: string) => useToastStore.getState().push('success', message),
   error: (message: string) => useToastStore.getState().push('error', message),

@@ -1,4 +1,4 @@
-/** Every route of the storefront (spec §2 route table) in one place. */
+/** Every route of the storefront in one place. */
 export const paths = {
   home: '/',
   shop: '/shop/products',

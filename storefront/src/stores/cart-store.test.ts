@@ -17,7 +17,7 @@ beforeEach(() => {
   useCartStore.setState({ userId: '', cartItems: [], totalAmount: 0 });
 });
 
-describe('cart store (spec §4)', () => {
+describe('cart store', () => {
   it('appends a new product with quantity 1 and totals it', () => {
     state().addToCart(item());
     expect(state().cartItems).toEqual([expect.objectContaining({ _id: 'p1', quantity: 1 })]);

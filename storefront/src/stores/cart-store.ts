@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
-/** A cart line (spec §3); `price` is the offer price when the product is on offer. */
+/** A cart line; `price` is the offer price when the product is on offer. */
 export interface CartItem {
   _id: string;
   userId: string;

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-/** Which overlay of the shell is open; the sidebar and the nav dropdown close each other (spec §2). */
+/** Which overlay of the shell is open; the sidebar and the nav dropdown close each other. */
 interface UiState {
   cartOpen: boolean;
   searchOpen: boolean;

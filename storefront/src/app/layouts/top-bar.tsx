@@ -17,7 +17,7 @@ const MENU = [
   { label: 'CONTACT US', to: paths.contact },
 ];
 
-/** Logout (spec §4): storage, cart and cached data cleared, dropdown closed, home. */
+/** Logout: storage, cart and cached data cleared, dropdown closed, home. */
 export function useLogout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

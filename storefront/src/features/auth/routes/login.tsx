@@ -18,7 +18,7 @@ import { AuthLayout } from '../components/auth-layout';
 
 type LoginForm = z.infer<typeof loginFormSchema>;
 
-/** After 2 s: admin and staff to the back office, everyone else to the shop (spec §4). */
+/** After 2 s: admin and staff to the back office, everyone else to the shop. */
 export function LoginRoute() {
   const navigate = useNavigate();
   const signIn = useSessionStore((s) => s.signIn);

@@ -10,7 +10,7 @@ import { useUiStore } from '../../../stores/ui-store';
 import { DeleteConfirm } from './delete-confirm';
 import { QuantityControl } from './quantity-control';
 
-/** Side panel 'Shopping Cart' (spec §2). */
+/** Side panel 'Shopping Cart'. */
 export function CartDrawer() {
   const open = useUiStore((s) => s.cartOpen);
   const setOpen = useUiStore((s) => s.setCartOpen);

@@ -2,7 +2,7 @@ import { STOREFRONT_MESSAGES } from '@spc/shared-contracts';
 import { Modal } from '../../../components/modal';
 import { useCartStore } from '../../../stores/cart-store';
 
-/** 'Are you sure removing this item...' with Yes / No (spec §2). */
+/** 'Are you sure removing this item...' with Yes / No. */
 export function DeleteConfirm({ itemId, onClose }: { itemId: string | null; onClose: () => void }) {
   const remove = useCartStore((s) => s.removeFromCart);
   return (

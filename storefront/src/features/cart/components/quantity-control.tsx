@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useCartStore } from '../../../stores/cart-store';
 
 /**
- * Minus / box / plus (spec §4, §5): while typing only '' or a number above 0 is accepted; on blur a
+ * Minus / box / plus: while typing only '' or a number above 0 is accepted; on blur a
  * positive number is committed; minus is dimmed at 1; plus adds 1 and saves at once.
  */
 export function QuantityControl({

@@ -9,7 +9,7 @@ import { useCartItems, useCartTotal } from '../../../stores/cart-store';
 import { DeleteConfirm } from '../components/delete-confirm';
 import { QuantityControl } from '../components/quantity-control';
 
-/** /viewCart (spec §2). */
+/** /viewCart. */
 export function CartPageRoute() {
   const items = useCartItems();
   const total = useCartTotal();

@@ -46,7 +46,7 @@ const newKey = () =>
     ? crypto.randomUUID()
     : `k${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 
-/** /checkout (spec §2, §5). */
+/** /checkout. */
 export function CheckoutRoute() {
   const user = useSessionStore((s) => s.user);
   const setUser = useSessionStore((s) => s.setUser);

@@ -10,7 +10,7 @@ interface ContactForm {
   message: string;
 }
 
-/** The contact form makes no call (spec §2); a shopper is pointed at the phone and e-mail instead. */
+/** The contact form makes no call; a shopper is pointed at the phone and e-mail instead. */
 export function ContactRoute() {
   const [sent, setSent] = useState(false);
   const {

@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { backofficeHome } from '../../../lib/roles';
 import { useSessionUser } from '../../../stores/session-store';
 
-/** Any unknown path; a signed-in visitor is sent where their role belongs (spec §2). */
+/** Any unknown path; a signed-in visitor is sent where their role belongs. */
 export function NotFoundRoute() {
   const user = useSessionUser();
   if (user) {

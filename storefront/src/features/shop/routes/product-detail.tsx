@@ -4,7 +4,7 @@ import { ProductImage } from '../../../components/product-image';
 import { ErrorState, Loading } from '../../../components/states';
 import { useProduct } from '../api/get-product';
 
-/** /single/product/:id (spec §2). */
+/** /single/product/:id. */
 export function ProductDetailRoute() {
   const { id = '' } = useParams();
   const { data, isPending, isError } = useProduct(id);

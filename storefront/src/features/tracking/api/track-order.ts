@@ -6,7 +6,7 @@ export const trackKeys = { order: (purchaseNumber: string) => ['track', purchase
 export const trackOrder = (purchaseNumber: string) =>
   unwrap(api.GET('/api/orders/track/new-order', { params: { query: { purchaseNumber } } }));
 
-/** The lookup is skipped while the number is empty (spec §5). */
+/** The lookup is skipped while the number is empty. */
 export const trackOrderQueryOptions = (purchaseNumber: string) =>
   queryOptions({
     queryKey: trackKeys.order(purchaseNumber),

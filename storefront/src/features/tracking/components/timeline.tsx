@@ -1,6 +1,6 @@
 import { formatDate, trackingSteps, type OrderStatus } from '@spc/shared-contracts';
 
-/** Order Received, In Transit, Delivered: done steps green, others grey (spec §4). */
+/** Order Received, In Transit, Delivered: done steps green, others grey. */
 export function Timeline({
   status,
   dates,

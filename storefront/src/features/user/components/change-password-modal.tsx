@@ -14,7 +14,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useUiStore } from '../../../stores/ui-store';
 import { useChangePassword } from '../api/change-password';
 
-/** Current / New / Confirm, each with its own toggle; closes 2 s after success (spec §4). */
+/** Current / New / Confirm, each with its own toggle; closes 2 s after success. */
 export function ChangePasswordModal() {
   const open = useUiStore((s) => s.changePasswordOpen);
   const setOpen = useUiStore((s) => s.setChangePasswordOpen);
@@ -48,7 +48,7 @@ export function ChangePasswordModal() {
       }
     },
     (errs) => {
-      // A mismatch resets the form (spec §5).
+      // A mismatch resets the form.
       if (errs.confirmPassword?.type === 'custom') {
         toast.error(errs.confirmPassword.message ?? '');
         reset();
