@@ -1,10 +1,11 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { OrderAction, OrderStatus, Role } from '@spc/shared-contracts';
 import type { Principal } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
-import type { CompletePaymentDto, UpdateOrderDto } from './dto/order.dto';
+import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import type { OrderMoney } from './order-money';
+import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { Order } from './schemas/order.schema';
 
@@ -25,6 +26,7 @@ export interface StepContext<I> {
   input: I;
   now: Date;
   money: OrderMoney;
+  placement: OrderPlacementService;
 }
 
 /**
@@ -40,15 +42,29 @@ export interface OrderStep<I = void> {
   rule: Exclude<OrderAction, 'delete'>;
   /** Who may take the step (the controller enforces it too; the runner refuses anyone else). */
   roles: readonly Role[];
-  /** More conditions the order must still meet when it is changed. */
+  /** Runs before the state rule: may this actor see the order at all (throws a 4xx if not). */
+  access?: (ctx: StepContext<I>) => void;
+  /** More conditions the order must still meet when it is changed (may narrow the statuses). */
   guard?: (ctx: StepContext<I>) => FilterQuery<Order>;
   /** Extra checks (throwing a 4xx changes nothing) and the change itself. */
   prepare: (ctx: StepContext<I>) => UpdateQuery<Order> | Promise<UpdateQuery<Order>>;
+  /**
+   * Writes what must be in place before the change (e.g. a refund), after `prepare`; answers how
+   * to take it back if the conditional update then matches nothing.
+   */
+  before?: (ctx: StepContext<I>) => Promise<(() => Promise<void>) | null | undefined>;
+  /** Work that follows the change, before the audit entry (e.g. returning stock). */
+  after?: (ctx: StepContext<I>, updated: OrderRecord) => Promise<void>;
   /** The audit entry: its action name and its text. */
   audit: { action: string; text: (ctx: StepContext<I>) => string };
   /** The e-mail to send once the change is made, if any. */
   mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
 }
+
+/** The change that cancels an order and marks its stock to be returned. */
+export const cancelChange = (at: Date): UpdateQuery<Order> => ({
+  $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
+});
 
 const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
 const STAFF: readonly Role[] = ['staff', 'admin'];
@@ -186,4 +202,33 @@ export const ORDER_STEPS = {
         `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
     },
   } satisfies OrderStep<UpdateOrderDto>,
+
+  /** Cancels the order and returns its stock; a paid one only with its refund, recorded first. */
+  cancel: {
+    rule: 'cancel',
+    roles: ['staff', 'admin', 'customer'],
+    access: ({ order, actor }) => {
+      if (actor.role === 'customer' && order.placedBy !== actor.id)
+        throw new NotFoundException('No order with this id');
+    },
+    guard: ({ order, actor }) => ({
+      orderStatus: { $in: actor.role === 'customer' ? ['Pending'] : FROM.cancel },
+      paymentStatus: order.paymentStatus,
+    }),
+    before: ({ order, input: refund, actor, money }) =>
+      money.recordRefundForCancel(order, refund, actor),
+    prepare: ({ now }) => cancelChange(now),
+    after: ({ placement }, updated) => placement.returnStock(updated),
+    audit: {
+      action: 'order.cancel',
+      text: ({ actor, order, input: r }) => {
+        // A refund is recorded exactly when the order was paid.
+        const refunded =
+          order.paymentStatus === 'Paid' && r
+            ? ` and refunded ${kes(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
+            : '';
+        return `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`;
+      },
+    },
+  } satisfies OrderStep<RefundDto | undefined>,
 };

@@ -51,20 +51,27 @@ function setup(stored: OrderRecord) {
   const audit = { record: jest.fn(async () => undefined) };
   const mail = { send: jest.fn(async () => true) };
   const users = { findManyByIds: jest.fn(async () => []) };
+  const refunds = {
+    create: jest.fn(async () => ({ _id: 'r1' })),
+    deleteOne: jest.fn(async () => ({ deletedCount: 1 })),
+  };
+  const placement = { returnStock: jest.fn(async () => undefined) };
   const service = new OrdersService(
     repo as unknown as OrdersRepository,
-    {} as OrderPlacementService,
+    placement as unknown as OrderPlacementService,
     users as unknown as UsersService,
     audit as unknown as AuditService,
     mail as unknown as MailService,
     { orders: {} } as unknown as AppConfig,
-    new OrderMoney({} as never, {} as never),
+    new OrderMoney({} as never, refunds as never),
   );
   return {
     service,
     repo,
     audit,
     mail,
+    refunds,
+    placement,
     current: () => current,
     changeBehind: (c: Partial<OrderRecord>) => (current = { ...current, ...c }),
   };
@@ -184,5 +191,48 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
         subject: 'Your order SPC-1001 is ready for collection',
       }),
     );
+  });
+
+  it('cancels a paid order with its refund recorded first, then returns its stock', async () => {
+    const t = setup(order({ orderStatus: 'Processing', paymentStatus: 'Paid' }));
+    const refund = { method: 'Cash', amount: 1200 } as never;
+    const view = await t.service.cancel(clerk, ID, refund);
+    expect(view.orderStatus).toBe('Cancelled');
+    expect(t.refunds.create).toHaveBeenCalledTimes(1);
+    expect(t.placement.returnStock).toHaveBeenCalledWith(
+      expect.objectContaining({ stockReturn: 'pending' }),
+    );
+    expect(t.audit.record).toHaveBeenCalledWith(
+      clerk,
+      'order.cancel',
+      'Grace Njeri cancelled SPC-1001 and refunded KES 1,200 by Cash; its stock was returned',
+      expect.anything(),
+    );
+  });
+
+  it('takes the refund back when the order changed before the cancel could apply', async () => {
+    const t = setup(order({ orderStatus: 'Processing', paymentStatus: 'Paid' }));
+    t.repo.transition.mockImplementationOnce(async () => {
+      t.changeBehind({ orderStatus: 'InTransit' });
+      return null;
+    });
+    await expect(
+      t.service.cancel(clerk, ID, { method: 'Cash', amount: 1200 } as never),
+    ).rejects.toMatchObject({
+      response: {
+        message: 'This order is in transit; only pending or processing orders can be cancelled',
+      },
+    });
+    expect(t.refunds.deleteOne).toHaveBeenCalledWith({ _id: 'r1' });
+    expect(t.placement.returnStock).not.toHaveBeenCalled();
+    expect(t.audit.record).not.toHaveBeenCalled();
+  });
+
+  it("hides another customer's order from a customer before any state rule", async () => {
+    const other: Principal = { id: 'c2', role: 'customer', fullName: 'Otieno' };
+    const t = setup(order({ orderStatus: 'Completed', placedBy: 'c1' }));
+    await expect(t.service.cancel(other, ID)).rejects.toMatchObject({
+      response: { message: 'No order with this id' },
+    });
   });
 });

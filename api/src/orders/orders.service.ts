@@ -15,7 +15,6 @@ import {
   whatsappLink,
   PAGE_SIZE,
   type OrderAction,
-  type OrderStatus,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { pageRequest, totalPages } from '../common/pagination';
@@ -35,7 +34,7 @@ import type {
   RefundDto,
   UpdateOrderDto,
 } from './dto/order.dto';
-import { FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
+import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
@@ -265,32 +264,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Cancels the order; a paid one only with its refund, which is recorded first. */
-  async cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    if (actor.role === 'customer' && order.placedBy !== actor.id)
-      throw new NotFoundException('No order with this id');
-    const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
-    this.assertAllowed(order, 'cancel', actor);
-    const undoRefund = await this.money.recordRefundForCancel(order, refund, actor);
-    const cancelled = await this.cancelReturningStock(id, {
-      orderStatus: { $in: from },
-      paymentStatus: order.paymentStatus,
-    });
-    if (!cancelled) {
-      await undoRefund?.();
-      return this.refuse(id, 'cancel', actor);
-    }
-    const refunded =
-      undoRefund && refund
-        ? ` and refunded KES ${refund.amount.toLocaleString('en-US')} by ${refund.method}${refund.reference ? ` (${refund.reference})` : ''}`
-        : '';
-    await this.audit.record(
-      actor,
-      'order.cancel',
-      `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`,
-      this.target(order),
-    );
-    return (await this.views([{ ...cancelled, stockReturn: 'cleared' }]))[0]!;
+  cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.cancel, actor, id, refund);
   }
 
   update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
@@ -350,9 +325,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     guard: FilterQuery<Order>,
     at = new Date(),
   ): Promise<OrderRecord | null> {
-    const cancelled = await this.orders.transition(id, guard, {
-      $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
-    });
+    const cancelled = await this.orders.transition(id, guard, cancelChange(at));
     if (cancelled) await this.placement.returnStock(cancelled);
     return cancelled;
   }
@@ -370,15 +343,28 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   ): Promise<OrderDto> {
     if (!step.roles.includes(actor.role))
       throw new ForbiddenException('You do not have permission to do this');
+    const ctx: StepContext<I> = {
+      order,
+      actor,
+      input,
+      now: new Date(),
+      money: this.money,
+      placement: this.placement,
+    };
+    step.access?.(ctx);
     this.assertAllowed(order, step.rule, actor);
-    const ctx: StepContext<I> = { order, actor, input, now: new Date(), money: this.money };
     const update = await step.prepare(ctx);
+    const undo = await step.before?.(ctx);
     const updated = await this.orders.transition(
       order._id,
       { orderStatus: { $in: FROM[step.rule] }, ...step.guard?.(ctx) },
       update,
     );
-    if (!updated) return this.refuse(order._id, step.rule, actor);
+    if (!updated) {
+      await undo?.();
+      return this.refuse(order._id, step.rule, actor);
+    }
+    await step.after?.(ctx, updated);
     await this.audit.record(actor, step.audit.action, step.audit.text(ctx), this.target(order));
     const mail = step.mail?.(ctx, updated);
     if (mail && !(await this.mail.send(mail)))
