@@ -30,12 +30,13 @@ export interface StepContext<I> {
 }
 
 /**
- * One thing staff (or the shop itself) do to an order, declared once. The runner
- * (`OrdersService.run`) reads the order, checks the state machine's `rule` for the actor, lets
- * `prepare` refuse with a 4xx and build the change, applies it in one conditional update (the
- * order must still be in one of the rule's starting statuses and match `guard`), and then writes
- * the audit entry and sends the mail, if any. When the conditional update matches nothing the
- * order changed under us and the answer is the reason for its current state.
+ * One thing staff, a customer or the shop itself do to an order, declared once. The runner
+ * (`OrdersService.run`) reads the order, checks `roles`, `access` and the state machine's `rule`
+ * for the actor, lets `prepare` refuse with a 4xx and build the change, runs `before` (what must
+ * be written first), applies the change in one conditional update (the order must still be in one
+ * of the rule's starting statuses and match `guard`), runs `after`, then writes the audit entry
+ * and sends the mail, if any. When the conditional update matches nothing the order changed under
+ * us: `before` is taken back and the answer is the reason for the order's current state.
  */
 export interface OrderStep<I = void> {
   /** The state-machine rule (`checkOrderAction`), which also gives the starting statuses. */
