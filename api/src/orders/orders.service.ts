@@ -1,5 +1,4 @@
 import {
-  BadRequestException,
   ConflictException,
   ForbiddenException,
   Inject,
@@ -9,14 +8,13 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { FilterQuery, UpdateQuery } from 'mongoose';
+import type { FilterQuery } from 'mongoose';
 import {
   checkOrderAction,
   orderChatMessage,
   whatsappLink,
   PAGE_SIZE,
   type OrderAction,
-  type OrderStatus,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { pageRequest, totalPages } from '../common/pagination';
@@ -36,6 +34,7 @@ import type {
   RefundDto,
   UpdateOrderDto,
 } from './dto/order.dto';
+import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
@@ -43,16 +42,6 @@ import { OrdersRepository } from './orders.repository';
 import type { Order } from './schemas/order.schema';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Which statuses each action starts from, for the atomic guard (the reasons come from shared-contracts). */
-const FROM: Record<Exclude<OrderAction, 'delete'>, OrderStatus[]> = {
-  completePayment: ['Pending', 'Processing', 'InTransit', 'Delivered'],
-  inTransit: ['Pending', 'Processing'],
-  confirmDelivery: ['InTransit'],
-  fulfil: ['InTransit', 'Delivered'],
-  cancel: ['Pending', 'Processing'],
-  update: ['Pending', 'Processing'],
-};
 
 export interface OrderPage {
   orders: OrderDto[];
@@ -197,51 +186,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return (await this.views([order]))[0]!;
   }
 
-  async completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    this.assertAllowed(order, 'completePayment', actor);
-    const { amount, transactionCode, timePaid } = dto.paymentDetails;
-    if (amount !== order.totalAmount) {
-      throw new BadRequestException(
-        `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
-      );
-    }
-    if (dto.paymentMethod === 'Mpesa') {
-      if (!transactionCode) throw new BadRequestException('Transaction code is required');
-      if (!timePaid) throw new BadRequestException('Time paid is required');
-    }
-    const now = new Date();
-    const paidTime = timePaid ? new Date(timePaid) : now;
-    this.money.checkTimePaid(order, paidTime, now);
-    await this.money.checkReceiptUnused(order._id, transactionCode);
-    const update: UpdateQuery<Order> = {
-      $set: {
-        paymentStatus: 'Paid',
-        paymentMethod: dto.paymentMethod,
-        paymentDetails: {
-          amount,
-          transactionCode: transactionCode ?? '',
-          timePaid: timePaid ? paidTime : null,
-          completedById: actor.id,
-          completedByName: actor.fullName,
-        },
-        paidAt: paidTime,
-        ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
-      },
-    };
-    const updated = await this.transition(
-      order,
-      'completePayment',
-      { paymentStatus: 'Pending', orderStatus: order.orderStatus },
-      update,
-    );
-    await this.audit.record(
-      actor,
-      'order.payment',
-      `${actor.fullName} recorded a ${dto.paymentMethod} payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber}`,
-      this.target(order),
-    );
-    return updated;
+  completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.completePayment, actor, id, dto);
   }
 
   /** A placed order by its confirmation number, or null (the payments module's way in). */
@@ -260,45 +206,13 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     payment: { amount: number; transactionCode: string; timePaid: Date },
   ): Promise<{ order: OrderDto; recorded: boolean }> {
     const order = await this.mustFind(id);
-    const { amount, transactionCode, timePaid } = payment;
     if (
       order.paymentStatus === 'Paid' &&
       order.paymentMethod === 'Mpesa' &&
-      order.paymentDetails?.transactionCode === transactionCode
+      order.paymentDetails?.transactionCode === payment.transactionCode
     )
       return { order: (await this.views([order]))[0]!, recorded: false };
-    this.assertAllowed(order, 'completePayment', actor);
-    if (amount !== order.totalAmount) {
-      throw new BadRequestException(
-        `The amount must equal the order total of KES ${order.totalAmount.toLocaleString('en-US')}`,
-      );
-    }
-    const updated = await this.transition(
-      order,
-      'completePayment',
-      { paymentStatus: 'Pending', orderStatus: order.orderStatus },
-      {
-        $set: {
-          paymentStatus: 'Paid',
-          paymentMethod: 'Mpesa',
-          paymentDetails: {
-            amount,
-            transactionCode,
-            timePaid,
-            completedById: actor.id,
-            completedByName: actor.fullName,
-          },
-          paidAt: timePaid,
-          ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
-        },
-      },
-    );
-    await this.audit.record(
-      actor,
-      'order.payment',
-      `${actor.fullName} recorded an Mpesa payment of KES ${amount.toLocaleString('en-US')} for ${order.purchaseNumber} (${transactionCode})`,
-      this.target(order),
-    );
+    const updated = await this.apply(ORDER_STEPS.mpesaExpressPayment, actor, order, payment);
     return { order: updated, recorded: true };
   }
 
@@ -337,107 +251,25 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return true;
   }
 
-  async moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    const updated = await this.transition(
-      order,
-      'inTransit',
-      {},
-      { $set: { orderStatus: 'InTransit', inTransitDate: new Date() } },
-    );
-    await this.audit.record(
-      actor,
-      'order.inTransit',
-      `${actor.fullName} sent out ${order.purchaseNumber}`,
-      this.target(order),
-    );
-    return updated;
+  moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.inTransit, actor, id, undefined);
   }
 
-  async confirmDelivery(actor: Principal, id: string): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    const updated = await this.transition(
-      order,
-      'confirmDelivery',
-      {},
-      { $set: { orderStatus: 'Delivered', deliveredDate: new Date() } },
-    );
-    await this.audit.record(
-      actor,
-      'order.delivered',
-      `${actor.fullName} confirmed delivery of ${order.purchaseNumber}`,
-      this.target(order),
-    );
-    return updated;
+  confirmDelivery(actor: Principal, id: string): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.confirmDelivery, actor, id, undefined);
   }
 
-  async fulfil(actor: Principal, id: string): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    const updated = await this.transition(
-      order,
-      'fulfil',
-      { paymentStatus: 'Paid' },
-      {
-        $set: {
-          orderStatus: 'Completed',
-          fulfillmentStatus: 'Fulfilled',
-          deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : new Date(),
-        },
-      },
-    );
-    await this.audit.record(
-      actor,
-      'order.fulfil',
-      `${actor.fullName} fulfilled ${order.purchaseNumber}`,
-      this.target(order),
-    );
-    return updated;
+  fulfil(actor: Principal, id: string): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.fulfil, actor, id, undefined);
   }
 
   /** Cancels the order; a paid one only with its refund, which is recorded first. */
-  async cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    if (actor.role === 'customer' && order.placedBy !== actor.id)
-      throw new NotFoundException('No order with this id');
-    const from = actor.role === 'customer' ? (['Pending'] as OrderStatus[]) : FROM.cancel;
-    this.assertAllowed(order, 'cancel', actor);
-    const undoRefund = await this.money.recordRefundForCancel(order, refund, actor);
-    const cancelled = await this.cancelReturningStock(id, {
-      orderStatus: { $in: from },
-      paymentStatus: order.paymentStatus,
-    });
-    if (!cancelled) {
-      await undoRefund?.();
-      return this.refuse(id, 'cancel', actor);
-    }
-    const refunded =
-      undoRefund && refund
-        ? ` and refunded KES ${refund.amount.toLocaleString('en-US')} by ${refund.method}${refund.reference ? ` (${refund.reference})` : ''}`
-        : '';
-    await this.audit.record(
-      actor,
-      'order.cancel',
-      `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`,
-      this.target(order),
-    );
-    return (await this.views([{ ...cancelled, stockReturn: 'cleared' }]))[0]!;
+  cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.cancel, actor, id, refund);
   }
 
-  async update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    const info = {
-      ...dto.guestInfo,
-      subCounty: dto.guestInfo.subCounty ?? '',
-      ward: dto.guestInfo.ward ?? '',
-    };
-    const updated = await this.transition(order, 'update', {}, { $set: { guestInfo: info } });
-    await this.audit.record(
-      actor,
-      'order.update',
-      `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
-      this.target(order),
-    );
-    return updated;
+  update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.update, actor, id, dto);
   }
 
   async remove(actor: Principal, id: string): Promise<OrderDto> {
@@ -493,26 +325,50 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     guard: FilterQuery<Order>,
     at = new Date(),
   ): Promise<OrderRecord | null> {
-    const cancelled = await this.orders.transition(id, guard, {
-      $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
-    });
+    const cancelled = await this.orders.transition(id, guard, cancelChange(at));
     if (cancelled) await this.placement.returnStock(cancelled);
     return cancelled;
   }
 
-  private async transition(
+  /** Runs one declared step on the order with this id (see `OrderStep`). */
+  async run<I>(step: OrderStep<I>, actor: Principal, id: string, input: I): Promise<OrderDto> {
+    return this.apply(step, actor, await this.mustFind(id), input);
+  }
+
+  private async apply<I>(
+    step: OrderStep<I>,
+    actor: Principal,
     order: OrderRecord,
-    action: Exclude<OrderAction, 'delete'>,
-    guard: FilterQuery<Order>,
-    update: UpdateQuery<Order>,
+    input: I,
   ): Promise<OrderDto> {
-    this.assertAllowed(order, action);
+    if (!step.roles.includes(actor.role))
+      throw new ForbiddenException('You do not have permission to do this');
+    const ctx: StepContext<I> = {
+      order,
+      actor,
+      input,
+      now: new Date(),
+      money: this.money,
+      placement: this.placement,
+    };
+    step.access?.(ctx);
+    this.assertAllowed(order, step.rule, actor);
+    const update = await step.prepare(ctx);
+    const undo = await step.before?.(ctx);
     const updated = await this.orders.transition(
       order._id,
-      { orderStatus: { $in: FROM[action] }, ...guard },
+      { orderStatus: { $in: FROM[step.rule] }, ...step.guard?.(ctx) },
       update,
     );
-    if (!updated) return this.refuse(order._id, action);
+    if (!updated) {
+      await undo?.();
+      return this.refuse(order._id, step.rule, actor);
+    }
+    await step.after?.(ctx, updated);
+    await this.audit.record(actor, step.audit.action, step.audit.text(ctx), this.target(order));
+    const mail = step.mail?.(ctx, updated);
+    if (mail && !(await this.mail.send(mail)))
+      this.logger.warn(`The ${step.audit.action} e-mail for ${order.purchaseNumber} was not sent`);
     return (await this.views([updated]))[0]!;
   }
 

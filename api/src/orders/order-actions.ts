@@ -1,0 +1,235 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import type { FilterQuery, UpdateQuery } from 'mongoose';
+import type { OrderAction, OrderStatus, Role } from '@spc/shared-contracts';
+import type { Principal } from '../common/principal';
+import type { MailMessage } from '../mail/mail.service';
+import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
+import type { OrderMoney } from './order-money';
+import type { OrderPlacementService } from './order-placement.service';
+import type { OrderRecord } from './order.types';
+import type { Order } from './schemas/order.schema';
+
+/** Which statuses each action starts from, for the atomic guard (the reasons come from shared-contracts). */
+export const FROM: Record<Exclude<OrderAction, 'delete'>, OrderStatus[]> = {
+  completePayment: ['Pending', 'Processing', 'InTransit', 'Delivered'],
+  inTransit: ['Pending', 'Processing'],
+  confirmDelivery: ['InTransit'],
+  fulfil: ['InTransit', 'Delivered'],
+  cancel: ['Pending', 'Processing'],
+  update: ['Pending', 'Processing'],
+};
+
+/** What every hook of a step sees: the order as read, who acts, what they sent, and when. */
+export interface StepContext<I> {
+  order: OrderRecord;
+  actor: Principal;
+  input: I;
+  now: Date;
+  money: OrderMoney;
+  placement: OrderPlacementService;
+}
+
+/**
+ * One thing staff, a customer or the shop itself do to an order, declared once. The runner
+ * (`OrdersService.run`) reads the order, checks `roles`, `access` and the state machine's `rule`
+ * for the actor, lets `prepare` refuse with a 4xx and build the change, runs `before` (what must
+ * be written first), applies the change in one conditional update (the order must still be in one
+ * of the rule's starting statuses and match `guard`), runs `after`, then writes the audit entry
+ * and sends the mail, if any. When the conditional update matches nothing the order changed under
+ * us: `before` is taken back and the answer is the reason for the order's current state.
+ */
+export interface OrderStep<I = void> {
+  /** The state-machine rule (`checkOrderAction`), which also gives the starting statuses. */
+  rule: Exclude<OrderAction, 'delete'>;
+  /** Who may take the step (the controller enforces it too; the runner refuses anyone else). */
+  roles: readonly Role[];
+  /** Runs before the state rule: may this actor see the order at all (throws a 4xx if not). */
+  access?: (ctx: StepContext<I>) => void;
+  /** More conditions the order must still meet when it is changed (may narrow the statuses). */
+  guard?: (ctx: StepContext<I>) => FilterQuery<Order>;
+  /** Extra checks (throwing a 4xx changes nothing) and the change itself. */
+  prepare: (ctx: StepContext<I>) => UpdateQuery<Order> | Promise<UpdateQuery<Order>>;
+  /**
+   * Writes what must be in place before the change (e.g. a refund), after `prepare`; answers how
+   * to take it back if the conditional update then matches nothing.
+   */
+  before?: (ctx: StepContext<I>) => Promise<(() => Promise<void>) | null | undefined>;
+  /** Work that follows the change, before the audit entry (e.g. returning stock). */
+  after?: (ctx: StepContext<I>, updated: OrderRecord) => Promise<void>;
+  /** The audit entry: its action name and its text. */
+  audit: { action: string; text: (ctx: StepContext<I>) => string };
+  /** The e-mail to send once the change is made, if any. */
+  mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
+}
+
+/** The change that cancels an order and marks its stock to be returned. */
+export const cancelChange = (at: Date): UpdateQuery<Order> => ({
+  $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
+});
+
+const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
+const STAFF: readonly Role[] = ['staff', 'admin'];
+
+function assertTotal(order: OrderRecord, amount: number): void {
+  if (amount !== order.totalAmount)
+    throw new BadRequestException(
+      `The amount must equal the order total of ${kes(order.totalAmount)}`,
+    );
+}
+
+/** The change that marks an order paid; a Pending order moves on to Processing. */
+function paid(
+  { order, actor }: StepContext<unknown>,
+  method: string,
+  details: { amount: number; transactionCode: string; timePaid: Date | null },
+  paidAt: Date,
+): UpdateQuery<Order> {
+  return {
+    $set: {
+      paymentStatus: 'Paid',
+      paymentMethod: method,
+      paymentDetails: { ...details, completedById: actor.id, completedByName: actor.fullName },
+      paidAt,
+      ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+    },
+  };
+}
+
+/** Payment is recorded once, from the status the order was read in. */
+const stillUnpaid = ({ order }: StepContext<unknown>): FilterQuery<Order> => ({
+  paymentStatus: 'Pending',
+  orderStatus: order.orderStatus,
+});
+
+export const ORDER_STEPS = {
+  completePayment: {
+    rule: 'completePayment',
+    roles: STAFF,
+    guard: stillUnpaid,
+    prepare: async (ctx) => {
+      const { order, input: dto, now, money } = ctx;
+      const { amount, transactionCode, timePaid } = dto.paymentDetails;
+      assertTotal(order, amount);
+      if (dto.paymentMethod === 'Mpesa') {
+        if (!transactionCode) throw new BadRequestException('Transaction code is required');
+        if (!timePaid) throw new BadRequestException('Time paid is required');
+      }
+      const paidTime = timePaid ? new Date(timePaid) : now;
+      money.checkTimePaid(order, paidTime, now);
+      await money.checkReceiptUnused(order._id, transactionCode);
+      return paid(
+        ctx,
+        dto.paymentMethod,
+        { amount, transactionCode: transactionCode ?? '', timePaid: timePaid ? paidTime : null },
+        paidTime,
+      );
+    },
+    audit: {
+      action: 'order.payment',
+      text: ({ actor, order, input: dto }) =>
+        `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${kes(dto.paymentDetails.amount)} for ${order.purchaseNumber}`,
+    },
+  } satisfies OrderStep<CompletePaymentDto>,
+
+  /** A payment Daraja confirmed (M-Pesa Express): the actor is the system. */
+  mpesaExpressPayment: {
+    rule: 'completePayment',
+    roles: ['staff'],
+    guard: stillUnpaid,
+    prepare: (ctx) => {
+      const { amount, transactionCode, timePaid } = ctx.input;
+      assertTotal(ctx.order, amount);
+      return paid(ctx, 'Mpesa', { amount, transactionCode, timePaid }, timePaid);
+    },
+    audit: {
+      action: 'order.payment',
+      text: ({ actor, order, input: p }) =>
+        `${actor.fullName} recorded an Mpesa payment of ${kes(p.amount)} for ${order.purchaseNumber} (${p.transactionCode})`,
+    },
+  } satisfies OrderStep<{ amount: number; transactionCode: string; timePaid: Date }>,
+
+  inTransit: {
+    rule: 'inTransit',
+    roles: STAFF,
+    prepare: ({ now }) => ({ $set: { orderStatus: 'InTransit', inTransitDate: now } }),
+    audit: {
+      action: 'order.inTransit',
+      text: ({ actor, order }) => `${actor.fullName} sent out ${order.purchaseNumber}`,
+    },
+  } satisfies OrderStep,
+
+  confirmDelivery: {
+    rule: 'confirmDelivery',
+    roles: STAFF,
+    prepare: ({ now }) => ({ $set: { orderStatus: 'Delivered', deliveredDate: now } }),
+    audit: {
+      action: 'order.delivered',
+      text: ({ actor, order }) => `${actor.fullName} confirmed delivery of ${order.purchaseNumber}`,
+    },
+  } satisfies OrderStep,
+
+  fulfil: {
+    rule: 'fulfil',
+    roles: STAFF,
+    guard: () => ({ paymentStatus: 'Paid' }),
+    prepare: ({ order, now }) => ({
+      $set: {
+        orderStatus: 'Completed',
+        fulfillmentStatus: 'Fulfilled',
+        deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : now,
+      },
+    }),
+    audit: {
+      action: 'order.fulfil',
+      text: ({ actor, order }) => `${actor.fullName} fulfilled ${order.purchaseNumber}`,
+    },
+  } satisfies OrderStep,
+
+  update: {
+    rule: 'update',
+    roles: STAFF,
+    prepare: ({ input: dto }) => ({
+      $set: {
+        guestInfo: {
+          ...dto.guestInfo,
+          subCounty: dto.guestInfo.subCounty ?? '',
+          ward: dto.guestInfo.ward ?? '',
+        },
+      },
+    }),
+    audit: {
+      action: 'order.update',
+      text: ({ actor, order }) =>
+        `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
+    },
+  } satisfies OrderStep<UpdateOrderDto>,
+
+  /** Cancels the order and returns its stock; a paid one only with its refund, recorded first. */
+  cancel: {
+    rule: 'cancel',
+    roles: ['staff', 'admin', 'customer'],
+    access: ({ order, actor }) => {
+      if (actor.role === 'customer' && order.placedBy !== actor.id)
+        throw new NotFoundException('No order with this id');
+    },
+    guard: ({ order, actor }) => ({
+      orderStatus: { $in: actor.role === 'customer' ? ['Pending'] : FROM.cancel },
+      paymentStatus: order.paymentStatus,
+    }),
+    before: ({ order, input: refund, actor, money }) =>
+      money.recordRefundForCancel(order, refund, actor),
+    prepare: ({ now }) => cancelChange(now),
+    after: ({ placement }, updated) => placement.returnStock(updated),
+    audit: {
+      action: 'order.cancel',
+      text: ({ actor, order, input: r }) => {
+        // A refund is recorded exactly when the order was paid.
+        const refunded =
+          order.paymentStatus === 'Paid' && r
+            ? ` and refunded ${kes(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
+            : '';
+        return `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`;
+      },
+    },
+  } satisfies OrderStep<RefundDto | undefined>,
+};

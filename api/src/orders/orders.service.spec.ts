@@ -1,0 +1,238 @@
+import { BadRequestException, ConflictException, ForbiddenException } from '@nestjs/common';
+import type { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import type { MailService } from '../mail/mail.service';
+import type { UsersService } from '../users/users.service';
+import { ORDER_STEPS, type OrderStep } from './order-actions';
+import { OrderMoney } from './order-money';
+import type { OrderPlacementService } from './order-placement.service';
+import type { OrderRecord } from './order.types';
+import type { OrdersRepository } from './orders.repository';
+import { OrdersService } from './orders.service';
+
+const clerk: Principal = { id: 'u1', role: 'staff', fullName: 'Grace Njeri' };
+const ID = '665f1c2b9d3e4a0012345679';
+
+function order(changes: Partial<OrderRecord> = {}): OrderRecord {
+  return {
+    _id: ID,
+    purchaseNumber: 'SPC-1001',
+    orderStatus: 'Pending',
+    paymentStatus: 'Pending',
+    totalAmount: 1200,
+    orderDate: '2026-11-20T08:00:00.000Z',
+    guestInfo: { fullName: 'Wanjiru Kamau', email: 'w@example.com' },
+    products: [],
+    ...changes,
+  } as unknown as OrderRecord;
+}
+
+/** The service with its repository replaced by an in-memory order that honours the guard. */
+function setup(stored: OrderRecord) {
+  let current = stored;
+  const matches = (filter: Record<string, unknown>) =>
+    Object.entries(filter).every(([key, want]) => {
+      const have = (current as unknown as Record<string, unknown>)[key];
+      if (want && typeof want === 'object' && '$in' in want)
+        return (want.$in as unknown[]).includes(have);
+      return have === want;
+    });
+  const repo = {
+    findById: jest.fn(async () => current),
+    transition: jest.fn(
+      async (_id: string, filter: Record<string, unknown>, update: { $set: object }) => {
+        if (!matches(filter)) return null;
+        current = { ...current, ...update.$set };
+        return current;
+      },
+    ),
+  };
+  const audit = { record: jest.fn(async () => undefined) };
+  const mail = { send: jest.fn(async () => true) };
+  const users = { findManyByIds: jest.fn(async () => []) };
+  const refunds = {
+    create: jest.fn(async () => ({ _id: 'r1' })),
+    deleteOne: jest.fn(async () => ({ deletedCount: 1 })),
+  };
+  const placement = { returnStock: jest.fn(async () => undefined) };
+  const service = new OrdersService(
+    repo as unknown as OrdersRepository,
+    placement as unknown as OrderPlacementService,
+    users as unknown as UsersService,
+    audit as unknown as AuditService,
+    mail as unknown as MailService,
+    { orders: {} } as unknown as AppConfig,
+    new OrderMoney({} as never, refunds as never),
+  );
+  return {
+    service,
+    repo,
+    audit,
+    mail,
+    refunds,
+    placement,
+    current: () => current,
+    changeBehind: (c: Partial<OrderRecord>) => (current = { ...current, ...c }),
+  };
+}
+
+describe('OrdersService.run (one runner for every declared order step)', () => {
+  it('applies the step in one conditional update from its starting statuses and audits it', async () => {
+    const { service, repo, audit } = setup(order({ orderStatus: 'Processing' }));
+    const view = await service.moveInTransit(clerk, ID);
+    expect(view.orderStatus).toBe('InTransit');
+    expect(view.inTransitDate).toBeInstanceOf(Date);
+    expect(repo.transition).toHaveBeenCalledWith(
+      ID,
+      { orderStatus: { $in: ['Pending', 'Processing'] } },
+      expect.objectContaining({ $set: expect.objectContaining({ orderStatus: 'InTransit' }) }),
+    );
+    expect(audit.record).toHaveBeenCalledWith(
+      clerk,
+      'order.inTransit',
+      'Grace Njeri sent out SPC-1001',
+      { type: 'order', id: ID, label: 'SPC-1001' },
+    );
+  });
+
+  it("refuses with the state machine's reason and code, writing nothing", async () => {
+    const { service, repo, audit } = setup(order({ orderStatus: 'InTransit' }));
+    const refused = service.fulfil(clerk, ID);
+    await expect(refused).rejects.toBeInstanceOf(ConflictException);
+    await expect(service.fulfil(clerk, ID)).rejects.toMatchObject({
+      response: { message: 'Complete the payment before fulfilling this order', code: 'NOT_PAID' },
+    });
+    expect(repo.transition).not.toHaveBeenCalled();
+    expect(audit.record).not.toHaveBeenCalled();
+  });
+
+  it('answers with the current state when another clerk acted first', async () => {
+    const t = setup(order());
+    // The order is read Pending, but is cancelled before the conditional update runs.
+    t.repo.transition.mockImplementationOnce(async () => {
+      t.changeBehind({ orderStatus: 'Cancelled' });
+      return null;
+    });
+    await expect(t.service.confirmDelivery(clerk, ID)).rejects.toMatchObject({
+      response: { code: 'ILLEGAL_TRANSITION' },
+    });
+    await expect(t.service.run(ORDER_STEPS.inTransit, clerk, ID, undefined)).rejects.toMatchObject({
+      response: {
+        message: 'This order is cancelled; only pending or processing orders can be sent out',
+      },
+    });
+    expect(t.audit.record).not.toHaveBeenCalled();
+  });
+
+  it("lets a step's prepare refuse with a 4xx before anything changes", async () => {
+    const { service, repo } = setup(order());
+    await expect(
+      service.completePayment(clerk, ID, {
+        paymentMethod: 'Cash',
+        paymentDetails: { amount: 1000 },
+      } as never),
+    ).rejects.toThrow(
+      new BadRequestException('The amount must equal the order total of KES 1,200'),
+    );
+    expect(repo.transition).not.toHaveBeenCalled();
+  });
+
+  it('records a payment with the guard that it is still unpaid in the status it was read', async () => {
+    const { service, repo, audit } = setup(order());
+    const view = await service.completePayment(clerk, ID, {
+      paymentMethod: 'Cash',
+      paymentDetails: { amount: 1200 },
+    } as never);
+    expect(view).toMatchObject({ paymentStatus: 'Paid', orderStatus: 'Processing' });
+    expect(repo.transition.mock.calls[0]![1]).toEqual({
+      orderStatus: 'Pending',
+      paymentStatus: 'Pending',
+    });
+    expect(audit.record).toHaveBeenCalledWith(
+      clerk,
+      'order.payment',
+      'Grace Njeri recorded a Cash payment of KES 1,200 for SPC-1001',
+      expect.anything(),
+    );
+  });
+
+  it('runs a new action from its declaration alone, mail included, and keeps roles out', async () => {
+    const readyForCollection: OrderStep = {
+      rule: 'inTransit',
+      roles: ['staff', 'admin'],
+      prepare: () => ({ $set: { orderStatus: 'InTransit' } }),
+      audit: {
+        action: 'order.ready',
+        text: ({ actor, order: o }) => `${actor.fullName} made ${o.purchaseNumber} ready`,
+      },
+      mail: ({ order: o }) => ({
+        to: o.guestInfo.email,
+        subject: `Your order ${o.purchaseNumber} is ready for collection`,
+        text: 'Come and collect it.',
+      }),
+    };
+    const customer: Principal = { id: 'c1', role: 'customer', fullName: 'Wanjiru Kamau' };
+    const t = setup(order());
+    await expect(t.service.run(readyForCollection, customer, ID, undefined)).rejects.toBeInstanceOf(
+      ForbiddenException,
+    );
+    const view = await t.service.run(readyForCollection, clerk, ID, undefined);
+    expect(view.orderStatus).toBe('InTransit');
+    expect(t.audit.record).toHaveBeenCalledWith(
+      clerk,
+      'order.ready',
+      'Grace Njeri made SPC-1001 ready',
+      expect.anything(),
+    );
+    expect(t.mail.send).toHaveBeenCalledWith(
+      expect.objectContaining({
+        to: 'w@example.com',
+        subject: 'Your order SPC-1001 is ready for collection',
+      }),
+    );
+  });
+
+  it('cancels a paid order with its refund recorded first, then returns its stock', async () => {
+    const t = setup(order({ orderStatus: 'Processing', paymentStatus: 'Paid' }));
+    const refund = { method: 'Cash', amount: 1200 } as never;
+    const view = await t.service.cancel(clerk, ID, refund);
+    expect(view.orderStatus).toBe('Cancelled');
+    expect(t.refunds.create).toHaveBeenCalledTimes(1);
+    expect(t.placement.returnStock).toHaveBeenCalledWith(
+      expect.objectContaining({ stockReturn: 'pending' }),
+    );
+    expect(t.audit.record).toHaveBeenCalledWith(
+      clerk,
+      'order.cancel',
+      'Grace Njeri cancelled SPC-1001 and refunded KES 1,200 by Cash; its stock was returned',
+      expect.anything(),
+    );
+  });
+
+  it('takes the refund back when the order changed before the cancel could apply', async () => {
+    const t = setup(order({ orderStatus: 'Processing', paymentStatus: 'Paid' }));
+    t.repo.transition.mockImplementationOnce(async () => {
+      t.changeBehind({ orderStatus: 'InTransit' });
+      return null;
+    });
+    await expect(
+      t.service.cancel(clerk, ID, { method: 'Cash', amount: 1200 } as never),
+    ).rejects.toMatchObject({
+      response: {
+        message: 'This order is in transit; only pending or processing orders can be cancelled',
+      },
+    });
+    expect(t.refunds.deleteOne).toHaveBeenCalledWith({ _id: 'r1' });
+    expect(t.placement.returnStock).not.toHaveBeenCalled();
+    expect(t.audit.record).not.toHaveBeenCalled();
+  });
+
+  it("hides another customer's order from a customer before any state rule", async () => {
+    const other: Principal = { id: 'c2', role: 'customer', fullName: 'Otieno' };
+    const t = setup(order({ orderStatus: 'Completed', placedBy: 'c1' }));
+    await expect(t.service.cancel(other, ID)).rejects.toMatchObject({
+      response: { message: 'No order with this id' },
+    });
+  });
+});
