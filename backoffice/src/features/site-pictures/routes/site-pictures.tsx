@@ -20,7 +20,7 @@ import {
 import { ListState } from '../../../components/list-state';
 import { assetUrl } from '../../../lib/api-client';
 import { showToast } from '../../../lib/query-client';
-import { imageProblem } from '../../products/components/image-check';
+import { imageProblem } from '../../../lib/image-check';
 import { useSitePictures, type SitePicture } from '../api/get-site-pictures';
 import { useRemoveSitePicture } from '../api/remove-site-picture';
 import { useUploadSitePicture } from '../api/upload-site-picture';
