@@ -23,4 +23,5 @@ globalThis.FormData = FormFormData as typeof FormData;
  * jsdom lays nothing out, so it has no scrolling and reports every call as "not implemented";
  * screens that bring content into view call it, and a test checks what is shown, not the scroll.
  */
-window.scrollTo = (() => undefined) as typeof window.scrollTo;
+// (Not in the node-environment tests, such as the bundle budget, which have no window.)
+if (typeof window !== 'undefined') window.scrollTo = (() => undefined) as typeof window.scrollTo;
