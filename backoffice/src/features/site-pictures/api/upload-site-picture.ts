@@ -7,12 +7,15 @@ import { sitePictureKeys } from './get-site-pictures';
 export interface UploadSitePictureInput {
   slot: SitePictureSlot;
   picture: File;
+  /** Hero slides only: an MP4 address played over the picture (its poster). */
+  video?: string;
 }
 
 /** PUT /site-pictures/:slot with the picture as multipart. */
-export async function uploadSitePicture({ slot, picture }: UploadSitePictureInput) {
+export async function uploadSitePicture({ slot, picture, video }: UploadSitePictureInput) {
   const form = new FormData();
   form.set(SITE_PICTURE_FIELD, picture);
+  if (video?.trim()) form.set('video', video.trim());
   return unwrap(
     await api.PUT('/api/site-pictures/{slot}', {
       params: { path: { slot } },

@@ -1,6 +1,7 @@
 import { File as NodeFile } from 'node:buffer';
 import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { SitePicturesRoute } from './site-pictures';
 
@@ -13,7 +14,11 @@ const json = (body: unknown, status = 200) =>
 const HERO = { url: '/api/uploads/site/hero-1/abc-1200.webp', width: 1200, height: 600 };
 
 describe('shop pictures', () => {
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+    // Toasts of one test must not answer for the next.
+    act(() => notifications.clean());
+  });
 
   it('shows each place with its own photo or "Drawing (default)"', async () => {
     jest
@@ -83,6 +88,54 @@ describe('shop pictures', () => {
     expect(
       within(about).getByRole('button', { name: 'Use the drawing for About page' }),
     ).toBeEnabled();
+  });
+
+  it("sends a hero slide's video address with its picture, and shows the one kept", async () => {
+    const fetchMock = jest
+      .spyOn(global, 'fetch')
+      .mockResolvedValueOnce(
+        json({
+          success: true,
+          message: 'Site pictures retrieved',
+          pictures: { 'hero-1': { ...HERO, video: 'https://cdn.example.co.ke/rows.mp4' } },
+        }),
+      )
+      .mockResolvedValueOnce(
+        json({ success: true, message: 'Site picture updated', pictures: { 'hero-2': HERO } }),
+      );
+    signInAs('admin');
+    renderWithProviders(<SitePicturesRoute />);
+    expect(await screen.findByLabelText('Video for Home banner, first slide')).toHaveValue(
+      'https://cdn.example.co.ke/rows.mp4',
+    );
+    expect(screen.queryByLabelText('Video for About page')).not.toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Video for Home banner, second slide'), {
+      target: { value: ' https://cdn.example.co.ke/trays.mp4 ' },
+    });
+    const hero2 = screen.getByTestId('site-picture-hero-2');
+    const file = new NodeFile([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'trays.png', {
+      type: 'image/png',
+    });
+    fireEvent.change(hero2.querySelector('input[type="file"]')!, { target: { files: [file] } });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    const form = await (fetchMock.mock.calls[1]![0] as Request).formData();
+    expect(form.get('video')).toBe('https://cdn.example.co.ke/trays.mp4');
+    expect(
+      await within(hero2).findByRole('img', { name: 'Home banner, second slide' }),
+    ).toBeInTheDocument();
+  });
+
+  it('refuses a file that is not a picture before sending it', async () => {
+    const fetchMock = jest
+      .spyOn(global, 'fetch')
+      .mockResolvedValue(json({ success: true, message: 'Site pictures retrieved', pictures: {} }));
+    signInAs('admin');
+    renderWithProviders(<SitePicturesRoute />);
+    const about = await screen.findByTestId('site-picture-about');
+    const file = new NodeFile(['not a picture'], 'notes.txt', { type: 'text/plain' });
+    fireEvent.change(about.querySelector('input[type="file"]')!, { target: { files: [file] } });
+    expect(await screen.findByText('Please choose a JPEG, PNG or WebP image')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('goes back to the drawing and shows the server message on failure', async () => {

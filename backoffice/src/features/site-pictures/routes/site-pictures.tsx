@@ -9,14 +9,17 @@ import {
   SimpleGrid,
   Stack,
   Text,
+  TextInput,
   Title,
 } from '@mantine/core';
 import {
   BACKOFFICE_MESSAGES,
   SITE_PICTURE_LABELS,
   SITE_PICTURE_SLOTS,
+  slotTakesVideo,
   type SitePictureSlot,
 } from '@spc/shared-contracts';
+import { useState } from 'react';
 import { ListState } from '../../../components/list-state';
 import { assetUrl } from '../../../lib/api-client';
 import { showToast } from '../../../lib/query-client';
@@ -37,10 +40,11 @@ function SlotCard({
   slot: SitePictureSlot;
   picture: SitePicture | undefined;
   busy: 'upload' | 'remove' | undefined;
-  onUpload: (file: File) => void;
+  onUpload: (file: File, video: string) => void;
   onRemove: () => void;
 }) {
   const label = SITE_PICTURE_LABELS[slot];
+  const [video, setVideo] = useState(picture?.video ?? '');
   return (
     <Card withBorder padding="md" data-testid={`site-picture-${slot}`}>
       <Card.Section>
@@ -57,8 +61,20 @@ function SlotCard({
           <Text fw={600}>{label}</Text>
           {picture ? <Badge color="green">Own photo</Badge> : null}
         </Group>
+        {slotTakesVideo(slot) ? (
+          <TextInput
+            size="xs"
+            label="Video (optional)"
+            description="An MP4 address, sent with the next upload; the picture is its poster"
+            placeholder="https://…/clip.mp4"
+            value={video}
+            onChange={(e) => setVideo(e.currentTarget.value)}
+            disabled={busy !== undefined}
+            aria-label={`Video for ${label}`}
+          />
+        ) : null}
         <Group gap="xs">
-          <FileButton onChange={(file) => file && onUpload(file)} accept={ACCEPT}>
+          <FileButton onChange={(file) => file && onUpload(file, video)} accept={ACCEPT}>
             {(props) => (
               <Button
                 {...props}
@@ -120,10 +136,10 @@ export function SitePicturesRoute() {
               slot={slot}
               picture={pictures[slot]}
               busy={busyFor(slot)}
-              onUpload={(file) => {
+              onUpload={(file, video) => {
                 const problem = imageProblem(file);
                 if (problem) showToast('error', problem);
-                else upload.mutate({ slot, picture: file });
+                else upload.mutate({ slot, picture: file, video });
               }}
               onRemove={() => remove.mutate(slot)}
             />
