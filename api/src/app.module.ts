@@ -13,6 +13,7 @@ import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ReportsModule } from './reports/reports.module';
+import { SiteModule } from './site/site.module';
 import { StaffModule } from './staff/staff.module';
 import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
@@ -52,6 +53,7 @@ export class AppModule {
         ReportsModule,
         LocationsModule,
         CatalogModule,
+        SiteModule,
         ...extraImports,
       ],
     };

@@ -15,7 +15,7 @@ import {
   uniqueEmail,
   type Session,
 } from './support/identity';
-import { CATALOG_ROUTES } from './support/factories';
+import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -442,7 +442,12 @@ describe('the role matrix', () => {
 });
 
 /**
- * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts; the public
- * payments routes in payments-mpesa.e2e-spec.ts, which needs the Daraja simulator).
+ * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
+ * site-pictures.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * the Daraja simulator).
  */
-const EXTRA_ROUTES: readonly string[] = [...CATALOG_ROUTES, ...PAYMENT_ROUTES];
+const EXTRA_ROUTES: readonly string[] = [
+  ...CATALOG_ROUTES,
+  ...PAYMENT_ROUTES,
+  ...SITE_PICTURE_ROUTES,
+];

@@ -11,3 +11,4 @@ export * from './mpesa';
 export * from './format';
 export * from './catalog-forms';
 export type { components, operations, paths } from './generated/api-types';
+export * from './site-pictures';

@@ -59,6 +59,13 @@ export const CATALOG_ROUTES = [
   'DELETE /api/products/delete/{id}',
 ] as const;
 
+/** The site pictures routes as the OpenAPI document names them (their matrix is in site-pictures). */
+export const SITE_PICTURE_ROUTES = [
+  'GET /api/site-pictures',
+  'PUT /api/site-pictures/{slot}',
+  'DELETE /api/site-pictures/{slot}',
+] as const;
+
 /** A throwaway uploads folder for a test app, and its removal. */
 export async function tempUploadsDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'spc-catalog-uploads-'));

@@ -25,6 +25,10 @@ const Categories = page(
   () => import('../features/categories/routes/categories'),
   'CategoriesRoute',
 );
+const SitePictures = page(
+  () => import('../features/site-pictures/routes/site-pictures'),
+  'SitePicturesRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -46,6 +50,7 @@ export function AppRoutes() {
             <Route path="/admin/orders" element={<AdminOrders />} />
             <Route path="/admin/reports" element={<Reports />} />
             <Route path="/admin/audit-trails" element={<AuditTrails />} />
+            <Route path="/admin/site-pictures" element={<SitePictures />} />
           </Route>
           <Route element={<AdminOrStaff />}>
             <Route path="/manage/products" element={<Products />} />

@@ -19,6 +19,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Categories', to: paths.manageCategories },
       { label: 'Products', to: paths.manageProducts },
       { label: 'Audit trails', to: paths.adminAuditTrails },
+      { label: 'Shop pictures', to: paths.adminSitePictures },
     ];
   }
   if (role === 'staff') {

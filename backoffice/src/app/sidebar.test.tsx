@@ -17,7 +17,7 @@ describe('sidebar', () => {
     expect(screen.getByTestId('sidebar-role')).toHaveTextContent('admin');
   });
 
-  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products and audit trails', () => {
+  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products, audit trails and shop pictures', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'admin' })} />);
     expect(linkNames()).toEqual([
       'Dashboard',
@@ -27,7 +27,12 @@ describe('sidebar', () => {
       'Categories',
       'Products',
       'Audit trails',
+      'Shop pictures',
     ]);
+    expect(screen.getByRole('link', { name: 'Shop pictures' })).toHaveAttribute(
+      'href',
+      '/admin/site-pictures',
+    );
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
     expect(screen.getByRole('link', { name: 'Audit trails' })).toHaveAttribute(
       'href',

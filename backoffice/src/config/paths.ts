@@ -12,6 +12,7 @@ export const paths = {
   adminOrders: '/admin/orders',
   adminReports: '/admin/reports',
   adminAuditTrails: '/admin/audit-trails',
+  adminSitePictures: '/admin/site-pictures',
   manageProducts: '/manage/products',
   manageCategories: '/manage/categories',
   userProfile: '/user/profile',

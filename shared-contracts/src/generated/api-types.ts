@@ -962,6 +962,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/site-pictures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's own photos for the storefront; a place not listed shows its drawing */
+        get: operations["SitePicturesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-pictures/{slot}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload the shop's own picture for a place (hero-1, hero-2, hero-3, collection-vegetables, collection-herbs, collection-flowers, collection-fruits, collection-forestry, about); JPEG, PNG or WebP by content, at most 5 MB, stored as WebP */
+        put: operations["SitePicturesController_put"];
+        post?: never;
+        /** Remove the shop's picture for a place: its drawing shows again */
+        delete: operations["SitePicturesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1937,6 +1972,53 @@ export interface components {
              * @example 300
              */
             offerPrice: number;
+        };
+        SitePictureDto: {
+            /** @example /api/uploads/site/hero-1/3f2a9c0d1e2b4a5c-1200.webp */
+            url: string;
+            /**
+             * @description Width in pixels of the picture at `url`
+             * @example 1200
+             */
+            width?: number;
+            /**
+             * @description Height in pixels of the picture at `url`
+             * @example 800
+             */
+            height?: number;
+            /**
+             * @description Hero slides only: a looping MP4 shown over the picture, which is its poster
+             * @example https://cdn.example.co.ke/nursery.mp4
+             */
+            video?: string;
+        };
+        SitePicturesResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /**
+             * @description Keyed by place: hero-1, hero-2, hero-3, collection-vegetables, collection-herbs, collection-flowers, collection-fruits, collection-forestry, about
+             * @example {
+             *       "hero-1": {
+             *         "url": "/api/uploads/site/hero-1/3f2a9c0d1e2b4a5c-1200.webp",
+             *         "width": 1200,
+             *         "height": 800
+             *       }
+             *     }
+             */
+            pictures: {
+                [key: string]: components["schemas"]["SitePictureDto"];
+            };
+        };
+        SitePictureUploadDto: {
+            /**
+             * Format: binary
+             * @description JPEG, PNG or WebP, at most 5 MB
+             */
+            picture: string;
+            /** @description Hero slides only: an MP4 address (https://… or /api/uploads/…) played over the picture; empty for none */
+            video?: string;
         };
     };
     responses: never;
@@ -5603,6 +5685,183 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    SitePicturesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePicturesResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    SitePicturesController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SitePictureUploadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePicturesResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not a readable image, or too many pixels */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    SitePicturesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePicturesResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
             404: {
                 headers: {
                     [name: string]: unknown;

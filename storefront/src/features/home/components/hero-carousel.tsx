@@ -5,7 +5,9 @@ import rows from '../../../assets/art/hero-rows.svg';
 import seedling from '../../../assets/art/hero-seedling.svg';
 import trays from '../../../assets/art/hero-trays.svg';
 import { paths } from '../../../config/paths';
+import { assetUrl } from '../../../lib/api-client';
 import { mayPlayVideo } from '../../../lib/media';
+import type { SitePicture } from '../../../lib/site-pictures';
 
 /** One background of the hero: a picture, and a video only where the shop supplies one. */
 export interface HeroSlide {
@@ -22,6 +24,26 @@ export const DEFAULT_HERO_SLIDES: HeroSlide[] = [
   { image: rows, kind: 'clip' },
   { image: seedling, kind: 'photo' },
 ];
+
+const HERO_SLOTS = ['hero-1', 'hero-2', 'hero-3'] as const;
+
+/**
+ * The hero's slides with the shop's own photos (and clips) where it uploaded them; each slot it did
+ * not fill keeps its drawing. A slide keeps its place and fade whichever picture it shows.
+ */
+export function heroSlides(
+  pictures: Partial<Record<(typeof HERO_SLOTS)[number], SitePicture>>,
+): HeroSlide[] {
+  return DEFAULT_HERO_SLIDES.map((drawing, i) => {
+    const own = pictures[HERO_SLOTS[i]!];
+    if (!own) return drawing;
+    return {
+      kind: drawing.kind,
+      image: assetUrl(own.url),
+      ...(own.video ? { video: assetUrl(own.video) } : {}),
+    };
+  });
+}
 
 /** Three backgrounds, 7 s each, fading; the first picture is the page's largest paint. */
 export function HeroCarousel({ slides = DEFAULT_HERO_SLIDES }: { slides?: HeroSlide[] }) {
@@ -40,7 +62,7 @@ export function HeroCarousel({ slides = DEFAULT_HERO_SLIDES }: { slides?: HeroSl
     <section className="hero" aria-roledescription="carousel" aria-label="Highlights">
       {slides.map((slide, i) => (
         <div
-          key={slide.image}
+          key={i}
           className={`hero-slide hero-${slide.kind}${i === index ? ' active' : ''}`}
           aria-hidden="true"
           data-testid="hero-slide"

@@ -1,14 +1,17 @@
 import { Link } from 'react-router';
 import nursery from '../../../assets/art/about-nursery.svg';
 import { paths } from '../../../config/paths';
+import { assetUrl } from '../../../lib/api-client';
+import { useSitePictures } from '../../../lib/site-pictures';
 
 export function AboutRoute() {
+  const own = useSitePictures().about;
   return (
     <div className="page narrow">
       <h1>About us</h1>
       <img
         className="about-picture"
-        src={nursery}
+        src={own ? assetUrl(own.url) : nursery}
         alt="Trays of young seedlings in the nursery's shade house"
         width={800}
         height={400}
