@@ -5,6 +5,7 @@ import {
   ApiConsumes,
   ApiExtraModels,
   ApiOperation,
+  ApiParam,
   ApiPayloadTooLargeResponse,
   ApiTags,
   ApiUnprocessableEntityResponse,
@@ -52,6 +53,7 @@ export class SitePicturesController {
   @ApiOperation({
     summary: `Upload the shop's own picture for a place (${SLOT_LIST}); JPEG, PNG or WebP by content, at most 5 MB, stored as WebP`,
   })
+  @ApiParam({ name: 'slot', enum: SITE_PICTURE_SLOTS, description: 'The place on the shop' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: SitePictureUploadDto })
   @Answer('Site picture updated', SitePicturesResponseDto)
@@ -86,6 +88,7 @@ export class SitePicturesController {
   @Delete(':slot')
   @Auth('admin')
   @ApiOperation({ summary: "Remove the shop's picture for a place: its drawing shows again" })
+  @ApiParam({ name: 'slot', enum: SITE_PICTURE_SLOTS, description: 'The place on the shop' })
   @Answer('Site picture removed; the drawing shows again', SitePicturesResponseDto)
   async remove(
     @CurrentUser() actor: Principal,

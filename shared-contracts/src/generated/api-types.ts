@@ -5727,7 +5727,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                slot: string;
+                /** @description The place on the shop */
+                slot: "hero-1" | "hero-2" | "hero-3" | "collection-vegetables" | "collection-herbs" | "collection-flowers" | "collection-fruits" | "collection-forestry" | "about";
             };
             cookie?: never;
         };
@@ -5821,7 +5822,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                slot: string;
+                /** @description The place on the shop */
+                slot: "hero-1" | "hero-2" | "hero-3" | "collection-vegetables" | "collection-herbs" | "collection-flowers" | "collection-fruits" | "collection-forestry" | "about";
             };
             cookie?: never;
         };
