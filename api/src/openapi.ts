@@ -128,9 +128,8 @@ function completeDocument(
       // A required text is never empty (every one is `@IsNotEmpty`, inherited ones included).
       else if (property.type === 'string' && property.format !== 'binary') {
         property.minLength ??= 1;
-        // Texts are trimmed, and control characters turned to spaces, before they are checked:
-        // blanks and control characters alone are empty.
-        property.pattern ??= '[^\\s\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff]';
+        // Texts are trimmed before they are checked: blanks alone are empty.
+        property.pattern ??= '\\S';
       }
     }
   }

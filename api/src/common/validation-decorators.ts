@@ -21,6 +21,11 @@ export const trim = Transform(({ value }) => (typeof value === 'string' ? value.
 export const singleLineText = Transform(({ value }) =>
   typeof value === 'string' ? singleLine(value) : value,
 );
+/**
+ * What OpenAPI says of a required one-line text: at least one character that is neither blank nor
+ * a control character (those become spaces and are trimmed before the text is checked).
+ */
+export const SINGLE_LINE_TEXT_PATTERN = '[^\\s\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff]';
 const trimLower = Transform(({ value }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
 );
@@ -46,7 +51,11 @@ export function FullNameField({
   requiredMessage = M.fullNameRequired,
 }: FieldOptions = {}) {
   return applyDecorators(
-    docs(optional, { example: 'Wanjiku Kamau', maxLength: TEXT_LIMITS.fullName }),
+    docs(optional, {
+      example: 'Wanjiku Kamau',
+      maxLength: TEXT_LIMITS.fullName,
+      pattern: SINGLE_LINE_TEXT_PATTERN,
+    }),
     singleLineText,
     presence(optional, requiredMessage),
     IsString(),

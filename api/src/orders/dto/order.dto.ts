@@ -39,6 +39,7 @@ import {
   PhoneField,
   PurchaseNumberField,
   singleLineText,
+  SINGLE_LINE_TEXT_PATTERN,
   trim,
 } from '../../common/validation-decorators';
 import { Envelope } from '../../common/answer';
@@ -55,7 +56,11 @@ export class DeliveryInfoDto {
   @EmailField()
   email!: string;
 
-  @ApiProperty({ example: 'Kiambu', maxLength: TEXT_LIMITS.county })
+  @ApiProperty({
+    example: 'Kiambu',
+    maxLength: TEXT_LIMITS.county,
+    pattern: SINGLE_LINE_TEXT_PATTERN,
+  })
   @singleLineText
   @IsNotEmpty({ message: M.countyRequired })
   @IsString()
@@ -68,7 +73,11 @@ export class DeliveryInfoDto {
   @OptionalTextField(TEXT_LIMITS.county, 'Ward', 'Gitothua')
   ward?: string;
 
-  @ApiProperty({ example: 'Ruiru, near the stage', maxLength: TEXT_LIMITS.streetAddress })
+  @ApiProperty({
+    example: 'Ruiru, near the stage',
+    maxLength: TEXT_LIMITS.streetAddress,
+    pattern: SINGLE_LINE_TEXT_PATTERN,
+  })
   @singleLineText
   @IsNotEmpty({ message: M.streetAddressRequired })
   @IsString()
