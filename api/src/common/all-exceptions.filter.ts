@@ -25,8 +25,9 @@ export interface ErrorBody {
   requestId?: string;
 }
 
+// The last: the database closed its end while a command was being written (it is stopping).
 const DATABASE_DOWN =
-  /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|MongoTopologyClosedError|Topology is closed|buffering timed out/;
+  /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|MongoTopologyClosedError|Topology is closed|buffering timed out|This socket has been ended by the other party/;
 
 /**
  * Turns every error into `{ success: false, message, statusCode, code, errors? }` and hides
