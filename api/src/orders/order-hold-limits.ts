@@ -1,9 +1,7 @@
 import { BadRequestException, ConflictException, Inject, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import type { Model } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Order } from './schemas/order.schema';
+import { OrdersRepository } from './orders.repository';
 
 /** Who an order is for and where the request came from: what the open-order cap counts by. */
 export interface OrderSource {
@@ -23,7 +21,7 @@ export interface OrderSource {
 @Injectable()
 export class OrderHoldLimits {
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrdersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -46,30 +44,12 @@ export class OrderHoldLimits {
   /** Refuses (409) a new order when its phone, e-mail or address already has the most open unpaid ones. */
   async checkOpenOrders(source: OrderSource): Promise<void> {
     const max = this.config.orders.maxOpenUnpaid;
-    const who: Record<string, string>[] = [
-      { 'guestInfo.phoneNumber': source.phoneNumber },
-      { 'guestInfo.email': source.email },
-    ];
-    if (source.clientAddress) who.push({ clientAddress: source.clientAddress });
-    const open = await this.orders.countDocuments({
-      orderStatus: 'Pending',
-      paymentStatus: 'Pending',
-      $or: who,
-    });
+    const open = await this.orders.countOpenUnpaid(source);
     if (open >= max) {
       throw new ConflictException(
         `There are already ${open} unpaid orders waiting for confirmation for these contact details. ` +
           'Please pay for one of them, or wait until the shop confirms it, before placing another order.',
       );
     }
-  }
-
-  /** Remembers where an order came from, for the open-order cap. */
-  async recordSource(orderId: string, source: OrderSource): Promise<void> {
-    if (!source.clientAddress) return;
-    await this.orders.updateOne(
-      { _id: orderId },
-      { $set: { clientAddress: source.clientAddress } },
-    );
   }
 }

@@ -4,7 +4,7 @@ import type { Model } from 'mongoose';
 import type { Principal } from '../common/principal';
 import type { RefundDto } from './dto/order.dto';
 import type { OrderRecord } from './order.types';
-import { Order } from './schemas/order.schema';
+import { OrdersRepository } from './orders.repository';
 import { OrderRefund } from './schemas/order-refund.schema';
 
 /** Allowance for a payment device's clock running a little ahead of or behind the server's. */
@@ -28,7 +28,7 @@ export interface RefundView {
 @Injectable()
 export class OrderMoney {
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrdersRepository,
     @InjectModel(OrderRefund.name) private readonly refunds: Model<OrderRefund>,
   ) {}
 
@@ -50,17 +50,10 @@ export class OrderMoney {
   async checkReceiptUnused(orderId: string, transactionCode: string | undefined): Promise<void> {
     const code = transactionCode?.trim();
     if (!code) return;
-    const other = await this.orders
-      .findOne({
-        _id: { $ne: orderId },
-        'paymentDetails.transactionCode': code,
-        paymentStatus: 'Paid',
-      })
-      .select({ purchaseNumber: 1 })
-      .lean<{ purchaseNumber: string }>();
+    const other = await this.orders.paidOrderWithTransactionCode(code, orderId);
     if (other) {
       throw new ConflictException(
-        `The transaction code ${code} is already recorded for order ${other.purchaseNumber}. Check the code on the M-Pesa message.`,
+        `The transaction code ${code} is already recorded for order ${other}. Check the code on the M-Pesa message.`,
       );
     }
   }

@@ -95,8 +95,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
 
     try {
       await this.holdLimits.checkOpenOrders(source);
-      const order = await this.reserve(actor, lines, delivery);
-      await this.holdLimits.recordSource(order._id, source);
+      const order = await this.reserve(actor, lines, delivery, clientAddress);
       if (key) await this.orders.completeKey(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users
@@ -180,6 +179,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     actor: Principal | undefined,
     lines: { _id: string; quantity: number }[],
     delivery: DeliveryInfoDto,
+    clientAddress: string | undefined,
   ): Promise<OrderRecord> {
     const products = await this.catalog.findForOrder(lines.map((l) => l._id));
     const byId = new Map(products.map((p) => [p._id, p]));
@@ -211,6 +211,8 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     const order = await this.insertWithFreshNumber({
       placedBy: actor?.id ?? null,
       guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
+      // Where the request came from, which the open unpaid order cap also counts by.
+      clientAddress: clientAddress ?? null,
       products: orderLines,
       subtotal,
       shippingFee: SHIPPING_FEE_KES,

@@ -268,6 +268,33 @@ export class OrdersRepository {
     return rows[0]?.total ?? 0;
   }
 
+  /** The purchase number of another paid order that carries this transaction code, or null. */
+  async paidOrderWithTransactionCode(code: string, exceptId: string): Promise<string | null> {
+    const other = await this.orders
+      .findOne({
+        _id: { $ne: exceptId },
+        'paymentDetails.transactionCode': code,
+        paymentStatus: 'Paid',
+      })
+      .select({ purchaseNumber: 1 })
+      .lean<{ purchaseNumber: string }>();
+    return other?.purchaseNumber ?? null;
+  }
+
+  /** Orders still Pending and unpaid for any of this phone number, e-mail or client address. */
+  countOpenUnpaid(who: { phoneNumber: string; email: string; clientAddress?: string }) {
+    const any: Record<string, string>[] = [
+      { 'guestInfo.phoneNumber': who.phoneNumber },
+      { 'guestInfo.email': who.email },
+    ];
+    if (who.clientAddress) any.push({ clientAddress: who.clientAddress });
+    return this.orders.countDocuments({
+      orderStatus: 'Pending',
+      paymentStatus: 'Pending',
+      $or: any,
+    });
+  }
+
   async count(): Promise<number> {
     return this.orders.countDocuments({ placement: 'placed' });
   }
