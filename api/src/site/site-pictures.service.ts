@@ -1,5 +1,4 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import sharp from 'sharp';
 import {
   isSitePictureSlot,
   SITE_PICTURE_SLOTS,
@@ -87,18 +86,11 @@ export class SitePicturesService {
     const video = checkVideo(slot, videoField);
     const sizes = sizesFor(slot);
     const stored = await this.images.store(bytes, `site/${slot}`, sizes.widths, sizes.default);
-    // The picture was decoded above; its upright size gives the stored default width's height.
-    const meta = await sharp(bytes).metadata();
-    const upright = (meta.orientation ?? 1) >= 5;
-    const fullWidth = (upright ? meta.height : meta.width) ?? 0;
-    const fullHeight = (upright ? meta.width : meta.height) ?? 0;
-    const width = Math.min(sizes.default, fullWidth);
-    const height = fullWidth ? Math.round((fullHeight * width) / fullWidth) : undefined;
     const record: SitePictureRecord = {
       slot,
       url: stored.url,
-      width: width || undefined,
-      height,
+      width: stored.width,
+      height: stored.height,
       keys: stored.keys,
       video,
     };

@@ -19,6 +19,9 @@ export interface StoredImage {
   /** URL per width, for srcset. */
   urls: Record<number, string>;
   keys: string[];
+  /** Size of the default picture as stored: turned upright, never enlarged. */
+  width: number;
+  height: number;
 }
 
 /** Decoding more pixels than this is refused: a small file can hide an enormous image. */
@@ -123,7 +126,17 @@ export class ImageService {
       }
       keys.push(key);
     }
-    return { url: urls[defaultWidth] ?? urls[widths[0]!]!, urls, keys };
+    const sideways = (metadata.orientation ?? 1) >= 5;
+    const fullWidth = sideways ? metadata.height : metadata.width;
+    const fullHeight = sideways ? metadata.width : metadata.height;
+    const width = Math.min(defaultWidth, fullWidth);
+    return {
+      url: urls[defaultWidth] ?? urls[widths[0]!]!,
+      urls,
+      keys,
+      width,
+      height: Math.round((fullHeight * width) / fullWidth),
+    };
   }
 
   async remove(keys: string[]): Promise<void> {
