@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
+import { REFUND_MESSAGES } from '@spc/shared-contracts';
 import type { Principal } from '../common/principal';
 import type { RefundDto } from './dto/order.dto';
 import type { OrderRecord } from './order.types';
@@ -77,14 +78,10 @@ export class OrderMoney {
       );
     }
     if (refund.amount !== paid) {
-      throw new BadRequestException(
-        `The refund must be the amount paid, KES ${paid.toLocaleString('en-US')}`,
-      );
+      throw new BadRequestException(REFUND_MESSAGES.amountPaid(paid));
     }
     if (refund.method === 'Mpesa' && !refund.reference?.trim()) {
-      throw new BadRequestException(
-        'An M-Pesa refund needs its reference (the reversal or transaction code)',
-      );
+      throw new BadRequestException(REFUND_MESSAGES.mpesaReference);
     }
     const doc = await this.refunds.create({
       orderId: order._id,

@@ -25,6 +25,8 @@ import {
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
+  REFUND_MESSAGES,
+  REFUND_REFERENCE_MAX,
   TEXT_LIMITS,
   VALIDATION_MESSAGES as M,
   type OrderStatus,
@@ -187,12 +189,12 @@ export class CompletePaymentDto {
 /** The money given back when a paid order is cancelled. */
 export class RefundDto {
   @ApiProperty({ enum: PAYMENT_METHODS, description: 'How the money was given back' })
-  @IsIn(PAYMENT_METHODS, { message: `Refund method must be one of ${PAYMENT_METHODS.join(', ')}` })
+  @IsIn(PAYMENT_METHODS, { message: REFUND_MESSAGES.method })
   method!: PaymentMethod;
 
   @ApiProperty({ example: 2400, description: 'Whole KES; must equal the amount paid' })
-  @IsInt({ message: 'Refund amount must be whole shillings' })
-  @Min(1, { message: 'Refund amount must be at least 1' })
+  @IsInt({ message: REFUND_MESSAGES.amountWhole })
+  @Min(1, { message: REFUND_MESSAGES.amountMin })
   amount!: number;
 
   @ApiPropertyOptional({
@@ -202,7 +204,7 @@ export class RefundDto {
   @trim
   @IsOptional()
   @IsString()
-  @MaxLength(60, { message: 'Refund reference must be at most 60 characters' })
+  @MaxLength(REFUND_REFERENCE_MAX, { message: REFUND_MESSAGES.referenceMax })
   reference?: string;
 }
 
