@@ -24,7 +24,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -53,17 +54,7 @@ async function call<T = Record<string, unknown>>(
 }
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   const login = await call<{ data: { accessToken: string } }>('POST', '/api/auth/login', ADMIN);
   adminToken = login.data.accessToken;
 });

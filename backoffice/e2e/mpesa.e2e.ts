@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -15,11 +16,7 @@ const STAFF = { email: 'staff@spc.local', password: 'Staff@1234' };
 let browser: Browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 after(async () => browser?.close());
 

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
 
 const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
 const API = process.env.API_URL ?? 'http://localhost:3101';
@@ -17,17 +18,7 @@ const API = process.env.API_URL ?? 'http://localhost:3101';
 let browser: Browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 after(async () => browser?.close());
 

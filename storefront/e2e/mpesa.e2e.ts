@@ -10,7 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
 
 const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
 const API = process.env.API_URL ?? 'http://localhost:3101';
@@ -19,11 +20,7 @@ const SIMULATOR = process.env.MPESA_SIMULATOR_URL ?? 'http://127.0.0.1:4010';
 let browser: Browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 after(async () => browser?.close());
 

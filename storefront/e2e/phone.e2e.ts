@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
 
 const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
 const API = process.env.API_URL ?? 'http://localhost:3101';
@@ -15,17 +16,7 @@ const PHONE = { width: 390, height: 844 };
 let browser: Browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 after(async () => browser?.close());
 

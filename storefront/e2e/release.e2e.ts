@@ -11,7 +11,8 @@ import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
 
 const STOREFRONT = path.join(import.meta.dirname, '..');
 const PHONE_A = '+254 711 000 001';
@@ -93,17 +94,7 @@ before(async () => {
   build(path.join(work, 'b'), PHONE_B);
   deploy(path.join(work, 'a'));
   base = await serve();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
