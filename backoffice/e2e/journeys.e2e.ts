@@ -53,6 +53,26 @@ async function call<T = Record<string, unknown>>(
   return (await res.json()) as T;
 }
 
+/** A guest order of one seedling of a product in stock (not one a journey created), as the shop takes it. */
+async function placeGuestOrder(fullName: string, email: string, streetAddress: string) {
+  const products = await call<{
+    products: { _id: string; productName: string; productQuantity: number }[];
+  }>('GET', '/api/products?limit=50', undefined, '');
+  const product = products.products.find(
+    (p) => p.productQuantity > 5 && !p.productName.startsWith('Journey'),
+  )!;
+  const placed = await call<{ order: { purchaseNumber: string; totalAmount: number } }>(
+    'POST',
+    '/api/orders',
+    {
+      guestInfo: { fullName, phoneNumber: '0712345678', email, county: 'Kiambu', streetAddress },
+      products: [{ _id: product._id, quantity: 1 }],
+    },
+    '',
+  );
+  return placed.order;
+}
+
 before(async () => {
   browser = await launchChromium();
   const login = await call<{ data: { accessToken: string } }>('POST', '/api/auth/login', ADMIN);
@@ -167,28 +187,11 @@ describe('back-office journeys', () => {
   });
 
   it('staff takes a placed order through Mpesa payment, in transit and fulfil; admin sees it in the sales', async () => {
-    const products = await call<{
-      products: { _id: string; productName: string; productQuantity: number }[];
-    }>('GET', '/api/products?limit=50', undefined, '');
-    const product = products.products.find(
-      (p) => p.productQuantity > 5 && !p.productName.startsWith('Journey'),
-    )!;
-    const placed = await call<{ order: { purchaseNumber: string; totalAmount: number } }>(
-      'POST',
-      '/api/orders',
-      {
-        guestInfo: {
-          fullName: 'Journey Guest',
-          phoneNumber: '0712345678',
-          email: `guest.${RUN.toLowerCase()}@example.co.ke`,
-          county: 'Kiambu',
-          streetAddress: 'Ruiru, near the stage',
-        },
-        products: [{ _id: product._id, quantity: 1 }],
-      },
-      '',
+    const { purchaseNumber, totalAmount } = await placeGuestOrder(
+      'Journey Guest',
+      `guest.${RUN.toLowerCase()}@example.co.ke`,
+      'Ruiru, near the stage',
     );
-    const { purchaseNumber, totalAmount } = placed.order;
     const before = await call<{ dailySales: number }>('GET', '/api/sales-summary');
 
     const page = await signIn(STAFF);
@@ -233,28 +236,11 @@ describe('back-office journeys', () => {
   });
 
   it('staff records a cash payment, then cancels the paid order with an M-Pesa refund; admin sees the refund in the report', async () => {
-    const products = await call<{
-      products: { _id: string; productName: string; productQuantity: number }[];
-    }>('GET', '/api/products?limit=50', undefined, '');
-    const product = products.products.find(
-      (p) => p.productQuantity > 5 && !p.productName.startsWith('Journey'),
-    )!;
-    const placed = await call<{ order: { purchaseNumber: string; totalAmount: number } }>(
-      'POST',
-      '/api/orders',
-      {
-        guestInfo: {
-          fullName: 'Journey Refund Guest',
-          phoneNumber: '0712345678',
-          email: `refund.${RUN.toLowerCase()}@example.co.ke`,
-          county: 'Kiambu',
-          streetAddress: 'Thika Road, near the market',
-        },
-        products: [{ _id: product._id, quantity: 1 }],
-      },
-      '',
+    const { purchaseNumber, totalAmount } = await placeGuestOrder(
+      'Journey Refund Guest',
+      `refund.${RUN.toLowerCase()}@example.co.ke`,
+      'Thika Road, near the market',
     );
-    const { purchaseNumber, totalAmount } = placed.order;
     const day = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Nairobi' });
     const reportBefore = await call<{ totals: { refunds: { orders: number; amount: number } } }>(
       'GET',

@@ -9,6 +9,7 @@ export * from './order-state';
 export * from './order-chat';
 export * from './mpesa';
 export * from './format';
+export * from './csv';
 export * from './catalog-forms';
 export type { components, operations, paths } from './generated/api-types';
 export * from './site-pictures';

@@ -1,20 +1,16 @@
+import { toCsv, type CsvValue } from '@spc/shared-contracts';
 import type { SalesReport } from '../api/get-sales-report';
-
-const cell = (v: string | number) => {
-  const text = String(v);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 /**
  * The report of a range as CSV: one row per day, then the totals, then the refunds (paid orders
  * cancelled with their money given back: how many, and the KES given back). Money in whole KES.
  */
 export function reportToCsv(report: SalesReport): string {
-  const rows: (string | number)[][] = [['date', 'orders', 'revenue_kes']];
+  const rows: CsvValue[][] = [['date', 'orders', 'revenue_kes']];
   for (const day of report.series) rows.push([day.date, day.orders, day.revenue]);
   rows.push(['total', report.totals.orders, report.totals.revenue]);
   rows.push(['refunds', report.totals.refunds.orders, report.totals.refunds.amount]);
-  return rows.map((r) => r.map(cell).join(',')).join('\n') + '\n';
+  return toCsv(rows);
 }
 
 /** Saves the CSV through a Blob link; nothing goes to the server. */
