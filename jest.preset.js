@@ -33,4 +33,7 @@ module.exports = {
   // them into CommonJS for the tests.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'jsx', 'json'],
+  // A test's steps wait for what a user would see, not for a clock; on a busy shared machine a
+  // rendered screen can take longer than Jest's default 5 s, which would fail a correct test.
+  testTimeout: 30_000,
 };
