@@ -9,10 +9,11 @@ export const OUT_OF_STOCK = 'Out of Stock';
 /** Quantity, or 'Out of Stock' at 0 or less. */
 export function StockLabel({ quantity }: { quantity: number }) {
   return quantity <= 0 ? (
-    // Never squeezed by a narrow column: the badge reads whole or not at all.
+    // Never squeezed by a narrow column, and in the spec's words and case: "Out of Stock".
     <Badge
       color="red"
       variant="light"
+      tt="none"
       miw="max-content"
       styles={{ label: { overflow: 'visible' } }}
     >
@@ -38,7 +39,7 @@ export function ProductsTable({
     // Fits the page beside the sidebar at 1280 px: name and description wrap; prices, stock and
     // the actions stay on one line each.
     <Table.ScrollContainer minWidth={900}>
-      <Table striped verticalSpacing="xs">
+      <Table striped verticalSpacing="xs" horizontalSpacing={6}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Image</Table.Th>
@@ -67,7 +68,7 @@ export function ProductsTable({
               </Table.Td>
               <Table.Td fw={500}>{p.productName}</Table.Td>
               <Table.Td>{p.category?.name}</Table.Td>
-              <Table.Td miw={140} maw={280}>
+              <Table.Td miw={120} maw={280}>
                 <Text size="sm" lineClamp={2}>
                   {p.productDescription}
                 </Text>
