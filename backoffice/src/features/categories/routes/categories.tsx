@@ -1,7 +1,7 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ConfirmModal, confirmQuestion } from '../../../components/confirm-modal';
 import { ListState } from '../../../components/list-state';
 import { PaginationControl } from '../../../components/pagination-control';
@@ -23,10 +23,8 @@ export function CategoriesRoute() {
   const totalPages = query.data?.totalPages ?? 0;
 
   // A page that no longer exists (its last category was deleted) gives way to the last one.
-  useEffect(() => {
-    if (query.isSuccess && !query.isPlaceholderData && totalPages > 0 && page > totalPages)
-      setPage(totalPages);
-  }, [query.isSuccess, query.isPlaceholderData, totalPages, page]);
+  if (query.isSuccess && !query.isPlaceholderData && totalPages > 0 && page > totalPages)
+    setPage(totalPages);
 
   return (
     <Stack>
