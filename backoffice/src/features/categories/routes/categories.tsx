@@ -50,7 +50,7 @@ export function CategoriesRoute() {
       />
       <SimpleGrid cols={{ base: 2, sm: 3 }} type="media">
         {categories.map((category) => (
-          <Card key={category._id} withBorder>
+          <Card key={category._id} withBorder padding="sm">
             <Text fw={700}>{category.name}</Text>
             <Text size="sm" c="dimmed">
               {productCountLabel(category.productCount)}
@@ -58,7 +58,7 @@ export function CategoriesRoute() {
             <Text size="sm" mt="xs" lineClamp={3}>
               {category.description}
             </Text>
-            <Group mt="md" gap="xs">
+            <Group mt="md" gap={6}>
               <Button size="xs" variant="light" onClick={() => setEditing(category)}>
                 edit
               </Button>
