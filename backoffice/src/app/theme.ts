@@ -1,6 +1,6 @@
-import { createTheme, Drawer, Modal } from '@mantine/core';
+import { createTheme, Drawer, Modal, Notification } from '@mantine/core';
 
-/** A dialog's close button is an icon only: it says what it does to a screen reader. */
+/** A dialog's or a toast's close button is an icon only: it says what it does to a screen reader. */
 const closeButtonProps = { 'aria-label': 'Close' };
 
 /** The back office's Mantine theme: the centre's green, rounded controls. */
@@ -12,5 +12,6 @@ export const theme = createTheme({
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps } }),
   },
 });
