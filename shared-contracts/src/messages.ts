@@ -72,6 +72,7 @@ export const BACKOFFICE_MESSAGES = {
   categorySaveError: 'something went wrong',
   categoryDeleteError: 'error while deleting category',
   loginError: 'An error occurred logging in',
+  tryAgain: 'An error occurred. Try Again!',
   editStaffError: 'An error occured while editing staff',
   noProducts: 'No products found.',
   noCategories: 'no category to display...',

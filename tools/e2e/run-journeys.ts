@@ -119,6 +119,8 @@ async function main(): Promise<void> {
       ...url,
       API_URL: api,
       MPESA_SIMULATOR_URL: mpesa,
+      // Where the API files its e-mails (no SMTP here), for journeys that follow an e-mailed link.
+      OUTBOX_DIR: path.join(work, 'outbox'),
     });
   } finally {
     for (const child of children) {

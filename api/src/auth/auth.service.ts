@@ -81,7 +81,7 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     if (!user || !user.isActive) return;
     const code = await this.tokens.createResetCode(user._id);
-    const link = `${this.config.storefrontUrl}/authenticate/resetPassword/${code}`;
+    const link = `${this.resetSiteFor(user.role)}/authenticate/resetPassword/${code}`;
     await this.mail.send({
       to: user.email,
       subject: 'Reset your Seedling Propagation Centre password',
@@ -91,6 +91,14 @@ export class AuthService {
         'If you did not ask for this, ignore this e-mail: your password stays as it is.\n\nSeedling Propagation Centre, Kiambu',
       link,
     });
+  }
+
+  /**
+   * Where a reset link leads: staff and admin sign in on the back office, so their link opens the
+   * back office's reset page; a customer's opens the shop's.
+   */
+  private resetSiteFor(role: UserView['role']): string {
+    return role === 'customer' ? this.config.storefrontUrl : this.config.backofficeUrl;
   }
 
   async resetPassword(dto: ResetPasswordDto): Promise<void> {

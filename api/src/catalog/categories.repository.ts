@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Types, type Model } from 'mongoose';
+import { escapeRegExp } from '../common/pagination';
 import { Category } from './schemas/category.schema';
 import { Product } from './schemas/product.schema';
 import type { CategoryRef, CategoryView } from './catalog.types';
@@ -53,18 +54,22 @@ export class CategoriesRepository {
     options: {
       skip?: number;
       limit?: number;
+      /** Part of the name or description, any case, matched literally. */
+      search?: string;
       counts?: Record<string, number> | Promise<Record<string, number>>;
     } = {},
   ): Promise<{ items: CategoryView[]; total: number }> {
+    const pattern = options.search ? new RegExp(escapeRegExp(options.search), 'i') : undefined;
+    const filter = pattern ? { $or: [{ name: pattern }, { description: pattern }] } : {};
     let query = this.categories
-      .find()
+      .find(filter)
       .sort({ nameKey: 1 })
       .skip(options.skip ?? 0);
     if (options.limit !== undefined) query = query.limit(options.limit);
     const [docs, counts, total] = await Promise.all([
       query.lean<LeanCategory[]>(),
       options.counts ?? this.productCounts(),
-      options.limit !== undefined ? this.categories.countDocuments() : undefined,
+      options.limit !== undefined ? this.categories.countDocuments(filter) : undefined,
     ]);
     return {
       items: docs.map((doc) => toView(doc, counts[doc._id.toString()] ?? 0)),

@@ -39,7 +39,12 @@ export class CategoriesService {
   ): Promise<CategoryPage> {
     const page = query.page ?? 1;
     const skip = query.limit ? (page - 1) * query.limit : 0;
-    const { items, total } = await this.categories.list({ skip, limit: query.limit, counts });
+    const { items, total } = await this.categories.list({
+      skip,
+      limit: query.limit,
+      search: query.search,
+      counts,
+    });
     return { items, total, totalPages: totalPages(total, query.limit ?? Math.max(total, 1)), page };
   }
 

@@ -11,6 +11,14 @@ function page<M>(load: () => Promise<M>, name: keyof M) {
 }
 
 const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
+const ForgotPassword = page(
+  () => import('../features/auth/routes/forgot-password'),
+  'ForgotPasswordRoute',
+);
+const ResetPassword = page(
+  () => import('../features/auth/routes/reset-password'),
+  'ResetPasswordRoute',
+);
 const Dashboard = page(() => import('./routes/dashboard'), 'DashboardRoute');
 const StaffList = page(() => import('../features/staff/routes/staff-list'), 'StaffListRoute');
 const CreateStaff = page(() => import('../features/staff/routes/create-staff'), 'CreateStaffRoute');
@@ -37,6 +45,8 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<HomeRedirect />} />
       <Route path="/authenticate/login" element={<Login />} />
+      <Route path="/authenticate/forgotPassword" element={<ForgotPassword />} />
+      <Route path="/authenticate/resetPassword/:code" element={<ResetPassword />} />
       <Route element={<RequireAuth />}>
         <Route element={<AppLayout />}>
           <Route path="/dashboard" element={<HomeRedirect />} />

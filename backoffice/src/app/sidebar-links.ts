@@ -35,3 +35,29 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
     { label: 'My Orders', to: storefrontPaths.myOrders, external: true },
   ];
 }
+
+/** Pages without a link of their own, and the link of the section they belong to. */
+const SECTION_OF: { prefix: string; section: string }[] = [
+  { prefix: paths.createStaff, section: paths.adminStaff },
+  { prefix: '/edit-staff', section: paths.adminStaff },
+  { prefix: '/colleagues', section: paths.adminStaff },
+  { prefix: '/edit-user', section: paths.adminDashboard },
+];
+
+const within = (pathname: string, prefix: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/**
+ * The link of the section the page at `pathname` is in: the link to it or to a page above it (the
+ * longest such link), else the section a page without a link of its own belongs to. External
+ * links are never current.
+ */
+export function currentLink(links: SidebarLink[], pathname: string): SidebarLink | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const inside = links
+    .filter((link) => !link.external && within(path, link.to))
+    .sort((a, b) => b.to.length - a.to.length);
+  if (inside[0]) return inside[0];
+  const section = SECTION_OF.find((s) => within(path, s.prefix))?.section;
+  return links.find((link) => !link.external && link.to === section);
+}

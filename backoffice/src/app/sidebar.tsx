@@ -1,11 +1,15 @@
 import { Avatar, Group, NavLink, Stack, Text } from '@mantine/core';
 import { initials } from '@spc/shared-contracts';
-import { NavLink as RouterNavLink } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { LoggedInUser } from '../lib/session-store';
-import { sidebarLinks } from './sidebar-links';
+import { currentLink, sidebarLinks } from './sidebar-links';
 
 /** Initials, full name and role of the signed-in user, then the links of their role. */
 export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const links = sidebarLinks(user.role);
+  // The section of the page on screen is highlighted and announced as the current page.
+  const current = currentLink(links, pathname);
   return (
     <Stack gap="md">
       <Group wrap="nowrap">
@@ -22,16 +26,19 @@ export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?:
         </div>
       </Group>
       <nav aria-label="Main">
-        {sidebarLinks(user.role).map((link) =>
+        {links.map((link) =>
           link.external ? (
             <NavLink key={link.label} label={link.label} href={link.to} component="a" />
           ) : (
             <NavLink
               key={link.label}
               label={link.label}
-              component={RouterNavLink}
+              component={Link}
               to={link.to}
               onClick={onNavigate}
+              active={link === current}
+              aria-current={link === current ? 'page' : undefined}
+              fw={link === current ? 700 : undefined}
             />
           ),
         )}

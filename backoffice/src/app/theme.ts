@@ -1,4 +1,7 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, Drawer, Modal, Notification } from '@mantine/core';
+
+/** A dialog's or a toast's close button is an icon only: it says what it does to a screen reader. */
+const closeButtonProps = { 'aria-label': 'Close' };
 
 /** The back office's Mantine theme: the centre's green, rounded controls. */
 export const theme = createTheme({
@@ -6,4 +9,9 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   headings: { fontWeight: '700' },
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps } }),
+  },
 });

@@ -4,6 +4,8 @@ import { env } from '../config/env';
 /** Every route of the back office, in one place. */
 export const paths = {
   login: '/authenticate/login',
+  forgotPassword: '/authenticate/forgotPassword',
+  resetPassword: (code: string) => `/authenticate/resetPassword/${code}`,
   adminDashboard: '/admin/dashboard',
   adminStaff: '/admin/staff',
   createStaff: '/create-staff',

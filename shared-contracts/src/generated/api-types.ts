@@ -4913,6 +4913,8 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                /** @description Part of the name or description, any case, taken literally */
+                search?: string;
             };
             header?: never;
             path?: never;

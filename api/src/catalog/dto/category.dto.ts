@@ -1,4 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { CATALOG_LIMITS, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
 import { PageQueryDto } from '../../common/pagination';
 import { Envelope } from '../../common/answer';
@@ -44,8 +46,20 @@ export class CategoryListData {
 
 export class CategoryListResponseDto extends Envelope(CategoryListData) {}
 
-/** `GET /api/categories`: every category unless a `limit` is given. */
-export class CategoryListQueryDto extends PageQueryDto {}
+/** `GET /api/categories`: every category unless a `limit` is given; `search` narrows them. */
+export class CategoryListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description: 'Part of the name or description, any case, taken literally',
+    maxLength: CATALOG_LIMITS.searchMaxLength,
+  })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() || undefined : value))
+  @IsOptional()
+  @MaxLength(CATALOG_LIMITS.searchMaxLength, {
+    message: `search must be at most ${CATALOG_LIMITS.searchMaxLength} characters`,
+  })
+  @IsString({ message: 'search must be text' }) // nearest the property: checked, and said, first
+  search?: string;
+}
 
 export class CreateCategoryDto {
   @TextField(CATALOG_LIMITS.categoryName, M.categoryRequired, 'Category name', 'Fruits')

@@ -14,9 +14,9 @@ import {
 import { loginFormSchema, type Role } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { landingFor, storefrontPaths } from '../../../config/paths';
+import { landingFor, paths, storefrontPaths } from '../../../config/paths';
 import { useSessionStore } from '../../../lib/session-store';
 import { logout } from '../api/logout';
 import { useLogin } from '../api/login';
@@ -101,6 +101,9 @@ export function LoginRoute() {
               {...form.register('password')}
               error={form.formState.errors.password?.message}
             />
+            <Anchor component={Link} to={paths.forgotPassword} size="sm" ta="right">
+              Forgot password?
+            </Anchor>
             <Button type="submit" loading={mutation.isPending} disabled={mutation.isPending}>
               Login
             </Button>

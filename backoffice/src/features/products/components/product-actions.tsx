@@ -13,13 +13,16 @@ export interface ProductActionHandlers {
 export function ProductActions({
   product,
   handlers,
+  oneLine = false,
 }: {
   product: Product;
   handlers: ProductActionHandlers;
+  /** In a table row the actions stay on one line; on a card they may wrap. */
+  oneLine?: boolean;
 }) {
   const inStock = product.productQuantity > 0;
   return (
-    <Group gap={4} wrap="wrap">
+    <Group gap={4} wrap={oneLine ? 'nowrap' : 'wrap'}>
       <Button size="compact-xs" variant="light" onClick={() => handlers.onEdit(product)}>
         Edit
       </Button>

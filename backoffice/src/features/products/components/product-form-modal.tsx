@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Button,
   FileInput,
+  Group,
   Image,
   Modal,
   NativeSelect,
@@ -24,6 +25,7 @@ import { assetUrl } from '../../../lib/api-client';
 import type { Product } from '../api/get-products';
 import { useSaveProduct } from '../api/save-product';
 import { imageProblem } from './image-check';
+import classes from './product-form-modal.module.css';
 
 interface CategoryOption {
   _id: string;
@@ -182,9 +184,15 @@ export function ProductFormModal({
             error={imageError}
           />
           {shown && <Image src={shown} alt="Product preview" h={140} w="auto" fit="contain" />}
-          <Button type="submit" loading={mutation.isPending}>
-            {product ? 'Update Product' : 'Add Product'}
-          </Button>
+          {/* The modal's body scrolls on a short window; its buttons stay in view below it. */}
+          <Group justify="flex-end" gap="sm" className={classes.footer}>
+            <Button variant="default" onClick={close} disabled={mutation.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={mutation.isPending}>
+              {product ? 'Update Product' : 'Add Product'}
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Modal>

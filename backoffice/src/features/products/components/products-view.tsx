@@ -9,7 +9,14 @@ export const OUT_OF_STOCK = 'Out of Stock';
 /** Quantity, or 'Out of Stock' at 0 or less. */
 export function StockLabel({ quantity }: { quantity: number }) {
   return quantity <= 0 ? (
-    <Badge color="red" variant="light">
+    // Never squeezed by a narrow column, and in the spec's words and case: "Out of Stock".
+    <Badge
+      color="red"
+      variant="light"
+      tt="none"
+      miw="max-content"
+      styles={{ label: { overflow: 'visible' } }}
+    >
       {OUT_OF_STOCK}
     </Badge>
   ) : (
@@ -29,8 +36,10 @@ export function ProductsTable({
   handlers: ProductActionHandlers;
 }) {
   return (
-    <Table.ScrollContainer minWidth={1000}>
-      <Table striped verticalSpacing="xs">
+    // Fits the page beside the sidebar at 1280 px: name and description wrap; prices, stock and
+    // the actions stay on one line each.
+    <Table.ScrollContainer minWidth={900}>
+      <Table striped verticalSpacing="xs" horizontalSpacing={6}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Image</Table.Th>
@@ -59,7 +68,7 @@ export function ProductsTable({
               </Table.Td>
               <Table.Td fw={500}>{p.productName}</Table.Td>
               <Table.Td>{p.category?.name}</Table.Td>
-              <Table.Td maw={280}>
+              <Table.Td miw={120} maw={280}>
                 <Text size="sm" lineClamp={2}>
                   {p.productDescription}
                 </Text>
@@ -68,11 +77,11 @@ export function ProductsTable({
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <OfferPrice product={p} />
               </Table.Td>
-              <Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <StockLabel quantity={p.productQuantity} />
               </Table.Td>
               <Table.Td>
-                <ProductActions product={p} handlers={handlers} />
+                <ProductActions product={p} handlers={handlers} oneLine />
               </Table.Td>
             </Table.Tr>
           ))}
