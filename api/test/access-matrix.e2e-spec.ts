@@ -264,6 +264,16 @@ export const ROUTES: Route[] = [
   },
   { route: 'GET /api/audit-logs', allowed: ADMIN, request: () => ({ path: '/api/audit-logs' }) },
   {
+    route: 'GET /api/audit-logs/filters',
+    allowed: ADMIN,
+    request: () => ({ path: '/api/audit-logs/filters' }),
+  },
+  {
+    route: 'GET /api/audit-logs/export',
+    allowed: ADMIN,
+    request: () => ({ path: '/api/audit-logs/export' }),
+  },
+  {
     route: 'GET /api/locations/counties',
     allowed: 'public',
     request: () => ({ path: '/api/locations/counties' }),

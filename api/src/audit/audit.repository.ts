@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model } from 'mongoose';
-import type { AuditLogDto } from './dto/audit-log.dto';
+import { AUDIT_SIGN_IN_ACTION, type Role } from '@spc/shared-contracts';
+import type { AuditLogDto, AuditPersonDto } from './dto/audit-log.dto';
 import { AuditLog } from './schemas/audit-log.schema';
 
 type LeanAudit = AuditLog & { _id: { toString(): string } };
@@ -33,11 +34,11 @@ export class AuditRepository {
   }
 
   async list(
-    filter: { action?: string },
+    filter: AuditFilter,
     skip: number,
     limit: number,
   ): Promise<{ items: AuditLogDto[]; total: number }> {
-    const query: FilterQuery<AuditLog> = filter.action ? { action: filter.action } : {};
+    const query = toQuery(filter);
     const [docs, total] = await Promise.all([
       this.logs
         .find(query)
@@ -49,4 +50,57 @@ export class AuditRepository {
     ]);
     return { items: docs.map(toView), total };
   }
+
+  /** The admins and staff who appear in the trail, by the name and role of their latest entry. */
+  async people(): Promise<AuditPersonDto[]> {
+    const rows = await this.logs.aggregate<{ _id: string; fullName: string; role: string }>([
+      { $match: { 'performedBy.role': { $in: ['admin', 'staff'] } } },
+      { $sort: { timestamp: -1 } },
+      {
+        $group: {
+          _id: '$performedBy.id',
+          fullName: { $first: '$performedBy.fullName' },
+          role: { $first: '$performedBy.role' },
+        },
+      },
+      { $sort: { fullName: 1, _id: 1 } },
+      { $limit: 1000 },
+    ]);
+    return rows.map((r) => ({ id: r._id, fullName: r.fullName, role: r.role }));
+  }
+
+  /** Every action code in the trail, sorted. */
+  async actions(): Promise<string[]> {
+    const codes = await this.logs.distinct('action');
+    return (codes as string[]).sort();
+  }
+}
+
+/** An audit filter in database terms: instants, not days. */
+export interface AuditFilter {
+  action?: string;
+  user?: string;
+  role?: Role;
+  /** Inclusive. */
+  since?: Date;
+  /** Exclusive. */
+  before?: Date;
+  hideCustomerSignIns?: boolean;
+}
+
+function toQuery(filter: AuditFilter): FilterQuery<AuditLog> {
+  const query: FilterQuery<AuditLog> = {};
+  if (filter.action) query.action = filter.action;
+  if (filter.user) query['performedBy.id'] = filter.user;
+  if (filter.role) query['performedBy.role'] = filter.role;
+  if (filter.since || filter.before) {
+    query.timestamp = {
+      ...(filter.since ? { $gte: filter.since } : {}),
+      ...(filter.before ? { $lt: filter.before } : {}),
+    };
+  }
+  if (filter.hideCustomerSignIns) {
+    query.$nor = [{ action: AUDIT_SIGN_IN_ACTION, 'performedBy.role': 'customer' }];
+  }
+  return query;
 }

@@ -127,7 +127,7 @@ export const ORDER_STEPS = {
     audit: {
       action: 'order.payment',
       text: ({ actor, order, input: dto }) =>
-        `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${kes(dto.paymentDetails.amount)} for ${order.purchaseNumber}`,
+        `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${kes(dto.paymentDetails.amount)} for order ${order.purchaseNumber}`,
     },
   } satisfies OrderStep<CompletePaymentDto>,
 
@@ -144,7 +144,7 @@ export const ORDER_STEPS = {
     audit: {
       action: 'order.payment',
       text: ({ actor, order, input: p }) =>
-        `${actor.fullName} recorded an Mpesa payment of ${kes(p.amount)} for ${order.purchaseNumber} (${p.transactionCode})`,
+        `${actor.fullName} recorded an Mpesa payment of ${kes(p.amount)} for order ${order.purchaseNumber} (${p.transactionCode})`,
     },
   } satisfies OrderStep<{ amount: number; transactionCode: string; timePaid: Date }>,
 
@@ -154,7 +154,8 @@ export const ORDER_STEPS = {
     prepare: ({ now }) => ({ $set: { orderStatus: 'InTransit', inTransitDate: now } }),
     audit: {
       action: 'order.inTransit',
-      text: ({ actor, order }) => `${actor.fullName} sent out ${order.purchaseNumber}`,
+      text: ({ actor, order }) =>
+        `${actor.fullName} marked order ${order.purchaseNumber} in transit`,
     },
   } satisfies OrderStep,
 
@@ -164,7 +165,8 @@ export const ORDER_STEPS = {
     prepare: ({ now }) => ({ $set: { orderStatus: 'Delivered', deliveredDate: now } }),
     audit: {
       action: 'order.delivered',
-      text: ({ actor, order }) => `${actor.fullName} confirmed delivery of ${order.purchaseNumber}`,
+      text: ({ actor, order }) =>
+        `${actor.fullName} confirmed delivery of order ${order.purchaseNumber}`,
     },
   } satisfies OrderStep,
 
@@ -181,7 +183,7 @@ export const ORDER_STEPS = {
     }),
     audit: {
       action: 'order.fulfil',
-      text: ({ actor, order }) => `${actor.fullName} fulfilled ${order.purchaseNumber}`,
+      text: ({ actor, order }) => `${actor.fullName} fulfilled order ${order.purchaseNumber}`,
     },
   } satisfies OrderStep,
 
@@ -200,7 +202,7 @@ export const ORDER_STEPS = {
     audit: {
       action: 'order.update',
       text: ({ actor, order }) =>
-        `${actor.fullName} changed the delivery details of ${order.purchaseNumber}`,
+        `${actor.fullName} changed the delivery details of order ${order.purchaseNumber}`,
     },
   } satisfies OrderStep<UpdateOrderDto>,
 
@@ -228,7 +230,7 @@ export const ORDER_STEPS = {
           order.paymentStatus === 'Paid' && r
             ? ` and refunded ${kes(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
             : '';
-        return `${actor.fullName} cancelled ${order.purchaseNumber}${refunded}; its stock was returned`;
+        return `${actor.fullName} cancelled order ${order.purchaseNumber}${refunded}; its stock was returned`;
       },
     },
   } satisfies OrderStep<RefundDto | undefined>,

@@ -91,7 +91,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     expect(audit.record).toHaveBeenCalledWith(
       clerk,
       'order.inTransit',
-      'Grace Njeri sent out SPC-1001',
+      'Grace Njeri marked order SPC-1001 in transit',
       { type: 'order', id: ID, label: 'SPC-1001' },
     );
   });
@@ -152,7 +152,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     expect(audit.record).toHaveBeenCalledWith(
       clerk,
       'order.payment',
-      'Grace Njeri recorded a Cash payment of KES 1,200 for SPC-1001',
+      'Grace Njeri recorded a Cash payment of KES 1,200 for order SPC-1001',
       expect.anything(),
     );
   });
@@ -205,7 +205,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     expect(t.audit.record).toHaveBeenCalledWith(
       clerk,
       'order.cancel',
-      'Grace Njeri cancelled SPC-1001 and refunded KES 1,200 by Cash; its stock was returned',
+      'Grace Njeri cancelled order SPC-1001 and refunded KES 1,200 by Cash; its stock was returned',
       expect.anything(),
     );
   });

@@ -245,7 +245,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     await this.audit.record(
       actor,
       'order.payment.receipt',
-      `${actor.fullName} added M-Pesa receipt ${receipt} to the payment of ${order.purchaseNumber} (recorded as ${reference})`,
+      `${actor.fullName} added M-Pesa receipt ${receipt} to the payment of order ${order.purchaseNumber} (recorded as ${reference})`,
       this.target(order),
     );
     return true;
@@ -296,7 +296,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     await this.audit.record(
       actor,
       'order.delete',
-      `${actor.fullName} deleted ${order.purchaseNumber}`,
+      `${actor.fullName} deleted order ${order.purchaseNumber}`,
       this.target(order),
     );
     return (await this.views([current]))[0]!;

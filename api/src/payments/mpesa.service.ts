@@ -278,7 +278,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     await this.audit.record(
       MPESA_ACTOR,
       'payment.mpesa.reopened',
-      `M-Pesa confirmed a payment for ${current.purchaseNumber} after the prompt was marked failed; the payment counts`,
+      `M-Pesa confirmed a payment for order ${current.purchaseNumber} after the prompt was marked failed; the payment counts`,
       this.target(current),
     );
     await this.apply(current, {
@@ -400,7 +400,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       await this.audit.record(
         MPESA_ACTOR,
         'payment.mpesa.failed',
-        `M-Pesa Express payment for ${push.purchaseNumber} did not go through: ${outcome.resultDesc || outcome.message}${outcome.resultCode !== null ? ` (code ${outcome.resultCode})` : ''}`,
+        `M-Pesa Express payment for order ${push.purchaseNumber} did not go through: ${outcome.resultDesc || outcome.message}${outcome.resultCode !== null ? ` (code ${outcome.resultCode})` : ''}`,
         this.target(push),
       );
       return;
@@ -420,7 +420,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       await this.audit.record(
         MPESA_ACTOR,
         'payment.mpesa.refund',
-        `M-Pesa payment ${outcome.transactionCode} of KES ${push.amount.toLocaleString('en-US')} for ${push.purchaseNumber} could not be recorded (${error.message}); refund or reconcile it by hand`,
+        `M-Pesa payment ${outcome.transactionCode} of KES ${push.amount.toLocaleString('en-US')} for order ${push.purchaseNumber} could not be recorded (${error.message}); refund or reconcile it by hand`,
         this.target(push),
       );
     }
@@ -437,7 +437,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     return this.audit.record(
       MPESA_ACTOR,
       'payment.mpesa.duplicate',
-      `A repeated M-Pesa callback for ${push.purchaseNumber} was ignored (the prompt is already settled)`,
+      `A repeated M-Pesa callback for order ${push.purchaseNumber} was ignored (the prompt is already settled)`,
       this.target(push),
     );
   }

@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import {
   isSitePictureSlot,
+  SITE_PICTURE_LABELS,
   SITE_PICTURE_SLOTS,
   slotTakesVideo,
   type SitePictureSlot,
@@ -106,7 +107,7 @@ export class SitePicturesService {
       actor,
       'site-picture.update',
       `${actor.fullName} uploaded the shop's own picture for ${slot}${video ? ' with a video' : ''}`,
-      { type: 'site-picture', id: slot },
+      { type: 'site-picture', id: slot, label: SITE_PICTURE_LABELS[slot] },
     );
     return view(record);
   }
@@ -120,7 +121,7 @@ export class SitePicturesService {
       actor,
       'site-picture.remove',
       `${actor.fullName} removed the shop's picture for ${slot}; the drawing shows again`,
-      { type: 'site-picture', id: slot },
+      { type: 'site-picture', id: slot, label: SITE_PICTURE_LABELS[slot] },
     );
     return true;
   }

@@ -32,7 +32,7 @@ export class StaffService {
       {
         type: 'staff',
         id: staff._id,
-        label: staff.email,
+        label: staff.fullName,
       },
     );
     return staff;

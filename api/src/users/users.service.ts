@@ -213,7 +213,7 @@ export class UsersService {
         {
           type: 'user',
           id,
-          label: updated.email,
+          label: updated.fullName,
         },
       );
     }
@@ -258,7 +258,7 @@ export class UsersService {
       {
         type: 'staff',
         id,
-        label: updated.email,
+        label: updated.fullName,
       },
     );
     return updated;
@@ -284,7 +284,7 @@ export class UsersService {
       {
         type: role === 'staff' ? 'staff' : 'user',
         id,
-        label: user.email,
+        label: user.fullName,
       },
     );
     return { user, changed: true };
@@ -304,7 +304,7 @@ export class UsersService {
       {
         type: role === 'staff' ? 'staff' : 'user',
         id,
-        label: deleted.email,
+        label: deleted.fullName,
       },
     );
     return deleted;

@@ -21,6 +21,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit-logs/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people (admins and staff) and action codes the trail holds */
+        get: operations["AuditController_filters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered audit trail as CSV, newest first, at most 10000 entries
+         * @description X-Total-Count says how many entries matched; when it is above the limit only the newest are in the file.
+         */
+        get: operations["AuditController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1001,34 +1038,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        AuditActorDto: {
-            id: string;
-            /** @example Jane Admin */
-            fullName: string;
-            /** @enum {string} */
-            role: "admin" | "staff" | "customer";
-        };
-        AuditTargetDto: {
-            /** @example staff */
-            type: string;
-            id: string;
-            /** @example peter@example.co.ke */
-            label?: string;
-        };
-        AuditLogDto: {
-            _id: string;
-            /** @example staff.create */
-            action: string;
-            /** @example Jane Admin created staff member Peter Mwangi (peter@example.co.ke) */
-            message: string;
-            performedBy: components["schemas"]["AuditActorDto"];
-            /** @description Id of the user who performed the action */
-            user: string;
-            /** @description The record the action changed */
-            target?: components["schemas"]["AuditTargetDto"];
-            /** Format: date-time */
-            timestamp: string;
-        };
         /**
          * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
@@ -1064,6 +1073,51 @@ export interface components {
             moreErrors?: number;
             /** @description Reference to quote when reporting a server-side failure */
             requestId?: string;
+        };
+        AuditActorDto: {
+            id: string;
+            /** @example Jane Admin */
+            fullName: string;
+            /** @enum {string} */
+            role: "admin" | "staff" | "customer";
+        };
+        AuditTargetDto: {
+            /** @example staff */
+            type: string;
+            id: string;
+            /** @example Peter Mwangi */
+            label?: string;
+        };
+        AuditLogDto: {
+            _id: string;
+            /** @example staff.create */
+            action: string;
+            /** @example Jane Admin created staff member Peter Mwangi (peter@example.co.ke) */
+            message: string;
+            performedBy: components["schemas"]["AuditActorDto"];
+            /** @description Id of the user who performed the action */
+            user: string;
+            /** @description The record the action changed */
+            target?: components["schemas"]["AuditTargetDto"];
+            /** Format: date-time */
+            timestamp: string;
+        };
+        AuditPersonDto: {
+            id: string;
+            /** @example Peter Mwangi */
+            fullName: string;
+            /** @enum {string} */
+            role: "admin" | "staff" | "customer";
+        };
+        AuditFilterOptionsDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Admins and staff found in the trail (customers are reached through the role) */
+            people: components["schemas"]["AuditPersonDto"][];
+            /** @description Every action code found in the trail */
+            actions: string[];
         };
         HealthResponseDto: {
             /** @example true */
@@ -2032,10 +2086,20 @@ export interface operations {
     AuditController_list: {
         parameters: {
             query?: {
-                page?: number;
-                limit?: number;
                 /** @description Only entries with this action, e.g. auth.login */
                 action?: string;
+                /** @description Only entries by this person (the id in performedBy.id) */
+                user?: string;
+                /** @description Only entries by people of this role */
+                role?: "admin" | "staff" | "customer";
+                /** @description First day (Africa/Nairobi), inclusive */
+                from?: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to?: string;
+                /** @description true leaves out customers' sign-ins (staff and admin sign-ins stay) */
+                hideCustomerSignIns?: "true" | "false";
+                page?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -2051,6 +2115,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditLogDto"][];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AuditController_filters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditFilterOptionsDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AuditController_export: {
+        parameters: {
+            query?: {
+                /** @description Only entries with this action, e.g. auth.login */
+                action?: string;
+                /** @description Only entries by this person (the id in performedBy.id) */
+                user?: string;
+                /** @description Only entries by people of this role */
+                role?: "admin" | "staff" | "customer";
+                /** @description First day (Africa/Nairobi), inclusive */
+                from?: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to?: string;
+                /** @description true leaves out customers' sign-ins (staff and admin sign-ins stay) */
+                hideCustomerSignIns?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Entries matching, all pages */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description The request is not valid; `errors` names each field and why */

@@ -1,7 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { ROLES } from '@spc/shared-contracts';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ROLES, type Role } from '@spc/shared-contracts';
+import { Envelope } from '../../common/answer';
+import { IsCalendarDay } from '../../common/calendar-day';
 import { PageQueryDto } from '../../common/pagination';
 
 export class AuditActorDto {
@@ -18,7 +20,7 @@ export class AuditTargetDto {
   type!: string;
   @ApiProperty()
   id!: string;
-  @ApiPropertyOptional({ example: 'peter@example.co.ke' })
+  @ApiPropertyOptional({ example: 'Peter Mwangi' })
   label?: string;
 }
 
@@ -46,10 +48,79 @@ export class AuditLogDto {
   timestamp!: string;
 }
 
-export class AuditQueryDto extends PageQueryDto {
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const TRUE_OR_FALSE = ['true', 'false'] as const;
+
+/**
+ * What the audit trail can be narrowed to; every filter is optional and they combine. Days are the
+ * shop's calendar days (Africa/Nairobi), both ends included.
+ */
+export class AuditFilterDto {
   @ApiPropertyOptional({ description: 'Only entries with this action, e.g. auth.login' })
   @IsOptional()
   @IsString()
-  @MaxLength(60)
+  @MaxLength(60, { message: 'action must be at most 60 characters' })
   action?: string;
+
+  @ApiPropertyOptional({ description: 'Only entries by this person (the id in performedBy.id)' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'user must be the id of a person' })
+  user?: string;
+
+  @ApiPropertyOptional({ enum: ROLES, description: 'Only entries by people of this role' })
+  @IsOptional()
+  @IsIn(ROLES, { message: `role must be one of: ${ROLES.join(', ')}` })
+  role?: Role;
+
+  @ApiPropertyOptional({
+    example: '2026-11-01',
+    description: 'First day (Africa/Nairobi), inclusive',
+  })
+  @IsOptional()
+  @Matches(DAY, { message: 'from must be a date as YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'from must be a real day between 2000-01-01 and 2099-12-31' })
+  from?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-11-30',
+    description: 'Last day (Africa/Nairobi), inclusive',
+  })
+  @IsOptional()
+  @Matches(DAY, { message: 'to must be a date as YYYY-MM-DD' })
+  @IsCalendarDay({ message: 'to must be a real day between 2000-01-01 and 2099-12-31' })
+  to?: string;
+
+  @ApiPropertyOptional({
+    enum: TRUE_OR_FALSE,
+    default: 'false',
+    description: "true leaves out customers' sign-ins (staff and admin sign-ins stay)",
+  })
+  @IsOptional()
+  @IsIn(TRUE_OR_FALSE, { message: 'hideCustomerSignIns must be true or false' })
+  hideCustomerSignIns?: 'true' | 'false';
 }
+
+export class AuditQueryDto extends IntersectionType(AuditFilterDto, PageQueryDto) {}
+
+export class AuditPersonDto {
+  @ApiProperty()
+  id!: string;
+  @ApiProperty({ example: 'Peter Mwangi' })
+  fullName!: string;
+  @ApiProperty({ enum: ROLES })
+  role!: string;
+}
+
+export class AuditFilterOptionsData {
+  @ApiProperty({
+    type: [AuditPersonDto],
+    description: 'Admins and staff found in the trail (customers are reached through the role)',
+  })
+  people!: AuditPersonDto[];
+
+  @ApiProperty({ type: [String], description: 'Every action code found in the trail' })
+  actions!: string[];
+}
+
+export class AuditFilterOptionsDto extends Envelope(AuditFilterOptionsData) {}

@@ -47,3 +47,6 @@ export const AuditLogSchema = SchemaFactory.createForClass(AuditLog);
 AuditLogSchema.index({ timestamp: -1 });
 AuditLogSchema.index({ action: 1, timestamp: -1 });
 AuditLogSchema.index({ 'target.id': 1, timestamp: -1 });
+// The trail's filters by person and by role, newest first.
+AuditLogSchema.index({ 'performedBy.id': 1, timestamp: -1 });
+AuditLogSchema.index({ 'performedBy.role': 1, timestamp: -1 });

@@ -1,0 +1,171 @@
+/**
+ * The audit trail's activities in words. Each action code the API records has a name (what the
+ * filter lists: "Created category") and, when the entry names the record it changed, a sentence
+ * ("Created category Fruits"). A code not listed here (added by a later feature) still reads as
+ * words: `delivery-zone.create` becomes "Created delivery zone", `stock.loss` "Stock loss".
+ */
+export interface AuditActivity {
+  /** The activity without its record, e.g. "Marked order in transit". */
+  name: string;
+  /** The activity with its record; `{target}` is replaced by the record's label. */
+  sentence?: string;
+}
+
+/** The most entries one CSV export of the audit trail holds (the newest ones matching). */
+export const AUDIT_EXPORT_LIMIT = 10_000;
+
+/** The action of a sign-in, which the trail can hide for customers. */
+export const AUDIT_SIGN_IN_ACTION = 'auth.login';
+
+export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
+  'auth.login': { name: 'Signed in' },
+  'auth.password.change': { name: 'Changed their password' },
+  'profile.update': { name: 'Updated their profile' },
+
+  'user.update': { name: 'Updated user', sentence: 'Updated user {target}' },
+  'user.deactivate': { name: 'Deactivated user', sentence: 'Deactivated user {target}' },
+  'user.restore': { name: 'Restored user', sentence: 'Restored user {target}' },
+  'user.delete': { name: 'Deleted user', sentence: 'Deleted user {target}' },
+
+  'staff.create': { name: 'Created staff member', sentence: 'Created staff member {target}' },
+  'staff.update': { name: 'Updated staff member', sentence: 'Updated staff member {target}' },
+  'staff.deactivate': {
+    name: 'Deactivated staff member',
+    sentence: 'Deactivated staff member {target}',
+  },
+  'staff.restore': { name: 'Restored staff member', sentence: 'Restored staff member {target}' },
+  'staff.delete': { name: 'Deleted staff member', sentence: 'Deleted staff member {target}' },
+
+  'category.create': { name: 'Created category', sentence: 'Created category {target}' },
+  'category.update': { name: 'Updated category', sentence: 'Updated category {target}' },
+  'category.delete': { name: 'Deleted category', sentence: 'Deleted category {target}' },
+
+  'product.create': { name: 'Created product', sentence: 'Created product {target}' },
+  'product.update': { name: 'Updated product', sentence: 'Updated product {target}' },
+  'product.delete': { name: 'Deleted product', sentence: 'Deleted product {target}' },
+  'product.stock.out': {
+    name: 'Marked a product out of stock',
+    sentence: 'Marked {target} out of stock',
+  },
+  'product.stock.in': { name: 'Restocked a product', sentence: 'Restocked {target}' },
+  'product.offer': { name: 'Put a product on offer', sentence: 'Put {target} on offer' },
+  'stock.loss': { name: 'Recorded a stock loss', sentence: 'Recorded a loss of {target}' },
+  'stock.count': { name: 'Corrected a stock count', sentence: 'Corrected the count of {target}' },
+
+  'order.payment': {
+    name: 'Recorded a payment',
+    sentence: 'Recorded a payment for order {target}',
+  },
+  'order.payment.receipt': {
+    name: 'Added an M-Pesa receipt',
+    sentence: 'Added an M-Pesa receipt to order {target}',
+  },
+  'order.inTransit': {
+    name: 'Marked order in transit',
+    sentence: 'Marked order {target} in transit',
+  },
+  'order.delivered': {
+    name: 'Confirmed delivery',
+    sentence: 'Confirmed delivery of order {target}',
+  },
+  'order.fulfil': { name: 'Fulfilled order', sentence: 'Fulfilled order {target}' },
+  'order.update': {
+    name: 'Changed delivery details',
+    sentence: 'Changed the delivery details of order {target}',
+  },
+  'order.cancel': { name: 'Cancelled order', sentence: 'Cancelled order {target}' },
+  'order.expire': {
+    name: 'Cancelled an unpaid order automatically',
+    sentence: 'Cancelled unpaid order {target} automatically',
+  },
+  'order.delete': { name: 'Deleted order', sentence: 'Deleted order {target}' },
+
+  'payment.mpesa.failed': {
+    name: 'M-Pesa payment failed',
+    sentence: 'M-Pesa payment for order {target} failed',
+  },
+  'payment.mpesa.reopened': {
+    name: 'Accepted a late M-Pesa payment',
+    sentence: 'Accepted a late M-Pesa payment for order {target}',
+  },
+  'payment.mpesa.refund': {
+    name: 'M-Pesa payment to refund by hand',
+    sentence: 'M-Pesa payment for order {target} to refund by hand',
+  },
+  'payment.mpesa.duplicate': {
+    name: 'Ignored a repeated M-Pesa callback',
+    sentence: 'Ignored a repeated M-Pesa callback for order {target}',
+  },
+  'payment.mpesa.unknown': { name: 'Ignored an unknown M-Pesa callback' },
+
+  'site-picture.update': {
+    name: 'Uploaded a shop picture',
+    sentence: 'Uploaded the shop picture for {target}',
+  },
+  'site-picture.remove': {
+    name: 'Removed a shop picture',
+    sentence: 'Removed the shop picture for {target}',
+  },
+};
+
+/** Past tenses of the verbs later codes end with, so an unlisted `thing.verb` reads "Verbed thing". */
+const VERBS: Readonly<Record<string, string>> = {
+  create: 'Created',
+  add: 'Added',
+  update: 'Updated',
+  edit: 'Edited',
+  change: 'Changed',
+  delete: 'Deleted',
+  remove: 'Removed',
+  restore: 'Restored',
+  deactivate: 'Deactivated',
+  archive: 'Archived',
+  send: 'Sent',
+  reply: 'Replied to',
+  read: 'Read',
+  record: 'Recorded',
+  import: 'Imported',
+  export: 'Exported',
+};
+
+/** `deliveryZone`, `delivery-zone`, `delivery_zone` → `delivery zone`. */
+function words(part: string): string {
+  return part
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** An unlisted code in words: "Created delivery zone", "Order bulk in transit", "Stock loss". */
+function fallbackName(action: string): string {
+  const parts = action.split('.').filter(Boolean);
+  if (parts.length === 0) return 'Unknown activity';
+  const verb = VERBS[parts[parts.length - 1]!];
+  if (verb && parts.length > 1) return `${verb} ${parts.slice(0, -1).map(words).join(' ')}`;
+  return capitalise(parts.map(words).join(' '));
+}
+
+/** The activity of an action code in words, without its record: "Created category". */
+export function auditActivityName(action: string): string {
+  return AUDIT_ACTIVITIES[action]?.name ?? fallbackName(action);
+}
+
+/**
+ * The activity of an entry as a sentence, naming its record when the entry has one:
+ * "Created category Fruits", "Marked order SPD-0042 in transit", "Signed in".
+ */
+export function describeAuditActivity(action: string, targetLabel?: string | null): string {
+  const known = AUDIT_ACTIVITIES[action];
+  const label = targetLabel?.trim();
+  if (!label) return known?.name ?? fallbackName(action);
+  if (known) return known.sentence ? known.sentence.replace('{target}', label) : known.name;
+  const name = fallbackName(action);
+  const parts = action.split('.');
+  const verb = parts.length > 1 ? VERBS[parts[parts.length - 1]!] : undefined;
+  return verb ? `${name} ${label}` : `${name}: ${label}`;
+}
