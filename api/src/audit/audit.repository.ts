@@ -49,4 +49,14 @@ export class AuditRepository {
     ]);
     return { items: docs.map(toView), total };
   }
+
+  /** Every entry about one target (e.g. one order), oldest first, at most `limit`. */
+  async forTarget(type: string, id: string, limit: number): Promise<AuditLogDto[]> {
+    const docs = await this.logs
+      .find({ 'target.id': id, 'target.type': type })
+      .sort({ timestamp: 1, _id: 1 })
+      .limit(limit)
+      .lean<LeanAudit[]>();
+    return docs.map(toView);
+  }
 }

@@ -46,4 +46,9 @@ export class AuditService {
     const { skip, limit } = pageRequest(query, PAGE_SIZE.auditLogs);
     return this.repository.list({ action: query.action }, skip, limit);
   }
+
+  /** Every entry about one target (an order's timeline), oldest first. */
+  forTarget(type: string, id: string, limit = 500): Promise<AuditLogDto[]> {
+    return this.repository.forTarget(type, id, limit);
+  }
 }
