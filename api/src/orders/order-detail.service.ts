@@ -86,6 +86,7 @@ export class OrderDetailService {
         : timeline,
       actions: this.actions(order, actor.role),
       documents: this.documents(order, actor.role),
+      shop: { ...SHOP_IDENTITY, ...this.shopContacts() },
     };
   }
 

@@ -34,6 +34,13 @@ export class OrderDocumentsDto {
   @ApiProperty({ type: OrderDocumentAvailabilityDto }) deliveryNote!: OrderDocumentAvailabilityDto;
 }
 
+export class ShopContactsDto {
+  @ApiProperty({ example: 'Seedling Propagation Centre' }) name!: string;
+  @ApiProperty({ example: 'Kiambu, Kenya' }) place!: string;
+  @ApiProperty({ example: '+254700000000' }) phone!: string;
+  @ApiProperty({ example: 'shop.example.co.ke' }) website!: string;
+}
+
 export class OrderDetailData {
   @ApiProperty({
     type: OrderDto,
@@ -49,6 +56,11 @@ export class OrderDetailData {
   })
   actions!: OrderActionCheckDto[];
   @ApiProperty({ type: OrderDocumentsDto }) documents!: OrderDocumentsDto;
+  @ApiProperty({
+    type: ShopContactsDto,
+    description: 'What receipts and delivery notes print as the seller',
+  })
+  shop!: ShopContactsDto;
 }
 
 export class OrderDetailResponseDto extends Envelope(OrderDetailData) {}

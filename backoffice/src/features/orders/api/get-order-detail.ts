@@ -1,0 +1,19 @@
+import type { components } from '@spc/shared-contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { unwrap } from '../../../lib/api-error';
+import { orderKeys } from './get-orders';
+
+export type OrderDetail = components['schemas']['OrderDetailData'];
+
+/** Under the orders' key, so every order action refreshes the open detail too. */
+export const orderDetailKey = (id: string) => [...orderKeys.all, 'detail', id] as const;
+
+export async function getOrderDetail(id: string): Promise<OrderDetail> {
+  return unwrap(await api.GET('/api/orders/{id}/detail', { params: { path: { id } } }));
+}
+
+export const orderDetailQueryOptions = (id: string) =>
+  queryOptions({ queryKey: orderDetailKey(id), queryFn: () => getOrderDetail(id) });
+
+export const useOrderDetail = (id: string) => useQuery(orderDetailQueryOptions(id));
