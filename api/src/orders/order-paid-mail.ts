@@ -13,7 +13,7 @@ export function paidMail(order: OrderRecord, receiptUrl: string | undefined): Ma
   const text = [
     `Hello ${customerText(order.guestInfo.fullName, 80)},`,
     '',
-    `We have received your payment of ${formatMoney(p?.amount ?? order.totalAmount)} for order ${order.purchaseNumber}${method ? ` (${method}${p?.transactionCode ? ` ${p.transactionCode}` : ''})` : ''}.`,
+    `We have received your payment of ${formatMoney(p?.amount ?? order.totalAmount)} for order ${order.purchaseNumber}${method ? ` (${method}${p?.transactionCode ? ` ${customerText(p.transactionCode, 40)}` : ''})` : ''}.`,
     '',
     ...(receiptUrl ? ['Download your receipt (PDF):', receiptUrl, ''] : []),
     `${SHOP_IDENTITY.name}, ${SHOP_IDENTITY.place}`,
