@@ -121,7 +121,9 @@ function totalLine(doc: Doc, label: string, value: string, bold = false): void {
   doc.x = MARGIN;
 }
 
+/** The "Paid" stamp at (x, y); the text cursor and font stay where they were. */
 function stamp(doc: Doc, x: number, y: number): void {
+  const cursor = { x: doc.x, y: doc.y };
   doc.save();
   doc.rotate(-12, { origin: [x + 60, y + 22] });
   doc.lineWidth(3).strokeColor('#c62828').roundedRect(x, y, 120, 44, 6).stroke();
@@ -131,7 +133,9 @@ function stamp(doc: Doc, x: number, y: number): void {
     .fontSize(26)
     .text(T.paidStamp, x, y + 10, { width: 120, align: 'center' });
   doc.restore();
-  doc.fillColor(INK);
+  doc.x = cursor.x;
+  doc.y = cursor.y;
+  doc.fillColor(INK).font('Helvetica').fontSize(10);
 }
 
 /** The receipt: proof of payment, with the "Paid" stamp. Only for paid orders (the caller checks). */

@@ -98,7 +98,7 @@ function Lines({ order }: { order: Order }) {
       <Title order={3} size="h4" mb="sm">
         Items
       </Title>
-      <Table.ScrollContainer minWidth={420}>
+      <Table.ScrollContainer minWidth={300}>
         <Table verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
