@@ -90,7 +90,7 @@ describe('order PDFs', () => {
     ] as const) {
       const runs = 5;
       const started = performance.now();
-      let pdf = Buffer.alloc(0);
+      let pdf: Buffer = Buffer.alloc(0);
       for (let i = 0; i < runs; i++) pdf = await make(o, SHOP);
       const ms = (performance.now() - started) / runs;
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
