@@ -98,8 +98,8 @@ function Lines({ order }: { order: Order }) {
       <Title order={3} size="h4" mb="sm">
         Items
       </Title>
-      <Table.ScrollContainer minWidth={300}>
-        <Table verticalSpacing="xs">
+      <Table.ScrollContainer minWidth={280}>
+        <Table verticalSpacing="xs" horizontalSpacing={6} fz="sm">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Product</Table.Th>
