@@ -19,6 +19,7 @@ import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
+import { OrderDocumentLinks } from '../src/orders/order-document-links';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 interface Request {
@@ -308,6 +309,25 @@ export const ROUTES: Route[] = [
       path: `/api/orders/${(await freshOrder(ctx, customerOrGuest(as)))._id}`,
     }),
   },
+  {
+    route: 'GET /api/orders/{id}/detail',
+    allowed: ALL,
+    request: async (as, ctx) => ({
+      path: `/api/orders/${(await freshOrder(ctx, customerOrGuest(as)))._id}/detail`,
+    }),
+  },
+  // Signed in or not: anyone with the payment e-mail's signed link (what an anonymous caller sends).
+  ...(['receipt', 'delivery-note'] as const).map((document) => ({
+    route: `GET /api/orders/{id}/${document}.pdf`,
+    allowed: 'public' as const,
+    request: async (_: Role | 'anonymous', ctx: Context) => {
+      const { _id } = await freshOrder(ctx, 'anonymous', ['pay']);
+      const { expires, signature } = ctx.t.app.get(OrderDocumentLinks).params(_id, document);
+      return {
+        path: `/api/orders/${_id}/${document}.pdf?expires=${expires}&signature=${signature}`,
+      };
+    },
+  })),
   {
     route: 'PATCH /api/orders/complete-payment/{orderId}',
     allowed: STAFF,

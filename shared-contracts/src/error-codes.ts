@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   NOT_PAID: 'The order must be paid first',
   /** The order is part of the sales record and cannot be deleted. */
   SALES_RECORD: 'The order is part of the sales record',
+  /** A signed link (e.g. a receipt's in an e-mail) is past its expiry: ask for a new one. */
+  LINK_EXPIRED: 'The link has expired',
   /** The email address belongs to another account. */
   EMAIL_TAKEN: 'The email address is already used',
   /** Any other conflict with the current state (a name taken, changed meanwhile, ...). */

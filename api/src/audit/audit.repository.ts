@@ -74,6 +74,16 @@ export class AuditRepository {
     const codes = await this.logs.distinct('action');
     return (codes as string[]).sort();
   }
+
+  /** Every entry about one target (e.g. one order), oldest first, at most `limit`. */
+  async forTarget(type: string, id: string, limit: number): Promise<AuditLogDto[]> {
+    const docs = await this.logs
+      .find({ 'target.id': id, 'target.type': type })
+      .sort({ timestamp: 1, _id: 1 })
+      .limit(limit)
+      .lean<LeanAudit[]>();
+    return docs.map(toView);
+  }
 }
 
 /** An audit filter in database terms: instants, not days. */

@@ -91,6 +91,11 @@ export class AuditService {
     ]);
     return { people, actions };
   }
+
+  /** Every entry about one target (an order's timeline), oldest first. */
+  forTarget(type: string, id: string, limit = 500): Promise<AuditLogDto[]> {
+    return this.repository.forTarget(type, id, limit);
+  }
 }
 
 /** The query's shop days as instants: from the start of `from` to the end of `to`. */

@@ -5,6 +5,7 @@ import type { Principal } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
 import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import type { OrderMoney } from './order-money';
+import { paidMail } from './order-paid-mail';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { Order } from './schemas/order.schema';
@@ -27,6 +28,8 @@ export interface StepContext<I> {
   now: Date;
   money: OrderMoney;
   placement: OrderPlacementService;
+  /** A signed link to this order's receipt, for the e-mails (absent where no signer is set up). */
+  receiptLink?: (orderId: string) => string;
 }
 
 /**
@@ -129,6 +132,7 @@ export const ORDER_STEPS = {
       text: ({ actor, order, input: dto }) =>
         `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${kes(dto.paymentDetails.amount)} for order ${order.purchaseNumber}`,
     },
+    mail: (ctx, updated) => paidMail(updated, ctx.receiptLink?.(updated._id)),
   } satisfies OrderStep<CompletePaymentDto>,
 
   /** A payment Daraja confirmed (M-Pesa Express): the actor is the system. */
@@ -146,6 +150,7 @@ export const ORDER_STEPS = {
       text: ({ actor, order, input: p }) =>
         `${actor.fullName} recorded an Mpesa payment of ${kes(p.amount)} for order ${order.purchaseNumber} (${p.transactionCode})`,
     },
+    mail: (ctx, updated) => paidMail(updated, ctx.receiptLink?.(updated._id)),
   } satisfies OrderStep<{ amount: number; transactionCode: string; timePaid: Date }>,
 
   inTransit: {

@@ -4,6 +4,9 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { UsersModule } from '../users/users.module';
 import { OrderPlacementService } from './order-placement.service';
 import { OrdersController } from './orders.controller';
+import { OrderDetailService } from './order-detail.service';
+import { OrderDocumentLinks } from './order-document-links';
+import { OrderDocumentsController } from './order-documents.controller';
 import { OrderHoldLimits } from './order-hold-limits';
 import { OrderMoney } from './order-money';
 import { OrdersRepository } from './orders.repository';
@@ -26,8 +29,16 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
       { name: OrderRefund.name, schema: OrderRefundSchema },
     ]),
   ],
-  controllers: [OrdersController],
-  providers: [OrdersService, OrdersRepository, OrderPlacementService, OrderHoldLimits, OrderMoney],
+  controllers: [OrdersController, OrderDocumentsController],
+  providers: [
+    OrdersService,
+    OrdersRepository,
+    OrderPlacementService,
+    OrderHoldLimits,
+    OrderMoney,
+    OrderDetailService,
+    OrderDocumentLinks,
+  ],
   exports: [OrdersService],
 })
 export class OrdersModule {}

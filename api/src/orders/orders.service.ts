@@ -5,6 +5,7 @@ import {
   Injectable,
   Logger,
   NotFoundException,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
@@ -35,6 +36,7 @@ import type {
   UpdateOrderDto,
 } from './dto/order.dto';
 import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
+import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import type { OrderListFilter, OrderRecord } from './order.types';
@@ -71,6 +73,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly money: OrderMoney,
+    @Optional() private readonly documents?: OrderDocumentLinks,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -350,6 +353,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       now: new Date(),
       money: this.money,
       placement: this.placement,
+      receiptLink: this.documents && ((id) => this.documents!.storefrontUrl(id, 'receipt')),
     };
     step.access?.(ctx);
     this.assertAllowed(order, step.rule, actor);

@@ -26,6 +26,22 @@ const EditStaff = page(() => import('../features/staff/routes/edit-staff'), 'Edi
 const EditUser = page(() => import('./routes/edit-user'), 'EditUserPage');
 const AdminOrders = page(() => import('../features/orders/routes/orders'), 'AdminOrdersRoute');
 const StaffOrders = page(() => import('../features/orders/routes/orders'), 'StaffOrdersRoute');
+const AdminOrderDetail = page(
+  () => import('../features/orders/routes/order-detail'),
+  'AdminOrderDetailRoute',
+);
+const StaffOrderDetail = page(
+  () => import('../features/orders/routes/order-detail'),
+  'StaffOrderDetailRoute',
+);
+const AdminOrderPrint = page(
+  () => import('../features/orders/routes/order-print'),
+  'AdminOrderPrintRoute',
+);
+const StaffOrderPrint = page(
+  () => import('../features/orders/routes/order-print'),
+  'StaffOrderPrintRoute',
+);
 const Reports = page(() => import('../features/reports/routes/reports'), 'ReportsRoute');
 const AuditTrails = page(() => import('../features/audit/routes/audit-trails'), 'AuditTrailsRoute');
 const Products = page(() => import('../features/products/routes/products'), 'ProductsRoute');
@@ -58,6 +74,7 @@ export function AppRoutes() {
             <Route path="/colleagues/:id" element={<EditStaff />} />
             <Route path="/edit-user/:id" element={<EditUser />} />
             <Route path="/admin/orders" element={<AdminOrders />} />
+            <Route path="/admin/orders/:id" element={<AdminOrderDetail />} />
             <Route path="/admin/reports" element={<Reports />} />
             <Route path="/admin/audit-trails" element={<AuditTrails />} />
             <Route path="/admin/site-pictures" element={<SitePictures />} />
@@ -68,10 +85,18 @@ export function AppRoutes() {
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />
+            <Route path="/staff/orders/:id" element={<StaffOrderDetail />} />
           </Route>
           <Route path="/user/profile" element={<Profile />} />
           <Route path="/staff" element={<StaffAreaRoute />} />
           <Route path="/customer" element={<CustomerAreaRoute />} />
+        </Route>
+        {/* Receipts and delivery notes print on their own, without the console's frame. */}
+        <Route element={<AdminOnly />}>
+          <Route path="/admin/orders/:id/:document" element={<AdminOrderPrint />} />
+        </Route>
+        <Route element={<StaffOnly />}>
+          <Route path="/staff/orders/:id/:document" element={<StaffOrderPrint />} />
         </Route>
       </Route>
       <Route path="*" element={<NotFoundRoute />} />

@@ -22,6 +22,11 @@ export const paths = {
   staffArea: '/staff',
   customerArea: '/customer',
   colleague: (id: string) => `/colleagues/${id}`,
+  /** One order: under /admin/orders for admins, /staff/orders for staff. */
+  orderDetail: (role: Role, id: string) => `/${role === 'admin' ? 'admin' : 'staff'}/orders/${id}`,
+  /** Its receipt or delivery note, as a page to print. */
+  orderDocument: (role: Role, id: string, document: 'receipt' | 'delivery-note') =>
+    `/${role === 'admin' ? 'admin' : 'staff'}/orders/${id}/${document}`,
 } as const;
 
 /** Pages of the customer shop, which lives on its own origin. */

@@ -691,6 +691,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order with its timeline, the caller's actions (allowed, or refused with the reason) and its documents; a customer only their own, without staff names */
+        get: operations["OrderDocumentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of a paid order as a PDF: staff and admin any order, a customer their own; or anyone with the e-mail's signed link (`expires`, `signature`) */
+        get: operations["OrderDocumentsController_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/delivery-note.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery note (address, phone, lines, a signature line) as a PDF: staff and admin any order, a customer their own paid one; or with a signed link */
+        get: operations["OrderDocumentsController_deliveryNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/options": {
         parameters: {
             query?: never;
@@ -1039,10 +1090,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -1061,7 +1112,7 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             /**
-             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
              * @example VALIDATION_FAILED
              */
             code: components["schemas"]["ErrorCode"];
@@ -1629,6 +1680,58 @@ export interface components {
         };
         UpdateOrderDto: {
             guestInfo: components["schemas"]["DeliveryInfoDto"];
+        };
+        OrderTimelineEntryDto: {
+            /** @example Payment recorded */
+            step: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Who did it: staff and admin only (null in a customer's view) */
+            by: string | null;
+            /** @example Jane Clerk recorded a Mpesa payment of KES 1,250 for SPD7K3MX9QA */
+            text: string;
+        };
+        OrderActionCheckDto: {
+            /** @enum {string} */
+            action: "completePayment" | "inTransit" | "confirmDelivery" | "fulfil" | "cancel" | "update" | "delete";
+            allowed: boolean;
+            /** @description Why the state machine refuses it */
+            reason?: string;
+            /** @enum {string} */
+            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        };
+        OrderDocumentAvailabilityDto: {
+            available: boolean;
+            reason?: string;
+        };
+        OrderDocumentsDto: {
+            receipt: components["schemas"]["OrderDocumentAvailabilityDto"];
+            deliveryNote: components["schemas"]["OrderDocumentAvailabilityDto"];
+        };
+        ShopContactsDto: {
+            /** @example Seedling Propagation Centre */
+            name: string;
+            /** @example Kiambu, Kenya */
+            place: string;
+            /** @example +254700000000 */
+            phone: string;
+            /** @example shop.example.co.ke */
+            website: string;
+        };
+        OrderDetailResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description The order; in a customer's view the payment's recorder is the shop, not a staff member */
+            order: components["schemas"]["OrderDto"];
+            /** @description Every step, oldest first */
+            timeline: components["schemas"]["OrderTimelineEntryDto"][];
+            /** @description The actions the caller's role has on orders, each allowed or refused with why */
+            actions: components["schemas"]["OrderActionCheckDto"][];
+            documents: components["schemas"]["OrderDocumentsDto"];
+            /** @description What receipts and delivery notes print as the seller */
+            shop: components["schemas"]["ShopContactsDto"];
         };
         PaymentOptionsResponseDto: {
             /** @example true */
@@ -4751,6 +4854,222 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDocumentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetailResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDocumentsController_receipt: {
+        parameters: {
+            query?: {
+                /** @description Expiry of a signed link, seconds since 1970 */
+                expires?: string;
+                /** @description HMAC signature of a signed link */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A token was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The order is not paid */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The signed link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDocumentsController_deliveryNote: {
+        parameters: {
+            query?: {
+                /** @description Expiry of a signed link, seconds since 1970 */
+                expires?: string;
+                /** @description HMAC signature of a signed link */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A token was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The order is not paid (customer) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The signed link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };

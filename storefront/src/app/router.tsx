@@ -26,6 +26,14 @@ const Contact = page(() => import('../features/pages/routes/contact'), 'ContactR
 const About = page(() => import('../features/pages/routes/about'), 'AboutRoute');
 const Profile = page(() => import('../features/user/routes/profile'), 'ProfileRoute');
 const MyOrders = page(() => import('../features/user/routes/my-orders'), 'MyOrdersRoute');
+const MyOrderDetail = page(
+  () => import('../features/user/routes/order-detail'),
+  'MyOrderDetailRoute',
+);
+const OrderDocument = page(
+  () => import('../features/user/routes/order-document'),
+  'OrderDocumentRoute',
+);
 const NotFound = page(() => import('../features/pages/routes/not-found'), 'NotFoundRoute');
 const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
 const Register = page(() => import('../features/auth/routes/register'), 'RegisterRoute');
@@ -56,6 +64,7 @@ export function AppRoutes() {
         <Route path="viewCart" element={<CartPage />} />
         <Route path="checkout" element={<Checkout />} />
         <Route path="track-orders" element={<TrackOrders />} />
+        <Route path="orders/:id/:document" element={<OrderDocument />} />
         <Route path="contactUs" element={<Contact />} />
         <Route path="aboutUs" element={<About />} />
         <Route element={<RequireAuth />}>
@@ -63,6 +72,7 @@ export function AppRoutes() {
         </Route>
         <Route element={<RequireAuth customerOnly />}>
           <Route path="user/my-orders" element={<MyOrders />} />
+          <Route path="user/my-orders/:id" element={<MyOrderDetail />} />
         </Route>
         <Route path="dashboard" element={<DashboardRoute />} />
         <Route path="*" element={<NotFound />} />

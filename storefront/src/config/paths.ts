@@ -14,5 +14,6 @@ export const paths = {
   resetPassword: (token: string) => `/authenticate/resetPassword/${token}`,
   profile: '/user/profile',
   myOrders: '/user/my-orders',
+  myOrder: (id: string) => `/user/my-orders/${id}`,
   dashboard: '/dashboard',
 } as const;

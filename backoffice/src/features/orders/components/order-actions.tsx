@@ -1,4 +1,4 @@
-import { ActionIcon, Menu, Modal, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, List, Menu, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import {
   checkOrderAction,
   formatMoney,
@@ -13,12 +13,13 @@ import { ConfirmModal } from '../../../components/confirm-modal';
 import { useCancelOrder } from '../api/cancel-order';
 import { useCompletePayment } from '../api/complete-payment';
 import { useCompleteOrder } from '../api/complete-order';
+import { useConfirmDelivery } from '../api/confirm-delivery';
 import type { Order } from '../api/get-orders';
 import { useMoveInTransit } from '../api/move-in-transit';
 import { PaymentFormFields } from './payment-form';
 import { RefundFormFields } from './refund-form';
 
-type MenuAction = 'completePayment' | 'inTransit' | 'fulfil' | 'cancel';
+type MenuAction = 'completePayment' | 'inTransit' | 'confirmDelivery' | 'fulfil' | 'cancel';
 
 /** The row menu's entries and the state-machine action each one takes. */
 export const ORDER_MENU: { action: MenuAction; label: string }[] = [
@@ -28,33 +29,57 @@ export const ORDER_MENU: { action: MenuAction; label: string }[] = [
   { action: 'cancel', label: 'Cancel Order' },
 ];
 
+/** The order detail's buttons: the menu's four and Confirm Delivery, in the order's life order. */
+export const ORDER_BUTTONS: { action: MenuAction; label: string }[] = [
+  ORDER_MENU[0]!,
+  ORDER_MENU[1]!,
+  { action: 'confirmDelivery', label: 'Confirm Delivery' },
+  ORDER_MENU[2]!,
+  ORDER_MENU[3]!,
+];
+
 /** Which menu entries this role sees: staff all four, admins none, anyone else only Cancel. */
-export function menuFor(role: Role | undefined) {
+export function menuFor(role: Role | undefined, entries = ORDER_MENU) {
   if (role === 'admin') return [];
-  if (role === 'staff') return ORDER_MENU;
-  return ORDER_MENU.filter((m) => m.action === 'cancel');
+  if (role === 'staff') return entries;
+  return entries.filter((m) => m.action === 'cancel');
 }
 
 const CONFIRM: Record<Exclude<MenuAction, 'completePayment'>, { title: string; verb: string }> = {
   inTransit: { title: 'Move to In Transit', verb: 'move to in transit' },
   fulfil: { title: 'Complete', verb: 'complete' },
+  confirmDelivery: { title: 'Confirm Delivery', verb: 'mark as delivered' },
   cancel: { title: 'Cancel', verb: 'cancel' },
 };
 
-/** Per-row menu; what the order's status forbids is disabled, with the reason in a tooltip. */
-export function OrderActions({ order, role }: { order: Order; role: Role }) {
+/**
+ * Per-row menu; what the order's status forbids is disabled, with the reason in a tooltip. With
+ * `layout="buttons"` (the order detail) the same actions and modals as buttons, Confirm Delivery
+ * included, and the reasons for the refused ones written out beneath.
+ */
+export function OrderActions({
+  order,
+  role,
+  layout = 'menu',
+}: {
+  order: Order;
+  role: Role;
+  layout?: 'menu' | 'buttons';
+}) {
   const [open, setOpen] = useState<MenuAction | null>(null);
   const completePayment = useCompletePayment();
   const inTransit = useMoveInTransit();
   const fulfil = useCompleteOrder();
   const cancel = useCancelOrder();
-  const entries = menuFor(role);
+  const confirmDelivery = useConfirmDelivery();
+  const entries = menuFor(role, layout === 'buttons' ? ORDER_BUTTONS : ORDER_MENU);
   if (!entries.length) return null;
   const state = order as unknown as OrderState;
 
   const run: Record<Exclude<MenuAction, 'completePayment'>, () => Promise<unknown>> = {
     inTransit: () => inTransit.mutateAsync(order._id),
     fulfil: () => fulfil.mutateAsync(order._id),
+    confirmDelivery: () => confirmDelivery.mutateAsync(order._id),
     cancel: () => cancel.mutateAsync({ id: order._id }),
   };
   // A paid order is cancelled only with its refund recorded, so it gets the refund form instead.
@@ -93,8 +118,37 @@ export function OrderActions({ order, role }: { order: Order; role: Role }) {
       { onSuccess: () => setTimeout(() => setOpen(null), 1000) },
     );
 
-  return (
-    <>
+  const checks = entries.map((entry) => ({
+    ...entry,
+    check: checkOrderAction(state, entry.action as OrderAction, role),
+  }));
+  const refused = checks.filter((c) => !c.check.allowed);
+  const trigger =
+    layout === 'buttons' ? (
+      <Stack gap="xs">
+        <Group gap="xs">
+          {checks.map(({ action, label, check }) => (
+            <Button
+              key={action}
+              variant={check.allowed ? 'filled' : 'default'}
+              disabled={!check.allowed}
+              onClick={() => setOpen(action)}
+            >
+              {label}
+            </Button>
+          ))}
+        </Group>
+        {refused.length > 0 && (
+          <List size="sm" c="dimmed" aria-label="Why some actions are not available">
+            {refused.map(({ action, label, check }) => (
+              <List.Item key={action} data-testid={`reason-${action}`}>
+                {label}: {check.allowed ? '' : check.reason}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </Stack>
+    ) : (
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <ActionIcon variant="subtle" aria-label={`Actions for order ${order.purchaseNumber}`}>
@@ -121,6 +175,11 @@ export function OrderActions({ order, role }: { order: Order; role: Role }) {
           })}
         </Menu.Dropdown>
       </Menu>
+    );
+
+  return (
+    <>
+      {trigger}
       <Modal
         opened={open === 'completePayment'}
         onClose={() => setOpen(null)}
@@ -149,7 +208,7 @@ export function OrderActions({ order, role }: { order: Order; role: Role }) {
           onCancel={() => setOpen(null)}
         />
       </Modal>
-      {(['inTransit', 'fulfil', 'cancel'] as const).map((action) => (
+      {(['inTransit', 'confirmDelivery', 'fulfil', 'cancel'] as const).map((action) => (
         <ConfirmModal
           key={action}
           opened={open === action && !(action === 'cancel' && paid)}

@@ -1,4 +1,4 @@
-import { Badge, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import {
   formatDate,
   formatDateTime,
@@ -7,6 +7,8 @@ import {
   PAGE_SIZE,
   type Role,
 } from '@spc/shared-contracts';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import type { Order } from '../api/get-orders';
 import { OrderActions } from './order-actions';
 
@@ -93,7 +95,11 @@ export function OrdersTable({ orders, page, role }: { orders: Order[]; page: num
             <Table.Tr key={order._id}>
               <Table.Td>{(page - 1) * PAGE_SIZE.orders + i + 1}</Table.Td>
               <Table.Td>{formatDate(order.orderDate)}</Table.Td>
-              <Table.Td>{order.purchaseNumber}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={paths.orderDetail(role, order._id)}>
+                  {order.purchaseNumber}
+                </Anchor>
+              </Table.Td>
               <Table.Td>{customerName(order)}</Table.Td>
               <Table.Td maw={260}>{productNames(order)}</Table.Td>
               <Table.Td>

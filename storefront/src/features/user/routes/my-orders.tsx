@@ -2,6 +2,7 @@ import {
   checkOrderAction,
   formatDate,
   formatMoney,
+  ORDER_DOCUMENT_TEXTS,
   STOREFRONT_MESSAGES,
   type OrderStatus,
   type PaymentStatus,
@@ -13,6 +14,7 @@ import { Empty, ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
 
@@ -43,6 +45,32 @@ function CancelButton({
       }
     >
       Cancel order
+    </button>
+  );
+}
+
+/** The receipt of a paid order, as a PDF; unpaid orders have none yet. */
+function ReceiptButton({
+  order,
+}: {
+  order: { _id: string; purchaseNumber: string; paymentStatus: string };
+}) {
+  const [busy, setBusy] = useState(false);
+  if (order.paymentStatus !== 'Paid') return null;
+  return (
+    <button
+      type="button"
+      className="btn btn-sm btn-light"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        fetchPdf(documentUrl(`/api/orders/${order._id}/receipt.pdf`), true)
+          .then((blob) => saveBlob(blob, `receipt-${order.purchaseNumber}.pdf`))
+          .catch((e: Error) => toast.error(e.message))
+          .finally(() => setBusy(false));
+      }}
+    >
+      {ORDER_DOCUMENT_TEXTS.downloadReceipt}
     </button>
   );
 }
@@ -84,7 +112,9 @@ export function MyOrdersRoute() {
             {rows.map(({ o, n, check }) => (
               <li key={o._id} className="order-card" data-testid="order-card">
                 <div className="order-card-head">
-                  <strong>{o.purchaseNumber}</strong>
+                  <Link to={paths.myOrder(o._id)}>
+                    <strong>{o.purchaseNumber}</strong>
+                  </Link>
                   <span className="status-pill">{o.orderStatus}</span>
                 </div>
                 <p className="muted small">
@@ -101,7 +131,10 @@ export function MyOrdersRoute() {
                   <dt>Subtotal</dt>
                   <dd>{formatMoney(o.subtotal)}</dd>
                 </dl>
-                <CancelButton order={o._id} check={check} cancel={cancel} />
+                <div className="row-actions">
+                  <CancelButton order={o._id} check={check} cancel={cancel} />
+                  <ReceiptButton order={o} />
+                </div>
                 {!check.allowed && <p className="muted small">{check.reason}</p>}
               </li>
             ))}
@@ -132,7 +165,9 @@ export function MyOrdersRoute() {
                   <tr key={o._id}>
                     <td>{n}</td>
                     <td>{formatDate(o.orderDate)}</td>
-                    <td>{o.purchaseNumber}</td>
+                    <td>
+                      <Link to={paths.myOrder(o._id)}>{o.purchaseNumber}</Link>
+                    </td>
                     <td className="wrap">{o.customerName}</td>
                     <td className="wrap">{o.products.map((p) => p.productName).join(', ')}</td>
                     <td>{o.paymentStatus}</td>
@@ -140,7 +175,10 @@ export function MyOrdersRoute() {
                     <td>{formatMoney(o.subtotal)}</td>
                     <td>{o.fulfillmentStatus}</td>
                     <td>
-                      <CancelButton order={o._id} check={check} cancel={cancel} />
+                      <div className="row-actions">
+                        <CancelButton order={o._id} check={check} cancel={cancel} />
+                        <ReceiptButton order={o} />
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -1,0 +1,205 @@
+import { ConflictException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  checkOrderAction,
+  ORDER_DOCUMENT_MESSAGES,
+  SHOP_IDENTITY,
+  type OrderAction,
+  type OrderDocument,
+  type OrderStatus,
+  type OrderTimelineEntry,
+  type PaymentStatus,
+  type Role,
+} from '@spc/shared-contracts';
+import { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { OrderDto } from './dto/order.dto';
+import type {
+  OrderActionCheckDto,
+  OrderDetailData,
+  OrderDocumentsDto,
+} from './dto/order-detail.dto';
+import { OrderDocumentLinks } from './order-document-links';
+import { deliveryNotePdf, receiptPdf, type ShopContacts } from './order-pdf';
+import { OrdersService, SHOP_ACTOR } from './orders.service';
+
+/** Which actions each role has on orders at all (the state machine then allows or refuses each). */
+const ROLE_ACTIONS: Record<Role, OrderAction[]> = {
+  staff: ['completePayment', 'inTransit', 'confirmDelivery', 'fulfil', 'cancel', 'update'],
+  admin: ['delete'],
+  customer: ['cancel'],
+};
+
+/** The timeline's name for each audit action about an order. */
+const AUDIT_STEPS: Record<string, string> = {
+  'order.payment': 'Payment recorded',
+  'order.payment.receipt': 'M-Pesa receipt added',
+  'order.inTransit': 'In transit',
+  'order.delivered': 'Delivered',
+  'order.fulfil': 'Completed',
+  'order.cancel': 'Cancelled',
+  'order.expire': 'Cancelled (unpaid)',
+  'order.update': 'Delivery details changed',
+};
+
+/** What a customer's timeline says of each step (no names of staff, no audit wording). */
+const CUSTOMER_TEXT: Record<string, string> = {
+  Placed: 'We received your order',
+  'Payment recorded': 'Your payment was received',
+  'In transit': 'Your order is on its way',
+  Delivered: 'Your order was delivered',
+  Completed: 'Your order is complete',
+  Cancelled: 'Your order was cancelled',
+  'Cancelled (unpaid)': 'Your order was cancelled as it was not paid in time',
+};
+
+export interface OrderPdf {
+  filename: string;
+  pdf: Buffer;
+}
+
+/**
+ * The order detail (the order, its timeline from its dates and the audit trail, the actions the
+ * caller may take with the reasons for those refused) and its printable documents.
+ */
+@Injectable()
+export class OrderDetailService {
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly audit: AuditService,
+    private readonly links: OrderDocumentLinks,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Staff and admin: any order, all of it. A customer: their own (else 404), no staff-only parts. */
+  async detail(actor: Principal, id: string): Promise<OrderDetailData> {
+    const order = await this.orders.get(actor, id);
+    const customer = actor.role === 'customer';
+    const timeline = await this.timeline(order);
+    return {
+      order: customer ? this.forCustomer(order) : order,
+      timeline: customer
+        ? timeline
+            .filter((e) => e.step in CUSTOMER_TEXT)
+            .map((e) => ({ step: e.step, at: e.at, by: null, text: CUSTOMER_TEXT[e.step]! }))
+        : timeline,
+      actions: this.actions(order, actor.role),
+      documents: this.documents(order, actor.role),
+      shop: { ...SHOP_IDENTITY, ...this.shopContacts() },
+    };
+  }
+
+  /**
+   * A receipt or delivery note as a PDF: with a signed link (from the payment e-mail), or signed in
+   * (staff and admin any order; a customer their own paid orders). A receipt needs a paid order.
+   */
+  async document(
+    actor: Principal | undefined,
+    id: string,
+    kind: OrderDocument,
+    link: { expires?: string; signature?: string },
+  ): Promise<OrderPdf> {
+    let order: OrderDto;
+    let role: Role;
+    if (link.expires !== undefined || link.signature !== undefined) {
+      this.links.verify(id, kind, link.expires, link.signature);
+      order = await this.orders.get(SHOP_ACTOR, id);
+      role = 'customer';
+    } else if (actor) {
+      order = await this.orders.get(actor, id);
+      role = actor.role;
+    } else {
+      throw new UnauthorizedException({
+        message: ORDER_DOCUMENT_MESSAGES.signInOrLink,
+        code: 'UNAUTHENTICATED',
+      });
+    }
+    const availability = this.documents(order, role)[
+      kind === 'receipt' ? 'receipt' : 'deliveryNote'
+    ];
+    if (!availability.available)
+      throw new ConflictException({ message: availability.reason, code: 'NOT_PAID' });
+    const shop = this.shopContacts();
+    const pdf =
+      kind === 'receipt' ? await receiptPdf(order, shop) : await deliveryNotePdf(order, shop);
+    return { filename: `${kind}-${order.purchaseNumber}.pdf`, pdf };
+  }
+
+  /** What the documents print as the shop's contacts. */
+  shopContacts(): ShopContacts {
+    return {
+      phone: `+${this.config.businessWhatsapp}`,
+      website: this.config.storefrontUrl.replace(/^https?:\/\//, ''),
+    };
+  }
+
+  private documents(order: OrderDto, role: Role): OrderDocumentsDto {
+    const paid = order.paymentStatus === 'Paid';
+    const receipt = paid
+      ? { available: true }
+      : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
+    const deliveryNote =
+      paid || role !== 'customer'
+        ? { available: true }
+        : { available: false, reason: ORDER_DOCUMENT_MESSAGES.customerNotPaid };
+    return { receipt, deliveryNote };
+  }
+
+  private actions(order: OrderDto, role: Role): OrderActionCheckDto[] {
+    const state = {
+      orderStatus: order.orderStatus as OrderStatus,
+      paymentStatus: order.paymentStatus as PaymentStatus,
+    };
+    return ROLE_ACTIONS[role].map((action) => {
+      const check = checkOrderAction(state, action, role);
+      return check.allowed
+        ? { action, allowed: true }
+        : { action, allowed: false, reason: check.reason, code: check.code };
+    });
+  }
+
+  /** The payment's recorder is a staff member's name: a customer sees the shop instead. */
+  private forCustomer(order: OrderDto): OrderDto {
+    if (!order.paymentDetails) return order;
+    return {
+      ...order,
+      paymentDetails: {
+        ...order.paymentDetails,
+        completedBy: { _id: '', fullName: SHOP_IDENTITY.name },
+      },
+    };
+  }
+
+  /**
+   * Placement, then every audit entry about the order; a step the order's dates show but the trail
+   * lacks (orders older than the trail, seeded ones) is added from the date, with no name.
+   */
+  private async timeline(order: OrderDto): Promise<OrderTimelineEntry[]> {
+    const entries = await this.audit.forTarget('order', order._id);
+    const placer = order.placedBy ? order.placedBy.fullName : `${order.guestInfo.fullName} (guest)`;
+    const timeline: OrderTimelineEntry[] = [
+      {
+        step: 'Placed',
+        at: order.orderDate,
+        by: placer,
+        text: `Order ${order.purchaseNumber} placed`,
+      },
+      ...entries.map((e) => ({
+        step: AUDIT_STEPS[e.action] ?? e.action,
+        at: e.timestamp,
+        by: e.performedBy.fullName,
+        text: e.message,
+      })),
+    ];
+    const has = (...actions: string[]) => entries.some((e) => actions.includes(e.action));
+    const fromDate = (step: string, at: string | null, ...actions: string[]) => {
+      if (at && !has(...actions)) timeline.push({ step, at, by: null, text: step });
+    };
+    fromDate('Payment recorded', order.paidAt, 'order.payment');
+    fromDate('In transit', order.inTransitDate, 'order.inTransit');
+    fromDate('Delivered', order.deliveredDate, 'order.delivered', 'order.fulfil');
+    fromDate('Cancelled', order.cancelledDate, 'order.cancel', 'order.expire');
+    return timeline.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
+  }
+}

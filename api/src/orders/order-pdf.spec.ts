@@ -1,0 +1,104 @@
+import { performance } from 'node:perf_hooks';
+import { inflateSync } from 'node:zlib';
+import type { OrderDto } from './dto/order.dto';
+import { deliveryNotePdf, receiptPdf } from './order-pdf';
+
+const SHOP = { phone: '+254700000000', website: 'shop.example.co.ke' };
+
+/** A paid order of `lines` lines, as the API answers it. */
+function order(lines: number): OrderDto {
+  const products = Array.from({ length: lines }, (_, i) => ({
+    product: { _id: `p${i}`, productName: `Seedling ${i + 1}`, productImage: '' },
+    productName: `Grafted seedling number ${i + 1}`,
+    productImage: '',
+    unitPrice: 150 + i * 10,
+    quantity: (i % 5) + 1,
+    lineTotal: (150 + i * 10) * ((i % 5) + 1),
+  }));
+  const subtotal = products.reduce((n, l) => n + l.lineTotal, 0);
+  return {
+    _id: '665f1c2b9d3e4a0012345679',
+    purchaseNumber: 'SPD7K3MX9QA',
+    placedBy: null,
+    customerName: 'Wanjiku Kamau',
+    guestInfo: {
+      fullName: 'Wanjiku Kamau',
+      phoneNumber: '0722000111',
+      email: 'w@example.co.ke',
+      county: 'Kiambu',
+      subCounty: 'Ruiru',
+      ward: 'Gitothua',
+      streetAddress: 'Kamakis, near the stage',
+    },
+    products,
+    subtotal,
+    shippingFee: 300,
+    totalAmount: subtotal + 300,
+    orderStatus: 'Processing',
+    paymentStatus: 'Paid',
+    fulfillmentStatus: 'Unfulfilled',
+    paymentMethod: 'Mpesa',
+    paymentDetails: {
+      amount: subtotal + 300,
+      transactionCode: 'SGH7K2LP9Q',
+      timePaid: '2026-03-01T10:00:00.000Z',
+      completedBy: { _id: 's1', fullName: 'Grace Clerk' },
+    },
+    paidAt: '2026-03-01T10:00:00.000Z',
+    orderDate: '2026-03-01T09:00:00.000Z',
+    estimatedDeliveryDate: '2026-03-04T09:00:00.000Z',
+    inTransitDate: null,
+    deliveredDate: null,
+    cancelledDate: null,
+    createdAt: '2026-03-01T09:00:00.000Z',
+    updatedAt: '2026-03-01T10:00:00.000Z',
+  };
+}
+
+/** The text pdfkit drew: each TJ array's hex strings, decoded (numbers are kerning). */
+function drawnText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const out: string[] = [];
+  for (const m of raw.matchAll(/stream\r?\n/g)) {
+    const start = m.index! + m[0].length;
+    try {
+      const content = inflateSync(
+        Buffer.from(raw.slice(start, raw.indexOf('endstream', start)), 'latin1'),
+      ).toString('latin1');
+      for (const line of content.match(/\[[^\]]*\]\s*TJ/g) ?? [])
+        out.push(
+          (line.match(/<([0-9a-fA-F]*)>/g) ?? [])
+            .map((h) => Buffer.from(h.slice(1, -1), 'hex').toString('latin1'))
+            .join(''),
+        );
+    } catch {
+      // a stream that is not deflated text
+    }
+  }
+  return out.join('\n');
+}
+
+describe('order PDFs', () => {
+  it('a 20-line receipt and delivery note hold every line; prints their size and time', async () => {
+    const o = order(20);
+    // Warm up once (font metrics load on first use), then measure.
+    await receiptPdf(o, SHOP);
+    const figures: string[] = [];
+    for (const [name, make] of [
+      ['receipt', receiptPdf],
+      ['delivery note', deliveryNotePdf],
+    ] as const) {
+      const runs = 5;
+      const started = performance.now();
+      let pdf: Buffer = Buffer.alloc(0);
+      for (let i = 0; i < runs; i++) pdf = await make(o, SHOP);
+      const ms = (performance.now() - started) / runs;
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      const text = drawnText(pdf);
+      for (const line of o.products) expect(text).toContain(line.productName);
+      figures.push(`${name}: ${(pdf.length / 1024).toFixed(1)} KiB, ${ms.toFixed(1)} ms`);
+    }
+    // The figures the issue asks for; a benchmark's numbers, never a pass/fail condition.
+    console.log(`20-line order PDFs (mean of 5): ${figures.join('; ')}`);
+  });
+});

@@ -1,0 +1,220 @@
+import PDFDocument from 'pdfkit';
+import {
+  deliveryAddressText,
+  deliveryChoiceText,
+  deliveryFeeText,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  ORDER_DOCUMENT_TEXTS as T,
+  SHOP_IDENTITY,
+  type OrderDeliveryChoice,
+} from '@spc/shared-contracts';
+import type { OrderDto } from './dto/order.dto';
+
+/** Who the documents name as the seller, beside the shop's name and place. */
+export interface ShopContacts {
+  phone: string;
+  website: string;
+}
+
+type Doc = PDFKit.PDFDocument;
+
+const MARGIN = 50;
+const INK = '#1f2a1f';
+const MUTED = '#5b665b';
+const GREEN = '#2f7d32';
+
+/** The order's delivery choice, when checkout recorded one. */
+export function deliveryOf(order: OrderDto): OrderDeliveryChoice | null {
+  return (order as OrderDto & { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
+}
+
+/** Renders into a buffer: pdfkit writes a stream, the answer needs the whole file. */
+function render(title: string, draw: (doc: Doc) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      info: { Title: title, Author: SHOP_IDENTITY.name, Creator: SHOP_IDENTITY.name },
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    draw(doc);
+    doc.end();
+  });
+}
+
+function header(doc: Doc, shop: ShopContacts, title: string, order: OrderDto): void {
+  doc.fillColor(GREEN).font('Helvetica-Bold').fontSize(18).text(SHOP_IDENTITY.name);
+  doc
+    .fillColor(MUTED)
+    .font('Helvetica')
+    .fontSize(10)
+    .text(`${SHOP_IDENTITY.place} · Phone ${shop.phone} · ${shop.website}`);
+  doc.moveDown(1.2);
+  doc.fillColor(INK).font('Helvetica-Bold').fontSize(16).text(title);
+  doc.font('Helvetica').fontSize(10).moveDown(0.3);
+  doc.text(`Purchase number: ${order.purchaseNumber}`);
+  doc.text(`Order date: ${formatDate(order.orderDate)}`);
+  doc.moveDown(0.8);
+}
+
+function rule(doc: Doc): void {
+  const y = doc.y + 2;
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(doc.page.width - MARGIN, y)
+    .lineWidth(0.5)
+    .strokeColor('#b9c2b9')
+    .stroke();
+  doc.y = y + 6;
+}
+
+interface Column {
+  label: string;
+  width: number;
+  align: 'left' | 'right';
+}
+
+/** A simple table that starts a new page when a row would not fit, repeating the heading. */
+function table(doc: Doc, columns: Column[], rows: string[][]): void {
+  const heading = () => {
+    doc.font('Helvetica-Bold').fontSize(10).fillColor(INK);
+    row(columns.map((c) => c.label));
+    rule(doc);
+    doc.font('Helvetica');
+  };
+  const row = (cells: string[]) => {
+    const top = doc.y;
+    let x = MARGIN;
+    let height = 0;
+    cells.forEach((cell, i) => {
+      const c = columns[i]!;
+      const h = doc.heightOfString(cell, { width: c.width - 6 });
+      doc.text(cell, x, top, { width: c.width - 6, align: c.align });
+      height = Math.max(height, h);
+      x += c.width;
+    });
+    doc.x = MARGIN;
+    doc.y = top + height + 4;
+  };
+  heading();
+  for (const cells of rows) {
+    if (doc.y + 40 > doc.page.height - MARGIN) {
+      doc.addPage();
+      heading();
+    }
+    row(cells);
+  }
+  rule(doc);
+}
+
+function totalLine(doc: Doc, label: string, value: string, bold = false): void {
+  const width = doc.page.width - MARGIN * 2;
+  const top = doc.y;
+  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10);
+  doc.text(label, MARGIN, top, { width: width - 120, align: 'right' });
+  doc.text(value, MARGIN + width - 110, top, { width: 110, align: 'right' });
+  doc.x = MARGIN;
+}
+
+/** The "Paid" stamp at (x, y); the text cursor and font stay where they were. */
+function stamp(doc: Doc, x: number, y: number): void {
+  const cursor = { x: doc.x, y: doc.y };
+  doc.save();
+  doc.rotate(-12, { origin: [x + 60, y + 22] });
+  doc.lineWidth(3).strokeColor('#c62828').roundedRect(x, y, 120, 44, 6).stroke();
+  doc
+    .fillColor('#c62828')
+    .font('Helvetica-Bold')
+    .fontSize(26)
+    .text(T.paidStamp, x, y + 10, { width: 120, align: 'center' });
+  doc.restore();
+  doc.x = cursor.x;
+  doc.y = cursor.y;
+  doc.fillColor(INK).font('Helvetica').fontSize(10);
+}
+
+/** The receipt: proof of payment, with the "Paid" stamp. Only for paid orders (the caller checks). */
+export function receiptPdf(order: OrderDto, shop: ShopContacts): Promise<Buffer> {
+  return render(`${T.receipt} ${order.purchaseNumber}`, (doc) => {
+    header(doc, shop, T.receipt, order);
+    stamp(doc, doc.page.width - MARGIN - 140, MARGIN + 60);
+    doc.font('Helvetica-Bold').text('Customer');
+    doc.font('Helvetica').text(`${order.customerName} · ${order.guestInfo.phoneNumber}`);
+    doc.moveDown(0.8);
+    const width = doc.page.width - MARGIN * 2;
+    table(
+      doc,
+      [
+        { label: 'Item', width: width - 270, align: 'left' },
+        { label: 'Qty', width: 50, align: 'right' },
+        { label: 'Unit price', width: 100, align: 'right' },
+        { label: 'Line total', width: 120, align: 'right' },
+      ],
+      order.products.map((l) => [
+        l.productName,
+        String(l.quantity),
+        formatMoney(l.unitPrice),
+        formatMoney(l.lineTotal),
+      ]),
+    );
+    totalLine(doc, 'Subtotal', formatMoney(order.subtotal));
+    const choice = deliveryChoiceText(deliveryOf(order));
+    totalLine(doc, choice ? `Delivery: ${choice}` : 'Delivery', deliveryFeeText(order.shippingFee));
+    doc.moveDown(0.3);
+    totalLine(doc, 'Total', formatMoney(order.totalAmount), true);
+    doc.moveDown(1.5);
+    doc.font('Helvetica-Bold').fontSize(10).text('Payment');
+    doc.font('Helvetica');
+    const p = order.paymentDetails;
+    doc.text(`Method: ${order.paymentMethod === 'Mpesa' ? 'M-Pesa' : (order.paymentMethod ?? '')}`);
+    doc.text(`Amount: ${formatMoney(p?.amount ?? order.totalAmount)}`);
+    if (p?.transactionCode) doc.text(`M-Pesa receipt code: ${p.transactionCode}`);
+    const paidAt = p?.timePaid ?? order.paidAt;
+    if (paidAt) doc.text(`Paid on: ${formatDateTime(paidAt)}`);
+    doc.moveDown(2);
+    doc.fillColor(MUTED).fontSize(9).text(`Thank you for buying from ${SHOP_IDENTITY.name}.`);
+  });
+}
+
+/** The delivery note for the driver: where, who to call, what, and a line to sign. */
+export function deliveryNotePdf(order: OrderDto, shop: ShopContacts): Promise<Buffer> {
+  return render(`${T.deliveryNote} ${order.purchaseNumber}`, (doc) => {
+    header(doc, shop, T.deliveryNote, order);
+    const g = order.guestInfo;
+    doc.font('Helvetica-Bold').text('Deliver to');
+    doc.font('Helvetica').text(g.fullName);
+    doc.text(`Phone: ${g.phoneNumber}`);
+    doc.text(`Address: ${deliveryAddressText(g)}`);
+    const choice = deliveryChoiceText(deliveryOf(order));
+    if (choice) doc.text(`Delivery: ${choice}`);
+    doc.moveDown(0.8);
+    const width = doc.page.width - MARGIN * 2;
+    table(
+      doc,
+      [
+        { label: 'Item', width: width - 80, align: 'left' },
+        { label: 'Quantity', width: 80, align: 'right' },
+      ],
+      order.products.map((l) => [l.productName, String(l.quantity)]),
+    );
+    const units = order.products.reduce((n, l) => n + l.quantity, 0);
+    totalLine(doc, 'Seedlings in all', String(units), true);
+    doc.moveDown(3);
+    if (doc.y + 80 > doc.page.height - MARGIN) doc.addPage();
+    const y = doc.y + 30;
+    doc
+      .moveTo(MARGIN, y)
+      .lineTo(MARGIN + 320, y)
+      .lineWidth(0.8)
+      .strokeColor(INK)
+      .stroke();
+    doc.y = y + 4;
+    doc.x = MARGIN;
+    doc.font('Helvetica').fontSize(10).fillColor(INK).text(T.signature);
+  });
+}

@@ -1,0 +1,190 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
+import { mockFetch, renderWithProviders } from '../../../testing/render';
+import { MyOrdersRoute } from './my-orders';
+import { MyOrderDetailRoute } from './order-detail';
+import { OrderDocumentRoute } from './order-document';
+
+const order = (overrides: Record<string, unknown> = {}) => ({
+  _id: 'o1',
+  purchaseNumber: 'SPD7K3MX9QA',
+  customerName: 'Wanjiku Kamau',
+  placedBy: null,
+  guestInfo: {
+    fullName: 'Wanjiku Kamau',
+    phoneNumber: '0722000111',
+    email: 'w@example.co.ke',
+    county: 'Kiambu',
+    subCounty: 'Ruiru',
+    ward: 'Gitothua',
+    streetAddress: 'Kamakis',
+  },
+  products: [{ productName: 'Hass Avocado', quantity: 3, unitPrice: 350, lineTotal: 1050 }],
+  subtotal: 1050,
+  shippingFee: 0,
+  totalAmount: 1050,
+  orderStatus: 'Processing',
+  paymentStatus: 'Paid',
+  fulfillmentStatus: 'Unfulfilled',
+  paymentMethod: 'Mpesa',
+  paymentDetails: {
+    amount: 1050,
+    transactionCode: 'SGH7K2LP9Q',
+    timePaid: '2026-03-01T10:00:00.000Z',
+    completedBy: { _id: '', fullName: 'Seedling Propagation Centre' },
+  },
+  paidAt: '2026-03-01T10:00:00.000Z',
+  orderDate: '2026-03-01T09:00:00.000Z',
+  ...overrides,
+});
+
+const detail = (
+  o = order(),
+  documents = { receipt: { available: true }, deliveryNote: { available: true } },
+) => ({
+  body: {
+    success: true,
+    message: 'Order retrieved',
+    order: o,
+    timeline: [
+      { step: 'Placed', at: o.orderDate, by: null, text: 'We received your order' },
+      { step: 'Payment recorded', at: o.paidAt, by: null, text: 'Your payment was received' },
+    ],
+    actions: [
+      {
+        action: 'cancel',
+        allowed: false,
+        reason: 'This order is being processed; please contact the shop to cancel it',
+      },
+    ],
+    documents,
+    shop: {
+      name: 'Seedling Propagation Centre',
+      place: 'Kiambu, Kenya',
+      phone: '+254700000000',
+      website: 'shop',
+    },
+  },
+});
+
+// The machine running the suite is shared and slow; rendering the detail takes a while there.
+jest.setTimeout(20_000);
+
+describe("a customer's order detail", () => {
+  it('shows the lines, address, payment and timeline, and downloads the receipt of a paid order', async () => {
+    URL.createObjectURL = jest.fn(() => 'blob:receipt');
+    URL.revokeObjectURL = jest.fn();
+    const { calls } = mockFetch({
+      '/api/orders/o1/detail': () => detail(),
+      '/api/orders/o1/receipt.pdf': () => ({ body: '%PDF-' }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    expect(await screen.findByRole('heading', { name: 'Order SPD7K3MX9QA' })).toBeInTheDocument();
+    const items = screen.getByRole('region', { name: 'Items' });
+    expect(within(items).getByText('Hass Avocado')).toBeInTheDocument();
+    expect(within(items).getByText('KES 1,050')).toBeInTheDocument();
+    expect(screen.getByText(/Kamakis, Gitothua, Ruiru, Kiambu/)).toBeInTheDocument();
+    expect(screen.getByText('SGH7K2LP9Q')).toBeInTheDocument();
+    expect(screen.getByText('Your payment was received')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Cancel order' })).toBeDisabled();
+    expect(screen.getByText(/please contact the shop to cancel it/)).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Download receipt (PDF)' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.url.endsWith('/api/orders/o1/receipt.pdf'))).toBe(true),
+    );
+    await waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
+  });
+
+  it("says why an unpaid order's receipt is not there yet", async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail(
+          order({
+            paymentStatus: 'Pending',
+            paymentMethod: null,
+            paymentDetails: null,
+            paidAt: null,
+          }),
+          {
+            receipt: { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid },
+            deliveryNote: { available: false, reason: ORDER_DOCUMENT_MESSAGES.customerNotPaid },
+          } as never,
+        ),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    expect(await screen.findByRole('button', { name: 'Download receipt (PDF)' })).toBeDisabled();
+    expect(screen.getByText(ORDER_DOCUMENT_MESSAGES.notPaid)).toBeInTheDocument();
+  });
+
+  it('My Orders links each purchase number to its detail and offers the receipt of paid orders only', async () => {
+    mockFetch({
+      '/api/orders/user': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          orders: [
+            order(),
+            order({ _id: 'o2', purchaseNumber: 'SPDABCDEFGH', paymentStatus: 'Pending' }),
+          ],
+          totalOrders: 2,
+          totalPages: 1,
+          page: 1,
+        },
+      }),
+    });
+    renderWithProviders(<MyOrdersRoute />);
+    const table = await screen.findByRole('table');
+    expect(within(table).getByRole('link', { name: 'SPD7K3MX9QA' })).toHaveAttribute(
+      'href',
+      '/user/my-orders/o1',
+    );
+    const paid = within(table).getByText('SPD7K3MX9QA').closest('tr')!;
+    const unpaid = within(table).getByText('SPDABCDEFGH').closest('tr')!;
+    expect(within(paid).getByRole('button', { name: 'Download receipt (PDF)' })).toBeEnabled();
+    expect(within(unpaid).queryByRole('button', { name: 'Download receipt (PDF)' })).toBeNull();
+  });
+});
+
+describe("the payment e-mail's receipt link", () => {
+  it('sends the signed parameters to the API and shows its refusal when the link has expired', async () => {
+    const { calls } = mockFetch({
+      '/api/orders/o1/receipt.pdf': () => ({
+        status: 410,
+        body: {
+          success: false,
+          message: ORDER_DOCUMENT_MESSAGES.linkExpired,
+          code: 'LINK_EXPIRED',
+        },
+      }),
+    });
+    renderWithProviders(<OrderDocumentRoute />, {
+      path: '/orders/o1/receipt?expires=123&signature=abc',
+      route: '/orders/:id/:document',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(ORDER_DOCUMENT_MESSAGES.linkExpired);
+    const url = new URL(calls[0]!.url);
+    expect(url.searchParams.get('expires')).toBe('123');
+    expect(url.searchParams.get('signature')).toBe('abc');
+    expect(calls[0]!.headers.has('Authorization')).toBe(false);
+  });
+
+  it('offers the PDF when the API answers it', async () => {
+    URL.createObjectURL = jest.fn(() => 'blob:receipt');
+    mockFetch({ '/api/orders/o1/receipt.pdf': () => ({ body: '%PDF-' }) });
+    renderWithProviders(<OrderDocumentRoute />, {
+      path: '/orders/o1/receipt?expires=123&signature=abc',
+      route: '/orders/:id/:document',
+    });
+    expect(await screen.findByRole('link', { name: 'Download receipt (PDF)' })).toHaveAttribute(
+      'href',
+      'blob:receipt',
+    );
+  });
+});
