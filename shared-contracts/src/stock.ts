@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The stock ledger: every change of a product's stock is one movement with a reason. The back
  * office shows these words; the API accepts and answers the codes.
@@ -56,3 +58,31 @@ export const STOCK_MESSAGES = {
     'The low-stock threshold must be a whole number of 0 or more, or empty for the default',
   belowZero: (left: number) => `Only ${left} in stock: a loss cannot take the stock below 0`,
 } as const;
+
+const whole = (message: string, min: number) =>
+  z
+    .number({ error: message })
+    .int(message)
+    .min(min, message)
+    .max(STOCK_LIMITS.maxQuantity, message);
+const note = z
+  .string()
+  .trim()
+  .max(STOCK_LIMITS.noteMaxLength, STOCK_MESSAGES.noteTooLong)
+  .optional();
+
+/** Back office: Record a loss (`POST /api/stock/products/:id/losses`). */
+export const recordLossSchema = z.object({
+  quantity: whole(STOCK_MESSAGES.lossQuantity, 1),
+  reason: z.enum(LOSS_REASONS, { error: STOCK_MESSAGES.lossReason }),
+  note,
+});
+
+/** Back office: Record a count (`POST /api/stock/products/:id/counts`). */
+export const recordCountSchema = z.object({
+  countedQuantity: whole(STOCK_MESSAGES.countedQuantity, 0),
+  note,
+});
+
+export type RecordLossPayload = z.output<typeof recordLossSchema>;
+export type RecordCountPayload = z.output<typeof recordCountSchema>;

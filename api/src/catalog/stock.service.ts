@@ -32,6 +32,9 @@ export interface LowStockItem {
   level: 'low' | 'out';
 }
 
+/** The most products the low-stock answer names (the counts cover all of them). */
+export const LOW_STOCK_LIST_MAX = 200;
+
 const seedlings = (n: number) => `${n} seedling${n === 1 ? '' : 's'}`;
 
 /** Out at 0; low at or below the threshold in force; ok above it. */
@@ -156,7 +159,10 @@ export class StockService {
     return { product, stock: await this.statusOf(product) };
   }
 
-  /** Products out of stock (first) or at or below their threshold, fewest left first. */
+  /**
+   * Products out of stock (first) or at or below their threshold, fewest left first: the first
+   * LOW_STOCK_LIST_MAX of them, and how many are low and out in all.
+   */
   async lowStock(): Promise<{
     products: LowStockItem[];
     defaultThreshold: number;
@@ -170,7 +176,7 @@ export class StockService {
     }));
     const outCount = products.filter((p) => p.level === 'out').length;
     return {
-      products,
+      products: products.slice(0, LOW_STOCK_LIST_MAX),
       defaultThreshold: this.defaultThreshold,
       lowCount: products.length - outCount,
       outCount,

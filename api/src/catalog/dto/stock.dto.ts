@@ -181,7 +181,10 @@ export class LowStockItemDto {
 }
 
 export class LowStockData {
-  @ApiProperty({ type: [LowStockItemDto], description: 'Out of stock first, then fewest left' })
+  @ApiProperty({
+    type: [LowStockItemDto],
+    description: 'Out of stock first, then fewest left; at most 200 (the counts cover all)',
+  })
   products!: LowStockItemDto[];
   @ApiProperty({ type: 'integer', description: 'The shop-wide default threshold' })
   defaultThreshold!: number;
