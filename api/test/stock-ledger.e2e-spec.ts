@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type request from 'supertest';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { withDatabaseName } from '../../tools/db/launcher';
@@ -31,6 +32,7 @@ import {
   type Session,
 } from './support/identity';
 import { DELIVERY, placeOrder, stockOf } from './support/shop';
+import { STOCK_ROUTES } from './support/stock';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 
 interface Movement {
@@ -291,27 +293,35 @@ describe('stock ledger', () => {
 
   it('lets only staff and admins see the ledger and record losses and counts', async () => {
     const item = await product({ productQuantity: 10 });
-    const routes: [string, string, object][] = [
-      ['post', `/api/stock/products/${item._id}/losses`, { quantity: 1, reason: 'died' }],
-      ['post', `/api/stock/products/${item._id}/counts`, { countedQuantity: 3 }],
-      ['patch', `/api/stock/products/${item._id}/threshold`, { lowStockThreshold: 3 }],
-      ['get', `/api/stock/products/${item._id}/movements`, {}],
-      ['get', '/api/stock/low', {}],
-    ];
-    for (const [method, url, body] of routes) {
-      const call = (token?: string) => {
-        const req = (
-          t.http() as unknown as Record<string, (u: string) => import('supertest').Test>
-        )[method]!(url);
-        if (token) req.set(bearer(token));
-        return method === 'get' ? req : req.send(body);
-      };
-      await call().expect(401);
-      await call(customer.accessToken).expect(403);
+    const requests: Record<(typeof STOCK_ROUTES)[number], object | undefined> = {
+      'GET /api/stock/low': undefined,
+      'GET /api/stock/products/{id}/movements': undefined,
+      'POST /api/stock/products/{id}/losses': { quantity: 1, reason: 'died' },
+      'POST /api/stock/products/{id}/counts': { countedQuantity: 8 },
+      'PATCH /api/stock/products/{id}/threshold': { lowStockThreshold: 3 },
+    };
+    const call = (route: (typeof STOCK_ROUTES)[number], token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      const url = template.replace('{id}', item._id);
+      const http = t.http() as unknown as Record<string, (u: string) => request.Test>;
+      const req = http[method.toLowerCase()]!(url);
+      if (token) req.set(bearer(token));
+      const body = requests[route];
+      return body ? req.send(body) : req;
+    };
+    for (const route of STOCK_ROUTES) {
+      await call(route).expect(401);
+      await call(route, customer.accessToken).expect(403);
     }
     expect(await stockOf(t, item._id)).toBe(10);
     expect((await ledgerOf(item._id)).length).toBe(1);
-    await loss(item._id, { quantity: 1, reason: 'died' }, admin.accessToken).expect(201);
+    for (const token of [staff.accessToken, admin.accessToken])
+      for (const route of STOCK_ROUTES) {
+        const res = await call(route, token);
+        expect({ route, status: res.status < 300 }).toEqual({ route, status: true });
+      }
+    // Each role recorded one loss of 1 and one count of 8.
+    expect(await stockOf(t, item._id)).toBe(8);
   });
 
   it('writes an audit entry in words for every loss and count', async () => {
