@@ -2071,7 +2071,7 @@ export interface components {
             success: boolean;
             /** @example Done */
             message: string;
-            /** @description Out of stock first, then fewest left */
+            /** @description Out of stock first, then fewest left; at most 200 (the counts cover all) */
             products: components["schemas"]["LowStockItemDto"][];
             /** @description The shop-wide default threshold */
             defaultThreshold: number;
