@@ -18,6 +18,7 @@ import {
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
+import { STOCK_ROUTES } from './support/stock';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
 
@@ -473,11 +474,12 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
   ...CATALOG_ROUTES,
   ...PAYMENT_ROUTES,
   ...SITE_PICTURE_ROUTES,
+  ...STOCK_ROUTES,
 ];

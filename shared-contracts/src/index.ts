@@ -15,3 +15,4 @@ export * from './catalog-forms';
 export type { components, operations, paths } from './generated/api-types';
 export * from './site-pictures';
 export * from './audit-activities';
+export * from './stock';

@@ -49,6 +49,7 @@ import {
   type ApiProcess,
 } from '../drills/support';
 import { DATA_DIR } from '../paths';
+import { setStockRecorded } from '../stock/ledger-check';
 import { printProfileSummary, summarizeProfile } from './profile-summary';
 
 const SIZES = (process.env.BENCH_PRODUCTS ?? '10000')
@@ -359,8 +360,12 @@ async function grow(uri: string, size: number): Promise<string[]> {
   const client = await MongoClient.connect(uri);
   try {
     const products = client.db().collection('products');
-    demo ??= await products.find({}).toArray();
-    await products.updateMany({}, { $set: { productQuantity: 1_000_000 } });
+    // Copies carry no stock ledger of their own: the API opens theirs (an opening balance) at start.
+    demo ??= (await products.find({}).toArray()).map(
+      ({ ledgerSince: _l, stockSeq: _s, pendingMovements: _p, ...product }) => product,
+    );
+    // With a correction movement, so the stock ledger still sums to the stock.
+    await setStockRecorded(client.db(), {}, 1_000_000, 'Bench stock');
     const have = await products.countDocuments();
     const started = performance.now();
     for (let i = have; i < size; i += 1000) {

@@ -2,7 +2,8 @@
  * `npm run drill:crash`: kills the API with SIGKILL while orders are being placed and cancelled,
  * restarts it, and checks the stock ledger in the database once the reconciler has finished:
  * every order answered 201 exists; every product's stock equals its starting stock minus the
- * quantities of the orders that exist and are not cancelled; nothing is left half-placed.
+ * quantities of the orders that exist and are not cancelled; nothing is left half-placed; the stock
+ * ledger (every movement, written with its stock change) sums to every product's stock.
  * Exits non-zero on any lost or oversold unit, a missing order or a 500. Never fails on a time.
  *
  * Settings: DRILL_CRASH_KILLS (4), DRILL_CRASH_WORKERS (6 placing, plus 1 cancelling),
@@ -14,6 +15,7 @@
 import path from 'node:path';
 import { ObjectId } from 'mongodb';
 import { DATA_DIR } from '../paths';
+import { checkStockLedger, printStockLedger } from '../stock/ledger-check';
 import {
   buildApi,
   checkLedger,
@@ -148,15 +150,23 @@ async function main(): Promise<void> {
         `${tally.cancelled200.size} cancels answered 200; ${soldOut} of ${PRODUCTS} products sold out`,
     );
     printLedger(D, report);
+    // The stock ledger (every movement written with its stock change) sums to the stock.
+    const stockLedger = await withClient(uri, (client) => checkStockLedger(client.db()));
+    printStockLedger(stockLedger, (line) => say(D, line));
     const fivehundreds = [...tally.statuses]
       .filter(([s]) => s.endsWith('500'))
       .reduce((a, [, n]) => a + n, 0);
-    const failed = ledgerFailed(report) || !reconciled.settled || fivehundreds > 0;
+    const failed =
+      ledgerFailed(report) ||
+      !reconciled.settled ||
+      fivehundreds > 0 ||
+      stockLedger.differences.length > 0;
     console.log(
       `\nCrash drill: ${KILLS} kills, restart ${restarts.map((ms) => (ms / 1000).toFixed(1)).join('/')} s; ` +
         `${tally.answered201.size} answered 201, ${tally.answered201.size - report.answeredButMissing.length} found; ` +
         `${report.unitsOrdered} units in live orders = ${report.unitsTaken} taken from stock; ` +
-        `lost ${report.unitsLost}, oversold ${report.unitsOversold}, 500s ${fivehundreds} → ${failed ? 'FAIL' : 'PASS'}`,
+        `lost ${report.unitsLost}, oversold ${report.unitsOversold}, 500s ${fivehundreds}; ` +
+        `stock ledger ${stockLedger.balanced}/${stockLedger.products} balanced → ${failed ? 'FAIL' : 'PASS'}`,
     );
     if (failed) process.exitCode = 1;
   } finally {

@@ -3,6 +3,7 @@
  * ledger check that reads the database directly (every unit of stock is either on the shelf or in an
  * order that exists and is not cancelled).
  */
+import { setStockRecorded } from '../stock/ledger-check';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -282,8 +283,13 @@ export async function waitForReconciled(
       const reservations = await db
         .collection('products')
         .countDocuments({ 'reservations.0': { $exists: true } });
+      // Stock movements not yet copied to the ledger (the API's reconciler copies them).
+      const waitingMovements = await db
+        .collection('products')
+        .countDocuments({ 'pendingMovements.0': { $exists: true } });
       const waitedMs = Date.now() - started;
-      const settled = reserving === 0 && reservations === 0 && pendingReturns === 0;
+      const settled =
+        reserving === 0 && reservations === 0 && pendingReturns === 0 && waitingMovements === 0;
       if (settled || waitedMs > timeoutMs) return { settled, waitedMs, reserving, reservations };
       await sleep(500);
     }
@@ -426,7 +432,8 @@ export async function stockSlice(uri: string, count: number, quantity: number): 
       .limit(count)
       .toArray();
     const ids = slice.map((p) => p._id);
-    await products.updateMany({ _id: { $in: ids } }, { $set: { productQuantity: quantity } });
+    // With its correction movement, so the stock ledger still sums to the stock.
+    await setStockRecorded(client.db(), { _id: { $in: ids } }, quantity, 'Drill stock');
     return ids.map((id) => id.toString());
   });
 }

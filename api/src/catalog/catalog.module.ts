@@ -15,22 +15,33 @@ import { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
 import { Category, CategorySchema } from './schemas/category.schema';
 import { Product, ProductSchema } from './schemas/product.schema';
+import { StockMovement, StockMovementSchema } from './schemas/stock-movement.schema';
+import { StockController } from './stock.controller';
+import { StockLedgerReconciler } from './stock-ledger.reconciler';
+import { StockService } from './stock.service';
+import { LowStockDigest } from './low-stock.digest';
+import { UsersModule } from '../users/users.module';
 
 /** Categories, products and their images; other modules use {@link CatalogService}. */
 @Module({
   imports: [
+    UsersModule,
     MongooseModule.forFeature([
       { name: Category.name, schema: CategorySchema },
       { name: Product.name, schema: ProductSchema },
+      { name: StockMovement.name, schema: StockMovementSchema },
     ]),
   ],
-  controllers: [CategoriesController, ProductsController],
+  controllers: [CategoriesController, ProductsController, StockController],
   providers: [
     CategoriesRepository,
     ProductsRepository,
     CategoriesService,
     ProductsService,
     CatalogService,
+    StockService,
+    StockLedgerReconciler,
+    LowStockDigest,
     { provide: ProductListCache, useFactory: () => new ProductListCache() },
     {
       provide: CatalogSnapshot,

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { isObjectId } from '../common/parse-object-id.pipe';
+import type { Principal } from '../common/principal';
 import type { OrderableProduct } from './catalog.types';
 import { CatalogSnapshot } from './catalog-snapshot';
 import { ProductListCache } from './product-list.cache';
@@ -13,6 +14,7 @@ import { ProductsRepository } from './products.repository';
  * Two ways to use stock: `takeStock`/`returnStock` (plain), or the order-aware
  * `reserveStock` -> `settleReservation` | `releaseReservation` and `restock` -> `clearRestockMarker`,
  * which record the order id on the product so a step retried after a crash counts once.
+ * Each writes its stock movement (sale or return) in the same atomic update as the stock.
  */
 @Injectable()
 export class CatalogService {
@@ -29,18 +31,18 @@ export class CatalogService {
   }
 
   /** Takes `quantity` if at least that much is in stock; false (nothing taken) otherwise. */
-  async takeStock(productId: string, quantity: number): Promise<boolean> {
+  async takeStock(productId: string, quantity: number, by?: Principal | null): Promise<boolean> {
     assertQuantity(quantity);
     return this.stockChange(productId, async (id) =>
-      (await this.products.takeStock(id, quantity)) ? -quantity : 0,
+      (await this.products.takeStock(id, quantity, { reason: 'sale', by })) ? -quantity : 0,
     );
   }
 
   /** Puts `quantity` back; false when the product no longer exists. */
-  async returnStock(productId: string, quantity: number): Promise<boolean> {
+  async returnStock(productId: string, quantity: number, by?: Principal | null): Promise<boolean> {
     assertQuantity(quantity);
     return this.stockChange(productId, async (id) =>
-      (await this.products.returnStock(id, quantity)) ? quantity : 0,
+      (await this.products.returnStock(id, quantity, { reason: 'return', by })) ? quantity : 0,
     );
   }
 
@@ -48,16 +50,33 @@ export class CatalogService {
    * Takes `quantity` for `orderId` if at least that much is in stock, recording the reservation on
    * the product; true also when the order already holds it (a retry).
    */
-  async reserveStock(productId: string, orderId: string, quantity: number): Promise<boolean> {
+  async reserveStock(
+    productId: string,
+    orderId: string,
+    quantity: number,
+    order: OrderRef = {},
+  ): Promise<boolean> {
     assertQuantity(quantity);
     return this.stockChange(productId, async (id) =>
-      (await this.products.reserveStock(id, orderId, quantity)) ? -quantity : 0,
+      (await this.products.reserveStock(id, orderId, quantity, {
+        reason: 'sale',
+        by: order.by,
+        purchaseNumber: order.purchaseNumber,
+      }))
+        ? -quantity
+        : 0,
     );
   }
 
   /** Gives back what `orderId` reserved (placement undone); false when it holds nothing here. */
-  releaseReservation(productId: string, orderId: string): Promise<boolean> {
-    return this.stockChange(productId, (id) => this.products.releaseReservation(id, orderId));
+  releaseReservation(productId: string, orderId: string, order: OrderRef = {}): Promise<boolean> {
+    return this.stockChange(productId, (id) =>
+      this.products.releaseReservation(id, orderId, {
+        reason: 'return',
+        purchaseNumber: order.purchaseNumber,
+        note: 'Order not placed: its stock was given back',
+      }),
+    );
   }
 
   /** The order is placed: keeps the stock taken and forgets the reservation. */
@@ -66,10 +85,22 @@ export class CatalogService {
   }
 
   /** Returns a cancelled order's `quantity` once, however often it is called for that order. */
-  async restock(productId: string, orderId: string, quantity: number): Promise<boolean> {
+  async restock(
+    productId: string,
+    orderId: string,
+    quantity: number,
+    order: OrderRef = {},
+  ): Promise<boolean> {
     assertQuantity(quantity);
     return this.stockChange(productId, async (id) =>
-      (await this.products.returnStockOnce(id, orderId, quantity)) ? quantity : 0,
+      (await this.products.returnStockOnce(id, orderId, quantity, {
+        reason: 'return',
+        by: order.by,
+        purchaseNumber: order.purchaseNumber,
+        note: order.note,
+      }))
+        ? quantity
+        : 0,
     );
   }
 
@@ -92,6 +123,14 @@ export class CatalogService {
     }
     return delta !== 0;
   }
+}
+
+/** The order a stock movement belongs to, as its ledger entry shows it. */
+export interface OrderRef {
+  purchaseNumber?: string;
+  /** Who placed (or cancelled) it; none for a guest or the shop itself. */
+  by?: Principal | null;
+  note?: string;
 }
 
 function assertQuantity(quantity: number): void {

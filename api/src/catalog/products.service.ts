@@ -115,7 +115,7 @@ export class ProductsService {
     const stored = image ? await this.storeImage(id, image) : undefined;
     let product: ProductView;
     try {
-      product = await this.products.create(id, fields, stored);
+      product = await this.products.create(id, fields, stored, actor);
     } catch (error) {
       if (stored) await this.images.remove(stored.imageKeys);
       throw error;
@@ -154,6 +154,7 @@ export class ProductsService {
         updated = await this.products.replaceFields(id, current, next, {
           setQuantity: dto.productQuantity !== undefined,
           image: stored,
+          by: actor,
         });
         if (updated) break;
         if (attempt === UPDATE_ATTEMPTS) {
@@ -189,7 +190,7 @@ export class ProductsService {
 
   /** `check-stock`: out of stock. */
   async markOutOfStock(actor: Principal, id: string): Promise<ProductView> {
-    const product = await this.products.setQuantity(id, 0);
+    const product = await this.products.setQuantity(id, 0, { reason: 'out_of_stock', by: actor });
     if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
     this.listCache.clear();
     await this.audit.record(
@@ -203,7 +204,7 @@ export class ProductsService {
 
   /** `update-stock`: in stock with this many. */
   async restock(actor: Principal, id: string, quantity: number): Promise<ProductView> {
-    const product = await this.products.setQuantity(id, quantity);
+    const product = await this.products.setQuantity(id, quantity, { reason: 'restock', by: actor });
     if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
     this.listCache.clear();
     await this.audit.record(

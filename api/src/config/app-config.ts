@@ -78,6 +78,8 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   HTTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   CATALOG_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
+  LOW_STOCK_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(7),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 a-z 0-9 . -)')
@@ -136,6 +138,11 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   /** At most this long before one instance's catalog cache sees another instance's catalog write. */
   catalogSyncIntervalMs: number;
+  /**
+   * `lowStockThreshold`: stock at or below this is low, for products without their own threshold.
+   * `digestHour`: the shop-time hour from which the day's low-stock e-mail to staff goes out.
+   */
+  stock: { lowStockThreshold: number; digestHour: number };
   /**
    * `requestTimeoutMs`: a request must arrive whole (headers and body) within this, or its connection
    * is closed (a client trickling a body cannot hold a connection or delay shutdown).
@@ -252,6 +259,10 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
+    stock: {
+      lowStockThreshold: env.LOW_STOCK_THRESHOLD,
+      digestHour: env.LOW_STOCK_DIGEST_HOUR,
+    },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,

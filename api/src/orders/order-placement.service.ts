@@ -115,7 +115,10 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     // return those lines a second time (the restock marker is what makes a restock count once).
     if (order.stockReturn !== 'done') {
       for (const line of order.products)
-        await this.catalog.restock(line.product._id, order._id, line.quantity);
+        await this.catalog.restock(line.product._id, order._id, line.quantity, {
+          purchaseNumber: order.purchaseNumber,
+          note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
+        });
       await this.orders.setFlags(order._id, { stockReturn: 'done' });
     }
     for (const line of order.products)
@@ -223,11 +226,13 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
 
     const reserved: string[] = [];
     for (const line of orderLines) {
-      if (await this.catalog.reserveStock(line.productId, order._id, line.quantity)) {
+      const ref = { by: actor, purchaseNumber: order.purchaseNumber };
+      if (await this.catalog.reserveStock(line.productId, order._id, line.quantity, ref)) {
         reserved.push(line.productId);
         continue;
       }
-      for (const productId of reserved) await this.catalog.releaseReservation(productId, order._id);
+      for (const productId of reserved)
+        await this.catalog.releaseReservation(productId, order._id, ref);
       await this.orders.delete(order._id);
       const left = (await this.catalog.findForOrder([line.productId]))[0]?.productQuantity ?? 0;
       throw new ConflictException({
@@ -255,7 +260,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
 
   private async releaseAll(order: OrderRecord): Promise<void> {
     for (const line of order.products)
-      await this.catalog.releaseReservation(line.product._id, order._id);
+      await this.catalog.releaseReservation(line.product._id, order._id, order);
   }
 
   private async settle(order: OrderRecord): Promise<void> {

@@ -53,6 +53,10 @@ const SitePictures = page(
   () => import('../features/site-pictures/routes/site-pictures'),
   'SitePicturesRoute',
 );
+const ProductStock = page(
+  () => import('../features/stock/routes/product-stock'),
+  'ProductStockRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -81,6 +85,7 @@ export function AppRoutes() {
           </Route>
           <Route element={<AdminOrStaff />}>
             <Route path="/manage/products" element={<Products />} />
+            <Route path="/manage/products/:id/stock" element={<ProductStock />} />
             <Route path="/manage/categories" element={<Categories />} />
           </Route>
           <Route element={<StaffOnly />}>

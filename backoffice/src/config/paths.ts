@@ -16,6 +16,7 @@ export const paths = {
   adminAuditTrails: '/admin/audit-trails',
   adminSitePictures: '/admin/site-pictures',
   manageProducts: '/manage/products',
+  productStock: (id: string) => `/manage/products/${id}/stock`,
   manageCategories: '/manage/categories',
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',

@@ -70,6 +70,26 @@ export class Product {
   @Prop({ type: [String], default: [], select: false })
   restockedFor!: string[];
 
+  /**
+   * Stock movements written with the stock change they describe and not yet copied to the ledger
+   * (`stock_movements`); the copy removes them, the stock ledger's reconciler finishes a copy a
+   * crash interrupted.
+   */
+  @Prop({ type: [Object], default: undefined, select: false })
+  pendingMovements?: Record<string, unknown>[];
+
+  /** The number of the product's last stock movement. */
+  @Prop({ default: 0, select: false })
+  stockSeq!: number;
+
+  /** When the product's ledger began (its opening balance); absent until then. */
+  @Prop({ type: Date, select: false })
+  ledgerSince?: Date;
+
+  /** Stock at or below this is low; null uses the shop-wide default (LOW_STOCK_THRESHOLD). */
+  @Prop({ type: Number, default: null })
+  lowStockThreshold!: number | null;
+
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -83,3 +103,5 @@ ProductSchema.index({ effectivePrice: 1, _id: 1 });
 ProductSchema.index({ category: 1, createdAt: -1, _id: -1 });
 ProductSchema.index({ category: 1, effectivePrice: 1, _id: 1 });
 ProductSchema.index({ productName: 1 });
+// The ledger's reconciler looks for movements not yet copied.
+ProductSchema.index({ 'pendingMovements.at': 1 }, { sparse: true });

@@ -12,6 +12,7 @@ import {
 import { formatMoney } from '@spc/shared-contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { LowStockTile } from '../../components/low-stock-tile';
 import { paths } from '../../config/paths';
 import { useSalesSummary } from '../../features/reports/api/get-sales-summary';
 import { useStaff } from '../../features/staff/api/get-staff';
@@ -87,6 +88,9 @@ export function DashboardRoute() {
           to={paths.adminReports}
           value={show(sales, formatMoney(sales.data?.totalSales ?? 0, 'KSH'))}
         />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <LowStockTile />
       </SimpleGrid>
       <UsersList />
     </Stack>

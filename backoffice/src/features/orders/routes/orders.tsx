@@ -8,6 +8,7 @@ import {
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { ListState } from '../../../components/list-state';
+import { LowStockTile } from '../../../components/low-stock-tile';
 import { PaginationControl } from '../../../components/pagination-control';
 import { storefrontPaths } from '../../../config/paths';
 import { useOrders } from '../api/get-orders';
@@ -30,6 +31,7 @@ function OrdersPage({ role }: { role: Role }) {
           </Button>
         )}
       </Group>
+      {role === 'staff' && <LowStockTile />}
       <Group>
         <Select
           aria-label="Order status"

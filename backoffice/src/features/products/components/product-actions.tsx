@@ -1,4 +1,6 @@
 import { Button, Group } from '@mantine/core';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import type { Product } from '../api/get-products';
 
 export interface ProductActionHandlers {
@@ -53,6 +55,16 @@ export function ProductActions({
           Mark in stock
         </Button>
       )}
+      <Button
+        size="compact-xs"
+        variant="light"
+        color="grape"
+        component={Link}
+        to={paths.productStock(product._id)}
+        aria-label={`Stock history of ${product.productName}`}
+      >
+        Stock
+      </Button>
       {handlers.onDelete && (
         <Button
           size="compact-xs"

@@ -1,9 +1,11 @@
-import { Button, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ConfirmModal, confirmQuestion } from '../../../components/confirm-modal';
 import { ListState } from '../../../components/list-state';
+import { LowStockTable } from '../../../components/low-stock-table';
 import { PaginationControl } from '../../../components/pagination-control';
 import { useSessionRole } from '../../../lib/session-store';
 import { useDeleteProduct } from '../api/delete-product';
@@ -23,6 +25,9 @@ export function ProductsRoute() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [category, setCategory] = useState('');
+  // The low-stock filter lives in the address (`?lowStock=1`), so the tiles can link to it.
+  const [params, setParams] = useSearchParams();
+  const lowStock = params.get('lowStock') === '1';
   const query = useProducts({
     page,
     search: debounced || undefined,
@@ -73,21 +78,35 @@ export function ProductsRoute() {
           }}
           w={220}
         />
+        <Switch
+          label="Low stock only"
+          checked={lowStock}
+          onChange={(e) => setParams(e.currentTarget.checked ? { lowStock: '1' } : {})}
+        />
       </Group>
-      <ListState
-        isLoading={query.isPending}
-        isError={query.isError}
-        isEmpty={query.isSuccess && products.length === 0}
-        emptyText={BACKOFFICE_MESSAGES.noProducts}
-        errorText={BACKOFFICE_MESSAGES.listError}
-      />
-      {products.length > 0 &&
-        (wide ? (
-          <ProductsTable products={products} handlers={handlers} />
-        ) : (
-          <ProductCards products={products} handlers={handlers} />
-        ))}
-      <PaginationControl page={page} totalPages={query.data?.totalPages ?? 0} onChange={setPage} />
+      {lowStock && <LowStockTable />}
+      {!lowStock && (
+        <>
+          <ListState
+            isLoading={query.isPending}
+            isError={query.isError}
+            isEmpty={query.isSuccess && products.length === 0}
+            emptyText={BACKOFFICE_MESSAGES.noProducts}
+            errorText={BACKOFFICE_MESSAGES.listError}
+          />
+          {products.length > 0 &&
+            (wide ? (
+              <ProductsTable products={products} handlers={handlers} />
+            ) : (
+              <ProductCards products={products} handlers={handlers} />
+            ))}
+          <PaginationControl
+            page={page}
+            totalPages={query.data?.totalPages ?? 0}
+            onChange={setPage}
+          />
+        </>
+      )}
       <ProductFormModal
         opened={editing !== undefined}
         product={editing}

@@ -1,0 +1,64 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { ProductsRepository } from './products.repository';
+
+/**
+ * Keeps the stock ledger whole. At start-up it gives every product without a ledger its opening
+ * balance (the migration for products that existed before the ledger; idempotent) and copies every
+ * movement still waiting inside a product document; then, every few seconds, it copies movements
+ * waiting longer than the order reconciler's threshold: what a process killed between a stock
+ * change and its copy to `stock_movements` left behind.
+ */
+@Injectable()
+export class StockLedgerReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('StockLedger');
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  /** The pass started at start-up (tests and the shutdown wait for it). */
+  startup: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly products: ProductsRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.startup = this.pass(true);
+    const every = Math.max(1000, this.config.orders.reconcileAfterMs / 2);
+    this.timer = setInterval(() => void this.pass(false), every);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.startup;
+  }
+
+  /** One pass; at start-up every waiting movement, later only those older than the threshold. */
+  async pass(atStartup: boolean): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      if (atStartup) {
+        const opened = await this.products.openLedgers();
+        if (opened) this.logger.log(`Opened the stock ledger of ${opened} products`);
+      }
+      const before = atStartup
+        ? undefined
+        : new Date(Date.now() - this.config.orders.reconcileAfterMs);
+      const copied = await this.products.flushPending(before);
+      if (copied) this.logger.warn(`Copied ${copied} interrupted stock movements to the ledger`);
+    } catch (error) {
+      this.logger.error(`Stock ledger reconciliation failed: ${(error as Error).message}`);
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { screen, within } from '@testing-library/react';
+import { renderWithProviders, signInAs } from '../testing/render';
+import { LowStockTile } from './low-stock-tile';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+function answer(status: number, products: object[] = []) {
+  jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+    const url = new URL((input as Request).url);
+    if (url.pathname !== '/api/stock/low') return json(404, { success: false, message: 'No' });
+    if (status !== 200)
+      return json(status, { success: false, statusCode: status, message: 'Down' });
+    const out = products.filter((p) => (p as { level: string }).level === 'out').length;
+    return json(200, {
+      success: true,
+      message: 'Low stock retrieved',
+      products,
+      defaultThreshold: 5,
+      lowCount: products.length - out,
+      outCount: out,
+    });
+  });
+}
+
+describe('Low stock tile', () => {
+  beforeEach(() => signInAs('staff'));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('counts the products low or out and names each, linking to its stock page', async () => {
+    answer(200, [
+      { _id: 'a1', productName: 'Avocado Hass', productQuantity: 0, threshold: 5, level: 'out' },
+      { _id: 'b2', productName: 'Mango Apple', productQuantity: 3, threshold: 5, level: 'low' },
+    ]);
+    renderWithProviders(<LowStockTile />);
+    const tile = screen.getByRole('region', { name: 'Low stock' });
+    const mango = await within(tile).findByRole('link', { name: 'Mango Apple' });
+    expect(mango).toHaveAttribute('href', '/manage/products/b2/stock');
+    expect(within(tile).getByText('2')).toBeInTheDocument();
+    expect(within(tile).getByText('3 left')).toBeInTheDocument();
+    expect(within(tile).getByText('Out')).toBeInTheDocument();
+    expect(within(tile).getByRole('link', { name: 'See all' })).toHaveAttribute(
+      'href',
+      '/manage/products?lowStock=1',
+    );
+  });
+
+  it('says so when nothing is low, and when the list cannot be loaded', async () => {
+    answer(200);
+    const { unmount } = renderWithProviders(<LowStockTile />);
+    expect(await screen.findByText('Nothing is low.')).toBeInTheDocument();
+    unmount();
+    jest.restoreAllMocks();
+    answer(500);
+    renderWithProviders(<LowStockTile />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Low stock could not be loaded');
+  });
+});

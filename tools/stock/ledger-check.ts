@@ -1,0 +1,146 @@
+/**
+ * The stock ledger's reconciliation, read straight from the database: for every product, the sum
+ * of its movements (those copied to `stock_movements` plus those still waiting inside the product
+ * document, written there in the same update as their stock change) against its stock.
+ */
+import type { Db, Document, Filter } from 'mongodb';
+
+export interface LedgerBalance {
+  productId: string;
+  productName: string;
+  stock: number;
+  ledger: number;
+  /** Movements waiting in the product document, not yet copied. */
+  waiting: number;
+  movements: number;
+}
+
+export interface LedgerCheck {
+  products: number;
+  balanced: number;
+  differences: LedgerBalance[];
+  rows: LedgerBalance[];
+}
+
+interface PendingEntry {
+  _id: string;
+  change: number;
+}
+
+export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
+  const sums = new Map<string, { sum: number; count: number }>();
+  for await (const row of db.collection('stock_movements').aggregate<{
+    _id: string;
+    sum: number;
+    count: number;
+  }>([{ $group: { _id: '$productId', sum: { $sum: '$change' }, count: { $sum: 1 } } }]))
+    sums.set(row._id, { sum: row.sum, count: row.count });
+
+  const rows: LedgerBalance[] = [];
+  const cursor = db
+    .collection('products')
+    .find({}, { projection: { productName: 1, productQuantity: 1, pendingMovements: 1 } });
+  for await (const doc of cursor) {
+    const id = doc._id.toString();
+    const copied = sums.get(id) ?? { sum: 0, count: 0 };
+    let ledger = copied.sum;
+    let movements = copied.count;
+    const waiting = (doc.pendingMovements ?? []) as PendingEntry[];
+    if (waiting.length) {
+      // A movement copied but not yet removed from the product counts once.
+      const done = new Set(
+        (
+          await db
+            .collection<{ _id: string }>('stock_movements')
+            .find({ _id: { $in: waiting.map((m) => m._id) } }, { projection: { _id: 1 } })
+            .toArray()
+        ).map((m) => m._id),
+      );
+      for (const m of waiting)
+        if (!done.has(m._id)) {
+          ledger += m.change;
+          movements += 1;
+        }
+    }
+    rows.push({
+      productId: id,
+      productName: String(doc.productName ?? ''),
+      stock: Number(doc.productQuantity ?? 0),
+      ledger,
+      waiting: waiting.length,
+      movements,
+    });
+  }
+  const differences = rows.filter((row) => row.ledger !== row.stock);
+  return { products: rows.length, balanced: rows.length - differences.length, differences, rows };
+}
+
+export function printStockLedger(check: LedgerCheck, log: (line: string) => void, all = false) {
+  const shown = all ? check.rows : check.differences;
+  for (const row of shown)
+    log(
+      `${row.ledger === row.stock ? 'ok  ' : 'DIFF'} ${row.productName} (${row.productId}): ` +
+        `stock ${row.stock}, ledger ${row.ledger} in ${row.movements} movements` +
+        (row.waiting ? ` (${row.waiting} waiting to be copied)` : ''),
+    );
+  log(
+    `Stock ledger: ${check.balanced} of ${check.products} products balanced, ` +
+      `${check.differences.length} with a difference`,
+  );
+}
+
+/**
+ * Sets the stock of the products matching `filter` directly in the database (drills and benches
+ * preparing their data) as the API does: with a correction movement in the same update, copied to
+ * the ledger by the API's reconciler when it starts.
+ */
+export async function setStockRecorded(
+  db: Db,
+  filter: Filter<Document>,
+  quantity: number,
+  note: string,
+): Promise<void> {
+  const at = new Date();
+  const pending = { $ifNull: ['$pendingMovements', []] };
+  await db.collection('products').updateMany(filter, [
+    { $set: { __change: { $subtract: [quantity, { $ifNull: ['$productQuantity', 0] }] } } },
+    {
+      $set: {
+        productQuantity: quantity,
+        stockSeq: { $add: [{ $ifNull: ['$stockSeq', 0] }, 1] },
+      },
+    },
+    {
+      $set: {
+        pendingMovements: {
+          $concatArrays: [
+            pending,
+            [
+              {
+                _id: {
+                  $concat: [
+                    'set-',
+                    { $toString: '$_id' },
+                    '-',
+                    { $toString: '$stockSeq' },
+                    `-${at.getTime()}`,
+                  ],
+                },
+                seq: '$stockSeq',
+                reason: 'correction',
+                change: '$__change',
+                quantityAfter: quantity,
+                note: { $literal: note },
+                by: null,
+                orderId: null,
+                purchaseNumber: null,
+                at: { $literal: at },
+              },
+            ],
+          ],
+        },
+      },
+    },
+    { $unset: '__change' },
+  ]);
+}
