@@ -17,6 +17,7 @@ import {
 } from './support/identity';
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { PAYMENT_ROUTES } from './support/mpesa';
+import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -443,11 +444,12 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, order-desk.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
   ...CATALOG_ROUTES,
   ...PAYMENT_ROUTES,
   ...SITE_PICTURE_ROUTES,
+  ...ORDER_DESK_ROUTES,
 ];

@@ -6,6 +6,7 @@ export * from './identity-forms';
 export * from './checkout-forms';
 export * from './refund-form';
 export * from './order-state';
+export * from './order-desk';
 export * from './order-chat';
 export * from './mpesa';
 export * from './format';

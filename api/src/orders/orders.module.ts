@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
 import { UsersModule } from '../users/users.module';
+import { OrderDeskController } from './order-desk.controller';
+import { OrderDeskService } from './order-desk.service';
 import { OrderPlacementService } from './order-placement.service';
 import { OrdersController } from './orders.controller';
 import { OrderHoldLimits } from './order-hold-limits';
@@ -26,8 +28,15 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
       { name: OrderRefund.name, schema: OrderRefundSchema },
     ]),
   ],
-  controllers: [OrdersController],
-  providers: [OrdersService, OrdersRepository, OrderPlacementService, OrderHoldLimits, OrderMoney],
+  controllers: [OrdersController, OrderDeskController],
+  providers: [
+    OrdersService,
+    OrdersRepository,
+    OrderPlacementService,
+    OrderHoldLimits,
+    OrderMoney,
+    OrderDeskService,
+  ],
   exports: [OrdersService],
 })
 export class OrdersModule {}
