@@ -654,6 +654,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The work queue: orders to confirm payment, to dispatch, in transit, delivered to complete, and all */
+        get: operations["OrderDeskController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move up to 100 orders in transit, confirm their delivery or cancel them; each goes through the same rules, audit and mail as one by one, and those refused are listed with the reason */
+        post: operations["OrderDeskController_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The orders matching the list's filters as CSV (at most 10000 rows; more is a 400: narrow the filters). Cells a spreadsheet would run as a formula are written as text */
+        get: operations["OrderDeskController_exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/options": {
         parameters: {
             query?: never;
@@ -1575,6 +1626,61 @@ export interface components {
         };
         UpdateOrderDto: {
             guestInfo: components["schemas"]["DeliveryInfoDto"];
+        };
+        OrderQueueCountsDto: {
+            /** @description Unpaid and still open (Pending, Processing, InTransit, Delivered) */
+            toConfirmPayment: number;
+            /** @description Paid, not yet sent out (Pending or Processing) */
+            toDispatch: number;
+            /** @description InTransit, paid or not */
+            inTransit: number;
+            /** @description Delivered, waiting to be completed */
+            toComplete: number;
+            /** @description Every order */
+            all: number;
+        };
+        OrderQueueResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            counts: components["schemas"]["OrderQueueCountsDto"];
+        };
+        BulkOrderActionDto: {
+            /** @enum {string} */
+            action: "inTransit" | "confirmDelivery" | "cancel";
+            orderIds: string[];
+        };
+        BulkDoneOrderDto: {
+            _id: string;
+            purchaseNumber: string;
+            /** @enum {string} */
+            orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+        };
+        BulkRefusedOrderDto: {
+            _id: string;
+            /** @description null when no order has this id */
+            purchaseNumber: string | null;
+            /**
+             * @description Why, as a stable error code
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            /** @description Why, in words a clerk can act on */
+            message: string;
+        };
+        BulkOrderResultResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @enum {string} */
+            action: "inTransit" | "confirmDelivery" | "cancel";
+            /** @description How many orders were changed */
+            done: number;
+            doneOrders: components["schemas"]["BulkDoneOrderDto"][];
+            /** @description The orders left as they were */
+            refused: components["schemas"]["BulkRefusedOrderDto"][];
         };
         PaymentOptionsResponseDto: {
             /** @example true */
@@ -3703,12 +3809,16 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail */
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
                 /** @description Orders placed on or before this day */
                 to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -3912,12 +4022,16 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail */
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
                 /** @description Orders placed on or before this day */
                 to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -3977,12 +4091,16 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail */
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
                 /** @description Orders placed on or before this day */
                 to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path: {
@@ -4589,6 +4707,164 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDeskController_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderQueueResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDeskController_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkOrderActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOrderResultResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDeskController_exportCsv: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+                paymentStatus?: "Pending" | "Paid";
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
+                search?: string;
+                /** @description Orders placed on or after this day */
+                from?: string;
+                /** @description Orders placed on or before this day */
+                to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, one order a row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
                 };
             };
         };

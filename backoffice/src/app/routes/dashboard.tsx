@@ -14,6 +14,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { useSalesSummary } from '../../features/reports/api/get-sales-summary';
+import { useOrderQueue } from '../../features/orders/api/get-order-queue';
+import { QueueTiles } from '../../features/orders/components/queue-tiles';
 import { useStaff } from '../../features/staff/api/get-staff';
 import { useUsers } from '../../features/users/api/get-users';
 import { UsersList } from '../../features/users/components/users-list';
@@ -43,7 +45,8 @@ export function DashboardRoute() {
   const staff = useStaff({ page: 1 });
   const users = useUsers({ page: 1 });
   const sales = useSalesSummary();
-  const failed = staff.isError || users.isError || sales.isError;
+  const queue = useOrderQueue();
+  const failed = staff.isError || users.isError || sales.isError || queue.isError;
   const show = (q: { isPending: boolean; isError: boolean }, value: ReactNode) =>
     q.isPending ? '…' : q.isError ? '—' : value;
   return (
@@ -88,6 +91,10 @@ export function DashboardRoute() {
           value={show(sales, formatMoney(sales.data?.totalSales ?? 0, 'KSH'))}
         />
       </SimpleGrid>
+      <Title order={3} size="h4">
+        Orders to handle
+      </Title>
+      <QueueTiles ordersPath={paths.adminOrders} />
       <UsersList />
     </Stack>
   );
