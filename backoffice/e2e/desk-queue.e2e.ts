@@ -178,7 +178,7 @@ describe('dispatch desk: the work queue', () => {
       await page.getByRole('row', { name: new RegExp(unpaid.purchaseNumber) }).count(),
       0,
     );
-    await page.getByLabel('Payment status').click();
+    await page.getByRole('textbox', { name: 'Payment status' }).click();
     await page.getByRole('option', { name: 'Pending' }).click();
     await page.waitForURL(/paymentStatus=Pending/);
     await page.getByText('No orders found.').waitFor();
@@ -187,7 +187,10 @@ describe('dispatch desk: the work queue', () => {
     await page.reload();
     await page.getByText('No orders found.').waitFor();
     assert.equal(await page.getByLabel('Search orders').inputValue(), RUN);
-    assert.equal(await page.getByLabel('Payment status').inputValue(), 'Pending');
+    assert.equal(
+      await page.getByRole('textbox', { name: 'Payment status' }).inputValue(),
+      'Pending',
+    );
     assert.equal(
       await page.getByRole('tab', { name: /^To dispatch/ }).getAttribute('aria-selected'),
       'true',
