@@ -44,8 +44,8 @@ function productNames(order: Order): string {
     .join(', ');
 }
 
-/** A status as words ("In transit"), never upper-cased. */
-export function StatusBadge({ status }: { status: string }) {
+/** A status as words ("In transit"), never upper-cased; `prefix` says which status it is. */
+export function StatusBadge({ status, prefix }: { status: string; prefix?: string }) {
   return (
     <Badge
       color={STATUS_COLOR[status] ?? 'gray'}
@@ -53,7 +53,7 @@ export function StatusBadge({ status }: { status: string }) {
       tt="none"
       className={classes.badge}
     >
-      {statusLabel(status)}
+      {prefix ? `${prefix}: ${statusLabel(status)}` : statusLabel(status)}
     </Badge>
   );
 }
@@ -151,7 +151,7 @@ function OrderCards({ orders, page, role, selection }: OrdersTableProps) {
           <Group gap="xs" mt={6} justify="space-between">
             <Group gap={6}>
               <StatusBadge status={order.orderStatus} />
-              <StatusBadge status={order.paymentStatus} />
+              <StatusBadge status={order.paymentStatus} prefix="Payment" />
               <StatusBadge status={order.fulfillmentStatus} />
             </Group>
             <Text fw={600} size="sm" className={classes.nowrap}>

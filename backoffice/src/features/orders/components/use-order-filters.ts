@@ -42,6 +42,17 @@ export function filterFromParams(params: URLSearchParams): OrdersFilter {
 
 export type FilterChange = Partial<Omit<OrdersFilter, 'page'>>;
 
+/** "Clear filters": every filter but the work-queue tab. */
+export const CLEARED_FILTERS: FilterChange = {
+  status: undefined,
+  paymentStatus: undefined,
+  from: undefined,
+  to: undefined,
+  search: undefined,
+  sortBy: undefined,
+  sortOrder: undefined,
+};
+
 /**
  * The orders list's filters, kept in the URL's search params (named as the API names them), so the
  * back button and a shared link give the same list. A filter change goes back to page 1.

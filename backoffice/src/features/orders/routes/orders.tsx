@@ -11,7 +11,7 @@ import { ExportButton } from '../components/export-button';
 import { OrderFilters } from '../components/order-filters';
 import { OrdersTable, type OrderSelection } from '../components/orders-table';
 import { QueueTabs } from '../components/queue-tabs';
-import { useOrderFilters } from '../components/use-order-filters';
+import { CLEARED_FILTERS, useOrderFilters } from '../components/use-order-filters';
 
 function OrdersPage({ role }: { role: Role }) {
   const { filter, update, setPage } = useOrderFilters();
@@ -63,21 +63,7 @@ function OrdersPage({ role }: { role: Role }) {
         </Group>
       </Group>
       <QueueTabs value={filter.queue} onChange={(queue) => update({ queue })} />
-      <OrderFilters
-        filter={filter}
-        onChange={update}
-        onClear={() =>
-          update({
-            status: undefined,
-            paymentStatus: undefined,
-            from: undefined,
-            to: undefined,
-            search: undefined,
-            sortBy: undefined,
-            sortOrder: undefined,
-          })
-        }
-      />
+      <OrderFilters filter={filter} onChange={update} onClear={() => update(CLEARED_FILTERS)} />
       {result && <BulkResult result={result} onClose={() => setResult(null)} />}
       {canAct && (
         <BulkBar
