@@ -126,7 +126,7 @@ export async function createApp(
       'isAdmin',
       'isAdminOrStaff',
     ],
-    exposedHeaders: ['X-Total-Count', REQUEST_ID_HEADER],
+    exposedHeaders: ['X-Total-Count', REQUEST_ID_HEADER, 'Content-Disposition'],
     maxAge: 600,
   });
 

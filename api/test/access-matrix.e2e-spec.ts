@@ -17,6 +17,7 @@ import {
 } from './support/identity';
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { PAYMENT_ROUTES } from './support/mpesa';
+import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
 import { STOCK_ROUTES } from './support/stock';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -474,7 +475,7 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
@@ -482,4 +483,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...PAYMENT_ROUTES,
   ...SITE_PICTURE_ROUTES,
   ...STOCK_ROUTES,
+  ...ORDER_DESK_ROUTES,
 ];

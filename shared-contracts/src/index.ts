@@ -7,6 +7,7 @@ export * from './checkout-forms';
 export * from './refund-form';
 export * from './order-state';
 export * from './order-documents';
+export * from './order-desk';
 export * from './order-chat';
 export * from './mpesa';
 export * from './format';

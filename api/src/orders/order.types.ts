@@ -1,8 +1,11 @@
 import type {
   FulfillmentStatus,
+  OrderQueue,
+  OrderSortField,
   OrderStatus,
   PaymentMethod,
   PaymentStatus,
+  SortOrder,
 } from '@spc/shared-contracts';
 import type { PlacementState, StockReturnState } from './schemas/order.schema';
 
@@ -65,4 +68,8 @@ export interface OrderListFilter {
   search?: string;
   from?: Date;
   to?: Date;
+  /** A work-queue bucket (see ORDER_QUEUE_RULES). */
+  queue?: OrderQueue;
+  sortBy?: OrderSortField;
+  sortOrder?: SortOrder;
 }

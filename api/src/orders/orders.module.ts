@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
 import { UsersModule } from '../users/users.module';
+import { OrderDeskController } from './order-desk.controller';
+import { OrderDeskService } from './order-desk.service';
 import { OrderPlacementService } from './order-placement.service';
 import { OrdersController } from './orders.controller';
 import { OrderDetailService } from './order-detail.service';
@@ -29,7 +31,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
       { name: OrderRefund.name, schema: OrderRefundSchema },
     ]),
   ],
-  controllers: [OrdersController, OrderDocumentsController],
+  controllers: [OrdersController, OrderDocumentsController, OrderDeskController],
   providers: [
     OrdersService,
     OrdersRepository,
@@ -38,6 +40,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderMoney,
     OrderDetailService,
     OrderDocumentLinks,
+    OrderDeskService,
   ],
   exports: [OrdersService],
 })

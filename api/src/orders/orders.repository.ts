@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
+import { ORDER_QUEUE_RULES } from '@spc/shared-contracts';
 import { escapeRegExp } from '../common/pagination';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order, OrderIdempotency } from './schemas/order.schema';
@@ -62,6 +63,59 @@ function toRecord(doc: LeanOrder): OrderRecord {
   };
 }
 
+const byOrderDate = { orderDate: -1, _id: -1 } as const;
+
+/** Digits of a phone number as typed, without the country code or the trunk 0 (07.. = +2547..). */
+function nationalDigits(text: string): string | null {
+  if (!/^[+\d\s().-]+$/.test(text)) return null;
+  const digits = text.replace(/\D/g, '').replace(/^(254|0)/, '');
+  return digits.length >= 3 ? digits : null;
+}
+
+/** The database query for an orders list: every filter given, all of them at once. */
+function listQuery(filter: OrderListFilter): FilterQuery<Order> {
+  const all: FilterQuery<Order>[] = [{ placement: 'placed' }];
+  if (filter.placedBy) all.push({ placedBy: filter.placedBy });
+  if (filter.orderStatus) all.push({ orderStatus: filter.orderStatus });
+  if (filter.paymentStatus) all.push({ paymentStatus: filter.paymentStatus });
+  if (filter.queue) {
+    const rule = ORDER_QUEUE_RULES[filter.queue];
+    all.push({
+      orderStatus: { $in: [...rule.orderStatus] },
+      ...(rule.paymentStatus ? { paymentStatus: rule.paymentStatus } : {}),
+    });
+  }
+  if (filter.from || filter.to) {
+    all.push({
+      orderDate: {
+        ...(filter.from ? { $gte: filter.from } : {}),
+        ...(filter.to ? { $lt: filter.to } : {}),
+      },
+    });
+  }
+  if (filter.search) {
+    const pattern = new RegExp(escapeRegExp(filter.search), 'i');
+    const any: FilterQuery<Order>[] = [
+      { purchaseNumber: pattern },
+      { 'guestInfo.fullName': pattern },
+      { 'guestInfo.phoneNumber': pattern },
+      { 'guestInfo.email': pattern },
+    ];
+    // A phone matches however either side wrote it: spaces, dashes, +254 or a leading 0.
+    const digits = nationalDigits(filter.search);
+    if (digits) any.push({ 'guestInfo.phoneNumber': new RegExp(digits.split('').join('\\D*')) });
+    all.push({ $or: any });
+  }
+  return all.length === 1 ? all[0]! : { $and: all };
+}
+
+/** Newest first unless told; ties broken by id so pages never repeat or skip an order. */
+function listSort(filter: OrderListFilter): Record<string, 1 | -1> {
+  if (!filter.sortBy && !filter.sortOrder) return { ...byOrderDate };
+  const dir = filter.sortOrder === 'asc' ? 1 : -1;
+  return { [filter.sortBy ?? 'orderDate']: dir, _id: dir };
+}
+
 export type NewOrder = Omit<
   Order,
   | 'createdAt'
@@ -120,35 +174,26 @@ export class OrdersRepository {
     skip: number,
     limit: number,
   ): Promise<{ items: OrderRecord[]; total: number }> {
-    const query: FilterQuery<Order> = { placement: 'placed' };
-    if (filter.placedBy) query.placedBy = filter.placedBy;
-    if (filter.orderStatus) query.orderStatus = filter.orderStatus;
-    if (filter.paymentStatus) query.paymentStatus = filter.paymentStatus;
-    if (filter.from || filter.to) {
-      query.orderDate = {
-        ...(filter.from ? { $gte: filter.from } : {}),
-        ...(filter.to ? { $lt: filter.to } : {}),
-      };
-    }
-    if (filter.search) {
-      const pattern = new RegExp(escapeRegExp(filter.search), 'i');
-      query.$or = [
-        { purchaseNumber: pattern },
-        { 'guestInfo.fullName': pattern },
-        { 'guestInfo.phoneNumber': pattern },
-        { 'guestInfo.email': pattern },
-      ];
-    }
+    const query = listQuery(filter);
     const [docs, total] = await Promise.all([
-      this.orders
-        .find(query)
-        .sort({ orderDate: -1, _id: -1 })
-        .skip(skip)
-        .limit(limit)
-        .lean<LeanOrder[]>(),
+      this.orders.find(query).sort(listSort(filter)).skip(skip).limit(limit).lean<LeanOrder[]>(),
       this.orders.countDocuments(query),
     ]);
     return { items: docs.map(toRecord), total };
+  }
+
+  /** How many placed orders match the filter (the work queue's counts, the export's bound). */
+  countMatching(filter: OrderListFilter): Promise<number> {
+    return this.orders.countDocuments(listQuery(filter));
+  }
+
+  /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */
+  async purchaseNumbersOf(ids: string[]): Promise<Map<string, string>> {
+    const docs = await this.orders
+      .find({ _id: { $in: ids }, placement: 'placed' })
+      .select({ purchaseNumber: 1 })
+      .lean<{ _id: { toString(): string }; purchaseNumber: string }[]>();
+    return new Map(docs.map((d) => [d._id.toString(), d.purchaseNumber]));
   }
 
   /** Applies `update` only if the order still matches `guard`; null when it did not. */

@@ -39,11 +39,10 @@ import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } fro
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
-import type { OrderListFilter, OrderRecord } from './order.types';
+import { orderListFilter } from './order-list-filter';
+import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import type { Order } from './schemas/order.schema';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface OrderPage {
   orders: OrderDto[];
@@ -158,15 +157,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   async list(query: OrderListQueryDto, placedBy?: string): Promise<OrderPage> {
     const { page, limit, skip } = pageRequest(query, PAGE_SIZE.orders);
-    const filter: OrderListFilter = {
-      placedBy,
-      orderStatus: query.status,
-      paymentStatus: query.paymentStatus,
-      search: query.search?.trim() || undefined,
-      from: query.from ? new Date(query.from) : undefined,
-      to: query.to ? new Date(new Date(query.to).getTime() + DAY_MS) : undefined,
-    };
-    const { items, total } = await this.orders.list(filter, skip, limit);
+    const { items, total } = await this.orders.list(orderListFilter(query, placedBy), skip, limit);
     return {
       orders: await this.views(items),
       totalOrders: total,

@@ -22,16 +22,22 @@ import {
   FULFILLMENT_STATUSES,
   LIMITS,
   ORDER_LIMITS,
+  ORDER_QUEUES,
+  ORDER_SORT_FIELDS,
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
   REFUND_MESSAGES,
+  SORT_ORDERS,
   REFUND_REFERENCE_MAX,
   TEXT_LIMITS,
   VALIDATION_MESSAGES as M,
+  type OrderQueue,
+  type OrderSortField,
   type OrderStatus,
   type PaymentMethod,
   type PaymentStatus,
+  type SortOrder,
 } from '@spc/shared-contracts';
 import { PageQueryDto } from '../../common/pagination';
 import {
@@ -245,7 +251,8 @@ export class OrderListQueryDto extends PageQueryDto {
   paymentStatus?: PaymentStatus;
 
   @ApiPropertyOptional({
-    description: 'Part of the purchase number, customer name, phone or e-mail',
+    description:
+      'Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678)',
   })
   @IsOptional()
   @IsString()
@@ -264,6 +271,25 @@ export class OrderListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsCalendarDay({ message: 'to must be a date (YYYY-MM-DD)' })
   to?: string;
+
+  @ApiPropertyOptional({
+    enum: ORDER_QUEUES,
+    description:
+      'A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered)',
+  })
+  @IsOptional()
+  @IsIn(ORDER_QUEUES, { message: `queue must be one of ${ORDER_QUEUES.join(', ')}` })
+  queue?: OrderQueue;
+
+  @ApiPropertyOptional({ enum: ORDER_SORT_FIELDS, default: 'orderDate' })
+  @IsOptional()
+  @IsIn(ORDER_SORT_FIELDS, { message: `sortBy must be one of ${ORDER_SORT_FIELDS.join(', ')}` })
+  sortBy?: OrderSortField;
+
+  @ApiPropertyOptional({ enum: SORT_ORDERS, default: 'desc' })
+  @IsOptional()
+  @IsIn(SORT_ORDERS, { message: `sortOrder must be one of ${SORT_ORDERS.join(', ')}` })
+  sortOrder?: SortOrder;
 }
 
 export class TrackQueryDto {

@@ -91,6 +91,7 @@ export const OrderSchema = SchemaFactory.createForClass(Order);
 OrderSchema.index({ purchaseNumber: 1 }, { unique: true });
 OrderSchema.index({ placement: 1, orderDate: -1 });
 OrderSchema.index({ orderStatus: 1, orderDate: -1 });
+OrderSchema.index({ placement: 1, totalAmount: -1 });
 OrderSchema.index({ placedBy: 1, orderDate: -1 });
 OrderSchema.index({ paymentStatus: 1, paidAt: 1 });
 OrderSchema.index({ placement: 1, createdAt: 1 });

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { renderWithProviders, signInAs } from '../../testing/render';
 import { DashboardRoute } from './dashboard';
 
@@ -10,6 +10,12 @@ function answer(salesStatus: number) {
     const url = new URL((input as Request).url);
     if (url.pathname === '/api/staff')
       return json(200, { success: true, message: '', staff: [], totalStaff: 4, totalPages: 1 });
+    if (url.pathname === '/api/orders/queue')
+      return json(200, {
+        success: true,
+        message: '',
+        counts: { toConfirmPayment: 3, toDispatch: 5, inTransit: 2, toComplete: 1, all: 40 },
+      });
     if (url.pathname === '/api/users')
       return json(200, { success: true, message: '', users: [], totalUsers: 27, totalPages: 3 });
     if (salesStatus !== 200)
@@ -39,6 +45,20 @@ describe('dashboard', () => {
     expect(screen.getByRole('link', { name: 'Daily Sales' })).toHaveTextContent('KSH 1,270');
     expect(screen.getByRole('link', { name: 'Weekly Sales' })).toHaveTextContent('KSH 6,935');
     expect(screen.queryByRole('img', { name: 'error' })).not.toBeInTheDocument();
+  });
+
+  it('shows the work queue as tiles opening the admin orders list on that tab', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    const toDispatch = await screen.findByRole('link', { name: 'To dispatch' });
+    expect(toDispatch).toHaveAttribute('href', '/admin/orders?queue=toDispatch');
+    expect(await within(toDispatch).findByText('5')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'To confirm payment' })).toHaveTextContent('3');
+    expect(screen.getByRole('link', { name: 'In transit' })).toHaveTextContent('2');
+    expect(screen.getByRole('link', { name: 'Delivered, to complete' })).toHaveAttribute(
+      'href',
+      '/admin/orders?queue=toComplete',
+    );
   });
 
   it('shows an error icon when a dashboard query fails', async () => {

@@ -15,6 +15,8 @@ import { Link } from 'react-router';
 import { LowStockTile } from '../../components/low-stock-tile';
 import { paths } from '../../config/paths';
 import { useSalesSummary } from '../../features/reports/api/get-sales-summary';
+import { useOrderQueue } from '../../features/orders/api/get-order-queue';
+import { QueueTiles } from '../../features/orders/components/queue-tiles';
 import { useStaff } from '../../features/staff/api/get-staff';
 import { useUsers } from '../../features/users/api/get-users';
 import { UsersList } from '../../features/users/components/users-list';
@@ -44,7 +46,8 @@ export function DashboardRoute() {
   const staff = useStaff({ page: 1 });
   const users = useUsers({ page: 1 });
   const sales = useSalesSummary();
-  const failed = staff.isError || users.isError || sales.isError;
+  const queue = useOrderQueue();
+  const failed = staff.isError || users.isError || sales.isError || queue.isError;
   const show = (q: { isPending: boolean; isError: boolean }, value: ReactNode) =>
     q.isPending ? '…' : q.isError ? '—' : value;
   return (
@@ -89,9 +92,12 @@ export function DashboardRoute() {
           value={show(sales, formatMoney(sales.data?.totalSales ?? 0, 'KSH'))}
         />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <Title order={3} size="h4">
+        Orders to handle
+      </Title>
+      <QueueTiles ordersPath={paths.adminOrders}>
         <LowStockTile />
-      </SimpleGrid>
+      </QueueTiles>
       <UsersList />
     </Stack>
   );

@@ -1,14 +1,36 @@
-import { PAGE_SIZE, type components, type OrderStatus } from '@spc/shared-contracts';
+import {
+  PAGE_SIZE,
+  type components,
+  type OrderQueue,
+  type OrderSortField,
+  type OrderStatus,
+  type PaymentStatus,
+  type SortOrder,
+} from '@spc/shared-contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { unwrap } from '../../../lib/api-error';
 
 export type Order = components['schemas']['OrderDto'];
 
+/** What an orders list asks for: the page and the filters, named as the API's query names them. */
 export interface OrdersFilter {
   page: number;
   status?: OrderStatus;
   search?: string;
+  paymentStatus?: PaymentStatus;
+  queue?: OrderQueue;
+  from?: string;
+  to?: string;
+  sortBy?: OrderSortField;
+  sortOrder?: SortOrder;
+}
+
+/** The filter as the API's query, without the paging and without empty values. */
+export function ordersQuery({ page: _page, ...filter }: OrdersFilter) {
+  return Object.fromEntries(
+    Object.entries(filter).filter(([, v]) => v !== undefined && v !== ''),
+  ) as Omit<OrdersFilter, 'page'>;
 }
 
 export const orderKeys = {
@@ -17,17 +39,10 @@ export const orderKeys = {
   list: (filter: OrdersFilter) => [...orderKeys.lists(), filter] as const,
 };
 
-export async function getOrders({ page, status, search }: OrdersFilter) {
+export async function getOrders(filter: OrdersFilter) {
   return unwrap(
     await api.GET('/api/orders', {
-      params: {
-        query: {
-          page,
-          limit: PAGE_SIZE.orders,
-          ...(status ? { status } : {}),
-          ...(search ? { search } : {}),
-        },
-      },
+      params: { query: { page: filter.page, limit: PAGE_SIZE.orders, ...ordersQuery(filter) } },
     }),
   );
 }

@@ -1,78 +1,111 @@
-import { Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import {
-  BACKOFFICE_MESSAGES,
-  ORDER_STATUSES,
-  type OrderStatus,
-  type Role,
-} from '@spc/shared-contracts';
-import { useState } from 'react';
+import { Button, Group, Stack, Title } from '@mantine/core';
+import { BACKOFFICE_MESSAGES, type Role } from '@spc/shared-contracts';
+import { useMemo, useState } from 'react';
 import { ListState } from '../../../components/list-state';
 import { LowStockTile } from '../../../components/low-stock-tile';
 import { PaginationControl } from '../../../components/pagination-control';
 import { storefrontPaths } from '../../../config/paths';
+import type { BulkOrdersResult } from '../api/bulk-orders';
 import { useOrders } from '../api/get-orders';
-import { OrdersTable } from '../components/orders-table';
+import { BulkBar, BulkResult } from '../components/bulk-bar';
+import { ExportButton } from '../components/export-button';
+import { OrderFilters } from '../components/order-filters';
+import { OrdersTable, type OrderSelection } from '../components/orders-table';
+import { QueueTabs } from '../components/queue-tabs';
+import { CLEARED_FILTERS, useOrderFilters } from '../components/use-order-filters';
 
 function OrdersPage({ role }: { role: Role }) {
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<OrderStatus | undefined>();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const query = useOrders({ page, status, search: debounced || undefined });
-  const orders = query.data?.orders ?? [];
+  const { filter, update, setPage } = useOrderFilters();
+  const query = useOrders(filter);
+  const orders = useMemo(() => query.data?.orders ?? [], [query.data]);
+  // What is ticked belongs to the list shown: another page or filter starts afresh.
+  const listKey = JSON.stringify(filter);
+  const [ticked, setTicked] = useState<{ key: string; ids: ReadonlySet<string> }>({
+    key: listKey,
+    ids: new Set(),
+  });
+  const selected = ticked.key === listKey ? ticked.ids : new Set<string>();
+  const setSelected = (change: (s: ReadonlySet<string>) => ReadonlySet<string>) =>
+    setTicked((t) => ({ key: listKey, ids: change(t.key === listKey ? t.ids : new Set()) }));
+  const [result, setResult] = useState<BulkOrdersResult | null>(null);
+  // Bulk actions are staff work: admin order screens are view-only.
+  const canAct = role === 'staff';
+
+  const selection: OrderSelection = {
+    selected,
+    toggle: (id) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    setAll: (ids, on) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return next;
+      }),
+  };
+
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Orders</Title>
-        {role === 'staff' && (
-          <Button component="a" href={storefrontPaths.shop}>
-            Place Order
-          </Button>
-        )}
+        <Group gap="xs">
+          <ExportButton filter={filter} />
+          {role === 'staff' && (
+            <Button component="a" href={storefrontPaths.shop}>
+              Place Order
+            </Button>
+          )}
+        </Group>
       </Group>
       {role === 'staff' && <LowStockTile />}
-      <Group>
-        <Select
-          aria-label="Order status"
-          placeholder="All statuses"
-          clearable
-          data={[...ORDER_STATUSES]}
-          value={status ?? null}
-          onChange={(v) => {
-            setStatus((v as OrderStatus | null) ?? undefined);
-            setPage(1);
+      <QueueTabs value={filter.queue} onChange={(queue) => update({ queue })} />
+      <OrderFilters filter={filter} onChange={update} onClear={() => update(CLEARED_FILTERS)} />
+      {result && <BulkResult result={result} onClose={() => setResult(null)} />}
+      {canAct && (
+        <BulkBar
+          selectedIds={orders.filter((o) => selected.has(o._id)).map((o) => o._id)}
+          onClearSelection={() => setSelected(() => new Set())}
+          onDone={(r) => {
+            setResult(r);
+            setSelected(() => new Set());
           }}
         />
-        <TextInput
-          aria-label="Search orders"
-          placeholder="Search by order number or customer"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            setPage(1);
-          }}
-          w={300}
-        />
-      </Group>
+      )}
       <ListState
         isLoading={query.isPending}
         isError={query.isError}
         isEmpty={query.isSuccess && orders.length === 0}
         emptyText={BACKOFFICE_MESSAGES.noOrders}
       />
-      {orders.length > 0 && <OrdersTable orders={orders} page={page} role={role} />}
-      <PaginationControl page={page} totalPages={query.data?.totalPages ?? 0} onChange={setPage} />
+      {orders.length > 0 && (
+        <OrdersTable
+          orders={orders}
+          page={filter.page}
+          role={role}
+          selection={canAct ? selection : undefined}
+        />
+      )}
+      <PaginationControl
+        page={filter.page}
+        totalPages={query.data?.totalPages ?? 0}
+        onChange={setPage}
+      />
     </Stack>
   );
 }
 
-/** /admin/orders: view only. */
+/** /admin/orders: view only, with the work queue, filters and the export. */
 export function AdminOrdersRoute() {
   return <OrdersPage role="admin" />;
 }
 
-/** /staff/orders: with the row actions and Place Order. */
+/** /staff/orders: the staff landing page: the work queue, the row actions and bulk actions. */
 export function StaffOrdersRoute() {
   return <OrdersPage role="staff" />;
 }
