@@ -14,6 +14,7 @@ import { OrdersModule } from './orders/orders.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ReportsModule } from './reports/reports.module';
 import { SiteModule } from './site/site.module';
+import { SmsModule } from './sms/sms.module';
 import { StaffModule } from './staff/staff.module';
 import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
@@ -43,6 +44,7 @@ export class AppModule {
         ClaimsModule,
         AuditModule,
         MailModule,
+        SmsModule,
         StorageModule,
         HealthModule,
         UsersModule,

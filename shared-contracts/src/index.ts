@@ -13,3 +13,4 @@ export * from './csv';
 export * from './catalog-forms';
 export type { components, operations, paths } from './generated/api-types';
 export * from './site-pictures';
+export * from './sms';
