@@ -11,10 +11,7 @@ describe('toKenyanMsisdn', () => {
     expect(toKenyanMsisdn(typed)).toBe(expected);
   });
 
-  it.each(['', '0212345678', '+1 212 555 0100', '07123456789', 'phone'])(
-    'refuses %s',
-    (typed) => {
-      expect(toKenyanMsisdn(typed)).toBeNull();
-    },
-  );
+  it.each(['', '0212345678', '+1 212 555 0100', '07123456789', 'phone'])('refuses %s', (typed) => {
+    expect(toKenyanMsisdn(typed)).toBeNull();
+  });
 });

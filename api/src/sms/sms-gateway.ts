@@ -50,23 +50,43 @@ export class AfricasTalkingGateway implements SmsGateway {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      return { ok: false, permanent: false, error: `gateway unreachable: ${(error as Error).message}` };
+      return {
+        ok: false,
+        permanent: false,
+        error: `gateway unreachable: ${(error as Error).message}`,
+      };
     }
     const text = await res.text().catch(() => '');
     if (!res.ok)
-      return { ok: false, permanent: false, error: `gateway answered ${res.status}: ${text.slice(0, 200)}` };
+      return {
+        ok: false,
+        permanent: false,
+        error: `gateway answered ${res.status}: ${text.slice(0, 200)}`,
+      };
     let recipient: AtRecipient | undefined;
     try {
       const body = JSON.parse(text) as { SMSMessageData?: { Recipients?: AtRecipient[] } };
       recipient = body.SMSMessageData?.Recipients?.[0];
     } catch {
-      return { ok: false, permanent: false, error: `gateway answered no JSON: ${text.slice(0, 200)}` };
+      return {
+        ok: false,
+        permanent: false,
+        error: `gateway answered no JSON: ${text.slice(0, 200)}`,
+      };
     }
     if (!recipient)
-      return { ok: false, permanent: false, error: `no recipient in the answer: ${text.slice(0, 200)}` };
+      return {
+        ok: false,
+        permanent: false,
+        error: `no recipient in the answer: ${text.slice(0, 200)}`,
+      };
     const code = Number(recipient.statusCode);
     if (ACCEPTED.has(code))
-      return { ok: true, gatewayId: recipient.messageId ?? '', gatewayStatus: recipient.status ?? '' };
+      return {
+        ok: true,
+        gatewayId: recipient.messageId ?? '',
+        gatewayStatus: recipient.status ?? '',
+      };
     return {
       ok: false,
       permanent: PERMANENT.has(code),

@@ -45,7 +45,9 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
     const sms = this.config.sms;
     if (!sms) {
       if (this.config.env === 'production')
-        this.logger.warn('SMS_PROVIDER is off: customers get order e-mails only, no text messages.');
+        this.logger.warn(
+          'SMS_PROVIDER is off: customers get order e-mails only, no text messages.',
+        );
       return;
     }
     this.timer = setInterval(() => void this.drain(), sms.retryIntervalMs);

@@ -121,7 +121,8 @@ export class UpdateProfileDto {
   streetAddress?: string;
 
   @ApiPropertyOptional({
-    description: 'Order text messages (SMS): false turns them off, true on; unchanged when left out',
+    description:
+      'Order text messages (SMS): false turns them off, true on; unchanged when left out',
   })
   @IsOptional()
   @IsBoolean({ message: 'smsNotifications must be true or false' })
