@@ -14,3 +14,4 @@ export * from './catalog-forms';
 export type { components, operations, paths } from './generated/api-types';
 export * from './site-pictures';
 export * from './sms';
+export * from './contact-forms';
