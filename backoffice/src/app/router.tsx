@@ -29,6 +29,7 @@ const SitePictures = page(
   () => import('../features/site-pictures/routes/site-pictures'),
   'SitePicturesRoute',
 );
+const Messages = page(() => import('../features/messages/routes/messages'), 'MessagesRoute');
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -55,6 +56,7 @@ export function AppRoutes() {
           <Route element={<AdminOrStaff />}>
             <Route path="/manage/products" element={<Products />} />
             <Route path="/manage/categories" element={<Categories />} />
+            <Route path="/manage/messages" element={<Messages />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

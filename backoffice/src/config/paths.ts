@@ -15,6 +15,7 @@ export const paths = {
   adminSitePictures: '/admin/site-pictures',
   manageProducts: '/manage/products',
   manageCategories: '/manage/categories',
+  manageMessages: '/manage/messages',
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',
