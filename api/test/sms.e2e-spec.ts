@@ -2,6 +2,7 @@
  * Order text messages against the Africa's Talking simulator in tools/sms: the API sends real HTTP
  * requests to it, and the tests read what a customer's phone would have received from its outbox.
  */
+import { createApp } from '../src/app.factory';
 import { SmsService } from '../src/sms/sms.service';
 import {
   bearer,
@@ -181,5 +182,51 @@ describe('Order SMS', () => {
     expect(record).toMatchObject({ event: 'placed', status: 'sent', attempts: 3 });
     expect(record!.lastError).toMatch(/gateway answered 500/);
     expect(record!.gatewayId).toBe(placed!.messageId);
+  });
+});
+
+describe('Order SMS retries with two API instances', () => {
+  let s: SmsTestApp;
+  let second: Awaited<ReturnType<typeof createApp>>;
+  let productId: string;
+
+  beforeAll(async () => {
+    s = await createSmsTestApp('sms_two');
+    // A second instance on the same database and gateway: its retry loop races the first one's.
+    second = await createApp(s.t.config);
+    await second.init();
+    const admin = await signInAdmin(s.t);
+    const staff = await createStaff(s.t, admin.accessToken);
+    const category = await createCategory(s.t, staff.accessToken);
+    productId = (
+      await createProduct(s.t, staff.accessToken, category._id, {
+        price: 120,
+        productQuantity: 10_000,
+      })
+    )._id;
+  });
+  afterAll(async () => {
+    await second?.close();
+    await s.close();
+  });
+
+  it('sends each failed message exactly once when both instances retry it', async () => {
+    const phones = Array.from({ length: 6 }, newPhone);
+    s.sim.failNext(phones.length);
+    for (const phone of phones)
+      await placeOrder(s.t, [{ _id: productId, quantity: 1 }], {
+        guestInfo: { ...DELIVERY, phoneNumber: phone },
+      }).expect(201);
+    const all = await waitFor(
+      async () => phones.map((p) => s.sim.outbox.filter((m) => m.to === msisdn(p)).length),
+      (counts) => counts.every((c) => c >= 1),
+      15_000,
+    );
+    // Several more retry rounds of both instances: nothing is sent a second time.
+    await sleep(1500);
+    expect(all.every((c) => c === 1)).toBe(true);
+    expect(phones.map((p) => s.sim.outbox.filter((m) => m.to === msisdn(p)).length)).toEqual(
+      phones.map(() => 1),
+    );
   });
 });
