@@ -17,6 +17,7 @@ const COLORS: Record<string, string> = {
   admin: '35',
   tsc: '90',
   mpesa: '33',
+  sms: '34',
 };
 
 const children: ChildProcess[] = [];
@@ -126,6 +127,14 @@ async function main(): Promise<void> {
     });
     Object.assign(apiEnv, {
       MPESA_BASE_URL: process.env.MPESA_BASE_URL ?? `http://127.0.0.1:${port}`,
+    });
+  }
+  if (process.env.SMS_PROVIDER === 'simulator') {
+    // Order text messages to the local Africa's Talking simulator (read them at <its url>/outbox).
+    const port = process.env.SMS_SIMULATOR_PORT ?? '4020';
+    run('sms', 'node', ['--import', 'tsx', 'tools/sms/simulator.ts'], { SMS_SIMULATOR_PORT: port });
+    Object.assign(apiEnv, {
+      SMS_BASE_URL: process.env.SMS_BASE_URL ?? `http://127.0.0.1:${port}`,
     });
   }
   run('api', 'node', ['--watch', 'api/dist/main.js'], apiEnv);

@@ -16,6 +16,7 @@ import {
   type Session,
 } from './support/identity';
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
+import { CONTACT_ROUTES } from './support/contact';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
@@ -484,4 +485,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...SITE_PICTURE_ROUTES,
   ...STOCK_ROUTES,
   ...ORDER_DESK_ROUTES,
+  ...CONTACT_ROUTES,
 ];

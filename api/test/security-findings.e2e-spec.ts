@@ -935,6 +935,9 @@ describe('finding 12: lockout, Retry-After, unused secret, tokens without exp, s
       ADMIN_PASSWORD: 'Owner#2026x',
       STOREFRONT_URL: 'https://shop.example',
       BACKOFFICE_URL: 'https://admin.example',
+      SHOP_PHONE: '+254 712 000 333',
+      SHOP_EMAIL: 'shop@example.co.ke',
+      BUSINESS_WHATSAPP: '254712000333',
     });
     expect(config.jwt).toEqual({ accessSecret: 'j'.repeat(40) });
   });

@@ -98,6 +98,8 @@ export const profilePayloadSchema = z.object({
   phoneNumber: phone(LIMITS.checkoutPhoneMaxLength, M.profilePhoneRequired),
   county: optionalText(TEXT_LIMITS.county, 'County'),
   streetAddress: optionalText(TEXT_LIMITS.streetAddress, 'Street address'),
+  /** Order text messages (SMS); unchanged when left out. */
+  smsNotifications: z.boolean().optional(),
 });
 export const profileFormSchema = profilePayloadSchema;
 

@@ -17,3 +17,5 @@ export type { components, operations, paths } from './generated/api-types';
 export * from './site-pictures';
 export * from './audit-activities';
 export * from './stock';
+export * from './sms';
+export * from './contact-forms';

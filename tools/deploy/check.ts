@@ -102,6 +102,9 @@ function checkCompose(): void {
     JWT_SECRET: 'a'.repeat(64),
     ADMIN_EMAIL: 'owner@example.co.ke',
     ADMIN_PASSWORD: 'Owner#2026',
+    SHOP_PHONE: '+254 712 345 678',
+    SHOP_EMAIL: 'shop@example.co.ke',
+    BUSINESS_WHATSAPP: '254712345678',
   };
   // A clean environment: the machine's own variables must not fill in what .env leaves out.
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };

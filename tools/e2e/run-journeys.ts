@@ -43,6 +43,16 @@ async function main(): Promise<void> {
       }),
     );
     await waitFor(`${mpesa}/__simulator/pushes`);
+    // Order text messages go to the local Africa's Talking simulator; journeys read its outbox.
+    const sms = `http://127.0.0.1:${await freePort()}`;
+    children.push(
+      spawn('node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
+        cwd: WORKSPACE_ROOT,
+        env: { ...process.env, SMS_SIMULATOR_PORT: new URL(sms).port },
+        stdio: 'inherit',
+      }),
+    );
+    await waitFor(`${sms}/outbox`);
     const api = `http://127.0.0.1:${apiPort}`;
     const site = `http://127.0.0.1:${appPort}`;
     const other = `http://127.0.0.1:${otherPort}`;
@@ -67,6 +77,11 @@ async function main(): Promise<void> {
       MPESA_BASE_URL: mpesa,
       MPESA_CALLBACK_BASE_URL: api,
       MPESA_RECONCILE_AFTER_MS: '3000',
+      SMS_PROVIDER: 'simulator',
+      SMS_BASE_URL: sms,
+      SMS_RETRY_INTERVAL_MS: '1000',
+      // The journeys send more contact messages from one address than a shopper would.
+      RATE_LIMIT_CONTACT_PER_HOUR: '1000',
     };
 
     run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
@@ -121,6 +136,7 @@ async function main(): Promise<void> {
       MPESA_SIMULATOR_URL: mpesa,
       // Where the API files its e-mails (no SMTP here), for journeys that follow an e-mailed link.
       OUTBOX_DIR: path.join(work, 'outbox'),
+      SMS_SIMULATOR_URL: sms,
     });
   } finally {
     for (const child of children) {

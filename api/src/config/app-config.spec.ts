@@ -8,6 +8,9 @@ const productionEnv = {
   ADMIN_PASSWORD: 'Strong#Pass9',
   STOREFRONT_URL: 'https://shop.seedlings.co.ke',
   BACKOFFICE_URL: 'https://admin.seedlings.co.ke/',
+  SHOP_PHONE: '+254 712 345 678',
+  SHOP_EMAIL: 'hello@seedlings.co.ke',
+  BUSINESS_WHATSAPP: '254712345678',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -38,7 +41,55 @@ describe('loadConfig', () => {
       'ADMIN_PASSWORD is required in production',
       'STOREFRONT_URL is required in production',
       'BACKOFFICE_URL is required in production',
+      "SHOP_PHONE is required in production (the shop's real contact)",
+      "BUSINESS_WHATSAPP is required in production (the shop's real contact)",
+      "SHOP_EMAIL is required in production (the shop's real contact)",
     ]);
+  });
+
+  it("refuses the shop's development placeholder contacts in production", () => {
+    const problems = problemsOf({
+      ...productionEnv,
+      SHOP_PHONE: '+254700000000',
+      BUSINESS_WHATSAPP: '254700000000',
+      SHOP_EMAIL: 'info@seedlings.local',
+    });
+    expect(problems).toEqual([
+      "SHOP_PHONE must be the shop's real contact, not the development placeholder",
+      "BUSINESS_WHATSAPP must be the shop's real contact, not the development placeholder",
+      "SHOP_EMAIL must be the shop's real contact, not the development placeholder",
+    ]);
+    expect(loadConfig(productionEnv).shopContacts).toEqual({
+      phone: '+254 712 345 678',
+      whatsapp: '254712345678',
+      email: 'hello@seedlings.co.ke',
+    });
+  });
+
+  it('refuses the SMS simulator and missing gateway keys in production', () => {
+    expect(problemsOf({ ...productionEnv, SMS_PROVIDER: 'simulator' })).toEqual([
+      'SMS_PROVIDER=simulator is for development and tests only',
+    ]);
+    expect(problemsOf({ ...productionEnv, SMS_PROVIDER: 'africastalking' })).toEqual([
+      'AT_USERNAME is required when SMS_PROVIDER is africastalking',
+      'AT_API_KEY is required when SMS_PROVIDER is africastalking',
+    ]);
+    const keys = { AT_USERNAME: 'spcshop', AT_API_KEY: 'k'.repeat(40) };
+    expect(
+      problemsOf({
+        ...productionEnv,
+        SMS_PROVIDER: 'africastalking',
+        ...keys,
+        SMS_BASE_URL: 'http://127.0.0.1:4020',
+      }),
+    ).toEqual(['SMS_BASE_URL must be an https address of the gateway in production']);
+    const on = loadConfig({ ...productionEnv, SMS_PROVIDER: 'africastalking', ...keys });
+    expect(on.sms).toMatchObject({
+      provider: 'africastalking',
+      baseUrl: 'https://api.africastalking.com',
+      username: 'spcshop',
+    });
+    expect(loadConfig(productionEnv).sms).toBeNull();
   });
 
   it('refuses the public development secrets in production', () => {

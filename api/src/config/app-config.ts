@@ -1,6 +1,7 @@
 import { ORDER_LIMITS, PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
 import { z } from 'zod';
 import { readMpesaConfig, type MpesaConfig } from './mpesa-config';
+import { readSmsConfig, type SmsConfig } from './sms-config';
 
 const DEV_DEFAULTS = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/spc',
@@ -9,6 +10,16 @@ const DEV_DEFAULTS = {
   ADMIN_PASSWORD: 'Admin@1234',
   STOREFRONT_URL: 'http://localhost:5173',
   BACKOFFICE_URL: 'http://localhost:5174',
+} as const;
+
+/**
+ * The shop's own contacts as development shows them. Production refuses to start while one is unset
+ * or still one of these: shoppers would be told to call or write to nobody.
+ */
+export const SHOP_CONTACT_PLACEHOLDERS = {
+  SHOP_PHONE: '+254 700 000 000',
+  BUSINESS_WHATSAPP: '254700000000',
+  SHOP_EMAIL: 'info@seedlings.local',
 } as const;
 
 /** Settings production must be given explicitly: the development defaults are public. */
@@ -47,7 +58,13 @@ const envSchema = z.object({
   BUSINESS_WHATSAPP: z
     .string()
     .regex(/^\d{9,15}$/, 'must be digits only, in international form (e.g. 254712345678)')
-    .default('254700000000'),
+    .default(SHOP_CONTACT_PLACEHOLDERS.BUSINESS_WHATSAPP),
+  SHOP_PHONE: z
+    .string()
+    .regex(/^\+?\d[\d ]{7,18}\d$/, 'must be a phone number (digits, spaces, an optional +)')
+    .default(SHOP_CONTACT_PLACEHOLDERS.SHOP_PHONE),
+  SHOP_EMAIL: z.string().email().default(SHOP_CONTACT_PLACEHOLDERS.SHOP_EMAIL),
+  RATE_LIMIT_CONTACT_PER_HOUR: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: booleanFlag.optional(),
   SWAGGER_ENABLED: booleanFlag.default(true),
@@ -109,6 +126,12 @@ export interface AppConfig {
   uploadsDir: string;
   dataDir: string;
   businessWhatsapp: string;
+  /** The shop's phone and e-mail shown to shoppers; contact-form messages are e-mailed to `email`. */
+  shopContacts: { phone: string; whatsapp: string; email: string };
+  /** Contact-form messages accepted an hour from one client address, and for one e-mail address. */
+  contactPerHour: number;
+  /** Order text messages (Africa's Talking, or the local simulator); null when SMS is off. */
+  sms: SmsConfig | null;
   log: { level: string; pretty: boolean };
   swaggerEnabled: boolean;
   /**
@@ -179,6 +202,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     for (const key of REQUIRED_IN_PRODUCTION) {
       if (!raw[key]) problems.push(`${key} is required in production`);
     }
+    for (const [key, placeholder] of Object.entries(SHOP_CONTACT_PLACEHOLDERS)) {
+      if (!raw[key]) problems.push(`${key} is required in production (the shop's real contact)`);
+      else if (raw[key].replace(/\s/g, '') === placeholder.replace(/\s/g, ''))
+        problems.push(`${key} must be the shop's real contact, not the development placeholder`);
+    }
   }
   const withDefaults: Record<string, string> =
     nodeEnv === 'production' ? raw : { ...DEV_DEFAULTS, ...raw };
@@ -207,6 +235,9 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   });
   if (mpesaProblems.length) throw new ConfigError(mpesaProblems);
 
+  const { sms, problems: smsProblems } = readSmsConfig(withDefaults, env.NODE_ENV);
+  if (smsProblems.length) throw new ConfigError(smsProblems);
+
   if (env.S3_BUCKET) {
     for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL'] as const) {
       if (!env[key]) problems.push(`${key} is required when S3_BUCKET is set`);
@@ -233,6 +264,9 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     uploadsDir: env.UPLOADS_DIR,
     dataDir: env.DATA_DIR,
     businessWhatsapp: env.BUSINESS_WHATSAPP,
+    shopContacts: { phone: env.SHOP_PHONE, whatsapp: env.BUSINESS_WHATSAPP, email: env.SHOP_EMAIL },
+    contactPerHour: env.RATE_LIMIT_CONTACT_PER_HOUR,
+    sms,
     log: {
       level: env.LOG_LEVEL,
       pretty: env.LOG_PRETTY ?? env.NODE_ENV === 'development',

@@ -8,6 +8,9 @@ const production = {
   ADMIN_PASSWORD: 'Strong#Pass9',
   STOREFRONT_URL: 'https://shop.seedlings.co.ke',
   BACKOFFICE_URL: 'https://admin.seedlings.co.ke',
+  SHOP_PHONE: '+254 712 345 678',
+  SHOP_EMAIL: 'hello@seedlings.co.ke',
+  BUSINESS_WHATSAPP: '254712345678',
 };
 
 const daraja = {

@@ -1,6 +1,6 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
-import type { OrderAction, OrderStatus, Role } from '@spc/shared-contracts';
+import type { OrderAction, OrderSmsEvent, OrderStatus, Role } from '@spc/shared-contracts';
 import type { Principal } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
 import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
@@ -63,6 +63,8 @@ export interface OrderStep<I = void> {
   audit: { action: string; text: (ctx: StepContext<I>) => string };
   /** The e-mail to send once the change is made, if any. */
   mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
+  /** The customer's text message once the change is made (sent at most once per order and event). */
+  sms?: OrderSmsEvent;
 }
 
 /** The change that cancels an order and marks its stock to be returned. */
@@ -127,6 +129,7 @@ export const ORDER_STEPS = {
         paidTime,
       );
     },
+    sms: 'paid',
     audit: {
       action: 'order.payment',
       text: ({ actor, order, input: dto }) =>
@@ -145,6 +148,7 @@ export const ORDER_STEPS = {
       assertTotal(ctx.order, amount);
       return paid(ctx, 'Mpesa', { amount, transactionCode, timePaid }, timePaid);
     },
+    sms: 'paid',
     audit: {
       action: 'order.payment',
       text: ({ actor, order, input: p }) =>
@@ -157,6 +161,7 @@ export const ORDER_STEPS = {
     rule: 'inTransit',
     roles: STAFF,
     prepare: ({ now }) => ({ $set: { orderStatus: 'InTransit', inTransitDate: now } }),
+    sms: 'sent',
     audit: {
       action: 'order.inTransit',
       text: ({ actor, order }) =>
@@ -168,6 +173,7 @@ export const ORDER_STEPS = {
     rule: 'confirmDelivery',
     roles: STAFF,
     prepare: ({ now }) => ({ $set: { orderStatus: 'Delivered', deliveredDate: now } }),
+    sms: 'delivered',
     audit: {
       action: 'order.delivered',
       text: ({ actor, order }) =>
@@ -179,6 +185,8 @@ export const ORDER_STEPS = {
     rule: 'fulfil',
     roles: STAFF,
     guard: () => ({ paymentStatus: 'Paid' }),
+    // Fulfilling an order still in transit also delivers it (its one "delivered" message).
+    sms: 'delivered',
     prepare: ({ order, now }) => ({
       $set: {
         orderStatus: 'Completed',
@@ -226,6 +234,7 @@ export const ORDER_STEPS = {
     before: ({ order, input: refund, actor, money }) =>
       money.recordRefundForCancel(order, refund, actor),
     prepare: ({ now }) => cancelChange(now),
+    sms: 'cancelled',
     after: ({ placement }, updated) => placement.returnStock(updated),
     audit: {
       action: 'order.cancel',

@@ -3,6 +3,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import type { MailService } from '../mail/mail.service';
+import type { SmsService } from '../sms/sms.service';
 import type { UsersService } from '../users/users.service';
 import { ORDER_STEPS, type OrderStep } from './order-actions';
 import { OrderMoney } from './order-money';
@@ -64,6 +65,7 @@ function setup(stored: OrderRecord) {
     mail as unknown as MailService,
     { orders: {} } as unknown as AppConfig,
     new OrderMoney({} as never, refunds as never),
+    { notifyOrder: jest.fn(async () => undefined) } as unknown as SmsService,
   );
   return {
     service,

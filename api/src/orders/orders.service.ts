@@ -24,6 +24,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { customerText } from '../mail/mail-text';
 import { MailService } from '../mail/mail.service';
+import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type {
   CompletePaymentDto,
@@ -72,6 +73,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly money: OrderMoney,
+    private readonly sms: SmsService,
     @Optional() private readonly documents?: OrderDocumentLinks,
   ) {}
 
@@ -111,6 +113,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
         now,
       );
       if (!cancelled) continue;
+      void this.sms.notifyOrder(cancelled, 'cancelled');
       await this.audit.record(
         SHOP_ACTOR,
         'order.expire',
@@ -134,7 +137,10 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       idempotencyKey,
       clientAddress,
     );
-    if (!replayed) void this.sendConfirmation(order);
+    if (!replayed) {
+      void this.sendConfirmation(order);
+      void this.sms.notifyOrder(order, 'placed');
+    }
     const [view] = await this.views([order]);
     const whatsappUrl = whatsappLink(this.config.businessWhatsapp, orderChatMessage(order));
     return { order: { ...view!, whatsappUrl }, replayed };
@@ -364,6 +370,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     const mail = step.mail?.(ctx, updated);
     if (mail && !(await this.mail.send(mail)))
       this.logger.warn(`The ${step.audit.action} e-mail for ${order.purchaseNumber} was not sent`);
+    if (step.sms) void this.sms.notifyOrder(updated, step.sms);
     return (await this.views([updated]))[0]!;
   }
 

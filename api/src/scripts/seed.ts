@@ -33,8 +33,9 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  // The seeders are mounted here only: the API itself carries no demo data.
-  const app = await createApp(config, { imports: [SeedModule.register()] });
+  // The seeders are mounted here only: the API itself carries no demo data. Demo orders never send
+  // text messages: their phone numbers may be real people's.
+  const app = await createApp({ ...config, sms: null }, { imports: [SeedModule.register()] });
   await app.init();
   try {
     if (ifEmpty && !(await isEmpty(app.get<Connection>(getConnectionToken())))) {

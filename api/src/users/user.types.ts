@@ -11,6 +11,8 @@ export interface UserView {
   county: string;
   streetAddress: string;
   profilePicture: string;
+  /** Order text messages (SMS) wanted; true unless turned off in the profile. */
+  smsNotifications: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -40,5 +42,6 @@ export type UserChanges = Partial<
     | 'streetAddress'
     | 'isActive'
     | 'profilePicture'
+    | 'smsNotifications'
   >
 > & { profilePictureKeys?: string[] };

@@ -19,6 +19,7 @@ function toView(doc: LeanUser): UserView {
     county: doc.county ?? '',
     streetAddress: doc.streetAddress ?? '',
     profilePicture: doc.profilePicture ?? '',
+    smsNotifications: doc.smsNotifications !== false,
     createdAt: new Date(doc.createdAt).toISOString(),
     updatedAt: new Date(doc.updatedAt).toISOString(),
   };
@@ -40,6 +41,7 @@ export class UsersRepository {
       | 'tokenVersion'
       | 'failedLogins'
       | 'lockedUntil'
+      | 'smsNotifications'
     > & { isActive?: boolean },
   ): Promise<UserView> {
     const doc = await this.users.create(data);

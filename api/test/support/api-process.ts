@@ -16,6 +16,9 @@ export const PRODUCTION_ENV = {
   ADMIN_PASSWORD: 'Owner#2026x',
   STOREFRONT_URL: 'https://shop.seedlings.example',
   BACKOFFICE_URL: 'https://admin.seedlings.example',
+  SHOP_PHONE: '+254 712 000 111',
+  SHOP_EMAIL: 'shop@seedlings.example',
+  BUSINESS_WHATSAPP: '254712000111',
 } as const;
 
 export function assertBuilt(): void {

@@ -57,6 +57,7 @@ const ProductStock = page(
   () => import('../features/stock/routes/product-stock'),
   'ProductStockRoute',
 );
+const Messages = page(() => import('../features/messages/routes/messages'), 'MessagesRoute');
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -87,6 +88,7 @@ export function AppRoutes() {
             <Route path="/manage/products" element={<Products />} />
             <Route path="/manage/products/:id/stock" element={<ProductStock />} />
             <Route path="/manage/categories" element={<Categories />} />
+            <Route path="/manage/messages" element={<Messages />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

@@ -20,6 +20,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Products', to: paths.manageProducts },
       { label: 'Audit trails', to: paths.adminAuditTrails },
       { label: 'Shop pictures', to: paths.adminSitePictures },
+      { label: 'Messages', to: paths.manageMessages },
     ];
   }
   if (role === 'staff') {
@@ -27,6 +28,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Orders', to: paths.staffOrders },
       { label: 'Categories', to: paths.manageCategories },
       { label: 'Products', to: paths.manageProducts },
+      { label: 'Messages', to: paths.manageMessages },
       { label: 'Shop', to: storefrontPaths.shop, external: true },
     ];
   }

@@ -28,7 +28,12 @@ describe('sidebar', () => {
       'Products',
       'Audit trails',
       'Shop pictures',
+      'Messages',
     ]);
+    expect(screen.getByRole('link', { name: 'Messages' })).toHaveAttribute(
+      'href',
+      '/manage/messages',
+    );
     expect(screen.getByRole('link', { name: 'Shop pictures' })).toHaveAttribute(
       'href',
       '/admin/site-pictures',
@@ -42,7 +47,7 @@ describe('sidebar', () => {
 
   it('gives staff their Orders, Categories, Products and the Shop', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'staff' })} />);
-    expect(linkNames()).toEqual(['Orders', 'Categories', 'Products', 'Shop']);
+    expect(linkNames()).toEqual(['Orders', 'Categories', 'Products', 'Messages', 'Shop']);
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/staff/orders');
     expect(screen.getByRole('link', { name: 'Shop' })).toHaveAttribute(
       'href',

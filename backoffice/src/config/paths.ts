@@ -18,6 +18,7 @@ export const paths = {
   manageProducts: '/manage/products',
   productStock: (id: string) => `/manage/products/${id}/stock`,
   manageCategories: '/manage/categories',
+  manageMessages: '/manage/messages',
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

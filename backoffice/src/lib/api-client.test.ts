@@ -71,6 +71,7 @@ describe('API client session refresh', () => {
       county: 'Kiambu',
       streetAddress: 'Ruiru',
       profilePicture: '',
+      smsNotifications: true,
       createdAt: '2026-11-01T00:00:00.000Z',
       updatedAt: '2026-11-01T00:00:00.000Z',
     };

@@ -1048,6 +1048,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the shop a message from the contact page: stored for the back office, e-mailed to the shop's address, confirmed to the sender by e-mail */
+        post: operations["ContactController_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Contact-form messages, newest first (all, unread or read), by page */
+        get: operations["ContactController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact-messages/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark a contact-form message read (or unread again) */
+        patch: operations["ContactController_markRead"];
+        trace?: never;
+    };
+    "/api/site/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's phone, WhatsApp number and e-mail, as the storefront shows them */
+        get: operations["ShopContactsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1154,6 +1222,8 @@ export interface components {
              * @example
              */
             profilePicture: string;
+            /** @description Order text messages (SMS) wanted; false once turned off */
+            smsNotifications: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1208,6 +1278,8 @@ export interface components {
             county?: string | null;
             /** @example Ruiru, near the stage */
             streetAddress?: string | null;
+            /** @description Order text messages (SMS): false turns them off, true on; unchanged when left out */
+            smsNotifications?: boolean | null;
         };
         ProfilePictureUploadDto: {
             /**
@@ -2125,6 +2197,92 @@ export interface components {
             picture: string;
             /** @description Hero slides only: an MP4 address (https://… or /api/uploads/…) played over the picture; empty for none */
             video?: string;
+        };
+        ContactMessageDto: {
+            /** @example Wanjiku Kamau */
+            name: string;
+            /**
+             * Format: email
+             * @example wanjiku@example.co.ke
+             */
+            email: string;
+            /** @example Avocado seedlings for 2 acres */
+            subject: string;
+            /** @example Do you deliver 400 Hass seedlings to Murang’a? */
+            message: string;
+        };
+        ContactSentResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+        };
+        ContactMessageViewDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example Wanjiku Kamau */
+            name: string;
+            /** @example wanjiku@example.co.ke */
+            email: string;
+            subject: string;
+            message: string;
+            /** @description True once someone in the shop marked it read */
+            read: boolean;
+            /** Format: date-time */
+            readAt: string | null;
+            /** @description Who marked it read */
+            readByName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ContactMessageListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            messages: components["schemas"]["ContactMessageViewDto"][];
+            /** @example 42 */
+            totalMessages: number;
+            /**
+             * @description Unread messages, whatever the filter
+             * @example 3
+             */
+            unread: number;
+            /** @example 3 */
+            totalPages: number;
+            /** @example 1 */
+            page: number;
+        };
+        MarkReadDto: {
+            /** @description true marks the message read, false unread again */
+            read: boolean;
+        };
+        ContactMessageResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            contactMessage: components["schemas"]["ContactMessageViewDto"];
+        };
+        ShopContactsDto: {
+            /** @example +254 712 345 678 */
+            phone: string;
+            /**
+             * @description International form, digits only
+             * @example 254712345678
+             */
+            whatsapp: string;
+            /** @example hello@seedlings.co.ke */
+            email: string;
+        };
+        ShopContactsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            contacts: components["schemas"]["ShopContactsDto"];
         };
     };
     responses: never;
@@ -6146,6 +6304,191 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ContactController_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMessageDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSentResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many messages this hour from this address or for this e-mail */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ContactController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "all" | "unread" | "read";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMessageListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ContactController_markRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMessageResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShopContactsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopContactsResponseDto"];
                 };
             };
         };

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  IsBoolean,
   IsMongoId,
   IsNotEmpty,
   IsOptional,
@@ -38,6 +39,8 @@ export class UserDto {
   streetAddress!: string;
   @ApiProperty({ description: 'URL path of the profile picture, or empty', example: '' })
   profilePicture!: string;
+  @ApiProperty({ description: 'Order text messages (SMS) wanted; false once turned off' })
+  smsNotifications!: boolean;
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
   @ApiProperty({ format: 'date-time' })
@@ -116,6 +119,14 @@ export class UpdateProfileDto {
 
   @OptionalTextField(TEXT_LIMITS.streetAddress, 'Street address', 'Ruiru, near the stage')
   streetAddress?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Order text messages (SMS): false turns them off, true on; unchanged when left out',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'smsNotifications must be true or false' })
+  smsNotifications?: boolean;
 }
 
 /** `PATCH /api/admin/profile`. */

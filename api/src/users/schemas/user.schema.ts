@@ -30,6 +30,10 @@ export class User {
   @Prop({ trim: true, default: '' })
   streetAddress!: string;
 
+  /** False when the customer turned order text messages (SMS) off in their profile. */
+  @Prop({ default: true })
+  smsNotifications!: boolean;
+
   /** URL path of the picture (256 px WebP), or empty. */
   @Prop({ default: '' })
   profilePicture!: string;

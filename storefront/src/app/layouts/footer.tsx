@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import { env } from '../../config/env';
 import { paths } from '../../config/paths';
+import { useShopContacts } from '../../lib/shop-contacts';
 
 export function Footer() {
-  const wa = env.shopWhatsapp.replace(/\D/g, '');
+  const shop = useShopContacts();
   return (
     <footer className="footer">
       <div className="footer-grid">
@@ -49,16 +49,16 @@ export function Footer() {
           <h2>Contact</h2>
           <p>Kiambu, Kenya</p>
           <p>
-            Phone: <a href={`tel:${env.shopPhone.replace(/\s/g, '')}`}>{env.shopPhone}</a>
+            Phone: <a href={`tel:${shop.phone.replace(/\s/g, '')}`}>{shop.phone}</a>
           </p>
           <p>
             WhatsApp:{' '}
-            <a href={`https://wa.me/${wa}`} target="_blank" rel="noreferrer">
-              {env.shopWhatsapp}
+            <a href={`https://wa.me/${shop.whatsappDigits}`} target="_blank" rel="noreferrer">
+              {shop.whatsapp}
             </a>
           </p>
           <p>
-            E-mail: <a href={`mailto:${env.shopEmail}`}>{env.shopEmail}</a>
+            E-mail: <a href={`mailto:${shop.email}`}>{shop.email}</a>
           </p>
         </address>
       </div>

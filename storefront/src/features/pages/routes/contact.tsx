@@ -1,62 +1,83 @@
-import { useState } from 'react';
+import { CONTACT_LIMITS, CONTACT_MESSAGES, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
 import { useForm } from 'react-hook-form';
 import { Field } from '../../../components/field';
-import { env } from '../../../config/env';
+import { ApiError } from '../../../lib/api-client';
+import { useShopContacts } from '../../../lib/shop-contacts';
+import { useSendContactMessage, type ContactPayload } from '../api/send-contact';
 
-interface ContactForm {
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-}
+const tooLong = (field: keyof typeof CONTACT_LIMITS) => ({
+  value: CONTACT_LIMITS[field],
+  message: CONTACT_MESSAGES.tooLong(field, CONTACT_LIMITS[field]),
+});
 
-/** The contact form makes no call; a shopper is pointed at the phone and e-mail instead. */
+/**
+ * The contact form delivers the message to the shop (stored for the back office and e-mailed); the
+ * shopper sees it sent, or why not, and the button is disabled while it is being sent.
+ */
 export function ContactRoute() {
-  const [sent, setSent] = useState(false);
+  const shop = useShopContacts();
+  const send = useSendContactMessage();
   const {
     register,
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<ContactForm>({ defaultValues: { name: '', email: '', subject: '', message: '' } });
-  const onSubmit = handleSubmit(() => {
-    setSent(true);
-    reset();
-  });
+  } = useForm<ContactPayload>({ defaultValues: { name: '', email: '', subject: '', message: '' } });
+  const onSubmit = handleSubmit((values) => send.mutate(values, { onSuccess: () => reset() }));
+  const failure =
+    send.error instanceof ApiError
+      ? send.error.message
+      : send.error
+        ? STOREFRONT_MESSAGES.tryAgain
+        : null;
   return (
     <div className="page narrow">
       <h1>Contact us</h1>
       <p>
-        Call us on {env.shopPhone}, WhatsApp {env.shopWhatsapp} or write to {env.shopEmail}. We are
-        in Kiambu, Kenya.
+        Call us on {shop.phone}, WhatsApp {shop.whatsapp} or write to {shop.email}. We are in
+        Kiambu, Kenya.
       </p>
-      {sent && (
+      {send.isSuccess && (
         <p role="status" className="notice">
-          Thank you for reaching out. For a quick answer, call or WhatsApp us.
+          {send.data.message}
         </p>
       )}
-      <form onSubmit={onSubmit} noValidate>
+      {failure && (
+        <p role="alert" className="notice notice-error">
+          {failure}
+        </p>
+      )}
+      <form onSubmit={onSubmit} noValidate aria-busy={send.isPending}>
         <Field
           label="Name"
           error={errors.name?.message}
-          {...register('name', { required: 'name is a required field' })}
+          {...register('name', {
+            required: CONTACT_MESSAGES.nameRequired,
+            validate: (v) => v.trim() !== '' || CONTACT_MESSAGES.nameRequired,
+            maxLength: tooLong('name'),
+          })}
         />
         <Field
           label="Email"
           type="email"
           error={errors.email?.message}
           {...register('email', {
-            required: 'email is a required field',
+            required: CONTACT_MESSAGES.emailRequired,
             pattern: {
               value: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
-              message: 'email must be a valid email',
+              message: CONTACT_MESSAGES.emailInvalid,
             },
+            maxLength: { value: CONTACT_LIMITS.email, message: CONTACT_MESSAGES.emailInvalid },
           })}
         />
         <Field
           label="Subject"
           error={errors.subject?.message}
-          {...register('subject', { required: 'subject is a required field' })}
+          {...register('subject', {
+            required: CONTACT_MESSAGES.subjectRequired,
+            validate: (v) => v.trim() !== '' || CONTACT_MESSAGES.subjectRequired,
+            maxLength: tooLong('subject'),
+          })}
         />
         <div className="field">
           <label htmlFor="message">Message</label>
@@ -65,7 +86,11 @@ export function ContactRoute() {
             rows={5}
             aria-invalid={Boolean(errors.message)}
             aria-describedby={errors.message ? 'message-error' : undefined}
-            {...register('message', { required: 'message is a required field' })}
+            {...register('message', {
+              required: CONTACT_MESSAGES.messageRequired,
+              validate: (v) => v.trim() !== '' || CONTACT_MESSAGES.messageRequired,
+              maxLength: tooLong('message'),
+            })}
           />
           {errors.message && (
             <p id="message-error" className="field-error">
@@ -73,8 +98,8 @@ export function ContactRoute() {
             </p>
           )}
         </div>
-        <button type="submit" className="btn">
-          Send message
+        <button type="submit" className="btn" disabled={send.isPending}>
+          {send.isPending ? 'Sending...' : 'Send message'}
         </button>
       </form>
     </div>

@@ -6,6 +6,7 @@ import { ApiError, assetUrl } from '../../../lib/api-client';
 import { useProfile } from '../api/get-profile';
 import { useDeleteProfilePicture, useUploadProfilePicture } from '../api/profile-picture';
 import { EditProfileModal } from '../components/edit-profile-modal';
+import { SmsSwitch } from '../components/sms-switch';
 
 const roleLabel = (role: string) => (role === 'customer' ? 'customer' : role);
 
@@ -98,6 +99,7 @@ export function ProfileRoute() {
             <dd>{user.county || '—'}</dd>
           </dl>
         </section>
+        <SmsSwitch user={user} />
       </div>
       <button type="button" className="btn" onClick={() => setEditing(true)}>
         edit profile

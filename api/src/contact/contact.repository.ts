@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { FilterQuery, Model } from 'mongoose';
+import type { ContactMessageViewDto } from './dto/contact.dto';
+import { ContactMessage } from './schemas/contact-message.schema';
+
+type Lean = ContactMessage & { _id: { toString(): string } };
+
+function toView(doc: Lean): ContactMessageViewDto {
+  return {
+    _id: doc._id.toString(),
+    name: doc.name,
+    email: doc.email,
+    subject: doc.subject,
+    message: doc.message,
+    read: doc.read === true,
+    readAt: doc.readAt ? new Date(doc.readAt).toISOString() : null,
+    readByName: doc.readByName ?? null,
+    createdAt: new Date(doc.createdAt).toISOString(),
+  };
+}
+
+/** The only place that touches the contact_messages collection. */
+@Injectable()
+export class ContactRepository {
+  constructor(@InjectModel(ContactMessage.name) private readonly messages: Model<ContactMessage>) {}
+
+  async create(
+    data: Pick<ContactMessage, 'name' | 'email' | 'subject' | 'message' | 'clientAddress'>,
+  ): Promise<ContactMessageViewDto> {
+    const doc = await this.messages.create(data);
+    return toView(doc.toObject() as Lean);
+  }
+
+  /** Messages stored since `since` from this client address, or for this e-mail address. */
+  async countSince(since: Date, by: { clientAddress?: string; email?: string }): Promise<number> {
+    return this.messages.countDocuments({ ...by, createdAt: { $gte: since } });
+  }
+
+  async page(
+    read: boolean | undefined,
+    skip: number,
+    limit: number,
+  ): Promise<{ items: ContactMessageViewDto[]; total: number; unread: number }> {
+    const filter: FilterQuery<ContactMessage> = read === undefined ? {} : { read };
+    const [docs, total, unread] = await Promise.all([
+      this.messages
+        .find(filter)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip(skip)
+        .limit(limit)
+        .lean<Lean[]>(),
+      this.messages.countDocuments(filter),
+      this.messages.countDocuments({ read: false }),
+    ]);
+    return { items: docs.map(toView), total, unread };
+  }
+
+  async setRead(
+    id: string,
+    read: boolean,
+    by: string,
+    at: Date,
+  ): Promise<ContactMessageViewDto | null> {
+    const doc = await this.messages
+      .findByIdAndUpdate(
+        id,
+        {
+          $set: read
+            ? { read, readAt: at, readByName: by }
+            : { read, readAt: null, readByName: null },
+        },
+        { new: true },
+      )
+      .lean<Lean>();
+    return doc ? toView(doc) : null;
+  }
+}

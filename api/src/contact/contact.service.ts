@@ -1,0 +1,114 @@
+import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { CONTACT_MESSAGES, CONTACT_PAGE_SIZE } from '@spc/shared-contracts';
+import { pageRequest, totalPages } from '../common/pagination';
+import type { Principal } from '../common/principal';
+import { TooManyRequestsException } from '../common/rate-limit';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { customerText } from '../mail/mail-text';
+import { MailService } from '../mail/mail.service';
+import { ContactRepository } from './contact.repository';
+import type {
+  ContactMessageDto,
+  ContactMessageListData,
+  ContactMessageListQueryDto,
+  ContactMessageViewDto,
+} from './dto/contact.dto';
+
+const HOUR_MS = 3_600_000;
+
+/** What a shopper typed, quoted line by line so no line of it becomes a link in the shop's mail. */
+const quoted = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((line) => `> ${customerText(line, 1000)}`)
+    .join('\n');
+
+/**
+ * The contact page's messages: stored for the back office, e-mailed to the shop's address and
+ * confirmed to the shopper by e-mail. At most RATE_LIMIT_CONTACT_PER_HOUR an hour from one client
+ * address and for one e-mail address, counted from the stored messages (so every API instance sees
+ * the same count).
+ */
+@Injectable()
+export class ContactService {
+  private readonly logger = new Logger(ContactService.name);
+
+  constructor(
+    private readonly repo: ContactRepository,
+    private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async send(dto: ContactMessageDto, clientAddress: string): Promise<{ _id: string }> {
+    const since = new Date(Date.now() - HOUR_MS);
+    const email = dto.email.toLowerCase();
+    const [fromAddress, forEmail] = await Promise.all([
+      this.repo.countSince(since, { clientAddress }),
+      this.repo.countSince(since, { email }),
+    ]);
+    if (Math.max(fromAddress, forEmail) >= this.config.contactPerHour)
+      throw new TooManyRequestsException(CONTACT_MESSAGES.tooMany, 3600);
+
+    const stored = await this.repo.create({ ...dto, email, clientAddress });
+    await this.mailShop(stored);
+    await this.mailShopper(stored);
+    return { _id: stored._id };
+  }
+
+  async list(query: ContactMessageListQueryDto): Promise<ContactMessageListData> {
+    const { page, limit, skip } = pageRequest(query, CONTACT_PAGE_SIZE);
+    const read = query.status === 'read' ? true : query.status === 'unread' ? false : undefined;
+    const { items, total, unread } = await this.repo.page(read, skip, limit);
+    return {
+      messages: items,
+      totalMessages: total,
+      unread,
+      totalPages: totalPages(total, limit),
+      page,
+    };
+  }
+
+  async markRead(actor: Principal, id: string, read: boolean): Promise<ContactMessageViewDto> {
+    const updated = await this.repo.setRead(id, read, actor.fullName, new Date());
+    if (!updated) throw new NotFoundException('No message with this id');
+    return updated;
+  }
+
+  private async mailShop(m: ContactMessageViewDto): Promise<void> {
+    const sent = await this.mail.send({
+      to: this.config.shopContacts.email,
+      subject: `Contact form: ${customerText(m.subject, 100)}`,
+      text: [
+        `A message from the contact page of the shop, received ${m.createdAt}.`,
+        '',
+        `From: "${customerText(m.name, 100)}" (${customerText(m.email, 254)})`,
+        `Subject: "${customerText(m.subject, 150)}"`,
+        '',
+        quoted(m.message),
+        '',
+        `Read it in the back office, under Messages: ${this.config.backofficeUrl}`,
+      ].join('\n'),
+    });
+    if (!sent)
+      this.logger.warn(`The contact message ${m._id} was stored but not e-mailed to the shop`);
+  }
+
+  private async mailShopper(m: ContactMessageViewDto): Promise<void> {
+    const sent = await this.mail.send({
+      to: m.email,
+      subject: 'We received your message',
+      text: [
+        `Hello ${customerText(m.name, 80)},`,
+        '',
+        'Thank you for writing to the Seedling Propagation Centre. We received your message',
+        `"${customerText(m.subject, 150)}" and will reply to this address soon.`,
+        '',
+        `For a quicker answer, call us on ${this.config.shopContacts.phone} or WhatsApp us on +${this.config.shopContacts.whatsapp}.`,
+        '',
+        'Seedling Propagation Centre, Kiambu',
+      ].join('\n'),
+    });
+    if (!sent) this.logger.warn(`The confirmation of contact message ${m._id} was not sent`);
+  }
+}

@@ -1,0 +1,102 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { OrderSmsEvent } from '@spc/shared-contracts';
+import type { Connection, mongo } from 'mongoose';
+import { isDuplicateKeyError } from '../common/mongo-errors';
+
+/** `pending`: due a (re)try at `nextTryAt`; `sent`: the gateway took it; `failed`: given up; `skipped`: not sent (the customer turned SMS off, or no mobile number). */
+export type SmsStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+
+/** One order text message and everything that happened to it. */
+export interface SmsRecord {
+  /** `order:<orderId>:<event>`: the key that lets each event be sent at most once. */
+  _id: string;
+  orderId: string;
+  purchaseNumber: string;
+  event: OrderSmsEvent;
+  to: string;
+  message: string;
+  status: SmsStatus;
+  attempts: number;
+  nextTryAt: Date;
+  /** Another attempt may only start after this (the instance trying it holds it until then). */
+  leaseUntil: Date;
+  lastError: string;
+  gatewayId: string;
+  gatewayStatus: string;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+/** The `sms_outbox` collection: a durable queue and the record of every order text message. */
+@Injectable()
+export class SmsOutboxRepository implements OnModuleInit {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.outbox()
+      .createIndex({ status: 1, nextTryAt: 1 })
+      .catch(() => undefined);
+  }
+
+  /** Records a new message; false when this order's event already has one (it is never sent twice). */
+  async insertOnce(record: SmsRecord): Promise<boolean> {
+    try {
+      await this.outbox().insertOne(record);
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Takes one message due now for `leaseMs` (`id`: that one only), or null. The conditional update
+   * lets exactly one API instance have it, so two instances never send it twice at once.
+   */
+  async lease(now: Date, leaseMs: number, id?: string): Promise<SmsRecord | null> {
+    return this.outbox().findOneAndUpdate(
+      {
+        ...(id ? { _id: id } : {}),
+        status: 'pending',
+        nextTryAt: { $lte: now },
+        leaseUntil: { $lte: now },
+      },
+      { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { sort: { nextTryAt: 1 }, returnDocument: 'after' },
+    );
+  }
+
+  async markSent(id: string, at: Date, gatewayId: string, gatewayStatus: string): Promise<void> {
+    await this.outbox().updateOne(
+      { _id: id },
+      {
+        $set: { status: 'sent', sentAt: at, gatewayId, gatewayStatus, leaseUntil: at },
+        $inc: { attempts: 1 },
+      },
+    );
+  }
+
+  /** Records a failed attempt: due again at `nextTryAt`, or given up (`failed`) when null. */
+  async markFailed(id: string, at: Date, error: string, nextTryAt: Date | null): Promise<void> {
+    await this.outbox().updateOne(
+      { _id: id },
+      {
+        $set: {
+          lastError: error.slice(0, 500),
+          leaseUntil: at,
+          ...(nextTryAt ? { nextTryAt } : { status: 'failed' }),
+        },
+        $inc: { attempts: 1 },
+      },
+    );
+  }
+
+  findByOrder(orderId: string): Promise<SmsRecord[]> {
+    return this.outbox().find({ orderId }).sort({ createdAt: 1 }).toArray();
+  }
+
+  private outbox(): mongo.Collection<SmsRecord> {
+    return this.connection.db!.collection<SmsRecord>('sms_outbox');
+  }
+}

@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { UsersModule } from '../users/users.module';
+import { SmsOutboxRepository } from './sms-outbox.repository';
+import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
+
+@Global()
+@Module({
+  imports: [UsersModule],
+  providers: [
+    SmsService,
+    SmsOutboxRepository,
+    { provide: SMS_GATEWAY, inject: [APP_CONFIG], useFactory: (c: AppConfig) => smsGatewayFor(c) },
+  ],
+  exports: [SmsService],
+})
+export class SmsModule {}

@@ -1,0 +1,159 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { toKenyanMsisdn, type OrderSmsEvent } from '@spc/shared-contracts';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { OrderRecord } from '../orders/order.types';
+import { UsersService } from '../users/users.service';
+import { AfricasTalkingGateway, type SmsGateway } from './sms-gateway';
+import { SmsOutboxRepository, type SmsRecord, type SmsStatus } from './sms-outbox.repository';
+import { orderSmsText } from './sms-text';
+
+/** Injection token of the gateway (Africa's Talking, or the simulator speaking its protocol). */
+export const SMS_GATEWAY = Symbol('SMS_GATEWAY');
+
+/** How long one instance holds a message it is sending before another may try it. */
+const LEASE_MS = 60_000;
+/** The longest wait between two attempts at one message. */
+const MAX_BACKOFF_MS = 60 * 60_000;
+
+/**
+ * Order text messages. Each event of an order is recorded once in the outbox (its key is the order
+ * and the event, so it is never sent twice, whoever asks again), then sent; a failed send never
+ * fails the order: it stays due and the retry loop, on whichever API instance leases it first,
+ * tries again later with a growing wait, up to SMS_MAX_ATTEMPTS. Does nothing when SMS is off.
+ */
+@Injectable()
+export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SmsService.name);
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway | null,
+    private readonly outbox: SmsOutboxRepository,
+    private readonly users: UsersService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const sms = this.config.sms;
+    if (!sms) {
+      if (this.config.env === 'production')
+        this.logger.warn(
+          'SMS_PROVIDER is off: customers get order e-mails only, no text messages.',
+        );
+      return;
+    }
+    this.timer = setInterval(() => void this.drain(), sms.retryIntervalMs);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * Records and sends the text message for this order event, unless it already has one. Never
+   * throws: the order's own work is done whatever becomes of the message.
+   */
+  async notifyOrder(order: OrderRecord, event: OrderSmsEvent): Promise<void> {
+    if (!this.config.sms) return;
+    try {
+      const id = `order:${order._id}:${event}`;
+      const to = toKenyanMsisdn(order.guestInfo.phoneNumber);
+      const skipped = await this.skipReason(order, to);
+      const now = new Date();
+      const inserted = await this.outbox.insertOnce({
+        _id: id,
+        orderId: order._id,
+        purchaseNumber: order.purchaseNumber,
+        event,
+        to: to ?? order.guestInfo.phoneNumber,
+        message: orderSmsText(event, order, {
+          storefrontUrl: this.config.storefrontUrl,
+          shopPhone: this.config.shopContacts.phone,
+        }),
+        status: (skipped ? 'skipped' : 'pending') satisfies SmsStatus,
+        attempts: 0,
+        nextTryAt: now,
+        leaseUntil: now,
+        lastError: skipped ?? '',
+        gatewayId: '',
+        gatewayStatus: '',
+        createdAt: now,
+        sentAt: null,
+      });
+      if (!inserted || skipped) return;
+      const leased = await this.outbox.lease(now, LEASE_MS, id);
+      if (leased) await this.attempt(leased);
+    } catch (error) {
+      this.logger.error(
+        `The ${event} SMS for ${order.purchaseNumber} was not recorded: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** Every text message recorded for an order, oldest first. */
+  forOrder(orderId: string): Promise<SmsRecord[]> {
+    return this.outbox.findByOrder(orderId);
+  }
+
+  /** Sends every message now due; one pass at a time per instance. */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      try {
+        for (;;) {
+          const leased = await this.outbox.lease(new Date(), LEASE_MS);
+          if (!leased) break;
+          await this.attempt(leased);
+        }
+      } catch (error) {
+        this.logger.error(`Sending due text messages failed: ${(error as Error).message}`);
+      } finally {
+        this.draining = undefined;
+      }
+    })();
+    return this.draining;
+  }
+
+  private async skipReason(order: OrderRecord, to: string | null): Promise<string | null> {
+    if (!to) return 'not a Kenyan mobile number';
+    if (!order.placedBy) return null;
+    const user = await this.users.findById(order.placedBy);
+    return user && !user.smsNotifications ? 'the customer turned SMS off' : null;
+  }
+
+  private async attempt(record: SmsRecord): Promise<void> {
+    const result = await this.gateway!.send(record.to, record.message).catch(
+      (error: Error) => ({ ok: false, permanent: false, error: error.message }) as const,
+    );
+    const now = new Date();
+    if (result.ok) {
+      await this.outbox.markSent(record._id, now, result.gatewayId, result.gatewayStatus);
+      return;
+    }
+    const attempts = record.attempts + 1;
+    const giveUp = result.permanent || attempts >= this.config.sms!.maxAttempts;
+    const wait = Math.min(MAX_BACKOFF_MS, this.config.sms!.retryIntervalMs * 2 ** (attempts - 1));
+    await this.outbox.markFailed(
+      record._id,
+      now,
+      result.error,
+      giveUp ? null : new Date(now.getTime() + wait),
+    );
+    this.logger.warn(
+      `The ${record.event} SMS for ${record.purchaseNumber} failed (attempt ${attempts}): ${result.error}${giveUp ? '; given up' : '; will retry'}`,
+    );
+  }
+}
+
+/** The gateway the settings choose; null when SMS is off. */
+export function smsGatewayFor(config: AppConfig): SmsGateway | null {
+  return config.sms ? new AfricasTalkingGateway(config.sms) : null;
+}

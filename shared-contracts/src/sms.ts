@@ -1,0 +1,14 @@
+import { toMpesaPhone } from './mpesa';
+
+/**
+ * A Kenyan mobile number as text-message gateways want it, `+2547…` or `+2541…`, from the ways
+ * people type it (07xx…, 01xx…, 2547xx…, +254 7xx…, spaces and hyphens allowed); null otherwise.
+ */
+export function toKenyanMsisdn(typed: string): string | null {
+  const msisdn = toMpesaPhone(typed);
+  return msisdn ? `+${msisdn}` : null;
+}
+
+/** The order events a customer gets a text message for (one each, at most once per order). */
+export const ORDER_SMS_EVENTS = ['placed', 'paid', 'sent', 'delivered', 'cancelled'] as const;
+export type OrderSmsEvent = (typeof ORDER_SMS_EVENTS)[number];
