@@ -129,7 +129,7 @@ export class OrderDetailService {
   /** What the documents print as the shop's contacts. */
   shopContacts(): ShopContacts {
     return {
-      phone: `+${this.config.businessWhatsapp}`,
+      phone: this.config.shopContacts.phone,
       website: this.config.storefrontUrl.replace(/^https?:\/\//, ''),
     };
   }

@@ -34,7 +34,7 @@ export class OrderDocumentsDto {
   @ApiProperty({ type: OrderDocumentAvailabilityDto }) deliveryNote!: OrderDocumentAvailabilityDto;
 }
 
-export class ShopContactsDto {
+export class OrderShopDto {
   @ApiProperty({ example: 'Seedling Propagation Centre' }) name!: string;
   @ApiProperty({ example: 'Kiambu, Kenya' }) place!: string;
   @ApiProperty({ example: '+254700000000' }) phone!: string;
@@ -57,10 +57,10 @@ export class OrderDetailData {
   actions!: OrderActionCheckDto[];
   @ApiProperty({ type: OrderDocumentsDto }) documents!: OrderDocumentsDto;
   @ApiProperty({
-    type: ShopContactsDto,
+    type: OrderShopDto,
     description: 'What receipts and delivery notes print as the seller',
   })
-  shop!: ShopContactsDto;
+  shop!: OrderShopDto;
 }
 
 export class OrderDetailResponseDto extends Envelope(OrderDetailData) {}
