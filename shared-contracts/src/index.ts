@@ -7,6 +7,7 @@ export * from './checkout-forms';
 export * from './refund-form';
 export * from './order-state';
 export * from './order-chat';
+export * from './delivery';
 export * from './mpesa';
 export * from './format';
 export * from './csv';

@@ -1,5 +1,6 @@
 import type {
   FulfillmentStatus,
+  OrderDeliveryView,
   OrderStatus,
   PaymentMethod,
   PaymentStatus,
@@ -34,6 +35,7 @@ export interface OrderRecord {
   products: OrderLineView[];
   subtotal: number;
   shippingFee: number;
+  delivery: OrderDeliveryView;
   totalAmount: number;
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;

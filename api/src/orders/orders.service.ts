@@ -11,6 +11,8 @@ import {
 import type { FilterQuery } from 'mongoose';
 import {
   checkOrderAction,
+  deliveryLine,
+  NURSERY_COLLECTION,
   orderChatMessage,
   whatsappLink,
   PAGE_SIZE,
@@ -147,6 +149,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       purchaseNumber: order.purchaseNumber,
       orderStatus: { currentStatus: order.orderStatus },
       estimatedDeliveryDate: order.estimatedDeliveryDate,
+      deliveryMethod: order.delivery.method,
       orderReceivedDate: order.orderDate,
       inTransitDate: order.inTransitDate,
       deliveredDate: order.deliveredDate,
@@ -435,12 +438,20 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       ),
       '',
       `Subtotal: ${kes(order.subtotal)}`,
-      `Shipping: ${kes(order.shippingFee)}`,
+      deliveryLine(order.delivery, order.shippingFee),
       `Total: ${kes(order.totalAmount)}`,
       '',
-      `Delivery to: "${customerText(address, 300)}"`,
-      `Phone: ${customerText(g.phoneNumber, 20)}`,
-      `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+      ...(order.delivery.method === 'collection'
+        ? [
+            `Collect at: ${NURSERY_COLLECTION.address} (${NURSERY_COLLECTION.openingHours})`,
+            `Phone: ${customerText(g.phoneNumber, 20)}`,
+            `Ready to collect from: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+          ]
+        : [
+            `Delivery to: "${customerText(address, 300)}"`,
+            `Phone: ${customerText(g.phoneNumber, 20)}`,
+            `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+          ]),
       '',
       `Track your order: ${link}`,
       '',

@@ -40,7 +40,9 @@ export class ReportsService {
       this.orders.paidBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
-    const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
+    const series = new Map(
+      days.map((date) => [date, { date, orders: 0, revenue: 0, productSales: 0, deliveryFees: 0 }]),
+    );
     const products = new Map<
       string,
       { productId: string; productName: string; quantity: number; revenue: number }
@@ -50,6 +52,8 @@ export class ReportsService {
       if (bucket) {
         bucket.orders += 1;
         bucket.revenue += order.totalAmount;
+        bucket.deliveryFees += order.shippingFee;
+        bucket.productSales += order.totalAmount - order.shippingFee;
       }
       for (const line of order.products) {
         const p = products.get(line.product._id) ?? {
@@ -64,6 +68,7 @@ export class ReportsService {
       }
     }
     const revenue = orders.reduce((n, o) => n + o.totalAmount, 0);
+    const deliveryFees = orders.reduce((n, o) => n + o.shippingFee, 0);
     return {
       from,
       to,
@@ -74,6 +79,8 @@ export class ReportsService {
       totals: {
         orders: orders.length,
         revenue,
+        productSales: revenue - deliveryFees,
+        deliveryFees,
         averageOrderValue: orders.length ? Math.round(revenue / orders.length) : 0,
         refunds: {
           orders: refunds.length,

@@ -32,6 +32,9 @@ export class DailySalesDto {
   @ApiProperty({ example: '2026-11-22' }) date!: string;
   @ApiProperty() orders!: number;
   @ApiProperty({ description: 'KES' }) revenue!: number;
+  @ApiProperty({ description: 'KES of revenue for the products (revenue minus delivery fees)' })
+  productSales!: number;
+  @ApiProperty({ description: 'KES of revenue charged for delivery' }) deliveryFees!: number;
 }
 
 export class TopProductDto {
@@ -50,6 +53,9 @@ export class RefundTotalsDto {
 export class ReportTotalsDto {
   @ApiProperty() orders!: number;
   @ApiProperty() revenue!: number;
+  @ApiProperty({ description: 'KES of revenue for the products (revenue minus delivery fees)' })
+  productSales!: number;
+  @ApiProperty({ description: 'KES of revenue charged for delivery' }) deliveryFees!: number;
   @ApiProperty({ description: 'KES, rounded' }) averageOrderValue!: number;
   @ApiProperty({
     type: RefundTotalsDto,
