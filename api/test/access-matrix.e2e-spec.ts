@@ -16,6 +16,7 @@ import {
   type Session,
 } from './support/identity';
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
+import { DELIVERY_ROUTES } from './support/delivery';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -450,4 +451,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...CATALOG_ROUTES,
   ...PAYMENT_ROUTES,
   ...SITE_PICTURE_ROUTES,
+  ...DELIVERY_ROUTES,
 ];

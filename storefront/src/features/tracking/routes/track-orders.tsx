@@ -52,6 +52,9 @@ export function TrackOrdersRoute() {
           <p>
             Order <strong>{data.purchaseNumber}</strong>
           </p>
+          {data.deliveryMethod === 'collection' && (
+            <p>Collect at the nursery: the date below is when your order is ready.</p>
+          )}
           <p>
             Estimated Delivery Date:{' '}
             <strong>

@@ -100,6 +100,12 @@ export function MyOrdersRoute() {
                   <dd>{o.fulfillmentStatus}</dd>
                   <dt>Subtotal</dt>
                   <dd>{formatMoney(o.subtotal)}</dd>
+                  <dt>Delivery</dt>
+                  <dd>
+                    <DeliveryText order={o} />
+                  </dd>
+                  <dt>Total</dt>
+                  <dd>{formatMoney(o.totalAmount)}</dd>
                 </dl>
                 <CancelButton order={o._id} check={check} cancel={cancel} />
                 {!check.allowed && <p className="muted small">{check.reason}</p>}
@@ -123,6 +129,8 @@ export function MyOrdersRoute() {
                   <th>Payment status</th>
                   <th>Order status</th>
                   <th>Subtotal</th>
+                  <th>Delivery</th>
+                  <th>Total</th>
                   <th>Fulfillment status</th>
                   <th>Actions</th>
                 </tr>
@@ -138,6 +146,10 @@ export function MyOrdersRoute() {
                     <td>{o.paymentStatus}</td>
                     <td>{o.orderStatus}</td>
                     <td>{formatMoney(o.subtotal)}</td>
+                    <td className="wrap">
+                      <DeliveryText order={o} />
+                    </td>
+                    <td>{formatMoney(o.totalAmount)}</td>
                     <td>{o.fulfillmentStatus}</td>
                     <td>
                       <CancelButton order={o._id} check={check} cancel={cancel} />
@@ -151,5 +163,24 @@ export function MyOrdersRoute() {
       )}
       {data && <Pagination page={page} totalPages={data.totalPages} onChange={setPage} />}
     </div>
+  );
+}
+
+/** "Nairobi · KES 300 · by 25/11/2026" or "Collect at the nursery · Free · from 24/11/2026". */
+function DeliveryText({
+  order,
+}: {
+  order: {
+    shippingFee: number;
+    estimatedDeliveryDate: string;
+    delivery: { method: 'delivery' | 'collection'; zoneName: string };
+  };
+}) {
+  const collect = order.delivery.method === 'collection';
+  return (
+    <>
+      {order.delivery.zoneName} · {order.shippingFee === 0 ? 'Free' : formatMoney(order.shippingFee)}{' '}
+      · {collect ? 'from' : 'by'} {formatDate(order.estimatedDeliveryDate)}
+    </>
   );
 }
