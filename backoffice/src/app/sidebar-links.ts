@@ -20,6 +20,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Products', to: paths.manageProducts },
       { label: 'Audit trails', to: paths.adminAuditTrails },
       { label: 'Shop pictures', to: paths.adminSitePictures },
+      { label: 'Delivery zones', to: paths.adminDeliveryZones },
     ];
   }
   if (role === 'staff') {

@@ -17,7 +17,7 @@ describe('sidebar', () => {
     expect(screen.getByTestId('sidebar-role')).toHaveTextContent('admin');
   });
 
-  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products, audit trails and shop pictures', () => {
+  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products, audit trails, shop pictures and delivery zones', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'admin' })} />);
     expect(linkNames()).toEqual([
       'Dashboard',
@@ -28,7 +28,12 @@ describe('sidebar', () => {
       'Products',
       'Audit trails',
       'Shop pictures',
+      'Delivery zones',
     ]);
+    expect(screen.getByRole('link', { name: 'Delivery zones' })).toHaveAttribute(
+      'href',
+      '/admin/delivery-zones',
+    );
     expect(screen.getByRole('link', { name: 'Shop pictures' })).toHaveAttribute(
       'href',
       '/admin/site-pictures',

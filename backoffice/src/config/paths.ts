@@ -13,6 +13,7 @@ export const paths = {
   adminReports: '/admin/reports',
   adminAuditTrails: '/admin/audit-trails',
   adminSitePictures: '/admin/site-pictures',
+  adminDeliveryZones: '/admin/delivery-zones',
   manageProducts: '/manage/products',
   manageCategories: '/manage/categories',
   userProfile: '/user/profile',

@@ -997,6 +997,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/delivery/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery choices for a county (and sub-county): delivery with its fee and expected date, and free collection at the nursery */
+        get: operations["DeliveryController_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/delivery/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every delivery zone, and the terms where none applies */
+        get: operations["DeliveryController_list"];
+        put?: never;
+        /** Create a delivery zone (a place can be in one zone only) */
+        post: operations["DeliveryController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/delivery/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a delivery zone's name, places, fee and days */
+        put: operations["DeliveryController_replace"];
+        post?: never;
+        /** Delete a delivery zone (orders already placed keep their fee) */
+        delete: operations["DeliveryController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1355,6 +1408,19 @@ export interface components {
             /** @description Ignored */
             userId?: Record<string, never> | null;
         };
+        DeliveryChoiceDto: {
+            /**
+             * @default delivery
+             * @enum {string|null}
+             */
+            method: "delivery" | "collection" | null;
+            /** @description Ignored: the zone comes from the address */
+            zoneName?: Record<string, never> | null;
+            /** @description Ignored: the days come from the zone */
+            days?: Record<string, never> | null;
+            /** @description Ignored: the fee comes from the zone */
+            fee?: Record<string, never> | null;
+        };
         CreateOrderDto: {
             /** @description Required for guests; a signed-in customer may send it to update their record */
             guestInfo?: components["schemas"]["DeliveryInfoDto"] | null;
@@ -1363,6 +1429,16 @@ export interface components {
             placedBy?: Record<string, never> | null;
             /** @description Ignored: totals are computed from the catalogue */
             totalAmount?: Record<string, never> | null;
+            /**
+             * @description Delivered to the address (the zone's fee) or collected at the nursery (free)
+             * @default delivery
+             * @enum {string|null}
+             */
+            deliveryMethod: "delivery" | "collection" | null;
+            /** @description The same choice as `deliveryMethod`, in the shape the order stores */
+            delivery?: components["schemas"]["DeliveryChoiceDto"] | null;
+            /** @description Ignored: the fee is computed from the shop's delivery zones */
+            shippingFee?: Record<string, never> | null;
         };
         PlacedByDto: {
             _id: string;
@@ -1392,6 +1468,13 @@ export interface components {
             quantity: number;
             lineTotal: number;
         };
+        OrderDeliveryDto: {
+            /** @enum {string} */
+            method: "delivery" | "collection";
+            /** @example Nairobi */
+            zoneName: string;
+            days: number;
+        };
         PersonRefDto: {
             _id: string;
             fullName: string;
@@ -1413,7 +1496,10 @@ export interface components {
             guestInfo: components["schemas"]["DeliveryInfoViewDto"];
             products: components["schemas"]["OrderLineDto"][];
             subtotal: number;
+            /** @description Delivery fee in whole KES, computed by the server */
             shippingFee: number;
+            delivery: components["schemas"]["OrderDeliveryDto"];
+            /** @description subtotal + shippingFee */
             totalAmount: number;
             /** @enum {string} */
             orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
@@ -1463,6 +1549,11 @@ export interface components {
             orderStatus: components["schemas"]["CurrentStatusDto"];
             /** Format: date-time */
             estimatedDeliveryDate: string;
+            /**
+             * @description Delivered, or collected at the nursery
+             * @enum {string}
+             */
+            deliveryMethod: "delivery" | "collection";
             /** Format: date-time */
             orderReceivedDate: string;
             /** Format: date-time */
@@ -1480,7 +1571,10 @@ export interface components {
             guestInfo: components["schemas"]["DeliveryInfoViewDto"];
             products: components["schemas"]["OrderLineDto"][];
             subtotal: number;
+            /** @description Delivery fee in whole KES, computed by the server */
             shippingFee: number;
+            delivery: components["schemas"]["OrderDeliveryDto"];
+            /** @description subtotal + shippingFee */
             totalAmount: number;
             /** @enum {string} */
             orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
@@ -1668,6 +1762,10 @@ export interface components {
             orders: number;
             /** @description KES */
             revenue: number;
+            /** @description KES of revenue for the products (revenue minus delivery fees) */
+            productSales: number;
+            /** @description KES of revenue charged for delivery */
+            deliveryFees: number;
         };
         TopProductDto: {
             productId: string;
@@ -1685,6 +1783,10 @@ export interface components {
         ReportTotalsDto: {
             orders: number;
             revenue: number;
+            /** @description KES of revenue for the products (revenue minus delivery fees) */
+            productSales: number;
+            /** @description KES of revenue charged for delivery */
+            deliveryFees: number;
             /** @description KES, rounded */
             averageOrderValue: number;
             /** @description Refunds recorded in the period (their orders are cancelled, so they are not in orders or revenue) */
@@ -2019,6 +2121,103 @@ export interface components {
             picture: string;
             /** @description Hero slides only: an MP4 address (https://… or /api/uploads/…) played over the picture; empty for none */
             video?: string;
+        };
+        DeliveryOptionDto: {
+            /** @enum {string} */
+            method: "delivery" | "collection";
+            /**
+             * @description The zone, or "Collect at the nursery"
+             * @example Nairobi
+             */
+            zoneName: string;
+            /** @description Whole KES */
+            fee: number;
+            days: number;
+            /**
+             * Format: date-time
+             * @description Expected delivery, or ready to collect from
+             */
+            estimatedDeliveryDate: string;
+            /** @description Collection only: where */
+            address?: string;
+            /** @description Collection only: when */
+            openingHours?: string;
+        };
+        DeliveryOptionsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            options: components["schemas"]["DeliveryOptionDto"][];
+        };
+        DeliveryAreaViewDto: {
+            county: string;
+            subCounty?: string;
+        };
+        DeliveryZoneDto: {
+            _id: string;
+            name: string;
+            areas: components["schemas"]["DeliveryAreaViewDto"][];
+            restOfKenya: boolean;
+            /** @description Whole KES */
+            fee: number;
+            days: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DeliveryFallbackDto: {
+            /** @example All of Kenya */
+            name: string;
+            fee: number;
+            days: number;
+        };
+        DeliveryZoneListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            zones: components["schemas"]["DeliveryZoneDto"][];
+            /** @description What applies where no zone covers a place (all of Kenya while there are none) */
+            fallback: components["schemas"]["DeliveryFallbackDto"];
+        };
+        DeliveryAreaDto: {
+            /**
+             * @description A county of the Kenyan locations list
+             * @example Nairobi
+             */
+            county: string;
+            /**
+             * @description One sub-county of that county; leave out to cover the whole county
+             * @example Westlands
+             */
+            subCounty?: string | null;
+        };
+        DeliveryZoneInputDto: {
+            /** @example Nairobi */
+            name: string;
+            /**
+             * @description Whole KES
+             * @example 300
+             */
+            fee: number;
+            /** @example 2 */
+            days: number;
+            /**
+             * @description Covers every place no other zone covers (at most one such zone)
+             * @default false
+             */
+            restOfKenya: boolean | null;
+            /** @description Whole counties or single sub-counties */
+            areas: components["schemas"]["DeliveryAreaDto"][];
+        };
+        DeliveryZoneResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            zone: components["schemas"]["DeliveryZoneDto"];
         };
     };
     responses: never;
@@ -5864,6 +6063,280 @@ export interface operations {
                 };
             };
             /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    DeliveryController_options: {
+        parameters: {
+            query: {
+                county: string;
+                subCounty?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryOptionsResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    DeliveryController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryZoneListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    DeliveryController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryZoneInputDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryZoneResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Name or place already in a zone */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    DeliveryController_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryZoneInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryZoneResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Name or place already in a zone */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    DeliveryController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryZoneResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -9,13 +9,15 @@ describe('sales report CSV', () => {
       from: '2026-11-20',
       to: '2026-11-21',
       series: [
-        { date: '2026-11-20', orders: 2, revenue: 1585 },
-        { date: '2026-11-21', orders: 0, revenue: 0 },
+        { date: '2026-11-20', orders: 2, revenue: 1585, productSales: 1285, deliveryFees: 300 },
+        { date: '2026-11-21', orders: 0, revenue: 0, productSales: 0, deliveryFees: 0 },
       ],
       topProducts: [],
       totals: {
         orders: 2,
         revenue: 1585,
+        productSales: 1285,
+        deliveryFees: 300,
         averageOrderValue: 793,
         refunds: { orders: 1, amount: 1270 },
       },

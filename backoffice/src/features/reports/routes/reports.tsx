@@ -69,6 +69,10 @@ export function ReportsRoute() {
               <Text fw={700} size="xl" data-testid="report-revenue">
                 {formatMoney(report.totals.revenue, 'KSH')}
               </Text>
+              <Text size="xs" c="dimmed" data-testid="report-delivery-fees">
+                Products {formatMoney(report.totals.productSales, 'KSH')} · Delivery fees{' '}
+                {formatMoney(report.totals.deliveryFees, 'KSH')}
+              </Text>
             </Card>
             <Card withBorder>
               <Text size="sm" c="dimmed">

@@ -386,7 +386,9 @@ export function CheckoutRoute() {
           </p>
           <p className="subtotal total">
             <span>Total</span>{' '}
-            <strong data-testid="order-total">{formatMoney(total + (chosenDelivery?.fee ?? 0))}</strong>
+            <strong data-testid="order-total">
+              {formatMoney(total + (chosenDelivery?.fee ?? 0))}
+            </strong>
           </p>
         </aside>
       </div>

@@ -179,8 +179,9 @@ function DeliveryText({
   const collect = order.delivery.method === 'collection';
   return (
     <>
-      {order.delivery.zoneName} · {order.shippingFee === 0 ? 'Free' : formatMoney(order.shippingFee)}{' '}
-      · {collect ? 'from' : 'by'} {formatDate(order.estimatedDeliveryDate)}
+      {order.delivery.zoneName} ·{' '}
+      {order.shippingFee === 0 ? 'Free' : formatMoney(order.shippingFee)} ·{' '}
+      {collect ? 'from' : 'by'} {formatDate(order.estimatedDeliveryDate)}
     </>
   );
 }
