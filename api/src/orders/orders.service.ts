@@ -149,7 +149,6 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       purchaseNumber: order.purchaseNumber,
       orderStatus: { currentStatus: order.orderStatus },
       estimatedDeliveryDate: order.estimatedDeliveryDate,
-      deliveryMethod: order.delivery.method,
       orderReceivedDate: order.orderDate,
       inTransitDate: order.inTransitDate,
       deliveredDate: order.deliveredDate,

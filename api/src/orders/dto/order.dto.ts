@@ -405,8 +405,6 @@ export class TrackOrderData {
   @ApiProperty() purchaseNumber!: string;
   @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
-  @ApiProperty({ enum: DELIVERY_METHODS, description: 'Delivered, or collected at the nursery' })
-  deliveryMethod!: DeliveryMethod;
   @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;

@@ -17,7 +17,6 @@ import {
   type DeliveryZoneForm,
 } from '@spc/shared-contracts';
 import { KENYA_COUNTIES } from '@spc/shared-contracts/locations';
-import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { DeliveryZone } from '../api/get-delivery-zones';
 import { useSaveDeliveryZone } from '../api/save-delivery-zone';
@@ -25,18 +24,16 @@ import { useSaveDeliveryZone } from '../api/save-delivery-zone';
 const SEPARATOR = ' / ';
 
 /** Whole counties and their sub-counties, grouped by county, as the picker lists them. */
-function placeOptions() {
-  return KENYA_COUNTIES.map((c) => ({
-    group: c.name,
-    items: [
-      { value: c.name, label: `${c.name} (whole county)` },
-      ...[...new Set(c.sub_counties.map((s) => s.name))].map((s) => ({
-        value: `${c.name}${SEPARATOR}${s}`,
-        label: `${c.name}${SEPARATOR}${s}`,
-      })),
-    ],
-  }));
-}
+const PLACE_OPTIONS = KENYA_COUNTIES.map((c) => ({
+  group: c.name,
+  items: [
+    { value: c.name, label: `${c.name} (whole county)` },
+    ...[...new Set(c.sub_counties.map((s) => s.name))].map((s) => ({
+      value: `${c.name}${SEPARATOR}${s}`,
+      label: `${c.name}${SEPARATOR}${s}`,
+    })),
+  ],
+}));
 
 const toArea = (value: string): DeliveryArea => {
   const [county, subCounty] = value.split(SEPARATOR);
@@ -54,7 +51,6 @@ export function DeliveryZoneModal({
   zone?: DeliveryZone | null;
 }) {
   const mutation = useSaveDeliveryZone();
-  const options = useMemo(placeOptions, []);
   const form = useForm<DeliveryZoneForm>({
     resolver: zodResolver(deliveryZoneFormSchema),
     values: {
@@ -94,7 +90,7 @@ export function DeliveryZoneModal({
                 label="Counties and sub-counties"
                 description="A sub-county listed in a zone takes that zone's fee over its county's"
                 placeholder="Search a county or sub-county"
-                data={options}
+                data={PLACE_OPTIONS}
                 searchable
                 clearable
                 hidePickedOptions

@@ -52,9 +52,6 @@ export function TrackOrdersRoute() {
           <p>
             Order <strong>{data.purchaseNumber}</strong>
           </p>
-          {data.deliveryMethod === 'collection' && (
-            <p>Collect at the nursery: the date below is when your order is ready.</p>
-          )}
           <p>
             Estimated Delivery Date:{' '}
             <strong>
