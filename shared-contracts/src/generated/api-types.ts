@@ -1549,11 +1549,6 @@ export interface components {
             orderStatus: components["schemas"]["CurrentStatusDto"];
             /** Format: date-time */
             estimatedDeliveryDate: string;
-            /**
-             * @description Delivered, or collected at the nursery
-             * @enum {string}
-             */
-            deliveryMethod: "delivery" | "collection";
             /** Format: date-time */
             orderReceivedDate: string;
             /** Format: date-time */
