@@ -441,11 +441,12 @@ describe('Delivery zones', () => {
         .query({ from: day, to: day })
         .set(bearer(admin.accessToken))
         .expect(200);
-      const totals = report.body.totals;
-      expect(totals.deliveryFees).toBeGreaterThanOrEqual(300);
-      expect(totals.productSales + totals.deliveryFees).toBe(totals.revenue);
+      const split = report.body.salesBreakdown;
+      expect(split.deliveryFees).toBeGreaterThanOrEqual(300);
+      expect(split.productSales + split.deliveryFees).toBe(report.body.totals.revenue);
       const today = report.body.series.find((d: { date: string }) => d.date === day);
-      expect(today.productSales + today.deliveryFees).toBe(today.revenue);
+      const todaySplit = split.series.find((d: { date: string }) => d.date === day);
+      expect(todaySplit.productSales + todaySplit.deliveryFees).toBe(today.revenue);
     });
   });
 

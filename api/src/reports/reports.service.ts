@@ -40,20 +40,23 @@ export class ReportsService {
       this.orders.paidBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
-    const series = new Map(
-      days.map((date) => [date, { date, orders: 0, revenue: 0, productSales: 0, deliveryFees: 0 }]),
-    );
+    const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
+    const split = new Map(days.map((date) => [date, { date, productSales: 0, deliveryFees: 0 }]));
     const products = new Map<
       string,
       { productId: string; productName: string; quantity: number; revenue: number }
     >();
     for (const order of orders) {
-      const bucket = series.get(shopDay(new Date(order.paidAt!)));
+      const day = shopDay(new Date(order.paidAt!));
+      const bucket = series.get(day);
       if (bucket) {
         bucket.orders += 1;
         bucket.revenue += order.totalAmount;
-        bucket.deliveryFees += order.shippingFee;
-        bucket.productSales += order.totalAmount - order.shippingFee;
+      }
+      const part = split.get(day);
+      if (part) {
+        part.deliveryFees += order.shippingFee;
+        part.productSales += order.totalAmount - order.shippingFee;
       }
       for (const line of order.products) {
         const p = products.get(line.product._id) ?? {
@@ -79,13 +82,16 @@ export class ReportsService {
       totals: {
         orders: orders.length,
         revenue,
-        productSales: revenue - deliveryFees,
-        deliveryFees,
         averageOrderValue: orders.length ? Math.round(revenue / orders.length) : 0,
         refunds: {
           orders: refunds.length,
           amount: refunds.reduce((n, r) => n + r.amount, 0),
         },
+      },
+      salesBreakdown: {
+        productSales: revenue - deliveryFees,
+        deliveryFees,
+        series: [...split.values()],
       },
     };
   }

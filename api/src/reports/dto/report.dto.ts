@@ -32,9 +32,6 @@ export class DailySalesDto {
   @ApiProperty({ example: '2026-11-22' }) date!: string;
   @ApiProperty() orders!: number;
   @ApiProperty({ description: 'KES' }) revenue!: number;
-  @ApiProperty({ description: 'KES of revenue for the products (revenue minus delivery fees)' })
-  productSales!: number;
-  @ApiProperty({ description: 'KES of revenue charged for delivery' }) deliveryFees!: number;
 }
 
 export class TopProductDto {
@@ -53,9 +50,6 @@ export class RefundTotalsDto {
 export class ReportTotalsDto {
   @ApiProperty() orders!: number;
   @ApiProperty() revenue!: number;
-  @ApiProperty({ description: 'KES of revenue for the products (revenue minus delivery fees)' })
-  productSales!: number;
-  @ApiProperty({ description: 'KES of revenue charged for delivery' }) deliveryFees!: number;
   @ApiProperty({ description: 'KES, rounded' }) averageOrderValue!: number;
   @ApiProperty({
     type: RefundTotalsDto,
@@ -65,12 +59,28 @@ export class ReportTotalsDto {
   refunds!: RefundTotalsDto;
 }
 
+export class DailyBreakdownDto {
+  @ApiProperty({ example: '2026-11-22' }) date!: string;
+  @ApiProperty({ description: "KES of that day's revenue for the products" }) productSales!: number;
+  @ApiProperty({ description: "KES of that day's revenue charged for delivery" })
+  deliveryFees!: number;
+}
+
+/** Revenue split into what the products sold for and what delivery was charged (revenue = both). */
+export class SalesBreakdownDto {
+  @ApiProperty({ description: 'KES of revenue for the products' }) productSales!: number;
+  @ApiProperty({ description: 'KES of revenue charged for delivery' }) deliveryFees!: number;
+  @ApiProperty({ type: [DailyBreakdownDto], description: 'The same split per day of `series`' })
+  series!: DailyBreakdownDto[];
+}
+
 export class SalesReportData {
   @ApiProperty() from!: string;
   @ApiProperty() to!: string;
   @ApiProperty({ type: [DailySalesDto] }) series!: DailySalesDto[];
   @ApiProperty({ type: [TopProductDto] }) topProducts!: TopProductDto[];
   @ApiProperty({ type: ReportTotalsDto }) totals!: ReportTotalsDto;
+  @ApiProperty({ type: SalesBreakdownDto }) salesBreakdown!: SalesBreakdownDto;
 }
 
 export class SalesReportDto extends Envelope(SalesReportData) {}

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { areaLabel, formatMoney, NURSERY_COLLECTION } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { ConfirmModal, confirmQuestion } from '../../../components/confirm-modal';
@@ -87,7 +87,7 @@ export function DeliveryZonesRoute() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Group grow align="stretch">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} type="media">
         {fallback && (
           <Card withBorder>
             <Text fw={700}>{fallback.name}</Text>
@@ -109,7 +109,7 @@ export function DeliveryZonesRoute() {
             {NURSERY_COLLECTION.openingHours}
           </Text>
         </Card>
-      </Group>
+      </SimpleGrid>
       <DeliveryZoneModal
         opened={editing !== undefined}
         zone={editing}

@@ -9,18 +9,17 @@ describe('sales report CSV', () => {
       from: '2026-11-20',
       to: '2026-11-21',
       series: [
-        { date: '2026-11-20', orders: 2, revenue: 1585, productSales: 1285, deliveryFees: 300 },
-        { date: '2026-11-21', orders: 0, revenue: 0, productSales: 0, deliveryFees: 0 },
+        { date: '2026-11-20', orders: 2, revenue: 1585 },
+        { date: '2026-11-21', orders: 0, revenue: 0 },
       ],
       topProducts: [],
       totals: {
         orders: 2,
         revenue: 1585,
-        productSales: 1285,
-        deliveryFees: 300,
         averageOrderValue: 793,
         refunds: { orders: 1, amount: 1270 },
       },
+      salesBreakdown: { productSales: 1285, deliveryFees: 300, series: [] },
     } as SalesReport;
     expect(reportToCsv(report)).toBe(
       'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\nrefunds,1,1270\n',

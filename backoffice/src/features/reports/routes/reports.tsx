@@ -70,8 +70,8 @@ export function ReportsRoute() {
                 {formatMoney(report.totals.revenue, 'KSH')}
               </Text>
               <Text size="xs" c="dimmed" data-testid="report-delivery-fees">
-                Products {formatMoney(report.totals.productSales, 'KSH')} · Delivery fees{' '}
-                {formatMoney(report.totals.deliveryFees, 'KSH')}
+                Products {formatMoney(report.salesBreakdown.productSales, 'KSH')} · Delivery fees{' '}
+                {formatMoney(report.salesBreakdown.deliveryFees, 'KSH')}
               </Text>
             </Card>
             <Card withBorder>

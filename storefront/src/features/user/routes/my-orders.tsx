@@ -129,8 +129,6 @@ export function MyOrdersRoute() {
                   <th>Payment status</th>
                   <th>Order status</th>
                   <th>Subtotal</th>
-                  <th>Delivery</th>
-                  <th>Total</th>
                   <th>Fulfillment status</th>
                   <th>Actions</th>
                 </tr>
@@ -142,14 +140,17 @@ export function MyOrdersRoute() {
                     <td>{formatDate(o.orderDate)}</td>
                     <td>{o.purchaseNumber}</td>
                     <td className="wrap">{o.customerName}</td>
-                    <td className="wrap">{o.products.map((p) => p.productName).join(', ')}</td>
+                    <td className="wrap">
+                      {o.products.map((p) => p.productName).join(', ')}
+                      {/* The delivery rides in the wrapping cell: the table keeps the spec's columns. */}
+                      <br />
+                      <span className="muted small">
+                        Delivery: <DeliveryText order={o} /> · total {formatMoney(o.totalAmount)}
+                      </span>
+                    </td>
                     <td>{o.paymentStatus}</td>
                     <td>{o.orderStatus}</td>
                     <td>{formatMoney(o.subtotal)}</td>
-                    <td className="wrap">
-                      <DeliveryText order={o} />
-                    </td>
-                    <td>{formatMoney(o.totalAmount)}</td>
                     <td>{o.fulfillmentStatus}</td>
                     <td>
                       <CancelButton order={o._id} check={check} cancel={cancel} />
