@@ -63,12 +63,11 @@ describe('Delivery zones journey', () => {
     await page.screenshot({ path: path.join(SHOTS, 'delivery-zones-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    assert.deepEqual(await nairobiDelivery(), {
-      ...(await nairobiDelivery()),
-      zoneName: 'Nairobi',
-      fee: 300,
-      days: 2,
-    });
+    const charged = await nairobiDelivery();
+    assert.deepEqual(
+      { zoneName: charged.zoneName, fee: charged.fee, days: charged.days },
+      { zoneName: 'Nairobi', fee: 300, days: 2 },
+    );
 
     await row.getByRole('button', { name: 'delete' }).click();
     await page.getByText('are you sure you want to delete this delivery zone?').waitFor();
