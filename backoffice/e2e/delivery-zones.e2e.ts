@@ -18,6 +18,18 @@ const SHOTS = path.join(import.meta.dirname, '..', '..', '.data', 'shots');
 let browser: Browser;
 before(async () => {
   browser = await launchChromium();
+  // A zone an interrupted run left behind would clash with the one this journey sets.
+  const login = await fetch(`${API}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+  const auth = { authorization: `Bearer ${token}` };
+  const list = await fetch(`${API}/api/delivery/zones`, { headers: auth });
+  const { zones } = (await list.json()) as { zones: { _id: string; name: string }[] };
+  for (const z of zones.filter((z) => z.name === 'Nairobi'))
+    await fetch(`${API}/api/delivery/zones/${z._id}`, { method: 'DELETE', headers: auth });
 });
 after(async () => browser?.close());
 
