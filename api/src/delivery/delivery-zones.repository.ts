@@ -46,19 +46,19 @@ export class DeliveryZonesRepository {
     return docs.map(toRecord);
   }
 
-  async count(): Promise<number> {
-    return this.zones.estimatedDocumentCount();
-  }
-
   async findById(id: string): Promise<DeliveryZoneRecord | null> {
     const doc = await this.zones.findById(id).lean<LeanZone>();
     return doc ? toRecord(doc) : null;
   }
 
-  /** The zones that hold any of these keys (the most specific one wins; the caller picks). */
-  async findByKeys(keys: string[]): Promise<(DeliveryZoneRecord & { areaKeys: string[] })[]> {
-    const docs = await this.zones.find({ areaKeys: { $in: keys } }).lean<LeanZone[]>();
-    return docs.map((d) => ({ ...toRecord(d), areaKeys: d.areaKeys }));
+  /**
+   * Every zone's terms and covered place keys, for matching an order's place: one small read (a
+   * shop has a handful of zones), which also says whether the shop has set any.
+   */
+  async terms(): Promise<{ name: string; fee: number; days: number; areaKeys: string[] }[]> {
+    return this.zones
+      .find({}, { _id: 0, name: 1, fee: 1, days: 1, areaKeys: 1 })
+      .lean<{ name: string; fee: number; days: number; areaKeys: string[] }[]>();
   }
 
   /** Inserts a zone; a name or place another zone already has fails with a duplicate-key error. */

@@ -147,11 +147,11 @@ export class DeliveryService {
     const place = this.canonicalPlace(county, subCounty);
     const keys = [REST_OF_KENYA_KEY, areaKey(place.county, null)];
     if (place.subCounty) keys.unshift(areaKey(place.county, place.subCounty));
-    const found = await this.zones.findByKeys(keys);
+    const zones = await this.zones.terms();
     const zone = keys
-      .map((k) => found.find((z) => z.areaKeys.includes(k)))
+      .map((k) => zones.find((z) => z.areaKeys.includes(k)))
       .find((z) => z !== undefined);
-    const terms = zone ?? this.fallback((await this.zones.count()) > 0);
+    const terms = zone ?? this.fallback(zones.length > 0);
     return {
       method,
       zoneName: terms.name,
