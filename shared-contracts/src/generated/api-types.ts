@@ -1757,10 +1757,6 @@ export interface components {
             orders: number;
             /** @description KES */
             revenue: number;
-            /** @description KES of revenue for the products (revenue minus delivery fees) */
-            productSales: number;
-            /** @description KES of revenue charged for delivery */
-            deliveryFees: number;
         };
         TopProductDto: {
             productId: string;
@@ -1778,14 +1774,26 @@ export interface components {
         ReportTotalsDto: {
             orders: number;
             revenue: number;
-            /** @description KES of revenue for the products (revenue minus delivery fees) */
-            productSales: number;
-            /** @description KES of revenue charged for delivery */
-            deliveryFees: number;
             /** @description KES, rounded */
             averageOrderValue: number;
             /** @description Refunds recorded in the period (their orders are cancelled, so they are not in orders or revenue) */
             refunds: components["schemas"]["RefundTotalsDto"];
+        };
+        DailyBreakdownDto: {
+            /** @example 2026-11-22 */
+            date: string;
+            /** @description KES of that day's revenue for the products */
+            productSales: number;
+            /** @description KES of that day's revenue charged for delivery */
+            deliveryFees: number;
+        };
+        SalesBreakdownDto: {
+            /** @description KES of revenue for the products */
+            productSales: number;
+            /** @description KES of revenue charged for delivery */
+            deliveryFees: number;
+            /** @description The same split per day of `series` */
+            series: components["schemas"]["DailyBreakdownDto"][];
         };
         SalesReportDto: {
             /** @example true */
@@ -1797,6 +1805,7 @@ export interface components {
             series: components["schemas"]["DailySalesDto"][];
             topProducts: components["schemas"]["TopProductDto"][];
             totals: components["schemas"]["ReportTotalsDto"];
+            salesBreakdown: components["schemas"]["SalesBreakdownDto"];
         };
         SubCountyDto: {
             /** @example Ruiru */
