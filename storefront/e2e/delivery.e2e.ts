@@ -34,9 +34,13 @@ async function signIn(who: { email: string; password: string }): Promise<string>
 }
 
 async function asAdmin(method: string, route: string, body?: unknown) {
+  // No JSON content type without a body: the API refuses an empty JSON body.
   return fetch(`${API}${route}`, {
     method,
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${adminToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -60,19 +64,19 @@ before(async () => {
     zones: { _id: string; areas: { county: string }[] }[];
   };
   for (const z of zones.filter((z) => z.areas.some((a) => a.county === 'Nairobi')))
-    await asAdmin('DELETE', `/api/delivery/zones/${z._id}`);
+    assert.equal((await asAdmin('DELETE', `/api/delivery/zones/${z._id}`)).status, 200);
   const res = await asAdmin('POST', '/api/delivery/zones', {
     name: 'Nairobi',
     fee: 300,
     days: 2,
     areas: [{ county: 'Nairobi' }],
   });
-  assert.equal(res.status, 201);
+  assert.equal(res.status, 201, await res.clone().text());
   zoneId = ((await res.json()) as { zone: { _id: string } }).zone._id;
 });
 
 after(async () => {
-  if (zoneId) await asAdmin('DELETE', `/api/delivery/zones/${zoneId}`);
+  if (zoneId) assert.equal((await asAdmin('DELETE', `/api/delivery/zones/${zoneId}`)).status, 200);
   await browser?.close();
 });
 
