@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogModule } from './catalog/catalog.module';
+import { DeliveryModule } from './delivery/delivery.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
 import { ClaimsModule } from './common/claims';
@@ -58,6 +59,7 @@ export class AppModule {
         CatalogModule,
         SiteModule,
         ContactModule,
+        DeliveryModule,
         ...extraImports,
       ],
     };

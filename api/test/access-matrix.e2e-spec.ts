@@ -17,6 +17,7 @@ import {
 } from './support/identity';
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { CONTACT_ROUTES } from './support/contact';
+import { DELIVERY_ROUTES } from './support/delivery';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { createCategory, createProduct, DELIVERY } from './support/shop';
@@ -486,4 +487,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...STOCK_ROUTES,
   ...ORDER_DESK_ROUTES,
   ...CONTACT_ROUTES,
+  ...DELIVERY_ROUTES,
 ];

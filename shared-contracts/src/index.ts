@@ -9,6 +9,7 @@ export * from './order-state';
 export * from './order-documents';
 export * from './order-desk';
 export * from './order-chat';
+export * from './delivery';
 export * from './mpesa';
 export * from './format';
 export * from './csv';

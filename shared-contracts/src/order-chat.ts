@@ -1,8 +1,13 @@
-/** The WhatsApp message that ends a checkout; shipping is left blank, as the spec says. */
+import { deliveryLine, NURSERY_COLLECTION, type OrderDeliveryView } from './delivery';
+
+/** The WhatsApp message that ends a checkout: the lines, the delivery and its fee, the total. */
 export interface ChatOrder {
   purchaseNumber: string;
   products: { productName: string; quantity: number; unitPrice: number; lineTotal: number }[];
   totalAmount: number;
+  shippingFee?: number;
+  delivery?: OrderDeliveryView;
+  estimatedDeliveryDate?: string;
   guestInfo: {
     fullName: string;
     phoneNumber: string;
@@ -29,9 +34,16 @@ export function orderChatMessage(order: ChatOrder): string {
     ...order.products.map(
       (l) => `- ${l.productName} x ${l.quantity} @ ${kes(l.unitPrice)} = ${kes(l.lineTotal)}`,
     ),
-    'Shipping: ',
+    order.delivery ? deliveryLine(order.delivery, order.shippingFee ?? 0) : 'Shipping: ',
     `Total: ${kes(order.totalAmount)}`,
-    `Deliver to: ${order.guestInfo.fullName}, ${order.guestInfo.phoneNumber}, ${place}`,
+    order.delivery?.method === 'collection'
+      ? `Collect at: ${NURSERY_COLLECTION.address} (${NURSERY_COLLECTION.openingHours}), for ${order.guestInfo.fullName}, ${order.guestInfo.phoneNumber}`
+      : `Deliver to: ${order.guestInfo.fullName}, ${order.guestInfo.phoneNumber}, ${place}`,
+    ...(order.estimatedDeliveryDate
+      ? [
+          `${order.delivery?.method === 'collection' ? 'Ready from' : 'Expected by'}: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -9,20 +9,19 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ESTIMATED_DELIVERY_DAYS, SHIPPING_FEE_KES } from '@spc/shared-contracts';
+import type { DeliveryMethod } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { DeliveryService } from '../delivery/delivery.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
 import { OrderHoldLimits } from './order-hold-limits';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { newPurchaseNumber } from './purchase-number';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface Placement {
   order: OrderRecord;
@@ -54,6 +53,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly holdLimits: OrderHoldLimits,
+    private readonly deliveryZones: DeliveryService,
   ) {}
 
   async place(
@@ -65,6 +65,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     const lines = mergeLines(dto.products);
     this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
+    const method = deliveryMethodOf(dto);
     const source = { phoneNumber: delivery.phoneNumber, email: delivery.email, clientAddress };
 
     let key: string | undefined;
@@ -75,7 +76,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         `guest-${createHash('sha256').update(`${delivery.phoneNumber}\n${delivery.email.toLowerCase()}`).digest('hex').slice(0, 32)}`;
       key = `${owner}:${idempotencyKey}`;
       const fingerprint = createHash('sha256')
-        .update(JSON.stringify({ lines, delivery }))
+        .update(JSON.stringify({ lines, delivery, method }))
         .digest('hex');
       const claim = await this.orders.claimKey(key, fingerprint);
       if (!claim.claimed) {
@@ -95,7 +96,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
 
     try {
       await this.holdLimits.checkOpenOrders(source);
-      const order = await this.reserve(actor, lines, delivery, clientAddress);
+      const order = await this.reserve(actor, lines, delivery, method, clientAddress);
       if (key) await this.orders.completeKey(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users
@@ -182,6 +183,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     actor: Principal | undefined,
     lines: { _id: string; quantity: number }[],
     delivery: DeliveryInfoDto,
+    method: DeliveryMethod,
     clientAddress: string | undefined,
   ): Promise<OrderRecord> {
     const products = await this.catalog.findForOrder(lines.map((l) => l._id));
@@ -210,6 +212,8 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     });
     const subtotal = orderLines.reduce((sum, l) => sum + l.lineTotal, 0);
     const now = new Date();
+    // The fee and date come from the shop's zones; any figure the client sent is ignored.
+    const quote = await this.deliveryZones.quote(method, delivery.county, delivery.subCounty, now);
 
     const order = await this.insertWithFreshNumber({
       placedBy: actor?.id ?? null,
@@ -218,10 +222,11 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       clientAddress: clientAddress ?? null,
       products: orderLines,
       subtotal,
-      shippingFee: SHIPPING_FEE_KES,
-      totalAmount: subtotal + SHIPPING_FEE_KES,
+      shippingFee: quote.fee,
+      delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
+      totalAmount: subtotal + quote.fee,
       orderDate: now,
-      estimatedDeliveryDate: new Date(now.getTime() + ESTIMATED_DELIVERY_DAYS * DAY_MS),
+      estimatedDeliveryDate: quote.estimatedDeliveryDate,
     });
 
     const reserved: string[] = [];
@@ -308,6 +313,18 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       streetAddress: user.streetAddress,
     };
   }
+}
+
+/** Delivery unless the shopper chose collection (old clients send no method). */
+function deliveryMethodOf(dto: CreateOrderDto): DeliveryMethod {
+  const top = dto.deliveryMethod;
+  const nested = dto.delivery?.method;
+  if (top && nested && top !== nested) {
+    throw new BadRequestException(
+      `deliveryMethod (${top}) and delivery.method (${nested}) disagree; send one of them`,
+    );
+  }
+  return top ?? nested ?? 'delivery';
 }
 
 /** One line per product: the same product twice in a cart becomes one line with both quantities. */

@@ -2,6 +2,7 @@ import type {
   FulfillmentStatus,
   OrderQueue,
   OrderSortField,
+  OrderDeliveryView,
   OrderStatus,
   PaymentMethod,
   PaymentStatus,
@@ -37,6 +38,7 @@ export interface OrderRecord {
   products: OrderLineView[];
   subtotal: number;
   shippingFee: number;
+  delivery: OrderDeliveryView;
   totalAmount: number;
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
+import { DeliveryModule } from '../delivery/delivery.module';
 import { UsersModule } from '../users/users.module';
 import { OrderDeskController } from './order-desk.controller';
 import { OrderDeskService } from './order-desk.service';
@@ -24,6 +25,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 @Module({
   imports: [
     CatalogModule,
+    DeliveryModule,
     UsersModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },

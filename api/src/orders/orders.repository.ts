@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import { ORDER_QUEUE_RULES } from '@spc/shared-contracts';
+import { DEFAULT_DELIVERY_ZONE } from '@spc/shared-contracts';
 import { escapeRegExp } from '../common/pagination';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order, OrderIdempotency } from './schemas/order.schema';
@@ -33,6 +34,14 @@ function toRecord(doc: LeanOrder): OrderRecord {
     })),
     subtotal: doc.subtotal,
     shippingFee: doc.shippingFee,
+    // Orders from before delivery zones were delivered on the old fixed terms.
+    delivery: doc.delivery
+      ? { method: doc.delivery.method, zoneName: doc.delivery.zoneName, days: doc.delivery.days }
+      : {
+          method: 'delivery',
+          zoneName: DEFAULT_DELIVERY_ZONE.name,
+          days: DEFAULT_DELIVERY_ZONE.days,
+        },
     totalAmount: doc.totalAmount,
     orderStatus: doc.orderStatus,
     paymentStatus: doc.paymentStatus,
@@ -281,7 +290,7 @@ export class OrdersRepository {
   async paidBetween(
     from: Date,
     to: Date,
-  ): Promise<Pick<OrderRecord, 'paidAt' | 'totalAmount' | 'products'>[]> {
+  ): Promise<Pick<OrderRecord, 'paidAt' | 'totalAmount' | 'shippingFee' | 'products'>[]> {
     const docs = await this.orders
       .find({
         placement: 'placed',
@@ -289,11 +298,12 @@ export class OrdersRepository {
         orderStatus: { $ne: 'Cancelled' },
         paidAt: { $gte: from, $lt: to },
       })
-      .select({ paidAt: 1, totalAmount: 1, products: 1 })
-      .lean<Pick<Order, 'paidAt' | 'totalAmount' | 'products'>[]>();
+      .select({ paidAt: 1, totalAmount: 1, shippingFee: 1, products: 1 })
+      .lean<Pick<Order, 'paidAt' | 'totalAmount' | 'shippingFee' | 'products'>[]>();
     return docs.map((d) => ({
       paidAt: iso(d.paidAt),
       totalAmount: d.totalAmount,
+      shippingFee: d.shippingFee ?? 0,
       products: d.products.map((l) => ({
         product: { _id: l.productId, productName: l.productName, productImage: '' },
         productName: l.productName,

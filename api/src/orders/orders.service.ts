@@ -12,6 +12,8 @@ import {
 import type { FilterQuery } from 'mongoose';
 import {
   checkOrderAction,
+  deliveryLine,
+  NURSERY_COLLECTION,
   orderChatMessage,
   whatsappLink,
   PAGE_SIZE,
@@ -437,12 +439,20 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       ),
       '',
       `Subtotal: ${kes(order.subtotal)}`,
-      `Shipping: ${kes(order.shippingFee)}`,
+      deliveryLine(order.delivery, order.shippingFee),
       `Total: ${kes(order.totalAmount)}`,
       '',
-      `Delivery to: "${customerText(address, 300)}"`,
-      `Phone: ${customerText(g.phoneNumber, 20)}`,
-      `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+      ...(order.delivery.method === 'collection'
+        ? [
+            `Collect at: ${NURSERY_COLLECTION.address} (${NURSERY_COLLECTION.openingHours})`,
+            `Phone: ${customerText(g.phoneNumber, 20)}`,
+            `Ready to collect from: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+          ]
+        : [
+            `Delivery to: "${customerText(address, 300)}"`,
+            `Phone: ${customerText(g.phoneNumber, 20)}`,
+            `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
+          ]),
       '',
       `Track your order: ${link}`,
       '',

@@ -41,15 +41,22 @@ export class ReportsService {
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
     const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
+    const split = new Map(days.map((date) => [date, { date, productSales: 0, deliveryFees: 0 }]));
     const products = new Map<
       string,
       { productId: string; productName: string; quantity: number; revenue: number }
     >();
     for (const order of orders) {
-      const bucket = series.get(shopDay(new Date(order.paidAt!)));
+      const day = shopDay(new Date(order.paidAt!));
+      const bucket = series.get(day);
       if (bucket) {
         bucket.orders += 1;
         bucket.revenue += order.totalAmount;
+      }
+      const part = split.get(day);
+      if (part) {
+        part.deliveryFees += order.shippingFee;
+        part.productSales += order.totalAmount - order.shippingFee;
       }
       for (const line of order.products) {
         const p = products.get(line.product._id) ?? {
@@ -64,6 +71,7 @@ export class ReportsService {
       }
     }
     const revenue = orders.reduce((n, o) => n + o.totalAmount, 0);
+    const deliveryFees = orders.reduce((n, o) => n + o.shippingFee, 0);
     return {
       from,
       to,
@@ -79,6 +87,11 @@ export class ReportsService {
           orders: refunds.length,
           amount: refunds.reduce((n, r) => n + r.amount, 0),
         },
+      },
+      salesBreakdown: {
+        productSales: revenue - deliveryFees,
+        deliveryFees,
+        series: [...split.values()],
       },
     };
   }

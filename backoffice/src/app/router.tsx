@@ -58,6 +58,10 @@ const ProductStock = page(
   'ProductStockRoute',
 );
 const Messages = page(() => import('../features/messages/routes/messages'), 'MessagesRoute');
+const DeliveryZones = page(
+  () => import('../features/delivery-zones/routes/delivery-zones'),
+  'DeliveryZonesRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -83,6 +87,7 @@ export function AppRoutes() {
             <Route path="/admin/reports" element={<Reports />} />
             <Route path="/admin/audit-trails" element={<AuditTrails />} />
             <Route path="/admin/site-pictures" element={<SitePictures />} />
+            <Route path="/admin/delivery-zones" element={<DeliveryZones />} />
           </Route>
           <Route element={<AdminOrStaff />}>
             <Route path="/manage/products" element={<Products />} />

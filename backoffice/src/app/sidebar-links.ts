@@ -21,6 +21,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Audit trails', to: paths.adminAuditTrails },
       { label: 'Shop pictures', to: paths.adminSitePictures },
       { label: 'Messages', to: paths.manageMessages },
+      { label: 'Delivery zones', to: paths.adminDeliveryZones },
     ];
   }
   if (role === 'staff') {

@@ -17,7 +17,7 @@ describe('sidebar', () => {
     expect(screen.getByTestId('sidebar-role')).toHaveTextContent('admin');
   });
 
-  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products, audit trails and shop pictures', () => {
+  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products, audit trails, shop pictures and delivery zones', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'admin' })} />);
     expect(linkNames()).toEqual([
       'Dashboard',
@@ -29,10 +29,15 @@ describe('sidebar', () => {
       'Audit trails',
       'Shop pictures',
       'Messages',
+      'Delivery zones',
     ]);
     expect(screen.getByRole('link', { name: 'Messages' })).toHaveAttribute(
       'href',
       '/manage/messages',
+    );
+    expect(screen.getByRole('link', { name: 'Delivery zones' })).toHaveAttribute(
+      'href',
+      '/admin/delivery-zones',
     );
     expect(screen.getByRole('link', { name: 'Shop pictures' })).toHaveAttribute(
       'href',

@@ -15,6 +15,7 @@ export const paths = {
   adminReports: '/admin/reports',
   adminAuditTrails: '/admin/audit-trails',
   adminSitePictures: '/admin/site-pictures',
+  adminDeliveryZones: '/admin/delivery-zones',
   manageProducts: '/manage/products',
   productStock: (id: string) => `/manage/products/${id}/stock`,
   manageCategories: '/manage/categories',

@@ -19,6 +19,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
+  DELIVERY_MESSAGES,
+  DELIVERY_METHODS,
   FULFILLMENT_STATUSES,
   LIMITS,
   ORDER_LIMITS,
@@ -34,6 +36,7 @@ import {
   VALIDATION_MESSAGES as M,
   type OrderQueue,
   type OrderSortField,
+  type DeliveryMethod,
   type OrderStatus,
   type PaymentMethod,
   type PaymentStatus,
@@ -52,6 +55,7 @@ import {
 } from '../../common/validation-decorators';
 import { Envelope } from '../../common/answer';
 import { IsCalendarDay } from '../../common/calendar-day';
+import { DeliveryChoiceDto, OrderDeliveryDto } from '../../delivery/dto/delivery.dto';
 
 /** The checkout form: where the order goes and whom to call. */
 export class DeliveryInfoDto {
@@ -153,6 +157,30 @@ export class CreateOrderDto {
   @ApiPropertyOptional({ description: 'Ignored: totals are computed from the catalogue' })
   @Allow()
   totalAmount?: unknown;
+
+  @ApiPropertyOptional({
+    enum: DELIVERY_METHODS,
+    default: 'delivery',
+    description: "Delivered to the address (the zone's fee) or collected at the nursery (free)",
+  })
+  @IsOptional()
+  @IsIn(DELIVERY_METHODS, { message: DELIVERY_MESSAGES.methodInvalid })
+  deliveryMethod?: DeliveryMethod;
+
+  @ApiPropertyOptional({
+    type: DeliveryChoiceDto,
+    description: 'The same choice as `deliveryMethod`, in the shape the order stores',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DeliveryChoiceDto)
+  delivery?: DeliveryChoiceDto;
+
+  @ApiPropertyOptional({
+    description: "Ignored: the fee is computed from the shop's delivery zones",
+  })
+  @Allow()
+  shippingFee?: unknown;
 }
 
 export class PaymentDetailsDto {
@@ -348,8 +376,10 @@ export class OrderDto {
   @ApiProperty({ type: DeliveryInfoViewDto }) guestInfo!: DeliveryInfoViewDto;
   @ApiProperty({ type: [OrderLineDto] }) products!: OrderLineDto[];
   @ApiProperty() subtotal!: number;
-  @ApiProperty() shippingFee!: number;
-  @ApiProperty() totalAmount!: number;
+  @ApiProperty({ description: 'Delivery fee in whole KES, computed by the server' })
+  shippingFee!: number;
+  @ApiProperty({ type: OrderDeliveryDto }) delivery!: OrderDeliveryDto;
+  @ApiProperty({ description: 'subtotal + shippingFee' }) totalAmount!: number;
   @ApiProperty({ enum: ORDER_STATUSES }) orderStatus!: string;
   @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus!: string;
   @ApiProperty({ enum: FULFILLMENT_STATUSES }) fulfillmentStatus!: string;

@@ -1,9 +1,11 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import {
+  DELIVERY_METHODS,
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
+  type DeliveryMethod,
   type FulfillmentStatus,
   type OrderStatus,
   type PaymentMethod,
@@ -30,6 +32,14 @@ export class OrderLine {
   @Prop({ required: true }) unitPrice!: number;
   @Prop({ required: true }) quantity!: number;
   @Prop({ required: true }) lineTotal!: number;
+}
+
+/** How the order reaches the shopper, as charged when it was placed. */
+@Schema({ _id: false })
+export class OrderDelivery {
+  @Prop({ type: String, enum: DELIVERY_METHODS, required: true }) method!: DeliveryMethod;
+  @Prop({ required: true }) zoneName!: string;
+  @Prop({ required: true }) days!: number;
 }
 
 @Schema({ _id: false })
@@ -62,6 +72,8 @@ export class Order {
   @Prop({ type: [OrderLine], required: true }) products!: OrderLine[];
   @Prop({ required: true }) subtotal!: number;
   @Prop({ required: true }) shippingFee!: number;
+  /** Null on orders placed before delivery zones (they were delivered at KES 0 in 3 days). */
+  @Prop({ type: OrderDelivery, default: null }) delivery?: OrderDelivery | null;
   @Prop({ required: true }) totalAmount!: number;
   @Prop({ type: String, enum: ORDER_STATUSES, default: 'Pending' }) orderStatus!: OrderStatus;
   @Prop({ type: String, enum: PAYMENT_STATUSES, default: 'Pending' }) paymentStatus!: PaymentStatus;

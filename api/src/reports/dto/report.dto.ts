@@ -59,12 +59,28 @@ export class ReportTotalsDto {
   refunds!: RefundTotalsDto;
 }
 
+export class DailyBreakdownDto {
+  @ApiProperty({ example: '2026-11-22' }) date!: string;
+  @ApiProperty({ description: "KES of that day's revenue for the products" }) productSales!: number;
+  @ApiProperty({ description: "KES of that day's revenue charged for delivery" })
+  deliveryFees!: number;
+}
+
+/** Revenue split into what the products sold for and what delivery was charged (revenue = both). */
+export class SalesBreakdownDto {
+  @ApiProperty({ description: 'KES of revenue for the products' }) productSales!: number;
+  @ApiProperty({ description: 'KES of revenue charged for delivery' }) deliveryFees!: number;
+  @ApiProperty({ type: [DailyBreakdownDto], description: 'The same split per day of `series`' })
+  series!: DailyBreakdownDto[];
+}
+
 export class SalesReportData {
   @ApiProperty() from!: string;
   @ApiProperty() to!: string;
   @ApiProperty({ type: [DailySalesDto] }) series!: DailySalesDto[];
   @ApiProperty({ type: [TopProductDto] }) topProducts!: TopProductDto[];
   @ApiProperty({ type: ReportTotalsDto }) totals!: ReportTotalsDto;
+  @ApiProperty({ type: SalesBreakdownDto }) salesBreakdown!: SalesBreakdownDto;
 }
 
 export class SalesReportDto extends Envelope(SalesReportData) {}

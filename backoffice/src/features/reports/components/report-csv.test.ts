@@ -19,6 +19,7 @@ describe('sales report CSV', () => {
         averageOrderValue: 793,
         refunds: { orders: 1, amount: 1270 },
       },
+      salesBreakdown: { productSales: 1285, deliveryFees: 300, series: [] },
     } as SalesReport;
     expect(reportToCsv(report)).toBe(
       'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\nrefunds,1,1270\n',

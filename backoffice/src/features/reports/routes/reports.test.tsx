@@ -16,6 +16,7 @@ function answer(refunds: { orders: number; amount: number }) {
       series: [{ date: url.searchParams.get('to'), orders: 1, revenue: 1585 }],
       topProducts: [],
       totals: { orders: 1, revenue: 1585, averageOrderValue: 1585, refunds },
+      salesBreakdown: { productSales: 1285, deliveryFees: 300, series: [] },
     });
   });
 }
@@ -32,6 +33,9 @@ describe('sales report screen', () => {
       '2 paid orders cancelled and refunded; not counted in Revenue or Total Sales',
     );
     expect(screen.getByTestId('report-revenue')).toHaveTextContent('KSH 1,585');
+    expect(screen.getByTestId('report-delivery-fees')).toHaveTextContent(
+      'Products KSH 1,285 · Delivery fees KSH 300',
+    );
     const url = new URL((fetchMock.mock.calls[0]![0] as Request).url);
     expect(url.pathname).toBe('/api/sales-summary/report');
   });

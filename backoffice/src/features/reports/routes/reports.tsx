@@ -69,6 +69,10 @@ export function ReportsRoute() {
               <Text fw={700} size="xl" data-testid="report-revenue">
                 {formatMoney(report.totals.revenue, 'KSH')}
               </Text>
+              <Text size="xs" c="dimmed" data-testid="report-delivery-fees">
+                Products {formatMoney(report.salesBreakdown.productSales, 'KSH')} · Delivery fees{' '}
+                {formatMoney(report.salesBreakdown.deliveryFees, 'KSH')}
+              </Text>
             </Card>
             <Card withBorder>
               <Text size="sm" c="dimmed">

@@ -1,18 +1,25 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CheckoutForm } from '@spc/shared-contracts';
+import type { CheckoutForm, DeliveryMethod } from '@spc/shared-contracts';
 import { api, unwrap } from '../../../lib/api-client';
 
 export interface PlaceOrderInput {
   guestInfo: CheckoutForm;
   products: { _id: string; quantity: number }[];
+  /** Delivered (the zone's fee, computed by the server) or collected at the nursery. */
+  deliveryMethod: DeliveryMethod;
   /** One key per checkout attempt: a double click or a retry returns the first order. */
   idempotencyKey: string;
 }
 
-export const placeOrder = ({ guestInfo, products, idempotencyKey }: PlaceOrderInput) =>
+export const placeOrder = ({
+  guestInfo,
+  products,
+  deliveryMethod,
+  idempotencyKey,
+}: PlaceOrderInput) =>
   unwrap(
     api.POST('/api/orders', {
-      body: { guestInfo, products, placedBy: null },
+      body: { guestInfo, products, deliveryMethod, placedBy: null },
       params: { header: { 'Idempotency-Key': idempotencyKey } },
     }),
   );

@@ -4,6 +4,34 @@ import { useCartStore } from '../../../stores/cart-store';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { CheckoutRoute } from './checkout';
 
+/** The API's delivery choices for Kiambu: a zone fee and free collection. */
+const DELIVERY_OPTIONS = {
+  '/api/delivery/options': () => ({
+    body: {
+      success: true,
+      message: 'Delivery options retrieved',
+      options: [
+        {
+          method: 'delivery',
+          zoneName: 'Kiambu',
+          fee: 200,
+          days: 2,
+          estimatedDeliveryDate: '2026-11-25T09:00:00.000Z',
+        },
+        {
+          method: 'collection',
+          zoneName: 'Collect at the nursery',
+          fee: 0,
+          days: 1,
+          estimatedDeliveryDate: '2026-11-24T09:00:00.000Z',
+          address: 'Seedling Propagation Centre, Kiambu, Kenya',
+          openingHours: 'Monday to Saturday, 8:00 am to 5:00 pm',
+        },
+      ],
+    },
+  }),
+};
+
 function fillForm() {
   fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Wanjiku Kamau' } });
   fireEvent.change(screen.getByLabelText('Phone number (area code and number)'), {
@@ -17,6 +45,7 @@ function fillForm() {
 }
 
 beforeEach(() => {
+  mockFetch(DELIVERY_OPTIONS);
   localStorage.clear();
   window.open = jest.fn();
   act(() => {
@@ -58,16 +87,65 @@ describe('checkout', () => {
     expect(screen.getByRole('option', { name: 'Ruiru' })).toBeInTheDocument();
   });
 
-  it('shows the My Order summary with subtotal, shipping and total', () => {
+  it('shows the My Order summary with subtotal, shipping and total', async () => {
     renderWithProviders(<CheckoutRoute />);
     expect(screen.getByRole('heading', { name: 'My Order' })).toBeInTheDocument();
     expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 350');
-    expect(screen.getByText('Shipping').nextElementSibling).toHaveTextContent('KES 0');
-    expect(screen.getByText('Total').nextElementSibling).toHaveTextContent('KES 350');
+    expect(screen.getByTestId('shipping-fee')).toHaveTextContent('Choose your county');
+    expect(screen.getByTestId('delivery-options-empty')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kiambu' } });
+    await waitFor(() => expect(screen.getByTestId('shipping-fee')).toHaveTextContent('KES 200'));
+    expect(screen.getByTestId('order-total')).toHaveTextContent('KES 550');
+  });
+
+  it('shows delivery with its fee and date and free collection; collection is sent and costs nothing', async () => {
+    const { calls } = mockFetch({
+      ...DELIVERY_OPTIONS,
+      '/api/orders': () => ({
+        status: 201,
+        body: {
+          success: true,
+          message: 'Order placed',
+          order: { purchaseNumber: 'SPD7K3MX9QB', whatsappUrl: 'https://wa.me/2547?text=x' },
+        },
+      }),
+    });
+    renderWithProviders(<CheckoutRoute />);
+    fillForm();
+    const delivery = await screen.findByRole('radio', { name: /Delivery to Kiambu/ });
+    expect(delivery).toBeChecked();
+    expect(screen.getByTestId('delivery-fee-delivery')).toHaveTextContent('KES 200');
+    expect(screen.getByTestId('delivery-date-delivery')).toHaveTextContent(
+      'Expected by 25/11/2026',
+    );
+    expect(screen.getByText(/Monday to Saturday/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('radio', { name: /Collect at the nursery/ }));
+    expect(screen.getByTestId('shipping-fee')).toHaveTextContent('KES 0');
+    expect(screen.getByTestId('order-total')).toHaveTextContent('KES 350');
+    const button = screen.getByRole('button', { name: 'PLACE ORDER' });
+    await waitFor(() => expect(button).toBeEnabled());
+    fireEvent.click(button);
+    await screen.findByTestId('purchase-number');
+    const order = calls.find((c) => c.url.endsWith('/api/orders'))!;
+    expect((await order.clone().json()).deliveryMethod).toBe('collection');
+  });
+
+  it('keeps PLACE ORDER disabled and offers a retry when the delivery options fail', async () => {
+    mockFetch({
+      '/api/delivery/options': () => ({
+        status: 500,
+        body: { success: false, statusCode: 500, message: 'Something went wrong' },
+      }),
+    });
+    renderWithProviders(<CheckoutRoute />);
+    fillForm();
+    expect(await screen.findByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'PLACE ORDER' })).toBeDisabled();
   });
 
   it('keeps the cart and shows the server message on a 409', async () => {
     mockFetch({
+      ...DELIVERY_OPTIONS,
       '/api/orders': () => ({
         status: 409,
         body: { success: false, statusCode: 409, message: 'Only 2 left of Hass Avocado' },
@@ -85,6 +163,7 @@ describe('checkout', () => {
 
   it('places the order once with an Idempotency-Key, clears the cart and shows the number', async () => {
     const { calls } = mockFetch({
+      ...DELIVERY_OPTIONS,
       '/api/orders': () => ({
         status: 201,
         body: {
@@ -120,6 +199,7 @@ describe('checkout', () => {
 
   it('offers M-Pesa Express when the API has it, places the order, then pays it by prompt', async () => {
     const { calls } = mockFetch({
+      ...DELIVERY_OPTIONS,
       '/api/payments/options': () => ({
         body: { success: true, message: 'Payment options', mpesaExpress: true },
       }),

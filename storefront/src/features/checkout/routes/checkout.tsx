@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   checkoutFormSchema,
   formatMoney,
-  SHIPPING_FEE_KES,
   STOREFRONT_MESSAGES,
   TIMINGS,
   type CheckoutForm,
+  type DeliveryMethod,
 } from '@spc/shared-contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -20,8 +20,10 @@ import { useOnline } from '../../../lib/use-online';
 import { useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
+import { useDeliveryOptions } from '../api/get-delivery-options';
 import { usePaymentOptions } from '../api/get-payment-options';
 import { usePlaceOrder } from '../api/place-order';
+import { DeliveryOptions } from '../components/delivery-options';
 import { LocationSelects } from '../components/location-selects';
 import { MpesaPayment } from '../components/mpesa-payment';
 
@@ -58,6 +60,7 @@ export function CheckoutRoute() {
   const submitting = useRef(false);
   const [placed, setPlaced] = useState<Placed | null>(null);
   const [payment, setPayment] = useState<PaymentChoice>('delivery');
+  const [deliveryMethod, setDeliveryMethod] = useState<DeliveryMethod>('delivery');
   const mpesaExpress = usePaymentOptions().data?.mpesaExpress === true;
   const online = useOnline();
   const payingByPrompt = payment === 'mpesa-express' && mpesaExpress;
@@ -85,6 +88,11 @@ export function CheckoutRoute() {
 
   const countyValue = useWatch({ control, name: 'county' });
   const subCountyValue = useWatch({ control, name: 'subCounty' });
+  const deliveryOptions = useDeliveryOptions(countyValue ?? '', subCountyValue ?? '');
+  // The fee shown is the server's for this place; the server computes it again on placing.
+  const chosenDelivery = countyValue
+    ? deliveryOptions.data?.options.find((o) => o.method === deliveryMethod)
+    : undefined;
 
   useEffect(() => {
     // The M-Pesa confirmation stays: it is the shopper's proof of payment.
@@ -112,6 +120,7 @@ export function CheckoutRoute() {
       const res = await placeOrder.mutateAsync({
         guestInfo: form,
         products: items.map((i) => ({ _id: i._id, quantity: i.quantity })),
+        deliveryMethod,
         idempotencyKey: idempotencyKey.current,
       });
       idempotencyKey.current = newKey();
@@ -259,6 +268,13 @@ export function CheckoutRoute() {
             {...register('streetAddress')}
           />
 
+          <DeliveryOptions
+            county={county}
+            query={deliveryOptions}
+            method={deliveryMethod}
+            onChange={setDeliveryMethod}
+          />
+
           <fieldset className="payment">
             <legend>Payment</legend>
             {mpesaExpress && (
@@ -313,7 +329,14 @@ export function CheckoutRoute() {
           <button
             type="submit"
             className="btn btn-block"
-            disabled={!isValid || sending || items.length === 0 || !online}
+            disabled={
+              !isValid ||
+              sending ||
+              items.length === 0 ||
+              !online ||
+              !chosenDelivery ||
+              deliveryOptions.isPlaceholderData
+            }
           >
             {sending ? 'Placing Order...' : 'PLACE ORDER'}
           </button>
@@ -356,10 +379,16 @@ export function CheckoutRoute() {
             <span>Cart Subtotal</span> <strong>{formatMoney(total)}</strong>
           </p>
           <p className="subtotal">
-            <span>Shipping</span> <strong>{formatMoney(SHIPPING_FEE_KES)}</strong>
+            <span>Shipping</span>{' '}
+            <strong data-testid="shipping-fee">
+              {chosenDelivery ? formatMoney(chosenDelivery.fee) : 'Choose your county'}
+            </strong>
           </p>
           <p className="subtotal total">
-            <span>Total</span> <strong>{formatMoney(total + SHIPPING_FEE_KES)}</strong>
+            <span>Total</span>{' '}
+            <strong data-testid="order-total">
+              {formatMoney(total + (chosenDelivery?.fee ?? 0))}
+            </strong>
           </p>
         </aside>
       </div>

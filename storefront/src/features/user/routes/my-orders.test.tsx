@@ -8,6 +8,10 @@ const order = (overrides: Record<string, unknown> = {}) => ({
   customerName: 'Wanjiku Kamau',
   products: [{ productName: 'Hass Avocado', quantity: 1, unitPrice: 350, lineTotal: 350 }],
   subtotal: 350,
+  shippingFee: 300,
+  totalAmount: 650,
+  delivery: { method: 'delivery', zoneName: 'Nairobi', days: 2 },
+  estimatedDeliveryDate: '2026-03-03T09:00:00.000Z',
   orderStatus: 'Pending',
   paymentStatus: 'Pending',
   fulfillmentStatus: 'Unfulfilled',
@@ -67,7 +71,15 @@ describe('my orders', () => {
       '/api/orders/user': () =>
         page([
           order(),
-          order({ _id: 'o2', purchaseNumber: 'SPDABCDEFGH', orderStatus: 'InTransit' }),
+          order({
+            _id: 'o2',
+            purchaseNumber: 'SPDABCDEFGH',
+            orderStatus: 'InTransit',
+            shippingFee: 0,
+            totalAmount: 350,
+            delivery: { method: 'collection', zoneName: 'Collect at the nursery', days: 1 },
+            estimatedDeliveryDate: '2026-03-02T09:00:00.000Z',
+          }),
         ]),
     });
     renderWithProviders(<MyOrdersRoute />);
@@ -77,7 +89,12 @@ describe('my orders', () => {
       within(cards[0]!).getByText('Pending', { selector: '.status-pill' }),
     ).toBeInTheDocument();
     expect(within(cards[0]!).getByRole('button', { name: 'Cancel order' })).toBeEnabled();
+    expect(within(cards[0]!).getByText('Nairobi · KES 300 · by 03/03/2026')).toBeInTheDocument();
+    expect(within(cards[0]!).getByText('KES 650')).toBeInTheDocument();
     expect(within(cards[1]!).getByText('InTransit')).toBeInTheDocument();
     expect(within(cards[1]!).getByRole('button', { name: 'Cancel order' })).toBeDisabled();
+    expect(
+      within(cards[1]!).getByText('Collect at the nursery · Free · from 02/03/2026'),
+    ).toBeInTheDocument();
   });
 });

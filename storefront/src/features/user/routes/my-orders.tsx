@@ -130,6 +130,12 @@ export function MyOrdersRoute() {
                   <dd>{o.fulfillmentStatus}</dd>
                   <dt>Subtotal</dt>
                   <dd>{formatMoney(o.subtotal)}</dd>
+                  <dt>Delivery</dt>
+                  <dd>
+                    <DeliveryText order={o} />
+                  </dd>
+                  <dt>Total</dt>
+                  <dd>{formatMoney(o.totalAmount)}</dd>
                 </dl>
                 <div className="row-actions">
                   <CancelButton order={o._id} check={check} cancel={cancel} />
@@ -169,7 +175,14 @@ export function MyOrdersRoute() {
                       <Link to={paths.myOrder(o._id)}>{o.purchaseNumber}</Link>
                     </td>
                     <td className="wrap">{o.customerName}</td>
-                    <td className="wrap">{o.products.map((p) => p.productName).join(', ')}</td>
+                    <td className="wrap">
+                      {o.products.map((p) => p.productName).join(', ')}
+                      {/* The delivery rides in the wrapping cell: the table keeps the spec's columns. */}
+                      <br />
+                      <span className="muted small">
+                        Delivery: <DeliveryText order={o} /> · total {formatMoney(o.totalAmount)}
+                      </span>
+                    </td>
                     <td>{o.paymentStatus}</td>
                     <td>{o.orderStatus}</td>
                     <td>{formatMoney(o.subtotal)}</td>
@@ -189,5 +202,25 @@ export function MyOrdersRoute() {
       )}
       {data && <Pagination page={page} totalPages={data.totalPages} onChange={setPage} />}
     </div>
+  );
+}
+
+/** "Nairobi · KES 300 · by 25/11/2026" or "Collect at the nursery · Free · from 24/11/2026". */
+function DeliveryText({
+  order,
+}: {
+  order: {
+    shippingFee: number;
+    estimatedDeliveryDate: string;
+    delivery: { method: 'delivery' | 'collection'; zoneName: string };
+  };
+}) {
+  const collect = order.delivery.method === 'collection';
+  return (
+    <>
+      {order.delivery.zoneName} ·{' '}
+      {order.shippingFee === 0 ? 'Free' : formatMoney(order.shippingFee)} ·{' '}
+      {collect ? 'from' : 'by'} {formatDate(order.estimatedDeliveryDate)}
+    </>
   );
 }

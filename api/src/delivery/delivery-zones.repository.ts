@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { DeliveryZone } from './schemas/delivery-zone.schema';
+
+export interface DeliveryZoneRecord {
+  _id: string;
+  name: string;
+  areas: { county: string; subCounty?: string }[];
+  restOfKenya: boolean;
+  fee: number;
+  days: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ZoneWrite = Pick<
+  DeliveryZone,
+  'name' | 'nameKey' | 'areas' | 'restOfKenya' | 'areaKeys' | 'fee' | 'days'
+>;
+
+type LeanZone = DeliveryZone & { _id: { toString(): string } };
+
+function toRecord(doc: LeanZone): DeliveryZoneRecord {
+  return {
+    _id: doc._id.toString(),
+    name: doc.name,
+    areas: (doc.areas ?? []).map((a) =>
+      a.subCounty ? { county: a.county, subCounty: a.subCounty } : { county: a.county },
+    ),
+    restOfKenya: doc.restOfKenya ?? false,
+    fee: doc.fee,
+    days: doc.days,
+    createdAt: new Date(doc.createdAt).toISOString(),
+    updatedAt: new Date(doc.updatedAt).toISOString(),
+  };
+}
+
+/** The only place that touches the delivery_zones collection; returns plain records. */
+@Injectable()
+export class DeliveryZonesRepository {
+  constructor(@InjectModel(DeliveryZone.name) private readonly zones: Model<DeliveryZone>) {}
+
+  async all(): Promise<DeliveryZoneRecord[]> {
+    const docs = await this.zones.find().sort({ nameKey: 1 }).lean<LeanZone[]>();
+    return docs.map(toRecord);
+  }
+
+  async findById(id: string): Promise<DeliveryZoneRecord | null> {
+    const doc = await this.zones.findById(id).lean<LeanZone>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  /**
+   * Every zone's terms and covered place keys, for matching an order's place: one small read (a
+   * shop has a handful of zones), which also says whether the shop has set any.
+   */
+  async terms(): Promise<{ name: string; fee: number; days: number; areaKeys: string[] }[]> {
+    return this.zones
+      .find({}, { _id: 0, name: 1, fee: 1, days: 1, areaKeys: 1 })
+      .lean<{ name: string; fee: number; days: number; areaKeys: string[] }[]>();
+  }
+
+  /** Inserts a zone; a name or place another zone already has fails with a duplicate-key error. */
+  async insert(zone: ZoneWrite): Promise<DeliveryZoneRecord> {
+    const doc = await this.zones.create(zone);
+    return toRecord(doc.toObject() as LeanZone);
+  }
+
+  /** Replaces a zone's terms in one update (the unique keys refuse a clash); null when it is gone. */
+  async replace(id: string, zone: ZoneWrite): Promise<DeliveryZoneRecord | null> {
+    const doc = await this.zones
+      .findByIdAndUpdate(id, { $set: zone }, { new: true, runValidators: true })
+      .lean<LeanZone>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async remove(id: string): Promise<DeliveryZoneRecord | null> {
+    const doc = await this.zones.findByIdAndDelete(id).lean<LeanZone>();
+    return doc ? toRecord(doc) : null;
+  }
+}
