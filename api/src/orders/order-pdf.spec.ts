@@ -33,6 +33,7 @@ function order(lines: number): OrderDto {
     products,
     subtotal,
     shippingFee: 300,
+    delivery: { method: 'delivery', zoneName: 'Nairobi', days: 2 },
     totalAmount: subtotal + 300,
     orderStatus: 'Processing',
     paymentStatus: 'Paid',

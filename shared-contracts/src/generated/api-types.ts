@@ -21,6 +21,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit-logs/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people (admins and staff) and action codes the trail holds */
+        get: operations["AuditController_filters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered audit trail as CSV, newest first, at most 10000 entries
+         * @description X-Total-Count says how many entries matched; when it is above the limit only the newest are in the file.
+         */
+        get: operations["AuditController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -654,6 +691,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order with its timeline, the caller's actions (allowed, or refused with the reason) and its documents; a customer only their own, without staff names */
+        get: operations["OrderDocumentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt of a paid order as a PDF: staff and admin any order, a customer their own; or anyone with the e-mail's signed link (`expires`, `signature`) */
+        get: operations["OrderDocumentsController_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/delivery-note.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery note (address, phone, lines, a signature line) as a PDF: staff and admin any order, a customer their own paid one; or with a signed link */
+        get: operations["OrderDocumentsController_deliveryNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The work queue: orders to confirm payment, to dispatch, in transit, delivered to complete, and all */
+        get: operations["OrderDeskController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move up to 100 orders in transit, confirm their delivery or cancel them; each goes through the same rules, audit and mail as one by one, and those refused are listed with the reason */
+        post: operations["OrderDeskController_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The orders matching the list's filters as CSV (at most 10000 rows; more is a 400: narrow the filters). Cells a spreadsheet would run as a formula are written as text */
+        get: operations["OrderDeskController_exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/options": {
         parameters: {
             query?: never;
@@ -962,6 +1101,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stock/low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Products out of stock or at or below their low-stock threshold (their own, else the shop's default, LOW_STOCK_THRESHOLD) */
+        get: operations["StockController_low"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/products/{id}/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product's stock movements, newest first, with the quantity after each; filter by reason */
+        get: operations["StockController_movements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/products/{id}/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record seedlings lost (died, damaged, given away); the stock goes down, never below 0 */
+        post: operations["StockController_recordLoss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/products/{id}/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a count: the stock becomes the counted quantity (a correction) */
+        post: operations["StockController_recordCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stock/products/{id}/threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set a product's low-stock threshold (null: the shop's default) */
+        patch: operations["StockController_setThreshold"];
+        trace?: never;
+    };
     "/api/site-pictures": {
         parameters: {
             query?: never;
@@ -992,6 +1216,74 @@ export interface paths {
         post?: never;
         /** Remove the shop's picture for a place: its drawing shows again */
         delete: operations["SitePicturesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the shop a message from the contact page: stored for the back office, e-mailed to the shop's address, confirmed to the sender by e-mail */
+        post: operations["ContactController_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Contact-form messages, newest first (all, unread or read), by page */
+        get: operations["ContactController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact-messages/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark a contact-form message read (or unread again) */
+        patch: operations["ContactController_markRead"];
+        trace?: never;
+    };
+    "/api/site/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's phone, WhatsApp number and e-mail, as the storefront shows them */
+        get: operations["ShopContactsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1054,39 +1346,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        AuditActorDto: {
-            id: string;
-            /** @example Jane Admin */
-            fullName: string;
-            /** @enum {string} */
-            role: "admin" | "staff" | "customer";
-        };
-        AuditTargetDto: {
-            /** @example staff */
-            type: string;
-            id: string;
-            /** @example peter@example.co.ke */
-            label?: string;
-        };
-        AuditLogDto: {
-            _id: string;
-            /** @example staff.create */
-            action: string;
-            /** @example Jane Admin created staff member Peter Mwangi (peter@example.co.ke) */
-            message: string;
-            performedBy: components["schemas"]["AuditActorDto"];
-            /** @description Id of the user who performed the action */
-            user: string;
-            /** @description The record the action changed */
-            target?: components["schemas"]["AuditTargetDto"];
-            /** Format: date-time */
-            timestamp: string;
-        };
         /**
-         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -1105,7 +1369,7 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             /**
-             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
              * @example VALIDATION_FAILED
              */
             code: components["schemas"]["ErrorCode"];
@@ -1117,6 +1381,51 @@ export interface components {
             moreErrors?: number;
             /** @description Reference to quote when reporting a server-side failure */
             requestId?: string;
+        };
+        AuditActorDto: {
+            id: string;
+            /** @example Jane Admin */
+            fullName: string;
+            /** @enum {string} */
+            role: "admin" | "staff" | "customer";
+        };
+        AuditTargetDto: {
+            /** @example staff */
+            type: string;
+            id: string;
+            /** @example Peter Mwangi */
+            label?: string;
+        };
+        AuditLogDto: {
+            _id: string;
+            /** @example staff.create */
+            action: string;
+            /** @example Jane Admin created staff member Peter Mwangi (peter@example.co.ke) */
+            message: string;
+            performedBy: components["schemas"]["AuditActorDto"];
+            /** @description Id of the user who performed the action */
+            user: string;
+            /** @description The record the action changed */
+            target?: components["schemas"]["AuditTargetDto"];
+            /** Format: date-time */
+            timestamp: string;
+        };
+        AuditPersonDto: {
+            id: string;
+            /** @example Peter Mwangi */
+            fullName: string;
+            /** @enum {string} */
+            role: "admin" | "staff" | "customer";
+        };
+        AuditFilterOptionsDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Admins and staff found in the trail (customers are reached through the role) */
+            people: components["schemas"]["AuditPersonDto"][];
+            /** @description Every action code found in the trail */
+            actions: string[];
         };
         HealthResponseDto: {
             /** @example true */
@@ -1156,6 +1465,8 @@ export interface components {
              * @example
              */
             profilePicture: string;
+            /** @description Order text messages (SMS) wanted; false once turned off */
+            smsNotifications: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1210,6 +1521,8 @@ export interface components {
             county?: string | null;
             /** @example Ruiru, near the stage */
             streetAddress?: string | null;
+            /** @description Order text messages (SMS): false turns them off, true on; unchanged when left out */
+            smsNotifications?: boolean | null;
         };
         ProfilePictureUploadDto: {
             /**
@@ -1665,6 +1978,113 @@ export interface components {
         UpdateOrderDto: {
             guestInfo: components["schemas"]["DeliveryInfoDto"];
         };
+        OrderTimelineEntryDto: {
+            /** @example Payment recorded */
+            step: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Who did it: staff and admin only (null in a customer's view) */
+            by: string | null;
+            /** @example Jane Clerk recorded a Mpesa payment of KES 1,250 for SPD7K3MX9QA */
+            text: string;
+        };
+        OrderActionCheckDto: {
+            /** @enum {string} */
+            action: "completePayment" | "inTransit" | "confirmDelivery" | "fulfil" | "cancel" | "update" | "delete";
+            allowed: boolean;
+            /** @description Why the state machine refuses it */
+            reason?: string;
+            /** @enum {string} */
+            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        };
+        OrderDocumentAvailabilityDto: {
+            available: boolean;
+            reason?: string;
+        };
+        OrderDocumentsDto: {
+            receipt: components["schemas"]["OrderDocumentAvailabilityDto"];
+            deliveryNote: components["schemas"]["OrderDocumentAvailabilityDto"];
+        };
+        OrderShopDto: {
+            /** @example Seedling Propagation Centre */
+            name: string;
+            /** @example Kiambu, Kenya */
+            place: string;
+            /** @example +254700000000 */
+            phone: string;
+            /** @example shop.example.co.ke */
+            website: string;
+        };
+        OrderDetailResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description The order; in a customer's view the payment's recorder is the shop, not a staff member */
+            order: components["schemas"]["OrderDto"];
+            /** @description Every step, oldest first */
+            timeline: components["schemas"]["OrderTimelineEntryDto"][];
+            /** @description The actions the caller's role has on orders, each allowed or refused with why */
+            actions: components["schemas"]["OrderActionCheckDto"][];
+            documents: components["schemas"]["OrderDocumentsDto"];
+            /** @description What receipts and delivery notes print as the seller */
+            shop: components["schemas"]["OrderShopDto"];
+        };
+        OrderQueueCountsDto: {
+            /** @description Unpaid and still open (Pending, Processing, InTransit, Delivered) */
+            toConfirmPayment: number;
+            /** @description Paid, not yet sent out (Pending or Processing) */
+            toDispatch: number;
+            /** @description InTransit, paid or not */
+            inTransit: number;
+            /** @description Delivered, waiting to be completed */
+            toComplete: number;
+            /** @description Every order */
+            all: number;
+        };
+        OrderQueueResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            counts: components["schemas"]["OrderQueueCountsDto"];
+        };
+        BulkOrderActionDto: {
+            /** @enum {string} */
+            action: "inTransit" | "confirmDelivery" | "cancel";
+            orderIds: string[];
+        };
+        BulkDoneOrderDto: {
+            _id: string;
+            purchaseNumber: string;
+            /** @enum {string} */
+            orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+        };
+        BulkRefusedOrderDto: {
+            _id: string;
+            /** @description null when no order has this id */
+            purchaseNumber: string | null;
+            /**
+             * @description Why, as a stable error code
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            /** @description Why, in words a clerk can act on */
+            message: string;
+        };
+        BulkOrderResultResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @enum {string} */
+            action: "inTransit" | "confirmDelivery" | "cancel";
+            /** @description How many orders were changed */
+            done: number;
+            doneOrders: components["schemas"]["BulkDoneOrderDto"][];
+            /** @description The orders left as they were */
+            refused: components["schemas"]["BulkRefusedOrderDto"][];
+        };
         PaymentOptionsResponseDto: {
             /** @example true */
             success: boolean;
@@ -2079,6 +2499,121 @@ export interface components {
              */
             offerPrice: number;
         };
+        LowStockItemDto: {
+            _id: string;
+            productName: string;
+            productQuantity: number;
+            threshold: number;
+            /** @enum {string} */
+            level: "low" | "out";
+        };
+        LowStockResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Out of stock first, then fewest left; at most 200 (the counts cover all) */
+            products: components["schemas"]["LowStockItemDto"][];
+            /** @description The shop-wide default threshold */
+            defaultThreshold: number;
+            lowCount: number;
+            outCount: number;
+        };
+        StockLevelDto: {
+            /** @description The product’s own threshold */
+            lowStockThreshold: number | null;
+            /** @description The threshold in force (own, else the default) */
+            threshold: number;
+            /** @enum {string} */
+            level: "ok" | "low" | "out";
+        };
+        MovementActorDto: {
+            id: string;
+            /** @example Peter Mwangi */
+            fullName: string;
+            /** @example staff */
+            role: string;
+        };
+        StockMovementDto: {
+            _id: string;
+            productId: string;
+            /** @example Mango (Apple) */
+            productName: string;
+            /** @description Order of the product’s movements (1, 2, ...) */
+            seq: number;
+            /** @enum {string} */
+            reason: "opening" | "sale" | "return" | "restock" | "out_of_stock" | "correction" | "died" | "damaged" | "given_away";
+            /**
+             * @description Signed change of the stock
+             * @example -3
+             */
+            change: number;
+            /**
+             * @description The stock right after this movement
+             * @example 9
+             */
+            quantityAfter: number;
+            /** @example frost */
+            note: string;
+            /** @description Null: a guest or the shop */
+            by: components["schemas"]["MovementActorDto"] | null;
+            orderId: string | null;
+            /** @example SPD1A2B3C4D */
+            purchaseNumber: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        MovementsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            product: components["schemas"]["ProductDto"];
+            stock: components["schemas"]["StockLevelDto"];
+            /** @description Newest first */
+            movements: components["schemas"]["StockMovementDto"][];
+            total: number;
+            page: number;
+            limit: number;
+            totalPages: number;
+        };
+        RecordLossDto: {
+            /** @example 3 */
+            quantity: number;
+            /**
+             * @example died
+             * @enum {string}
+             */
+            reason: "died" | "damaged" | "given_away";
+            /** @example frost */
+            note?: string | null;
+        };
+        StockChangeResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            product: components["schemas"]["ProductDto"];
+            movement: components["schemas"]["StockMovementDto"];
+        };
+        RecordCountDto: {
+            /** @example 7 */
+            countedQuantity: number;
+            /** @example Monday count */
+            note?: string | null;
+        };
+        LowStockThresholdDto: {
+            /** @example 10 */
+            lowStockThreshold: number | null;
+        };
+        ThresholdResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            product: components["schemas"]["ProductDto"];
+            stock: components["schemas"]["StockLevelDto"];
+        };
         SitePictureDto: {
             /** @example /api/uploads/site/hero-1/3f2a9c0d1e2b4a5c-1200.webp */
             url: string;
@@ -2125,6 +2660,92 @@ export interface components {
             picture: string;
             /** @description Hero slides only: an MP4 address (https://… or /api/uploads/…) played over the picture; empty for none */
             video?: string;
+        };
+        ContactMessageDto: {
+            /** @example Wanjiku Kamau */
+            name: string;
+            /**
+             * Format: email
+             * @example wanjiku@example.co.ke
+             */
+            email: string;
+            /** @example Avocado seedlings for 2 acres */
+            subject: string;
+            /** @example Do you deliver 400 Hass seedlings to Murang’a? */
+            message: string;
+        };
+        ContactSentResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+        };
+        ContactMessageViewDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example Wanjiku Kamau */
+            name: string;
+            /** @example wanjiku@example.co.ke */
+            email: string;
+            subject: string;
+            message: string;
+            /** @description True once someone in the shop marked it read */
+            read: boolean;
+            /** Format: date-time */
+            readAt: string | null;
+            /** @description Who marked it read */
+            readByName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ContactMessageListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            messages: components["schemas"]["ContactMessageViewDto"][];
+            /** @example 42 */
+            totalMessages: number;
+            /**
+             * @description Unread messages, whatever the filter
+             * @example 3
+             */
+            unread: number;
+            /** @example 3 */
+            totalPages: number;
+            /** @example 1 */
+            page: number;
+        };
+        MarkReadDto: {
+            /** @description true marks the message read, false unread again */
+            read: boolean;
+        };
+        ContactMessageResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            contactMessage: components["schemas"]["ContactMessageViewDto"];
+        };
+        ShopContactsDto: {
+            /** @example +254 712 345 678 */
+            phone: string;
+            /**
+             * @description International form, digits only
+             * @example 254712345678
+             */
+            whatsapp: string;
+            /** @example hello@seedlings.co.ke */
+            email: string;
+        };
+        ShopContactsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            contacts: components["schemas"]["ShopContactsDto"];
         };
         DeliveryOptionDto: {
             /** @enum {string} */
@@ -2235,10 +2856,20 @@ export interface operations {
     AuditController_list: {
         parameters: {
             query?: {
-                page?: number;
-                limit?: number;
                 /** @description Only entries with this action, e.g. auth.login */
                 action?: string;
+                /** @description Only entries by this person (the id in performedBy.id) */
+                user?: string;
+                /** @description Only entries by people of this role */
+                role?: "admin" | "staff" | "customer";
+                /** @description First day (Africa/Nairobi), inclusive */
+                from?: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to?: string;
+                /** @description true leaves out customers' sign-ins (staff and admin sign-ins stay) */
+                hideCustomerSignIns?: "true" | "false";
+                page?: number;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -2254,6 +2885,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditLogDto"][];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AuditController_filters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditFilterOptionsDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    AuditController_export: {
+        parameters: {
+            query?: {
+                /** @description Only entries with this action, e.g. auth.login */
+                action?: string;
+                /** @description Only entries by this person (the id in performedBy.id) */
+                user?: string;
+                /** @description Only entries by people of this role */
+                role?: "admin" | "staff" | "customer";
+                /** @description First day (Africa/Nairobi), inclusive */
+                from?: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to?: string;
+                /** @description true leaves out customers' sign-ins (staff and admin sign-ins stay) */
+                hideCustomerSignIns?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Entries matching, all pages */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description The request is not valid; `errors` names each field and why */
@@ -3906,12 +4635,16 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail */
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
                 /** @description Orders placed on or before this day */
                 to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -4115,12 +4848,16 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail */
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
                 /** @description Orders placed on or before this day */
                 to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -4180,12 +4917,16 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail */
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
                 /** @description Orders placed on or before this day */
                 to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path: {
@@ -4796,6 +5537,380 @@ export interface operations {
             };
         };
     };
+    OrderDocumentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDetailResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDocumentsController_receipt: {
+        parameters: {
+            query?: {
+                /** @description Expiry of a signed link, seconds since 1970 */
+                expires?: string;
+                /** @description HMAC signature of a signed link */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A token was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The order is not paid */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The signed link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDocumentsController_deliveryNote: {
+        parameters: {
+            query?: {
+                /** @description Expiry of a signed link, seconds since 1970 */
+                expires?: string;
+                /** @description HMAC signature of a signed link */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A token was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The order is not paid (customer) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The signed link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDeskController_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderQueueResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDeskController_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkOrderActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOrderResultResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderDeskController_exportCsv: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+                paymentStatus?: "Pending" | "Paid";
+                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
+                search?: string;
+                /** @description Orders placed on or after this day */
+                from?: string;
+                /** @description Orders placed on or before this day */
+                to?: string;
+                /** @description A work-queue bucket: toConfirmPayment (unpaid, not cancelled or completed), toDispatch (paid, Pending or Processing), inTransit, toComplete (Delivered) */
+                queue?: "toConfirmPayment" | "toDispatch" | "inTransit" | "toComplete";
+                sortBy?: "orderDate" | "totalAmount";
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, one order a row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     PaymentsController_options: {
         parameters: {
             query?: never;
@@ -5116,6 +6231,8 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                /** @description Part of the name or description, any case, taken literally */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -5898,6 +7015,351 @@ export interface operations {
             };
         };
     };
+    StockController_low: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LowStockResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    StockController_movements: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Only these reasons (comma-separated); `loss` means died, damaged and given away */
+                reason?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MovementsResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    StockController_recordLoss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordLossDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockChangeResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Fewer in stock than the loss */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    StockController_recordCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordCountDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockChangeResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    StockController_setThreshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LowStockThresholdDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThresholdResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     SitePicturesController_list: {
         parameters: {
             query?: never;
@@ -6073,6 +7535,191 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ContactController_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactMessageDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSentResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many messages this hour from this address or for this e-mail */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ContactController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "all" | "unread" | "read";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMessageListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ContactController_markRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMessageResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    ShopContactsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopContactsResponseDto"];
                 };
             };
         };

@@ -27,6 +27,8 @@ const ROUTE_BUDGETS: Record<string, number> = {
   about: 3 * KB,
   profile: 46 * KB,
   'my-orders': 6 * KB,
+  'order-detail': 6 * KB,
+  'order-document': 4 * KB,
   'not-found': 2 * KB,
   login: 48 * KB,
   register: 48 * KB,
