@@ -150,6 +150,8 @@ describe('storefront on a 390 × 844 phone', () => {
     await signIn(page, email);
     await page.getByRole('button', { name: /^Cart, 2 items/ }).waitFor();
     await page.goto(`${BASE}/viewCart`);
+    // The cart page shows its lines once it has loaded them: wait for the second, then count.
+    await page.locator('.cart-line').nth(1).waitFor();
     assert.equal(await page.locator('.cart-line').count(), 2);
     await assertFitsWidth(page, '/viewCart');
     // Tap targets: the quantity buttons are at least 44 px square.
