@@ -15,6 +15,7 @@ import { launchChromium } from '../../tools/e2e/chromium';
 const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
 const API = process.env.API_URL ?? 'http://localhost:3101';
 const SIMULATOR = process.env.MPESA_SIMULATOR_URL ?? 'http://127.0.0.1:4010';
+const SMS_SIMULATOR = process.env.SMS_SIMULATOR_URL ?? 'http://127.0.0.1:4020';
 const SHOTS = path.join(import.meta.dirname, '..', '..', '.data', 'shots');
 const ADMIN = { email: 'admin@spc.local', password: 'Admin@1234' };
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -55,6 +56,20 @@ const shopDate = (d: Date) =>
   }).format(d);
 
 const kes = (text: string | null) => Number((text ?? '').replace(/[^\d]/g, ''));
+
+/** The texts the phone has received (the SMS simulator's outbox), once there are `count` of them. */
+async function smsTo(phone: string, count: number): Promise<string[]> {
+  const msisdn = encodeURIComponent(`+254${phone.slice(1)}`);
+  let texts: string[] = [];
+  for (let i = 0; i < 60 && texts.length < count; i++) {
+    const res = await fetch(`${SMS_SIMULATOR}/outbox?to=${msisdn}`);
+    texts = ((await res.json()) as { messages: { message: string }[] }).messages.map(
+      (m) => m.message,
+    );
+    if (texts.length < count) await new Promise((r) => setTimeout(r, 250));
+  }
+  return texts;
+}
 
 before(async () => {
   browser = await launchChromium();
@@ -151,6 +166,19 @@ describe('Delivery zones journey', () => {
     assert.equal(order!.totalAmount, subtotal + 300);
     assert.equal(order!.paymentStatus, 'Paid');
     assert.deepEqual(order!.delivery, { method: 'delivery', zoneName: 'Nairobi', days: 2 });
+
+    // The guest's phone is told of the order and of the payment, each with the total with delivery.
+    const total = `KES ${(subtotal + 300).toLocaleString('en-US')}`;
+    const texts = await smsTo(phone, 2);
+    assert.equal(texts.length, 2, texts.join('\n'));
+    assert.ok(
+      texts.some((t) => t.includes(`your order ${number}, total ${total}`)),
+      texts.join('\n'),
+    );
+    assert.ok(
+      texts.some((t) => t.includes(`payment of ${total} for order ${number} received`)),
+      texts.join('\n'),
+    );
     await context.close();
   });
 
