@@ -23,6 +23,7 @@ const order = (overrides: Record<string, unknown> = {}) => ({
   subtotal: 1050,
   shippingFee: 0,
   totalAmount: 1050,
+  delivery: { method: 'delivery', zoneName: 'All of Kenya', days: 3 },
   orderStatus: 'Processing',
   paymentStatus: 'Paid',
   fulfillmentStatus: 'Unfulfilled',
