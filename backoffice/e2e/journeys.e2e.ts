@@ -215,7 +215,7 @@ describe('back-office journeys', () => {
     await menu().click();
     await page.getByRole('menuitem', { name: 'In transit' }).click();
     await page.getByRole('button', { name: 'yes' }).click();
-    await row.getByText('InTransit').waitFor({ timeout: 10_000 });
+    await row.getByText('In transit', { exact: true }).waitFor({ timeout: 10_000 });
 
     await menu().click();
     await page.getByRole('menuitem', { name: 'Fulfill Order' }).click();
