@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AUDIT_EXPORT_LIMIT } from '@spc/shared-contracts';
 import type { FastifyReply } from 'fastify';
 import { Answer } from '../common/answer';
@@ -50,8 +50,11 @@ export class AuditController {
     description:
       'X-Total-Count says how many entries matched; when it is above the limit only the newest are in the file.',
   })
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ schema: { type: 'string' }, headers: TOTAL_HEADER })
+  @ApiOkResponse({
+    description: 'CSV, one entry a row',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+    headers: TOTAL_HEADER,
+  })
   async export(
     @Query() query: AuditFilterDto,
     @Res({ passthrough: true }) reply: FastifyReply,

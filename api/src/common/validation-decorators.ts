@@ -22,6 +22,16 @@ export const singleLineText = Transform(({ value }) =>
   typeof value === 'string' ? singleLine(value) : value,
 );
 /**
+ * One line of text as `singleLineText` makes it, unless the text as sent is longer than `maxLength`:
+ * then it is left as sent and the length check refuses it. The limit counts what the client sent, as
+ * OpenAPI states it, not what is left once control characters and repeated blanks are collapsed.
+ */
+function singleLineTextUpTo(maxLength: number) {
+  return Transform(({ value }) =>
+    typeof value === 'string' && [...value].length <= maxLength ? singleLine(value) : value,
+  );
+}
+/**
  * What OpenAPI says of a required one-line text: at least one character that is neither blank nor
  * a control character (those become spaces and are trimmed before the text is checked).
  */
@@ -56,7 +66,7 @@ export function FullNameField({
       maxLength: TEXT_LIMITS.fullName,
       pattern: SINGLE_LINE_TEXT_PATTERN,
     }),
-    singleLineText,
+    singleLineTextUpTo(TEXT_LIMITS.fullName),
     presence(optional, requiredMessage),
     IsString(),
     MaxLength(TEXT_LIMITS.fullName, {
@@ -130,7 +140,7 @@ export function PhoneField(
 export function OptionalTextField(maxLength: number, label: string, example?: string) {
   return applyDecorators(
     ApiPropertyOptional({ maxLength, example }),
-    singleLineText,
+    singleLineTextUpTo(maxLength),
     IsOptional(),
     IsString(),
     MaxLength(maxLength, { message: `${label} must be at most ${maxLength} characters` }),

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { BULK_ORDERS_MAX, ORDER_EXPORT_MAX_ROWS } from '@spc/shared-contracts';
 import { Answer, said, type Answered } from '../common/answer';
@@ -56,8 +56,10 @@ export class OrderDeskController {
   @ApiOperation({
     summary: `The orders matching the list's filters as CSV (at most ${ORDER_EXPORT_MAX_ROWS} rows; more is a 400: narrow the filters). Cells a spreadsheet would run as a formula are written as text`,
   })
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'CSV, one order a row', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'CSV, one order a row',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
   async exportCsv(
     @Query() query: OrderListQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,

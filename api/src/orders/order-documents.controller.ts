@@ -4,7 +4,6 @@ import {
   ApiGoneResponse,
   ApiNotFoundResponse,
   ApiOperation,
-  ApiProduces,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
@@ -58,7 +57,6 @@ export class OrderDocumentsController {
     summary:
       "The receipt of a paid order as a PDF: staff and admin any order, a customer their own; or anyone with the e-mail's signed link (`expires`, `signature`)",
   })
-  @ApiProduces('application/pdf')
   @ApiResponse(PDF_ANSWER)
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The order is not paid' })
   @ApiGoneResponse({ type: ErrorResponseDto, description: 'The signed link has expired' })
@@ -78,7 +76,6 @@ export class OrderDocumentsController {
     summary:
       'The delivery note (address, phone, lines, a signature line) as a PDF: staff and admin any order, a customer their own paid one; or with a signed link',
   })
-  @ApiProduces('application/pdf')
   @ApiResponse(PDF_ANSWER)
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The order is not paid (customer)' })
   @ApiGoneResponse({ type: ErrorResponseDto, description: 'The signed link has expired' })

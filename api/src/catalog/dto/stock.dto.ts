@@ -162,7 +162,11 @@ export class MovementsResponseDto extends Envelope(MovementsData) {}
 export class StockChangeData {
   @ApiProperty({ type: ProductDto })
   product!: ProductDto;
-  @ApiProperty({ type: StockMovementDto })
+  @ApiProperty({
+    type: StockMovementDto,
+    nullable: true,
+    description: 'Null when the stock did not change (a count equal to the stock)',
+  })
   movement!: StockMovementDto | null;
 }
 export class StockChangeResponseDto extends Envelope(StockChangeData) {}

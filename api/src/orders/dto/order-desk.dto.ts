@@ -41,7 +41,13 @@ export class BulkOrderActionDto {
   @IsIn(BULK_ORDER_ACTIONS, { message: `action must be one of ${BULK_ORDER_ACTIONS.join(', ')}` })
   action!: BulkOrderAction;
 
-  @ApiProperty({ type: [String], minItems: 1, maxItems: BULK_ORDERS_MAX, uniqueItems: true })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', pattern: '^[0-9a-fA-F]{24}$' },
+    minItems: 1,
+    maxItems: BULK_ORDERS_MAX,
+    uniqueItems: true,
+  })
   @IsArray({ message: 'orderIds must be a list of order ids' })
   @ArrayMinSize(1, { message: 'Select at least one order' })
   @ArrayMaxSize(BULK_ORDERS_MAX, {
