@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { apiCall } from '../../tools/e2e/api';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -34,24 +35,12 @@ const CATEGORY = `Audit Fruits ${RUN}`;
 let browser: Browser;
 let adminToken = '';
 
-async function call<T = Record<string, unknown>>(
+const call = <T = Record<string, unknown>>(
   method: string,
   path: string,
   body?: unknown,
   token = adminToken,
-): Promise<T> {
-  const res = await fetch(`${API}${path}`, {
-    method,
-    headers: {
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+) => apiCall<T>(API, method, path, body, token);
 
 const signInByApi = (who: { email: string; password: string }) =>
   call<{ data: { accessToken: string } }>(

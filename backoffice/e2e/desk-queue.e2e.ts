@@ -15,6 +15,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { apiCall } from '../../tools/e2e/api';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -40,24 +41,12 @@ interface PlacedOrder {
   totalAmount: number;
 }
 
-async function call<T = Record<string, unknown>>(
+const call = <T = Record<string, unknown>>(
   method: string,
-  url: string,
+  path: string,
   body?: unknown,
   token = staffToken,
-): Promise<T> {
-  const res = await fetch(`${API}${url}`, {
-    method,
-    headers: {
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as T & { success?: boolean; message?: string };
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${json.message}`);
-  return json;
-}
+) => apiCall<T>(API, method, path, body, token);
 
 /** The shop's day (Africa/Nairobi) as YYYY-MM-DD. */
 const shopToday = () =>

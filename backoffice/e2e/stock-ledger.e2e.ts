@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { apiCall } from '../../tools/e2e/api';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -18,24 +19,12 @@ const RUN = `L${Date.now().toString(36).toUpperCase()}`;
 let browser: Browser;
 let adminToken = '';
 
-async function call<T = Record<string, unknown>>(
+const call = <T = Record<string, unknown>>(
   method: string,
   path: string,
   body?: unknown,
   token = adminToken,
-): Promise<T> {
-  const res = await fetch(`${API}${path}`, {
-    method,
-    headers: {
-      ...(body ? { 'Content-Type': 'application/json' } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+) => apiCall<T>(API, method, path, body, token);
 
 /** A product of this journey's own (multipart, as the back office sends it). */
 async function createProduct(productName: string, productQuantity: number): Promise<string> {
