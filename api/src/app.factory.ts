@@ -3,13 +3,12 @@ import fastifyStatic from '@fastify/static';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
 import { AccessLog } from './common/access-log';
-import { AnswerInterceptor } from './common/answer';
 import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
@@ -63,7 +62,6 @@ export async function createApp(
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(logger));
-  app.useGlobalInterceptors(new AnswerInterceptor(app.get(Reflector)));
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 /**
  * True when a handler's result is a whole answer already serialised: JSON bytes (a Buffer, the
  * envelope `{ success, message, ... }` included) from {@link SerializedAnswers}, sent with its content
- * type set. Whatever post-processes handlers' results (an interceptor wrapping data in the envelope)
+ * type set. Whatever post-processes handlers' results (the `@Answer` wrapper putting data in the envelope)
  * must pass such a result through unchanged: wrapping or serialising it again would break it, and
  * rebuilding it would lose the point of the cache.
  */
