@@ -8,11 +8,13 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
+import { CATALOG_ANSWER_ROUTES, CatalogAnswers } from './catalog/catalog-answers';
 import { AccessLog } from './common/access-log';
 import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { limitJsonDepth } from './common/json-depth';
+import { servePreparedAnswers } from './common/prepared-answers';
 import { createRootLogger, NestPinoLogger } from './common/logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
 import { addSecurityHeaders } from './common/security-headers';
@@ -68,6 +70,8 @@ export async function createApp(
   answerWrongMethodWith405(fastify);
   applyRouteBodyLimits(fastify);
   limitJsonDepth(fastify);
+  // Product lists and product pages answered before are answered again from their bytes.
+  servePreparedAnswers(fastify, app.get(CatalogAnswers), CATALOG_ANSWER_ROUTES);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

@@ -3,6 +3,7 @@ import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { CatalogAnswers } from './catalog-answers';
 import { CatalogService } from './catalog.service';
 import { CategoriesController } from './categories.controller';
 import { CategoriesRepository } from './categories.repository';
@@ -44,11 +45,29 @@ import { UsersModule } from '../users/users.module';
     LowStockDigest,
     { provide: ProductListCache, useFactory: () => new ProductListCache() },
     {
+      // Product-list and product-page answers served by URL before Nest's pipeline; made from the
+      // same data as the lists, so they go whenever the lists go.
+      provide: CatalogAnswers,
+      inject: [ProductListCache],
+      useFactory: (cache: ProductListCache) => {
+        const answers = new CatalogAnswers();
+        cache.onListsDropped(() => answers.clear());
+        return answers;
+      },
+    },
+    {
       provide: CatalogSnapshot,
-      inject: [ProductsRepository, ProductListCache, getConnectionToken(), APP_CONFIG],
+      inject: [
+        ProductsRepository,
+        ProductListCache,
+        CatalogAnswers,
+        getConnectionToken(),
+        APP_CONFIG,
+      ],
       useFactory: (
         products: ProductsRepository,
         cache: ProductListCache,
+        answers: CatalogAnswers,
         connection: Connection,
         config: AppConfig,
       ) => {
@@ -60,10 +79,11 @@ import { UsersModule } from '../users/users.module';
         );
         cache.attachFeed(sync);
         snapshot.syncBeforeRead(() => sync.beforeRead());
+        answers.lookBeforeServing(() => sync.beforeRead());
         return snapshot;
       },
     },
   ],
-  exports: [CatalogService],
+  exports: [CatalogService, CatalogAnswers],
 })
 export class CatalogModule {}

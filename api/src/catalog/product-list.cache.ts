@@ -1,3 +1,4 @@
+import { setNewest } from '../common/bounded-map';
 import type { ProductListPage } from './catalog.types';
 
 export const PRODUCT_LIST_TTL_MS = 30_000;
@@ -31,6 +32,7 @@ export class ProductListCache {
   /** Bumped by every clear: a list computed across a write is not stored (it may predate it). */
   private generation = 0;
   private readonly listeners: (() => void)[] = [];
+  private readonly dropListeners: (() => void)[] = [];
   private feed?: CatalogChangeFeed;
 
   constructor(
@@ -108,18 +110,18 @@ export class ProductListCache {
     return this.entries.size;
   }
 
+  /** Also told when the lists are dropped (answers kept beside them, made from the same data). */
+  onListsDropped(listener: () => void): void {
+    this.dropListeners.push(listener);
+  }
+
   private dropLists(): void {
     this.generation += 1;
     this.entries.clear();
+    for (const listener of this.dropListeners) listener();
   }
 
   private set(key: string, value: ProductListPage): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      // Maps iterate in insertion order: the first key is the oldest entry.
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, { expiresAt: this.now() + this.ttlMs, value });
+    setNewest(this.entries, key, { expiresAt: this.now() + this.ttlMs, value }, this.maxEntries);
   }
 }

@@ -46,6 +46,7 @@ import {
   UpdateStockDto,
 } from './dto/product.dto';
 import type { ProductListPage, ProductView } from './catalog.types';
+import { CatalogAnswers } from './catalog-answers';
 import { readProductForm } from './product-form';
 import { ProductsService } from './products.service';
 
@@ -62,7 +63,10 @@ export class ProductsController {
     envelope('Product retrieved', { product }),
   );
 
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly products: ProductsService,
+    private readonly answers: CatalogAnswers,
+  ) {}
 
   @Get()
   @Public()
@@ -75,9 +79,13 @@ export class ProductsController {
   @ApiOkResponse({ type: ProductListResponseDto })
   async list(
     @Query() query: ProductListQueryDto,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    return this.listAnswers.send(reply, await this.products.list(query));
+    const generation = this.answers.generation;
+    const text = this.listAnswers.send(reply, await this.products.list(query));
+    this.answers.remember(request.url, text, generation);
+    return text;
   }
 
   @Get(':id')
@@ -87,9 +95,13 @@ export class ProductsController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async get(
     @Param('id', ParseObjectIdPipe) id: string,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    return this.productAnswers.send(reply, await this.products.get(id));
+    const generation = this.answers.generation;
+    const text = this.productAnswers.send(reply, await this.products.get(id));
+    this.answers.remember(request.url, text, generation);
+    return text;
   }
 
   @Post()
