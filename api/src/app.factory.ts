@@ -8,7 +8,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
-import { CATALOG_ANSWER_ROUTES, CatalogAnswers } from './catalog/catalog-answers';
+import { CatalogAnswers } from './catalog/catalog-answers';
 import { AccessLog } from './common/access-log';
 import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
@@ -71,7 +71,7 @@ export async function createApp(
   applyRouteBodyLimits(fastify);
   limitJsonDepth(fastify);
   // Product lists and product pages answered before are answered again from their bytes.
-  servePreparedAnswers(fastify, app.get(CatalogAnswers), CATALOG_ANSWER_ROUTES);
+  servePreparedAnswers(fastify, app.get(CatalogAnswers).lookups());
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

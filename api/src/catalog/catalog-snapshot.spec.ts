@@ -24,6 +24,29 @@ describe('CatalogSnapshot', () => {
     expect(loads).toBe(2);
   });
 
+  it('is peeked at without waiting only while current', async () => {
+    let now = 0;
+    let due = false;
+    const snapshot = new CatalogSnapshot(
+      async () => ({ products: [product('a', 100)], categories: [] }),
+      60_000,
+      () => now,
+    );
+    snapshot.syncBeforeRead(() => (due ? Promise.resolve() : undefined));
+    expect(snapshot.peek()).toBeUndefined();
+    const loaded = await snapshot.current();
+    expect(snapshot.peek()).toBe(loaded);
+    due = true;
+    expect(snapshot.peek()).toBeUndefined();
+    due = false;
+    snapshot.invalidate();
+    expect(snapshot.peek()).toBeUndefined();
+    await snapshot.current();
+    expect(snapshot.peek()).toBeDefined();
+    now += 60_000;
+    expect(snapshot.peek()).toBeUndefined();
+  });
+
   it('applies stock changes in place without reloading', async () => {
     let loads = 0;
     const snapshot = new CatalogSnapshot(async () => {

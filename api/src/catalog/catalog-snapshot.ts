@@ -78,6 +78,20 @@ export class CatalogSnapshot {
     return this.refresh();
   }
 
+  /**
+   * The catalogue without waiting, when what is held is current: loaded, no change since, not past
+   * its reload time, and no look at other instances' changes due (the look is started). Undefined
+   * otherwise; {@link current} then gives it.
+   */
+  peek(): Snapshot | undefined {
+    const state = this.state;
+    if (!state || state.generation !== this.generation) return undefined;
+    if (this.now() - state.loadedAt >= Math.max(this.ttlMs, RELOAD_SPACING * state.loadMs))
+      return undefined;
+    if (this.beforeRead?.()) return undefined;
+    return state.snapshot;
+  }
+
   /** Runs before every read: looks for other instances' changes (see CatalogSync). */
   syncBeforeRead(hook: () => Promise<void> | undefined): void {
     this.beforeRead = hook;

@@ -45,29 +45,11 @@ import { UsersModule } from '../users/users.module';
     LowStockDigest,
     { provide: ProductListCache, useFactory: () => new ProductListCache() },
     {
-      // Product-list and product-page answers served by URL before Nest's pipeline; made from the
-      // same data as the lists, so they go whenever the lists go.
-      provide: CatalogAnswers,
-      inject: [ProductListCache],
-      useFactory: (cache: ProductListCache) => {
-        const answers = new CatalogAnswers();
-        cache.onListsDropped(() => answers.clear());
-        return answers;
-      },
-    },
-    {
       provide: CatalogSnapshot,
-      inject: [
-        ProductsRepository,
-        ProductListCache,
-        CatalogAnswers,
-        getConnectionToken(),
-        APP_CONFIG,
-      ],
+      inject: [ProductsRepository, ProductListCache, getConnectionToken(), APP_CONFIG],
       useFactory: (
         products: ProductsRepository,
         cache: ProductListCache,
-        answers: CatalogAnswers,
         connection: Connection,
         config: AppConfig,
       ) => {
@@ -79,8 +61,18 @@ import { UsersModule } from '../users/users.module';
         );
         cache.attachFeed(sync);
         snapshot.syncBeforeRead(() => sync.beforeRead());
-        answers.lookBeforeServing(() => sync.beforeRead());
         return snapshot;
+      },
+    },
+    {
+      // Product lists and product pages sent again without Nest's pipeline (see CatalogAnswers).
+      provide: CatalogAnswers,
+      inject: [ProductListCache, CatalogSnapshot],
+      useFactory: (cache: ProductListCache, snapshot: CatalogSnapshot) => {
+        const answers = new CatalogAnswers(snapshot);
+        cache.onListsDropped(() => answers.lists.clear());
+        answers.lists.lookBeforeServing(() => cache.lookBeforeRead());
+        return answers;
       },
     },
   ],

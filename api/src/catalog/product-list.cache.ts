@@ -60,7 +60,7 @@ export class ProductListCache {
     key: string,
     compute: () => Promise<ProductListPage>,
   ): Promise<ProductListPage> {
-    const look = this.feed?.beforeRead();
+    const look = this.lookBeforeRead();
     if (look) await look;
     const cached = this.get(key);
     if (cached) return cached;
@@ -95,6 +95,11 @@ export class ProductListCache {
   forgetAll(): void {
     this.dropLists();
     for (const listener of this.listeners) listener();
+  }
+
+  /** The look at other instances' changes, when one is due before a read (see CatalogSync). */
+  lookBeforeRead(): Promise<void> | undefined {
+    return this.feed?.beforeRead();
   }
 
   /** Tells other instances of this one's changes and listens for theirs. */

@@ -25,13 +25,12 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Answer, envelope } from '../common/answer';
+import { Answer } from '../common/answer';
 import { Auth, Public } from '../common/access.decorators';
 import { RateLimit } from '../common/rate-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
-import { SerializedAnswers } from '../common/serialized-answers';
 import type { Principal } from '../common/principal';
 import {
   ApplyOfferDto,
@@ -45,7 +44,6 @@ import {
   UpdateProductFormDto,
   UpdateStockDto,
 } from './dto/product.dto';
-import type { ProductListPage, ProductView } from './catalog.types';
 import { CatalogAnswers } from './catalog-answers';
 import { readProductForm } from './product-form';
 import { ProductsService } from './products.service';
@@ -56,13 +54,6 @@ const IMAGE_RULES = 'image: JPEG, PNG or WebP by content, at most 5 MB, stored a
 @Controller('products')
 @ApiBadRequestResponse({ type: ErrorResponseDto })
 export class ProductsController {
-  private readonly listAnswers = new SerializedAnswers((page: ProductListPage) =>
-    envelope('Products retrieved', page),
-  );
-  private readonly productAnswers = new SerializedAnswers((product: ProductView) =>
-    envelope('Product retrieved', { product }),
-  );
-
   constructor(
     private readonly products: ProductsService,
     private readonly answers: CatalogAnswers,
@@ -82,9 +73,9 @@ export class ProductsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const generation = this.answers.generation;
-    const text = this.listAnswers.send(reply, await this.products.list(query));
-    this.answers.remember(request.url, text, generation);
+    const generation = this.answers.lists.generation;
+    const text = this.answers.listTexts.send(reply, await this.products.list(query));
+    this.answers.lists.remember(request.url, text, generation);
     return text;
   }
 
@@ -95,13 +86,9 @@ export class ProductsController {
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   async get(
     @Param('id', ParseObjectIdPipe) id: string,
-    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const generation = this.answers.generation;
-    const text = this.productAnswers.send(reply, await this.products.get(id));
-    this.answers.remember(request.url, text, generation);
-    return text;
+    return this.answers.productTexts.send(reply, await this.products.get(id));
   }
 
   @Post()

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setNewest } from './bounded-map';
+import { JSON_CONTENT_TYPE } from './serialized-answers';
 
 export const PREPARED_ANSWERS_TTL_MS = 30_000;
 export const PREPARED_ANSWERS_MAX_ENTRIES = 1000;
@@ -11,7 +12,7 @@ interface Entry {
 
 /**
  * Whole answers of public GET routes whose answer depends only on the URL and on data held in memory
- * (the product list and product pages), kept as the JSON bytes sent, by the URL exactly as the client
+ * (the product list), kept as the JSON bytes sent, by the URL exactly as the client
  * sent it (path and query string). A request for a URL answered before is served from here by a
  * Fastify hook ({@link servePreparedAnswers}) before Nest's guards, pipes and handler run: none of
  * them could change that answer, and together they were most of the CPU time of the hottest reads.
@@ -76,25 +77,28 @@ export class PreparedAnswers {
   }
 }
 
+/** Finds the prepared answer for a request, or undefined to let the route's handler answer it. */
+export type PreparedAnswerLookup = (request: FastifyRequest) => Buffer | undefined;
+
 /**
- * Answers GET requests to `routes` (route patterns as registered, e.g. `/api/products/:id`) from
- * `answers` when it holds the URL, in a `preHandler` hook: after the `onRequest` hooks (request id,
- * security headers, CORS) and before the route's handler, so the answer carries every header the
- * handler's would, and the access log records it as any other.
+ * Answers GET requests to the routes of `lookups` (route patterns as registered, e.g.
+ * `/api/products/:id`) with the answer their lookup finds, in a `preHandler` hook: after the
+ * `onRequest` hooks (request id, security headers, CORS) and before the route's handler, so the answer
+ * carries every header the handler's would, and the access log records it as any other. A request
+ * the lookup finds nothing for goes on to its handler.
  */
 export function servePreparedAnswers(
   fastify: FastifyInstance,
-  answers: PreparedAnswers,
-  routes: string[],
+  lookups: Record<string, PreparedAnswerLookup>,
 ): void {
-  const served = new Set(routes);
+  const byRoute = new Map(Object.entries(lookups));
   fastify.addHook('preHandler', (request, reply, done) => {
-    if (request.method === 'GET' && served.has(request.routeOptions.url ?? '')) {
-      const text = answers.get(request.url);
-      if (text) {
-        void reply.type('application/json; charset=utf-8').send(text);
-        return;
-      }
+    const lookup =
+      request.method === 'GET' ? byRoute.get(request.routeOptions.url ?? '') : undefined;
+    const text = lookup?.(request);
+    if (text) {
+      void reply.type(JSON_CONTENT_TYPE).send(text);
+      return;
     }
     done();
   });

@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /**
  * True when a handler's result is a whole answer already serialised: JSON bytes (a Buffer, the
  * envelope `{ success, message, ... }` included) from {@link SerializedAnswers}, sent with its content
@@ -25,12 +27,17 @@ export class SerializedAnswers<T extends object> {
 
   /** Sends the answer for `value` as JSON; a handler returns what this returns. */
   send(reply: FastifyReply, value: T): Buffer {
+    void reply.type(JSON_CONTENT_TYPE);
+    return this.text(value);
+  }
+
+  /** The answer's JSON bytes for `value`. */
+  text(value: T): Buffer {
     let text = this.texts.get(value);
     if (text === undefined) {
       text = Buffer.from(JSON.stringify(this.answer(value)));
       this.texts.set(value, text);
     }
-    void reply.type('application/json; charset=utf-8');
     return text;
   }
 }
