@@ -79,9 +79,18 @@ export class CatalogService {
     );
   }
 
-  /** The order is placed: keeps the stock taken and forgets the reservation. */
-  async settleReservation(productId: string, orderId: string): Promise<boolean> {
-    return isObjectId(productId) ? this.products.settleReservation(productId, orderId) : false;
+  /**
+   * The order is placed: keeps the stock taken and forgets the reservation. `reservedHere`: this
+   * process's `reserveStock` for it returned true (its sale movement is in the ledger already).
+   */
+  async settleReservation(
+    productId: string,
+    orderId: string,
+    reservedHere = false,
+  ): Promise<boolean> {
+    return isObjectId(productId)
+      ? this.products.settleReservation(productId, orderId, reservedHere)
+      : false;
   }
 
   /** Returns a cancelled order's `quantity` once, however often it is called for that order. */

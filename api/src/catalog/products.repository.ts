@@ -514,7 +514,8 @@ export class ProductsRepository {
   /**
    * Takes `quantity` for an order and records it on the product, with the sale's movement, in one
    * conditional update; true also when this order already holds the same reservation (a retry).
-   * The movement is copied to the ledger when the reservation is settled or released.
+   * When it answers true the movement is in the ledger (copied at once; a retry copies it again,
+   * once); it leaves the product when the reservation is settled or released.
    */
   async reserveStock(
     id: string,
@@ -536,20 +537,30 @@ export class ProductsRepository {
         },
       },
     );
-    const res = await this.products.collection.updateOne(
-      {
-        _id: new Types.ObjectId(id),
-        productQuantity: { $gte: quantity },
-        'reservations.orderId': { $ne: orderId },
-      },
-      pipeline,
-    );
-    if (res.modifiedCount === 1) return true;
-    const held = await this.products.exists({
-      _id: id,
-      reservations: { $elemMatch: { orderId, quantity } },
-    });
-    return held !== null;
+    const filter = {
+      _id: new Types.ObjectId(id),
+      productQuantity: { $gte: quantity },
+      'reservations.orderId': { $ne: orderId },
+    };
+    const mine = (doc: { pendingMovements?: PendingMovement[] } | null) =>
+      (doc?.pendingMovements ?? []).filter((m) => m.orderId === orderId);
+    const doc = (await this.products.collection.findOneAndUpdate(filter, pipeline, {
+      returnDocument: 'after',
+      projection: { productName: 1, pendingMovements: 1 },
+    })) as Pick<LeanProduct, '_id' | 'productName' | 'pendingMovements'> | null;
+    if (doc) {
+      // The sale goes to the ledger now; it leaves the product when the reservation is settled.
+      await this.insertMovements(id, doc.productName, mine(doc));
+      return true;
+    }
+    // A retry: the order may already hold this reservation (its movement is copied again, once).
+    const held = (await this.products.collection.findOne(
+      { _id: new Types.ObjectId(id), reservations: { $elemMatch: { orderId, quantity } } },
+      { projection: { productName: 1, pendingMovements: 1 } },
+    )) as Pick<LeanProduct, '_id' | 'productName' | 'pendingMovements'> | null;
+    if (!held) return false;
+    await this.insertMovements(id, held.productName, mine(held));
+    return true;
   }
 
   /**
@@ -584,9 +595,18 @@ export class ProductsRepository {
 
   /**
    * Forgets an order's reservation, keeping the stock taken (the order is placed), after copying
-   * the order's sale movement to the ledger.
+   * the order's sale movement to the ledger. `copied`: the caller's own `reserveStock` returned true,
+   * so the movement is in the ledger already, and one update removes it and the reservation (what
+   * a placement does); otherwise (the reconciler, after a crash) the movement is read and copied
+   * first.
    */
-  async settleReservation(id: string, orderId: string): Promise<boolean> {
+  async settleReservation(id: string, orderId: string, copied = false): Promise<boolean> {
+    if (copied) {
+      const res = await this.products.collection.updateOne({ _id: new Types.ObjectId(id) }, {
+        $pull: { reservations: { orderId }, pendingMovements: { orderId } },
+      } as never);
+      return res.modifiedCount === 1;
+    }
     const doc = await this.products.collection.findOne(
       { _id: new Types.ObjectId(id) },
       { projection: { productName: 1, pendingMovements: 1 } },
@@ -671,17 +691,7 @@ export class ProductsRepository {
     pull: Record<string, unknown> = {},
   ): Promise<boolean> {
     const id = productId.toString();
-    for (const entry of entries) {
-      try {
-        await this.movements.collection.insertOne({
-          ...entry,
-          productId: id,
-          productName,
-        } as never);
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
-    }
+    await this.insertMovements(id, productName, entries);
     if (!entries.length && !Object.keys(pull).length) return false;
     const res = await this.products.collection.updateOne(
       { _id: new Types.ObjectId(id) },
@@ -695,6 +705,21 @@ export class ProductsRepository {
       },
     );
     return res.modifiedCount === 1;
+  }
+
+  /** Copies movements to the ledger under their own ids; a copy already made is left as it is. */
+  private async insertMovements(
+    productId: string,
+    productName: string,
+    entries: PendingMovement[],
+  ): Promise<void> {
+    for (const entry of entries) {
+      try {
+        await this.movements.collection.insertOne({ ...entry, productId, productName } as never);
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
   }
 
   /** Names already in the catalogue, among these (the seeder adds only the missing ones). */

@@ -36,9 +36,22 @@ function toRecord(doc: LeanZone): DeliveryZoneRecord {
   };
 }
 
+type ZoneTerms = { name: string; fee: number; days: number; areaKeys: string[] }[];
+
+/**
+ * How long an order's delivery quote may use the zones as read before: this process's own zone
+ * writes show at once; another instance's within this time. Placing an order read the zones every
+ * time, one database round trip per order for a collection that changes a few times a year.
+ */
+export const ZONE_TERMS_TTL_MS = 5_000;
+
 /** The only place that touches the delivery_zones collection; returns plain records. */
 @Injectable()
 export class DeliveryZonesRepository {
+  private cached?: { terms: ZoneTerms; at: number };
+  /** Bumped by every write here: terms read across a write are not kept. */
+  private generation = 0;
+
   constructor(@InjectModel(DeliveryZone.name) private readonly zones: Model<DeliveryZone>) {}
 
   async all(): Promise<DeliveryZoneRecord[]> {
@@ -55,28 +68,46 @@ export class DeliveryZonesRepository {
    * Every zone's terms and covered place keys, for matching an order's place: one small read (a
    * shop has a handful of zones), which also says whether the shop has set any.
    */
-  async terms(): Promise<{ name: string; fee: number; days: number; areaKeys: string[] }[]> {
-    return this.zones
+  async terms(): Promise<ZoneTerms> {
+    if (this.cached && Date.now() - this.cached.at < ZONE_TERMS_TTL_MS) return this.cached.terms;
+    const generation = this.generation;
+    const at = Date.now();
+    const terms = await this.zones
       .find({}, { _id: 0, name: 1, fee: 1, days: 1, areaKeys: 1 })
-      .lean<{ name: string; fee: number; days: number; areaKeys: string[] }[]>();
+      .lean<ZoneTerms>();
+    if (generation === this.generation) this.cached = { terms, at };
+    return terms;
+  }
+
+  /** A zone was written here: the next quote reads the zones again. */
+  private changed(): void {
+    this.generation += 1;
+    this.cached = undefined;
   }
 
   /** Inserts a zone; a name or place another zone already has fails with a duplicate-key error. */
   async insert(zone: ZoneWrite): Promise<DeliveryZoneRecord> {
-    const doc = await this.zones.create(zone);
+    this.changed();
+    const doc = await this.zones.create(zone).finally(() => this.changed());
     return toRecord(doc.toObject() as LeanZone);
   }
 
   /** Replaces a zone's terms in one update (the unique keys refuse a clash); null when it is gone. */
   async replace(id: string, zone: ZoneWrite): Promise<DeliveryZoneRecord | null> {
+    this.changed();
     const doc = await this.zones
       .findByIdAndUpdate(id, { $set: zone }, { new: true, runValidators: true })
-      .lean<LeanZone>();
+      .lean<LeanZone>()
+      .finally(() => this.changed());
     return doc ? toRecord(doc) : null;
   }
 
   async remove(id: string): Promise<DeliveryZoneRecord | null> {
-    const doc = await this.zones.findByIdAndDelete(id).lean<LeanZone>();
+    this.changed();
+    const doc = await this.zones
+      .findByIdAndDelete(id)
+      .lean<LeanZone>()
+      .finally(() => this.changed());
     return doc ? toRecord(doc) : null;
   }
 }

@@ -44,7 +44,7 @@ export class OrderHoldLimits {
   /** Refuses (409) a new order when its phone, e-mail or address already has the most open unpaid ones. */
   async checkOpenOrders(source: OrderSource): Promise<void> {
     const max = this.config.orders.maxOpenUnpaid;
-    const open = await this.orders.countOpenUnpaid(source);
+    const open = await this.orders.countOpenUnpaid(source, max);
     if (open >= max) {
       throw new ConflictException(
         `There are already ${open} unpaid orders waiting for confirmation for these contact details. ` +

@@ -259,7 +259,8 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       );
     }
     const placed = { ...order, placement: 'placed' as const };
-    await this.settle(placed);
+    // Every line's sale movement was copied to the ledger when it was reserved, just above.
+    await this.settle(placed, true);
     return placed;
   }
 
@@ -268,9 +269,9 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       await this.catalog.releaseReservation(line.product._id, order._id, order);
   }
 
-  private async settle(order: OrderRecord): Promise<void> {
+  private async settle(order: OrderRecord, reservedHere = false): Promise<void> {
     for (const line of order.products)
-      await this.catalog.settleReservation(line.product._id, order._id);
+      await this.catalog.settleReservation(line.product._id, order._id, reservedHere);
     await this.orders.setFlags(order._id, { ledgerSettled: true });
   }
 

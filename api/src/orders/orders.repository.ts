@@ -337,17 +337,20 @@ export class OrdersRepository {
   }
 
   /** Orders still Pending and unpaid for any of this phone number, e-mail or client address. */
-  countOpenUnpaid(who: { phoneNumber: string; email: string; clientAddress?: string }) {
+  /** Open unpaid orders of this phone, e-mail or address, counted up to `upTo` (the cap). */
+  countOpenUnpaid(
+    who: { phoneNumber: string; email: string; clientAddress?: string },
+    upTo: number,
+  ) {
     const any: Record<string, string>[] = [
       { 'guestInfo.phoneNumber': who.phoneNumber },
       { 'guestInfo.email': who.email },
     ];
     if (who.clientAddress) any.push({ clientAddress: who.clientAddress });
-    return this.orders.countDocuments({
-      orderStatus: 'Pending',
-      paymentStatus: 'Pending',
-      $or: any,
-    });
+    return this.orders.countDocuments(
+      { orderStatus: 'Pending', paymentStatus: 'Pending', $or: any },
+      { limit: upTo },
+    );
   }
 
   async count(): Promise<number> {

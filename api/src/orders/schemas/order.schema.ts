@@ -109,6 +109,10 @@ OrderSchema.index({ paymentStatus: 1, paidAt: 1 });
 OrderSchema.index({ placement: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1 });
 OrderSchema.index({ ledgerSettled: 1 });
+// The open unpaid order cap counts a new order's phone, e-mail and network address.
+OrderSchema.index({ 'guestInfo.phoneNumber': 1, orderStatus: 1 });
+OrderSchema.index({ 'guestInfo.email': 1, orderStatus: 1 });
+OrderSchema.index({ clientAddress: 1, orderStatus: 1 });
 
 /** `Idempotency-Key` of an order placement: the first answer is kept and replayed for retries. */
 @Schema({ collection: 'order_idempotency', versionKey: false })
