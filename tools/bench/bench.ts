@@ -6,7 +6,8 @@
  * collector), helmet, CORS (every request carries the storefront's Origin, as the browser sends it)
  * and every other production setting; only the per-client rate limits are lifted. Prints the
  * settings, start-up time, the API's RSS at the start and the end, requests/s, p50/p99 latency,
- * each read's throughput as a share of the ceiling's, and the CPU time the answering process spent
+ * each read's throughput as a share of the ceiling's and of a same-headers floor (node:http sending
+ * the same JSON with the API's own security, CORS and request-id headers), and the CPU time the answering process spent
  * per request (all its threads, from /proc), with the ceiling's CPU per request over the API's: on a
  * machine busy with other work, throughput and latency follow the neighbours, CPU per request much
  * less. Figures are printed, never judged: it exits
@@ -19,7 +20,9 @@
  * each order waits for its stock writes), BENCH_PROFILE=1 (CPU profiles of the API per phase, in
  * .data/drills/bench/profiles, with their top entries printed). After the order run, once the
  * orders stopped changing (requests in flight when the load ended finish in the API after it), it
- * checks that the stock taken equals the quantities ordered (nothing oversold, nothing lost).
+ * checks that the stock taken equals the quantities ordered (nothing oversold, nothing lost). Each
+ * order comes from another shopper (phone, e-mail, X-Forwarded-For address), so the open unpaid
+ * order cap applies as in production; the API's and the database server's CPU per order are printed.
  * SPC_DB_SERVER=secantus-py|secantus-rs picks the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -70,9 +73,15 @@ const LIFTED = {
   RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000000',
   RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
   LOGIN_LOCKOUT_AFTER_FAILURES: '1000000',
-  ORDER_MAX_OPEN_UNPAID: '1000000',
-  ORDER_MAX_UNITS_PER_ORDER: '1000000',
 };
+/** A new shopper per order: phone, e-mail number and network address. */
+const shopper = {
+  count: 0,
+  next: () => ++shopper.count,
+  phone: () => `07${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+  ip: () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 254) + 1).join('.')}`,
+};
+
 /** Settings production gives the API (docker-compose.yml) beyond the secrets and URLs. */
 const PRODUCTION = { NODE_ENV: 'production', TRUST_PROXY: '1' };
 
@@ -91,6 +100,8 @@ interface Row {
   cpuUs: number;
   /** The ceiling's CPU time per request over this one's: the share of the ceiling by CPU cost. */
   cpuRatio?: number;
+  /** Throughput as a share of node:http answering the same JSON with the API's own headers. */
+  floorRatio?: number;
 }
 
 interface SizeResult {
@@ -172,7 +183,17 @@ async function benchSize(
     const base = api.base;
     const headers = { origin };
     // The first list loads the catalogue into memory: the API serves its shop from then on.
-    const page1 = await (await fetch(`${base}/api/products?page=1`, { headers })).text();
+    const first = await fetch(`${base}/api/products?page=1`, { headers });
+    const page1 = await first.text();
+    // The headers the API answers with (security, CORS, request id), for the same-headers floor.
+    const apiHeaders = Object.fromEntries(
+      [...first.headers].filter(
+        ([name]) =>
+          !['date', 'content-length', 'connection', 'keep-alive', 'transfer-encoding'].includes(
+            name,
+          ),
+      ),
+    );
     const firstListMs = performance.now() - startedAt;
     const rssStart = rssMb(api.pid);
     say(
@@ -183,8 +204,13 @@ async function benchSize(
     const cut = PROFILE ? profileCutter(api, size) : async (_phase: string, _orders?: number) => {};
     await cut('start-up');
 
-    const bodies = { '/list': page1, '/product': productPage };
-    const started = await startCeiling(bodies);
+    const plain = { 'content-type': 'application/json; charset=utf-8' };
+    const started = await startCeiling({
+      '/list': { body: page1, headers: plain },
+      '/product': { body: productPage, headers: plain },
+      '/list-headers': { body: page1, headers: apiHeaders },
+      '/product-headers': { body: productPage, headers: apiHeaders },
+    });
     ceiling = started.child;
     const category = JSON.parse(page1).categories[0]._id as string;
     const rows: Row[] = [];
@@ -194,6 +220,12 @@ async function benchSize(
       pid: ceilingPid,
     });
     rows.push(listCeiling);
+    const listFloor = await load(
+      "floor: node:http, list JSON with the API's headers",
+      `${started.base}/list-headers`,
+      { headers, pid: ceilingPid },
+    );
+    rows.push(listFloor);
     for (const [name, query] of [
       ['GET /api/products (page 1)', 'page=1'],
       [
@@ -207,6 +239,7 @@ async function benchSize(
         ...row,
         ratio: row.rps / listCeiling.rps,
         cpuRatio: listCeiling.cpuUs / row.cpuUs,
+        floorRatio: row.rps / listFloor.rps,
       });
     }
     const productCeiling = await load(
@@ -215,6 +248,12 @@ async function benchSize(
       { headers, pid: ceilingPid },
     );
     rows.push(productCeiling);
+    const productFloor = await load(
+      "floor: node:http, product JSON with the API's headers",
+      `${started.base}/product-headers`,
+      { headers, pid: ceilingPid },
+    );
+    rows.push(productFloor);
     const product = await load('GET /api/products/:id (random)', base, {
       pid: api.pid,
       setupRequest: (req) => ({
@@ -227,16 +266,18 @@ async function benchSize(
       ...product,
       ratio: product.rps / productCeiling.rps,
       cpuRatio: productCeiling.cpuUs / product.cpuUs,
+      floorRatio: product.rps / productFloor.rps,
     });
     ceiling.kill();
     await cut('reads');
     const readRequests = rows
-      .filter((r) => !r.name.startsWith('ceiling'))
+      .filter((r) => !r.name.startsWith('ceiling') && !r.name.startsWith('floor'))
       .reduce((sum, r) => sum + r.requests, 0);
     const log = requestLog(logFile);
 
     const stockBefore = await totalStock(uri);
     const ordersFrom = new Date();
+    const dbCpuBefore = db.pid ? cpuMs(db.pid) : undefined;
     rows.push(
       await load('POST /api/orders (1 line, random product)', base, {
         connections: ORDER_CONNECTIONS,
@@ -246,12 +287,18 @@ async function benchSize(
         setupRequest: (req) => ({
           ...req,
           path: '/api/orders',
-          headers: { ...headers, 'content-type': 'application/json' },
+          // Each order from another shopper, as through the reverse proxy: their own phone, e-mail
+          // and address (the open unpaid order cap counts by these, as in production).
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'x-forwarded-for': shopper.ip(),
+          },
           body: JSON.stringify({
             guestInfo: {
               fullName: 'Bench Buyer',
-              phoneNumber: '0722000111',
-              email: 'bench@example.co.ke',
+              phoneNumber: shopper.phone(),
+              email: `bench-${shopper.next()}@example.co.ke`,
               county: 'Kiambu',
               streetAddress: 'Ruiru',
             },
@@ -260,9 +307,17 @@ async function benchSize(
         }),
       }),
     );
+    const dbCpuUs =
+      dbCpuBefore !== undefined && db.pid
+        ? ((cpuMs(db.pid) - dbCpuBefore) * 1000) / Math.max(1, rows.at(-1)!.requests)
+        : undefined;
     const rssEnd = rssMb(api.pid);
     print(size, rows, { rssStart, rssEnd, healthyMs, firstListMs, log, readRequests });
     const ordersPerSecond = await checkOrders(uri, stockBefore, ordersFrom, rows.at(-1)!, db);
+    if (dbCpuUs !== undefined)
+      console.log(
+        `Order CPU: the API ${(rows.at(-1)!.cpuUs / 1000).toFixed(1)} ms and the database server ${(dbCpuUs / 1000).toFixed(1)} ms an order (of ${cpus().length} CPUs shared with the load generator)`,
+      );
     await cut('orders', Math.round(ordersPerSecond * SECONDS));
     for (const row of rows) {
       if (row.errors || row.non2xx) {
@@ -330,17 +385,22 @@ function requestLog(file: string): { lines: number; bytes: number } {
   };
 }
 
-/** A bare node:http server in its own process answering each path with its JSON from memory. */
+/**
+ * A bare node:http server in its own process answering each path with its JSON from memory: with
+ * only a content type (the ceiling), or with the headers the API sends (security, CORS, request id:
+ * the floor for an answer carrying them).
+ */
 async function startCeiling(
-  bodies: Record<string, string>,
+  bodies: Record<string, { body: string; headers: Record<string, string> }>,
 ): Promise<{ child: ChildProcess; base: string }> {
   const file = path.join(DIR, 'ceiling.json');
   writeFileSync(file, JSON.stringify(bodies));
   const script = `
     const bodies = JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'));
     const server = require('node:http').createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(bodies[req.url]);
+      const answer = bodies[req.url];
+      res.writeHead(200, answer.headers);
+      res.end(answer.body);
     });
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
   const child = spawn(process.execPath, ['-e', script, file], {
@@ -455,13 +515,13 @@ function print(
       `request log ${(about.log.lines / about.readRequests).toFixed(2)} lines and ${(about.log.bytes / about.readRequests).toFixed(0)} bytes per read request\n`,
   );
   console.log(
-    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling (req/s) | CPU µs a request | share of ceiling (CPU) |',
+    '| scenario | connections | req/s | p50 ms | p99 ms | errors | non-2xx | share of ceiling (req/s) | share of same-headers floor (req/s) | CPU µs a request | share of ceiling (CPU) |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const share = (ratio?: number) => (ratio === undefined ? '' : ratio.toFixed(2));
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${share(r.ratio)} | ${r.cpuUs.toFixed(0)} | ${share(r.cpuRatio)} |`,
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${share(r.ratio)} | ${share(r.floorRatio)} | ${r.cpuUs.toFixed(0)} | ${share(r.cpuRatio)} |`,
     );
   }
 }

@@ -32,6 +32,8 @@ export interface DatabaseHandle {
   /** True when this call started the server (and `stop` will stop it). */
   startedHere: boolean;
   description: string;
+  /** The server's process, when it runs on this machine (for CPU readings). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -233,6 +235,7 @@ async function startProcess(
     uri,
     startedHere: true,
     description,
+    pid,
     stop: async () => {
       await killAndWait(pid);
       if (!options.private) {
