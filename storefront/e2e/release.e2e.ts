@@ -5,7 +5,6 @@
  * as a deploy does, and the next visit must show the second. Headless Debian chromium.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
@@ -13,10 +12,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { buildReleases, PHONE_A, PHONE_B, releaseDirs } from '../../tools/e2e/release-builds';
 
-const STOREFRONT = path.join(import.meta.dirname, '..');
-const PHONE_A = '+254 711 000 001';
-const PHONE_B = '+254 722 000 002';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
@@ -31,26 +28,10 @@ const TYPES: Record<string, string> = {
 
 let work: string;
 let live: string;
+let releases: { a: string; b: string };
 let server: Server;
 let base: string;
 let browser: Browser;
-
-function build(outDir: string, shopPhone: string) {
-  const res = spawnSync(
-    'npx',
-    ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
-    {
-      cwd: STOREFRONT,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        VITE_API_URL: process.env.API_URL ?? 'http://127.0.0.1:9',
-        VITE_SHOP_PHONE: shopPhone,
-      },
-    },
-  );
-  assert.equal(res.status, 0, res.stderr);
-}
 
 /** Serves `live` as the production host does: files as they are, any other path index.html. */
 function serve(): Promise<string> {
@@ -90,9 +71,12 @@ function deploy(from: string) {
 before(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'spc-release-'));
   live = path.join(work, 'live');
-  build(path.join(work, 'a'), PHONE_A);
-  build(path.join(work, 'b'), PHONE_B);
-  deploy(path.join(work, 'a'));
+  // The journeys runner has built both releases already (RELEASE_BUILDS_DIR); alone, build them.
+  releases = releaseDirs(
+    process.env.RELEASE_BUILDS_DIR ??
+      (await buildReleases(path.join(work, 'builds'), process.env.API_URL ?? 'http://127.0.0.1:9')),
+  );
+  deploy(releases.a);
   base = await serve();
   browser = await launchChromium();
 });
@@ -121,7 +105,7 @@ describe('service worker and releases', () => {
     assert.ok(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)));
     await page.getByText(PHONE_A).first().waitFor();
 
-    deploy(path.join(work, 'b'));
+    deploy(releases.b);
     await page.goto(`${base}/aboutUs`);
     await page.getByText(PHONE_B).first().waitFor();
     assert.equal(await page.getByText(PHONE_A).count(), 0);

@@ -5,13 +5,87 @@
  * Everything it starts, it stops. Usage: tsx tools/e2e/run-journeys.ts <storefront|backoffice>
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+import { buildReleases } from './release-builds';
 
 const CHROMIUM = '/usr/bin/chromium';
+/**
+ * JOURNEYS_REUSE_BUILDS=1 (set by `npm test`, which has just built everything): run api/dist as it
+ * is, and serve <app>/dist when it was built with the address placeholders (BUILD_PLACEHOLDERS),
+ * filled in with this run's addresses, instead of building both again.
+ */
+const REUSE_BUILDS = process.env.JOURNEYS_REUSE_BUILDS === '1';
+
+interface Addresses {
+  api: string;
+  storefront: string;
+  backoffice: string;
+}
+
+/**
+ * The build-time addresses as placeholders, the way the Docker image builds the apps (its start-up
+ * script fills in API_URL and BACKOFFICE_URL the same way); `npm test` builds the apps with them.
+ */
+const BUILD_PLACEHOLDERS: Record<keyof Addresses, string> = {
+  api: '__SPC_API_URL__',
+  storefront: '__SPC_STOREFRONT_URL__',
+  backoffice: '__SPC_BACKOFFICE_URL__',
+};
+
+const addressEnv = (a: Addresses) => ({
+  VITE_API_URL: a.api,
+  VITE_STOREFRONT_URL: a.storefront,
+  VITE_BACKOFFICE_URL: a.backoffice,
+});
+
+/** Every file under `dir` (relative paths). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+/**
+ * Whether `dist` is a build made with the placeholders for every address the app reads: the
+ * storefront reads the API's and the back office's, the back office the API's and the storefront's.
+ */
+function hasPlaceholders(dist: string, app: 'storefront' | 'backoffice'): boolean {
+  if (!existsSync(path.join(dist, 'index.html'))) return false;
+  const wanted = [
+    BUILD_PLACEHOLDERS.api,
+    app === 'storefront' ? BUILD_PLACEHOLDERS.backoffice : BUILD_PLACEHOLDERS.storefront,
+  ];
+  const scripts = filesUnder(dist)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(path.join(dist, f), 'latin1'));
+  return wanted.every((p) => scripts.some((s) => s.includes(p)));
+}
+
+/** Copies the build to `outDir` with the placeholders replaced by the addresses. */
+function fillInAddresses(dist: string, outDir: string, addresses: Addresses): void {
+  cpSync(dist, outDir, { recursive: true });
+  for (const file of filesUnder(outDir)) {
+    const full = path.join(outDir, file);
+    const text = readFileSync(full, 'latin1');
+    if (!text.includes('__SPC_')) continue;
+    let filled = text;
+    for (const key of Object.keys(BUILD_PLACEHOLDERS) as (keyof Addresses)[])
+      filled = filled.replaceAll(BUILD_PLACEHOLDERS[key], addresses[key]);
+    writeFileSync(full, filled, 'latin1');
+  }
+}
 
 async function main(): Promise<void> {
   const app = process.argv[2];
@@ -84,7 +158,20 @@ async function main(): Promise<void> {
       RATE_LIMIT_CONTACT_PER_HOUR: '1000',
     };
 
-    run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
+    // The storefront's release journey needs two more builds of its own (they differ in the shop's
+    // phone number): made now, beside the seeding and the API's start, instead of inside the journey.
+    const releaseBuilds =
+      app === 'storefront' && specs.includes('release.e2e.ts')
+        ? buildReleases(path.join(work, 'release'), api)
+        : undefined;
+    // Errors are read when the builds are awaited, before the journeys start.
+    releaseBuilds?.catch(() => undefined);
+
+    if (REUSE_BUILDS) {
+      if (!existsSync(path.join(WORKSPACE_ROOT, 'api/dist/main.js')))
+        throw new Error('JOURNEYS_REUSE_BUILDS=1 but api/dist is missing: build the API first');
+      console.log('[journeys] reusing api/dist (JOURNEYS_REUSE_BUILDS=1)');
+    } else run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
     run('node', ['api/dist/scripts/seed.js'], apiEnv);
     children.push(
       spawn('node', ['api/dist/main.js'], { cwd: WORKSPACE_ROOT, env: apiEnv, stdio: 'inherit' }),
@@ -92,17 +179,21 @@ async function main(): Promise<void> {
     await waitFor(`${api}/api/health`);
 
     const outDir = path.join(work, 'dist');
-    run(
-      'npx',
-      ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-      {
-        ...process.env,
-        VITE_API_URL: api,
-        VITE_STOREFRONT_URL: storefront,
-        VITE_BACKOFFICE_URL: backoffice,
-      },
-      path.join(WORKSPACE_ROOT, app),
-    );
+    const addresses = { api, storefront, backoffice };
+    const built = path.join(WORKSPACE_ROOT, app, 'dist');
+    if (REUSE_BUILDS && hasPlaceholders(built, app)) {
+      // The build CI has just made with the address placeholders (as the Docker image builds the
+      // apps), filled in with this run's addresses: the same bundle a build with them would give.
+      console.log(`[journeys] reusing ${app}/dist, addresses filled in (JOURNEYS_REUSE_BUILDS=1)`);
+      fillInAddresses(built, outDir, addresses);
+    } else {
+      run(
+        'npx',
+        ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+        { ...process.env, ...addressEnv(addresses) },
+        path.join(WORKSPACE_ROOT, app),
+      );
+    }
     children.push(
       spawn(
         'npx',
@@ -126,6 +217,7 @@ async function main(): Promise<void> {
     );
     await waitFor(site);
 
+    const release = releaseBuilds ? await releaseBuilds : undefined;
     const url = app === 'storefront' ? { STOREFRONT_URL: site } : { BACKOFFICE_URL: site };
     // One file at a time: a journey that pays an order must not move another one's sales figures.
     const files = specs.map((s) => path.join(app, 'e2e', s));
@@ -137,6 +229,7 @@ async function main(): Promise<void> {
       // Where the API files its e-mails (no SMTP here), for journeys that follow an e-mailed link.
       OUTBOX_DIR: path.join(work, 'outbox'),
       SMS_SIMULATOR_URL: sms,
+      ...(release ? { RELEASE_BUILDS_DIR: release } : {}),
     });
   } finally {
     for (const child of children) {

@@ -4,10 +4,11 @@
  * Size budgets, enforced by bytes (never by time): the storefront is built as for production and
  * the test fails when the first load (index.html and the scripts and styles it loads, gzip) passes
  * 100 KB or a screen's own chunks pass their budget below. BUDGET_DIST=<dir> measures an existing
- * build made with `vite build --manifest` instead of building.
+ * build made with `vite build --manifest` (the storefront's `build` script) instead of building:
+ * `npm test` measures the storefront/dist its build step has just made.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { kb, measureBundle, type BundleSizes } from './bundle-size';
@@ -50,6 +51,8 @@ beforeAll(() => {
       { cwd: path.join(__dirname, '../..'), encoding: 'utf8' },
     );
     if (res.status !== 0) throw new Error(`vite build failed:\n${res.stderr}`);
+  } else if (!existsSync(path.join(dist, '.vite', 'manifest.json'))) {
+    throw new Error(`BUDGET_DIST=${dist} holds no build made with \`vite build --manifest\``);
   }
   sizes = measureBundle(dist);
   console.log(
