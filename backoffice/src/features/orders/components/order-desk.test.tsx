@@ -1,10 +1,11 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { statusLabel } from '@spc/shared-contracts';
 import { createOrder } from '../../../testing/orders';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { BulkResult } from './bulk-bar';
 import { OrdersTable } from './orders-table';
-import { filterFromParams } from './use-order-filters';
+import { filterFromParams, useOrderFilters } from './use-order-filters';
 
 describe('orders desk pieces', () => {
   beforeEach(() => signInAs('staff'));
@@ -99,5 +100,29 @@ describe('orders desk pieces', () => {
       sortBy: undefined,
       sortOrder: undefined,
     });
+  });
+
+  it('keeps both of two filter changes made before the list renders again', () => {
+    let filters!: ReturnType<typeof useOrderFilters>;
+    function Probe() {
+      filters = useOrderFilters();
+      return <output aria-label="query">{useLocation().search}</output>;
+    }
+    renderWithProviders(<Probe />, { route: '/staff/orders?status=Pending&page=2' });
+    act(() => {
+      // A "from" date, then a "to" date, in one go (quick typing on a slow phone).
+      filters.update({ from: '2026-11-01' });
+      filters.update({ to: '2026-11-30' });
+    });
+    const query = new URLSearchParams(screen.getByLabelText('query').textContent ?? '');
+    expect(Object.fromEntries(query)).toEqual({
+      status: 'Pending',
+      from: '2026-11-01',
+      to: '2026-11-30',
+    });
+    act(() => filters.setPage(3));
+    expect(screen.getByLabelText('query').textContent).toBe(
+      '?status=Pending&from=2026-11-01&to=2026-11-30&page=3',
+    );
   });
 });

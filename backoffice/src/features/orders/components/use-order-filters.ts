@@ -10,7 +10,7 @@ import {
   type PaymentStatus,
   type SortOrder,
 } from '@spc/shared-contracts';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import type { OrdersFilter } from '../api/get-orders';
 
@@ -60,34 +60,44 @@ export const CLEARED_FILTERS: FilterChange = {
 export function useOrderFilters() {
   const [params, setParams] = useSearchParams();
   const filter = useMemo(() => filterFromParams(params), [params]);
+  // react-router's functional update starts from the params of the last render, so two changes
+  // before the next render (a "from" date and then a "to" date typed quickly, or the debounced
+  // search landing just after a date) would drop the first. Changes start from the params last
+  // written here instead, until the router renders newer ones (a navigation, the back button).
+  const latest = useRef({ seen: params, value: params });
+  useEffect(() => {
+    if (latest.current.seen !== params) latest.current = { seen: params, value: params };
+  }, [params]);
 
-  const update = useCallback(
-    (change: FilterChange, options: { replace?: boolean } = {}) => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(change)) {
-            if (value === undefined || value === '') next.delete(key);
-            else next.set(key, String(value));
-          }
-          next.delete('page');
-          return next;
-        },
-        { replace: options.replace },
-      );
+  const write = useCallback(
+    (edit: (next: URLSearchParams) => void, options: { replace?: boolean } = {}) => {
+      const next = new URLSearchParams(latest.current.value);
+      edit(next);
+      latest.current = { ...latest.current, value: next };
+      setParams(next, { replace: options.replace });
     },
     [setParams],
   );
 
+  const update = useCallback(
+    (change: FilterChange, options: { replace?: boolean } = {}) =>
+      write((next) => {
+        for (const [key, value] of Object.entries(change)) {
+          if (value === undefined || value === '') next.delete(key);
+          else next.set(key, String(value));
+        }
+        next.delete('page');
+      }, options),
+    [write],
+  );
+
   const setPage = useCallback(
     (page: number) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
+      write((next) => {
         if (page > 1) next.set('page', String(page));
         else next.delete('page');
-        return next;
       }),
-    [setParams],
+    [write],
   );
 
   return { filter, update, setPage };
