@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { envelope } from '../common/answer';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import { PreparedAnswers, type PreparedAnswerLookup } from '../common/prepared-answers';
 import { SerializedAnswers } from '../common/serialized-answers';
 import type { ProductListPage, ProductView } from './catalog.types';
 import type { CatalogSnapshot } from './catalog-snapshot';
+import { PRODUCT_LIST_TTL_MS } from './product-list.cache';
 
 /**
  * The catalogue's public answers as JSON bytes: product list pages and product pages. Handlers send
@@ -16,7 +16,8 @@ import type { CatalogSnapshot } from './catalog-snapshot';
  *   catalogue of any size without keeping a page per URL.
  */
 export class CatalogAnswers {
-  readonly lists = new PreparedAnswers();
+  /** Dropped with the product lists, and living as long as they do. */
+  readonly lists = new PreparedAnswers(PRODUCT_LIST_TTL_MS);
   readonly listTexts = new SerializedAnswers((page: ProductListPage) =>
     envelope('Products retrieved', page),
   );
@@ -37,6 +38,6 @@ export class CatalogAnswers {
         const product = this.snapshot.peek()?.byId.get(id);
         return product ? this.productTexts.text(product.view) : undefined;
       },
-    } satisfies Record<string, (request: FastifyRequest) => Buffer | undefined>;
+    };
   }
 }

@@ -69,7 +69,7 @@ export class CatalogSnapshot {
     if (look) await look;
     const state = this.state;
     if (state && state.generation === this.generation) {
-      if (this.now() - state.loadedAt >= Math.max(this.ttlMs, RELOAD_SPACING * state.loadMs)) {
+      if (this.reloadDue(state)) {
         // A failed refresh leaves the snapshot as it is; the next read past the TTL tries again.
         this.refresh().catch(() => undefined);
       }
@@ -86,8 +86,7 @@ export class CatalogSnapshot {
   peek(): Snapshot | undefined {
     const state = this.state;
     if (!state || state.generation !== this.generation) return undefined;
-    if (this.now() - state.loadedAt >= Math.max(this.ttlMs, RELOAD_SPACING * state.loadMs))
-      return undefined;
+    if (this.reloadDue(state)) return undefined;
     if (this.beforeRead?.()) return undefined;
     return state.snapshot;
   }
@@ -112,6 +111,11 @@ export class CatalogSnapshot {
       };
     // A load under way may have read the product before this change: do not keep its result.
     if (this.loading) this.generation += 1;
+  }
+
+  /** Past the TTL (and at least RELOAD_SPACING times the last load's time): read it again. */
+  private reloadDue(state: { loadedAt: number; loadMs: number }): boolean {
+    return this.now() - state.loadedAt >= Math.max(this.ttlMs, RELOAD_SPACING * state.loadMs);
   }
 
   private refresh(): Promise<Snapshot> {

@@ -15,7 +15,7 @@ describe('PreparedAnswers', () => {
   });
 
   it('does not keep an answer computed across a clear', () => {
-    const answers = new PreparedAnswers();
+    const answers = new PreparedAnswers(30_000);
     const generation = answers.generation;
     answers.clear();
     answers.remember('/api/products', text('old'), generation);
@@ -27,7 +27,7 @@ describe('PreparedAnswers', () => {
   });
 
   it('serves nothing while a look at other instances is due', () => {
-    const answers = new PreparedAnswers();
+    const answers = new PreparedAnswers(30_000);
     let due = true;
     answers.lookBeforeServing(() => (due ? Promise.resolve() : undefined));
     answers.remember('/api/products', text('a'), answers.generation);

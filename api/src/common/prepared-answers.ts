@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setNewest } from './bounded-map';
 import { JSON_CONTENT_TYPE } from './serialized-answers';
 
-export const PREPARED_ANSWERS_TTL_MS = 30_000;
 export const PREPARED_ANSWERS_MAX_ENTRIES = 1000;
 
 interface Entry {
@@ -30,7 +29,8 @@ export class PreparedAnswers {
   private look?: () => Promise<void> | undefined;
 
   constructor(
-    private readonly ttlMs = PREPARED_ANSWERS_TTL_MS,
+    /** How long an answer lives without a known change. */
+    private readonly ttlMs: number,
     private readonly maxEntries = PREPARED_ANSWERS_MAX_ENTRIES,
     private readonly now: () => number = Date.now,
   ) {}

@@ -79,35 +79,42 @@ export class DeliveryZonesRepository {
     return terms;
   }
 
-  /** A zone was written here: the next quote reads the zones again. */
-  private changed(): void {
-    this.generation += 1;
-    this.cached = undefined;
+  /**
+   * A zone write: the kept terms go before it (a read under way is not kept) and after it (a read
+   * made meanwhile may predate it), so the next quote reads the zones again.
+   */
+  private async write<T>(operation: () => Promise<T>): Promise<T> {
+    const changed = () => {
+      this.generation += 1;
+      this.cached = undefined;
+    };
+    changed();
+    try {
+      return await operation();
+    } finally {
+      changed();
+    }
   }
 
   /** Inserts a zone; a name or place another zone already has fails with a duplicate-key error. */
   async insert(zone: ZoneWrite): Promise<DeliveryZoneRecord> {
-    this.changed();
-    const doc = await this.zones.create(zone).finally(() => this.changed());
+    const doc = await this.write(() => this.zones.create(zone));
     return toRecord(doc.toObject() as LeanZone);
   }
 
   /** Replaces a zone's terms in one update (the unique keys refuse a clash); null when it is gone. */
   async replace(id: string, zone: ZoneWrite): Promise<DeliveryZoneRecord | null> {
-    this.changed();
-    const doc = await this.zones
-      .findByIdAndUpdate(id, { $set: zone }, { new: true, runValidators: true })
-      .lean<LeanZone>()
-      .finally(() => this.changed());
+    const doc = await this.write(() =>
+      this.zones
+        .findByIdAndUpdate(id, { $set: zone }, { new: true, runValidators: true })
+        .lean<LeanZone>()
+        .exec(),
+    );
     return doc ? toRecord(doc) : null;
   }
 
   async remove(id: string): Promise<DeliveryZoneRecord | null> {
-    this.changed();
-    const doc = await this.zones
-      .findByIdAndDelete(id)
-      .lean<LeanZone>()
-      .finally(() => this.changed());
+    const doc = await this.write(() => this.zones.findByIdAndDelete(id).lean<LeanZone>().exec());
     return doc ? toRecord(doc) : null;
   }
 }
