@@ -21,11 +21,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { ensureDatabase, withDatabaseName } from '../db/launcher';
-import { apiEnv, rssMb, sleep, startApi, stopApi, type ApiProcess } from '../drills/support';
+import { apiEnv, cpuMs, rssMb, sleep, startApi, stopApi, type ApiProcess } from '../drills/support';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 
 const DIST = path.resolve(WORKSPACE_ROOT, process.env.SECBENCH_DIST ?? 'api/dist');
@@ -274,12 +273,6 @@ async function arrayBodies(api: ApiProcess): Promise<void> {
       `(${statusCounts(answers.map((a) => a.status))}); GET /api/health alone ${fmt(healthAlone.ms)}, ` +
       `meanwhile worst ${fmt(Math.max(...health))} (${health.length} checks)`,
   );
-}
-
-/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Runs `work`, sampling the process's RSS every 20 ms: its answer, the highest RSS (MB) and CPU (ms). */
