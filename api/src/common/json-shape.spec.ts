@@ -34,6 +34,7 @@ describe('jsonShape', () => {
     expect(jsonShape('  {"a":1}').first).toBe('{');
     expect(jsonShape('"{"').first).toBe('"');
     expect(jsonShape('   ').first).toBe('');
+    expect(jsonShape('\ufeff{"a":1}').first).toBe('{');
   });
 
   it('stops counting past the limit of values', () => {

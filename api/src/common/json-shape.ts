@@ -15,7 +15,7 @@ export interface JsonShape {
   depth: number;
   /** Array items and object fields (an empty `[]` or `{}` counts as one). */
   values: number;
-  /** The first character of the body that is not blank: `{` for an object, `[` for an array. */
+  /** The body's first character that is not blank: `{` for an object, `[` for an array. */
   first: string;
 }
 
@@ -41,7 +41,9 @@ export function jsonShape(
       else if (c === 0x22) inString = false;
       continue;
     }
-    if (!first && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) first = text[i]!;
+    // Blanks, and a byte order mark (which the parser skips too), come before the first value.
+    if (!first && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09 && c !== 0xfeff)
+      first = text[i]!;
     if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
       // A container counts as its first value: `[a,b,c]` is one bracket and two commas.
