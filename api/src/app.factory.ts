@@ -13,7 +13,7 @@ import { AccessLog } from './common/access-log';
 import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { limitJsonDepth } from './common/json-depth';
+import { readJsonBodies } from './common/json-shape';
 import { servePreparedAnswers } from './common/prepared-answers';
 import { createRootLogger, NestPinoLogger } from './common/logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
@@ -56,7 +56,7 @@ export async function createApp(
     {
       logger: new NestPinoLogger(logger),
       abortOnError: false,
-      // Fastify's JSON parser, wrapped with a nesting limit (common/json-depth.ts), reads bodies.
+      // Fastify's JSON parser, after a check of the body's shape (common/json-shape.ts), reads bodies.
       bodyParser: false,
     },
   );
@@ -69,7 +69,7 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance();
   answerWrongMethodWith405(fastify);
   applyRouteBodyLimits(fastify);
-  limitJsonDepth(fastify);
+  readJsonBodies(fastify);
   // Product lists and product pages answered before are answered again from their bytes.
   servePreparedAnswers(fastify, app.get(CatalogAnswers).lookups());
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -114,7 +114,8 @@ describe('finding 1: one anonymous request shape freezes the whole API', () => {
     const huge = await placeOrder(t, lines(25_000));
     expect(huge.status).toBe(413);
     expect(huge.text.length).toBeLessThan(1000);
-    const many = await placeOrder(t, lines(1500));
+    // Within the 1,000 values a body may hold (more is a 413 before parsing: request-bodies suite).
+    const many = await placeOrder(t, lines(300));
     expect(many.status).toBe(400);
     expect(many.body.message).toBe('An order can have at most 50 different products');
     expect(many.body.errors).toHaveLength(1);

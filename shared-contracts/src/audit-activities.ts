@@ -98,6 +98,10 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   },
   'payment.mpesa.unknown': { name: 'Ignored an unknown M-Pesa callback' },
 
+  'orders.export': { name: 'Exported orders', sentence: 'Exported {target}' },
+  'audit.export': { name: 'Exported the audit trail', sentence: 'Exported {target}' },
+  'order.document': { name: 'Downloaded an order document', sentence: 'Downloaded {target}' },
+
   'site-picture.update': {
     name: 'Uploaded a shop picture',
     sentence: 'Uploaded the shop picture for {target}',

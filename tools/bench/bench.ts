@@ -43,6 +43,7 @@ import type { DatabaseHandle } from '../db/launcher';
 import { serverName } from '../db/probe';
 import {
   buildApi,
+  cpuMs,
   rssMb,
   say,
   seededDatabase,
@@ -542,13 +543,6 @@ function printGrowth(results: SizeResult[]): void {
         `${list.rps.toFixed(0)} | ${list.p99} | ${list.cpuUs.toFixed(0)} | ${search.rps.toFixed(0)} | ${search.p99} | ${search.cpuUs.toFixed(0)} | ${product.rps.toFixed(0)} | ${product.p99} | ${r.ordersPerSecond.toFixed(1)} |`,
     );
   }
-}
-
-/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const ms = (value: number) => `${(value / 1000).toFixed(2)} s`;

@@ -9,14 +9,22 @@
  *     (a new phone and e-mail each time) until the API refuses three in a row.
  *  4. Sign-in time while 120 wrong-password change-password calls run 24 at a time.
  *
+ * Issue 26 (SECBENCH_ONLY names `arrays`, `images`):
+ *  - arrays (finding 1): a 1 MB body `[{},{},…]` (349,000 items) to POST /api/contact and POST
+ *    /api/orders: the time of one, and the health check's latency while ten run at once.
+ *  - images (finding 8): a 40-megapixel, 16-bit, interlaced PNG of under 500 KB as a profile picture:
+ *    the answer, the API's CPU time and peak RSS for one; the peak RSS for eight at once; sign-in time
+ *    while twelve are uploaded at once.
+ *
  * Settings: SECBENCH_DIST (the built API folder, `api/dist` by default; point it at a copy of an
  * older build to measure "before"), MONGODB_URI (else the repo's database launcher).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import sharp from 'sharp';
 import { ensureDatabase, withDatabaseName } from '../db/launcher';
-import { apiEnv, sleep, startApi, stopApi, type ApiProcess } from '../drills/support';
+import { apiEnv, cpuMs, rssMb, sleep, startApi, stopApi, type ApiProcess } from '../drills/support';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 
 const DIST = path.resolve(WORKSPACE_ROOT, process.env.SECBENCH_DIST ?? 'api/dist');
@@ -219,6 +227,154 @@ async function finding4(api: ApiProcess) {
   );
 }
 
+/** A top-level array of `items` empty objects: `[{},{},…]`. */
+const arrayOfEmptyObjects = (items: number) =>
+  `[${Array.from({ length: items }, () => '{}').join(',')}]`;
+
+/** The 1 MB top-level array of empty objects of issue 26, finding 1. */
+async function arrayBodies(api: ApiProcess): Promise<void> {
+  const big = arrayOfEmptyObjects(349_000);
+  // The largest such array within the order route's own 64 KB limit.
+  const small = arrayOfEmptyObjects(21_000);
+  console.log(
+    `\n[arrays] body [{},{},…] of 349,000 items (${(big.length / 1024).toFixed(0)} KB), and of 21,000 (${(small.length / 1024).toFixed(0)} KB)`,
+  );
+  const cases: [string, string, string][] = [
+    ['/api/contact', big, '349,000'],
+    ['/api/orders', big, '349,000'],
+    ['/api/contact', small, '21,000'],
+    ['/api/orders', small, '21,000'],
+  ];
+  for (const [i, [route, raw, label]] of cases.entries()) {
+    const one = await call(api, 'POST', route, `10.26.1.${i}`, undefined, undefined, raw);
+    const message = (one.body as { message?: unknown }).message;
+    console.log(
+      `[arrays] POST ${route}, ${label} items, alone: ${one.status} in ${fmt(one.ms)} (${String(message)})`,
+    );
+  }
+  const healthAlone = await call(api, 'GET', '/api/health', '10.26.1.200');
+  const started = performance.now();
+  // Ten at once to the contact form, each from an address of its own; the health check asked
+  // again and again meanwhile.
+  let done = false;
+  const flood = Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      call(api, 'POST', '/api/contact', `10.26.2.${i}`, undefined, undefined, big),
+    ),
+  ).finally(() => (done = true));
+  const health: number[] = [];
+  while (!done) {
+    health.push((await call(api, 'GET', '/api/health', '10.26.1.201')).ms);
+    await sleep(20);
+  }
+  const answers = await flood;
+  console.log(
+    `[arrays] ten 349,000-item bodies at once to POST /api/contact: all answered in ${fmt(performance.now() - started)} ` +
+      `(${statusCounts(answers.map((a) => a.status))}); GET /api/health alone ${fmt(healthAlone.ms)}, ` +
+      `meanwhile worst ${fmt(Math.max(...health))} (${health.length} checks)`,
+  );
+}
+
+/** Runs `work`, sampling the process's RSS every 20 ms: its answer, the highest RSS (MB) and CPU (ms). */
+async function measured<T>(pid: number, work: () => Promise<T>) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
+  const cpu = cpuMs(pid);
+  try {
+    const result = await work();
+    return { result, peakMb: Math.max(peak, rssMb(pid)), cpuMs: cpuMs(pid) - cpu };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A profile-picture upload (multipart, field `profilePicture`). */
+async function upload(api: ApiProcess, token: string, file: Buffer, from: string) {
+  const form = new FormData();
+  form.append('profilePicture', new Blob([file]), 'me.png');
+  const started = performance.now();
+  const res = await fetch(`${api.base}/api/users/profile-picture`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from },
+    body: form,
+    signal: AbortSignal.timeout(300_000),
+  });
+  const body = (await res.json()) as { message?: string };
+  return { status: res.status, ms: performance.now() - started, message: body.message ?? '' };
+}
+
+const statusCounts = (statuses: number[]) =>
+  [...new Set(statuses)].map((s) => `${statuses.filter((x) => x === s).length}×${s}`).join(', ');
+
+async function imageDecoding(api: ApiProcess): Promise<void> {
+  const flat = (width: number, height: number, channels: 3 | 4) =>
+    sharp({ create: { width, height, channels, background: '#2f6b2f' } });
+  const pictures: [string, Buffer][] = [
+    // The finding: 40 MP, 16-bit, interlaced.
+    [
+      '40 MP 16-bit interlaced PNG',
+      await flat(8000, 5000, 3)
+        .toColourspace('rgb16')
+        .png({ progressive: true, compressionLevel: 9 })
+        .toBuffer(),
+    ],
+    // The costliest kind still taken after the fix: 12 MP, interlaced, with alpha.
+    ['12 MP 8-bit interlaced PNG', await flat(4000, 3000, 4).png({ progressive: true }).toBuffer()],
+  ];
+  // Uploaders (each account may upload 20 a minute) and bystanders who only sign in.
+  const uploaders: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const who = await account(api, 'uploader', `10.26.8.${i}`);
+    const login = await call(api, 'POST', '/api/auth/login', `10.26.8.${i}`, who);
+    uploaders.push((login.body as { data: { accessToken: string } }).data.accessToken);
+  }
+  const bystanders: { email: string; password: string }[] = [];
+  for (let i = 0; i < 18; i++) bystanders.push(await account(api, 'bystander', `10.26.9.${i}`));
+  const signIn = (i: number) =>
+    call(api, 'POST', '/api/auth/login', `10.26.10.${i}`, bystanders[i]!).then((r) => {
+      if (r.status !== 200) throw new Error(`sign-in answered ${r.status}`);
+      return r.ms;
+    });
+  // Six sign-ins 100 ms apart (they overlap: argon2 takes a while), with nothing else running.
+  let nextBystander = 0;
+  const sixSignIns = () => {
+    const first = nextBystander;
+    nextBystander += 6;
+    return Promise.all([0, 1, 2, 3, 4, 5].map((k) => sleep(100 * k).then(() => signIn(first + k))));
+  };
+  const quiet = await sixSignIns();
+  console.log(
+    `\n[images] six sign-ins 100 ms apart, alone: median ${fmt(median(quiet))}, worst ${fmt(Math.max(...quiet))}`,
+  );
+  const sendMany = (file: Buffer, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        upload(api, uploaders[i % uploaders.length]!, file, `10.26.8.${i % uploaders.length}`),
+      ),
+    );
+
+  for (const [label, file] of pictures) {
+    console.log(`[images] ${label}: ${(file.length / 1024).toFixed(0)} KB`);
+    const one = await measured(api.pid, () => upload(api, uploaders[0]!, file, '10.26.8.0'));
+    console.log(
+      `[images]   one upload: ${one.result.status} in ${fmt(one.result.ms)} (${one.result.message}); ` +
+        `API CPU ${fmt(one.cpuMs)}, RSS peak ${one.peakMb.toFixed(0)} MB`,
+    );
+    const eight = await measured(api.pid, () => sendMany(file, 8));
+    console.log(
+      `[images]   eight at once: ${statusCounts(eight.result.map((a) => a.status))}, the slowest ` +
+        `${fmt(Math.max(...eight.result.map((a) => a.ms)))}; API CPU ${fmt(eight.cpuMs)}, RSS peak ${eight.peakMb.toFixed(0)} MB`,
+    );
+    const flood = sendMany(file, 12);
+    const loaded = await sixSignIns();
+    const twelve = await flood;
+    console.log(
+      `[images]   the same six sign-ins during twelve uploads at once: median ${fmt(median(loaded))}, worst ${fmt(Math.max(...loaded))} ` +
+        `(uploads: ${statusCounts(twelve.map((a) => a.status))})`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const dir = path.join(DATA_DIR, 'bench-security');
   const db = await ensureDatabase({ log: (m) => console.log(`[db] ${m}`) });
@@ -238,7 +394,7 @@ async function main(): Promise<void> {
     ORDER_MAX_OPEN_UNPAID: '2',
     ORDER_MAX_UNITS_PER_ORDER: '2000',
   });
-  const only = (process.env.SECBENCH_ONLY ?? '1,3,4').split(',');
+  const only = (process.env.SECBENCH_ONLY ?? '1,3,4,arrays,images').split(',');
   // Findings 1 and 3 need the demo catalogue (seeded as in development); 4 needs only accounts.
   if (only.includes('1') || only.includes('3')) {
     console.log(`[bench] seeding the demo catalogue into ${name} (${DIST})`);
@@ -254,6 +410,8 @@ async function main(): Promise<void> {
     ['1', finding1],
     ['3', finding3],
     ['4', finding4],
+    ['arrays', arrayBodies],
+    ['images', imageDecoding],
   ];
   try {
     for (const [name, run] of runs) {

@@ -211,6 +211,13 @@ export async function stopApi(api: ApiProcess | undefined, signal: NodeJS.Signal
   clearTimeout(timer);
 }
 
+/** CPU time (user + system, all threads) a process has used, in ms, from /proc (Linux). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Resident set size of a process in MB, from /proc (Linux). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

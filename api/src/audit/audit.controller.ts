@@ -4,6 +4,8 @@ import { AUDIT_EXPORT_LIMIT } from '@spc/shared-contracts';
 import type { FastifyReply } from 'fastify';
 import { Answer } from '../common/answer';
 import { Auth } from '../common/access.decorators';
+import { CurrentUser } from '../common/current-user.decorator';
+import type { Principal } from '../common/principal';
 import { AuditService } from './audit.service';
 import {
   AuditFilterDto,
@@ -56,10 +58,11 @@ export class AuditController {
     headers: TOTAL_HEADER,
   })
   async export(
+    @CurrentUser() actor: Principal,
     @Query() query: AuditFilterDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const { csv, total } = await this.audit.exportCsv(query);
+    const { csv, total } = await this.audit.exportCsv(actor, query);
     reply
       .header('X-Total-Count', String(total))
       .header('Content-Type', 'text/csv; charset=utf-8')

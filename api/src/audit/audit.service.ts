@@ -54,6 +54,19 @@ export class AuditService {
     }
   }
 
+  /**
+   * One entry for a file taken out of the shop (a CSV export, an order's PDF): who (the entry's
+   * author), when (its time), what and which range (`what`, e.g. "12 orders as CSV (from 2026-01-01
+   * to 2026-01-31; status Pending)"). Never about an order's own timeline: its target is the file.
+   */
+  recordExport(actor: Principal, action: string, file: string, what: string): Promise<void> {
+    return this.record(actor, action, `${actor.fullName} exported ${what}`, {
+      type: 'export',
+      id: file,
+      label: what,
+    });
+  }
+
   async list(query: AuditQueryDto): Promise<{ items: AuditLogDto[]; total: number }> {
     const { skip, limit } = pageRequest(query, PAGE_SIZE.auditLogs);
     return this.repository.list(toFilter(query), skip, limit);
@@ -63,7 +76,10 @@ export class AuditService {
    * The filtered trail as CSV, newest first: at most AUDIT_EXPORT_LIMIT entries (the newest), with
    * `total` saying how many matched. Cells starting like a formula are neutralised.
    */
-  async exportCsv(filter: AuditFilterDto): Promise<{ csv: string; rows: number; total: number }> {
+  async exportCsv(
+    actor: Principal,
+    filter: AuditFilterDto,
+  ): Promise<{ csv: string; rows: number; total: number }> {
     const { items, total } = await this.repository.list(toFilter(filter), 0, AUDIT_EXPORT_LIMIT);
     const rows: CsvValue[][] = [
       ['timestamp', 'user', 'role', 'activity', 'action', 'message', 'record_type', 'record'],
@@ -80,7 +96,14 @@ export class AuditService {
         e.target?.label ?? e.target?.id,
       ]);
     }
-    return { csv: toCsv(rows), rows: items.length, total };
+    const csv = toCsv(rows);
+    await this.recordExport(
+      actor,
+      'audit.export',
+      'audit-trail.csv',
+      `${countOf(items.length, 'audit entry', 'audit entries')} as CSV (${describeFilters(filter)})`,
+    );
+    return { csv, rows: items.length, total };
   }
 
   /** Who and what the trail can be filtered on. */
@@ -110,4 +133,29 @@ function toFilter(query: AuditFilterDto): AuditFilter {
     before: query.to ? startOfShopDay(addDays(query.to, 1)) : undefined,
     hideCustomerSignIns: query.hideCustomerSignIns === 'true',
   };
+}
+
+/** "1 order", "12 orders". */
+export const countOf = (n: number, one: string, many: string) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** Paging and ordering say nothing about what an export holds. */
+const NOT_FILTERS = new Set(['page', 'limit', 'sortBy', 'sortOrder']);
+
+/**
+ * The filters of a list or an export in words, dates first: "from 2026-01-01 to 2026-01-31; status
+ * Pending", or "all dates" without any.
+ */
+export function describeFilters(query: object): string {
+  const q = query as Record<string, unknown>;
+  const from = typeof q.from === 'string' ? q.from : undefined;
+  const to = typeof q.to === 'string' ? q.to : undefined;
+  const range =
+    from && to ? `from ${from} to ${to}` : from ? `from ${from}` : to ? `up to ${to}` : 'all dates';
+  const others = Object.entries(q)
+    .filter(
+      ([k, v]) => !['from', 'to'].includes(k) && !NOT_FILTERS.has(k) && v !== undefined && v !== '',
+    )
+    .map(([k, v]) => `${k} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+  return [range, ...others].join('; ');
 }

@@ -158,6 +158,17 @@ class BodyRequiredValidationPipe extends ValidationPipe {
     ) {
       throw new BadRequestException('This request needs a JSON body');
     }
+    // A whole body read into a class is an object: a list or a bare value is refused before the
+    // class is built from it (which costs per item).
+    if (
+      metadata.type === 'body' &&
+      !metadata.data &&
+      metadata.metatype &&
+      !PLAIN_TYPES.includes(metadata.metatype) &&
+      !isPlainObject(value)
+    ) {
+      throw new BadRequestException('The body must be a JSON object');
+    }
     // One optional field of the body (`@Body('refund')`), absent: nothing to validate.
     if (metadata.type === 'body' && metadata.data && (value === undefined || value === null)) {
       return undefined;

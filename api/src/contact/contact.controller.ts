@@ -9,6 +9,7 @@ import {
 import { CONTACT_MESSAGES } from '@spc/shared-contracts';
 import { Answer } from '../common/answer';
 import { Auth, Public } from '../common/access.decorators';
+import { BodyLimit, CONTACT_BODY_LIMIT_BYTES } from '../common/body-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
@@ -34,6 +35,7 @@ export class ContactController {
 
   @Post('contact')
   @Public()
+  @BodyLimit(CONTACT_BODY_LIMIT_BYTES, { values: 20 })
   @ApiOperation({
     summary:
       "Send the shop a message from the contact page: stored for the back office, e-mailed to the shop's address, confirmed to the sender by e-mail",

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -27,6 +28,8 @@ export class MailService {
   private readonly logger = new Logger(MailService.name);
   private readonly transport: Transporter;
   private readonly outbox?: string;
+  /** Messages this process has written to the outbox. */
+  private filed = 0;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     if (config.mail.smtpUrl) {
@@ -49,6 +52,10 @@ export class MailService {
 
   /** Sends (or files) the message; a failure is logged and reported as false, never thrown. */
   async send(message: MailMessage): Promise<boolean> {
+    // An outbox file is named when the message is sent: by time, then this process's count and a
+    // random part, so two messages of one millisecond (or of two instances sharing the folder) never
+    // share a name, and the names sort in sending order. `wx`: no file is ever overwritten.
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(++this.filed).padStart(6, '0')}-${randomBytes(3).toString('hex')}`;
     try {
       const info = await this.transport.sendMail({
         from: this.config.mail.from,
@@ -63,11 +70,8 @@ export class MailService {
           .toLowerCase()
           .replace(/[^a-z0-9]+/g, '-')
           .slice(0, 40);
-        const file = path.join(
-          this.outbox,
-          `${new Date().toISOString().replace(/[:.]/g, '-')}-${slug}.eml`,
-        );
-        await writeFile(file, info.message as Buffer);
+        const file = path.join(this.outbox, `${name}-${slug}.eml`);
+        await writeFile(file, info.message as Buffer, { flag: 'wx' });
         const showLink = message.link && this.config.env === 'development';
         this.logger.log(
           `E-mail to ${message.to} written to ${file}${showLink ? ` (link: ${message.link})` : ''}`,

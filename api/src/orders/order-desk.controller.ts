@@ -61,10 +61,11 @@ export class OrderDeskController {
     content: { 'text/csv': { schema: { type: 'string' } } },
   })
   async exportCsv(
+    @CurrentUser() actor: Principal,
     @Query() query: OrderListQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const { csv, fileName } = await this.desk.exportCsv(query);
+    const { csv, fileName } = await this.desk.exportCsv(actor, query);
     void reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${fileName}"`)

@@ -11,6 +11,7 @@ import {
   type CsvValue,
   type OrderQueue,
 } from '@spc/shared-contracts';
+import { AuditService, countOf, describeFilters } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import { shopDay } from '../reports/shop-time';
 import type { OrderDto, OrderListQueryDto } from './dto/order.dto';
@@ -98,6 +99,7 @@ export class OrderDeskService {
   constructor(
     private readonly orders: OrdersService,
     private readonly repository: OrdersRepository,
+    private readonly audit: AuditService,
   ) {}
 
   /** How many orders wait in each bucket of the work queue, and how many there are. */
@@ -143,7 +145,10 @@ export class OrderDeskService {
   }
 
   /** The orders matching the list's filters as CSV, at most ORDER_EXPORT_MAX_ROWS of them. */
-  async exportCsv(query: OrderListQueryDto): Promise<{ csv: string; fileName: string }> {
+  async exportCsv(
+    actor: Principal,
+    query: OrderListQueryDto,
+  ): Promise<{ csv: string; fileName: string }> {
     const total = await this.repository.countMatching(orderListFilter(query));
     if (total > ORDER_EXPORT_MAX_ROWS) {
       throw new BadRequestException(
@@ -160,7 +165,14 @@ export class OrderDeskService {
       query.from || query.to
         ? `${query.from ?? 'start'}_to_${query.to ?? shopDay(new Date())}`
         : shopDay(new Date());
-    return { csv, fileName: `orders-${span}.csv` };
+    const fileName = `orders-${span}.csv`;
+    await this.audit.recordExport(
+      actor,
+      'orders.export',
+      fileName,
+      `${countOf(orders.length, 'order', 'orders')} as CSV (${describeFilters(query)})`,
+    );
+    return { csv, fileName };
   }
 
   private step(action: BulkOrderAction, actor: Principal, id: string): Promise<OrderDto> {

@@ -102,7 +102,8 @@ export class OrderDetailService {
   ): Promise<OrderPdf> {
     let order: OrderDto;
     let role: Role;
-    if (link.expires !== undefined || link.signature !== undefined) {
+    const byLink = link.expires !== undefined || link.signature !== undefined;
+    if (byLink) {
       this.links.verify(id, kind, link.expires, link.signature);
       order = await this.orders.get(SHOP_ACTOR, id);
       role = 'customer';
@@ -123,7 +124,17 @@ export class OrderDetailService {
     const shop = this.shopContacts();
     const pdf =
       kind === 'receipt' ? await receiptPdf(order, shop) : await deliveryNotePdf(order, shop);
-    return { filename: `${kind}-${order.purchaseNumber}.pdf`, pdf };
+    const filename = `${kind}-${order.purchaseNumber}.pdf`;
+    // Staff and admin print anyone's documents: the trail says who took which. (A customer's own,
+    // or one opened through the e-mail's link, is the customer's.)
+    if (actor && actor.role !== 'customer' && !byLink)
+      await this.audit.recordExport(
+        actor,
+        'order.document',
+        filename,
+        `the ${kind === 'receipt' ? 'receipt' : 'delivery note'} of order ${order.purchaseNumber} as PDF`,
+      );
+    return { filename, pdf };
   }
 
   /** What the documents print as the shop's contacts. */

@@ -7,6 +7,7 @@ import {
   UnsupportedMediaTypeException,
   UnprocessableEntityException,
 } from '@nestjs/common';
+import { Semaphore } from 'async-mutex';
 import sharp from 'sharp';
 import { LIMITS } from '@spc/shared-contracts';
 import { FileStorage } from './storage.service';
@@ -26,6 +27,31 @@ export interface StoredImage {
 
 /** Decoding more pixels than this is refused: a small file can hide an enormous image. */
 const MAX_INPUT_PIXELS = 40_000_000;
+/**
+ * An interlaced PNG or a progressive JPEG is decoded whole into memory before it can be resized (an
+ * ordinary one is read a strip at a time, a JPEG even at a fraction of its size): 40 megapixels of it
+ * cost seconds and hundreds of MB. 12 megapixels is a phone's photo.
+ */
+const MAX_PROGRESSIVE_PIXELS = 12_000_000;
+/** Bits per channel: photos have 8; 16 doubles the work and the memory for nothing a page shows. */
+const MAX_BITS_PER_SAMPLE = 8;
+/** WebP's largest side: a narrow, tall picture would be this tall at the largest width. */
+const MAX_OUTPUT_SIDE = 16_383;
+/** libvips stops a decode that takes longer (checked as it works, so it may run a little over). */
+const DECODE_TIMEOUT_SECONDS = 5;
+/**
+ * Pictures decoded at once. sharp runs each one on a thread of libuv's pool (4 threads), the pool
+ * argon2 hashes passwords on: one at a time leaves three to sign-ins, files and DNS whatever the
+ * uploads, and bounds the memory decoding takes to one picture's.
+ */
+export const IMAGE_DECODES_AT_ONCE = 1;
+/** Uploads waiting for their turn beyond this are answered 503 at once instead of queueing. */
+export const IMAGE_DECODES_WAITING = 8;
+
+// One libvips thread per picture (sharp's default on glibc Linux, said here for every platform) and
+// no cache of decoded pictures: each upload is decoded once.
+sharp.concurrency(1);
+sharp.cache(false);
 
 export const UNSUPPORTED_IMAGE_MESSAGE = 'Only JPEG, PNG or WebP images are accepted';
 export const IMAGE_TOO_LARGE_MESSAGE = `Images must be at most ${LIMITS.imageMaxBytes / (1024 * 1024)} MB`;
@@ -48,9 +74,39 @@ export function sniffImage(bytes: Buffer): ImageKind | undefined {
   return undefined;
 }
 
-const TOO_LARGE_DIMENSIONS_MESSAGE = 'The image is too large in dimensions (at most 40 megapixels)';
+const TOO_LARGE_DIMENSIONS_MESSAGE = `The image is too large in dimensions (at most ${MAX_INPUT_PIXELS / 1e6} megapixels)`;
+export const PROGRESSIVE_TOO_LARGE_MESSAGE = `An interlaced PNG or progressive JPEG may be at most ${MAX_PROGRESSIVE_PIXELS / 1e6} megapixels; save it as an ordinary JPEG or PNG, or smaller`;
+export const DEEP_COLOUR_MESSAGE = `Images must have at most ${MAX_BITS_PER_SAMPLE} bits per colour channel; save it as an ordinary JPEG, PNG or WebP`;
+export const TOO_TALL_MESSAGE = 'The image is too narrow for its height to be shown';
+export const DECODE_TOO_SLOW_MESSAGE =
+  'The image took too long to process; save it smaller or as an ordinary JPEG and try again';
+export const IMAGES_BUSY_MESSAGE =
+  'Many pictures are being processed right now; please try again in a moment';
+const DAMAGED_MESSAGE = 'The image could not be read; it may be damaged';
 /** How sharp (libvips) says an image has more pixels than `limitInputPixels`. */
 const TOO_MANY_PIXELS = /pixel limit|Input image exceeds/i;
+/** How sharp says a decode ran past its timeout. */
+const TIMED_OUT = /timeout/i;
+
+/** Refuses, from the header alone, an image that would cost too much to decode. */
+function assertAffordable(metadata: sharp.Metadata): void {
+  const { width, height } = metadata;
+  if (!width || !height || width * height > MAX_INPUT_PIXELS)
+    throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
+  const eightBit = metadata.depth === undefined || metadata.depth === 'uchar';
+  if (!eightBit || (metadata.bitsPerSample ?? 8) > MAX_BITS_PER_SAMPLE)
+    throw new UnprocessableEntityException(DEEP_COLOUR_MESSAGE);
+  if (metadata.isProgressive && width * height > MAX_PROGRESSIVE_PIXELS)
+    throw new UnprocessableEntityException(PROGRESSIVE_TOO_LARGE_MESSAGE);
+}
+
+/** The size of the image once turned upright. */
+function upright(metadata: sharp.Metadata): { width: number; height: number } {
+  const sideways = (metadata.orientation ?? 1) >= 5;
+  return sideways
+    ? { width: metadata.height!, height: metadata.width! }
+    : { width: metadata.width!, height: metadata.height! };
+}
 
 /**
  * Checks an uploaded image by its content, decodes it (refusing bombs), and stores it re-encoded as
@@ -60,6 +116,9 @@ const TOO_MANY_PIXELS = /pixel limit|Input image exceeds/i;
 @Injectable()
 export class ImageService {
   private readonly logger = new Logger(ImageService.name);
+  private readonly decodes = new Semaphore(IMAGE_DECODES_AT_ONCE);
+  /** Uploads decoding or waiting to. */
+  private pending = 0;
 
   constructor(private readonly storage: FileStorage) {}
 
@@ -78,44 +137,29 @@ export class ImageService {
     defaultWidth: number,
   ): Promise<StoredImage> {
     this.assertAcceptable(bytes);
+    // The header alone (no pixel decoded) says what decoding would cost.
     let metadata: sharp.Metadata;
     try {
       metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     } catch (error) {
       if (error instanceof Error && TOO_MANY_PIXELS.test(error.message))
         throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
-      throw new UnprocessableEntityException('The image could not be read; it may be damaged');
+      throw new UnprocessableEntityException(DAMAGED_MESSAGE);
     }
-    if (
-      !metadata.width ||
-      !metadata.height ||
-      metadata.width * metadata.height > MAX_INPUT_PIXELS
-    ) {
-      throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
-    }
+    assertAffordable(metadata);
+    const full = upright(metadata);
+    const largest = Math.min(Math.max(...widths), full.width);
+    if (Math.round((full.height * largest) / full.width) > MAX_OUTPUT_SIDE)
+      throw new UnprocessableEntityException(TOO_TALL_MESSAGE);
+
+    const pictures = await this.render(bytes, widths);
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
     const urls: Record<number, string> = {};
     const keys: string[] = [];
-    for (const width of widths) {
-      let webp: Buffer;
-      try {
-        webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
-          .rotate()
-          .resize({ width, withoutEnlargement: true })
-          .webp({ quality: 80 })
-          .toBuffer();
-      } catch (error) {
-        await this.storage.delete(keys);
-        if (error instanceof Error && /pixel limit|Input image exceeds/i.test(error.message)) {
-          throw new UnprocessableEntityException(
-            'The image is too large in dimensions (at most 40 megapixels)',
-          );
-        }
-        throw new UnprocessableEntityException('The image could not be read; it may be damaged');
-      }
+    for (const [i, width] of widths.entries()) {
       const key = `${folder}/${hash}-${width}.webp`;
       try {
-        urls[width] = await this.storage.put(key, webp, 'image/webp');
+        urls[width] = await this.storage.put(key, pictures[i]!, 'image/webp');
       } catch (error) {
         // The storage (a bucket) is away or refuses: not the uploader's fault, and worth a log line.
         await this.storage.delete(keys);
@@ -126,17 +170,53 @@ export class ImageService {
       }
       keys.push(key);
     }
-    const sideways = (metadata.orientation ?? 1) >= 5;
-    const fullWidth = sideways ? metadata.height : metadata.width;
-    const fullHeight = sideways ? metadata.width : metadata.height;
-    const width = Math.min(defaultWidth, fullWidth);
+    const width = Math.min(defaultWidth, full.width);
     return {
       url: urls[defaultWidth] ?? urls[widths[0]!]!,
       urls,
       keys,
       width,
-      height: Math.round((fullHeight * width) / fullWidth),
+      height: Math.round((full.height * width) / full.width),
     };
+  }
+
+  /**
+   * The picture as WebP in each width, decoded once (turned upright, at the largest width) when its
+   * turn comes: IMAGE_DECODES_AT_ONCE at a time, IMAGE_DECODES_WAITING more waiting, any more 503.
+   */
+  private async render(bytes: Buffer, widths: number[]): Promise<Buffer[]> {
+    if (this.pending >= IMAGE_DECODES_AT_ONCE + IMAGE_DECODES_WAITING)
+      throw new ServiceUnavailableException(IMAGES_BUSY_MESSAGE);
+    this.pending++;
+    try {
+      return await this.decodes.runExclusive(async () => {
+        const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+          .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
+          .rotate()
+          .resize({ width: Math.max(...widths), withoutEnlargement: true })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const raw = { width: info.width, height: info.height, channels: info.channels };
+        const pictures: Buffer[] = [];
+        for (const width of widths) {
+          pictures.push(
+            await sharp(data, { raw })
+              .resize({ width, withoutEnlargement: true })
+              .webp({ quality: 80 })
+              .toBuffer(),
+          );
+        }
+        return pictures;
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      if (TOO_MANY_PIXELS.test(message))
+        throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
+      if (TIMED_OUT.test(message)) throw new UnprocessableEntityException(DECODE_TOO_SLOW_MESSAGE);
+      throw new UnprocessableEntityException(DAMAGED_MESSAGE);
+    } finally {
+      this.pending--;
+    }
   }
 
   async remove(keys: string[]): Promise<void> {
