@@ -5,7 +5,7 @@
 import { MPESA_MESSAGES, type MpesaPushStatus } from '@spc/shared-contracts';
 import type request from 'supertest';
 import type { ScenarioName } from '../../tools/mpesa/simulator';
-import { PUSH_LIMITS } from '../src/payments/mpesa.service';
+import { PUSH_LIMITS } from '../src/payments/prompt-limits';
 import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
 import { createMpesaTestApp, PAYMENT_ROUTES, type MpesaTestApp } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';

@@ -12,6 +12,7 @@ import { Auth, Public } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
+import { RateLimit } from '../common/rate-limit';
 import type { Principal } from '../common/principal';
 import { ContactService } from './contact.service';
 import {
@@ -34,6 +35,7 @@ export class ContactController {
 
   @Post('contact')
   @Public()
+  @RateLimit('contact')
   @ApiOperation({
     summary:
       "Send the shop a message from the contact page: stored for the back office, e-mailed to the shop's address, confirmed to the sender by e-mail",
