@@ -67,7 +67,13 @@ export class OrderHoldLimits {
       (keys) => this.orders.takenHoldSlots(keys),
       insert,
       (error) => this.orders.isHoldSlotCollision(error),
-    );
+    ).catch((error: unknown) => {
+      // Other orders took the slots chosen, again and again: a flood from these details.
+      if (!this.orders.isHoldSlotCollision(error)) throw error;
+      throw new ConflictException(
+        'Many orders are being placed with these details at this moment. Please try again in a minute.',
+      );
+    });
     if (answer.held) return answer.value;
     throw new ConflictException(this.refusal(answer.refused));
   }
