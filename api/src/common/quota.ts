@@ -155,9 +155,10 @@ export const slotPrefix = (key: string) => `${key}#`;
 /**
  * Inserts a holder with free slots of every dimension. `taken` lists the slot names live holders of
  * these keys carry; `insert` writes the holder with the chosen names and must fail with a duplicate
- * key error on the slots' unique index when one is taken meanwhile. Free slots are chosen at random,
- * so concurrent holders seldom pick the same; a holder that collides reads again and retries. A
- * dimension without enough free slots refuses, and nothing is written.
+ * key error on the slots' unique index when one is taken. Slots are chosen at random, so concurrent
+ * holders seldom pick the same: the first try without reading (most keys hold few slots), each
+ * next one among the slots a fresh read shows free. A dimension without enough free slots refuses,
+ * and nothing is written.
  */
 export async function holdSlots<T>(
   dimensions: HoldDimension[],
@@ -166,7 +167,7 @@ export async function holdSlots<T>(
   isSlotCollision: (error: unknown) => boolean,
 ): Promise<HoldAnswer<T>> {
   for (let attempt = 1; ; attempt++) {
-    const held = new Set(await taken(dimensions.map((d) => d.key)));
+    const held = new Set(attempt === 1 ? [] : await taken(dimensions.map((d) => d.key)));
     const slots: string[] = [];
     for (const dimension of dimensions) {
       const chosen = pickFree(dimension, held);
