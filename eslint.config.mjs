@@ -81,6 +81,21 @@ export default tseslint.config(
     },
   },
   {
+    // A limit is claimed in the step it limits (api/src/common/quota.ts), never counted and then
+    // compared: a burst of requests all read the same count and all pass.
+    files: ['api/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['left', 'right'].map((side) => ({
+          selector: `BinaryExpression[operator=/^[<>]=?$/][${side}.type='AwaitExpression'][${side}.argument.callee.property.name=/^count/][${side === 'left' ? 'right' : 'left'}.value!=0]`,
+          message:
+            'A limit is claimed, not counted then compared: use QuotaService.take or holdSlots (api/src/common/quota.ts).',
+        })),
+      ],
+    },
+  },
+  {
     files: ['storefront/**/*.{ts,tsx}', 'backoffice/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

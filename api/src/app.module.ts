@@ -9,6 +9,7 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
 import { ClaimsModule } from './common/claims';
+import { QuotaModule } from './common/quota';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
@@ -44,6 +45,7 @@ export class AppModule {
         }),
         RateLimitModule,
         ClaimsModule,
+        QuotaModule,
         AuditModule,
         MailModule,
         SmsModule,

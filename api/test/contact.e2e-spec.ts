@@ -15,6 +15,7 @@ import {
   uniqueEmail,
   type Session,
 } from './support/identity';
+import { RATE_LIMITED_MESSAGE } from '../src/common/rate-limit';
 import { createTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
@@ -159,6 +160,50 @@ describe('Contact form and Messages', () => {
     expect(again.body.message).toBe(CONTACT_MESSAGES.tooMany);
   });
 
+  async function storedCount(): Promise<number> {
+    const res = await t
+      .http()
+      .get('/api/contact-messages')
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    return res.body.totalMessages as number;
+  }
+
+  /** Sends them all at once; answers how many were accepted and refused, and how many were stored. */
+  async function burst(requests: ReturnType<typeof from>[]) {
+    const before = await storedCount();
+    const statuses = (await Promise.all(requests)).map((r) => r.status);
+    return {
+      accepted: statuses.filter((s) => s === 201).length,
+      refused: statuses.filter((s) => s === 429).length,
+      stored: (await storedCount()) - before,
+    };
+  }
+
+  it('accepts 3 of 40 messages sent at once from one address, storing only those', async () => {
+    const result = await burst(Array.from({ length: 40 }, () => from('10.14.0.1').send(message())));
+    expect(result).toEqual({ accepted: 3, refused: 37, stored: 3 });
+  });
+
+  it('accepts 3 of 40 messages for one e-mail sent at once from 40 addresses, in any case', async () => {
+    const email = uniqueEmail('victim');
+    const result = await burst(
+      Array.from({ length: 40 }, (_, i) =>
+        from(`10.15.0.${i + 1}`).send(message({ email: i % 2 ? email.toUpperCase() : email })),
+      ),
+    );
+    expect(result).toEqual({ accepted: 3, refused: 37, stored: 3 });
+  });
+
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    const result = await burst(
+      Array.from({ length: 40 }, (_, i) =>
+        from(`2c0f:fe38:2401:9:${(i + 1).toString(16)}::7`).send(message()),
+      ),
+    );
+    expect(result).toEqual({ accepted: 3, refused: 37, stored: 3 });
+  });
+
   it('lists newest first, by page and by read state; staff mark a message read and unread', async () => {
     const first = await from('10.4.0.1')
       .send(message({ subject: 'Older one' }))
@@ -250,5 +295,34 @@ describe('Contact form and Messages', () => {
       whatsapp: t.config.shopContacts.whatsapp,
       email: SHOP_EMAIL,
     });
+  });
+});
+
+describe('Contact form requests a minute', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      name: 'contactmin',
+      env: {
+        RATE_LIMIT_CONTACT_PER_MINUTE: '2',
+        RATE_LIMIT_CONTACT_PER_HOUR: '100',
+        TRUST_PROXY: 'true',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const from = (ip: string) => t.http().post('/api/contact').set('X-Forwarded-For', ip);
+
+  it('refuses requests past the minute limit of an address before reading the message', async () => {
+    const body = { name: 'Otieno', email: uniqueEmail('o'), subject: 'Hi', message: 'Hello' };
+    await from('10.6.0.1').send(body).expect(201);
+    await from('10.6.0.1').send({}).expect(400);
+    // Refused before the body is even validated: this one is not looked at.
+    const refused = await from('10.6.0.1').send({}).expect(429);
+    expect(refused.body.message).toBe(RATE_LIMITED_MESSAGE);
+    expect(refused.headers['retry-after']).toBeDefined();
+    await from('10.6.0.2').send(body).expect(201);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The database server the suite runs on keeps every promise the API's one code path relies on:
- * atomic conditional updates under concurrency, duplicate-key answers, `$elemMatch` on
+ * atomic conditional updates under concurrency, duplicate-key answers, limit counters (a
+ * conditional upsert) and held slots (a partial unique index on an array), `$elemMatch` on
  * sub-documents, findOneAndUpdate with a projection, TTL indexes (tools/db/probe.ts).
  */
 import { randomBytes } from 'node:crypto';

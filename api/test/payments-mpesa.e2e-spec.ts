@@ -5,7 +5,10 @@
 import { MPESA_MESSAGES, type MpesaPushStatus } from '@spc/shared-contracts';
 import type request from 'supertest';
 import type { ScenarioName } from '../../tools/mpesa/simulator';
-import { PUSH_LIMITS } from '../src/payments/mpesa.service';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PUSH_LIMITS } from '../src/payments/prompt-limits';
 import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
 import { createMpesaTestApp, PAYMENT_ROUTES, type MpesaTestApp } from './support/mpesa';
 import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
@@ -380,6 +383,33 @@ describe('M-Pesa Express', () => {
     await push(second.purchaseNumber, newPhone()).set(bearer(staff.accessToken)).expect(200);
   });
 
+  const reachedPhone = (phone: string) =>
+    m.sim.pushes.filter((p) => String(p.request.PhoneNumber) === asDaraja(phone)).length;
+
+  it(`sends ${PUSH_LIMITS.perOrder} prompts for one order when 40 are asked at once`, async () => {
+    const phone = newPhone();
+    m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
+    const o = await order(1, phone);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => push(o.purchaseNumber, phone)),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(PUSH_LIMITS.perOrder);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(40 - PUSH_LIMITS.perOrder);
+    expect(reachedPhone(phone)).toBe(PUSH_LIMITS.perOrder);
+  });
+
+  it(`sends ${PUSH_LIMITS.perPhone} prompts to one phone in ten minutes when 40 orders naming it ask at once`, async () => {
+    const phone = newPhone();
+    m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
+    const orders = await Promise.all(Array.from({ length: 40 }, () => order(1, phone)));
+    const answers = await Promise.all(orders.map((o) => push(o.purchaseNumber, phone)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(PUSH_LIMITS.perPhone);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(refused.body.message).toBe(MPESA_MESSAGES.tooManyForPhone);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(reachedPhone(phone)).toBe(PUSH_LIMITS.perPhone);
+  });
+
   it('keeps every payments route public: a token neither helps nor hurts', async () => {
     const quiet = newPhone();
     const o = await order(1, quiet);
@@ -400,6 +430,132 @@ describe('M-Pesa Express', () => {
         expect([route, res.status]).toEqual([route, 200]);
       }
     }
+  });
+});
+
+describe('M-Pesa prompts reaching one phone', () => {
+  const BURST = 40;
+  /** Under the ten-minute limit, so that a burst shows the day's limit alone. */
+  const PER_PHONE_PER_DAY = 3;
+  let m: MpesaTestApp;
+  let staff: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    m = await createMpesaTestApp('prompts', {
+      MPESA_PROMPTS_PER_PHONE_PER_DAY: String(PER_PHONE_PER_DAY),
+    });
+    const admin = await signInAdmin(m.t);
+    staff = await createStaff(m.t, admin.accessToken);
+    const category = await createCategory(m.t, staff.accessToken);
+    productId = (
+      await createProduct(m.t, staff.accessToken, category._id, { productQuantity: 10_000 })
+    )._id;
+  });
+  afterAll(() => m.close());
+
+  async function order(phone: string) {
+    const res = await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
+      guestInfo: { ...DELIVERY, phoneNumber: phone },
+    }).expect(201);
+    return res.body.order as { purchaseNumber: string };
+  }
+  const push = (purchaseNumber: string, phoneNumber: string, token?: string) => {
+    const req = m.t.http().post('/api/payments/mpesa/stk-push');
+    return (token ? req.set(bearer(token)) : req).send({ purchaseNumber, phoneNumber });
+  };
+  const reached = (phone: string) =>
+    m.sim.pushes.filter((p) => String(p.request.PhoneNumber) === asDaraja(phone)).length;
+
+  it(`sends ${PER_PHONE_PER_DAY} prompts a day to one phone however it is typed, ${BURST} at once (MPESA_PROMPTS_PER_PHONE_PER_DAY)`, async () => {
+    const phone = newPhone();
+    m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
+    const national = phone.slice(1);
+    const spellings = [
+      phone,
+      `+254${national}`,
+      `254 ${national}`,
+      `0${national.slice(0, 3)} ${national.slice(3)}`,
+    ];
+    // Staff may prompt any phone for any order: the day's limit holds across orders and spellings.
+    const orders = await Promise.all(Array.from({ length: BURST }, () => order(newPhone())));
+    const answers = await Promise.all(
+      orders.map((o, i) => push(o.purchaseNumber, spellings[i % 4]!, staff.accessToken)),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(PER_PHONE_PER_DAY);
+    expect(answers.find((r) => r.status === 429)!.body.message).toBe(
+      MPESA_MESSAGES.tooManyForPhoneToday,
+    );
+    expect(reached(phone)).toBe(PER_PHONE_PER_DAY);
+  });
+});
+
+describe("M-Pesa prompts over the day's budget", () => {
+  const BUDGET = 4;
+  let m: MpesaTestApp;
+  let dataDir: string;
+  let productId: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'spc-prompt-budget-'));
+    m = await createMpesaTestApp('promptbudget', {
+      MPESA_PROMPTS_PER_DAY: String(BUDGET),
+      DATA_DIR: dataDir,
+    });
+    const admin = await signInAdmin(m.t);
+    const category = await createCategory(m.t, admin.accessToken);
+    productId = (
+      await createProduct(m.t, admin.accessToken, category._id, { productQuantity: 10_000 })
+    )._id;
+  });
+  afterAll(async () => {
+    await m.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(`sends ${BUDGET} prompts when 30 shoppers ask at once, then pauses them and tells the shop once`, async () => {
+    const phones = Array.from({ length: 30 }, newPhone);
+    for (const p of phones)
+      m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(p));
+    const orders = await Promise.all(
+      phones.map(async (phone) => {
+        const res = await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
+          guestInfo: { ...DELIVERY, phoneNumber: phone },
+        }).expect(201);
+        return { purchaseNumber: res.body.order.purchaseNumber as string, phone };
+      }),
+    );
+    const answers = await Promise.all(
+      orders.map((o) =>
+        m.t
+          .http()
+          .post('/api/payments/mpesa/stk-push')
+          .send({ purchaseNumber: o.purchaseNumber, phoneNumber: o.phone }),
+      ),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(BUDGET);
+    const paused = answers.filter((r) => r.status === 503);
+    expect(paused).toHaveLength(30 - BUDGET);
+    expect(paused[0]!.body.message).toBe(MPESA_MESSAGES.pausedForToday);
+    expect(m.sim.pushes).toHaveLength(BUDGET);
+    const alerts = await waitFor(
+      async () =>
+        (await readdir(path.join(dataDir, 'outbox')).catch(() => [] as string[])).filter((f) =>
+          f.includes('m-pesa-prompts-used-up'),
+        ),
+      (files) => files.length > 0,
+      10_000,
+    );
+    await sleep(300);
+    const mail = await readFile(path.join(dataDir, 'outbox', alerts[0]!), 'utf8');
+    expect(mail).toContain(`To: ${m.t.config.admin.email}`);
+    expect(mail).toContain('MPESA_PROMPTS_PER_DAY');
+    // Once a day, however many were refused (only the admin works at this shop).
+    expect(
+      (await readdir(path.join(dataDir, 'outbox'))).filter((f) =>
+        f.includes('m-pesa-prompts-used-up'),
+      ),
+    ).toHaveLength(1);
   });
 });
 

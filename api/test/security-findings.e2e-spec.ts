@@ -185,6 +185,8 @@ describe('finding 3: anyone can hold all the stock for 72 hours without paying',
         ORDER_MAX_UNITS_PER_LINE: '60',
         ORDER_MAX_UNITS_PER_ORDER: '100',
         ORDER_MAX_OPEN_UNPAID: '2',
+        // Issue 26: an address is capped by the units its unpaid orders hold (here 2 x 100).
+        ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '200',
       },
     });
     const shop = await shopWithProduct(t);
@@ -237,7 +239,7 @@ describe('finding 3: anyone can hold all the stock for 72 hours without paying',
     expect(held).toBe(200);
     expect(refused!.status).toBe(409);
     expect(refused!.body.message).toBe(
-      'There are already 2 unpaid orders waiting for confirmation for these contact details. Please pay for one of them, or wait until the shop confirms it, before placing another order.',
+      'Unpaid orders from your network already hold the most seedlings the shop keeps for one network (200) until they are paid or confirmed. Please pay for an order, or wait until the shop confirms one, before placing another. For a larger order, please contact the shop.',
     );
     expect(stockBefore - (await stockOf(t, products[0]!))).toBe(100);
 

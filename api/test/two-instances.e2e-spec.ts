@@ -56,6 +56,7 @@ describe('two API instances on one database', () => {
       // orders (its orders share one guest's details) are tested elsewhere.
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '10000',
       ORDER_MAX_OPEN_UNPAID: '10000',
+      ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '1000000',
       RATE_LIMIT_ORDERS_PER_MINUTE: '10000',
       RATE_LIMIT_TRACKING_PER_MINUTE: '10000',
     };

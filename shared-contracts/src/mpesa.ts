@@ -54,6 +54,10 @@ export const MPESA_MESSAGES = {
     'Too many M-Pesa prompts for this order. Please wait a few minutes before trying again.',
   tooManyForPhone:
     'Too many M-Pesa prompts to this phone number. Please wait a few minutes before trying again.',
+  tooManyForPhoneToday:
+    'Too many M-Pesa prompts to this phone number today. Please pay through the paybill or on delivery.',
+  pausedForToday:
+    'M-Pesa prompts are paused for the rest of today. Please pay through the paybill or on delivery.',
   rejected: 'M-Pesa did not accept the request. Check the phone number and try again.',
   unreachable: 'M-Pesa is not answering right now. Please try again in a moment.',
   unknownPrompt: 'No M-Pesa prompt with this reference',

@@ -9,12 +9,16 @@
  *     (a new phone and e-mail each time) until the API refuses three in a row.
  *  4. Sign-in time while 120 wrong-password change-password calls run 24 at a time.
  *
- * Issue 26 (SECBENCH_ONLY names `arrays`, `images`):
+ * Issue 26 (SECBENCH_ONLY names `arrays`, `images`, 26.2, 26.5, 26.9):
  *  - arrays (finding 1): a 1 MB body `[{},{},…]` (349,000 items) to POST /api/contact and POST
  *    /api/orders: the time of one, and the health check's latency while ten run at once.
  *  - images (finding 8): a 40-megapixel, 16-bit, interlaced PNG of under 500 KB as a profile picture:
  *    the answer, the API's CPU time and peak RSS for one; the peak RSS for eight at once; sign-in time
  *    while twelve are uploaded at once.
+ *  2. Units one address holds with 30 orders of 2,000 at once; honest shoppers accepted behind one
+ *     address; one phone in six spellings; ten addresses of one IPv6 /64.
+ *  5. PIN prompts reaching one phone from 40 asked at once (a Daraja simulator stands in).
+ *  9. Orders paid with one receipt code in five spellings, and by five clerks at once.
  *
  * Settings: SECBENCH_DIST (the built API folder, `api/dist` by default; point it at a copy of an
  * older build to measure "before"), MONGODB_URI (else the repo's database launcher).
@@ -23,7 +27,8 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import sharp from 'sharp';
-import { ensureDatabase, withDatabaseName } from '../db/launcher';
+import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
+import { startDarajaSimulator, type DarajaSimulator } from '../mpesa/simulator';
 import { apiEnv, cpuMs, rssMb, sleep, startApi, stopApi, type ApiProcess } from '../drills/support';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 
@@ -165,6 +170,233 @@ async function finding3(api: ApiProcess): Promise<void> {
   console.log(
     `\n[3] one address placed ${placed} orders in ${fmt(performance.now() - started)} holding ${held} units ` +
       `(${((100 * held) / totalBefore).toFixed(1)} % of the catalogue's ${totalBefore}); then: ${lastRefusal}`,
+  );
+}
+
+// Issue 26 -----------------------------------------------------------------------------------
+
+/** The first admin the API creates (main sets it from the environment it starts the API with). */
+const admin = { email: '', password: '' };
+
+/** A staff member's token, a category and products with stock enough never to run out. */
+async function shopFloor(api: ApiProcess, tag: string, products = 2) {
+  const signedIn = await call(api, 'POST', '/api/auth/login', `10.26.${tag}.250`, {
+    email: admin.email,
+    password: admin.password,
+  });
+  const adminToken = (signedIn.body as { data: { accessToken: string } }).data.accessToken;
+  const staffEmail = `bench-staff-${randomBytes(3).toString('hex')}@example.co.ke`;
+  await call(
+    api,
+    'POST',
+    '/api/staff',
+    `10.26.${tag}.250`,
+    {
+      fullName: 'Bench Clerk',
+      email: staffEmail,
+      phoneNumber: '0712000333',
+      password: 'Staff#2026x',
+    },
+    adminToken,
+  );
+  const login = await call(api, 'POST', '/api/auth/login', `10.26.${tag}.251`, {
+    email: staffEmail,
+    password: 'Staff#2026x',
+  });
+  if (login.status !== 200) throw new Error(`staff: ${login.status} ${JSON.stringify(login.body)}`);
+  const token = (login.body as { data: { accessToken: string } }).data.accessToken;
+  const category = await call(
+    api,
+    'POST',
+    '/api/categories',
+    `10.26.${tag}.250`,
+    { name: `Bench ${randomBytes(3).toString('hex')}`, description: 'Seedlings the bench orders' },
+    token,
+  );
+  if (category.status !== 201)
+    throw new Error(`category: ${category.status} ${JSON.stringify(category.body)}`);
+  const categoryId = (category.body as { category: { _id: string } }).category._id;
+  const ids: string[] = [];
+  for (let i = 0; i < products; i++) {
+    // The product form is multipart, as the back office sends it.
+    const form = new FormData();
+    const fields = {
+      productName: `Bench seedling ${randomBytes(3).toString('hex')}`,
+      productDescription: 'A seedling the security bench orders',
+      price: '50',
+      initialPrice: '50',
+      productQuantity: '1000000',
+      category: categoryId,
+      onOffer: 'false',
+    };
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    const res = await fetch(`${api.base}/api/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.26.${tag}.250` },
+      body: form,
+    });
+    const body = (await res.json()) as { product: { _id: string } };
+    if (res.status !== 201) throw new Error(`product: ${res.status} ${JSON.stringify(body)}`);
+    ids.push(body.product._id);
+  }
+  return { token, products: ids };
+}
+
+let benchPhone = 10_000_000 + (randomBytes(3).readUIntBE(0, 3) % 80_000_000);
+const newPhone = () => `07${String(benchPhone++).slice(-8)}`;
+const guestInfo = (phoneNumber = newPhone()) => ({
+  fullName: 'Bench Shopper',
+  phoneNumber,
+  email: `shopper-${randomBytes(4).toString('hex')}@example.co.ke`,
+  county: 'Kiambu',
+  streetAddress: 'Ruiru, near the stage',
+});
+const tally = (answers: Answer[]) => {
+  const counts = new Map<number, number>();
+  for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${n}×${status}`).join(', ');
+};
+
+/**
+ * Issue 26, finding 2: units of stock held by one address when 30 of the largest orders arrive at
+ * once; honest shoppers behind one carrier address (30, one after another) accepted; one phone in
+ * six spellings; ten addresses of one IPv6 /64.
+ */
+async function hoarding(api: ApiProcess): Promise<void> {
+  const { products } = await shopFloor(api, '2');
+  const largest = products.map((_id) => ({ _id, quantity: 1000 }));
+  const units = (answers: Answer[]) => answers.filter((a) => a.status === 201).length * 2000;
+  const burst = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      call(api, 'POST', '/api/orders', '41.90.2.1', { guestInfo: guestInfo(), products: largest }),
+    ),
+  );
+  console.log(
+    `\n[26.2] 30 orders of 2,000 units at once from one address: ${units(burst)} units held (${tally(burst)})`,
+  );
+  let honest = 0;
+  for (let i = 0; i < 30; i++) {
+    const res = await call(api, 'POST', '/api/orders', '197.248.2.2', {
+      guestInfo: guestInfo(),
+      products: [{ _id: products[0], quantity: 10 }],
+    });
+    if (res.status === 201) honest++;
+  }
+  console.log(
+    `[26.2] 30 honest shoppers (10 units each) one after another behind one address: ${honest} accepted`,
+  );
+  const phone = newPhone().slice(1);
+  const spellings = [
+    `0${phone}`,
+    `+254${phone}`,
+    `254${phone}`,
+    `0${phone.slice(0, 3)} ${phone.slice(3, 6)} ${phone.slice(6)}`,
+    `+254 ${phone}`,
+    phone,
+  ];
+  const spelled = await Promise.all(
+    spellings.map((p, i) =>
+      call(api, 'POST', '/api/orders', `41.90.2.${10 + i}`, {
+        guestInfo: guestInfo(p),
+        products: [{ _id: products[1], quantity: 1 }],
+      }),
+    ),
+  );
+  console.log(
+    `[26.2] one phone written 6 ways, at once: ${spelled.filter((a) => a.status === 201).length} orders placed`,
+  );
+  const v6 = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      call(api, 'POST', '/api/orders', `2c0f:fe38:2400:1:${(i + 1).toString(16)}::1`, {
+        guestInfo: guestInfo(),
+        products: largest,
+      }),
+    ),
+  );
+  console.log(
+    `[26.2] 10 addresses of one IPv6 /64, orders of 2,000 at once: ${units(v6)} units held (${tally(v6)})`,
+  );
+}
+
+/**
+ * Issue 26, finding 5: PIN prompts reaching one phone when 40 prompts for the orders naming it
+ * (guest orders, as many as the API accepts) are asked at once from 40 addresses, then the next
+ * ten minutes' worth as if they had passed (another 40, at once).
+ */
+async function prompts(api: ApiProcess, sim: DarajaSimulator): Promise<void> {
+  const { products } = await shopFloor(api, '5', 1);
+  const victim = newPhone();
+  const orders: string[] = [];
+  const placed = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      call(api, 'POST', '/api/orders', `41.90.5.${i + 1}`, {
+        guestInfo: guestInfo(victim),
+        products: [{ _id: products[0], quantity: 1 }],
+      }),
+    ),
+  );
+  for (const a of placed)
+    if (a.status === 201)
+      orders.push((a.body as { order: { purchaseNumber: string } }).order.purchaseNumber);
+  const daraja = `254${victim.slice(1)}`;
+  const reached = () => sim.pushes.filter((p) => String(p.request.PhoneNumber) === daraja).length;
+  const asked = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      call(api, 'POST', '/api/payments/mpesa/stk-push', `41.90.6.${i + 1}`, {
+        purchaseNumber: orders[i % orders.length],
+        phoneNumber: victim,
+      }),
+    ),
+  );
+  console.log(
+    `\n[26.5] ${orders.length} guest orders naming one phone (of 10 tried); 40 prompts asked at once: ${reached()} reached the phone (${tally(asked)})`,
+  );
+}
+
+/** Issue 26, finding 9: orders paid with one M-Pesa code in five spellings, and by five clerks at once. */
+async function receiptCodes(api: ApiProcess): Promise<void> {
+  const { token, products } = await shopFloor(api, '9', 1);
+  const newOrder = async (i: number) => {
+    const res = await call(api, 'POST', '/api/orders', `41.90.9.${i + 1}`, {
+      guestInfo: guestInfo(),
+      products: [{ _id: products[0], quantity: 1 }],
+    });
+    return (res.body as { order: { _id: string; totalAmount: number } }).order;
+  };
+  const pay = (order: { _id: string; totalAmount: number }, code: string) =>
+    call(
+      api,
+      'PATCH',
+      `/api/orders/complete-payment/${order._id}`,
+      '10.26.9.251',
+      {
+        paymentMethod: 'Mpesa',
+        paymentDetails: {
+          amount: order.totalAmount,
+          transactionCode: code,
+          timePaid: new Date().toISOString(),
+        },
+      },
+      token,
+    );
+  const code = `S${randomBytes(5).toString('hex').toUpperCase().slice(0, 9)}`;
+  const spellings = [
+    code,
+    code.toLowerCase(),
+    `${code.slice(0, 4)} ${code.slice(4)}`,
+    `${code}.`,
+    `\u200b${code}`,
+  ];
+  const orders = [];
+  for (let i = 0; i < 10; i++) orders.push(await newOrder(i));
+  const oneByOne: Answer[] = [];
+  for (const [i, spelling] of spellings.entries()) oneByOne.push(await pay(orders[i]!, spelling));
+  const second = `S${randomBytes(5).toString('hex').toUpperCase().slice(0, 9)}`;
+  const atOnce = await Promise.all(orders.slice(5).map((o) => pay(o, second)));
+  const paid = (answers: Answer[]) => answers.filter((a) => a.status === 200).length;
+  console.log(
+    `\n[26.9] one receipt code in 5 spellings: ${paid(oneByOne)} orders paid (${tally(oneByOne)}); ` +
+      `one code recorded by 5 clerks at once: ${paid(atOnce)} orders paid (${tally(atOnce)})`,
   );
 }
 
@@ -393,8 +625,13 @@ async function main(): Promise<void> {
     LOGIN_LOCKOUT_AFTER_FAILURES: '5',
     ORDER_MAX_OPEN_UNPAID: '2',
     ORDER_MAX_UNITS_PER_ORDER: '2000',
+    ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '4000',
+    MPESA_PROMPTS_PER_PHONE_PER_DAY: '10',
+    MPESA_PROMPTS_PER_DAY: '1000',
   });
-  const only = (process.env.SECBENCH_ONLY ?? '1,3,4,arrays,images').split(',');
+  admin.email = env.ADMIN_EMAIL!;
+  admin.password = env.ADMIN_PASSWORD!;
+  const only = (process.env.SECBENCH_ONLY ?? '1,3,4,arrays,images,26.2,26.5,26.9').split(',');
   // Findings 1 and 3 need the demo catalogue (seeded as in development); 4 needs only accounts.
   if (only.includes('1') || only.includes('3')) {
     console.log(`[bench] seeding the demo catalogue into ${name} (${DIST})`);
@@ -406,17 +643,41 @@ async function main(): Promise<void> {
     if (seeded.status !== 0) throw new Error('seeding failed');
   }
   // Each finding gets an API process of its own: the first can leave the old API unable to serve.
-  const runs: [string, (api: ApiProcess) => Promise<void>][] = [
+  // Finding 26.5 prompts through a Daraja simulator (sandbox settings, pointed at it).
+  const sim = await startDarajaSimulator({ delayMs: 60_000 });
+  sim.setScenario({ result: 'cancelled', callback: 'none', delayMs: 60_000 });
+  const mpesaPort = await freePort();
+  const mpesaEnv = {
+    MPESA_ENV: 'sandbox',
+    MPESA_BASE_URL: sim.url,
+    MPESA_CONSUMER_KEY: 'bench-consumer-key',
+    MPESA_CONSUMER_SECRET: 'bench-consumer-secret',
+    MPESA_SHORTCODE: '174379',
+    MPESA_PASSKEY: 'bench-passkey-0123456789',
+    MPESA_CALLBACK_BASE_URL: `http://127.0.0.1:${mpesaPort}`,
+    MPESA_CALLBACK_TOKEN: 'bench-callback-token-0123456789abcdef',
+  };
+  const runs: [string, (api: ApiProcess) => Promise<void>, NodeJS.ProcessEnv?][] = [
     ['1', finding1],
     ['3', finding3],
     ['4', finding4],
     ['arrays', arrayBodies],
     ['images', imageDecoding],
+    ['26.2', hoarding],
+    ['26.5', (api) => prompts(api, sim), mpesaEnv],
+    ['26.9', receiptCodes],
   ];
   try {
-    for (const [name, run] of runs) {
+    for (const [name, run, extra] of runs) {
       if (!only.includes(name)) continue;
-      const api = await startApi(env, { quiet: true, main: path.join(DIST, 'main.js') });
+      const api = await startApi(
+        { ...env, ...extra },
+        {
+          quiet: true,
+          main: path.join(DIST, 'main.js'),
+          ...(extra === mpesaEnv ? { port: mpesaPort } : {}),
+        },
+      );
       try {
         await run(api);
       } catch (error) {
@@ -426,6 +687,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await sim.close();
     await db.stop();
   }
 }

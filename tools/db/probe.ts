@@ -84,6 +84,60 @@ export async function checkConformance(db: Db, options: ConformanceOptions = {})
     `${concurrent.filter((c) => c === 'accepted').length} accepted, ${concurrent.filter((c) => c === '11000').length} refused with 11000`,
   );
 
+  // Window limits (api/src/common/quota.ts): a conditional $inc with upsert on a counter's _id
+  // either counts or answers 11000 (the counter is full, or another request created it first).
+  const counters = db.collection<{ _id: string; n: number }>('probe_quota');
+  await counters.deleteMany({});
+  const counted = await Promise.all(
+    Array.from({ length: 40 }, async () => {
+      try {
+        const r = await counters.updateOne(
+          { _id: 'k', n: { $lt: 5 } },
+          { $inc: { n: 1 } },
+          { upsert: true },
+        );
+        if (r.modifiedCount + r.upsertedCount === 1) return 'counted';
+      } catch (e) {
+        if (!isDuplicate(e)) return `error ${(e as Error).message}`;
+      }
+      const again = await counters.updateOne({ _id: 'k', n: { $lt: 5 } }, { $inc: { n: 1 } });
+      return again.modifiedCount === 1 ? 'counted' : 'refused';
+    }),
+  );
+  const n = (await counters.findOne({ _id: 'k' }))?.n;
+  check(
+    counted.filter((c) => c === 'counted').length === 5 && n === 5,
+    '40 concurrent conditional upserts of a counter limited to 5',
+    `${counted.filter((c) => c === 'counted').length} counted, counter at ${n}, others: ${[...new Set(counted.filter((c) => c !== 'counted'))].join(', ')}`,
+  );
+
+  // Held slots (open unpaid orders): a unique index on an array, partial on the holder's state; a
+  // slot is held once while the holder matches, and freed by the update that makes it not match.
+  const holders = db.collection<{ _id: number; open: boolean; slots?: string[] }>('probe_slots');
+  await holders.drop().catch(() => {});
+  await holders.createIndex(
+    { slots: 1 },
+    { unique: true, partialFilterExpression: { open: true, slots: { $exists: true } } },
+  );
+  await holders.insertMany([
+    { _id: 0, open: true },
+    { _id: -1, open: true },
+  ]);
+  const held = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      codeOf(holders.insertOne({ _id: i + 1, open: true, slots: [`p#${1 + (i % 2)}`, `a#${i}`] })),
+    ),
+  );
+  await holders.updateMany({ slots: 'p#1' }, { $set: { open: false } });
+  const freed = await codeOf(holders.insertOne({ _id: 100, open: true, slots: ['p#1'] }));
+  check(
+    held.filter((c) => c === 'accepted').length === 2 &&
+      held.filter((c) => c === '11000').length === 18 &&
+      freed === 'accepted',
+    '20 concurrent holders of 2 slots under a partial unique index on an array',
+    `${held.filter((c) => c === 'accepted').length} held, ${held.filter((c) => c === '11000').length} refused with 11000; a freed slot taken again: ${freed}`,
+  );
+
   // Reservations are sub-documents matched with $elemMatch; a reservation is taken once per order
   // under concurrency, and released by its own entry.
   type Reserved = { _id: number; q: number; reservations: { orderId: string; quantity: number }[] };
@@ -189,6 +243,8 @@ export async function checkConformance(db: Db, options: ConformanceOptions = {})
   for (const name of [
     'probe_atomic',
     'probe_unique',
+    'probe_quota',
+    'probe_slots',
     'probe_reservations',
     'probe_projection',
     'probe_ttl',

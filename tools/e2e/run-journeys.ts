@@ -147,6 +147,9 @@ async function main(): Promise<void> {
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000',
       ORDER_MAX_OPEN_UNPAID: '1000',
+      ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '1000000',
+      SMS_PER_SENDER_PER_DAY: '1000',
+      SMS_PER_RECIPIENT_PER_DAY: '1000',
       MPESA_ENV: 'sandbox-local',
       MPESA_BASE_URL: mpesa,
       MPESA_CALLBACK_BASE_URL: api,
@@ -156,6 +159,7 @@ async function main(): Promise<void> {
       SMS_RETRY_INTERVAL_MS: '1000',
       // The journeys send more contact messages from one address than a shopper would.
       RATE_LIMIT_CONTACT_PER_HOUR: '1000',
+      RATE_LIMIT_CONTACT_PER_MINUTE: '1000',
     };
 
     // The storefront's release journey needs two more builds of its own (they differ in the shop's

@@ -73,24 +73,13 @@ export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShut
     const { products, lowCount, outCount } = await this.stock.lowStock();
     if (!products.length) return 0;
     if (!(await this.claims.claimOnce(`low-stock-digest:${day}`))) return 0;
-    const recipients = await this.recipients();
+    const recipients = await this.users.staffEmails();
     const subject = `Low stock on ${day}: ${outCount} out of stock, ${lowCount} low`;
     const text = digestText(products, this.config.backofficeUrl);
     let sent = 0;
     for (const to of recipients) if (await this.mail.send({ to, subject, text })) sent += 1;
     this.logger.log(`Sent the low-stock digest of ${day} to ${sent} people`);
     return sent;
-  }
-
-  /** Active staff and admins. */
-  private async recipients(): Promise<string[]> {
-    const emails: string[] = [];
-    for (let page = 1; ; page += 1) {
-      const result = await this.users.list(['staff', 'admin'], { page, limit: 100 }, true);
-      emails.push(...result.items.map((user) => user.email));
-      if (page >= result.totalPages) break;
-    }
-    return [...new Set(emails)];
   }
 }
 

@@ -20,9 +20,10 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { Connection } from 'mongoose';
 import { ErrorResponseDto } from './error-response.dto';
+import { canonicalEmail, clientNetwork } from './identifiers';
 import { MongoThrottlerStorage } from './rate-limit.store';
 
-const LIMITS = ['auth', 'tracking', 'orders', 'uploads', 'account'] as const;
+const LIMITS = ['auth', 'tracking', 'orders', 'uploads', 'account', 'contact'] as const;
 export type RateLimitName = Exclude<(typeof LIMITS)[number], 'account'>;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';
@@ -46,8 +47,13 @@ export function accountTracker(req: Record<string, unknown>): string {
   if (typeof user?.id === 'string') return `user:${user.id}`;
   const email = (req.body as { email?: unknown } | undefined)?.email;
   if (typeof email === 'string' && email.trim())
-    return `email:${email.trim().toLowerCase().slice(0, 320)}`;
-  return `ip:${String(req.ip)}`;
+    return `email:${canonicalEmail(email).slice(0, 320)}`;
+  return addressTracker(req);
+}
+
+/** Requests from one client network (an IPv4 address, an IPv6 /64) count together. */
+export function addressTracker(req: Record<string, unknown>): string {
+  return `ip:${clientNetwork(String(req.ip))}`;
 }
 
 /** The throttler guard, answering its 429 with a plain `Retry-After` header. */
@@ -94,8 +100,9 @@ export function RateLimit(name: RateLimitName, options: { perAccount?: boolean }
           name,
           ttl: 60_000,
           limit: config.rateLimits[name],
-          // Per account (uploads come from signed-in users), whatever address they come from.
-          ...(name === 'account' || name === 'uploads' ? { getTracker: accountTracker } : {}),
+          // Per account (uploads come from signed-in users), whatever address they come from; the
+          // others per client network.
+          getTracker: name === 'account' || name === 'uploads' ? accountTracker : addressTracker,
         })),
         errorMessage: RATE_LIMITED_MESSAGE,
         // Counted in the shared database, so several API instances enforce one limit together.

@@ -6,6 +6,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { singleLine } from '../mail/mail-text';
+import { canonicalEmail } from './identifiers';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
   PASSWORD_PATTERN,
@@ -37,7 +38,7 @@ function singleLineTextUpTo(maxLength: number) {
  */
 export const SINGLE_LINE_TEXT_PATTERN = '[^\\s\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff]';
 const trimLower = Transform(({ value }) =>
-  typeof value === 'string' ? value.trim().toLowerCase() : value,
+  typeof value === 'string' ? canonicalEmail(value) : value,
 );
 
 interface FieldOptions {

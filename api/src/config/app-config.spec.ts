@@ -32,6 +32,21 @@ describe('loadConfig', () => {
     expect(config.admin.usingDevDefaults).toBe(true);
   });
 
+  it('ships the limits of issue 26 and refuses an address budget smaller than one order', () => {
+    const config = loadConfig({});
+    expect(config.orders.maxUnpaidUnitsPerAddress).toBe(4000);
+    expect(config.rateLimits.contact).toBe(5);
+    expect(loadConfig({ SMS_PROVIDER: 'simulator', MPESA_ENV: 'sandbox-local' })).toMatchObject({
+      sms: { budgets: { perRecipientPerDay: 10, perSenderPerDay: 20, perDay: 500 } },
+      mpesa: { budgets: { perPhonePerDay: 10, perDay: 1000 } },
+    });
+    expect(
+      problemsOf({ ORDER_MAX_UNITS_PER_ORDER: '3000', ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '2500' }),
+    ).toEqual([
+      'ORDER_MAX_UNPAID_UNITS_PER_ADDRESS (2500) must be at least ORDER_MAX_UNITS_PER_ORDER (3000): no order that large could be placed',
+    ]);
+  });
+
   it('refuses to start production without its secrets, naming each missing setting', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
     expect(problems).toEqual([

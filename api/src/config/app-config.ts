@@ -73,6 +73,7 @@ const envSchema = z.object({
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_CONTACT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCKOUT_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
@@ -85,6 +86,7 @@ const envSchema = z.object({
     .default(1000),
   ORDER_MAX_UNITS_PER_ORDER: z.coerce.number().int().min(1).default(2000),
   ORDER_MAX_OPEN_UNPAID: z.coerce.number().int().min(1).default(2),
+  ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: z.coerce.number().int().min(1).default(4000),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -137,8 +139,16 @@ export interface AppConfig {
   /**
    * Requests a minute per client address: sign-in, sign-up and password routes; order tracking; order
    * placement. `uploads`: image uploads per account. `account`: per account, whatever the address, on the routes that check or set a password.
+   * `contact`: contact-form messages a minute per client address (before the hourly limit is even looked at).
    */
-  rateLimits: { auth: number; tracking: number; orders: number; uploads: number; account: number };
+  rateLimits: {
+    auth: number;
+    tracking: number;
+    orders: number;
+    uploads: number;
+    account: number;
+    contact: number;
+  };
   /** Sign-in lockout per account: after this many wrong passwords in a row, for base seconds, doubling. */
   loginLockout: { afterFailures: number; baseSeconds: number };
   /**
@@ -146,7 +156,9 @@ export interface AppConfig {
    * undone. `unpaidExpiryMs`: a Pending, unpaid order older than this is cancelled automatically and its
    * stock returned (stops stock hoarding by orders nobody means to pay); 0 turns it off.
    * `maxUnitsPerLine`, `maxUnitsPerOrder`: the most seedlings of one product, and in all, per order.
-   * `maxOpenUnpaid`: how many Pending, unpaid orders one phone, e-mail or client address may have.
+   * `maxOpenUnpaid`: how many Pending, unpaid orders one phone, e-mail or account may have.
+   * `maxUnpaidUnitsPerAddress`: how many seedlings Pending, unpaid orders from one client network
+   * (an IPv4 address, an IPv6 /64) may hold together, counted in blocks of 100.
    */
   orders: {
     reconcileAfterMs: number;
@@ -154,6 +166,7 @@ export interface AppConfig {
     maxUnitsPerLine: number;
     maxUnitsPerOrder: number;
     maxOpenUnpaid: number;
+    maxUnpaidUnitsPerAddress: number;
   };
   /** M-Pesa Express (STK push) at checkout; null when MPESA_ENV is unset or `off`. */
   mpesa: MpesaConfig | null;
@@ -238,6 +251,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
   const { sms, problems: smsProblems } = readSmsConfig(withDefaults, env.NODE_ENV);
   if (smsProblems.length) throw new ConfigError(smsProblems);
 
+  if (env.ORDER_MAX_UNPAID_UNITS_PER_ADDRESS < env.ORDER_MAX_UNITS_PER_ORDER)
+    throw new ConfigError([
+      `ORDER_MAX_UNPAID_UNITS_PER_ADDRESS (${env.ORDER_MAX_UNPAID_UNITS_PER_ADDRESS}) must be at least ORDER_MAX_UNITS_PER_ORDER (${env.ORDER_MAX_UNITS_PER_ORDER}): no order that large could be placed`,
+    ]);
+
   if (env.S3_BUCKET) {
     for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL'] as const) {
       if (!env[key]) problems.push(`${key} is required when S3_BUCKET is set`);
@@ -278,6 +296,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       orders: env.RATE_LIMIT_ORDERS_PER_MINUTE,
       uploads: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
       account: env.RATE_LIMIT_ACCOUNT_PER_MINUTE,
+      contact: env.RATE_LIMIT_CONTACT_PER_MINUTE,
     },
     loginLockout: {
       afterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES,
@@ -289,6 +308,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       maxUnitsPerLine: env.ORDER_MAX_UNITS_PER_LINE,
       maxUnitsPerOrder: env.ORDER_MAX_UNITS_PER_ORDER,
       maxOpenUnpaid: env.ORDER_MAX_OPEN_UNPAID,
+      maxUnpaidUnitsPerAddress: env.ORDER_MAX_UNPAID_UNITS_PER_ADDRESS,
     },
     mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -51,6 +51,8 @@ const mpesaSchema = z.object({
     .optional(),
   MPESA_BASE_URL: z.string().url().optional(),
   MPESA_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
+  MPESA_PROMPTS_PER_PHONE_PER_DAY: z.coerce.number().int().min(1).default(10),
+  MPESA_PROMPTS_PER_DAY: z.coerce.number().int().min(1).default(1000),
 });
 
 /** M-Pesa Express (Daraja STK push) settings; absent when MPESA_ENV is unset or `off`. */
@@ -72,6 +74,11 @@ export interface MpesaConfig {
   callbackAllowedIps: string[];
   /** A prompt without a callback this long is asked about with the STK query. */
   reconcileAfterMs: number;
+  /**
+   * Prompts a shop day (Africa/Nairobi) to one phone, and in all: past the second, prompts stop
+   * until midnight and staff and admins are e-mailed once.
+   */
+  budgets: { perPhonePerDay: number; perDay: number };
 }
 
 /** Reads the MPESA_* settings; `problems` name what is missing or malformed. */
@@ -123,6 +130,10 @@ export function readMpesaConfig(
       callbackToken: token,
       callbackAllowedIps: v.MPESA_CALLBACK_ALLOWED_IPS?.split(',') ?? [],
       reconcileAfterMs: v.MPESA_RECONCILE_AFTER_MS,
+      budgets: {
+        perPhonePerDay: v.MPESA_PROMPTS_PER_PHONE_PER_DAY,
+        perDay: v.MPESA_PROMPTS_PER_DAY,
+      },
     },
     problems: [],
   };

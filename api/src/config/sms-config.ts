@@ -23,6 +23,9 @@ const smsSchema = z.object({
   SMS_BASE_URL: z.string().url().optional(),
   SMS_RETRY_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   SMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  SMS_PER_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).default(10),
+  SMS_PER_SENDER_PER_DAY: z.coerce.number().int().min(1).default(20),
+  SMS_PER_DAY: z.coerce.number().int().min(1).default(500),
 });
 
 /** Order text messages; absent when SMS_PROVIDER is unset or `off`. */
@@ -38,7 +41,19 @@ export interface SmsConfig {
   retryIntervalMs: number;
   /** A message that failed this many times is given up (recorded as failed). */
   maxAttempts: number;
+  /**
+   * Text messages a shop day (Africa/Nairobi): to one number; caused by one customer (an account,
+   * else the client network that placed the order); and in all. A message over one is not sent
+   * (recorded as skipped, with why); the day's total running out also e-mails staff and admins once.
+   */
+  budgets: { perRecipientPerDay: number; perSenderPerDay: number; perDay: number };
 }
+
+const budgetsOf = (s: z.infer<typeof smsSchema>): SmsConfig['budgets'] => ({
+  perRecipientPerDay: s.SMS_PER_RECIPIENT_PER_DAY,
+  perSenderPerDay: s.SMS_PER_SENDER_PER_DAY,
+  perDay: s.SMS_PER_DAY,
+});
 
 const isLocal = (u: string) => /^(localhost|127\.|\[?::1\]?|0\.0\.0\.0)/.test(new URL(u).hostname);
 
@@ -71,6 +86,7 @@ export function readSmsConfig(
         senderId: s.AT_SENDER_ID ?? '',
         retryIntervalMs: s.SMS_RETRY_INTERVAL_MS,
         maxAttempts: s.SMS_MAX_ATTEMPTS,
+        budgets: budgetsOf(s),
       },
       problems: [],
     };
@@ -93,6 +109,7 @@ export function readSmsConfig(
       senderId: s.AT_SENDER_ID ?? '',
       retryIntervalMs: s.SMS_RETRY_INTERVAL_MS,
       maxAttempts: s.SMS_MAX_ATTEMPTS,
+      budgets: budgetsOf(s),
     },
     problems: [],
   };

@@ -13,6 +13,7 @@ import { BodyLimit, CONTACT_BODY_LIMIT_BYTES } from '../common/body-limit';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
+import { RateLimit } from '../common/rate-limit';
 import type { Principal } from '../common/principal';
 import { ContactService } from './contact.service';
 import {
@@ -36,6 +37,7 @@ export class ContactController {
   @Post('contact')
   @Public()
   @BodyLimit(CONTACT_BODY_LIMIT_BYTES, { values: 20 })
+  @RateLimit('contact')
   @ApiOperation({
     summary:
       "Send the shop a message from the contact page: stored for the back office, e-mailed to the shop's address, confirmed to the sender by e-mail",

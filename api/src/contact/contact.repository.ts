@@ -32,11 +32,6 @@ export class ContactRepository {
     return toView(doc.toObject() as Lean);
   }
 
-  /** Messages stored since `since` from this client address, or for this e-mail address. */
-  async countSince(since: Date, by: { clientAddress?: string; email?: string }): Promise<number> {
-    return this.messages.countDocuments({ ...by, createdAt: { $gte: since } });
-  }
-
   async page(
     read: boolean | undefined,
     skip: number,

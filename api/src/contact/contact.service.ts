@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { CONTACT_MESSAGES, CONTACT_PAGE_SIZE } from '@spc/shared-contracts';
+import { canonicalEmail, clientNetwork } from '../common/identifiers';
 import { pageRequest, totalPages } from '../common/pagination';
+import { QuotaService, type WindowLimit } from '../common/quota';
 import type { Principal } from '../common/principal';
 import { TooManyRequestsException } from '../common/rate-limit';
 import type { AppConfig } from '../config/app-config';
@@ -26,9 +28,9 @@ const quoted = (text: string) =>
 
 /**
  * The contact page's messages: stored for the back office, e-mailed to the shop's address and
- * confirmed to the shopper by e-mail. At most RATE_LIMIT_CONTACT_PER_HOUR an hour from one client
- * address and for one e-mail address, counted from the stored messages (so every API instance sees
- * the same count).
+ * confirmed to the shopper by e-mail. At most RATE_LIMIT_CONTACT_PER_HOUR a clock hour from one
+ * client network (an IPv4 address, an IPv6 /64) and for one e-mail address, claimed before the
+ * message is stored (QuotaService), so a burst cannot pass the limit on any number of instances.
  */
 @Injectable()
 export class ContactService {
@@ -37,18 +39,23 @@ export class ContactService {
   constructor(
     private readonly repo: ContactRepository,
     private readonly mail: MailService,
+    private readonly quota: QuotaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async send(dto: ContactMessageDto, clientAddress: string): Promise<{ _id: string }> {
-    const since = new Date(Date.now() - HOUR_MS);
-    const email = dto.email.toLowerCase();
-    const [fromAddress, forEmail] = await Promise.all([
-      this.repo.countSince(since, { clientAddress }),
-      this.repo.countSince(since, { email }),
+    const email = canonicalEmail(dto.email);
+    const perHour: WindowLimit = {
+      name: 'contact',
+      limit: this.config.contactPerHour,
+      per: HOUR_MS,
+    };
+    const answer = await this.quota.take([
+      { limit: perHour, key: `net:${clientNetwork(clientAddress)}` },
+      { limit: perHour, key: `email:${email}` },
     ]);
-    if (Math.max(fromAddress, forEmail) >= this.config.contactPerHour)
-      throw new TooManyRequestsException(CONTACT_MESSAGES.tooMany, 3600);
+    if (!answer.granted)
+      throw new TooManyRequestsException(CONTACT_MESSAGES.tooMany, answer.retryAfterSeconds);
 
     const stored = await this.repo.create({ ...dto, email, clientAddress });
     await this.mailShop(stored);

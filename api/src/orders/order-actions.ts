@@ -1,6 +1,7 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { OrderAction, OrderSmsEvent, OrderStatus, Role } from '@spc/shared-contracts';
+import { canonicalReceiptCode } from '../common/identifiers';
 import type { Principal } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
 import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
@@ -57,6 +58,11 @@ export interface OrderStep<I = void> {
    * to take it back if the conditional update then matches nothing.
    */
   before?: (ctx: StepContext<I>) => Promise<(() => Promise<void>) | null | undefined>;
+  /**
+   * The 4xx to answer when the change breaks a unique index (a receipt code another order took
+   * between `prepare`'s check and the write); without it such an error is a server error.
+   */
+  duplicate?: (ctx: StepContext<I>) => Promise<Error>;
   /** Work that follows the change, before the audit entry (e.g. returning stock). */
   after?: (ctx: StepContext<I>, updated: OrderRecord) => Promise<void>;
   /** The audit entry: its action name and its text. */
@@ -82,18 +88,27 @@ function assertTotal(order: OrderRecord, amount: number): void {
     );
 }
 
-/** The change that marks an order paid; a Pending order moves on to Processing. */
+/**
+ * The change that marks an order paid; a Pending order moves on to Processing. The code's one
+ * spelling goes with it, under the unique index that lets a receipt code pay one order, ever.
+ */
 function paid(
   { order, actor }: StepContext<unknown>,
   method: string,
   details: { amount: number; transactionCode: string; timePaid: Date | null },
   paidAt: Date,
 ): UpdateQuery<Order> {
+  const receiptKey = details.transactionCode ? canonicalReceiptCode(details.transactionCode) : '';
   return {
     $set: {
       paymentStatus: 'Paid',
       paymentMethod: method,
-      paymentDetails: { ...details, completedById: actor.id, completedByName: actor.fullName },
+      paymentDetails: {
+        ...details,
+        completedById: actor.id,
+        completedByName: actor.fullName,
+        ...(receiptKey ? { receiptKey } : {}),
+      },
       paidAt,
       ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
     },
@@ -121,14 +136,16 @@ export const ORDER_STEPS = {
       }
       const paidTime = timePaid ? new Date(timePaid) : now;
       money.checkTimePaid(order, paidTime, now);
-      await money.checkReceiptUnused(order._id, transactionCode);
+      const code = await money.receiptCode(order._id, transactionCode);
       return paid(
         ctx,
         dto.paymentMethod,
-        { amount, transactionCode: transactionCode ?? '', timePaid: timePaid ? paidTime : null },
+        { amount, transactionCode: code, timePaid: timePaid ? paidTime : null },
         paidTime,
       );
     },
+    duplicate: ({ order, money, input }) =>
+      money.receiptInUse(order._id, input.paymentDetails.transactionCode ?? ''),
     sms: 'paid',
     audit: {
       action: 'order.payment',
@@ -148,6 +165,7 @@ export const ORDER_STEPS = {
       assertTotal(ctx.order, amount);
       return paid(ctx, 'Mpesa', { amount, transactionCode, timePaid }, timePaid);
     },
+    duplicate: ({ order, money, input }) => money.receiptInUse(order._id, input.transactionCode),
     sms: 'paid',
     audit: {
       action: 'order.payment',

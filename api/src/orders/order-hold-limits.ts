@@ -1,22 +1,34 @@
 import { BadRequestException, ConflictException, Inject, Injectable } from '@nestjs/common';
+import { canonicalEmail, canonicalPhone, clientNetwork } from '../common/identifiers';
+import { holdSlots, type HoldDimension } from '../common/quota';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { OrdersRepository } from './orders.repository';
 
-/** Who an order is for and where the request came from: what the open-order cap counts by. */
+/** Who an order is for and where the request came from: what the open-order caps count by. */
 export interface OrderSource {
   phoneNumber: string;
   email: string;
+  /** The signed-in customer placing it, if any. */
+  accountId?: string;
   /** The client's network address (X-Forwarded-For behind a trusted proxy); absent in scripts. */
   clientAddress?: string;
 }
 
+/** The stock one slot of a network's cap stands for: an order of 1-100 seedlings holds one. */
+export const HOLD_BLOCK_UNITS = 100;
+
 /**
- * Bounds the stock one client can hold with orders nobody has paid for or confirmed: units per line
- * and per order, and how many such orders one phone number, e-mail or network address may have open
- * at once (ORDER_MAX_UNITS_PER_LINE, ORDER_MAX_UNITS_PER_ORDER, ORDER_MAX_OPEN_UNPAID). An order stops
- * counting once it is paid, once staff move it on from Pending (pay on delivery), or once it is
- * cancelled or expires (UNPAID_ORDER_EXPIRY_HOURS).
+ * Bounds the stock anyone can hold with orders nobody has paid for or confirmed (Pending and
+ * unpaid, until UNPAID_ORDER_EXPIRY_HOURS cancels them):
+ * - units per line and per order (ORDER_MAX_UNITS_PER_LINE, ORDER_MAX_UNITS_PER_ORDER);
+ * - ORDER_MAX_OPEN_UNPAID orders per phone number (E.164, however typed), per e-mail and per
+ *   signed-in account: one person, whatever the spelling;
+ * - ORDER_MAX_UNPAID_UNITS_PER_ADDRESS units per client network (an IPv4 address, an IPv6 /64),
+ *   counted in blocks of 100 (rounded up): many honest shoppers behind one carrier address (CGNAT) each order,
+ *   while one machine inventing phones and e-mails cannot hold more than that.
+ * Each cap is a set of slots the order itself holds (`holdSlots`): claimed by inserting the order,
+ * freed by the write that pays, confirms (moves on from Pending), cancels or expires it.
  */
 @Injectable()
 export class OrderHoldLimits {
@@ -41,15 +53,60 @@ export class OrderHoldLimits {
     }
   }
 
-  /** Refuses (409) a new order when its phone, e-mail or address already has the most open unpaid ones. */
-  async checkOpenOrders(source: OrderSource): Promise<void> {
-    const max = this.config.orders.maxOpenUnpaid;
-    const open = await this.orders.countOpenUnpaid(source, max);
-    if (open >= max) {
+  /**
+   * Writes the order (`insert`, given the slot names to carry) holding a slot of each cap, or
+   * refuses (409) when one of them is full; nothing is written then.
+   */
+  async hold<T>(
+    source: OrderSource,
+    units: number,
+    insert: (slots: string[]) => Promise<T>,
+  ): Promise<T> {
+    const answer = await holdSlots(
+      this.dimensions(source, units),
+      (keys) => this.orders.takenHoldSlots(keys),
+      insert,
+      (error) => this.orders.isHoldSlotCollision(error),
+    ).catch((error: unknown) => {
+      // Other orders took the slots chosen, again and again: a flood from these details.
+      if (!this.orders.isHoldSlotCollision(error)) throw error;
       throw new ConflictException(
-        `There are already ${open} unpaid orders waiting for confirmation for these contact details. ` +
-          'Please pay for one of them, or wait until the shop confirms it, before placing another order.',
+        'Many orders are being placed with these details at this moment. Please try again in a minute.',
+      );
+    });
+    if (answer.held) return answer.value;
+    throw new ConflictException(this.refusal(answer.refused));
+  }
+
+  private dimensions(source: OrderSource, units: number): HoldDimension[] {
+    const { maxOpenUnpaid, maxUnpaidUnitsPerAddress } = this.config.orders;
+    const perPerson = (key: string) => ({ key, limit: maxOpenUnpaid });
+    return [
+      perPerson(`phone:${canonicalPhone(source.phoneNumber)}`),
+      perPerson(`email:${canonicalEmail(source.email)}`),
+      ...(source.accountId ? [perPerson(`account:${source.accountId}`)] : []),
+      ...(source.clientAddress
+        ? [
+            {
+              key: `net:${clientNetwork(source.clientAddress)}`,
+              limit: Math.ceil(maxUnpaidUnitsPerAddress / HOLD_BLOCK_UNITS),
+              count: Math.max(1, Math.ceil(units / HOLD_BLOCK_UNITS)),
+            },
+          ]
+        : []),
+    ];
+  }
+
+  private refusal(full: HoldDimension): string {
+    if (full.key.startsWith('net:')) {
+      return (
+        `Unpaid orders from your network already hold the most seedlings the shop keeps for one network (${this.config.orders.maxUnpaidUnitsPerAddress}) until they are paid or confirmed. ` +
+        'Please pay for an order, or wait until the shop confirms one, before placing another. For a larger order, please contact the shop.'
       );
     }
+    return (
+      `There are already ${full.limit} unpaid orders waiting for confirmation for these contact details. ` +
+      'Please pay for one of them, or wait until the shop confirms it, before placing another order.'
+    );
   }
 }

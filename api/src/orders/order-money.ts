@@ -2,11 +2,17 @@ import { BadRequestException, ConflictException, Injectable } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { REFUND_MESSAGES } from '@spc/shared-contracts';
+import { canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
 import type { Principal } from '../common/principal';
 import type { RefundDto } from './dto/order.dto';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrderRefund } from './schemas/order-refund.schema';
+
+const receiptTaken = (code: string, purchaseNumber: string | null) =>
+  new ConflictException(
+    `The transaction code ${code} is already recorded for ${purchaseNumber ? `order ${purchaseNumber}` : 'another order'}. Check the code on the M-Pesa message.`,
+  );
 
 /** Allowance for a payment device's clock running a little ahead of or behind the server's. */
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
@@ -47,16 +53,35 @@ export class OrderMoney {
     }
   }
 
-  /** Refuses (409) a transaction code already recorded for another order. */
-  async checkReceiptUnused(orderId: string, transactionCode: string | undefined): Promise<void> {
-    const code = transactionCode?.trim();
-    if (!code) return;
-    const other = await this.orders.paidOrderWithTransactionCode(code, orderId);
-    if (other) {
-      throw new ConflictException(
-        `The transaction code ${code} is already recorded for order ${other}. Check the code on the M-Pesa message.`,
-      );
+  /**
+   * The one spelling of a transaction code typed by a clerk (upper case; blanks, punctuation and
+   * invisible characters removed), refusing (400) one with other letters than A-Z (a look-alike),
+   * and (409) one already on another order. The unique index on the code decides when two clerks
+   * record it at the same moment (`receiptInUse`).
+   */
+  async receiptCode(orderId: string, typed: string | undefined): Promise<string> {
+    if (!typed?.trim()) return '';
+    const code = canonicalReceiptCode(typed);
+    if (!code || !isReceiptCode(code)) {
+      throw new BadRequestException({
+        message: 'The transaction code must be the letters and digits of the M-Pesa message',
+        errors: [
+          {
+            field: 'paymentDetails.transactionCode',
+            messages: ['Only the letters A-Z and digits 0-9'],
+          },
+        ],
+      });
     }
+    const other = await this.orders.orderWithReceiptCode(code, orderId);
+    if (other) throw receiptTaken(code, other);
+    return code;
+  }
+
+  /** The 409 for a code that another order took, once the database refused it a second time. */
+  async receiptInUse(orderId: string, code: string): Promise<ConflictException> {
+    const key = canonicalReceiptCode(code);
+    return receiptTaken(key, await this.orders.orderWithReceiptCode(key, orderId));
   }
 
   /**

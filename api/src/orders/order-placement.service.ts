@@ -11,6 +11,7 @@ import {
 } from '@nestjs/common';
 import type { DeliveryMethod } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
+import { canonicalEmail, canonicalPhone } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
@@ -18,7 +19,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DeliveryService } from '../delivery/delivery.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
-import { OrderHoldLimits } from './order-hold-limits';
+import { OrderHoldLimits, type OrderSource } from './order-hold-limits';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { newPurchaseNumber } from './purchase-number';
@@ -66,14 +67,22 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
     const method = deliveryMethodOf(dto);
-    const source = { phoneNumber: delivery.phoneNumber, email: delivery.email, clientAddress };
+    const source: OrderSource = {
+      phoneNumber: delivery.phoneNumber,
+      email: delivery.email,
+      accountId: actor?.id,
+      clientAddress,
+    };
 
     let key: string | undefined;
     if (idempotencyKey) {
       // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
       const owner =
         actor?.id ??
-        `guest-${createHash('sha256').update(`${delivery.phoneNumber}\n${delivery.email.toLowerCase()}`).digest('hex').slice(0, 32)}`;
+        `guest-${createHash('sha256')
+          .update(`${canonicalPhone(delivery.phoneNumber)}\n${canonicalEmail(delivery.email)}`)
+          .digest('hex')
+          .slice(0, 32)}`;
       key = `${owner}:${idempotencyKey}`;
       const fingerprint = createHash('sha256')
         .update(JSON.stringify({ lines, delivery, method }))
@@ -95,8 +104,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     }
 
     try {
-      await this.holdLimits.checkOpenOrders(source);
-      const order = await this.reserve(actor, lines, delivery, method, clientAddress);
+      const order = await this.reserve(actor, lines, delivery, method, source);
       if (key) await this.orders.completeKey(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users
@@ -184,7 +192,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     lines: { _id: string; quantity: number }[],
     delivery: DeliveryInfoDto,
     method: DeliveryMethod,
-    clientAddress: string | undefined,
+    source: OrderSource,
   ): Promise<OrderRecord> {
     const products = await this.catalog.findForOrder(lines.map((l) => l._id));
     const byId = new Map(products.map((p) => [p._id, p]));
@@ -215,19 +223,23 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     // The fee and date come from the shop's zones; any figure the client sent is ignored.
     const quote = await this.deliveryZones.quote(method, delivery.county, delivery.subCounty, now);
 
-    const order = await this.insertWithFreshNumber({
-      placedBy: actor?.id ?? null,
-      guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
-      // Where the request came from, which the open unpaid order cap also counts by.
-      clientAddress: clientAddress ?? null,
-      products: orderLines,
-      subtotal,
-      shippingFee: quote.fee,
-      delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
-      totalAmount: subtotal + quote.fee,
-      orderDate: now,
-      estimatedDeliveryDate: quote.estimatedDeliveryDate,
-    });
+    const units = orderLines.reduce((sum, l) => sum + l.quantity, 0);
+    // Written holding its slots of the open unpaid order caps, or refused (409) when one is full.
+    const order = await this.holdLimits.hold(source, units, (holdSlots) =>
+      this.insertWithFreshNumber({
+        placedBy: actor?.id ?? null,
+        guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
+        clientAddress: source.clientAddress ?? null,
+        holdSlots,
+        products: orderLines,
+        subtotal,
+        shippingFee: quote.fee,
+        delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
+        totalAmount: subtotal + quote.fee,
+        orderDate: now,
+        estimatedDeliveryDate: quote.estimatedDeliveryDate,
+      }),
+    );
 
     const reserved: string[] = [];
     for (const line of orderLines) {
@@ -287,7 +299,9 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
           purchaseNumber: newPurchaseNumber(),
         } as Parameters<OrdersRepository['insert']>[0]);
       } catch (error) {
-        if (!isDuplicateKeyError(error) || attempt >= 4) throw error;
+        // A purchase number drawn twice is drawn again; a cap slot taken meanwhile is the caller's.
+        if (!isDuplicateKeyError(error) || this.orders.isHoldSlotCollision(error) || attempt >= 4)
+          throw error;
       }
     }
   }

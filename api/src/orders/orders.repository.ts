@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
 import { ORDER_QUEUE_RULES } from '@spc/shared-contracts';
 import { DEFAULT_DELIVERY_ZONE } from '@spc/shared-contracts';
+import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
+import { slotPrefix } from '../common/quota';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order, OrderIdempotency } from './schemas/order.schema';
 
@@ -143,13 +145,43 @@ export type NewOrder = Omit<
   | 'stockReturn'
 >;
 
+/** What makes an order hold its cap slots: it is Pending and unpaid (and carries slots). */
+const HOLDING = { orderStatus: 'Pending', paymentStatus: 'Pending' } as const;
+const HOLD_SLOTS_INDEX = 'open_unpaid_hold_slots';
+const RECEIPT_INDEX = 'receipt_code_pays_once';
+
 /** The only place that touches the orders collections. */
 @Injectable()
-export class OrdersRepository {
+export class OrdersRepository implements OnModuleInit {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
   ) {}
+
+  /**
+   * The two unique indexes the money and hoarding rules rest on, made before the API serves (it
+   * refuses to start without them): a cap slot is held by one open unpaid order at a time (the
+   * order leaves the index, freeing its slots, in the write that pays, confirms or cancels it), and
+   * a receipt code is on one order, ever.
+   */
+  async onModuleInit(): Promise<void> {
+    await this.orders.collection.createIndex(
+      { holdSlots: 1 },
+      {
+        name: HOLD_SLOTS_INDEX,
+        unique: true,
+        partialFilterExpression: { ...HOLDING, holdSlots: { $exists: true } },
+      },
+    );
+    await this.orders.collection.createIndex(
+      { 'paymentDetails.receiptKey': 1 },
+      {
+        name: RECEIPT_INDEX,
+        unique: true,
+        partialFilterExpression: { 'paymentDetails.receiptKey': { $exists: true } },
+      },
+    );
+  }
 
   async insert(order: NewOrder): Promise<OrderRecord> {
     const doc = await this.orders.create({
@@ -323,33 +355,48 @@ export class OrdersRepository {
     return rows[0]?.total ?? 0;
   }
 
-  /** The purchase number of another paid order that carries this transaction code, or null. */
-  async paidOrderWithTransactionCode(code: string, exceptId: string): Promise<string | null> {
+  /**
+   * The purchase number of another order paid with this receipt code (canonical), or null. Orders
+   * paid before codes had one spelling are matched by the code as it was stored.
+   */
+  async orderWithReceiptCode(key: string, exceptId: string): Promise<string | null> {
     const other = await this.orders
       .findOne({
         _id: { $ne: exceptId },
-        'paymentDetails.transactionCode': code,
-        paymentStatus: 'Paid',
+        $or: [
+          { 'paymentDetails.receiptKey': key },
+          { 'paymentDetails.transactionCode': key, paymentStatus: 'Paid' },
+        ],
       })
       .select({ purchaseNumber: 1 })
       .lean<{ purchaseNumber: string }>();
     return other?.purchaseNumber ?? null;
   }
 
-  /** Orders still Pending and unpaid for any of this phone number, e-mail or client address. */
-  /** Open unpaid orders of this phone, e-mail or address, counted up to `upTo` (the cap). */
-  countOpenUnpaid(
-    who: { phoneNumber: string; email: string; clientAddress?: string },
-    upTo: number,
-  ) {
-    const any: Record<string, string>[] = [
-      { 'guestInfo.phoneNumber': who.phoneNumber },
-      { 'guestInfo.email': who.email },
-    ];
-    if (who.clientAddress) any.push({ clientAddress: who.clientAddress });
-    return this.orders.countDocuments(
-      { orderStatus: 'Pending', paymentStatus: 'Pending', $or: any },
-      { limit: upTo },
+  /** True when a write failed because its receipt code is already on another order. */
+  isReceiptCollision(error: unknown): boolean {
+    return (
+      duplicateKeyField(error) === 'paymentDetails.receiptKey' ||
+      (duplicateKeyField(error) !== undefined && String(error).includes(RECEIPT_INDEX))
+    );
+  }
+
+  /** The cap slots of these keys that open unpaid orders hold now. */
+  async takenHoldSlots(keys: string[]): Promise<string[]> {
+    if (!keys.length) return [];
+    const prefixes = keys.map((k) => new RegExp(`^${escapeRegExp(slotPrefix(k))}`));
+    const docs = await this.orders
+      .find({ ...HOLDING, holdSlots: { $exists: true, $in: prefixes } })
+      .select({ holdSlots: 1 })
+      .lean<{ holdSlots: string[] }[]>();
+    return docs.flatMap((d) => d.holdSlots);
+  }
+
+  /** True when an insert failed because another open unpaid order took one of its cap slots. */
+  isHoldSlotCollision(error: unknown): boolean {
+    return (
+      duplicateKeyField(error) === 'holdSlots' ||
+      (duplicateKeyField(error) !== undefined && String(error).includes(HOLD_SLOTS_INDEX))
     );
   }
 

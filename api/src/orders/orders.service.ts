@@ -20,12 +20,15 @@ import {
   type OrderAction,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
+import { canonicalReceiptCode } from '../common/identifiers';
+import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { customerText } from '../mail/mail-text';
 import { MailService } from '../mail/mail.service';
+import { smsSender } from '../sms/sms-budgets';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type {
@@ -141,7 +144,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     );
     if (!replayed) {
       void this.sendConfirmation(order);
-      void this.sms.notifyOrder(order, 'placed');
+      void this.sms.notifyOrder(order, 'placed', smsSender(actor?.id, clientAddress));
     }
     const [view] = await this.views([order]);
     const whatsappUrl = whatsappLink(this.config.businessWhatsapp, orderChatMessage(order));
@@ -232,17 +235,24 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     const { reference, receipt, timePaid } = payment;
     if (order.paymentMethod !== 'Mpesa' || order.paymentDetails?.transactionCode !== reference)
       return false;
-    const updated = await this.orders.transition(
-      id,
-      { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
-      {
-        $set: {
-          'paymentDetails.transactionCode': receipt,
-          'paymentDetails.timePaid': timePaid,
-          paidAt: timePaid,
+    const updated = await this.orders
+      .transition(
+        id,
+        { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
+        {
+          $set: {
+            'paymentDetails.transactionCode': receipt,
+            'paymentDetails.receiptKey': canonicalReceiptCode(receipt),
+            'paymentDetails.timePaid': timePaid,
+            paidAt: timePaid,
+          },
         },
-      },
-    );
+      )
+      .catch((error: unknown) => {
+        // A receipt code already on another order is not put on this one (it pays one order, ever).
+        if (this.orders.isReceiptCollision(error)) return null;
+        throw error;
+      });
     if (!updated) return false;
     await this.audit.record(
       actor,
@@ -358,11 +368,18 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     this.assertAllowed(order, step.rule, actor);
     const update = await step.prepare(ctx);
     const undo = await step.before?.(ctx);
-    const updated = await this.orders.transition(
-      order._id,
-      { orderStatus: { $in: FROM[step.rule] }, ...step.guard?.(ctx) },
-      update,
-    );
+    let updated: OrderRecord | null;
+    try {
+      updated = await this.orders.transition(
+        order._id,
+        { orderStatus: { $in: FROM[step.rule] }, ...step.guard?.(ctx) },
+        update,
+      );
+    } catch (error) {
+      await undo?.();
+      if (step.duplicate && isDuplicateKeyError(error)) throw await step.duplicate(ctx);
+      throw error;
+    }
     if (!updated) {
       await undo?.();
       return this.refuse(order._id, step.rule, actor);
@@ -372,7 +389,13 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     const mail = step.mail?.(ctx, updated);
     if (mail && !(await this.mail.send(mail)))
       this.logger.warn(`The ${step.audit.action} e-mail for ${order.purchaseNumber} was not sent`);
-    if (step.sms) void this.sms.notifyOrder(updated, step.sms);
+    // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
+    if (step.sms)
+      void this.sms.notifyOrder(
+        updated,
+        step.sms,
+        actor.role === 'customer' ? smsSender(actor.id) : undefined,
+      );
     return (await this.views([updated]))[0]!;
   }
 

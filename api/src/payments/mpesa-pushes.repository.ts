@@ -27,11 +27,6 @@ export class MpesaPushesRepository {
     return this.pushes.findById(id).lean<MpesaPushRecord>().exec();
   }
 
-  /** Prompts since `since` for one order or to one phone (the per-order and per-phone limits). */
-  countSince(filter: { orderId: string } | { phone: string }, since: Date): Promise<number> {
-    return this.pushes.countDocuments({ ...filter, createdAt: { $gte: since } }).exec();
-  }
-
   /** Pending prompts older than `before` not asked about since `before`: the reconciler's work. */
   unanswered(before: Date, limit: number): Promise<MpesaPushRecord[]> {
     return this.pushes

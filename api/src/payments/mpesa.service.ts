@@ -32,6 +32,7 @@ import { OrdersService } from '../orders/orders.service';
 import { DarajaClient, DarajaError } from './daraja.client';
 import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
 import { MpesaPushesRepository, type MpesaPushRecord } from './mpesa-pushes.repository';
+import { PromptLimits } from './prompt-limits';
 
 /** Who the audit trail names for what M-Pesa Express does on its own. */
 export const MPESA_ACTOR: Principal = {
@@ -39,9 +40,6 @@ export const MPESA_ACTOR: Principal = {
   role: 'staff',
   fullName: MPESA_EXPRESS_NAME,
 };
-
-/** Prompts allowed per order and per phone number within the window. */
-export const PUSH_LIMITS = { perOrder: 5, perPhone: 8, windowMs: 10 * 60_000 } as const;
 
 /** A prompt still without an answer this long after it was sent is given up (and audited). */
 const GIVE_UP_AFTER_MS = 15 * 60_000;
@@ -80,6 +78,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly orders: OrdersService,
     private readonly audit: AuditService,
     private readonly claims: ClaimsService,
+    private readonly limits: PromptLimits,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
@@ -138,11 +137,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       throw new ForbiddenException(OTHER_PHONE_MESSAGE);
     }
 
-    const since = new Date(Date.now() - PUSH_LIMITS.windowMs);
-    if ((await this.pushes.countSince({ orderId: order._id }, since)) >= PUSH_LIMITS.perOrder)
-      throw new HttpException(MPESA_MESSAGES.tooManyForOrder, HttpStatus.TOO_MANY_REQUESTS);
-    if ((await this.pushes.countSince({ phone }, since)) >= PUSH_LIMITS.perPhone)
-      throw new HttpException(MPESA_MESSAGES.tooManyForPhone, HttpStatus.TOO_MANY_REQUESTS);
+    const ticket = await this.limits.claim(order._id, phone);
 
     let sent: { checkoutRequestId: string; merchantRequestId: string };
     try {
@@ -154,6 +149,8 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       });
     } catch (error) {
       if (!(error instanceof DarajaError)) throw error;
+      // Refused outright, no prompt reached the phone; a timeout may have sent one, so it counts.
+      if (error.status >= 400 && error.status < 500) await this.limits.release(ticket);
       this.logger.warn(
         `Daraja refused the prompt for ${order.purchaseNumber}: ${error.status} ${error.errorCode ?? ''} ${error.message}`,
       );

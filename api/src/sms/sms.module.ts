@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { UsersModule } from '../users/users.module';
+import { SmsBudgets } from './sms-budgets';
 import { SmsOutboxRepository } from './sms-outbox.repository';
 import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
 
@@ -11,6 +12,7 @@ import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
   providers: [
     SmsService,
     SmsOutboxRepository,
+    SmsBudgets,
     { provide: SMS_GATEWAY, inject: [APP_CONFIG], useFactory: (c: AppConfig) => smsGatewayFor(c) },
   ],
   exports: [SmsService],

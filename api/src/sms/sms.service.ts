@@ -10,6 +10,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { OrderRecord } from '../orders/order.types';
 import { UsersService } from '../users/users.service';
+import { SmsBudgets } from './sms-budgets';
 import { AfricasTalkingGateway, type SmsGateway } from './sms-gateway';
 import { SmsOutboxRepository, type SmsRecord, type SmsStatus } from './sms-outbox.repository';
 import { orderSmsText } from './sms-text';
@@ -39,6 +40,7 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway | null,
     private readonly outbox: SmsOutboxRepository,
     private readonly users: UsersService,
+    private readonly budgets: SmsBudgets,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -59,15 +61,22 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /**
-   * Records and sends the text message for this order event, unless it already has one. Never
-   * throws: the order's own work is done whatever becomes of the message.
+   * Records and sends the text message for this order event, unless it already has one. `sender`
+   * (`smsSender`) is who caused it, when a customer did. A message over a day's budget is recorded
+   * as skipped, with why. Never throws: the order's own work is done whatever becomes of the message.
    */
-  async notifyOrder(order: OrderRecord, event: OrderSmsEvent): Promise<void> {
+  async notifyOrder(order: OrderRecord, event: OrderSmsEvent, sender?: string): Promise<void> {
     if (!this.config.sms) return;
     try {
       const id = `order:${order._id}:${event}`;
       const to = toKenyanMsisdn(order.guestInfo.phoneNumber);
-      const skipped = await this.skipReason(order, to);
+      let skipped = await this.skipReason(order, to);
+      let ticket: string[] = [];
+      if (!skipped) {
+        const budget = await this.budgets.claim(to!, sender);
+        if (budget.granted) ticket = budget.ticket;
+        else skipped = budget.why;
+      }
       const now = new Date();
       const inserted = await this.outbox.insertOnce({
         _id: id,
@@ -89,7 +98,12 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
         createdAt: now,
         sentAt: null,
       });
-      if (!inserted || skipped) return;
+      if (!inserted) {
+        // This event already has its message: it costs nothing more.
+        await this.budgets.release(ticket);
+        return;
+      }
+      if (skipped) return;
       const leased = await this.outbox.lease(now, LEASE_MS, id);
       if (leased) await this.attempt(leased);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { BudgetAlerts } from './budget-alerts';
 import { PasswordHasher } from './password-hasher';
 import { ProfileController } from './profile.controller';
 import { User, UserSchema } from './schemas/user.schema';
@@ -10,7 +11,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }])],
   controllers: [UsersController, ProfileController],
-  providers: [UsersService, UsersRepository, PasswordHasher],
-  exports: [UsersService],
+  providers: [UsersService, UsersRepository, PasswordHasher, BudgetAlerts],
+  exports: [UsersService, BudgetAlerts],
 })
 export class UsersModule {}

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { LIMITS, PAGE_SIZE, VALIDATION_MESSAGES, type Role } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
+import { canonicalEmail } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
 import { assertBodyIdMatches } from '../common/parse-object-id.pipe';
@@ -74,7 +75,7 @@ export class UsersService {
     try {
       return await this.users.create({
         fullName: input.fullName,
-        email: input.email.toLowerCase(),
+        email: canonicalEmail(input.email),
         phoneNumber: input.phoneNumber,
         passwordHash: await this.hasher.hash(input.password),
         role: input.role,
@@ -128,7 +129,7 @@ export class UsersService {
   }
 
   findByEmail(email: string): Promise<UserView | null> {
-    return this.users.findByEmail(email.trim().toLowerCase());
+    return this.users.findByEmail(canonicalEmail(email));
   }
 
   /**
@@ -138,7 +139,7 @@ export class UsersService {
    * locked sign-in is refused with 429 and Retry-After before any password is checked.
    */
   async verifyCredentials(email: string, password: string): Promise<UserView | null> {
-    const user = await this.users.findByEmailWithPassword(email.trim().toLowerCase());
+    const user = await this.users.findByEmailWithPassword(canonicalEmail(email));
     const now = Date.now();
     if (user?.lockedUntil && user.lockedUntil.getTime() > now) {
       const seconds = Math.ceil((user.lockedUntil.getTime() - now) / 1000);
@@ -176,6 +177,17 @@ export class UsersService {
     const search = query.search?.trim() || undefined;
     const { items, total } = await this.users.list({ roles, isActive, search, skip, limit });
     return { items, total, totalPages: totalPages(total, limit), page };
+  }
+
+  /** The e-mail addresses of every active staff member and admin (the shop's alerts go there). */
+  async staffEmails(): Promise<string[]> {
+    const emails: string[] = [];
+    for (let page = 1; ; page += 1) {
+      const result = await this.list(['staff', 'admin'], { page, limit: 100 }, true);
+      emails.push(...result.items.map((user) => user.email));
+      if (page >= result.totalPages) break;
+    }
+    return [...new Set(emails)];
   }
 
   /** `PATCH /api/user/update/:id`: admin edits a customer; a person edits their own record. */

@@ -7579,7 +7579,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description Too many messages this hour from this address or for this e-mail */
+            /**
+             * @description Too many messages this hour from this address or for this e-mail
+             *
+             *     Too many requests from this client; wait a minute
+             */
             429: {
                 headers: {
                     [name: string]: unknown;

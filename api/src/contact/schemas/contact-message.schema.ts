@@ -32,8 +32,6 @@ export class ContactMessage {
 }
 
 export const ContactMessageSchema = SchemaFactory.createForClass(ContactMessage);
-// Newest first, optionally only unread; and the hourly limits per address and per e-mail.
+// Newest first, optionally only unread.
 ContactMessageSchema.index({ read: 1, createdAt: -1 });
 ContactMessageSchema.index({ createdAt: -1 });
-ContactMessageSchema.index({ clientAddress: 1, createdAt: -1 });
-ContactMessageSchema.index({ email: 1, createdAt: -1 });

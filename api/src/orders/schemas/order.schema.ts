@@ -49,6 +49,11 @@ export class PaymentDetails {
   @Prop({ type: Date, default: null }) timePaid!: Date | null;
   @Prop({ required: true }) completedById!: string;
   @Prop({ required: true }) completedByName!: string;
+  /**
+   * The transaction code in its one spelling (`canonicalReceiptCode`), absent without a code. A
+   * unique index (OrdersRepository) lets one code pay one order, ever.
+   */
+  @Prop({ type: String, default: undefined }) receiptKey?: string;
 }
 
 /**
@@ -90,8 +95,13 @@ export class Order {
   @Prop({ type: Date, default: null }) deliveredDate!: Date | null;
   @Prop({ type: Date, default: null }) cancelledDate!: Date | null;
   @Prop({ type: String, default: 'reserving' }) placement!: PlacementState;
-  /** The network address the order was placed from (for the cap on open unpaid orders). */
+  /** The network address the order was placed from. */
   @Prop({ type: String, default: null }) clientAddress?: string | null;
+  /**
+   * The slots of the open unpaid order caps this order holds while it is Pending and unpaid
+   * (`OrderHoldLimits`); a unique partial index (OrdersRepository) lets each be held once.
+   */
+  @Prop({ type: [String], default: undefined }) holdSlots?: string[];
   /** True once the products' reservation markers of this order are removed. */
   @Prop({ default: false }) ledgerSettled!: boolean;
   @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;
@@ -109,10 +119,6 @@ OrderSchema.index({ paymentStatus: 1, paidAt: 1 });
 OrderSchema.index({ placement: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1 });
 OrderSchema.index({ ledgerSettled: 1 });
-// The open unpaid order cap counts a new order's phone, e-mail and network address.
-OrderSchema.index({ 'guestInfo.phoneNumber': 1, orderStatus: 1 });
-OrderSchema.index({ 'guestInfo.email': 1, orderStatus: 1 });
-OrderSchema.index({ clientAddress: 1, orderStatus: 1 });
 
 /** `Idempotency-Key` of an order placement: the first answer is kept and replayed for retries. */
 @Schema({ collection: 'order_idempotency', versionKey: false })

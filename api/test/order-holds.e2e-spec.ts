@@ -1,0 +1,197 @@
+/**
+ * How much stock unpaid orders may hold (issue 26): the caps on Pending, unpaid orders are claimed
+ * by the order's own insert (slots under a unique index), so a burst cannot pass them; one phone
+ * counts once however it is typed, an IPv6 client by its /64; and many honest shoppers behind one
+ * carrier address (CGNAT) can each order, while that address holds at most 4,000 units.
+ */
+import { randomBytes } from 'node:crypto';
+import { createCategory, createProduct, DELIVERY, stockOf } from './support/shop';
+import {
+  bearer,
+  createStaff,
+  registerCustomer,
+  signInAdmin,
+  UNTHROTTLED,
+  uniqueEmail,
+  type Session,
+} from './support/identity';
+import { createTestApp, type TestApp } from './support/test-app';
+
+const BURST = 30;
+
+let phoneSeq = randomBytes(3).readUIntBE(0, 3);
+/** A fresh Safaricom number, as a shopper types it (07…). */
+const newPhone = () => `07${String(10_000_000 + (phoneSeq++ % 80_000_000)).slice(-8)}`;
+const guest = (overrides: Partial<typeof DELIVERY> = {}) => ({
+  ...DELIVERY,
+  phoneNumber: newPhone(),
+  email: uniqueEmail('guest'),
+  ...overrides,
+});
+
+describe('stock held by unpaid orders', () => {
+  let t: TestApp;
+  let staff: Session;
+  let productId: string;
+  let otherProductId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      name: 'holds',
+      env: {
+        ...UNTHROTTLED,
+        TRUST_PROXY: 'true',
+        // The shipped defaults (the test app lifts them for other suites).
+        ORDER_MAX_OPEN_UNPAID: '2',
+        ORDER_MAX_UNITS_PER_ORDER: '2000',
+        ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '4000',
+      },
+    });
+    const admin = await signInAdmin(t);
+    staff = await createStaff(t, admin.accessToken);
+    const category = await createCategory(t, staff.accessToken);
+    productId = (
+      await createProduct(t, staff.accessToken, category._id, { productQuantity: 1_000_000 })
+    )._id;
+    otherProductId = (
+      await createProduct(t, staff.accessToken, category._id, { productQuantity: 1_000_000 })
+    )._id;
+  });
+  afterAll(() => t.close());
+
+  function order(from: string, info: object, lines = [{ _id: productId, quantity: 10 }]) {
+    return t
+      .http()
+      .post('/api/orders')
+      .set('X-Forwarded-For', from)
+      .send({ guestInfo: info, products: lines });
+  }
+
+  /** Fires all at once; answers the statuses and the units the accepted orders hold. */
+  async function burst(requests: ReturnType<typeof order>[]) {
+    const answers = await Promise.all(requests);
+    const placed = answers.filter((r) => r.status === 201);
+    const units = placed.reduce(
+      (sum, r) =>
+        sum + (r.body.order.products as { quantity: number }[]).reduce((s, l) => s + l.quantity, 0),
+      0,
+    );
+    return { answers, placed: placed.length, units, statuses: answers.map((r) => r.status) };
+  }
+
+  it(`holds at most 4,000 units for one address when ${BURST} orders of 2,000 arrive at once`, async () => {
+    const before = await stockOf(t, productId);
+    const big = [
+      { _id: productId, quantity: 1000 },
+      { _id: otherProductId, quantity: 1000 },
+    ];
+    const { units, statuses, answers } = await burst(
+      Array.from({ length: BURST }, () => order('41.90.1.1', guest(), big)),
+    );
+    expect(units).toBe(4000);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(BURST - 2);
+    expect(answers.find((r) => r.status === 409)!.body.message).toBe(
+      'Unpaid orders from your network already hold the most seedlings the shop keeps for one network (4000) until they are paid or confirmed. Please pay for an order, or wait until the shop confirms one, before placing another. For a larger order, please contact the shop.',
+    );
+    expect(before - (await stockOf(t, productId))).toBe(2000);
+  });
+
+  it(`accepts ${BURST} honest shoppers behind one carrier address at once (CGNAT)`, async () => {
+    const { placed, units } = await burst(
+      Array.from({ length: BURST }, () => order('197.248.2.2', guest())),
+    );
+    expect(placed).toBe(BURST);
+    expect(units).toBe(BURST * 10);
+  });
+
+  it(`lets one phone hold 2 unpaid orders however it is typed, ${BURST} at once from ${BURST} addresses`, async () => {
+    const spellings = [
+      '0712 345 601',
+      '+254712345601',
+      '254712345601',
+      '0712-345-601',
+      '+254 712 345 601',
+      '712345601',
+    ];
+    const { placed, answers } = await burst(
+      Array.from({ length: BURST }, (_, i) =>
+        order(`41.90.3.${i + 1}`, guest({ phoneNumber: spellings[i % spellings.length]! })),
+      ),
+    );
+    expect(placed).toBe(2);
+    expect(answers.find((r) => r.status === 409)!.body.message).toBe(
+      'There are already 2 unpaid orders waiting for confirmation for these contact details. Please pay for one of them, or wait until the shop confirms it, before placing another order.',
+    );
+  });
+
+  it(`lets one e-mail hold 2 unpaid orders, ${BURST} at once in any case`, async () => {
+    const email = uniqueEmail('one');
+    const { placed } = await burst(
+      Array.from({ length: BURST }, (_, i) =>
+        order(`41.90.4.${i + 1}`, guest({ email: i % 2 ? email.toUpperCase() : ` ${email}` })),
+      ),
+    );
+    expect(placed).toBe(2);
+  });
+
+  it(`counts the addresses of one IPv6 /64 as one network: ${BURST} orders of 2,000 hold 4,000`, async () => {
+    const big = [
+      { _id: productId, quantity: 1000 },
+      { _id: otherProductId, quantity: 1000 },
+    ];
+    const { units } = await burst(
+      Array.from({ length: BURST }, (_, i) =>
+        order(`2c0f:fe38:2405:77:${(i + 1).toString(16)}::1`, guest(), big),
+      ),
+    );
+    expect(units).toBe(4000);
+    // Another /64 is another network.
+    await order('2c0f:fe38:2405:78::1', guest(), big).expect(201);
+  });
+
+  it('lets a signed-in customer hold 2 unpaid orders whatever phone and e-mail they give', async () => {
+    const customer = await registerCustomer(t);
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        t
+          .http()
+          .post('/api/orders')
+          .set('X-Forwarded-For', `41.90.6.${i + 1}`)
+          .set(bearer(customer.accessToken))
+          .send({ guestInfo: guest(), products: [{ _id: productId, quantity: 1 }] }),
+      ),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(2);
+  });
+
+  it('frees the slots in the write that pays, confirms or cancels an order', async () => {
+    const info = guest();
+    const placeOne = () => order('41.90.7.1', info).expect(201);
+    const first = await placeOne();
+    const second = await placeOne();
+    await order('41.90.7.1', info).expect(409);
+    await t
+      .http()
+      .patch(`/api/orders/inTransit/${first.body.order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    const third = await placeOne();
+    await t
+      .http()
+      .patch(`/api/orders/cancel/${second.body.order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    await placeOne();
+    await t
+      .http()
+      .patch(`/api/orders/complete-payment/${third.body.order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({
+        paymentMethod: 'Cash',
+        paymentDetails: { amount: third.body.order.totalAmount },
+      })
+      .expect(200);
+    await placeOne();
+    await order('41.90.7.1', info).expect(409);
+  });
+});
