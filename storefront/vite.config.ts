@@ -14,17 +14,6 @@ const reactRouterProd = join(
   'dist/production/index.mjs',
 );
 
-// The shipped bundle runs on Preact's React-compatible layer: about 4 KB gzip where react-dom is
-// 65 KB, which is what keeps the first load under 100 KB on mobile data. Dev server and unit tests
-// keep React; the browser journeys run against the built bundle.
-const preactCompat = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
-];
-
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -125,9 +114,7 @@ export default defineConfig(({ command }) => ({
         replacement: `${sharedContracts}/web-client.ts`,
       },
       { find: /^@spc\/shared-contracts$/, replacement: `${sharedContracts}/index.ts` },
-      ...(command === 'build'
-        ? [{ find: /^react-router$/, replacement: reactRouterProd }, ...preactCompat]
-        : []),
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProd }] : []),
     ],
   },
   server: { port: 5173, strictPort: true },
