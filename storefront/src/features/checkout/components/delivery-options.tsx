@@ -1,5 +1,6 @@
 import { formatDate, formatMoney, type DeliveryMethod } from '@spc/shared-contracts';
 import type { useDeliveryOptions } from '../api/get-delivery-options';
+import '../checkout.css';
 
 type OptionsQuery = ReturnType<typeof useDeliveryOptions>;
 
