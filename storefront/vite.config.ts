@@ -79,11 +79,13 @@ export default defineConfig(({ command }) => ({
             },
           },
           {
-            // The catalogue the shopper has seen (public product and category reads): fresh when
+            // The catalogue the shopper has seen (public product and category reads, and the shop's
+            // contacts): fresh when
             // the network answers within 4 s, the last copy otherwise (offline browsing). These
             // functions are copied into the worker as source: they may not use outside names.
             urlPattern: ({ url, request }) =>
-              request.method === 'GET' && /^\/api\/(products|categories)(\/|$)/.test(url.pathname),
+              request.method === 'GET' &&
+              /^\/api\/(products|categories|site\/contacts)(\/|$)/.test(url.pathname),
             handler: 'NetworkFirst',
             options: {
               cacheName: 'catalogue',
@@ -100,6 +102,21 @@ export default defineConfig(({ command }) => ({
               cacheName: 'pictures',
               expiration: { maxEntries: 150, maxAgeSeconds: 30 * 24 * 3600 },
               cacheableResponse: { statuses: [0, 200] },
+              plugins: [
+                {
+                  // Offline, a picture never fetched at this width (the cart line's 64 px one of a
+                  // card seen at 195 px) is answered with a width of it kept before
+                  // (`<hash>-<width>.webp`).
+                  handlerDidError: async ({ request }) => {
+                    const cache = await caches.open('pictures');
+                    const stem = request.url.replace(/-\d+\.webp$/, '-');
+                    if (stem === request.url) return undefined;
+                    for (const key of await cache.keys())
+                      if (key.url.startsWith(stem)) return cache.match(key);
+                    return undefined;
+                  },
+                },
+              ],
             },
           },
         ],

@@ -158,8 +158,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_CONTACT_PER_HOUR: '1000',
     };
 
-    // The storefront's release journey needs two more builds of its own (they differ in the shop's
-    // phone number): made now, beside the seeding and the API's start, instead of inside the journey.
+    // The storefront's release journey needs two more builds of its own (they differ in a
+    // build-time address): made now, beside the seeding and the API's start, not inside the journey.
     const releaseBuilds =
       app === 'storefront' && specs.includes('release.e2e.ts')
         ? buildReleases(path.join(work, 'release'), api)
