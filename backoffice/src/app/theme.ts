@@ -1,4 +1,4 @@
-import { createTheme, Drawer, Modal, Notification } from '@mantine/core';
+import { createTheme, Drawer, Modal, Notification, PasswordInput } from '@mantine/core';
 
 /** A dialog's or a toast's close button is an icon only: it says what it does to a screen reader. */
 const closeButtonProps = { 'aria-label': 'Close' };
@@ -13,5 +13,10 @@ export const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps } }),
+    // The eye button of every password box is named (Mantine hides it from screen readers unless
+    // given props, and then leaves it unnamed).
+    PasswordInput: PasswordInput.extend({
+      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Show or hide the password' } },
+    }),
   },
 });
