@@ -16,7 +16,7 @@ export const theme = createTheme({
     // The eye button of every password box is named (Mantine hides it from screen readers unless
     // given props, and then leaves it unnamed).
     PasswordInput: PasswordInput.extend({
-      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Show or hide the password' } },
+      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Show or hide what is typed' } },
     }),
   },
 });
