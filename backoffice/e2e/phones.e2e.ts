@@ -42,6 +42,7 @@ before(async () => {
   staffId = (await call<{ staff: { _id: string } }>('POST', '/api/staff', STAFF)).staff._id;
   const category = await call<{ category: { _id: string } }>('POST', '/api/categories', {
     name: `Phone desk ${RUN}`,
+    description: 'Long names and big prices, as a phone shows them',
   });
   const names = [
     `Grafted Hass Avocado Premium Export Grade Seedling ${RUN}`.padEnd(60, 'x').slice(0, 60),

@@ -61,7 +61,7 @@ before(async () => {
     API,
     'POST',
     '/api/categories',
-    { name: `Phone check ${RUN}` },
+    { name: `Phone check ${RUN}`, description: 'Long names and big prices, as a phone shows them' },
     token,
   );
   categoryId = category.category._id;

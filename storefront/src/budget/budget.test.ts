@@ -16,7 +16,7 @@ import { kb, measureBundle, type BundleSizes } from './bundle-size';
 const KB = 1024;
 const FIRST_LOAD_BUDGET = 110 * KB;
 
-/** What opening each screen may add to the first load, gzip. */
+/** What opening each screen may add to the first load, gzip (its own styles included since issue 28). */
 const ROUTE_BUDGETS: Record<string, number> = {
   home: 12 * KB,
   products: 6 * KB,
@@ -27,7 +27,7 @@ const ROUTE_BUDGETS: Record<string, number> = {
   contact: 16 * KB,
   about: 3 * KB,
   profile: 46 * KB,
-  'my-orders': 6 * KB,
+  'my-orders': 7 * KB,
   'order-detail': 6 * KB,
   'order-document': 4 * KB,
   'not-found': 2 * KB,
