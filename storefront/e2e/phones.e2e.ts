@@ -242,7 +242,9 @@ describe('storefront on 360 and 390 px phones, a catalogue that looks real', () 
     const card = page.locator('.card').filter({ hasText: CATALOGUE[4]!.name });
     await card.getByRole('button', { name: 'Add to Cart' }).click();
     await page.getByRole('button', { name: /^Cart, 1 items/ }).click();
-    const drawerBox = page.getByRole('dialog').getByLabel(`Quantity of ${CATALOGUE[4]!.name}`);
+    const drawerBox = page
+      .getByRole('dialog')
+      .getByRole('textbox', { name: `Quantity of ${CATALOGUE[4]!.name}` });
     await drawerBox.click();
     await drawerBox.press('Control+A');
     await page.keyboard.type('0');
@@ -250,7 +252,7 @@ describe('storefront on 360 and 390 px phones, a catalogue that looks real', () 
     await page.keyboard.press('Escape');
 
     await page.goto(`${BASE}/viewCart`);
-    const box = page.getByLabel(`Quantity of ${CATALOGUE[4]!.name}`);
+    const box = page.getByRole('textbox', { name: `Quantity of ${CATALOGUE[4]!.name}` });
     await box.click();
     await box.press('End');
     await page.keyboard.press('Backspace');

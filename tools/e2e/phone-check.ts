@@ -32,8 +32,14 @@ export async function phoneProblems(page: Page, what: string): Promise<string[]>
     // The element sticking out furthest, to say which one makes the page wide.
     let widest = '';
     let right = client;
+    const clipped = (el) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== 'visible') return true;
+      return false;
+    };
     for (const el of document.body.querySelectorAll('*')) {
       const r = el.getBoundingClientRect().right;
+      if (r <= right + 0.5 || clipped(el)) continue;
       if (r > right + 0.5) {
         right = r;
         widest = el.tagName.toLowerCase() + '.' + String(el.className).split(' ')[0] + ' (' + Math.round(r) + ' px)';

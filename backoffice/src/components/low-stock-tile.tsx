@@ -16,7 +16,6 @@ export function LowStockTile() {
       to={`${paths.manageProducts}?lowStock=1`}
       underline="never"
       c="inherit"
-      aria-label={count === undefined ? 'Low stock' : `Low stock: ${count}`}
     >
       <Card withBorder h="100%">
         <Text size="sm" c="dimmed">
