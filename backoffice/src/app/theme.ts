@@ -28,10 +28,44 @@ const green = [
   '#1b451b',
 ] as const;
 
-/** Muted text (Mantine's "dimmed") dark enough to read: gray 7, not gray 6 (3.3:1 on white). */
+/** Every colour a badge, a light button or a coloured text may take. */
+const COLOURS = [
+  'red',
+  'pink',
+  'grape',
+  'violet',
+  'indigo',
+  'blue',
+  'cyan',
+  'teal',
+  'green',
+  'lime',
+  'yellow',
+  'orange',
+  'gray',
+];
+
+/**
+ * Text dark enough to read (WCAG AA, 4.5:1) wherever Mantine's light scheme is paler: muted text,
+ * placeholders and disabled labels at gray 7, not gray 5–6 (about 3:1); coloured text and the text
+ * of light badges and buttons at shade 9 darkened by a third (orange 6 on its tint is 2.5:1).
+ */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-placeholder': 'var(--mantine-color-gray-7)',
+    '--mantine-color-disabled-color': 'var(--mantine-color-gray-7)',
+    ...Object.fromEntries(
+      COLOURS.flatMap((c) => {
+        const dark = `color-mix(in srgb, var(--mantine-color-${c}-9) 67%, black)`;
+        return [
+          [`--mantine-color-${c}-text`, dark],
+          [`--mantine-color-${c}-light-color`, dark],
+        ];
+      }),
+    ),
+  },
   dark: {},
 });
 
