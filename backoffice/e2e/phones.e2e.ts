@@ -45,9 +45,10 @@ before(async () => {
     description: 'Long names and big prices, as a phone shows them',
   });
   const names = [
-    `Grafted Hass Avocado Premium Export Grade Seedling ${RUN}`.padEnd(60, 'x').slice(0, 60),
-    `Tissue Culture Banana Williams Giant Cavendish ${RUN}`.padEnd(60, 'x').slice(0, 60),
+    `Journey Grafted Hass Avocado Premium Export Grade ${RUN}`.padEnd(60, 'x').slice(0, 60),
+    `Journey Tissue Culture Banana Williams Giant ${RUN}`.padEnd(60, 'x').slice(0, 60),
   ];
+  // 'Journey' first: the other journeys, which pick a product of the demo data, leave these alone.
   const ids: string[] = [];
   for (const [i, name] of names.entries()) {
     const form = new FormData();

@@ -26,28 +26,31 @@ let categoryId = '';
 let productIds: string[] = [];
 const email = `wanjiku.wairimu.kamau.${RUN.toLowerCase()}@kiambu-farmers-cooperative.example.co.ke`;
 
-/** Names of exactly 60 characters, the longest a shop clerk is likely to type. */
+/**
+ * Names of exactly 60 characters, the longest a shop clerk is likely to type; 'Journey' first, so
+ * the other journeys, which pick a product of the demo data, leave these alone.
+ */
 const sixty = (s: string) => s.padEnd(60, ' seedling').slice(0, 60).trim();
 const CATALOGUE = [
   {
-    name: sixty(`Grafted Hass Avocado Premium Export Grade ${RUN}`),
+    name: sixty(`Journey Grafted Hass Avocado Premium Export ${RUN}`),
     price: 250_000,
     offer: 199_999,
   },
-  { name: sixty(`Macadamia Nut Kiambu Cooperative Selection ${RUN}`), price: 187_500 },
+  { name: sixty(`Journey Macadamia Nut Kiambu Cooperative ${RUN}`), price: 187_500 },
   {
-    name: sixty(`Tissue Culture Banana Williams Giant Cavendish ${RUN}`),
+    name: sixty(`Journey Tissue Culture Banana Williams Giant ${RUN}`),
     price: 98_750,
     offer: 87_500,
   },
   {
-    name: sixty(`Apple Mango Grafted Two Year Old Nursery Stock ${RUN}`),
+    name: sixty(`Journey Apple Mango Grafted Two Year Old ${RUN}`),
     price: 45_000,
     out: true,
   },
-  { name: sixty(`Purple Passion Fruit Hybrid Disease Resistant ${RUN}`), price: 120 },
+  { name: sixty(`Journey Purple Passion Fruit Hybrid Resistant ${RUN}`), price: 120 },
   {
-    name: `Supercalifragilisticexpialidociousseedlingvarietyname${RUN}`.slice(0, 60),
+    name: `Journey Supercalifragilisticexpialidociousseedlingvariety${RUN}`.slice(0, 60),
     price: 7_500,
   },
 ];
