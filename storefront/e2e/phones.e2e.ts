@@ -237,6 +237,18 @@ describe('storefront on 360 and 390 px phones, a catalogue that looks real', () 
     const rights = new Set(lines.map((l) => Math.round(l.right)));
     assert.equal(rights.size, 1, `amounts end at ${[...rights].join(', ')} px`);
     await page.context().close();
+    if (SHOTS) {
+      // The same two pages on a desk, for the eye.
+      const desk = await phonePage({ width: 1280, height: 900 });
+      await signIn(desk);
+      await check(desk, `/shop/products?category=${categoryId}`, (p) =>
+        p.locator('.product-grid .card').first().waitFor(),
+      );
+      await check(desk, `/user/my-orders/${orderId}`, (p) =>
+        p.getByRole('region', { name: 'Items' }).waitFor(),
+      );
+      await desk.context().close();
+    }
   });
 
   it('the quantity boxes (cart drawer and cart page) refuse a typed 0 while typing', async () => {
