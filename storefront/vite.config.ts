@@ -14,23 +14,13 @@ const reactRouterProd = join(
   'dist/production/index.mjs',
 );
 
-// The shipped bundle runs on Preact's React-compatible layer: about 4 KB gzip where react-dom is
-// 65 KB, which is what keeps the first load under 100 KB on mobile data. Dev server and unit tests
-// keep React; the browser journeys run against the built bundle.
-const preactCompat = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
-];
-
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     VitePWA({
-      // A plain <script defer> registers the worker: nothing on the first load's critical path.
-      injectRegister: 'script-defer',
+      // main.tsx registers the worker once the page has loaded and the phone is idle: no script of
+      // its own on the first load, and its precache downloads never compete with the first paint.
+      injectRegister: false,
       registerType: 'autoUpdate',
       includeAssets: ['favicon.svg', 'robots.txt'],
       manifest: {
@@ -89,11 +79,13 @@ export default defineConfig(({ command }) => ({
             },
           },
           {
-            // The catalogue the shopper has seen (public product and category reads): fresh when
+            // The catalogue the shopper has seen (public product and category reads, and the shop's
+            // contacts): fresh when
             // the network answers within 4 s, the last copy otherwise (offline browsing). These
             // functions are copied into the worker as source: they may not use outside names.
             urlPattern: ({ url, request }) =>
-              request.method === 'GET' && /^\/api\/(products|categories)(\/|$)/.test(url.pathname),
+              request.method === 'GET' &&
+              /^\/api\/(products|categories|site\/contacts)(\/|$)/.test(url.pathname),
             handler: 'NetworkFirst',
             options: {
               cacheName: 'catalogue',
@@ -110,6 +102,21 @@ export default defineConfig(({ command }) => ({
               cacheName: 'pictures',
               expiration: { maxEntries: 150, maxAgeSeconds: 30 * 24 * 3600 },
               cacheableResponse: { statuses: [0, 200] },
+              plugins: [
+                {
+                  // Offline, a picture never fetched at this width (the cart line's 64 px one of a
+                  // card seen at 195 px) is answered with a width of it kept before
+                  // (`<hash>-<width>.webp`).
+                  handlerDidError: async ({ request }) => {
+                    const cache = await caches.open('pictures');
+                    const stem = request.url.replace(/-\d+\.webp$/, '-');
+                    if (stem === request.url) return undefined;
+                    for (const key of await cache.keys())
+                      if (key.url.startsWith(stem)) return cache.match(key);
+                    return undefined;
+                  },
+                },
+              ],
             },
           },
         ],
@@ -125,15 +132,16 @@ export default defineConfig(({ command }) => ({
         replacement: `${sharedContracts}/web-client.ts`,
       },
       { find: /^@spc\/shared-contracts$/, replacement: `${sharedContracts}/index.ts` },
-      ...(command === 'build'
-        ? [{ find: /^react-router$/, replacement: reactRouterProd }, ...preactCompat]
-        : []),
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProd }] : []),
     ],
   },
   server: { port: 5173, strictPort: true },
   preview: { port: 5173, strictPort: true },
   build: {
     target: 'es2022',
+    // Every browser of the es2022 target but Safari < 17 preloads modules itself; the polyfill is
+    // first-load weight for a hint only.
+    modulePreload: { polyfill: false },
     sourcemap: true,
     rollupOptions: {
       // shared-contracts' modules only declare things; marking them side-effect free lets the entry

@@ -196,7 +196,7 @@ describe('dispatch desk: the work queue', () => {
     for (const o of orders) await page.getByLabel(`Select order ${o.purchaseNumber}`).check();
     await page.getByTestId('bulk-bar').getByText('4 orders selected').waitFor();
     await page.getByRole('button', { name: 'Move to In Transit' }).click();
-    await page.getByText('are you sure you want to move 4 orders to in transit?').waitFor();
+    await page.getByText('Are you sure you want to move 4 orders to in transit?').waitFor();
     await page.getByRole('button', { name: 'yes' }).click();
     const result = page.getByTestId('bulk-result');
     await result.getByText('3 orders done, 1 order refused').waitFor({ timeout: 15_000 });

@@ -41,11 +41,11 @@ describe('the dispatch desk', () => {
 
   it('names the count in the confirmation of a bulk action', () => {
     expect(bulkConfirmQuestion('inTransit', 3)).toBe(
-      'are you sure you want to move 3 orders to in transit?',
+      'Are you sure you want to move 3 orders to in transit?',
     );
-    expect(bulkConfirmQuestion('cancel', 1)).toBe('are you sure you want to cancel 1 order?');
+    expect(bulkConfirmQuestion('cancel', 1)).toBe('Are you sure you want to cancel 1 order?');
     expect(bulkConfirmQuestion('confirmDelivery', 2)).toBe(
-      'are you sure you want to confirm delivery of 2 orders?',
+      'Are you sure you want to confirm delivery of 2 orders?',
     );
   });
 });

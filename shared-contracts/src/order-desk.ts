@@ -91,7 +91,7 @@ export const BULK_ORDERS_MAX = 100;
 /** At most this many rows in one orders export; more matching orders are refused (narrow the filters). */
 export const ORDER_EXPORT_MAX_ROWS = 10_000;
 
-/** The confirmation question of a bulk action, naming the count. */
+/** The confirmation question of a bulk action, naming the count (a sentence: capital, question mark). */
 export function bulkConfirmQuestion(action: BulkOrderAction, count: number): string {
   const what = count === 1 ? '1 order' : `${count} orders`;
   const verb: Record<BulkOrderAction, string> = {
@@ -99,5 +99,5 @@ export function bulkConfirmQuestion(action: BulkOrderAction, count: number): str
     confirmDelivery: `confirm delivery of ${what}`,
     cancel: `cancel ${what}`,
   };
-  return `are you sure you want to ${verb[action]}?`;
+  return `Are you sure you want to ${verb[action]}?`;
 }

@@ -8,3 +8,13 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+
+// The offline worker installs after the page has loaded and the main thread is idle: its precache
+// downloads never compete with the first paint.
+if ('serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    if ('requestIdleCallback' in window) requestIdleCallback(register, { timeout: 3000 });
+    else setTimeout(register, 1000);
+  });
+}

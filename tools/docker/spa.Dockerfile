@@ -8,9 +8,6 @@ FROM node:20-slim AS build
 ARG APP=storefront
 ARG VITE_API_URL=__SPC_API_URL__
 ARG VITE_BACKOFFICE_URL=__SPC_BACKOFFICE_URL__
-ARG VITE_SHOP_PHONE=""
-ARG VITE_SHOP_WHATSAPP=""
-ARG VITE_SHOP_EMAIL=""
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY api/package.json api/
@@ -24,8 +21,7 @@ COPY shared-contracts shared-contracts
 COPY ${APP} ${APP}
 # Vite reads shared-contracts from its sources (see vite.config.ts): no separate build of it.
 RUN VITE_API_URL=${VITE_API_URL} VITE_BACKOFFICE_URL=${VITE_BACKOFFICE_URL} \
-     VITE_SHOP_PHONE=${VITE_SHOP_PHONE} VITE_SHOP_WHATSAPP=${VITE_SHOP_WHATSAPP} \
-     VITE_SHOP_EMAIL=${VITE_SHOP_EMAIL} npm run build -w @spc/${APP}
+     npm run build -w @spc/${APP}
 
 FROM nginx:1.27-alpine AS runtime
 ARG APP=storefront

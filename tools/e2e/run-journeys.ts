@@ -92,8 +92,10 @@ async function main(): Promise<void> {
   if (app !== 'storefront' && app !== 'backoffice')
     throw new Error('usage: run-journeys.ts <storefront|backoffice>');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  const specs = readdirSync(path.join(WORKSPACE_ROOT, app, 'e2e')).filter((f) =>
-    f.endsWith('.e2e.ts'),
+  // JOURNEYS_ONLY=phone,phones runs those journeys alone (while working on them).
+  const only = process.env.JOURNEYS_ONLY?.split(',').map((n) => `${n.trim()}.e2e.ts`);
+  const specs = readdirSync(path.join(WORKSPACE_ROOT, app, 'e2e')).filter(
+    (f) => f.endsWith('.e2e.ts') && (!only || only.includes(f)),
   );
   if (!specs.length) throw new Error(`no journeys in ${app}/e2e`);
 
@@ -162,8 +164,8 @@ async function main(): Promise<void> {
       RATE_LIMIT_CONTACT_PER_MINUTE: '1000',
     };
 
-    // The storefront's release journey needs two more builds of its own (they differ in the shop's
-    // phone number): made now, beside the seeding and the API's start, instead of inside the journey.
+    // The storefront's release journey needs two more builds of its own (they differ in a
+    // build-time address): made now, beside the seeding and the API's start, not inside the journey.
     const releaseBuilds =
       app === 'storefront' && specs.includes('release.e2e.ts')
         ? buildReleases(path.join(work, 'release'), api)

@@ -1,4 +1,13 @@
-import { AppShell, Avatar, Burger, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Group,
+  Menu,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { initials } from '@spc/shared-contracts';
 import { Suspense, useState } from 'react';
@@ -54,7 +63,7 @@ export function AppLayout() {
           </Group>
           <Menu opened={menuOpened} onChange={changeMenu} position="bottom-end" withinPortal>
             <Menu.Target>
-              <UnstyledButton aria-label="Profile menu">
+              <UnstyledButton>
                 <Group gap="xs">
                   <Avatar color="green" radius="xl" size="sm">
                     {initials(user.fullName)}
@@ -62,6 +71,7 @@ export function AppLayout() {
                   <Text size="sm" visibleFrom="xs">
                     {user.fullName}
                   </Text>
+                  <VisuallyHidden>Profile menu</VisuallyHidden>
                 </Group>
               </UnstyledButton>
             </Menu.Target>

@@ -8,7 +8,7 @@ import { TIMINGS } from '@spc/shared-contracts';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient as appQueryClient } from '../lib/query-client';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export function Providers({
   children,
@@ -18,7 +18,7 @@ export function Providers({
   queryClient?: QueryClient;
 }) {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" autoClose={TIMINGS.toastAutoCloseMs} />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>

@@ -1,6 +1,8 @@
-import { Avatar, Group, NavLink, Stack, Text } from '@mantine/core';
+import { Avatar, Badge, Group, NavLink, Stack, Text } from '@mantine/core';
 import { initials } from '@spc/shared-contracts';
 import { Link, useLocation } from 'react-router';
+import { useUnreadMessageCount } from '../features/messages/api/messages';
+import { paths } from '../config/paths';
 import type { LoggedInUser } from '../lib/session-store';
 import { currentLink, sidebarLinks } from './sidebar-links';
 
@@ -10,6 +12,8 @@ export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?:
   const links = sidebarLinks(user.role);
   // The section of the page on screen is highlighted and announced as the current page.
   const current = currentLink(links, pathname);
+  const hasMessages = links.some((l) => l.to === paths.manageMessages);
+  const unread = useUnreadMessageCount(hasMessages).data ?? 0;
   return (
     <Stack gap="md">
       <Group wrap="nowrap">
@@ -33,6 +37,18 @@ export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?:
             <NavLink
               key={link.label}
               label={link.label}
+              aria-label={
+                link.to === paths.manageMessages && unread > 0
+                  ? `${link.label}, ${unread} unread`
+                  : undefined
+              }
+              rightSection={
+                link.to === paths.manageMessages && unread > 0 ? (
+                  <Badge size="sm" circle={unread < 10} aria-hidden data-testid="unread-messages">
+                    {unread}
+                  </Badge>
+                ) : undefined
+              }
               component={Link}
               to={link.to}
               onClick={onNavigate}

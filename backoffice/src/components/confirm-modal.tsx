@@ -16,6 +16,8 @@ interface ConfirmModalProps {
   confirmLabel?: string;
   cancelLabel?: string;
   closeAfterMs?: number;
+  /** Red for what destroys or undoes (the default: delete, cancel); the plain colour otherwise. */
+  destructive?: boolean;
 }
 
 /** Confirm modal with no/yes; it closes a moment after yes (2 s), whatever the outcome. */
@@ -28,6 +30,7 @@ export function ConfirmModal({
   confirmLabel = 'yes',
   cancelLabel = 'no',
   closeAfterMs = TIMINGS.deleteModalCloseMs,
+  destructive = true,
 }: ConfirmModalProps) {
   const [busy, setBusy] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -53,7 +56,11 @@ export function ConfirmModal({
         <Button variant="default" onClick={onClose} disabled={busy}>
           {cancelLabel}
         </Button>
-        <Button color="red" onClick={() => void confirm()} loading={busy}>
+        <Button
+          color={destructive ? 'red' : undefined}
+          onClick={() => void confirm()}
+          loading={busy}
+        >
           {confirmLabel}
         </Button>
       </Group>

@@ -4,17 +4,25 @@ import { paths } from '../config/paths';
 import { useLowStock } from '../lib/low-stock';
 import { ListState } from './list-state';
 
-/** The products list filtered to low stock: out first, then fewest left, each to its stock page. */
-export function LowStockTable() {
+/**
+ * The products list filtered to low stock: out first, then fewest left, each to its stock page;
+ * narrowed by the list's search box like the full list (by name, any case).
+ */
+export function LowStockTable({ search = '' }: { search?: string }) {
   const query = useLowStock();
-  const items = query.data?.products ?? [];
+  const words = search.trim().toLowerCase();
+  const items = (query.data?.products ?? []).filter(
+    (p) => !words || p.productName.toLowerCase().includes(words),
+  );
   return (
     <>
       <ListState
         isLoading={query.isPending}
         isError={query.isError}
         isEmpty={query.isSuccess && items.length === 0}
-        emptyText="No product is low on stock."
+        emptyText={
+          words ? `No low-stock product matches “${search.trim()}”.` : 'No product is low on stock.'
+        }
       />
       {items.length > 0 && (
         <Table.ScrollContainer minWidth={560}>

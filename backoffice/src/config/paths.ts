@@ -34,6 +34,7 @@ export const paths = {
 
 /** Pages of the customer shop, which lives on its own origin. */
 export const storefrontPaths = {
+  home: `${env.storefrontUrl.replace(/\/$/, '')}/`,
   shop: `${env.storefrontUrl.replace(/\/$/, '')}/shop/products`,
   myOrders: `${env.storefrontUrl.replace(/\/$/, '')}/user/my-orders`,
 } as const;

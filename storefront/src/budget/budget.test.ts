@@ -3,7 +3,7 @@
  *
  * Size budgets, enforced by bytes (never by time): the storefront is built as for production and
  * the test fails when the first load (index.html and the scripts and styles it loads, gzip) passes
- * 100 KB or a screen's own chunks pass their budget below. BUDGET_DIST=<dir> measures an existing
+ * 110 KB (React and react-dom, the runtime the unit tests run) or a screen's own chunks pass their budget below. BUDGET_DIST=<dir> measures an existing
  * build made with `vite build --manifest` (the storefront's `build` script) instead of building:
  * `npm test` measures the storefront/dist its build step has just made.
  */
@@ -14,9 +14,9 @@ import path from 'node:path';
 import { kb, measureBundle, type BundleSizes } from './bundle-size';
 
 const KB = 1024;
-const FIRST_LOAD_BUDGET = 100 * KB;
+const FIRST_LOAD_BUDGET = 110 * KB;
 
-/** What opening each screen may add to the first load, gzip. */
+/** What opening each screen may add to the first load, gzip (its own styles included since issue 28). */
 const ROUTE_BUDGETS: Record<string, number> = {
   home: 12 * KB,
   products: 6 * KB,
@@ -27,7 +27,7 @@ const ROUTE_BUDGETS: Record<string, number> = {
   contact: 16 * KB,
   about: 3 * KB,
   profile: 46 * KB,
-  'my-orders': 6 * KB,
+  'my-orders': 7 * KB,
   'order-detail': 6 * KB,
   'order-document': 4 * KB,
   'not-found': 2 * KB,
@@ -70,7 +70,7 @@ afterAll(() => {
 });
 
 describe('size budgets (gzip)', () => {
-  it('the first load (HTML, JS and CSS index.html loads) stays within 100 KB', () => {
+  it('the first load (HTML, JS and CSS index.html loads) stays within 110 KB', () => {
     expect(sizes.firstLoadFiles.some((f) => f.file.endsWith('.js'))).toBe(true);
     expect(sizes.firstLoad).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
   });

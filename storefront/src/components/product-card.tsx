@@ -52,7 +52,11 @@ export function ProductCard({
   const inStock = product.productQuantity > 0;
   return (
     <article className="card">
-      <Link to={paths.product(product._id)} className="card-img">
+      <Link
+        to={paths.product(product._id)}
+        className="card-img"
+        aria-label={product.onOffer ? `${product.productName}, on offer` : product.productName}
+      >
         <ProductImage
           src={product.productImage}
           images={product.productImages}

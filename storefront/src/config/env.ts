@@ -6,7 +6,4 @@ export const env = {
   /** Origin of the API; empty means the page's own origin (the API then sits behind the same host). */
   apiUrl: (import.meta.env.VITE_API_URL as string | undefined) ?? 'http://localhost:3000',
   backofficeUrl: read(import.meta.env.VITE_BACKOFFICE_URL, 'http://localhost:5174'),
-  shopPhone: read(import.meta.env.VITE_SHOP_PHONE, '+254 700 000 000'),
-  shopWhatsapp: read(import.meta.env.VITE_SHOP_WHATSAPP, '+254 700 000 000'),
-  shopEmail: read(import.meta.env.VITE_SHOP_EMAIL, 'info@seedlingcentre.co.ke'),
 };

@@ -2,6 +2,8 @@ import { createWebClient } from '@spc/shared-contracts/web-client';
 import { env } from '../config/env';
 import type { User } from './types';
 
+import { ApiError } from '@spc/shared-contracts/web-client';
+
 export { ApiError, unwrap } from '@spc/shared-contracts/web-client';
 
 /** The signed-in user as stored under `loggedInUser` (role and _id are what the app reads). */
@@ -39,4 +41,13 @@ export function srcSet(images: Record<string, string> | undefined | null): strin
   const entries = Object.entries(images).filter(([w]) => /^\d+$/.test(w));
   if (!entries.length) return undefined;
   return entries.map(([w, url]) => `${assetUrl(url)} ${w}w`).join(', ');
+}
+
+/** Said when the API gave no answer at all (offline, network down): never the browser's own words. */
+export const NO_ANSWER_TEXT =
+  'The shop cannot be reached right now. Check your internet connection and try again.';
+
+/** What a screen says of a failed call: the API's own words, or NO_ANSWER_TEXT when none came. */
+export function problemText(error: unknown): string {
+  return error instanceof ApiError ? error.message : NO_ANSWER_TEXT;
 }

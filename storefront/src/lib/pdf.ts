@@ -1,6 +1,6 @@
 import { STOREFRONT_MESSAGES } from '@spc/shared-contracts';
 import { env } from '../config/env';
-import { webClient } from './api-client';
+import { NO_ANSWER_TEXT, webClient } from './api-client';
 
 const apiBase = env.apiUrl.replace(/\/$/, '');
 
@@ -16,9 +16,11 @@ export function documentUrl(path: string, query?: URLSearchParams): string {
  */
 export async function fetchPdf(url: string, signedIn: boolean): Promise<Blob> {
   const token = signedIn ? webClient.session.getState().token : null;
-  const res = await webClient.fetch(url, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
+  const res = await webClient
+    .fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} })
+    .catch(() => {
+      throw new Error(NO_ANSWER_TEXT);
+    });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;
     throw new Error(body?.message ?? STOREFRONT_MESSAGES.somethingWentWrong);

@@ -1,16 +1,39 @@
 import type { components } from '@spc/shared-contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { env } from '../config/env';
 import { api, unwrap } from './api-client';
 
 export type ShopContacts = components['schemas']['ShopContactsDto'];
 
 export const getShopContacts = () => unwrap(api.GET('/api/site/contacts'));
 
+/** Where the last answer is kept: the same contacts show offline and before the API answers. */
+const KEPT = 'shopContacts';
+
+type ContactsAnswer = Awaited<ReturnType<typeof getShopContacts>>;
+
+function kept(): ContactsAnswer | undefined {
+  try {
+    return (JSON.parse(localStorage.getItem(KEPT) ?? 'null') as ContactsAnswer | null) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const shopContactsQueryOptions = () =>
   queryOptions({
     queryKey: ['site', 'contacts'] as const,
-    queryFn: getShopContacts,
+    queryFn: async () => {
+      const answer = await getShopContacts();
+      try {
+        localStorage.setItem(KEPT, JSON.stringify(answer));
+      } catch {
+        // private mode: shown, not kept
+      }
+      return answer;
+    },
+    // The kept copy shows at once and is checked with the API on every visit.
+    initialData: kept,
+    initialDataUpdatedAt: 0,
     staleTime: 60 * 60_000,
   });
 
@@ -21,25 +44,13 @@ const showInternational = (digits: string) =>
     : `+${digits}`;
 
 /**
- * The shop's phone, WhatsApp number and e-mail as the API's settings give them; the build-time
- * values meanwhile (and if the API cannot be reached), so the page never shows a gap.
+ * The shop's phone, WhatsApp number and e-mail: the API's settings are their one source (the
+ * copy last received while the API cannot be reached); undefined until the API has answered once.
  */
-export function useShopContacts(): {
-  phone: string;
-  whatsapp: string;
-  whatsappDigits: string;
-  email: string;
-} {
-  const { data } = useQuery(shopContactsQueryOptions());
-  const c = data?.contacts;
-  if (!c) {
-    return {
-      phone: env.shopPhone,
-      whatsapp: env.shopWhatsapp,
-      whatsappDigits: env.shopWhatsapp.replace(/\D/g, ''),
-      email: env.shopEmail,
-    };
-  }
+export function useShopContacts():
+  { phone: string; whatsapp: string; whatsappDigits: string; email: string } | undefined {
+  const c = useQuery(shopContactsQueryOptions()).data?.contacts;
+  if (!c) return undefined;
   return {
     phone: c.phone,
     whatsapp: showInternational(c.whatsapp),

@@ -33,7 +33,7 @@ function Tile({ label, value, to }: { label: string; value: ReactNode; to?: stri
     </Card>
   );
   return to ? (
-    <Anchor component={Link} to={to} underline="never" c="inherit" aria-label={label}>
+    <Anchor component={Link} to={to} underline="never" c="inherit">
       {body}
     </Anchor>
   ) : (

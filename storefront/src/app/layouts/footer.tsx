@@ -48,18 +48,22 @@ export function Footer() {
         <address>
           <h2>Contact</h2>
           <p>Kiambu, Kenya</p>
-          <p>
-            Phone: <a href={`tel:${shop.phone.replace(/\s/g, '')}`}>{shop.phone}</a>
-          </p>
-          <p>
-            WhatsApp:{' '}
-            <a href={`https://wa.me/${shop.whatsappDigits}`} target="_blank" rel="noreferrer">
-              {shop.whatsapp}
-            </a>
-          </p>
-          <p>
-            E-mail: <a href={`mailto:${shop.email}`}>{shop.email}</a>
-          </p>
+          {shop && (
+            <>
+              <p>
+                Phone: <a href={`tel:${shop.phone.replace(/\s/g, '')}`}>{shop.phone}</a>
+              </p>
+              <p>
+                WhatsApp:{' '}
+                <a href={`https://wa.me/${shop.whatsappDigits}`} target="_blank" rel="noreferrer">
+                  {shop.whatsapp}
+                </a>
+              </p>
+              <p>
+                E-mail: <a href={`mailto:${shop.email}`}>{shop.email}</a>
+              </p>
+            </>
+          )}
         </address>
       </div>
       <p className="copyright">

@@ -1,14 +1,28 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Loading } from '../../components/states';
-import { CartDrawer } from '../../features/cart/components/cart-drawer';
 import { useOnline } from '../../lib/use-online';
 import { useCartStore } from '../../stores/cart-store';
 import { useSessionStore } from '../../stores/session-store';
 import { useUiStore } from '../../stores/ui-store';
 import { Footer } from './footer';
-import { SearchOverlay } from './search-overlay';
 import { TopBar } from './top-bar';
+
+// The cart drawer and the search overlay wait for the first tap that opens them: their code (the
+// dialog, the quantity boxes, the remove confirmation) is not part of the first load.
+const CartDrawer = lazy(() =>
+  import('../../features/cart/components/cart-drawer').then((m) => ({ default: m.CartDrawer })),
+);
+const SearchOverlay = lazy(() =>
+  import('./search-overlay').then((m) => ({ default: m.SearchOverlay })),
+);
+
+/** True from the first time `flag` is true: an overlay once loaded stays mounted. */
+function useEver(flag: boolean) {
+  const [ever, setEver] = useState(flag);
+  if (flag && !ever) setEver(true);
+  return ever || flag;
+}
 
 // The modal carries the form library and zod; it loads only when opened.
 const ChangePasswordModal = lazy(() =>
@@ -32,6 +46,8 @@ function OfflineBar() {
 export function MainLayout() {
   const userId = useSessionStore((s) => s.user?._id);
   const changePasswordOpen = useUiStore((s) => s.changePasswordOpen);
+  const cartWanted = useEver(useUiStore((s) => s.cartOpen));
+  const searchWanted = useEver(useUiStore((s) => s.searchOpen));
   useEffect(() => {
     if (userId) useCartStore.getState().adoptUser(userId);
   }, [userId]);
@@ -48,8 +64,10 @@ export function MainLayout() {
         </Suspense>
       </main>
       <Footer />
-      <CartDrawer />
-      <SearchOverlay />
+      <Suspense fallback={null}>
+        {cartWanted && <CartDrawer />}
+        {searchWanted && <SearchOverlay />}
+      </Suspense>
       {changePasswordOpen && (
         <Suspense fallback={null}>
           <ChangePasswordModal />

@@ -4,6 +4,7 @@ import { auditActivityName, ROLES, type Role } from '@spc/shared-contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { isFiltered, NO_FILTERS, type AuditFilters } from '../api/audit-query';
+import { calendarLabels } from '../../../components/calendar-labels';
 
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', staff: 'Staff', customer: 'Customer' };
 
@@ -83,6 +84,7 @@ export function AuditFiltersForm({
         nothingFoundMessage="No such activity"
       />
       <DatePickerInput
+        {...calendarLabels}
         type="range"
         label="Dates"
         placeholder="All dates"

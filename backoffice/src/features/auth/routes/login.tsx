@@ -107,6 +107,9 @@ export function LoginRoute() {
             <Button type="submit" loading={mutation.isPending} disabled={mutation.isPending}>
               Login
             </Button>
+            <Anchor href={storefrontPaths.home} size="sm" ta="center">
+              ← Back to home
+            </Anchor>
           </Stack>
         </form>
       </Paper>

@@ -54,3 +54,17 @@ export function useMarkMessage() {
     onSettled: () => refreshQueries(queryClient, messageKeys.all),
   });
 }
+
+/** How many messages nobody has read yet (the Messages entry's count); refreshed with the list. */
+export const useUnreadMessageCount = (enabled: boolean) =>
+  useQuery({
+    queryKey: [...messageKeys.all, 'unread-count'] as const,
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/api/contact-messages', {
+          params: { query: { status: 'unread', page: 1, limit: 1 } },
+        }),
+      ).unread,
+    enabled,
+    refetchInterval: 60_000,
+  });

@@ -87,6 +87,9 @@ export function BulkBar({
           onClose={() => setAction(null)}
           title={`${BULK_ORDER_ACTION_LABELS[a]} · ${plural(selectedIds.length)}`}
           message={bulkConfirmQuestion(a, selectedIds.length)}
+          confirmLabel="Yes"
+          cancelLabel="No"
+          destructive={a === 'cancel'}
           closeAfterMs={0}
           onConfirm={() =>
             bulk.mutateAsync({ action: a, orderIds: selectedIds }).then((result) => {

@@ -222,7 +222,7 @@ export function OrdersTable(props: OrdersTableProps) {
                   {order.purchaseNumber}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{customerName(order)}</Table.Td>
+              <Table.Td className={classes.name}>{customerName(order)}</Table.Td>
               <Table.Td className={classes.products}>
                 <Text size="sm" lineClamp={2} title={productNames(order)}>
                   {productNames(order)}

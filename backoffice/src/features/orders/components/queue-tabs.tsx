@@ -18,7 +18,6 @@ export function QueueTabs({
     <Tabs
       value={value ?? 'all'}
       onChange={(v) => onChange(v && v !== 'all' ? (v as OrderQueue) : undefined)}
-      keepMounted={false}
     >
       <Tabs.List aria-label="Work queue">
         {TABS.map((tab) => (
@@ -41,6 +40,13 @@ export function QueueTabs({
           </Tabs.Tab>
         ))}
       </Tabs.List>
+      {/* The list below is what each tab shows; these empty panels are what the tabs point to
+          (aria-controls), so no tab names a missing element. */}
+      {TABS.map((tab) => (
+        <Tabs.Panel key={tab} value={tab}>
+          {null}
+        </Tabs.Panel>
+      ))}
     </Tabs>
   );
 }

@@ -20,7 +20,6 @@ export function QueueTiles({ ordersPath, children }: { ordersPath: string; child
           to={`${ordersPath}?queue=${q}`}
           underline="never"
           c="inherit"
-          aria-label={ORDER_QUEUE_LABELS[q]}
         >
           <Card withBorder h="100%">
             <Text size="sm" c="dimmed">

@@ -76,7 +76,7 @@ export function RefundFormFields({
               thousandSeparator=","
               allowDecimal={false}
               min={0}
-              value={field.value as number | undefined}
+              value={(field.value as number | undefined) ?? ''}
               onChange={(v) => field.onChange(typeof v === 'number' ? v : undefined)}
               onBlur={field.onBlur}
               error={e.amount?.message}

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { BACKOFFICE_MESSAGES, type Role } from '@spc/shared-contracts';
 import { useMemo, useState } from 'react';
 import { ListState } from '../../../components/list-state';
@@ -63,8 +63,13 @@ function OrdersPage({ role }: { role: Role }) {
           )}
         </Group>
       </Group>
-      {role === 'staff' && <LowStockTile />}
+      {/* The work queue leads; low stock is one tile beside the queue's size, never a list. */}
       <QueueTabs value={filter.queue} onChange={(queue) => update({ queue })} />
+      {role === 'staff' && (
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+          <LowStockTile />
+        </SimpleGrid>
+      )}
       <OrderFilters filter={filter} onChange={update} onClear={() => update(CLEARED_FILTERS)} />
       {result && <BulkResult result={result} onClose={() => setResult(null)} />}
       {canAct && (

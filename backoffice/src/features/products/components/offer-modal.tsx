@@ -36,7 +36,7 @@ export function OfferModal({ product, onClose }: { product: Product | null; onCl
                 placeholder="ksh"
                 allowDecimal={false}
                 min={0}
-                value={field.value as number | undefined}
+                value={(field.value as number | undefined) ?? ''}
                 onChange={(v) => field.onChange(typeof v === 'number' ? v : undefined)}
                 error={form.formState.errors.offerPrice?.message}
               />

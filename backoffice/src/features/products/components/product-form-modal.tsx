@@ -117,7 +117,7 @@ export function ProductFormModal({
                   label="Price (KSH)"
                   allowDecimal={false}
                   min={0}
-                  value={field.value as number | undefined}
+                  value={(field.value as number | undefined) ?? ''}
                   onChange={(v) => field.onChange(numberValue(v))}
                   error={e.price?.message}
                 />
@@ -131,7 +131,7 @@ export function ProductFormModal({
                   label="Quantity"
                   allowDecimal={false}
                   min={0}
-                  value={field.value as number | undefined}
+                  value={(field.value as number | undefined) ?? ''}
                   onChange={(v) => field.onChange(numberValue(v))}
                   error={e.productQuantity?.message}
                 />
@@ -167,7 +167,7 @@ export function ProductFormModal({
                   label="Offer Price (KSH)"
                   allowDecimal={false}
                   min={0}
-                  value={field.value as number | undefined}
+                  value={(field.value as number | undefined) ?? ''}
                   onChange={(v) => field.onChange(numberValue(v))}
                   error={e.offerPrice?.message}
                 />

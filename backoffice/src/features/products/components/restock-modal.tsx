@@ -36,7 +36,7 @@ export function RestockModal({
                 label="Quantity in stock"
                 allowDecimal={false}
                 min={1}
-                value={field.value as number | undefined}
+                value={(field.value as number | undefined) ?? ''}
                 onChange={(v) => field.onChange(typeof v === 'number' ? v : undefined)}
                 error={form.formState.errors.productQuantity?.message}
               />

@@ -84,7 +84,7 @@ export function ProductsRoute() {
           onChange={(e) => setParams(e.currentTarget.checked ? { lowStock: '1' } : {})}
         />
       </Group>
-      {lowStock && <LowStockTable />}
+      {lowStock && <LowStockTable search={debounced} />}
       {!lowStock && (
         <>
           <ListState

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { ListState } from '../../../components/list-state';
 import { useSalesReport } from '../api/get-sales-report';
 import { downloadCsv, reportToCsv } from '../components/report-csv';
+import { calendarLabels } from '../../../components/calendar-labels';
 
 const ISO = 'YYYY-MM-DD';
 
@@ -39,6 +40,7 @@ export function ReportsRoute() {
         <Title order={2}>Sales</Title>
         <Group align="flex-end">
           <DatePickerInput
+            {...calendarLabels}
             type="range"
             label="Date range"
             valueFormat="DD/MM/YYYY"

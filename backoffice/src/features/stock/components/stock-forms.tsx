@@ -38,7 +38,7 @@ export function LossForm({ productId }: { productId: string }) {
                 label="Seedlings lost"
                 allowDecimal={false}
                 min={1}
-                value={field.value as number | undefined}
+                value={(field.value as number | undefined) ?? ''}
                 onChange={(v) => field.onChange(wholeOrUndefined(v))}
                 error={errors.quantity?.message}
               />
@@ -91,7 +91,7 @@ export function CountForm({ productId }: { productId: string }) {
                 label="Counted quantity"
                 allowDecimal={false}
                 min={0}
-                value={field.value as number | undefined}
+                value={(field.value as number | undefined) ?? ''}
                 onChange={(v) => field.onChange(wholeOrUndefined(v))}
                 error={errors.countedQuantity?.message}
               />

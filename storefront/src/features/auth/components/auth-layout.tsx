@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
+import '../auth.css';
 
 /** Two columns: the form and a drawn picture (hidden under 768 px). No navigation or footer. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {

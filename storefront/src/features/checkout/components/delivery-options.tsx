@@ -1,5 +1,7 @@
 import { formatDate, formatMoney, type DeliveryMethod } from '@spc/shared-contracts';
+import { problemText } from '../../../lib/api-client';
 import type { useDeliveryOptions } from '../api/get-delivery-options';
+import '../checkout.css';
 
 type OptionsQuery = ReturnType<typeof useDeliveryOptions>;
 
@@ -27,7 +29,7 @@ export function DeliveryOptions({
         </p>
       ) : query.isError ? (
         <div role="alert" className="notice">
-          <p>Could not load the delivery options: {query.error.message}</p>
+          <p>Could not load the delivery options. {problemText(query.error)}</p>
           <button
             type="button"
             className="btn btn-outline btn-sm"

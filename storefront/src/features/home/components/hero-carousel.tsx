@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths';
 import { assetUrl } from '../../../lib/api-client';
 import { mayPlayVideo } from '../../../lib/media';
 import type { SitePicture } from '../../../lib/site-pictures';
+import '../home.css';
 
 /** One background of the hero: a picture, and a video only where the shop supplies one. */
 export interface HeroSlide {

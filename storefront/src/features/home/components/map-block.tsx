@@ -1,3 +1,4 @@
+import '../home.css';
 /** Where the nursery is on OpenStreetMap (Kiambu town). */
 const BBOX = '36.79,-1.20,36.87,-1.14';
 const MARKER = '-1.1714,36.8356';

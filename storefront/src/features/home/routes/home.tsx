@@ -15,6 +15,7 @@ import { useFeaturedProducts } from '../api/get-featured-products';
 import { HeroCarousel, heroSlides } from '../components/hero-carousel';
 import { LazyMap } from '../components/lazy-map';
 import { Testimonials } from '../components/testimonials';
+import '../home.css';
 
 const BENEFITS = [
   { title: '400+ varieties', text: 'Fruits, vegetables, herbs, flowers and trees.' },

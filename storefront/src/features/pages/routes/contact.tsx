@@ -34,8 +34,8 @@ export function ContactRoute() {
     <div className="page narrow">
       <h1>Contact us</h1>
       <p>
-        Call us on {shop.phone}, WhatsApp {shop.whatsapp} or write to {shop.email}. We are in
-        Kiambu, Kenya.
+        {shop && `Call us on ${shop.phone}, WhatsApp ${shop.whatsapp} or write to ${shop.email}. `}
+        We are in Kiambu, Kenya.
       </p>
       {send.isSuccess && (
         <p role="status" className="notice">

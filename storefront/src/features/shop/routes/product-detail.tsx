@@ -3,6 +3,7 @@ import { Price, useAddToCart } from '../../../components/product-card';
 import { ProductImage } from '../../../components/product-image';
 import { ErrorState, Loading } from '../../../components/states';
 import { useProduct } from '../api/get-product';
+import '../shop.css';
 
 /** /single/product/:id. */
 export function ProductDetailRoute() {

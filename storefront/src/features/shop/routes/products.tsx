@@ -1,4 +1,4 @@
-import { DEFAULT_PRICE_RANGE, formatMoney, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
+import { DEFAULT_PRICE_RANGE, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
 import { useCallback, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Pagination } from '../../../components/pagination';
@@ -7,6 +7,7 @@ import { Empty, ErrorState, Loading } from '../../../components/states';
 import { productFiltersFrom, useProducts } from '../api/get-products';
 import { OrderBanner } from '../components/order-banner';
 import { PriceFilter } from '../components/price-filter';
+import '../shop.css';
 
 /** /shop/products: the query string carries search, category, maxPrice and page. */
 export function ProductsRoute() {
@@ -97,31 +98,28 @@ export function ProductsRoute() {
           />
         </aside>
         <div className="compact-filters">
-          <label htmlFor="category-select">Category</label>
-          <select
-            id="category-select"
-            value={category}
-            onChange={(e) => chooseCategory(e.target.value)}
-          >
-            <option value="">All ({allCount})</option>
-            {categories.map((c) => (
-              <option key={c._id} value={c._id}>
-                {c.name} ({countOf(c._id)})
-              </option>
-            ))}
-          </select>
-          <details className="price-details">
-            <summary>
-              Price{maxPrice !== undefined ? `: up to ${formatMoney(maxPrice)}` : ''}
-            </summary>
-            <PriceFilter
-              id="price-compact"
-              min={range.min}
-              max={range.max}
-              value={maxPrice ?? range.max}
-              onCommit={onPrice}
-            />
-          </details>
+          <div className="field">
+            <label htmlFor="category-select">Category</label>
+            <select
+              id="category-select"
+              value={category}
+              onChange={(e) => chooseCategory(e.target.value)}
+            >
+              <option value="">All ({allCount})</option>
+              {categories.map((c) => (
+                <option key={c._id} value={c._id}>
+                  {c.name} ({countOf(c._id)})
+                </option>
+              ))}
+            </select>
+          </div>
+          <PriceFilter
+            id="price-compact"
+            min={range.min}
+            max={range.max}
+            value={maxPrice ?? range.max}
+            onCommit={onPrice}
+          />
         </div>
         <section className="listing" aria-labelledby="listing-heading">
           <h1 id="listing-heading" ref={headingRef}>

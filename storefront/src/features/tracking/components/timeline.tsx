@@ -1,4 +1,5 @@
 import { formatDate, trackingSteps, type OrderStatus } from '@spc/shared-contracts';
+import '../tracking.css';
 
 /** Order Received, In Transit, Delivered: done steps green, others grey. */
 export function Timeline({

@@ -9,6 +9,7 @@ import { useSearchParams } from 'react-router';
 import { Loading } from '../../../components/states';
 import { useTrackOrder } from '../api/track-order';
 import { Timeline } from '../components/timeline';
+import '../tracking.css';
 
 /** /track-orders: the number is sent as typed; the query string keeps it for a shared link. */
 export function TrackOrdersRoute() {

@@ -3,6 +3,7 @@ import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import type { User } from '../../../lib/types';
 import { useUpdateProfile } from '../api/update-profile';
+import '../user.css';
 
 /**
  * Turns the order text messages (placed, paid, sent, delivered, cancelled) on or off. The switch is

@@ -17,6 +17,7 @@ import { ApiError } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
+import '../user.css';
 
 type CancelCheck = ReturnType<typeof checkOrderAction>;
 

@@ -19,6 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
+import '../user.css';
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
 export function MyOrderDetailRoute() {
@@ -72,37 +73,36 @@ export function MyOrderDetailRoute() {
 
       <section className="order-card">
         <h2>Items</h2>
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Items">
-          <table>
-            <thead>
-              <tr>
-                <th>Product</th>
-                <th>Quantity</th>
-                <th>Unit price</th>
-                <th>Line total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {order.products.map((l, i) => (
-                <tr key={i}>
-                  <td className="wrap">{l.productName}</td>
-                  <td>{l.quantity}</td>
-                  <td>{formatMoney(l.unitPrice)}</td>
-                  <td>{formatMoney(l.lineTotal)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        {/* A receipt: each line's name, then quantity × unit price and the line total on one row;
+            the totals below with their amounts kept whole at the right edge. */}
+        <div role="region" aria-label="Items">
+          <ul className="receipt-lines">
+            {order.products.map((l, i) => (
+              <li key={i}>
+                <span className="receipt-name">{l.productName}</span>
+                <span className="receipt-row">
+                  <span className="muted">
+                    {l.quantity} × {formatMoney(l.unitPrice)}
+                  </span>
+                  <span className="amount">{formatMoney(l.lineTotal)}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
         </div>
-        <dl className="order-card-facts">
-          <dt>Subtotal</dt>
-          <dd>{formatMoney(order.subtotal)}</dd>
-          <dt>{choice ? `Delivery (${choice})` : 'Delivery'}</dt>
-          <dd>{deliveryFeeText(order.shippingFee)}</dd>
-          <dt>Total</dt>
-          <dd>
-            <strong>{formatMoney(order.totalAmount)}</strong>
-          </dd>
+        <dl className="receipt-totals">
+          <div className="receipt-row">
+            <dt>Subtotal</dt>
+            <dd className="amount">{formatMoney(order.subtotal)}</dd>
+          </div>
+          <div className="receipt-row">
+            <dt>{choice ? `Delivery (${choice})` : 'Delivery'}</dt>
+            <dd className="amount">{deliveryFeeText(order.shippingFee)}</dd>
+          </div>
+          <div className="receipt-row total">
+            <dt>Total</dt>
+            <dd className="amount">{formatMoney(order.totalAmount)}</dd>
+          </div>
         </dl>
       </section>
 

@@ -7,6 +7,7 @@ import { useProfile } from '../api/get-profile';
 import { useDeleteProfilePicture, useUploadProfilePicture } from '../api/profile-picture';
 import { EditProfileModal } from '../components/edit-profile-modal';
 import { SmsSwitch } from '../components/sms-switch';
+import '../user.css';
 
 const roleLabel = (role: string) => (role === 'customer' ? 'customer' : role);
 
