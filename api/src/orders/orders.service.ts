@@ -253,6 +253,32 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return true;
   }
 
+  /**
+   * Takes a receipt number that turned out to be disputed off an M-Pesa Express payment: the order
+   * goes back to the prompt's reference until the shop checks its statement. False when the order
+   * no longer carries that receipt.
+   */
+  async withdrawMpesaReceipt(
+    actor: Principal,
+    id: string,
+    payment: { receipt: string; reference: string },
+  ): Promise<boolean> {
+    const { receipt, reference } = payment;
+    const updated = await this.orders.transition(
+      id,
+      { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': receipt },
+      { $set: { 'paymentDetails.transactionCode': reference } },
+    );
+    if (!updated) return false;
+    await this.audit.record(
+      actor,
+      'order.payment.receipt',
+      `${actor.fullName} took M-Pesa receipt ${receipt} off the payment of order ${updated.purchaseNumber}: M-Pesa callbacks named more than one receipt for it. It is recorded as ${reference} until the shop checks its M-Pesa statement`,
+      this.target(updated),
+    );
+    return true;
+  }
+
   moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
     return this.run(ORDER_STEPS.inTransit, actor, id, undefined);
   }
