@@ -39,6 +39,7 @@ import type {
   UpdateOrderDto,
 } from './dto/order.dto';
 import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
+import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
@@ -174,18 +175,28 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     };
   }
 
-  /** Orders of one user: staff and admin see anyone's, others only their own. */
-  listForUser(actor: Principal, userId: string, query: OrderListQueryDto): Promise<OrderPage> {
+  /**
+   * Orders of one user: staff and admin see anyone's, others only their own (without the names of
+   * the staff who handled them).
+   */
+  async listForUser(
+    actor: Principal,
+    userId: string,
+    query: OrderListQueryDto,
+  ): Promise<OrderPage> {
     if (actor.role === 'customer' && actor.id !== userId)
       throw new ForbiddenException('You can only see your own orders');
-    return this.list(query, userId);
+    const page = await this.list(query, userId);
+    return actor.role === 'customer' ? { ...page, orders: page.orders.map(customerView) } : page;
   }
 
+  /** One order: staff and admin any, a customer their own (without staff names), else a 404. */
   async get(actor: Principal, id: string): Promise<OrderDto> {
     const order = await this.mustFind(id);
     if (actor.role === 'customer' && order.placedBy !== actor.id)
       throw new NotFoundException('No order with this id');
-    return (await this.views([order]))[0]!;
+    const [view] = await this.views([order]);
+    return actor.role === 'customer' ? customerView(view!) : view!;
   }
 
   completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
@@ -337,6 +348,11 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   paidTotal(): Promise<number> {
     return this.orders.paidTotal();
+  }
+
+  /** The refund recorded when this order was cancelled, or null. */
+  refundOf(orderId: string) {
+    return this.money.refundOf(orderId);
   }
 
   /** Refunds recorded in [from, to), for the sales report. */
