@@ -99,9 +99,9 @@ function checkCompose(): void {
     return file;
   };
   const secrets = {
-    JWT_SECRET: 'a'.repeat(64),
+    JWT_SECRET: 'c4f1a8e2b7d3096f5e1c8a4b2d7f3e9a6c0b5d8e1f4a7c2b9e6d3f0a5c8b1e4d',
     ADMIN_EMAIL: 'owner@example.co.ke',
-    ADMIN_PASSWORD: 'Owner#2026',
+    ADMIN_PASSWORD: 'Owner#2026ab',
     SHOP_PHONE: '+254 712 345 678',
     SHOP_EMAIL: 'shop@example.co.ke',
     BUSINESS_WHATSAPP: '254712345678',

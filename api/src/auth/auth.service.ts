@@ -172,6 +172,10 @@ export class AuthService implements BeforeApplicationShutdown {
   }
 
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
+    // A password too weak for the account's role is refused before the link is used up.
+    const owner = await this.tokens.resetCodeOwner(dto.code);
+    const account = owner ? await this.users.findById(owner) : null;
+    if (account) this.users.checkPasswordFor(account.role, dto.password);
     const userId = await this.tokens.consumeResetCode(dto.code);
     if (!userId) throw new BadRequestException(INVALID_RESET_CODE);
     const user = await this.users.findById(userId);
