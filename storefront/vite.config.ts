@@ -25,6 +25,12 @@ const preactCompat = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
 ];
 
+/** Headers `vite preview` adds, given as JSON by the browser journeys (the nginx image's own). */
+function previewHeaders(): Record<string, string> | undefined {
+  const given = process.env.SPC_PREVIEW_HEADERS;
+  return given ? (JSON.parse(given) as Record<string, string>) : undefined;
+}
+
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -131,7 +137,8 @@ export default defineConfig(({ command }) => ({
     ],
   },
   server: { port: 5173, strictPort: true },
-  preview: { port: 5173, strictPort: true },
+  // The browser journeys serve the build with the production security headers (tools/e2e).
+  preview: { port: 5173, strictPort: true, headers: previewHeaders() },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 import { buildReleases } from './release-builds';
+import { spaSecurityHeaders } from './security-headers';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -92,8 +93,10 @@ async function main(): Promise<void> {
   if (app !== 'storefront' && app !== 'backoffice')
     throw new Error('usage: run-journeys.ts <storefront|backoffice>');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  const specs = readdirSync(path.join(WORKSPACE_ROOT, app, 'e2e')).filter((f) =>
-    f.endsWith('.e2e.ts'),
+  // JOURNEYS_ONLY=a.e2e.ts,b.e2e.ts runs some of them (a developer's run; npm test runs all).
+  const only = process.env.JOURNEYS_ONLY?.split(',').filter(Boolean);
+  const specs = readdirSync(path.join(WORKSPACE_ROOT, app, 'e2e')).filter(
+    (f) => f.endsWith('.e2e.ts') && (!only || only.includes(f)),
   );
   if (!specs.length) throw new Error(`no journeys in ${app}/e2e`);
 
@@ -210,6 +213,8 @@ async function main(): Promise<void> {
         ],
         {
           cwd: path.join(WORKSPACE_ROOT, app),
+          // Served with the production Content-Security-Policy and framing protection.
+          env: { ...process.env, SPC_PREVIEW_HEADERS: JSON.stringify(spaSecurityHeaders(api)) },
           stdio: 'ignore',
           detached: true,
         },

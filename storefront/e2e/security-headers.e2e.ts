@@ -1,0 +1,78 @@
+/**
+ * Browser journey of the shop under its production security headers (the nginx image's, which the
+ * journeys' server sends too): every page a shopper opens works with scripts from the shop alone,
+ * pictures and calls from the API, and nothing the policy blocks. Run by tools/e2e/run-journeys.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../tools/e2e/chromium';
+
+const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
+const API = process.env.API_URL ?? 'http://localhost:3101';
+
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => browser?.close());
+
+/** A page that records every Content-Security-Policy violation it meets. */
+async function watchedPage(): Promise<{ page: Page; violations: () => Promise<string[]> }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
+  return {
+    page,
+    violations: () =>
+      page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+  };
+}
+
+describe('the shop under its Content-Security-Policy', () => {
+  it('is served with a policy that allows scripts from the shop only and no framing', async () => {
+    const res = await fetch(`${BASE}/`);
+    const policy = res.headers.get('content-security-policy') ?? '';
+    assert.match(policy, /script-src 'self';/);
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.ok(policy.includes(`connect-src 'self' ${API}`), policy);
+    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+  });
+
+  it('shows the home page, the shop, a product with its picture and the cart without a violation', async () => {
+    const { page, violations } = await watchedPage();
+    await page.goto(`${BASE}/`);
+    await page.getByRole('link', { name: /shop/i }).first().waitFor();
+    await page.goto(`${BASE}/shop/products`);
+    const product = page.locator('a[href^="/single/product/"]').first();
+    await product.waitFor({ timeout: 15_000 });
+    await product.click();
+    await page.waitForURL('**/single/product/**');
+    // The product's picture comes from the API's origin and is drawn.
+    const picture = page.locator('main img').first();
+    await picture.waitFor();
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector('main img') as HTMLImageElement | null;
+        return !!img && img.complete && img.naturalWidth > 0;
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    for (const route of [
+      '/viewCart',
+      '/track-orders',
+      '/contactUs',
+      '/aboutUs',
+      '/authenticate/login',
+    ])
+      await page.goto(`${BASE}${route}`, { waitUntil: 'networkidle' });
+    assert.deepEqual(await violations(), []);
+  });
+});
