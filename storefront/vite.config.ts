@@ -109,8 +109,11 @@ export default defineConfig(({ command }) => ({
             },
           },
           {
-            // Product pictures and the shop's uploaded photos never change under one address.
-            urlPattern: ({ url }) => url.pathname.startsWith('/api/uploads/'),
+            // Product pictures and the shop's uploaded photos never change under one address. A
+            // profile picture is not kept: it would outlive its owner's session on a shared phone.
+            urlPattern: ({ url }) =>
+              url.pathname.startsWith('/api/uploads/') &&
+              !url.pathname.startsWith('/api/uploads/profiles/'),
             handler: 'CacheFirst',
             options: {
               cacheName: 'pictures',

@@ -3,7 +3,7 @@
  * user editing) with the specs' messages. `...PayloadSchema` is what the API receives; the API's DTOs
  * enforce the same rules (a test feeds both the same samples).
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { LIMITS, PHONE_PATTERN, TEXT_LIMITS } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
 import { PASSWORD_PATTERN, STAFF_PASSWORD_PATTERN } from './password';

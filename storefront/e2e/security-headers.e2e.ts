@@ -55,15 +55,26 @@ describe('the shop under its Content-Security-Policy', () => {
     await product.click();
     await page.waitForURL('**/single/product/**');
     // The product's picture comes from the API's origin and is drawn.
-    const picture = page.locator('main img').first();
-    await picture.waitFor();
-    await page.waitForFunction(
-      () => {
-        const img = document.querySelector('main img') as HTMLImageElement | null;
-        return !!img && img.complete && img.naturalWidth > 0;
-      },
-      undefined,
-      { timeout: 15_000 },
+    const drawn = await page
+      .waitForFunction(
+        () =>
+          [...document.querySelectorAll('main img')].some(
+            (img) =>
+              (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+          ),
+        undefined,
+        { timeout: 15_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    const sources = await page.evaluate(() =>
+      [...document.querySelectorAll('main img')].map((img) => (img as HTMLImageElement).currentSrc),
+    );
+    assert.ok(
+      drawn,
+      `a product picture is drawn: ${sources.join(', ')}; ${(await violations()).join(', ')}`,
     );
     for (const route of [
       '/viewCart',
