@@ -147,9 +147,11 @@ export default defineConfig(({ command }) => ({
     sourcemap: true,
     rollupOptions: {
       // shared-contracts' modules only declare things; marking them side-effect free lets the entry
-      // take the constants it uses without the zod schemas the index also re-exports.
+      // take the constants it uses without the zod schemas the index also re-exports. zod.ts is the
+      // one exception: it sets zod up (no compiled parsers) before any schema is made.
       treeshake: {
-        moduleSideEffects: (id) => !id.includes('/shared-contracts/src/'),
+        moduleSideEffects: (id) =>
+          !id.includes('/shared-contracts/src/') || id.endsWith('/shared-contracts/src/zod.ts'),
       },
     },
   },
