@@ -337,7 +337,7 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
         await this.audit.record(
           MPESA_ACTOR,
           'payment.mpesa.receipt-disputed',
-          `M-Pesa callbacks named ${receipts.length} different receipts (${receipts.join(', ')}) for one payment of KES ${push.amount.toLocaleString('en-US')} for order ${push.purchaseNumber}; at most one is real. The order keeps the prompt's reference ${push._id}: check the M-Pesa statement`,
+          `M-Pesa callbacks named ${receipts.length} different receipts (${receipts.join(', ')}) for one payment of KES ${push.amount.toLocaleString('en-US')} for order ${push.purchaseNumber}; at most one is real. The order keeps the prompt's reference ${push._id}: check the M-Pesa statement, and change MPESA_CALLBACK_TOKEN (someone who has it sent a forged callback)`,
           this.target(push),
         );
       }
