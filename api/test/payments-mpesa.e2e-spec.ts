@@ -365,27 +365,7 @@ describe('M-Pesa Express', () => {
     const o = await order(1, phone);
     m.sim.setScenario({ result: 'success', callback: 'none', delayMs: 60_000 }, asDaraja(phone));
     const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
-    await m.t
-      .http()
-      .post(m.callbackUrl)
-      .send({
-        Body: {
-          stkCallback: {
-            MerchantRequestID: 'forged',
-            CheckoutRequestID: id,
-            ResultCode: 0,
-            ResultDesc: 'The service request is processed successfully.',
-            CallbackMetadata: {
-              Item: [
-                { Name: 'Amount', Value: 450 },
-                { Name: 'MpesaReceiptNumber', Value: 'TFORGED0001' },
-                { Name: 'TransactionDate', Value: 20261122101010 },
-              ],
-            },
-          },
-        },
-      })
-      .expect(200);
+    await forgedSuccess(id, 450, 'TFORGED0001');
     await sleep(2000);
     expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe('pending');
     expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { watchPolicyViolations } from '../../tools/e2e/security-headers';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3101';
@@ -30,15 +31,7 @@ describe('the back office under its Content-Security-Policy', () => {
 
   it('signs in and opens the main screens without a violation', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (e) =>
-        seen.push(
-          `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} on ${location.pathname}`,
-        ),
-      );
-    });
+    const violationsOf = await watchPolicyViolations(context);
     const page = await context.newPage();
     await page.goto(`${BASE}/authenticate/login`);
     await page.getByLabel('Email Address').fill(ADMIN.email);
@@ -66,9 +59,7 @@ describe('the back office under its Content-Security-Policy', () => {
       API,
     );
     assert.ok(asked, 'a product picture is asked of the API');
-    const violations = await page.evaluate(
-      () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
-    );
+    const violations = await violationsOf(page);
     assert.deepEqual(violations, [], `violations on ${visited.join(', ')}`);
   });
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { watchPolicyViolations } from '../../tools/e2e/security-headers';
 
 const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
 const API = process.env.API_URL ?? 'http://localhost:3101';
@@ -17,24 +18,12 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-/** A page that records every Content-Security-Policy violation it meets. */
+/** A phone-sized page that records every Content-Security-Policy violation it meets. */
 async function watchedPage(): Promise<{ page: Page; violations: () => Promise<string[]> }> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  await context.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) =>
-      seen.push(
-        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} on ${location.pathname}`,
-      ),
-    );
-  });
+  const read = await watchPolicyViolations(context);
   const page = await context.newPage();
-  return {
-    page,
-    violations: () =>
-      page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
-  };
+  return { page, violations: () => read(page) };
 }
 
 describe('the shop under its Content-Security-Policy', () => {

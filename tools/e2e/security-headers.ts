@@ -4,6 +4,7 @@
  * journeys run the apps under the same Content-Security-Policy and framing protection.
  */
 import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
 import path from 'node:path';
 import { WORKSPACE_ROOT } from '../paths';
 
@@ -24,4 +25,35 @@ export function spaSecurityHeaders(apiOrigin: string, imagesOrigin = ''): Record
       .replace(/ ;/g, ';');
   }
   return headers;
+}
+
+/**
+ * Records every Content-Security-Policy violation the context's pages meet (directive, what was
+ * blocked, where, on which page); answers how to read them from a page.
+ */
+export async function watchPolicyViolations(
+  context: BrowserContext,
+): Promise<(page: Page) => Promise<string[]>> {
+  // Runs in the page (this file has no DOM types: the page's globals are described here).
+  interface Violation {
+    violatedDirective: string;
+    blockedURI: string;
+    sourceFile: string;
+    lineNumber: number;
+  }
+  interface PageGlobals {
+    __cspViolations: string[];
+    document: { addEventListener(type: string, listener: (e: Violation) => void): void };
+    location: { pathname: string };
+  }
+  await context.addInitScript(() => {
+    const page = globalThis as unknown as PageGlobals;
+    page.__cspViolations = [];
+    page.document.addEventListener('securitypolicyviolation', (e) =>
+      page.__cspViolations.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} on ${page.location.pathname}`,
+      ),
+    );
+  });
+  return (page) => page.evaluate(() => (globalThis as unknown as PageGlobals).__cspViolations);
 }
