@@ -101,7 +101,8 @@ const axeSource = readFileSync(
 
 /** axe-core's findings in the open dialog: every button has a name, the dialog too. */
 async function dialogProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
+  // Through the browser's debugger, not a <script>: the app's policy runs no inline script.
+  await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const axe = (
       window as unknown as {
