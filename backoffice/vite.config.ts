@@ -4,6 +4,12 @@ import { defineConfig } from 'vite';
 
 const sharedContracts = fileURLToPath(new URL('../shared-contracts/src', import.meta.url));
 
+/** Headers `vite preview` adds, given as JSON by the browser journeys (the nginx image's own). */
+function previewHeaders(): Record<string, string> | undefined {
+  const given = process.env.SPC_PREVIEW_HEADERS;
+  return given ? (JSON.parse(given) as Record<string, string>) : undefined;
+}
+
 export default defineConfig({
   plugins: [react()],
   resolve: {
@@ -15,6 +21,7 @@ export default defineConfig({
     },
   },
   server: { port: 5174, strictPort: true },
-  preview: { port: 5174, strictPort: true },
+  // The browser journeys serve the build with the production security headers (tools/e2e).
+  preview: { port: 5174, strictPort: true, headers: previewHeaders() },
   build: { target: 'es2022', sourcemap: true },
 });

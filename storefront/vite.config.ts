@@ -14,6 +14,12 @@ const reactRouterProd = join(
   'dist/production/index.mjs',
 );
 
+/** Headers `vite preview` adds, given as JSON by the browser journeys (the nginx image's own). */
+function previewHeaders(): Record<string, string> | undefined {
+  const given = process.env.SPC_PREVIEW_HEADERS;
+  return given ? (JSON.parse(given) as Record<string, string>) : undefined;
+}
+
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
@@ -95,8 +101,11 @@ export default defineConfig(({ command }) => ({
             },
           },
           {
-            // Product pictures and the shop's uploaded photos never change under one address.
-            urlPattern: ({ url }) => url.pathname.startsWith('/api/uploads/'),
+            // Product pictures and the shop's uploaded photos never change under one address. A
+            // profile picture is not kept: it would outlive its owner's session on a shared phone.
+            urlPattern: ({ url }) =>
+              url.pathname.startsWith('/api/uploads/') &&
+              !url.pathname.startsWith('/api/uploads/profiles/'),
             handler: 'CacheFirst',
             options: {
               cacheName: 'pictures',
@@ -136,7 +145,8 @@ export default defineConfig(({ command }) => ({
     ],
   },
   server: { port: 5173, strictPort: true },
-  preview: { port: 5173, strictPort: true },
+  // The browser journeys serve the build with the production security headers (tools/e2e).
+  preview: { port: 5173, strictPort: true, headers: previewHeaders() },
   build: {
     target: 'es2022',
     // Every browser of the es2022 target but Safari < 17 preloads modules itself; the polyfill is
@@ -145,9 +155,11 @@ export default defineConfig(({ command }) => ({
     sourcemap: true,
     rollupOptions: {
       // shared-contracts' modules only declare things; marking them side-effect free lets the entry
-      // take the constants it uses without the zod schemas the index also re-exports.
+      // take the constants it uses without the zod schemas the index also re-exports. zod.ts is the
+      // one exception: it sets zod up (no compiled parsers) before any schema is made.
       treeshake: {
-        moduleSideEffects: (id) => !id.includes('/shared-contracts/src/'),
+        moduleSideEffects: (id) =>
+          !id.includes('/shared-contracts/src/') || id.endsWith('/shared-contracts/src/zod.ts'),
       },
     },
   },

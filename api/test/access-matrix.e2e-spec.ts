@@ -232,7 +232,7 @@ export const ROUTES: Route[] = [
         fullName: 'Matrix Staff',
         email: uniqueEmail('mstaff'),
         phoneNumber: '0712345678',
-        password: 'Staff#1234',
+        password: 'Staff#123456',
       },
     }),
   },

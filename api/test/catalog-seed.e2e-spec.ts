@@ -1,10 +1,14 @@
+import { Logger } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import mongoose, { type Connection } from 'mongoose';
 import sharp from 'sharp';
+import { withDatabaseName } from '../../tools/db/launcher';
 import { CatalogSeeder } from '../src/seed/catalog.seeder';
 import { SeedModule } from '../src/seed/seed.module';
 import { SEEDERS, type Seeder } from '../src/seed/seed.types';
 import { tempUploadsDir, type CategoryBody, type ProductBody } from './support/factories';
 import { bearer, signInAdmin, UNTHROTTLED } from './support/identity';
-import { createTestApp, type TestApp } from './support/test-app';
+import { createTestApp, serverUri, type TestApp } from './support/test-app';
 
 const SEEDING_TIMEOUT_MS = 180_000;
 
@@ -132,4 +136,35 @@ describe('the demo catalogue', () => {
     },
     SEEDING_TIMEOUT_MS,
   );
+});
+
+describe('closing after catalogue writes (as the seed script does)', () => {
+  it('announces the last catalogue change before the database connection closes', async () => {
+    const t = await createTestApp({ name: 'seed_close', env: UNTHROTTLED });
+    const admin = await signInAdmin(t);
+    const connection = t.app.get<Connection>(getConnectionToken());
+    const uri = withDatabaseName(serverUri(), t.databaseName);
+    // Two writes at once: the second announcement waits its turn (a quarter of the interval).
+    for (const name of ['Closing A', 'Closing B'])
+      await t
+        .http()
+        .post('/api/categories')
+        .set(bearer(admin.accessToken))
+        .send({ name, description: 'Seedlings in trays' })
+        .expect(201);
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await t.app.close();
+      // An announcement still waiting its turn would try (and fail) within a quarter interval.
+      await new Promise((r) => setTimeout(r, 600));
+      const warnings = warn.mock.calls.map((c) => String(c[0]));
+      expect(warnings.filter((w) => w.includes('Could not announce'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      expect(connection.readyState).toBe(0);
+      const cleanup = await mongoose.createConnection(uri).asPromise();
+      await cleanup.dropDatabase();
+      await cleanup.close();
+    }
+  });
 });

@@ -112,6 +112,27 @@ describe('Contact form and Messages', () => {
     expect(toShopper).toContain(t.config.shopContacts.phone);
   });
 
+  it("sends the sender's address nothing they typed: a stranger's pitch cannot ride on the shop's name", async () => {
+    const pitch = {
+      name: 'Loans in 5 minutes call 0799111222',
+      subject: 'Cheap fertiliser, WhatsApp +254 799 111 333',
+      email: uniqueEmail('victim'),
+    };
+    await from('10.1.0.9').send(message(pitch)).expect(201);
+    const mails = await waitFor(
+      () => outbox(dataDir),
+      (m) => m.some((x) => x.includes(`To: ${pitch.email}`)),
+      10_000,
+    );
+    const toVictim = mails.find((m) => m.includes(`To: ${pitch.email}`))!;
+    expect(toVictim).toContain('Subject: We received your message');
+    for (const words of ['Loans', '0799111222', 'fertiliser', '799 111 333', 'Avocado'])
+      expect(toVictim).not.toContain(words);
+    // The shop still reads all of it.
+    const toShop = mails.find((m) => m.includes(`To: ${SHOP_EMAIL}`) && m.includes('fertiliser'));
+    expect(toShop).toContain('0799111222');
+  });
+
   it('refuses a message with a field missing or an invalid e-mail, storing nothing', async () => {
     const before = (
       await t.http().get('/api/contact-messages').set(bearer(admin.accessToken)).expect(200)

@@ -372,12 +372,13 @@ describe('Delivery zones', () => {
     });
 
     it('refuses an unknown method or two methods that disagree (400), placing nothing', async () => {
-      const bad = await order({ county: 'Nairobi' }, { deliveryMethod: 'drone' }).expect(400);
+      const nairobi = { county: 'Nairobi', subCounty: 'Kasarani' };
+      const bad = await order(nairobi, { deliveryMethod: 'drone' }).expect(400);
       expect(JSON.stringify(bad.body)).toContain('Delivery method must be one of');
-      const both = await order(
-        { county: 'Nairobi' },
-        { deliveryMethod: 'collection', delivery: { method: 'delivery' } },
-      ).expect(400);
+      const both = await order(nairobi, {
+        deliveryMethod: 'collection',
+        delivery: { method: 'delivery' },
+      }).expect(400);
       expect(both.body.message).toContain('disagree');
     });
 
@@ -447,6 +448,139 @@ describe('Delivery zones', () => {
       const today = report.body.series.find((d: { date: string }) => d.date === day);
       const todaySplit = split.series.find((d: { date: string }) => d.date === day);
       expect(todaySplit.productSales + todaySplit.deliveryFees).toBe(today.revenue);
+    });
+  });
+
+  describe('a county as people type it', () => {
+    const CYRILLIC_MOMBASA = 'Momb\u0430sa'; // the second "a" is Cyrillic
+    let zoneId: string;
+
+    beforeAll(async () => {
+      const zone = await createZone({
+        name: 'Coast',
+        fee: 900,
+        days: 4,
+        areas: [{ county: 'mombasa county' }],
+      }).expect(201);
+      zoneId = zone.body.zone._id;
+      expect(zone.body.zone.areas).toEqual([{ county: 'Mombasa' }]);
+    });
+    afterAll(async () => {
+      await http().delete(`/api/delivery/zones/${zoneId}`).set(bearer(admin.accessToken));
+    });
+
+    it('charges the Mombasa zone however Mombasa is spelt, and stores the list spelling', async () => {
+      for (const typed of ['Mombasa County', 'Mombasa.', ' MOMBASA ', 'mombasa county.']) {
+        const res = await order({ county: typed, subCounty: 'nyali sub-county' }).expect(201);
+        expect(res.body.order.shippingFee).toBe(900);
+        expect(res.body.order.totalAmount).toBe(1800);
+        expect(res.body.order.guestInfo).toMatchObject({ county: 'Mombasa', subCounty: 'Nyali' });
+        expect(await deliveryOf(typed)).toMatchObject({ zoneName: 'Coast', fee: 900 });
+      }
+    });
+
+    it('refuses a county or sub-county the location list does not know with a 400 naming the field', async () => {
+      const lookAlike = await order({ county: CYRILLIC_MOMBASA, subCounty: '' }).expect(400);
+      expect(lookAlike.body.message).toBe(`${CYRILLIC_MOMBASA} is not a county of Kenya`);
+      expect(lookAlike.body.errors).toEqual([
+        { field: 'guestInfo.county', messages: [`${CYRILLIC_MOMBASA} is not a county of Kenya`] },
+      ]);
+      const sub = await order({ county: 'Mombasa', subCounty: 'Ruiru' }).expect(400);
+      expect(sub.body.errors).toEqual([
+        { field: 'guestInfo.subCounty', messages: ['Ruiru is not a sub-county of Mombasa'] },
+      ]);
+      const options = await http()
+        .get('/api/delivery/options')
+        .query({ county: CYRILLIC_MOMBASA })
+        .expect(400);
+      expect(options.body.errors[0].field).toBe('county');
+      const zone = await createZone({
+        name: 'Look-alike',
+        fee: 1,
+        days: 1,
+        areas: [{ county: CYRILLIC_MOMBASA }],
+      }).expect(400);
+      expect(zone.body.errors[0].field).toBe('areas.0.county');
+    });
+
+    it('sees one place however a zone names it: a second zone for "Mombasa County" clashes', async () => {
+      const clash = await createZone({
+        name: 'Coast again',
+        fee: 10,
+        days: 1,
+        areas: [{ county: 'Mombasa County' }],
+      }).expect(409);
+      expect(clash.body.message).toBe(
+        'Mombasa is already in zone Coast; a place can be in one zone only',
+      );
+    });
+
+    describe('a clerk changing the address', () => {
+      function update(id: string, place: object) {
+        return http()
+          .put(`/api/orders/update/${id}`)
+          .set(bearer(staff.accessToken))
+          .send({ guestInfo: { ...DELIVERY, subCounty: '', ward: '', ...place } });
+      }
+
+      it('re-quotes delivery: the fee, zone, date and total follow the new address, audited', async () => {
+        const placed = (await order({ county: 'Kiambu', subCounty: 'Ruiru' }).expect(201)).body
+          .order;
+        expect(placed.shippingFee).toBe(0);
+        const res = await update(placed._id, { county: 'Mombasa County', subCounty: '' }).expect(
+          200,
+        );
+        const o = res.body.order;
+        expect(o.guestInfo.county).toBe('Mombasa');
+        expect(o.shippingFee).toBe(900);
+        expect(o.totalAmount).toBe(o.subtotal + 900);
+        expect(o.delivery).toEqual({ method: 'delivery', zoneName: 'Coast', days: 4 });
+        const days = (Date.parse(o.estimatedDeliveryDate) - Date.parse(o.orderDate)) / DAY_MS;
+        expect(days).toBeCloseTo(4, 3);
+        const logs = await http().get('/api/audit-logs').set(bearer(admin.accessToken)).expect(200);
+        const entry = (logs.body as { action: string; message: string }[]).find(
+          (l) => l.action === 'order.update' && l.message.includes(placed.purchaseNumber),
+        );
+        expect(entry?.message).toContain(
+          'delivery KES 0 (Rest of Kenya) became KES 900 (Coast), total KES 900 became KES 1,800',
+        );
+        // M-Pesa Express now asks for the new total.
+        const track = await http()
+          .get(`/api/orders/${placed._id}`)
+          .set(bearer(staff.accessToken))
+          .expect(200);
+        expect(track.body.order.totalAmount).toBe(1800);
+      });
+
+      it('refuses an address the location list does not know (400 naming the field), changing nothing', async () => {
+        const placed = (await order({ county: 'Kiambu', subCounty: '' }).expect(201)).body.order;
+        const res = await update(placed._id, { county: CYRILLIC_MOMBASA }).expect(400);
+        expect(res.body.errors[0].field).toBe('guestInfo.county');
+        const now = await http()
+          .get(`/api/orders/${placed._id}`)
+          .set(bearer(staff.accessToken))
+          .expect(200);
+        expect(now.body.order).toMatchObject({ shippingFee: 0, guestInfo: { county: 'Kiambu' } });
+      });
+
+      it('refuses to change the fee of a paid order (409); a place at the same fee is fine', async () => {
+        const placed = (await order({ county: 'Kiambu', subCounty: '' }).expect(201)).body.order;
+        await http()
+          .patch(`/api/orders/complete-payment/${placed._id}`)
+          .set(bearer(staff.accessToken))
+          .send({ paymentMethod: 'Cash', paymentDetails: { amount: placed.totalAmount } })
+          .expect(200);
+        const refused = await update(placed._id, { county: 'Mombasa' }).expect(409);
+        expect(refused.body.message).toContain('is paid with delivery at KES 0');
+        expect(refused.body.message).toContain('Mombasa costs KES 900');
+        const same = await update(placed._id, { county: 'Turkana' }).expect(200);
+        expect(same.body.order).toMatchObject({
+          shippingFee: 0,
+          totalAmount: placed.totalAmount,
+          paymentStatus: 'Paid',
+          guestInfo: { county: 'Turkana' },
+        });
+      });
     });
   });
 

@@ -298,6 +298,24 @@ describe('the dispatch desk', () => {
   });
 
   describe('the CSV export', () => {
+    it("leaves no formula for Excel in locales that split on ';' (a;=1+1)", async () => {
+      const tag = `semi${Date.now()}`;
+      const o = await order({
+        fullName: 'Mary;@SUM(A1)',
+        streetAddress: 'Kamakis;=1+1',
+        email: `${tag}@example.co.ke`,
+      });
+      const res = await t
+        .http()
+        .get(`/api/orders/export.csv?search=${encodeURIComponent(tag)}`)
+        .set(bearer(staff.accessToken))
+        .expect(200);
+      const line = res.text.split('\n').find((l) => l.startsWith(o.purchaseNumber))!;
+      expect(line).toContain("Kamakis;'=1+1");
+      // Every cell Excel makes of it when it splits on ';' (and on ',') starts as text.
+      for (const cell of line.split(/[;,]/)) expect(cell).not.toMatch(/^[\s"]*[=+@]/);
+    });
+
     it('writes the filtered orders as CSV with a dated name, a name like =HYPERLINK(...) made harmless', async () => {
       const evil = '=HYPERLINK("http://evil.example/x","Click me")';
       const tag = `exp${Date.now()}`;

@@ -2,11 +2,13 @@
  * The order detail and the order's documents: who may see what, the timeline and the actions with
  * their reasons, the receipt and delivery note PDFs, and the signed link in the payment e-mail.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Response } from 'supertest';
 import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
+import { withDatabaseName } from '../../tools/db/launcher';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
 import {
   bearer,
@@ -17,7 +19,9 @@ import {
   type Session,
 } from './support/identity';
 import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
-import { createTestApp, type TestApp } from './support/test-app';
+import { createTestApp, serverUri, type TestApp } from './support/test-app';
+import { ApiProcess, assertBuilt, freePort, PRODUCTION_ENV } from './support/api-process';
+import { waitFor } from './support/wait';
 
 /** supertest buffers an application/pdf body as binary with this parser. */
 function binary(res: Response, done: (err: Error | null, body: Buffer) => void): void {
@@ -250,6 +254,27 @@ describe('order detail, receipts and delivery notes', () => {
       }
     });
 
+    it("stamps a cancelled and refunded order's receipt REFUNDED with the refund, never PAID", async () => {
+      const o = await order(customer, 2);
+      await payMpesa(o, 'SDT9RF8ND1');
+      await t
+        .http()
+        .patch(`/api/orders/cancel/${o._id}`)
+        .set(bearer(staff.accessToken))
+        .send({ refund: { method: 'Mpesa', amount: o.totalAmount, reference: 'SRV7RF0ND2' } })
+        .expect(200);
+      for (const token of [staff.accessToken, customer.accessToken]) {
+        const res = await get(`/api/orders/${o._id}/receipt.pdf`, token).expect(200);
+        const text = await pdfText(res.body as Buffer);
+        expect(text).toContain('REFUNDED');
+        expect(text).toContain('Cancelled on:');
+        expect(text).toContain(
+          `Refunded: KES ${o.totalAmount.toLocaleString('en-US')} by M-Pesa (SRV7RF0ND2)`,
+        );
+        expect(text).not.toContain('PAID');
+      }
+    });
+
     it('gives staff the delivery note of an unpaid order (pay on delivery) with address, phone and quantities', async () => {
       const o = await order(undefined, 4);
       const res = await get(`/api/orders/${o._id}/delivery-note.pdf`, staff.accessToken).expect(
@@ -378,5 +403,40 @@ describe('order detail, receipts and delivery notes', () => {
         .get(`/api/orders/${o._id}/receipt.pdf?expires=${expires}&signature=${signature}`)
         .expect(409);
     });
+  });
+});
+
+describe('signed receipt links in the access log', () => {
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    assertBuilt();
+    api = new ApiProcess('docs-log', await freePort(), {
+      ...PRODUCTION_ENV,
+      MONGODB_URI: withDatabaseName(serverUri(), `e2e_docslog_${randomBytes(3).toString('hex')}`),
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'spc-docs-log-')),
+      LOG_LEVEL: 'info',
+    });
+    await api.ready();
+  }, 90_000);
+  afterAll(() => api?.stop());
+
+  it('writes a signed link to the access log without its signature (a 30-day bearer link)', async () => {
+    const signature = `sig${randomBytes(16).toString('base64url')}`;
+    const id = '665f1c2b9d3e4a0012345679';
+    for (const document of ['receipt', 'delivery-note'])
+      await api
+        .http()
+        .get(`/api/orders/${id}/${document}.pdf?expires=1900000000&signature=${signature}`);
+    await waitFor(
+      async () => api.stdout,
+      (out) => out.includes('delivery-note.pdf'),
+      5_000,
+      50,
+    );
+    expect(api.stdout).toContain(
+      `/api/orders/${id}/receipt.pdf?expires=1900000000&signature=[redacted]`,
+    );
+    expect(api.stdout).not.toContain(signature);
   });
 });

@@ -384,6 +384,47 @@ describe('orders', () => {
         .expect(404);
       await t.http().get('/api/orders/12345').set(bearer(staff.accessToken)).expect(400);
     });
+    it('does not show a customer which member of staff recorded their payment', async () => {
+      const customer = await registerCustomer(t);
+      const p = await product();
+      const placed = (
+        await placeOrder(t, [{ _id: p._id, quantity: 1 }], {
+          token: customer.accessToken,
+          guestInfo: { ...DELIVERY },
+        }).expect(201)
+      ).body.order;
+      await t
+        .http()
+        .patch(`/api/orders/complete-payment/${placed._id}`)
+        .set(bearer(staff.accessToken))
+        .send({ paymentMethod: 'Cash', paymentDetails: { amount: placed.totalAmount } })
+        .expect(200);
+      const shop = { _id: '', fullName: 'Seedling Propagation Centre' };
+      const one = await t
+        .http()
+        .get(`/api/orders/${placed._id}`)
+        .set(bearer(customer.accessToken))
+        .expect(200);
+      expect(one.body.order.paymentDetails.completedBy).toEqual(shop);
+      const mine = await t
+        .http()
+        .get('/api/orders/user')
+        .set(bearer(customer.accessToken))
+        .expect(200);
+      expect(mine.body.orders[0].paymentDetails.completedBy).toEqual(shop);
+      expect(JSON.stringify([one.body, mine.body])).not.toContain(staff.user.fullName);
+      expect(JSON.stringify([one.body, mine.body])).not.toContain(staff.user._id);
+      // Staff still see who it was.
+      const asStaff = await t
+        .http()
+        .get(`/api/orders/${placed._id}`)
+        .set(bearer(staff.accessToken))
+        .expect(200);
+      expect(asStaff.body.order.paymentDetails.completedBy).toEqual({
+        _id: staff.user._id,
+        fullName: staff.user.fullName,
+      });
+    });
   });
 
   describe('the order life cycle', () => {

@@ -158,7 +158,7 @@ describe('M-Pesa Express', () => {
             CallbackMetadata: {
               Item: [
                 { Name: 'Amount', Value: 900 },
-                { Name: 'MpesaReceiptNumber', Value: 'TREPLAYED01' },
+                { Name: 'MpesaReceiptNumber', Value: done.outcome!.receipt },
                 { Name: 'TransactionDate', Value: 20261122101010 },
               ],
             },
@@ -192,20 +192,120 @@ describe('M-Pesa Express', () => {
     expect(m.sim.tokensIssued()).toBe(1);
   });
 
-  it('does not mark the order paid when the callback names another amount', async () => {
-    const o = await order(1);
-    const id = await pay(o, 'wrong-amount');
-    expect(await settledStatus(id)).toMatchObject({
-      status: 'failed',
-      message: MPESA_MESSAGES.amountMismatch,
+  /** A success callback as someone holding the callback token could send it. */
+  function forgedSuccess(id: string, amount: number, receipt: string) {
+    return m.t
+      .http()
+      .post(m.callbackUrl)
+      .send({
+        Body: {
+          stkCallback: {
+            MerchantRequestID: 'forged',
+            CheckoutRequestID: id,
+            ResultCode: 0,
+            ResultDesc: 'The service request is processed successfully.',
+            CallbackMetadata: {
+              Item: [
+                { Name: 'Amount', Value: amount },
+                { Name: 'MpesaReceiptNumber', Value: receipt },
+                { Name: 'TransactionDate', Value: 20261122101010 },
+              ],
+            },
+          },
+        },
+      })
+      .expect(200);
+  }
+
+  describe('money confirmed, never inferred', () => {
+    it("asks Daraja when the callback names another amount: paid as Daraja confirms, without that callback's receipt", async () => {
+      const o = await order(1);
+      const id = await pay(o, 'wrong-amount');
+      expect(await settledStatus(id)).toMatchObject({
+        status: 'paid',
+        message: MPESA_MESSAGES.paid,
+      });
+      const done = await m.sim.settled(id);
+      const after = await orderAsStaff(o._id);
+      expect(after).toMatchObject({
+        paymentStatus: 'Paid',
+        paymentDetails: { amount: 450, transactionCode: id },
+      });
+      expect(after.paymentDetails.transactionCode).not.toBe(done.outcome!.receipt);
+      const mismatch = await auditFor(o._id, 'payment.mpesa.mismatch');
+      expect(mismatch).toHaveLength(1);
+      expect(mismatch[0]!.message).toContain('KES 451');
+      expect(await auditFor(o._id, 'payment.mpesa.failed')).toHaveLength(0);
     });
-    await sleep(2500); // past the reconciler's delay: it must not pay it either
-    const after = await orderAsStaff(o._id);
-    expect(after).toMatchObject({ paymentStatus: 'Pending', orderStatus: 'Pending' });
-    expect(await auditFor(o._id, 'order.payment')).toHaveLength(0);
-    const failed = await auditFor(o._id, 'payment.mpesa.failed');
-    expect(failed).toHaveLength(1);
-    expect(failed[0]!.message).toContain('KES 451');
+
+    it('does not let a forged wrong-amount success settle the prompt as failed: the real payment is recorded', async () => {
+      const phone = newPhone();
+      const o = await order(1, phone);
+      // The real payment: paid after 2 s, and its callback is lost.
+      m.sim.setScenario({ result: 'success', callback: 'none', delayMs: 2000 }, asDaraja(phone));
+      const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
+      await forgedSuccess(id, 1, 'TFORGED0002');
+      await sleep(500);
+      expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe(
+        'pending',
+      );
+      expect(await settledStatus(id)).toMatchObject({
+        status: 'paid',
+        message: MPESA_MESSAGES.paid,
+      });
+      expect(await orderAsStaff(o._id)).toMatchObject({
+        paymentStatus: 'Paid',
+        paymentDetails: { transactionCode: id },
+      });
+    });
+
+    it('asks Daraja again about a prompt settled as failed, and records the payment it confirms later', async () => {
+      const phone = newPhone();
+      const o = await order(1, phone);
+      // Daraja answers "timeout" to the status query, then the shopper's payment goes through.
+      m.sim.setScenario(
+        { result: 'success', queryFirst: 'timeout', callback: 'none', delayMs: 4000 },
+        asDaraja(phone),
+      );
+      const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
+      expect(await settledStatus(id)).toMatchObject({ status: 'failed' });
+      expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });
+      const paid = await waitFor(
+        () => orderAsStaff(o._id),
+        (x) => x.paymentStatus === 'Paid',
+        20_000,
+        200,
+      );
+      expect(paid.paymentDetails).toMatchObject({ amount: 450, transactionCode: id });
+      expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe('paid');
+      expect(await auditFor(o._id, 'payment.mpesa.reopened')).toHaveLength(1);
+      expect(await auditFor(o._id, 'order.payment')).toHaveLength(1);
+    });
+
+    it('does not let a forged receipt win over the genuine late callback', async () => {
+      const phone = newPhone();
+      const o = await order(2, phone);
+      // The status query pays it (after 1 s) well before Daraja's own callback comes.
+      m.sim.setScenario({ result: 'success', lateCallbackMs: 4000 }, asDaraja(phone));
+      const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
+      expect(await settledStatus(id)).toMatchObject({ status: 'paid' });
+      await forgedSuccess(id, 900, 'tforged0003');
+      const done = await m.sim.settled(id);
+      expect(done.callbackStatuses).toEqual([200]);
+      const disputed = await waitFor(
+        () => auditFor(o._id, 'payment.mpesa.receipt-disputed'),
+        (entries) => entries.length > 0,
+        10_000,
+        100,
+      );
+      expect(disputed[0]!.message).toContain('TFORGED0003');
+      expect(disputed[0]!.message).toContain(done.outcome!.receipt!);
+      // Neither code is on the order until the shop checks its statement: the forged one never stays.
+      const final = await orderAsStaff(o._id);
+      expect(final.paymentDetails.transactionCode).toBe(id);
+      await sleep(500);
+      expect((await orderAsStaff(o._id)).paymentDetails.transactionCode).toBe(id);
+    });
   });
 
   it('marks the order paid through the status query when no callback ever comes', async () => {
@@ -268,27 +368,7 @@ describe('M-Pesa Express', () => {
     const o = await order(1, phone);
     m.sim.setScenario({ result: 'success', callback: 'none', delayMs: 60_000 }, asDaraja(phone));
     const id = (await push(o.purchaseNumber, phone).expect(200)).body.checkoutRequestId as string;
-    await m.t
-      .http()
-      .post(m.callbackUrl)
-      .send({
-        Body: {
-          stkCallback: {
-            MerchantRequestID: 'forged',
-            CheckoutRequestID: id,
-            ResultCode: 0,
-            ResultDesc: 'The service request is processed successfully.',
-            CallbackMetadata: {
-              Item: [
-                { Name: 'Amount', Value: 450 },
-                { Name: 'MpesaReceiptNumber', Value: 'TFORGED0001' },
-                { Name: 'TransactionDate', Value: 20261122101010 },
-              ],
-            },
-          },
-        },
-      })
-      .expect(200);
+    await forgedSuccess(id, 450, 'TFORGED0001');
     await sleep(2000);
     expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe('pending');
     expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });

@@ -2,8 +2,20 @@
  * Production settings: the built API refuses to start without real secrets, the admin and the two
  * sites' addresses, and Swagger UI follows SWAGGER_ENABLED.
  */
-import { API_MAIN, assertBuilt, PRODUCTION_ENV, runApiToExit } from './support/api-process';
-import { createTestApp, type TestApp } from './support/test-app';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { withDatabaseName } from '../../tools/db/launcher';
+import {
+  API_MAIN,
+  ApiProcess,
+  assertBuilt,
+  freePort,
+  PRODUCTION_ENV,
+  runApiToExit,
+} from './support/api-process';
+import { createTestApp, serverUri, type TestApp } from './support/test-app';
 
 const REQUIRED = [
   'MONGODB_URI',
@@ -49,6 +61,58 @@ describe(`node ${API_MAIN} with NODE_ENV=production`, () => {
     expect(output).toContain('STOREFRONT_URL');
     expect(output).toContain('TRUST_PROXY');
   });
+});
+
+describe(`node ${API_MAIN} with NODE_ENV=production and settings for a demo`, () => {
+  beforeAll(() => assertBuilt());
+  const base = { ...PRODUCTION_ENV, MONGODB_URI: 'mongodb://127.0.0.1:9/spc' };
+  const sandbox = {
+    MPESA_ENV: 'sandbox',
+    MPESA_CONSUMER_KEY: 'key',
+    MPESA_CONSUMER_SECRET: 'secret',
+    MPESA_SHORTCODE: '174379',
+    MPESA_PASSKEY: 'passkey',
+    MPESA_CALLBACK_BASE_URL: 'https://api.seedlings.example',
+    MPESA_CALLBACK_TOKEN: 'callback-token-0123456789abcdef',
+  };
+
+  it("refuses Daraja's sandbox (no real money), a JWT secret of 32 'a' and a short admin password", async () => {
+    const { code, output } = await runApiToExit({
+      ...base,
+      ...sandbox,
+      JWT_SECRET: 'a'.repeat(32),
+      ADMIN_PASSWORD: 'Owner#2026',
+    });
+    expect(code).not.toBe(0);
+    expect(output).toContain('JWT_SECRET is guessable');
+    expect(output).toContain(
+      'JWT_ALLOW_WEAK_SECRET=yes-anyone-who-guesses-it-can-sign-in-as-admin',
+    );
+    expect(output).toContain('ADMIN_PASSWORD must follow the staff rule');
+    const mpesa = await runApiToExit({ ...base, ...sandbox });
+    expect(mpesa.code).not.toBe(0);
+    expect(mpesa.output).toContain('MPESA_ENV=sandbox takes no real money');
+    expect(mpesa.output).toContain('MPESA_ALLOW_SANDBOX_IN_PRODUCTION=yes-no-real-money-is-taken');
+  });
+
+  it('starts with them when told so in words', async () => {
+    const api = new ApiProcess('prod-demo', await freePort(), {
+      ...base,
+      ...sandbox,
+      MONGODB_URI: withDatabaseName(serverUri(), `e2e_proddemo_${randomBytes(3).toString('hex')}`),
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'spc-prod-demo-')),
+      JWT_SECRET: 'a'.repeat(32),
+      JWT_ALLOW_WEAK_SECRET: 'yes-anyone-who-guesses-it-can-sign-in-as-admin',
+      MPESA_ALLOW_SANDBOX_IN_PRODUCTION: 'yes-no-real-money-is-taken',
+    });
+    try {
+      await api.ready();
+      const options = await api.http().get('/api/payments/options').expect(200);
+      expect(options.body.mpesaExpress).toBe(true);
+    } finally {
+      await api.stop();
+    }
+  }, 90_000);
 });
 
 describe('Swagger UI in production', () => {

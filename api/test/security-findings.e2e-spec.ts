@@ -940,16 +940,16 @@ describe('finding 12: lockout, Retry-After, unused secret, tokens without exp, s
     const config = loadConfig({
       NODE_ENV: 'production',
       MONGODB_URI: 'mongodb://127.0.0.1:9/spc',
-      JWT_SECRET: 'j'.repeat(40),
+      JWT_SECRET: '4e8a2c6f0b9d3e7a1c5f8b2d6e0a4c9f3b7d1e5a',
       ADMIN_EMAIL: 'owner@example.co.ke',
-      ADMIN_PASSWORD: 'Owner#2026x',
+      ADMIN_PASSWORD: 'Owner#2026xy',
       STOREFRONT_URL: 'https://shop.example',
       BACKOFFICE_URL: 'https://admin.example',
       SHOP_PHONE: '+254 712 000 333',
       SHOP_EMAIL: 'shop@example.co.ke',
       BUSINESS_WHATSAPP: '254712000333',
     });
-    expect(config.jwt).toEqual({ accessSecret: 'j'.repeat(40) });
+    expect(config.jwt).toEqual({ accessSecret: '4e8a2c6f0b9d3e7a1c5f8b2d6e0a4c9f3b7d1e5a' });
   });
 
   it('refuses an access token without exp', async () => {

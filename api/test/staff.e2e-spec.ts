@@ -1,6 +1,10 @@
+import { STAFF_PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
+import { TokensService } from '../src/auth/tokens.service';
 import {
   bearer,
   createStaff,
+  registerCustomer,
+  signIn,
   signInAdmin,
   UNTHROTTLED,
   uniqueEmail,
@@ -24,7 +28,7 @@ describe('staff', () => {
   it('creates a staff member who can then sign in as staff', async () => {
     const email = uniqueEmail('new.staff');
     const res = await asAdmin(t.http().post('/api/staff'))
-      .send({ fullName: 'Mary Wambui', email, phoneNumber: '0712345678', password: 'Staff#1234' })
+      .send({ fullName: 'Mary Wambui', email, phoneNumber: '0712345678', password: 'Staff#123456' })
       .expect(201);
     expect(res.body).toMatchObject({
       success: true,
@@ -34,7 +38,7 @@ describe('staff', () => {
     const login = await t
       .http()
       .post('/api/auth/login')
-      .send({ email, password: 'Staff#1234' })
+      .send({ email, password: 'Staff#123456' })
       .expect(200);
     expect(login.body.data.user.role).toBe('staff');
   });
@@ -58,10 +62,62 @@ describe('staff', () => {
         fullName: 'A B',
         email: uniqueEmail(),
         phoneNumber: '07123456789',
-        password: 'Staff#1234',
+        password: 'Staff#123456',
       })
       .expect(400);
     expect(phone.body.message).toBe('Invalid phone number format');
+  });
+
+  describe('passwords of staff and admin', () => {
+    const SHORT = 'Staff#1234'; // follows the customer rule (6+), not the staff one (12+)
+
+    it('asks 12 characters of a new staff member, and of a staff or admin password change', async () => {
+      const added = await asAdmin(t.http().post('/api/staff'))
+        .send({
+          fullName: 'Short Pass',
+          email: uniqueEmail(),
+          phoneNumber: '0712345678',
+          password: SHORT,
+        })
+        .expect(400);
+      expect(added.body.message).toBe(STAFF_PASSWORD_RULE_MESSAGE);
+      const staff = await createStaff(t, admin.accessToken);
+      for (const who of [staff, admin]) {
+        const current = who === admin ? t.config.admin.password : staff.password;
+        const res = await t
+          .http()
+          .post('/api/auth/change/password')
+          .set(bearer(who.accessToken))
+          .send({ currentPassword: current, newPassword: SHORT })
+          .expect(400);
+        expect(res.body.message).toBe(STAFF_PASSWORD_RULE_MESSAGE);
+      }
+      // A customer keeps the spec's rule.
+      const customer = await registerCustomer(t);
+      await t
+        .http()
+        .post('/api/auth/change/password')
+        .set(bearer(customer.accessToken))
+        .send({ currentPassword: customer.password, newPassword: SHORT })
+        .expect(200);
+    });
+
+    it('asks 12 characters of a staff reset, without using up the link', async () => {
+      const staff = await createStaff(t, admin.accessToken);
+      const code = await t.app.get(TokensService).createResetCode(staff.user._id);
+      const short = await t
+        .http()
+        .post('/api/auth/reset/password')
+        .send({ code, password: SHORT })
+        .expect(400);
+      expect(short.body.message).toBe(STAFF_PASSWORD_RULE_MESSAGE);
+      await t
+        .http()
+        .post('/api/auth/reset/password')
+        .send({ code, password: 'Longer#Pass2026' })
+        .expect(200);
+      await signIn(t, staff.user.email, 'Longer#Pass2026');
+    });
   });
 
   it('refuses a duplicate e-mail with 409', async () => {
@@ -71,7 +127,7 @@ describe('staff', () => {
         fullName: 'Dup',
         email: staff.user.email,
         phoneNumber: '0712345678',
-        password: 'Staff#1234',
+        password: 'Staff#123456',
       })
       .expect(409);
   });

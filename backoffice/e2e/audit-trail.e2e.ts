@@ -22,7 +22,7 @@ const STAFF = {
   fullName: `Audit Staff ${RUN}`,
   email: `audit.staff.${RUN.toLowerCase()}@spc.local`,
   phoneNumber: '0712345678',
-  password: 'Staff@1234',
+  password: 'Staff@123456',
 };
 const CUSTOMER = {
   fullName: `Audit Customer ${RUN}`,

@@ -105,7 +105,7 @@ describe('back-office journeys', () => {
     await page.getByLabel('Full Name').fill(`Journey Staff ${RUN}`);
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel('Phone Number').fill('0712345678');
-    await page.getByLabel('Password').fill('Staff@1234');
+    await page.getByLabel('Password').fill('Staff@123456');
     await page.getByRole('button', { name: 'Add Staff' }).click();
     await page.waitForURL('**/admin/staff', { timeout: 10_000 });
 

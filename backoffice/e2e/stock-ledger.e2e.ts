@@ -65,7 +65,7 @@ async function signIn(who: { email: string; password: string }): Promise<Page> {
 describe('stock ledger journey', () => {
   it('staff records 3 seedlings as died: the stock page, the Low stock tile and the audit trail show it', async () => {
     const staffName = `Ledger Staff ${RUN}`;
-    const staff = { email: `ledger.${RUN.toLowerCase()}@spc.local`, password: 'Staff@1234' };
+    const staff = { email: `ledger.${RUN.toLowerCase()}@spc.local`, password: 'Staff@123456' };
     await call('POST', '/api/staff', {
       fullName: staffName,
       email: staff.email,

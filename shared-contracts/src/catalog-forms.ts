@@ -4,7 +4,7 @@
  * one rule serves the client's form and the API's DTOs alike (a test in the API feeds both the same
  * samples). Money is whole Kenyan shillings.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { OBJECT_ID_PATTERN } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
 

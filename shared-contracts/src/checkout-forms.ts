@@ -2,7 +2,7 @@
  * Checkout and payment forms with the specs' messages; the API's order and payment DTOs enforce the
  * same rules (a test feeds both the same samples).
  */
-import { z } from 'zod';
+import { z } from './zod';
 import {
   LIMITS,
   OBJECT_ID_PATTERN,

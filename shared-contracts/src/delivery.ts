@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { ESTIMATED_DELIVERY_DAYS, SHIPPING_FEE_KES } from './constants';
 
 /** How an order reaches the shopper: delivered by the shop's courier, or collected at the nursery. */

@@ -3,10 +3,10 @@
  * user editing) with the specs' messages. `...PayloadSchema` is what the API receives; the API's DTOs
  * enforce the same rules (a test feeds both the same samples).
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { LIMITS, PHONE_PATTERN, TEXT_LIMITS } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
-import { PASSWORD_PATTERN } from './password';
+import { PASSWORD_PATTERN, STAFF_PASSWORD_PATTERN } from './password';
 
 const trimmed = () => z.string().trim();
 
@@ -22,6 +22,14 @@ const newPassword = (requiredMessage: string = M.passwordRequired) =>
     .min(1, requiredMessage)
     .max(TEXT_LIMITS.password, M.passwordRule)
     .regex(PASSWORD_PATTERN, M.passwordRule);
+
+/** A new staff or admin password: the longer rule. */
+const newStaffPassword = (requiredMessage: string = M.passwordRequired) =>
+  z
+    .string()
+    .min(1, requiredMessage)
+    .max(TEXT_LIMITS.password, M.staffPasswordRule)
+    .regex(STAFF_PASSWORD_PATTERN, M.staffPasswordRule);
 
 const phone = (max: number, requiredMessage: string = M.phoneRequired) =>
   trimmed().min(1, requiredMessage).max(max, M.phoneInvalid).regex(PHONE_PATTERN, M.phoneInvalid);
@@ -74,6 +82,17 @@ export const resetPasswordFormSchema = z
     path: ['confirmPassword'],
   });
 
+/** The back office's reset page: only staff and admin reset there, so the staff rule. */
+export const staffResetPasswordFormSchema = z
+  .object({
+    password: newStaffPassword(),
+    confirmPassword: newStaffPassword(M.confirmPasswordRequired),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: M.passwordDoNotMatch,
+    path: ['confirmPassword'],
+  });
+
 export const changePasswordPayloadSchema = z.object({
   currentPassword: z
     .string()
@@ -86,6 +105,18 @@ export const changePasswordFormSchema = z
     currentPassword: z.string().min(1, M.oldPasswordRequired),
     newPassword: newPassword(M.newPasswordRequired),
     confirmPassword: newPassword(M.confirmPasswordRequired),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: M.passwordDoNotMatch,
+    path: ['confirmPassword'],
+  });
+
+/** The back office's change-password form (staff and admin): the staff rule. */
+export const staffChangePasswordFormSchema = z
+  .object({
+    currentPassword: z.string().min(1, M.oldPasswordRequired),
+    newPassword: newStaffPassword(M.newPasswordRequired),
+    confirmPassword: newStaffPassword(M.confirmPasswordRequired),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
     message: M.passwordDoNotMatch,
@@ -108,7 +139,7 @@ export const createStaffPayloadSchema = z.object({
   fullName: fullName(M.staffFullNameRequired),
   email: email(),
   phoneNumber: phone(LIMITS.staffPhoneMaxLength),
-  password: newPassword(),
+  password: newStaffPassword(),
 });
 export const createStaffFormSchema = createStaffPayloadSchema;
 

@@ -2,7 +2,7 @@
  * Every message text the two specs fix (their validation rules and error catalogues), kept
  * word for word. Forms and the API's DTOs take their texts from here so that both say the same.
  */
-import { PASSWORD_RULE_MESSAGE } from './password';
+import { PASSWORD_RULE_MESSAGE, STAFF_PASSWORD_RULE_MESSAGE } from './password';
 
 export const VALIDATION_MESSAGES = {
   fullNameRequired: 'Full Name is required',
@@ -16,6 +16,7 @@ export const VALIDATION_MESSAGES = {
   streetAddressRequired: 'Street Address is required',
   passwordRequired: 'Password is required',
   passwordRule: PASSWORD_RULE_MESSAGE,
+  staffPasswordRule: STAFF_PASSWORD_RULE_MESSAGE,
   passwordsDoNotMatch: 'Passwords do not match',
   passwordDoNotMatch: 'Password do not match',
   oldPasswordRequired: 'Old Password is required',

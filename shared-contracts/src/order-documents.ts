@@ -16,6 +16,10 @@ export const ORDER_DOCUMENT_TEXTS = {
   receipt: 'Receipt',
   deliveryNote: 'Delivery note',
   paidStamp: 'PAID',
+  /** The stamp of a paid order that was cancelled and its money given back. */
+  refundedStamp: 'REFUNDED',
+  /** The stamp of a paid order cancelled with no refund on record (before refunds were recorded). */
+  cancelledStamp: 'CANCELLED',
   signature: 'Received in good order by (name, signature, date)',
   downloadReceipt: 'Download receipt (PDF)',
   downloadDeliveryNote: 'Download delivery note (PDF)',

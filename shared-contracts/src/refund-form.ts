@@ -3,7 +3,7 @@
  * API's refund check: the method, the amount paid to the shilling, and for M-Pesa the reversal
  * code (a reference is at most 60 characters).
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { PAYMENT_METHODS } from './constants';
 
 export const REFUND_REFERENCE_MAX = 60;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /**
  * The stock ledger: every change of a product's stock is one movement with a reason. The back

@@ -649,6 +649,7 @@ async function main(): Promise<void> {
   const mpesaPort = await freePort();
   const mpesaEnv = {
     MPESA_ENV: 'sandbox',
+    MPESA_ALLOW_SANDBOX_IN_PRODUCTION: 'yes-no-real-money-is-taken',
     MPESA_BASE_URL: sim.url,
     MPESA_CONSUMER_KEY: 'bench-consumer-key',
     MPESA_CONSUMER_SECRET: 'bench-consumer-secret',

@@ -11,6 +11,9 @@
  *   them and to a stand-in API that echoes what the proxy forwards, and the proxy spreading requests
  *   over two API replicas that a stand-in for Docker's DNS names.
  * - The apps' start-up script that fills in API_URL, on a build carrying the placeholders.
+ * - The security headers as a browser gets them: each app's Content-Security-Policy (scripts from
+ *   the app only, the API's and the images' origins named, frame-ancestors 'none') and
+ *   X-Frame-Options, and the proxy's framing protection on all three sites.
  *
  * A tool that is missing is skipped with a note on a developer's machine and fails in CI.
  */
@@ -36,6 +39,47 @@ const children: ChildProcess[] = [];
 const work = mkdtempSync(path.join(tmpdir(), 'spc-check-deploy-'));
 // nginx's workers run as an unprivileged user: they must be able to read what is served.
 chmodSync(work, 0o755);
+
+/** The apps' security headers as the image keeps them, before the start-up script fills them in. */
+const HEADERS_TEMPLATE = path.join(repoRoot, 'tools/docker/spa-security-headers.conf');
+/** Where the SPA config includes the filled-in headers in the image. */
+const HEADERS_IN_IMAGE = '/etc/nginx/spa-security-headers.conf';
+/** The image bucket's origin the checks serve the apps with (IMAGES_URL). */
+const IMAGES_ORIGIN = 'https://images.localhost';
+
+/** One directive of a Content-Security-Policy (its sources), or undefined. */
+function directive(policy: string, name: string): string[] | undefined {
+  const found = policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find(([n]) => n === name);
+  return found?.slice(1);
+}
+
+/**
+ * What makes an app's policy matter: scripts from the app alone (no inline script, no eval), no
+ * framing, the API's and the images' origins named where pictures and calls come from.
+ */
+function policyProblems(policy: string, apiOrigin: string): string[] {
+  const problems: string[] = [];
+  const scripts = directive(policy, 'script-src');
+  if (scripts?.join(' ') !== "'self'") problems.push(`script-src is ${scripts?.join(' ')}`);
+  if (directive(policy, 'frame-ancestors')?.join(' ') !== "'none'")
+    problems.push("frame-ancestors is not 'none'");
+  if (directive(policy, 'object-src')?.join(' ') !== "'none'")
+    problems.push("object-src is not 'none'");
+  for (const [name, origins] of [
+    ['connect-src', [apiOrigin, IMAGES_ORIGIN]],
+    ['img-src', [apiOrigin, IMAGES_ORIGIN]],
+  ] as const) {
+    const sources = directive(policy, name) ?? [];
+    for (const origin of origins)
+      if (!sources.includes(origin)) problems.push(`${name} does not name ${origin}`);
+    if (sources.some((s) => s === '*' || s === 'https:' || s === 'http:'))
+      problems.push(`${name} allows any host`);
+  }
+  return problems;
+}
 
 function pass(what: string): void {
   results.passed += 1;
@@ -99,9 +143,9 @@ function checkCompose(): void {
     return file;
   };
   const secrets = {
-    JWT_SECRET: 'a'.repeat(64),
+    JWT_SECRET: 'c4f1a8e2b7d3096f5e1c8a4b2d7f3e9a6c0b5d8e1f4a7c2b9e6d3f0a5c8b1e4d',
     ADMIN_EMAIL: 'owner@example.co.ke',
-    ADMIN_PASSWORD: 'Owner#2026',
+    ADMIN_PASSWORD: 'Owner#2026ab',
     SHOP_PHONE: '+254 712 345 678',
     SHOP_EMAIL: 'shop@example.co.ke',
     BUSINESS_WHATSAPP: '254712345678',
@@ -287,12 +331,16 @@ async function serveApp(nginx: string, app: string, apiUrl: string): Promise<num
   chmodSync(dir, 0o755);
   const html = path.join(dir, 'html');
   mkdirSync(html);
+  const headersFile = path.join(dir, 'security-headers.conf');
   const script = run('sh', ['tools/docker/spa-runtime-config.sh'], {
     ...process.env,
     SPA_SOURCE_DIR: dist,
     SPA_SERVED_DIR: html,
+    SPA_HEADERS_TEMPLATE: HEADERS_TEMPLATE,
+    SPA_HEADERS_FILE: headersFile,
     API_URL: apiUrl,
     BACKOFFICE_URL: 'http://admin.localhost',
+    IMAGES_URL: IMAGES_ORIGIN,
   });
   check(script.code === 0, `${app}: the start-up script copies the build`, script.out);
   const listen = port();
@@ -301,7 +349,8 @@ async function serveApp(nginx: string, app: string, apiUrl: string): Promise<num
     site,
     readFileSync(path.join(repoRoot, 'tools/docker/spa.nginx.conf'), 'utf8')
       .replace('listen 80;', `listen 127.0.0.1:${listen};`)
-      .replace('root /usr/share/nginx/html;', `root ${html};`),
+      .replace('root /usr/share/nginx/html;', `root ${html};`)
+      .replaceAll(HEADERS_IN_IMAGE, headersFile),
   );
   startNginx(nginx, nginxMain(dir, site));
   await waitFor(listen);
@@ -334,6 +383,25 @@ async function serveApp(nginx: string, app: string, apiUrl: string): Promise<num
   }
   const missing = await get(listen, '/assets/no-such-file.js');
   check(missing.status === 404, `${app}: a missing asset is a 404, not the app shell`);
+
+  // The security headers, on the shell and on a client-side route alike.
+  for (const [what, answer] of [
+    ['/', index],
+    ['a client-side route', deep],
+  ] as const) {
+    const policy = String(answer.headers['content-security-policy'] ?? '');
+    const problems = policy ? policyProblems(policy, apiUrl) : ['no Content-Security-Policy'];
+    check(
+      problems.length === 0 && answer.headers['x-frame-options'] === 'DENY',
+      `${app}: ${what} has a Content-Security-Policy with scripts from the app only, the API and image origins named and frame-ancestors 'none', and X-Frame-Options DENY`,
+      `${problems.join('; ')}\n${policy}\nX-Frame-Options: ${String(answer.headers['x-frame-options'])}`,
+    );
+  }
+  // Scripts from the app only: the shell itself has no inline script the policy would block.
+  const inline = [...index.body.matchAll(/<script\b([^>]*)>/g)].filter(
+    (m) => !/\bsrc=/.test(m[1]!),
+  );
+  check(inline.length === 0, `${app}: index.html has no inline script (the policy allows none)`);
   return listen;
 }
 
@@ -388,12 +456,13 @@ async function checkNginx(): Promise<void> {
 
   const spaDir = mkdtempSync(path.join(work, 'spa-t-'));
   const spaSite = path.join(spaDir, 'site.conf');
+  const spaHeaders = path.join(spaDir, 'security-headers.conf');
+  writeFileSync(spaHeaders, readFileSync(HEADERS_TEMPLATE, 'utf8').replaceAll('__SPC_CSP_', ''));
   writeFileSync(
     spaSite,
-    readFileSync(path.join(repoRoot, 'tools/docker/spa.nginx.conf'), 'utf8').replace(
-      'listen 80;',
-      `listen 127.0.0.1:${port()};`,
-    ),
+    readFileSync(path.join(repoRoot, 'tools/docker/spa.nginx.conf'), 'utf8')
+      .replace('listen 80;', `listen 127.0.0.1:${port()};`)
+      .replaceAll(HEADERS_IN_IMAGE, spaHeaders),
   );
   const spaTest = run(nginx, ['-t', '-c', nginxMain(spaDir, spaSite)]);
   check(spaTest.code === 0, 'nginx -t tools/docker/spa.nginx.conf', spaTest.out);
@@ -475,6 +544,23 @@ async function checkNginx(): Promise<void> {
   );
   const unknown = await get(listen, '/', { Host: 'elsewhere.example' });
   check(unknown.status === 404, 'proxy: an unknown host name gets 404');
+  for (const [host, answer] of [
+    ['shop.localhost', shop],
+    ['admin.localhost', admin],
+    ['api.localhost', echoed],
+  ] as const) {
+    const policy = String(answer.headers['content-security-policy'] ?? '');
+    check(
+      answer.headers['x-frame-options'] === 'DENY' && policy.includes("frame-ancestors 'none'"),
+      `proxy: ${host} may not be framed (X-Frame-Options DENY once, frame-ancestors 'none')`,
+      JSON.stringify(answer.headers),
+    );
+  }
+  check(
+    String(shop.headers['content-security-policy']).includes("script-src 'self'"),
+    "proxy: the storefront's own Content-Security-Policy reaches the browser",
+    String(shop.headers['content-security-policy']),
+  );
 
   // Two API replicas: the name `api` has two addresses (Docker's DNS gives one per replica), and
   // the proxy, resolving it at request time, spreads the requests over both.
@@ -532,6 +618,8 @@ function checkRuntimeConfig(): void {
       PATH: process.env.PATH ?? '',
       SPA_SOURCE_DIR: src,
       SPA_SERVED_DIR: dst,
+      SPA_HEADERS_TEMPLATE: HEADERS_TEMPLATE,
+      SPA_HEADERS_FILE: path.join(work, 'placeholder-headers.conf'),
       API_URL: apiUrl,
       BACKOFFICE_URL: 'https://admin.example.co.ke',
     });
@@ -553,6 +641,13 @@ function checkRuntimeConfig(): void {
   check(
     bad.code !== 0 && /API_URL must be an origin/.test(bad.out),
     'refuses an API_URL that is not an origin',
+  );
+  const headers = readFileSync(path.join(work, 'placeholder-headers.conf'), 'utf8');
+  check(
+    !headers.includes('__SPC_') &&
+      headers.includes("connect-src 'self' http://api.localhost:8080;"),
+    "the Content-Security-Policy names API_URL (connect-src 'self' http://api.localhost:8080)",
+    headers,
   );
 }
 

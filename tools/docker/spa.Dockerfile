@@ -25,8 +25,9 @@ RUN VITE_API_URL=${VITE_API_URL} VITE_BACKOFFICE_URL=${VITE_BACKOFFICE_URL} \
 
 FROM nginx:1.27-alpine AS runtime
 ARG APP=storefront
-ENV API_URL="" BACKOFFICE_URL=""
+ENV API_URL="" BACKOFFICE_URL="" IMAGES_URL=""
 COPY tools/docker/spa.nginx.conf /etc/nginx/conf.d/default.conf
+COPY tools/docker/spa-security-headers.conf /etc/nginx/spa-security-headers.conf.template
 COPY tools/docker/spa-runtime-config.sh /docker-entrypoint.d/40-spa-runtime-config.sh
 # The pristine build: each start copies it to the served folder and fills in the addresses.
 COPY --from=build /app/${APP}/dist /usr/share/nginx/spa

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 import { buildReleases } from './release-builds';
+import { spaSecurityHeaders } from './security-headers';
 
 const CHROMIUM = '/usr/bin/chromium';
 /**
@@ -92,8 +93,11 @@ async function main(): Promise<void> {
   if (app !== 'storefront' && app !== 'backoffice')
     throw new Error('usage: run-journeys.ts <storefront|backoffice>');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  // JOURNEYS_ONLY=phone,phones runs those journeys alone (while working on them).
-  const only = process.env.JOURNEYS_ONLY?.split(',').map((n) => `${n.trim()}.e2e.ts`);
+  // JOURNEYS_ONLY=phones,security-headers (or a.e2e.ts,…) runs some of them (a developer's run; npm test runs all).
+  const only = process.env.JOURNEYS_ONLY?.split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .map((n) => (n.endsWith('.e2e.ts') ? n : `${n}.e2e.ts`));
   const specs = readdirSync(path.join(WORKSPACE_ROOT, app, 'e2e')).filter(
     (f) => f.endsWith('.e2e.ts') && (!only || only.includes(f)),
   );
@@ -216,6 +220,8 @@ async function main(): Promise<void> {
         ],
         {
           cwd: path.join(WORKSPACE_ROOT, app),
+          // Served with the production Content-Security-Policy and framing protection.
+          env: { ...process.env, SPC_PREVIEW_HEADERS: JSON.stringify(spaSecurityHeaders(api)) },
           stdio: 'ignore',
           detached: true,
         },

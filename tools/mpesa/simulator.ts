@@ -17,8 +17,9 @@
  * Scenarios: success, cancelled (1032), timeout (1037), wrong-pin (2001), insufficient (1),
  * no-callback (paid, but the callback never comes), duplicate-callback (paid, callback sent twice at
  * once), late-callback (paid; the callback comes 2.5 s after the query knows), wrong-amount (paid,
- * but the callback names another amount). Until the outcome is known the
- * query answers Daraja's "The transaction is being processed" error, as the real one does.
+ * but the callback names another amount), failed-then-paid (the query answers a timeout until the
+ * shopper pays, later). Until the outcome is known the query answers Daraja's "The transaction is
+ * being processed" error, as the real one does (or the scenario's `queryFirst` result).
  *
  * Run alone: npx tsx tools/mpesa/simulator.ts  (MPESA_SIMULATOR_PORT, default 4010;
  * MPESA_SIMULATOR_DELAY_MS, default 3000)
@@ -39,10 +40,20 @@ export interface Scenario {
   delayMs?: number;
   /** The callback comes this long after the outcome (which the query already reports). */
   lateCallbackMs?: number;
+  /**
+   * What the status query answers until the outcome, instead of "being processed": Daraja has
+   * answered a failure (such as a timeout) for a prompt the shopper then paid.
+   */
+  queryFirst?: SimulatedResult;
 }
 
 export type ScenarioName =
-  SimulatedResult | 'no-callback' | 'duplicate-callback' | 'late-callback' | 'wrong-amount';
+  | SimulatedResult
+  | 'no-callback'
+  | 'duplicate-callback'
+  | 'late-callback'
+  | 'wrong-amount'
+  | 'failed-then-paid';
 
 const NAMED: Record<ScenarioName, Scenario> = {
   success: { result: 'success' },
@@ -54,6 +65,7 @@ const NAMED: Record<ScenarioName, Scenario> = {
   'duplicate-callback': { result: 'success', callback: 'twice' },
   'late-callback': { result: 'success', lateCallbackMs: 2500 },
   'wrong-amount': { result: 'success', amountDelta: 1 },
+  'failed-then-paid': { result: 'success', queryFirst: 'timeout', callback: 'none', delayMs: 2500 },
 };
 
 const RESULTS: Record<SimulatedResult, { code: number; desc: string }> = {
@@ -322,6 +334,16 @@ export async function startDarajaSimulator(
       const push = byId.get(String(body.CheckoutRequestID));
       if (!push)
         return send(res, 400, darajaError('400.002.02', 'Bad Request - Invalid CheckoutRequestID'));
+      const first = push.scenario.queryFirst;
+      if (!push.outcome && first)
+        return send(res, 200, {
+          ResponseCode: '0',
+          ResponseDescription: 'The service request has been accepted successsfully',
+          MerchantRequestID: push.merchantRequestId,
+          CheckoutRequestID: push.checkoutRequestId,
+          ResultCode: String(RESULTS[first].code),
+          ResultDesc: RESULTS[first].desc,
+        });
       if (!push.outcome)
         return send(res, 500, darajaError('500.001.1001', 'The transaction is being processed'));
       return send(res, 200, {

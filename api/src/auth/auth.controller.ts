@@ -1,7 +1,6 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiConflictResponse,
   ApiForbiddenResponse,
   ApiOperation,
   ApiTags,
@@ -42,8 +41,11 @@ export class AuthController {
   @Public()
   @RateLimit('auth', { perAccount: true })
   @ApiOperation({ summary: 'Create a customer account (also at POST /api/user)' })
-  @Answer('Account created successfully. Please sign in.', RegisterResponseDto, { status: 201 })
-  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The e-mail is taken' })
+  @Answer('Account created successfully. Please sign in.', RegisterResponseDto, {
+    status: 201,
+    description:
+      'The same answer for an address that already has an account (its owner is e-mailed instead)',
+  })
   async register(@Body() dto: RegisterDto): Promise<RegisterData> {
     return { user: await this.auth.register(dto) };
   }

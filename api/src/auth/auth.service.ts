@@ -1,11 +1,14 @@
 import {
   BadRequestException,
+  ConflictException,
   ForbiddenException,
   Inject,
   Injectable,
   Logger,
   UnauthorizedException,
+  type BeforeApplicationShutdown,
 } from '@nestjs/common';
+import { Types } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
@@ -22,10 +25,15 @@ export const FORGOT_PASSWORD_MESSAGE =
 export const INVALID_RESET_CODE =
   'This reset link is not valid or has expired. Please ask for a new one.';
 
-/** Sign-up, sign-in, sessions and passwords. */
+/**
+ * Sign-up, sign-in, sessions and passwords. Nothing answers differently, or sooner, for an address
+ * that has an account: sign-up and forgot-password answer the same either way, and the e-mail that
+ * goes to a known address is sent after the answer.
+ */
 @Injectable()
-export class AuthService {
+export class AuthService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(AuthService.name);
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly users: UsersService,
@@ -35,8 +43,64 @@ export class AuthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  register(dto: RegisterDto): Promise<UserView> {
-    return this.users.createAccount({ ...dto, role: 'customer' });
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Creates a customer account. An address that already has one gets the same answer (a new
+   * account's shape, with an id that belongs to nobody) after the same work (the password is hashed
+   * either way), and its owner is told by e-mail instead: sign-up never says which addresses have
+   * accounts.
+   */
+  async register(dto: RegisterDto): Promise<UserView> {
+    try {
+      return await this.users.createAccount({ ...dto, role: 'customer' });
+    } catch (error) {
+      if (!(error instanceof ConflictException)) throw error;
+      this.inBackground(this.mailAccountExists(dto.email));
+      const now = new Date().toISOString();
+      return {
+        _id: new Types.ObjectId().toString(),
+        fullName: dto.fullName,
+        email: dto.email.toLowerCase(),
+        phoneNumber: dto.phoneNumber,
+        role: 'customer',
+        isActive: true,
+        county: '',
+        streetAddress: '',
+        profilePicture: '',
+        smsNotifications: true,
+        createdAt: now,
+        updatedAt: now,
+      };
+    }
+  }
+
+  /** Tells an account's owner that someone tried to sign up with their address. */
+  private async mailAccountExists(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user) return;
+    const site = this.resetSiteFor(user.role);
+    await this.mail.send({
+      to: user.email,
+      subject: 'You already have a Seedling Propagation Centre account',
+      text:
+        'Hello,\n\nSomeone (we hope you) tried to create a new account with this e-mail address, which ' +
+        'already has one. No new account was made and your password is unchanged.\n\n' +
+        `To sign in: ${site}/authenticate/login\n` +
+        `If you forgot your password: ${site}/authenticate/forgotPassword\n\n` +
+        'If it was not you, there is nothing to do.\n\nSeedling Propagation Centre, Kiambu',
+    });
+  }
+
+  /** Work that follows an answer; errors are logged, and shutdown waits for it. */
+  private inBackground(work: Promise<unknown>): void {
+    const p = work.catch((error: Error) =>
+      this.logger.error(`Account e-mail failed: ${error.message}`),
+    );
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
   }
 
   async login(dto: LoginDto): Promise<TokenPair & { user: UserView }> {
@@ -76,10 +140,16 @@ export class AuthService {
     return this.tokens.revoke(refreshToken, actor.id);
   }
 
-  /** Always the same answer, whether or not the e-mail has an account. */
+  /**
+   * Always the same answer, as soon, whether or not the e-mail has an account: the answer leaves
+   * after the one look-up, and the link is made and mailed afterwards.
+   */
   async forgotPassword(email: string): Promise<void> {
     const user = await this.users.findByEmail(email);
-    if (!user || !user.isActive) return;
+    if (user && user.isActive) this.inBackground(this.sendResetLink(user));
+  }
+
+  private async sendResetLink(user: UserView): Promise<void> {
     const code = await this.tokens.createResetCode(user._id);
     const link = `${this.resetSiteFor(user.role)}/authenticate/resetPassword/${code}`;
     await this.mail.send({
@@ -102,6 +172,10 @@ export class AuthService {
   }
 
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
+    // A password too weak for the account's role is refused before the link is used up.
+    const owner = await this.tokens.resetCodeOwner(dto.code);
+    const account = owner ? await this.users.findById(owner) : null;
+    if (account) this.users.checkPasswordFor(account.role, dto.password);
     const userId = await this.tokens.consumeResetCode(dto.code);
     if (!userId) throw new BadRequestException(INVALID_RESET_CODE);
     const user = await this.users.findById(userId);

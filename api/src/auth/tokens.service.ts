@@ -102,6 +102,11 @@ export class TokensService {
     return code;
   }
 
+  /** The user of a live reset code, without using it up; null otherwise. */
+  async resetCodeOwner(code: string): Promise<string | null> {
+    return (await this.tokens.findLiveReset(sha256(code), new Date()))?.userId ?? null;
+  }
+
   /** The user of a live reset code, the first time it is used; null otherwise. */
   async consumeResetCode(code: string): Promise<string | null> {
     const hash = sha256(code);

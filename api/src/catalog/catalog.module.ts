@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
@@ -78,4 +78,14 @@ import { UsersModule } from '../users/users.module';
   ],
   exports: [CatalogService, CatalogAnswers],
 })
-export class CatalogModule {}
+export class CatalogModule implements BeforeApplicationShutdown {
+  constructor(private readonly lists: ProductListCache) {}
+
+  /**
+   * The last changes are announced while the database is still connected (a script such as the
+   * seed closes the app right after its writes; the announcement waits up to a quarter interval).
+   */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.lists.announced();
+  }
+}

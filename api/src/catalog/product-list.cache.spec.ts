@@ -91,6 +91,7 @@ describe('ProductListCache with a change feed (several API instances)', () => {
     return {
       changed: jest.fn(),
       beforeRead: jest.fn(() => pending),
+      flush: jest.fn(() => Promise.resolve()),
       /** The next read waits for this look at the other instances, which runs `onLook` first. */
       lookThen(onLook: () => void) {
         pending = Promise.resolve().then(() => {

@@ -13,6 +13,8 @@ interface Entry {
 export interface CatalogChangeFeed {
   changed(): void;
   beforeRead(): Promise<void> | undefined;
+  /** Resolves once every change made so far is announced. */
+  flush(): Promise<void>;
 }
 
 /**
@@ -100,6 +102,11 @@ export class ProductListCache {
   /** The look at other instances' changes, when one is due before a read (see CatalogSync). */
   lookBeforeRead(): Promise<void> | undefined {
     return this.feed?.beforeRead();
+  }
+
+  /** Resolves once other instances have been told of every change so far (before shutdown). */
+  async announced(): Promise<void> {
+    await this.feed?.flush();
   }
 
   /** Tells other instances of this one's changes and listens for theirs. */

@@ -15,6 +15,9 @@ describe('redactUrl', () => {
       '/api/orders/receipt.pdf?token=[redacted]&x=1&KEY=[redacted]&code=[redacted]&refreshToken=[redacted]',
     );
     expect(redactUrl('/api/x?password=hunter2')).toBe('/api/x?password=[redacted]');
+    expect(redactUrl('/api/orders/abc/receipt.pdf?expires=1790000000&signature=s1g-n_d')).toBe(
+      '/api/orders/abc/receipt.pdf?expires=1790000000&signature=[redacted]',
+    );
   });
 
   it('leaves other URLs as they are', () => {

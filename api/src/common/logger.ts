@@ -13,11 +13,12 @@ function prettyAvailable(): boolean {
 }
 
 /** What any URL `redactUrl` changes contains (a superset of its three patterns). */
-const MAY_HOLD_SECRET = /callback|password|[?&](?:token|code|key|refreshToken)=/i;
+const MAY_HOLD_SECRET = /callback|password|[?&](?:token|code|key|refreshToken|signature)=/i;
 
 /**
  * A URL as the logs show it: the M-Pesa callback's secret token, a reset code in a path and the
- * values of query parameters that carry secrets are replaced by `[redacted]`.
+ * values of query parameters that carry secrets (a signed document link's `signature`, which opens
+ * a receipt for 30 days, among them) are replaced by `[redacted]`.
  */
 export function redactUrl(url: string | undefined): string | undefined {
   // One scan for the common case (nothing secret), instead of three replacements per request.
@@ -25,7 +26,7 @@ export function redactUrl(url: string | undefined): string | undefined {
   return url
     .replace(/(\/callback\/)[^/?#]+/gi, '$1[redacted]')
     .replace(/(\/reset-?password\/)[^/?#]+/gi, '$1[redacted]')
-    .replace(/([?&](?:token|code|key|password|refreshToken)=)[^&#]*/gi, '$1[redacted]');
+    .replace(/([?&](?:token|code|key|password|refreshToken|signature)=)[^&#]*/gi, '$1[redacted]');
 }
 
 /** Fastify's request summary, with the URL redacted. */

@@ -11,6 +11,7 @@ import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'c
 import {
   PASSWORD_PATTERN,
   PHONE_PATTERN,
+  STAFF_PASSWORD_PATTERN,
   PURCHASE_NUMBER_PATTERN,
   TEXT_LIMITS,
   VALIDATION_MESSAGES as M,
@@ -95,22 +96,29 @@ export function EmailField({
   );
 }
 
-/** A password being set: the one password rule of both apps and the API. */
+/**
+ * A password being set: the one password rule of both apps and the API (with `staff`, the longer
+ * rule of staff and admin passwords; where the role is only known from the account, the service
+ * checks that rule too).
+ */
 export function NewPasswordField({
   requiredMessage = M.passwordRequired,
   description,
-}: FieldOptions = {}) {
+  staff = false,
+}: FieldOptions & { staff?: boolean } = {}) {
+  const pattern = staff ? STAFF_PASSWORD_PATTERN : PASSWORD_PATTERN;
+  const message = staff ? M.staffPasswordRule : M.passwordRule;
   return applyDecorators(
     ApiProperty({
-      example: 'Seedling#2026',
-      pattern: PASSWORD_PATTERN.source,
+      example: staff ? 'Seedling#2026!x' : 'Seedling#2026',
+      pattern: pattern.source,
       maxLength: TEXT_LIMITS.password,
       description,
     }),
     IsNotEmpty({ message: requiredMessage }),
     IsString(),
-    MaxLength(TEXT_LIMITS.password, { message: M.passwordRule }),
-    Matches(PASSWORD_PATTERN, { message: M.passwordRule }),
+    MaxLength(TEXT_LIMITS.password, { message }),
+    Matches(pattern, { message }),
   );
 }
 

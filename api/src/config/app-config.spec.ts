@@ -1,9 +1,9 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, loadConfig, WEAK_SECRET_WORDS, weakSecret } from './app-config';
 
 const productionEnv = {
   NODE_ENV: 'production',
   MONGODB_URI: 'mongodb://db.internal:27017/spc',
-  JWT_SECRET: 'a'.repeat(40),
+  JWT_SECRET: '7f3c9a1e5b2d8f4a6c0e9b3d7a1f5c8e2b6d4a0f',
   ADMIN_EMAIL: 'Owner@Seedlings.co.ke',
   ADMIN_PASSWORD: 'Strong#Pass9',
   STOREFRONT_URL: 'https://shop.seedlings.co.ke',
@@ -113,6 +113,30 @@ describe('loadConfig', () => {
       JWT_SECRET: 'dev-only-access-secret-change-me-0123456789abcdef',
     });
     expect(problems).toEqual(['JWT_SECRET must not be the development default in production']);
+  });
+
+  it('refuses a guessable JWT secret in production unless told so in words', () => {
+    for (const secret of ['a'.repeat(32), 'ab'.repeat(20), 'password-password-password-passw'])
+      expect(problemsOf({ ...productionEnv, JWT_SECRET: secret })).toEqual([
+        expect.stringContaining('JWT_SECRET is guessable'),
+      ]);
+    expect(
+      problemsOf({ ...productionEnv, JWT_SECRET: 'a'.repeat(32), JWT_ALLOW_WEAK_SECRET: 'yes' }),
+    ).toHaveLength(1);
+    expect(
+      problemsOf({
+        ...productionEnv,
+        JWT_SECRET: 'a'.repeat(32),
+        JWT_ALLOW_WEAK_SECRET: WEAK_SECRET_WORDS,
+      }),
+    ).toEqual([]);
+    expect(weakSecret('0f9e2a7c4b1d8e3f6a5c2b9d0e7f4a1c')).toBe(false);
+  });
+
+  it('refuses an ADMIN_PASSWORD shorter than the staff rule in production', () => {
+    expect(problemsOf({ ...productionEnv, ADMIN_PASSWORD: 'Owner#2026' })).toEqual([
+      expect.stringMatching(/^ADMIN_PASSWORD must follow the staff rule: .*at least 12 characters/),
+    ]);
   });
 
   it('names a malformed setting', () => {

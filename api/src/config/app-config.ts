@@ -1,4 +1,10 @@
-import { ORDER_LIMITS, PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
+import {
+  ORDER_LIMITS,
+  PASSWORD_PATTERN,
+  PASSWORD_RULE_MESSAGE,
+  STAFF_PASSWORD_PATTERN,
+  STAFF_PASSWORD_RULE_MESSAGE,
+} from '@spc/shared-contracts';
 import { z } from 'zod';
 import { readMpesaConfig, type MpesaConfig } from './mpesa-config';
 import { readSmsConfig, type SmsConfig } from './sms-config';
@@ -21,6 +27,28 @@ export const SHOP_CONTACT_PLACEHOLDERS = {
   BUSINESS_WHATSAPP: '254700000000',
   SHOP_EMAIL: 'info@seedlings.local',
 } as const;
+
+/** The words that let production start with a guessable JWT_SECRET (a demo, never a shop). */
+export const WEAK_SECRET_WORDS = 'yes-anyone-who-guesses-it-can-sign-in-as-admin';
+
+/**
+ * A secret a person typed rather than a random one: a unit repeated (`aaaa…`, `abcabc…`,
+ * `password-password-…`), fewer than 7 different characters, or one character making up a third of
+ * it. A random secret (`openssl rand -hex 32`, or base64) is none of these (a 32-character hex one
+ * fails about once in 30,000 draws: draw again).
+ */
+export function weakSecret(secret: string): boolean {
+  const counts = new Map<string, number>();
+  for (const c of secret) counts.set(c, (counts.get(c) ?? 0) + 1);
+  if (counts.size < 7 || Math.max(...counts.values()) > secret.length / 3) return true;
+  for (let period = 1; period <= secret.length / 2; period++) {
+    let repeats = true;
+    for (let i = period; i < secret.length && repeats; i++)
+      repeats = secret[i] === secret[i - period];
+    if (repeats) return true;
+  }
+  return false;
+}
 
 /** Settings production must be given explicitly: the development defaults are public. */
 const REQUIRED_IN_PRODUCTION = Object.keys(DEV_DEFAULTS) as (keyof typeof DEV_DEFAULTS)[];
@@ -108,6 +136,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_PUBLIC_URL: url.optional(),
+  /** Production refuses a guessable JWT_SECRET unless this says, in words, that it knows. */
+  JWT_ALLOW_WEAK_SECRET: z.string().optional(),
 });
 
 export type Environment = z.input<typeof envSchema>;
@@ -239,6 +269,22 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       if (env[key] === DEV_DEFAULTS[key])
         problems.push(`${key} must not be the development default in production`);
     }
+    if (
+      env.JWT_SECRET !== DEV_DEFAULTS.JWT_SECRET &&
+      weakSecret(env.JWT_SECRET) &&
+      env.JWT_ALLOW_WEAK_SECRET !== WEAK_SECRET_WORDS
+    ) {
+      problems.push(
+        `JWT_SECRET is guessable (repeated or too few different characters): use a random one (openssl rand -hex 32), or set JWT_ALLOW_WEAK_SECRET=${WEAK_SECRET_WORDS} for a demo`,
+      );
+    }
+    if (
+      env.ADMIN_PASSWORD !== DEV_DEFAULTS.ADMIN_PASSWORD &&
+      !STAFF_PASSWORD_PATTERN.test(env.ADMIN_PASSWORD)
+    )
+      problems.push(
+        `ADMIN_PASSWORD ${STAFF_PASSWORD_RULE_MESSAGE.replace(/^Staff and admin passwords/, 'must follow the staff rule: passwords')}`,
+      );
     if (problems.length) throw new ConfigError(problems);
   }
 

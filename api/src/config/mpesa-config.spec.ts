@@ -1,9 +1,10 @@
 import { ConfigError, loadConfig } from './app-config';
+import { SANDBOX_IN_PRODUCTION_WORDS } from './mpesa-config';
 
 const production = {
   NODE_ENV: 'production',
   MONGODB_URI: 'mongodb://db.internal:27017/spc',
-  JWT_SECRET: 'a'.repeat(40),
+  JWT_SECRET: '7f3c9a1e5b2d8f4a6c0e9b3d7a1f5c8e2b6d4a0f',
   ADMIN_EMAIL: 'owner@seedlings.co.ke',
   ADMIN_PASSWORD: 'Strong#Pass9',
   STOREFRONT_URL: 'https://shop.seedlings.co.ke',
@@ -49,9 +50,21 @@ describe('M-Pesa settings', () => {
       callbackUrl: `https://api.seedlings.co.ke/api/payments/mpesa/callback/${'c'.repeat(32)}`,
       callbackAllowedIps: [],
     });
-    expect(loadConfig({ ...production, ...daraja, MPESA_ENV: 'sandbox' }).mpesa?.baseUrl).toBe(
-      'https://sandbox.safaricom.co.ke',
-    );
+    const sandbox = { ...production, ...daraja, MPESA_ENV: 'sandbox' };
+    expect(
+      loadConfig({ ...sandbox, MPESA_ALLOW_SANDBOX_IN_PRODUCTION: SANDBOX_IN_PRODUCTION_WORDS })
+        .mpesa?.baseUrl,
+    ).toBe('https://sandbox.safaricom.co.ke');
+  });
+
+  it("refuse Daraja's sandbox (no real money) in production unless told so in words", () => {
+    const sandbox = { ...production, ...daraja, MPESA_ENV: 'sandbox' };
+    for (const allow of [undefined, 'yes', 'true'])
+      expect(
+        problemsOf(allow ? { ...sandbox, MPESA_ALLOW_SANDBOX_IN_PRODUCTION: allow } : sandbox),
+      ).toEqual([expect.stringContaining('MPESA_ENV=sandbox takes no real money')]);
+    // Development and tests use the sandbox freely.
+    expect(problemsOf({ ...daraja, MPESA_ENV: 'sandbox' })).toEqual([]);
   });
 
   it('name every missing credential', () => {

@@ -28,6 +28,9 @@ const REQUIRED = [
   'MPESA_CALLBACK_TOKEN',
 ] as const;
 
+/** The words that let production run against Daraja's sandbox, where no real money moves. */
+export const SANDBOX_IN_PRODUCTION_WORDS = 'yes-no-real-money-is-taken';
+
 const shortcode = z.string().regex(/^\d{5,7}$/, 'must be the 5-7 digit paybill or till number');
 
 const mpesaSchema = z.object({
@@ -53,6 +56,7 @@ const mpesaSchema = z.object({
   MPESA_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
   MPESA_PROMPTS_PER_PHONE_PER_DAY: z.coerce.number().int().min(1).default(10),
   MPESA_PROMPTS_PER_DAY: z.coerce.number().int().min(1).default(1000),
+  MPESA_ALLOW_SANDBOX_IN_PRODUCTION: z.string().optional(),
 });
 
 /** M-Pesa Express (Daraja STK push) settings; absent when MPESA_ENV is unset or `off`. */
@@ -98,6 +102,18 @@ export function readMpesaConfig(
   const local = s.MPESA_ENV === 'sandbox-local';
   if (local && context.nodeEnv === 'production')
     return { mpesa: null, problems: ['MPESA_ENV=sandbox-local is for development and tests only'] };
+  // In the sandbox every prompt "succeeds" with test money: orders would be marked paid for nothing.
+  if (
+    s.MPESA_ENV === 'sandbox' &&
+    context.nodeEnv === 'production' &&
+    s.MPESA_ALLOW_SANDBOX_IN_PRODUCTION !== SANDBOX_IN_PRODUCTION_WORDS
+  )
+    return {
+      mpesa: null,
+      problems: [
+        `MPESA_ENV=sandbox takes no real money, so orders would be marked paid for nothing: use MPESA_ENV=production, or set MPESA_ALLOW_SANDBOX_IN_PRODUCTION=${SANDBOX_IN_PRODUCTION_WORDS} for a demo`,
+      ],
+    };
 
   const v = {
     ...(local

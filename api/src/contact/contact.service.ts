@@ -101,17 +101,24 @@ export class ContactService {
       this.logger.warn(`The contact message ${m._id} was stored but not e-mailed to the shop`);
   }
 
+  /**
+   * The confirmation to the address the sender typed, which nobody has verified: it quotes nothing
+   * they wrote (not their name, not their subject), so a stranger cannot send their own words (a
+   * pitch, a phone number) to any address under the shop's name.
+   */
   private async mailShopper(m: ContactMessageViewDto): Promise<void> {
     const sent = await this.mail.send({
       to: m.email,
       subject: 'We received your message',
       text: [
-        `Hello ${customerText(m.name, 80)},`,
+        'Hello,',
         '',
-        'Thank you for writing to the Seedling Propagation Centre. We received your message',
-        `"${customerText(m.subject, 150)}" and will reply to this address soon.`,
+        'Thank you for writing to the Seedling Propagation Centre through our website. We received',
+        'your message and will reply to this address soon.',
         '',
         `For a quicker answer, call us on ${this.config.shopContacts.phone} or WhatsApp us on +${this.config.shopContacts.whatsapp}.`,
+        '',
+        'If you did not write to us, someone typed your address by mistake: there is nothing to do.',
         '',
         'Seedling Propagation Centre, Kiambu',
       ].join('\n'),

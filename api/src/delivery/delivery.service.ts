@@ -12,10 +12,11 @@ import {
   type DeliveryArea,
   type DeliveryMethod,
 } from '@spc/shared-contracts';
-import { findCounty } from '@spc/shared-contracts/locations';
+import { findCounty, findSubCounty } from '@spc/shared-contracts/locations';
 import { AuditService } from '../audit/audit.service';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Principal } from '../common/principal';
+import { countyProblem, subCountyProblem } from '../locations/place-fields';
 import {
   DeliveryZonesRepository,
   type DeliveryZoneRecord,
@@ -25,6 +26,14 @@ import type { DeliveryOptionDto, DeliveryZoneInputDto } from './dto/delivery.dto
 import { areaKey, REST_OF_KENYA_KEY } from './schemas/delivery-zone.schema';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A 400 in the validation pipe's shape, naming the field. */
+const placeError = (field: string, message: string) =>
+  new BadRequestException({
+    message,
+    code: 'VALIDATION_FAILED',
+    errors: [{ field, messages: [message] }],
+  });
 
 /** What an order is charged and promised for its delivery, computed by the server alone. */
 export interface DeliveryQuote {
@@ -126,7 +135,8 @@ export class DeliveryService {
 
   /**
    * The fee, zone and date for an order to this place (the order's own figures; whatever fee a
-   * client sends is never used). An unknown place is charged as the rest of Kenya.
+   * client sends is never used). The place is read with the location list's spelling; one the list
+   * does not know is a 400, never charged as the rest of Kenya.
    */
   async quote(
     method: DeliveryMethod,
@@ -144,7 +154,7 @@ export class DeliveryService {
         estimatedDeliveryDate: at(NURSERY_COLLECTION.days),
       };
     }
-    const place = this.canonicalPlace(county, subCounty);
+    const place = this.checkPlace(county, subCounty);
     const keys = [REST_OF_KENYA_KEY, areaKey(place.county, null)];
     if (place.subCounty) keys.unshift(areaKey(place.county, place.subCounty));
     const zones = await this.zones.terms();
@@ -169,35 +179,24 @@ export class DeliveryService {
     };
   }
 
-  /** The place with the location data's spelling, or as typed when the data does not know it. */
-  private canonicalPlace(
-    county: string,
-    subCounty?: string,
-  ): { county: string; subCounty?: string } {
-    const c = findCounty(county);
-    if (!c) return { county: county.trim(), subCounty: subCounty?.trim() || undefined };
-    const key = subCounty?.trim().toLowerCase();
-    const s = key ? c.sub_counties.find((x) => x.name.toLowerCase() === key) : undefined;
-    return { county: c.name, subCounty: s?.name ?? (subCounty?.trim() || undefined) };
-  }
-
-  /** A place the location data knows, or a 400 naming what is wrong. */
-  private checkPlace(county: string, subCounty?: string): DeliveryArea {
-    const c = findCounty(county);
-    if (!c) throw new BadRequestException(`${county.slice(0, 60)} is not a county of Kenya`);
-    const wanted = subCounty?.trim();
-    if (!wanted) return { county: c.name };
-    const s = c.sub_counties.find((x) => x.name.toLowerCase() === wanted.toLowerCase());
-    if (!s)
-      throw new BadRequestException(`${wanted.slice(0, 60)} is not a sub-county of ${c.name}`);
-    return { county: c.name, subCounty: s.name };
+  /** A place the location data knows, with its spelling there, or a 400 naming what is wrong. */
+  checkPlace(county: string, subCounty?: string, field = 'county'): DeliveryArea {
+    const countyError = countyProblem(county);
+    if (countyError) throw placeError(field, countyError);
+    const c = findCounty(county)!;
+    if (!subCounty?.trim()) return { county: c.name };
+    const subError = subCountyProblem(subCounty, county);
+    if (subError) throw placeError(field.replace(/county$/, 'subCounty'), subError);
+    return { county: c.name, subCounty: findSubCounty(c, subCounty)!.name };
   }
 
   private normalise(dto: DeliveryZoneInputDto): ZoneWrite {
     const restOfKenya = dto.restOfKenya ?? false;
     if (!restOfKenya && dto.areas.length === 0)
       throw new BadRequestException(DELIVERY_MESSAGES.areasRequired);
-    const areas = dto.areas.map((a) => this.checkPlace(a.county, a.subCounty));
+    const areas = dto.areas.map((a, i) =>
+      this.checkPlace(a.county, a.subCounty, `areas.${i}.county`),
+    );
     const keys = new Map<string, DeliveryArea>();
     for (const area of areas) {
       const key = areaKey(area.county, area.subCounty);

@@ -1,4 +1,4 @@
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { OrderAction, OrderSmsEvent, OrderStatus, Role } from '@spc/shared-contracts';
 import { canonicalReceiptCode } from '../common/identifiers';
@@ -31,6 +31,8 @@ export interface StepContext<I> {
   placement: OrderPlacementService;
   /** A signed link to this order's receipt, for the e-mails (absent where no signer is set up). */
   receiptLink?: (orderId: string) => string;
+  /** The new delivery terms an address change worked out (for its audit entry). */
+  requoted?: { shippingFee: number; totalAmount: number; zoneName: string };
 }
 
 /**
@@ -218,22 +220,59 @@ export const ORDER_STEPS = {
     },
   } satisfies OrderStep,
 
+  /**
+   * A clerk corrects the delivery details. The fee follows the new place (the order's total with
+   * it); a paid order keeps its total, so a new place that costs another fee is refused: cancel it
+   * with a refund and place it again, or choose a place in the same zone.
+   */
   update: {
     rule: 'update',
     roles: STAFF,
-    prepare: ({ input: dto }) => ({
-      $set: {
-        guestInfo: {
-          ...dto.guestInfo,
-          subCounty: dto.guestInfo.subCounty ?? '',
-          ward: dto.guestInfo.ward ?? '',
-        },
-      },
+    // The fee was worked out from the order as read: it must still be unpaid (or paid) and priced so.
+    guard: ({ order }) => ({
+      paymentStatus: order.paymentStatus,
+      shippingFee: order.shippingFee,
+      totalAmount: order.totalAmount,
     }),
+    prepare: async (ctx) => {
+      const { order, input: dto, placement } = ctx;
+      const quote = await placement.requote(order, dto.guestInfo);
+      if (order.paymentStatus === 'Paid' && quote.fee !== order.shippingFee) {
+        throw new ConflictException({
+          message: `Order ${order.purchaseNumber} is paid with delivery at ${kes(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${kes(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
+          code: 'PAID_FEE_CHANGE',
+        });
+      }
+      ctx.requoted = {
+        shippingFee: quote.fee,
+        totalAmount: order.subtotal + quote.fee,
+        zoneName: quote.zoneName,
+      };
+      return {
+        $set: {
+          guestInfo: {
+            ...dto.guestInfo,
+            subCounty: dto.guestInfo.subCounty ?? '',
+            ward: dto.guestInfo.ward ?? '',
+          },
+          shippingFee: quote.fee,
+          totalAmount: order.subtotal + quote.fee,
+          delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
+          estimatedDeliveryDate: quote.estimatedDeliveryDate,
+        },
+      };
+    },
     audit: {
       action: 'order.update',
-      text: ({ actor, order }) =>
-        `${actor.fullName} changed the delivery details of order ${order.purchaseNumber}`,
+      text: ({ actor, order, requoted }) => {
+        const changed =
+          requoted &&
+          (requoted.shippingFee !== order.shippingFee ||
+            requoted.zoneName !== order.delivery.zoneName)
+            ? `; delivery ${kes(order.shippingFee)} (${order.delivery.zoneName}) became ${kes(requoted.shippingFee)} (${requoted.zoneName}), total ${kes(order.totalAmount)} became ${kes(requoted.totalAmount)}`
+            : '';
+        return `${actor.fullName} changed the delivery details of order ${order.purchaseNumber}${changed}`;
+      },
     },
   } satisfies OrderStep<UpdateOrderDto>,
 

@@ -20,6 +20,7 @@ import type {
   OrderDetailData,
   OrderDocumentsDto,
 } from './dto/order-detail.dto';
+import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
 import { deliveryNotePdf, receiptPdf, type ShopContacts } from './order-pdf';
 import { OrdersService, SHOP_ACTOR } from './orders.service';
@@ -78,7 +79,7 @@ export class OrderDetailService {
     const customer = actor.role === 'customer';
     const timeline = await this.timeline(order);
     return {
-      order: customer ? this.forCustomer(order) : order,
+      order: customer ? customerView(order) : order,
       timeline: customer
         ? timeline
             .filter((e) => e.step in CUSTOMER_TEXT)
@@ -122,8 +123,15 @@ export class OrderDetailService {
     if (!availability.available)
       throw new ConflictException({ message: availability.reason, code: 'NOT_PAID' });
     const shop = this.shopContacts();
+    // A paid order cancelled since: its receipt says so, with the refund, never just "paid".
+    const refund =
+      kind === 'receipt' && order.orderStatus === 'Cancelled'
+        ? await this.orders.refundOf(order._id)
+        : null;
     const pdf =
-      kind === 'receipt' ? await receiptPdf(order, shop) : await deliveryNotePdf(order, shop);
+      kind === 'receipt'
+        ? await receiptPdf(order, shop, refund)
+        : await deliveryNotePdf(order, shop);
     const filename = `${kind}-${order.purchaseNumber}.pdf`;
     // Staff and admin print anyone's documents: the trail says who took which. (A customer's own,
     // or one opened through the e-mail's link, is the customer's.)
@@ -171,17 +179,6 @@ export class OrderDetailService {
   }
 
   /** The payment's recorder is a staff member's name: a customer sees the shop instead. */
-  private forCustomer(order: OrderDto): OrderDto {
-    if (!order.paymentDetails) return order;
-    return {
-      ...order,
-      paymentDetails: {
-        ...order.paymentDetails,
-        completedBy: { _id: '', fullName: SHOP_IDENTITY.name },
-      },
-    };
-  }
-
   /**
    * Placement, then every audit entry about the order; a step the order's dates show but the trail
    * lacks (orders older than the trail, seeded ones) is added from the date, with no name.

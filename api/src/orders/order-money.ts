@@ -123,13 +123,23 @@ export class OrderMoney {
     };
   }
 
+  /** The refund recorded when this order was cancelled, or null. */
+  async refundOf(orderId: string): Promise<RefundView | null> {
+    const d = await this.refunds.findOne({ orderId }).sort({ refundedAt: -1 }).lean<OrderRefund>();
+    return d ? this.view(d) : null;
+  }
+
   /** Refunds recorded in [from, to), for the sales report. */
   async refundedBetween(from: Date, to: Date): Promise<RefundView[]> {
     const docs = await this.refunds
       .find({ refundedAt: { $gte: from, $lt: to } })
       .sort({ refundedAt: 1 })
       .lean<OrderRefund[]>();
-    return docs.map((d) => ({
+    return docs.map((d) => this.view(d));
+  }
+
+  private view(d: OrderRefund): RefundView {
+    return {
       orderId: d.orderId,
       purchaseNumber: d.purchaseNumber,
       method: d.method,
@@ -137,6 +147,6 @@ export class OrderMoney {
       reference: d.reference,
       refundedBy: { _id: d.refundedById, fullName: d.refundedByName },
       refundedAt: new Date(d.refundedAt).toISOString(),
-    }));
+    };
   }
 }

@@ -102,4 +102,22 @@ describe('order PDFs', () => {
     // The figures the issue asks for; a benchmark's numbers, never a pass/fail condition.
     console.log(`20-line order PDFs (mean of 5): ${figures.join('; ')}`);
   });
+
+  it('stamps a cancelled and refunded order REFUNDED with the refund, never PAID', async () => {
+    const o = { ...order(2), orderStatus: 'Cancelled', cancelledDate: '2026-03-02T08:00:00.000Z' };
+    const refund = {
+      method: 'Mpesa',
+      amount: o.totalAmount,
+      reference: 'SRV7RF0ND2',
+      refundedAt: '2026-03-02T08:00:00.000Z',
+    };
+    const text = drawnText(await receiptPdf(o, SHOP, refund));
+    expect(text).toContain('REFUNDED');
+    expect(text).toContain(
+      `Refunded: KES ${o.totalAmount.toLocaleString('en-US')} by M-Pesa (SRV7RF0ND2)`,
+    );
+    expect(text).not.toContain('PAID');
+    expect(drawnText(await receiptPdf(o, SHOP))).toContain('CANCELLED');
+    expect(drawnText(await receiptPdf(order(2), SHOP))).toContain('PAID');
+  });
 });

@@ -121,28 +121,53 @@ function totalLine(doc: Doc, label: string, value: string, bold = false): void {
   doc.x = MARGIN;
 }
 
-/** The "Paid" stamp at (x, y); the text cursor and font stay where they were. */
-function stamp(doc: Doc, x: number, y: number): void {
+/** A stamp ("PAID", "REFUNDED") at (x, y); the text cursor and font stay where they were. */
+function stamp(doc: Doc, x: number, y: number, text: string): void {
   const cursor = { x: doc.x, y: doc.y };
   doc.save();
   doc.rotate(-12, { origin: [x + 60, y + 22] });
   doc.lineWidth(3).strokeColor('#c62828').roundedRect(x, y, 120, 44, 6).stroke();
+  doc.font('Helvetica-Bold').fontSize(26);
+  // A longer word is set smaller so that it stays inside the frame.
+  const size = Math.min(26, Math.floor((26 * 108) / doc.widthOfString(text)));
   doc
     .fillColor('#c62828')
-    .font('Helvetica-Bold')
-    .fontSize(26)
-    .text(T.paidStamp, x, y + 10, { width: 120, align: 'center' });
+    .fontSize(size)
+    .text(text, x, y + 22 - size / 2.6, { width: 120, align: 'center' });
   doc.restore();
   doc.x = cursor.x;
   doc.y = cursor.y;
   doc.fillColor(INK).font('Helvetica').fontSize(10);
 }
 
-/** The receipt: proof of payment, with the "Paid" stamp. Only for paid orders (the caller checks). */
-export function receiptPdf(order: OrderDto, shop: ShopContacts): Promise<Buffer> {
+/** The money given back when a paid order was cancelled, as the receipt prints it. */
+export interface ReceiptRefund {
+  method: string;
+  amount: number;
+  reference: string;
+  refundedAt: string;
+}
+
+/**
+ * The receipt: proof of payment, with the "Paid" stamp. Only for paid orders (the caller checks).
+ * A paid order cancelled since is stamped "Refunded" (or "Cancelled" when no refund is on record)
+ * and says when it was cancelled and what was given back: a receipt never says paid alone for
+ * money the shop returned.
+ */
+export function receiptPdf(
+  order: OrderDto,
+  shop: ShopContacts,
+  refund: ReceiptRefund | null = null,
+): Promise<Buffer> {
+  const cancelled = order.orderStatus === 'Cancelled';
   return render(`${T.receipt} ${order.purchaseNumber}`, (doc) => {
     header(doc, shop, T.receipt, order);
-    stamp(doc, doc.page.width - MARGIN - 140, MARGIN + 60);
+    stamp(
+      doc,
+      doc.page.width - MARGIN - 140,
+      MARGIN + 60,
+      !cancelled ? T.paidStamp : refund ? T.refundedStamp : T.cancelledStamp,
+    );
     doc.font('Helvetica-Bold').text('Customer');
     doc.font('Helvetica').text(`${order.customerName} · ${order.guestInfo.phoneNumber}`);
     doc.moveDown(0.8);
@@ -176,6 +201,18 @@ export function receiptPdf(order: OrderDto, shop: ShopContacts): Promise<Buffer>
     if (p?.transactionCode) doc.text(`M-Pesa receipt code: ${p.transactionCode}`);
     const paidAt = p?.timePaid ?? order.paidAt;
     if (paidAt) doc.text(`Paid on: ${formatDateTime(paidAt)}`);
+    if (cancelled) {
+      doc.moveDown(0.8);
+      doc.font('Helvetica-Bold').text('Cancelled');
+      doc.font('Helvetica');
+      if (order.cancelledDate) doc.text(`Cancelled on: ${formatDateTime(order.cancelledDate)}`);
+      if (refund) {
+        const how = refund.method === 'Mpesa' ? 'M-Pesa' : refund.method;
+        doc.text(
+          `Refunded: ${formatMoney(refund.amount)} by ${how}${refund.reference ? ` (${refund.reference})` : ''} on ${formatDateTime(refund.refundedAt)}`,
+        );
+      }
+    }
     doc.moveDown(2);
     doc.fillColor(MUTED).fontSize(9).text(`Thank you for buying from ${SHOP_IDENTITY.name}.`);
   });

@@ -118,6 +118,19 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     }
   }
 
+  /**
+   * The delivery terms of this order were it going to another place: its own method, fee and days
+   * from the zones as they are now, the date counted from the day it was placed.
+   */
+  requote(order: OrderRecord, place: { county: string; subCounty?: string }) {
+    return this.deliveryZones.quote(
+      order.delivery.method,
+      place.county,
+      place.subCounty,
+      new Date(order.orderDate),
+    );
+  }
+
   /** Returns a cancelled order's stock, once per line even if called again after a crash. */
   async returnStock(order: OrderRecord): Promise<void> {
     // At 'done' every line is back and some markers may already be cleared: restocking again would
@@ -320,11 +333,24 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         'Please fill in your delivery details (phone number, county and street address)',
       );
     }
+    // Saved before counties were checked against the list: read with the list's spelling, or refused.
+    let place;
+    try {
+      place = this.deliveryZones.checkPlace(user.county);
+    } catch {
+      throw new BadRequestException({
+        message: `Your saved county (${user.county.slice(0, 60)}) is not a county of Kenya; please choose your county in your delivery details`,
+        code: 'VALIDATION_FAILED',
+        errors: [
+          { field: 'county', messages: [`${user.county.slice(0, 60)} is not a county of Kenya`] },
+        ],
+      });
+    }
     return {
       fullName: user.fullName,
       phoneNumber: user.phoneNumber,
       email: user.email,
-      county: user.county,
+      county: place.county,
       streetAddress: user.streetAddress,
     };
   }

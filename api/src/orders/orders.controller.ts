@@ -133,7 +133,7 @@ export class OrdersController {
     @CurrentUser() actor: Principal,
     @Query() query: OrderListQueryDto,
   ): Promise<OrderListData> {
-    return this.orders.list(query, actor.id);
+    return this.orders.listForUser(actor, actor.id, query);
   }
 
   @Get('user/:id')

@@ -42,6 +42,7 @@ import type {
   UpdateOrderDto,
 } from './dto/order.dto';
 import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
+import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
@@ -177,18 +178,28 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     };
   }
 
-  /** Orders of one user: staff and admin see anyone's, others only their own. */
-  listForUser(actor: Principal, userId: string, query: OrderListQueryDto): Promise<OrderPage> {
+  /**
+   * Orders of one user: staff and admin see anyone's, others only their own (without the names of
+   * the staff who handled them).
+   */
+  async listForUser(
+    actor: Principal,
+    userId: string,
+    query: OrderListQueryDto,
+  ): Promise<OrderPage> {
     if (actor.role === 'customer' && actor.id !== userId)
       throw new ForbiddenException('You can only see your own orders');
-    return this.list(query, userId);
+    const page = await this.list(query, userId);
+    return actor.role === 'customer' ? { ...page, orders: page.orders.map(customerView) } : page;
   }
 
+  /** One order: staff and admin any, a customer their own (without staff names), else a 404. */
   async get(actor: Principal, id: string): Promise<OrderDto> {
     const order = await this.mustFind(id);
     if (actor.role === 'customer' && order.placedBy !== actor.id)
       throw new NotFoundException('No order with this id');
-    return (await this.views([order]))[0]!;
+    const [view] = await this.views([order]);
+    return actor.role === 'customer' ? customerView(view!) : view!;
   }
 
   completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
@@ -263,6 +274,35 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return true;
   }
 
+  /**
+   * Takes a receipt number that turned out to be disputed off an M-Pesa Express payment: the order
+   * goes back to the prompt's reference until the shop checks its statement. False when the order
+   * no longer carries that receipt.
+   */
+  async withdrawMpesaReceipt(
+    actor: Principal,
+    id: string,
+    payment: { receipt: string; reference: string },
+  ): Promise<boolean> {
+    const { receipt, reference } = payment;
+    const updated = await this.orders.transition(
+      id,
+      { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': receipt },
+      {
+        $set: { 'paymentDetails.transactionCode': reference },
+        $unset: { 'paymentDetails.receiptKey': '' },
+      },
+    );
+    if (!updated) return false;
+    await this.audit.record(
+      actor,
+      'order.payment.receipt',
+      `${actor.fullName} took M-Pesa receipt ${receipt} off the payment of order ${updated.purchaseNumber}: M-Pesa callbacks named more than one receipt for it. It is recorded as ${reference} until the shop checks its M-Pesa statement`,
+      this.target(updated),
+    );
+    return true;
+  }
+
   moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
     return this.run(ORDER_STEPS.inTransit, actor, id, undefined);
   }
@@ -321,6 +361,11 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   paidTotal(): Promise<number> {
     return this.orders.paidTotal();
+  }
+
+  /** The refund recorded when this order was cancelled, or null. */
+  refundOf(orderId: string) {
+    return this.money.refundOf(orderId);
   }
 
   /** Refunds recorded in [from, to), for the sales report. */

@@ -49,8 +49,53 @@ export class MpesaPushesRepository {
     await this.pushes.updateOne({ _id: id }, { $inc: { callbackCount: 1 } });
   }
 
-  async setReceipt(id: string, receipt: string): Promise<void> {
-    await this.pushes.updateOne({ _id: id }, { $set: { receipt } });
+  /** Adds a receipt a callback named; answers the prompt as it is after (null if unknown). */
+  addReceipt(id: string, receipt: string): Promise<MpesaPushRecord | null> {
+    return this.pushes
+      .findOneAndUpdate({ _id: id }, { $addToSet: { receipts: receipt } }, { new: true })
+      .lean<MpesaPushRecord>()
+      .exec();
+  }
+
+  /** Puts the receipt on a paid prompt, unless a dispute or another receipt came first. */
+  async setReceipt(id: string, receipt: string): Promise<boolean> {
+    const res = await this.pushes.updateOne(
+      { _id: id, status: 'paid', receipt: null, receiptDisputed: false },
+      { $set: { receipt } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Marks the prompt's receipts disputed, once; answers the receipt it had then (null: none). */
+  async markDisputed(id: string): Promise<{ receipt: string | null } | null> {
+    const before = await this.pushes
+      .findOneAndUpdate(
+        { _id: id, receiptDisputed: false },
+        { $set: { receiptDisputed: true, receipt: null } },
+      )
+      .select({ receipt: 1 })
+      .lean<{ receipt: string | null }>()
+      .exec();
+    return before ? { receipt: before.receipt ?? null } : null;
+  }
+
+  /** Failed prompts due to be asked about again, oldest first. */
+  dueForRecheck(now: Date, limit: number): Promise<MpesaPushRecord[]> {
+    return this.pushes
+      .find({ status: 'failed', nextRecheckAt: { $ne: null, $lte: now } })
+      .sort({ nextRecheckAt: 1 })
+      .limit(limit)
+      .lean<MpesaPushRecord[]>()
+      .exec();
+  }
+
+  /** Takes a due recheck (one instance wins it) and schedules the next one, or none. */
+  async claimRecheck(push: MpesaPushRecord, next: Date | null): Promise<boolean> {
+    const res = await this.pushes.updateOne(
+      { _id: push._id, status: 'failed', rechecks: push.rechecks ?? 0 },
+      { $set: { nextRecheckAt: next }, $inc: { rechecks: 1 } },
+    );
+    return res.modifiedCount === 1;
   }
 
   async markQueried(id: string): Promise<void> {
@@ -65,6 +110,7 @@ export class MpesaPushesRepository {
       resultCode: number | null;
       resultDesc: string;
       receipt: string | null;
+      nextRecheckAt?: Date | null;
     },
   ): Promise<void> {
     await this.pushes.updateOne({ _id: id }, { $set: { ...outcome, settledAt: new Date() } });

@@ -28,6 +28,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
 import { ClaimsService } from '../common/claims';
+import { canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
 import { OrdersService } from '../orders/orders.service';
 import { DarajaClient, DarajaError } from './daraja.client';
 import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
@@ -46,6 +47,12 @@ const GIVE_UP_AFTER_MS = 15 * 60_000;
 /** A settlement claimed this long ago but never finished (a crash) is finished by the next one. */
 const STALE_CLAIM_MS = 60_000;
 const RECONCILE_BATCH = 20;
+/**
+ * A prompt settled as failed is asked about again this many times, each wait four times the last
+ * (from MPESA_RECONCILE_AFTER_MS: 30 s, 2 min, 8 min, 32 min, 2 h 8 min, 8 h 32 min by default), so
+ * a payment that went through after all (or a failure that was forged) is still recorded.
+ */
+const RECHECKS = 6;
 const CHECKOUT_REQUEST_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 type Outcome =
@@ -54,12 +61,21 @@ type Outcome =
 
 const hash = (value: string) => createHash('sha256').update(value).digest();
 
+/** A receipt number in its one spelling (`canonicalReceiptCode`); null if none or not a code. */
+export function canonicalReceipt(value: string | null): string | null {
+  const code = value ? canonicalReceiptCode(value) : '';
+  return code && isReceiptCode(code) ? code : null;
+}
+
 /**
  * M-Pesa Express at checkout. A prompt is sent for a pending, unpaid order (amount from the order);
- * Daraja's callback says how it ended. A success is believed only when its amount is the one asked
- * for and Daraja's own status query confirms it, so a forged or replayed callback cannot mark an
- * order paid; a failure is taken from the callback as it moves no money. Prompts that hear nothing
- * are asked about by a reconciler, so a lost callback costs a short delay, not a payment.
+ * Daraja's callback says how it ended. Money is confirmed, never inferred: no callback decides
+ * anything on its own word. Every callback, success or failure, right amount or wrong, is checked
+ * with Daraja's status query, and the query's answer settles the prompt. A receipt number is taken
+ * only from a success callback with the right amount for a prompt Daraja confirmed paid, and only
+ * while no other callback names a different one. Prompts that hear nothing, and prompts settled as
+ * failed, are asked about again by a reconciler, so a lost or forged callback costs a delay, not a
+ * payment.
  */
 export const OTHER_PHONE_MESSAGE =
   'The M-Pesa prompt can only go to the phone number on the order. To pay from another phone, sign in to the account that placed the order, or ask the shop.';
@@ -200,7 +216,10 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     this.track(this.handleCallback(callback));
   }
 
-  /** Asks Daraja about every prompt that has had no callback for a while, and settles what it can. */
+  /**
+   * Asks Daraja about every prompt that has had no callback for a while, and settles what it can;
+   * then asks again about prompts settled as failed whose time has come.
+   */
   async reconcile(): Promise<void> {
     if (!this.settings || this.reconciling) return;
     this.reconciling = true;
@@ -208,6 +227,8 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       const before = new Date(Date.now() - this.settings.reconcileAfterMs);
       for (const push of await this.pushes.unanswered(before, RECONCILE_BATCH))
         await this.settle(push._id, 'reconciler');
+      for (const push of await this.pushes.dueForRecheck(new Date(), RECONCILE_BATCH))
+        await this.recheck(push);
     } catch (error) {
       this.logger.error(`M-Pesa reconciliation failed: ${(error as Error).message}`);
     } finally {
@@ -226,50 +247,59 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       );
       return;
     }
-    if (push.status === 'failed' && callback.resultCode === MPESA_RESULT_CODES.success) {
-      // A success after a failure (a forged or early failure): the success wins once Daraja confirms it.
-      await this.pushes.countCallback(id);
-      await this.reopenIfPaid(push, callback);
-      return;
+    const success = callback.resultCode === MPESA_RESULT_CODES.success;
+    // A success that names another amount than the one asked for says nothing to trust: not its
+    // receipt, not its time. It is only a reason to ask Daraja, as any callback is.
+    const trusted = !success || callback.amount === push.amount;
+    if (!trusted) {
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.mismatch',
+        `An M-Pesa callback for order ${push.purchaseNumber} reported KES ${callback.amount ?? 'no amount'}; KES ${push.amount} was asked for. Its receipt ${callback.receipt ?? '(none)'} is not used; M-Pesa's status query decides`,
+        this.target(push),
+      );
     }
+    const receipt = success && trusted ? canonicalReceipt(callback.receipt) : null;
+    if (receipt) await this.pushes.addReceipt(id, receipt);
+
     if (push.status === 'pending') {
-      await this.pushes.recordCallback(id, { ...callback, receivedAt: new Date() });
+      if (trusted) await this.pushes.recordCallback(id, { ...callback, receivedAt: new Date() });
+      else await this.pushes.countCallback(id);
+      await this.settle(id, 'callback');
     } else {
       await this.pushes.countCallback(id);
-      if (push.status === 'paid' && !push.receipt && callback.resultCode === 0) {
-        await this.attachReceipt(push, callback);
-        return;
-      }
+      // A success after a failure (a forged or early failure): Daraja is asked whether it was paid.
+      if (push.status === 'failed' && success) await this.reopenIfPaid(push);
+      else if (!receipt || (push.receipts ?? []).includes(receipt)) await this.auditDuplicate(push);
     }
-    await this.settle(id, 'callback');
+    if (receipt) await this.settleReceipt(id);
+  }
+
+  /** A failed prompt whose time has come is asked about again (one instance takes each turn). */
+  private async recheck(push: MpesaPushRecord): Promise<void> {
+    const done = (push.rechecks ?? 0) + 1;
+    const next =
+      done < RECHECKS ? new Date(Date.now() + this.settings!.reconcileAfterMs * 4 ** done) : null;
+    if (!(await this.pushes.claimRecheck(push, next))) return;
+    await this.reopenIfPaid(push);
   }
 
   /**
-   * A prompt settled as failed that a success callback contradicts: if Daraja's status query says it
-   * was paid and the amount is the one asked for, the payment is recorded (or, when the order can no
-   * longer take it, the refund alert raised) as for any success.
+   * A prompt settled as failed that a success callback or the reconciler questions: if Daraja's
+   * status query now says it was paid, the payment is recorded (or, when the order can no longer
+   * take it, the refund alert raised) as for any success.
    */
-  private async reopenIfPaid(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
+  private async reopenIfPaid(push: MpesaPushRecord): Promise<void> {
     const current = await this.pushes.findById(push._id);
-    if (!current || current.status !== 'failed' || callback.amount !== current.amount) {
-      if (current) await this.auditDuplicate(current);
-      return;
-    }
-    let answer;
-    try {
-      answer = await this.daraja.stkQuery(current._id);
-    } catch (error) {
-      this.logger.warn(`M-Pesa query for ${current._id} failed: ${(error as Error).message}`);
-      answer = null;
-    }
+    if (!current || current.status !== 'failed') return;
+    const answer = await this.query(current._id);
     if (
       !answer ||
       answer.state === 'processing' ||
       answer.resultCode !== MPESA_RESULT_CODES.success ||
-      // Daraja confirmed it; of several success callbacks racing here, one reopens the prompt.
+      // Daraja confirmed it; of several callbacks or instances racing here, one reopens the prompt.
       !(await this.claims.claimOnce(`mpesa-reopen:${current._id}`))
     ) {
-      await this.auditDuplicate(current);
       return;
     }
     await this.audit.record(
@@ -278,36 +308,51 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       `M-Pesa confirmed a payment for order ${current.purchaseNumber} after the prompt was marked failed; the payment counts`,
       this.target(current),
     );
-    await this.apply(current, {
-      status: 'paid',
-      transactionCode: callback.receipt ?? current._id,
-      receipt: callback.receipt ?? null,
-      timePaid: callback.transactionDate ? new Date(callback.transactionDate) : new Date(),
-    });
+    await this.apply(current, this.paidOutcome(current));
   }
 
   /**
-   * A success callback for a prompt the status query already settled as paid (the callback was late,
-   * not lost): its receipt number replaces the prompt's reference on the order.
+   * Brings the order's receipt number in line with what the callbacks of a paid prompt said: the
+   * one receipt they named replaces the prompt's reference; when they named two different ones
+   * (one of them forged), none is kept, the order goes back to the prompt's reference and the shop
+   * is told to check its M-Pesa statement. Safe to run again and from several callbacks at once:
+   * every change is conditional on what the order carries, and it runs once more after one.
    */
-  private async attachReceipt(push: MpesaPushRecord, callback: MpesaCallback): Promise<void> {
-    const current = await this.pushes.findById(push._id);
-    if (
-      !current ||
-      current.receipt ||
-      !callback.receipt ||
-      callback.amount !== current.amount ||
-      !(await this.claims.claimOnce(`mpesa-receipt:${push._id}`))
-    ) {
-      await this.auditDuplicate(push);
+  private async settleReceipt(id: string, again = true): Promise<void> {
+    const push = await this.pushes.findById(id);
+    const receipts = push?.receipts ?? [];
+    if (!push || push.status !== 'paid' || receipts.length === 0) return;
+    const order = await this.orders.findByPurchaseNumber(push.purchaseNumber);
+    const code = order?.paymentMethod === 'Mpesa' ? order.paymentDetails?.transactionCode : null;
+    if (!order || !code) return;
+
+    if (receipts.length > 1) {
+      if (await this.pushes.markDisputed(id)) {
+        await this.audit.record(
+          MPESA_ACTOR,
+          'payment.mpesa.receipt-disputed',
+          `M-Pesa callbacks named ${receipts.length} different receipts (${receipts.join(', ')}) for one payment of KES ${push.amount.toLocaleString('en-US')} for order ${push.purchaseNumber}; at most one is real. The order keeps the prompt's reference ${push._id}: check the M-Pesa statement, and change MPESA_CALLBACK_TOKEN (someone who has it sent a forged callback)`,
+          this.target(push),
+        );
+      }
+      if (receipts.includes(code))
+        await this.orders.withdrawMpesaReceipt(MPESA_ACTOR, order._id, {
+          receipt: code,
+          reference: push._id,
+        });
       return;
     }
-    await this.orders.attachMpesaReceipt(MPESA_ACTOR, current.orderId, {
-      reference: current._id,
-      receipt: callback.receipt,
-      timePaid: callback.transactionDate ?? new Date(),
+
+    const [receipt] = receipts as [string];
+    if (code !== push._id || push.receiptDisputed) return;
+    const attached = await this.orders.attachMpesaReceipt(MPESA_ACTOR, order._id, {
+      reference: push._id,
+      receipt,
+      timePaid: push.callback?.transactionDate ?? new Date(),
     });
-    await this.pushes.setReceipt(current._id, callback.receipt);
+    if (attached) await this.pushes.setReceipt(id, receipt);
+    // A second receipt that came meanwhile undoes this one.
+    if (attached && again) await this.settleReceipt(id, false);
   }
 
   /** Decides and applies a prompt's outcome once; later callbacks for it change nothing. */
@@ -332,30 +377,23 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
     await this.apply(push, outcome);
   }
 
+  /** Daraja's status query, or null when it could not be asked. */
+  private async query(id: string) {
+    try {
+      return await this.daraja.stkQuery(id);
+    } catch (error) {
+      this.logger.warn(`M-Pesa query for ${id} failed: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
   /**
-   * The outcome of a pending prompt, or null while it is not known yet. Every callback, success or
-   * failure, is confirmed with Daraja's status query before it counts: a forged failure must not
-   * settle a prompt whose money then moves.
+   * The outcome of a pending prompt, or null while it is not known yet. Whatever a callback said,
+   * Daraja's status query decides: a forged failure must not settle a prompt whose money then
+   * moves, and a forged success (or one naming another amount) must not pay or fail an order.
    */
   private async decide(push: MpesaPushRecord): Promise<Outcome | null> {
-    const cb = push.callback;
-    if (cb && cb.resultCode === MPESA_RESULT_CODES.success && cb.amount !== push.amount) {
-      return {
-        status: 'failed',
-        resultCode: cb.resultCode,
-        resultDesc: `The callback reported KES ${cb.amount ?? 'no amount'}; KES ${push.amount} was asked for`,
-        message: MPESA_MESSAGES.amountMismatch,
-      };
-    }
-
-    // A success (or silence) is confirmed with Daraja itself before anyone is told it is paid.
-    let answer;
-    try {
-      answer = await this.daraja.stkQuery(push._id);
-    } catch (error) {
-      this.logger.warn(`M-Pesa query for ${push._id} failed: ${(error as Error).message}`);
-      answer = null;
-    }
+    const answer = await this.query(push._id);
     if (!answer || answer.state === 'processing') {
       await this.pushes.markQueried(push._id);
       if (Date.now() - new Date(push.createdAt).getTime() < GIVE_UP_AFTER_MS) return null;
@@ -374,14 +412,22 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
         message: mpesaResultMessage(answer.resultCode, answer.resultDesc),
       };
     }
-    // A failure callback's receipt and time are not trusted (there was none): the query's success wins.
-    const paidCallback = cb?.resultCode === MPESA_RESULT_CODES.success ? cb : undefined;
+    return this.paidOutcome(push);
+  }
+
+  /**
+   * A payment Daraja confirmed. Its transaction code is the one receipt the trusted callbacks
+   * named; with none (the query carries no receipt) or with two different ones, the prompt's
+   * reference stands in.
+   */
+  private paidOutcome(push: MpesaPushRecord): Outcome {
+    const receipt = push.receipts?.length === 1 && !push.receiptDisputed ? push.receipts[0]! : null;
+    const cb = push.callback?.resultCode === MPESA_RESULT_CODES.success ? push.callback : null;
     return {
       status: 'paid',
-      // Daraja's query carries no receipt number; without a callback the prompt's reference stands in.
-      transactionCode: paidCallback?.receipt ?? push._id,
-      receipt: paidCallback?.receipt ?? null,
-      timePaid: paidCallback?.transactionDate ? new Date(paidCallback.transactionDate) : new Date(),
+      transactionCode: receipt ?? push._id,
+      receipt,
+      timePaid: cb?.transactionDate ? new Date(cb.transactionDate) : new Date(),
     };
   }
 
@@ -393,6 +439,8 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
         resultCode: outcome.resultCode,
         resultDesc: outcome.resultDesc,
         receipt: null,
+        // Asked about again later: a failure is the one outcome that may still turn out paid.
+        nextRecheckAt: new Date(Date.now() + this.settings!.reconcileAfterMs),
       });
       await this.audit.record(
         MPESA_ACTOR,
@@ -427,7 +475,10 @@ export class MpesaService implements OnApplicationBootstrap, BeforeApplicationSh
       resultCode: MPESA_RESULT_CODES.success,
       resultDesc: 'Paid',
       receipt: outcome.receipt,
+      nextRecheckAt: null,
     });
+    // A receipt that came while it was being settled is put on (or, if it disputes, taken off).
+    await this.settleReceipt(push._id);
   }
 
   private auditDuplicate(push: MpesaPushRecord): Promise<void> {

@@ -6,7 +6,13 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { LIMITS, PAGE_SIZE, VALIDATION_MESSAGES, type Role } from '@spc/shared-contracts';
+import {
+  LIMITS,
+  PAGE_SIZE,
+  passwordRuleFor,
+  VALIDATION_MESSAGES,
+  type Role,
+} from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { canonicalEmail } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
@@ -335,6 +341,7 @@ export class UsersService {
     if (currentPassword === newPassword) {
       throw new BadRequestException('The new password must be different from the current one');
     }
+    this.checkPasswordFor(user.role, newPassword);
     await this.users.setPasswordHash(actor.id, await this.hasher.hash(newPassword));
     if (actor.role !== 'customer') {
       await this.audit.record(
@@ -350,8 +357,18 @@ export class UsersService {
     }
   }
 
+  /** Sets a new password, refusing (400) one too weak for the account's role. */
   async setPassword(id: string, newPassword: string): Promise<void> {
+    const user = await this.users.findById(id);
+    if (!user) throw new NotFoundException('No account with this id');
+    this.checkPasswordFor(user.role, newPassword);
     await this.users.setPasswordHash(id, await this.hasher.hash(newPassword));
+  }
+
+  /** Refuses (400) a password too weak for this role, before anything is used up. */
+  checkPasswordFor(role: Role, password: string): void {
+    const rule = passwordRuleFor(role);
+    if (!rule.pattern.test(password)) throw new BadRequestException(rule.message);
   }
 
   async setProfilePicture(actor: Principal, bytes: Buffer): Promise<UserView> {

@@ -13,7 +13,7 @@ export const PRODUCTION_ENV = {
   NODE_ENV: 'production',
   JWT_SECRET: 'e2e-access-secret-0123456789abcdef0123456789',
   ADMIN_EMAIL: 'owner@seedlings.example',
-  ADMIN_PASSWORD: 'Owner#2026x',
+  ADMIN_PASSWORD: 'Owner#2026xy',
   STOREFRONT_URL: 'https://shop.seedlings.example',
   BACKOFFICE_URL: 'https://admin.seedlings.example',
   SHOP_PHONE: '+254 712 000 111',

@@ -61,7 +61,7 @@ export async function createStaff(
     fullName: 'Peter Mwangi',
     email: uniqueEmail('staff'),
     phoneNumber: '0712345678',
-    password: 'Staff#1234',
+    password: 'Staff#123456',
     ...overrides,
   };
   const res = await t

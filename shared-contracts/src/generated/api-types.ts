@@ -1569,7 +1569,7 @@ export interface components {
             email: string;
             /** @example 0712345678 */
             phoneNumber: string;
-            /** @example Seedling#2026 */
+            /** @example Seedling#2026!x */
             password: string;
         };
         StaffResponseDto: {
@@ -1694,9 +1694,15 @@ export interface components {
              * @example wanjiku@example.co.ke
              */
             email: string;
-            /** @example Kiambu */
+            /**
+             * @description A county of the Kenyan locations list
+             * @example Kiambu
+             */
             county: string;
-            /** @example Ruiru */
+            /**
+             * @description A sub-county of that county
+             * @example Ruiru
+             */
             subCounty?: string | null;
             /** @example Gitothua */
             ward?: string | null;
@@ -2811,12 +2817,12 @@ export interface components {
         DeliveryAreaDto: {
             /**
              * @description A county of the Kenyan locations list
-             * @example Nairobi
+             * @example Kiambu
              */
             county: string;
             /**
              * @description One sub-county of that county; leave out to cover the whole county
-             * @example Westlands
+             * @example Ruiru
              */
             subCounty?: string | null;
         };
@@ -4180,6 +4186,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same answer for an address that already has an account (its owner is e-mailed instead) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4189,15 +4196,6 @@ export interface operations {
                 };
             };
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The e-mail is taken */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4238,6 +4236,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same answer for an address that already has an account (its owner is e-mailed instead) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4247,15 +4246,6 @@ export interface operations {
                 };
             };
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description The e-mail is taken */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7733,7 +7723,9 @@ export interface operations {
     DeliveryController_options: {
         parameters: {
             query: {
+                /** @description A county of the Kenyan locations list */
                 county: string;
+                /** @description A sub-county of that county */
                 subCounty?: string;
             };
             header?: never;

@@ -1,8 +1,9 @@
 import { TIMINGS } from '@spc/shared-contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Toaster } from '../components/toast';
 import { ApiError } from '../lib/api-client';
+import { forgetUserOnSignOut } from '../lib/forget-user';
 
 export function createQueryClient() {
   return new QueryClient({
@@ -24,6 +25,8 @@ export function createQueryClient() {
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const [client] = useState(createQueryClient);
+  // Signing out (or a session that cannot be renewed) leaves nothing of the shopper on the phone.
+  useEffect(() => forgetUserOnSignOut(client), [client]);
   return (
     <QueryClientProvider client={client}>
       {children}

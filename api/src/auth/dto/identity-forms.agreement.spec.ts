@@ -56,7 +56,7 @@ const staff = {
   fullName: 'Peter Mwangi',
   email: 'peter@example.co.ke',
   phoneNumber: '0712345678',
-  password: 'Staff#1234',
+  password: 'Staff#123456',
 };
 
 const cases: [string, ZodType, ClassConstructor<object>, object[], object[]][] = [

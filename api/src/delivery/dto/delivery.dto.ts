@@ -19,31 +19,17 @@ import {
   DELIVERY_MESSAGES as D,
   DELIVERY_METHODS,
   DELIVERY_ZONE_LIMITS as L,
-  TEXT_LIMITS,
-  VALIDATION_MESSAGES as M,
   type DeliveryMethod,
 } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
 import { singleLineText } from '../../common/validation-decorators';
+import { CountyField, SubCountyField } from '../../locations/place-fields';
 
 export class DeliveryAreaDto {
-  @ApiProperty({ example: 'Nairobi', description: 'A county of the Kenyan locations list' })
-  @singleLineText
-  @IsNotEmpty({ message: M.countyRequired })
-  @IsString()
-  @MaxLength(TEXT_LIMITS.county, { message: M.countyRequired })
+  @CountyField()
   county!: string;
 
-  @ApiPropertyOptional({
-    example: 'Westlands',
-    description: 'One sub-county of that county; leave out to cover the whole county',
-  })
-  @singleLineText
-  @IsOptional()
-  @IsString()
-  @MaxLength(TEXT_LIMITS.county, {
-    message: `Sub-county must be at most ${TEXT_LIMITS.county} characters`,
-  })
+  @SubCountyField('One sub-county of that county; leave out to cover the whole county')
   subCounty?: string;
 }
 
@@ -85,20 +71,10 @@ export class DeliveryZoneInputDto {
 }
 
 export class DeliveryOptionsQueryDto {
-  @ApiProperty({ example: 'Nairobi' })
-  @singleLineText
-  @IsNotEmpty({ message: M.countyRequired })
-  @IsString()
-  @MaxLength(TEXT_LIMITS.county, { message: M.countyRequired })
+  @CountyField()
   county!: string;
 
-  @ApiPropertyOptional({ example: 'Westlands' })
-  @singleLineText
-  @IsOptional()
-  @IsString()
-  @MaxLength(TEXT_LIMITS.county, {
-    message: `Sub-county must be at most ${TEXT_LIMITS.county} characters`,
-  })
+  @SubCountyField()
   subCounty?: string;
 }
 

@@ -56,6 +56,7 @@ import {
 import { Envelope } from '../../common/answer';
 import { IsCalendarDay } from '../../common/calendar-day';
 import { DeliveryChoiceDto, OrderDeliveryDto } from '../../delivery/dto/delivery.dto';
+import { CountyField, SubCountyField } from '../../locations/place-fields';
 
 /** The checkout form: where the order goes and whom to call. */
 export class DeliveryInfoDto {
@@ -68,18 +69,10 @@ export class DeliveryInfoDto {
   @EmailField()
   email!: string;
 
-  @ApiProperty({
-    example: 'Kiambu',
-    maxLength: TEXT_LIMITS.county,
-    pattern: SINGLE_LINE_TEXT_PATTERN,
-  })
-  @singleLineText
-  @IsNotEmpty({ message: M.countyRequired })
-  @IsString()
-  @MaxLength(TEXT_LIMITS.county, { message: M.countyRequired })
+  @CountyField()
   county!: string;
 
-  @OptionalTextField(TEXT_LIMITS.county, 'Sub-county', 'Ruiru')
+  @SubCountyField()
   subCounty?: string;
 
   @OptionalTextField(TEXT_LIMITS.county, 'Ward', 'Gitothua')

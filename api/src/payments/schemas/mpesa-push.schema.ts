@@ -31,11 +31,23 @@ export class MpesaPush {
   @Prop({ default: '' }) message!: string;
   @Prop({ type: Number, default: null }) resultCode!: number | null;
   @Prop({ default: '' }) resultDesc!: string;
+  /** The receipt number on the order: the one receipt the callbacks named, once Daraja confirmed the payment. */
   @Prop({ type: String, default: null }) receipt!: string | null;
+  /**
+   * Every receipt number a success callback with the right amount named (upper case, letters and
+   * digits only). More than one means someone forged one: none of them is put on the order.
+   */
+  @Prop({ type: [String], default: [] }) receipts!: string[];
+  /** Callbacks named different receipts for this prompt; the shop was asked to check its statement. */
+  @Prop({ default: false }) receiptDisputed!: boolean;
   @Prop({ type: MpesaCallbackRecord, default: null }) callback!: MpesaCallbackRecord | null;
   @Prop({ default: 0 }) callbackCount!: number;
   @Prop({ type: Date, default: null }) lastQueriedAt!: Date | null;
   @Prop({ type: Date, default: null }) settledAt!: Date | null;
+  /** A prompt settled as failed is asked about again at this time (null: no more). */
+  @Prop({ type: Date, default: null }) nextRecheckAt!: Date | null;
+  /** How often a failed prompt was asked about again. */
+  @Prop({ default: 0 }) rechecks!: number;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -44,3 +56,4 @@ export const MpesaPushSchema = SchemaFactory.createForClass(MpesaPush);
 MpesaPushSchema.index({ orderId: 1, createdAt: -1 });
 MpesaPushSchema.index({ phone: 1, createdAt: -1 });
 MpesaPushSchema.index({ status: 1, createdAt: 1 });
+MpesaPushSchema.index({ status: 1, nextRecheckAt: 1 });

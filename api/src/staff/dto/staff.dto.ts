@@ -21,7 +21,7 @@ export class CreateStaffDto {
   @PhoneField(LIMITS.staffPhoneMaxLength)
   phoneNumber!: string;
 
-  @NewPasswordField()
+  @NewPasswordField({ staff: true })
   password!: string;
 }
 

@@ -1,4 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
+import { STAFF_PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
 import { Route, Routes } from 'react-router';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { ResetPasswordRoute } from './reset-password';
@@ -34,8 +35,18 @@ describe('console reset password page', () => {
   it('refuses two different passwords with the shop’s message, without calling the API', async () => {
     const fetchMock = jest.spyOn(global, 'fetch');
     setup();
-    submit('Fresh#Desk7', 'Fresh#Desk8');
+    submit('Fresh#Desk2026', 'Fresh#Desk2027');
     expect(await screen.findByText('Password do not match', {}, slow)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks a staff or admin password of 12 characters, without calling the API', async () => {
+    const fetchMock = jest.spyOn(global, 'fetch');
+    setup();
+    submit('Fresh#Desk7', 'Fresh#Desk7');
+    expect(
+      (await screen.findAllByText(STAFF_PASSWORD_RULE_MESSAGE, {}, slow)).length,
+    ).toBeGreaterThan(0);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -47,13 +58,16 @@ describe('console reset password page', () => {
       }),
     );
     setup();
-    submit('Fresh#Desk7', 'Fresh#Desk7');
+    submit('Fresh#Desk2026', 'Fresh#Desk2026');
     expect(await screen.findByRole('status', {}, slow)).toHaveTextContent(
       'Your password has been reset. You can now sign in.',
     );
     const request = fetchMock.mock.calls[0]![0] as Request;
     expect(new URL(request.url).pathname).toBe('/api/auth/reset/password');
-    expect(await request.json()).toEqual({ code: 'code-from-the-mail', password: 'Fresh#Desk7' });
+    expect(await request.json()).toEqual({
+      code: 'code-from-the-mail',
+      password: 'Fresh#Desk2026',
+    });
     expect(await screen.findByText('sign in page', {}, slow)).toBeInTheDocument();
   });
 
@@ -66,7 +80,7 @@ describe('console reset password page', () => {
       }),
     );
     setup();
-    submit('Fresh#Desk7', 'Fresh#Desk7');
+    submit('Fresh#Desk2026', 'Fresh#Desk2026');
     // The page's own alert (a toast says the same): the server's reason and a way to a new link.
     const message = 'This reset link is not valid or has expired. Please ask for a new one.';
     const link = await screen.findByRole('link', { name: 'Ask for a new link' }, slow);

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import {
   BACKOFFICE_MESSAGES,
-  resetPasswordFormSchema,
+  staffResetPasswordFormSchema,
   TIMINGS,
   type ResetPasswordForm,
 } from '@spc/shared-contracts';
@@ -20,7 +20,7 @@ export function ResetPasswordRoute() {
   const navigate = useNavigate();
   const mutation = useResetPassword();
   const form = useForm<ResetPasswordForm>({
-    resolver: zodResolver(resetPasswordFormSchema),
+    resolver: zodResolver(staffResetPasswordFormSchema),
     defaultValues: { password: '', confirmPassword: '' },
   });
   const done = mutation.isSuccess;

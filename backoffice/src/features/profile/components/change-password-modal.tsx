@@ -1,13 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Modal, PasswordInput, Stack } from '@mantine/core';
-import { changePasswordFormSchema, TIMINGS, type ChangePasswordForm } from '@spc/shared-contracts';
+import {
+  staffChangePasswordFormSchema,
+  TIMINGS,
+  type ChangePasswordForm,
+} from '@spc/shared-contracts';
 import { useForm } from 'react-hook-form';
 import { useChangePassword } from '../api/change-password';
 
 export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const mutation = useChangePassword();
   const form = useForm<ChangePasswordForm>({
-    resolver: zodResolver(changePasswordFormSchema),
+    resolver: zodResolver(staffChangePasswordFormSchema),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
   const close = () => {
