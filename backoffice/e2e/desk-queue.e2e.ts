@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
 import { apiCall } from '../../tools/e2e/api';
+import { widthProblem } from '../../tools/e2e/phone-check';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -244,10 +245,7 @@ describe('dispatch desk: the work queue', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('order-card').first().waitFor();
     assert.equal(await page.locator('table').count(), 0);
-    const phoneOverflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
-    assert.ok(phoneOverflow <= 1, `the page scrolls sideways by ${phoneOverflow}px at 390`);
+    assert.equal(await widthProblem(page, 'the orders list at 390 px'), null);
     await shot(page, 'desk-orders-cards-390.png');
     await page.goto(`${BASE}/staff/orders`);
     await page.getByTestId('order-card').first().waitFor();

@@ -23,7 +23,7 @@ const STAFF = {
   fullName: `Wairimu Njeri Kamau-Mwangi ${RUN}`,
   email: `wairimu.njeri.kamau.${RUN.toLowerCase()}@seedling-propagation-centre.example.co.ke`,
   phoneNumber: '0712345678',
-  password: 'Staff@1234',
+  password: 'Staff@123456',
 };
 
 let browser: Browser;

@@ -19,9 +19,18 @@ const axeSource = readFileSync(
   'utf8',
 );
 
-/** The problems of the page on screen, as `<what>: <problem>` lines (none when it passes). */
-export async function phoneProblems(page: Page, what: string): Promise<string[]> {
-  const problems: string[] = [];
+/**
+ * How far the page on screen sticks out sideways, once it has settled (a layout that is still
+ * changing, a drawer closing, gets up to 3 s), with the element sticking out furthest; null if none.
+ */
+export async function widthProblem(page: Page, what: string): Promise<string | null> {
+  await page
+    .waitForFunction(
+      '() => document.documentElement.scrollWidth <= document.documentElement.clientWidth',
+      undefined,
+      { timeout: 3000 },
+    )
+    .catch(() => undefined);
   // Run in the page (written as source: the tools compile without the DOM's types).
   const { scroll, client, widest } = await page.evaluate<{
     scroll: number;
@@ -47,10 +56,17 @@ export async function phoneProblems(page: Page, what: string): Promise<string[]>
     }
     return { scroll: document.documentElement.scrollWidth, client, widest };
   })()`);
-  if (scroll > client)
-    problems.push(`${what}: ${scroll} px wide on a ${client} px screen; widest ${widest}`);
-  if (!(await page.evaluate<boolean>(`'axe' in window`)))
-    await page.addScriptTag({ content: axeSource });
+  return scroll > client
+    ? `${what}: ${scroll} px wide on a ${client} px screen; widest ${widest}`
+    : null;
+}
+
+/** The problems of the page on screen, as `<what>: <problem>` lines (none when it passes). */
+export async function phoneProblems(page: Page, what: string): Promise<string[]> {
+  const problems: string[] = [];
+  const wide = await widthProblem(page, what);
+  if (wide) problems.push(wide);
+  if (!(await page.evaluate<boolean>(`'axe' in window`))) await page.evaluate(axeSource);
   const violations = await page.evaluate<string[]>(`(async () => {
     const result = await window.axe.run();
     return result.violations
