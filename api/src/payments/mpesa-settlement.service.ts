@@ -12,13 +12,13 @@ import {
 import { MPESA_MESSAGES, MPESA_RESULT_CODES, mpesaResultMessage } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { ClaimsService } from '../common/claims';
-import { canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
 import { OrdersService } from '../orders/orders.service';
 import { DarajaClient } from './daraja.client';
 import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
+import { canonicalReceipt, paidOutcome, type Confirmation, type Outcome } from './mpesa-outcome';
 import { MpesaPushesRepository, type MpesaPushRecord } from './mpesa-pushes.repository';
 import { CHECKOUT_REQUEST_ID, MPESA_ACTOR } from './mpesa.service';
 
@@ -33,22 +33,7 @@ const RECONCILE_BATCH = 20;
  * a payment that went through after all (or a failure that was forged) is still recorded.
  */
 const RECHECKS = 6;
-type Outcome =
-  | { status: 'paid'; transactionCode: string; receipt: string | null; timePaid: Date }
-  | { status: 'failed'; resultCode: number | null; resultDesc: string; message: string };
-
-type Confirmation =
-  | { state: 'unknown' }
-  | { state: 'paid' }
-  | { state: 'failed'; resultCode: number; resultDesc: string };
-
 const hash = (value: string) => createHash('sha256').update(value).digest();
-
-/** A receipt number in its one spelling (`canonicalReceiptCode`); null if none or not a code. */
-export function canonicalReceipt(value: string | null): string | null {
-  const code = value ? canonicalReceiptCode(value) : '';
-  return code && isReceiptCode(code) ? code : null;
-}
 
 /**
  * M-Pesa Express at checkout, the settling half: how a prompt ends. Money is confirmed, never
@@ -197,7 +182,7 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
       `M-Pesa confirmed a payment for order ${current.purchaseNumber} after the prompt was marked failed; the payment counts`,
       this.target(current),
     );
-    await this.apply(current, this.paidOutcome(current));
+    await this.apply(current, paidOutcome(current));
   }
 
   /**
@@ -308,23 +293,7 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
         message: mpesaResultMessage(answer.resultCode, answer.resultDesc),
       };
     }
-    return this.paidOutcome(push);
-  }
-
-  /**
-   * A payment Daraja confirmed. Its transaction code is the one receipt the trusted callbacks
-   * named; with none (the query carries no receipt) or with two different ones, the prompt's
-   * reference stands in.
-   */
-  private paidOutcome(push: MpesaPushRecord): Outcome {
-    const receipt = push.receipts?.length === 1 && !push.receiptDisputed ? push.receipts[0]! : null;
-    const cb = push.callback?.resultCode === MPESA_RESULT_CODES.success ? push.callback : null;
-    return {
-      status: 'paid',
-      transactionCode: receipt ?? push._id,
-      receipt,
-      timePaid: cb?.transactionDate ? new Date(cb.transactionDate) : new Date(),
-    };
+    return paidOutcome(push);
   }
 
   private async apply(push: MpesaPushRecord, outcome: Outcome): Promise<void> {
