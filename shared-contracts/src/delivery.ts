@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { ESTIMATED_DELIVERY_DAYS, SHIPPING_FEE_KES } from './constants';
+import { formatMoney } from './format';
 
 /** How an order reaches the shopper: delivered by the shop's courier, or collected at the nursery. */
 export const DELIVERY_METHODS = ['delivery', 'collection'] as const;
@@ -99,5 +100,5 @@ export interface OrderDeliveryView {
 /** "Delivery (Nairobi): KES 300" or "Collect at the nursery: free". */
 export function deliveryLine(delivery: OrderDeliveryView, shippingFee: number): string {
   if (delivery.method === 'collection') return `${NURSERY_COLLECTION.name}: free`;
-  return `Delivery (${delivery.zoneName}): KES ${shippingFee.toLocaleString('en-US')}`;
+  return `Delivery (${delivery.zoneName}): ${formatMoney(shippingFee)}`;
 }

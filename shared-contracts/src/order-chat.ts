@@ -1,4 +1,5 @@
 import { deliveryLine, NURSERY_COLLECTION, type OrderDeliveryView } from './delivery';
+import { formatMoney } from './format';
 
 /** The WhatsApp message that ends a checkout: the lines, the delivery and its fee, the total. */
 export interface ChatOrder {
@@ -18,8 +19,6 @@ export interface ChatOrder {
   };
 }
 
-const kes = (amount: number) => `KES ${amount.toLocaleString('en-US')}`;
-
 export function orderChatMessage(order: ChatOrder): string {
   const place = [
     order.guestInfo.streetAddress,
@@ -32,10 +31,11 @@ export function orderChatMessage(order: ChatOrder): string {
   return [
     `Hello, I have placed order ${order.purchaseNumber}:`,
     ...order.products.map(
-      (l) => `- ${l.productName} x ${l.quantity} @ ${kes(l.unitPrice)} = ${kes(l.lineTotal)}`,
+      (l) =>
+        `- ${l.productName} x ${l.quantity} @ ${formatMoney(l.unitPrice)} = ${formatMoney(l.lineTotal)}`,
     ),
     order.delivery ? deliveryLine(order.delivery, order.shippingFee ?? 0) : 'Shipping: ',
-    `Total: ${kes(order.totalAmount)}`,
+    `Total: ${formatMoney(order.totalAmount)}`,
     order.delivery?.method === 'collection'
       ? `Collect at: ${NURSERY_COLLECTION.address} (${NURSERY_COLLECTION.openingHours}), for ${order.guestInfo.fullName}, ${order.guestInfo.phoneNumber}`
       : `Deliver to: ${order.guestInfo.fullName}, ${order.guestInfo.phoneNumber}, ${place}`,

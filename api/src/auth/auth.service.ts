@@ -17,6 +17,7 @@ import { customerText } from '../mail/mail-text';
 import { MailService } from '../mail/mail.service';
 import type { UserView } from '../users/user.types';
 import { DEACTIVATED_MESSAGE, UsersService } from '../users/users.service';
+import { CredentialsService } from './credentials.service';
 import type { ChangePasswordDto, LoginDto, RegisterDto, ResetPasswordDto } from './dto/auth.dto';
 import { SESSION_EXPIRED, TokensService, type TokenPair } from './tokens.service';
 
@@ -37,6 +38,7 @@ export class AuthService implements BeforeApplicationShutdown {
 
   constructor(
     private readonly users: UsersService,
+    private readonly credentials: CredentialsService,
     private readonly tokens: TokensService,
     private readonly audit: AuditService,
     private readonly mail: MailService,
@@ -104,7 +106,7 @@ export class AuthService implements BeforeApplicationShutdown {
   }
 
   async login(dto: LoginDto): Promise<TokenPair & { user: UserView }> {
-    const user = await this.users.verifyCredentials(dto.email, dto.password);
+    const user = await this.credentials.verifyCredentials(dto.email, dto.password);
     if (!user)
       throw new UnauthorizedException({
         message: 'Invalid email or password',
@@ -175,21 +177,21 @@ export class AuthService implements BeforeApplicationShutdown {
     // A password too weak for the account's role is refused before the link is used up.
     const owner = await this.tokens.resetCodeOwner(dto.code);
     const account = owner ? await this.users.findById(owner) : null;
-    if (account) this.users.checkPasswordFor(account.role, dto.password);
+    if (account) this.credentials.checkPasswordFor(account.role, dto.password);
     const userId = await this.tokens.consumeResetCode(dto.code);
     if (!userId) throw new BadRequestException(INVALID_RESET_CODE);
     const user = await this.users.findById(userId);
     if (!user) throw new BadRequestException(INVALID_RESET_CODE);
     if (!user.isActive)
       throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
-    await this.users.setPassword(userId, dto.password);
+    await this.credentials.setPassword(userId, dto.password);
     await this.tokens.revokeAll(userId);
     this.logger.log(`Password reset for ${user.email}`);
   }
 
   /** Changes the password, ends every session, and starts a new one for the caller. */
   async changePassword(actor: Principal, dto: ChangePasswordDto): Promise<TokenPair> {
-    await this.users.changePassword(actor, dto.currentPassword, dto.newPassword);
+    await this.credentials.changePassword(actor, dto.currentPassword, dto.newPassword);
     await this.tokens.revokeAll(actor.id);
     return this.tokens.issue({ _id: actor.id, role: actor.role, fullName: actor.fullName });
   }

@@ -5,31 +5,16 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { SHOP_TIME_ZONE } from '@spc/shared-contracts';
 import { ClaimsService } from '../common/claims';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MailService } from '../mail/mail.service';
+import { shopDayAndHour } from '../reports/shop-time';
 import { UsersService } from '../users/users.service';
 import { StockService, type LowStockItem } from './stock.service';
 
 /** How often an instance looks whether today's digest is due. */
 const CHECK_EVERY_MS = 5 * 60 * 1000;
-
-const hourAndDay = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SHOP_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The shop's calendar day (YYYY-MM-DD) and hour of an instant. */
-export function shopDayAndHour(at: Date): { day: string; hour: number } {
-  const p = Object.fromEntries(hourAndDay.formatToParts(at).map((x) => [x.type, x.value]));
-  return { day: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) };
-}
 
 /**
  * The daily e-mail to staff (and admins) listing the products low or out of stock. From the

@@ -4,7 +4,12 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { CATALOG_MESSAGES, PAGE_SIZE, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
+import {
+  CATALOG_MESSAGES,
+  formatMoney,
+  PAGE_SIZE,
+  VALIDATION_MESSAGES as M,
+} from '@spc/shared-contracts';
 import { AuditService, type AuditTargetRef } from '../audit/audit.service';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
@@ -28,8 +33,6 @@ export const PRODUCT_IMAGE_WIDTHS = [320, 640, 1024];
 export const PRODUCT_IMAGE_DEFAULT_WIDTH = 640;
 /** Attempts at an update whose fields another write changed in between. */
 const UPDATE_ATTEMPTS = 3;
-
-const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
 
 const FIELD_LABELS: Record<keyof ProductFields, string> = {
   productName: 'name',
@@ -125,7 +128,7 @@ export class ProductsService {
       actor,
       'product.create',
       `${actor.fullName} created product "${product.productName}" in ${product.category.name} ` +
-        `at ${kes(product.price)}${product.onOffer ? ` (on offer at ${kes(product.offerPrice)})` : ''}, ` +
+        `at ${formatMoney(product.price)}${product.onOffer ? ` (on offer at ${formatMoney(product.offerPrice)})` : ''}, ` +
         `${product.productQuantity} in stock`,
       target(product),
     );
@@ -220,14 +223,16 @@ export class ProductsService {
     const product = await this.products.applyOffer(id, offerPrice);
     if (!product) {
       const existing = await this.load(id);
-      throw new BadRequestException(`${CATALOG_MESSAGES.offerBelowPrice} (${kes(existing.price)})`);
+      throw new BadRequestException(
+        `${CATALOG_MESSAGES.offerBelowPrice} (${formatMoney(existing.price)})`,
+      );
     }
     this.listCache.clear();
     await this.audit.record(
       actor,
       'product.offer',
-      `${actor.fullName} put "${product.productName}" on offer at ${kes(offerPrice)} ` +
-        `(price ${kes(product.price)})`,
+      `${actor.fullName} put "${product.productName}" on offer at ${formatMoney(offerPrice)} ` +
+        `(price ${formatMoney(product.price)})`,
       target(product),
     );
     return product;
@@ -332,7 +337,9 @@ function assertOffer(fields: ProductFields): void {
   if (!fields.onOffer) return;
   if (!(fields.offerPrice > 0)) throw new BadRequestException(M.offerPriceRequired);
   if (fields.offerPrice >= fields.price) {
-    throw new BadRequestException(`${CATALOG_MESSAGES.offerBelowPrice} (${kes(fields.price)})`);
+    throw new BadRequestException(
+      `${CATALOG_MESSAGES.offerBelowPrice} (${formatMoney(fields.price)})`,
+    );
   }
 }
 

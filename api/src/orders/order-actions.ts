@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import type { OrderAction, OrderSmsEvent, OrderStatus, Role } from '@spc/shared-contracts';
+import { formatMoney } from '@spc/shared-contracts';
 import { canonicalReceiptCode } from '../common/identifiers';
 import type { Principal } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
@@ -80,13 +81,12 @@ export const cancelChange = (at: Date): UpdateQuery<Order> => ({
   $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
 });
 
-const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
 const STAFF: readonly Role[] = ['staff', 'admin'];
 
 function assertTotal(order: OrderRecord, amount: number): void {
   if (amount !== order.totalAmount)
     throw new BadRequestException(
-      `The amount must equal the order total of ${kes(order.totalAmount)}`,
+      `The amount must equal the order total of ${formatMoney(order.totalAmount)}`,
     );
 }
 
@@ -152,7 +152,7 @@ export const ORDER_STEPS = {
     audit: {
       action: 'order.payment',
       text: ({ actor, order, input: dto }) =>
-        `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${kes(dto.paymentDetails.amount)} for order ${order.purchaseNumber}`,
+        `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${formatMoney(dto.paymentDetails.amount)} for order ${order.purchaseNumber}`,
     },
     mail: (ctx, updated) => paidMail(updated, ctx.receiptLink?.(updated._id)),
   } satisfies OrderStep<CompletePaymentDto>,
@@ -172,7 +172,7 @@ export const ORDER_STEPS = {
     audit: {
       action: 'order.payment',
       text: ({ actor, order, input: p }) =>
-        `${actor.fullName} recorded an Mpesa payment of ${kes(p.amount)} for order ${order.purchaseNumber} (${p.transactionCode})`,
+        `${actor.fullName} recorded an Mpesa payment of ${formatMoney(p.amount)} for order ${order.purchaseNumber} (${p.transactionCode})`,
     },
     mail: (ctx, updated) => paidMail(updated, ctx.receiptLink?.(updated._id)),
   } satisfies OrderStep<{ amount: number; transactionCode: string; timePaid: Date }>,
@@ -239,7 +239,7 @@ export const ORDER_STEPS = {
       const quote = await placement.requote(order, dto.guestInfo);
       if (order.paymentStatus === 'Paid' && quote.fee !== order.shippingFee) {
         throw new ConflictException({
-          message: `Order ${order.purchaseNumber} is paid with delivery at ${kes(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${kes(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
+          message: `Order ${order.purchaseNumber} is paid with delivery at ${formatMoney(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${formatMoney(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
           code: 'PAID_FEE_CHANGE',
         });
       }
@@ -269,7 +269,7 @@ export const ORDER_STEPS = {
           requoted &&
           (requoted.shippingFee !== order.shippingFee ||
             requoted.zoneName !== order.delivery.zoneName)
-            ? `; delivery ${kes(order.shippingFee)} (${order.delivery.zoneName}) became ${kes(requoted.shippingFee)} (${requoted.zoneName}), total ${kes(order.totalAmount)} became ${kes(requoted.totalAmount)}`
+            ? `; delivery ${formatMoney(order.shippingFee)} (${order.delivery.zoneName}) became ${formatMoney(requoted.shippingFee)} (${requoted.zoneName}), total ${formatMoney(order.totalAmount)} became ${formatMoney(requoted.totalAmount)}`
             : '';
         return `${actor.fullName} changed the delivery details of order ${order.purchaseNumber}${changed}`;
       },
@@ -299,7 +299,7 @@ export const ORDER_STEPS = {
         // A refund is recorded exactly when the order was paid.
         const refunded =
           order.paymentStatus === 'Paid' && r
-            ? ` and refunded ${kes(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
+            ? ` and refunded ${formatMoney(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
             : '';
         return `${actor.fullName} cancelled order ${order.purchaseNumber}${refunded}; its stock was returned`;
       },

@@ -4,7 +4,6 @@ import {
   isErrorCode,
   ORDER_EXPORT_MAX_ROWS,
   ORDER_QUEUES,
-  SHOP_TIME_ZONE,
   statusLabel,
   toCsv,
   type BulkOrderAction,
@@ -13,7 +12,7 @@ import {
 } from '@spc/shared-contracts';
 import { AuditService, countOf, describeFilters } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
-import { shopDay } from '../reports/shop-time';
+import { shopDateTime, shopDay } from '../reports/shop-time';
 import type { OrderDto, OrderListQueryDto } from './dto/order.dto';
 import type {
   BulkOrderActionDto,
@@ -24,23 +23,6 @@ import type {
 import { orderListFilter } from './order-list-filter';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
-
-const shopTime = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SHOP_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** `YYYY-MM-DD HH:mm` in the shop's time zone: what a clerk reads in a spreadsheet. */
-function shopDateTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const p = Object.fromEntries(shopTime.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
-}
 
 const EXPORT_HEADER = [
   'Purchase number',

@@ -13,6 +13,7 @@ import type { FilterQuery } from 'mongoose';
 import {
   checkOrderAction,
   deliveryLine,
+  formatMoney,
   NURSERY_COLLECTION,
   orderChatMessage,
   whatsappLink,
@@ -493,7 +494,6 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
   private async sendConfirmation(order: OrderRecord): Promise<void> {
-    const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
     const link = `${this.config.storefrontUrl}/track-orders?purchaseNumber=${order.purchaseNumber}`;
     const g = order.guestInfo;
     const address = [g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ');
@@ -503,12 +503,13 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
       '',
       ...order.products.map(
-        (l) => `  ${l.productName} x ${l.quantity} @ ${kes(l.unitPrice)} = ${kes(l.lineTotal)}`,
+        (l) =>
+          `  ${l.productName} x ${l.quantity} @ ${formatMoney(l.unitPrice)} = ${formatMoney(l.lineTotal)}`,
       ),
       '',
-      `Subtotal: ${kes(order.subtotal)}`,
+      `Subtotal: ${formatMoney(order.subtotal)}`,
       deliveryLine(order.delivery, order.shippingFee),
-      `Total: ${kes(order.totalAmount)}`,
+      `Total: ${formatMoney(order.totalAmount)}`,
       '',
       ...(order.delivery.method === 'collection'
         ? [

@@ -27,12 +27,16 @@ import {
   StkPushDto,
   StkPushResponseDto,
 } from './dto/mpesa.dto';
+import { MpesaSettlementService } from './mpesa-settlement.service';
 import { MpesaService } from './mpesa.service';
 
 @ApiTags('payments')
 @Controller('payments')
 export class PaymentsController {
-  constructor(private readonly mpesa: MpesaService) {}
+  constructor(
+    private readonly mpesa: MpesaService,
+    private readonly settlement: MpesaSettlementService,
+  ) {}
 
   @Get('options')
   @Public()
@@ -102,7 +106,7 @@ export class PaymentsController {
     @Ip() ip: string,
     @Body() body: Record<string, unknown>,
   ): MpesaCallbackAckData {
-    this.mpesa.acceptCallback(token, ip, body);
+    this.settlement.acceptCallback(token, ip, body);
     return { ResultCode: 0, ResultDesc: 'Accepted' };
   }
 }

@@ -4,6 +4,7 @@ import { OrdersModule } from '../orders/orders.module';
 import { UsersModule } from '../users/users.module';
 import { DarajaClient } from './daraja.client';
 import { MpesaPushesRepository } from './mpesa-pushes.repository';
+import { MpesaSettlementService } from './mpesa-settlement.service';
 import { MpesaService } from './mpesa.service';
 import { PaymentsController } from './payments.controller';
 import { PromptLimits } from './prompt-limits';
@@ -17,6 +18,12 @@ import { MpesaPush, MpesaPushSchema } from './schemas/mpesa-push.schema';
     MongooseModule.forFeature([{ name: MpesaPush.name, schema: MpesaPushSchema }]),
   ],
   controllers: [PaymentsController],
-  providers: [MpesaService, MpesaPushesRepository, DarajaClient, PromptLimits],
+  providers: [
+    MpesaService,
+    MpesaSettlementService,
+    MpesaPushesRepository,
+    DarajaClient,
+    PromptLimits,
+  ],
 })
 export class PaymentsModule {}

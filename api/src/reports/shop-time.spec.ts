@@ -1,4 +1,11 @@
-import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
+import {
+  addDays,
+  mondayOf,
+  shopDateTime,
+  shopDay,
+  shopDayAndHour,
+  startOfShopDay,
+} from './shop-time';
 
 describe('shop time (Africa/Nairobi, UTC+3)', () => {
   it('puts 22:30 UTC on the next Nairobi day', () => {
@@ -15,5 +22,19 @@ describe('shop time (Africa/Nairobi, UTC+3)', () => {
     expect(mondayOf('2026-11-23')).toBe('2026-11-23'); // a Monday
     expect(mondayOf('2026-11-25')).toBe('2026-11-23');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+
+  it("reads the hour and the clerk's date-time in Nairobi", () => {
+    expect(shopDayAndHour(new Date('2026-11-22T21:05:00Z'))).toEqual({
+      day: '2026-11-23',
+      hour: 0,
+    });
+    expect(shopDayAndHour(new Date('2026-11-23T14:59:59Z'))).toEqual({
+      day: '2026-11-23',
+      hour: 17,
+    });
+    expect(shopDateTime('2026-11-22T21:05:09Z')).toBe('2026-11-23 00:05');
+    expect(shopDateTime('2026-11-23T09:30:00.000Z')).toBe('2026-11-23 12:30');
+    expect(shopDateTime(null)).toBe('');
   });
 });

@@ -1,3 +1,8 @@
+/**
+ * The shop's clock (Africa/Nairobi) on the API: calendar days, their starts, and the times staff
+ * read. The one place the API turns an instant into shop time (the apps use shared-contracts'
+ * formatDate / formatDateTime).
+ */
 import { SHOP_TIME_ZONE } from '@spc/shared-contracts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,6 +26,19 @@ function zoned(date: Date): { y: number; m: number; d: number; h: number; min: n
 export function shopDay(date: Date): string {
   const { y, m, d } = zoned(date);
   return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** The shop's calendar day (YYYY-MM-DD) and hour of an instant. */
+export function shopDayAndHour(at: Date): { day: string; hour: number } {
+  return { day: shopDay(at), hour: zoned(at).h };
+}
+
+/** `YYYY-MM-DD HH:mm` in the shop's time zone: what a clerk reads in a spreadsheet. */
+export function shopDateTime(iso: string | Date | null | undefined): string {
+  if (!iso) return '';
+  const at = new Date(iso);
+  const { h, min } = zoned(at);
+  return `${shopDay(at)} ${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`;
 }
 
 /** The instant a shop day (YYYY-MM-DD) starts, in UTC. */

@@ -1,7 +1,5 @@
-import type { OrderSmsEvent } from '@spc/shared-contracts';
+import { formatMoney, type OrderSmsEvent } from '@spc/shared-contracts';
 import type { OrderRecord } from '../orders/order.types';
-
-const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
 
 /**
  * The text of each order message: short (one or two SMS parts), no marketing, and nothing the
@@ -16,9 +14,9 @@ export function orderSmsText(
   const shop = 'Seedling Propagation Centre';
   switch (event) {
     case 'placed':
-      return `${shop}: we received your order ${pn}, total ${kes(order.totalAmount)}. Track it: ${links.storefrontUrl}/track-orders?purchaseNumber=${encodeURIComponent(pn)}`;
+      return `${shop}: we received your order ${pn}, total ${formatMoney(order.totalAmount)}. Track it: ${links.storefrontUrl}/track-orders?purchaseNumber=${encodeURIComponent(pn)}`;
     case 'paid':
-      return `${shop}: payment of ${kes(order.totalAmount)} for order ${pn} received. Thank you!`;
+      return `${shop}: payment of ${formatMoney(order.totalAmount)} for order ${pn} received. Thank you!`;
     case 'sent':
       return `${shop}: your order ${pn} is on its way to you.`;
     case 'delivered':

@@ -24,12 +24,16 @@ import {
   UserData,
   UserResponseDto,
 } from './dto/user.dto';
+import { ProfilePicturesService } from './profile-pictures.service';
 import { UsersService } from './users.service';
 
 @ApiTags('profile')
 @Controller()
 export class ProfileController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly pictures: ProfilePicturesService,
+  ) {}
 
   @Get('users/profile')
   @Auth()
@@ -70,7 +74,7 @@ export class ProfileController {
     const { file } = await readMultipartForm(request);
     if (!file || file.buffer.length === 0)
       throw new BadRequestException('Choose a picture to upload');
-    return { user: await this.users.setProfilePicture(actor, file.buffer) };
+    return { user: await this.pictures.setProfilePicture(actor, file.buffer) };
   }
 
   @Delete('users/profile-picture')
@@ -78,7 +82,7 @@ export class ProfileController {
   @ApiOperation({ summary: 'Remove your profile picture' })
   @Answer('Profile picture removed', UserResponseDto)
   async removePicture(@CurrentUser() actor: Principal): Promise<UserData> {
-    return { user: await this.users.removeProfilePicture(actor) };
+    return { user: await this.pictures.removeProfilePicture(actor) };
   }
 
   @Patch('admin/profile')

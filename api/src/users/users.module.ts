@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { BudgetAlerts } from './budget-alerts';
 import { PasswordHasher } from './password-hasher';
+import { ProfilePicturesService } from './profile-pictures.service';
 import { ProfileController } from './profile.controller';
 import { User, UserSchema } from './schemas/user.schema';
 import { UsersController } from './users.controller';
@@ -11,7 +12,8 @@ import { UsersService } from './users.service';
 @Module({
   imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }])],
   controllers: [UsersController, ProfileController],
-  providers: [UsersService, UsersRepository, PasswordHasher, BudgetAlerts],
-  exports: [UsersService, BudgetAlerts],
+  providers: [UsersService, UsersRepository, PasswordHasher, ProfilePicturesService, BudgetAlerts],
+  // The repository and the hasher are auth/credentials.service.ts's too.
+  exports: [UsersService, UsersRepository, PasswordHasher, BudgetAlerts],
 })
 export class UsersModule {}

@@ -2,27 +2,16 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
-  Inject,
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import {
-  LIMITS,
-  PAGE_SIZE,
-  passwordRuleFor,
-  VALIDATION_MESSAGES,
-  type Role,
-} from '@spc/shared-contracts';
+import { LIMITS, PAGE_SIZE, VALIDATION_MESSAGES, type Role } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { canonicalEmail } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
 import { assertBodyIdMatches } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
-import { TooManyRequestsException } from '../common/rate-limit';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
-import { ImageService } from '../storage/image.service';
 import type {
   UpdateAdminProfileDto,
   UpdateProfileDto,
@@ -30,22 +19,15 @@ import type {
   UserListQueryDto,
 } from './dto/user.dto';
 import { PasswordHasher } from './password-hasher';
+import { ProfilePicturesService } from './profile-pictures.service';
 import type { UserChanges, UserView } from './user.types';
 import { UsersRepository } from './users.repository';
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this e-mail already exists';
 
-/** "45 seconds", "3 minutes": how long a client is asked to wait. */
-function waitText(seconds: number): string {
-  if (seconds < 60) return `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-}
-
 export const DEACTIVATED_MESSAGE = 'Your account has been deactivated. Please contact the shop.';
 const OWN_FIELDS_ONLY =
   'You can change only your own name, phone number, county and street address';
-const PICTURE_WIDTHS = [96, 256, 512];
 
 export interface NewAccount {
   fullName: string;
@@ -66,15 +48,17 @@ export interface Page<T> {
 
 const ROLE_NOUN: Record<Role, string> = { admin: 'admin', staff: 'staff member', customer: 'user' };
 
-/** Accounts of every role: who they are, what they may change, and their passwords. */
+/**
+ * Accounts of every role: who they are and what they may change. Passwords and the sign-in lockout
+ * are auth/credentials.service.ts; profile pictures are profile-pictures.service.ts.
+ */
 @Injectable()
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
-    private readonly images: ImageService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pictures: ProfilePicturesService,
   ) {}
 
   async createAccount(input: NewAccount): Promise<UserView> {
@@ -136,38 +120,6 @@ export class UsersService {
 
   findByEmail(email: string): Promise<UserView | null> {
     return this.users.findByEmail(canonicalEmail(email));
-  }
-
-  /**
-   * The account when the e-mail and password match; null otherwise (same time either way). After
-   * LOGIN_LOCKOUT_AFTER_FAILURES wrong passwords in a row the account's sign-in is locked, for
-   * LOGIN_LOCKOUT_BASE_SECONDS and twice as long after each further wrong one (at most an hour); a
-   * locked sign-in is refused with 429 and Retry-After before any password is checked.
-   */
-  async verifyCredentials(email: string, password: string): Promise<UserView | null> {
-    const user = await this.users.findByEmailWithPassword(canonicalEmail(email));
-    const now = Date.now();
-    if (user?.lockedUntil && user.lockedUntil.getTime() > now) {
-      const seconds = Math.ceil((user.lockedUntil.getTime() - now) / 1000);
-      throw new TooManyRequestsException(
-        `Too many wrong passwords for this account. Please wait ${waitText(seconds)} and try again, or reset your password.`,
-        seconds,
-      );
-    }
-    const ok = await this.hasher.verify(user?.passwordHash, password);
-    if (!user) return null;
-    if (!ok) {
-      const failures = await this.users.recordFailedLogin(user._id);
-      const { afterFailures, baseSeconds } = this.config.loginLockout;
-      if (failures >= afterFailures) {
-        const seconds = Math.min(3600, baseSeconds * 2 ** (failures - afterFailures));
-        await this.users.lockLogin(user._id, new Date(now + seconds * 1000));
-      }
-      return null;
-    }
-    if (user.failedLogins) await this.users.clearFailedLogins(user._id);
-    const { passwordHash: _, failedLogins: _f, lockedUntil: _l, ...view } = user;
-    return view;
   }
 
   tokenVersion(id: string): Promise<number> {
@@ -311,10 +263,10 @@ export class UsersService {
   async remove(actor: Principal, id: string, role: Role): Promise<UserView> {
     const target = await this.get(id, role);
     if (target._id === actor.id) throw new ConflictException('You cannot delete your own account');
-    const keys = await this.users.pictureKeys(id);
+    const keys = await this.pictures.keysOf(id);
     const deleted = await this.users.delete(id);
     if (!deleted) throw new NotFoundException(`No ${ROLE_NOUN[role]} with this id`);
-    await this.images.remove(keys);
+    await this.pictures.discard(keys);
     await this.audit.record(
       actor,
       `${role === 'staff' ? 'staff' : 'user'}.delete`,
@@ -326,75 +278,6 @@ export class UsersService {
       },
     );
     return deleted;
-  }
-
-  async changePassword(
-    actor: Principal,
-    currentPassword: string,
-    newPassword: string,
-  ): Promise<void> {
-    const user = await this.users.findByIdWithPassword(actor.id);
-    if (!user) throw new NotFoundException('No account with this id');
-    if (!(await this.hasher.verify(user.passwordHash, currentPassword))) {
-      throw new BadRequestException('Your current password is not correct');
-    }
-    if (currentPassword === newPassword) {
-      throw new BadRequestException('The new password must be different from the current one');
-    }
-    this.checkPasswordFor(user.role, newPassword);
-    await this.users.setPasswordHash(actor.id, await this.hasher.hash(newPassword));
-    if (actor.role !== 'customer') {
-      await this.audit.record(
-        actor,
-        'auth.password.change',
-        `${actor.fullName} changed their password`,
-        {
-          type: actor.role,
-          id: actor.id,
-          label: user.email,
-        },
-      );
-    }
-  }
-
-  /** Sets a new password, refusing (400) one too weak for the account's role. */
-  async setPassword(id: string, newPassword: string): Promise<void> {
-    const user = await this.users.findById(id);
-    if (!user) throw new NotFoundException('No account with this id');
-    this.checkPasswordFor(user.role, newPassword);
-    await this.users.setPasswordHash(id, await this.hasher.hash(newPassword));
-  }
-
-  /** Refuses (400) a password too weak for this role, before anything is used up. */
-  checkPasswordFor(role: Role, password: string): void {
-    const rule = passwordRuleFor(role);
-    if (!rule.pattern.test(password)) throw new BadRequestException(rule.message);
-  }
-
-  async setProfilePicture(actor: Principal, bytes: Buffer): Promise<UserView> {
-    const oldKeys = await this.users.pictureKeys(actor.id);
-    const stored = await this.images.store(bytes, `profiles/${actor.id}`, PICTURE_WIDTHS, 256);
-    const updated = await this.users.update(actor.id, {
-      profilePicture: stored.url,
-      profilePictureKeys: stored.keys,
-    });
-    if (!updated) {
-      await this.images.remove(stored.keys);
-      throw new NotFoundException('No account with this id');
-    }
-    await this.images.remove(oldKeys.filter((key) => !stored.keys.includes(key)));
-    return updated;
-  }
-
-  async removeProfilePicture(actor: Principal): Promise<UserView> {
-    const keys = await this.users.pictureKeys(actor.id);
-    const updated = await this.users.update(actor.id, {
-      profilePicture: '',
-      profilePictureKeys: [],
-    });
-    if (!updated) throw new NotFoundException('No account with this id');
-    await this.images.remove(keys);
-    return updated;
   }
 
   /** Creates the first admin when none exists; true when it did. */
