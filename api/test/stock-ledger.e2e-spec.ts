@@ -13,9 +13,9 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
-import { LowStockDigest } from '../src/catalog/low-stock.digest';
-import { stockUpdate } from '../src/catalog/stock-ledger';
-import { StockLedgerReconciler } from '../src/catalog/stock-ledger.reconciler';
+import { LowStockDigest } from '../src/inventory/low-stock.digest';
+import { stockUpdate } from '../src/inventory/stock-ledger';
+import { StockLedgerReconciler } from '../src/inventory/stock-ledger.reconciler';
 import {
   createCategory,
   createProduct,
