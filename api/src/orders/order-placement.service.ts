@@ -133,14 +133,18 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     );
   }
 
-  /** Returns a cancelled order's stock, once per line even if called again after a crash. */
-  async returnStock(order: OrderRecord): Promise<void> {
+  /**
+   * Returns a cancelled order's stock, once per line even if called again after a crash. `by`: who
+   * cancelled it, credited with the return in the stock ledger (none for the shop itself).
+   */
+  async returnStock(order: OrderRecord, by?: Principal | null): Promise<void> {
     // At 'done' every line is back and some markers may already be cleared: restocking again would
     // return those lines a second time (the restock marker is what makes a restock count once).
     if (order.stockReturn !== 'done') {
       for (const line of order.products)
         await this.inventory.restock(line.product._id, order._id, line.quantity, {
           purchaseNumber: order.purchaseNumber,
+          by,
           note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
         });
       await this.orders.setFlags(order._id, { stockReturn: 'done' });
