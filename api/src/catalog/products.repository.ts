@@ -215,40 +215,6 @@ export class ProductsRepository {
     return doc ? (await this.populate([doc]))[0]! : null;
   }
 
-  /** The product's per-product low-stock threshold (null: the shop's default). */
-  async setLowStockThreshold(id: string, threshold: number | null): Promise<ProductView | null> {
-    return this.updateAndView({ _id: id }, { $set: { lowStockThreshold: threshold } });
-  }
-
-  async lowStockThresholdOf(id: string): Promise<number | null | undefined> {
-    const doc = await this.products
-      .findById(id)
-      .select('lowStockThreshold')
-      .lean<Pick<LeanProduct, 'lowStockThreshold'>>();
-    return doc ? (doc.lowStockThreshold ?? null) : undefined;
-  }
-
-  /**
-   * Products whose stock is at or below their threshold (their own, else `defaultThreshold`),
-   * fewest first.
-   */
-  async lowStock(
-    defaultThreshold: number,
-  ): Promise<{ _id: string; productName: string; productQuantity: number; threshold: number }[]> {
-    const threshold = { $ifNull: ['$lowStockThreshold', defaultThreshold] };
-    const docs = await this.products
-      .find({ $expr: { $lte: [{ $ifNull: ['$productQuantity', 0] }, threshold] } })
-      .select('productName productQuantity lowStockThreshold')
-      .sort({ productQuantity: 1, productName: 1 })
-      .lean<Pick<LeanProduct, '_id' | 'productName' | 'productQuantity' | 'lowStockThreshold'>[]>();
-    return docs.map((doc) => ({
-      _id: doc._id.toString(),
-      productName: doc.productName,
-      productQuantity: doc.productQuantity ?? 0,
-      threshold: doc.lowStockThreshold ?? defaultThreshold,
-    }));
-  }
-
   /** Puts the product on offer only while the offer is below its price (one conditional update). */
   applyOffer(id: string, offerPrice: number): Promise<ProductView | null> {
     return this.updateAndView(

@@ -5,11 +5,12 @@ import { ReservationsRepository } from './reservations.repository';
 import { StockMovement, StockMovementSchema } from './schemas/stock-movement.schema';
 import { StockLedgerReconciler } from './stock-ledger.reconciler';
 import { StockLedgerRepository } from './stock-ledger.repository';
+import { StockLevelsRepository } from './stock-levels.repository';
 
 /**
- * The inventory's storage: the stock ledger, order reservations and the ledger's reconciler. Its own
- * module, beneath both the catalog (a product's stock set in its form is a movement too) and the
- * inventory's services (see {@link InventoryModule}).
+ * The inventory's storage: the stock ledger, order reservations, stock levels and the ledger's
+ * reconciler. A module of its own beneath both the catalog (a product's stock set in its form is a
+ * movement too) and the inventory's services (see {@link InventoryModule}).
  */
 @Module({
   imports: [
@@ -18,7 +19,12 @@ import { StockLedgerRepository } from './stock-ledger.repository';
       { name: StockMovement.name, schema: StockMovementSchema },
     ]),
   ],
-  providers: [StockLedgerRepository, ReservationsRepository, StockLedgerReconciler],
-  exports: [StockLedgerRepository, ReservationsRepository],
+  providers: [
+    StockLedgerRepository,
+    ReservationsRepository,
+    StockLevelsRepository,
+    StockLedgerReconciler,
+  ],
+  exports: [StockLedgerRepository, ReservationsRepository, StockLevelsRepository],
 })
 export class StockLedgerModule {}

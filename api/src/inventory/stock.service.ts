@@ -17,6 +17,7 @@ import { PRODUCT_NOT_FOUND } from '../catalog/products.service';
 import { ProductsRepository } from '../catalog/products.repository';
 import type { MovementMeta, StockChange } from './stock-ledger';
 import { StockLedgerRepository, type StockMovementView } from './stock-ledger.repository';
+import { StockLevelsRepository } from './stock-levels.repository';
 
 export type StockLevel = 'ok' | 'low' | 'out';
 
@@ -55,6 +56,7 @@ export class StockService {
   constructor(
     private readonly products: ProductsRepository,
     private readonly ledger: StockLedgerRepository,
+    private readonly levels: StockLevelsRepository,
     private readonly audit: AuditService,
     private readonly listCache: ProductListCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -148,8 +150,9 @@ export class StockService {
   }
 
   async setThreshold(actor: Principal, productId: string, threshold: number | null) {
-    const product = await this.products.setLowStockThreshold(productId, threshold);
-    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    const doc = await this.levels.setLowStockThreshold(productId, threshold);
+    if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    const product = await this.products.view(doc);
     await this.audit.record(
       actor,
       'stock.threshold',
@@ -172,7 +175,7 @@ export class StockService {
     lowCount: number;
     outCount: number;
   }> {
-    const rows = await this.products.lowStock(this.defaultThreshold);
+    const rows = await this.levels.lowStock(this.defaultThreshold);
     const products = rows.map((row) => ({
       ...row,
       level: (row.productQuantity <= 0 ? 'out' : 'low') as 'low' | 'out',
@@ -193,7 +196,7 @@ export class StockService {
   }
 
   private async statusOf(product: ProductView): Promise<StockStatus> {
-    const own = (await this.products.lowStockThresholdOf(product._id)) ?? null;
+    const own = (await this.levels.lowStockThresholdOf(product._id)) ?? null;
     const threshold = own ?? this.defaultThreshold;
     return {
       lowStockThreshold: own,
