@@ -6,6 +6,7 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { DeliveryModule } from './delivery/delivery.module';
+import { InventoryModule } from './inventory/inventory.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
 import { ClaimsModule } from './common/claims';
@@ -59,6 +60,7 @@ export class AppModule {
         ReportsModule,
         LocationsModule,
         CatalogModule,
+        InventoryModule,
         SiteModule,
         ContactModule,
         DeliveryModule,

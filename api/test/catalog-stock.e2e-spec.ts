@@ -1,21 +1,26 @@
 /**
- * The catalog's stock helpers as the orders module uses them, against the real database: single
- * conditional updates, so concurrent orders can never oversell or leave stock negative.
+ * The catalog's products and the inventory's stock calls as the orders module uses them, against the
+ * real database: single conditional updates, so concurrent orders can never oversell or leave stock
+ * negative.
  */
 import { CatalogService } from '../src/catalog/catalog.service';
+import { InventoryService } from '../src/inventory/inventory.service';
 import {
   createCategory,
   createProduct,
   tempUploadsDir,
   type ProductBody,
 } from './support/factories';
-import { signInAdmin, UNTHROTTLED, type Session } from './support/identity';
+import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
+import { placeOrder } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
 
 describe('catalog stock for orders', () => {
   let t: TestApp;
   let admin: Session;
+  let staff: Session;
   let catalog: CatalogService;
+  let inventory: InventoryService;
   let categoryId: string;
   let uploads: Awaited<ReturnType<typeof tempUploadsDir>>;
 
@@ -31,7 +36,9 @@ describe('catalog stock for orders', () => {
       env: { ...UNTHROTTLED, UPLOADS_DIR: uploads.dir },
     });
     admin = await signInAdmin(t);
+    staff = await createStaff(t, admin.accessToken);
     catalog = t.app.get(CatalogService);
+    inventory = t.app.get(InventoryService);
     categoryId = (await createCategory(t, admin.accessToken, { name: 'Fruits' }))._id;
   });
   afterAll(async () => {
@@ -70,29 +77,38 @@ describe('catalog stock for orders', () => {
 
   it('never sells more than there is, however many orders arrive at once', async () => {
     const { _id } = await product({ productQuantity: 5 });
-    const results = await Promise.all(Array.from({ length: 20 }, () => catalog.takeStock(_id, 1)));
-    expect(results.filter(Boolean)).toHaveLength(5);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => placeOrder(t, [{ _id, quantity: 1 }])),
+    );
+    expect(results.filter((res) => res.status === 201)).toHaveLength(5);
+    expect(results.filter((res) => res.status === 409)).toHaveLength(15);
     expect(await stockOf(_id)).toBe(0);
   });
 
   it('takes nothing when asked for more than is left, and returns stock', async () => {
     const { _id } = await product({ productQuantity: 3 });
-    expect(await catalog.takeStock(_id, 4)).toBe(false);
+    await placeOrder(t, [{ _id, quantity: 4 }]).expect(409);
     expect(await stockOf(_id)).toBe(3);
-    expect(await catalog.takeStock(_id, 3)).toBe(true);
-    expect(await catalog.returnStock(_id, 2)).toBe(true);
-    expect(await stockOf(_id)).toBe(2);
-    expect(await catalog.takeStock('665f1c2b9d3e4a0012345678', 1)).toBe(false);
-    expect(await catalog.returnStock('not-an-id', 1)).toBe(false);
+    const order = (await placeOrder(t, [{ _id, quantity: 3 }]).expect(201)).body.order;
+    expect(await stockOf(_id)).toBe(0);
+    await t
+      .http()
+      .patch(`/api/orders/cancel/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({})
+      .expect(200);
+    expect(await stockOf(_id)).toBe(3);
+    expect(await inventory.reserveStock('665f1c2b9d3e4a0012345678', 'order-x', 1)).toBe(false);
+    expect(await inventory.restock('not-an-id', 'order-x', 1)).toBe(false);
   });
 
   it('refuses quantities that are not whole numbers above zero', async () => {
     const { _id } = await product();
     for (const quantity of [0, -2, 1.5, Number.NaN]) {
-      await expect(catalog.takeStock(_id, quantity)).rejects.toThrow(
+      await expect(inventory.reserveStock(_id, 'order-q', quantity)).rejects.toThrow(
         'Quantity must be a whole number more than 0',
       );
-      await expect(catalog.returnStock(_id, quantity)).rejects.toThrow();
+      await expect(inventory.restock(_id, 'order-q', quantity)).rejects.toThrow();
     }
     expect(await stockOf(_id)).toBe(40);
   });
@@ -104,20 +120,20 @@ describe('catalog stock for orders', () => {
     });
 
     it('reserves for an order once, and settles it keeping the stock taken', async () => {
-      expect(await catalog.reserveStock(item._id, 'order-1', 4)).toBe(true);
-      expect(await catalog.reserveStock(item._id, 'order-1', 4)).toBe(true); // a retry
+      expect(await inventory.reserveStock(item._id, 'order-1', 4)).toBe(true);
+      expect(await inventory.reserveStock(item._id, 'order-1', 4)).toBe(true); // a retry
       expect(await stockOf(item._id)).toBe(6);
-      expect(await catalog.settleReservation(item._id, 'order-1')).toBe(true);
-      expect(await catalog.releaseReservation(item._id, 'order-1')).toBe(false);
+      expect(await inventory.settleReservation(item._id, 'order-1')).toBe(true);
+      expect(await inventory.releaseReservation(item._id, 'order-1')).toBe(false);
       expect(await stockOf(item._id)).toBe(6);
     });
 
     it('releases an unfinished reservation once, even when released twice at the same time', async () => {
-      expect(await catalog.reserveStock(item._id, 'order-2', 7)).toBe(true);
-      expect(await catalog.reserveStock(item._id, 'order-3', 4)).toBe(false); // only 3 left
+      expect(await inventory.reserveStock(item._id, 'order-2', 7)).toBe(true);
+      expect(await inventory.reserveStock(item._id, 'order-3', 4)).toBe(false); // only 3 left
       const released = await Promise.all([
-        catalog.releaseReservation(item._id, 'order-2'),
-        catalog.releaseReservation(item._id, 'order-2'),
+        inventory.releaseReservation(item._id, 'order-2'),
+        inventory.releaseReservation(item._id, 'order-2'),
       ]);
       expect(released.filter(Boolean)).toHaveLength(1);
       expect(await stockOf(item._id)).toBe(10);
@@ -125,18 +141,18 @@ describe('catalog stock for orders', () => {
 
     it('never oversells across concurrent reservations', async () => {
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => catalog.reserveStock(item._id, `order-c${i}`, 3)),
+        Array.from({ length: 8 }, (_, i) => inventory.reserveStock(item._id, `order-c${i}`, 3)),
       );
       expect(results.filter(Boolean)).toHaveLength(3);
       expect(await stockOf(item._id)).toBe(1);
     });
 
     it('returns a cancelled order’s stock once, however often it is retried', async () => {
-      expect(await catalog.restock(item._id, 'order-4', 5)).toBe(true);
-      expect(await catalog.restock(item._id, 'order-4', 5)).toBe(false);
+      expect(await inventory.restock(item._id, 'order-4', 5)).toBe(true);
+      expect(await inventory.restock(item._id, 'order-4', 5)).toBe(false);
       expect(await stockOf(item._id)).toBe(15);
-      expect(await catalog.clearRestockMarker(item._id, 'order-4')).toBe(true);
-      expect(await catalog.clearRestockMarker(item._id, 'order-4')).toBe(false);
+      expect(await inventory.clearRestockMarker(item._id, 'order-4')).toBe(true);
+      expect(await inventory.clearRestockMarker(item._id, 'order-4')).toBe(false);
     });
   });
 });

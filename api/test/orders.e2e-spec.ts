@@ -5,6 +5,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { Types } from 'mongoose';
 import { PURCHASE_NUMBER_PATTERN } from '@spc/shared-contracts';
+import { InventoryService } from '../src/inventory/inventory.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
 import {
   bearer,
@@ -671,8 +672,8 @@ describe('orders', () => {
         createdAt: new Date(Date.now() - 5000),
         updatedAt: new Date(Date.now() - 5000),
       });
-      const catalog = t.app.get(OrderPlacementService)['catalog'];
-      expect(await catalog.reserveStock(p._id, orderId.toString(), 3)).toBe(true);
+      const inventory = t.app.get(InventoryService);
+      expect(await inventory.reserveStock(p._id, orderId.toString(), 3)).toBe(true);
       expect(await stockOf(t, p._id)).toBe(7);
 
       await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });
@@ -703,8 +704,8 @@ describe('orders', () => {
           },
         },
       );
-      const catalog = t.app.get(OrderPlacementService)['catalog'];
-      await catalog.restock(p1._id, id, 2);
+      const inventory = t.app.get(InventoryService);
+      await inventory.restock(p1._id, id, 2);
       await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });
       expect(await stockOf(t, p1._id)).toBe(10);
       expect(await stockOf(t, p2._id)).toBe(10);

@@ -13,9 +13,9 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
-import { LowStockDigest } from '../src/catalog/low-stock.digest';
-import { stockUpdate } from '../src/catalog/stock-ledger';
-import { StockLedgerReconciler } from '../src/catalog/stock-ledger.reconciler';
+import { LowStockDigest } from '../src/inventory/low-stock.digest';
+import { stockUpdate } from '../src/inventory/stock-ledger';
+import { StockLedgerReconciler } from '../src/inventory/stock-ledger.reconciler';
 import {
   createCategory,
   createProduct,
@@ -206,6 +206,53 @@ describe('stock ledger', () => {
 
     const guest = await placeOrder(t, [{ _id: item._id, quantity: 1 }]).expect(201);
     await expectNext({ reason: 'sale', change: -1, by: null, orderId: guest.body.order._id });
+  });
+
+  it('credits an order’s stock return to whoever cancelled it: staff, or the customer themselves', async () => {
+    const item = await product({ productQuantity: 10 });
+    const returnOf = async (orderId: string) =>
+      (await ledgerOf(item._id)).find((m) => m.reason === 'return' && m.orderId === orderId);
+    const staffMember = { id: staff.user._id, fullName: 'Peter Mwangi', role: 'staff' };
+
+    // A guest's order cancelled at the desk: the return is the staff member's, not the guest's.
+    const guest = (await placeOrder(t, [{ _id: item._id, quantity: 2 }]).expect(201)).body.order;
+    await t
+      .http()
+      .patch(`/api/orders/cancel/${guest._id}`)
+      .set(bearer(staff.accessToken))
+      .send({})
+      .expect(200);
+    expect((await returnOf(guest._id))?.by).toEqual(staffMember);
+
+    // An unpaid order deleted by an admin is cancelled first: its return is the admin's.
+    const deleted = (await placeOrder(t, [{ _id: item._id, quantity: 1 }]).expect(201)).body.order;
+    await t
+      .http()
+      .delete(`/api/orders/delete/${deleted._id}`)
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    expect((await returnOf(deleted._id))?.by).toEqual(
+      expect.objectContaining({ id: admin.user._id, role: 'admin' }),
+    );
+
+    // A customer cancelling their own order is credited with its return.
+    const own = (
+      await placeOrder(t, [{ _id: item._id, quantity: 3 }], {
+        token: customer.accessToken,
+        guestInfo: DELIVERY,
+      }).expect(201)
+    ).body.order;
+    await t
+      .http()
+      .patch(`/api/orders/cancel/${own._id}`)
+      .set(bearer(customer.accessToken))
+      .send({})
+      .expect(200);
+    expect((await returnOf(own._id))?.by).toEqual(
+      expect.objectContaining({ id: customer.user._id, role: 'customer' }),
+    );
+    expect(await stockOf(t, item._id)).toBe(10);
+    await expectBalanced(item._id);
   });
 
   it('shows the movements newest first, filtered by reason, a page at a time', async () => {

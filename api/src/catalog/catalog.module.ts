@@ -16,33 +16,24 @@ import { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
 import { Category, CategorySchema } from './schemas/category.schema';
 import { Product, ProductSchema } from './schemas/product.schema';
-import { StockMovement, StockMovementSchema } from './schemas/stock-movement.schema';
-import { StockController } from './stock.controller';
-import { StockLedgerReconciler } from './stock-ledger.reconciler';
-import { StockService } from './stock.service';
-import { LowStockDigest } from './low-stock.digest';
-import { UsersModule } from '../users/users.module';
+import { StockLedgerModule } from '../inventory/stock-ledger.module';
 
 /** Categories, products and their images; other modules use {@link CatalogService}. */
 @Module({
   imports: [
-    UsersModule,
+    StockLedgerModule,
     MongooseModule.forFeature([
       { name: Category.name, schema: CategorySchema },
       { name: Product.name, schema: ProductSchema },
-      { name: StockMovement.name, schema: StockMovementSchema },
     ]),
   ],
-  controllers: [CategoriesController, ProductsController, StockController],
+  controllers: [CategoriesController, ProductsController],
   providers: [
     CategoriesRepository,
     ProductsRepository,
     CategoriesService,
     ProductsService,
     CatalogService,
-    StockService,
-    StockLedgerReconciler,
-    LowStockDigest,
     { provide: ProductListCache, useFactory: () => new ProductListCache() },
     {
       provide: CatalogSnapshot,
@@ -76,7 +67,8 @@ import { UsersModule } from '../users/users.module';
       },
     },
   ],
-  exports: [CatalogService, CatalogAnswers],
+  // The inventory (stock routes) reads products and keeps the lists in step.
+  exports: [CatalogService, CatalogAnswers, ProductsRepository, ProductListCache],
 })
 export class CatalogModule implements BeforeApplicationShutdown {
   constructor(private readonly lists: ProductListCache) {}

@@ -292,7 +292,7 @@ export const ORDER_STEPS = {
       money.recordRefundForCancel(order, refund, actor),
     prepare: ({ now }) => cancelChange(now),
     sms: 'cancelled',
-    after: ({ placement }, updated) => placement.returnStock(updated),
+    after: ({ placement, actor }, updated) => placement.returnStock(updated, actor),
     audit: {
       action: 'order.cancel',
       text: ({ actor, order, input: r }) => {

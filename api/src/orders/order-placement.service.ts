@@ -11,6 +11,7 @@ import {
 } from '@nestjs/common';
 import type { DeliveryMethod } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
+import { InventoryService } from '../inventory/inventory.service';
 import { canonicalEmail, canonicalPhone } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Principal } from '../common/principal';
@@ -51,6 +52,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
   constructor(
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogService,
+    private readonly inventory: InventoryService,
     private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly holdLimits: OrderHoldLimits,
@@ -131,20 +133,24 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     );
   }
 
-  /** Returns a cancelled order's stock, once per line even if called again after a crash. */
-  async returnStock(order: OrderRecord): Promise<void> {
+  /**
+   * Returns a cancelled order's stock, once per line even if called again after a crash. `by`: who
+   * cancelled it, credited with the return in the stock ledger (none for the shop itself).
+   */
+  async returnStock(order: OrderRecord, by?: Principal | null): Promise<void> {
     // At 'done' every line is back and some markers may already be cleared: restocking again would
     // return those lines a second time (the restock marker is what makes a restock count once).
     if (order.stockReturn !== 'done') {
       for (const line of order.products)
-        await this.catalog.restock(line.product._id, order._id, line.quantity, {
+        await this.inventory.restock(line.product._id, order._id, line.quantity, {
           purchaseNumber: order.purchaseNumber,
+          by,
           note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
         });
       await this.orders.setFlags(order._id, { stockReturn: 'done' });
     }
     for (const line of order.products)
-      await this.catalog.clearRestockMarker(line.product._id, order._id);
+      await this.inventory.clearRestockMarker(line.product._id, order._id);
     await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
@@ -257,12 +263,12 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
     const reserved: string[] = [];
     for (const line of orderLines) {
       const ref = { by: actor, purchaseNumber: order.purchaseNumber };
-      if (await this.catalog.reserveStock(line.productId, order._id, line.quantity, ref)) {
+      if (await this.inventory.reserveStock(line.productId, order._id, line.quantity, ref)) {
         reserved.push(line.productId);
         continue;
       }
       for (const productId of reserved)
-        await this.catalog.releaseReservation(productId, order._id, ref);
+        await this.inventory.releaseReservation(productId, order._id, ref);
       await this.orders.delete(order._id);
       const left = (await this.catalog.findForOrder([line.productId]))[0]?.productQuantity ?? 0;
       throw new ConflictException({
@@ -291,12 +297,12 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
 
   private async releaseAll(order: OrderRecord): Promise<void> {
     for (const line of order.products)
-      await this.catalog.releaseReservation(line.product._id, order._id, order);
+      await this.inventory.releaseReservation(line.product._id, order._id, order);
   }
 
   private async settle(order: OrderRecord, reservedHere = false): Promise<void> {
     for (const line of order.products)
-      await this.catalog.settleReservation(line.product._id, order._id, reservedHere);
+      await this.inventory.settleReservation(line.product._id, order._id, reservedHere);
     await this.orders.setFlags(order._id, { ledgerSettled: true });
   }
 

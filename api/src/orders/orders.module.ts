@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
+import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { UsersModule } from '../users/users.module';
 import { OrderDeskController } from './order-desk.controller';
@@ -25,6 +26,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 @Module({
   imports: [
     CatalogModule,
+    InventoryModule,
     DeliveryModule,
     UsersModule,
     MongooseModule.forFeature([

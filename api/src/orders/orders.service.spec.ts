@@ -203,6 +203,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     expect(t.refunds.create).toHaveBeenCalledTimes(1);
     expect(t.placement.returnStock).toHaveBeenCalledWith(
       expect.objectContaining({ stockReturn: 'pending' }),
+      clerk,
     );
     expect(t.audit.record).toHaveBeenCalledWith(
       clerk,

@@ -336,10 +336,12 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     }
     let current = order;
     if (order.orderStatus !== 'Cancelled') {
-      const cancelled = await this.cancelReturningStock(id, {
-        orderStatus: { $in: FROM.cancel },
-        paymentStatus: 'Pending',
-      });
+      const cancelled = await this.cancelReturningStock(
+        id,
+        { orderStatus: { $in: FROM.cancel }, paymentStatus: 'Pending' },
+        new Date(),
+        actor,
+      );
       if (!cancelled) return this.refuse(id, 'delete', actor);
       current = cancelled;
     } else if (order.stockReturn === 'pending' || order.stockReturn === 'done') {
@@ -376,15 +378,16 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
 
   /**
    * Cancels the order if it still matches `guard` (one conditional update) and returns its stock;
-   * null when it no longer matches.
+   * null when it no longer matches. `by`: who cancels it (none for the expiry).
    */
   private async cancelReturningStock(
     id: string,
     guard: FilterQuery<Order>,
     at = new Date(),
+    by?: Principal,
   ): Promise<OrderRecord | null> {
     const cancelled = await this.orders.transition(id, guard, cancelChange(at));
-    if (cancelled) await this.placement.returnStock(cancelled);
+    if (cancelled) await this.placement.returnStock(cancelled, by);
     return cancelled;
   }
 

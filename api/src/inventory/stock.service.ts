@@ -11,10 +11,13 @@ import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import type { ProductView } from './catalog.types';
-import { ProductListCache } from './product-list.cache';
-import { PRODUCT_NOT_FOUND } from './products.service';
-import { ProductsRepository, type StockMovementView } from './products.repository';
+import type { ProductView } from '../catalog/catalog.types';
+import { ProductListCache } from '../catalog/product-list.cache';
+import { PRODUCT_NOT_FOUND } from '../catalog/products.service';
+import { ProductsRepository } from '../catalog/products.repository';
+import type { MovementMeta, StockChange } from './stock-ledger';
+import { StockLedgerRepository, type StockMovementView } from './stock-ledger.repository';
+import { StockLevelsRepository } from './stock-levels.repository';
 
 export type StockLevel = 'ok' | 'low' | 'out';
 
@@ -52,6 +55,8 @@ export function levelOf(quantity: number, threshold: number): StockLevel {
 export class StockService {
   constructor(
     private readonly products: ProductsRepository,
+    private readonly ledger: StockLedgerRepository,
+    private readonly levels: StockLevelsRepository,
     private readonly audit: AuditService,
     private readonly listCache: ProductListCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -69,7 +74,7 @@ export class StockService {
     if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
     const { page, limit, skip } = pageRequest(query, STOCK_LIMITS.movementsPageSize);
     const [{ items, total }, stock] = await Promise.all([
-      this.products.movementsOf(productId, query.reason, skip, limit),
+      this.ledger.movementsOf(productId, query.reason, skip, limit),
       this.statusOf(product),
     ]);
     return {
@@ -90,7 +95,7 @@ export class StockService {
     dto: { quantity: number; reason: LossReason; note?: string },
   ) {
     const note = dto.note ?? '';
-    const done = await this.products.adjustStock(
+    const done = await this.adjust(
       productId,
       { by: -dto.quantity },
       { reason: dto.reason, by: actor, note },
@@ -122,7 +127,7 @@ export class StockService {
     dto: { countedQuantity: number; note?: string },
   ) {
     const note = dto.note ?? '';
-    const done = await this.products.adjustStock(
+    const done = await this.adjust(
       productId,
       { to: dto.countedQuantity },
       { reason: 'correction', by: actor, note },
@@ -145,8 +150,9 @@ export class StockService {
   }
 
   async setThreshold(actor: Principal, productId: string, threshold: number | null) {
-    const product = await this.products.setLowStockThreshold(productId, threshold);
-    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    const doc = await this.levels.setLowStockThreshold(productId, threshold);
+    if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    const product = await this.products.view(doc);
     await this.audit.record(
       actor,
       'stock.threshold',
@@ -169,7 +175,7 @@ export class StockService {
     lowCount: number;
     outCount: number;
   }> {
-    const rows = await this.products.lowStock(this.defaultThreshold);
+    const rows = await this.levels.lowStock(this.defaultThreshold);
     const products = rows.map((row) => ({
       ...row,
       level: (row.productQuantity <= 0 ? 'out' : 'low') as 'low' | 'out',
@@ -183,8 +189,14 @@ export class StockService {
     };
   }
 
+  /** A stock change with its movement, answered with the product as it is after it. */
+  private async adjust(productId: string, change: StockChange, meta: MovementMeta) {
+    const done = await this.ledger.adjustStock(productId, change, meta);
+    return done && { product: await this.products.view(done.doc), movement: done.movement };
+  }
+
   private async statusOf(product: ProductView): Promise<StockStatus> {
-    const own = (await this.products.lowStockThresholdOf(product._id)) ?? null;
+    const own = (await this.levels.lowStockThresholdOf(product._id)) ?? null;
     const threshold = own ?? this.defaultThreshold;
     return {
       lowStockThreshold: own,

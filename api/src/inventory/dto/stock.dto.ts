@@ -21,7 +21,7 @@ import {
 } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
 import { PageQueryDto } from '../../common/pagination';
-import { ProductDto } from './product.dto';
+import { ProductDto } from '../../catalog/dto/product.dto';
 
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;

@@ -103,6 +103,28 @@ export function stockUpdate(
   };
 }
 
+/** A product's opening balance as it is written with the product (its first movement). */
+export function openingBalance(quantity: number, by: MovementMeta['by'], at: Date, note: string) {
+  return {
+    stockSeq: 1,
+    ledgerSince: at,
+    pendingMovements: [
+      {
+        _id: new Types.ObjectId().toHexString(),
+        seq: 1,
+        reason: 'opening',
+        change: quantity,
+        quantityAfter: quantity,
+        note,
+        by: actorOf(by),
+        orderId: null,
+        purchaseNumber: null,
+        at,
+      } satisfies PendingMovement,
+    ],
+  };
+}
+
 /** The pipeline that gives a product without a ledger its opening balance: its stock as it is. */
 export function openingUpdate(at: Date): Record<string, unknown>[] {
   return [

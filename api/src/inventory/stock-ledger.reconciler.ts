@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { ProductsRepository } from './products.repository';
+import { StockLedgerRepository } from './stock-ledger.repository';
 
 /**
  * Keeps the stock ledger whole. At start-up it gives every product without a ledger its opening
@@ -25,7 +25,7 @@ export class StockLedgerReconciler implements OnApplicationBootstrap, OnApplicat
   startup: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly products: ProductsRepository,
+    private readonly ledger: StockLedgerRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -47,13 +47,13 @@ export class StockLedgerReconciler implements OnApplicationBootstrap, OnApplicat
     this.running = true;
     try {
       if (atStartup) {
-        const opened = await this.products.openLedgers();
+        const opened = await this.ledger.openLedgers();
         if (opened) this.logger.log(`Opened the stock ledger of ${opened} products`);
       }
       const before = atStartup
         ? undefined
         : new Date(Date.now() - this.config.orders.reconcileAfterMs);
-      const copied = await this.products.flushPending(before);
+      const copied = await this.ledger.flushPending(before);
       if (copied) this.logger.warn(`Copied ${copied} interrupted stock movements to the ledger`);
     } catch (error) {
       this.logger.error(`Stock ledger reconciliation failed: ${(error as Error).message}`);

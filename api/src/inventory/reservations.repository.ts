@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Types, type Model } from 'mongoose';
+import { Product } from '../catalog/schemas/product.schema';
+import { stockUpdate, type MovementMeta, type PendingMovement } from './stock-ledger';
+import { StockLedgerRepository, type LedgerDoc } from './stock-ledger.repository';
+
+/**
+ * An order's stock on its products: reserved when the order is placed (recorded on the product with
+ * the order's id, so a step retried after a crash counts once), then settled (kept) or released
+ * (given back); and returned once when the order is cancelled (a restock marker, cleared once the
+ * order records the return). Each is one conditional update with its movement (see the ledger).
+ */
+@Injectable()
+export class ReservationsRepository {
+  constructor(
+    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly ledger: StockLedgerRepository,
+  ) {}
+
+  /**
+   * Takes `quantity` for an order and records it on the product, with the sale's movement, in one
+   * conditional update; true also when this order already holds the same reservation (a retry).
+   * When it answers true the movement is in the ledger (copied at once; a retry copies it again,
+   * once); it leaves the product when the reservation is settled or released.
+   */
+  async reserve(
+    id: string,
+    orderId: string,
+    quantity: number,
+    meta: MovementMeta,
+  ): Promise<boolean> {
+    const { pipeline } = stockUpdate(
+      { by: -quantity },
+      { ...meta, orderId },
+      {
+        computed: {
+          reservations: {
+            $concatArrays: [
+              { $ifNull: ['$reservations', []] },
+              [{ $literal: { orderId, quantity } }],
+            ],
+          },
+        },
+      },
+    );
+    const filter = {
+      _id: new Types.ObjectId(id),
+      productQuantity: { $gte: quantity },
+      'reservations.orderId': { $ne: orderId },
+    };
+    const mine = (doc: { pendingMovements?: PendingMovement[] } | null) =>
+      (doc?.pendingMovements ?? []).filter((m) => m.orderId === orderId);
+    const doc = (await this.products.collection.findOneAndUpdate(filter, pipeline, {
+      returnDocument: 'after',
+      projection: { productName: 1, pendingMovements: 1 },
+    })) as LedgerDoc | null;
+    if (doc) {
+      // The sale goes to the ledger now; it leaves the product when the reservation is settled.
+      await this.ledger.insertMovements(id, doc.productName, mine(doc));
+      return true;
+    }
+    // A retry: the order may already hold this reservation (its movement is copied again, once).
+    const held = (await this.products.collection.findOne(
+      { _id: new Types.ObjectId(id), reservations: { $elemMatch: { orderId, quantity } } },
+      { projection: { productName: 1, pendingMovements: 1 } },
+    )) as LedgerDoc | null;
+    if (!held) return false;
+    await this.ledger.insertMovements(id, held.productName, mine(held));
+    return true;
+  }
+
+  /**
+   * Gives back what `orderId` reserved here, as a return movement; answers the quantity returned
+   * (0 when none).
+   */
+  async release(id: string, orderId: string, meta: MovementMeta): Promise<number> {
+    const doc = await this.products
+      .findOne({ _id: id }, { reservations: { $elemMatch: { orderId } } })
+      .lean<Pick<Product, 'reservations'>>();
+    const quantity = doc?.reservations?.[0]?.quantity;
+    if (!quantity) return 0;
+    // Conditional on the entry too: another instance releasing it meanwhile returns it once.
+    const released = await this.ledger.changeStock(
+      { _id: new Types.ObjectId(id), reservations: { $elemMatch: { orderId, quantity } } },
+      { by: quantity },
+      { ...meta, orderId },
+      {
+        computed: {
+          reservations: {
+            $filter: {
+              input: { $ifNull: ['$reservations', []] },
+              cond: { $ne: ['$$this.orderId', { $literal: orderId }] },
+            },
+          },
+        },
+        copy: (m) => m.orderId === orderId,
+      },
+    );
+    return released ? quantity : 0;
+  }
+
+  /**
+   * Forgets an order's reservation, keeping the stock taken (the order is placed), after copying
+   * the order's sale movement to the ledger. `copied`: the caller's own `reserve` returned true,
+   * so the movement is in the ledger already, and one update removes it and the reservation (what
+   * a placement does); otherwise (the reconciler, after a crash) the movement is read and copied
+   * first.
+   */
+  async settle(id: string, orderId: string, copied = false): Promise<boolean> {
+    if (copied) {
+      const res = await this.products.collection.updateOne({ _id: new Types.ObjectId(id) }, {
+        $pull: { reservations: { orderId }, pendingMovements: { orderId } },
+      } as never);
+      return res.modifiedCount === 1;
+    }
+    const doc = await this.products.collection.findOne(
+      { _id: new Types.ObjectId(id) },
+      { projection: { productName: 1, pendingMovements: 1 } },
+    );
+    if (!doc) return false;
+    const entries = ((doc.pendingMovements ?? []) as PendingMovement[]).filter(
+      (m) => m.orderId === orderId,
+    );
+    return this.ledger.copyMovements(doc._id, doc.productName as string, entries, {
+      reservations: { orderId },
+    });
+  }
+
+  /** Returns an order's stock once (with its return movement): a second call changes nothing. */
+  async returnStockOnce(
+    id: string,
+    orderId: string,
+    quantity: number,
+    meta: MovementMeta,
+  ): Promise<boolean> {
+    const doc = await this.ledger.changeStock(
+      { _id: new Types.ObjectId(id), restockedFor: { $ne: orderId } },
+      { by: quantity },
+      { ...meta, orderId },
+      {
+        computed: {
+          restockedFor: {
+            $concatArrays: [{ $ifNull: ['$restockedFor', []] }, [{ $literal: orderId }]],
+          },
+        },
+      },
+    );
+    return doc !== null;
+  }
+
+  async clearRestockMarker(id: string, orderId: string): Promise<boolean> {
+    const res = await this.products.updateOne(
+      { _id: id, restockedFor: orderId },
+      { $pull: { restockedFor: orderId } },
+    );
+    return res.modifiedCount === 1;
+  }
+}
