@@ -1,12 +1,12 @@
 import { screen, within } from '@testing-library/react';
-import { createLowStockItem, createLowStockList, type LowStockItemDto } from '../testing/factories';
+import { createLowStockItem, createLowStockList, type LowStockItem } from '../testing/factories';
 import { renderWithProviders, signInAs } from '../testing/render';
 import { LowStockTile } from './low-stock-tile';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-function answer(status: number, products: LowStockItemDto[] = []) {
+function answer(status: number, products: LowStockItem[] = []) {
   jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
     const url = new URL((input as Request).url);
     if (url.pathname !== '/api/stock/low') return json(404, { success: false, message: 'No' });

@@ -3,15 +3,13 @@
  * document (shared-contracts/src/generated/api-types.ts), with the test's overrides on top.
  * A field the API renames or drops fails the typecheck of the tests that use it.
  */
-import type { components } from '@spc/shared-contracts';
+import type { Order } from '../features/orders/api/get-orders';
+import type { LowStock } from '../lib/low-stock';
 
-type Schemas = components['schemas'];
-export type OrderDto = Schemas['OrderDto'];
-export type LowStockItemDto = Schemas['LowStockItemDto'];
-export type LowStockResponseDto = Schemas['LowStockResponseDto'];
+export type LowStockItem = LowStock['products'][number];
 
 /** An order as the API lists it: a customer's, pending and unpaid unless told. */
-export function createOrder(overrides: Partial<OrderDto> = {}): OrderDto {
+export function createOrder(overrides: Partial<Order> = {}): Order {
   return {
     _id: '6650f0c2a1b2c3d4e5f60001',
     purchaseNumber: 'SPDBMUYD9PD',
@@ -61,7 +59,7 @@ export function createOrder(overrides: Partial<OrderDto> = {}): OrderDto {
   };
 }
 
-export function createLowStockItem(overrides: Partial<LowStockItemDto> = {}): LowStockItemDto {
+export function createLowStockItem(overrides: Partial<LowStockItem> = {}): LowStockItem {
   return {
     _id: 'a1',
     productName: 'Avocado Hass',
@@ -74,9 +72,9 @@ export function createLowStockItem(overrides: Partial<LowStockItemDto> = {}): Lo
 
 /** GET /api/stock/low's answer: the counts follow the items unless told. */
 export function createLowStockList(
-  products: LowStockItemDto[],
-  overrides: Partial<LowStockResponseDto> = {},
-): LowStockResponseDto {
+  products: LowStockItem[],
+  overrides: Partial<LowStock> = {},
+): LowStock {
   return {
     success: true,
     message: 'Low stock retrieved',

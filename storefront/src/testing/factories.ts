@@ -4,19 +4,17 @@
  * A field the API renames or drops fails the typecheck of the tests that use it.
  */
 import type { components } from '@spc/shared-contracts';
+import type { Category, Order, Product } from '../lib/types';
 
 type Schemas = components['schemas'];
-export type ProductDto = Schemas['ProductDto'];
-export type CategoryDto = Schemas['CategoryDto'];
 export type ProductListResponseDto = Schemas['ProductListResponseDto'];
-export type OrderDto = Schemas['OrderDto'];
 export type OrderLineDto = Schemas['OrderLineDto'];
 export type OrderListResponseDto = Schemas['OrderListResponseDto'];
 export type OrderDetailResponseDto = Schemas['OrderDetailResponseDto'];
 
 const CREATED = '2026-01-01T00:00:00.000Z';
 
-export function createProduct(overrides: Partial<ProductDto> = {}): ProductDto {
+export function createProduct(overrides: Partial<Product> = {}): Product {
   return {
     _id: '665f1c2b9d3e4a0012345679',
     productName: 'Hass Avocado Seedling',
@@ -36,7 +34,7 @@ export function createProduct(overrides: Partial<ProductDto> = {}): ProductDto {
   };
 }
 
-export function createCategory(overrides: Partial<CategoryDto> = {}): CategoryDto {
+export function createCategory(overrides: Partial<Category> = {}): Category {
   return {
     _id: '665f1c2b9d3e4a0012345600',
     name: 'Fruits',
@@ -83,7 +81,7 @@ export function createOrderLine(overrides: Partial<OrderLineDto> = {}): OrderLin
 }
 
 /** An order as the API shows it to its customer: a guest's, pending, unpaid. */
-export function createOrder(overrides: Partial<OrderDto> = {}): OrderDto {
+export function createOrder(overrides: Partial<Order> = {}): Order {
   return {
     _id: 'o1',
     purchaseNumber: 'SPD7K3MX9QA',
@@ -121,7 +119,7 @@ export function createOrder(overrides: Partial<OrderDto> = {}): OrderDto {
 }
 
 /** One page of orders, as GET /api/orders/user answers it. */
-export function createOrderList(orders: OrderDto[]): OrderListResponseDto {
+export function createOrderList(orders: Order[]): OrderListResponseDto {
   return {
     success: true,
     message: 'ok',

@@ -1,11 +1,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { createProduct, createProductList, type ProductDto } from '../../../testing/factories';
+import { createProduct, createProductList } from '../../../testing/factories';
+import type { Product } from '../../../lib/types';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { DEFAULT_HERO_SLIDES } from '../components/hero-carousel';
 import { Stars, Testimonials } from '../components/testimonials';
 import { HomeRoute } from './home';
 
-const listing = (products: ProductDto[]) => createProductList({ products, limit: 8 });
+const listing = (products: Product[]) => createProductList({ products, limit: 8 });
 
 describe('home page', () => {
   it('shows the hero, five collections and the featured seedlings', async () => {

@@ -1,14 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import {
-  createOrder,
-  createOrderLine,
-  createOrderList,
-  type OrderDto,
-} from '../../../testing/factories';
+import { createOrder, createOrderLine, createOrderList } from '../../../testing/factories';
+import type { Order } from '../../../lib/types';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { MyOrdersRoute } from './my-orders';
 
-const order = (overrides: Partial<OrderDto> = {}) =>
+const order = (overrides: Partial<Order> = {}) =>
   createOrder({
     _id: 'o1',
     purchaseNumber: 'SPD7K3MX9QA',
@@ -28,7 +24,7 @@ const order = (overrides: Partial<OrderDto> = {}) =>
     ...overrides,
   });
 
-const page = (orders: OrderDto[]) => ({ body: createOrderList(orders) });
+const page = (orders: Order[]) => ({ body: createOrderList(orders) });
 
 describe('my orders', () => {
   it("says 'No orders found.' when there are none", async () => {

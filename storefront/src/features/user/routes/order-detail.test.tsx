@@ -6,14 +6,14 @@ import {
   createOrderLine,
   createOrderList,
   type OrderDetailResponseDto,
-  type OrderDto,
 } from '../../../testing/factories';
+import type { Order } from '../../../lib/types';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { MyOrdersRoute } from './my-orders';
 import { MyOrderDetailRoute } from './order-detail';
 import { OrderDocumentRoute } from './order-document';
 
-const order = (overrides: Partial<OrderDto> = {}) =>
+const order = (overrides: Partial<Order> = {}) =>
   createOrder({
     _id: 'o1',
     purchaseNumber: 'SPD7K3MX9QA',
