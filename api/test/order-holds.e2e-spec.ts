@@ -5,12 +5,10 @@
  * carrier address (CGNAT) can each order, while that address holds at most 4,000 units.
  */
 import { randomBytes } from 'node:crypto';
-import { createCategory, createProduct, DELIVERY, stockOf } from './support/shop';
+import { DELIVERY, stockOf } from './support/shop';
 import {
   bearer,
-  createStaff,
   registerCustomer,
-  signInAdmin,
   UNTHROTTLED,
   uniqueEmail,
   type Session,
@@ -49,15 +47,9 @@ describe('stock held by unpaid orders', () => {
         ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '4000',
       },
     });
-    const admin = await signInAdmin(t);
-    staff = await createStaff(t, admin.accessToken);
-    const category = await createCategory(t, staff.accessToken);
-    productId = (
-      await createProduct(t, staff.accessToken, category._id, { productQuantity: 1_000_000 })
-    )._id;
-    otherProductId = (
-      await createProduct(t, staff.accessToken, category._id, { productQuantity: 1_000_000 })
-    )._id;
+    const shop = await createShopWorld(t, { product: { price: 350, quantity: 1_000_000 } });
+    ({ staff, productId } = shop);
+    otherProductId = (await shop.createProduct({ quantity: 1_000_000 }))._id;
   });
   afterAll(() => t.close());
 

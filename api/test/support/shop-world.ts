@@ -23,6 +23,8 @@ export interface ProductOptions {
 }
 
 export interface ShopWorldOptions {
+  /** The staff member's details (a unique e-mail unless told). */
+  staff?: Parameters<typeof createStaff>[2];
   /** The first product: 10,000 units at KES 100 unless told. */
   product?: ProductOptions;
   /** Also register a customer (signed in). */
@@ -57,7 +59,7 @@ export async function createShopWorld(
   options: ShopWorldOptions = {},
 ): Promise<ShopWorld> {
   const admin = await signInAdmin(t);
-  const staff = await createStaff(t, admin.accessToken);
+  const staff = await createStaff(t, admin.accessToken, options.staff);
   const category = await createCategory(t, staff.accessToken);
   const addProduct = (o: ProductOptions & { category?: string } = {}) =>
     createProduct(t, staff.accessToken, o.category ?? category._id, productForm(o));
