@@ -9,7 +9,6 @@ import {
   bearer,
   createStaff,
   registerCustomer,
-  signInAdmin,
   STRONG_PASSWORD,
   UNTHROTTLED,
   uniqueEmail,
@@ -20,8 +19,9 @@ import { CONTACT_ROUTES } from './support/contact';
 import { DELIVERY_ROUTES } from './support/delivery';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
-import { createCategory, createProduct, DELIVERY } from './support/shop';
+import { DELIVERY } from './support/shop';
 import { STOCK_ROUTES } from './support/stock';
+import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
 
@@ -405,17 +405,13 @@ describe('the role matrix', () => {
 
   beforeAll(async () => {
     const t = await createTestApp({ name: 'matrix', env: UNTHROTTLED });
-    const admin = await signInAdmin(t);
-    const staff = await createStaff(t, admin.accessToken);
-    const category = await createCategory(t, staff.accessToken);
-    const product = await createProduct(t, staff.accessToken, category._id, {
-      price: 100,
-      productQuantity: 100_000,
+    const { admin, staff, productId } = await createShopWorld(t, {
+      product: { price: 100, quantity: 100_000 },
     });
     ctx = {
       t,
       sessions: { admin, staff, customer: await registerCustomer(t) },
-      productId: product._id,
+      productId,
     };
   });
   afterAll(() => ctx.t.close());

@@ -1,12 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import os from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { JwtService } from '@nestjs/jwt';
 import type { Connection } from 'mongoose';
 import { PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
+import { loadConfig } from '../src/config/app-config';
 import {
   bearer,
   registerCustomer,
@@ -15,7 +17,9 @@ import {
   STRONG_PASSWORD,
   UNTHROTTLED,
   uniqueEmail,
+  type Session,
 } from './support/identity';
+import { decoded, outbox } from './support/mail';
 import { createTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
@@ -629,5 +633,241 @@ describe('forgot-password with a slow mail server', () => {
     const unknown = await time(uniqueEmail('ghost'));
     expect(known).toBeLessThan(1000);
     expect(known).toBeLessThan(unknown * 3 + 100);
+  });
+});
+
+describe('change password: guesses limited per account and per address', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      name: 'auth_change_limits',
+      env: {
+        TRUST_PROXY: 'true',
+        RATE_LIMIT_AUTH_PER_MINUTE: '6',
+        RATE_LIMIT_ACCOUNT_PER_MINUTE: '4',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  function changePassword(token: string, address: string) {
+    return t
+      .http()
+      .post('/api/auth/change/password')
+      .set(bearer(token))
+      .set('X-Forwarded-For', address)
+      .send({ currentPassword: 'Wrong#2026x', newPassword: 'Other#2026x' });
+  }
+
+  async function customer(address: string): Promise<Session> {
+    const email = uniqueEmail('flood');
+    await t
+      .http()
+      .post('/api/auth/register')
+      .set('X-Forwarded-For', address)
+      .send({ fullName: 'Flood', email, phoneNumber: '0722123456', password: STRONG_PASSWORD })
+      .expect(201);
+    const res = await t
+      .http()
+      .post('/api/auth/login')
+      .set('X-Forwarded-For', address)
+      .send({ email, password: STRONG_PASSWORD })
+      .expect(200);
+    return res.body.data as Session;
+  }
+
+  it('limits wrong current-password guesses per account, whatever the address, with Retry-After', async () => {
+    const c = await customer('10.4.0.1');
+    const statuses: number[] = [];
+    let limited: { headers: Record<string, string>; body: { message: string } } | undefined;
+    for (let i = 0; i < 8; i++) {
+      const res = await changePassword(c.accessToken, `10.4.1.${i}`);
+      statuses.push(res.status);
+      if (res.status === 429) limited = res;
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 429, 429, 429, 429]);
+    expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited!.body.message).toBe('Too many attempts. Please wait a minute and try again.');
+  });
+
+  it('limits change-password calls per address too', async () => {
+    const a = await customer('10.4.2.1');
+    const b = await customer('10.4.2.2');
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (await changePassword(i % 2 ? a.accessToken : b.accessToken, '10.4.3.1')).status,
+      );
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 429]);
+  });
+});
+
+describe('reset and change password: earlier links and tokens end', () => {
+  let t: TestApp;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-auth-reset-'));
+    t = await createTestApp({
+      name: 'auth_reset_ends',
+      env: { ...UNTHROTTLED, DATA_DIR: dataDir },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function resetCode(email: string): Promise<string> {
+    const before = outbox(dataDir).length;
+    await t.http().post('/api/auth/forgot/password').send({ email }).expect(200);
+    const mails = await waitFor(
+      async () => outbox(dataDir),
+      (m) => m.length > before,
+      10_000,
+    );
+    return /resetPassword\/([\w-]+)/.exec(decoded(mails[mails.length - 1]!))![1]!;
+  }
+
+  it('voids an earlier reset link when a new one is issued', async () => {
+    const c = await registerCustomer(t);
+    const first = await resetCode(c.user.email);
+    const second = await resetCode(c.user.email);
+    await t
+      .http()
+      .post('/api/auth/reset/password')
+      .send({ code: first, password: 'First#2026x' })
+      .expect(400);
+    await t
+      .http()
+      .post('/api/auth/reset/password')
+      .send({ code: second, password: 'Second#2026x' })
+      .expect(200);
+  });
+
+  it('ends access tokens, refresh tokens and reset links issued before a reset', async () => {
+    const c = await registerCustomer(t);
+    const code = await resetCode(c.user.email);
+    await t.http().get('/api/users/profile').set(bearer(c.accessToken)).expect(200);
+    await t
+      .http()
+      .post('/api/auth/reset/password')
+      .send({ code, password: 'Reset#2026x' })
+      .expect(200);
+    await t.http().get('/api/users/profile').set(bearer(c.accessToken)).expect(401);
+    await t
+      .http()
+      .post('/api/auth/refreshToken')
+      .send({ refreshToken: c.refreshToken })
+      .expect(401);
+    const fresh = await signIn(t, c.user.email, 'Reset#2026x');
+    await t.http().get('/api/users/profile').set(bearer(fresh.accessToken)).expect(200);
+  });
+
+  it('ends earlier access tokens and reset links on a password change, keeping the new session', async () => {
+    const c = await registerCustomer(t);
+    const other = await signIn(t, c.user.email, STRONG_PASSWORD);
+    const code = await resetCode(c.user.email);
+    const changed = await t
+      .http()
+      .post('/api/auth/change/password')
+      .set(bearer(c.accessToken))
+      .send({ currentPassword: STRONG_PASSWORD, newPassword: 'Changed#2026x' })
+      .expect(200);
+    await t.http().get('/api/users/profile').set(bearer(other.accessToken)).expect(401);
+    await t.http().get('/api/users/profile').set(bearer(c.accessToken)).expect(401);
+    await t.http().get('/api/users/profile').set(bearer(changed.body.data.accessToken)).expect(200);
+    await t
+      .http()
+      .post('/api/auth/reset/password')
+      .send({ code, password: 'Stolen#2026x' })
+      .expect(400);
+  });
+});
+
+describe('login lockout, Retry-After, the refresh secret and tokens without exp', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      name: 'auth_lockout',
+      env: {
+        ...UNTHROTTLED,
+        LOGIN_LOCKOUT_AFTER_FAILURES: '3',
+        LOGIN_LOCKOUT_BASE_SECONDS: '60',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('locks an account after repeated wrong passwords, with Retry-After, even for the right one', async () => {
+    const c = await registerCustomer(t);
+    for (let i = 0; i < 3; i++)
+      await t
+        .http()
+        .post('/api/auth/login')
+        .send({ email: c.user.email, password: 'Wrong#2026x' })
+        .expect(401);
+    const locked = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: c.user.email, password: STRONG_PASSWORD })
+      .expect(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50);
+    expect(locked.body.message).toMatch(
+      /^Too many wrong passwords for this account\. Please wait (1 minute|\d+ seconds) and try again, or reset your password\.$/,
+    );
+  });
+
+  it('answers every rate-limit 429 with Retry-After', async () => {
+    const limited = await createTestApp({
+      name: 'auth_retry_after',
+      env: { RATE_LIMIT_AUTH_PER_MINUTE: '2' },
+    });
+    try {
+      // Five sign-ins at 2 a minute: even if a minute's window ends between two of them, at
+      // most four get through (two per window), so at least one is limited.
+      const answers = [];
+      for (let i = 0; i < 5; i++) {
+        answers.push(
+          await limited
+            .http()
+            .post('/api/auth/login')
+            .send({ email: uniqueEmail(), password: 'Wrong#2026x' }),
+        );
+      }
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.slice(0, 2)).toEqual([401, 401]);
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+      const refused = answers.filter((a) => a.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      for (const answer of refused)
+        expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('needs no JWT_REFRESH_SECRET in production', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      MONGODB_URI: 'mongodb://127.0.0.1:9/spc',
+      JWT_SECRET: '4e8a2c6f0b9d3e7a1c5f8b2d6e0a4c9f3b7d1e5a',
+      ADMIN_EMAIL: 'owner@example.co.ke',
+      ADMIN_PASSWORD: 'Owner#2026xy',
+      STOREFRONT_URL: 'https://shop.example',
+      BACKOFFICE_URL: 'https://admin.example',
+      SHOP_PHONE: '+254 712 000 333',
+      SHOP_EMAIL: 'shop@example.co.ke',
+      BUSINESS_WHATSAPP: '254712000333',
+    });
+    expect(config.jwt).toEqual({ accessSecret: '4e8a2c6f0b9d3e7a1c5f8b2d6e0a4c9f3b7d1e5a' });
+  });
+
+  it('refuses an access token without exp', async () => {
+    const c = await registerCustomer(t);
+    const jwt = new JwtService({ secret: t.config.jwt.accessSecret });
+    const forever = await jwt.signAsync({ sub: c.user._id, role: 'customer', fullName: 'X' });
+    await t.http().get('/api/users/profile').set(bearer(forever)).expect(401);
   });
 });

@@ -7,15 +7,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NURSERY_COLLECTION } from '@spc/shared-contracts';
-import {
-  bearer,
-  createStaff,
-  registerCustomer,
-  signInAdmin,
-  type Session,
-} from './support/identity';
+import { bearer, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
-import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
+import { DELIVERY, placeOrder } from './support/shop';
+import { createShopWorld } from './support/shop-world';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 let phoneSeq = Math.floor(Math.random() * 80_000_000);
@@ -41,15 +36,9 @@ describe('Delivery zones', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'spc-delivery-'));
     m = await createMpesaTestApp('delivery', { DATA_DIR: dataDir });
-    admin = await signInAdmin(m.t);
-    staff = await createStaff(m.t, admin.accessToken);
-    const category = await createCategory(m.t, staff.accessToken);
-    productId = (
-      await createProduct(m.t, staff.accessToken, category._id, {
-        price: 450,
-        productQuantity: 10_000,
-      })
-    )._id;
+    ({ admin, staff, productId } = await createShopWorld(m.t, {
+      product: { price: 450, quantity: 10_000 },
+    }));
   });
   afterAll(() => m.close());
 

@@ -1,9 +1,13 @@
+import { connect, type Socket } from 'node:net';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { ERROR_CODE_LIST } from '@spc/shared-contracts';
 import { IsInt, IsNotEmpty, IsString, Min } from 'class-validator';
 import { Public } from '../src/common/access.decorators';
+import { loadConfig } from '../src/config/app-config';
+import { freePort } from './support/api-process';
 import { createTestApp, type TestApp } from './support/test-app';
+import { sleep } from './support/wait';
 
 class ProbeDto {
   @IsString()
@@ -178,5 +182,40 @@ describe('the HTTP envelope, limits and headers', () => {
     const res = await t.http().get('/api/health');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+});
+
+describe('request and connection timeouts', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    t = await createTestApp({
+      name: 'envelope_timeouts',
+      env: { HTTP_CONNECTION_TIMEOUT_MS: '1500', HTTP_REQUEST_TIMEOUT_MS: '3000' },
+    });
+    await t.app.listen(port, '127.0.0.1');
+  });
+  afterAll(() => t.close());
+
+  it('sets both timeouts by default', () => {
+    const defaults = loadConfig({});
+    expect(defaults.http).toEqual({ requestTimeoutMs: 60_000, connectionTimeoutMs: 120_000 });
+  });
+
+  it('closes a connection that sends part of a body and then nothing', async () => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    const closed = new Promise<number>((resolve) => {
+      const started = Date.now();
+      socket.on('close', () => resolve(Date.now() - started));
+      socket.on('error', () => undefined);
+    });
+    socket.write(
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":',
+    );
+    const after = await Promise.race([closed, sleep(20_000).then(() => -1)]);
+    socket.destroy();
+    expect(after).toBeGreaterThan(0);
   });
 });

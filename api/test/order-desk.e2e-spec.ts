@@ -5,15 +5,9 @@
 import { Types } from 'mongoose';
 import { BULK_ORDERS_MAX } from '@spc/shared-contracts';
 import { shopDay, addDays } from '../src/reports/shop-time';
-import {
-  bearer,
-  createStaff,
-  registerCustomer,
-  signInAdmin,
-  UNTHROTTLED,
-  type Session,
-} from './support/identity';
-import { createCategory, createProduct, DELIVERY, placeOrder, stockOf } from './support/shop';
+import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
+import { DELIVERY, placeOrder, stockOf } from './support/shop';
+import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
 interface Counts {
@@ -35,15 +29,10 @@ describe('the dispatch desk', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ name: 'order_desk', env: UNTHROTTLED });
-    admin = await signInAdmin(t);
-    staff = await createStaff(t, admin.accessToken);
+    ({ admin, staff, productId } = await createShopWorld(t, {
+      product: { price: 150, quantity: 100_000 },
+    }));
     customer = await registerCustomer(t);
-    const category = await createCategory(t, staff.accessToken);
-    const product = await createProduct(t, staff.accessToken, category._id, {
-      price: 150,
-      productQuantity: 100_000,
-    });
-    productId = product._id;
     price = 150;
   });
   afterAll(() => t.close());

@@ -10,15 +10,9 @@ import type { Response } from 'supertest';
 import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
-import {
-  bearer,
-  createStaff,
-  registerCustomer,
-  signInAdmin,
-  UNTHROTTLED,
-  type Session,
-} from './support/identity';
-import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
+import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
+import { DELIVERY, placeOrder } from './support/shop';
+import { createShopWorld } from './support/shop-world';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 import { ApiProcess, assertBuilt, freePort, PRODUCTION_ENV } from './support/api-process';
 import { waitFor } from './support/wait';
@@ -72,18 +66,12 @@ describe('order detail, receipts and delivery notes', () => {
       name: 'order_documents',
       env: { ...UNTHROTTLED, DATA_DIR: dataDir },
     });
-    admin = await signInAdmin(t);
-    staff = await createStaff(t, admin.accessToken, { fullName: 'Grace Clerk' });
+    ({ admin, staff, productId } = await createShopWorld(t, {
+      staff: { fullName: 'Grace Clerk' },
+      product: { name: 'Grafted Hass avocado', price: 250, quantity: 500 },
+    }));
     customer = await registerCustomer(t, { fullName: 'Njeri Wambui' });
     other = await registerCustomer(t, { fullName: 'Otieno Other' });
-    const categoryId = (await createCategory(t, staff.accessToken))._id;
-    productId = (
-      await createProduct(t, staff.accessToken, categoryId, {
-        productName: 'Grafted Hass avocado',
-        price: 250,
-        productQuantity: 500,
-      })
-    )._id;
   });
   afterAll(() => t.close());
 

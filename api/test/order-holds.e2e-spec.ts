@@ -5,16 +5,16 @@
  * carrier address (CGNAT) can each order, while that address holds at most 4,000 units.
  */
 import { randomBytes } from 'node:crypto';
-import { createCategory, createProduct, DELIVERY, stockOf } from './support/shop';
+import { DELIVERY, stockOf } from './support/shop';
 import {
   bearer,
-  createStaff,
   registerCustomer,
-  signInAdmin,
   UNTHROTTLED,
   uniqueEmail,
   type Session,
 } from './support/identity';
+import { OrdersService } from '../src/orders/orders.service';
+import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const BURST = 30;
@@ -47,15 +47,9 @@ describe('stock held by unpaid orders', () => {
         ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '4000',
       },
     });
-    const admin = await signInAdmin(t);
-    staff = await createStaff(t, admin.accessToken);
-    const category = await createCategory(t, staff.accessToken);
-    productId = (
-      await createProduct(t, staff.accessToken, category._id, { productQuantity: 1_000_000 })
-    )._id;
-    otherProductId = (
-      await createProduct(t, staff.accessToken, category._id, { productQuantity: 1_000_000 })
-    )._id;
+    const shop = await createShopWorld(t, { product: { price: 350, quantity: 1_000_000 } });
+    ({ staff, productId } = shop);
+    otherProductId = (await shop.createProduct({ quantity: 1_000_000 }))._id;
   });
   afterAll(() => t.close());
 
@@ -193,5 +187,121 @@ describe('stock held by unpaid orders', () => {
       .expect(200);
     await placeOne();
     await order('41.90.7.1', info).expect(409);
+  });
+});
+
+describe('unpaid orders: units per line and order, open orders per address, phone and e-mail', () => {
+  let t: TestApp;
+  let staff: Session;
+  let products: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      name: 'holds_limits',
+      env: {
+        ...UNTHROTTLED,
+        TRUST_PROXY: 'true',
+        ORDER_MAX_UNITS_PER_LINE: '60',
+        ORDER_MAX_UNITS_PER_ORDER: '100',
+        ORDER_MAX_OPEN_UNPAID: '2',
+        // Issue 26: an address is capped by the units its unpaid orders hold (here 2 x 100).
+        ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '200',
+      },
+    });
+    const shop = await createShopWorld(t);
+    staff = shop.staff;
+    products = [shop.productId];
+    for (let i = 0; i < 2; i++) products.push((await shop.createProduct({ quantity: 10_000 }))._id);
+  });
+  afterAll(() => t.close());
+
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+  function order(address: string, lines: { _id: string; quantity: number }[], info = guest()) {
+    return t
+      .http()
+      .post('/api/orders')
+      .set(from(address))
+      .send({ guestInfo: info, products: lines });
+  }
+
+  it('limits the units of a line and of an order', async () => {
+    const line = await order('10.3.0.1', [{ _id: products[0]!, quantity: 61 }]).expect(400);
+    expect(line.body.message).toBe(
+      'Quantity must be at most 60 per product. For a larger order, please contact the shop.',
+    );
+    const total = await order('10.3.0.1', [
+      { _id: products[0]!, quantity: 60 },
+      { _id: products[1]!, quantity: 41 },
+    ]).expect(400);
+    expect(total.body.message).toBe(
+      'An order can have at most 100 seedlings in all (this one has 101). For a larger order, please contact the shop.',
+    );
+  });
+
+  it('caps the open unpaid orders of one address, phone or e-mail: one address holds at most 2 x 100 units', async () => {
+    const full = [
+      { _id: products[0]!, quantity: 50 },
+      { _id: products[1]!, quantity: 50 },
+    ];
+    const stockBefore = await stockOf(t, products[0]!);
+    let held = 0;
+    let refused: { status: number; body: { message: string } } | undefined;
+    for (let i = 0; i < 10 && !refused; i++) {
+      const res = await order('10.3.1.1', full);
+      if (res.status === 201) held += 100;
+      else refused = res;
+    }
+    expect(held).toBe(200);
+    expect(refused!.status).toBe(409);
+    expect(refused!.body.message).toBe(
+      'Unpaid orders from your network already hold the most seedlings the shop keeps for one network (200) until they are paid or confirmed. Please pay for an order, or wait until the shop confirms one, before placing another. For a larger order, please contact the shop.',
+    );
+    expect(stockBefore - (await stockOf(t, products[0]!))).toBe(100);
+
+    // The same phone from other addresses, and the same e-mail, count too.
+    const info = guest();
+    await order('10.3.2.1', [{ _id: products[2]!, quantity: 1 }], info).expect(201);
+    await order('10.3.2.2', [{ _id: products[2]!, quantity: 1 }], info).expect(201);
+    await order('10.3.2.3', [{ _id: products[2]!, quantity: 1 }], {
+      ...guest(),
+      phoneNumber: info.phoneNumber,
+    }).expect(409);
+    await order('10.3.2.4', [{ _id: products[2]!, quantity: 1 }], {
+      ...guest(),
+      email: info.email,
+    }).expect(409);
+    // Another customer elsewhere is not affected.
+    await order('10.3.3.1', [{ _id: products[2]!, quantity: 1 }]).expect(201);
+  });
+
+  it('frees the slot once staff confirm an order by moving it on (pay on delivery)', async () => {
+    const info = guest();
+    const first = await order('10.3.4.1', [{ _id: products[2]!, quantity: 1 }], info).expect(201);
+    await order('10.3.4.1', [{ _id: products[2]!, quantity: 1 }], info).expect(201);
+    await order('10.3.4.1', [{ _id: products[2]!, quantity: 1 }], info).expect(409);
+    await t
+      .http()
+      .patch(`/api/orders/inTransit/${first.body.order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    await order('10.3.4.1', [{ _id: products[2]!, quantity: 1 }], info).expect(201);
+  });
+
+  it('holds unconfirmed unpaid orders 24 hours by default, then returns their stock', async () => {
+    expect(t.config.orders.unpaidExpiryMs).toBe(24 * 3_600_000);
+    const before = await stockOf(t, products[2]!);
+    const placed = await order('10.3.5.1', [{ _id: products[2]!, quantity: 7 }]).expect(201);
+    expect(await stockOf(t, products[2]!)).toBe(before - 7);
+    const orders = t.app.get(OrdersService, { strict: false });
+    await orders.expireUnpaid(new Date(Date.now() + 23 * 3_600_000));
+    expect(await stockOf(t, products[2]!)).toBe(before - 7);
+    await orders.expireUnpaid(new Date(Date.now() + 25 * 3_600_000));
+    const after = await t
+      .http()
+      .get(`/api/orders/${placed.body.order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(after.body.order.orderStatus).toBe('Cancelled');
+    expect(await stockOf(t, products[2]!)).toBeGreaterThanOrEqual(before);
   });
 });

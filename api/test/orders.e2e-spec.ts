@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,15 @@ import {
   UNTHROTTLED,
   type Session,
 } from './support/identity';
-import { createCategory, createProduct, DELIVERY, placeOrder, stockOf } from './support/shop';
+import {
+  createCategory,
+  createProduct,
+  DELIVERY,
+  guest,
+  placeOrder,
+  stockOf,
+} from './support/shop';
+import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
 describe('orders', () => {
@@ -710,5 +719,194 @@ describe('orders', () => {
       expect(await stockOf(t, p1._id)).toBe(10);
       expect(await stockOf(t, p2._id)).toBe(10);
     });
+  });
+});
+
+describe('orders: paid money stays in the books (refunds, receipt codes, time paid)', () => {
+  let t: TestApp;
+  let admin: Session;
+  let staff: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'orders_money', env: UNTHROTTLED });
+    ({ admin, staff, productId } = await createShopWorld(t));
+  });
+  afterAll(() => t.close());
+
+  async function paidOrder(code = `S${randomBytes(4).toString('hex').toUpperCase()}`) {
+    const placed = await placeOrder(t, [{ _id: productId, quantity: 2 }], { guestInfo: guest() });
+    const order = placed.body.order as { _id: string; totalAmount: number; orderDate: string };
+    await t
+      .http()
+      .patch(`/api/orders/complete-payment/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({
+        paymentMethod: 'Mpesa',
+        paymentDetails: {
+          amount: order.totalAmount,
+          transactionCode: code,
+          timePaid: new Date().toISOString(),
+        },
+      })
+      .expect(200);
+    return { ...order, code };
+  }
+
+  it('refuses to cancel a paid order without a refund, then records it and shows it in the report', async () => {
+    const order = await paidOrder();
+    const refused = await t
+      .http()
+      .patch(`/api/orders/cancel/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(409);
+    expect(refused.body.message).toBe(
+      `This order is paid (KES ${order.totalAmount.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
+    );
+    const wrongAmount = await t
+      .http()
+      .patch(`/api/orders/cancel/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ refund: { method: 'Mpesa', amount: 1, reference: 'SRV0001' } })
+      .expect(400);
+    expect(wrongAmount.body.message).toBe(
+      `The refund must be the amount paid, KES ${order.totalAmount.toLocaleString('en-US')}`,
+    );
+    const cancelled = await t
+      .http()
+      .patch(`/api/orders/cancel/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ refund: { method: 'Mpesa', amount: order.totalAmount, reference: 'SRV0001' } })
+      .expect(200);
+    expect(cancelled.body.order).toMatchObject({ orderStatus: 'Cancelled', paymentStatus: 'Paid' });
+
+    // The report's days are the shop's (Nairobi).
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Nairobi' }).format(
+      new Date(),
+    );
+    const report = await t
+      .http()
+      .get(`/api/sales-summary/report?from=${today}&to=${today}`)
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    expect(report.body.totals.refunds).toEqual({ orders: 1, amount: order.totalAmount });
+
+    const audit = await t
+      .http()
+      .get('/api/audit-logs?action=order.cancel&limit=100')
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    expect(
+      (audit.body as { message: string }[]).some((e) =>
+        e.message.includes(
+          `refunded KES ${order.totalAmount.toLocaleString('en-US')} by Mpesa (SRV0001)`,
+        ),
+      ),
+    ).toBe(true);
+  });
+
+  it('never deletes a paid order, cancelled or not', async () => {
+    const order = await paidOrder();
+    await t
+      .http()
+      .patch(`/api/orders/cancel/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ refund: { method: 'Cash', amount: order.totalAmount, reference: 'cash back' } })
+      .expect(200);
+    const res = await t
+      .http()
+      .delete(`/api/orders/delete/${order._id}`)
+      .set(bearer(admin.accessToken))
+      .expect(409);
+    expect(res.body.message).toContain('cannot be deleted');
+    await t.http().get(`/api/orders/${order._id}`).set(bearer(admin.accessToken)).expect(200);
+  });
+
+  it('records one M-Pesa receipt code on one order only', async () => {
+    const first = await paidOrder();
+    const second = (await placeOrder(t, [{ _id: productId, quantity: 1 }], { guestInfo: guest() }))
+      .body.order as { _id: string; totalAmount: number };
+    const res = await t
+      .http()
+      .patch(`/api/orders/complete-payment/${second._id}`)
+      .set(bearer(staff.accessToken))
+      .send({
+        paymentMethod: 'Mpesa',
+        paymentDetails: {
+          amount: second.totalAmount,
+          transactionCode: first.code,
+          timePaid: new Date().toISOString(),
+        },
+      })
+      .expect(409);
+    expect(res.body.message).toContain(`The transaction code ${first.code} is already recorded`);
+  });
+
+  it('refuses a time paid before the order was placed (e.g. 1970)', async () => {
+    const order = (await placeOrder(t, [{ _id: productId, quantity: 1 }], { guestInfo: guest() }))
+      .body.order as { _id: string; totalAmount: number };
+    const res = await t
+      .http()
+      .patch(`/api/orders/complete-payment/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({
+        paymentMethod: 'Mpesa',
+        paymentDetails: {
+          amount: order.totalAmount,
+          transactionCode: 'SOLD000001',
+          timePaid: '1970-01-01T00:00:00.000Z',
+        },
+      })
+      .expect(400);
+    expect(res.body.message).toMatch(/^Time paid cannot be before the order was placed/);
+  });
+});
+
+describe('orders and reports: impossible dates in filters answer 400', () => {
+  let t: TestApp;
+  let admin: Session;
+  let staff: Session;
+  let customer: Session;
+
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'orders_dates', env: UNTHROTTLED });
+    admin = await signInAdmin(t);
+    staff = await createStaff(t, admin.accessToken);
+    customer = await registerCustomer(t);
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['/api/orders/user?from=20260101', 'customer'],
+    ['/api/orders/user?from=2026-W01', 'customer'],
+    ['/api/orders?from=2026-W01', 'staff'],
+    ['/api/orders?to=2026-02-31', 'staff'],
+    ['/api/sales-summary/report?from=9999-12-01&to=9999-12-31', 'admin'],
+    ['/api/sales-summary/report?from=2026-02-31&to=2026-03-01', 'admin'],
+  ])('GET %s answers 400', async (url, who) => {
+    const token = { admin, staff, customer }[who as 'admin' | 'staff' | 'customer'].accessToken;
+    const res = await t.http().get(url).set(bearer(token));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^(from|to) must be a/);
+  });
+});
+
+describe("orders: a guest's Idempotency-Key is scoped by their phone and e-mail", () => {
+  let t: TestApp;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'orders_guest_keys', env: UNTHROTTLED });
+    ({ productId } = await createShopWorld(t));
+  });
+  afterAll(() => t.close());
+
+  it("scopes a guest's Idempotency-Key by their phone and e-mail", async () => {
+    const key = `checkout-${randomBytes(6).toString('hex')}`;
+    const a = await placeOrder(t, [{ _id: productId, quantity: 1 }], { guestInfo: guest(), key });
+    expect(a.status).toBe(201);
+    const b = await placeOrder(t, [{ _id: productId, quantity: 2 }], { guestInfo: guest(), key });
+    expect(b.status).toBe(201);
+    expect(b.body.order._id).not.toBe(a.body.order._id);
   });
 });

@@ -8,10 +8,18 @@ import type { ScenarioName } from '../../tools/mpesa/simulator';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { OTHER_PHONE_MESSAGE } from '../src/payments/mpesa.service';
 import { PUSH_LIMITS } from '../src/payments/prompt-limits';
-import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
+import {
+  bearer,
+  registerCustomer,
+  signInAdmin,
+  UNTHROTTLED,
+  type Session,
+} from './support/identity';
 import { createMpesaTestApp, PAYMENT_ROUTES, type MpesaTestApp } from './support/mpesa';
-import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
+import { createCategory, createProduct, DELIVERY, guest, placeOrder } from './support/shop';
+import { createShopWorld } from './support/shop-world';
 import { waitFor } from './support/wait';
 import { createTestApp } from './support/test-app';
 
@@ -37,15 +45,9 @@ describe('M-Pesa Express', () => {
 
   beforeAll(async () => {
     m = await createMpesaTestApp('payments');
-    admin = await signInAdmin(m.t);
-    staff = await createStaff(m.t, admin.accessToken);
-    const category = await createCategory(m.t, staff.accessToken);
-    productId = (
-      await createProduct(m.t, staff.accessToken, category._id, {
-        price: 450,
-        productQuantity: 10_000,
-      })
-    )._id;
+    ({ admin, staff, productId } = await createShopWorld(m.t, {
+      product: { price: 450, quantity: 10_000 },
+    }));
   });
   afterAll(() => m.close());
 
@@ -525,12 +527,9 @@ describe('M-Pesa prompts reaching one phone', () => {
     m = await createMpesaTestApp('prompts', {
       MPESA_PROMPTS_PER_PHONE_PER_DAY: String(PER_PHONE_PER_DAY),
     });
-    const admin = await signInAdmin(m.t);
-    staff = await createStaff(m.t, admin.accessToken);
-    const category = await createCategory(m.t, staff.accessToken);
-    productId = (
-      await createProduct(m.t, staff.accessToken, category._id, { productQuantity: 10_000 })
-    )._id;
+    ({ staff, productId } = await createShopWorld(m.t, {
+      product: { price: 350, quantity: 10_000 },
+    }));
   });
   afterAll(() => m.close());
 
@@ -646,9 +645,7 @@ describe('M-Pesa Express when it is not configured', () => {
       expect((await t.http().get('/api/payments/options').expect(200)).body.mpesaExpress).toBe(
         false,
       );
-      const staff = await createStaff(t, (await signInAdmin(t)).accessToken);
-      const category = await createCategory(t, staff.accessToken);
-      const product = await createProduct(t, staff.accessToken, category._id);
+      const { product } = await createShopWorld(t, { product: { price: 350, quantity: 40 } });
       const o = (await placeOrder(t, [{ _id: product._id, quantity: 1 }]).expect(201)).body.order;
       const res = await t
         .http()
@@ -678,5 +675,133 @@ describe('M-Pesa callbacks with an address allow-list', () => {
     } finally {
       await m.close();
     }
+  });
+});
+
+describe("M-Pesa: failure callbacks checked with Daraja, prompts to the order's phone", () => {
+  let m: MpesaTestApp;
+  let staff: Session;
+  let admin: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    m = await createMpesaTestApp('payments_forged');
+    ({ staff, admin, productId } = await createShopWorld(m.t));
+  });
+  afterAll(() => m.close());
+
+  function settled(id: string) {
+    return waitFor(
+      async () => (await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body,
+      (b: { status: string }) => b.status !== 'pending',
+      20_000,
+      200,
+    );
+  }
+  async function auditFor(orderId: string, action: string) {
+    const res = await m.t
+      .http()
+      .get(`/api/audit-logs?action=${action}&limit=100`)
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    return (res.body as { target?: { id: string } }[]).filter((e) => e.target?.id === orderId);
+  }
+
+  it('checks a failure callback with Daraja: the real success that follows is recorded', async () => {
+    const info = guest();
+    const order = (await placeOrder(m.t, [{ _id: productId, quantity: 1 }], { guestInfo: info }))
+      .body.order as { _id: string; purchaseNumber: string };
+    m.sim.setScenario({ result: 'success', delayMs: 3000 }, asDaraja(info.phoneNumber));
+    const id = (
+      await m.t
+        .http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: order.purchaseNumber, phoneNumber: info.phoneNumber })
+        .expect(200)
+    ).body.checkoutRequestId as string;
+    await m.t
+      .http()
+      .post(m.callbackUrl)
+      .send({
+        Body: {
+          stkCallback: {
+            MerchantRequestID: 'forged',
+            CheckoutRequestID: id,
+            ResultCode: 1032,
+            ResultDesc: 'Request cancelled by user',
+          },
+        },
+      })
+      .expect(200);
+    await sleep(800);
+    expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe('pending');
+    expect(await settled(id)).toMatchObject({ status: 'paid', message: MPESA_MESSAGES.paid });
+    const paid = await m.t
+      .http()
+      .get(`/api/orders/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(paid.body.order.paymentStatus).toBe('Paid');
+  });
+
+  it('raises the refund alert when the money comes for an order cancelled meanwhile', async () => {
+    const info = guest();
+    const order = (await placeOrder(m.t, [{ _id: productId, quantity: 1 }], { guestInfo: info }))
+      .body.order as { _id: string; purchaseNumber: string };
+    m.sim.setScenario({ result: 'success', delayMs: 2500 }, asDaraja(info.phoneNumber));
+    const id = (
+      await m.t
+        .http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: order.purchaseNumber, phoneNumber: info.phoneNumber })
+        .expect(200)
+    ).body.checkoutRequestId as string;
+    await m.t
+      .http()
+      .patch(`/api/orders/cancel/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(await settled(id)).toMatchObject({
+      status: 'paid',
+      message: MPESA_MESSAGES.paidButOrderClosed,
+    });
+    expect(await auditFor(order._id, 'payment.mpesa.refund')).toHaveLength(1);
+  });
+
+  it("sends prompts only to the order's phone, unless its owner or staff ask", async () => {
+    const owner = await registerCustomer(m.t);
+    const info = guest();
+    const order = (
+      await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
+        guestInfo: info,
+        token: owner.accessToken,
+      })
+    ).body.order as { purchaseNumber: string };
+    const other = '0799123456';
+    const stranger = await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .send({ purchaseNumber: order.purchaseNumber, phoneNumber: other })
+      .expect(403);
+    expect(stranger.body.message).toBe(OTHER_PHONE_MESSAGE);
+    const someoneElse = await registerCustomer(m.t);
+    await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .set(bearer(someoneElse.accessToken))
+      .send({ purchaseNumber: order.purchaseNumber, phoneNumber: other })
+      .expect(403);
+    await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .set(bearer(owner.accessToken))
+      .send({ purchaseNumber: order.purchaseNumber, phoneNumber: other })
+      .expect(200);
+    await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .set(bearer(staff.accessToken))
+      .send({ purchaseNumber: order.purchaseNumber, phoneNumber: '0799123457' })
+      .expect(200);
   });
 });

@@ -2,9 +2,11 @@
  * Production settings: the built API refuses to start without real secrets, the admin and the two
  * sites' addresses, and Swagger UI follows SWAGGER_ENABLED.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withDatabaseName } from '../../tools/db/launcher';
 import {
@@ -15,7 +17,12 @@ import {
   PRODUCTION_ENV,
   runApiToExit,
 } from './support/api-process';
+import { UNTHROTTLED } from './support/identity';
+import { decoded, outbox } from './support/mail';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
+import { sleep, waitFor } from './support/wait';
+
+const WORKSPACE = path.resolve(__dirname, '../..');
 
 const REQUIRED = [
   'MONGODB_URI',
@@ -141,5 +148,95 @@ describe('Swagger UI in production', () => {
     await off.http().get('/api/docs').expect(404);
     await off.http().get('/api/docs-json').expect(404);
     await off.http().get('/api/health').expect(200);
+  });
+});
+
+describe('demo data never reaches a production database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'prod_no_demo', env: UNTHROTTLED });
+  });
+  afterAll(() => t.close());
+
+  it('refuses to seed demo data into a production database unless forced', () => {
+    assertBuilt();
+    const seed = spawnSync(process.execPath, [path.join(WORKSPACE, 'api/dist/scripts/seed.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...PRODUCTION_ENV,
+        MONGODB_URI: withDatabaseName(serverUri(), t.databaseName),
+        LOG_LEVEL: 'silent',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(seed.status).not.toBe(0);
+    expect(seed.stderr).toContain('Refusing to seed demo data: NODE_ENV is production');
+    expect(seed.stderr).toContain('SEED_DEMO_DATA_IN_PRODUCTION=yes-i-know');
+  });
+
+  it('leaves no demo staff account to sign in with', async () => {
+    const res = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: 'staff@spc.local', password: 'Staff@1234' });
+    expect(res.status).toBe(401);
+  });
+
+  it('turns demo data off in docker compose and .env.example by default', () => {
+    const compose = readFileSync(path.join(WORKSPACE, 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain('SEED_DEMO_DATA: ${SEED_DEMO_DATA:-false}');
+    const example = readFileSync(path.join(WORKSPACE, '.env.example'), 'utf8');
+    expect(example).toMatch(/^SEED_DEMO_DATA=false$/m);
+  });
+});
+
+describe('production logs: no secrets, and a warning when no e-mail leaves', () => {
+  let api: ApiProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-prod-logs-'));
+    api = new ApiProcess('prod_logs', await freePort(), {
+      ...PRODUCTION_ENV,
+      MONGODB_URI: withDatabaseName(serverUri(), `e2e_prod_logs_${randomBytes(3).toString('hex')}`),
+      DATA_DIR: dataDir,
+      UPLOADS_DIR: path.join(dataDir, 'uploads'),
+      LOG_LEVEL: 'info',
+    });
+    await api.ready();
+  }, 90_000);
+  afterAll(async () => {
+    await api.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('warns loudly at start-up that production without SMTP sends no e-mail', () => {
+    expect(api.stdout).toContain('SMTP_URL is not set: NO E-MAIL LEAVES THIS SERVER');
+  });
+
+  it('writes the reset link to the outbox only, never to the log', async () => {
+    await api
+      .http()
+      .post('/api/auth/forgot/password')
+      .send({ email: PRODUCTION_ENV.ADMIN_EMAIL })
+      .expect(200);
+    const mail = await waitFor(
+      async () => outbox(dataDir),
+      (m) => m.length > 0,
+      10_000,
+    );
+    const code = /resetPassword\/([\w-]+)/.exec(decoded(mail[0]!))![1]!;
+    await sleep(300);
+    expect(api.stdout).not.toContain(code);
+  });
+
+  it('redacts the M-Pesa callback token in request logs', async () => {
+    const token = `secret-${randomBytes(12).toString('hex')}`;
+    await api.http().post(`/api/payments/mpesa/callback/${token}`).send({});
+    await sleep(300);
+    expect(api.stdout).toContain('/api/payments/mpesa/callback/[redacted]');
+    expect(api.stdout).not.toContain(token);
   });
 });

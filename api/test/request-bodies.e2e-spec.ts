@@ -6,7 +6,15 @@
  */
 import { CONTACT_MESSAGES } from '@spc/shared-contracts';
 import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
-import { createCategory, createProduct, DELIVERY, stockOf } from './support/shop';
+import {
+  createCategory,
+  createProduct,
+  DELIVERY,
+  guest,
+  placeOrder,
+  stockOf,
+} from './support/shop';
+import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
 /** `[{},{},…]` of `items` empty objects. */
@@ -176,5 +184,59 @@ describe('request bodies: shape and size bounded before work', () => {
       '10.9.2.1',
     ).expect(201);
     expect(res.body.order.products).toHaveLength(50);
+  });
+});
+
+describe('request bodies: thousands of unknown keys or order lines answered cheaply', () => {
+  let t: TestApp;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ name: 'bodies_many', env: UNTHROTTLED });
+    ({ productId } = await createShopWorld(t));
+  });
+  afterAll(() => t.close());
+
+  it('refuses 80,000 unknown keys on POST /api/auth/refreshToken with a short 413', async () => {
+    const raw = `{${Array.from({ length: 80_000 }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const res = await t
+      .http()
+      .post('/api/auth/refreshToken')
+      .set('content-type', 'application/json')
+      .send(raw);
+    expect(res.status).toBe(413);
+    expect(res.text.length).toBeLessThan(1000);
+  });
+
+  it('refuses unknown keys at the first one, answering one error, whatever their number', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`k${i}`, 1]));
+    const res = await t
+      .http()
+      .post('/api/auth/refreshToken')
+      .send({ refreshToken: 'x', ...extra });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('property k0 should not exist');
+    expect(res.body.errors).toEqual([{ field: 'k0', messages: ['property k0 should not exist'] }]);
+  });
+
+  it('refuses 25,000 order lines without validating each (413 over the order body limit, else one error)', async () => {
+    const lines = (n: number) => Array.from({ length: n }, () => ({ _id: 'x', quantity: 0 }));
+    const huge = await placeOrder(t, lines(25_000));
+    expect(huge.status).toBe(413);
+    expect(huge.text.length).toBeLessThan(1000);
+    // Within the 1,000 values a body may hold (more is a 413 before parsing: request-bodies suite).
+    const many = await placeOrder(t, lines(300));
+    expect(many.status).toBe(400);
+    expect(many.body.message).toBe('An order can have at most 50 different products');
+    expect(many.body.errors).toHaveLength(1);
+  });
+
+  it('lists at most 20 field errors and counts the rest', async () => {
+    const lines = Array.from({ length: 50 }, () => ({ _id: 'x', quantity: 0 }));
+    const res = await placeOrder(t, lines).expect(400);
+    expect(res.body.errors).toHaveLength(20);
+    expect(res.body.moreErrors).toBe(80);
+    // A valid order still goes through.
+    await placeOrder(t, [{ _id: productId, quantity: 1 }], { guestInfo: guest() }).expect(201);
   });
 });

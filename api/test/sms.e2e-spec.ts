@@ -4,14 +4,9 @@
  */
 import { createApp } from '../src/app.factory';
 import { SmsService } from '../src/sms/sms.service';
-import {
-  bearer,
-  createStaff,
-  registerCustomer,
-  signInAdmin,
-  type Session,
-} from './support/identity';
-import { createCategory, createProduct, DELIVERY, placeOrder } from './support/shop';
+import { bearer, registerCustomer, type Session } from './support/identity';
+import { DELIVERY, placeOrder } from './support/shop';
+import { createShopWorld } from './support/shop-world';
 import { createSmsTestApp, type SmsTestApp } from './support/sms';
 import { waitFor } from './support/wait';
 
@@ -28,15 +23,9 @@ describe('Order SMS', () => {
 
   beforeAll(async () => {
     s = await createSmsTestApp('sms');
-    const admin = await signInAdmin(s.t);
-    staff = await createStaff(s.t, admin.accessToken);
-    const category = await createCategory(s.t, staff.accessToken);
-    productId = (
-      await createProduct(s.t, staff.accessToken, category._id, {
-        price: 300,
-        productQuantity: 10_000,
-      })
-    )._id;
+    ({ staff, productId } = await createShopWorld(s.t, {
+      product: { price: 300, quantity: 10_000 },
+    }));
   });
   afterAll(() => s.close());
 
@@ -195,15 +184,7 @@ describe('Order SMS retries with two API instances', () => {
     // A second instance on the same database and gateway: its retry loop races the first one's.
     second = await createApp(s.t.config);
     await second.init();
-    const admin = await signInAdmin(s.t);
-    const staff = await createStaff(s.t, admin.accessToken);
-    const category = await createCategory(s.t, staff.accessToken);
-    productId = (
-      await createProduct(s.t, staff.accessToken, category._id, {
-        price: 120,
-        productQuantity: 10_000,
-      })
-    )._id;
+    ({ productId } = await createShopWorld(s.t, { product: { price: 120, quantity: 10_000 } }));
   });
   afterAll(async () => {
     await second?.close();

@@ -1,4 +1,5 @@
-import { bearer } from './identity';
+import { randomBytes } from 'node:crypto';
+import { bearer, uniqueEmail } from './identity';
 import type { TestApp } from './test-app';
 
 export { createCategory, createProduct } from './factories';
@@ -17,6 +18,17 @@ export const DELIVERY = {
   ward: 'Gitothua',
   streetAddress: 'Kamakis, near the stage',
 };
+
+/** A guest's delivery details with a phone and e-mail of their own. */
+export function guest(overrides: Partial<typeof DELIVERY> = {}) {
+  const n = randomBytes(4).readUInt32BE() % 10_000_000;
+  return {
+    ...DELIVERY,
+    phoneNumber: `07${String(n).padStart(8, '0')}`,
+    email: uniqueEmail('guest'),
+    ...overrides,
+  };
+}
 
 export function placeOrder(
   t: TestApp,

@@ -13,3 +13,5 @@ export async function waitFor<T>(
   }
   return value;
 }
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@ import { initials } from '@spc/shared-contracts';
 import { Link, useLocation } from 'react-router';
 import { useUnreadMessageCount } from '../features/messages/api/messages';
 import { paths } from '../config/paths';
-import type { LoggedInUser } from '../lib/session-store';
+import type { LoggedInUser } from '../lib/api-client';
 import { currentLink, sidebarLinks } from './sidebar-links';
 
 /** Initials, full name and role of the signed-in user, then the links of their role. */

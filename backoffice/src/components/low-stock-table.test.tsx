@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import { createLowStockItem, createLowStockList } from '../testing/factories';
 import { renderWithProviders, signInAs } from '../testing/render';
 import { LowStockTable } from './low-stock-table';
 
@@ -8,25 +9,17 @@ const json = (status: number, body: unknown) =>
 describe('Low stock only', () => {
   beforeEach(() => {
     signInAs('staff');
-    jest.spyOn(global, 'fetch').mockImplementation(async () =>
-      json(200, {
-        success: true,
-        message: 'Low stock retrieved',
-        defaultThreshold: 5,
-        lowCount: 2,
-        outCount: 0,
-        products: [
-          {
-            _id: 'a1',
-            productName: 'Avocado Hass',
-            productQuantity: 2,
-            threshold: 5,
-            level: 'low',
-          },
-          { _id: 'b2', productName: 'Mango Apple', productQuantity: 3, threshold: 5, level: 'low' },
-        ],
-      }),
-    );
+    jest
+      .spyOn(global, 'fetch')
+      .mockImplementation(async () =>
+        json(
+          200,
+          createLowStockList([
+            createLowStockItem({ _id: 'a1', productName: 'Avocado Hass', productQuantity: 2 }),
+            createLowStockItem({ _id: 'b2', productName: 'Mango Apple', productQuantity: 3 }),
+          ]),
+        ),
+      );
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -1,25 +1,18 @@
 import { screen, within } from '@testing-library/react';
+import { createLowStockItem, createLowStockList, type LowStockItem } from '../testing/factories';
 import { renderWithProviders, signInAs } from '../testing/render';
 import { LowStockTile } from './low-stock-tile';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-function answer(status: number, products: object[] = []) {
+function answer(status: number, products: LowStockItem[] = []) {
   jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
     const url = new URL((input as Request).url);
     if (url.pathname !== '/api/stock/low') return json(404, { success: false, message: 'No' });
     if (status !== 200)
       return json(status, { success: false, statusCode: status, message: 'Down' });
-    const out = products.filter((p) => (p as { level: string }).level === 'out').length;
-    return json(200, {
-      success: true,
-      message: 'Low stock retrieved',
-      products,
-      defaultThreshold: 5,
-      lowCount: products.length - out,
-      outCount: out,
-    });
+    return json(200, createLowStockList(products));
   });
 }
 
@@ -29,8 +22,13 @@ describe('Low stock tile', () => {
 
   it('counts the products low or out, as a tile leading to the products list filtered to them', async () => {
     answer(200, [
-      { _id: 'a1', productName: 'Avocado Hass', productQuantity: 0, threshold: 5, level: 'out' },
-      { _id: 'b2', productName: 'Mango Apple', productQuantity: 3, threshold: 5, level: 'low' },
+      createLowStockItem({
+        _id: 'a1',
+        productName: 'Avocado Hass',
+        productQuantity: 0,
+        level: 'out',
+      }),
+      createLowStockItem({ _id: 'b2', productName: 'Mango Apple', productQuantity: 3 }),
     ]);
     renderWithProviders(<LowStockTile />);
     const tile = await screen.findByRole('link', { name: 'Low stock 2' });

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
-import { unwrap } from './api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 
 /** Products low or out of stock: the dashboard tile, the staff queue tile and the products filter. */
 export const lowStockKeys = { all: ['stock', 'low'] as const };

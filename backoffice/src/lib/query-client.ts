@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { BACKOFFICE_MESSAGES, TIMINGS } from '@spc/shared-contracts';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { errorMessage } from './api-error';
+import { errorMessage } from '@spc/shared-contracts/web-client';
 
 declare module '@tanstack/react-query' {
   interface Register {

@@ -3,8 +3,6 @@ import type { SessionState } from '@spc/shared-contracts/web-client';
 import { useStore } from 'zustand';
 import { webClient, type LoggedInUser, type SessionUser } from './api-client';
 
-export type { LoggedInUser, SessionUser } from './api-client';
-
 /** The session of the shared web client, as a React hook (with the store's getState/setState). */
 export const useSessionStore = Object.assign(
   <T>(selector: (state: SessionState<LoggedInUser, SessionUser>) => T): T =>

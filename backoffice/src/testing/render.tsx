@@ -6,7 +6,8 @@ import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { theme } from '../app/theme';
 import { createQueryClient } from '../lib/query-client';
-import { useSessionStore, type LoggedInUser } from '../lib/session-store';
+import type { LoggedInUser } from '../lib/api-client';
+import { useSessionStore } from '../lib/session-store';
 
 /** Renders inside the app's providers, at a route when given. */
 export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {

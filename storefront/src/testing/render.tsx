@@ -52,23 +52,3 @@ export function fakeJwt(secondsFromNow: number) {
   const exp = Math.floor(Date.now() / 1000) + secondsFromNow;
   return `${b64({ alg: 'HS256' })}.${b64({ sub: 'u1', role: 'customer', exp })}.sig`;
 }
-
-export function createProduct(overrides: Record<string, unknown> = {}) {
-  return {
-    _id: '665f1c2b9d3e4a0012345679',
-    productName: 'Hass Avocado Seedling',
-    productDescription: 'Grafted, ready to plant',
-    price: 350,
-    initialPrice: 350,
-    offerPrice: 0,
-    onOffer: false,
-    effectivePrice: 350,
-    productQuantity: 12,
-    category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
-    productImage: '',
-    productImages: {},
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}

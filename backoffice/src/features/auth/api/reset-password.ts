@@ -2,7 +2,7 @@ import type { components } from '@spc/shared-contracts';
 import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 
 export type ResetPasswordInput = components['schemas']['ResetPasswordDto'];
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { refreshQueries } from '../../../lib/refresh-queries';
 import { deliveryZoneKeys } from './get-delivery-zones';
 

@@ -7,7 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { refreshQueries } from '../../../lib/refresh-queries';
 
 export type ContactMessage = components['schemas']['ContactMessageViewDto'];

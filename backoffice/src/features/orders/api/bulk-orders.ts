@@ -1,7 +1,7 @@
 import { BACKOFFICE_MESSAGES, type BulkOrderAction } from '@spc/shared-contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { refreshQueries } from '../../../lib/refresh-queries';
 import { orderKeys } from './get-orders';
 

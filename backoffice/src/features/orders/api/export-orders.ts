@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { ordersQuery, type OrdersFilter } from './get-orders';
 
 /** The file name the API gives in Content-Disposition, or a dated one. */

@@ -1,7 +1,7 @@
 import type { components, OrderDeliveryChoice } from '@spc/shared-contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { orderKeys } from './get-orders';
 
 /** The detail's data (the answer without its envelope). */

@@ -9,7 +9,7 @@ import {
 } from '@spc/shared-contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 
 export type Order = components['schemas']['OrderDto'];
 

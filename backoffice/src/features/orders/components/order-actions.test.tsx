@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { OrderStatus, PaymentStatus } from '@spc/shared-contracts';
-import { createOrder } from '../../../testing/orders';
+import { createOrder } from '../../../testing/factories';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { OrderActions } from './order-actions';
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { statusLabel } from '@spc/shared-contracts';
-import { createOrder } from '../../../testing/orders';
+import { createOrder } from '../../../testing/factories';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { BulkResult } from './bulk-bar';
 import { OrdersTable } from './orders-table';
@@ -11,7 +11,7 @@ describe('orders desk pieces', () => {
   beforeEach(() => signInAs('staff'));
 
   it('reads statuses as words in the table, never as the stored value', () => {
-    const order = createOrder({ orderStatus: 'InTransit', paymentStatus: 'Paid' } as never);
+    const order = createOrder({ orderStatus: 'InTransit', paymentStatus: 'Paid' });
     renderWithProviders(<OrdersTable orders={[order]} page={1} role="staff" />);
     const row = screen.getAllByRole('row')[1]!;
     expect(within(row).getByText('In transit')).toBeInTheDocument();

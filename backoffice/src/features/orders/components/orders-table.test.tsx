@@ -1,6 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { formatDateTime, MPESA_EXPRESS_NAME } from '@spc/shared-contracts';
-import { createOrder } from '../../../testing/orders';
+import { createOrder } from '../../../testing/factories';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { OrdersTable } from './orders-table';
 
@@ -20,7 +20,7 @@ describe('orders table', () => {
         completedBy: { _id: 'mpesa-express', fullName: MPESA_EXPRESS_NAME },
       },
       paidAt,
-    } as never);
+    });
     renderWithProviders(<OrdersTable orders={[order]} page={1} role="staff" />);
     expect(screen.getByText(`M-Pesa TKL7RT61SV · ${formatDateTime(paidAt)}`)).toBeInTheDocument();
     expect(screen.getByText('Paid by M-Pesa Express (STK push)')).toBeInTheDocument();
@@ -46,7 +46,7 @@ describe('orders table', () => {
         timePaid: '2026-11-22T07:45:12.000Z',
         completedBy: { _id: '6650f0c2a1b2c3d4e5f60009', fullName: 'Peter Mwangi' },
       },
-    } as never);
+    });
     renderWithProviders(<OrdersTable orders={[order]} page={1} role="staff" />);
     expect(screen.getByText(/M-Pesa SGH7K2LP9Q/)).toBeInTheDocument();
     expect(screen.queryByText(/STK push/)).not.toBeInTheDocument();

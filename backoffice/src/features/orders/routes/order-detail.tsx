@@ -24,7 +24,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ListState } from '../../../components/list-state';
 import { paths } from '../../../config/paths';
-import { errorCode } from '../../../lib/api-error';
+import { errorCode } from '@spc/shared-contracts/web-client';
 import type { Order } from '../api/get-orders';
 import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-detail';
 import { OrderActions } from '../components/order-actions';

@@ -1,7 +1,7 @@
 import { BACKOFFICE_MESSAGES, type ProductPayload } from '@spc/shared-contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { productKeys } from './get-products';
 import { refreshQueries } from '../../../lib/refresh-queries';
 

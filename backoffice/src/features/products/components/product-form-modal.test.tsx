@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders, signInAs } from '../../../testing/render';
-import { imageProblem, IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE } from './image-check';
+import { imageProblem, IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE } from '../../../lib/image-check';
 import { ProductFormModal } from './product-form-modal';
 
 const categories = [{ _id: '6650f0c2a1b2c3d4e5f6000a', name: 'Vegetables' }];

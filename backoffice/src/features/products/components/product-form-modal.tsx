@@ -24,7 +24,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { assetUrl } from '../../../lib/api-client';
 import type { Product } from '../api/get-products';
 import { useSaveProduct } from '../api/save-product';
-import { imageProblem } from './image-check';
+import { imageProblem } from '../../../lib/image-check';
 import classes from './product-form-modal.module.css';
 
 interface CategoryOption {

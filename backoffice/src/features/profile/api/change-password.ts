@@ -1,7 +1,7 @@
 import { BACKOFFICE_MESSAGES, type components } from '@spc/shared-contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { useSessionStore } from '../../../lib/session-store';
 
 export type ChangePasswordInput = components['schemas']['ChangePasswordDto'];

@@ -1,7 +1,7 @@
 import { BACKOFFICE_MESSAGES, type ProfilePayload, type Role } from '@spc/shared-contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { useSessionStore } from '../../../lib/session-store';
 import { profileKeys } from './get-profile';
 import { refreshQueries } from '../../../lib/refresh-queries';

@@ -3,7 +3,7 @@ import { Button, Modal, Stack, TextInput } from '@mantine/core';
 import { profileFormSchema, type ProfilePayload } from '@spc/shared-contracts';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import type { LoggedInUser } from '../../../lib/session-store';
+import type { LoggedInUser } from '../../../lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
 
 type ProfileInput = z.input<typeof profileFormSchema>;

@@ -1,7 +1,7 @@
 import type { components } from '@spc/shared-contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { salesKeys } from './get-sales-summary';
 
 export type SalesReport = components['schemas']['SalesReportDto'];

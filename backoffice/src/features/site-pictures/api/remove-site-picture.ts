@@ -1,7 +1,7 @@
 import type { SitePictureSlot } from '@spc/shared-contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { sitePictureKeys } from './get-site-pictures';
 
 /** DELETE /site-pictures/:slot: the storefront shows its drawing there again. */

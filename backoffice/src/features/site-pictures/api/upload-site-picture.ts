@@ -1,7 +1,7 @@
 import { SITE_PICTURE_FIELD, type SitePictureSlot } from '@spc/shared-contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { sitePictureKeys } from './get-site-pictures';
 
 export interface UploadSitePictureInput {

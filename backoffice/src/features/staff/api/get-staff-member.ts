@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { staffKeys } from './get-staff';
 
 export async function getStaffMember(id: string) {

@@ -7,7 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { unwrap } from '../../../lib/api-error';
+import { unwrap } from '@spc/shared-contracts/web-client';
 import { lowStockKeys } from '../../../lib/low-stock';
 import { refreshQueries } from '../../../lib/refresh-queries';
 

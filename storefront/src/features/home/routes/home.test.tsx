@@ -1,22 +1,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { createProduct, mockFetch, renderWithProviders } from '../../../testing/render';
+import { createProduct, createProductList } from '../../../testing/factories';
+import type { Product } from '../../../lib/types';
+import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { DEFAULT_HERO_SLIDES } from '../components/hero-carousel';
 import { Stars, Testimonials } from '../components/testimonials';
 import { HomeRoute } from './home';
 
-const listing = (products: unknown[]) => ({
-  success: true,
-  message: 'ok',
-  products,
-  categories: [],
-  totalProducts: products.length,
-  totalsPerCategory: {},
-  totalPages: 1,
-  totalFilteredProducts: products.length,
-  page: 1,
-  limit: 8,
-  priceRange: { min: 0, max: 0 },
-});
+const listing = (products: Product[]) => createProductList({ products, limit: 8 });
 
 describe('home page', () => {
   it('shows the hero, five collections and the featured seedlings', async () => {

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { createProduct, mockFetch, renderWithProviders } from '../../../testing/render';
+import { createProduct } from '../../../testing/factories';
+import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { ProductDetailRoute } from './product-detail';
 
 const route = { route: '/single/product/:id', path: '/single/product/665f1c2b9d3e4a0012345679' };

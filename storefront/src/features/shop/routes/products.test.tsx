@@ -1,37 +1,42 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { createProduct, mockFetch, renderWithProviders } from '../../../testing/render';
+import {
+  createCategory,
+  createProduct,
+  createProductList,
+  type ProductListResponseDto,
+} from '../../../testing/factories';
+import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { ProductsRoute } from './products';
 
 const categories = [
-  { _id: 'c1', name: 'Fruits', description: '', productCount: 2, createdAt: '', updatedAt: '' },
-  { _id: 'c2', name: 'Flowers', description: '', productCount: 0, createdAt: '', updatedAt: '' },
+  createCategory({ _id: 'c1', name: 'Fruits', productCount: 2, createdAt: '', updatedAt: '' }),
+  createCategory({ _id: 'c2', name: 'Flowers', productCount: 0, createdAt: '', updatedAt: '' }),
 ];
 
-const listing = (overrides: Record<string, unknown> = {}) => ({
-  success: true,
-  message: 'ok',
-  products: [
-    createProduct(),
-    createProduct({
-      _id: 'p2',
-      productName: 'Mango',
-      onOffer: true,
-      offerPrice: 200,
-      price: 300,
-      productQuantity: 4,
-    }),
-    createProduct({ _id: 'p3', productName: 'Pawpaw', productQuantity: 0 }),
-  ],
-  categories,
-  totalProducts: 3,
-  totalsPerCategory: { c1: 3, c2: 0 },
-  totalPages: 1,
-  totalFilteredProducts: 3,
-  page: 1,
-  limit: 12,
-  priceRange: { min: 20, max: 3500 },
-  ...overrides,
-});
+const listing = (overrides: Partial<ProductListResponseDto> = {}) =>
+  createProductList({
+    products: [
+      createProduct(),
+      createProduct({
+        _id: 'p2',
+        productName: 'Mango',
+        onOffer: true,
+        offerPrice: 200,
+        price: 300,
+        productQuantity: 4,
+      }),
+      createProduct({ _id: 'p3', productName: 'Pawpaw', productQuantity: 0 }),
+    ],
+    categories,
+    totalProducts: 3,
+    totalsPerCategory: { c1: 3, c2: 0 },
+    totalPages: 1,
+    totalFilteredProducts: 3,
+    page: 1,
+    limit: 12,
+    priceRange: { min: 20, max: 3500 },
+    ...overrides,
+  });
 
 const route = { route: '/shop/products' };
 

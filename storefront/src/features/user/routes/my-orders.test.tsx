@@ -1,34 +1,30 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createOrder, createOrderLine, createOrderList } from '../../../testing/factories';
+import type { Order } from '../../../lib/types';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { MyOrdersRoute } from './my-orders';
 
-const order = (overrides: Record<string, unknown> = {}) => ({
-  _id: 'o1',
-  purchaseNumber: 'SPD7K3MX9QA',
-  customerName: 'Wanjiku Kamau',
-  products: [{ productName: 'Hass Avocado', quantity: 1, unitPrice: 350, lineTotal: 350 }],
-  subtotal: 350,
-  shippingFee: 300,
-  totalAmount: 650,
-  delivery: { method: 'delivery', zoneName: 'Nairobi', days: 2 },
-  estimatedDeliveryDate: '2026-03-03T09:00:00.000Z',
-  orderStatus: 'Pending',
-  paymentStatus: 'Pending',
-  fulfillmentStatus: 'Unfulfilled',
-  orderDate: '2026-03-01T09:00:00.000Z',
-  ...overrides,
-});
+const order = (overrides: Partial<Order> = {}) =>
+  createOrder({
+    _id: 'o1',
+    purchaseNumber: 'SPD7K3MX9QA',
+    customerName: 'Wanjiku Kamau',
+    products: [
+      createOrderLine({ productName: 'Hass Avocado', quantity: 1, unitPrice: 350, lineTotal: 350 }),
+    ],
+    subtotal: 350,
+    shippingFee: 300,
+    totalAmount: 650,
+    delivery: { method: 'delivery', zoneName: 'Nairobi', days: 2 },
+    estimatedDeliveryDate: '2026-03-03T09:00:00.000Z',
+    orderStatus: 'Pending',
+    paymentStatus: 'Pending',
+    fulfillmentStatus: 'Unfulfilled',
+    orderDate: '2026-03-01T09:00:00.000Z',
+    ...overrides,
+  });
 
-const page = (orders: unknown[]) => ({
-  body: {
-    success: true,
-    message: 'ok',
-    orders,
-    totalOrders: orders.length,
-    totalPages: 1,
-    page: 1,
-  },
-});
+const page = (orders: Order[]) => ({ body: createOrderList(orders) });
 
 describe('my orders', () => {
   it("says 'No orders found.' when there are none", async () => {

@@ -1,55 +1,72 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
+import {
+  createOrder,
+  createOrderDetail,
+  createOrderLine,
+  createOrderList,
+  type OrderDetailResponseDto,
+} from '../../../testing/factories';
+import type { Order } from '../../../lib/types';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { MyOrdersRoute } from './my-orders';
 import { MyOrderDetailRoute } from './order-detail';
 import { OrderDocumentRoute } from './order-document';
 
-const order = (overrides: Record<string, unknown> = {}) => ({
-  _id: 'o1',
-  purchaseNumber: 'SPD7K3MX9QA',
-  customerName: 'Wanjiku Kamau',
-  placedBy: null,
-  guestInfo: {
-    fullName: 'Wanjiku Kamau',
-    phoneNumber: '0722000111',
-    email: 'w@example.co.ke',
-    county: 'Kiambu',
-    subCounty: 'Ruiru',
-    ward: 'Gitothua',
-    streetAddress: 'Kamakis',
-  },
-  products: [{ productName: 'Hass Avocado', quantity: 3, unitPrice: 350, lineTotal: 1050 }],
-  subtotal: 1050,
-  shippingFee: 0,
-  totalAmount: 1050,
-  delivery: { method: 'delivery', zoneName: 'All of Kenya', days: 3 },
-  orderStatus: 'Processing',
-  paymentStatus: 'Paid',
-  fulfillmentStatus: 'Unfulfilled',
-  paymentMethod: 'Mpesa',
-  paymentDetails: {
-    amount: 1050,
-    transactionCode: 'SGH7K2LP9Q',
-    timePaid: '2026-03-01T10:00:00.000Z',
-    completedBy: { _id: '', fullName: 'Seedling Propagation Centre' },
-  },
-  paidAt: '2026-03-01T10:00:00.000Z',
-  orderDate: '2026-03-01T09:00:00.000Z',
-  ...overrides,
-});
+const order = (overrides: Partial<Order> = {}) =>
+  createOrder({
+    _id: 'o1',
+    purchaseNumber: 'SPD7K3MX9QA',
+    customerName: 'Wanjiku Kamau',
+    placedBy: null,
+    guestInfo: {
+      fullName: 'Wanjiku Kamau',
+      phoneNumber: '0722000111',
+      email: 'w@example.co.ke',
+      county: 'Kiambu',
+      subCounty: 'Ruiru',
+      ward: 'Gitothua',
+      streetAddress: 'Kamakis',
+    },
+    products: [
+      createOrderLine({
+        productName: 'Hass Avocado',
+        quantity: 3,
+        unitPrice: 350,
+        lineTotal: 1050,
+      }),
+    ],
+    subtotal: 1050,
+    shippingFee: 0,
+    totalAmount: 1050,
+    delivery: { method: 'delivery', zoneName: 'All of Kenya', days: 3 },
+    orderStatus: 'Processing',
+    paymentStatus: 'Paid',
+    fulfillmentStatus: 'Unfulfilled',
+    paymentMethod: 'Mpesa',
+    paymentDetails: {
+      amount: 1050,
+      transactionCode: 'SGH7K2LP9Q',
+      timePaid: '2026-03-01T10:00:00.000Z',
+      completedBy: { _id: '', fullName: 'Seedling Propagation Centre' },
+    },
+    paidAt: '2026-03-01T10:00:00.000Z',
+    orderDate: '2026-03-01T09:00:00.000Z',
+    ...overrides,
+  });
 
 const detail = (
   o = order(),
-  documents = { receipt: { available: true }, deliveryNote: { available: true } },
+  documents: OrderDetailResponseDto['documents'] = {
+    receipt: { available: true },
+    deliveryNote: { available: true },
+  },
 ) => ({
-  body: {
-    success: true,
-    message: 'Order retrieved',
+  body: createOrderDetail({
     order: o,
     timeline: [
       { step: 'Placed', at: o.orderDate, by: null, text: 'We received your order' },
-      { step: 'Payment recorded', at: o.paidAt, by: null, text: 'Your payment was received' },
+      { step: 'Payment recorded', at: o.paidAt!, by: null, text: 'Your payment was received' },
     ],
     actions: [
       {
@@ -59,13 +76,7 @@ const detail = (
       },
     ],
     documents,
-    shop: {
-      name: 'Seedling Propagation Centre',
-      place: 'Kiambu, Kenya',
-      phone: '+254700000000',
-      website: 'shop',
-    },
-  },
+  }),
 });
 
 // The machine running the suite is shared and slow; rendering the detail takes a while there.
@@ -113,7 +124,7 @@ describe("a customer's order detail", () => {
           {
             receipt: { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid },
             deliveryNote: { available: false, reason: ORDER_DOCUMENT_MESSAGES.customerNotPaid },
-          } as never,
+          },
         ),
     });
     renderWithProviders(<MyOrderDetailRoute />, {
@@ -127,17 +138,10 @@ describe("a customer's order detail", () => {
   it('My Orders links each purchase number to its detail and offers the receipt of paid orders only', async () => {
     mockFetch({
       '/api/orders/user': () => ({
-        body: {
-          success: true,
-          message: 'ok',
-          orders: [
-            order(),
-            order({ _id: 'o2', purchaseNumber: 'SPDABCDEFGH', paymentStatus: 'Pending' }),
-          ],
-          totalOrders: 2,
-          totalPages: 1,
-          page: 1,
-        },
+        body: createOrderList([
+          order(),
+          order({ _id: 'o2', purchaseNumber: 'SPDABCDEFGH', paymentStatus: 'Pending' }),
+        ]),
       }),
     });
     renderWithProviders(<MyOrdersRoute />);

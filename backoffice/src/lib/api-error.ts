@@ -1,1 +1,0 @@
-export { ApiError, errorCode, errorMessage, unwrap } from '@spc/shared-contracts/web-client';

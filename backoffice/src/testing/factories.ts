@@ -1,0 +1,87 @@
+/**
+ * Typed test data: each factory answers what the API sends, typed by the generated OpenAPI
+ * document (shared-contracts/src/generated/api-types.ts), with the test's overrides on top.
+ * A field the API renames or drops fails the typecheck of the tests that use it.
+ */
+import type { Order } from '../features/orders/api/get-orders';
+import type { LowStock } from '../lib/low-stock';
+
+export type LowStockItem = LowStock['products'][number];
+
+/** An order as the API lists it: a customer's, pending and unpaid unless told. */
+export function createOrder(overrides: Partial<Order> = {}): Order {
+  return {
+    _id: '6650f0c2a1b2c3d4e5f60001',
+    purchaseNumber: 'SPDBMUYD9PD',
+    placedBy: {
+      _id: '6650f0c2a1b2c3d4e5f60009',
+      fullName: 'Kamau Mwangi',
+      email: 'kamau@example.co.ke',
+    },
+    customerName: 'Kamau Mwangi',
+    guestInfo: {
+      fullName: 'Kamau Mwangi',
+      phoneNumber: '0722000111',
+      email: 'kamau@example.co.ke',
+      county: 'Kiambu',
+      subCounty: 'Ruiru',
+      ward: 'Gitothua',
+      streetAddress: 'Kamakis, near the stage',
+    },
+    products: [
+      {
+        product: { _id: 'p1', productName: 'Terere (Amaranth) Tray of 200', productImage: '' },
+        productName: 'Terere (Amaranth) Tray of 200',
+        productImage: '',
+        unitPrice: 1270,
+        quantity: 1,
+        lineTotal: 1270,
+      },
+    ],
+    subtotal: 1270,
+    shippingFee: 0,
+    delivery: { method: 'collection', zoneName: 'Collect at the nursery', days: 1 },
+    totalAmount: 1270,
+    orderStatus: 'Pending',
+    paymentStatus: 'Pending',
+    fulfillmentStatus: 'Unfulfilled',
+    paymentMethod: null,
+    paymentDetails: null,
+    paidAt: null,
+    orderDate: '2026-11-22T07:30:00.000Z',
+    estimatedDeliveryDate: '2026-11-25T07:30:00.000Z',
+    inTransitDate: null,
+    deliveredDate: null,
+    cancelledDate: null,
+    createdAt: '2026-11-22T07:30:00.000Z',
+    updatedAt: '2026-11-22T07:30:00.000Z',
+    ...overrides,
+  };
+}
+
+export function createLowStockItem(overrides: Partial<LowStockItem> = {}): LowStockItem {
+  return {
+    _id: 'a1',
+    productName: 'Avocado Hass',
+    productQuantity: 2,
+    threshold: 5,
+    level: 'low',
+    ...overrides,
+  };
+}
+
+/** GET /api/stock/low's answer: the counts follow the items unless told. */
+export function createLowStockList(
+  products: LowStockItem[],
+  overrides: Partial<LowStock> = {},
+): LowStock {
+  return {
+    success: true,
+    message: 'Low stock retrieved',
+    products,
+    defaultThreshold: 5,
+    lowCount: products.filter((p) => p.level === 'low').length,
+    outCount: products.filter((p) => p.level === 'out').length,
+    ...overrides,
+  };
+}

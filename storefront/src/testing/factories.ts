@@ -1,0 +1,152 @@
+/**
+ * Typed test data: each factory answers what the API sends, typed by the generated OpenAPI
+ * document (shared-contracts/src/generated/api-types.ts), with the test's overrides on top.
+ * A field the API renames or drops fails the typecheck of the tests that use it.
+ */
+import type { components } from '@spc/shared-contracts';
+import type { Category, Order, Product } from '../lib/types';
+
+type Schemas = components['schemas'];
+export type ProductListResponseDto = Schemas['ProductListResponseDto'];
+export type OrderLineDto = Schemas['OrderLineDto'];
+export type OrderListResponseDto = Schemas['OrderListResponseDto'];
+export type OrderDetailResponseDto = Schemas['OrderDetailResponseDto'];
+
+const CREATED = '2026-01-01T00:00:00.000Z';
+
+export function createProduct(overrides: Partial<Product> = {}): Product {
+  return {
+    _id: '665f1c2b9d3e4a0012345679',
+    productName: 'Hass Avocado Seedling',
+    productDescription: 'Grafted, ready to plant',
+    price: 350,
+    initialPrice: 350,
+    offerPrice: 0,
+    onOffer: false,
+    effectivePrice: 350,
+    productQuantity: 12,
+    category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
+    productImage: '',
+    productImages: {},
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+export function createCategory(overrides: Partial<Category> = {}): Category {
+  return {
+    _id: '665f1c2b9d3e4a0012345600',
+    name: 'Fruits',
+    description: '',
+    productCount: 0,
+    createdAt: CREATED,
+    updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+/** A page of the shop's products, as GET /api/products answers it. */
+export function createProductList(
+  overrides: Partial<ProductListResponseDto> = {},
+): ProductListResponseDto {
+  const products = overrides.products ?? [createProduct()];
+  return {
+    success: true,
+    message: 'ok',
+    products,
+    categories: [],
+    totalProducts: products.length,
+    totalsPerCategory: {},
+    totalPages: 1,
+    totalFilteredProducts: products.length,
+    page: 1,
+    limit: 12,
+    priceRange: { min: 0, max: 0 },
+    ...overrides,
+  };
+}
+
+export function createOrderLine(overrides: Partial<OrderLineDto> = {}): OrderLineDto {
+  const productName = overrides.productName ?? 'Hass Avocado';
+  return {
+    product: { _id: 'p1', productName, productImage: '' },
+    productName,
+    productImage: '',
+    unitPrice: 350,
+    quantity: 1,
+    lineTotal: 350,
+    ...overrides,
+  };
+}
+
+/** An order as the API shows it to its customer: a guest's, pending, unpaid. */
+export function createOrder(overrides: Partial<Order> = {}): Order {
+  return {
+    _id: 'o1',
+    purchaseNumber: 'SPD7K3MX9QA',
+    placedBy: null,
+    customerName: 'Wanjiku Kamau',
+    guestInfo: {
+      fullName: 'Wanjiku Kamau',
+      phoneNumber: '0722000111',
+      email: 'w@example.co.ke',
+      county: 'Kiambu',
+      subCounty: 'Ruiru',
+      ward: 'Gitothua',
+      streetAddress: 'Kamakis',
+    },
+    products: [createOrderLine()],
+    subtotal: 350,
+    shippingFee: 0,
+    delivery: { method: 'delivery', zoneName: 'All of Kenya', days: 3 },
+    totalAmount: 350,
+    orderStatus: 'Pending',
+    paymentStatus: 'Pending',
+    fulfillmentStatus: 'Unfulfilled',
+    paymentMethod: null,
+    paymentDetails: null,
+    paidAt: null,
+    orderDate: '2026-03-01T09:00:00.000Z',
+    estimatedDeliveryDate: '2026-03-04T09:00:00.000Z',
+    inTransitDate: null,
+    deliveredDate: null,
+    cancelledDate: null,
+    createdAt: '2026-03-01T09:00:00.000Z',
+    updatedAt: '2026-03-01T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** One page of orders, as GET /api/orders/user answers it. */
+export function createOrderList(orders: Order[]): OrderListResponseDto {
+  return {
+    success: true,
+    message: 'ok',
+    orders,
+    totalOrders: orders.length,
+    totalPages: 1,
+    page: 1,
+  };
+}
+
+/** An order's detail (GET /api/orders/{id}/detail) with the shop's block filled in. */
+export function createOrderDetail(
+  overrides: Partial<OrderDetailResponseDto> = {},
+): OrderDetailResponseDto {
+  return {
+    success: true,
+    message: 'Order retrieved',
+    order: createOrder(),
+    timeline: [],
+    actions: [],
+    documents: { receipt: { available: true }, deliveryNote: { available: true } },
+    shop: {
+      name: 'Seedling Propagation Centre',
+      place: 'Kiambu, Kenya',
+      phone: '+254700000000',
+      website: 'shop',
+    },
+    ...overrides,
+  };
+}
