@@ -629,10 +629,15 @@ describe('forgot-password with a slow mail server', () => {
       );
       return performance.now() - started;
     };
-    const known = await time(customerEmail);
-    const unknown = await time(uniqueEmail('ghost'));
-    expect(known).toBeLessThan(1000);
-    expect(known).toBeLessThan(unknown * 3 + 100);
+    // The quickest of three each, taken in turn, so a busy moment of the machine counts for neither.
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      known.push(await time(customerEmail));
+      unknown.push(await time(uniqueEmail('ghost')));
+    }
+    expect(Math.min(...known)).toBeLessThan(1000);
+    expect(Math.min(...known)).toBeLessThan(Math.min(...unknown) * 3 + 100);
   });
 });
 

@@ -279,7 +279,15 @@ describe('M-Pesa Express', () => {
         200,
       );
       expect(paid.paymentDetails).toMatchObject({ amount: 450, transactionCode: id });
-      expect((await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status).toBe('paid');
+      // The prompt's own record follows the order's payment (its write comes just after).
+      const prompt = await waitFor(
+        async () =>
+          (await m.t.http().get(`/api/payments/mpesa/status/${id}`)).body.status as string,
+        (status) => status === 'paid',
+        10_000,
+        100,
+      );
+      expect(prompt).toBe('paid');
       expect(await auditFor(o._id, 'payment.mpesa.reopened')).toHaveLength(1);
       expect(await auditFor(o._id, 'order.payment')).toHaveLength(1);
     });
