@@ -11,9 +11,11 @@ import { OrderDetailService } from './order-detail.service';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderDocumentsController } from './order-documents.controller';
 import { OrderHoldLimits } from './order-hold-limits';
+import { OrderExpiry } from './order-expiry.service';
 import { OrderMoney } from './order-money';
+import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
-import { OrdersService } from './orders.service';
+import { ORDER_EXPIRY, OrdersService } from './orders.service';
 import {
   Order,
   OrderIdempotency,
@@ -43,7 +45,10 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderDetailService,
     OrderDocumentLinks,
     OrderDeskService,
+    OrderExpiry,
+    { provide: ORDER_EXPIRY, useExisting: OrderExpiry },
+    OrderSales,
   ],
-  exports: [OrdersService],
+  exports: [OrdersService, OrderSales],
 })
 export class OrdersModule {}

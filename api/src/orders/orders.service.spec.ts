@@ -1,3 +1,4 @@
+import type { ModuleRef } from '@nestjs/core';
 import { BadRequestException, ConflictException, ForbiddenException } from '@nestjs/common';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
@@ -66,6 +67,7 @@ function setup(stored: OrderRecord) {
     { orders: {} } as unknown as AppConfig,
     new OrderMoney({} as never, refunds as never),
     { notifyOrder: jest.fn(async () => undefined) } as unknown as SmsService,
+    {} as ModuleRef,
   );
   return {
     service,
@@ -162,7 +164,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
   it('runs a new action from its declaration alone, mail included, and keeps roles out', async () => {
     const readyForCollection: OrderStep = {
       rule: 'inTransit',
-      roles: ['staff', 'admin'],
+      by: ['staff', 'admin'],
       prepare: () => ({ $set: { orderStatus: 'InTransit' } }),
       audit: {
         action: 'order.ready',

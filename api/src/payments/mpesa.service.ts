@@ -23,7 +23,7 @@ import {
   type MpesaPushStatus,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
-import type { Principal } from '../common/principal';
+import type { Principal, SystemActor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
@@ -36,9 +36,9 @@ import { MpesaPushesRepository, type MpesaPushRecord } from './mpesa-pushes.repo
 import { PromptLimits } from './prompt-limits';
 
 /** Who the audit trail names for what M-Pesa Express does on its own. */
-export const MPESA_ACTOR: Principal = {
+export const MPESA_ACTOR: SystemActor = {
   id: 'mpesa-express',
-  role: 'staff',
+  role: 'system',
   fullName: MPESA_EXPRESS_NAME,
 };
 
