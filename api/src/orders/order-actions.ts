@@ -316,7 +316,9 @@ export const ORDER_STEPS = {
   delete: {
     rule: 'delete',
     by: ['admin'],
+    // Unpaid still: a payment recorded meanwhile puts the order in the sales record.
     guard: ({ order }) => ({
+      paymentStatus: 'Pending',
       orderStatus:
         order.orderStatus === 'Cancelled'
           ? 'Cancelled'

@@ -11,6 +11,9 @@ import { OrderDetailService } from './order-detail.service';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderDocumentsController } from './order-documents.controller';
 import { OrderHoldLimits } from './order-hold-limits';
+import { PlacementKeys } from './order-idempotency';
+import { OrderReconciler } from './order-reconciler';
+import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
@@ -40,6 +43,9 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrdersService,
     OrdersRepository,
     OrderPlacementService,
+    PlacementKeys,
+    OrderReconciler,
+    OrderStock,
     OrderHoldLimits,
     OrderMoney,
     OrderDetailService,
