@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import { canonicalEmail, canonicalPhone } from '../common/identifiers';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderIdempotency } from './schemas/order.schema';
 
 /** What a placement's Idempotency-Key answers: place it (under `key`), or the order it placed. */
 export type KeyClaim = { key?: string; replay?: undefined } | { replay: OrderRecord };
@@ -13,7 +16,10 @@ export type KeyClaim = { key?: string; replay?: undefined } | { replay: OrderRec
  */
 @Injectable()
 export class PlacementKeys {
-  constructor(private readonly orders: OrdersRepository) {}
+  constructor(
+    private readonly orders: OrdersRepository,
+    @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
+  ) {}
 
   async claim(
     idempotencyKey: string | undefined,
@@ -31,7 +37,7 @@ export class PlacementKeys {
         .slice(0, 32)}`;
     const key = `${owner}:${idempotencyKey}`;
     const fingerprint = createHash('sha256').update(JSON.stringify(order)).digest('hex');
-    const claim = await this.orders.claimKey(key, fingerprint);
+    const claim = await this.claimKey(key, fingerprint);
     if (claim.claimed) return { key };
     if (claim.fingerprint !== fingerprint) {
       throw new UnprocessableEntityException({
@@ -47,10 +53,30 @@ export class PlacementKeys {
   }
 
   async complete(key: string | undefined, orderId: string): Promise<void> {
-    if (key) await this.orders.completeKey(key, orderId);
+    if (key) await this.keys.updateOne({ key }, { $set: { orderId } });
   }
 
   async release(key: string | undefined): Promise<void> {
-    if (key) await this.orders.releaseKey(key);
+    if (key) await this.keys.deleteOne({ key, orderId: null });
+  }
+
+  /** Keys never used for an order (their placement died) free again after `before`. */
+  async releaseStale(before: Date): Promise<void> {
+    await this.keys.deleteMany({ orderId: null, createdAt: { $lt: before } });
+  }
+
+  /** Claims the key for this placement; on a repeat, answers what the first claim recorded. */
+  private async claimKey(
+    key: string,
+    fingerprint: string,
+  ): Promise<{ claimed: true } | { claimed: false; fingerprint: string; orderId: string | null }> {
+    try {
+      await this.keys.create({ key, fingerprint, orderId: null, createdAt: new Date() });
+      return { claimed: true };
+    } catch (error) {
+      const existing = await this.keys.findOne({ key }).lean<OrderIdempotency>();
+      if (!existing) throw error;
+      return { claimed: false, fingerprint: existing.fingerprint, orderId: existing.orderId };
+    }
   }
 }

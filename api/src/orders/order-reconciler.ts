@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { PlacementKeys } from './order-idempotency';
 import { OrderStock } from './order-stock';
 import { OrdersRepository } from './orders.repository';
 
@@ -28,6 +29,7 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     private readonly orders: OrdersRepository,
     private readonly stock: OrderStock,
+    private readonly keys: PlacementKeys,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,7 +74,7 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
         await this.stock.returnStock(order);
         this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
       }
-      await this.orders.releaseStaleKeys(before);
+      await this.keys.releaseStale(before);
     } catch (error) {
       this.logger.error(
         `Order reconciliation failed${atStartup ? ' at start-up' : ''}: ${(error as Error).message}`,
