@@ -12,6 +12,7 @@ import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
+import { SHOP_ACTOR } from './shop-actor';
 
 const clerk: Principal = { id: 'u1', role: 'staff', fullName: 'Grace Njeri' };
 const ID = '665f1c2b9d3e4a0012345679';
@@ -42,6 +43,7 @@ function setup(stored: OrderRecord) {
     });
   const repo = {
     findById: jest.fn(async () => current),
+    delete: jest.fn(async () => true),
     transition: jest.fn(
       async (_id: string, filter: Record<string, unknown>, update: { $set: object }) => {
         if (!matches(filter)) return null;
@@ -58,6 +60,7 @@ function setup(stored: OrderRecord) {
     deleteOne: jest.fn(async () => ({ deletedCount: 1 })),
   };
   const placement = { returnStock: jest.fn(async () => undefined) };
+  const sms = { notifyOrder: jest.fn(async () => undefined) };
   const service = new OrdersService(
     repo as unknown as OrdersRepository,
     placement as unknown as OrderPlacementService,
@@ -66,7 +69,7 @@ function setup(stored: OrderRecord) {
     mail as unknown as MailService,
     { orders: {} } as unknown as AppConfig,
     new OrderMoney({} as never, refunds as never),
-    { notifyOrder: jest.fn(async () => undefined) } as unknown as SmsService,
+    sms as unknown as SmsService,
     {} as ModuleRef,
   );
   return {
@@ -76,6 +79,7 @@ function setup(stored: OrderRecord) {
     mail,
     refunds,
     placement,
+    sms,
     current: () => current,
     changeBehind: (c: Partial<OrderRecord>) => (current = { ...current, ...c }),
   };
@@ -238,5 +242,47 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     await expect(t.service.cancel(other, ID)).rejects.toMatchObject({
       response: { message: 'No order with this id' },
     });
+  });
+});
+
+describe('cancellations all go through the runner', () => {
+  const admin: Principal = { id: 'a1', role: 'admin', fullName: 'Shop Admin' };
+
+  it('deletes an unpaid order as a cancellation: stock returned, the customer texted, audited', async () => {
+    const { service, repo, audit, placement, sms } = setup(order({ orderStatus: 'Processing' }));
+    const view = await service.remove(admin, ID);
+    expect(view.orderStatus).toBe('Cancelled');
+    expect(placement.returnStock).toHaveBeenCalledWith(
+      expect.objectContaining({ orderStatus: 'Cancelled', stockReturn: 'pending' }),
+    );
+    expect(repo.delete).toHaveBeenCalledWith(ID);
+    expect(sms.notifyOrder).toHaveBeenCalledWith(
+      expect.objectContaining({ orderStatus: 'Cancelled' }),
+      'cancelled',
+      undefined,
+    );
+    expect(audit.record).toHaveBeenCalledWith(
+      admin,
+      'order.delete',
+      'Shop Admin deleted order SPC-1001',
+      { type: 'order', id: ID, label: 'SPC-1001' },
+    );
+  });
+
+  it('lets only the shop itself expire an order, and names the shop (a system actor) in the trail', async () => {
+    const { service, audit, sms, current } = setup(order());
+    await expect(
+      service.runOn(ORDER_STEPS.expire, clerk, current(), { hours: 72 }),
+    ).rejects.toBeInstanceOf(ForbiddenException);
+    expect(SHOP_ACTOR.role).toBe('system');
+    await service.runOn(ORDER_STEPS.expire, SHOP_ACTOR, current(), { hours: 72 });
+    expect(current().orderStatus).toBe('Cancelled');
+    expect(sms.notifyOrder).toHaveBeenCalledWith(expect.anything(), 'cancelled', undefined);
+    expect(audit.record).toHaveBeenCalledWith(
+      SHOP_ACTOR,
+      'order.expire',
+      'SPC-1001 was cancelled automatically, unpaid after 72 hours; its stock was returned',
+      { type: 'order', id: ID, label: 'SPC-1001' },
+    );
   });
 });
