@@ -69,7 +69,7 @@ export interface OrderStep<I = void> {
   /** The e-mail to send once the change is made, if any. */
   mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
   /** The customer's text message once the change is made (sent at most once per order and event). */
-  sms?: OrderSmsEvent;
+  sms?: OrderSmsEvent | ((ctx: StepContext<I>) => OrderSmsEvent | undefined);
 }
 
 /** The change that cancels an order and marks its stock to be returned. */
@@ -328,7 +328,8 @@ export const ORDER_STEPS = {
       order.orderStatus === 'Cancelled'
         ? { $set: { orderStatus: 'Cancelled' } }
         : cancelChange(now),
-    sms: 'cancelled',
+    // Told once, when the delete is what cancels it.
+    sms: ({ order }) => (order.orderStatus === 'Cancelled' ? undefined : 'cancelled'),
     after: async ({ placement, orders }, updated) => {
       // A return a crash interrupted is finished before the order goes.
       if (updated.stockReturn === 'pending' || updated.stockReturn === 'done')

@@ -269,6 +269,15 @@ describe('cancellations all go through the runner', () => {
     );
   });
 
+  it('deletes an order already cancelled without telling the customer a second time', async () => {
+    const { service, repo, sms } = setup(
+      order({ orderStatus: 'Cancelled', stockReturn: 'cleared' }),
+    );
+    await service.remove(admin, ID);
+    expect(repo.delete).toHaveBeenCalledWith(ID);
+    expect(sms.notifyOrder).not.toHaveBeenCalled();
+  });
+
   it('lets only the shop itself expire an order, and names the shop (a system actor) in the trail', async () => {
     const { service, audit, sms, current } = setup(order());
     await expect(

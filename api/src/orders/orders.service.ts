@@ -334,10 +334,11 @@ export class OrdersService {
     const mail = step.mail?.(ctx, updated);
     if (mail) await this.send(mail, step.audit.action, order);
     // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
-    if (step.sms)
+    const sms = typeof step.sms === 'function' ? step.sms(ctx) : step.sms;
+    if (sms)
       void this.sms.notifyOrder(
         updated,
-        step.sms,
+        sms,
         actor.role === 'customer' ? smsSender(actor.id) : undefined,
       );
     return (await this.views([updated]))[0]!;
