@@ -1,6 +1,9 @@
 /** Roles a signed-in principal can hold; the API says `customer` where the storefront says "user". */
 export const ROLES = ['admin', 'staff', 'customer'] as const;
 export type Role = (typeof ROLES)[number];
+/** Who acts: a person of a role, or the shop itself (the expiry loop, M-Pesa Express). */
+export const ACTOR_KINDS = [...ROLES, 'system'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 /** Order life cycle: the statuses an order moves through. */
 export const ORDER_STATUSES = [

@@ -3,6 +3,7 @@
  * export's bound, shared so that the API filters and the back office shows the same things.
  */
 import type { FulfillmentStatus, OrderStatus, PaymentStatus } from './constants';
+import { ORDER_RULES } from './order-state';
 
 /** How a status reads to a person: "In transit", not "InTransit". */
 export const STATUS_LABELS: Record<OrderStatus | PaymentStatus | FulfillmentStatus, string> = {
@@ -43,17 +44,17 @@ export const ORDER_QUEUE_LABELS: Record<OrderQueue | 'all', string> = {
   all: 'All orders',
 };
 
-/** The statuses each bucket covers (with its payment status, when it matters). */
+/**
+ * The statuses each bucket covers (with its payment status, when it matters): the starting
+ * statuses of the action each bucket waits for, from the state machine.
+ */
 export const ORDER_QUEUE_RULES: Record<
   OrderQueue,
   { orderStatus: readonly OrderStatus[]; paymentStatus?: PaymentStatus }
 > = {
-  toConfirmPayment: {
-    orderStatus: ['Pending', 'Processing', 'InTransit', 'Delivered'],
-    paymentStatus: 'Pending',
-  },
-  toDispatch: { orderStatus: ['Pending', 'Processing'], paymentStatus: 'Paid' },
-  inTransit: { orderStatus: ['InTransit'] },
+  toConfirmPayment: { orderStatus: ORDER_RULES.completePayment.from, paymentStatus: 'Pending' },
+  toDispatch: { orderStatus: ORDER_RULES.inTransit.from, paymentStatus: 'Paid' },
+  inTransit: { orderStatus: ORDER_RULES.confirmDelivery.from },
   toComplete: { orderStatus: ['Delivered'] },
 };
 

@@ -3,8 +3,9 @@
  * in both apps (the print pages, the customer's order page): the shop's identity, the documents'
  * words, the delivery line and the timeline's shape.
  */
-import type { OrderStatus } from './constants';
+import { ORDER_STATUSES, type OrderStatus } from './constants';
 import { formatMoney } from './format';
+import { STATUS_LABELS } from './order-desk';
 
 /** The shop as it signs its receipts and delivery notes. */
 export const SHOP_IDENTITY = {
@@ -76,14 +77,9 @@ export function deliveryAddressText(info: {
 }
 
 /** Status words for people ("In transit", never "InTransit"). */
-export const ORDER_STATUS_WORDS: Record<OrderStatus, string> = {
-  Pending: 'Pending',
-  Processing: 'Processing',
-  InTransit: 'In transit',
-  Delivered: 'Delivered',
-  Completed: 'Completed',
-  Cancelled: 'Cancelled',
-};
+export const ORDER_STATUS_WORDS = Object.fromEntries(
+  ORDER_STATUSES.map((s) => [s, STATUS_LABELS[s]]),
+) as Record<OrderStatus, string>;
 
 /** One step of an order's timeline: what happened, when, and (for staff only) who did it. */
 export interface OrderTimelineEntry {

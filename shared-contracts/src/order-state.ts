@@ -3,7 +3,7 @@
  * shared so that the API enforces it and the back office greys out what it would refuse, with the
  * same reason and the same machine-readable code.
  */
-import type { OrderStatus, PaymentStatus, Role } from './constants';
+import type { ActorKind, OrderStatus, PaymentStatus } from './constants';
 import type { ErrorCode } from './error-codes';
 
 export const ORDER_ACTIONS = [
@@ -31,14 +31,8 @@ export type ActionRefusal = Extract<
   'ILLEGAL_TRANSITION' | 'ALREADY_PAID' | 'NOT_PAID' | 'SALES_RECORD'
 >;
 
-const ok: ActionCheck = { allowed: true };
-const no = (reason: string, code: ActionRefusal = 'ILLEGAL_TRANSITION'): ActionCheck => ({
-  allowed: false,
-  reason,
-  code,
-});
-
-const STATUS_WORDS: Record<OrderStatus, string> = {
+/** How each status reads in a refusal: "This order is {words}". */
+const STATUS_IN_REFUSALS: Record<OrderStatus, string> = {
   Pending: 'pending',
   Processing: 'being processed',
   InTransit: 'in transit',
@@ -47,55 +41,123 @@ const STATUS_WORDS: Record<OrderStatus, string> = {
   Cancelled: 'cancelled',
 };
 
-/** May this action be taken on an order in this state, by this role? And if not, why. */
+/** One action of the order state machine. */
+export interface OrderActionRule {
+  /** The statuses it starts from. */
+  from: readonly OrderStatus[];
+  /** Narrower starting statuses for some kinds of actor (a customer cancels only a pending order). */
+  fromFor?: Partial<Record<ActorKind, readonly OrderStatus[]>>;
+  /** Who may take it (the API's controllers say the same with their guards). */
+  by: readonly ActorKind[];
+  /** The refusal from another status: "This order is {status}; {refusal}". */
+  refusal: string;
+  /** The refusal for the actors of `fromFor`. */
+  refusalFor?: Partial<Record<ActorKind, string>>;
+  code?: ActionRefusal;
+  /** "and paid" is said in the refusal of a paid order. */
+  saysPaid?: true;
+  /** The payment status the order must have, and the refusal otherwise (the status one if absent). */
+  payment?: { is: PaymentStatus; refusal?: string; code?: ActionRefusal; checkedFirst?: true };
+}
+
+const PEOPLE_OF_THE_SHOP = ['staff', 'admin'] as const;
+
+/**
+ * The order state machine, written once: each action's starting statuses, its payment condition,
+ * who may take it and why it is refused. `checkOrderAction` reads it (the API before every change,
+ * the back office and the storefront to grey out what would be refused), and the API's atomic
+ * guards take their starting statuses from it (`startingStatuses`).
+ */
+export const ORDER_RULES: Record<OrderAction, OrderActionRule> = {
+  completePayment: {
+    from: ['Pending', 'Processing', 'InTransit', 'Delivered'],
+    by: [...PEOPLE_OF_THE_SHOP, 'system'],
+    refusal: 'it can no longer be paid',
+    payment: {
+      is: 'Pending',
+      refusal: 'This order is already paid',
+      code: 'ALREADY_PAID',
+      checkedFirst: true,
+    },
+  },
+  inTransit: {
+    from: ['Pending', 'Processing'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'only pending or processing orders can be sent out',
+  },
+  confirmDelivery: {
+    from: ['InTransit'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'only an order in transit can be marked delivered',
+  },
+  fulfil: {
+    from: ['InTransit', 'Delivered'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'only orders in transit or delivered can be fulfilled',
+    payment: {
+      is: 'Paid',
+      refusal: 'Complete the payment before fulfilling this order',
+      code: 'NOT_PAID',
+    },
+  },
+  cancel: {
+    from: ['Pending', 'Processing'],
+    // The expiry loop cancels only orders nobody confirmed (still pending and unpaid).
+    fromFor: { customer: ['Pending'], system: ['Pending'] },
+    by: [...PEOPLE_OF_THE_SHOP, 'customer', 'system'],
+    refusal: 'only pending or processing orders can be cancelled',
+    refusalFor: { customer: 'please contact the shop to cancel it' },
+  },
+  update: {
+    from: ['Pending', 'Processing'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'delivery details can only change before it is sent out',
+  },
+  delete: {
+    // A paid order stays in the sales record even once cancelled (its refund is recorded).
+    from: ['Pending', 'Processing', 'Cancelled'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'it is part of the sales record and cannot be deleted',
+    code: 'SALES_RECORD',
+    saysPaid: true,
+    payment: { is: 'Pending' },
+  },
+};
+
+/** The statuses `action` starts from when taken by this kind of actor. */
+export function startingStatuses(
+  action: OrderAction,
+  kind: ActorKind = 'staff',
+): readonly OrderStatus[] {
+  const rule = ORDER_RULES[action];
+  return rule.fromFor?.[kind] ?? rule.from;
+}
+
+/** May this action be taken on an order in this state, by this kind of actor? And if not, why. */
 export function checkOrderAction(
   order: OrderState,
   action: OrderAction,
-  role: Role = 'staff',
+  role: ActorKind = 'staff',
 ): ActionCheck {
   const { orderStatus: status, paymentStatus } = order;
-  const is = (...statuses: OrderStatus[]) => statuses.includes(status);
-  const state = `This order is ${STATUS_WORDS[status]}`;
-  switch (action) {
-    case 'completePayment':
-      if (paymentStatus === 'Paid') return no('This order is already paid', 'ALREADY_PAID');
-      return is('Pending', 'Processing', 'InTransit', 'Delivered')
-        ? ok
-        : no(`${state}; it can no longer be paid`);
-    case 'inTransit':
-      return is('Pending', 'Processing')
-        ? ok
-        : no(`${state}; only pending or processing orders can be sent out`);
-    case 'confirmDelivery':
-      return is('InTransit')
-        ? ok
-        : no(`${state}; only an order in transit can be marked delivered`);
-    case 'fulfil':
-      if (!is('InTransit', 'Delivered'))
-        return no(`${state}; only orders in transit or delivered can be fulfilled`);
-      return paymentStatus === 'Paid'
-        ? ok
-        : no('Complete the payment before fulfilling this order', 'NOT_PAID');
-    case 'cancel':
-      if (role === 'customer') {
-        return is('Pending') ? ok : no(`${state}; please contact the shop to cancel it`);
-      }
-      return is('Pending', 'Processing')
-        ? ok
-        : no(`${state}; only pending or processing orders can be cancelled`);
-    case 'update':
-      return is('Pending', 'Processing')
-        ? ok
-        : no(`${state}; delivery details can only change before it is sent out`);
-    case 'delete':
-      // A paid order stays in the sales record even once cancelled (its refund is recorded).
-      if (is('Cancelled') && paymentStatus !== 'Paid') return ok;
-      if (is('Pending', 'Processing') && paymentStatus === 'Pending') return ok;
-      return no(
-        `${state}${paymentStatus === 'Paid' ? ' and paid' : ''}; it is part of the sales record and cannot be deleted`,
-        'SALES_RECORD',
-      );
-  }
+  const rule = ORDER_RULES[action];
+  const state = `This order is ${STATUS_IN_REFUSALS[status]}${rule.saysPaid && paymentStatus === 'Paid' ? ' and paid' : ''}`;
+  const code = rule.code ?? 'ILLEGAL_TRANSITION';
+  const statusRefusal: ActionCheck = {
+    allowed: false,
+    reason: `${state}; ${rule.refusalFor?.[role] ?? rule.refusal}`,
+    code,
+  };
+  const pay = rule.payment;
+  const paymentRefusal: ActionCheck | null =
+    pay && paymentStatus !== pay.is
+      ? pay.refusal
+        ? { allowed: false, reason: pay.refusal, code: pay.code ?? code }
+        : statusRefusal
+      : null;
+  if (pay?.checkedFirst && paymentRefusal) return paymentRefusal;
+  if (!startingStatuses(action, role).includes(status)) return statusRefusal;
+  return paymentRefusal ?? { allowed: true };
 }
 
 /** The three steps of the storefront's tracking timeline and whether each is done. */

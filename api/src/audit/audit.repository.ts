@@ -51,10 +51,10 @@ export class AuditRepository {
     return { items: docs.map(toView), total };
   }
 
-  /** The admins and staff who appear in the trail, by the name and role of their latest entry. */
+  /** The admins, staff and the shop's own actors (system) in the trail, by their latest entry. */
   async people(): Promise<AuditPersonDto[]> {
     const rows = await this.logs.aggregate<{ _id: string; fullName: string; role: string }>([
-      { $match: { 'performedBy.role': { $in: ['admin', 'staff'] } } },
+      { $match: { 'performedBy.role': { $in: ['admin', 'staff', 'system'] } } },
       { $sort: { timestamp: -1 } },
       {
         $group: {

@@ -7,7 +7,7 @@ import {
   type CsvValue,
 } from '@spc/shared-contracts';
 import { pageRequest } from '../common/pagination';
-import type { Principal } from '../common/principal';
+import type { Actor, Principal } from '../common/principal';
 import { addDays, startOfShopDay } from '../reports/shop-time';
 import { AuditRepository, type AuditFilter } from './audit.repository';
 import type {
@@ -35,7 +35,7 @@ export class AuditService {
    * already happened and the caller must hear so.
    */
   async record(
-    actor: Principal,
+    actor: Actor,
     action: string,
     message: string,
     target?: AuditTargetRef,

@@ -1,35 +1,32 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
-import type { OrderAction, OrderSmsEvent, OrderStatus, Role } from '@spc/shared-contracts';
-import { formatMoney } from '@spc/shared-contracts';
+import {
+  formatMoney,
+  ORDER_RULES,
+  type ActorKind,
+  type OrderAction,
+  type OrderSmsEvent,
+} from '@spc/shared-contracts';
 import { canonicalReceiptCode } from '../common/identifiers';
-import type { Principal } from '../common/principal';
+import type { Actor } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
 import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import type { OrderMoney } from './order-money';
 import { paidMail } from './order-paid-mail';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
+import type { OrdersRepository } from './orders.repository';
 import type { Order } from './schemas/order.schema';
-
-/** Which statuses each action starts from, for the atomic guard (the reasons come from shared-contracts). */
-export const FROM: Record<Exclude<OrderAction, 'delete'>, OrderStatus[]> = {
-  completePayment: ['Pending', 'Processing', 'InTransit', 'Delivered'],
-  inTransit: ['Pending', 'Processing'],
-  confirmDelivery: ['InTransit'],
-  fulfil: ['InTransit', 'Delivered'],
-  cancel: ['Pending', 'Processing'],
-  update: ['Pending', 'Processing'],
-};
 
 /** What every hook of a step sees: the order as read, who acts, what they sent, and when. */
 export interface StepContext<I> {
   order: OrderRecord;
-  actor: Principal;
+  actor: Actor;
   input: I;
   now: Date;
   money: OrderMoney;
   placement: OrderPlacementService;
+  orders: OrdersRepository;
   /** A signed link to this order's receipt, for the e-mails (absent where no signer is set up). */
   receiptLink?: (orderId: string) => string;
   /** The new delivery terms an address change worked out (for its audit entry). */
@@ -38,18 +35,18 @@ export interface StepContext<I> {
 
 /**
  * One thing staff, a customer or the shop itself do to an order, declared once. The runner
- * (`OrdersService.run`) reads the order, checks `roles`, `access` and the state machine's `rule`
- * for the actor, lets `prepare` refuse with a 4xx and build the change, runs `before` (what must
+ * (`OrdersService.run`) reads the order, checks who may act (`ORDER_RULES` in shared-contracts,
+ * narrowed by `by`), `access` and the state machine's `rule` for the actor, lets `prepare` refuse with a 4xx and build the change, runs `before` (what must
  * be written first), applies the change in one conditional update (the order must still be in one
  * of the rule's starting statuses and match `guard`), runs `after`, then writes the audit entry
  * and sends the mail, if any. When the conditional update matches nothing the order changed under
  * us: `before` is taken back and the answer is the reason for the order's current state.
  */
 export interface OrderStep<I = void> {
-  /** The state-machine rule (`checkOrderAction`), which also gives the starting statuses. */
-  rule: Exclude<OrderAction, 'delete'>;
-  /** Who may take the step (the controller enforces it too; the runner refuses anyone else). */
-  roles: readonly Role[];
+  /** The state-machine rule (`ORDER_RULES`), which gives the starting statuses and who may act. */
+  rule: OrderAction;
+  /** Fewer actors than the rule allows, if so (the controller enforces it too). */
+  by?: readonly ActorKind[];
   /** Runs before the state rule: may this actor see the order at all (throws a 4xx if not). */
   access?: (ctx: StepContext<I>) => void;
   /** More conditions the order must still meet when it is changed (may narrow the statuses). */
@@ -73,7 +70,7 @@ export interface OrderStep<I = void> {
   /** The e-mail to send once the change is made, if any. */
   mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
   /** The customer's text message once the change is made (sent at most once per order and event). */
-  sms?: OrderSmsEvent;
+  sms?: OrderSmsEvent | ((ctx: StepContext<I>) => OrderSmsEvent | undefined);
 }
 
 /** The change that cancels an order and marks its stock to be returned. */
@@ -81,7 +78,7 @@ export const cancelChange = (at: Date): UpdateQuery<Order> => ({
   $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
 });
 
-const STAFF: readonly Role[] = ['staff', 'admin'];
+const STAFF: readonly ActorKind[] = ['staff', 'admin'];
 
 function assertTotal(order: OrderRecord, amount: number): void {
   if (amount !== order.totalAmount)
@@ -126,7 +123,7 @@ const stillUnpaid = ({ order }: StepContext<unknown>): FilterQuery<Order> => ({
 export const ORDER_STEPS = {
   completePayment: {
     rule: 'completePayment',
-    roles: STAFF,
+    by: STAFF,
     guard: stillUnpaid,
     prepare: async (ctx) => {
       const { order, input: dto, now, money } = ctx;
@@ -160,7 +157,7 @@ export const ORDER_STEPS = {
   /** A payment Daraja confirmed (M-Pesa Express): the actor is the system. */
   mpesaExpressPayment: {
     rule: 'completePayment',
-    roles: ['staff'],
+    by: ['system'],
     guard: stillUnpaid,
     prepare: (ctx) => {
       const { amount, transactionCode, timePaid } = ctx.input;
@@ -179,7 +176,6 @@ export const ORDER_STEPS = {
 
   inTransit: {
     rule: 'inTransit',
-    roles: STAFF,
     prepare: ({ now }) => ({ $set: { orderStatus: 'InTransit', inTransitDate: now } }),
     sms: 'sent',
     audit: {
@@ -191,7 +187,6 @@ export const ORDER_STEPS = {
 
   confirmDelivery: {
     rule: 'confirmDelivery',
-    roles: STAFF,
     prepare: ({ now }) => ({ $set: { orderStatus: 'Delivered', deliveredDate: now } }),
     sms: 'delivered',
     audit: {
@@ -203,7 +198,6 @@ export const ORDER_STEPS = {
 
   fulfil: {
     rule: 'fulfil',
-    roles: STAFF,
     guard: () => ({ paymentStatus: 'Paid' }),
     // Fulfilling an order still in transit also delivers it (its one "delivered" message).
     sms: 'delivered',
@@ -227,7 +221,6 @@ export const ORDER_STEPS = {
    */
   update: {
     rule: 'update',
-    roles: STAFF,
     // The fee was worked out from the order as read: it must still be unpaid (or paid) and priced so.
     guard: ({ order }) => ({
       paymentStatus: order.paymentStatus,
@@ -279,15 +272,11 @@ export const ORDER_STEPS = {
   /** Cancels the order and returns its stock; a paid one only with its refund, recorded first. */
   cancel: {
     rule: 'cancel',
-    roles: ['staff', 'admin', 'customer'],
     access: ({ order, actor }) => {
       if (actor.role === 'customer' && order.placedBy !== actor.id)
         throw new NotFoundException('No order with this id');
     },
-    guard: ({ order, actor }) => ({
-      orderStatus: { $in: actor.role === 'customer' ? ['Pending'] : FROM.cancel },
-      paymentStatus: order.paymentStatus,
-    }),
+    guard: ({ order }) => ({ paymentStatus: order.paymentStatus }),
     before: ({ order, input: refund, actor, money }) =>
       money.recordRefundForCancel(order, refund, actor),
     prepare: ({ now }) => cancelChange(now),
@@ -305,4 +294,51 @@ export const ORDER_STEPS = {
       },
     },
   } satisfies OrderStep<RefundDto | undefined>,
+  /** The shop cancels an order nobody paid or confirmed in time, and returns its stock. */
+  expire: {
+    rule: 'cancel',
+    by: ['system'],
+    guard: () => ({ paymentStatus: 'Pending' }),
+    prepare: ({ now }) => cancelChange(now),
+    sms: 'cancelled',
+    after: ({ placement }, updated) => placement.returnStock(updated),
+    audit: {
+      action: 'order.expire',
+      text: ({ order, input }) =>
+        `${order.purchaseNumber} was cancelled automatically, unpaid after ${input.hours} hours; its stock was returned`,
+    },
+  } satisfies OrderStep<{ hours: number }>,
+
+  /**
+   * Deletes a cancelled order, or an unpaid pending or processing one, which is cancelled first
+   * (its stock returned, the customer told as of any cancellation).
+   */
+  delete: {
+    rule: 'delete',
+    by: ['admin'],
+    // Unpaid still: a payment recorded meanwhile puts the order in the sales record.
+    guard: ({ order }) => ({
+      paymentStatus: 'Pending',
+      orderStatus:
+        order.orderStatus === 'Cancelled'
+          ? 'Cancelled'
+          : { $in: ORDER_RULES.delete.from.filter((s) => s !== 'Cancelled') },
+    }),
+    prepare: ({ order, now }) =>
+      order.orderStatus === 'Cancelled'
+        ? { $set: { orderStatus: 'Cancelled' } }
+        : cancelChange(now),
+    // Told once, when the delete is what cancels it.
+    sms: ({ order }) => (order.orderStatus === 'Cancelled' ? undefined : 'cancelled'),
+    after: async ({ placement, orders, actor }, updated) => {
+      // A return a crash interrupted is finished before the order goes.
+      if (updated.stockReturn === 'pending' || updated.stockReturn === 'done')
+        await placement.returnStock(updated, actor);
+      await orders.delete(updated._id);
+    },
+    audit: {
+      action: 'order.delete',
+      text: ({ actor, order }) => `${actor.fullName} deleted order ${order.purchaseNumber}`,
+    },
+  } satisfies OrderStep,
 };

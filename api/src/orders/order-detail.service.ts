@@ -23,7 +23,9 @@ import type {
 import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
 import { deliveryNotePdf, receiptPdf, type ShopContacts } from './order-pdf';
-import { OrdersService, SHOP_ACTOR } from './orders.service';
+import { OrderSales } from './order-sales';
+import { OrdersService } from './orders.service';
+import { SHOP_ACTOR } from './shop-actor';
 
 /** Which actions each role has on orders at all (the state machine then allows or refuses each). */
 const ROLE_ACTIONS: Record<Role, OrderAction[]> = {
@@ -68,6 +70,7 @@ export interface OrderPdf {
 export class OrderDetailService {
   constructor(
     private readonly orders: OrdersService,
+    private readonly sales: OrderSales,
     private readonly audit: AuditService,
     private readonly links: OrderDocumentLinks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -126,7 +129,7 @@ export class OrderDetailService {
     // A paid order cancelled since: its receipt says so, with the refund, never just "paid".
     const refund =
       kind === 'receipt' && order.orderStatus === 'Cancelled'
-        ? await this.orders.refundOf(order._id)
+        ? await this.sales.refundOf(order._id)
         : null;
     const pdf =
       kind === 'receipt'

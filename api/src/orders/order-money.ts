@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { REFUND_MESSAGES } from '@spc/shared-contracts';
 import { canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
-import type { Principal } from '../common/principal';
+import type { Actor } from '../common/principal';
 import type { RefundDto } from './dto/order.dto';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -92,7 +92,7 @@ export class OrderMoney {
   async recordRefundForCancel(
     order: OrderRecord,
     refund: RefundDto | undefined,
-    actor: Principal,
+    actor: Actor,
     now = new Date(),
   ): Promise<(() => Promise<void>) | null> {
     if (order.paymentStatus !== 'Paid') return null;

@@ -1,26 +1,16 @@
-import { createHash } from 'node:crypto';
-import {
-  BadRequestException,
-  ConflictException,
-  Inject,
-  Injectable,
-  Logger,
-  UnprocessableEntityException,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger } from '@nestjs/common';
 import type { DeliveryMethod } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
 import { InventoryService } from '../inventory/inventory.service';
-import { canonicalEmail, canonicalPhone } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
-import type { Principal } from '../common/principal';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import type { Actor, Principal } from '../common/principal';
 import { DeliveryService } from '../delivery/delivery.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
 import { OrderHoldLimits, type OrderSource } from './order-hold-limits';
+import { PlacementKeys } from './order-idempotency';
+import { OrderReconciler } from './order-reconciler';
+import { OrderStock } from './order-stock';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { newPurchaseNumber } from './purchase-number';
@@ -31,32 +21,36 @@ export interface Placement {
   replayed: boolean;
 }
 
+type Line = { _id: string; quantity: number };
+interface PricedLine {
+  productId: string;
+  productName: string;
+  productImage: string;
+  unitPrice: number;
+  quantity: number;
+  lineTotal: number;
+}
+type Priced = Awaited<ReturnType<OrderPlacementService['priceLines']>>;
+
 /**
- * Places orders so that stock is never oversold and nothing is lost when the process dies midway:
- * the order is written first as `reserving`; each line's stock is then reserved on its product in
- * one conditional update that also records the order's id there; the order becomes `placed` last.
- * A reconciler (at start-up and every few seconds) undoes placements older than a threshold that
- * never became `placed`, and finishes cancellations whose stock return was interrupted. No step
- * holds a lock: each is one conditional update, and the order's `placement` decides atomically
- * whether a slow placement or the reconciler wins (`reserving` becomes either `placed` or
- * `undoing`, never both).
+ * Places orders so that stock is never oversold and nothing is lost when the process dies midway,
+ * as a saga of named steps (`saga`), each undone when a later one fails. No step holds a lock: each
+ * is one conditional update. What a crash leaves is finished or undone by `OrderReconciler`.
  */
 @Injectable()
-export class OrderPlacementService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrderPlacementService {
   private readonly logger = new Logger(OrderPlacementService.name);
-  private timer?: NodeJS.Timeout;
-  private reconciling = false;
-  /** The pass started at start-up (tests and the shutdown wait for it). */
-  startup: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly orders: OrdersRepository,
     private readonly catalog: CatalogService,
     private readonly inventory: InventoryService,
     private readonly users: UsersService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly holdLimits: OrderHoldLimits,
     private readonly deliveryZones: DeliveryService,
+    private readonly keys: PlacementKeys,
+    private readonly stock: OrderStock,
+    private readonly reconciler: OrderReconciler,
   ) {}
 
   async place(
@@ -76,38 +70,17 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       clientAddress,
     };
 
-    let key: string | undefined;
-    if (idempotencyKey) {
-      // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
-      const owner =
-        actor?.id ??
-        `guest-${createHash('sha256')
-          .update(`${canonicalPhone(delivery.phoneNumber)}\n${canonicalEmail(delivery.email)}`)
-          .digest('hex')
-          .slice(0, 32)}`;
-      key = `${owner}:${idempotencyKey}`;
-      const fingerprint = createHash('sha256')
-        .update(JSON.stringify({ lines, delivery, method }))
-        .digest('hex');
-      const claim = await this.orders.claimKey(key, fingerprint);
-      if (!claim.claimed) {
-        if (claim.fingerprint !== fingerprint) {
-          throw new UnprocessableEntityException({
-            message: 'This Idempotency-Key was already used for a different order',
-            code: 'IDEMPOTENCY_KEY_REUSED',
-          });
-        }
-        const existing = claim.orderId ? await this.orders.findById(claim.orderId) : null;
-        if (existing) return { order: existing, replayed: true };
-        throw new ConflictException(
-          'This order is still being placed. Please wait a moment and try again.',
-        );
-      }
-    }
+    const claim = await this.keys.claim(idempotencyKey, actor?.id, delivery, {
+      lines,
+      delivery,
+      method,
+    });
+    if (claim.replay) return { order: claim.replay, replayed: true };
+    const { key } = claim;
 
     try {
-      const order = await this.reserve(actor, lines, delivery, method, source);
-      if (key) await this.orders.completeKey(key, order._id);
+      const order = await this.saga(actor, lines, delivery, method, source);
+      await this.keys.complete(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users
           .updateDeliveryDetails(actor.id, dto.guestInfo)
@@ -115,7 +88,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
       }
       return { order, replayed: false };
     } catch (error) {
-      if (key) await this.orders.releaseKey(key);
+      await this.keys.release(key);
       throw error;
     }
   }
@@ -137,82 +110,43 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
    * Returns a cancelled order's stock, once per line even if called again after a crash. `by`: who
    * cancelled it, credited with the return in the stock ledger (none for the shop itself).
    */
-  async returnStock(order: OrderRecord, by?: Principal | null): Promise<void> {
-    // At 'done' every line is back and some markers may already be cleared: restocking again would
-    // return those lines a second time (the restock marker is what makes a restock count once).
-    if (order.stockReturn !== 'done') {
-      for (const line of order.products)
-        await this.inventory.restock(line.product._id, order._id, line.quantity, {
-          purchaseNumber: order.purchaseNumber,
-          by,
-          note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
-        });
-      await this.orders.setFlags(order._id, { stockReturn: 'done' });
-    }
-    for (const line of order.products)
-      await this.inventory.clearRestockMarker(line.product._id, order._id);
-    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+  returnStock(order: OrderRecord, by?: Actor | null): Promise<void> {
+    return this.stock.returnStock(order, by);
   }
 
-  onApplicationBootstrap(): void {
-    // Not awaited: the API serves meanwhile (stock a dead placement holds is only unavailable until
-    // the pass returns it).
-    this.startup = this.reconcile({ atStartup: true });
-    this.timer = setInterval(
-      () => void this.reconcile(),
-      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
-    );
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.startup;
+  /** The reconciler's pass at start-up (tests and the shutdown wait for it). */
+  get startup(): Promise<void> {
+    return this.reconciler.startup;
   }
 
   /** Finishes or undoes what an interrupted placement or cancellation left. */
-  async reconcile({
-    atStartup = false,
-    olderThanMs = this.config.orders.reconcileAfterMs,
-  } = {}): Promise<void> {
-    if (this.reconciling) return;
-    this.reconciling = true;
-    try {
-      const before = new Date(Date.now() - olderThanMs);
-      const { reserving, unsettled, returning } = await this.orders.unfinished(before);
-      for (const order of reserving) {
-        // Only if still unplaced: a slow placement may finish first (then it is left alone).
-        if (order.placement === 'reserving' && !(await this.orders.markUndoing(order._id)))
-          continue;
-        await this.releaseAll(order);
-        await this.orders.delete(order._id);
-        this.logger.warn(`Undid the interrupted placement of ${order.purchaseNumber}`);
-      }
-      for (const order of unsettled) await this.settle(order);
-      for (const stale of returning) {
-        // Read again: a cancellation still running may have finished meanwhile.
-        const order = await this.orders.findAnyById(stale._id);
-        if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') continue;
-        await this.returnStock(order);
-        this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
-      }
-      await this.orders.releaseStaleKeys(before);
-    } catch (error) {
-      this.logger.error(
-        `Order reconciliation failed${atStartup ? ' at start-up' : ''}: ${(error as Error).message}`,
-      );
-    } finally {
-      this.reconciling = false;
-    }
+  reconcile(options?: { atStartup?: boolean; olderThanMs?: number }): Promise<void> {
+    return this.reconciler.reconcile(options);
   }
 
-  private async reserve(
+  /**
+   * The placement saga, top to bottom. Each step undoes its own work when it fails; a crash between
+   * steps is the reconciler's (an order left `reserving` is undone, an unsettled one settled).
+   */
+  private async saga(
     actor: Principal | undefined,
-    lines: { _id: string; quantity: number }[],
+    lines: Line[],
     delivery: DeliveryInfoDto,
     method: DeliveryMethod,
     source: OrderSource,
   ): Promise<OrderRecord> {
+    const priced = await this.priceLines(lines, delivery, method);
+    const order = await this.insertReserving(actor, priced, delivery, source);
+    await this.reserveEachLine(actor, order, priced.lines); // undo: release them, delete the order
+    await this.markPlaced(order); // undo (the reconciler undid it first): release what is left
+    const placed = { ...order, placement: 'placed' as const };
+    // Every line's sale movement was copied to the ledger when it was reserved, just above.
+    await this.stock.settle(placed, true);
+    return placed;
+  }
+
+  /** Step 1: each line at the product's price now, the fee and date from the shop's zones. */
+  private async priceLines(lines: Line[], delivery: DeliveryInfoDto, method: DeliveryMethod) {
     const products = await this.catalog.findForOrder(lines.map((l) => l._id));
     const byId = new Map(products.map((p) => [p._id, p]));
     const missing = lines.filter((l) => !byId.has(l._id));
@@ -226,7 +160,7 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         })),
       });
     }
-    const orderLines = lines.map((l) => {
+    const priced: PricedLine[] = lines.map((l) => {
       const p = byId.get(l._id)!;
       return {
         productId: p._id,
@@ -237,20 +171,29 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         lineTotal: p.effectivePrice * l.quantity,
       };
     });
-    const subtotal = orderLines.reduce((sum, l) => sum + l.lineTotal, 0);
+    const subtotal = priced.reduce((sum, l) => sum + l.lineTotal, 0);
     const now = new Date();
-    // The fee and date come from the shop's zones; any figure the client sent is ignored.
+    // Any figure the client sent is ignored.
     const quote = await this.deliveryZones.quote(method, delivery.county, delivery.subCounty, now);
+    return { lines: priced, subtotal, quote, now };
+  }
 
-    const units = orderLines.reduce((sum, l) => sum + l.quantity, 0);
-    // Written holding its slots of the open unpaid order caps, or refused (409) when one is full.
-    const order = await this.holdLimits.hold(source, units, (holdSlots) =>
+  /** Step 2: the order written as `reserving`, holding its slots of the open unpaid order caps. */
+  private insertReserving(
+    actor: Principal | undefined,
+    { lines, subtotal, quote, now }: Priced,
+    delivery: DeliveryInfoDto,
+    source: OrderSource,
+  ): Promise<OrderRecord> {
+    const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+    // Refused (409) when one of the caps is full.
+    return this.holdLimits.hold(source, units, (holdSlots) =>
       this.insertWithFreshNumber({
         placedBy: actor?.id ?? null,
         guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
         clientAddress: source.clientAddress ?? null,
         holdSlots,
-        products: orderLines,
+        products: lines,
         subtotal,
         shippingFee: quote.fee,
         delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
@@ -259,10 +202,20 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         estimatedDeliveryDate: quote.estimatedDeliveryDate,
       }),
     );
+  }
 
+  /**
+   * Step 3: each line's stock reserved on its product (one conditional update that records the
+   * order's id there). A line short of stock releases the lines before it and deletes the order.
+   */
+  private async reserveEachLine(
+    actor: Principal | undefined,
+    order: OrderRecord,
+    lines: PricedLine[],
+  ): Promise<void> {
     const reserved: string[] = [];
-    for (const line of orderLines) {
-      const ref = { by: actor, purchaseNumber: order.purchaseNumber };
+    const ref = { by: actor, purchaseNumber: order.purchaseNumber };
+    for (const line of lines) {
       if (await this.inventory.reserveStock(line.productId, order._id, line.quantity, ref)) {
         reserved.push(line.productId);
         continue;
@@ -280,30 +233,17 @@ export class OrderPlacementService implements OnApplicationBootstrap, OnApplicat
         errors: [{ field: `products.${line.productId}`, messages: [`available: ${left}`] }],
       });
     }
-
-    if (!(await this.orders.markPlaced(order._id))) {
-      // The reconciler judged this placement abandoned (it took longer than the threshold) and undid
-      // it; a line reserved after it released the others is given back here.
-      await this.releaseAll(order);
-      throw new ConflictException(
-        'Placing the order took too long and was undone. Please try again.',
-      );
-    }
-    const placed = { ...order, placement: 'placed' as const };
-    // Every line's sale movement was copied to the ledger when it was reserved, just above.
-    await this.settle(placed, true);
-    return placed;
   }
 
-  private async releaseAll(order: OrderRecord): Promise<void> {
-    for (const line of order.products)
-      await this.inventory.releaseReservation(line.product._id, order._id, order);
-  }
-
-  private async settle(order: OrderRecord, reservedHere = false): Promise<void> {
-    for (const line of order.products)
-      await this.inventory.settleReservation(line.product._id, order._id, reservedHere);
-    await this.orders.setFlags(order._id, { ledgerSettled: true });
+  /** Step 4: `reserving` becomes `placed`, unless the reconciler judged it abandoned first. */
+  private async markPlaced(order: OrderRecord): Promise<void> {
+    if (await this.orders.markPlaced(order._id)) return;
+    // It took longer than the threshold and was undone; a line reserved after the reconciler
+    // released the others is given back here.
+    await this.stock.releaseAll(order);
+    throw new ConflictException(
+      'Placing the order took too long and was undone. Please try again.',
+    );
   }
 
   private async insertWithFreshNumber(

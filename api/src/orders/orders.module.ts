@@ -12,9 +12,14 @@ import { OrderDetailService } from './order-detail.service';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderDocumentsController } from './order-documents.controller';
 import { OrderHoldLimits } from './order-hold-limits';
+import { PlacementKeys } from './order-idempotency';
+import { OrderReconciler } from './order-reconciler';
+import { OrderStock } from './order-stock';
+import { OrderExpiry } from './order-expiry.service';
 import { OrderMoney } from './order-money';
+import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
-import { OrdersService } from './orders.service';
+import { ORDER_EXPIRY, OrdersService } from './orders.service';
 import {
   Order,
   OrderIdempotency,
@@ -40,12 +45,18 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrdersService,
     OrdersRepository,
     OrderPlacementService,
+    PlacementKeys,
+    OrderReconciler,
+    OrderStock,
     OrderHoldLimits,
     OrderMoney,
     OrderDetailService,
     OrderDocumentLinks,
     OrderDeskService,
+    OrderExpiry,
+    { provide: ORDER_EXPIRY, useExisting: OrderExpiry },
+    OrderSales,
   ],
-  exports: [OrdersService],
+  exports: [OrdersService, OrderSales],
 })
 export class OrdersModule {}

@@ -1,13 +1,13 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { ORDER_QUEUE_RULES } from '@spc/shared-contracts';
 import { DEFAULT_DELIVERY_ZONE } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
+import { listQuery, listSort } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
-import { Order, OrderIdempotency } from './schemas/order.schema';
+import { Order } from './schemas/order.schema';
 
 type LeanOrder = Order & { _id: { toString(): string } };
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -74,59 +74,6 @@ function toRecord(doc: LeanOrder): OrderRecord {
   };
 }
 
-const byOrderDate = { orderDate: -1, _id: -1 } as const;
-
-/** Digits of a phone number as typed, without the country code or the trunk 0 (07.. = +2547..). */
-function nationalDigits(text: string): string | null {
-  if (!/^[+\d\s().-]+$/.test(text)) return null;
-  const digits = text.replace(/\D/g, '').replace(/^(254|0)/, '');
-  return digits.length >= 3 ? digits : null;
-}
-
-/** The database query for an orders list: every filter given, all of them at once. */
-function listQuery(filter: OrderListFilter): FilterQuery<Order> {
-  const all: FilterQuery<Order>[] = [{ placement: 'placed' }];
-  if (filter.placedBy) all.push({ placedBy: filter.placedBy });
-  if (filter.orderStatus) all.push({ orderStatus: filter.orderStatus });
-  if (filter.paymentStatus) all.push({ paymentStatus: filter.paymentStatus });
-  if (filter.queue) {
-    const rule = ORDER_QUEUE_RULES[filter.queue];
-    all.push({
-      orderStatus: { $in: [...rule.orderStatus] },
-      ...(rule.paymentStatus ? { paymentStatus: rule.paymentStatus } : {}),
-    });
-  }
-  if (filter.from || filter.to) {
-    all.push({
-      orderDate: {
-        ...(filter.from ? { $gte: filter.from } : {}),
-        ...(filter.to ? { $lt: filter.to } : {}),
-      },
-    });
-  }
-  if (filter.search) {
-    const pattern = new RegExp(escapeRegExp(filter.search), 'i');
-    const any: FilterQuery<Order>[] = [
-      { purchaseNumber: pattern },
-      { 'guestInfo.fullName': pattern },
-      { 'guestInfo.phoneNumber': pattern },
-      { 'guestInfo.email': pattern },
-    ];
-    // A phone matches however either side wrote it: spaces, dashes, +254 or a leading 0.
-    const digits = nationalDigits(filter.search);
-    if (digits) any.push({ 'guestInfo.phoneNumber': new RegExp(digits.split('').join('\\D*')) });
-    all.push({ $or: any });
-  }
-  return all.length === 1 ? all[0]! : { $and: all };
-}
-
-/** Newest first unless told; ties broken by id so pages never repeat or skip an order. */
-function listSort(filter: OrderListFilter): Record<string, 1 | -1> {
-  if (!filter.sortBy && !filter.sortOrder) return { ...byOrderDate };
-  const dir = filter.sortOrder === 'asc' ? 1 : -1;
-  return { [filter.sortBy ?? 'orderDate']: dir, _id: dir };
-}
-
 export type NewOrder = Omit<
   Order,
   | 'createdAt'
@@ -153,10 +100,7 @@ const RECEIPT_INDEX = 'receipt_code_pays_once';
 /** The only place that touches the orders collections. */
 @Injectable()
 export class OrdersRepository implements OnModuleInit {
-  constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
-    @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
-  ) {}
+  constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
 
   /**
    * The two unique indexes the money and hoarding rules rest on, made before the API serves (it
@@ -402,34 +346,5 @@ export class OrdersRepository implements OnModuleInit {
 
   async count(): Promise<number> {
     return this.orders.countDocuments({ placement: 'placed' });
-  }
-
-  // Idempotency keys ---------------------------------------------------------------------------
-
-  /** Claims the key for this placement; on a repeat, answers what the first claim recorded. */
-  async claimKey(
-    key: string,
-    fingerprint: string,
-  ): Promise<{ claimed: true } | { claimed: false; fingerprint: string; orderId: string | null }> {
-    try {
-      await this.keys.create({ key, fingerprint, orderId: null, createdAt: new Date() });
-      return { claimed: true };
-    } catch (error) {
-      const existing = await this.keys.findOne({ key }).lean<OrderIdempotency>();
-      if (!existing) throw error;
-      return { claimed: false, fingerprint: existing.fingerprint, orderId: existing.orderId };
-    }
-  }
-
-  async completeKey(key: string, orderId: string): Promise<void> {
-    await this.keys.updateOne({ key }, { $set: { orderId } });
-  }
-
-  async releaseKey(key: string): Promise<void> {
-    await this.keys.deleteOne({ key, orderId: null });
-  }
-
-  async releaseStaleKeys(before: Date): Promise<void> {
-    await this.keys.deleteMany({ orderId: null, createdAt: { $lt: before } });
   }
 }

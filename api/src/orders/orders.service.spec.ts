@@ -1,3 +1,4 @@
+import type { ModuleRef } from '@nestjs/core';
 import { BadRequestException, ConflictException, ForbiddenException } from '@nestjs/common';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
@@ -11,6 +12,7 @@ import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
+import { SHOP_ACTOR } from './shop-actor';
 
 const clerk: Principal = { id: 'u1', role: 'staff', fullName: 'Grace Njeri' };
 const ID = '665f1c2b9d3e4a0012345679';
@@ -41,6 +43,7 @@ function setup(stored: OrderRecord) {
     });
   const repo = {
     findById: jest.fn(async () => current),
+    delete: jest.fn(async () => true),
     transition: jest.fn(
       async (_id: string, filter: Record<string, unknown>, update: { $set: object }) => {
         if (!matches(filter)) return null;
@@ -57,6 +60,7 @@ function setup(stored: OrderRecord) {
     deleteOne: jest.fn(async () => ({ deletedCount: 1 })),
   };
   const placement = { returnStock: jest.fn(async () => undefined) };
+  const sms = { notifyOrder: jest.fn(async () => undefined) };
   const service = new OrdersService(
     repo as unknown as OrdersRepository,
     placement as unknown as OrderPlacementService,
@@ -65,7 +69,8 @@ function setup(stored: OrderRecord) {
     mail as unknown as MailService,
     { orders: {} } as unknown as AppConfig,
     new OrderMoney({} as never, refunds as never),
-    { notifyOrder: jest.fn(async () => undefined) } as unknown as SmsService,
+    sms as unknown as SmsService,
+    {} as ModuleRef,
   );
   return {
     service,
@@ -74,6 +79,7 @@ function setup(stored: OrderRecord) {
     mail,
     refunds,
     placement,
+    sms,
     current: () => current,
     changeBehind: (c: Partial<OrderRecord>) => (current = { ...current, ...c }),
   };
@@ -162,7 +168,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
   it('runs a new action from its declaration alone, mail included, and keeps roles out', async () => {
     const readyForCollection: OrderStep = {
       rule: 'inTransit',
-      roles: ['staff', 'admin'],
+      by: ['staff', 'admin'],
       prepare: () => ({ $set: { orderStatus: 'InTransit' } }),
       audit: {
         action: 'order.ready',
@@ -237,5 +243,57 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     await expect(t.service.cancel(other, ID)).rejects.toMatchObject({
       response: { message: 'No order with this id' },
     });
+  });
+});
+
+describe('cancellations all go through the runner', () => {
+  const admin: Principal = { id: 'a1', role: 'admin', fullName: 'Shop Admin' };
+
+  it('deletes an unpaid order as a cancellation: stock returned, the customer texted, audited', async () => {
+    const { service, repo, audit, placement, sms } = setup(order({ orderStatus: 'Processing' }));
+    const view = await service.remove(admin, ID);
+    expect(view.orderStatus).toBe('Cancelled');
+    expect(placement.returnStock).toHaveBeenCalledWith(
+      expect.objectContaining({ orderStatus: 'Cancelled', stockReturn: 'pending' }),
+      admin,
+    );
+    expect(repo.delete).toHaveBeenCalledWith(ID);
+    expect(sms.notifyOrder).toHaveBeenCalledWith(
+      expect.objectContaining({ orderStatus: 'Cancelled' }),
+      'cancelled',
+      undefined,
+    );
+    expect(audit.record).toHaveBeenCalledWith(
+      admin,
+      'order.delete',
+      'Shop Admin deleted order SPC-1001',
+      { type: 'order', id: ID, label: 'SPC-1001' },
+    );
+  });
+
+  it('deletes an order already cancelled without telling the customer a second time', async () => {
+    const { service, repo, sms } = setup(
+      order({ orderStatus: 'Cancelled', stockReturn: 'cleared' }),
+    );
+    await service.remove(admin, ID);
+    expect(repo.delete).toHaveBeenCalledWith(ID);
+    expect(sms.notifyOrder).not.toHaveBeenCalled();
+  });
+
+  it('lets only the shop itself expire an order, and names the shop (a system actor) in the trail', async () => {
+    const { service, audit, sms, current } = setup(order());
+    await expect(
+      service.runOn(ORDER_STEPS.expire, clerk, current(), { hours: 72 }),
+    ).rejects.toBeInstanceOf(ForbiddenException);
+    expect(SHOP_ACTOR.role).toBe('system');
+    await service.runOn(ORDER_STEPS.expire, SHOP_ACTOR, current(), { hours: 72 });
+    expect(current().orderStatus).toBe('Cancelled');
+    expect(sms.notifyOrder).toHaveBeenCalledWith(expect.anything(), 'cancelled', undefined);
+    expect(audit.record).toHaveBeenCalledWith(
+      SHOP_ACTOR,
+      'order.expire',
+      'SPC-1001 was cancelled automatically, unpaid after 72 hours; its stock was returned',
+      { type: 'order', id: ID, label: 'SPC-1001' },
+    );
   });
 });

@@ -6,16 +6,13 @@ import {
   Logger,
   NotFoundException,
   Optional,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { FilterQuery } from 'mongoose';
+import { ModuleRef } from '@nestjs/core';
 import {
   checkOrderAction,
-  deliveryLine,
-  formatMoney,
-  NURSERY_COLLECTION,
   orderChatMessage,
+  ORDER_RULES,
+  startingStatuses,
   whatsappLink,
   PAGE_SIZE,
   type OrderAction,
@@ -24,11 +21,10 @@ import { AuditService } from '../audit/audit.service';
 import { canonicalReceiptCode } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
-import type { Principal } from '../common/principal';
+import type { Actor, Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { customerText } from '../mail/mail-text';
-import { MailService } from '../mail/mail.service';
+import { MailService, type MailMessage } from '../mail/mail.service';
 import { smsSender } from '../sms/sms-budgets';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
@@ -42,7 +38,8 @@ import type {
   RefundDto,
   UpdateOrderDto,
 } from './dto/order.dto';
-import { cancelChange, FROM, ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
+import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
+import { confirmationMail } from './order-confirmation-mail';
 import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
@@ -50,7 +47,12 @@ import { OrderPlacementService } from './order-placement.service';
 import { orderListFilter } from './order-list-filter';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
-import type { Order } from './schemas/order.schema';
+
+/** The expiry loop (`OrderExpiry`), named by token: it runs its step through this runner. */
+export const ORDER_EXPIRY = 'ORDER_EXPIRY';
+interface OrderExpiryLoop {
+  expireUnpaid(now: Date): Promise<number>;
+}
 
 export interface OrderPage {
   orders: OrderDto[];
@@ -59,18 +61,13 @@ export interface OrderPage {
   page: number;
 }
 
-/** Who the audit trail names for what the shop does by itself. */
-export const SHOP_ACTOR: Principal = {
-  id: 'shop',
-  role: 'staff',
-  fullName: 'The shop (automatic)',
-};
-
-/** Orders after placement: reading them, moving them through their states, and what that writes. */
+/**
+ * Orders after placement: reading them, and the runner that moves them through their states (each
+ * move a declared step of `ORDER_STEPS`, each step audited, mailed and texted the same way).
+ */
 @Injectable()
-export class OrdersService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrdersService {
   private readonly logger = new Logger(OrdersService.name);
-  private expiryTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly orders: OrdersRepository,
@@ -81,55 +78,13 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly money: OrderMoney,
     private readonly sms: SmsService,
+    private readonly modules: ModuleRef,
     @Optional() private readonly documents?: OrderDocumentLinks,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const expiry = this.config.orders.unpaidExpiryMs;
-    if (!expiry) return;
-    // Checked a few times per expiry period (at most every 10 minutes, at least every second).
-    const every = Math.min(10 * 60_000, Math.max(1000, Math.round(expiry / 4)));
-    this.expiryTimer = setInterval(() => {
-      this.expireUnpaid().catch((e: Error) =>
-        this.logger.error(`Cancelling unpaid orders failed: ${e.message}`),
-      );
-    }, every);
-    this.expiryTimer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.expiryTimer) clearInterval(this.expiryTimer);
-  }
-
-  /**
-   * Cancels orders still Pending and unpaid after UNPAID_ORDER_EXPIRY_HOURS and returns their stock:
-   * orders nobody means to pay cannot hold stock for long. Staff confirm a real pay-on-delivery order
-   * by moving it on from Pending, which keeps it. Safe on several instances (the change is
-   * conditional on it still being Pending and unpaid). Answers how many it cancelled.
-   */
-  async expireUnpaid(now = new Date()): Promise<number> {
-    const expiry = this.config.orders.unpaidExpiryMs;
-    if (!expiry) return 0;
-    const hours = +(expiry / 3_600_000).toFixed(2);
-    const stale = await this.orders.unpaidPendingBefore(new Date(now.getTime() - expiry));
-    let expired = 0;
-    for (const order of stale) {
-      const cancelled = await this.cancelReturningStock(
-        order._id,
-        { orderStatus: 'Pending', paymentStatus: 'Pending' },
-        now,
-      );
-      if (!cancelled) continue;
-      void this.sms.notifyOrder(cancelled, 'cancelled');
-      await this.audit.record(
-        SHOP_ACTOR,
-        'order.expire',
-        `${order.purchaseNumber} was cancelled automatically, unpaid after ${hours} hours; its stock was returned`,
-        this.target(order),
-      );
-      expired++;
-    }
-    return expired;
+  /** Cancels unpaid orders past their time (the callers of old; the loop is `OrderExpiry`). */
+  expireUnpaid(now = new Date()): Promise<number> {
+    return this.modules.get<OrderExpiryLoop>(ORDER_EXPIRY).expireUnpaid(now);
   }
 
   async place(
@@ -145,7 +100,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       clientAddress,
     );
     if (!replayed) {
-      void this.sendConfirmation(order);
+      void this.send(confirmationMail(order, this.config.storefrontUrl), 'confirmation', order);
       void this.sms.notifyOrder(order, 'placed', smsSender(actor?.id, clientAddress));
     }
     const [view] = await this.views([order]);
@@ -195,7 +150,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** One order: staff and admin any, a customer their own (without staff names), else a 404. */
-  async get(actor: Principal, id: string): Promise<OrderDto> {
+  async get(actor: Actor, id: string): Promise<OrderDto> {
     const order = await this.mustFind(id);
     if (actor.role === 'customer' && order.placedBy !== actor.id)
       throw new NotFoundException('No order with this id');
@@ -218,7 +173,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
    * transaction code again changes nothing and answers `recorded: false`.
    */
   async recordMpesaExpressPayment(
-    actor: Principal,
+    actor: Actor,
     id: string,
     payment: { amount: number; transactionCode: string; timePaid: Date },
   ): Promise<{ order: OrderDto; recorded: boolean }> {
@@ -229,7 +184,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       order.paymentDetails?.transactionCode === payment.transactionCode
     )
       return { order: (await this.views([order]))[0]!, recorded: false };
-    const updated = await this.apply(ORDER_STEPS.mpesaExpressPayment, actor, order, payment);
+    const updated = await this.runOn(ORDER_STEPS.mpesaExpressPayment, actor, order, payment);
     return { order: updated, recorded: true };
   }
 
@@ -239,7 +194,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
    * transaction code is no longer `reference`.
    */
   async attachMpesaReceipt(
-    actor: Principal,
+    actor: Actor,
     id: string,
     payment: { reference: string; receipt: string; timePaid: Date },
   ): Promise<boolean> {
@@ -281,7 +236,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
    * no longer carries that receipt.
    */
   async withdrawMpesaReceipt(
-    actor: Principal,
+    actor: Actor,
     id: string,
     payment: { receipt: string; reference: string },
   ): Promise<boolean> {
@@ -325,84 +280,24 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     return this.run(ORDER_STEPS.update, actor, id, dto);
   }
 
-  async remove(actor: Principal, id: string): Promise<OrderDto> {
-    const order = await this.mustFind(id);
-    this.assertAllowed(order, 'delete', actor);
-    // A paid order is part of the sales record, cancelled (and refunded) or not.
-    if (order.paymentStatus === 'Paid') {
-      throw new ConflictException(
-        `Order ${order.purchaseNumber} is paid; it is part of the sales record and cannot be deleted`,
-      );
-    }
-    let current = order;
-    if (order.orderStatus !== 'Cancelled') {
-      const cancelled = await this.cancelReturningStock(
-        id,
-        { orderStatus: { $in: FROM.cancel }, paymentStatus: 'Pending' },
-        new Date(),
-        actor,
-      );
-      if (!cancelled) return this.refuse(id, 'delete', actor);
-      current = cancelled;
-    } else if (order.stockReturn === 'pending' || order.stockReturn === 'done') {
-      await this.placement.returnStock(order);
-    }
-    await this.orders.delete(id);
-    await this.audit.record(
-      actor,
-      'order.delete',
-      `${actor.fullName} deleted order ${order.purchaseNumber}`,
-      this.target(order),
-    );
-    return (await this.views([current]))[0]!;
-  }
-
-  /** Paid, not cancelled orders paid in [from, to), for the sales figures. */
-  paidBetween(from: Date, to: Date) {
-    return this.orders.paidBetween(from, to);
-  }
-
-  paidTotal(): Promise<number> {
-    return this.orders.paidTotal();
-  }
-
-  /** The refund recorded when this order was cancelled, or null. */
-  refundOf(orderId: string) {
-    return this.money.refundOf(orderId);
-  }
-
-  /** Refunds recorded in [from, to), for the sales report. */
-  refundedBetween(from: Date, to: Date) {
-    return this.money.refundedBetween(from, to);
-  }
-
-  /**
-   * Cancels the order if it still matches `guard` (one conditional update) and returns its stock;
-   * null when it no longer matches. `by`: who cancels it (none for the expiry).
-   */
-  private async cancelReturningStock(
-    id: string,
-    guard: FilterQuery<Order>,
-    at = new Date(),
-    by?: Principal,
-  ): Promise<OrderRecord | null> {
-    const cancelled = await this.orders.transition(id, guard, cancelChange(at));
-    if (cancelled) await this.placement.returnStock(cancelled, by);
-    return cancelled;
+  /** Deletes a cancelled or an unpaid pending/processing order (cancelled first). */
+  remove(actor: Principal, id: string): Promise<OrderDto> {
+    return this.run(ORDER_STEPS.delete, actor, id, undefined);
   }
 
   /** Runs one declared step on the order with this id (see `OrderStep`). */
-  async run<I>(step: OrderStep<I>, actor: Principal, id: string, input: I): Promise<OrderDto> {
-    return this.apply(step, actor, await this.mustFind(id), input);
+  async run<I>(step: OrderStep<I>, actor: Actor, id: string, input: I): Promise<OrderDto> {
+    return this.runOn(step, actor, await this.mustFind(id), input);
   }
 
-  private async apply<I>(
+  /** Runs one declared step on an order already read. */
+  async runOn<I>(
     step: OrderStep<I>,
-    actor: Principal,
+    actor: Actor,
     order: OrderRecord,
     input: I,
   ): Promise<OrderDto> {
-    if (!step.roles.includes(actor.role))
+    if (!(step.by ?? ORDER_RULES[step.rule].by).includes(actor.role))
       throw new ForbiddenException('You do not have permission to do this');
     const ctx: StepContext<I> = {
       order,
@@ -411,6 +306,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
       now: new Date(),
       money: this.money,
       placement: this.placement,
+      orders: this.orders,
       receiptLink: this.documents && ((id) => this.documents!.storefrontUrl(id, 'receipt')),
     };
     step.access?.(ctx);
@@ -421,7 +317,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     try {
       updated = await this.orders.transition(
         order._id,
-        { orderStatus: { $in: FROM[step.rule] }, ...step.guard?.(ctx) },
+        { orderStatus: { $in: startingStatuses(step.rule, actor.role) }, ...step.guard?.(ctx) },
         update,
       );
     } catch (error) {
@@ -436,20 +332,20 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     await step.after?.(ctx, updated);
     await this.audit.record(actor, step.audit.action, step.audit.text(ctx), this.target(order));
     const mail = step.mail?.(ctx, updated);
-    if (mail && !(await this.mail.send(mail)))
-      this.logger.warn(`The ${step.audit.action} e-mail for ${order.purchaseNumber} was not sent`);
+    if (mail) await this.send(mail, step.audit.action, order);
     // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
-    if (step.sms)
+    const sms = typeof step.sms === 'function' ? step.sms(ctx) : step.sms;
+    if (sms)
       void this.sms.notifyOrder(
         updated,
-        step.sms,
+        sms,
         actor.role === 'customer' ? smsSender(actor.id) : undefined,
       );
     return (await this.views([updated]))[0]!;
   }
 
   /** The order changed under us (another clerk acted first): answer with its current state's reason. */
-  private async refuse(id: string, action: OrderAction, actor?: Principal): Promise<never> {
+  private async refuse(id: string, action: OrderAction, actor?: Actor): Promise<never> {
     const now = await this.mustFind(id);
     const check = checkOrderAction(now, action, actor?.role);
     throw new ConflictException(
@@ -462,7 +358,7 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     );
   }
 
-  private assertAllowed(order: OrderRecord, action: OrderAction, actor?: Principal): void {
+  private assertAllowed(order: OrderRecord, action: OrderAction, actor?: Actor): void {
     const check = checkOrderAction(order, action, actor?.role);
     if (!check.allowed) throw new ConflictException({ message: check.reason, code: check.code });
   }
@@ -495,47 +391,8 @@ export class OrdersService implements OnApplicationBootstrap, OnApplicationShutd
     );
   }
 
-  /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
-  private async sendConfirmation(order: OrderRecord): Promise<void> {
-    const link = `${this.config.storefrontUrl}/track-orders?purchaseNumber=${order.purchaseNumber}`;
-    const g = order.guestInfo;
-    const address = [g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ');
-    const text = [
-      `Hello ${customerText(g.fullName, 80)},`,
-      '',
-      `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
-      '',
-      ...order.products.map(
-        (l) =>
-          `  ${l.productName} x ${l.quantity} @ ${formatMoney(l.unitPrice)} = ${formatMoney(l.lineTotal)}`,
-      ),
-      '',
-      `Subtotal: ${formatMoney(order.subtotal)}`,
-      deliveryLine(order.delivery, order.shippingFee),
-      `Total: ${formatMoney(order.totalAmount)}`,
-      '',
-      ...(order.delivery.method === 'collection'
-        ? [
-            `Collect at: ${NURSERY_COLLECTION.address} (${NURSERY_COLLECTION.openingHours})`,
-            `Phone: ${customerText(g.phoneNumber, 20)}`,
-            `Ready to collect from: ${order.estimatedDeliveryDate.slice(0, 10)}`,
-          ]
-        : [
-            `Delivery to: "${customerText(address, 300)}"`,
-            `Phone: ${customerText(g.phoneNumber, 20)}`,
-            `Estimated delivery: ${order.estimatedDeliveryDate.slice(0, 10)}`,
-          ]),
-      '',
-      `Track your order: ${link}`,
-      '',
-      'Seedling Propagation Centre, Kiambu',
-    ].join('\n');
-    const sent = await this.mail.send({
-      to: g.email,
-      subject: `Your order ${order.purchaseNumber}`,
-      text,
-      link,
-    });
-    if (!sent) this.logger.warn(`Order confirmation for ${order.purchaseNumber} was not sent`);
+  private async send(mail: MailMessage, what: string, order: OrderRecord): Promise<void> {
+    if (!(await this.mail.send(mail)))
+      this.logger.warn(`The ${what} e-mail for ${order.purchaseNumber} was not sent`);
   }
 }

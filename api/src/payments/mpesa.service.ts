@@ -17,7 +17,7 @@ import {
   toMpesaPhone,
   type MpesaPushStatus,
 } from '@spc/shared-contracts';
-import type { Principal } from '../common/principal';
+import type { Principal, SystemActor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
@@ -27,9 +27,9 @@ import { MpesaPushesRepository } from './mpesa-pushes.repository';
 import { PromptLimits } from './prompt-limits';
 
 /** Who the audit trail names for what M-Pesa Express does on its own. */
-export const MPESA_ACTOR: Principal = {
+export const MPESA_ACTOR: SystemActor = {
   id: 'mpesa-express',
-  role: 'staff',
+  role: 'system',
   fullName: MPESA_EXPRESS_NAME,
 };
 

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { OrdersService } from '../orders/orders.service';
+import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
 
@@ -9,7 +9,7 @@ const TOP_PRODUCTS = 10;
 /** Sales from paid, not cancelled orders, counted on the day they were paid in the shop's time zone. */
 @Injectable()
 export class ReportsService {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(private readonly orders: OrderSales) {}
 
   async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
     const today = shopDay(now);

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ROLES, type Role } from '@spc/shared-contracts';
+import { ACTOR_KINDS, type ActorKind } from '@spc/shared-contracts';
 
 @Schema({ _id: false })
 export class AuditActor {
@@ -9,8 +9,8 @@ export class AuditActor {
   @Prop({ required: true })
   fullName!: string;
 
-  @Prop({ type: String, required: true, enum: ROLES })
-  role!: Role;
+  @Prop({ type: String, required: true, enum: ACTOR_KINDS })
+  role!: ActorKind;
 }
 
 @Schema({ _id: false })

@@ -51,4 +51,13 @@ describe('orders table', () => {
     expect(screen.getByText(/M-Pesa SGH7K2LP9Q/)).toBeInTheDocument();
     expect(screen.queryByText(/STK push/)).not.toBeInTheDocument();
   });
+
+  it('shows the subtotal under "Subtotal", not the total with delivery', () => {
+    const order = createOrder({ subtotal: 1000, shippingFee: 250, totalAmount: 1250 } as never);
+    renderWithProviders(<OrdersTable orders={[order]} page={1} role="staff" />);
+    const headers = screen.getAllByRole('columnheader').map((th) => th.textContent);
+    const row = screen.getAllByRole('row')[1]!;
+    const cells = [...row.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells[headers.indexOf('Subtotal')]).toBe('KSH 1,000');
+  });
 });

@@ -234,9 +234,7 @@ export function OrdersTable(props: OrdersTableProps) {
               <Table.Td>
                 <StatusBadge status={order.orderStatus} />
               </Table.Td>
-              <Table.Td className={classes.nowrap}>
-                {formatMoney(order.totalAmount, 'KSH')}
-              </Table.Td>
+              <Table.Td className={classes.nowrap}>{formatMoney(order.subtotal, 'KSH')}</Table.Td>
               <Table.Td>{statusLabel(order.fulfillmentStatus)}</Table.Td>
               {showActions && (
                 <Table.Td>

@@ -1,0 +1,71 @@
+import {
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { ORDER_STEPS } from './order-actions';
+import { OrdersRepository } from './orders.repository';
+import { OrdersService } from './orders.service';
+import { SHOP_ACTOR } from './shop-actor';
+
+/**
+ * Cancels orders still Pending and unpaid after UNPAID_ORDER_EXPIRY_HOURS, through the `expire`
+ * step (stock returned, audited, the customer texted as for any cancellation): orders nobody means
+ * to pay cannot hold stock for long. Staff confirm a real pay-on-delivery order by moving it on
+ * from Pending, which keeps it.
+ */
+@Injectable()
+export class OrderExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OrderExpiry.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly runner: OrdersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const expiry = this.config.orders.unpaidExpiryMs;
+    if (!expiry) return;
+    // Checked a few times per expiry period (at most every 10 minutes, at least every second).
+    const every = Math.min(10 * 60_000, Math.max(1000, Math.round(expiry / 4)));
+    this.timer = setInterval(() => {
+      this.expireUnpaid().catch((e: Error) =>
+        this.logger.error(`Cancelling unpaid orders failed: ${e.message}`),
+      );
+    }, every);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * Safe on several instances (the step's change is conditional on the order still being Pending
+   * and unpaid). Answers how many it cancelled.
+   */
+  async expireUnpaid(now = new Date()): Promise<number> {
+    const expiry = this.config.orders.unpaidExpiryMs;
+    if (!expiry) return 0;
+    const hours = +(expiry / 3_600_000).toFixed(2);
+    const stale = await this.orders.unpaidPendingBefore(new Date(now.getTime() - expiry));
+    let expired = 0;
+    for (const order of stale) {
+      try {
+        await this.runner.runOn(ORDER_STEPS.expire, SHOP_ACTOR, order, { hours });
+        expired++;
+      } catch (error) {
+        // Paid, confirmed, cancelled or deleted meanwhile: it is no longer the loop's.
+        if (!(error instanceof HttpException)) throw error;
+      }
+    }
+    return expired;
+  }
+}

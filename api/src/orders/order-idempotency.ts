@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { canonicalEmail, canonicalPhone } from '../common/identifiers';
+import type { OrderRecord } from './order.types';
+import { OrdersRepository } from './orders.repository';
+import { OrderIdempotency } from './schemas/order.schema';
+
+/** What a placement's Idempotency-Key answers: place it (under `key`), or the order it placed. */
+export type KeyClaim = { key?: string; replay?: undefined } | { replay: OrderRecord };
+
+/**
+ * Idempotency-Key for placing orders: the same key and the same order answer the order placed the
+ * first time; the same key for another order is refused (422); a key still being placed is 409.
+ */
+@Injectable()
+export class PlacementKeys {
+  constructor(
+    private readonly orders: OrdersRepository,
+    @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
+  ) {}
+
+  async claim(
+    idempotencyKey: string | undefined,
+    accountId: string | undefined,
+    contact: { phoneNumber: string; email: string },
+    order: unknown,
+  ): Promise<KeyClaim> {
+    if (!idempotencyKey) return {};
+    // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
+    const owner =
+      accountId ??
+      `guest-${createHash('sha256')
+        .update(`${canonicalPhone(contact.phoneNumber)}\n${canonicalEmail(contact.email)}`)
+        .digest('hex')
+        .slice(0, 32)}`;
+    const key = `${owner}:${idempotencyKey}`;
+    const fingerprint = createHash('sha256').update(JSON.stringify(order)).digest('hex');
+    const claim = await this.claimKey(key, fingerprint);
+    if (claim.claimed) return { key };
+    if (claim.fingerprint !== fingerprint) {
+      throw new UnprocessableEntityException({
+        message: 'This Idempotency-Key was already used for a different order',
+        code: 'IDEMPOTENCY_KEY_REUSED',
+      });
+    }
+    const existing = claim.orderId ? await this.orders.findById(claim.orderId) : null;
+    if (existing) return { replay: existing };
+    throw new ConflictException(
+      'This order is still being placed. Please wait a moment and try again.',
+    );
+  }
+
+  async complete(key: string | undefined, orderId: string): Promise<void> {
+    if (key) await this.keys.updateOne({ key }, { $set: { orderId } });
+  }
+
+  async release(key: string | undefined): Promise<void> {
+    if (key) await this.keys.deleteOne({ key, orderId: null });
+  }
+
+  /** Keys never used for an order (their placement died) free again after `before`. */
+  async releaseStale(before: Date): Promise<void> {
+    await this.keys.deleteMany({ orderId: null, createdAt: { $lt: before } });
+  }
+
+  /** Claims the key for this placement; on a repeat, answers what the first claim recorded. */
+  private async claimKey(
+    key: string,
+    fingerprint: string,
+  ): Promise<{ claimed: true } | { claimed: false; fingerprint: string; orderId: string | null }> {
+    try {
+      await this.keys.create({ key, fingerprint, orderId: null, createdAt: new Date() });
+      return { claimed: true };
+    } catch (error) {
+      const existing = await this.keys.findOne({ key }).lean<OrderIdempotency>();
+      if (!existing) throw error;
+      return { claimed: false, fingerprint: existing.fingerprint, orderId: existing.orderId };
+    }
+  }
+}

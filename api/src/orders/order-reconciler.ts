@@ -1,0 +1,86 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { PlacementKeys } from './order-idempotency';
+import { OrderStock } from './order-stock';
+import { OrdersRepository } from './orders.repository';
+
+/**
+ * Finishes or undoes what an interrupted placement or cancellation left (at start-up and every few
+ * seconds): placements older than a threshold that never became `placed` are undone, placed orders
+ * whose ledger was not settled are settled, interrupted stock returns are finished. The order's
+ * `placement` decides atomically whether a slow placement or this pass wins (`reserving` becomes
+ * either `placed` or `undoing`, never both).
+ */
+@Injectable()
+export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OrderReconciler.name);
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  /** The pass started at start-up (tests and the shutdown wait for it). */
+  startup: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly stock: OrderStock,
+    private readonly keys: PlacementKeys,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // Not awaited: the API serves meanwhile (stock a dead placement holds is only unavailable until
+    // the pass returns it).
+    this.startup = this.reconcile({ atStartup: true });
+    this.timer = setInterval(
+      () => void this.reconcile(),
+      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+    );
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.startup;
+  }
+
+  async reconcile({
+    atStartup = false,
+    olderThanMs = this.config.orders.reconcileAfterMs,
+  } = {}): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      const before = new Date(Date.now() - olderThanMs);
+      const { reserving, unsettled, returning } = await this.orders.unfinished(before);
+      for (const order of reserving) {
+        // Only if still unplaced: a slow placement may finish first (then it is left alone).
+        if (order.placement === 'reserving' && !(await this.orders.markUndoing(order._id)))
+          continue;
+        await this.stock.releaseAll(order);
+        await this.orders.delete(order._id);
+        this.logger.warn(`Undid the interrupted placement of ${order.purchaseNumber}`);
+      }
+      for (const order of unsettled) await this.stock.settle(order);
+      for (const stale of returning) {
+        // Read again: a cancellation still running may have finished meanwhile.
+        const order = await this.orders.findAnyById(stale._id);
+        if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') continue;
+        await this.stock.returnStock(order);
+        this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
+      }
+      await this.keys.releaseStale(before);
+    } catch (error) {
+      this.logger.error(
+        `Order reconciliation failed${atStartup ? ' at start-up' : ''}: ${(error as Error).message}`,
+      );
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { OrderMoney } from './order-money';
+import { OrdersRepository } from './orders.repository';
+
+/** What the sales figures read of the orders: paid orders and recorded refunds. */
+@Injectable()
+export class OrderSales {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly money: OrderMoney,
+  ) {}
+
+  /** Paid, not cancelled orders paid in [from, to), for the sales figures. */
+  paidBetween(from: Date, to: Date) {
+    return this.orders.paidBetween(from, to);
+  }
+
+  paidTotal(): Promise<number> {
+    return this.orders.paidTotal();
+  }
+
+  /** The refund recorded when this order was cancelled, or null. */
+  refundOf(orderId: string) {
+    return this.money.refundOf(orderId);
+  }
+
+  /** Refunds recorded in [from, to), for the sales report. */
+  refundedBetween(from: Date, to: Date) {
+    return this.money.refundedBetween(from, to);
+  }
+}

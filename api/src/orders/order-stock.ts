@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor, Principal } from '../common/principal';
+import { InventoryService } from '../inventory/inventory.service';
+import type { OrderRecord } from './order.types';
+import { OrdersRepository } from './orders.repository';
+
+/** An order's stock on its products: given back, released or settled, each once per line. */
+@Injectable()
+export class OrderStock {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly inventory: InventoryService,
+  ) {}
+
+  /**
+   * Returns a cancelled order's stock, once per line even if called again after a crash. `by`: who
+   * cancelled it, credited with the return in the stock ledger (none for the shop itself).
+   */
+  async returnStock(order: OrderRecord, by?: Actor | null): Promise<void> {
+    // At 'done' every line is back and some markers may already be cleared: restocking again would
+    // return those lines a second time (the restock marker is what makes a restock count once).
+    if (order.stockReturn !== 'done') {
+      for (const line of order.products)
+        await this.inventory.restock(line.product._id, order._id, line.quantity, {
+          purchaseNumber: order.purchaseNumber,
+          by: isPerson(by) ? by : null,
+          note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
+        });
+      await this.orders.setFlags(order._id, { stockReturn: 'done' });
+    }
+    for (const line of order.products)
+      await this.inventory.clearRestockMarker(line.product._id, order._id);
+    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+  }
+
+  /** Releases every line's reservation (a line never reserved is left as it is). */
+  async releaseAll(order: OrderRecord): Promise<void> {
+    for (const line of order.products)
+      await this.inventory.releaseReservation(line.product._id, order._id, order);
+  }
+
+  /** Turns the reservations of a placed order into sales on the ledger. */
+  async settle(order: OrderRecord, reservedHere = false): Promise<void> {
+    for (const line of order.products)
+      await this.inventory.settleReservation(line.product._id, order._id, reservedHere);
+    await this.orders.setFlags(order._id, { ledgerSettled: true });
+  }
+}
+
+/** A person who acted (credited in the stock ledger), not the shop itself. */
+function isPerson(actor: Actor | null | undefined): actor is Principal {
+  return !!actor && actor.role !== 'system';
+}
