@@ -2,14 +2,13 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import type { OrderableProduct } from './catalog.types';
-import { CatalogSnapshot } from './catalog-snapshot';
-import { ProductListCache } from './product-list.cache';
+import { CatalogueEvents } from './read-model/catalogue-events';
 import { ProductsRepository } from './products.repository';
 
 /**
  * What other modules (orders) ask of the catalog: products as an order needs them, and stock taken
  * and given back in single conditional updates, so that no sequence of concurrent orders can leave
- * stock negative or sell more than there is. Every stock change clears the product-list cache.
+ * stock negative or sell more than there is. Every stock change is announced to the read model.
  *
  * Two ways to use stock: `takeStock`/`returnStock` (plain), or the order-aware
  * `reserveStock` -> `settleReservation` | `releaseReservation` and `restock` -> `clearRestockMarker`,
@@ -20,8 +19,7 @@ import { ProductsRepository } from './products.repository';
 export class CatalogService {
   constructor(
     private readonly products: ProductsRepository,
-    private readonly listCache: ProductListCache,
-    private readonly snapshot: CatalogSnapshot,
+    private readonly events: CatalogueEvents,
   ) {}
 
   /** The products with these ids that exist (ids that are not ObjectIds are left out). */
@@ -118,7 +116,7 @@ export class CatalogService {
     return isObjectId(productId) ? this.products.clearRestockMarker(productId, orderId) : false;
   }
 
-  /** Runs a stock change (answering the signed quantity it moved) and keeps the lists in step. */
+  /** Runs a stock change (answering the signed quantity it moved) and announces it. */
   private async stockChange(
     productId: string,
     change: (id: string) => Promise<number>,
@@ -126,10 +124,7 @@ export class CatalogService {
     if (!isObjectId(productId)) return false;
     const id = productId.toLowerCase();
     const delta = await change(id);
-    if (delta !== 0) {
-      this.snapshot.adjustStock(id, delta);
-      this.listCache.clearLists();
-    }
+    if (delta !== 0) this.events.stockMoved(id, delta);
     return delta !== 0;
   }
 }
