@@ -8,13 +8,13 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import { LIMITS } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
-import { CatalogAnswers } from './catalog/catalog-answers';
+import { CatalogReadModel } from './catalog/read-model/catalog-read-model';
 import { AccessLog } from './common/access-log';
 import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { readJsonBodies } from './common/json-shape';
-import { servePreparedAnswers } from './common/prepared-answers';
+import { servePreparedAnswers } from './catalog/read-model/prepared-answers';
 import { createRootLogger, NestPinoLogger } from './common/logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
 import { addSecurityHeaders } from './common/security-headers';
@@ -71,7 +71,7 @@ export async function createApp(
   applyRouteBodyLimits(fastify);
   readJsonBodies(fastify);
   // Product lists and product pages answered before are answered again from their bytes.
-  servePreparedAnswers(fastify, app.get(CatalogAnswers).lookups());
+  servePreparedAnswers(fastify, app.get(CatalogReadModel));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

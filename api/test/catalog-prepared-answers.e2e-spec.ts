@@ -1,4 +1,4 @@
-import { CatalogAnswers } from '../src/catalog/catalog-answers';
+import { CatalogReadModel } from '../src/catalog/read-model/catalog-read-model';
 import {
   createCategory,
   createProduct,
@@ -21,7 +21,7 @@ describe('prepared catalogue answers', () => {
   let product: ProductBody;
   const origin = 'http://localhost:5173';
 
-  const prepared = () => t.app.get(CatalogAnswers).lists.size;
+  const prepared = () => t.app.get(CatalogReadModel).preparedCount;
   const get = (url: string) => t.http().get(url).set('Origin', origin);
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import mongoose, { type Connection } from 'mongoose';
-import { CatalogSync } from '../src/catalog/catalog-sync';
+import { CatalogSync } from '../src/catalog/read-model/catalogue-sync';
 import { MongoThrottlerStorage, RATE_LIMIT_COLLECTION } from '../src/common/rate-limit.store';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { serverUri } from './support/test-app';
@@ -66,23 +66,23 @@ describe('shared state of several API instances', () => {
       const heardByB: number[] = [];
       const a = new CatalogSync(connection, 200, () => heardByA.push(Date.now()));
       const b = new CatalogSync(connection, 200, () => heardByB.push(Date.now()));
-      await a.beforeRead();
-      await b.beforeRead();
+      await a.lookForChanges();
+      await b.lookForChanges();
       heardByA.length = 0;
       heardByB.length = 0;
 
       // Many changes on A in a burst: written one at a time, the last one always lands.
       for (let i = 0; i < 25; i++) a.changed();
       await a.flush();
-      expect(b.beforeRead()).toBeUndefined(); // looked less than 200 ms ago
+      expect(b.lookForChanges()).toBeUndefined(); // looked less than 200 ms ago
       await new Promise((r) => setTimeout(r, 220));
-      await b.beforeRead();
+      await b.lookForChanges();
       expect(heardByB).toHaveLength(1);
       await new Promise((r) => setTimeout(r, 220));
-      await b.beforeRead();
+      await b.lookForChanges();
       expect(heardByB).toHaveLength(1); // nothing new
       await new Promise((r) => setTimeout(r, 220));
-      await a.beforeRead();
+      await a.lookForChanges();
       expect(heardByA).toHaveLength(0); // its own changes
 
       // Changes on both at once: each hears of the other's.
@@ -90,7 +90,7 @@ describe('shared state of several API instances', () => {
       b.changed();
       await Promise.all([a.flush(), b.flush()]);
       await new Promise((r) => setTimeout(r, 220));
-      await Promise.all([a.beforeRead(), b.beforeRead()]);
+      await Promise.all([a.lookForChanges(), b.lookForChanges()]);
       expect(heardByA).toHaveLength(1);
       expect(heardByB).toHaveLength(2);
     });

@@ -23,7 +23,8 @@
  * checks that the stock taken equals the quantities ordered (nothing oversold, nothing lost). Each
  * order comes from another shopper (phone, e-mail, X-Forwarded-For address), so the open unpaid
  * order cap applies as in production; the API's and the database server's CPU per order are printed.
- * SPC_DB_SERVER=secantus-py|secantus-rs picks the server.
+ * SPC_DB_SERVER=secantus-py|secantus-rs picks the server. BENCH_API_MAIN runs another build of the API
+ * (e.g. `api/dist-base/main.js`, built from an older commit) for an A-B comparison in one session.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -176,6 +177,7 @@ async function benchSize(
   const startedAt = performance.now();
   const api = await startApi(PROFILE ? { ...env, BENCH_PROFILE_DIR: PROFILE_DIR } : env, {
     logFile,
+    ...(process.env.BENCH_API_MAIN ? { main: process.env.BENCH_API_MAIN } : {}),
     nodeArgs: PROFILE ? ['--require', path.join(__dirname, 'api-profile.cjs')] : [],
   });
   let ceiling: ChildProcess | undefined;

@@ -3,14 +3,13 @@ import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { CatalogAnswers } from './catalog-answers';
 import { CatalogService } from './catalog.service';
 import { CategoriesController } from './categories.controller';
 import { CategoriesRepository } from './categories.repository';
 import { CategoriesService } from './categories.service';
-import { CatalogSnapshot } from './catalog-snapshot';
-import { CatalogSync } from './catalog-sync';
-import { ProductListCache } from './product-list.cache';
+import { CatalogReadModel } from './read-model/catalog-read-model';
+import { CatalogueEvents } from './read-model/catalogue-events';
+import { CatalogSync } from './read-model/catalogue-sync';
 import { ProductsController } from './products.controller';
 import { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
@@ -34,50 +33,43 @@ import { StockLedgerModule } from '../inventory/stock-ledger.module';
     CategoriesService,
     ProductsService,
     CatalogService,
-    { provide: ProductListCache, useFactory: () => new ProductListCache() },
+    CatalogueEvents,
     {
-      provide: CatalogSnapshot,
-      inject: [ProductsRepository, ProductListCache, getConnectionToken(), APP_CONFIG],
+      provide: CatalogReadModel,
+      inject: [
+        ProductsRepository,
+        CategoriesService,
+        CatalogueEvents,
+        getConnectionToken(),
+        APP_CONFIG,
+      ],
       useFactory: (
         products: ProductsRepository,
-        cache: ProductListCache,
+        categories: CategoriesService,
+        events: CatalogueEvents,
         connection: Connection,
         config: AppConfig,
-      ) => {
-        const snapshot = new CatalogSnapshot(() => products.snapshotData());
-        cache.onCatalogChange(() => snapshot.invalidate());
-        // Other API instances' catalog and stock changes reach this one's memory (see CatalogSync).
-        const sync = new CatalogSync(connection, config.catalogSyncIntervalMs, () =>
-          cache.forgetAll(),
-        );
-        cache.attachFeed(sync);
-        snapshot.syncBeforeRead(() => sync.beforeRead());
-        return snapshot;
-      },
-    },
-    {
-      // Product lists and product pages sent again without Nest's pipeline (see CatalogAnswers).
-      provide: CatalogAnswers,
-      inject: [ProductListCache, CatalogSnapshot],
-      useFactory: (cache: ProductListCache, snapshot: CatalogSnapshot) => {
-        const answers = new CatalogAnswers(snapshot);
-        cache.onListsDropped(() => answers.lists.clear());
-        answers.lists.lookBeforeServing(() => cache.lookBeforeRead());
-        return answers;
-      },
+      ) =>
+        new CatalogReadModel(
+          () => products.snapshotData(),
+          async (counts) => (await categories.list({}, counts)).items,
+          events,
+          // Other API instances' catalog and stock changes reach this one's memory.
+          (heard) => new CatalogSync(connection, config.catalogSyncIntervalMs, heard),
+        ),
     },
   ],
-  // The inventory (stock routes) reads products and keeps the lists in step.
-  exports: [CatalogService, CatalogAnswers, ProductsRepository, ProductListCache],
+  // The inventory (stock routes) reads products and announces its changes to the read model.
+  exports: [CatalogService, CatalogReadModel, CatalogueEvents, ProductsRepository],
 })
 export class CatalogModule implements BeforeApplicationShutdown {
-  constructor(private readonly lists: ProductListCache) {}
+  constructor(private readonly readModel: CatalogReadModel) {}
 
   /**
    * The last changes are announced while the database is still connected (a script such as the
    * seed closes the app right after its writes; the announcement waits up to a quarter interval).
    */
   beforeApplicationShutdown(): Promise<void> {
-    return this.lists.announced();
+    return this.readModel.announced();
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import type { OrderableProduct } from './catalog.types';
-import { CatalogSnapshot } from './catalog-snapshot';
-import { ProductListCache } from './product-list.cache';
 import { ProductsRepository } from './products.repository';
+import { CatalogueEvents } from './read-model/catalogue-events';
 
 /**
  * What other modules ask of the catalog: products as an order needs them (orders), and word of a
@@ -13,8 +12,7 @@ import { ProductsRepository } from './products.repository';
 export class CatalogService {
   constructor(
     private readonly products: ProductsRepository,
-    private readonly listCache: ProductListCache,
-    private readonly snapshot: CatalogSnapshot,
+    private readonly events: CatalogueEvents,
   ) {}
 
   /** The products with these ids that exist (ids that are not ObjectIds are left out). */
@@ -25,7 +23,6 @@ export class CatalogService {
 
   /** A product's stock moved by `delta` (not 0): the catalogue in memory and the lists follow. */
   stockChanged(productId: string, delta: number): void {
-    this.snapshot.adjustStock(productId, delta);
-    this.listCache.clearLists();
+    this.events.stockMoved(productId, delta);
   }
 }

@@ -16,7 +16,7 @@ import type {
   CreateCategoryDto,
   UpdateCategoryDto,
 } from './dto/category.dto';
-import { ProductListCache } from './product-list.cache';
+import { CatalogueEvents } from './read-model/catalogue-events';
 
 const NOT_FOUND = 'No category with this id';
 
@@ -26,7 +26,7 @@ export class CategoriesService {
   constructor(
     private readonly categories: CategoriesRepository,
     private readonly audit: AuditService,
-    private readonly listCache: ProductListCache,
+    private readonly events: CatalogueEvents,
   ) {}
 
   /**
@@ -63,7 +63,7 @@ export class CategoriesService {
 
   async create(actor: Principal, dto: CreateCategoryDto): Promise<CategoryView> {
     const category = await this.uniqueName(() => this.categories.create(dto));
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'category.create',
@@ -78,7 +78,7 @@ export class CategoriesService {
     if (dto.name === undefined && dto.description === undefined) return before;
     const category = await this.uniqueName(() => this.categories.update(id, dto));
     if (!category) throw new NotFoundException(NOT_FOUND);
-    this.listCache.clear();
+    this.events.changed();
     const renamed = before.name !== category.name ? ` (renamed from "${before.name}")` : '';
     await this.audit.record(
       actor,
@@ -100,7 +100,7 @@ export class CategoriesService {
     }
     const deleted = await this.categories.delete(id);
     if (!deleted) throw new NotFoundException(NOT_FOUND);
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'category.delete',

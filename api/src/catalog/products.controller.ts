@@ -44,7 +44,7 @@ import {
   UpdateProductFormDto,
   UpdateStockDto,
 } from './dto/product.dto';
-import { CatalogAnswers } from './catalog-answers';
+import { CatalogReadModel } from './read-model/catalog-read-model';
 import { readProductForm } from './product-form';
 import { ProductsService } from './products.service';
 
@@ -56,7 +56,7 @@ const IMAGE_RULES = 'image: JPEG, PNG or WebP by content, at most 5 MB, stored a
 export class ProductsController {
   constructor(
     private readonly products: ProductsService,
-    private readonly answers: CatalogAnswers,
+    private readonly readModel: CatalogReadModel,
   ) {}
 
   @Get()
@@ -73,10 +73,9 @@ export class ProductsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const generation = this.answers.lists.generation;
-    const text = this.answers.listTexts.send(reply, await this.products.list(query));
-    this.answers.lists.remember(request.url, text, generation);
-    return text;
+    const answer = await this.readModel.list(query);
+    this.readModel.prepare(request.url, answer);
+    return this.readModel.sendList(reply, answer);
   }
 
   @Get(':id')
@@ -88,7 +87,7 @@ export class ProductsController {
     @Param('id', ParseObjectIdPipe) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    return this.answers.productTexts.send(reply, await this.products.get(id));
+    return this.readModel.sendProduct(reply, await this.products.get(id));
   }
 
   @Post()

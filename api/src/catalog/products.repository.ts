@@ -5,7 +5,7 @@ import { openingBalance, type MovementMeta, type PendingMovement } from '../inve
 import { StockLedgerRepository } from '../inventory/stock-ledger.repository';
 import { CategoriesRepository } from './categories.repository';
 import { Product } from './schemas/product.schema';
-import type { SnapshotProduct } from './catalog-snapshot';
+import type { SnapshotProduct } from './read-model/catalogue-snapshot';
 import type {
   CategoryRef,
   OrderableProduct,
@@ -233,9 +233,8 @@ export class ProductsRepository {
     return { product: (await this.populate([doc]))[0]!, imageKeys: doc.imageKeys ?? [] };
   }
 
-  /** Every product with its search text and category, for the in-memory catalogue. */
   /**
-   * The whole catalogue for the in-memory snapshot, read in batches through a cursor with only the
+   * Every product with its search text and category, for the in-memory catalogue (the read model), read in batches through a cursor with only the
    * fields a view needs: at 100,000 products, reading every document whole into one array first
    * held them all at once beside their views (RSS past 2 GB at start-up).
    */

@@ -5,8 +5,8 @@ import type { ImageService } from '../storage/image.service';
 import type { CategoriesService } from './categories.service';
 import type { ProductFields, ProductView } from './catalog.types';
 import type { ProductListQueryDto } from './dto/product.dto';
-import { CatalogSnapshot } from './catalog-snapshot';
-import { ProductListCache } from './product-list.cache';
+import { CatalogReadModel } from './read-model/catalog-read-model';
+import { CatalogueEvents } from './read-model/catalogue-events';
 import type { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
 
@@ -67,28 +67,31 @@ function setup(catalogue: ProductView[] = [view()]) {
     remove: jest.fn(async () => undefined),
   };
   const audit = { record: jest.fn(async () => undefined) };
-  const cache = new ProductListCache();
-  const snapshot = new CatalogSnapshot(async () => {
-    loads.count += 1;
-    return {
-      products: catalogue.map((v) => ({
-        view: v,
-        searchText: `${v.productName}\n${v.productDescription}`.toLowerCase(),
-      })),
-      categories: [],
-    };
-  });
-  // As the catalog module wires them: a catalog write makes the snapshot read the catalogue again.
-  cache.onCatalogChange(() => snapshot.invalidate());
+  const events = new CatalogueEvents();
+  const readModel = new CatalogReadModel(
+    async () => {
+      loads.count += 1;
+      return {
+        products: catalogue.map((v) => ({
+          view: v,
+          searchText: `${v.productName}\n${v.productDescription}`.toLowerCase(),
+        })),
+        categories: [],
+      };
+    },
+    async (counts) => (await (categories as unknown as CategoriesService).list({}, counts)).items,
+    events,
+  );
+  const list = async (dto: ProductListQueryDto) => (await readModel.list(dto)).page;
   const service = new ProductsService(
     products as unknown as ProductsRepository,
     categories as unknown as CategoriesService,
     audit as unknown as AuditService,
     images as unknown as ImageService,
-    cache,
-    snapshot,
+    events,
+    readModel,
   );
-  return { service, products, categories, images, audit, cache, catalogue, loads };
+  return { service, list, readModel, products, categories, images, audit, catalogue, loads };
 }
 
 describe('ProductsService', () => {
@@ -175,7 +178,7 @@ describe('ProductsService', () => {
   });
 
   it('serves a repeated list from the cache, the search normalised, until a write', async () => {
-    const { service, loads } = setup([
+    const { service, list, loads } = setup([
       view(),
       view({
         _id: '665f1c2b9d3e4a00123456ff',
@@ -184,8 +187,8 @@ describe('ProductsService', () => {
       }),
     ]);
     const query = (search: string) => ({ search }) as ProductListQueryDto;
-    const first = await service.list(query('Kent  Mango'));
-    const second = await service.list(query(' kent mango '));
+    const first = await list(query('Kent  Mango'));
+    const second = await list(query(' kent mango '));
     expect(second).toBe(first);
     expect(loads.count).toBe(1);
     expect(first).toMatchObject({
@@ -196,7 +199,7 @@ describe('ProductsService', () => {
     });
     expect(first.products.map((p) => p.productName)).toEqual(['Kent Mango']);
     await service.update(actor, ID, { price: 650 });
-    const third = await service.list(query('kent mango'));
+    const third = await list(query('kent mango'));
     expect(third).not.toBe(first);
     expect(loads.count).toBe(2);
   });
@@ -216,7 +219,7 @@ describe('ProductsService', () => {
         effectivePrice: 100,
         price: 100,
       });
-    const { service, categories } = setup([
+    const { list, categories } = setup([
       fruit(1, 400),
       fruit(2, 500),
       fruit(3, 450),
@@ -239,7 +242,7 @@ describe('ProductsService', () => {
       totalPages: 1,
       page: 1,
     });
-    const answer = await service.list({
+    const answer = await list({
       category: fields.category,
       maxPrice: 500,
       limit: 2,
@@ -264,7 +267,7 @@ describe('ProductsService', () => {
         createdAt: `2026-01-0${1 + (i % 3)}T00:00:00.000Z`,
       }),
     );
-    const { service } = setup(catalogue);
+    const { list } = setup(catalogue);
     for (const sortBy of ['price', 'createdAt'] as const) {
       for (const sortOrder of ['asc', 'desc'] as const) {
         const key = (p: ProductView) => (sortBy === 'price' ? p.effectivePrice : p.createdAt);
@@ -278,7 +281,7 @@ describe('ProductsService', () => {
           .map((p) => p._id);
         const seen: string[] = [];
         for (let page = 1; page <= 5; page++) {
-          const answer = await service.list({
+          const answer = await list({
             sortBy,
             sortOrder,
             page,
@@ -293,8 +296,8 @@ describe('ProductsService', () => {
   });
 
   it('refuses a price filter whose minimum is above its maximum', () => {
-    const { service } = setup();
-    expect(() => service.list({ minPrice: 10, maxPrice: 5 } as ProductListQueryDto)).toThrow(
+    const { readModel } = setup();
+    expect(() => readModel.list({ minPrice: 10, maxPrice: 5 } as ProductListQueryDto)).toThrow(
       'minPrice cannot be more than maxPrice',
     );
   });

@@ -4,27 +4,15 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import {
-  CATALOG_MESSAGES,
-  formatMoney,
-  PAGE_SIZE,
-  VALIDATION_MESSAGES as M,
-} from '@spc/shared-contracts';
+import { CATALOG_MESSAGES, formatMoney, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
 import { AuditService, type AuditTargetRef } from '../audit/audit.service';
-import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import { ImageService } from '../storage/image.service';
 import { CategoriesService } from './categories.service';
-import type {
-  ProductFields,
-  ProductImageFields,
-  ProductListPage,
-  ProductListQuery,
-  ProductView,
-} from './catalog.types';
-import type { CreateProductDto, ProductListQueryDto, UpdateProductDto } from './dto/product.dto';
-import { CatalogSnapshot } from './catalog-snapshot';
-import { ProductListCache } from './product-list.cache';
+import type { ProductFields, ProductImageFields, ProductView } from './catalog.types';
+import type { CreateProductDto, UpdateProductDto } from './dto/product.dto';
+import { CatalogReadModel } from './read-model/catalog-read-model';
+import { CatalogueEvents } from './read-model/catalogue-events';
 import { ProductsRepository } from './products.repository';
 
 export const PRODUCT_NOT_FOUND = 'No product with this id';
@@ -44,7 +32,7 @@ const FIELD_LABELS: Record<keyof ProductFields, string> = {
   category: 'category',
 };
 
-/** Products: the list with its filters and counts, the forms, stock, offers and images. */
+/** Products: the forms, stock, offers and images (reads are the read model's, see CatalogReadModel). */
 @Injectable()
 export class ProductsService {
   constructor(
@@ -52,45 +40,13 @@ export class ProductsService {
     private readonly categories: CategoriesService,
     private readonly audit: AuditService,
     private readonly images: ImageService,
-    private readonly listCache: ProductListCache,
-    private readonly snapshot: CatalogSnapshot,
+    private readonly events: CatalogueEvents,
+    private readonly readModel: CatalogReadModel,
   ) {}
-
-  /** `GET /api/products`; answers are cached briefly, keyed by the normalised query. */
-  list(dto: ProductListQueryDto): Promise<ProductListPage> {
-    const { page, limit, skip } = pageRequest(dto, PAGE_SIZE.products);
-    if (dto.minPrice !== undefined && dto.maxPrice !== undefined && dto.minPrice > dto.maxPrice) {
-      throw new BadRequestException('minPrice cannot be more than maxPrice');
-    }
-    const sortBy = dto.sortBy === 'price' ? 'price' : 'createdAt';
-    const query: ProductListQuery = {
-      // Lower-cased like the stored search text; runs of spaces as one, as people type them.
-      search: (dto.search ?? dto.name)?.trim().replace(/\s+/g, ' ').toLowerCase() || undefined,
-      category: dto.category?.toLowerCase(),
-      minPrice: dto.minPrice,
-      maxPrice: dto.maxPrice,
-      sortBy,
-      sortOrder: dto.sortOrder ?? (sortBy === 'price' ? 'asc' : 'desc'),
-      skip,
-      limit,
-    };
-    const key = JSON.stringify([
-      page,
-      limit,
-      query.search,
-      query.category,
-      query.minPrice,
-      query.maxPrice,
-      query.sortBy,
-      query.sortOrder,
-    ]);
-    return this.listCache.getOrCompute(key, () => this.computeList(query, page));
-  }
 
   /** `GET /api/products/:id`: from the in-memory catalogue, else (new elsewhere) the database. */
   async get(id: string): Promise<ProductView> {
-    const cached = (await this.snapshot.current()).byId.get(id);
-    return cached ? cached.view : this.load(id);
+    return (await this.readModel.product(id)) ?? this.load(id);
   }
 
   /** The product as the database has it now. */
@@ -123,7 +79,7 @@ export class ProductsService {
       if (stored) await this.images.remove(stored.imageKeys);
       throw error;
     }
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'product.create',
@@ -175,7 +131,7 @@ export class ProductsService {
       throw error;
     }
     if (stored) await this.images.remove(oldKeys.filter((key) => !stored.imageKeys.includes(key)));
-    this.listCache.clear();
+    this.events.changed();
 
     const changed = (Object.keys(FIELD_LABELS) as (keyof ProductFields)[])
       .filter((field) => current[field] !== next[field])
@@ -195,7 +151,7 @@ export class ProductsService {
   async markOutOfStock(actor: Principal, id: string): Promise<ProductView> {
     const product = await this.products.setQuantity(id, 0, { reason: 'out_of_stock', by: actor });
     if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'product.stock.out',
@@ -209,7 +165,7 @@ export class ProductsService {
   async restock(actor: Principal, id: string, quantity: number): Promise<ProductView> {
     const product = await this.products.setQuantity(id, quantity, { reason: 'restock', by: actor });
     if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'product.stock.in',
@@ -227,7 +183,7 @@ export class ProductsService {
         `${CATALOG_MESSAGES.offerBelowPrice} (${formatMoney(existing.price)})`,
       );
     }
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'product.offer',
@@ -242,7 +198,7 @@ export class ProductsService {
     const deleted = await this.products.delete(id);
     if (!deleted) throw new NotFoundException(PRODUCT_NOT_FOUND);
     await this.images.remove(deleted.imageKeys);
-    this.listCache.clear();
+    this.events.changed();
     await this.audit.record(
       actor,
       'product.delete',
@@ -250,49 +206,6 @@ export class ProductsService {
       target(deleted.product),
     );
     return deleted.product;
-  }
-
-  /**
-   * Lists are computed from the in-memory catalogue in one pass over it, in the order asked (the
-   * snapshot holds the products sorted by date and by price), counting per category as it goes:
-   * every figure of the answer comes from two per-category counts (all products, and those
-   * matching the search and price filters), so the totals agree with each other by construction.
-   */
-  private async computeList(query: ProductListQuery, page: number): Promise<ProductListPage> {
-    const snapshot = await this.snapshot.current();
-    const { search, minPrice, maxPrice, category } = query;
-    const all: Record<string, number> = {};
-    const counts: Record<string, number> = {};
-    const products: ProductView[] = [];
-    const end = query.skip + query.limit;
-    let totalFilteredProducts = 0;
-    const ordered = query.sortBy === 'price' ? snapshot.byPrice : snapshot.byCreatedAt;
-    const ascending = query.sortOrder === 'asc';
-    for (let i = 0; i < ordered.length; i++) {
-      const { view, searchText } = ordered[ascending ? i : ordered.length - 1 - i]!;
-      const id = view.category._id;
-      all[id] = (all[id] ?? 0) + 1;
-      if (search && !searchText.includes(search)) continue;
-      if (minPrice !== undefined && view.effectivePrice < minPrice) continue;
-      if (maxPrice !== undefined && view.effectivePrice > maxPrice) continue;
-      counts[id] = (counts[id] ?? 0) + 1;
-      if (category && id !== category) continue;
-      // Only the page asked for is kept; the others are counted.
-      if (totalFilteredProducts >= query.skip && totalFilteredProducts < end) products.push(view);
-      totalFilteredProducts += 1;
-    }
-    const { items: categories } = await this.categories.list({}, all);
-    return {
-      products,
-      categories,
-      totalProducts: snapshot.products.length,
-      totalsPerCategory: Object.fromEntries(categories.map((c) => [c._id, counts[c._id] ?? 0])),
-      totalPages: totalPages(totalFilteredProducts, query.limit),
-      totalFilteredProducts,
-      page,
-      limit: query.limit,
-      priceRange: snapshot.priceRange,
-    };
   }
 
   private async currentFields(id: string): Promise<ProductFields> {

@@ -1,6 +1,16 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiProperty, ApiResponse, IntersectionType } from '@nestjs/swagger';
-import { isSerializedAnswer } from './serialized-answers';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * True when a handler's result is a whole answer already serialised: JSON bytes (a Buffer, the
+ * envelope included) from the catalogue's read model, sent with its content type set. Whatever
+ * post-processes handlers' results (the `@Answer` wrapper) passes such a result through unchanged.
+ */
+export function isSerializedAnswer(result: unknown): result is Buffer {
+  return Buffer.isBuffer(result);
+}
 
 /** `success` and `message`, the two fields every successful answer starts with. */
 export class MessageDto {

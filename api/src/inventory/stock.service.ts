@@ -12,7 +12,7 @@ import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { ProductView } from '../catalog/catalog.types';
-import { ProductListCache } from '../catalog/product-list.cache';
+import { CatalogueEvents } from '../catalog/read-model/catalogue-events';
 import { PRODUCT_NOT_FOUND } from '../catalog/products.service';
 import { ProductsRepository } from '../catalog/products.repository';
 import type { MovementMeta, StockChange } from './stock-ledger';
@@ -58,7 +58,7 @@ export class StockService {
     private readonly ledger: StockLedgerRepository,
     private readonly levels: StockLevelsRepository,
     private readonly audit: AuditService,
-    private readonly listCache: ProductListCache,
+    private readonly catalogue: CatalogueEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -108,7 +108,7 @@ export class StockService {
         code: 'STOCK_BELOW_ZERO',
       });
     }
-    this.listCache.clear();
+    this.catalogue.changed();
     await this.audit.record(
       actor,
       'stock.loss',
@@ -133,7 +133,7 @@ export class StockService {
       { reason: 'correction', by: actor, note },
     );
     if (!done) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    this.listCache.clear();
+    this.catalogue.changed();
     const change = done.movement?.change ?? 0;
     const difference =
       change === 0

@@ -4,7 +4,7 @@ import type { Seeder } from './seed.types';
 import { ImageService } from '../storage/image.service';
 import { CategoriesRepository } from '../catalog/categories.repository';
 import type { ProductFields, ProductImageFields } from '../catalog/catalog.types';
-import { ProductListCache } from '../catalog/product-list.cache';
+import { CatalogueEvents } from '../catalog/read-model/catalogue-events';
 import { ProductsRepository } from '../catalog/products.repository';
 import { DEMO_CATEGORIES, demoProducts, type DemoProduct } from './demo-catalog';
 import { renderPicture } from './product-picture';
@@ -102,7 +102,7 @@ export class CatalogSeeder implements Seeder {
       });
       added += await products.insertMany(records);
     }
-    this.moduleRef.get(ProductListCache, { strict: false }).clear();
+    this.moduleRef.get(CatalogueEvents, { strict: false }).changed();
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     return (

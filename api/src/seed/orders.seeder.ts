@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { ProductsService } from '../catalog/products.service';
+import { CatalogReadModel } from '../catalog/read-model/catalog-read-model';
 import type { ProductListQueryDto } from '../catalog/dto/product.dto';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
@@ -95,7 +95,7 @@ export class OrdersSeeder implements Seeder {
     if ((await repository.count()) > 0) return 'orders already exist; none added';
     const users = this.moduleRef.get(UsersService, { strict: false });
     const orders = this.moduleRef.get(OrdersService, { strict: false });
-    const products = this.moduleRef.get(ProductsService, { strict: false });
+    const catalogue = this.moduleRef.get(CatalogReadModel, { strict: false });
 
     const config = this.moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
     // The published demo password only outside production; a production demo gets a random one.
@@ -118,7 +118,11 @@ export class OrdersSeeder implements Seeder {
       fullName: staffAccount.fullName,
     };
 
-    const page = await products.list({ page: 1, limit: 60, minPrice: 1 } as ProductListQueryDto);
+    const { page } = await catalogue.list({
+      page: 1,
+      limit: 60,
+      minPrice: 1,
+    } as ProductListQueryDto);
     const inStock = page.products.filter((p) => p.productQuantity >= 5);
     if (inStock.length < 3) return 'no products in stock; no orders added';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Connection, mongo } from 'mongoose';
+import type { RemoteChanges } from './catalog-read-model';
 
 export const CATALOG_VERSIONS_COLLECTION = 'catalog_versions';
 
@@ -17,16 +18,16 @@ interface VersionDoc {
 
 /**
  * Tells the API instances sharing one database about each other's catalog and stock changes, so the
- * in-memory product lists and catalogue snapshot of one instance never lag another's writes by more
- * than the interval and a quarter (writes are announced at most every quarter interval, plus one
- * database write).
+ * read model (lists, product pages and the catalogue held in memory) of one instance never lags
+ * another's writes by more than the interval and a quarter (writes are announced at most every
+ * quarter interval, plus one database write).
  *
  * Each instance owns one document in `catalog_versions` holding a counter that only it writes, one
  * write at a time: no two writers ever touch the same document. Before serving a read, an instance looks at the others' counters
  * when it has not looked for `intervalMs`; a counter that moved means the catalogue must be read
  * again.
  */
-export class CatalogSync {
+export class CatalogSync implements RemoteChanges {
   readonly instanceId = randomUUID();
   private readonly logger = new Logger('CatalogSync');
   private version = 0;
@@ -51,10 +52,10 @@ export class CatalogSync {
   }
 
   /**
-   * Called before a read served from memory: undefined when the others were looked at less than
-   * the interval ago, otherwise the look (shared by concurrent reads).
+   * The look at the others' changes, before a read served from memory: undefined when the others
+   * were looked at less than the interval ago, otherwise the look (shared by concurrent reads).
    */
-  beforeRead(): Promise<void> | undefined {
+  lookForChanges(): Promise<void> | undefined {
     if (this.now() - this.lastCheck < this.intervalMs) return undefined;
     const checking = (this.checking ??= this.check().finally(() => (this.checking = undefined)));
     // A database that is slow to answer, or away (a query then waits for the driver's server
@@ -65,7 +66,11 @@ export class CatalogSync {
     ]);
   }
 
-  /** Resolves once every change made so far is written (tests and shutdown). */
+  /**
+   * Resolves once the announcement under way is over (tests, and the catalog module before
+   * shutdown): every change made so far written, or the write failed (logged; the change is then
+   * announced with the next one, and other instances see it at the latest on their periodic reload).
+   */
   async flush(): Promise<void> {
     while (this.publishing) await this.publishing;
   }

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+
+/** What changed: the catalogue itself (a product or category written), or one product's stock. */
+export type CatalogueChange =
+  { kind: 'catalogue' } | { kind: 'stock'; productId: string; delta: number };
+
+/**
+ * "The catalogue changed", announced once by whatever wrote it (products, categories, stock, the
+ * seed) and heard by the read model, which answers no read across it. Writers know nothing of
+ * caches; listeners run synchronously, so the next read after the write already sees it.
+ */
+@Injectable()
+export class CatalogueEvents {
+  private readonly listeners: ((change: CatalogueChange) => void)[] = [];
+
+  /** A product or category was written (or many, by the seed). */
+  changed(): void {
+    this.emit({ kind: 'catalogue' });
+  }
+
+  /** An order took (`delta` below 0) or gave back stock of one product. */
+  stockMoved(productId: string, delta: number): void {
+    this.emit({ kind: 'stock', productId, delta });
+  }
+
+  listen(listener: (change: CatalogueChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(change: CatalogueChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
