@@ -1,5 +1,5 @@
 import { SHOP_IDENTITY } from '@spc/shared-contracts';
-import type { OrderDto } from './dto/order.dto';
+import type { OrderDto } from './dto/order-view.dto';
 
 /**
  * An order as its customer sees it: the payment was received by the shop, not by a named member

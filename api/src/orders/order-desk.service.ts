@@ -13,7 +13,8 @@ import {
 import { AuditService, countOf, describeFilters } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import { shopDateTime, shopDay } from '../reports/shop-time';
-import type { OrderDto, OrderListQueryDto } from './dto/order.dto';
+import type { OrderListQueryDto } from './dto/order.dto';
+import type { OrderDto } from './dto/order-view.dto';
 import type {
   BulkOrderActionDto,
   BulkOrderResultData,

@@ -14,7 +14,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import type { OrderDto } from './dto/order.dto';
+import type { OrderDto } from './dto/order-view.dto';
 import type {
   OrderActionCheckDto,
   OrderDetailData,

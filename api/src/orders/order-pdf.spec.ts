@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { inflateSync } from 'node:zlib';
-import type { OrderDto } from './dto/order.dto';
+import type { OrderDto } from './dto/order-view.dto';
 import { deliveryNotePdf, receiptPdf } from './order-pdf';
 
 const SHOP = { phone: '+254700000000', website: 'shop.example.co.ke' };

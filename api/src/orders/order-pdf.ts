@@ -10,7 +10,7 @@ import {
   SHOP_IDENTITY,
   type OrderDeliveryChoice,
 } from '@spc/shared-contracts';
-import type { OrderDto } from './dto/order.dto';
+import type { OrderDto } from './dto/order-view.dto';
 
 /** Who the documents name as the seller, beside the shop's name and place. */
 export interface ShopContacts {

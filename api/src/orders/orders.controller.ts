@@ -38,19 +38,21 @@ import {
   CompletePaymentDto,
   ConfirmDeliveryDto,
   CreateOrderDto,
+  OrderListQueryDto,
+  RefundDto,
+  TrackQueryDto,
+  UpdateOrderDto,
+} from './dto/order.dto';
+import {
   OrderData,
   OrderListData,
-  OrderListQueryDto,
   OrderListResponseDto,
   OrderResponseDto,
   PlaceOrderData,
   PlaceOrderResponseDto,
-  RefundDto,
   TrackOrderData,
   TrackOrderResponseDto,
-  TrackQueryDto,
-  UpdateOrderDto,
-} from './dto/order.dto';
+} from './dto/order-view.dto';
 import { OrdersService } from './orders.service';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;

@@ -31,13 +31,11 @@ import { UsersService } from '../users/users.service';
 import type {
   CompletePaymentDto,
   CreateOrderDto,
-  OrderDto,
   OrderListQueryDto,
-  PlacedOrderDto,
-  TrackOrderData,
   RefundDto,
   UpdateOrderDto,
 } from './dto/order.dto';
+import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { confirmationMail } from './order-confirmation-mail';
 import { customerView } from './customer-view';

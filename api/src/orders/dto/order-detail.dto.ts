@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ERROR_CODE_LIST, ORDER_ACTIONS } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
-import { OrderDto } from './order.dto';
+import { OrderDto } from './order-view.dto';
 
 export class OrderTimelineEntryDto {
   @ApiProperty({ example: 'Payment recorded' }) step!: string;

@@ -1,0 +1,121 @@
+/** What the orders routes answer: an order as its customer, the desk and tracking see it. */
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  FULFILLMENT_STATUSES,
+  ORDER_STATUSES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+} from '@spc/shared-contracts';
+import { Envelope } from '../../common/answer';
+import { OrderDeliveryDto } from '../../delivery/dto/delivery.dto';
+
+export class DeliveryInfoViewDto {
+  @ApiProperty() fullName!: string;
+  @ApiProperty() phoneNumber!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty() county!: string;
+  @ApiProperty() subCounty!: string;
+  @ApiProperty() ward!: string;
+  @ApiProperty() streetAddress!: string;
+}
+
+export class OrderProductRefDto {
+  @ApiProperty() _id!: string;
+  @ApiProperty() productName!: string;
+  @ApiProperty() productImage!: string;
+}
+
+export class OrderLineDto {
+  @ApiProperty({ type: OrderProductRefDto }) product!: OrderProductRefDto;
+  @ApiProperty() productName!: string;
+  @ApiProperty() productImage!: string;
+  @ApiProperty({ description: 'KES at the time of the order' }) unitPrice!: number;
+  @ApiProperty() quantity!: number;
+  @ApiProperty() lineTotal!: number;
+}
+
+export class PersonRefDto {
+  @ApiProperty() _id!: string;
+  @ApiProperty() fullName!: string;
+}
+
+export class PlacedByDto extends PersonRefDto {
+  @ApiProperty() email!: string;
+}
+
+export class PaymentDetailsViewDto {
+  @ApiProperty() amount!: number;
+  @ApiProperty() transactionCode!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) timePaid!: string | null;
+  @ApiProperty({ type: PersonRefDto }) completedBy!: PersonRefDto;
+}
+
+export class OrderDto {
+  @ApiProperty() _id!: string;
+  @ApiProperty({ example: 'SPD7K3MX9QA' }) purchaseNumber!: string;
+  @ApiProperty({ type: PlacedByDto, nullable: true }) placedBy!: PlacedByDto | null;
+  @ApiProperty({ description: "The placer's or guest's name" }) customerName!: string;
+  @ApiProperty({ type: DeliveryInfoViewDto }) guestInfo!: DeliveryInfoViewDto;
+  @ApiProperty({ type: [OrderLineDto] }) products!: OrderLineDto[];
+  @ApiProperty() subtotal!: number;
+  @ApiProperty({ description: 'Delivery fee in whole KES, computed by the server' })
+  shippingFee!: number;
+  @ApiProperty({ type: OrderDeliveryDto }) delivery!: OrderDeliveryDto;
+  @ApiProperty({ description: 'subtotal + shippingFee' }) totalAmount!: number;
+  @ApiProperty({ enum: ORDER_STATUSES }) orderStatus!: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus!: string;
+  @ApiProperty({ enum: FULFILLMENT_STATUSES }) fulfillmentStatus!: string;
+  @ApiProperty({ enum: PAYMENT_METHODS, nullable: true, type: String }) paymentMethod!:
+    string | null;
+  @ApiProperty({ type: PaymentDetailsViewDto, nullable: true })
+  paymentDetails!: PaymentDetailsViewDto | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) paidAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) orderDate!: string;
+  @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) cancelledDate!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class PlacedOrderDto extends OrderDto {
+  @ApiProperty({ description: "Chat link to the shop's WhatsApp with the order summary" })
+  whatsappUrl!: string;
+}
+
+export class PlaceOrderData {
+  @ApiProperty({ type: PlacedOrderDto }) order!: PlacedOrderDto;
+}
+
+export class PlaceOrderResponseDto extends Envelope(PlaceOrderData) {}
+
+export class OrderData {
+  @ApiProperty({ type: OrderDto }) order!: OrderDto;
+}
+
+export class OrderResponseDto extends Envelope(OrderData) {}
+
+export class OrderListData {
+  @ApiProperty({ type: [OrderDto] }) orders!: OrderDto[];
+  @ApiProperty() totalOrders!: number;
+  @ApiProperty() totalPages!: number;
+  @ApiProperty() page!: number;
+}
+
+export class OrderListResponseDto extends Envelope(OrderListData) {}
+
+export class CurrentStatusDto {
+  @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
+}
+
+export class TrackOrderData {
+  @ApiProperty() purchaseNumber!: string;
+  @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
+  @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
+  @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+}
+
+export class TrackOrderResponseDto extends Envelope(TrackOrderData) {}
