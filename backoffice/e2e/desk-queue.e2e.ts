@@ -241,7 +241,14 @@ describe('dispatch desk: the work queue', () => {
     assert.match(row(cancelled), /,Cancelled,Unfulfilled$/);
     assert.ok(row(unpaid).includes(`,${today} `));
 
-    // At phone width the same list is cards, and the queue's tabs stay reachable.
+    // At phone width the same list is cards, and the queue's tabs stay reachable. The toasts of the
+    // bulk move are let go first (a toast sliding out to the right widens the page while it moves).
+    await page.mouse.move(0, 0);
+    await page
+      .locator('.mantine-Notification-root')
+      .first()
+      .waitFor({ state: 'detached', timeout: 15_000 })
+      .catch(() => undefined);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('order-card').first().waitFor();
     assert.equal(await page.locator('table').count(), 0);
