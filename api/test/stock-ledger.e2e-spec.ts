@@ -1,6 +1,6 @@
 /**
  * The stock ledger against the real database: every stock change writes exactly one movement in
- * the same atomic update as the stock, so the ledger sums to the stock (also after 200 concurrent
+ * the same atomic update as the stock, so the ledger sums to the stock (also after 100 concurrent
  * orders and their cancellations, and after a crash between a stock change and its copy); losses
  * and counts by staff; low stock and the daily digest; the reconciliation check (`stock:check`).
  */
@@ -437,12 +437,12 @@ describe('stock ledger', () => {
     expect(after.body.products.some((p: ProductBody) => p._id === own._id)).toBe(false);
   });
 
-  it('sums to the stock after 200 concurrent orders and their cancellations', async () => {
-    const scarce = await product({ productName: 'Scarce Grafted Avocado', productQuantity: 150 });
+  it('sums to the stock after 100 concurrent orders and their cancellations', async () => {
+    const scarce = await product({ productName: 'Scarce Grafted Avocado', productQuantity: 75 });
     const plenty = await product({ productName: 'Plenty Kei Apple', productQuantity: 1000 });
     // Two lines each: the second fails once the scarce one sells out, and gives back the first.
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
+      Array.from({ length: 100 }, (_, i) =>
         placeOrder(
           t,
           [
@@ -458,9 +458,9 @@ describe('stock ledger', () => {
     expect(answers.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.body)).toEqual(
       [],
     );
-    expect(placed).toHaveLength(150);
+    expect(placed).toHaveLength(75);
     expect(await stockOf(t, scarce._id)).toBe(0);
-    expect(await stockOf(t, plenty._id)).toBe(1000 - 2 * 150);
+    expect(await stockOf(t, plenty._id)).toBe(1000 - 2 * 75);
     await expectBalanced(scarce._id);
     await expectBalanced(plenty._id);
 
@@ -474,15 +474,15 @@ describe('stock ledger', () => {
       );
       expect(cancels.map((r) => r.status)).toEqual(cancels.map(() => 200));
     }
-    expect(await stockOf(t, scarce._id)).toBe(150);
+    expect(await stockOf(t, scarce._id)).toBe(75);
     expect(await stockOf(t, plenty._id)).toBe(1000);
     const scarceLedger = await expectBalanced(scarce._id);
-    expect(scarceLedger.filter((m) => m.reason === 'sale')).toHaveLength(150);
-    expect(scarceLedger.filter((m) => m.reason === 'return')).toHaveLength(150);
+    expect(scarceLedger.filter((m) => m.reason === 'sale')).toHaveLength(75);
+    expect(scarceLedger.filter((m) => m.reason === 'return')).toHaveLength(75);
     const plentyLedger = await expectBalanced(plenty._id);
-    expect(plentyLedger.filter((m) => m.reason === 'sale')).toHaveLength(200);
-    // 150 cancelled plus 50 given back when their scarce line found none left.
-    expect(plentyLedger.filter((m) => m.reason === 'return')).toHaveLength(200);
+    expect(plentyLedger.filter((m) => m.reason === 'sale')).toHaveLength(100);
+    // 75 cancelled plus 25 given back when their scarce line found none left.
+    expect(plentyLedger.filter((m) => m.reason === 'return')).toHaveLength(100);
     const check = await checkStockLedger(db());
     expect(check.differences).toEqual([]);
   }, 300_000);
