@@ -1387,7 +1387,7 @@ export interface components {
             /** @example Jane Admin */
             fullName: string;
             /** @enum {string} */
-            role: "admin" | "staff" | "customer";
+            role: "admin" | "staff" | "customer" | "system";
         };
         AuditTargetDto: {
             /** @example staff */
@@ -1415,7 +1415,7 @@ export interface components {
             /** @example Peter Mwangi */
             fullName: string;
             /** @enum {string} */
-            role: "admin" | "staff" | "customer";
+            role: "admin" | "staff" | "customer" | "system";
         };
         AuditFilterOptionsDto: {
             /** @example true */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ROLES, type Role } from '@spc/shared-contracts';
+import { ACTOR_KINDS, ROLES, type Role } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
 import { IsCalendarDay } from '../../common/calendar-day';
 import { PageQueryDto } from '../../common/pagination';
@@ -11,7 +11,7 @@ export class AuditActorDto {
   id!: string;
   @ApiProperty({ example: 'Jane Admin' })
   fullName!: string;
-  @ApiProperty({ enum: ROLES })
+  @ApiProperty({ enum: ACTOR_KINDS })
   role!: string;
 }
 
@@ -108,7 +108,7 @@ export class AuditPersonDto {
   id!: string;
   @ApiProperty({ example: 'Peter Mwangi' })
   fullName!: string;
-  @ApiProperty({ enum: ROLES })
+  @ApiProperty({ enum: ACTOR_KINDS })
   role!: string;
 }
 
