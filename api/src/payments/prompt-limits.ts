@@ -50,8 +50,10 @@ export class PromptLimits {
     const e164 = canonicalPhone(phone);
     const claims: QuotaClaim[] = [
       { limit: this.perOrder, key: orderId },
-      { limit: this.perPhone, key: e164 },
+      // The day's limit before the ten minutes': a unit of the shorter window held for a moment by
+      // a prompt the day then refuses would otherwise turn a "come back tomorrow" into "wait".
       { limit: this.perPhoneToday, key: e164 },
+      { limit: this.perPhone, key: e164 },
       { limit: this.today, key: 'shop' },
     ];
     const answer = await this.quota.take(claims);
