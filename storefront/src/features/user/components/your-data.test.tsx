@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useSessionStore } from '../../../stores/session-store';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
+import { RequireAuth } from '../../../app/guards';
 import { YourData } from './your-data';
 
 const user = {
@@ -43,7 +44,12 @@ describe('Your data (profile)', () => {
           ? { body: { success: true, message: 'Your account was deleted' } }
           : { status: 401, body: { success: false, message: 'The password is not correct' } },
     });
-    renderWithProviders(<YourData customer />, { path: '/user/profile', route: '/user/profile' });
+    renderWithProviders(
+      <RequireAuth>
+        <YourData customer />
+      </RequireAuth>,
+      { path: '/user/profile', route: '/user/profile' },
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete my account' });
     fireEvent.change(screen.getByLabelText('Your password'), { target: { value: 'wrong' } });

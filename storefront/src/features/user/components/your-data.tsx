@@ -1,6 +1,6 @@
 import { STOREFRONT_MESSAGES } from '@spc/shared-contracts';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { Modal } from '../../../components/modal';
 import { PasswordField } from '../../../components/password-field';
 import { toast } from '../../../components/toast';
@@ -52,17 +52,16 @@ function DeleteAccountModal({ onClose }: { onClose: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const navigate = useNavigate();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!password) return setError('Enter your password');
     setBusy(true);
     try {
       await deleteAccount(password);
-      // Signing out forgets everything of this customer on the phone (lib/forget-user.ts).
-      useSessionStore.getState().signOut();
       toast.success('Your account was deleted');
-      navigate(paths.home);
+      // Signing out forgets everything of this customer on the phone (lib/forget-user.ts); the
+      // profile's guard then shows the sign-in page.
+      useSessionStore.getState().signOut();
     } catch (err) {
       setError(problem(err));
       setBusy(false);
