@@ -8,8 +8,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import { freePort, withDatabaseName } from '../../tools/db/launcher';
+import { RetentionSweep } from '../src/privacy/retention-sweep';
 import { shopDay } from '../src/reports/shop-time';
 import { ApiProcess, assertBuilt, PRODUCTION_ENV } from './support/api-process';
 import { bearer, registerCustomer, signIn, signInAdmin, type Session } from './support/identity';
@@ -314,6 +315,41 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
         .send({ password: world.staff.password })
         .expect(403);
       expect(res.body.message).toContain('closed by the admin');
+    });
+  });
+
+  describe('the tax retention period', () => {
+    it('takes the contacts off settled orders older than it, keeping their figures', async () => {
+      const old = await order(null);
+      const recent = await order(null);
+      await complete(old, receipt());
+      await complete(recent, receipt());
+      const years = (n: number) => {
+        const d = new Date();
+        d.setUTCFullYear(d.getUTCFullYear() - n);
+        return d;
+      };
+      const orders = db().collection('orders');
+      await orders.updateOne(
+        { _id: new Types.ObjectId(old._id) },
+        { $set: { orderDate: years(6) } },
+      );
+      await orders.updateOne(
+        { _id: new Types.ObjectId(recent._id) },
+        { $set: { orderDate: years(4) } },
+      );
+      expect(await s.t.app.get(RetentionSweep).sweep()).toBeGreaterThanOrEqual(1);
+      const swept = (await http().get(`/api/orders/${old._id}`).set(staff()).expect(200)).body
+        .order;
+      expect(swept.guestInfo).toMatchObject({
+        fullName: 'Deleted customer',
+        phoneNumber: '',
+        email: '',
+      });
+      expect(swept.totalAmount).toBe(old.totalAmount);
+      const kept = (await http().get(`/api/orders/${recent._id}`).set(staff()).expect(200)).body
+        .order;
+      expect(kept.guestInfo.phoneNumber).toBe(recent.guestInfo.phoneNumber);
     });
   });
 

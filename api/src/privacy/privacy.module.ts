@@ -8,6 +8,7 @@ import { MyDataController } from './my-data.controller';
 import { MyDataService } from './my-data.service';
 import { PrivacyController } from './privacy.controller';
 import { PrivacySettingsService } from './privacy-settings.service';
+import { RetentionSweep } from './retention-sweep';
 import { SmsInboundController } from './sms-inbound.controller';
 
 /** Issue 31: the privacy notice, the person's data (download, deletion), consent, guests' requests. */
@@ -21,6 +22,7 @@ import { SmsInboundController } from './sms-inbound.controller';
     Anonymiser,
     MyDataService,
     DataRequestsService,
+    RetentionSweep,
   ],
   exports: [ConsentsService],
 })
