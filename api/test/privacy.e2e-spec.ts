@@ -487,6 +487,26 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
       expect(Date.parse(consent.at)).toBeGreaterThan(Date.now() - 60_000);
     });
 
+    it('a STOP from the number the profile has now withdraws it too (the phone changed since)', async () => {
+      const me = await customer();
+      await http()
+        .patch('/api/users/profile/consents')
+        .set(bearer(me.accessToken))
+        .send({ marketingSms: true })
+        .expect(200);
+      const newPhone = guest().phoneNumber;
+      await http()
+        .patch('/api/users/profile')
+        .set(bearer(me.accessToken))
+        .send({ fullName: 'Wanjiku Kamau', phoneNumber: newPhone })
+        .expect(200);
+      expect(await s.sim.reply(msisdn(newPhone), 'STOP')).toBe(200);
+      const consent = (
+        await http().get('/api/users/profile/consents').set(bearer(me.accessToken)).expect(200)
+      ).body.marketingSms;
+      expect(consent).toMatchObject({ granted: false, source: 'sms-stop' });
+    });
+
     it('takes form fields on the inbound callback only', async () => {
       await http()
         .post('/api/sms/inbound')

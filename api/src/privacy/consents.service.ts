@@ -98,22 +98,26 @@ export class ConsentsService implements OnModuleInit {
     return this.get(userId);
   }
 
-  /** Keeps the number offers go to in step with the profile's phone. */
-  async followPhone(userId: string, phoneNumber: string): Promise<void> {
-    await this.consents().updateOne(
-      { _id: userId },
-      { $set: { phone: toKenyanMsisdn(phoneNumber) } },
-    );
-  }
-
-  /** A STOP reply from this number: withdraws every consent given for it; answers how many. */
+  /**
+   * A STOP reply from this number: withdraws every consent given with it, and that of every account
+   * with this number now; answers how many.
+   */
   async stopFrom(from: string): Promise<number> {
     const phone = toKenyanMsisdn(from);
     if (!phone) return 0;
     const now = new Date();
     const event: ConsentEvent = { granted: false, at: now, source: 'sms-stop' };
+    // The number the consent was given with, or an account's number now (a phone changed since).
+    const local = phone.slice(4);
+    const accounts = await this.connection
+      .db!.collection('users')
+      .find(
+        { phoneNumber: { $in: [phone, phone.slice(1), `0${local}`, local] } },
+        { projection: { _id: 1 } },
+      )
+      .toArray();
     const res = await this.consents().updateMany(
-      { phone, granted: true },
+      { $or: [{ phone }, { _id: { $in: accounts.map((a) => String(a._id)) } }], granted: true },
       { $set: { granted: false, at: now, source: 'sms-stop' }, $push: { history: event } },
     );
     return res.modifiedCount;
