@@ -2,6 +2,7 @@ import type { components } from '@spc/shared-contracts';
 import { unwrap } from '@spc/shared-contracts/web-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { saveBlob } from '../../../lib/download';
 import { refreshQueries } from '../../../lib/refresh-queries';
 
 export type DataRequest = components['schemas']['DataRequestDto'];
@@ -48,14 +49,7 @@ export function useAnswerWithExport() {
       const data = unwrap(result);
       const header = result.response.headers.get('content-disposition') ?? '';
       const fileName = /filename="([^"]+)"/.exec(header)?.[1] ?? 'guest-data.json';
-      const url = URL.createObjectURL(data as unknown as Blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(data as unknown as Blob, fileName);
       return fileName;
     },
     meta: { errorMessage: 'Could not answer the request', successToast: false },

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../../lib/api-client';
+import { saveBlob } from '../../../lib/pdf';
 
 /** The customer's own data (issue 31): consent to offers by SMS, the download, the deletion. */
 export const myDataKeys = {
@@ -21,18 +22,6 @@ export function useSetConsent() {
   });
 }
 
-/** Downloads the file the API answers as a file of the phone's (the browser's download). */
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 function fileName(response: Response, fallback: string): string {
   const match = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '');
   return match?.[1] ?? fallback;
@@ -49,7 +38,7 @@ export function useDownloadMyData() {
           (error as { message?: string } | undefined)?.message ?? 'Could not download your data',
           response.status,
         );
-      save(data as Blob, fileName(response, 'my-data.json'));
+      saveBlob(data as Blob, fileName(response, 'my-data.json'));
     },
   });
 }
