@@ -85,13 +85,18 @@ export default defineConfig(({ command }) => ({
             },
           },
           {
-            // The catalogue the shopper has seen (public product and category reads, and the shop's
-            // contacts): fresh when
+            // The catalogue the shopper has seen (public product and category reads, the shop's
+            // contacts and privacy notice): fresh when
             // the network answers within 4 s, the last copy otherwise (offline browsing). These
             // functions are copied into the worker as source: they may not use outside names.
+            // A request signed in (Authorization) is never kept: no signed-in answer outlives its
+            // session on a shared phone.
             urlPattern: ({ url, request }) =>
               request.method === 'GET' &&
-              /^\/api\/(products|categories|site\/contacts)(\/|$)/.test(url.pathname),
+              !request.headers.has('Authorization') &&
+              /^\/api\/(products|categories|site\/contacts|privacy\/notice)(\/|$)/.test(
+                url.pathname,
+              ),
             handler: 'NetworkFirst',
             options: {
               cacheName: 'catalogue',

@@ -14,6 +14,7 @@ import { applyRouteBodyLimits } from './common/body-limit';
 import { answerWrongMethodWith405 } from './common/method-not-allowed';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { readJsonBodies } from './common/json-shape';
+import { readFormBodies } from './privacy/form-bodies';
 import { servePreparedAnswers } from './catalog/read-model/prepared-answers';
 import { createRootLogger, NestPinoLogger } from './common/logger';
 import { REQUEST_ID_HEADER, requestIdFor } from './common/request-id';
@@ -70,6 +71,8 @@ export async function createApp(
   answerWrongMethodWith405(fastify);
   applyRouteBodyLimits(fastify);
   readJsonBodies(fastify);
+  // Gateway callbacks post form fields (the SMS inbound callback); every other route refuses them.
+  readFormBodies(fastify);
   // Product lists and product pages answered before are answered again from their bytes.
   servePreparedAnswers(fastify, app.get(CatalogReadModel));
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -15,6 +15,7 @@ import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PrivacyModule } from './privacy/privacy.module';
 import { ReportsModule } from './reports/reports.module';
 import { SiteModule } from './site/site.module';
 import { SmsModule } from './sms/sms.module';
@@ -64,6 +65,7 @@ export class AppModule {
         SiteModule,
         ContactModule,
         DeliveryModule,
+        PrivacyModule,
         ...extraImports,
       ],
     };

@@ -17,6 +17,7 @@ import {
 import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { CONTACT_ROUTES } from './support/contact';
 import { DELIVERY_ROUTES } from './support/delivery';
+import { PRIVACY_ROUTES } from './support/privacy';
 import { PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { DELIVERY } from './support/shop';
@@ -484,4 +485,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...ORDER_DESK_ROUTES,
   ...CONTACT_ROUTES,
   ...DELIVERY_ROUTES,
+  ...PRIVACY_ROUTES,
 ];

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BSON, MongoClient } from 'mongodb';
@@ -171,5 +171,33 @@ describe('npm run backup / npm run restore', () => {
     expect(await contents(t.databaseName)).toEqual(before);
     const names = (await client.db(t.databaseName).listCollections().toArray()).map((c) => c.name);
     expect(names).not.toContain('stray');
+  });
+
+  it('keeps backups no longer than --keep-days: older ones of this shop go, other folders stay (issue 31)', () => {
+    const shelf = path.join(scratch, 'shelf');
+    const made = (name: string, daysAgo: number, app = 'spc-shop') => {
+      mkdirSync(path.join(shelf, name), { recursive: true });
+      const createdAt = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+      writeFileSync(path.join(shelf, name, 'manifest.json'), JSON.stringify({ app, createdAt }));
+    };
+    made('spc-old', 31);
+    made('spc-recent', 29);
+    made('someone-elses', 90, 'another-app');
+    mkdirSync(path.join(shelf, 'notes'));
+    const source = withDatabaseName(serverUri(), t.databaseName);
+    const res = tool(
+      'backup',
+      ['--out', path.join(shelf, 'spc-new'), '--no-uploads', '--keep-days', '30'],
+      { MONGODB_URI: source },
+    );
+    expect(res).toMatchObject({ code: 0 });
+    expect(res.output).toContain('[backup] kept 30 days: deleted spc-old');
+    for (const kept of ['spc-new', 'spc-recent', 'someone-elses', 'notes'])
+      expect(existsSync(path.join(shelf, kept))).toBe(true);
+    expect(existsSync(path.join(shelf, 'spc-old'))).toBe(false);
+    expect(
+      tool('backup', ['--out', path.join(shelf, 'x'), '--keep-days', '0'], { MONGODB_URI: source })
+        .code,
+    ).not.toBe(0);
   });
 });

@@ -171,6 +171,11 @@ describe('storefront on 360 and 390 px phones, a catalogue that looks real', () 
       problems.push(...(await check(page, '/track-orders')));
       problems.push(...(await check(page, '/contactUs')));
       problems.push(...(await check(page, '/aboutUs')));
+      problems.push(
+        ...(await check(page, '/privacy', (p) =>
+          p.getByRole('heading', { name: 'Your rights' }).waitFor(),
+        )),
+      );
       problems.push(...(await check(page, '/no-such-page')));
       for (const url of [
         '/authenticate/login',

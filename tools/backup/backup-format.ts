@@ -80,4 +80,4 @@ export function parseArgs(argv: string[]): {
   return { flags, rest };
 }
 
-const VALUED = new Set(['out', 'format', 'uploads']);
+const VALUED = new Set(['out', 'format', 'uploads', 'keep-days']);

@@ -1,10 +1,15 @@
 /**
- * `npm run backup [-- --out <folder>] [--format mongodump|jsonl] [--uploads <dir> | --no-uploads]`
+ * `npm run backup [-- --out <folder>] [--format mongodump|jsonl] [--uploads <dir> | --no-uploads]
+ *  [--keep-days <n>]`
  *
  * Copies the database named by MONGODB_URI (the launcher's local one when unset) and the uploaded
  * images into one folder (default .data/backups/spc-<UTC time>). With mongodump installed its
  * gzipped archive is taken; otherwise every collection is exported to JSON lines (canonical EJSON)
  * with its indexes. See backup-format.ts; restore with `npm run restore -- <folder>`.
+ *
+ * `--keep-days <n>` (issue 31: backups follow the retention periods) then deletes the earlier
+ * backups of this shop beside the new one (folders whose manifest.json is this app's) made more
+ * than n days ago, so data pruned or erased in the database is gone from the backups n days later.
  */
 import {
   cpSync,
@@ -12,6 +17,8 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { once } from 'node:events';
@@ -43,6 +50,10 @@ async function main(): Promise<void> {
     throw new Error('--format is mongodump or jsonl');
   if (format === 'mongodump' && !hasDatabaseTools())
     throw new Error('--format mongodump needs mongodump and mongorestore on PATH');
+
+  const keepDays = flags['keep-days'] === undefined ? undefined : Number(flags['keep-days']);
+  if (keepDays !== undefined && !(Number.isInteger(keepDays) && keepDays >= 1))
+    throw new Error('--keep-days is a whole number of days, 1 or more');
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const out = path.resolve(
@@ -124,6 +135,35 @@ async function main(): Promise<void> {
     `[backup] ${database}: ${collections.length} collections, ${total} documents (${format})` +
       `${uploads ? `, uploads from ${uploadsDir}` : ''} -> ${out}`,
   );
+  if (keepDays !== undefined) {
+    const removed = pruneBackups(out, keepDays);
+    console.log(
+      `[backup] kept ${keepDays} days: ${removed.length ? `deleted ${removed.join(', ')}` : 'none older'}`,
+    );
+  }
+}
+
+/** Deletes this shop's backups beside `out` made more than `days` days ago; answers their names. */
+function pruneBackups(out: string, days: number): string[] {
+  const parent = path.dirname(out);
+  const cutoff = Date.now() - days * 24 * 60 * 60 * 1000;
+  const removed: string[] = [];
+  for (const name of readdirSync(parent)) {
+    const folder = path.join(parent, name);
+    if (folder === out) continue;
+    let manifest: Partial<Manifest>;
+    try {
+      manifest = JSON.parse(readFileSync(path.join(folder, MANIFEST), 'utf8')) as Partial<Manifest>;
+    } catch {
+      continue; // not a backup of this shop: left alone
+    }
+    if (manifest.app !== 'spc-shop' || !manifest.createdAt) continue;
+    if (Date.parse(manifest.createdAt) < cutoff) {
+      rmSync(folder, { recursive: true, force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
 }
 
 main().catch((error: unknown) => {

@@ -129,7 +129,12 @@ async function main(): Promise<void> {
     children.push(
       spawn('node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
         cwd: WORKSPACE_ROOT,
-        env: { ...process.env, SMS_SIMULATOR_PORT: new URL(sms).port },
+        env: {
+          ...process.env,
+          SMS_SIMULATOR_PORT: new URL(sms).port,
+          // Customers' replies (STOP) are posted to the API's inbound callback.
+          SMS_INBOUND_URL: `http://127.0.0.1:${apiPort}/api/sms/inbound`,
+        },
         stdio: 'inherit',
       }),
     );

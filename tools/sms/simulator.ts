@@ -10,6 +10,10 @@
  *   GET  /outbox?to=+254712345678     the messages sent to that number (all without `to`)
  *   POST /__simulator/fail {"count":2} the next 2 sends fail (HTTP 500, as a gateway outage)
  *   POST /__simulator/reset            empties the outbox and forgets pending failures
+ *   POST /__simulator/reply {"from":"+254712345678","text":"STOP"}
+ *                                      a customer replies: the simulator posts it to the API's
+ *                                      inbound callback (`inboundUrl`) as Africa's Talking does
+ *                                      (form fields from, to, text, date, id, linkId)
  *
  * Run alone: npx tsx tools/sms/simulator.ts  (SMS_SIMULATOR_PORT, default 4020)
  */
@@ -34,6 +38,10 @@ export interface SmsSimulator {
   failures: () => number;
   /** The next `count` sends answer HTTP 500 and are not kept. */
   failNext(count: number): void;
+  /** A customer's reply, posted to the inbound callback; answers the callback's HTTP status. */
+  reply(from: string, text: string): Promise<number>;
+  /** Where replies go (when the API's address is known only after the simulator started). */
+  setInboundUrl(url: string): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,10 @@ export interface SmsSimulatorOptions {
   username?: string;
   apiKey?: string;
   log?: (message: string) => void;
+  /** The API's inbound-message callback (e.g. http://localhost:3000/api/sms/inbound). */
+  inboundUrl?: string;
+  /** The shortcode or number customers reply to. */
+  shortCode?: string;
 }
 
 /** Kenyan mobile numbers in the form the gateway wants: +2547… or +2541…. */
@@ -68,6 +80,27 @@ export async function startSmsSimulator(options: SmsSimulatorOptions = {}): Prom
   const outbox: SimulatedSms[] = [];
   let failNext = 0;
   let failures = 0;
+  let inboundUrl = options.inboundUrl;
+
+  /** Posts a reply to the API as Africa's Talking's incoming-message callback does. */
+  const reply = async (from: string, text: string): Promise<number> => {
+    if (!inboundUrl) throw new Error('the simulator was started without inboundUrl');
+    const form = new URLSearchParams({
+      from,
+      to: options.shortCode ?? '20880',
+      text,
+      date: new Date().toISOString().replace('T', ' ').slice(0, 19),
+      id: randomBytes(16).toString('hex'),
+      linkId: '',
+    });
+    const res = await fetch(inboundUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
+    log(`reply from ${from} "${text}" posted: ${res.status}`);
+    return res.status;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://simulator');
@@ -138,6 +171,20 @@ export async function startSmsSimulator(options: SmsSimulatorOptions = {}): Prom
       failNext = count;
       return send(res, 200, { ok: true, failNext });
     }
+    if (route === 'POST /__simulator/reply') {
+      let body: { from?: unknown; text?: unknown };
+      try {
+        body = JSON.parse((await readBody(req)) || '{}') as typeof body;
+      } catch {
+        return send(res, 400, { ok: false, message: 'the body must be JSON: {"from","text"}' });
+      }
+      if (typeof body.from !== 'string' || typeof body.text !== 'string')
+        return send(res, 400, { ok: false, message: 'from and text are required' });
+      if (!inboundUrl)
+        return send(res, 409, { ok: false, message: 'no inbound callback URL was configured' });
+      const status = await reply(body.from, body.text);
+      return send(res, 200, { ok: true, callbackStatus: status });
+    }
     if (route === 'POST /__simulator/reset') {
       outbox.length = 0;
       failNext = 0;
@@ -165,6 +212,10 @@ export async function startSmsSimulator(options: SmsSimulatorOptions = {}): Prom
     failNext(count) {
       failNext = count;
     },
+    reply,
+    setInboundUrl(url) {
+      inboundUrl = url;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -174,7 +225,11 @@ export async function startSmsSimulator(options: SmsSimulatorOptions = {}): Prom
 
 if (require.main === module) {
   const port = Number(process.env.SMS_SIMULATOR_PORT ?? 4020);
-  startSmsSimulator({ port, log: (m) => console.log(`[sms] ${m}`) })
+  startSmsSimulator({
+    port,
+    inboundUrl: process.env.SMS_INBOUND_URL ?? 'http://localhost:3000/api/sms/inbound',
+    log: (m) => console.log(`[sms] ${m}`),
+  })
     .then((sim) => console.log(`[sms] Africa's Talking simulator at ${sim.url}`))
     .catch((error: Error) => {
       console.error(`[sms] ${error.message}`);

@@ -186,7 +186,7 @@ export class AuthService implements BeforeApplicationShutdown {
       throw new ForbiddenException({ message: DEACTIVATED_MESSAGE, code: 'ACCOUNT_DEACTIVATED' });
     await this.credentials.setPassword(userId, dto.password);
     await this.tokens.revokeAll(userId);
-    this.logger.log(`Password reset for ${user.email}`);
+    this.logger.log(`Password reset for account ${userId}`);
   }
 
   /** Changes the password, ends every session, and starts a new one for the caller. */

@@ -20,6 +20,23 @@ describe('redactUrl', () => {
     );
   });
 
+  it('keeps no phone number or e-mail address (issue 31)', () => {
+    expect(redactUrl('/api/orders?search=0712345678&page=1')).toBe(
+      '/api/orders?search=[personal]&page=1',
+    );
+    expect(redactUrl('/api/orders?search=%2B254712345678')).toBe('/api/orders?search=[personal]');
+    expect(redactUrl('/api/users?search=wanjiku%40example.co.ke&page=2')).toBe(
+      '/api/users?search=[personal]&page=2',
+    );
+    expect(redactUrl('/api/x/wanjiku@example.co.ke/y')).toBe('/api/x/[personal]/y');
+    expect(redactUrl('/api/track?purchaseNumber=SPD7K3MX9QA&phoneNumber=0712 345 678')).toBe(
+      '/api/track?purchaseNumber=SPD7K3MX9QA&phoneNumber=[personal]',
+    );
+    expect(redactUrl('/api/orders/665f1c2b9d3e4a0012345678')).toBe(
+      '/api/orders/665f1c2b9d3e4a0012345678',
+    );
+  });
+
   it('leaves other URLs as they are', () => {
     for (const url of ['/api/products?search=avocado&page=1', '/api/products/0123', '/api/keys'])
       expect(redactUrl(url)).toBe(url);

@@ -13,12 +13,17 @@ function prettyAvailable(): boolean {
 }
 
 /** What any URL `redactUrl` changes contains (a superset of its three patterns). */
-const MAY_HOLD_SECRET = /callback|password|[?&](?:token|code|key|refreshToken|signature)=/i;
+const MAY_HOLD_SECRET =
+  /callback|password|[?&](?:token|code|key|refreshToken|signature|phone\w*|email)=|@|%40|\d{9}/i;
+/** A phone number (Kenyan or international) or an e-mail address anywhere in a URL. */
+const PERSONAL =
+  /[^/?&=#]*(?:@|%40)[^/?&=#]*|(?<=[/=])(?:\+|%2B)?(?:254|0)?[17]\d{8}(?=$|[/?&#])/gi;
 
 /**
  * A URL as the logs show it: the M-Pesa callback's secret token, a reset code in a path and the
  * values of query parameters that carry secrets (a signed document link's `signature`, which opens
- * a receipt for 30 days, among them) are replaced by `[redacted]`.
+ * a receipt for 30 days, among them) are replaced by `[redacted]`; phone numbers and e-mail
+ * addresses (in a path, a search, a `phone` or `email` field) (personal data: the logs keep none) by `[personal]`.
  */
 export function redactUrl(url: string | undefined): string | undefined {
   // One scan for the common case (nothing secret), instead of three replacements per request.
@@ -26,7 +31,9 @@ export function redactUrl(url: string | undefined): string | undefined {
   return url
     .replace(/(\/callback\/)[^/?#]+/gi, '$1[redacted]')
     .replace(/(\/reset-?password\/)[^/?#]+/gi, '$1[redacted]')
-    .replace(/([?&](?:token|code|key|password|refreshToken|signature)=)[^&#]*/gi, '$1[redacted]');
+    .replace(/([?&](?:token|code|key|password|refreshToken|signature)=)[^&#]*/gi, '$1[redacted]')
+    .replace(/([?&](?:phone\w*|email)=)[^&#]*/gi, '$1[personal]')
+    .replace(PERSONAL, '[personal]');
 }
 
 /** Fastify's request summary, with the URL redacted. */

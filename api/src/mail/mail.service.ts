@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { MAIL_LOG_COLLECTION, maskEmail, type MailLogRecord } from './mail-log';
 
 export interface MailMessage {
   to: string;
@@ -31,7 +34,11 @@ export class MailService {
   /** Messages this process has written to the outbox. */
   private filed = 0;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** Where each sent e-mail is recorded (the customer's data export); pruned by a TTL index. */
+    @Optional() @InjectConnection() private readonly connection?: Connection,
+  ) {
     if (config.mail.smtpUrl) {
       this.transport = nodemailer.createTransport(config.mail.smtpUrl);
     } else {
@@ -74,15 +81,31 @@ export class MailService {
         await writeFile(file, info.message as Buffer, { flag: 'wx' });
         const showLink = message.link && this.config.env === 'development';
         this.logger.log(
-          `E-mail to ${message.to} written to ${file}${showLink ? ` (link: ${message.link})` : ''}`,
+          `E-mail to ${maskEmail(message.to)} written to ${file}${showLink ? ` (link: ${message.link})` : ''}`,
         );
       }
+      await this.record(message);
       return true;
     } catch (error) {
       this.logger.error(
-        `Could not send e-mail "${message.subject}" to ${message.to}: ${(error as Error).message}`,
+        `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
       );
       return false;
+    }
+  }
+
+  /** Records the message sent (never its link); a failure to record never fails the send. */
+  private async record(message: MailMessage): Promise<void> {
+    if (!this.connection?.db) return;
+    try {
+      await this.connection.db.collection<MailLogRecord>(MAIL_LOG_COLLECTION).insertOne({
+        to: message.to.toLowerCase(),
+        subject: message.subject,
+        text: message.text,
+        sentAt: new Date(),
+      });
+    } catch (error) {
+      this.logger.warn(`Could not record a sent e-mail: ${(error as Error).message}`);
     }
   }
 }

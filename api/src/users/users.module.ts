@@ -14,6 +14,6 @@ import { UsersService } from './users.service';
   controllers: [UsersController, ProfileController],
   providers: [UsersService, UsersRepository, PasswordHasher, ProfilePicturesService, BudgetAlerts],
   // The repository and the hasher are auth/credentials.service.ts's too.
-  exports: [UsersService, UsersRepository, PasswordHasher, BudgetAlerts],
+  exports: [UsersService, UsersRepository, PasswordHasher, BudgetAlerts, ProfilePicturesService],
 })
 export class UsersModule {}

@@ -169,4 +169,33 @@ export class UsersRepository {
   async existsWithRole(role: Role): Promise<boolean> {
     return (await this.users.exists({ role })) !== null;
   }
+
+  /**
+   * Closes an account for good (issue 31): name, phone, e-mail, addresses and picture are replaced,
+   * the e-mail by one no one can have (the old one is free for a new, empty account), the password
+   * by nothing that can match, and every token stops working.
+   */
+  async closeAccount(id: string, name: string): Promise<boolean> {
+    const res = await this.users.updateOne(
+      { _id: id },
+      {
+        $set: {
+          fullName: name,
+          email: `deleted-${id}@deleted.invalid`,
+          phoneNumber: '',
+          county: '',
+          streetAddress: '',
+          profilePicture: '',
+          profilePictureKeys: [],
+          passwordHash: 'closed',
+          isActive: false,
+          smsNotifications: false,
+          closedAt: new Date(),
+        },
+        $inc: { tokenVersion: 1 },
+      },
+      { strict: false },
+    );
+    return res.modifiedCount === 1;
+  }
 }

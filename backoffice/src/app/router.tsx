@@ -58,6 +58,14 @@ const ProductStock = page(
   'ProductStockRoute',
 );
 const Messages = page(() => import('../features/messages/routes/messages'), 'MessagesRoute');
+const DataRequests = page(
+  () => import('../features/privacy/routes/data-requests'),
+  'DataRequestsRoute',
+);
+const PrivacySettings = page(
+  () => import('../features/privacy/routes/privacy-settings'),
+  'PrivacySettingsRoute',
+);
 const DeliveryZones = page(
   () => import('../features/delivery-zones/routes/delivery-zones'),
   'DeliveryZonesRoute',
@@ -88,6 +96,8 @@ export function AppRoutes() {
             <Route path="/admin/audit-trails" element={<AuditTrails />} />
             <Route path="/admin/site-pictures" element={<SitePictures />} />
             <Route path="/admin/delivery-zones" element={<DeliveryZones />} />
+            <Route path="/admin/data-requests" element={<DataRequests />} />
+            <Route path="/admin/privacy" element={<PrivacySettings />} />
           </Route>
           <Route element={<AdminOrStaff />}>
             <Route path="/manage/products" element={<Products />} />

@@ -22,6 +22,8 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Shop pictures', to: paths.adminSitePictures },
       { label: 'Messages', to: paths.manageMessages },
       { label: 'Delivery zones', to: paths.adminDeliveryZones },
+      { label: 'Data requests', to: paths.adminDataRequests },
+      { label: 'Privacy', to: paths.adminPrivacy },
     ];
   }
   if (role === 'staff') {

@@ -30,6 +30,8 @@ describe('sidebar', () => {
       'Shop pictures',
       'Messages',
       'Delivery zones',
+      'Data requests',
+      'Privacy',
     ]);
     expect(screen.getByRole('link', { name: 'Messages' })).toHaveAttribute(
       'href',

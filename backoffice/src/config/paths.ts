@@ -16,6 +16,8 @@ export const paths = {
   adminAuditTrails: '/admin/audit-trails',
   adminSitePictures: '/admin/site-pictures',
   adminDeliveryZones: '/admin/delivery-zones',
+  adminDataRequests: '/admin/data-requests',
+  adminPrivacy: '/admin/privacy',
   manageProducts: '/manage/products',
   productStock: (id: string) => `/manage/products/${id}/stock`,
   manageCategories: '/manage/categories',

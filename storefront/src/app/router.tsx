@@ -34,6 +34,7 @@ const OrderDocument = page(
   () => import('../features/user/routes/order-document'),
   'OrderDocumentRoute',
 );
+const Privacy = page(() => import('../features/privacy/routes/privacy'), 'PrivacyRoute');
 const NotFound = page(() => import('../features/pages/routes/not-found'), 'NotFoundRoute');
 const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
 const Register = page(() => import('../features/auth/routes/register'), 'RegisterRoute');
@@ -67,6 +68,7 @@ export function AppRoutes() {
         <Route path="orders/:id/:document" element={<OrderDocument />} />
         <Route path="contactUs" element={<Contact />} />
         <Route path="aboutUs" element={<About />} />
+        <Route path="privacy" element={<Privacy />} />
         <Route element={<RequireAuth />}>
           <Route path="user/profile" element={<Profile />} />
         </Route>

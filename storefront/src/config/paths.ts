@@ -8,6 +8,7 @@ export const paths = {
   track: '/track-orders',
   contact: '/contactUs',
   about: '/aboutUs',
+  privacy: '/privacy',
   login: '/authenticate/login',
   register: '/authenticate/register',
   forgotPassword: '/authenticate/forgotPassword',

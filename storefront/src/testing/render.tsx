@@ -27,7 +27,15 @@ export function renderWithProviders(
 
 /** A fetch stand-in answering JSON per path; unknown paths answer 404. */
 export function mockFetch(
-  routes: Record<string, (req: Request) => { status?: number; body: unknown } | Promise<never>>,
+  routes: Record<
+    string,
+    (
+      req: Request,
+    ) =>
+      | { status?: number; body: unknown }
+      | Promise<{ status?: number; body: unknown }>
+      | Promise<never>
+  >,
 ) {
   const calls: Request[] = [];
   const fn = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -32,7 +32,7 @@ export function Footer() {
           <h2>Important links</h2>
           <ul>
             <li>
-              <Link to={paths.home}>Privacy Policy</Link>
+              <Link to={paths.privacy}>Privacy Policy</Link>
             </li>
             <li>
               <Link to={paths.shop}>Shipping Details</Link>

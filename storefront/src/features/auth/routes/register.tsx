@@ -85,6 +85,9 @@ export function RegisterRoute() {
         </button>
       </form>
       <p className="small">
+        How we use your details: <Link to={paths.privacy}>privacy notice</Link>.
+      </p>
+      <p className="small">
         Already have an account? <Link to={paths.login}>Sign in</Link>
       </p>
     </AuthLayout>

@@ -340,6 +340,10 @@ export function CheckoutRoute() {
           >
             {sending ? 'Placing Order...' : 'PLACE ORDER'}
           </button>
+          <p className="small muted">
+            We use your details to deliver this order and text you about it:{' '}
+            <Link to={paths.privacy}>privacy notice</Link>.
+          </p>
         </form>
 
         <aside className="summary" aria-labelledby="my-order">

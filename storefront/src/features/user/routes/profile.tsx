@@ -7,6 +7,7 @@ import { useProfile } from '../api/get-profile';
 import { useDeleteProfilePicture, useUploadProfilePicture } from '../api/profile-picture';
 import { EditProfileModal } from '../components/edit-profile-modal';
 import { SmsSwitch } from '../components/sms-switch';
+import { YourData } from '../components/your-data';
 import '../user.css';
 
 const roleLabel = (role: string) => (role === 'customer' ? 'customer' : role);
@@ -101,6 +102,7 @@ export function ProfileRoute() {
           </dl>
         </section>
         <SmsSwitch user={user} />
+        <YourData customer={user.role === 'customer'} />
       </div>
       <button type="button" className="btn" onClick={() => setEditing(true)}>
         edit profile

@@ -1,0 +1,112 @@
+import {
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
+import { QuotaService, type WindowLimit } from '../common/quota';
+import { TooManyRequestsException } from '../common/rate-limit';
+import { PasswordHasher } from '../users/password-hasher';
+import { ProfilePicturesService } from '../users/profile-pictures.service';
+import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
+import { ANONYMOUS_NAME, Anonymiser } from './anonymiser';
+import { ConsentsService, type MarketingConsent } from './consents.service';
+import { DataExportBuilder, type DataExport } from './data-export';
+
+/** Downloads of one's data a shop day: enough to retry, too few to load the database. */
+export const EXPORTS_PER_DAY = 3;
+const EXPORT_LIMIT: WindowLimit = { name: 'data-export', limit: EXPORTS_PER_DAY, per: 'day' };
+
+export const PRIVACY_MESSAGES = {
+  tooManyExports: `You can download your data ${EXPORTS_PER_DAY} times a day. Please try again tomorrow.`,
+  wrongPassword: 'The password is not correct',
+  customersOnly:
+    'Only a customer account can be deleted here; staff accounts are closed by the admin',
+  openOrders: (numbers: string[]) =>
+    `Your account cannot be deleted while these orders are open: ${numbers.join(', ')}. Cancel them, or wait until they are completed.`,
+} as const;
+
+/**
+ * A signed-in customer's own data: the download (rate-limited, audited), the deletion of the
+ * account, and the marketing consent.
+ */
+@Injectable()
+export class MyDataService {
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    private readonly users: UsersService,
+    private readonly usersRepo: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly pictures: ProfilePicturesService,
+    private readonly audit: AuditService,
+    private readonly quota: QuotaService,
+    private readonly exports: DataExportBuilder,
+    private readonly anonymiser: Anonymiser,
+    private readonly consents: ConsentsService,
+  ) {}
+
+  async export(actor: Principal): Promise<DataExport> {
+    const answer = await this.quota.take([{ limit: EXPORT_LIMIT, key: `user:${actor.id}` }]);
+    if (!answer.granted)
+      throw new TooManyRequestsException(PRIVACY_MESSAGES.tooManyExports, answer.retryAfterSeconds);
+    const user = await this.users.get(actor.id);
+    const data = await this.exports.forAccount(user);
+    await this.audit.record(actor, 'privacy.export', `${actor.fullName} downloaded their data`, {
+      type: 'user',
+      id: actor.id,
+      label: actor.fullName,
+    });
+    return data;
+  }
+
+  /**
+   * Deletes the account, confirmed with its password. Refused while an order is open: a pending
+   * order may be paid or on its way, and cancelling it here could leave money to refund or
+   * seedlings on a lorry with no one to call; the customer cancels (a pending order) or waits.
+   */
+  async deleteAccount(actor: Principal, password: string): Promise<void> {
+    if (actor.role !== 'customer') throw new ForbiddenException(PRIVACY_MESSAGES.customersOnly);
+    const user = await this.usersRepo.findByIdWithPassword(actor.id);
+    if (!user || !(await this.hasher.verify(user.passwordHash, password)))
+      throw new UnauthorizedException(PRIVACY_MESSAGES.wrongPassword);
+    const orders = await this.connection
+      .db!.collection('orders')
+      .find({ placedBy: actor.id })
+      .toArray();
+    const open = this.anonymiser.openOrders(orders);
+    if (open.length)
+      throw new ConflictException({
+        message: PRIVACY_MESSAGES.openOrders(open),
+        code: 'ORDERS_OPEN',
+      });
+
+    const keys = await this.pictures.keysOf(actor.id);
+    await this.usersRepo.closeAccount(actor.id, ANONYMOUS_NAME);
+    await this.connection.db!.collection('refresh_tokens').deleteMany({ userId: actor.id });
+    await this.connection.db!.collection('password_resets').deleteMany({ userId: actor.id });
+    await this.pictures.discard(keys);
+    await this.anonymiser.anonymiseOrders(orders);
+    await this.anonymiser.forgetEmail(user.email);
+    await this.consents.forget(actor.id);
+    await this.audit.record(
+      { ...actor, fullName: ANONYMOUS_NAME },
+      'privacy.delete-account',
+      `A customer deleted their account; ${orders.length} order(s) kept without their contacts`,
+      { type: 'user', id: actor.id, label: ANONYMOUS_NAME },
+    );
+  }
+
+  consent(actor: Principal): Promise<MarketingConsent> {
+    return this.consents.get(actor.id);
+  }
+
+  async setConsent(actor: Principal, granted: boolean): Promise<MarketingConsent> {
+    const user = await this.users.get(actor.id);
+    return this.consents.set(actor.id, user.phoneNumber, granted, 'profile');
+  }
+}

@@ -1,0 +1,95 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { MAIL_LOG_COLLECTION } from '../mail/mail-log';
+import { PRIVACY_DEFAULTS, type PrivacySettings } from './privacy-defaults';
+
+interface SettingsDoc extends Partial<PrivacySettings> {
+  _id: 'privacy';
+}
+
+const DAY_S = 24 * 60 * 60;
+
+/** The records pruned after a period the shop sets: collection, date field, setting. */
+const PRUNED: { collection: string; field: string; days: keyof PrivacySettings }[] = [
+  { collection: 'sms_outbox', field: 'createdAt', days: 'smsOutboxDays' },
+  { collection: MAIL_LOG_COLLECTION, field: 'sentAt', days: 'mailLogDays' },
+  { collection: 'contact_messages', field: 'createdAt', days: 'contactMessageDays' },
+];
+
+/**
+ * The privacy notice's text and the retention periods (one `privacy_settings` document; the
+ * defaults until the shop saves its own). Each period of a pruned record is a TTL index on its
+ * date, made at start-up and changed (collMod) when the shop changes the period.
+ */
+@Injectable()
+export class PrivacySettingsService implements OnModuleInit {
+  private readonly logger = new Logger('Privacy');
+
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.applyRetention(await this.get()).catch((e: Error) =>
+      this.logger.warn(`Could not set the retention indexes: ${e.message}`),
+    );
+  }
+
+  async get(): Promise<PrivacySettings> {
+    const doc = await this.settings().findOne({ _id: 'privacy' });
+    const { _id, ...saved } = doc ?? { _id: 'privacy' };
+    return { ...PRIVACY_DEFAULTS, updatedAt: null, ...saved };
+  }
+
+  async update(changes: Partial<Omit<PrivacySettings, 'updatedAt'>>): Promise<PrivacySettings> {
+    const given = Object.fromEntries(
+      Object.entries(changes).filter(([, value]) => value !== undefined && value !== null),
+    );
+    await this.settings().updateOne(
+      { _id: 'privacy' },
+      { $set: { ...given, updatedAt: new Date() } },
+      { upsert: true },
+    );
+    const saved = await this.get();
+    await this.applyRetention(saved);
+    return saved;
+  }
+
+  /** Makes each pruned collection's TTL index say the period set (creating it the first time). */
+  private async applyRetention(settings: PrivacySettings): Promise<void> {
+    const db = this.connection.db!;
+    for (const { collection, field, days } of PRUNED) {
+      const seconds = Number(settings[days]) * DAY_S;
+      const name = `retention_${field}`;
+      const existing = await db
+        .collection(collection)
+        .indexes()
+        .catch(() => [] as mongo.IndexDescriptionInfo[]);
+      const index = existing.find((i) => i.name === name);
+      if (!index) {
+        await db
+          .collection(collection)
+          .createIndex({ [field]: 1 }, { name, expireAfterSeconds: seconds });
+      } else if (index.expireAfterSeconds !== seconds) {
+        await db.command({
+          collMod: collection,
+          index: { name, expireAfterSeconds: seconds },
+        });
+      }
+    }
+  }
+
+  /** The expiry, in seconds, of each pruned collection's retention index (for the tests and checks). */
+  async retentionIndexes(): Promise<Record<string, number | undefined>> {
+    const db = this.connection.db!;
+    const out: Record<string, number | undefined> = {};
+    for (const { collection, field } of PRUNED) {
+      const indexes = await db.collection(collection).indexes();
+      out[collection] = indexes.find((i) => i.name === `retention_${field}`)?.expireAfterSeconds;
+    }
+    return out;
+  }
+
+  private settings(): mongo.Collection<SettingsDoc> {
+    return this.connection.db!.collection<SettingsDoc>('privacy_settings');
+  }
+}
