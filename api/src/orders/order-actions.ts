@@ -277,10 +277,13 @@ export const ORDER_STEPS = {
         throw new NotFoundException('No order with this id');
     },
     // Paid or part-paid as read: the refund recorded is for that money.
-    guard: ({ order }) => ({
-      paymentStatus: order.paymentStatus,
-      amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
-    }),
+    guard: ({ order }) =>
+      order.paymentStatus === 'Paid'
+        ? { paymentStatus: 'Paid' }
+        : {
+            paymentStatus: order.paymentStatus,
+            amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
+          },
     before: ({ order, input: refund, actor, money }) =>
       money.recordRefundForCancel(order, refund, actor),
     prepare: ({ now }) => cancelChange(now),

@@ -58,6 +58,10 @@ const ProductStock = page(
   'ProductStockRoute',
 );
 const Messages = page(() => import('../features/messages/routes/messages'), 'MessagesRoute');
+const PaymentsInbox = page(
+  () => import('../features/orders/routes/payments-inbox'),
+  'PaymentsInboxRoute',
+);
 const DeliveryZones = page(
   () => import('../features/delivery-zones/routes/delivery-zones'),
   'DeliveryZonesRoute',
@@ -94,6 +98,7 @@ export function AppRoutes() {
             <Route path="/manage/products/:id/stock" element={<ProductStock />} />
             <Route path="/manage/categories" element={<Categories />} />
             <Route path="/manage/messages" element={<Messages />} />
+            <Route path="/manage/payments" element={<PaymentsInbox />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />
