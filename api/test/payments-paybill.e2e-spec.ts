@@ -203,6 +203,26 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     });
   });
 
+  it('after a part payment, the M-Pesa prompt asks for the balance, and its payment completes the order', async () => {
+    const o = await order();
+    await m.sim.payBill({ account: o.purchaseNumber, amount: 300, phone: asDaraja(o.phone) });
+    await waitOrder(o._id, (x) => x.amountPaid === 300);
+    m.sim.setScenario('success', asDaraja(o.phone));
+    const res = await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .send({ purchaseNumber: o.purchaseNumber, phoneNumber: o.phone })
+      .expect(200);
+    const push = await m.sim.settled(res.body.checkoutRequestId as string);
+    expect(push.request.Amount).toBe(o.totalAmount - 300);
+    expect(await waitOrder(o._id, (x) => x.paymentStatus === 'Paid')).toMatchObject({
+      amountPaid: o.totalAmount,
+      amountOutstanding: 0,
+      excessPaid: 0,
+      paymentDetails: { amount: o.totalAmount },
+    });
+  });
+
   it('validation refuses an account that is no open order; an unknown account lands in the inbox, and a clerk assigns it', async () => {
     const refused = await m.sim.payBill({ account: 'NOSUCHORDER', amount: 50 });
     expect(refused.completed).toBe(false);
@@ -514,6 +534,19 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     expect(texts[0]!.message).toContain(
       `Paybill ${MPESA_TEST_SETTINGS.MPESA_SHORTCODE}, account ${o.purchaseNumber}, amount KES ${o.totalAmount.toLocaleString('en-US')}`,
     );
+    // The order page offers "Try M-Pesa again" with the paybill details; the prompt limits stay.
+    const info = await m.t
+      .http()
+      .get(`/api/payments/mpesa/pay-info/${o.purchaseNumber}`)
+      .expect(200);
+    expect(info.body).toMatchObject({
+      payable: true,
+      paybill: MPESA_TEST_SETTINGS.MPESA_SHORTCODE,
+      account: o.purchaseNumber,
+      amountDue: o.totalAmount,
+      lastPrompt: { status: 'failed' },
+    });
+    await m.t.http().get('/api/payments/mpesa/pay-info/SPDNOSUCH99').expect(404);
   });
 
   it('lets Daraja in only with the token, staff (and admins) at the inbox and refunds, admins at registration', async () => {

@@ -12,7 +12,7 @@ import { ClaimsService } from '../common/claims';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
-import { closedReason } from '../orders/order-credits';
+import { closedReason, OrderCredits } from '../orders/order-credits';
 import { OrdersService } from '../orders/orders.service';
 import { SmsService } from '../sms/sms.service';
 import { checkDarajaCaller } from './daraja-caller';
@@ -55,6 +55,7 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
     private readonly audit: AuditService,
     private readonly claims: ClaimsService,
     private readonly sms: SmsService,
+    private readonly credits: OrderCredits,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
@@ -314,11 +315,22 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
 
     let message: string = MPESA_MESSAGES.paid;
     try {
-      await this.orders.recordMpesaExpressPayment(MPESA_ACTOR, push.orderId, {
-        amount: push.amount,
-        transactionCode: outcome.transactionCode,
-        timePaid: outcome.timePaid,
-      });
+      // An order with paybill part payments on it takes the prompt's money as one more credit
+      // toward its amount due (OrderCredits), not as the whole payment.
+      const order = await this.orders.findAnyOrder(push.orderId);
+      if (order && order.paymentStatus === 'Pending' && order.amountPaid > 0)
+        await this.credits.credit(MPESA_ACTOR, order, {
+          transId: outcome.transactionCode,
+          amount: push.amount,
+          timePaid: outcome.timePaid,
+          how: 'M-Pesa Express',
+        });
+      else
+        await this.orders.recordMpesaExpressPayment(MPESA_ACTOR, push.orderId, {
+          amount: push.amount,
+          transactionCode: outcome.transactionCode,
+          timePaid: outcome.timePaid,
+        });
     } catch (error) {
       if (!(error instanceof HttpException) || error.getStatus() >= 500) throw error;
       // The money moved but the order can no longer take it (cancelled, or paid another way).

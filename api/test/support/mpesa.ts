@@ -10,6 +10,7 @@ export const PAYMENT_ROUTES = [
   'POST /api/payments/mpesa/stk-push',
   'GET /api/payments/mpesa/status/{checkoutRequestId}',
   'POST /api/payments/mpesa/callback/{token}',
+  'GET /api/payments/mpesa/pay-info/{purchaseNumber}',
 ] as const;
 
 /** The paybill, inbox and refund routes and who may call them (tested in payments-paybill). */

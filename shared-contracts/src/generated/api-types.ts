@@ -844,6 +844,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/mpesa/pay-info/{purchaseNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How an order may still be paid by M-Pesa: the paybill, account and amount due, and how its latest prompt ended (the order page's 'Try M-Pesa again') */
+        get: operations["PaymentsController_payInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/mpesa/callback/{token}": {
         parameters: {
             query?: never;
@@ -2313,6 +2330,27 @@ export interface components {
             message: string;
             /** @enum {string} */
             status: "pending" | "paid" | "failed";
+        };
+        LastPromptDto: {
+            /** @enum {string} */
+            status: "pending" | "paid" | "failed";
+            message: string;
+        };
+        MpesaPayInfoResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description True while the order may still be paid by M-Pesa (pending, unpaid, M-Pesa configured) */
+            payable: boolean;
+            /** @description The shop's paybill number */
+            paybill: string | null;
+            /** @description The account number to type: the purchase number */
+            account: string;
+            /** @description Whole KES still due (part payments taken off) */
+            amountDue: number;
+            /** @description How the order's latest prompt ended */
+            lastPrompt: components["schemas"]["LastPromptDto"] | null;
         };
         MpesaCallbackItemDto: {
             /** @example MpesaReceiptNumber */
@@ -6353,6 +6391,54 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    PaymentsController_payInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                purchaseNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MpesaPayInfoResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No order with this number */
             404: {
                 headers: {
                     [name: string]: unknown;

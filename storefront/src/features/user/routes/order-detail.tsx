@@ -19,6 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
+import { PayByMpesa } from '../components/pay-by-mpesa';
 import '../user.css';
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
@@ -119,7 +120,11 @@ export function MyOrderDetailRoute() {
         <h2>Payment</h2>
         <dl className="order-card-facts">
           <dt>Payment status</dt>
-          <dd>{order.paymentStatus}</dd>
+          <dd>
+            {order.paymentStatus === 'Pending' && order.amountPaid > 0
+              ? `Part-paid: ${formatMoney(order.amountPaid)} paid, ${formatMoney(order.amountOutstanding)} to pay`
+              : order.paymentStatus}
+          </dd>
           {order.paymentMethod && (
             <>
               <dt>Method</dt>
@@ -149,6 +154,12 @@ export function MyOrderDetailRoute() {
         </button>
         {!documents.receipt.available && <p className="muted small">{documents.receipt.reason}</p>}
       </section>
+
+      <PayByMpesa
+        purchaseNumber={order.purchaseNumber}
+        phoneNumber={g.phoneNumber}
+        open={order.orderStatus === 'Pending' && order.paymentStatus === 'Pending'}
+      />
 
       <section className="order-card">
         <h2>Timeline</h2>
