@@ -101,8 +101,7 @@ export class MpesaService {
       });
     // The amount due: the total less paybill part payments already credited.
     const amount = order.amountOutstanding;
-    if (amount > MPESA_MAX_AMOUNT_KES)
-      throw new ConflictException(MPESA_MESSAGES.tooLarge);
+    if (amount > MPESA_MAX_AMOUNT_KES) throw new ConflictException(MPESA_MESSAGES.tooLarge);
     const mayUseAnyPhone =
       !!actor && (actor.role !== 'customer' || (!!order.placedBy && order.placedBy === actor.id));
     if (!mayUseAnyPhone && toMpesaPhone(order.guestInfo.phoneNumber) !== phone) {
