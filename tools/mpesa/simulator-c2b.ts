@@ -307,6 +307,9 @@ export function createC2bSimulator(h: Helpers) {
           resultStatuses: [],
         };
         state.refunds.push(refund);
+        h.log(
+          `reversal of ${String(body.TransactionID)} (KES ${String(body.Amount)}): ${refund.outcome}`,
+        );
         h.send(res, 200, ids);
         const tx = state.transactions.get(String(body.TransactionID));
         if (refund.outcome === 'no-result') return true;
@@ -376,6 +379,7 @@ export function createC2bSimulator(h: Helpers) {
           resultStatuses: [],
         };
         state.refunds.push(refund);
+        h.log(`B2C of KES ${String(body.Amount)} to ${String(body.PartyB)}: ${refund.outcome}`);
         h.send(res, 200, ids);
         if (refund.outcome === 'no-result') return true;
         if (refund.outcome === 'success') {

@@ -31,7 +31,7 @@ export const usePaymentInboxCount = (enabled = true) =>
   });
 
 /** An order's paybill payments and M-Pesa refunds. */
-export const useOrderMpesa = (orderId: string) =>
+export const useOrderMpesa = (orderId: string, refundDue = false) =>
   useQuery({
     queryKey: paymentKeys.order(orderId),
     queryFn: async () =>
@@ -40,8 +40,9 @@ export const useOrderMpesa = (orderId: string) =>
           params: { path: { orderId } },
         }),
       ),
-    // A refund on its way is shown as it goes.
+    // A refund on its way (or about to be asked for, after a cancellation) is shown as it goes.
     refetchInterval: (q) =>
+      (refundDue && q.state.data?.refunds.length === 0) ||
       q.state.data?.refunds.some((r) => ['queued', 'sending', 'pending'].includes(r.status))
         ? 3000
         : false,

@@ -41,8 +41,17 @@ function Refund({ refund, canRetry }: { refund: MpesaRefund; canRetry: boolean }
 }
 
 /** The order's paybill payments and M-Pesa refunds (with their status), on the order page. */
-export function OrderMpesa({ orderId, canRetry }: { orderId: string; canRetry: boolean }) {
-  const query = useOrderMpesa(orderId);
+export function OrderMpesa({
+  orderId,
+  canRetry,
+  refundDue = false,
+}: {
+  orderId: string;
+  canRetry: boolean;
+  /** A paid order was cancelled: its M-Pesa refund may be on its way. */
+  refundDue?: boolean;
+}) {
+  const query = useOrderMpesa(orderId, refundDue);
   const data = query.data;
   if (!data || (data.payments.length === 0 && data.refunds.length === 0)) return null;
   return (

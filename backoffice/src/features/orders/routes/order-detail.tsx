@@ -234,7 +234,14 @@ function OrderDetailPage({ role }: { role: Role }) {
         <Customer order={order} />
         <Payment order={order} />
       </SimpleGrid>
-      <OrderMpesa orderId={order._id} canRetry />
+      <OrderMpesa
+        orderId={order._id}
+        canRetry={role === 'staff'}
+        refundDue={
+          order.orderStatus === 'Cancelled' &&
+          (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+        }
+      />
       <Lines order={order} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder>
