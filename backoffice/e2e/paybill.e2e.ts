@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../tools/e2e/chromium';
+import { phoneProblems, PHONES } from '../../tools/e2e/phone-check';
 
 const BASE = process.env.BACKOFFICE_URL ?? 'http://localhost:5174';
 const API = process.env.API_URL ?? 'http://localhost:3102';
@@ -128,5 +129,22 @@ describe('paybill payments and M-Pesa refunds in the back office', () => {
     assert.equal(reversals.length, 1);
     assert.ok(reversals[0]!.transactionId);
     await context.close();
+
+    // The payments inbox on a phone: fits the screen, no serious axe finding.
+    const phone360 = await browser.newContext({
+      viewport: PHONES[0],
+      isMobile: true,
+      hasTouch: true,
+    });
+    const small = await phone360.newPage();
+    await small.goto(`${BASE}/authenticate/login`);
+    await small.getByLabel('Email Address').fill(STAFF.email);
+    await small.getByLabel('Password').fill(STAFF.password);
+    await small.getByRole('button', { name: 'Login' }).click();
+    await small.waitForURL('**/staff/orders');
+    await small.goto(`${BASE}/manage/payments`);
+    await small.getByRole('heading', { name: 'Payments to match' }).waitFor();
+    assert.deepEqual(await phoneProblems(small, 'payments inbox'), []);
+    await phone360.close();
   });
 });
