@@ -208,7 +208,12 @@ export class C2bService {
       const phone = toMpesaPhone(payment.phone);
       if (!phone)
         throw new BadRequestException("The payer's phone is not known: refund the excess by hand");
-      await this.payments.updateOne({ _id: transId }, { $set: { refundId: `excess:${transId}` } });
+      const marked = await this.payments.updateOne(
+        { _id: transId, refundId: null },
+        { $set: { refundId: `excess:${transId}` } },
+      );
+      if (marked.modifiedCount !== 1)
+        throw new ConflictException('This payment is being refunded already');
       await this.refunds.request(actor, {
         _id: `excess:${transId}`,
         method: 'b2c',

@@ -189,7 +189,7 @@ export class MpesaRefundsService {
   }
 
   /** Daraja's result for a reversal or B2C payment: sent or failed, once. */
-  async onResult(result: DarajaResult): Promise<void> {
+  async onResult(result: DarajaResult, quietIfUnknown = false): Promise<void> {
     const ids = [result.originatorConversationId, result.conversationId].filter(Boolean);
     const refund = await this.refunds
       .findOne({
@@ -197,6 +197,7 @@ export class MpesaRefundsService {
       })
       .lean<MpesaRefund>();
     if (!refund) {
+      if (quietIfUnknown) return;
       await this.audit.record(
         MPESA_ACTOR,
         'payment.mpesa.unknown',
@@ -213,9 +214,15 @@ export class MpesaRefundsService {
     });
   }
 
-  /** A queue timeout: Daraja did not process the request, so it may be sent again. */
+  /**
+   * A queue timeout: Daraja did not process the request, so a refund may be sent again (a status
+   * query's timeout is the C2B sweep's: it asks again).
+   */
   async onTimeout(result: DarajaResult): Promise<void> {
-    await this.onResult({ ...result, success: false, resultDesc: 'Timed out in M-Pesa’s queue' });
+    await this.onResult(
+      { ...result, success: false, resultDesc: 'Timed out in M-Pesa’s queue' },
+      true,
+    );
   }
 
   /** Refunds recorded with a cancellation to be sent by M-Pesa, and sends still unanswered. */
