@@ -15,8 +15,9 @@ import { MpesaRefundsService } from './mpesa-refunds.service';
 /**
  * On start, registers the paybill's C2B URLs with Daraja (MPESA_C2B_REGISTER_ON_START; registering
  * the same URLs again is harmless, and a failure is logged, not fatal: an admin's
- * `POST /api/payments/mpesa/c2b/register` does it again). Then, every half MPESA_RECONCILE_AFTER_MS, asks again about paybill payments
- * whose status query went unanswered and sends the refunds that are due.
+ * `POST /api/payments/mpesa/c2b/register` does it again). Then, every half
+ * MPESA_RECONCILE_AFTER_MS, asks again about paybill payments whose status query went unanswered
+ * and sends the refunds that are due.
  */
 @Injectable()
 export class C2bLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
