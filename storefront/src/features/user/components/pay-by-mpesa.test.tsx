@@ -31,7 +31,7 @@ describe('PayByMpesa', () => {
       'Or pay by M-Pesa Paybill 174379, account SPD7K3MX9QA, amount KES 950.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Try M-Pesa again' }));
-    expect(screen.getByLabelText('M-Pesa phone number')).toHaveValue('0712 345 678');
+    expect(await screen.findByLabelText('M-Pesa phone number')).toHaveValue('0712 345 678');
     expect(screen.getByRole('button', { name: 'Send prompt' })).toBeInTheDocument();
   });
 

@@ -10,7 +10,7 @@ import {
   type OrderDeliveryChoice,
   type OrderStatus,
 } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
@@ -19,8 +19,13 @@ import { ApiError } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
-import { PayByMpesa } from '../components/pay-by-mpesa';
+
 import '../user.css';
+
+// Its own chunk, loaded with the order: the order page stays within its size budget.
+const PayByMpesa = lazy(() =>
+  import('../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
+);
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
 export function MyOrderDetailRoute() {
@@ -155,11 +160,13 @@ export function MyOrderDetailRoute() {
         {!documents.receipt.available && <p className="muted small">{documents.receipt.reason}</p>}
       </section>
 
-      <PayByMpesa
-        purchaseNumber={order.purchaseNumber}
-        phoneNumber={g.phoneNumber}
-        open={order.orderStatus === 'Pending' && order.paymentStatus === 'Pending'}
-      />
+      <Suspense fallback={null}>
+        <PayByMpesa
+          purchaseNumber={order.purchaseNumber}
+          phoneNumber={g.phoneNumber}
+          open={order.orderStatus === 'Pending' && order.paymentStatus === 'Pending'}
+        />
+      </Suspense>
 
       <section className="order-card">
         <h2>Timeline</h2>
