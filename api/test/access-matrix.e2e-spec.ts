@@ -18,7 +18,7 @@ import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { CONTACT_ROUTES } from './support/contact';
 import { DELIVERY_ROUTES } from './support/delivery';
 import { PRIVACY_ROUTES } from './support/privacy';
-import { PAYMENT_ROUTES } from './support/mpesa';
+import { PAYBILL_ROUTES, PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { DELIVERY } from './support/shop';
 import { STOCK_ROUTES } from './support/stock';
@@ -480,6 +480,7 @@ describe('the role matrix', () => {
 const EXTRA_ROUTES: readonly string[] = [
   ...CATALOG_ROUTES,
   ...PAYMENT_ROUTES,
+  ...Object.keys(PAYBILL_ROUTES),
   ...SITE_PICTURE_ROUTES,
   ...STOCK_ROUTES,
   ...ORDER_DESK_ROUTES,

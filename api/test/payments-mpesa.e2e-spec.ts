@@ -512,6 +512,8 @@ describe('M-Pesa Express', () => {
       'GET /api/payments/mpesa/status/{checkoutRequestId}': () =>
         m.t.http().get(`/api/payments/mpesa/status/${id}`),
       'POST /api/payments/mpesa/callback/{token}': () => m.t.http().post(m.callbackUrl).send({}),
+      'GET /api/payments/mpesa/pay-info/{purchaseNumber}': () =>
+        m.t.http().get(`/api/payments/mpesa/pay-info/${o.purchaseNumber}`),
     };
     for (const route of PAYMENT_ROUTES) {
       for (const token of [undefined, staff.accessToken, admin.accessToken]) {

@@ -28,6 +28,8 @@ export function refundFormSchema(paid: number) {
         .int(REFUND_MESSAGES.amountWhole)
         .min(1, REFUND_MESSAGES.amountMin),
       reference: z.string().trim().max(REFUND_REFERENCE_MAX, REFUND_MESSAGES.referenceMax),
+      /** M-Pesa only: the shop sends the money back through Daraja; the code is filled in then. */
+      send: z.boolean().optional(),
     })
     .superRefine((v, ctx) => {
       if (v.amount !== paid)
@@ -36,7 +38,7 @@ export function refundFormSchema(paid: number) {
           path: ['amount'],
           message: REFUND_MESSAGES.amountPaid(paid),
         });
-      if (v.method === 'Mpesa' && !v.reference)
+      if (v.method === 'Mpesa' && !v.send && !v.reference)
         ctx.addIssue({
           code: 'custom',
           path: ['reference'],

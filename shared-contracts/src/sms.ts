@@ -9,6 +9,16 @@ export function toKenyanMsisdn(typed: string): string | null {
   return msisdn ? `+${msisdn}` : null;
 }
 
-/** The order events a customer gets a text message for (one each, at most once per order). */
-export const ORDER_SMS_EVENTS = ['placed', 'paid', 'sent', 'delivered', 'cancelled'] as const;
+/**
+ * The order events a customer gets a text message for (one each, at most once per order).
+ * `paybill`: an M-Pesa prompt failed; the message names the paybill, the account and the amount.
+ */
+export const ORDER_SMS_EVENTS = [
+  'placed',
+  'paid',
+  'sent',
+  'delivered',
+  'cancelled',
+  'paybill',
+] as const;
 export type OrderSmsEvent = (typeof ORDER_SMS_EVENTS)[number];

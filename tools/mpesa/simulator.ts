@@ -1,5 +1,6 @@
 /**
- * A local stand-in for Safaricom Daraja's M-Pesa Express (STK push), for the tests, the browser
+ * A local stand-in for Safaricom Daraja's M-Pesa Express (STK push); its paybill half (C2B, status
+ * query, reversal, B2C) is simulator-c2b.ts, for the tests, the browser
  * journeys and `npm start` with MPESA_ENV=sandbox-local. It answers the three endpoints the API uses
  * with Daraja's shapes and errors:
  *
@@ -27,6 +28,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  createC2bSimulator,
+  type C2bSimulatorState,
+  type ResultKind,
+  type ResultOutcome,
+  type SimulatedC2bPayment,
+} from './simulator-c2b';
 
 export type SimulatedResult = 'success' | 'cancelled' | 'timeout' | 'wrong-pin' | 'insufficient';
 
@@ -108,6 +116,20 @@ export interface DarajaSimulator {
   pushes: SimulatedPush[];
   /** OAuth tokens handed out so far (the API is expected to cache them). */
   tokensIssued: () => number;
+  /** The paybill half: registrations, paybill payments, reversals and B2C payments (simulator-c2b.ts). */
+  c2b: C2bSimulatorState;
+  /** A customer pays the paybill (validation, then the confirmation `replays` times). */
+  payBill(payment: {
+    account: string;
+    amount: number;
+    phone?: string;
+    transId?: string;
+    replays?: number;
+    /** False: the shortcode has no external validation (Daraja confirms without asking). */
+    validate?: boolean;
+  }): Promise<SimulatedC2bPayment>;
+  /** What the next reversals, B2C payments, status queries or registrations come to, in turn. */
+  setResultScenario(kind: ResultKind, outcomes: ResultOutcome[]): void;
   setScenario(scenario: ScenarioName | Scenario, phoneNumber?: string): void;
   /** Resolves when the push has its outcome and its callbacks were answered. */
   settled(checkoutRequestId: string, timeoutMs?: number): Promise<SimulatedPush>;
@@ -169,6 +191,13 @@ export async function startDarajaSimulator(
   const byId = new Map<string, SimulatedPush>();
   const waiters = new Map<string, (() => void)[]>();
   const timers = new Set<NodeJS.Timeout>();
+  const later = (fn: () => void, ms: number) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timers.add(timer);
+  };
 
   const authorised = (req: IncomingMessage) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -195,6 +224,18 @@ export async function startDarajaSimulator(
     return null;
   };
 
+  const c2b = createC2bSimulator({
+    authorised,
+    readJson,
+    send,
+    darajaError,
+    timestamp: () => darajaTimestamp(),
+    receipt: receiptNumber,
+    delayMs: () => Math.min(defaultDelay, 300),
+    log,
+    later,
+  });
+
   const notify = (push: SimulatedPush) => {
     for (const resolve of waiters.get(push.checkoutRequestId) ?? []) resolve();
     waiters.delete(push.checkoutRequestId);
@@ -206,6 +247,13 @@ export async function startDarajaSimulator(
     const paid = code === 0;
     const transactionDate = Number(darajaTimestamp());
     push.outcome = { code, desc, receipt: paid ? receiptNumber() : null, transactionDate };
+    if (push.outcome.receipt)
+      c2b.recordStk(
+        push.outcome.receipt,
+        Number(request.Amount),
+        String(request.PhoneNumber),
+        String(request.AccountReference),
+      );
     const callbacks = { none: 0, once: 1, twice: 2 }[push.scenario.callback ?? 'once'];
     const stkCallback: Record<string, unknown> = {
       MerchantRequestID: push.merchantRequestId,
@@ -368,6 +416,7 @@ export async function startDarajaSimulator(
       }
     }
     if (route === 'GET /__simulator/pushes') return send(res, 200, { pushes });
+    if (await c2b.handle(req, res, route)) return;
 
     return send(res, 404, darajaError('404.001.01', 'Resource not found'));
   };
@@ -389,6 +438,9 @@ export async function startDarajaSimulator(
     port,
     pushes,
     tokensIssued: () => tokensIssued,
+    c2b: c2b.state,
+    payBill: (payment) => c2b.pay(payment as unknown as Record<string, unknown>),
+    setResultScenario: c2b.setResultScenario,
     setScenario(scenario, phoneNumber) {
       if (phoneNumber) scenarios.set(phoneNumber, toScenario(scenario));
       else fallback = toScenario(scenario);

@@ -17,6 +17,8 @@ const LOCAL_DEFAULTS = {
   MPESA_SHORTCODE: '174379',
   MPESA_PASSKEY: 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919',
   MPESA_CALLBACK_TOKEN: 'local-callback-token-not-secret',
+  MPESA_INITIATOR_NAME: 'testapi',
+  MPESA_SECURITY_CREDENTIAL: 'local-security-credential',
 } as const;
 
 const REQUIRED = [
@@ -57,6 +59,11 @@ const mpesaSchema = z.object({
   MPESA_PROMPTS_PER_PHONE_PER_DAY: z.coerce.number().int().min(1).default(10),
   MPESA_PROMPTS_PER_DAY: z.coerce.number().int().min(1).default(1000),
   MPESA_ALLOW_SANDBOX_IN_PRODUCTION: z.string().optional(),
+  MPESA_INITIATOR_NAME: z.string().min(1).optional(),
+  MPESA_SECURITY_CREDENTIAL: z.string().min(1).optional(),
+  MPESA_C2B_REGISTER_ON_START: z.enum(['true', 'false']).default('true'),
+  MPESA_C2B_ANY_ACCOUNT: z.enum(['true', 'false']).default('false'),
+  MPESA_C2B_VERIFY: z.enum(['true', 'false']).default('true'),
 });
 
 /** M-Pesa Express (Daraja STK push) settings; absent when MPESA_ENV is unset or `off`. */
@@ -83,6 +90,25 @@ export interface MpesaConfig {
    * until midnight and staff and admins are e-mailed once.
    */
   budgets: { perPhonePerDay: number; perDay: number };
+  /** Paybill (C2B), reversals and B2C: see payments/c2b/. */
+  c2b: {
+    /** `<base>/api/payments/mpesa/c2b/{validation,confirmation}/<token>`. */
+    validationUrl: string;
+    confirmationUrl: string;
+    /** Where Daraja sends the result of a status query, reversal or B2C payment (`…/result/<kind>`). */
+    resultUrl: (kind: 'status' | 'reversal' | 'b2c') => string;
+    /** Where Daraja says a request of these timed out in its queue. */
+    timeoutUrl: string;
+    /** Register the URLs with Daraja when the API starts (idempotent). */
+    registerOnStart: boolean;
+    /** Validation accepts any account number (not only an open order's purchase number). */
+    anyAccount: boolean;
+    /** Each paybill payment is confirmed with Daraja's transaction status query before it counts. */
+    verify: boolean;
+    /** The API operator and its encrypted password, for status queries, reversals and B2C. */
+    initiatorName: string | null;
+    securityCredential: string | null;
+  };
 }
 
 /** Reads the MPESA_* settings; `problems` name what is missing or malformed. */
@@ -132,6 +158,7 @@ export function readMpesaConfig(
     return { mpesa: null, problems: ['MPESA_CALLBACK_BASE_URL must be https in production'] };
 
   const token = v.MPESA_CALLBACK_TOKEN!;
+  const base = `${v.MPESA_CALLBACK_BASE_URL!.replace(/\/$/, '')}/api/payments/mpesa`;
   return {
     mpesa: {
       env: s.MPESA_ENV,
@@ -149,6 +176,17 @@ export function readMpesaConfig(
       budgets: {
         perPhonePerDay: v.MPESA_PROMPTS_PER_PHONE_PER_DAY,
         perDay: v.MPESA_PROMPTS_PER_DAY,
+      },
+      c2b: {
+        validationUrl: `${base}/c2b/validation/${token}`,
+        confirmationUrl: `${base}/c2b/confirmation/${token}`,
+        resultUrl: (kind) => `${base}/result/${kind}/${token}`,
+        timeoutUrl: `${base}/result/timeout/${token}`,
+        registerOnStart: v.MPESA_C2B_REGISTER_ON_START === 'true',
+        anyAccount: v.MPESA_C2B_ANY_ACCOUNT === 'true',
+        verify: v.MPESA_C2B_VERIFY === 'true',
+        initiatorName: v.MPESA_INITIATOR_NAME ?? null,
+        securityCredential: v.MPESA_SECURITY_CREDENTIAL ?? null,
       },
     },
     problems: [],

@@ -276,7 +276,14 @@ export const ORDER_STEPS = {
       if (actor.role === 'customer' && order.placedBy !== actor.id)
         throw new NotFoundException('No order with this id');
     },
-    guard: ({ order }) => ({ paymentStatus: order.paymentStatus }),
+    // Paid or part-paid as read: the refund recorded is for that money.
+    guard: ({ order }) =>
+      order.paymentStatus === 'Paid'
+        ? { paymentStatus: 'Paid' }
+        : {
+            paymentStatus: order.paymentStatus,
+            amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
+          },
     before: ({ order, input: refund, actor, money }) =>
       money.recordRefundForCancel(order, refund, actor),
     prepare: ({ now }) => cancelChange(now),
@@ -287,7 +294,7 @@ export const ORDER_STEPS = {
       text: ({ actor, order, input: r }) => {
         // A refund is recorded exactly when the order was paid.
         const refunded =
-          order.paymentStatus === 'Paid' && r
+          (order.paymentStatus === 'Paid' || order.amountPaid > 0) && r
             ? ` and refunded ${formatMoney(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
             : '';
         return `${actor.fullName} cancelled order ${order.purchaseNumber}${refunded}; its stock was returned`;
@@ -298,7 +305,7 @@ export const ORDER_STEPS = {
   expire: {
     rule: 'cancel',
     by: ['system'],
-    guard: () => ({ paymentStatus: 'Pending' }),
+    guard: () => ({ paymentStatus: 'Pending', amountPaid: { $not: { $gt: 0 } } }),
     prepare: ({ now }) => cancelChange(now),
     sms: 'cancelled',
     after: ({ placement }, updated) => placement.returnStock(updated),

@@ -95,17 +95,21 @@ export class OrderMoney {
     actor: Actor,
     now = new Date(),
   ): Promise<(() => Promise<void>) | null> {
-    if (order.paymentStatus !== 'Paid') return null;
-    const paid = order.paymentDetails?.amount ?? order.totalAmount;
+    // A part-paid order (paybill part payments) gives back what was paid, as a paid one does.
+    const paid =
+      order.paymentStatus === 'Paid'
+        ? (order.paymentDetails?.amount ?? order.totalAmount)
+        : order.amountPaid;
+    if (!paid) return null;
     if (!refund) {
       throw new ConflictException(
-        `This order is paid (KES ${paid.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
+        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${paid.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
       );
     }
     if (refund.amount !== paid) {
       throw new BadRequestException(REFUND_MESSAGES.amountPaid(paid));
     }
-    if (refund.method === 'Mpesa' && !refund.reference?.trim()) {
+    if (refund.method === 'Mpesa' && !refund.send && !refund.reference?.trim()) {
       throw new BadRequestException(REFUND_MESSAGES.mpesaReference);
     }
     const doc = await this.refunds.create({
@@ -114,6 +118,8 @@ export class OrderMoney {
       method: refund.method,
       amount: refund.amount,
       reference: refund.reference?.trim() ?? '',
+      // Sent through Daraja by the payments module (payments/refunds), which fills the reference in.
+      ...(refund.method === 'Mpesa' && refund.send ? { sendByMpesa: true } : {}),
       refundedById: actor.id,
       refundedByName: actor.fullName,
       refundedAt: now,

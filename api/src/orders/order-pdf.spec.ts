@@ -19,6 +19,9 @@ function order(lines: number): OrderDto {
   return {
     _id: '665f1c2b9d3e4a0012345679',
     purchaseNumber: 'SPD7K3MX9QA',
+    amountPaid: 0,
+    amountOutstanding: 0,
+    excessPaid: 0,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
     guestInfo: {

@@ -61,6 +61,12 @@ export interface OrderRecord {
   placement: PlacementState;
   ledgerSettled: boolean;
   stockReturn: StockReturnState;
+  /** Paid so far (paybill part payments; the payment's amount once paid). */
+  amountPaid: number;
+  /** What is still due while unpaid. */
+  amountOutstanding: number;
+  /** Paid beyond the total (an over-payment), to refund. */
+  excessPaid: number;
 }
 
 export interface OrderListFilter {

@@ -16,6 +16,7 @@ import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
+import { OrderCredits } from './order-credits';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
@@ -56,7 +57,8 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderExpiry,
     { provide: ORDER_EXPIRY, useExisting: OrderExpiry },
     OrderSales,
+    OrderCredits,
   ],
-  exports: [OrdersService, OrderSales],
+  exports: [OrdersService, OrderSales, OrderCredits],
 })
 export class OrdersModule {}

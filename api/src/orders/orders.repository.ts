@@ -8,12 +8,33 @@ import { slotPrefix } from '../common/quota';
 import { listQuery, listSort } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order } from './schemas/order.schema';
+import { canonicalPhone } from '../common/identifiers';
 
 type LeanOrder = Order & { _id: { toString(): string } };
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-function toRecord(doc: LeanOrder): OrderRecord {
+/** What was paid, what is still due and what was paid beyond the total. */
+function amounts(
+  doc: LeanOrder,
+): Pick<OrderRecord, 'amountPaid' | 'amountOutstanding' | 'excessPaid'> {
+  const credited = doc.amountPaid ?? 0;
+  if (doc.paymentStatus === 'Paid') {
+    const paid = Math.max(credited, doc.paymentDetails?.amount ?? doc.totalAmount);
+    return {
+      amountPaid: paid,
+      amountOutstanding: 0,
+      excessPaid: Math.max(0, paid - doc.totalAmount),
+    };
+  }
   return {
+    amountPaid: credited,
+    amountOutstanding: Math.max(0, doc.totalAmount - credited),
+    excessPaid: 0,
+  };
+}
+
+function toRecord(doc: LeanOrder): OrderRecord {
+  const record: Omit<OrderRecord, keyof ReturnType<typeof amounts>> = {
     _id: doc._id.toString(),
     purchaseNumber: doc.purchaseNumber,
     placedBy: doc.placedBy ?? null,
@@ -72,6 +93,7 @@ function toRecord(doc: LeanOrder): OrderRecord {
     ledgerSettled: doc.ledgerSettled,
     stockReturn: doc.stockReturn,
   };
+  return { ...record, ...amounts(doc) };
 }
 
 export type NewOrder = Omit<
@@ -83,6 +105,8 @@ export type NewOrder = Omit<
   | 'fulfillmentStatus'
   | 'paymentMethod'
   | 'paymentDetails'
+  | 'amountPaid'
+  | 'mpesaCredits'
   | 'paidAt'
   | 'inTransitDate'
   | 'deliveredDate'
@@ -193,6 +217,31 @@ export class OrdersRepository implements OnModuleInit {
     return doc ? toRecord(doc) : null;
   }
 
+  /** True when this M-Pesa transaction is already credited to the order. */
+  async hasMpesaCredit(id: string, transId: string): Promise<boolean> {
+    return (await this.orders.countDocuments({ _id: id, 'mpesaCredits.transId': transId })) > 0;
+  }
+
+  /**
+   * Open unpaid orders whose phone is this one (E.164, however it was typed), newest first. Phones
+   * are kept as typed, so the recent open orders are read and compared in their one spelling.
+   */
+  async openUnpaidByPhone(
+    e164: string,
+    statuses: readonly string[],
+    limit: number,
+  ): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ placement: 'placed', paymentStatus: 'Pending', orderStatus: { $in: statuses } })
+      .sort({ orderDate: -1 })
+      .limit(2000)
+      .lean<LeanOrder[]>();
+    return docs
+      .filter((d) => canonicalPhone(d.guestInfo.phoneNumber) === e164)
+      .slice(0, limit)
+      .map(toRecord);
+  }
+
   /** `reserving` becomes `placed`; false when the reconciler gave the placement up first. */
   async markPlaced(id: string): Promise<boolean> {
     const res = await this.orders.updateOne(
@@ -254,6 +303,8 @@ export class OrdersRepository implements OnModuleInit {
         placement: 'placed',
         orderStatus: 'Pending',
         paymentStatus: 'Pending',
+        // A part-paid order holds the customer's money: a clerk settles it, not the clock.
+        amountPaid: { $not: { $gt: 0 } },
         orderDate: { $lt: before },
       })
       .sort({ orderDate: 1 })

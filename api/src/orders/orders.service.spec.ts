@@ -39,6 +39,9 @@ function setup(stored: OrderRecord) {
       const have = (current as unknown as Record<string, unknown>)[key];
       if (want && typeof want === 'object' && '$in' in want)
         return (want.$in as unknown[]).includes(have);
+      // `{ $not: { $gt: n } }`: absent, or not above n (a part-paid order's guard).
+      if (want && typeof want === 'object' && '$not' in want)
+        return !(typeof have === 'number' && have > (want.$not as { $gt: number }).$gt);
       return have === want;
     });
   const repo = {

@@ -160,6 +160,11 @@ export class OrdersService {
     return this.run(ORDER_STEPS.completePayment, actor, id, dto);
   }
 
+  /** A placed order by its id, or null (the payments module's way in). */
+  findAnyOrder(id: string): Promise<OrderRecord | null> {
+    return this.orders.findById(id);
+  }
+
   /** A placed order by its confirmation number, or null (the payments module's way in). */
   findByPurchaseNumber(purchaseNumber: string): Promise<OrderRecord | null> {
     return this.orders.findByPurchaseNumber(purchaseNumber);

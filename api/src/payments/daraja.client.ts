@@ -121,6 +121,53 @@ export class DarajaClient {
     }
   }
 
+  /** Registers the paybill's validation and confirmation URLs (C2B v2); Daraja keeps the last. */
+  async registerC2bUrls(): Promise<void> {
+    const s = this.mustHaveSettings();
+    const body = await this.post('/mpesa/c2b/v2/registerurl', {
+      ShortCode: s.shortcode,
+      // When the validation URL does not answer, the payment is refused (the money stays with the payer).
+      ResponseType: 'Cancelled',
+      ConfirmationURL: s.c2b.confirmationUrl,
+      ValidationURL: s.c2b.validationUrl,
+    });
+    if (String(body.ResponseCode) !== '0')
+      throw new DarajaError(String(body.ResponseDescription ?? 'Not registered'), 200);
+  }
+
+  /**
+   * An operation answered later on a result URL (status query, reversal, B2C): Daraja's
+   * acknowledgement carries the conversation ids the result will name.
+   */
+  async resultRequest(
+    kind: 'status' | 'reversal' | 'b2c',
+    fields: Record<string, unknown>,
+  ): Promise<{ originatorConversationId: string; conversationId: string }> {
+    const s = this.mustHaveSettings();
+    if (!s.c2b.initiatorName || !s.c2b.securityCredential)
+      throw new DarajaError('MPESA_INITIATOR_NAME and MPESA_SECURITY_CREDENTIAL are not set', 400);
+    const path = {
+      status: '/mpesa/transactionstatus/v1/query',
+      reversal: '/mpesa/reversal/v1/request',
+      b2c: '/mpesa/b2c/v3/paymentrequest',
+    }[kind];
+    const body = await this.post(path, {
+      ...(kind === 'b2c'
+        ? { InitiatorName: s.c2b.initiatorName }
+        : { Initiator: s.c2b.initiatorName }),
+      SecurityCredential: s.c2b.securityCredential,
+      ...fields,
+      ResultURL: s.c2b.resultUrl(kind),
+      QueueTimeOutURL: s.c2b.timeoutUrl,
+    });
+    if (String(body.ResponseCode) !== '0')
+      throw new DarajaError(String(body.ResponseDescription ?? 'Not accepted'), 200);
+    return {
+      originatorConversationId: String(body.OriginatorConversationID ?? ''),
+      conversationId: String(body.ConversationID ?? ''),
+    };
+  }
+
   private password(timestamp: string): string {
     const s = this.mustHaveSettings();
     return Buffer.from(`${s.shortcode}${s.passkey}${timestamp}`).toString('base64');

@@ -27,6 +27,11 @@ export class MpesaPushesRepository {
     return this.pushes.findById(id).lean<MpesaPushRecord>().exec();
   }
 
+  /** The order's latest prompt, or null. */
+  latestForOrder(orderId: string): Promise<MpesaPushRecord | null> {
+    return this.pushes.findOne({ orderId }).sort({ createdAt: -1 }).lean<MpesaPushRecord>().exec();
+  }
+
   /** Pending prompts older than `before` not asked about since `before`: the reconciler's work. */
   unanswered(before: Date, limit: number): Promise<MpesaPushRecord[]> {
     return this.pushes

@@ -1,11 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
-  ForbiddenException,
   HttpException,
   Inject,
   Injectable,
   Logger,
-  NotFoundException,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
@@ -15,7 +12,10 @@ import { ClaimsService } from '../common/claims';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
+import { closedReason, OrderCredits } from '../orders/order-credits';
 import { OrdersService } from '../orders/orders.service';
+import { SmsService } from '../sms/sms.service';
+import { checkDarajaCaller } from './daraja-caller';
 import { DarajaClient } from './daraja.client';
 import { parseMpesaCallback, type MpesaCallback } from './mpesa-callback';
 import { canonicalReceipt, paidOutcome, type Confirmation, type Outcome } from './mpesa-outcome';
@@ -33,7 +33,6 @@ const RECONCILE_BATCH = 20;
  * a payment that went through after all (or a failure that was forged) is still recorded.
  */
 const RECHECKS = 6;
-const hash = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * M-Pesa Express at checkout, the settling half: how a prompt ends. Money is confirmed, never
@@ -55,6 +54,8 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
     private readonly orders: OrdersService,
     private readonly audit: AuditService,
     private readonly claims: ClaimsService,
+    private readonly sms: SmsService,
+    private readonly credits: OrderCredits,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
@@ -79,12 +80,7 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
    * the background, so Daraja gets its answer at once.
    */
   acceptCallback(token: string, ip: string, body: unknown): void {
-    const s = this.settings;
-    if (!s || !timingSafeEqual(hash(token), hash(s.callbackToken))) throw new NotFoundException();
-    if (s.callbackAllowedIps.length && !s.callbackAllowedIps.includes(ip)) {
-      this.logger.warn(`Refused an M-Pesa callback from ${ip}`);
-      throw new ForbiddenException('This address may not send M-Pesa callbacks');
-    }
+    checkDarajaCaller(this.settings, token, ip, this.logger);
     const callback = parseMpesaCallback(body);
     if (!callback) {
       this.logger.warn('Ignored an M-Pesa callback that is not an STK callback');
@@ -313,16 +309,28 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
         `M-Pesa Express payment for order ${push.purchaseNumber} did not go through: ${outcome.resultDesc || outcome.message}${outcome.resultCode !== null ? ` (code ${outcome.resultCode})` : ''}`,
         this.target(push),
       );
+      await this.offerPaybill(push);
       return;
     }
 
     let message: string = MPESA_MESSAGES.paid;
     try {
-      await this.orders.recordMpesaExpressPayment(MPESA_ACTOR, push.orderId, {
-        amount: push.amount,
-        transactionCode: outcome.transactionCode,
-        timePaid: outcome.timePaid,
-      });
+      // An order with paybill part payments on it takes the prompt's money as one more credit
+      // toward its amount due (OrderCredits), not as the whole payment.
+      const order = await this.orders.findAnyOrder(push.orderId);
+      if (order && order.paymentStatus === 'Pending' && order.amountPaid > 0)
+        await this.credits.credit(MPESA_ACTOR, order, {
+          transId: outcome.transactionCode,
+          amount: push.amount,
+          timePaid: outcome.timePaid,
+          how: 'M-Pesa Express',
+        });
+      else
+        await this.orders.recordMpesaExpressPayment(MPESA_ACTOR, push.orderId, {
+          amount: push.amount,
+          transactionCode: outcome.transactionCode,
+          timePaid: outcome.timePaid,
+        });
     } catch (error) {
       if (!(error instanceof HttpException) || error.getStatus() >= 500) throw error;
       // The money moved but the order can no longer take it (cancelled, or paid another way).
@@ -344,6 +352,16 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
     });
     // A receipt that came while it was being settled is put on (or, if it disputes, taken off).
     await this.settleReceipt(push._id);
+  }
+
+  /**
+   * A second chance after a failed prompt: one SMS (once per order, whatever fails next) with the
+   * paybill, the purchase number as account and the amount due. The prompt limits still apply to
+   * "Try M-Pesa again".
+   */
+  private async offerPaybill(push: MpesaPushRecord): Promise<void> {
+    const order = await this.orders.findByPurchaseNumber(push.purchaseNumber);
+    if (order && !closedReason(order)) await this.sms.notifyOrder(order, 'paybill');
   }
 
   private auditDuplicate(push: MpesaPushRecord): Promise<void> {

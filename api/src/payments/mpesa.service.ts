@@ -99,8 +99,9 @@ export class MpesaService {
         message: MPESA_MESSAGES.orderNotPending,
         code: 'ILLEGAL_TRANSITION',
       });
-    if (order.totalAmount > MPESA_MAX_AMOUNT_KES)
-      throw new ConflictException(MPESA_MESSAGES.tooLarge);
+    // The amount due: the total less paybill part payments already credited.
+    const amount = order.amountOutstanding;
+    if (amount > MPESA_MAX_AMOUNT_KES) throw new ConflictException(MPESA_MESSAGES.tooLarge);
     const mayUseAnyPhone =
       !!actor && (actor.role !== 'customer' || (!!order.placedBy && order.placedBy === actor.id));
     if (!mayUseAnyPhone && toMpesaPhone(order.guestInfo.phoneNumber) !== phone) {
@@ -112,7 +113,7 @@ export class MpesaService {
     let sent: { checkoutRequestId: string; merchantRequestId: string };
     try {
       sent = await this.daraja.stkPush({
-        amount: order.totalAmount,
+        amount,
         phone,
         accountReference: order.purchaseNumber,
         description: 'Seedlings',
@@ -134,9 +135,39 @@ export class MpesaService {
       orderId: order._id,
       purchaseNumber: order.purchaseNumber,
       phone,
-      amount: order.totalAmount,
+      amount,
     });
     return { checkoutRequestId: sent.checkoutRequestId };
+  }
+
+  /**
+   * How an order may still be paid by M-Pesa, for its page: the paybill, the account (its purchase
+   * number) and the amount due, and how its latest prompt ended (a failed one offers "Try M-Pesa
+   * again"). Nothing about the customer.
+   */
+  async payInfo(purchaseNumber: string): Promise<{
+    payable: boolean;
+    paybill: string | null;
+    account: string;
+    amountDue: number;
+    lastPrompt: { status: MpesaPushStatus; message: string } | null;
+  }> {
+    const order = await this.orders.findByPurchaseNumber(purchaseNumber);
+    if (!order) throw new NotFoundException(MPESA_MESSAGES.unknownOrder);
+    const push = await this.pushes.latestForOrder(order._id);
+    return {
+      payable:
+        !!this.settings && order.paymentStatus === 'Pending' && order.orderStatus === 'Pending',
+      paybill: this.settings?.shortcode ?? null,
+      account: order.purchaseNumber,
+      amountDue: order.amountOutstanding,
+      lastPrompt: push
+        ? {
+            status: push.status,
+            message: push.status === 'pending' ? MPESA_MESSAGES.waiting : push.message,
+          }
+        : null,
+    };
   }
 
   /** What the checkout may know about a prompt: pending, paid or failed, and the message. */

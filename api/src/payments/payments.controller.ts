@@ -19,6 +19,8 @@ import {
   MpesaCallbackAckData,
   MpesaCallbackAckDto,
   MpesaCallbackDto,
+  MpesaPayInfoData,
+  MpesaPayInfoResponseDto,
   MpesaStatusData,
   MpesaStatusResponseDto,
   PaymentOptionsData,
@@ -89,6 +91,19 @@ export class PaymentsController {
   ): Promise<Answered<MpesaStatusData>> {
     const { status, message } = await this.mpesa.status(checkoutRequestId);
     return said(message, { status });
+  }
+
+  @Get('mpesa/pay-info/:purchaseNumber')
+  @Public()
+  @RateLimit('tracking')
+  @ApiOperation({
+    summary:
+      "How an order may still be paid by M-Pesa: the paybill, account and amount due, and how its latest prompt ended (the order page's 'Try M-Pesa again')",
+  })
+  @Answer('How to pay the order by M-Pesa', MpesaPayInfoResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No order with this number' })
+  payInfo(@Param('purchaseNumber') purchaseNumber: string): Promise<MpesaPayInfoData> {
+    return this.mpesa.payInfo(purchaseNumber);
   }
 
   @Post('mpesa/callback/:token')

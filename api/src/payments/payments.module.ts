@@ -9,21 +9,38 @@ import { MpesaService } from './mpesa.service';
 import { PaymentsController } from './payments.controller';
 import { PromptLimits } from './prompt-limits';
 import { MpesaPush, MpesaPushSchema } from './schemas/mpesa-push.schema';
+import { OrderRefund, OrderRefundSchema } from '../orders/schemas/order-refund.schema';
+import { C2bController } from './c2b/c2b.controller';
+import { C2bLoop } from './c2b/c2b-loop';
+import { C2bPayment, C2bPaymentSchema, MpesaRefund, MpesaRefundSchema } from './c2b/c2b.schemas';
+import { C2bService } from './c2b/c2b.service';
+import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
 
-/** Payments at checkout: M-Pesa Express (Daraja STK push) and its reconciliation. */
+/**
+ * Payments: M-Pesa Express (Daraja STK push) and its reconciliation; paybill (C2B) payments, the
+ * payments inbox, and M-Pesa refunds (c2b/).
+ */
 @Module({
   imports: [
     OrdersModule,
     UsersModule,
-    MongooseModule.forFeature([{ name: MpesaPush.name, schema: MpesaPushSchema }]),
+    MongooseModule.forFeature([
+      { name: MpesaPush.name, schema: MpesaPushSchema },
+      { name: C2bPayment.name, schema: C2bPaymentSchema },
+      { name: MpesaRefund.name, schema: MpesaRefundSchema },
+      { name: OrderRefund.name, schema: OrderRefundSchema },
+    ]),
   ],
-  controllers: [PaymentsController],
+  controllers: [PaymentsController, C2bController],
   providers: [
     MpesaService,
     MpesaSettlementService,
     MpesaPushesRepository,
     DarajaClient,
     PromptLimits,
+    C2bService,
+    MpesaRefundsService,
+    C2bLoop,
   ],
 })
 export class PaymentsModule {}

@@ -7,8 +7,9 @@ import type { OrderRecord } from '../orders/order.types';
  */
 export function orderSmsText(
   event: OrderSmsEvent,
-  order: Pick<OrderRecord, 'purchaseNumber' | 'totalAmount'>,
-  links: { storefrontUrl: string; shopPhone: string },
+  order: Pick<OrderRecord, 'purchaseNumber' | 'totalAmount'> &
+    Partial<Pick<OrderRecord, 'amountOutstanding'>>,
+  links: { storefrontUrl: string; shopPhone: string; paybill?: string },
 ): string {
   const pn = order.purchaseNumber;
   const shop = 'Seedling Propagation Centre';
@@ -21,6 +22,8 @@ export function orderSmsText(
       return `${shop}: your order ${pn} is on its way to you.`;
     case 'delivered':
       return `${shop}: your order ${pn} has been delivered. Thank you for buying from us!`;
+    case 'paybill':
+      return `${shop}: the M-Pesa prompt for order ${pn} did not go through. Pay by M-Pesa Paybill ${links.paybill ?? ''}, account ${pn}, amount ${formatMoney(order.amountOutstanding || order.totalAmount)}.`;
     case 'cancelled':
       return `${shop}: your order ${pn} has been cancelled. Questions? Call ${links.shopPhone}.`;
   }

@@ -87,6 +87,7 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
         message: orderSmsText(event, order, {
           storefrontUrl: this.config.storefrontUrl,
           shopPhone: this.config.shopContacts.phone,
+          paybill: this.config.mpesa?.shortcode,
         }),
         status: (skipped ? 'skipped' : 'pending') satisfies SmsStatus,
         attempts: 0,

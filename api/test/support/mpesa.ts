@@ -10,7 +10,22 @@ export const PAYMENT_ROUTES = [
   'POST /api/payments/mpesa/stk-push',
   'GET /api/payments/mpesa/status/{checkoutRequestId}',
   'POST /api/payments/mpesa/callback/{token}',
+  'GET /api/payments/mpesa/pay-info/{purchaseNumber}',
 ] as const;
+
+/** The paybill, inbox and refund routes and who may call them (tested in payments-paybill). */
+export const PAYBILL_ROUTES = {
+  'POST /api/payments/mpesa/c2b/validation/{token}': 'daraja',
+  'POST /api/payments/mpesa/c2b/confirmation/{token}': 'daraja',
+  'POST /api/payments/mpesa/result/{kind}/{token}': 'daraja',
+  'POST /api/payments/mpesa/c2b/register': 'admin',
+  'GET /api/payments/mpesa/inbox': 'staff',
+  'GET /api/payments/mpesa/inbox/count': 'staff',
+  'POST /api/payments/mpesa/c2b/{transId}/assign': 'staff',
+  'POST /api/payments/mpesa/c2b/{transId}/refund': 'staff',
+  'GET /api/payments/mpesa/orders/{orderId}': 'staff',
+  'POST /api/payments/mpesa/refunds/{id}/retry': 'staff',
+} as const;
 
 export const MPESA_TEST_SETTINGS = {
   MPESA_CONSUMER_KEY: 'test-consumer-key',

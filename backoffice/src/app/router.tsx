@@ -66,6 +66,10 @@ const PrivacySettings = page(
   () => import('../features/privacy/routes/privacy-settings'),
   'PrivacySettingsRoute',
 );
+const PaymentsInbox = page(
+  () => import('../features/orders/routes/payments-inbox'),
+  'PaymentsInboxRoute',
+);
 const DeliveryZones = page(
   () => import('../features/delivery-zones/routes/delivery-zones'),
   'DeliveryZonesRoute',
@@ -104,6 +108,7 @@ export function AppRoutes() {
             <Route path="/manage/products/:id/stock" element={<ProductStock />} />
             <Route path="/manage/categories" element={<Categories />} />
             <Route path="/manage/messages" element={<Messages />} />
+            <Route path="/manage/payments" element={<PaymentsInbox />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

@@ -15,6 +15,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Dashboard', to: paths.adminDashboard },
       { label: 'Staff', to: paths.adminStaff },
       { label: 'Orders', to: paths.adminOrders },
+      { label: 'Payments to match', to: paths.managePayments },
       { label: 'Reports', to: paths.adminReports },
       { label: 'Categories', to: paths.manageCategories },
       { label: 'Products', to: paths.manageProducts },
@@ -29,6 +30,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
   if (role === 'staff') {
     return [
       { label: 'Orders', to: paths.staffOrders },
+      { label: 'Payments to match', to: paths.managePayments },
       { label: 'Categories', to: paths.manageCategories },
       { label: 'Products', to: paths.manageProducts },
       { label: 'Messages', to: paths.manageMessages },

@@ -23,6 +23,7 @@ describe('sidebar', () => {
       'Dashboard',
       'Staff',
       'Orders',
+      'Payments to match',
       'Reports',
       'Categories',
       'Products',
@@ -54,7 +55,14 @@ describe('sidebar', () => {
 
   it('gives staff their Orders, Categories, Products and the Shop', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'staff' })} />);
-    expect(linkNames()).toEqual(['Orders', 'Categories', 'Products', 'Messages', 'Shop']);
+    expect(linkNames()).toEqual([
+      'Orders',
+      'Payments to match',
+      'Categories',
+      'Products',
+      'Messages',
+      'Shop',
+    ]);
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/staff/orders');
     expect(screen.getByRole('link', { name: 'Shop' })).toHaveAttribute(
       'href',

@@ -22,6 +22,8 @@ export const paths = {
   productStock: (id: string) => `/manage/products/${id}/stock`,
   manageCategories: '/manage/categories',
   manageMessages: '/manage/messages',
+  /** Paybill payments no order took (admins and staff). */
+  managePayments: '/manage/payments',
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

@@ -13,6 +13,9 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
   return {
     _id: '6650f0c2a1b2c3d4e5f60001',
     purchaseNumber: 'SPDBMUYD9PD',
+    amountPaid: 0,
+    amountOutstanding: 0,
+    excessPaid: 0,
     placedBy: {
       _id: '6650f0c2a1b2c3d4e5f60009',
       fullName: 'Kamau Mwangi',

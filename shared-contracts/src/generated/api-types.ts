@@ -844,6 +844,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/mpesa/pay-info/{purchaseNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How an order may still be paid by M-Pesa: the paybill, account and amount due, and how its latest prompt ended (the order page's 'Try M-Pesa again') */
+        get: operations["PaymentsController_payInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/mpesa/callback/{token}": {
         parameters: {
             query?: never;
@@ -855,6 +872,176 @@ export interface paths {
         put?: never;
         /** Daraja's STK callback (the secret token is part of the URL given to Daraja); answered at once, processed after */
         post: operations["PaymentsController_callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/c2b/validation/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Daraja's C2B validation: accepts an account number that is an open order's purchase number (or any, with MPESA_C2B_ANY_ACCOUNT) */
+        post: operations["C2bController_validation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/c2b/confirmation/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Daraja's C2B confirmation: recorded once per TransID, confirmed with the transaction status query, then matched to an order or left in the payments inbox */
+        post: operations["C2bController_confirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/result/{kind}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Daraja's result of a transaction status query, reversal or B2C payment (kind: status, reversal, b2c, timeout) */
+        post: operations["C2bController_result"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/c2b/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register the paybill's validation and confirmation URLs with Daraja again */
+        post: operations["C2bController_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments to match: paybill payments that matched no order (or several, or a closed one), and over-payments not yet refunded */
+        get: operations["C2bController_inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/inbox/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many payments wait in the inbox (the dashboard count) */
+        get: operations["C2bController_inboxCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/c2b/{transId}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit an inbox payment to an order, with the rules of recording a payment (an open, unpaid order) */
+        post: operations["C2bController_assign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/c2b/{transId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a paybill payment back through M-Pesa: an inbox payment is reversed, a matched one's excess sent by B2C */
+        post: operations["C2bController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's paybill payments and M-Pesa refunds, with their status */
+        get: operations["C2bController_forOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/refunds/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a failed M-Pesa refund again (only a failed one: never twice) */
+        post: operations["C2bController_retry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2020,6 +2207,12 @@ export interface components {
             paymentDetails: components["schemas"]["PaymentDetailsViewDto"] | null;
             /** Format: date-time */
             paidAt: string | null;
+            /** @description Paid so far in whole KES: paybill part payments while paymentStatus is Pending, the payment once Paid */
+            amountPaid: number;
+            /** @description Still due while unpaid (totalAmount − amountPaid); 0 once Paid */
+            amountOutstanding: number;
+            /** @description Paid beyond the total (an over-payment), to be refunded */
+            excessPaid: number;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2090,6 +2283,12 @@ export interface components {
             paymentDetails: components["schemas"]["PaymentDetailsViewDto"] | null;
             /** Format: date-time */
             paidAt: string | null;
+            /** @description Paid so far in whole KES: paybill part payments while paymentStatus is Pending, the payment once Paid */
+            amountPaid: number;
+            /** @description Still due while unpaid (totalAmount − amountPaid); 0 once Paid */
+            amountOutstanding: number;
+            /** @description Paid beyond the total (an over-payment), to be refunded */
+            excessPaid: number;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2165,6 +2364,8 @@ export interface components {
              * @example SGR4T5Y6U7
              */
             reference?: string | null;
+            /** @description Mpesa only: send the money back through M-Pesa (a reversal of the payment, or B2C to the payer); the reference is then left blank and filled in with the M-Pesa code once sent */
+            send?: boolean | null;
         };
         CancelOrderDto: {
             /** @description Required to cancel a paid order */
@@ -2319,6 +2520,27 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "paid" | "failed";
         };
+        LastPromptDto: {
+            /** @enum {string} */
+            status: "pending" | "paid" | "failed";
+            message: string;
+        };
+        MpesaPayInfoResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description True while the order may still be paid by M-Pesa (pending, unpaid, M-Pesa configured) */
+            payable: boolean;
+            /** @description The shop's paybill number */
+            paybill: string | null;
+            /** @description The account number to type: the purchase number */
+            account: string;
+            /** @description Whole KES still due (part payments taken off) */
+            amountDue: number;
+            /** @description How the order's latest prompt ended */
+            lastPrompt: components["schemas"]["LastPromptDto"] | null;
+        };
         MpesaCallbackItemDto: {
             /** @example MpesaReceiptNumber */
             Name: string;
@@ -2353,6 +2575,135 @@ export interface components {
             ResultCode: number;
             /** @example Accepted */
             ResultDesc: string;
+        };
+        C2bNoticeDto: {
+            /** @example Pay Bill */
+            TransactionType: string;
+            /** @example TKL7RT61SV */
+            TransID: string;
+            /** @example 20261125101500 */
+            TransTime: string;
+            /** @example 1200.00 */
+            TransAmount: string;
+            /** @example 174379 */
+            BusinessShortCode: string;
+            /** @example SPD7K3MX9QA */
+            BillRefNumber: string;
+            InvoiceNumber?: string | null;
+            OrgAccountBalance?: string | null;
+            ThirdPartyTransID?: string | null;
+            /** @example 254712345678 */
+            MSISDN: string;
+            /** @example John */
+            FirstName?: string | null;
+            MiddleName?: string | null;
+            LastName?: string | null;
+        };
+        C2bAckResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @example 0 */
+            ResultCode: string | number;
+            /** @example Accepted */
+            ResultDesc: string;
+        };
+        RegisterC2bResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            registered: boolean;
+        };
+        C2bPaymentViewDto: {
+            /**
+             * @description M-Pesa's TransID
+             * @example TKL7RT61SV
+             */
+            transId: string;
+            /** @description Whole KES */
+            amount: number;
+            /** @description The account number the payer typed */
+            account: string;
+            phone: string;
+            payerName: string;
+            /** Format: date-time */
+            paidAt: string;
+            /** @enum {string} */
+            status: "verifying" | "matching" | "matched" | "inbox" | "refund";
+            /** @description Why it waits in the inbox */
+            reason: string;
+            purchaseNumber: string | null;
+            /** @enum {string|null} */
+            matchedBy: "account" | "phone" | "staff" | null;
+            /** @description Paid beyond the amount due, to refund */
+            excess: number;
+            refundId: string | null;
+        };
+        PaymentInboxResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            payments: components["schemas"]["C2bPaymentViewDto"][];
+            /** @description How many wait for staff */
+            waiting: number;
+        };
+        PaymentInboxCountResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            waiting: number;
+        };
+        AssignPaymentDto: {
+            /**
+             * @description The order to credit the payment to
+             * @example SPD7K3MX9QA
+             */
+            purchaseNumber: string;
+        };
+        C2bPaymentResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            payment: components["schemas"]["C2bPaymentViewDto"];
+        };
+        MpesaRefundViewDto: {
+            /** @example order:665f1c2b9d3e4a0012345679 */
+            id: string;
+            /** @enum {string} */
+            method: "reversal" | "b2c";
+            amount: number;
+            purchaseNumber: string | null;
+            originalTransId: string | null;
+            /** @enum {string} */
+            status: "queued" | "sending" | "pending" | "sent" | "failed";
+            attempts: number;
+            /** @description M-Pesa's word on a failure */
+            resultDesc: string;
+            /** @description M-Pesa's code for the money sent */
+            transactionId: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OrderMpesaResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Paybill payments credited to the order */
+            payments: components["schemas"]["C2bPaymentViewDto"][];
+            refunds: components["schemas"]["MpesaRefundViewDto"][];
+        };
+        MpesaRefundResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            refund: components["schemas"]["MpesaRefundViewDto"];
         };
         SalesSummaryDto: {
             /** @example true */
@@ -6472,6 +6823,54 @@ export interface operations {
             };
         };
     };
+    PaymentsController_payInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                purchaseNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MpesaPayInfoResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No order with this number */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     PaymentsController_callback: {
         parameters: {
             query?: never;
@@ -6515,6 +6914,502 @@ export interface operations {
             };
             /** @description The body is larger than 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_validation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["C2bNoticeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["C2bAckResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Wrong token, or M-Pesa is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_confirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["C2bNoticeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["C2bAckResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Wrong token, or M-Pesa is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_result: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: string;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["C2bAckResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Wrong token, or M-Pesa is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterC2bResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_inbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInboxResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_inboxCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentInboxCountResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_assign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignPaymentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["C2bPaymentResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["C2bPaymentResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_forOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderMpesaResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MpesaRefundResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

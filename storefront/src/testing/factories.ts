@@ -85,6 +85,9 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
   return {
     _id: 'o1',
     purchaseNumber: 'SPD7K3MX9QA',
+    amountPaid: 0,
+    amountOutstanding: 0,
+    excessPaid: 0,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
     guestInfo: {

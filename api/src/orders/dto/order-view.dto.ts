@@ -70,6 +70,15 @@ export class OrderDto {
   @ApiProperty({ type: PaymentDetailsViewDto, nullable: true })
   paymentDetails!: PaymentDetailsViewDto | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) paidAt!: string | null;
+  @ApiProperty({
+    description:
+      'Paid so far in whole KES: paybill part payments while paymentStatus is Pending, the payment once Paid',
+  })
+  amountPaid!: number;
+  @ApiProperty({ description: 'Still due while unpaid (totalAmount − amountPaid); 0 once Paid' })
+  amountOutstanding!: number;
+  @ApiProperty({ description: 'Paid beyond the total (an over-payment), to be refunded' })
+  excessPaid!: number;
   @ApiProperty({ format: 'date-time' }) orderDate!: string;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;

@@ -28,6 +28,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsDateString,
   IsIn,
   IsInt,
@@ -231,6 +232,14 @@ export class RefundDto {
   @IsString()
   @MaxLength(REFUND_REFERENCE_MAX, { message: REFUND_MESSAGES.referenceMax })
   reference?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Mpesa only: send the money back through M-Pesa (a reversal of the payment, or B2C to the payer); the reference is then left blank and filled in with the M-Pesa code once sent',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'send must be true or false' })
+  send?: boolean;
 }
 
 export class CancelOrderDto {

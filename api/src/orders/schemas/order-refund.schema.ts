@@ -10,6 +10,8 @@ export class OrderRefund {
   @Prop({ required: true }) amount!: number;
   /** M-Pesa reversal or transaction code, or a note for cash. */
   @Prop({ default: '' }) reference!: string;
+  /** To be sent through Daraja (reversal or B2C) rather than by hand; see payments/refunds. */
+  @Prop({ default: false }) sendByMpesa!: boolean;
   @Prop({ required: true }) refundedById!: string;
   @Prop({ required: true }) refundedByName!: string;
   @Prop({ required: true }) refundedAt!: Date;
@@ -18,3 +20,4 @@ export class OrderRefund {
 export const OrderRefundSchema = SchemaFactory.createForClass(OrderRefund);
 OrderRefundSchema.index({ orderId: 1 }, { unique: true });
 OrderRefundSchema.index({ refundedAt: 1 });
+OrderRefundSchema.index({ sendByMpesa: 1, refundedAt: 1 });

@@ -56,6 +56,14 @@ export class PaymentDetails {
   @Prop({ type: String, default: undefined }) receiptKey?: string;
 }
 
+/** One M-Pesa paybill payment credited to an order (its TransID counts once). */
+@Schema({ _id: false })
+export class MpesaCredit {
+  @Prop({ required: true }) transId!: string;
+  @Prop({ required: true }) amount!: number;
+  @Prop({ required: true }) at!: Date;
+}
+
 /**
  * Placement is recoverable without transactions: an order is written `reserving`, then each line's
  * stock is reserved on its product (atomically, recorded on the product), then the order becomes
@@ -105,6 +113,12 @@ export class Order {
   /** True once the products' reservation markers of this order are removed. */
   @Prop({ default: false }) ledgerSettled!: boolean;
   @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;
+  /**
+   * Paybill money credited toward the order while it was unpaid (part payments add up; the one
+   * that reaches the amount due pays it), and the M-Pesa transactions it came from, each once.
+   */
+  @Prop({ default: 0 }) amountPaid!: number;
+  @Prop({ type: [MpesaCredit], default: undefined }) mpesaCredits?: MpesaCredit[];
   createdAt!: Date;
   updatedAt!: Date;
 }

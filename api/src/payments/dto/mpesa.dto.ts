@@ -83,3 +83,30 @@ export class MpesaCallbackAckData {
 }
 
 export class MpesaCallbackAckDto extends Envelope(MpesaCallbackAckData) {}
+
+export class LastPromptDto {
+  @ApiProperty({ enum: MPESA_PUSH_STATUSES }) status!: string;
+  @ApiProperty() message!: string;
+}
+
+export class MpesaPayInfoData {
+  @ApiProperty({
+    description:
+      'True while the order may still be paid by M-Pesa (pending, unpaid, M-Pesa configured)',
+  })
+  payable!: boolean;
+  @ApiProperty({ nullable: true, type: String, description: "The shop's paybill number" })
+  paybill!: string | null;
+  @ApiProperty({ description: 'The account number to type: the purchase number' })
+  account!: string;
+  @ApiProperty({ description: 'Whole KES still due (part payments taken off)' })
+  amountDue!: number;
+  @ApiProperty({
+    type: LastPromptDto,
+    nullable: true,
+    description: "How the order's latest prompt ended",
+  })
+  lastPrompt!: LastPromptDto | null;
+}
+
+export class MpesaPayInfoResponseDto extends Envelope(MpesaPayInfoData) {}

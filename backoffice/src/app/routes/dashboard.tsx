@@ -12,6 +12,7 @@ import {
 import { formatMoney } from '@spc/shared-contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { PaymentsInboxTile } from '../../features/orders/components/payments-inbox-tile';
 import { LowStockTile } from '../../components/low-stock-tile';
 import { paths } from '../../config/paths';
 import { useSalesSummary } from '../../features/reports/api/get-sales-summary';
@@ -97,6 +98,7 @@ export function DashboardRoute() {
       </Title>
       <QueueTiles ordersPath={paths.adminOrders}>
         <LowStockTile />
+        <PaymentsInboxTile />
       </QueueTiles>
       <UsersList />
     </Stack>

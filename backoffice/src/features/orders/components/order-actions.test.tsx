@@ -163,6 +163,21 @@ describe('order actions', () => {
       );
     });
 
+    it('sends the refund through M-Pesa without a code when the clerk asks it to', async () => {
+      const fetchMock = jest
+        .spyOn(global, 'fetch')
+        .mockResolvedValue(reply(200, { success: true, message: 'Order cancelled' }));
+      const dialog = await openRefund();
+      fireEvent.click(within(dialog).getByLabelText(/Send it back through M-Pesa/));
+      expect(within(dialog).queryByLabelText(/M-Pesa reversal code/)).not.toBeInTheDocument();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+      const request = fetchMock.mock.calls[0]![0] as Request;
+      expect(await request.clone().json()).toEqual({
+        refund: { method: 'Mpesa', amount: 1270, send: true },
+      });
+    });
+
     it('shows the server refusal and keeps the form open', async () => {
       jest.spyOn(global, 'fetch').mockResolvedValue(
         reply(400, {

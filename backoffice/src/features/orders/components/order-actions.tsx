@@ -82,8 +82,8 @@ export function OrderActions({
     confirmDelivery: () => confirmDelivery.mutateAsync(order._id),
     cancel: () => cancel.mutateAsync({ id: order._id }),
   };
-  // A paid order is cancelled only with its refund recorded, so it gets the refund form instead.
-  const paid = order.paymentStatus === 'Paid';
+  // A paid (or part-paid) order is cancelled only with its refund recorded: the refund form instead.
+  const paid = order.paymentStatus === 'Paid' || order.amountPaid > 0;
 
   const refund = (values: RefundForm) =>
     cancel.mutate(
@@ -93,6 +93,7 @@ export function OrderActions({
           method: values.method,
           amount: values.amount,
           ...(values.reference ? { reference: values.reference } : {}),
+          ...(values.method === 'Mpesa' && values.send ? { send: true } : {}),
         },
       },
       { onSuccess: () => setOpen(null) },

@@ -1,5 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, NativeSelect, NumberInput, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import {
   formatMoney,
   PAYMENT_METHODS,
@@ -17,8 +26,9 @@ const METHOD_LABELS: Record<(typeof PAYMENT_METHODS)[number], string> = {
   Mpesa: 'M-Pesa',
 };
 
-/** What was paid for the order: the recorded payment's amount, else the order total. */
-export const amountPaid = (order: Order) => order.paymentDetails?.amount ?? order.totalAmount;
+/** What was paid for the order: the recorded payment's amount, paybill part payments, else the total. */
+export const amountPaid = (order: Order) =>
+  order.paymentDetails?.amount ?? (order.amountPaid || order.totalAmount);
 
 /**
  * Cancel and refund: a paid order is cancelled only with its refund, given back by cash or M-Pesa,
@@ -43,16 +53,22 @@ export function RefundFormFields({
       method: (order.paymentMethod ?? '') as RefundFormInput['method'],
       amount: paid,
       reference: '',
+      send: false,
     },
   });
   const method = useWatch({ control: form.control, name: 'method' });
+  const send = useWatch({ control: form.control, name: 'send' });
+  const sending = method === 'Mpesa' && !!send;
   const e = form.formState.errors;
   const paidBy = order.paymentMethod ? ` by ${METHOD_LABELS[order.paymentMethod]}` : '';
   const code = order.paymentDetails?.transactionCode;
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate>
       <Stack>
-        <Alert color="yellow" title="This order is paid">
+        <Alert
+          color="yellow"
+          title={order.paymentStatus === 'Paid' ? 'This order is paid' : 'This order is part-paid'}
+        >
           {`${formatMoney(paid, 'KSH')} was paid${paidBy}${code ? ` (code ${code})` : ''}. Cancelling it gives the money back: record the refund below.`}
         </Alert>
         <NativeSelect
@@ -84,19 +100,29 @@ export function RefundFormFields({
             />
           )}
         />
-        <TextInput
-          label={method === 'Mpesa' ? 'M-Pesa reversal code' : 'Reference (optional)'}
-          description={
-            method === 'Mpesa'
-              ? 'The code on the M-Pesa reversal or refund message'
-              : 'A note, e.g. who received the cash'
-          }
-          withAsterisk={method === 'Mpesa'}
-          maxLength={REFUND_REFERENCE_MAX}
-          {...form.register('reference')}
-          error={e.reference?.message}
-          disabled={pending}
-        />
+        {method === 'Mpesa' && (
+          <Checkbox
+            label="Send it back through M-Pesa (a reversal, or B2C to the payer)"
+            description="The shop's M-Pesa sends the money; its code is filled in once sent"
+            {...form.register('send')}
+            disabled={pending}
+          />
+        )}
+        {!sending && (
+          <TextInput
+            label={method === 'Mpesa' ? 'M-Pesa reversal code' : 'Reference (optional)'}
+            description={
+              method === 'Mpesa'
+                ? 'The code on the M-Pesa reversal or refund message'
+                : 'A note, e.g. who received the cash'
+            }
+            withAsterisk={method === 'Mpesa' && !sending}
+            maxLength={REFUND_REFERENCE_MAX}
+            {...form.register('reference')}
+            error={e.reference?.message}
+            disabled={pending}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={pending}>
             Keep order

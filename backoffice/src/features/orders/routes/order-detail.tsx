@@ -29,6 +29,7 @@ import type { Order } from '../api/get-orders';
 import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-detail';
 import { OrderActions } from '../components/order-actions';
 import { OrderDocuments } from '../components/order-documents';
+import { OrderMpesa } from '../components/order-mpesa';
 
 /** A label and its value, one row of a card. */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -81,6 +82,15 @@ function Payment({ order }: { order: Order }) {
           {order.paymentMethod === 'Mpesa' ? 'M-Pesa' : order.paymentMethod}
         </Fact>
         <Fact label="Amount">{p ? formatMoney(p.amount, 'KSH') : ''}</Fact>
+        {!p && order.amountPaid > 0 && (
+          <>
+            <Fact label="Paid so far (part-paid)">{formatMoney(order.amountPaid, 'KSH')}</Fact>
+            <Fact label="Outstanding">{formatMoney(order.amountOutstanding, 'KSH')}</Fact>
+          </>
+        )}
+        {order.excessPaid > 0 && (
+          <Fact label="Over-paid, to refund">{formatMoney(order.excessPaid, 'KSH')}</Fact>
+        )}
         <Fact label={order.paymentMethod === 'Mpesa' ? 'M-Pesa receipt code' : 'Transaction code'}>
           {p?.transactionCode}
         </Fact>
@@ -204,7 +214,11 @@ function OrderDetailPage({ role }: { role: Role }) {
             size="lg"
             color={order.paymentStatus === 'Paid' ? 'green' : 'yellow'}
           >
-            {order.paymentStatus === 'Paid' ? 'Paid' : 'Payment pending'}
+            {order.paymentStatus === 'Paid'
+              ? 'Paid'
+              : order.amountPaid > 0
+                ? 'Part-paid'
+                : 'Payment pending'}
           </Badge>
         </Group>
       </Group>
@@ -220,6 +234,14 @@ function OrderDetailPage({ role }: { role: Role }) {
         <Customer order={order} />
         <Payment order={order} />
       </SimpleGrid>
+      <OrderMpesa
+        orderId={order._id}
+        canRetry={role === 'staff'}
+        refundDue={
+          order.orderStatus === 'Cancelled' &&
+          (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+        }
+      />
       <Lines order={order} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder>

@@ -2,6 +2,7 @@ import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { BACKOFFICE_MESSAGES, type Role } from '@spc/shared-contracts';
 import { useMemo, useState } from 'react';
 import { ListState } from '../../../components/list-state';
+import { PaymentsInboxTile } from '../components/payments-inbox-tile';
 import { LowStockTile } from '../../../components/low-stock-tile';
 import { PaginationControl } from '../../../components/pagination-control';
 import { storefrontPaths } from '../../../config/paths';
@@ -68,6 +69,7 @@ function OrdersPage({ role }: { role: Role }) {
       {role === 'staff' && (
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <LowStockTile />
+          <PaymentsInboxTile />
         </SimpleGrid>
       )}
       <OrderFilters filter={filter} onChange={update} onClear={() => update(CLEARED_FILTERS)} />

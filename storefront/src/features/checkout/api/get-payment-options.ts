@@ -3,8 +3,6 @@ import { api, unwrap } from '../../../lib/api-client';
 
 export const paymentKeys = {
   options: () => ['payments', 'options'] as const,
-  mpesaStatus: (checkoutRequestId: string) =>
-    ['payments', 'mpesa', 'status', checkoutRequestId] as const,
 };
 
 export const getPaymentOptions = () => unwrap(api.GET('/api/payments/options'));

@@ -25,7 +25,7 @@ import { usePaymentOptions } from '../api/get-payment-options';
 import { usePlaceOrder } from '../api/place-order';
 import { DeliveryOptions } from '../components/delivery-options';
 import { LocationSelects } from '../components/location-selects';
-import { MpesaPayment } from '../components/mpesa-payment';
+import { MpesaPayment } from '../../../components/mpesa-payment';
 
 const OFFLINE_ORDER = 'You are offline: placing an order needs the network. Your cart is kept.';
 

@@ -10,7 +10,7 @@ import {
   type OrderDeliveryChoice,
   type OrderStatus,
 } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
@@ -19,7 +19,13 @@ import { ApiError } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
+
 import '../user.css';
+
+// Its own chunk, loaded with the order: the order page stays within its size budget.
+const PayByMpesa = lazy(() =>
+  import('../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
+);
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
 export function MyOrderDetailRoute() {
@@ -119,7 +125,11 @@ export function MyOrderDetailRoute() {
         <h2>Payment</h2>
         <dl className="order-card-facts">
           <dt>Payment status</dt>
-          <dd>{order.paymentStatus}</dd>
+          <dd>
+            {order.paymentStatus === 'Pending' && order.amountPaid > 0
+              ? `Part-paid: ${formatMoney(order.amountPaid)} paid, ${formatMoney(order.amountOutstanding)} to pay`
+              : order.paymentStatus}
+          </dd>
           {order.paymentMethod && (
             <>
               <dt>Method</dt>
@@ -149,6 +159,14 @@ export function MyOrderDetailRoute() {
         </button>
         {!documents.receipt.available && <p className="muted small">{documents.receipt.reason}</p>}
       </section>
+
+      <Suspense fallback={null}>
+        <PayByMpesa
+          purchaseNumber={order.purchaseNumber}
+          phoneNumber={g.phoneNumber}
+          open={order.orderStatus === 'Pending' && order.paymentStatus === 'Pending'}
+        />
+      </Suspense>
 
       <section className="order-card">
         <h2>Timeline</h2>

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MPESA_MESSAGES } from '@spc/shared-contracts';
-import { mockFetch, renderWithProviders } from '../../../testing/render';
+import { mockFetch, renderWithProviders } from '../testing/render';
 import { MpesaPayment } from './mpesa-payment';
 
 const STATUS = '/api/payments/mpesa/status/ws_CO_1';

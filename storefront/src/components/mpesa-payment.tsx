@@ -1,8 +1,7 @@
 import { formatMoney, MPESA_MESSAGES, toMpesaPhone } from '@spc/shared-contracts';
 import { useEffect, useState } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { useMpesaStatus } from '../api/get-mpesa-status';
-import { useSendMpesaPrompt } from '../api/send-mpesa-prompt';
+import { ApiError } from '../lib/api-client';
+import { useMpesaStatus, useSendMpesaPrompt } from '../lib/mpesa-prompt';
 
 export interface MpesaPaymentProps {
   purchaseNumber: string;

@@ -1,0 +1,245 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Ip,
+  Logger,
+  NotFoundException,
+  Param,
+  Post,
+} from '@nestjs/common';
+import { ApiBody, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answer, said, type Answered } from '../../common/answer';
+import { Auth, Public } from '../../common/access.decorators';
+import { CurrentUser } from '../../common/current-user.decorator';
+import { ErrorResponseDto } from '../../common/error-response.dto';
+import type { Principal } from '../../common/principal';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { checkDarajaCaller } from '../daraja-caller';
+import { C2bLoop } from './c2b-loop';
+import {
+  AssignPaymentDto,
+  C2bAckData,
+  C2bAckResponseDto,
+  C2bNoticeDto,
+  C2bPaymentData,
+  C2bPaymentResponseDto,
+  MpesaRefundData,
+  MpesaRefundResponseDto,
+  OrderMpesaData,
+  OrderMpesaResponseDto,
+  PaymentInboxCountData,
+  PaymentInboxCountResponseDto,
+  PaymentInboxData,
+  PaymentInboxResponseDto,
+  RegisterC2bData,
+  RegisterC2bResponseDto,
+} from './c2b.dto';
+import type { C2bPayment, MpesaRefund } from './c2b.schemas';
+import { C2B_ACCEPT, C2bService } from './c2b.service';
+import { parseC2bNotice, parseDarajaResult } from './daraja-messages';
+import { MpesaRefundsService } from './mpesa-refunds.service';
+
+const RESULT_KINDS = ['status', 'reversal', 'b2c', 'timeout'] as const;
+
+const paymentView = (p: C2bPayment) => ({
+  transId: p._id,
+  amount: p.amount,
+  account: p.account,
+  phone: p.phone,
+  payerName: p.payerName,
+  paidAt: new Date(p.paidAt).toISOString(),
+  status: p.status,
+  reason: p.reason,
+  purchaseNumber: p.purchaseNumber,
+  matchedBy: p.matchedBy,
+  excess: p.excess,
+  refundId: p.refundId,
+});
+
+const refundView = (r: MpesaRefund) => ({
+  id: r._id,
+  method: r.method,
+  amount: r.amount,
+  purchaseNumber: r.purchaseNumber,
+  originalTransId: r.originalTransId,
+  status: r.status,
+  attempts: r.attempts,
+  resultDesc: r.resultDesc,
+  transactionId: r.transactionId,
+  updatedAt: new Date(r.updatedAt).toISOString(),
+});
+
+/** Paybill (C2B) payments, the payments inbox, and M-Pesa refunds sent through Daraja. */
+@ApiTags('payments')
+@Controller('payments/mpesa')
+export class C2bController {
+  private readonly logger = new Logger(C2bController.name);
+
+  constructor(
+    private readonly c2b: C2bService,
+    private readonly refunds: MpesaRefundsService,
+    private readonly loop: C2bLoop,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('c2b/validation/:token')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({
+    summary:
+      "Daraja's C2B validation: accepts an account number that is an open order's purchase number (or any, with MPESA_C2B_ANY_ACCOUNT)",
+  })
+  @ApiBody({ type: C2bNoticeDto })
+  @Answer('Validated', C2bAckResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Wrong token, or M-Pesa is off' })
+  validation(
+    @Param('token') token: string,
+    @Ip() ip: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<C2bAckData> {
+    checkDarajaCaller(this.config.mpesa, token, ip, this.logger);
+    return this.c2b.validate(parseC2bNotice(body));
+  }
+
+  @Post('c2b/confirmation/:token')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({
+    summary:
+      "Daraja's C2B confirmation: recorded once per TransID, confirmed with the transaction status query, then matched to an order or left in the payments inbox",
+  })
+  @ApiBody({ type: C2bNoticeDto })
+  @Answer('Accepted', C2bAckResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Wrong token, or M-Pesa is off' })
+  async confirmation(
+    @Param('token') token: string,
+    @Ip() ip: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<C2bAckData> {
+    checkDarajaCaller(this.config.mpesa, token, ip, this.logger);
+    const notice = parseC2bNotice(body);
+    if (!notice) throw new BadRequestException('Not a C2B confirmation');
+    await this.c2b.confirm(notice);
+    return C2B_ACCEPT;
+  }
+
+  @Post('result/:kind/:token')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({
+    summary:
+      "Daraja's result of a transaction status query, reversal or B2C payment (kind: status, reversal, b2c, timeout)",
+  })
+  @Answer('Accepted', C2bAckResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Wrong token, or M-Pesa is off' })
+  async result(
+    @Param('kind') kind: string,
+    @Param('token') token: string,
+    @Ip() ip: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<C2bAckData> {
+    checkDarajaCaller(this.config.mpesa, token, ip, this.logger);
+    if (!(RESULT_KINDS as readonly string[]).includes(kind)) throw new NotFoundException();
+    const result = parseDarajaResult(body);
+    if (!result) throw new BadRequestException('Not a Daraja result');
+    if (kind === 'status') await this.c2b.onStatusResult(result);
+    else if (kind === 'timeout') await this.refunds.onTimeout(result);
+    else await this.refunds.onResult(result);
+    return { ResultCode: 0, ResultDesc: 'Accepted' };
+  }
+
+  @Post('c2b/register')
+  @HttpCode(200)
+  @Auth('admin')
+  @ApiOperation({
+    summary: "Register the paybill's validation and confirmation URLs with Daraja again",
+  })
+  @Answer('Registration tried', RegisterC2bResponseDto)
+  async register(): Promise<Answered<RegisterC2bData>> {
+    if (!this.config.mpesa) throw new NotFoundException('M-Pesa is off');
+    const registered = await this.loop.register();
+    return said(registered ? 'C2B URLs registered' : 'Daraja did not take the URLs: see the log', {
+      registered,
+    });
+  }
+
+  @Get('inbox')
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      'Payments to match: paybill payments that matched no order (or several, or a closed one), and over-payments not yet refunded',
+  })
+  @Answer('Payments to match', PaymentInboxResponseDto)
+  async inbox(): Promise<PaymentInboxData> {
+    const [payments, waiting] = await Promise.all([this.c2b.inbox(), this.c2b.countWaiting()]);
+    return { payments: payments.map(paymentView), waiting };
+  }
+
+  @Get('inbox/count')
+  @Auth('admin', 'staff')
+  @ApiOperation({ summary: 'How many payments wait in the inbox (the dashboard count)' })
+  @Answer('Payments waiting', PaymentInboxCountResponseDto)
+  async inboxCount(): Promise<PaymentInboxCountData> {
+    return { waiting: await this.c2b.countWaiting() };
+  }
+
+  @Post('c2b/:transId/assign')
+  @HttpCode(200)
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      'Credit an inbox payment to an order, with the rules of recording a payment (an open, unpaid order)',
+  })
+  @Answer('Payment assigned', C2bPaymentResponseDto)
+  async assign(
+    @CurrentUser() actor: Principal,
+    @Param('transId') transId: string,
+    @Body() dto: AssignPaymentDto,
+  ): Promise<Answered<C2bPaymentData>> {
+    const payment = await this.c2b.assign(actor, transId.toUpperCase(), dto.purchaseNumber);
+    return said(`Payment credited to order ${payment.purchaseNumber}`, {
+      payment: paymentView(payment),
+    });
+  }
+
+  @Post('c2b/:transId/refund')
+  @HttpCode(200)
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      "Give a paybill payment back through M-Pesa: an inbox payment is reversed, a matched one's excess sent by B2C",
+  })
+  @Answer('Refund asked for', C2bPaymentResponseDto)
+  async refund(
+    @CurrentUser() actor: Principal,
+    @Param('transId') transId: string,
+  ): Promise<C2bPaymentData> {
+    return { payment: paymentView(await this.c2b.refund(actor, transId.toUpperCase())) };
+  }
+
+  @Get('orders/:orderId')
+  @Auth('admin', 'staff')
+  @ApiOperation({ summary: "An order's paybill payments and M-Pesa refunds, with their status" })
+  @Answer("The order's M-Pesa payments and refunds", OrderMpesaResponseDto)
+  async forOrder(@Param('orderId') orderId: string): Promise<OrderMpesaData> {
+    const [payments, refunds] = await Promise.all([
+      this.c2b.forOrder(orderId),
+      this.refunds.forOrder(orderId),
+    ]);
+    return { payments: payments.map(paymentView), refunds: refunds.map(refundView) };
+  }
+
+  @Post('refunds/:id/retry')
+  @HttpCode(200)
+  @Auth('admin', 'staff')
+  @ApiOperation({ summary: 'Send a failed M-Pesa refund again (only a failed one: never twice)' })
+  @Answer('Refund sent again', MpesaRefundResponseDto)
+  async retry(@CurrentUser() actor: Principal, @Param('id') id: string): Promise<MpesaRefundData> {
+    return { refund: refundView(await this.refunds.retry(actor, id)) };
+  }
+}

@@ -1,0 +1,368 @@
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { formatMoney, toMpesaPhone } from '@spc/shared-contracts';
+import { AuditService } from '../../audit/audit.service';
+import { canonicalPhone } from '../../common/identifiers';
+import { isDuplicateKeyError } from '../../common/mongo-errors';
+import type { Actor } from '../../common/principal';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import type { MpesaConfig } from '../../config/mpesa-config';
+import { closedReason, OrderCredits } from '../../orders/order-credits';
+import type { OrderRecord } from '../../orders/order.types';
+import { OrdersService } from '../../orders/orders.service';
+import { DarajaClient } from '../daraja.client';
+import { MPESA_ACTOR } from '../mpesa.service';
+import { C2bPayment } from './c2b.schemas';
+import type { C2bNotice, DarajaResult } from './daraja-messages';
+import { MpesaRefundsService } from './mpesa-refunds.service';
+
+/** Daraja's answers to a validation request. */
+export const C2B_ACCEPT = { ResultCode: '0', ResultDesc: 'Accepted' } as const;
+export const C2B_REJECT_ACCOUNT = { ResultCode: 'C2B00012', ResultDesc: 'Rejected' } as const;
+
+/** A payment still unconfirmed after this many status queries goes to the inbox. */
+const MAX_QUERIES = 4;
+/** A payment left `matching` this long (a crash) is matched again (crediting is idempotent). */
+const STALE_MATCHING_MS = 60_000;
+
+/** An account number as a purchase number: no blanks, upper case. */
+export const accountKey = (account: string) => account.replace(/[\s\p{C}]/gu, '').toUpperCase();
+
+/**
+ * Paybill (Daraja C2B) payments: validation, the confirmation recorded once per TransID, the check
+ * with Daraja's transaction status query, and matching to an order: by the account number as a
+ * purchase number, else by the payer's phone when exactly one open order has it. What matches
+ * nothing, several orders or a closed order waits in the inbox for staff, who assign it to an
+ * order or have it refunded.
+ */
+@Injectable()
+export class C2bService {
+  private readonly logger = new Logger(C2bService.name);
+  private readonly settings: MpesaConfig | null;
+
+  constructor(
+    @InjectModel(C2bPayment.name) private readonly payments: Model<C2bPayment>,
+    private readonly daraja: DarajaClient,
+    private readonly orders: OrdersService,
+    private readonly credits: OrderCredits,
+    private readonly refunds: MpesaRefundsService,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.settings = config.mpesa;
+  }
+
+  /** Validation: an open order's purchase number, or (MPESA_C2B_ANY_ACCOUNT) any account. */
+  async validate(notice: C2bNotice | null) {
+    if (!notice) return C2B_REJECT_ACCOUNT;
+    if (this.settings?.c2b.anyAccount) return C2B_ACCEPT;
+    const order = await this.orders.findByPurchaseNumber(accountKey(notice.account));
+    return order && !closedReason(order) ? C2B_ACCEPT : C2B_REJECT_ACCOUNT;
+  }
+
+  /**
+   * A confirmation: recorded once (its TransID is the document's id: a replay changes nothing but
+   * a counter), then confirmed with Daraja's status query (MPESA_C2B_VERIFY) or matched at once.
+   */
+  async confirm(notice: C2bNotice): Promise<void> {
+    try {
+      await this.payments.create({
+        _id: notice.transId,
+        amount: notice.amount,
+        account: notice.account,
+        phone: notice.phone,
+        payerName: notice.payerName,
+        paidAt: notice.paidAt,
+        shortcode: notice.shortcode,
+        status: this.settings?.c2b.verify ? 'verifying' : 'matching',
+        confirmations: 1,
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await this.payments.updateOne({ _id: notice.transId }, { $inc: { confirmations: 1 } });
+      return;
+    }
+    if (this.settings?.c2b.verify) await this.query(notice.transId);
+    else await this.match(notice.transId);
+  }
+
+  /** The status query's result: the payment counts only if M-Pesa knows it, completed, for this amount. */
+  async onStatusResult(result: DarajaResult): Promise<void> {
+    const ids = [result.conversationId, result.originatorConversationId].filter(Boolean);
+    const payment = await this.payments
+      .findOne({ queryConversationId: { $in: ids }, status: 'verifying' })
+      .lean<C2bPayment>();
+    if (!payment) return;
+    const p = result.parameters;
+    const confirmed =
+      result.success &&
+      String(p.get('ReceiptNo') ?? '').toUpperCase() === payment._id &&
+      Number(p.get('Amount')) === payment.amount &&
+      String(p.get('TransactionStatus') ?? '') === 'Completed';
+    if (!confirmed) {
+      await this.toInbox(
+        payment,
+        `M-Pesa did not confirm this payment: ${result.resultDesc || 'other details'}`,
+        'verifying',
+      );
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.c2b.unconfirmed',
+        `A paybill confirmation ${payment._id} of ${formatMoney(payment.amount)} was not confirmed by M-Pesa's status query (${result.resultDesc || result.resultCode}); it waits in the payments inbox and nothing was credited`,
+      );
+      return;
+    }
+    // The status query names the payer's number where the confirmation may carry it masked.
+    const debit = /^(254\d{9})\b/.exec(String(p.get('DebitPartyName') ?? ''))?.[1];
+    const moved = await this.payments.updateOne(
+      { _id: payment._id, status: 'verifying' },
+      { $set: { status: 'matching', ...(debit ? { phone: debit } : {}) } },
+    );
+    if (moved.modifiedCount === 1) await this.match(payment._id);
+  }
+
+  /** Credits a `matching` payment to its order, or puts it in the inbox. */
+  async match(transId: string): Promise<void> {
+    const payment = await this.payments.findById(transId).lean<C2bPayment>();
+    if (!payment || payment.status !== 'matching') return;
+    const key = accountKey(payment.account);
+    const byAccount = key ? await this.orders.findByPurchaseNumber(key) : null;
+    if (byAccount) {
+      const closed = closedReason(byAccount);
+      if (closed) return this.toInbox(payment, `The account names ${closed}`, 'matching');
+      return this.apply(MPESA_ACTOR, payment, byAccount, 'account', 'matching');
+    }
+    const phone = toMpesaPhone(payment.phone);
+    const candidates = phone ? await this.credits.openOrdersOfPhone(canonicalPhone(phone), 2) : [];
+    const unknown = key
+      ? `No open order has the account number "${payment.account}"`
+      : 'No account number';
+    if (candidates.length === 1)
+      return this.apply(MPESA_ACTOR, payment, candidates[0]!, 'phone', 'matching');
+    return this.toInbox(
+      payment,
+      candidates.length > 1
+        ? `${unknown}, and the payer's phone has several open orders`
+        : `${unknown}, and no open order has the payer's phone`,
+      'matching',
+    );
+  }
+
+  /** Staff assign an inbox payment to an order, with the rules of recording a payment. */
+  async assign(actor: Actor, transId: string, purchaseNumber: string): Promise<C2bPayment> {
+    const order = await this.orders.findByPurchaseNumber(accountKey(purchaseNumber));
+    if (!order) throw new NotFoundException('No order with this purchase number');
+    const closed = closedReason(order);
+    if (closed) throw new ConflictException(`This payment cannot be assigned: ${closed}`);
+    const claimed = await this.payments.updateOne(
+      { _id: transId, status: 'inbox' },
+      { $set: { status: 'matching' } },
+    );
+    if (claimed.modifiedCount !== 1) throw await this.notInInbox(transId);
+    const payment = (await this.payments.findById(transId).lean<C2bPayment>())!;
+    try {
+      await this.apply(actor, payment, order, 'staff', 'matching', true);
+    } catch (error) {
+      await this.payments.updateOne(
+        { _id: transId, status: 'matching' },
+        { $set: { status: 'inbox' } },
+      );
+      throw error;
+    }
+    return (await this.payments.findById(transId).lean<C2bPayment>())!;
+  }
+
+  /**
+   * Staff have a payment given back: an inbox payment is reversed whole; a matched one's excess
+   * (an over-payment) goes back by B2C.
+   */
+  async refund(actor: Actor, transId: string): Promise<C2bPayment> {
+    const payment = await this.payments.findById(transId).lean<C2bPayment>();
+    if (!payment) throw new NotFoundException('No paybill payment with this M-Pesa code');
+    if (payment.status === 'inbox') {
+      const marked = await this.payments.updateOne(
+        { _id: transId, status: 'inbox' },
+        { $set: { status: 'refund', refundId: `payment:${transId}` } },
+      );
+      if (marked.modifiedCount !== 1) throw await this.notInInbox(transId);
+      await this.refunds.request(actor, {
+        _id: `payment:${transId}`,
+        method: 'reversal',
+        amount: payment.amount,
+        orderId: null,
+        purchaseNumber: null,
+        originalTransId: transId,
+        phone: toMpesaPhone(payment.phone) ?? '',
+      });
+    } else if (payment.status === 'matched' && payment.excess > 0 && !payment.refundId) {
+      const phone = toMpesaPhone(payment.phone);
+      if (!phone)
+        throw new BadRequestException("The payer's phone is not known: refund the excess by hand");
+      const marked = await this.payments.updateOne(
+        { _id: transId, refundId: null },
+        { $set: { refundId: `excess:${transId}` } },
+      );
+      if (marked.modifiedCount !== 1)
+        throw new ConflictException('This payment is being refunded already');
+      await this.refunds.request(actor, {
+        _id: `excess:${transId}`,
+        method: 'b2c',
+        amount: payment.excess,
+        orderId: payment.orderId,
+        purchaseNumber: payment.purchaseNumber,
+        originalTransId: transId,
+        phone,
+      });
+    } else {
+      throw new ConflictException(
+        payment.refundId
+          ? 'This payment is being refunded already'
+          : 'This payment has nothing to refund',
+      );
+    }
+    return (await this.payments.findById(transId).lean<C2bPayment>())!;
+  }
+
+  /** The inbox: payments that matched nothing (or several), and over-payments not yet refunded. */
+  inbox(): Promise<C2bPayment[]> {
+    return this.payments
+      .find(this.waiting())
+      .sort({ createdAt: -1 })
+      .limit(200)
+      .lean<C2bPayment[]>();
+  }
+
+  countWaiting(): Promise<number> {
+    return this.payments.countDocuments(this.waiting());
+  }
+
+  /** Paybill payments credited to an order. */
+  forOrder(orderId: string): Promise<C2bPayment[]> {
+    return this.payments.find({ orderId }).sort({ createdAt: 1 }).lean<C2bPayment[]>();
+  }
+
+  /** Payments whose status query got no answer are asked about again; crashed matches finished. */
+  async sweep(): Promise<void> {
+    if (!this.settings) return;
+    const before = new Date(Date.now() - this.settings.reconcileAfterMs);
+    const unanswered = await this.payments
+      .find({
+        status: 'verifying',
+        $or: [{ lastQueriedAt: null }, { lastQueriedAt: { $lt: before } }],
+      })
+      .limit(20)
+      .lean<C2bPayment[]>();
+    for (const p of unanswered) {
+      if (p.queries >= MAX_QUERIES)
+        await this.toInbox(p, 'M-Pesa did not confirm this payment in time', 'verifying');
+      else await this.query(p._id);
+    }
+    const stuck = await this.payments
+      .find({ status: 'matching', updatedAt: { $lt: new Date(Date.now() - STALE_MATCHING_MS) } })
+      .limit(20)
+      .lean<C2bPayment[]>();
+    for (const p of stuck) await this.match(p._id);
+  }
+
+  private waiting() {
+    return {
+      $or: [{ status: 'inbox' }, { status: 'matched', excess: { $gt: 0 }, refundId: null }],
+    };
+  }
+
+  private async query(transId: string): Promise<void> {
+    const s = this.settings!;
+    await this.payments.updateOne(
+      { _id: transId },
+      { $set: { lastQueriedAt: new Date() }, $inc: { queries: 1 } },
+    );
+    try {
+      const ack = await this.daraja.resultRequest('status', {
+        CommandID: 'TransactionStatusQuery',
+        TransactionID: transId,
+        PartyA: s.shortcode,
+        IdentifierType: '4',
+        Remarks: 'Paybill payment check',
+        Occasion: '',
+      });
+      await this.payments.updateOne(
+        { _id: transId, status: 'verifying' },
+        { $set: { queryConversationId: ack.conversationId || ack.originatorConversationId } },
+      );
+    } catch (error) {
+      this.logger.warn(`M-Pesa status query for ${transId} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async apply(
+    actor: Actor,
+    payment: C2bPayment,
+    order: OrderRecord,
+    how: 'account' | 'phone' | 'staff',
+    from: 'matching',
+    rethrow = false,
+  ): Promise<void> {
+    let result;
+    try {
+      result = await this.credits.credit(actor, order, {
+        transId: payment._id,
+        amount: payment.amount,
+        timePaid: new Date(payment.paidAt),
+        how: { account: 'by its account number', phone: "by the payer's phone", staff: 'assigned' }[
+          how
+        ],
+      });
+    } catch (error) {
+      if (rethrow || !(error instanceof HttpException) || error.getStatus() >= 500) throw error;
+      return this.toInbox(payment, error.message, from);
+    }
+    await this.payments.updateOne(
+      { _id: payment._id, status: from },
+      {
+        $set: {
+          status: 'matched',
+          reason: '',
+          orderId: order._id,
+          purchaseNumber: order.purchaseNumber,
+          matchedBy: how,
+          excess: result.state === 'paid' ? result.excess : 0,
+        },
+      },
+    );
+  }
+
+  private async toInbox(payment: C2bPayment, reason: string, from: string): Promise<void> {
+    const moved = await this.payments.updateOne(
+      { _id: payment._id, status: from },
+      { $set: { status: 'inbox', reason } },
+    );
+    if (moved.modifiedCount === 1)
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.c2b.inbox',
+        `Paybill payment ${payment._id} of ${formatMoney(payment.amount)} (account "${payment.account.slice(0, 40)}") waits in the payments inbox: ${reason}`,
+      );
+  }
+
+  private async notInInbox(transId: string): Promise<HttpException> {
+    const now = await this.payments.findById(transId).lean<C2bPayment>();
+    if (!now) return new NotFoundException('No paybill payment with this M-Pesa code');
+    return new ConflictException(
+      now.status === 'matched'
+        ? `This payment is already credited to order ${now.purchaseNumber}`
+        : now.status === 'refund'
+          ? 'This payment is being refunded'
+          : 'This payment is not in the inbox',
+    );
+  }
+}

@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { formatMoney, toMpesaPhone } from '@spc/shared-contracts';
+import { AuditService } from '../../audit/audit.service';
+import { isDuplicateKeyError } from '../../common/mongo-errors';
+import type { Actor } from '../../common/principal';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import type { MpesaConfig } from '../../config/mpesa-config';
+import { OrdersService } from '../../orders/orders.service';
+import { OrderRefund } from '../../orders/schemas/order-refund.schema';
+import { DarajaClient, DarajaError } from '../daraja.client';
+import { MPESA_ACTOR } from '../mpesa.service';
+import { C2bPayment, MpesaRefund } from './c2b.schemas';
+import type { DarajaResult } from './daraja-messages';
+
+/** A refund claimed for sending this long ago without Daraja's answer is sent again. */
+const STALE_SENDING_MS = 60_000;
+/** M-Pesa Express prompt references are not M-Pesa transactions: they cannot be reversed. */
+const PROMPT_REFERENCE = /^ws_CO_/i;
+
+export type NewRefund = Pick<
+  MpesaRefund,
+  '_id' | 'method' | 'amount' | 'orderId' | 'purchaseNumber' | 'originalTransId' | 'phone'
+>;
+
+/**
+ * Refunds sent through Daraja: a Reversal of the payment when one M-Pesa transaction paid exactly
+ * the amount, else B2C to the payer. Each refund is one document keyed by what it refunds, so it is
+ * asked for once; sending is an atomic claim on it (`queued`/`failed` → `sending`), so two clerks
+ * or instances never send it twice; a B2C request carries our own OriginatorConversationID, reused
+ * when an unanswered request is sent again, so Daraja refuses a duplicate. Only a result callback
+ * that says it failed lets it be sent again.
+ */
+@Injectable()
+export class MpesaRefundsService {
+  private readonly logger = new Logger(MpesaRefundsService.name);
+  private readonly settings: MpesaConfig | null;
+
+  constructor(
+    @InjectModel(MpesaRefund.name) private readonly refunds: Model<MpesaRefund>,
+    @InjectModel(C2bPayment.name) private readonly payments: Model<C2bPayment>,
+    @InjectModel(OrderRefund.name) private readonly orderRefunds: Model<OrderRefund>,
+    private readonly daraja: DarajaClient,
+    private readonly orders: OrdersService,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.settings = config.mpesa;
+  }
+
+  /** Records a refund to send (once per `_id`) and sends it; answers it as it stands. */
+  async request(actor: Actor, refund: NewRefund): Promise<MpesaRefund> {
+    try {
+      await this.refunds.create({
+        ...refund,
+        status: 'queued',
+        attempts: 0,
+        requestedByName: actor.fullName,
+      });
+      await this.audit.record(
+        actor,
+        'payment.mpesa.refund.requested',
+        `${actor.fullName} asked for a refund of ${formatMoney(refund.amount)} by M-Pesa ${refund.method === 'reversal' ? `reversal of ${refund.originalTransId}` : `B2C to ${refund.phone}`}${refund.purchaseNumber ? ` for order ${refund.purchaseNumber}` : ''}`,
+        this.target(refund),
+      );
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    await this.send(refund._id);
+    return (await this.refunds.findById(refund._id).lean<MpesaRefund>())!;
+  }
+
+  /** A failed refund sent again by staff; 409 unless it failed. */
+  async retry(actor: Actor, id: string): Promise<MpesaRefund> {
+    const refund = await this.refunds.findById(id).lean<MpesaRefund>();
+    if (!refund) throw new NotFoundException('No M-Pesa refund with this id');
+    if (refund.status !== 'failed')
+      throw new ConflictException(
+        refund.status === 'sent'
+          ? 'This refund was sent already'
+          : 'This refund is being sent: wait for M-Pesa’s answer',
+      );
+    await this.audit.record(
+      actor,
+      'payment.mpesa.refund.retried',
+      `${actor.fullName} sent the failed M-Pesa refund of ${formatMoney(refund.amount)} again`,
+      this.target(refund),
+    );
+    await this.send(id);
+    return (await this.refunds.findById(id).lean<MpesaRefund>())!;
+  }
+
+  /** The M-Pesa refunds of an order (or of the paybill payments credited to it). */
+  forOrder(orderId: string): Promise<MpesaRefund[]> {
+    return this.refunds.find({ orderId }).sort({ createdAt: 1 }).lean<MpesaRefund[]>();
+  }
+
+  /**
+   * Sends a refund once: claims it (only from queued, failed, or a send that got no answer), then
+   * asks Daraja. Daraja refusing outright fails it; no answer leaves it claimed for a later resend.
+   */
+  async send(id: string): Promise<void> {
+    const s = this.settings;
+    const current = await this.refunds.findById(id).lean<MpesaRefund>();
+    if (!s || !current) return;
+    const stale = new Date(Date.now() - STALE_SENDING_MS);
+    const resend = current.status === 'sending' && current.claimedAt && current.claimedAt < stale;
+    if (!['queued', 'failed'].includes(current.status) && !resend) return;
+    const originator =
+      resend && current.originatorConversationId ? current.originatorConversationId : randomUUID();
+    const claimed = await this.refunds
+      .findOneAndUpdate(
+        { _id: id, status: current.status, attempts: current.attempts },
+        {
+          $set: {
+            status: 'sending',
+            claimedAt: new Date(),
+            originatorConversationId: originator,
+            resultCode: null,
+            resultDesc: '',
+          },
+          $inc: { attempts: resend ? 0 : 1 },
+        },
+        { new: true },
+      )
+      .lean<MpesaRefund>();
+    if (!claimed) return;
+    const remarks = `Refund ${claimed.purchaseNumber ?? claimed.originalTransId ?? ''}`.slice(
+      0,
+      100,
+    );
+    let ack: { originatorConversationId: string; conversationId: string };
+    try {
+      ack =
+        claimed.method === 'reversal'
+          ? await this.daraja.resultRequest('reversal', {
+              CommandID: 'TransactionReversal',
+              TransactionID: claimed.originalTransId,
+              Amount: claimed.amount,
+              ReceiverParty: s.shortcode,
+              RecieverIdentifierType: '11',
+              Remarks: remarks,
+              Occasion: claimed.purchaseNumber ?? '',
+            })
+          : await this.daraja.resultRequest('b2c', {
+              OriginatorConversationID: originator,
+              CommandID: 'BusinessPayment',
+              Amount: claimed.amount,
+              PartyA: s.shortcode,
+              PartyB: claimed.phone,
+              Remarks: remarks,
+              Occasion: claimed.purchaseNumber ?? '',
+            });
+    } catch (error) {
+      const refused = error instanceof DarajaError && error.status >= 400 && error.status < 500;
+      // Daraja already holds this B2C request (same OriginatorConversationID): await its result.
+      if (error instanceof DarajaError && error.status === 409) {
+        await this.refunds.updateOne(
+          { _id: id, status: 'sending', originatorConversationId: originator },
+          { $set: { status: 'pending' } },
+        );
+        return;
+      }
+      this.logger.warn(`M-Pesa refund ${id} not sent: ${(error as Error).message}`);
+      if (refused)
+        await this.finish(claimed, {
+          success: false,
+          resultCode: (error as DarajaError).errorCode ?? String((error as DarajaError).status),
+          resultDesc: (error as Error).message,
+          transactionId: '',
+          from: 'sending',
+        });
+      return;
+    }
+    await this.refunds.updateOne(
+      { _id: id, status: 'sending', originatorConversationId: originator },
+      {
+        $set: {
+          status: 'pending',
+          // A reversal's ids are Daraja's; a B2C payment keeps ours.
+          originatorConversationId: ack.originatorConversationId || originator,
+          conversationId: ack.conversationId || null,
+        },
+      },
+    );
+  }
+
+  /** Daraja's result for a reversal or B2C payment: sent or failed, once. */
+  async onResult(result: DarajaResult, quietIfUnknown = false): Promise<void> {
+    const ids = [result.originatorConversationId, result.conversationId].filter(Boolean);
+    const refund = await this.refunds
+      .findOne({
+        $or: [{ originatorConversationId: { $in: ids } }, { conversationId: { $in: ids } }],
+      })
+      .lean<MpesaRefund>();
+    if (!refund) {
+      if (quietIfUnknown) return;
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.unknown',
+        `An M-Pesa result named a refund the shop never asked for (${ids.join(', ').slice(0, 120)}); ignored`,
+      );
+      return;
+    }
+    await this.finish(refund, {
+      success: result.success,
+      resultCode: result.resultCode,
+      resultDesc: result.resultDesc,
+      transactionId: result.transactionId,
+      from: 'pending',
+    });
+  }
+
+  /**
+   * A queue timeout: Daraja did not process the request, so a refund may be sent again (a status
+   * query's timeout is the C2B sweep's: it asks again).
+   */
+  async onTimeout(result: DarajaResult): Promise<void> {
+    await this.onResult(
+      { ...result, success: false, resultDesc: 'Timed out in M-Pesa’s queue' },
+      true,
+    );
+  }
+
+  /** Refunds recorded with a cancellation to be sent by M-Pesa, and sends still unanswered. */
+  async sweep(): Promise<void> {
+    const recorded = await this.orderRefunds
+      .find({ sendByMpesa: true, reference: '' })
+      .sort({ refundedAt: 1 })
+      .limit(20)
+      .lean<(OrderRefund & { _id: unknown })[]>();
+    for (const r of recorded) {
+      if (await this.refunds.exists({ _id: `order:${r.orderId}` })) continue;
+      const plan = await this.planForOrder(r.orderId, r.amount);
+      if (!plan) continue;
+      await this.request(
+        { id: 'refund', role: 'system', fullName: r.refundedByName },
+        {
+          _id: `order:${r.orderId}`,
+          orderId: r.orderId,
+          purchaseNumber: r.purchaseNumber,
+          amount: r.amount,
+          ...plan,
+        },
+      );
+    }
+    const due = await this.refunds
+      .find({
+        $or: [
+          { status: 'queued' },
+          { status: 'sending', claimedAt: { $lt: new Date(Date.now() - STALE_SENDING_MS) } },
+        ],
+      })
+      .limit(20)
+      .lean<MpesaRefund[]>();
+    for (const r of due) await this.send(r._id);
+  }
+
+  /**
+   * How an order's money goes back: a reversal when one M-Pesa transaction (paybill or prompt, with
+   * a real receipt) paid exactly this amount, else B2C to the payer's (or the order's) phone.
+   */
+  private async planForOrder(
+    orderId: string,
+    amount: number,
+  ): Promise<Pick<MpesaRefund, 'method' | 'originalTransId' | 'phone'> | null> {
+    const order = await this.orders.findAnyOrder(orderId);
+    if (!order) return null;
+    const credited = await this.payments.find({ orderId, status: 'matched' }).lean<C2bPayment[]>();
+    const code = order.paymentDetails?.transactionCode ?? '';
+    const single =
+      credited.length === 1
+        ? credited[0]!
+        : credited.length === 0 && code && !PROMPT_REFERENCE.test(code)
+          ? { _id: code, amount: order.paymentDetails?.amount ?? 0, phone: '' }
+          : null;
+    const phone =
+      toMpesaPhone(credited[0]?.phone ?? '') ?? toMpesaPhone(order.guestInfo.phoneNumber) ?? '';
+    if (single && single.amount === amount)
+      return { method: 'reversal', originalTransId: single._id, phone };
+    return { method: 'b2c', originalTransId: single?._id ?? null, phone };
+  }
+
+  private async finish(
+    refund: MpesaRefund,
+    r: {
+      success: boolean;
+      resultCode: string;
+      resultDesc: string;
+      transactionId: string;
+      from: 'sending' | 'pending';
+    },
+  ): Promise<void> {
+    const done = await this.refunds.updateOne(
+      {
+        _id: refund._id,
+        status: r.from,
+        originatorConversationId: refund.originatorConversationId,
+      },
+      {
+        $set: {
+          status: r.success ? 'sent' : 'failed',
+          resultCode: r.resultCode,
+          resultDesc: r.resultDesc,
+          transactionId: r.success ? r.transactionId || null : null,
+        },
+      },
+    );
+    if (done.modifiedCount !== 1) return;
+    if (r.success && refund.orderId)
+      await this.orderRefunds.updateOne(
+        { orderId: refund.orderId, sendByMpesa: true, reference: '' },
+        { $set: { reference: r.transactionId || (refund.originatorConversationId ?? '') } },
+      );
+    await this.audit.record(
+      MPESA_ACTOR,
+      r.success ? 'payment.mpesa.refund.sent' : 'payment.mpesa.refund.failed',
+      r.success
+        ? `M-Pesa sent the refund of ${formatMoney(refund.amount)}${refund.purchaseNumber ? ` for order ${refund.purchaseNumber}` : ''} (${refund.method}${r.transactionId ? `, ${r.transactionId}` : ''})`
+        : `The M-Pesa refund of ${formatMoney(refund.amount)}${refund.purchaseNumber ? ` for order ${refund.purchaseNumber}` : ''} failed: ${r.resultDesc || r.resultCode}; it can be sent again`,
+      this.target(refund),
+    );
+  }
+
+  private target(refund: Pick<MpesaRefund, 'orderId' | 'purchaseNumber' | '_id'>) {
+    return refund.orderId
+      ? { type: 'order', id: refund.orderId, label: refund.purchaseNumber ?? refund._id }
+      : { type: 'mpesa-refund', id: refund._id, label: refund._id };
+  }
+}

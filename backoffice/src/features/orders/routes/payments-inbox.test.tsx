@@ -1,0 +1,53 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderWithProviders, signInAs } from '../../../testing/render';
+import { PaymentsInboxRoute } from './payments-inbox';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const payment = {
+  transId: 'TKL7RT61SV',
+  amount: 1270,
+  account: 'my seedlings',
+  phone: '254712345678',
+  payerName: 'John',
+  paidAt: '2026-11-25T07:15:00.000Z',
+  status: 'inbox',
+  reason:
+    'No open order has the account number "my seedlings", and no open order has the payer\'s phone',
+  purchaseNumber: null,
+  matchedBy: null,
+  excess: 0,
+  refundId: null,
+};
+
+describe('payments to match', () => {
+  beforeEach(() => signInAs('staff'));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('lists a payment no order took, with why, and assigns it to the order typed', async () => {
+    const fetchMock = jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+      const req = input as Request;
+      if (req.method === 'POST')
+        return json(200, {
+          success: true,
+          message: 'Payment credited to order SPDBMUYD9PD',
+          payment: { ...payment, status: 'matched', purchaseNumber: 'SPDBMUYD9PD' },
+        });
+      return json(200, { success: true, message: '', payments: [payment], waiting: 1 });
+    });
+    renderWithProviders(<PaymentsInboxRoute />);
+    expect(await screen.findByText(/TKL7RT61SV/)).toBeInTheDocument();
+    expect(screen.getByText(payment.reason)).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Purchase number'), {
+      target: { value: 'SPDBMUYD9PD' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Assign to order' }));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([r]) => (r as Request).method === 'POST')).toBe(true),
+    );
+    const post = fetchMock.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST')!;
+    expect(post.url).toMatch(/\/api\/payments\/mpesa\/c2b\/TKL7RT61SV\/assign$/);
+    expect(await post.clone().json()).toEqual({ purchaseNumber: 'SPDBMUYD9PD' });
+  });
+});

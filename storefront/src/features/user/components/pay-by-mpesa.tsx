@@ -1,0 +1,63 @@
+import { formatMoney } from '@spc/shared-contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { MpesaPayment } from '../../../components/mpesa-payment';
+import { toast } from '../../../components/toast';
+import { useMpesaPayInfo } from '../../../lib/mpesa-prompt';
+import { userKeys } from '../api/get-profile';
+
+/**
+ * The order page's way to pay an unpaid order by M-Pesa: after a failed prompt, "Try M-Pesa again"
+ * (the prompt limits still apply), and always the paybill, the account and the amount due.
+ */
+export function PayByMpesa({
+  purchaseNumber,
+  phoneNumber,
+  open,
+}: {
+  purchaseNumber: string;
+  phoneNumber: string;
+  /** Pending and unpaid: the only orders that may still be paid. */
+  open: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const info = useMpesaPayInfo(purchaseNumber, open);
+  const [trying, setTrying] = useState(false);
+  const data = info.data;
+  if (!open || !data?.payable) return null;
+  const failed = data.lastPrompt?.status === 'failed';
+  const paid = (message: string) => {
+    toast.success(message);
+    setTrying(false);
+    void queryClient.invalidateQueries({ queryKey: userKeys.allOrders });
+    void info.refetch();
+  };
+  return (
+    <section className="order-card" aria-labelledby="pay-by-mpesa">
+      <h2 id="pay-by-mpesa">Pay by M-Pesa</h2>
+      {failed && !trying && (
+        <p className="state state-error" role="alert">
+          {data.lastPrompt!.message}
+        </p>
+      )}
+      {trying ? (
+        <MpesaPayment
+          purchaseNumber={purchaseNumber}
+          amount={data.amountDue}
+          defaultPhone={phoneNumber}
+          onPaid={paid}
+        />
+      ) : (
+        <button type="button" className="btn btn-sm" onClick={() => setTrying(true)}>
+          {failed ? 'Try M-Pesa again' : 'Pay with M-Pesa'}
+        </button>
+      )}
+      {data.paybill && (
+        <p className="small" data-testid="paybill-instructions">
+          Or pay by M-Pesa Paybill <strong>{data.paybill}</strong>, account{' '}
+          <strong>{data.account}</strong>, amount <strong>{formatMoney(data.amountDue)}</strong>.
+        </p>
+      )}
+    </section>
+  );
+}
