@@ -3,8 +3,10 @@
  * prompt, and M-Pesa refunds that are sent (issue 30), against the Daraja simulator in tools/mpesa
  * (C2B, transaction status query, reversal, B2C) and the SMS simulator, over real HTTP.
  */
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
-import { bearer, type Session } from './support/identity';
+import { bearer, registerCustomer, type Session } from './support/identity';
 import {
   createMpesaTestApp,
   MPESA_TEST_SETTINGS,
@@ -473,6 +475,72 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     ]);
     expect(m.sim.c2b.transactions.get(paid.transId)!.reversed).toBe(true);
     expect(await auditFor(o._id, 'payment.mpesa.refund.sent')).toHaveLength(1);
+  });
+
+  it("a customer's paybill payment and its refund are in their data, and leave with the account", async () => {
+    const phone = newPhone();
+    const leaving = await registerCustomer(m.t);
+    const placed = await placeOrder(m.t, [{ _id: productId, quantity: 2 }], {
+      token: leaving.accessToken,
+      guestInfo: { ...DELIVERY, phoneNumber: phone },
+    }).expect(201);
+    const o = placed.body.order as Order;
+    const paid = await m.sim.payBill({
+      account: o.purchaseNumber,
+      amount: o.totalAmount,
+      phone: asDaraja(phone),
+    });
+    await waitOrder(o._id, (x) => x.paymentStatus === 'Paid');
+    await m.t
+      .http()
+      .patch(`/api/orders/cancel/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ refund: { method: 'Mpesa', amount: o.totalAmount, send: true } })
+      .expect(200);
+    await waitFor(
+      async () =>
+        (await m.t.http().get(`/api/payments/mpesa/orders/${o._id}`).set(bearer(staff.accessToken)))
+          .body.refunds as { status: string }[],
+      (r) => r[0]?.status === 'sent',
+      10_000,
+      100,
+    );
+
+    const mine = await m.t
+      .http()
+      .get('/api/users/profile/data-export')
+      .set(bearer(leaving.accessToken))
+      .expect(200);
+    const data = JSON.parse(mine.text) as {
+      payments: { kind: string; transactionCode?: string; amount?: number }[];
+      refunds: { kind?: string; status?: string; amount?: number }[];
+      summary: string[];
+    };
+    expect(data.payments).toContainEqual(
+      expect.objectContaining({
+        kind: 'mpesa-paybill',
+        transactionCode: paid.transId,
+        amount: o.totalAmount,
+      }),
+    );
+    expect(data.refunds).toContainEqual(
+      expect.objectContaining({ kind: 'mpesa-refund', status: 'sent', amount: o.totalAmount }),
+    );
+    expect(data.summary.join(' ')).toContain('paybill payments: 1');
+
+    await m.t
+      .http()
+      .post('/api/users/profile/delete')
+      .set(bearer(leaving.accessToken))
+      .send({ password: leaving.password })
+      .expect(200);
+    const db = m.t.app.get<Connection>(getConnectionToken()).db!;
+    const payment = await db
+      .collection<{ _id: string }>('mpesa_c2b_payments')
+      .findOne({ _id: paid.transId });
+    expect(payment).toMatchObject({ amount: o.totalAmount, phone: '', payerName: '' });
+    const refund = await db.collection('mpesa_refunds').findOne({ orderId: o._id });
+    expect(refund).toMatchObject({ status: 'sent', phone: '' });
   });
 
   it('refuses callbacks without the secret token; a forged transaction id changes nothing', async () => {

@@ -14,8 +14,9 @@ export const SETTLED_STATUSES = ['Completed', 'Cancelled'];
 /**
  * Removes a person from the records the law lets the shop keep: the orders stay whole (lines,
  * totals, payment, dates: the sales report and the tax records do not change) but lose the name,
- * phone, e-mail and address; the M-Pesa prompts lose the phone; the order texts and e-mails sent
- * to the person are deleted.
+ * phone, e-mail and address; the M-Pesa prompts and paybill payments lose the phone (and the
+ * payer's name), as do refunds already sent; the order texts and e-mails sent to the person are
+ * deleted.
  */
 @Injectable()
 export class Anonymiser {
@@ -54,6 +55,16 @@ export class Anonymiser {
     );
     await this.col('mpesa_pushes').updateMany(
       { orderId: { $in: orderIds } },
+      { $set: { phone: '' } },
+    );
+    // Paybill payments keep their amount and M-Pesa code (the shop's books) but not the payer;
+    // a refund keeps the phone only while M-Pesa may still need it (not yet sent).
+    await this.col('mpesa_c2b_payments').updateMany(
+      { orderId: { $in: orderIds } },
+      { $set: { phone: '', payerName: '' } },
+    );
+    await this.col('mpesa_refunds').updateMany(
+      { orderId: { $in: orderIds }, status: 'sent' },
       { $set: { phone: '' } },
     );
     await this.col('sms_outbox').deleteMany({ orderId: { $in: orderIds } });

@@ -91,13 +91,21 @@ export class DataExportBuilder {
     consents: MarketingConsent | null;
   }): Promise<DataExport> {
     const ids = input.orders.map((o) => String(o._id));
-    const [payments, refunds, sms, emails] = await Promise.all([
+    const [payments, paybill, refunds, transfers, sms, emails] = await Promise.all([
       this.col('mpesa_pushes')
         .find({ orderId: { $in: ids } })
         .sort({ createdAt: 1 })
         .toArray(),
+      this.col('mpesa_c2b_payments')
+        .find({ orderId: { $in: ids } })
+        .sort({ paidAt: 1 })
+        .toArray(),
       this.col('order_refunds')
         .find({ orderId: { $in: ids } })
+        .toArray(),
+      this.col('mpesa_refunds')
+        .find({ orderId: { $in: ids } })
+        .sort({ createdAt: 1 })
         .toArray(),
       this.col('sms_outbox')
         .find({ orderId: { $in: ids } })
@@ -125,6 +133,35 @@ export class DataExportBuilder {
         kind: 'mpesa-prompt',
         ...plain(p, ['callback', 'lastQueriedAt', 'nextRecheckAt', 'rechecks']),
       })),
+      ...paybill.map(({ _id, amount, account, phone, payerName, paidAt, status, orderId }) => ({
+        kind: 'mpesa-paybill',
+        _id: String(_id),
+        transactionCode: String(_id),
+        amount,
+        account,
+        phone,
+        payerName,
+        paidAt,
+        status,
+        orderId,
+      })),
+    ];
+    // Refunds recorded by staff, then the money M-Pesa sent back (reversal or B2C).
+    const refundRows: Doc[] = [
+      ...refunds.map((r) => plain(r)),
+      ...transfers.map(
+        ({ _id, method, amount, orderId, purchaseNumber, phone, status, transactionId }) => ({
+          kind: 'mpesa-refund',
+          _id: String(_id),
+          method,
+          amount,
+          orderId,
+          purchaseNumber,
+          phone,
+          status,
+          transactionId,
+        }),
+      ),
     ];
     const summary = [
       'This file holds everything the shop keeps about you, as of the date below.',
@@ -132,7 +169,7 @@ export class DataExportBuilder {
         ? `Account: ${input.account.fullName}, ${input.account.email}, phone ${input.account.phoneNumber || 'none'}, since ${input.account.createdAt.slice(0, 10)}.`
         : 'No account: these are the orders given with your phone number.',
       `Orders: ${orders.length}${orders.length ? ` (${orders.map((o) => `${String(o.purchaseNumber)} ${formatMoney(Number(o.totalAmount))} ${String(o.orderStatus)}`).join('; ')})` : ''}.`,
-      `Payments: ${paymentRows.filter((p) => p.kind === 'payment').length}; M-Pesa prompts: ${payments.length}; refunds: ${refunds.length}.`,
+      `Payments: ${paymentRows.filter((p) => p.kind === 'payment').length}; paybill payments: ${paybill.length}; M-Pesa prompts: ${payments.length}; refunds: ${refundRows.length}.`,
       `Text messages sent to you: ${smsMessages.length}. E-mails sent to you: ${emails.length}.`,
       input.consents
         ? `Offers by text message: ${input.consents.granted ? 'you agreed' : 'you did not agree, or withdrew'} (${input.consents.history.length} change${input.consents.history.length === 1 ? '' : 's'} recorded).`
@@ -145,7 +182,7 @@ export class DataExportBuilder {
       deliveryDetails: input.deliveryDetails,
       orders,
       payments: paymentRows,
-      refunds: refunds.map((r) => plain(r)),
+      refunds: refundRows,
       smsMessages,
       emails: emails.map((e) => plain(e)),
       consents: input.consents,
