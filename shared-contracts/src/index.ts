@@ -20,3 +20,4 @@ export * from './audit-activities';
 export * from './stock';
 export * from './sms';
 export * from './contact-forms';
+export * from './sale-units';

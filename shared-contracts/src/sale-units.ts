@@ -1,0 +1,316 @@
+/**
+ * Sale units (issue 29): a product is sold by one or more units ("Single seedling", "Tray of 50"),
+ * each holding a number of seedlings, with its own price, optional offer, minimum, step and quantity
+ * price tiers. Stock stays one number of seedlings per product. The first unit is the default: the
+ * single seedling, whose price and offer are the product's `price`, `onOffer` and `offerPrice`.
+ *
+ * The API checks a product form's units with `saleUnitsSchema` and prices every order line with
+ * `priceUnit`; the back office and the storefront use the same functions to show the rules.
+ */
+import { z } from './zod';
+import { OBJECT_ID_PATTERN } from './constants';
+import { PRICE_RULE, wholeNumberProblem, type WholeNumberRule } from './catalog-forms';
+
+export const SALE_UNIT_LIMITS = {
+  unitsPerProduct: 10,
+  tiersPerUnit: 10,
+  name: 60,
+  sku: 40,
+  seedlingsMax: 10_000,
+  quantityMax: 100_000,
+} as const;
+
+/** The name the default unit gets when none is given (and every product gets on migration). */
+export const DEFAULT_UNIT_NAME = 'Single seedling';
+
+export const SALE_UNIT_MESSAGES = {
+  unitsInvalid: 'units must be a list of sale units (JSON text in a form)',
+  unitsRequired: 'A product needs at least one unit: its single seedling',
+  tooManyUnits: `A product can have at most ${SALE_UNIT_LIMITS.unitsPerProduct} units`,
+  nameRequired: 'Unit name is required',
+  nameTaken: 'Two units have the same name',
+  defaultIsSingle: 'The first unit is the single seedling: it holds 1 seedling',
+  offerBelowPrice: "A unit's offer price must be less than its price",
+  tiersOrder: 'Tiers must go up: each starts at a larger quantity than the one before',
+  tiersOverlap: 'Two tiers start at the same quantity: they overlap',
+  tierFromTwo: "A tier starts at 2 or more (the unit's own price is for 1)",
+  tierCheaper: "A tier's price must be lower than the price before it",
+  tooManyTiers: `A unit can have at most ${SALE_UNIT_LIMITS.tiersPerUnit} tiers`,
+  unitId: 'A unit _id must be the id of one of this product’s units',
+} as const;
+
+const rule = (label: string, min: number, max: number, tooSmall: string): WholeNumberRule => ({
+  required: `${label} is required`,
+  notNumber: `${label} must be a number`,
+  notWhole: `${label} must be a whole number`,
+  min,
+  tooSmall,
+  max,
+  tooLarge: `${label} must be at most ${max.toLocaleString('en-US')}`,
+});
+
+export const SEEDLINGS_RULE = rule(
+  'Seedlings per unit',
+  1,
+  SALE_UNIT_LIMITS.seedlingsMax,
+  'A unit must hold at least 1 seedling',
+);
+export const UNIT_MIN_RULE = rule(
+  'Minimum quantity',
+  1,
+  SALE_UNIT_LIMITS.quantityMax,
+  'Minimum quantity must be at least 1',
+);
+export const UNIT_STEP_RULE = rule(
+  'Step',
+  1,
+  SALE_UNIT_LIMITS.quantityMax,
+  'Step must be at least 1',
+);
+export const TIER_FROM_RULE = rule(
+  'Tier quantity',
+  2,
+  SALE_UNIT_LIMITS.quantityMax,
+  SALE_UNIT_MESSAGES.tierFromTwo,
+);
+const UNIT_PRICE_RULE: WholeNumberRule = { ...PRICE_RULE, tooSmall: 'Price must be more than 0' };
+const UNIT_OFFER_RULE: WholeNumberRule = {
+  ...PRICE_RULE,
+  required: 'Offer price is required',
+  notNumber: 'Offer price must be a number',
+  min: 0,
+  tooSmall: 'Offer price cannot be below 0',
+};
+
+/** One quantity price: from `minQuantity` units of this unit up, each at `price`. */
+export interface PriceTier {
+  minQuantity: number;
+  price: number;
+}
+
+/** A sale unit as the API shows it and stores it. `offerPrice` 0: no offer. */
+export interface SaleUnit {
+  _id: string;
+  name: string;
+  seedlings: number;
+  price: number;
+  offerPrice: number;
+  sku: string;
+  minQuantity: number;
+  step: number;
+  tiers: PriceTier[];
+}
+
+/**
+ * A whole number checked by `r`; left out, `fallback` (none: the rule's "required"). Optional in
+ * zod's sense, so a missing key reaches the check and is said in the rule's words.
+ */
+const optionalWhole = (r: WholeNumberRule, fallback?: number) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      if (fallback !== undefined && (value === undefined || value === null || value === ''))
+        return fallback;
+      const problem = wholeNumberProblem(value, r);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
+export const priceTierSchema = z.object({
+  minQuantity: optionalWhole(TIER_FROM_RULE),
+  price: optionalWhole(UNIT_PRICE_RULE),
+});
+
+/**
+ * One unit as a form sends it. `_id` keeps an existing unit (its open orders keep their prices as
+ * placed anyway); without it the unit is new. The default unit's (the first's) `price` and
+ * `offerPrice` may be left out: they are the product's `price` and offer.
+ */
+export const saleUnitInputSchema = z.object({
+  _id: z
+    .string()
+    .regex(OBJECT_ID_PATTERN, SALE_UNIT_MESSAGES.unitId)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  name: z
+    .string({ error: SALE_UNIT_MESSAGES.nameRequired })
+    .trim()
+    .min(1, SALE_UNIT_MESSAGES.nameRequired)
+    .max(SALE_UNIT_LIMITS.name, `Unit name must be at most ${SALE_UNIT_LIMITS.name} characters`),
+  seedlings: optionalWhole(SEEDLINGS_RULE),
+  price: z.unknown().optional(),
+  offerPrice: optionalWhole(UNIT_OFFER_RULE, 0),
+  sku: z
+    .string()
+    .trim()
+    .max(SALE_UNIT_LIMITS.sku, `SKU must be at most ${SALE_UNIT_LIMITS.sku} characters`)
+    .optional()
+    .default(''),
+  minQuantity: optionalWhole(UNIT_MIN_RULE, 1),
+  step: optionalWhole(UNIT_STEP_RULE, 1),
+  tiers: z
+    .array(priceTierSchema)
+    .max(SALE_UNIT_LIMITS.tiersPerUnit, SALE_UNIT_MESSAGES.tooManyTiers)
+    .optional()
+    .default([]),
+});
+
+export type SaleUnitInput = z.input<typeof saleUnitInputSchema>;
+export type SaleUnitPayload = Omit<z.output<typeof saleUnitInputSchema>, 'price'> & {
+  price: number;
+};
+
+/** The problems of one unit's tiers (ordered, not overlapping, each cheaper), by tier index. */
+export function tierProblems(
+  basePrice: number,
+  tiers: PriceTier[],
+): { index: number; field: 'minQuantity' | 'price'; message: string }[] {
+  const problems: { index: number; field: 'minQuantity' | 'price'; message: string }[] = [];
+  let before = { minQuantity: 1, price: basePrice };
+  tiers.forEach((tier, index) => {
+    if (tier.minQuantity === before.minQuantity && index > 0)
+      problems.push({ index, field: 'minQuantity', message: SALE_UNIT_MESSAGES.tiersOverlap });
+    else if (tier.minQuantity < before.minQuantity)
+      problems.push({ index, field: 'minQuantity', message: SALE_UNIT_MESSAGES.tiersOrder });
+    else if (tier.price >= before.price)
+      problems.push({ index, field: 'price', message: SALE_UNIT_MESSAGES.tierCheaper });
+    before = tier;
+  });
+  return problems;
+}
+
+/**
+ * A product form's units, checked as a whole: at least one, the first the single seedling, names
+ * unique, each unit's price (the default's is `defaultPrice`), offer and tiers consistent. The
+ * output units carry their prices; `_id` is left for the API to keep or assign.
+ */
+export function saleUnitsSchema(defaultPrice: number, defaultOffer: number) {
+  return z
+    .array(saleUnitInputSchema, { error: SALE_UNIT_MESSAGES.unitsInvalid })
+    .min(1, SALE_UNIT_MESSAGES.unitsRequired)
+    .max(SALE_UNIT_LIMITS.unitsPerProduct, SALE_UNIT_MESSAGES.tooManyUnits)
+    .transform((units, ctx) => {
+      const out: SaleUnitPayload[] = [];
+      const names = new Set<string>();
+      units.forEach((unit, i) => {
+        const at = (...path: (string | number)[]) => [i, ...path];
+        if (i === 0 && unit.seedlings !== 1)
+          ctx.addIssue({
+            code: 'custom',
+            path: at('seedlings'),
+            message: SALE_UNIT_MESSAGES.defaultIsSingle,
+          });
+        const key = unit.name.toLowerCase();
+        if (names.has(key))
+          ctx.addIssue({ code: 'custom', path: at('name'), message: SALE_UNIT_MESSAGES.nameTaken });
+        names.add(key);
+        let price = defaultPrice;
+        let offerPrice = unit.offerPrice;
+        if (i === 0) offerPrice = defaultOffer;
+        else {
+          const problem = wholeNumberProblem(unit.price, UNIT_PRICE_RULE);
+          if (problem) {
+            ctx.addIssue({ code: 'custom', path: at('price'), message: problem });
+            return;
+          }
+          price = Number(unit.price);
+          if (offerPrice >= price)
+            ctx.addIssue({
+              code: 'custom',
+              path: at('offerPrice'),
+              message: SALE_UNIT_MESSAGES.offerBelowPrice,
+            });
+        }
+        for (const p of tierProblems(price, unit.tiers))
+          ctx.addIssue({ code: 'custom', path: at('tiers', p.index, p.field), message: p.message });
+        out.push({ ...unit, price, offerPrice });
+      });
+      return out;
+    });
+}
+
+/** The default unit of a product that has none stored (before the migration). */
+export function defaultUnitOf(
+  product: { price: number; onOffer: boolean; offerPrice: number },
+  _id = 'single',
+): SaleUnit {
+  return {
+    _id,
+    name: DEFAULT_UNIT_NAME,
+    seedlings: 1,
+    price: product.price,
+    offerPrice: product.onOffer ? product.offerPrice : 0,
+    sku: '',
+    minQuantity: 1,
+    step: 1,
+    tiers: [],
+  };
+}
+
+/** What one unit costs when `quantity` of it are bought. */
+export interface UnitPricing {
+  /** KES for one unit: the lower of the tier's price (or the unit's) and the offer price. */
+  unitPrice: number;
+  /** The tier applied, or null when the unit's own price (or its offer) is the lower. */
+  tier: PriceTier | null;
+  /** True when the offer price is what is charged. */
+  onOffer: boolean;
+}
+
+/**
+ * The price of `quantity` of `unit`: the tier reached (the highest `minQuantity` at most the
+ * quantity), unless the unit's offer price is lower, which then applies.
+ */
+export function priceUnit(unit: SaleUnit, quantity: number): UnitPricing {
+  let tier: PriceTier | null = null;
+  for (const t of unit.tiers) if (t.minQuantity <= quantity) tier = t;
+  const listed = tier ? tier.price : unit.price;
+  if (unit.offerPrice > 0 && unit.offerPrice < listed)
+    return { unitPrice: unit.offerPrice, tier: null, onOffer: true };
+  return { unitPrice: listed, tier, onOffer: false };
+}
+
+/** The next tier above `quantity`, and how many more units reach it (null: none left). */
+export function nextTier(
+  unit: SaleUnit,
+  quantity: number,
+): { tier: PriceTier; more: number } | null {
+  const tier = unit.tiers.find((t) => t.minQuantity > quantity);
+  if (!tier) return null;
+  const current = priceUnit(unit, quantity).unitPrice;
+  return tier.price < current ? { tier, more: tier.minQuantity - quantity } : null;
+}
+
+/** Why `quantity` of `unit` cannot be bought (under its minimum, off its step), or undefined. */
+export function unitQuantityProblem(unit: SaleUnit, quantity: number): string | undefined {
+  if (quantity < unit.minQuantity)
+    return `${unit.name}: at least ${unit.minQuantity} (you asked for ${quantity})`;
+  if ((quantity - unit.minQuantity) % unit.step !== 0) {
+    const below = quantity - ((quantity - unit.minQuantity) % unit.step);
+    return `${unit.name}: in steps of ${unit.step} from ${unit.minQuantity} (${below} or ${below + unit.step}, not ${quantity})`;
+  }
+  return undefined;
+}
+
+/**
+ * The lowest price of one seedling any unit, tier or offer reaches, in whole KES rounded up (a card's
+ * "from KES …": never lower than what a shopper can pay).
+ */
+export function fromPricePerSeedling(units: SaleUnit[]): number {
+  let best = Infinity;
+  for (const unit of units) {
+    const prices = [unit.price, ...unit.tiers.map((t) => t.price)];
+    if (unit.offerPrice > 0) prices.push(unit.offerPrice);
+    best = Math.min(best, Math.min(...prices) / unit.seedlings);
+  }
+  return Number.isFinite(best) ? Math.ceil(best - 1e-9) : 0;
+}
+
+/** "10+ trays: KES 1,350 each"-style label of a tier (the storefront and receipts). */
+export function tierLabel(unit: Pick<SaleUnit, 'name'>, tier: PriceTier): string {
+  return `${tier.minQuantity}+ ${unit.name}: KES ${tier.price.toLocaleString('en-US')} each`;
+}
