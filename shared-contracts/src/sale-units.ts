@@ -314,3 +314,39 @@ export function fromPricePerSeedling(units: SaleUnit[]): number {
 export function tierLabel(unit: Pick<SaleUnit, 'name'>, tier: PriceTier): string {
   return `${tier.minQuantity}+ ${unit.name}: KES ${tier.price.toLocaleString('en-US')} each`;
 }
+
+/** An order line's unit and tier as the API answers them (absent on answers from before units). */
+export interface LineUnitParts {
+  productName: string;
+  unit?: { name: string; seedlings: number } | null;
+  tier?: PriceTier | null;
+}
+
+/**
+ * How documents name a line: the product, then its unit unless it is the single seedling
+ * ("Tomato Anna F1 (Tray of 50)"), then the tier applied ("10+ price").
+ */
+export function lineItemName(line: LineUnitParts): string {
+  const unit = line.unit && line.unit.name !== DEFAULT_UNIT_NAME ? ` (${line.unit.name})` : '';
+  const tier = line.tier ? ` · ${line.tier.minQuantity}+ price` : '';
+  return `${line.productName}${unit}${tier}`;
+}
+
+/** The seedlings a line holds: quantity × the unit's seedlings. */
+export function lineSeedlings(line: {
+  quantity: number;
+  unit?: { seedlings: number } | null;
+}): number {
+  return line.quantity * (line.unit?.seedlings ?? 1);
+}
+
+/** A stock of seedlings as whole units of each larger unit ("2 × Tray of 50, 1 × Tray of 104"). */
+export function stockInUnits(
+  seedlings: number,
+  units: Pick<SaleUnit, 'name' | 'seedlings'>[],
+): string {
+  return units
+    .filter((u) => u.seedlings > 1)
+    .map((u) => `${Math.floor(seedlings / u.seedlings)} × ${u.name}`)
+    .join(', ');
+}

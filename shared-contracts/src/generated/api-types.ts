@@ -2617,6 +2617,11 @@ export interface components {
             threshold: number;
             /** @enum {string} */
             level: "low" | "out";
+            /**
+             * @description The stock in whole units of the product's larger sale units; empty when sold singly only
+             * @example 2 × Tray of 50
+             */
+            inUnits: string;
         };
         LowStockResponseDto: {
             /** @example true */
