@@ -65,7 +65,13 @@ export function ProductFormModal({
   const onOffer = useWatch({ control: form.control, name: 'onOffer' });
   const [price, offerPrice] = useWatch({ control: form.control, name: ['price', 'offerPrice'] });
   const [units, setUnits] = useState<UnitDraft[]>(() => draftsOf(product));
-  useEffect(() => setUnits(draftsOf(product)), [product, opened]);
+  // Another product, or the modal opened again: its units afresh (set while rendering, as React
+  // advises for state that follows a prop).
+  const [unitsOf, setUnitsOf] = useState({ product, opened });
+  if (unitsOf.product !== product || unitsOf.opened !== opened) {
+    setUnitsOf({ product, opened });
+    setUnits(draftsOf(product));
+  }
   const unitErrors = unitProblems(
     units,
     typeof price === 'number' && price > 0 ? price : undefined,
