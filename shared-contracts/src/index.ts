@@ -21,3 +21,4 @@ export * from './stock';
 export * from './sms';
 export * from './contact-forms';
 export * from './sale-units';
+export * from './sale-units-form';

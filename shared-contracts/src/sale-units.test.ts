@@ -2,10 +2,10 @@ import {
   fromPricePerSeedling,
   nextTier,
   priceUnit,
-  saleUnitsSchema,
   unitQuantityProblem,
   type SaleUnit,
 } from './sale-units';
+import { saleUnitsSchema } from './sale-units-form';
 
 const tray: SaleUnit = {
   _id: 'tray',
