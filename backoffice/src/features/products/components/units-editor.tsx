@@ -163,7 +163,7 @@ export function UnitsEditor({
                 {number('Seedlings per unit', 'seedlings', i === 0)}
                 {i > 0 && number('Unit price (KSH)', 'price')}
                 {i > 0 && number('Unit offer price (KSH, optional)', 'offerPrice')}
-                {number('Minimum quantity', 'minQuantity')}
+                {number('Minimum (units)', 'minQuantity')}
                 {number('Step', 'step')}
                 <TextInput
                   label="SKU (optional)"
