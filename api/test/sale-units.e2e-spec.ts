@@ -7,6 +7,7 @@
  */
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
+import type { SaleUnit } from '@spc/shared-contracts';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { migrateSaleUnits } from '../src/catalog/migrations/sale-units.migration';
 import { putProduct, postProduct, productFields } from './support/factories';
@@ -15,17 +16,7 @@ import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { guest, placeOrder, stockOf } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
 
-interface Unit {
-  _id: string;
-  name: string;
-  seedlings: number;
-  price: number;
-  offerPrice: number;
-  sku: string;
-  minQuantity: number;
-  step: number;
-  tiers: { minQuantity: number; price: number }[];
-}
+type Unit = SaleUnit;
 interface UnitProduct {
   _id: string;
   productName: string;
