@@ -20,8 +20,7 @@ const FIRST_LOAD_BUDGET = 110 * KB;
 const ROUTE_BUDGETS: Record<string, number> = {
   home: 12 * KB,
   products: 6 * KB,
-  // Issue 29: the unit picker (units, tiers, minimum and step, a stepping quantity) adds 1.3 KB.
-  'product-detail': 4.5 * KB,
+  'product-detail': 4 * KB,
   'cart-page': 5 * KB,
   checkout: 62 * KB,
   'track-orders': 4 * KB,
