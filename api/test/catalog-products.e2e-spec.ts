@@ -70,6 +70,21 @@ describe('products', () => {
           onOffer: false,
           effectivePrice: 350,
           productQuantity: 40,
+          // Issue 29: sold as its single seedling alone, at the product's price.
+          units: [
+            {
+              _id: res.body.product._id,
+              name: 'Single seedling',
+              seedlings: 1,
+              price: 350,
+              offerPrice: 0,
+              sku: '',
+              minQuantity: 1,
+              step: 1,
+              tiers: [],
+            },
+          ],
+          fromPrice: 350,
           category: { _id: fruits._id, name: 'Fruits' },
           productImage: '',
           productImages: {},

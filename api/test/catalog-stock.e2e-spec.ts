@@ -69,6 +69,20 @@ describe('catalog stock for orders', () => {
         onOffer: false,
         effectivePrice: 120,
         productQuantity: 8,
+        // Issue 29: the units an order line may name; the single seedling at the product's price.
+        units: [
+          {
+            _id: plain._id,
+            name: 'Single seedling',
+            seedlings: 1,
+            price: 120,
+            offerPrice: 0,
+            sku: '',
+            minQuantity: 1,
+            step: 1,
+            tiers: [],
+          },
+        ],
       },
       expect.objectContaining({ _id: offer._id, price: 300, onOffer: true, effectivePrice: 250 }),
     ]);

@@ -20,3 +20,5 @@ export * from './audit-activities';
 export * from './stock';
 export * from './sms';
 export * from './contact-forms';
+export * from './sale-units';
+export * from './sale-units-form';

@@ -25,6 +25,8 @@
  * order cap applies as in production; the API's and the database server's CPU per order are printed.
  * SPC_DB_SERVER=secantus-py|secantus-rs picks the server. BENCH_API_MAIN runs another build of the API
  * (e.g. `api/dist-base/main.js`, built from an older commit) for an A-B comparison in one session.
+ * BENCH_ORDER_UNIT=tray (an API with sale units, issue 29) gives every product a "Tray of 10" unit
+ * with two quantity tiers and orders one tray a line instead of one seedling.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -65,6 +67,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ORDER_CONNECTIONS = Number(process.env.BENCH_ORDER_CONNECTIONS ?? 10);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const ORDER_TRAYS = process.env.BENCH_ORDER_UNIT === 'tray';
+/** The tray unit's id on every product (a unit id is unique within its product). */
+const TRAY_UNIT_ID = 'b0000000000000000000000a';
 const DIR = path.join(DATA_DIR, 'drills', 'bench');
 const PROFILE_DIR = path.join(DIR, 'profiles');
 /** The only settings changed from production's: the per-client limits (one client places every order). */
@@ -166,6 +171,7 @@ async function benchSize(
   db: DatabaseHandle,
 ): Promise<SizeResult> {
   const ids = await grow(uri, size);
+  if (ORDER_TRAYS) await addTrays(uri);
   const origin = env.STOREFRONT_URL!;
   const logFile = path.join(DIR, `api-${size}.log`);
   rmSync(logFile, { force: true });
@@ -282,33 +288,45 @@ async function benchSize(
     const ordersFrom = new Date();
     const dbCpuBefore = db.pid ? cpuMs(db.pid) : undefined;
     rows.push(
-      await load('POST /api/orders (1 line, random product)', base, {
-        connections: ORDER_CONNECTIONS,
-        pid: api.pid,
-        timeout: 60,
-        method: 'POST',
-        setupRequest: (req) => ({
-          ...req,
-          path: '/api/orders',
-          // Each order from another shopper, as through the reverse proxy: their own phone, e-mail
-          // and address (the open unpaid order cap counts by these, as in production).
-          headers: {
-            ...headers,
-            'content-type': 'application/json',
-            'x-forwarded-for': shopper.ip(),
-          },
-          body: JSON.stringify({
-            guestInfo: {
-              fullName: 'Bench Buyer',
-              phoneNumber: shopper.phone(),
-              email: `bench-${shopper.next()}@example.co.ke`,
-              county: 'Kiambu',
-              streetAddress: 'Ruiru',
+      await load(
+        `POST /api/orders (1 line, random product${ORDER_TRAYS ? ', a tray of 10' : ''})`,
+        base,
+        {
+          connections: ORDER_CONNECTIONS,
+          pid: api.pid,
+          timeout: 60,
+          method: 'POST',
+          setupRequest: (req) => ({
+            ...req,
+            path: '/api/orders',
+            // Each order from another shopper, as through the reverse proxy: their own phone, e-mail
+            // and address (the open unpaid order cap counts by these, as in production).
+            headers: {
+              ...headers,
+              'content-type': 'application/json',
+              'x-forwarded-for': shopper.ip(),
             },
-            products: [{ _id: ids[Math.floor(Math.random() * ids.length)], quantity: 1 }],
+            body: JSON.stringify({
+              guestInfo: {
+                fullName: 'Bench Buyer',
+                phoneNumber: shopper.phone(),
+                email: `bench-${shopper.next()}@example.co.ke`,
+                county: 'Kiambu',
+                streetAddress: 'Ruiru',
+              },
+              products: [
+                ORDER_TRAYS
+                  ? {
+                      _id: ids[Math.floor(Math.random() * ids.length)],
+                      unitId: TRAY_UNIT_ID,
+                      quantity: 1,
+                    }
+                  : { _id: ids[Math.floor(Math.random() * ids.length)], quantity: 1 },
+              ],
+            }),
           }),
-        }),
-      }),
+        },
+      ),
     );
     const dbCpuUs =
       dbCpuBefore !== undefined && db.pid
@@ -461,6 +479,53 @@ async function grow(uri: string, size: number): Promise<string[]> {
   }
 }
 
+/** Every product sold singly and by a tray of 10 (with two tiers), written to the database. */
+async function addTrays(uri: string): Promise<void> {
+  const client = await MongoClient.connect(uri);
+  try {
+    const products = client.db().collection('products');
+    const docs = await products
+      .find({}, { projection: { _id: 1, price: 1, onOffer: 1, offerPrice: 1 } })
+      .toArray();
+    for (let i = 0; i < docs.length; i += 1000) {
+      await products.bulkWrite(
+        docs.slice(i, i + 1000).map((p) => {
+          const price = Number(p.price);
+          const single = {
+            _id: p._id.toString(),
+            name: 'Single seedling',
+            seedlings: 1,
+            price,
+            offerPrice: p.onOffer ? Number(p.offerPrice) : 0,
+            sku: '',
+            minQuantity: 1,
+            step: 1,
+            tiers: [],
+          };
+          const tray = {
+            ...single,
+            _id: TRAY_UNIT_ID,
+            name: 'Tray of 10',
+            seedlings: 10,
+            price: price * 9,
+            offerPrice: 0,
+            tiers: [
+              { minQuantity: 10, price: price * 8 },
+              { minQuantity: 50, price: price * 7 },
+            ],
+          };
+          return {
+            updateOne: { filter: { _id: p._id }, update: { $set: { units: [single, tray] } } },
+          };
+        }),
+      );
+    }
+    say('bench', `every product also sold by the tray of 10 (${docs.length} products)`);
+  } finally {
+    await client.close();
+  }
+}
+
 async function load(
   name: string,
   url: string,
@@ -579,7 +644,7 @@ interface Ledger {
 async function ledger(client: MongoClient, from: Date): Promise<Ledger> {
   const db = client.db();
   const orders = await db
-    .collection<{ products: { quantity: number }[] }>('orders')
+    .collection<{ products: { quantity: number; seedlings?: number }[] }>('orders')
     .find({ placement: 'placed', createdAt: { $gte: from } }, { projection: { products: 1 } })
     .toArray();
   const unfinished = await db
@@ -596,7 +661,10 @@ async function ledger(client: MongoClient, from: Date): Promise<Ledger> {
     placed: orders.length,
     unfinished,
     reservations,
-    ordered: orders.reduce((sum, o) => sum + o.products.reduce((s, l) => s + l.quantity, 0), 0),
+    ordered: orders.reduce(
+      (sum, o) => sum + o.products.reduce((s, l) => s + l.quantity * (l.seedlings ?? 1), 0),
+      0,
+    ),
     stock: stock[0]?.total ?? 0,
   };
 }

@@ -156,7 +156,7 @@ function checkCompose(): void {
   const valid = run(compose, ['--env-file', envFile(secrets), 'config'], env);
   check(valid.code === 0, 'valid with .env.example and the three secrets', valid.out);
   const rendered = valid.out;
-  for (const service of ['mongo', 'api', 'seed', 'storefront', 'backoffice', 'proxy'])
+  for (const service of ['mongo', 'migrate', 'api', 'seed', 'storefront', 'backoffice', 'proxy'])
     check(new RegExp(`^  ${service}:$`, 'm').test(rendered), `has the ${service} service`);
   check(
     /^ {2}mongo-data:/m.test(rendered) && /^ {2}uploads:/m.test(rendered),

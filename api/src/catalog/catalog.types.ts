@@ -1,3 +1,5 @@
+import type { SaleUnit } from '@spc/shared-contracts';
+
 /** A product's category as products carry it. */
 export interface CategoryRef {
   _id: string;
@@ -30,6 +32,10 @@ export interface ProductView {
   onOffer: boolean;
   effectivePrice: number;
   productQuantity: number;
+  /** How it is sold; the first is the single seedling (its prices are `price` and the offer). */
+  units: SaleUnit[];
+  /** The lowest price of one seedling any unit, tier or offer reaches (whole KES, rounded up). */
+  fromPrice: number;
   category: CategoryRef;
   productImage: string;
   productImages: Record<string, string>;
@@ -46,6 +52,11 @@ export interface ProductFields {
   onOffer: boolean;
   productQuantity: number;
   category: string;
+  /**
+   * The units, the first the single seedling (its prices follow `price` and the offer); absent on
+   * a new product: its single seedling alone.
+   */
+  units?: SaleUnit[];
 }
 
 export interface ProductImageFields {
@@ -100,4 +111,5 @@ export interface OrderableProduct {
   onOffer: boolean;
   effectivePrice: number;
   productQuantity: number;
+  units: SaleUnit[];
 }

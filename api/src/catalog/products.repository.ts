@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
+import { defaultUnitOf, fromPricePerSeedling, type SaleUnit } from '@spc/shared-contracts';
 import { openingBalance, type MovementMeta, type PendingMovement } from '../inventory/stock-ledger';
 import { StockLedgerRepository } from '../inventory/stock-ledger.repository';
 import { CategoriesRepository } from './categories.repository';
@@ -29,9 +30,11 @@ type StoredFields = Omit<ProductFields, 'category'> & {
 };
 
 /** Effective price, initial price and search text always follow from the fields a person sets. */
-function stored(fields: ProductFields): StoredFields {
+function stored(fields: ProductFields, id?: string): StoredFields {
+  const units = fields.units ?? (id ? [defaultUnitOf(fields, id)] : undefined);
   return {
     ...fields,
+    ...(units ? { units: syncDefaultUnit(units, fields) } : {}),
     category: new Types.ObjectId(fields.category),
     initialPrice: fields.price,
     offerPrice: fields.onOffer ? fields.offerPrice : 0,
@@ -48,10 +51,40 @@ export function searchTextOf(name: string, description: string): string {
 /** What a product view (and the list's search) reads of a product document. */
 const SNAPSHOT_FIELDS =
   'productName productDescription price initialPrice offerPrice onOffer effectivePrice ' +
-  'productQuantity category productImage productImages createdAt updatedAt +searchText';
+  'productQuantity units category productImage productImages createdAt updatedAt +searchText';
+
+/**
+ * The product's units: the stored ones, or (not yet migrated) its single seedling alone, whose id is
+ * the product's own; the first always priced by `price` and the offer.
+ */
+export function unitsOf(
+  doc: Pick<LeanProduct, '_id' | 'units' | 'price' | 'onOffer' | 'offerPrice'>,
+) {
+  const product = {
+    price: doc.price,
+    onOffer: doc.onOffer === true,
+    offerPrice: doc.offerPrice ?? 0,
+  };
+  return doc.units?.length
+    ? syncDefaultUnit(doc.units, product)
+    : [defaultUnitOf(product, doc._id.toString())];
+}
+
+/** The units with the first (the single seedling) at the product's price and offer. */
+function syncDefaultUnit(
+  units: SaleUnit[],
+  product: { price: number; onOffer: boolean; offerPrice: number },
+): SaleUnit[] {
+  const [first, ...rest] = units;
+  return [
+    { ...first!, price: product.price, offerPrice: product.onOffer ? product.offerPrice : 0 },
+    ...rest,
+  ];
+}
 
 function toView(doc: LeanProduct, category: CategoryRef | undefined): ProductView {
   const categoryId = doc.category.toString();
+  const units = unitsOf(doc);
   return {
     _id: doc._id.toString(),
     productName: doc.productName,
@@ -62,6 +95,8 @@ function toView(doc: LeanProduct, category: CategoryRef | undefined): ProductVie
     onOffer: doc.onOffer === true,
     effectivePrice: doc.effectivePrice,
     productQuantity: doc.productQuantity ?? 0,
+    units,
+    fromPrice: fromPricePerSeedling(units),
     // A category deleted under a product (a race the service narrows but cannot close) shows empty.
     category: category ?? { _id: categoryId, name: '' },
     productImage: doc.productImage ?? '',
@@ -81,6 +116,7 @@ function toOrderable(doc: LeanProduct): OrderableProduct {
     onOffer: doc.onOffer === true,
     effectivePrice: doc.effectivePrice,
     productQuantity: doc.productQuantity ?? 0,
+    units: unitsOf(doc),
   };
 }
 
@@ -115,7 +151,12 @@ export class ProductsRepository {
       new Date(),
       'Stock when the product was added',
     );
-    const doc = await this.products.create({ _id: id, ...stored(fields), ...image, ...balance });
+    const doc = await this.products.create({
+      _id: id,
+      ...stored(fields, id),
+      ...image,
+      ...balance,
+    });
     await this.ledger.copyMovements(doc._id, fields.productName, balance.pendingMovements);
     return (await this.populate([doc.toObject() as LeanProduct]))[0]!;
   }
@@ -129,7 +170,7 @@ export class ProductsRepository {
     const docs = await this.products.insertMany(
       records.map((record) => ({
         _id: record.id,
-        ...stored(record.fields),
+        ...stored(record.fields, record.id),
         ...record.image,
         ...openingBalance(
           record.fields.productQuantity,
@@ -160,6 +201,7 @@ export class ProductsRepository {
       onOffer: doc.onOffer === true,
       productQuantity: doc.productQuantity ?? 0,
       category: doc.category.toString(),
+      units: unitsOf(doc),
     };
   }
 

@@ -1,4 +1,5 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
+import { defaultUnitOf } from '@spc/shared-contracts';
 import type { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { ImageService } from '../storage/image.service';
@@ -26,6 +27,8 @@ const view = (changes: Partial<ProductView> = {}): ProductView => ({
   ...fields,
   initialPrice: fields.price,
   effectivePrice: fields.price,
+  units: [defaultUnitOf(fields, ID)],
+  fromPrice: fields.price,
   category: { _id: fields.category, name: 'Fruits' },
   productImage: '',
   productImages: {},

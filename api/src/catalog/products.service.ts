@@ -14,6 +14,7 @@ import type { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { CatalogReadModel } from './read-model/catalog-read-model';
 import { CatalogueEvents } from './read-model/catalogue-events';
 import { ProductsRepository } from './products.repository';
+import { readUnits } from './product-units';
 
 export const PRODUCT_NOT_FOUND = 'No product with this id';
 /** Image widths stored for a product (srcset), and the one `productImage` points at. */
@@ -30,6 +31,7 @@ const FIELD_LABELS: Record<keyof ProductFields, string> = {
   onOffer: 'offer',
   productQuantity: 'stock',
   category: 'category',
+  units: 'units',
 };
 
 /** Products: the forms, stock, offers and images (reads are the read model's, see CatalogReadModel). */
@@ -71,6 +73,7 @@ export class ProductsService {
     assertOffer(fields);
 
     const id = this.products.newId();
+    if (dto.units !== undefined) fields.units = readUnits(dto.units, { id, ...fields }, []);
     const stored = image ? await this.storeImage(id, image) : undefined;
     let product: ProductView;
     try {
@@ -102,7 +105,7 @@ export class ProductsService {
     if (dto.category !== undefined && dto.category !== current.category) {
       await this.categories.assertExists(dto.category);
     }
-    let next = merge(current, dto);
+    let next = merge(current, dto, id);
     assertOffer(next);
 
     const oldKeys = image ? await this.products.imageKeys(id) : [];
@@ -123,7 +126,7 @@ export class ProductsService {
         }
         // Someone changed the price, offer or texts meanwhile: merge into what is there now.
         current = await this.currentFields(id);
-        next = merge(current, dto);
+        next = merge(current, dto, id);
         assertOffer(next);
       }
     } catch (error) {
@@ -134,7 +137,7 @@ export class ProductsService {
     this.events.changed();
 
     const changed = (Object.keys(FIELD_LABELS) as (keyof ProductFields)[])
-      .filter((field) => current[field] !== next[field])
+      .filter((field) => JSON.stringify(current[field]) !== JSON.stringify(next[field]))
       .map((field) => FIELD_LABELS[field]);
     if (stored) changed.push('image');
     await this.audit.record(
@@ -232,9 +235,9 @@ export class ProductsService {
 }
 
 /** The stored fields with the form's changes; removing the offer clears its price. */
-function merge(current: ProductFields, dto: UpdateProductDto): ProductFields {
+function merge(current: ProductFields, dto: UpdateProductDto, id: string): ProductFields {
   const onOffer = dto.onOffer ?? current.onOffer;
-  return {
+  const merged = {
     productName: dto.productName ?? current.productName,
     productDescription: dto.productDescription ?? current.productDescription,
     price: dto.price ?? current.price,
@@ -243,6 +246,12 @@ function merge(current: ProductFields, dto: UpdateProductDto): ProductFields {
     productQuantity: dto.productQuantity ?? current.productQuantity,
     category: dto.category?.toLowerCase() ?? current.category,
   };
+  // Units sent replace the units (checked against the merged price); else they stay.
+  const units =
+    dto.units !== undefined
+      ? readUnits(dto.units, { id, ...merged }, current.units ?? [])
+      : current.units;
+  return { ...merged, units };
 }
 
 /** On offer means an offer price above 0 and below the price. */

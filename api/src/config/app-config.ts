@@ -1,5 +1,4 @@
 import {
-  ORDER_LIMITS,
   PASSWORD_PATTERN,
   PASSWORD_RULE_MESSAGE,
   STAFF_PASSWORD_PATTERN,
@@ -106,12 +105,8 @@ const envSchema = z.object({
   LOGIN_LOCKOUT_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
   UNPAID_ORDER_EXPIRY_HOURS: z.coerce.number().min(0).default(24),
-  ORDER_MAX_UNITS_PER_LINE: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(ORDER_LIMITS.maxQuantityPerLine)
-    .default(1000),
+  // Seedlings (a line of trays holds many), so not bound by the line's quantity limit.
+  ORDER_MAX_UNITS_PER_LINE: z.coerce.number().int().min(1).default(1000),
   ORDER_MAX_UNITS_PER_ORDER: z.coerce.number().int().min(1).default(2000),
   ORDER_MAX_OPEN_UNPAID: z.coerce.number().int().min(1).default(2),
   ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: z.coerce.number().int().min(1).default(4000),

@@ -70,7 +70,7 @@ export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShut
 
 export function digestText(products: LowStockItem[], backofficeUrl: string): string {
   const line = (p: LowStockItem) =>
-    `- ${p.productName}: ${p.productQuantity} left (low at ${p.threshold} or fewer)\n` +
+    `- ${p.productName}: ${p.productQuantity} left${p.inUnits ? ` (${p.inUnits})` : ''} (low at ${p.threshold} or fewer)\n` +
     `  ${backofficeUrl}/manage/products/${p._id}/stock`;
   const out = products.filter((p) => p.level === 'out');
   const low = products.filter((p) => p.level === 'low');

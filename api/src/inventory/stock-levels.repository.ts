@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model, Types } from 'mongoose';
+import { stockInUnits } from '@spc/shared-contracts';
 import { Product } from '../catalog/schemas/product.schema';
 
-type LevelFields = Pick<Product, 'productName' | 'productQuantity' | 'lowStockThreshold'> & {
+type LevelFields = Pick<
+  Product,
+  'productName' | 'productQuantity' | 'lowStockThreshold' | 'units'
+> & {
   _id: Types.ObjectId;
 };
 
@@ -34,13 +38,19 @@ export class StockLevelsRepository {
    * Products whose stock is at or below their threshold (their own, else `defaultThreshold`),
    * fewest first.
    */
-  async lowStock(
-    defaultThreshold: number,
-  ): Promise<{ _id: string; productName: string; productQuantity: number; threshold: number }[]> {
+  async lowStock(defaultThreshold: number): Promise<
+    {
+      _id: string;
+      productName: string;
+      productQuantity: number;
+      threshold: number;
+      inUnits: string;
+    }[]
+  > {
     const threshold = { $ifNull: ['$lowStockThreshold', defaultThreshold] };
     const docs = await this.products
       .find({ $expr: { $lte: [{ $ifNull: ['$productQuantity', 0] }, threshold] } })
-      .select('productName productQuantity lowStockThreshold')
+      .select('productName productQuantity lowStockThreshold units')
       .sort({ productQuantity: 1, productName: 1 })
       .lean<LevelFields[]>();
     return docs.map((doc) => ({
@@ -48,6 +58,7 @@ export class StockLevelsRepository {
       productName: doc.productName,
       productQuantity: doc.productQuantity ?? 0,
       threshold: doc.lowStockThreshold ?? defaultThreshold,
+      inUnits: stockInUnits(doc.productQuantity ?? 0, doc.units ?? []),
     }));
   }
 }

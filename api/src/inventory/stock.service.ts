@@ -33,6 +33,8 @@ export interface LowStockItem {
   productQuantity: number;
   threshold: number;
   level: 'low' | 'out';
+  /** The stock in whole larger units ("2 × Tray of 50"); empty when sold singly only. */
+  inUnits: string;
 }
 
 /** The most products the low-stock answer names (the counts cover all of them). */

@@ -1,4 +1,4 @@
-import { deliveryLine, formatMoney, NURSERY_COLLECTION } from '@spc/shared-contracts';
+import { deliveryLine, formatMoney, lineItemName, NURSERY_COLLECTION } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
 import type { OrderRecord } from './order.types';
@@ -15,7 +15,7 @@ export function confirmationMail(order: OrderRecord, storefrontUrl: string): Mai
     '',
     ...order.products.map(
       (l) =>
-        `  ${l.productName} x ${l.quantity} @ ${formatMoney(l.unitPrice)} = ${formatMoney(l.lineTotal)}`,
+        `  ${lineItemName(l)} x ${l.quantity} @ ${formatMoney(l.unitPrice)} = ${formatMoney(l.lineTotal)}`,
     ),
     '',
     `Subtotal: ${formatMoney(order.subtotal)}`,

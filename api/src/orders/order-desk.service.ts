@@ -9,6 +9,8 @@ import {
   type BulkOrderAction,
   type CsvValue,
   type OrderQueue,
+  lineItemName,
+  lineSeedlings,
 } from '@spc/shared-contracts';
 import { AuditService, countOf, describeFilters } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
@@ -60,8 +62,8 @@ function exportRow(o: OrderDto): CsvValue[] {
     g.subCounty,
     g.ward,
     g.streetAddress,
-    o.products.map((l) => `${l.productName} x ${l.quantity}`).join('; '),
-    o.products.reduce((n, l) => n + l.quantity, 0),
+    o.products.map((l) => `${lineItemName(l)} x ${l.quantity}`).join('; '),
+    o.products.reduce((n, l) => n + lineSeedlings(l), 0),
     o.subtotal,
     o.shippingFee,
     o.totalAmount,

@@ -37,15 +37,23 @@ export class OrderHoldLimits {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Refuses (400) lines or orders over the unit limits. */
-  checkUnits(lines: { quantity: number }[]): void {
+  /**
+   * Refuses (400) lines or orders over the unit limits, counted in seedlings (`seedlings` per unit
+   * of a line: 1 when not known yet, or for the single seedling).
+   */
+  checkUnits(lines: { quantity: number; seedlings?: number }[]): void {
     const { maxUnitsPerLine, maxUnitsPerOrder } = this.config.orders;
-    if (lines.some((l) => l.quantity > maxUnitsPerLine)) {
+    const seedlingsOf = (l: { quantity: number; seedlings?: number }) =>
+      l.quantity * (l.seedlings ?? 1);
+    const over = lines.find((l) => seedlingsOf(l) > maxUnitsPerLine);
+    if (over) {
       throw new BadRequestException(
-        `Quantity must be at most ${maxUnitsPerLine} per product. For a larger order, please contact the shop.`,
+        (over.seedlings ?? 1) > 1
+          ? `A line can hold at most ${maxUnitsPerLine} seedlings (this one has ${seedlingsOf(over)}). For a larger order, please contact the shop.`
+          : `Quantity must be at most ${maxUnitsPerLine} per product. For a larger order, please contact the shop.`,
       );
     }
-    const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+    const units = lines.reduce((sum, l) => sum + seedlingsOf(l), 0);
     if (units > maxUnitsPerOrder) {
       throw new BadRequestException(
         `An order can have at most ${maxUnitsPerOrder} seedlings in all (this one has ${units}). For a larger order, please contact the shop.`,

@@ -14,6 +14,8 @@ function order(lines: number): OrderDto {
     unitPrice: 150 + i * 10,
     quantity: (i % 5) + 1,
     lineTotal: (150 + i * 10) * ((i % 5) + 1),
+    unit: { _id: `p${i}`, name: 'Single seedling', seedlings: 1 },
+    tier: null,
   }));
   const subtotal = products.reduce((n, l) => n + l.lineTotal, 0);
   return {

@@ -9,6 +9,8 @@ import {
   ORDER_DOCUMENT_TEXTS as T,
   SHOP_IDENTITY,
   type OrderDeliveryChoice,
+  lineItemName,
+  lineSeedlings,
 } from '@spc/shared-contracts';
 import type { OrderDto } from './dto/order-view.dto';
 
@@ -181,7 +183,7 @@ export function receiptPdf(
         { label: 'Line total', width: 120, align: 'right' },
       ],
       order.products.map((l) => [
-        l.productName,
+        lineItemName(l),
         String(l.quantity),
         formatMoney(l.unitPrice),
         formatMoney(l.lineTotal),
@@ -237,9 +239,9 @@ export function deliveryNotePdf(order: OrderDto, shop: ShopContacts): Promise<Bu
         { label: 'Item', width: width - 80, align: 'left' },
         { label: 'Quantity', width: 80, align: 'right' },
       ],
-      order.products.map((l) => [l.productName, String(l.quantity)]),
+      order.products.map((l) => [lineItemName(l), String(l.quantity)]),
     );
-    const units = order.products.reduce((n, l) => n + l.quantity, 0);
+    const units = order.products.reduce((n, l) => n + lineSeedlings(l), 0);
     totalLine(doc, 'Seedlings in all', String(units), true);
     doc.moveDown(3);
     if (doc.y + 80 > doc.page.height - MARGIN) doc.addPage();

@@ -11,6 +11,13 @@ import { OrderHoldLimits, type OrderSource } from './order-hold-limits';
 import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
+import {
+  mergeCartLines,
+  priceCartLines,
+  seedlingsByProduct,
+  type CartLine,
+  type PricedLine,
+} from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { newPurchaseNumber } from './purchase-number';
@@ -21,15 +28,7 @@ export interface Placement {
   replayed: boolean;
 }
 
-type Line = { _id: string; quantity: number };
-interface PricedLine {
-  productId: string;
-  productName: string;
-  productImage: string;
-  unitPrice: number;
-  quantity: number;
-  lineTotal: number;
-}
+type Line = CartLine;
 type Priced = Awaited<ReturnType<OrderPlacementService['priceLines']>>;
 
 /**
@@ -59,7 +58,7 @@ export class OrderPlacementService {
     idempotencyKey?: string,
     clientAddress?: string,
   ): Promise<Placement> {
-    const lines = mergeLines(dto.products);
+    const lines = mergeCartLines(dto.products);
     this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
     const method = deliveryMethodOf(dto);
@@ -160,17 +159,9 @@ export class OrderPlacementService {
         })),
       });
     }
-    const priced: PricedLine[] = lines.map((l) => {
-      const p = byId.get(l._id)!;
-      return {
-        productId: p._id,
-        productName: p.productName,
-        productImage: p.productImage,
-        unitPrice: p.effectivePrice,
-        quantity: l.quantity,
-        lineTotal: p.effectivePrice * l.quantity,
-      };
-    });
+    const priced = priceCartLines(lines, byId);
+    // The unit limits count seedlings (a tray of 50 holds 50 of the stock).
+    this.holdLimits.checkUnits(priced);
     const subtotal = priced.reduce((sum, l) => sum + l.lineTotal, 0);
     const now = new Date();
     // Any figure the client sent is ignored.
@@ -185,7 +176,7 @@ export class OrderPlacementService {
     delivery: DeliveryInfoDto,
     source: OrderSource,
   ): Promise<OrderRecord> {
-    const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+    const units = lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
     // Refused (409) when one of the caps is full.
     return this.holdLimits.hold(source, units, (holdSlots) =>
       this.insertWithFreshNumber({
@@ -215,22 +206,25 @@ export class OrderPlacementService {
   ): Promise<void> {
     const reserved: string[] = [];
     const ref = { by: actor, purchaseNumber: order.purchaseNumber };
-    for (const line of lines) {
-      if (await this.inventory.reserveStock(line.productId, order._id, line.quantity, ref)) {
-        reserved.push(line.productId);
+    // One reservation per product: the seedlings of all its lines (a tray and singles add up).
+    for (const [productId, seedlings] of seedlingsByProduct(lines)) {
+      if (await this.inventory.reserveStock(productId, order._id, seedlings, ref)) {
+        reserved.push(productId);
         continue;
       }
-      for (const productId of reserved)
-        await this.inventory.releaseReservation(productId, order._id, ref);
+      for (const id of reserved) await this.inventory.releaseReservation(id, order._id, ref);
       await this.orders.delete(order._id);
-      const left = (await this.catalog.findForOrder([line.productId]))[0]?.productQuantity ?? 0;
+      const line = lines.find((l) => l.productId === productId)!;
+      const left = (await this.catalog.findForOrder([productId]))[0]?.productQuantity ?? 0;
+      const units = lines.filter((l) => l.productId === productId && l.seedlings > 1);
+      const inUnits = units.map((l) => `${Math.floor(left / l.seedlings)} × ${l.unitName}`);
       throw new ConflictException({
         message:
           left > 0
-            ? `Only ${left} left of ${line.productName}; please lower the quantity`
+            ? `Only ${left} left of ${line.productName}${inUnits.length ? ` (${inUnits.join(', ')})` : ''}; please lower the quantity`
             : `${line.productName} is out of stock`,
         code: 'OUT_OF_STOCK',
-        errors: [{ field: `products.${line.productId}`, messages: [`available: ${left}`] }],
+        errors: [{ field: `products.${productId}`, messages: [`available: ${left}`] }],
       });
     }
   }
@@ -312,16 +306,4 @@ function deliveryMethodOf(dto: CreateOrderDto): DeliveryMethod {
     );
   }
   return top ?? nested ?? 'delivery';
-}
-
-/** One line per product: the same product twice in a cart becomes one line with both quantities. */
-export function mergeLines(
-  items: { _id: string; quantity: number }[],
-): { _id: string; quantity: number }[] {
-  const merged = new Map<string, number>();
-  for (const item of items) {
-    const id = item._id.toLowerCase();
-    merged.set(id, (merged.get(id) ?? 0) + item.quantity);
-  }
-  return [...merged].map(([_id, quantity]) => ({ _id, quantity }));
 }

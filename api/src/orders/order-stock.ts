@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, Principal } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
+import { seedlingsByProduct } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 
@@ -20,31 +21,42 @@ export class OrderStock {
     // At 'done' every line is back and some markers may already be cleared: restocking again would
     // return those lines a second time (the restock marker is what makes a restock count once).
     if (order.stockReturn !== 'done') {
-      for (const line of order.products)
-        await this.inventory.restock(line.product._id, order._id, line.quantity, {
+      for (const [productId, seedlings] of seedlingsOf(order))
+        await this.inventory.restock(productId, order._id, seedlings, {
           purchaseNumber: order.purchaseNumber,
           by: isPerson(by) ? by : null,
           note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
         });
       await this.orders.setFlags(order._id, { stockReturn: 'done' });
     }
-    for (const line of order.products)
-      await this.inventory.clearRestockMarker(line.product._id, order._id);
+    for (const productId of seedlingsOf(order).keys())
+      await this.inventory.clearRestockMarker(productId, order._id);
     await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
   /** Releases every line's reservation (a line never reserved is left as it is). */
   async releaseAll(order: OrderRecord): Promise<void> {
-    for (const line of order.products)
-      await this.inventory.releaseReservation(line.product._id, order._id, order);
+    for (const productId of seedlingsOf(order).keys())
+      await this.inventory.releaseReservation(productId, order._id, order);
   }
 
   /** Turns the reservations of a placed order into sales on the ledger. */
   async settle(order: OrderRecord, reservedHere = false): Promise<void> {
-    for (const line of order.products)
-      await this.inventory.settleReservation(line.product._id, order._id, reservedHere);
+    for (const productId of seedlingsOf(order).keys())
+      await this.inventory.settleReservation(productId, order._id, reservedHere);
     await this.orders.setFlags(order._id, { ledgerSettled: true });
   }
+}
+
+/** The seedlings the order took from each product (its lines of one product added up). */
+function seedlingsOf(order: OrderRecord): Map<string, number> {
+  return seedlingsByProduct(
+    order.products.map((l) => ({
+      productId: l.product._id,
+      quantity: l.quantity,
+      seedlings: l.unit?.seedlings ?? 1,
+    })),
+  );
 }
 
 /** A person who acted (credited in the stock ledger), not the shop itself. */

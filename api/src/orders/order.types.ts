@@ -27,6 +27,10 @@ export interface OrderLineView {
   unitPrice: number;
   quantity: number;
   lineTotal: number;
+  /** The unit sold: quantity counts it, and took quantity × seedlings from stock. */
+  unit: { _id: string; name: string; seedlings: number };
+  /** The quantity price applied, or null. */
+  tier: { minQuantity: number; price: number } | null;
 }
 
 /** An order as the API stores it (before names of people are joined in). */

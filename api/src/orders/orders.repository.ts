@@ -1,17 +1,29 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { DEFAULT_DELIVERY_ZONE } from '@spc/shared-contracts';
+import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
 import { listQuery, listSort } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
-import { Order } from './schemas/order.schema';
+import { Order, type OrderLine } from './schemas/order.schema';
 import { canonicalPhone } from '../common/identifiers';
 
 type LeanOrder = Order & { _id: { toString(): string } };
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** A line's unit and tier; lines from before sale units were single seedlings. */
+function lineUnit(l: OrderLine): Pick<OrderRecord['products'][number], 'unit' | 'tier'> {
+  return {
+    unit: {
+      _id: l.unitId ?? l.productId,
+      name: l.unitName ?? DEFAULT_UNIT_NAME,
+      seedlings: l.seedlings ?? 1,
+    },
+    tier: l.tier ?? null,
+  };
+}
 
 /** What was paid, what is still due and what was paid beyond the total. */
 function amounts(
@@ -54,6 +66,7 @@ function toRecord(doc: LeanOrder): OrderRecord {
       unitPrice: l.unitPrice,
       quantity: l.quantity,
       lineTotal: l.lineTotal,
+      ...lineUnit(l),
     })),
     subtotal: doc.subtotal,
     shippingFee: doc.shippingFee,
@@ -338,6 +351,7 @@ export class OrdersRepository implements OnModuleInit {
         unitPrice: l.unitPrice,
         quantity: l.quantity,
         lineTotal: l.lineTotal,
+        ...lineUnit(l),
       })),
     }));
   }

@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { lineItemName } from '@spc/shared-contracts';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
@@ -58,16 +59,18 @@ export class ReportsService {
         part.deliveryFees += order.shippingFee;
         part.productSales += order.totalAmount - order.shippingFee;
       }
+      // One row per product and unit (quantity counts the unit); the unit is named unless single.
       for (const line of order.products) {
-        const p = products.get(line.product._id) ?? {
+        const key = `${line.product._id}:${line.unit.name}`;
+        const p = products.get(key) ?? {
           productId: line.product._id,
-          productName: line.productName,
+          productName: lineItemName({ productName: line.productName, unit: line.unit }),
           quantity: 0,
           revenue: 0,
         };
         p.quantity += line.quantity;
         p.revenue += line.lineTotal;
-        products.set(line.product._id, p);
+        products.set(key, p);
       }
     }
     const revenue = orders.reduce((n, o) => n + o.totalAmount, 0);

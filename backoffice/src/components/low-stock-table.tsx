@@ -1,4 +1,4 @@
-import { Anchor, Badge, Table } from '@mantine/core';
+import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import { useLowStock } from '../lib/low-stock';
@@ -43,6 +43,11 @@ export function LowStockTable({ search = '' }: { search?: string }) {
                     <Badge color={p.level === 'out' ? 'red' : 'orange'} variant="light">
                       {p.level === 'out' ? 'Out of Stock' : p.productQuantity}
                     </Badge>
+                    {p.level !== 'out' && p.inUnits && (
+                      <Text size="xs" c="dimmed">
+                        {p.inUnits}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{p.threshold}</Table.Td>
                   <Table.Td>

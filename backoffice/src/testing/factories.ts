@@ -39,6 +39,8 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
         unitPrice: 1270,
         quantity: 1,
         lineTotal: 1270,
+        unit: { _id: 'p1', name: 'Single seedling', seedlings: 1 },
+        tier: null,
       },
     ],
     subtotal: 1270,
@@ -69,6 +71,7 @@ export function createLowStockItem(overrides: Partial<LowStockItem> = {}): LowSt
     productQuantity: 2,
     threshold: 5,
     level: 'low',
+    inUnits: '',
     ...overrides,
   };
 }

@@ -2090,6 +2090,11 @@ export interface components {
             _id: string;
             /** @example 2 */
             quantity: number;
+            /**
+             * @description The product's sale unit (its units[]._id); left out: the single seedling. quantity counts this unit (3 trays of 50 take 150 seedlings)
+             * @example 665f1c2b9d3e4a00123456aa
+             */
+            unitId?: string | null;
             /** @description Ignored */
             productName?: Record<string, never> | null;
             /** @description Ignored */
@@ -2154,6 +2159,23 @@ export interface components {
             productName: string;
             productImage: string;
         };
+        OrderLineUnitDto: {
+            /** @example 665f1c2b9d3e4a00123456aa */
+            _id: string;
+            /** @example Tray of 50 */
+            name: string;
+            /**
+             * @description Seedlings one unit held when sold
+             * @example 50
+             */
+            seedlings: number;
+        };
+        OrderLineTierDto: {
+            /** @example 10 */
+            minQuantity: number;
+            /** @example 1350 */
+            price: number;
+        };
         OrderLineDto: {
             product: components["schemas"]["OrderProductRefDto"];
             productName: string;
@@ -2162,6 +2184,10 @@ export interface components {
             unitPrice: number;
             quantity: number;
             lineTotal: number;
+            /** @description The unit sold (the single seedling on lines placed before units) */
+            unit: components["schemas"]["OrderLineUnitDto"];
+            /** @description The quantity price applied, or null (the unit price or its offer) */
+            tier: components["schemas"]["OrderLineTierDto"] | null;
         };
         OrderDeliveryDto: {
             /** @enum {string} */
@@ -2851,6 +2877,68 @@ export interface components {
             /** @example Fruit trees */
             description?: string | null;
         };
+        PriceTierDto: {
+            /**
+             * @description From this many units up
+             * @example 10
+             */
+            minQuantity: number;
+            /**
+             * @description KES for one unit
+             * @example 1350
+             */
+            price: number;
+        };
+        SaleUnitDto: {
+            /** @example 665f1c2b9d3e4a00123456aa */
+            _id: string;
+            /** @example Tray of 50 */
+            name: string;
+            /**
+             * @description Seedlings one unit holds
+             * @example 50
+             */
+            seedlings: number;
+            /**
+             * @description KES for one unit (1 and up)
+             * @example 1500
+             */
+            price: number;
+            /**
+             * @description KES for one unit while on offer (below price); 0: no offer
+             * @example 0
+             */
+            offerPrice: number;
+            /**
+             * @description Optional stock-keeping code; empty when none
+             * @example TOM-T50
+             */
+            sku: string;
+            /**
+             * @description The fewest one can buy
+             * @example 1
+             */
+            minQuantity: number;
+            /**
+             * @description Quantities go minQuantity, minQuantity + step, …
+             * @example 1
+             */
+            step: number;
+            /**
+             * @description Quantity prices, each starting above the one before and cheaper. A line is priced at the tier its quantity reaches, or at the offer price when that is lower.
+             * @example [
+             *       {
+             *         "minQuantity": 10,
+             *         "price": 1350
+             *       },
+             *       {
+             *         "minQuantity": 50,
+             *         "price": 1200
+             *       }
+             *     ]
+             */
+            tiers: components["schemas"]["PriceTierDto"][];
+        };
         CategoryRefDto: {
             /** @example 665f1c2b9d3e4a0012345678 */
             _id: string;
@@ -2888,6 +2976,13 @@ export interface components {
              * @example 40
              */
             productQuantity: number;
+            /** @description How the product is sold. The first unit is the single seedling: its price and offerPrice are price and the offer above. Stock (productQuantity) is counted in seedlings. */
+            units: components["schemas"]["SaleUnitDto"][];
+            /**
+             * @description The lowest price of one seedling any unit, tier or offer reaches, whole KES rounded up: a card's "from KES …"
+             * @example 12
+             */
+            fromPrice: number;
             category: components["schemas"]["CategoryRefDto"];
             /**
              * @description URL path of the 640 px WebP image, or empty
@@ -2991,6 +3086,11 @@ export interface components {
              */
             offerPrice?: number;
             /**
+             * @description JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }] }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.
+             * @example [{"name":"Single seedling","seedlings":1,"minQuantity":10,"step":10},{"name":"Tray of 50","seedlings":50,"price":1500,"tiers":[{"minQuantity":10,"price":1350},{"minQuantity":50,"price":1200}]}]
+             */
+            units?: string;
+            /**
              * Format: binary
              * @description JPEG, PNG or WebP (checked by content), at most 5 MB; stored as WebP
              */
@@ -3026,6 +3126,11 @@ export interface components {
              */
             offerPrice?: number;
             /**
+             * @description JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }] }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.
+             * @example [{"name":"Single seedling","seedlings":1,"minQuantity":10,"step":10},{"name":"Tray of 50","seedlings":50,"price":1500,"tiers":[{"minQuantity":10,"price":1350},{"minQuantity":50,"price":1200}]}]
+             */
+            units?: string;
+            /**
              * Format: binary
              * @description A new image replaces the old one; leave it out to keep the current image
              */
@@ -3052,6 +3157,11 @@ export interface components {
             threshold: number;
             /** @enum {string} */
             level: "low" | "out";
+            /**
+             * @description The stock in whole units of the product's larger sale units; empty when sold singly only
+             * @example 2 × Tray of 50
+             */
+            inUnits: string;
         };
         LowStockResponseDto: {
             /** @example true */

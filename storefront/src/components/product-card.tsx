@@ -1,4 +1,4 @@
-import { formatMoney } from '@spc/shared-contracts';
+import { formatMoney, type SaleUnit } from '@spc/shared-contracts';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import type { Product } from '../lib/types';
@@ -7,22 +7,36 @@ import { useSessionStore } from '../stores/session-store';
 import { toast } from './toast';
 import { ProductImage } from './product-image';
 
-/** Adds a product to the cart under the signed-in user's id (or none). */
+/**
+ * Adds a product to the cart under the signed-in user's id (or none), in `unit` (the single
+ * seedling unless told): one step of it, its minimum when new, or `quantity` when given.
+ */
 export function useAddToCart() {
   const add = useCartStore((s) => s.addToCart);
   const userId = useSessionStore((s) => s.user?._id ?? '');
-  return (p: Product) => {
-    add({
-      _id: p._id,
-      userId,
-      productName: p.productName,
-      productDescription: p.productDescription,
-      productImage: p.productImage,
-      productImages: p.productImages,
-      price: p.onOffer ? p.offerPrice : p.price,
-    });
-    toast.success(`${p.productName} added to cart`);
+  return (p: Product, unit: SaleUnit | undefined = p.units?.[0], quantity?: number) => {
+    add(
+      {
+        _id: p._id,
+        userId,
+        productName: p.productName,
+        productDescription: p.productDescription,
+        productImage: p.productImage,
+        productImages: p.productImages,
+        price: unit ? unit.offerPrice || unit.price : p.onOffer ? p.offerPrice : p.price,
+        unit,
+      },
+      quantity,
+    );
+    const named = unit && unit.seedlings > 1 ? ` (${unit.name})` : '';
+    toast.success(`${p.productName}${named} added to cart`);
   };
+}
+
+/** A card's "from KES 12 a seedling" when a tray, a tier or a pack size sells lower than one seedling. */
+export function FromPrice({ product }: { product: Product }) {
+  if (!product.fromPrice || product.fromPrice >= product.effectivePrice) return null;
+  return <p className="from-price small">from {formatMoney(product.fromPrice)} a seedling</p>;
 }
 
 export function Price({ product }: { product: Product }) {
@@ -69,6 +83,7 @@ export function ProductCard({
       </Link>
       <Heading className="card-title">{product.productName}</Heading>
       <Price product={product} />
+      <FromPrice product={product} />
       {inStock ? (
         <>
           <p className="stock">{product.productQuantity} left</p>

@@ -1,4 +1,4 @@
-import { useCartStore, type NewCartItem } from './cart-store';
+import { cartKey, linePricing, useCartStore, type NewCartItem } from './cart-store';
 
 const item = (overrides: Partial<NewCartItem> = {}): NewCartItem => ({
   _id: 'p1',
@@ -111,5 +111,57 @@ describe('cart store', () => {
   it('persists the cart in localStorage', () => {
     state().addToCart(item());
     expect(JSON.parse(localStorage.getItem('cart')!).state.cartItems[0]._id).toBe('p1');
+  });
+});
+
+describe('cart store with sale units', () => {
+  const single = {
+    _id: 'p1',
+    name: 'Single seedling',
+    seedlings: 1,
+    price: 20,
+    offerPrice: 0,
+    sku: '',
+    minQuantity: 10,
+    step: 10,
+    tiers: [],
+  };
+  const tray = {
+    ...single,
+    _id: 't1',
+    name: 'Tray of 50',
+    seedlings: 50,
+    price: 600,
+    minQuantity: 1,
+    step: 1,
+    tiers: [{ minQuantity: 10, price: 540 }],
+  };
+
+  it('keeps a tray and singles of one product as two lines, each on its steps', () => {
+    state().addToCart(item({ unit: single }));
+    state().addToCart(item({ unit: single }));
+    state().addToCart(item({ unit: tray }), 9);
+    expect(state().cartItems.map((i) => [cartKey(i), i.quantity])).toEqual([
+      ['p1', 20],
+      ['p1:t1', 9],
+    ]);
+    state().increaseQuantity('p1', 25);
+    state().decreaseQuantity('p1');
+    expect(state().cartItems[0]!.quantity).toBe(20);
+    state().decreaseQuantity('p1');
+    state().decreaseQuantity('p1');
+    expect(state().cartItems[0]!.quantity).toBe(10);
+  });
+
+  it('prices a line at the tier its quantity reaches', () => {
+    state().addToCart(item({ unit: tray }), 9);
+    expect(state().totalAmount).toBe(9 * 600);
+    state().increaseQuantity('p1:t1', 12);
+    expect(linePricing(state().cartItems[0]!)).toEqual({
+      unitPrice: 540,
+      tier: { minQuantity: 10, price: 540 },
+      onOffer: false,
+    });
+    expect(state().totalAmount).toBe(12 * 540);
   });
 });

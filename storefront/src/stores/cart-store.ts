@@ -1,3 +1,4 @@
+import { priceUnit, type PriceTier, type SaleUnit } from '@spc/shared-contracts';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
@@ -11,15 +12,39 @@ export interface CartItem {
   productImages?: Record<string, string>;
   price: number;
   quantity: number;
+  /**
+   * The sale unit chosen (issue 29), as the product page showed it: its tiers price the line in
+   * the cart (the server prices the order). Absent on carts from before units: the single seedling.
+   */
+  unit?: SaleUnit;
 }
 
 export type NewCartItem = Omit<CartItem, 'quantity'>;
+
+/** A cart line's key: the product, and its unit unless the single seedling (whose id is the product's). */
+export function cartKey(item: { _id: string; unit?: { _id: string } }): string {
+  return item.unit && item.unit._id !== item._id ? `${item._id}:${item.unit._id}` : item._id;
+}
+
+/** What one unit of the line costs at its quantity (its tier or offer), and the tier applied. */
+export function linePricing(item: CartItem): { unitPrice: number; tier: PriceTier | null } {
+  return item.unit ? priceUnit(item.unit, item.quantity) : { unitPrice: item.price, tier: null };
+}
+
+/** `quantity` moved onto the unit's steps (minimum, minimum + step, ...), never under the minimum. */
+export function onStep(unit: SaleUnit | undefined, quantity: number): number {
+  if (!unit) return Math.max(1, Math.floor(quantity));
+  const { minQuantity: min, step } = unit;
+  if (quantity <= min) return min;
+  return min + Math.round((Math.floor(quantity) - min) / step) * step;
+}
 
 interface CartState {
   userId: string;
   cartItems: CartItem[];
   totalAmount: number;
-  addToCart: (item: NewCartItem) => void;
+  /** Adds one step of the item's unit (its minimum when new), or `quantity` when given. */
+  addToCart: (item: NewCartItem, quantity?: number) => void;
   removeFromCart: (id: string) => void;
   increaseQuantity: (id: string, quantity: number) => void;
   decreaseQuantity: (id: string) => void;
@@ -31,7 +56,8 @@ interface CartState {
   adoptUser: (userId: string) => void;
 }
 
-const total = (items: CartItem[]) => items.reduce((sum, i) => sum + i.price * i.quantity, 0);
+const total = (items: CartItem[]) =>
+  items.reduce((sum, i) => sum + linePricing(i).unitPrice * i.quantity, 0);
 
 export const useCartStore = create<CartState>()(
   persist(
@@ -39,7 +65,7 @@ export const useCartStore = create<CartState>()(
       userId: '',
       cartItems: [],
       totalAmount: 0,
-      addToCart: (item) => {
+      addToCart: (item, quantity) => {
         let { cartItems } = get();
         let { userId } = get();
         if (item.userId !== userId) {
@@ -47,26 +73,34 @@ export const useCartStore = create<CartState>()(
           cartItems = userId === '' ? cartItems.map((i) => ({ ...i, userId: item.userId })) : [];
           userId = item.userId;
         }
-        const existing = cartItems.find((i) => i._id === item._id);
+        const key = cartKey(item);
+        const existing = cartItems.find((i) => cartKey(i) === key);
+        const more = quantity ?? (existing ? (item.unit?.step ?? 1) : 0);
         const next = existing
-          ? cartItems.map((i) => (i._id === item._id ? { ...i, quantity: i.quantity + 1 } : i))
-          : [...cartItems, { ...item, quantity: 1 }];
+          ? cartItems.map((i) =>
+              cartKey(i) === key
+                ? { ...i, ...item, quantity: onStep(item.unit, i.quantity + more) }
+                : i,
+            )
+          : [...cartItems, { ...item, quantity: onStep(item.unit, more || 1) }];
         set({ userId, cartItems: next, totalAmount: total(next) });
       },
       removeFromCart: (id) => {
-        const next = get().cartItems.filter((i) => i._id !== id);
+        const next = get().cartItems.filter((i) => cartKey(i) !== id);
         set({ cartItems: next, totalAmount: total(next) });
       },
       increaseQuantity: (id, quantity) => {
         if (!Number.isFinite(quantity) || quantity < 1) return;
         const next = get().cartItems.map((i) =>
-          i._id === id ? { ...i, quantity: Math.floor(quantity) } : i,
+          cartKey(i) === id ? { ...i, quantity: onStep(i.unit, quantity) } : i,
         );
         set({ cartItems: next, totalAmount: total(next) });
       },
       decreaseQuantity: (id) => {
         const next = get().cartItems.map((i) =>
-          i._id === id && i.quantity > 1 ? { ...i, quantity: i.quantity - 1 } : i,
+          cartKey(i) === id && i.quantity > (i.unit?.minQuantity ?? 1)
+            ? { ...i, quantity: onStep(i.unit, i.quantity - (i.unit?.step ?? 1)) }
+            : i,
         );
         set({ cartItems: next, totalAmount: total(next) });
       },

@@ -3,7 +3,7 @@
  * document (shared-contracts/src/generated/api-types.ts), with the test's overrides on top.
  * A field the API renames or drops fails the typecheck of the tests that use it.
  */
-import type { components } from '@spc/shared-contracts';
+import { defaultUnitOf, type components } from '@spc/shared-contracts';
 import type { Category, Order, Product } from '../lib/types';
 
 type Schemas = components['schemas'];
@@ -15,8 +15,15 @@ export type OrderDetailResponseDto = Schemas['OrderDetailResponseDto'];
 const CREATED = '2026-01-01T00:00:00.000Z';
 
 export function createProduct(overrides: Partial<Product> = {}): Product {
+  const _id = overrides._id ?? '665f1c2b9d3e4a0012345679';
+  const price = overrides.price ?? 350;
+  const offer = {
+    price,
+    onOffer: overrides.onOffer ?? false,
+    offerPrice: overrides.offerPrice ?? 0,
+  };
   return {
-    _id: '665f1c2b9d3e4a0012345679',
+    _id,
     productName: 'Hass Avocado Seedling',
     productDescription: 'Grafted, ready to plant',
     price: 350,
@@ -25,6 +32,8 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     onOffer: false,
     effectivePrice: 350,
     productQuantity: 12,
+    units: [defaultUnitOf(offer, _id)],
+    fromPrice: overrides.effectivePrice ?? price,
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',
     productImages: {},
@@ -76,6 +85,8 @@ export function createOrderLine(overrides: Partial<OrderLineDto> = {}): OrderLin
     unitPrice: 350,
     quantity: 1,
     lineTotal: 350,
+    unit: { _id: 'p1', name: 'Single seedling', seedlings: 1 },
+    tier: null,
     ...overrides,
   };
 }

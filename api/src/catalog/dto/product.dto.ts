@@ -22,6 +22,7 @@ import {
   WholeNumberField,
 } from './catalog-fields';
 import { CategoryDto, CategoryRefDto } from './category.dto';
+import { SaleUnitDto, UnitsField } from './sale-unit.dto';
 
 /** A product as every endpoint shows it. Prices are whole KES. */
 export class ProductDto {
@@ -47,6 +48,19 @@ export class ProductDto {
   effectivePrice!: number;
   @ApiProperty({ type: 'integer', example: 40, description: 'In stock; 0 is out of stock' })
   productQuantity!: number;
+  @ApiProperty({
+    type: [SaleUnitDto],
+    description:
+      'How the product is sold. The first unit is the single seedling: its price and offerPrice are price and the offer above. Stock (productQuantity) is counted in seedlings.',
+  })
+  units!: SaleUnitDto[];
+  @ApiProperty({
+    type: 'integer',
+    example: 12,
+    description:
+      'The lowest price of one seedling any unit, tier or offer reaches, whole KES rounded up: a card\'s "from KES …"',
+  })
+  fromPrice!: number;
   @ApiProperty({ type: CategoryRefDto })
   category!: CategoryRefDto;
   @ApiProperty({
@@ -224,6 +238,9 @@ export class CreateProductDto {
 
   @OfferPriceField(OFFER_PRICE_RULE, (dto) => dto.onOffer === true)
   offerPrice?: number;
+
+  @UnitsField()
+  units?: unknown;
 }
 
 /**
@@ -277,6 +294,9 @@ export class UpdateProductDto {
   // against the merged price, so `onOffer: true` alone keeps the offer price already stored.
   @OfferPriceField(OFFER_PRICE_RULE, (dto) => dto.offerPrice !== undefined && dto.onOffer !== false)
   offerPrice?: number;
+
+  @UnitsField()
+  units?: unknown;
 }
 
 /** How the multipart form is documented: the text fields plus the optional image file. */

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types, type HydratedDocument } from 'mongoose';
+import type { SaleUnit } from '@spc/shared-contracts';
 import { Category } from './category.schema';
 
 /** Stock an order being placed holds on a product. */
@@ -42,6 +43,13 @@ export class Product {
 
   @Prop({ default: 0 })
   productQuantity!: number;
+
+  /**
+   * How the product is sold (issue 29): the first unit is the single seedling, whose price and offer
+   * are copies of `price` and the offer above (those win); absent before the units migration.
+   */
+  @Prop({ type: [Object], default: undefined })
+  units?: SaleUnit[];
 
   @Prop({ type: Types.ObjectId, ref: Category.name, required: true })
   category!: Types.ObjectId;

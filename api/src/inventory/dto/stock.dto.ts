@@ -182,6 +182,12 @@ export class LowStockItemDto {
   threshold!: number;
   @ApiProperty({ enum: ['low', 'out'] })
   level!: 'low' | 'out';
+  @ApiProperty({
+    example: '2 × Tray of 50',
+    description:
+      "The stock in whole units of the product's larger sale units; empty when sold singly only",
+  })
+  inUnits!: string;
 }
 
 export class LowStockData {

@@ -25,6 +25,18 @@ export class OrderProductRefDto {
   @ApiProperty() productImage!: string;
 }
 
+export class OrderLineUnitDto {
+  @ApiProperty({ example: '665f1c2b9d3e4a00123456aa' }) _id!: string;
+  @ApiProperty({ example: 'Tray of 50' }) name!: string;
+  @ApiProperty({ type: 'integer', example: 50, description: 'Seedlings one unit held when sold' })
+  seedlings!: number;
+}
+
+export class OrderLineTierDto {
+  @ApiProperty({ type: 'integer', example: 10 }) minQuantity!: number;
+  @ApiProperty({ type: 'integer', example: 1350 }) price!: number;
+}
+
 export class OrderLineDto {
   @ApiProperty({ type: OrderProductRefDto }) product!: OrderProductRefDto;
   @ApiProperty() productName!: string;
@@ -32,6 +44,17 @@ export class OrderLineDto {
   @ApiProperty({ description: 'KES at the time of the order' }) unitPrice!: number;
   @ApiProperty() quantity!: number;
   @ApiProperty() lineTotal!: number;
+  @ApiProperty({
+    type: OrderLineUnitDto,
+    description: 'The unit sold (the single seedling on lines placed before units)',
+  })
+  unit!: OrderLineUnitDto;
+  @ApiProperty({
+    type: OrderLineTierDto,
+    nullable: true,
+    description: 'The quantity price applied, or null (the unit price or its offer)',
+  })
+  tier!: OrderLineTierDto | null;
 }
 
 export class PersonRefDto {

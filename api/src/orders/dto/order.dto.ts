@@ -108,6 +108,15 @@ export class OrderItemDto {
   })
   quantity!: number;
 
+  @ApiPropertyOptional({
+    description:
+      "The product's sale unit (its units[]._id); left out: the single seedling. quantity counts this unit (3 trays of 50 take 150 seedlings)",
+    example: '665f1c2b9d3e4a00123456aa',
+  })
+  @IsOptional()
+  @IsMongoId({ message: 'unitId must be the id of one of the product’s units' })
+  unitId?: string;
+
   @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productName?: unknown;
   @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productDescription?: unknown;
   @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productImage?: unknown;

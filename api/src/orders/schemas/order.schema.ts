@@ -32,6 +32,13 @@ export class OrderLine {
   @Prop({ required: true }) unitPrice!: number;
   @Prop({ required: true }) quantity!: number;
   @Prop({ required: true }) lineTotal!: number;
+  /** The sale unit as it was sold (issue 29); absent on older lines: the single seedling. */
+  @Prop({ type: String }) unitId?: string;
+  @Prop({ type: String }) unitName?: string;
+  /** Seedlings one unit held when sold: the line took quantity × seedlings from stock. */
+  @Prop({ type: Number }) seedlings?: number;
+  /** The quantity price applied ({ minQuantity, price }), or null. */
+  @Prop({ type: Object, default: null }) tier?: { minQuantity: number; price: number } | null;
 }
 
 /** How the order reaches the shopper, as charged when it was placed. */

@@ -8,6 +8,7 @@ import {
   PAGE_SIZE,
   statusLabel,
   type Role,
+  lineItemName,
 } from '@spc/shared-contracts';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -42,7 +43,12 @@ function customerName(order: Order): string {
 
 function productNames(order: Order): string {
   return order.products
-    .map((line) => line.product?.productName || line.productName || 'Unknown Product')
+    .map((line) =>
+      lineItemName({
+        productName: line.product?.productName || line.productName || 'Unknown Product',
+        unit: line.unit,
+      }),
+    )
     .join(', ');
 }
 

@@ -19,6 +19,7 @@ import {
   ORDER_STATUS_WORDS,
   type OrderStatus,
   type Role,
+  lineItemName,
 } from '@spc/shared-contracts';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -121,7 +122,7 @@ function Lines({ order }: { order: Order }) {
           <Table.Tbody>
             {order.products.map((line, i) => (
               <Table.Tr key={`${line.product?._id ?? i}-${i}`}>
-                <Table.Td>{line.productName}</Table.Td>
+                <Table.Td>{lineItemName(line)}</Table.Td>
                 <Table.Td ta="right">{line.quantity}</Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {formatMoney(line.unitPrice, 'KSH')}

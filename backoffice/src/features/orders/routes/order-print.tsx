@@ -11,6 +11,8 @@ import {
   ORDER_DOCUMENT_TEXTS as T,
   type OrderDocument,
   type Role,
+  lineItemName,
+  lineSeedlings,
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -84,7 +86,7 @@ function Receipt({ detail }: { detail: OrderDetail }) {
         <tbody>
           {order.products.map((l, i) => (
             <tr key={i}>
-              <td>{l.productName}</td>
+              <td>{lineItemName(l)}</td>
               <td className="num">{l.quantity}</td>
               <td className="num">{formatMoney(l.unitPrice)}</td>
               <td className="num">{formatMoney(l.lineTotal)}</td>
@@ -131,7 +133,7 @@ function DeliveryNote({ detail }: { detail: OrderDetail }) {
   const { order } = detail;
   const g = order.guestInfo;
   const choice = deliveryChoiceText(deliveryOf(order));
-  const units = order.products.reduce((n, l) => n + l.quantity, 0);
+  const units = order.products.reduce((n, l) => n + lineSeedlings(l), 0);
   return (
     <>
       <h1>{T.deliveryNote}</h1>
@@ -165,7 +167,7 @@ function DeliveryNote({ detail }: { detail: OrderDetail }) {
         <tbody>
           {order.products.map((l, i) => (
             <tr key={i}>
-              <td>{l.productName}</td>
+              <td>{lineItemName(l)}</td>
               <td className="num">{l.quantity}</td>
             </tr>
           ))}

@@ -9,10 +9,12 @@ export interface SaveProductInput {
   id?: string;
   values: ProductPayload;
   image?: File | null;
+  /** The sale units (the units editor's payload), sent as JSON; left out: unchanged. */
+  units?: unknown[];
 }
 
 /** The multipart form of POST /products and PUT /products/update/:id (initialPrice = price). */
-export function productFormData({ values, image }: SaveProductInput): FormData {
+export function productFormData({ values, image, units }: SaveProductInput): FormData {
   const data = new FormData();
   data.set('productName', values.productName);
   data.set('productDescription', values.productDescription);
@@ -22,6 +24,7 @@ export function productFormData({ values, image }: SaveProductInput): FormData {
   data.set('category', values.category);
   data.set('onOffer', String(values.onOffer));
   if (values.onOffer) data.set('offerPrice', String(values.offerPrice));
+  if (units) data.set('units', JSON.stringify(units));
   if (image) data.set('productImage', image);
   return data;
 }

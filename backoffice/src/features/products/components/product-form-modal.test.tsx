@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { imageProblem, IMAGE_SIZE_MESSAGE, IMAGE_TYPE_MESSAGE } from '../../../lib/image-check';
 import { ProductFormModal } from './product-form-modal';
@@ -64,6 +64,63 @@ describe('product form', () => {
     expect(form.get('initialPrice')).toBe('450');
     expect(form.get('onOffer')).toBe('false');
     expect(await screen.findByText('Product created')).toBeInTheDocument();
+  });
+});
+
+describe('sale units in the product form', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('shows the API rules as the clerk types, and sends a tray of 104 with two tiers', async () => {
+    const fetchMock = jest.spyOn(global, 'fetch').mockResolvedValue(
+      new Response(JSON.stringify({ success: true, message: 'Product created', product: {} }), {
+        status: 201,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+    setup();
+    fillValid();
+    fireEvent.click(screen.getByRole('button', { name: 'Add unit' }));
+    const tray = within(screen.getByRole('group', { name: 'Unit 2' }));
+    fireEvent.change(tray.getByLabelText('Unit name'), { target: { value: 'Tray of 104' } });
+    fireEvent.change(tray.getByLabelText('Seedlings per unit'), { target: { value: '0' } });
+    expect(await tray.findByText('A unit must hold at least 1 seedling')).toBeInTheDocument();
+    fireEvent.change(tray.getByLabelText('Seedlings per unit'), { target: { value: '104' } });
+    fireEvent.change(tray.getByLabelText('Unit price (KSH)'), { target: { value: '2600' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add tier to unit 2' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add tier to unit 2' }));
+    fireEvent.change(tray.getByLabelText('Tier 1: from (units)'), { target: { value: '10' } });
+    fireEvent.change(tray.getByLabelText('Tier 1: price each (KSH)'), {
+      target: { value: '2400' },
+    });
+    fireEvent.change(tray.getByLabelText('Tier 2: from (units)'), { target: { value: '10' } });
+    fireEvent.change(tray.getByLabelText('Tier 2: price each (KSH)'), {
+      target: { value: '2200' },
+    });
+    expect(
+      await tray.findByText('Two tiers start at the same quantity: they overlap'),
+    ).toBeInTheDocument();
+    submit();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fetchMock).not.toHaveBeenCalled();
+    fireEvent.change(tray.getByLabelText('Tier 2: from (units)'), { target: { value: '50' } });
+    await waitFor(() =>
+      expect(tray.queryByText('Two tiers start at the same quantity: they overlap')).toBeNull(),
+    );
+    submit();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const form = await (fetchMock.mock.calls[0]![0] as Request).formData();
+    expect(JSON.parse(String(form.get('units')))).toEqual([
+      expect.objectContaining({ name: 'Single seedling', seedlings: 1 }),
+      expect.objectContaining({
+        name: 'Tray of 104',
+        seedlings: 104,
+        price: 2600,
+        tiers: [
+          { minQuantity: 10, price: 2400 },
+          { minQuantity: 50, price: 2200 },
+        ],
+      }),
+    ]);
   });
 });
 

@@ -26,6 +26,7 @@ import type { Product } from '../api/get-products';
 import { useSaveProduct } from '../api/save-product';
 import { imageProblem } from '../../../lib/image-check';
 import classes from './product-form-modal.module.css';
+import { draftsOf, unitProblems, unitsPayload, UnitsEditor, type UnitDraft } from './units-editor';
 
 interface CategoryOption {
   _id: string;
@@ -62,6 +63,20 @@ export function ProductFormModal({
     },
   });
   const onOffer = useWatch({ control: form.control, name: 'onOffer' });
+  const [price, offerPrice] = useWatch({ control: form.control, name: ['price', 'offerPrice'] });
+  const [units, setUnits] = useState<UnitDraft[]>(() => draftsOf(product));
+  // Another product, or the modal opened again: its units afresh (set while rendering, as React
+  // advises for state that follows a prop).
+  const [unitsOf, setUnitsOf] = useState({ product, opened });
+  if (unitsOf.product !== product || unitsOf.opened !== opened) {
+    setUnitsOf({ product, opened });
+    setUnits(draftsOf(product));
+  }
+  const unitErrors = unitProblems(
+    units,
+    typeof price === 'number' && price > 0 ? price : undefined,
+    onOffer === true && typeof offerPrice === 'number' ? offerPrice : 0,
+  );
 
   const preview = useMemo(() => (image ? URL.createObjectURL(image) : undefined), [image]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
@@ -77,9 +92,9 @@ export function ProductFormModal({
     setImage(problem ? null : file);
   };
   const onSubmit = form.handleSubmit((values) => {
-    if (imageError) return;
+    if (imageError || unitErrors.size) return;
     mutation.mutate(
-      { id: product?._id, values, image },
+      { id: product?._id, values, image, units: unitsPayload(units) },
       { onSuccess: () => setTimeout(close, 1000) },
     );
   });
@@ -174,6 +189,7 @@ export function ProductFormModal({
               )}
             />
           )}
+          <UnitsEditor drafts={units} onChange={setUnits} problems={unitErrors} />
           <FileInput
             label="Product Image"
             placeholder="Choose an image (optional)"

@@ -147,7 +147,7 @@ export function ReportsRoute() {
                 </Table.Thead>
                 <Table.Tbody>
                   {report.topProducts.map((p) => (
-                    <Table.Tr key={p.productId}>
+                    <Table.Tr key={`${p.productId}:${p.productName}`}>
                       <Table.Td>{p.productName}</Table.Td>
                       <Table.Td>{p.quantity}</Table.Td>
                       <Table.Td>{formatMoney(p.revenue, 'KSH')}</Table.Td>

@@ -5,7 +5,8 @@ import { Icon } from '../../../components/icons';
 import { Modal } from '../../../components/modal';
 import { ProductImage } from '../../../components/product-image';
 import { paths } from '../../../config/paths';
-import { useCartItems, useCartTotal } from '../../../stores/cart-store';
+import { cartKey, useCartItems, useCartTotal } from '../../../stores/cart-store';
+import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useUiStore } from '../../../stores/ui-store';
 import { DeleteConfirm } from './delete-confirm';
 import { QuantityControl } from './quantity-control';
@@ -34,7 +35,7 @@ export function CartDrawer() {
           <>
             <ul className="cart-lines">
               {items.map((item) => (
-                <li key={item._id} className="cart-line">
+                <li key={cartKey(item)} className="cart-line">
                   <ProductImage
                     src={item.productImage}
                     images={item.productImages}
@@ -46,18 +47,21 @@ export function CartDrawer() {
                   <div className="cart-line-body">
                     <strong>{item.productName}</strong>
                     <span className="muted clamp">{item.productDescription}</span>
-                    <span>{formatMoney(item.price)}</span>
+                    <LineUnit item={item} />
+                    <span>{formatMoney(lineTotal(item))}</span>
                     <QuantityControl
-                      id={item._id}
+                      id={cartKey(item)}
                       quantity={item.quantity}
                       name={item.productName}
+                      min={item.unit?.minQuantity}
+                      step={item.unit?.step}
                     />
                   </div>
                   <button
                     type="button"
                     className="icon-btn"
                     aria-label={`Remove ${item.productName}`}
-                    onClick={() => setDeleting(item._id)}
+                    onClick={() => setDeleting(cartKey(item))}
                   >
                     <Icon name="trash" size={18} />
                   </button>

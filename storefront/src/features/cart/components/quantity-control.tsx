@@ -3,16 +3,22 @@ import { useCartStore } from '../../../stores/cart-store';
 
 /**
  * Minus / box / plus: while typing only '' or a number above 0 is accepted; on blur a
- * positive number is committed; minus is dimmed at 1; plus adds 1 and saves at once.
+ * positive number is committed (moved onto the unit's steps); minus is dimmed at the minimum; plus
+ * adds a step and saves at once.
  */
 export function QuantityControl({
   id,
   quantity,
   name,
+  min = 1,
+  step = 1,
 }: {
   id: string;
   quantity: number;
   name: string;
+  /** The unit's minimum and step (the plus and minus move by the step). */
+  min?: number;
+  step?: number;
 }) {
   const increase = useCartStore((s) => s.increaseQuantity);
   const decrease = useCartStore((s) => s.decreaseQuantity);
@@ -23,8 +29,8 @@ export function QuantityControl({
       <button
         type="button"
         aria-label={`Decrease quantity of ${name}`}
-        className={quantity <= 1 ? 'dim' : undefined}
-        aria-disabled={quantity <= 1}
+        className={quantity <= min ? 'dim' : undefined}
+        aria-disabled={quantity <= min}
         onClick={() => decrease(id)}
       >
         −
@@ -46,7 +52,7 @@ export function QuantityControl({
       <button
         type="button"
         aria-label={`Increase quantity of ${name}`}
-        onClick={() => increase(id, quantity + 1)}
+        onClick={() => increase(id, quantity + step)}
       >
         +
       </button>

@@ -5,7 +5,8 @@ import { Icon } from '../../../components/icons';
 import { ProductImage } from '../../../components/product-image';
 import { Steps } from '../../../components/steps';
 import { paths } from '../../../config/paths';
-import { useCartItems, useCartTotal } from '../../../stores/cart-store';
+import { cartKey, useCartItems, useCartTotal } from '../../../stores/cart-store';
+import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { DeleteConfirm } from '../components/delete-confirm';
 import { QuantityControl } from '../components/quantity-control';
 
@@ -15,7 +16,7 @@ export function CartPageRoute() {
   const total = useCartTotal();
   const [deleting, setDeleting] = useState<string | null>(null);
   const [checked, setChecked] = useState<Set<string>>(new Set());
-  const allChecked = items.length > 0 && items.every((i) => checked.has(i._id));
+  const allChecked = items.length > 0 && items.every((i) => checked.has(cartKey(i)));
   return (
     <div className="page">
       <Steps current={0} labels={['Shopping Cart', 'Secure Checkout', 'Order Complete']} />
@@ -30,24 +31,24 @@ export function CartPageRoute() {
                 type="checkbox"
                 checked={allChecked}
                 onChange={() =>
-                  setChecked(allChecked ? new Set() : new Set(items.map((i) => i._id)))
+                  setChecked(allChecked ? new Set() : new Set(items.map((i) => cartKey(i))))
                 }
               />
               ALL
             </label>
             <ul className="cart-lines">
               {items.map((item) => (
-                <li key={item._id} className="cart-line cart-line-page">
+                <li key={cartKey(item)} className="cart-line cart-line-page">
                   <label className="line-check">
                     <input
                       type="checkbox"
                       aria-label={`Select ${item.productName}`}
-                      checked={checked.has(item._id)}
+                      checked={checked.has(cartKey(item))}
                       onChange={() =>
                         setChecked((prev) => {
                           const next = new Set(prev);
-                          if (next.has(item._id)) next.delete(item._id);
-                          else next.add(item._id);
+                          if (next.has(cartKey(item))) next.delete(cartKey(item));
+                          else next.add(cartKey(item));
                           return next;
                         })
                       }
@@ -68,19 +69,22 @@ export function CartPageRoute() {
                         type="button"
                         className="icon-btn"
                         aria-label={`Remove ${item.productName}`}
-                        onClick={() => setDeleting(item._id)}
+                        onClick={() => setDeleting(cartKey(item))}
                       >
                         <Icon name="trash" size={18} />
                       </button>
                     </div>
+                    <LineUnit item={item} />
                     <span className="muted small">{item.productDescription}</span>
                     <div className="line-bottom">
                       <QuantityControl
-                        id={item._id}
+                        id={cartKey(item)}
                         quantity={item.quantity}
                         name={item.productName}
+                        min={item.unit?.minQuantity}
+                        step={item.unit?.step}
                       />
-                      <span className="line-price">{formatMoney(item.price * item.quantity)}</span>
+                      <span className="line-price">{formatMoney(lineTotal(item))}</span>
                     </div>
                   </div>
                 </li>

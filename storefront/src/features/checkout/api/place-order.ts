@@ -4,7 +4,8 @@ import { api, unwrap } from '../../../lib/api-client';
 
 export interface PlaceOrderInput {
   guestInfo: CheckoutForm;
-  products: { _id: string; quantity: number }[];
+  /** `unitId` names a sale unit other than the single seedling. */
+  products: { _id: string; quantity: number; unitId?: string }[];
   /** Delivered (the zone's fee, computed by the server) or collected at the nursery. */
   deliveryMethod: DeliveryMethod;
   /** One key per checkout attempt: a double click or a retry returns the first order. */

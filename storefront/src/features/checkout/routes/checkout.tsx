@@ -17,7 +17,8 @@ import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/use-online';
-import { useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
+import { cartKey, useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
+import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
 import { useDeliveryOptions } from '../api/get-delivery-options';
@@ -119,7 +120,11 @@ export function CheckoutRoute() {
     try {
       const res = await placeOrder.mutateAsync({
         guestInfo: form,
-        products: items.map((i) => ({ _id: i._id, quantity: i.quantity })),
+        products: items.map((i) =>
+          cartKey(i) === i._id
+            ? { _id: i._id, quantity: i.quantity }
+            : { _id: i._id, quantity: i.quantity, unitId: i.unit!._id },
+        ),
         deliveryMethod,
         idempotencyKey: idempotencyKey.current,
       });
@@ -358,7 +363,7 @@ export function CheckoutRoute() {
           ) : (
             <ul className="cart-lines">
               {items.map((i) => (
-                <li key={i._id} className="cart-line">
+                <li key={cartKey(i)} className="cart-line">
                   <ProductImage
                     src={i.productImage}
                     images={i.productImages}
@@ -372,9 +377,10 @@ export function CheckoutRoute() {
                     {i.productDescription && (
                       <span className="muted small">{i.productDescription}</span>
                     )}
+                    <LineUnit item={i} />
                     <span className="muted">Qty {i.quantity}</span>
                   </div>
-                  <span className="line-price">{formatMoney(i.price * i.quantity)}</span>
+                  <span className="line-price">{formatMoney(lineTotal(i))}</span>
                 </li>
               ))}
             </ul>

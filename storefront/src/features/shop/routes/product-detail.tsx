@@ -1,9 +1,14 @@
+import type { SaleUnit } from '@spc/shared-contracts';
 import { useParams } from 'react-router';
 import { Price, useAddToCart } from '../../../components/product-card';
 import { ProductImage } from '../../../components/product-image';
 import { ErrorState, Loading } from '../../../components/states';
 import { useProduct } from '../api/get-product';
+import { UnitPicker } from '../components/unit-picker';
 import '../shop.css';
+
+/** A single seedling with a minimum, a step or tiers shows the unit picker too. */
+const hasRules = (u: SaleUnit) => u.minQuantity > 1 || u.step > 1 || u.tiers.length > 0;
 
 /** /single/product/:id. */
 export function ProductDetailRoute() {
@@ -32,18 +37,28 @@ export function ProductDetailRoute() {
         <p className="muted">{p.category?.name}</p>
         <h1>{p.productName}</h1>
         <p>{p.productDescription}</p>
-        <p>
-          Qnty: <strong>{inStock ? `${p.productQuantity} left` : 'Out of Stock'}</strong>
-        </p>
         <Price product={p} />
-        {inStock ? (
-          <button type="button" className="btn" onClick={() => addToCart(p)}>
-            Add to Cart
-          </button>
+        {p.units && p.units.length > 0 && (p.units.length > 1 || hasRules(p.units[0]!)) ? (
+          <UnitPicker
+            units={p.units}
+            stock={p.productQuantity}
+            onAdd={(unit, quantity) => addToCart(p, unit, quantity)}
+          />
         ) : (
-          <button type="button" className="btn btn-grey" disabled>
-            Out Of Stock
-          </button>
+          <>
+            <p>
+              Qnty: <strong>{inStock ? `${p.productQuantity} left` : 'Out of Stock'}</strong>
+            </p>
+            {inStock ? (
+              <button type="button" className="btn" onClick={() => addToCart(p)}>
+                Add to Cart
+              </button>
+            ) : (
+              <button type="button" className="btn btn-grey" disabled>
+                Out Of Stock
+              </button>
+            )}
+          </>
         )}
       </div>
     </div>

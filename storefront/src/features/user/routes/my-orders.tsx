@@ -6,6 +6,7 @@ import {
   STOREFRONT_MESSAGES,
   type OrderStatus,
   type PaymentStatus,
+  lineItemName,
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -122,7 +123,9 @@ export function MyOrdersRoute() {
                   #{n} · {formatDate(o.orderDate)} · {o.customerName}
                 </p>
                 <p className="order-card-products">
-                  {o.products.map((p) => p.productName).join(', ')}
+                  {o.products
+                    .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
+                    .join(', ')}
                 </p>
                 <dl className="order-card-facts">
                   <dt>Payment status</dt>
@@ -177,7 +180,9 @@ export function MyOrdersRoute() {
                     </td>
                     <td className="wrap">{o.customerName}</td>
                     <td className="wrap">
-                      {o.products.map((p) => p.productName).join(', ')}
+                      {o.products
+                        .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
+                        .join(', ')}
                       {/* The delivery rides in the wrapping cell: the table keeps the spec's columns. */}
                       <br />
                       <span className="muted small">

@@ -9,6 +9,7 @@ import {
   STOREFRONT_MESSAGES,
   type OrderDeliveryChoice,
   type OrderStatus,
+  lineItemName,
 } from '@spc/shared-contracts';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -85,7 +86,7 @@ export function MyOrderDetailRoute() {
           <ul className="receipt-lines">
             {order.products.map((l, i) => (
               <li key={i}>
-                <span className="receipt-name">{l.productName}</span>
+                <span className="receipt-name">{lineItemName(l)}</span>
                 <span className="receipt-row">
                   <span className="muted">
                     {l.quantity} × {formatMoney(l.unitPrice)}

@@ -1,0 +1,27 @@
+/**
+ * `node api/dist/scripts/migrate.js` (`npm run migrate`): brings the database to the shape this
+ * version of the API expects, idempotently; run once on every deploy, before the API starts (the
+ * compose file's `migrate` service). Today: sale units (every product gets its single seedling).
+ */
+import 'reflect-metadata';
+import mongoose from 'mongoose';
+import { loadConfig } from '../config/app-config';
+import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const connection = await mongoose.createConnection(config.mongodbUri).asPromise();
+  try {
+    const units = await migrateSaleUnits(connection.db!);
+    console.log(
+      `[migrate] sale units: ${units.migrated} product(s) given their single seedling, ${units.alreadyMigrated} already had units`,
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('[migrate] failed:', error);
+  process.exit(1);
+});

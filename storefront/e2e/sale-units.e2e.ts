@@ -1,0 +1,137 @@
+/**
+ * Sale units on a phone (issue 29): a farmer buys 12 trays of 50 at the 10+ price and sees the tier
+ * in the cart, at checkout and on the receipt (My Orders), each page passing the phone checks (no
+ * wider than the screen, no serious axe finding). The product is made through the API as the back
+ * office would. Run by tools/e2e/run-journeys.ts with the others.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { apiCall } from '../../tools/e2e/api';
+import { launchChromium } from '../../tools/e2e/chromium';
+import { phoneProblems } from '../../tools/e2e/phone-check';
+
+const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
+const API = process.env.API_URL ?? 'http://localhost:3101';
+const ADMIN = { email: 'admin@spc.local', password: 'Admin@1234' };
+const RUN = Date.now().toString(36);
+
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => browser?.close());
+
+/** A product sold singly (KES 15) and by the tray of 50 (KES 600; 10+ trays KES 540 each). */
+async function trayProduct(): Promise<string> {
+  const login = await apiCall<{ data?: { accessToken: string }; accessToken?: string }>(
+    API,
+    'POST',
+    '/api/auth/login',
+    ADMIN,
+  );
+  const token = login.data?.accessToken ?? login.accessToken!;
+  const { categories } = await apiCall<{ categories: { _id: string }[] }>(
+    API,
+    'GET',
+    '/api/categories?limit=1',
+  );
+  const form = new FormData();
+  const fields: Record<string, string> = {
+    productName: `Cabbage Gloria F1 ${RUN}`,
+    productDescription: 'Hardened off, sold by the tray',
+    price: '15',
+    productQuantity: '2000',
+    category: categories[0]!._id,
+    onOffer: 'false',
+    units: JSON.stringify([
+      { name: 'Single seedling', seedlings: 1 },
+      { name: 'Tray of 50', seedlings: 50, price: 600, tiers: [{ minQuantity: 10, price: 540 }] },
+    ]),
+  };
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  const res = await fetch(`${API}/api/products`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const body = (await res.json()) as { product: { _id: string } };
+  assert.equal(res.status, 201, JSON.stringify(body));
+  return body.product._id;
+}
+
+async function checkPhone(page: Page, what: string) {
+  assert.deepEqual(await phoneProblems(page, what), []);
+}
+
+describe('sale units on a phone', () => {
+  it('a farmer buys 12 trays at the 10+ price and sees the tier in the cart, checkout and receipt', async () => {
+    const productId = await trayProduct();
+    const email = `farmer${RUN}@example.co.ke`;
+    await apiCall(API, 'POST', '/api/auth/register', {
+      fullName: 'Kiptoo Farmer',
+      email,
+      phoneNumber: '0722000444',
+      password: 'Seedling@1',
+    });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'block',
+    });
+    await context.route(/wa\.me|openstreetmap\.org/, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<p>stub</p>' }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${BASE}/authenticate/login`);
+    await page.getByLabel('Email address', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Seedling@1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+
+    // The product page: the tray chosen, its tier shown, 12 of them at the 10+ price.
+    await page.goto(`${BASE}/single/product/${productId}`);
+    await page.getByRole('radio', { name: /Tray of 50/ }).check();
+    await page.getByText('10+ trays: KES 540 each').waitFor();
+    await page.getByText('40 trays left').waitFor();
+    await checkPhone(page, 'the product page');
+    const howMany = page.getByLabel('How many trays', { exact: true });
+    await howMany.fill('12');
+    await howMany.blur();
+    await page.getByText('(10+ price)').waitFor();
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+
+    // The cart names the unit and the tier.
+    await page.goto(`${BASE}/viewCart`);
+    const line = page.locator('.cart-line').filter({ hasText: `Cabbage Gloria F1 ${RUN}` });
+    await line.getByText('Tray of 50 · KES 540 each').waitFor();
+    await line.getByText('(10+ price)').waitFor();
+    assert.match((await line.locator('.line-price').textContent())!, /6,480/);
+    await checkPhone(page, 'the cart');
+
+    // Checkout shows it too; the server prices the order the same.
+    await page.goto(`${BASE}/checkout`);
+    const summary = page.locator('.cart-line').filter({ hasText: `Cabbage Gloria F1 ${RUN}` });
+    await summary.getByText('(10+ price)').waitFor();
+    await checkPhone(page, 'the checkout');
+    await page.getByLabel('County', { exact: true }).selectOption('Kiambu');
+    await page.getByLabel('Sub-county', { exact: true }).selectOption('Ruiru');
+    const ward = page.getByLabel('Ward', { exact: true });
+    await ward.selectOption((await ward.locator('option').allTextContents())[1]!);
+    await page
+      .getByLabel('Street address (nearest town, include sub-county)', { exact: true })
+      .fill('Eldoret road, near the depot');
+    await page.getByRole('button', { name: 'PLACE ORDER' }).click();
+    const number = (await page.getByTestId('purchase-number').textContent())!;
+    assert.match(number, /^SPD[A-Z2-9]{8}$/);
+
+    // The receipt in My Orders names the unit and the tier applied.
+    await page.goto(`${BASE}/user/my-orders`);
+    await page.getByText(number).first().click();
+    await page.getByText(`Cabbage Gloria F1 ${RUN} (Tray of 50) · 10+ price`).waitFor();
+    await page.getByText('12 × KES 540').waitFor();
+    await checkPhone(page, 'the receipt');
+    await context.close();
+  });
+});
