@@ -15,8 +15,9 @@ export class OrderSales {
     return this.orders.paidBetween(from, to);
   }
 
-  paidTotal(): Promise<number> {
-    return this.orders.paidTotal();
+  /** Orders written since `since`, with when each was paid (the sales rollup's changes). */
+  changedSince(since: Date) {
+    return this.orders.changedSince(since);
   }
 
   /** The refund recorded when this order was cancelled, or null. */
