@@ -198,6 +198,32 @@ export class OrdersRepository implements OnModuleInit {
     return doc && matchesFilter(doc, filter) ? [doc] : [];
   }
 
+  /**
+   * The orders of a list's filters, sorted as the list, at most `max`, `size` at a time from one
+   * cursor (the export streams them instead of holding them all).
+   */
+  async *batches(
+    filter: OrderListFilter,
+    size: number,
+    max: number,
+  ): AsyncGenerator<OrderRecord[]> {
+    const cursor = this.orders
+      .find(listQuery(filter))
+      .sort(listSort(filter))
+      .limit(max)
+      .lean<LeanOrder[]>()
+      .cursor({ batchSize: size });
+    let batch: OrderRecord[] = [];
+    for await (const doc of cursor) {
+      batch.push(toRecord(doc as LeanOrder));
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
+  }
+
   /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */
   async purchaseNumbersOf(ids: string[]): Promise<Map<string, string>> {
     const docs = await this.orders
