@@ -345,6 +345,16 @@ export class OrdersRepository implements OnModuleInit {
       }));
   }
 
+  /** When the first order still counted as paid was paid, or null. */
+  async firstPaidAt(): Promise<Date | null> {
+    const doc = await this.orders
+      .findOne({ placement: 'placed', paymentStatus: 'Paid', paidAt: { $gte: new Date(0) } })
+      .sort({ paidAt: 1 })
+      .select({ paidAt: 1 })
+      .lean<{ paidAt: Date | null }>();
+    return doc?.paidAt ? new Date(doc.paidAt) : null;
+  }
+
   /** The orders written since `since` (by `updatedAt`), with the instant each was paid, if paid. */
   async changedSince(since: Date): Promise<{ _id: string; paidAt: Date | null }[]> {
     const docs = await this.orders

@@ -118,14 +118,23 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
     await this.state().updateOne({ _id: 'sales' }, { $set: { upTo: started } }, { upsert: true });
   }
 
+  /** Every day from the first payment on, a month of orders in memory at a time. */
   private async rebuildAll(started: Date): Promise<void> {
-    const orders = await this.sales.paidBetween(new Date(0), new Date(started.getTime() + 1));
-    const byDay = new Map<string, PaidOrder[]>();
-    for (const order of orders) {
-      const day = shopDay(new Date(order.paidAt!));
-      byDay.set(day, [...(byDay.get(day) ?? []), order]);
+    const first = await this.sales.firstPaidAt();
+    if (!first) return;
+    const end = new Date(started.getTime() + 1);
+    for (let day = shopDay(first); startOfShopDay(day) < end; day = addDays(day, 31)) {
+      const from = startOfShopDay(day);
+      const to = new Date(Math.min(startOfShopDay(addDays(day, 31)).getTime(), end.getTime()));
+      const byDay = new Map<string, PaidOrder[]>();
+      for (const order of await this.sales.paidBetween(from, to)) {
+        const paidDay = shopDay(new Date(order.paidAt!));
+        const orders = byDay.get(paidDay) ?? [];
+        orders.push(order);
+        byDay.set(paidDay, orders);
+      }
+      for (const [paidDay, paid] of byDay) await this.write(paidDay, paid);
     }
-    for (const [day, paid] of byDay) await this.write(day, paid);
   }
 
   private async rebuildDay(day: string): Promise<void> {
