@@ -1,4 +1,4 @@
-/* global rs, print, quit -- mongosh's shell globals */
+/* global rs, print -- mongosh's shell globals */
 // The `replica-set` profile's one-shot mongo-init service (mongosh --host mongo --file): adds
 // mongo-2 and mongo-3 to the set the first node started (replica-set.js). Run again, it adds
 // nothing: members already there are left as they are.

@@ -1,4 +1,4 @@
-/* global rs, print, quit -- mongosh's shell globals */
+/* global rs, quit -- mongosh's shell globals */
 // The mongo service's healthcheck (mongosh --file): makes this node a replica set of one member
 // the first time (rs0, host mongo:27017), then answers healthy once it is primary or secondary.
 // The `replica-set` profile's mongo-init service adds the two other members (add-members.js).
