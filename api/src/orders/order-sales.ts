@@ -15,8 +15,14 @@ export class OrderSales {
     return this.orders.paidBetween(from, to);
   }
 
-  paidTotal(): Promise<number> {
-    return this.orders.paidTotal();
+  /** When the first paid order was paid, or null (where the sales rollup starts). */
+  firstPaidAt() {
+    return this.orders.firstPaidAt();
+  }
+
+  /** Orders written since `since`, with when each was paid (the sales rollup's changes). */
+  changedSince(since: Date) {
+    return this.orders.changedSince(since);
   }
 
   /** The refund recorded when this order was cancelled, or null. */

@@ -5,12 +5,17 @@ import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts'
 import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
-import { listQuery, listSort } from './order-list-query';
+import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { Order, type OrderLine } from './schemas/order.schema';
 import { canonicalPhone } from '../common/identifiers';
 
 type LeanOrder = Order & { _id: { toString(): string } };
+/** A paid order as the sales figures read it. */
+export type PaidOrder = Pick<
+  OrderRecord,
+  '_id' | 'paidAt' | 'totalAmount' | 'shippingFee' | 'products'
+>;
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** A line's unit and tier; lines from before sale units were single seedlings. */
@@ -175,8 +180,9 @@ export class OrdersRepository implements OnModuleInit {
   }
 
   async findById(id: string): Promise<OrderRecord | null> {
-    const doc = await this.orders.findOne({ _id: id, placement: 'placed' }).lean<LeanOrder>();
-    return doc ? toRecord(doc) : null;
+    // By id alone (the _id index), the placement checked here.
+    const doc = await this.orders.findById(id).lean<LeanOrder>();
+    return doc?.placement === 'placed' ? toRecord(doc) : null;
   }
 
   async findAnyById(id: string): Promise<OrderRecord | null> {
@@ -196,6 +202,12 @@ export class OrdersRepository implements OnModuleInit {
     skip: number,
     limit: number,
   ): Promise<{ items: OrderRecord[]; total: number }> {
+    const searched = filter.search ? await this.searched(filter) : null;
+    if (searched)
+      return {
+        items: searched.slice(skip, skip + limit).map(toRecord),
+        total: searched.length,
+      };
     const query = listQuery(filter);
     const [docs, total] = await Promise.all([
       this.orders.find(query).sort(listSort(filter)).skip(skip).limit(limit).lean<LeanOrder[]>(),
@@ -205,8 +217,48 @@ export class OrdersRepository implements OnModuleInit {
   }
 
   /** How many placed orders match the filter (the work queue's counts, the export's bound). */
-  countMatching(filter: OrderListFilter): Promise<number> {
+  async countMatching(filter: OrderListFilter): Promise<number> {
+    const searched = filter.search ? await this.searched(filter) : null;
+    if (searched) return searched.length;
     return this.orders.countDocuments(listQuery(filter));
+  }
+
+  /**
+   * A search for one whole purchase number: the order is looked up by its number (the unique
+   * index) and checked against the other filters here. Null for any other search, which is asked
+   * as one query (`listQuery`: a substring in four fields, which no index serves).
+   */
+  private async searched(filter: OrderListFilter): Promise<LeanOrder[] | null> {
+    const number = wholePurchaseNumber(filter.search!);
+    if (!number) return null;
+    const doc = await this.orders.findOne({ purchaseNumber: number }).lean<LeanOrder>();
+    return doc && matchesFilter(doc, filter) ? [doc] : [];
+  }
+
+  /**
+   * The orders of a list's filters, sorted as the list, at most `max`, `size` at a time from one
+   * cursor (the export streams them instead of holding them all).
+   */
+  async *batches(
+    filter: OrderListFilter,
+    size: number,
+    max: number,
+  ): AsyncGenerator<OrderRecord[]> {
+    const cursor = this.orders
+      .find(listQuery(filter))
+      .sort(listSort(filter))
+      .limit(max)
+      .lean<LeanOrder[]>()
+      .cursor({ batchSize: size });
+    let batch: OrderRecord[] = [];
+    for await (const doc of cursor) {
+      batch.push(toRecord(doc as LeanOrder));
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
   }
 
   /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */
@@ -288,20 +340,20 @@ export class OrdersRepository implements OnModuleInit {
   async unfinished(
     reservingBefore: Date,
   ): Promise<{ reserving: OrderRecord[]; unsettled: OrderRecord[]; returning: OrderRecord[] }> {
-    const [reserving, unsettled, returning] = await Promise.all([
-      this.orders
-        .find({ placement: { $in: ['reserving', 'undoing'] }, createdAt: { $lt: reservingBefore } })
-        .limit(500)
-        .lean<LeanOrder[]>(),
-      this.orders
-        .find({ placement: 'placed', ledgerSettled: false, createdAt: { $lt: reservingBefore } })
-        .limit(500)
-        .lean<LeanOrder[]>(),
-      this.orders
-        .find({ stockReturn: { $in: ['pending', 'done'] }, updatedAt: { $lt: reservingBefore } })
-        .limit(500)
-        .lean<LeanOrder[]>(),
+    // One equality and one range per query, each a prefix of an index (placement/createdAt,
+    // placement/ledgerSettled/createdAt, stockReturn/updatedAt): no scan of the years of orders.
+    const find = (filter: FilterQuery<Order>) =>
+      this.orders.find(filter).limit(500).lean<LeanOrder[]>();
+    const before = { $lt: reservingBefore };
+    const [reservingOnly, undoing, unsettled, pending, done] = await Promise.all([
+      find({ placement: 'reserving', createdAt: before }),
+      find({ placement: 'undoing', createdAt: before }),
+      find({ placement: 'placed', ledgerSettled: false, createdAt: before }),
+      find({ stockReturn: 'pending', updatedAt: before }),
+      find({ stockReturn: 'done', updatedAt: before }),
     ]);
+    const reserving = [...reservingOnly, ...undoing].slice(0, 500);
+    const returning = [...pending, ...done].slice(0, 500);
     return {
       reserving: reserving.map(toRecord),
       unsettled: unsettled.map(toRecord),
@@ -326,42 +378,58 @@ export class OrdersRepository implements OnModuleInit {
     return docs.map(toRecord);
   }
 
-  /** Paid, not cancelled orders paid in [from, to): what the sales figures add up. */
-  async paidBetween(
-    from: Date,
-    to: Date,
-  ): Promise<Pick<OrderRecord, 'paidAt' | 'totalAmount' | 'shippingFee' | 'products'>[]> {
+  /**
+   * Paid, not cancelled orders paid in [from, to): what the sales figures add up. The query names
+   * only indexed fields ({placement, paymentStatus, paidAt}); the cancelled ones are left out here.
+   */
+  async paidBetween(from: Date, to: Date): Promise<PaidOrder[]> {
     const docs = await this.orders
-      .find({
-        placement: 'placed',
-        paymentStatus: 'Paid',
-        orderStatus: { $ne: 'Cancelled' },
-        paidAt: { $gte: from, $lt: to },
-      })
-      .select({ paidAt: 1, totalAmount: 1, shippingFee: 1, products: 1 })
-      .lean<Pick<Order, 'paidAt' | 'totalAmount' | 'shippingFee' | 'products'>[]>();
-    return docs.map((d) => ({
-      paidAt: iso(d.paidAt),
-      totalAmount: d.totalAmount,
-      shippingFee: d.shippingFee ?? 0,
-      products: d.products.map((l) => ({
-        product: { _id: l.productId, productName: l.productName, productImage: '' },
-        productName: l.productName,
-        productImage: '',
-        unitPrice: l.unitPrice,
-        quantity: l.quantity,
-        lineTotal: l.lineTotal,
-        ...lineUnit(l),
-      })),
-    }));
+      .find({ placement: 'placed', paymentStatus: 'Paid', paidAt: { $gte: from, $lt: to } })
+      .select({ paidAt: 1, totalAmount: 1, shippingFee: 1, products: 1, orderStatus: 1 })
+      .lean<
+        (Pick<Order, 'paidAt' | 'totalAmount' | 'shippingFee' | 'products' | 'orderStatus'> & {
+          _id: { toString(): string };
+        })[]
+      >();
+    return docs
+      .filter((d) => d.orderStatus !== 'Cancelled')
+      .map((d) => ({
+        _id: d._id.toString(),
+        paidAt: iso(d.paidAt),
+        totalAmount: d.totalAmount,
+        shippingFee: d.shippingFee ?? 0,
+        products: d.products.map((l) => ({
+          product: { _id: l.productId, productName: l.productName, productImage: '' },
+          productName: l.productName,
+          productImage: '',
+          unitPrice: l.unitPrice,
+          quantity: l.quantity,
+          lineTotal: l.lineTotal,
+          ...lineUnit(l),
+        })),
+      }));
   }
 
-  async paidTotal(): Promise<number> {
-    const rows = await this.orders.aggregate<{ total: number }>([
-      { $match: { placement: 'placed', paymentStatus: 'Paid', orderStatus: { $ne: 'Cancelled' } } },
-      { $group: { _id: null, total: { $sum: '$totalAmount' } } },
-    ]);
-    return rows[0]?.total ?? 0;
+  /** When the first order still counted as paid was paid, or null. */
+  async firstPaidAt(): Promise<Date | null> {
+    const doc = await this.orders
+      .findOne({ placement: 'placed', paymentStatus: 'Paid', paidAt: { $gte: new Date(0) } })
+      .sort({ paidAt: 1 })
+      .select({ paidAt: 1 })
+      .lean<{ paidAt: Date | null }>();
+    return doc?.paidAt ? new Date(doc.paidAt) : null;
+  }
+
+  /** The orders written since `since` (by `updatedAt`), with the instant each was paid, if paid. */
+  async changedSince(since: Date): Promise<{ _id: string; paidAt: Date | null }[]> {
+    const docs = await this.orders
+      .find({ updatedAt: { $gte: since } })
+      .select({ paidAt: 1 })
+      .lean<{ _id: { toString(): string }; paidAt: Date | null }[]>();
+    return docs.map((d) => ({
+      _id: d._id.toString(),
+      paidAt: d.paidAt ? new Date(d.paidAt) : null,
+    }));
   }
 
   /**

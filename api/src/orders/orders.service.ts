@@ -377,7 +377,8 @@ export class OrdersService {
   }
 
   /** Joins the placer's name and e-mail in, one query for the whole page. */
-  private async views(records: OrderRecord[]): Promise<OrderDto[]> {
+  /** Records as the back office shows them (the customer's name from their account). */
+  async views(records: OrderRecord[]): Promise<OrderDto[]> {
     const ids = [...new Set(records.map((r) => r.placedBy).filter((id): id is string => !!id))];
     const people = new Map((await this.users.findManyByIds(ids)).map((u) => [u._id, u]));
     return records.map(

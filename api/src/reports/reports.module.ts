@@ -2,6 +2,11 @@ import { Module } from '@nestjs/common';
 import { OrdersModule } from '../orders/orders.module';
 import { ReportsController } from './reports.controller';
 import { ReportsService } from './reports.service';
+import { SalesRollup } from './sales-rollup';
 
-@Module({ imports: [OrdersModule], controllers: [ReportsController], providers: [ReportsService] })
+@Module({
+  imports: [OrdersModule],
+  controllers: [ReportsController],
+  providers: [ReportsService, SalesRollup],
+})
 export class ReportsModule {}

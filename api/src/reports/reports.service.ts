@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { lineItemName } from '@spc/shared-contracts';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
+import { SalesRollup } from './sales-rollup';
 import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
 
 const MAX_REPORT_DAYS = 366;
@@ -10,7 +10,10 @@ const TOP_PRODUCTS = 10;
 /** Sales from paid, not cancelled orders, counted on the day they were paid in the shop's time zone. */
 @Injectable()
 export class ReportsService {
-  constructor(private readonly orders: OrderSales) {}
+  constructor(
+    private readonly orders: OrderSales,
+    private readonly rollup: SalesRollup,
+  ) {}
 
   async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
     const today = shopDay(now);
@@ -19,7 +22,7 @@ export class ReportsService {
     const tomorrow = startOfShopDay(addDays(today, 1));
     const [week, totalSales] = await Promise.all([
       this.orders.paidBetween(weekStart, tomorrow),
-      this.orders.paidTotal(),
+      this.rollup.total(),
     ]);
     const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);
     return {
@@ -37,8 +40,9 @@ export class ReportsService {
       if (days.length > MAX_REPORT_DAYS)
         throw new BadRequestException(`A report covers at most ${MAX_REPORT_DAYS} days`);
     }
-    const [orders, refunds] = await Promise.all([
-      this.orders.paidBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
+    // Days from the rollup (sales-rollup.ts): a year is 365 rows, not a year of orders.
+    const [rows, refunds] = await Promise.all([
+      this.rollup.between(from, to),
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
     const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
@@ -47,34 +51,34 @@ export class ReportsService {
       string,
       { productId: string; productName: string; quantity: number; revenue: number }
     >();
-    for (const order of orders) {
-      const day = shopDay(new Date(order.paidAt!));
-      const bucket = series.get(day);
-      if (bucket) {
-        bucket.orders += 1;
-        bucket.revenue += order.totalAmount;
-      }
-      const part = split.get(day);
-      if (part) {
-        part.deliveryFees += order.shippingFee;
-        part.productSales += order.totalAmount - order.shippingFee;
-      }
-      // One row per product and unit (quantity counts the unit); the unit is named unless single.
-      for (const line of order.products) {
-        const key = `${line.product._id}:${line.unit.name}`;
+    let count = 0;
+    let revenue = 0;
+    let deliveryFees = 0;
+    for (const row of rows) {
+      const bucket = series.get(row._id);
+      const part = split.get(row._id);
+      if (!bucket || !part) continue;
+      bucket.orders += row.orders;
+      bucket.revenue += row.revenue;
+      part.deliveryFees += row.deliveryFees;
+      part.productSales += row.revenue - row.deliveryFees;
+      count += row.orders;
+      revenue += row.revenue;
+      deliveryFees += row.deliveryFees;
+      for (const line of row.products) {
+        // A row per product and unit (rows written before units count as single seedlings).
+        const key = `${line.productId}:${line.unitName ?? ''}`;
         const p = products.get(key) ?? {
-          productId: line.product._id,
-          productName: lineItemName({ productName: line.productName, unit: line.unit }),
+          productId: line.productId,
+          productName: line.productName,
           quantity: 0,
           revenue: 0,
         };
         p.quantity += line.quantity;
-        p.revenue += line.lineTotal;
+        p.revenue += line.revenue;
         products.set(key, p);
       }
     }
-    const revenue = orders.reduce((n, o) => n + o.totalAmount, 0);
-    const deliveryFees = orders.reduce((n, o) => n + o.shippingFee, 0);
     return {
       from,
       to,
@@ -83,9 +87,9 @@ export class ReportsService {
         .sort((a, b) => b.revenue - a.revenue || b.quantity - a.quantity)
         .slice(0, TOP_PRODUCTS),
       totals: {
-        orders: orders.length,
+        orders: count,
         revenue,
-        averageOrderValue: orders.length ? Math.round(revenue / orders.length) : 0,
+        averageOrderValue: count ? Math.round(revenue / count) : 0,
         refunds: {
           orders: refunds.length,
           amount: refunds.reduce((n, r) => n + r.amount, 0),

@@ -89,7 +89,8 @@ export class UsersRepository {
   }
 
   async list(query: UserListQuery): Promise<{ items: UserView[]; total: number }> {
-    const filter: FilterQuery<User> = { role: { $in: query.roles } };
+    // One role as an equality, so role and isActive are a prefix of {role, isActive, createdAt}.
+    const filter: FilterQuery<User> = { role: oneOrAny(query.roles) };
     if (query.isActive !== undefined) filter.isActive = query.isActive;
     if (query.search) {
       const pattern = new RegExp(escapeRegExp(query.search), 'i');
@@ -109,7 +110,7 @@ export class UsersRepository {
 
   async count(roles: Role[], isActive?: boolean): Promise<number> {
     return this.users.countDocuments({
-      role: { $in: roles },
+      role: oneOrAny(roles),
       ...(isActive === undefined ? {} : { isActive }),
     });
   }
@@ -198,4 +199,9 @@ export class UsersRepository {
     );
     return res.modifiedCount === 1;
   }
+}
+
+/** A role condition: an equality for one role, `$in` for several. */
+function oneOrAny(roles: Role[]): Role | { $in: Role[] } {
+  return roles.length === 1 ? roles[0]! : { $in: roles };
 }

@@ -1,8 +1,9 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { PAYMENT_METHODS, type PaymentMethod } from '@spc/shared-contracts';
+import { MONEY_WRITE_CONCERN } from '../../common/write-concern';
 
 /** Money given back when a paid order is cancelled: one per order, kept with the sales record. */
-@Schema({ collection: 'order_refunds' })
+@Schema({ collection: 'order_refunds', writeConcern: MONEY_WRITE_CONCERN })
 export class OrderRefund {
   @Prop({ required: true }) orderId!: string;
   @Prop({ required: true }) purchaseNumber!: string;

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { MPESA_PUSH_STATUSES, type MpesaPushStatus } from '@spc/shared-contracts';
+import { MONEY_WRITE_CONCERN } from '../../common/write-concern';
 
 /** What a callback said, kept until the prompt is settled (the reconciler may finish the job). */
 @Schema({ _id: false })
@@ -16,7 +17,12 @@ export class MpesaCallbackRecord {
  * One M-Pesa Express prompt. Its `_id` is Daraja's CheckoutRequestID, so a callback finds it by
  * `_id`.
  */
-@Schema({ collection: 'mpesa_pushes', timestamps: true, versionKey: false })
+@Schema({
+  collection: 'mpesa_pushes',
+  timestamps: true,
+  versionKey: false,
+  writeConcern: MONEY_WRITE_CONCERN,
+})
 export class MpesaPush {
   @Prop({ type: String, required: true }) _id!: string;
   @Prop({ required: true }) merchantRequestId!: string;

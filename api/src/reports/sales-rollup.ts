@@ -1,0 +1,184 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { lineItemName } from '@spc/shared-contracts';
+import type { Connection } from 'mongoose';
+import { OrderSales } from '../orders/order-sales';
+import type { PaidOrder } from '../orders/orders.repository';
+import { addDays, shopDay, startOfShopDay } from './shop-time';
+
+/** One day's sales (Africa/Nairobi), as the report adds them up. */
+export interface SalesDay {
+  /** YYYY-MM-DD. */
+  _id: string;
+  /** The same day, indexed (SecantusDB plans no range on `_id`). */
+  day: string;
+  orders: number;
+  revenue: number;
+  deliveryFees: number;
+  /** A row per product and unit (`unitName`); productName names the unit unless single. */
+  products: {
+    productId: string;
+    unitName: string;
+    productName: string;
+    quantity: number;
+    revenue: number;
+  }[];
+  /** The orders counted in this day, so a day an order leaves (its payment moved) is rebuilt too. */
+  orderIds: string[];
+}
+
+interface RollupState {
+  _id: 'sales';
+  /** Every order written before this instant (less MARGIN_MS) is in the days. */
+  upTo: Date;
+}
+
+/**
+ * Writes still in flight when a refresh starts are caught by the next one: the changes are read
+ * from `upTo` less this margin (an order write takes milliseconds; API instances' clocks must agree
+ * within it).
+ */
+const MARGIN_MS = 60_000;
+
+/**
+ * The sales report's rollup: one row per day in `sales_days`, so a year's report reads 365 rows
+ * instead of every paid order of the year (a scan that grows with the years).
+ *
+ * It stays correct by being rebuilt incrementally from the orders, never written beside them:
+ * before each read, the orders written since the last refresh (`updatedAt`, indexed) name the days
+ * to rebuild: the day each is paid in now and any day that counted it before (`orderIds`). Each
+ * such day is recomputed from its paid orders (indexed by `paidAt`) and replaced whole, so a
+ * rebuild is idempotent and two API instances refreshing at once write the same rows. The first
+ * refresh on a database builds every day in one pass.
+ */
+@Injectable()
+export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger(SalesRollup.name);
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly sales: OrderSales,
+    @InjectConnection() private readonly connection: Connection,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.days().createIndex({ orderIds: 1 });
+    await this.days().createIndex({ day: 1 });
+  }
+
+  /** Brought up to date once at start-up, so the first report after a restart reads few days. */
+  onApplicationBootstrap(): void {
+    this.refresh().catch((error: Error) =>
+      this.logger.warn(`The sales rollup could not be refreshed: ${error.message}`),
+    );
+  }
+
+  private days() {
+    return this.connection.collection<SalesDay>('sales_days');
+  }
+  private state() {
+    return this.connection.collection<RollupState>('sales_rollup_state');
+  }
+
+  /** The days in [from, to] (YYYY-MM-DD) with sales, oldest first, brought up to date first. */
+  async between(from: string, to: string): Promise<Omit<SalesDay, 'orderIds'>[]> {
+    await this.refresh();
+    return this.days()
+      .find({ day: { $gte: from, $lte: to } }, { projection: { orderIds: 0 } })
+      .sort({ day: 1 })
+      .toArray();
+  }
+
+  /** KES of every paid, not cancelled order ever. */
+  async total(): Promise<number> {
+    await this.refresh();
+    const rows = await this.days()
+      .find({ day: { $gte: '' } }, { projection: { revenue: 1 } })
+      .toArray();
+    return rows.reduce((n, r) => n + r.revenue, 0);
+  }
+
+  /** One refresh at a time in this process; callers during one wait for it. */
+  refresh(): Promise<void> {
+    this.running ??= this.refreshNow().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async refreshNow(): Promise<void> {
+    const started = new Date();
+    const state = await this.state().findOne({ _id: 'sales' });
+    if (!state) {
+      await this.rebuildAll(started);
+    } else {
+      const changed = await this.sales.changedSince(new Date(state.upTo.getTime() - MARGIN_MS));
+      if (changed.length) {
+        const days = new Set<string>();
+        for (const order of changed) if (order.paidAt) days.add(shopDay(order.paidAt));
+        const holding = await this.days()
+          .find({ orderIds: { $in: changed.map((o) => o._id) } }, { projection: { _id: 1 } })
+          .toArray();
+        for (const row of holding) days.add(row._id);
+        for (const day of days) await this.rebuildDay(day);
+      }
+    }
+    await this.state().updateOne({ _id: 'sales' }, { $set: { upTo: started } }, { upsert: true });
+  }
+
+  /** Every day from the first payment on, a month of orders in memory at a time. */
+  private async rebuildAll(started: Date): Promise<void> {
+    const first = await this.sales.firstPaidAt();
+    if (!first) return;
+    const end = new Date(started.getTime() + 1);
+    for (let day = shopDay(first); startOfShopDay(day) < end; day = addDays(day, 31)) {
+      const from = startOfShopDay(day);
+      const to = new Date(Math.min(startOfShopDay(addDays(day, 31)).getTime(), end.getTime()));
+      const byDay = new Map<string, PaidOrder[]>();
+      for (const order of await this.sales.paidBetween(from, to)) {
+        const paidDay = shopDay(new Date(order.paidAt!));
+        const orders = byDay.get(paidDay) ?? [];
+        orders.push(order);
+        byDay.set(paidDay, orders);
+      }
+      for (const [paidDay, paid] of byDay) await this.write(paidDay, paid);
+    }
+  }
+
+  private async rebuildDay(day: string): Promise<void> {
+    const paid = await this.sales.paidBetween(startOfShopDay(day), startOfShopDay(addDays(day, 1)));
+    await this.write(day, paid);
+  }
+
+  private async write(day: string, paid: PaidOrder[]): Promise<void> {
+    if (!paid.length) {
+      await this.days().deleteOne({ _id: day });
+      return;
+    }
+    const products = new Map<string, SalesDay['products'][number]>();
+    for (const order of paid)
+      // One row per product and unit (quantity counts the unit); the unit is named unless single.
+      for (const line of order.products) {
+        const key = `${line.product._id}:${line.unit.name}`;
+        const p = products.get(key) ?? {
+          productId: line.product._id,
+          unitName: line.unit.name,
+          productName: lineItemName({ productName: line.productName, unit: line.unit }),
+          quantity: 0,
+          revenue: 0,
+        };
+        p.quantity += line.quantity;
+        p.revenue += line.lineTotal;
+        products.set(key, p);
+      }
+    const row: Omit<SalesDay, '_id'> = {
+      day,
+      orders: paid.length,
+      revenue: paid.reduce((n, o) => n + o.totalAmount, 0),
+      deliveryFees: paid.reduce((n, o) => n + o.shippingFee, 0),
+      products: [...products.values()],
+      orderIds: paid.map((o) => o._id),
+    };
+    await this.days().replaceOne({ _id: day }, row, { upsert: true });
+  }
+}

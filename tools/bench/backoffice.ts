@@ -1,0 +1,298 @@
+/**
+ * `npm run bench:backoffice`: the back office's daily reads, timed over HTTP against the built API
+ * on a database holding years of trading (`seed:years`: 200,000 orders by default).
+ *
+ * 1. A private database with the demo catalogue, filled by seed:years (its time is printed).
+ * 2. "before": the API as it was before the back-office indexes and the sales rollup
+ *    (BENCH_BEFORE_MAIN, default .data/bench-backoffice/api-base/main.js: a build of the base
+ *    commit; the phase is skipped with a note when it is missing). It runs first, so the database
+ *    holds only the indexes that build makes.
+ * 3. "after": the API of this checkout (api/dist/main.js), which makes its indexes on start.
+ *
+ * Each call is made BENCH_REPEAT times (20) one after another by the admin; p50, p95 and the rows
+ * of an answer are printed per phase in one table. The month's CSV export is timed apart while the
+ * API's RSS is sampled every 20 ms (start, peak, end printed). Figures are printed, never judged:
+ * it exits non-zero only when a call fails.
+ *
+ * Settings: BENCH_ORDERS (200000), BENCH_CUSTOMERS (20000), BENCH_DAYS (1095), BENCH_REPEAT (20),
+ * BENCH_BEFORE_MAIN, DRILL_SKIP_BUILD=1 (the API is already built).
+ */
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MongoClient } from 'mongodb';
+import {
+  buildApi,
+  rssMb,
+  say,
+  seededDatabase,
+  sleep,
+  startApi,
+  stopApi,
+  type ApiProcess,
+} from '../drills/support';
+import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+import { seedYears } from '../seed-years/seed-years';
+
+const B = 'bench:backoffice';
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ORDERS = num('BENCH_ORDERS', 200_000);
+const CUSTOMERS = num('BENCH_CUSTOMERS', 20_000);
+const DAYS = num('BENCH_DAYS', 3 * 365);
+const REPEAT = num('BENCH_REPEAT', 20);
+const DIR = path.join(DATA_DIR, 'drills', 'bench-backoffice');
+const BEFORE_MAIN =
+  process.env.BENCH_BEFORE_MAIN ?? path.join(DATA_DIR, 'bench-backoffice', 'api-base', 'main.js');
+
+interface Call {
+  name: string;
+  path: string;
+}
+interface Timed {
+  p50: number;
+  p95: number;
+  rows: number;
+}
+
+/** The day `n` days before today in Nairobi, as YYYY-MM-DD. */
+function nairobiDay(daysAgo: number): string {
+  const t = Date.now() + 3 * 3600_000 - daysAgo * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** The calls a clerk or the owner makes in a day (one of each), with what they need to name. */
+async function dailyCalls(uri: string): Promise<Call[]> {
+  const client = await MongoClient.connect(uri);
+  try {
+    const db = client.db();
+    const orders = db.collection('orders');
+    const sample = await orders.find({}).sort({ orderDate: -1 }).skip(500).limit(1).next();
+    const older = await orders.find({}).sort({ orderDate: 1 }).skip(1000).limit(1).next();
+    const clerk = await db.collection('users').findOne({ role: 'staff' });
+    if (!sample || !older || !clerk) throw new Error('the seeded database has no orders or clerks');
+    const guest = sample.guestInfo as { phoneNumber: string; fullName: string };
+    const phone = `0${guest.phoneNumber.slice(4)}`;
+    const monthFrom = nairobiDay(30);
+    const monthTo = nairobiDay(0);
+    const yearFrom = nairobiDay(364);
+    return [
+      { name: 'queue counts', path: '/api/orders/queue' },
+      { name: 'tab: all', path: '/api/orders?page=1&limit=20' },
+      ...['toConfirmPayment', 'toDispatch', 'inTransit', 'toComplete'].map((q) => ({
+        name: `tab: ${q}`,
+        path: `/api/orders?queue=${q}&page=1&limit=20`,
+      })),
+      { name: 'filter: status Completed', path: '/api/orders?status=Completed&page=1&limit=20' },
+      { name: 'filter: unpaid', path: '/api/orders?paymentStatus=Pending&page=1&limit=20' },
+      { name: 'filter: cancelled', path: '/api/orders?status=Cancelled&page=1&limit=20' },
+      {
+        name: 'filter: last month',
+        path: `/api/orders?from=${monthFrom}&to=${monthTo}&page=1&limit=20`,
+      },
+      {
+        name: 'filter: biggest first',
+        path: '/api/orders?sortBy=totalAmount&sortOrder=desc&page=1&limit=20',
+      },
+      { name: 'filter: page 50', path: '/api/orders?page=50&limit=20' },
+      {
+        name: 'search: purchase number',
+        path: `/api/orders?search=${sample.purchaseNumber}&page=1&limit=20`,
+      },
+      { name: 'search: phone', path: `/api/orders?search=${phone}&page=1&limit=20` },
+      {
+        name: 'search: name',
+        path: `/api/orders?search=${encodeURIComponent(guest.fullName)}&page=1&limit=20`,
+      },
+      { name: 'order detail', path: `/api/orders/${String(sample._id)}` },
+      { name: 'order detail (old)', path: `/api/orders/${String(older._id)}` },
+      { name: 'dashboard: sales', path: '/api/sales-summary' },
+      { name: 'dashboard: staff', path: '/api/staff?page=1' },
+      { name: 'dashboard: users', path: '/api/users?page=1' },
+      { name: 'dashboard: low stock', path: '/api/stock/low' },
+      {
+        name: "sales report: the year's",
+        path: `/api/sales-summary/report?from=${yearFrom}&to=${monthTo}`,
+      },
+      {
+        name: 'sales report: the month',
+        path: `/api/sales-summary/report?from=${monthFrom}&to=${monthTo}`,
+      },
+      { name: 'audit: filters', path: '/api/audit-logs/filters' },
+      { name: 'audit: all', path: '/api/audit-logs?page=1&limit=20' },
+      {
+        name: 'audit: by person, a month',
+        path: `/api/audit-logs?user=${String(clerk._id)}&from=${monthFrom}&to=${monthTo}&page=1&limit=20`,
+      },
+      {
+        name: 'audit: by person',
+        path: `/api/audit-logs?user=${String(clerk._id)}&page=1&limit=20`,
+      },
+      {
+        name: 'export: month CSV',
+        path: `/api/orders/export.csv?from=${monthFrom}&to=${monthTo}`,
+      },
+    ];
+  } finally {
+    await client.close();
+  }
+}
+
+/** The rows an answer carries: its longest list (or a CSV's lines less the header). */
+function rowsOf(body: string, csv: boolean): number {
+  if (csv) return Math.max(0, body.trimEnd().split('\n').length - 1);
+  let most = 0;
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 3 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      most = Math.max(most, value.length);
+      return;
+    }
+    for (const v of Object.values(value)) walk(v, depth + 1);
+  };
+  walk(JSON.parse(body), 0);
+  return most;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function timeCall(api: ApiProcess, token: string, call: Call): Promise<Timed> {
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < REPEAT; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${api.base}${call.path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = await res.text();
+    times.push(performance.now() - t0);
+    if (!res.ok) throw new Error(`${call.name}: ${res.status} ${body.slice(0, 300)}`);
+    rows = rowsOf(body, call.path.includes('.csv'));
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), rows };
+}
+
+/** The month's export once, with the API's RSS sampled while it streams. */
+async function timeExport(api: ApiProcess, token: string, call: Call) {
+  const samples: number[] = [rssMb(api.pid)];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      samples.push(rssMb(api.pid));
+      await sleep(20);
+    }
+  })();
+  const t0 = performance.now();
+  const res = await fetch(`${api.base}${call.path}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  const ms = performance.now() - t0;
+  sampling = false;
+  await sampler;
+  samples.push(rssMb(api.pid));
+  return {
+    ms,
+    bytes,
+    rssStart: samples[0]!,
+    rssPeak: Math.max(...samples),
+    rssEnd: samples.at(-1)!,
+  };
+}
+
+async function signIn(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await res.json()) as { data?: { accessToken?: string }; message?: string };
+  if (!res.ok || !body.data?.accessToken)
+    throw new Error(`the admin could not sign in: ${res.status} ${body.message}`);
+  return body.data.accessToken;
+}
+
+async function phase(
+  label: string,
+  main: string,
+  env: NodeJS.ProcessEnv,
+  calls: Call[],
+): Promise<{ timed: Map<string, Timed>; exported: Awaited<ReturnType<typeof timeExport>> }> {
+  say(B, `${label}: starting ${path.relative(WORKSPACE_ROOT, main)}`);
+  const t0 = performance.now();
+  const api = await startApi(env, { main, quiet: true });
+  say(B, `${label}: healthy in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  try {
+    const token = await signIn(api.base, env.ADMIN_EMAIL!, env.ADMIN_PASSWORD!);
+    const timed = new Map<string, Timed>();
+    // One warm-up pass (the first call of each builds its caches, e.g. the sales rollup).
+    for (const call of calls) await timeCall(api, token, { ...call }).catch(() => undefined);
+    for (const call of calls) timed.set(call.name, await timeCall(api, token, call));
+    const exported = await timeExport(
+      api,
+      token,
+      calls.find((c) => c.path.includes('.csv'))!,
+    );
+    return { timed, exported };
+  } finally {
+    await stopApi(api);
+  }
+}
+
+async function main(): Promise<void> {
+  buildApi();
+  rmSync(DIR, { recursive: true, force: true });
+  const { db, env, uri } = await seededDatabase(DIR);
+  try {
+    say(B, `seed:years: ${ORDERS} orders, ${CUSTOMERS} customers over ${DAYS} days`);
+    const client = await MongoClient.connect(uri);
+    const seeded = await seedYears(client.db(), {
+      orders: ORDERS,
+      customers: CUSTOMERS,
+      days: DAYS,
+      seed: 33,
+      batch: 5000,
+      log: (line) => say(B, line),
+    }).finally(() => client.close());
+    say(
+      B,
+      `seeded ${seeded.orders} orders, ${seeded.users} accounts, ${seeded.movements} stock movements, ` +
+        `${seeded.audit} audit entries, ${seeded.sms} SMS records, ${seeded.refunds} refunds in ${seeded.seconds.toFixed(1)} s`,
+    );
+    const calls = await dailyCalls(uri);
+    const phases: { label: string; result: Awaited<ReturnType<typeof phase>> }[] = [];
+    if (existsSync(BEFORE_MAIN)) {
+      phases.push({ label: 'before', result: await phase('before', BEFORE_MAIN, env, calls) });
+    } else say(B, `no build of the base at ${BEFORE_MAIN}: the "before" phase is skipped`);
+    const after = path.join(WORKSPACE_ROOT, 'api', 'dist', 'main.js');
+    phases.push({ label: 'after', result: await phase('after', after, env, calls) });
+
+    const f = (n: number) => n.toFixed(1).padStart(7);
+    const head = phases.map((p) => `${p.label} p50  p95    rows`.padStart(26)).join(' |');
+    console.log(`\n${'call'.padEnd(30)}|${head}`);
+    for (const call of calls) {
+      const cells = phases.map((p) => {
+        const t = p.result.timed.get(call.name)!;
+        return `${f(t.p50)} ${f(t.p95)} ${String(t.rows).padStart(7)}`.padStart(26);
+      });
+      console.log(`${call.name.padEnd(30)}|${cells.join(' |')}`);
+    }
+    console.log('(ms; rows: the longest list in one answer, CSV: lines without the header)');
+    for (const p of phases) {
+      const e = p.result.exported;
+      console.log(
+        `${p.label}: month CSV export ${e.ms.toFixed(0)} ms, ${(e.bytes / 1024).toFixed(0)} KB; ` +
+          `API RSS ${e.rssStart.toFixed(0)} MB at the start, ${e.rssPeak.toFixed(0)} MB at the peak, ${e.rssEnd.toFixed(0)} MB at the end`,
+      );
+    }
+  } finally {
+    await db.stop();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`[${B}] ${error.message}`);
+  process.exit(1);
+});

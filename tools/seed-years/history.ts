@@ -1,0 +1,480 @@
+/**
+ * The pure part of `npm run seed:years`: three years (or any span) of a growing shop's orders, with
+ * what each order left behind (stock movements, audit entries, SMS records, refunds), built in the
+ * shapes the API reads (api/src/orders/schemas, inventory/schemas, audit/schemas, sms/). No database
+ * here: seed-years.ts writes what this returns.
+ *
+ * One place builds an order line (`buildLine`) and one the life of an order (`orderLife`): sale units
+ * and bookings, when they come, are added there.
+ */
+import { ObjectId } from 'mongodb';
+import { PURCHASE_NUMBER, type OrderSmsEvent } from '@spc/shared-contracts';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** Nairobi is UTC+3 all year. */
+const NAIROBI_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+/** A small fast PRNG (mulberry32): the same seed builds the same shop. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+export type Rand = () => number;
+const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+const between = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+
+export interface CatalogueProduct {
+  _id: string;
+  productName: string;
+  productImage: string;
+  price: number;
+}
+
+export interface Person {
+  id: string;
+  fullName: string;
+  role: 'admin' | 'staff' | 'system';
+}
+
+export interface Contact {
+  /** The customer's account id, or null for a guest. */
+  userId: string | null;
+  fullName: string;
+  phoneNumber: string;
+  email: string;
+  county: string;
+  subCounty: string;
+  ward: string;
+  streetAddress: string;
+}
+
+const FIRST = [
+  'Wanjiru',
+  'Kamau',
+  'Achieng',
+  'Otieno',
+  'Njeri',
+  'Mwangi',
+  'Wairimu',
+  'Kiprop',
+  'Chebet',
+  'Mutua',
+  'Atieno',
+  'Kariuki',
+  'Nyambura',
+  'Omondi',
+  'Wambui',
+  'Kiplagat',
+  'Muthoni',
+  'Odhiambo',
+  'Jeptoo',
+  'Gathoni',
+] as const;
+const LAST = [
+  'Kamau',
+  'Njoroge',
+  'Ochieng',
+  'Wafula',
+  'Mutiso',
+  'Kiptoo',
+  'Macharia',
+  'Onyango',
+  'Kilonzo',
+  'Gitau',
+  'Cheruiyot',
+  'Maina',
+  'Ndungu',
+  'Barasa',
+  'Kimani',
+] as const;
+const PLACES = [
+  { county: 'Kiambu', subCounty: 'Kiambu Town', ward: 'Township' },
+  { county: 'Kiambu', subCounty: 'Limuru', ward: 'Limuru Central' },
+  { county: 'Kiambu', subCounty: 'Thika Town', ward: 'Township' },
+  { county: 'Nairobi', subCounty: 'Westlands', ward: 'Parklands/Highridge' },
+  { county: 'Nairobi', subCounty: 'Kasarani', ward: 'Roysambu' },
+  { county: 'Murang’a', subCounty: 'Kiharu', ward: 'Township' },
+  { county: 'Nakuru', subCounty: 'Nakuru Town East', ward: 'Biashara' },
+] as const;
+
+/** Customer `i`: a distinct phone and e-mail each, an account or a guest. */
+export function buildContact(r: Rand, i: number, userId: string | null): Contact {
+  const first = pick(r, FIRST);
+  const last = pick(r, LAST);
+  const place = pick(r, PLACES);
+  const phone = `+2547${String(10_000_000 + i).padStart(8, '0')}`;
+  return {
+    userId,
+    fullName: `${first} ${last}`,
+    phoneNumber: phone,
+    email: `${first}.${last}.${i}@example.co.ke`.toLowerCase(),
+    ...place,
+    streetAddress: `Plot ${between(r, 1, 900)}, ${place.ward} road`,
+  };
+}
+
+/** One order line as it is sold. Sale units and bookings go here when they come. */
+export function buildLine(r: Rand, product: CatalogueProduct) {
+  const quantity = r() < 0.6 ? between(r, 1, 10) : between(r, 10, 120);
+  return {
+    productId: product._id,
+    productName: product.productName,
+    productImage: product.productImage,
+    unitPrice: product.price,
+    quantity,
+    lineTotal: product.price * quantity,
+  };
+}
+export type Line = ReturnType<typeof buildLine>;
+
+let purchaseCounter = 0;
+/** A purchase number in the shop's alphabet, unique by construction (a counter in base 32). */
+export function purchaseNumber(): string {
+  const { alphabet, length, prefix } = PURCHASE_NUMBER;
+  let n = purchaseCounter++;
+  let code = '';
+  for (let i = 0; i < length; i++) {
+    code = alphabet[n % alphabet.length] + code;
+    n = Math.floor(n / alphabet.length);
+  }
+  return `${prefix}${code}`;
+}
+
+let receiptCounter = 0;
+/** An M-Pesa-like receipt code (10 capitals and digits), unique by construction. */
+function receiptCode(at: Date): string {
+  const year = 'QRSTUVWXYZ'[at.getUTCFullYear() % 10]!;
+  return `${year}${(receiptCounter++).toString(36).toUpperCase().padStart(9, '0')}`;
+}
+
+/** The moments an order went through; null when it never did. */
+interface Life {
+  status: 'Pending' | 'Processing' | 'InTransit' | 'Delivered' | 'Completed' | 'Cancelled';
+  paidAt: Date | null;
+  inTransitAt: Date | null;
+  deliveredAt: Date | null;
+  completedAt: Date | null;
+  cancelledAt: Date | null;
+  cancelledBy: 'customer' | 'staff' | 'system' | null;
+  method: 'Mpesa' | 'Cash' | null;
+}
+
+const hours = (d: Date, h: number) => new Date(d.getTime() + h * 60 * 60 * 1000);
+
+/**
+ * Where an order placed `ageDays` ago is now. Old orders are settled (completed, or cancelled by the
+ * customer, the clerk or the expiry); the last two weeks hold the live queue.
+ */
+export function orderLife(r: Rand, placed: Date, now: Date): Life {
+  const ageDays = (now.getTime() - placed.getTime()) / DAY_MS;
+  const life: Life = {
+    status: 'Pending',
+    paidAt: null,
+    inTransitAt: null,
+    deliveredAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    cancelledBy: null,
+    method: null,
+  };
+  const capped = (d: Date) => (d.getTime() < now.getTime() ? d : null);
+  const x = r();
+  // Cancelled: 11 % (expired unpaid, by the customer, by the clerk; a few after payment, refunded).
+  if (x < 0.11) {
+    const expiredAfter = 48 + r() * 4;
+    if (ageDays * 24 < expiredAfter && r() < 0.7) return life; // still waiting for payment
+    life.status = 'Cancelled';
+    const y = r();
+    if (y < 0.55) {
+      life.cancelledBy = 'system';
+      life.cancelledAt = capped(hours(placed, expiredAfter)) ?? hours(placed, 1);
+    } else if (y < 0.85) {
+      life.cancelledBy = 'customer';
+      life.cancelledAt = hours(placed, r() * 20);
+    } else {
+      life.cancelledBy = 'staff';
+      life.method = r() < 0.8 ? 'Mpesa' : 'Cash';
+      life.paidAt = hours(placed, r() * 2);
+      life.cancelledAt = hours(placed, 3 + r() * 30);
+    }
+    if (life.cancelledAt.getTime() > now.getTime()) life.cancelledAt = new Date(now.getTime() - 1);
+    return life;
+  }
+  // The others move on: paid within hours (M-Pesa) or a day (cash), sent, delivered, completed.
+  life.method = r() < 0.82 ? 'Mpesa' : 'Cash';
+  life.paidAt = capped(hours(placed, life.method === 'Mpesa' ? r() * 0.5 : 2 + r() * 30));
+  if (!life.paidAt) {
+    if (r() < 0.15) life.status = 'Processing';
+    life.method = null;
+    return life;
+  }
+  life.inTransitAt = capped(hours(life.paidAt, 4 + r() * 40));
+  if (!life.inTransitAt) return life;
+  life.status = 'InTransit';
+  life.deliveredAt = capped(hours(life.inTransitAt, 6 + r() * 60));
+  if (!life.deliveredAt) return life;
+  life.status = 'Delivered';
+  // A few old delivered orders were never marked completed.
+  if (r() < 0.03) return life;
+  life.completedAt = capped(hours(life.deliveredAt, 2 + r() * 48));
+  if (life.completedAt) life.status = 'Completed';
+  return life;
+}
+
+/** A stock movement of one line, numbered later (seq and quantityAfter) by the product's ledger. */
+export interface PendingMovement {
+  productId: string;
+  productName: string;
+  reason: 'sale' | 'return';
+  change: number;
+  orderId: string;
+  purchaseNumber: string;
+  by: { id: string; fullName: string; role: string } | null;
+  at: Date;
+}
+
+export interface BuiltOrder {
+  order: Record<string, unknown>;
+  movements: PendingMovement[];
+  audit: Record<string, unknown>[];
+  sms: Record<string, unknown>[];
+  refund: Record<string, unknown> | null;
+}
+
+const SMS_TEXT: Record<OrderSmsEvent, (p: string) => string> = {
+  placed: (p) => `SPC: order ${p} received. We will text you when it is paid.`,
+  paid: (p) => `SPC: payment for order ${p} received. Thank you.`,
+  sent: (p) => `SPC: order ${p} is on its way.`,
+  delivered: (p) => `SPC: order ${p} delivered. Asante!`,
+  cancelled: (p) => `SPC: order ${p} was cancelled.`,
+  paybill: (p) => `SPC: the M-Pesa prompt for order ${p} did not go through. Pay by Paybill.`,
+};
+
+/** One order placed at `placed` by `contact`, with everything it left behind up to `now`. */
+export function buildOrder(
+  r: Rand,
+  placed: Date,
+  now: Date,
+  contact: Contact,
+  products: CatalogueProduct[],
+  staff: Person[],
+  system: Person,
+): BuiltOrder {
+  const _id = new ObjectId();
+  const id = _id.toHexString();
+  const number = purchaseNumber();
+  const lineCount = r() < 0.55 ? 1 : r() < 0.7 ? between(r, 2, 3) : between(r, 4, 8);
+  const chosen = new Map<string, CatalogueProduct>();
+  while (chosen.size < Math.min(lineCount, products.length)) {
+    const p = pick(r, products);
+    chosen.set(p._id, p);
+  }
+  const lines = [...chosen.values()].map((p) => buildLine(r, p));
+  const subtotal = lines.reduce((n, l) => n + l.lineTotal, 0);
+  const pickup = r() < 0.25;
+  const shippingFee = pickup ? 0 : pick(r, [150, 200, 300, 450]);
+  const totalAmount = subtotal + shippingFee;
+  const life = orderLife(r, placed, now);
+  const clerk = pick(r, staff);
+  const label = { type: 'order', id, label: number };
+  const audit: Record<string, unknown>[] = [];
+  const sms: Record<string, unknown>[] = [];
+  const customerActor = contact.userId
+    ? { id: contact.userId, fullName: contact.fullName, role: 'customer' }
+    : null;
+  const note = (action: string, who: Person, at: Date, message: string) =>
+    audit.push({
+      _id: new ObjectId(),
+      action,
+      message,
+      performedBy: { id: who.id, fullName: who.fullName, role: who.role },
+      target: label,
+      timestamp: at,
+    });
+  const text = (event: OrderSmsEvent, at: Date) =>
+    sms.push({
+      _id: `order:${id}:${event}`,
+      orderId: id,
+      purchaseNumber: number,
+      event,
+      to: contact.phoneNumber,
+      message: SMS_TEXT[event](number),
+      status: r() < 0.97 ? 'sent' : 'failed',
+      attempts: 1,
+      nextTryAt: at,
+      leaseUntil: at,
+      lastError: '',
+      gatewayId: `ATXid_${id}_${event}`,
+      gatewayStatus: 'Success',
+      createdAt: at,
+      sentAt: at,
+    });
+
+  text('placed', placed);
+  const movements: PendingMovement[] = lines.map((l) => ({
+    productId: l.productId,
+    productName: l.productName,
+    reason: 'sale',
+    change: -l.quantity,
+    orderId: id,
+    purchaseNumber: number,
+    by: customerActor,
+    at: placed,
+  }));
+
+  let paymentDetails: Record<string, unknown> | null = null;
+  if (life.paidAt && life.method) {
+    const code = receiptCode(life.paidAt);
+    const payer = life.method === 'Mpesa' ? system : clerk;
+    paymentDetails = {
+      amount: totalAmount,
+      transactionCode: life.method === 'Mpesa' ? code : '',
+      timePaid: life.paidAt,
+      completedById: payer.id,
+      completedByName: payer.fullName,
+      ...(life.method === 'Mpesa' ? { receiptKey: code } : {}),
+    };
+    note(
+      'order.payment',
+      payer,
+      life.paidAt,
+      `${payer.fullName} recorded a ${life.method} payment of KES ${totalAmount.toLocaleString('en-US')} for order ${number}`,
+    );
+    text('paid', life.paidAt);
+  }
+  if (life.inTransitAt) {
+    note(
+      'order.inTransit',
+      clerk,
+      life.inTransitAt,
+      `${clerk.fullName} marked order ${number} in transit`,
+    );
+    text('sent', life.inTransitAt);
+  }
+  if (life.deliveredAt) {
+    note(
+      'order.delivered',
+      clerk,
+      life.deliveredAt,
+      `${clerk.fullName} confirmed delivery of order ${number}`,
+    );
+    text('delivered', life.deliveredAt);
+  }
+  if (life.completedAt)
+    note('order.fulfil', clerk, life.completedAt, `${clerk.fullName} fulfilled order ${number}`);
+  let refund: Record<string, unknown> | null = null;
+  if (life.cancelledAt) {
+    const who =
+      life.cancelledBy === 'system'
+        ? system
+        : life.cancelledBy === 'staff'
+          ? clerk
+          : customerActor
+            ? { ...customerActor, role: 'customer' as const }
+            : clerk;
+    const action = life.cancelledBy === 'system' ? 'order.expire' : 'order.cancel';
+    note(action, who as Person, life.cancelledAt, `${who.fullName} cancelled order ${number}`);
+    text('cancelled', life.cancelledAt);
+    for (const l of lines)
+      movements.push({
+        productId: l.productId,
+        productName: l.productName,
+        reason: 'return',
+        change: l.quantity,
+        orderId: id,
+        purchaseNumber: number,
+        by: life.cancelledBy === 'system' ? null : { ...who },
+        at: life.cancelledAt,
+      });
+    if (life.paidAt && life.method)
+      refund = {
+        orderId: id,
+        purchaseNumber: number,
+        method: life.method,
+        amount: totalAmount,
+        reference:
+          life.method === 'Mpesa' ? `R${receiptCode(life.cancelledAt)}` : 'cash given back',
+        refundedById: clerk.id,
+        refundedByName: clerk.fullName,
+        refundedAt: life.cancelledAt,
+        __v: 0,
+      };
+  }
+  const lastChange = [life.cancelledAt, life.completedAt, life.deliveredAt, life.inTransitAt]
+    .concat([life.paidAt, placed])
+    .find((d): d is Date => !!d)!;
+  const order = {
+    _id,
+    purchaseNumber: number,
+    placedBy: contact.userId,
+    guestInfo: {
+      fullName: contact.fullName,
+      phoneNumber: contact.phoneNumber,
+      email: contact.email,
+      county: contact.county,
+      subCounty: contact.subCounty,
+      ward: contact.ward,
+      streetAddress: contact.streetAddress,
+    },
+    products: lines,
+    subtotal,
+    shippingFee,
+    delivery: pickup
+      ? { method: 'pickup', zoneName: 'Pick-up at the nursery', days: 1 }
+      : { method: 'delivery', zoneName: contact.county, days: 3 },
+    totalAmount,
+    orderStatus: life.status,
+    paymentStatus: life.paidAt ? 'Paid' : 'Pending',
+    fulfillmentStatus: life.completedAt ? 'Fulfilled' : 'Unfulfilled',
+    paymentMethod: life.paidAt ? life.method : null,
+    paymentDetails,
+    paidAt: life.paidAt,
+    orderDate: placed,
+    estimatedDeliveryDate: new Date(placed.getTime() + 3 * DAY_MS),
+    inTransitDate: life.inTransitAt,
+    deliveredDate: life.deliveredAt,
+    cancelledDate: life.cancelledAt,
+    placement: 'placed',
+    clientAddress: '198.51.100.7',
+    ledgerSettled: true,
+    stockReturn: life.cancelledAt ? 'cleared' : 'none',
+    createdAt: placed,
+    updatedAt: lastChange,
+    __v: 0,
+  };
+  return { order, movements, audit, sms, refund };
+}
+
+/**
+ * When each of `total` orders was placed over `days` days ending at `now`: a shop growing linearly
+ * (the last day sells about three times the first), trading 07:00-19:00 in Nairobi. Oldest first.
+ */
+export function* orderTimes(r: Rand, total: number, days: number, now: Date): Generator<Date> {
+  const weight = (d: number) => 1 + (2 * d) / Math.max(1, days - 1);
+  let sum = 0;
+  for (let d = 0; d < days; d++) sum += weight(d);
+  const todayStart =
+    Math.floor((now.getTime() + NAIROBI_OFFSET_MS) / DAY_MS) * DAY_MS - NAIROBI_OFFSET_MS;
+  let made = 0;
+  let carry = 0;
+  for (let d = 0; d < days && made < total; d++) {
+    carry += (total * weight(d)) / sum;
+    const count = d === days - 1 ? total - made : Math.floor(carry);
+    carry -= count;
+    const dayStart = todayStart - (days - 1 - d) * DAY_MS;
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) times.push(dayStart + (7 + r() * 12) * 60 * 60 * 1000);
+    times.sort((a, b) => a - b);
+    for (const t of times) {
+      made++;
+      // Today's orders stop at now.
+      yield new Date(Math.min(t, now.getTime() - (count - made) * 1000 - 1000));
+    }
+  }
+}

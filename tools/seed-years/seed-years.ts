@@ -1,0 +1,326 @@
+/**
+ * `npm run seed:years`: fills the database at MONGODB_URI (the catalogue must be there: `npm run
+ * seed` first) with years of a growing shop: orders in a realistic mix of states and payments,
+ * customers with accounts and guests, and what the orders left behind (stock movements, audit
+ * entries, SMS records, refunds). Written with the driver in unordered batches, in the shapes the API
+ * reads; the API's indexes are made by the API when it starts.
+ *
+ * Settings (flags or environment): --orders / SEED_ORDERS (200000), --customers / SEED_CUSTOMERS
+ * (20000, 40 % with an account), --days / SEED_DAYS (1095), --seed / SEED_RANDOM (33),
+ * --batch / SEED_BATCH (5000). Prints what it wrote and how long it took.
+ */
+import { MongoClient, ObjectId, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+import {
+  buildContact,
+  buildOrder,
+  DAY_MS,
+  orderTimes,
+  rng,
+  type CatalogueProduct,
+  type Contact,
+  type PendingMovement,
+  type Person,
+} from './history';
+
+export interface SeedYearsOptions {
+  orders: number;
+  customers: number;
+  days: number;
+  seed: number;
+  batch: number;
+  now?: Date;
+  log?: (line: string) => void;
+}
+
+export interface SeedYearsResult {
+  orders: number;
+  users: number;
+  movements: number;
+  audit: number;
+  sms: number;
+  refunds: number;
+  seconds: number;
+}
+
+/** A stored password hash no password matches: the seeded people cannot sign in. */
+const NO_SIGN_IN = '!seed-years: no password';
+const SYSTEM: Person = { id: 'shop', fullName: 'The shop (automatic)', role: 'system' };
+
+/** Inserts in unordered batches, a few in flight at once. */
+class Writer {
+  private buffers = new Map<string, Document[]>();
+  private inFlight: Promise<unknown>[] = [];
+  readonly counts = new Map<string, number>();
+  constructor(
+    private readonly db: Db,
+    private readonly batch: number,
+  ) {}
+
+  async add(collection: string, doc: Document): Promise<void> {
+    const buffer = this.buffers.get(collection) ?? [];
+    buffer.push(doc);
+    this.buffers.set(collection, buffer);
+    if (buffer.length >= this.batch) await this.flush(collection);
+  }
+
+  private async flush(collection: string): Promise<void> {
+    const docs = this.buffers.get(collection) ?? [];
+    if (!docs.length) return;
+    this.buffers.set(collection, []);
+    this.counts.set(collection, (this.counts.get(collection) ?? 0) + docs.length);
+    const write = this.db.collection(collection).insertMany(docs, { ordered: false });
+    this.inFlight.push(write);
+    if (this.inFlight.length >= 4) await this.inFlight.shift();
+  }
+
+  async close(): Promise<void> {
+    for (const collection of this.buffers.keys()) await this.flush(collection);
+    await Promise.all(this.inFlight);
+    this.inFlight = [];
+  }
+}
+
+/** Each product's ledger numbered in order, restocked before it would go below zero. */
+class Ledgers {
+  private state = new Map<string, { seq: number; qty: number }>();
+  constructor(
+    private readonly writer: Writer,
+    private readonly storekeeper: Person,
+  ) {}
+
+  start(productId: string, seq: number): void {
+    this.state.set(productId, { seq, qty: 0 });
+  }
+
+  async move(m: PendingMovement): Promise<void> {
+    const s = this.state.get(m.productId)!;
+    if (s.qty + m.change < 0) {
+      const change = Math.max(1000, -m.change);
+      s.qty += change;
+      s.seq += 1;
+      await this.writer.add('stock_movements', {
+        _id: new ObjectId().toHexString(),
+        productId: m.productId,
+        productName: m.productName,
+        seq: s.seq,
+        reason: 'restock',
+        change,
+        quantityAfter: s.qty,
+        note: 'Seedlings from the propagation beds',
+        by: { ...this.storekeeper },
+        orderId: null,
+        purchaseNumber: null,
+        at: new Date(m.at.getTime() - 60_000),
+      });
+    }
+    s.qty += m.change;
+    s.seq += 1;
+    await this.writer.add('stock_movements', {
+      _id: new ObjectId().toHexString(),
+      ...m,
+      seq: s.seq,
+      quantityAfter: s.qty,
+      note: '',
+    });
+  }
+
+  /** A closing count to each product's stock now, so the ledger ends where the product is. */
+  async close(db: Db, now: Date, products: (CatalogueProduct & { stock: number })[]) {
+    const updates: AnyBulkWriteOperation[] = [];
+    for (const p of products) {
+      const s = this.state.get(p._id)!;
+      if (s.qty !== p.stock) {
+        s.seq += 1;
+        await this.writer.add('stock_movements', {
+          _id: new ObjectId().toHexString(),
+          productId: p._id,
+          productName: p.productName,
+          seq: s.seq,
+          reason: 'correction',
+          change: p.stock - s.qty,
+          quantityAfter: p.stock,
+          note: 'Stock count',
+          by: { ...this.storekeeper },
+          orderId: null,
+          purchaseNumber: null,
+          at: now,
+        });
+      }
+      updates.push({
+        updateOne: { filter: { _id: new ObjectId(p._id) }, update: { $set: { stockSeq: s.seq } } },
+      });
+    }
+    if (updates.length) await db.collection('products').bulkWrite(updates, { ordered: false });
+  }
+}
+
+export async function seedYears(db: Db, options: SeedYearsOptions): Promise<SeedYearsResult> {
+  const started = Date.now();
+  const log = options.log ?? (() => undefined);
+  const now = options.now ?? new Date();
+  const r = rng(options.seed);
+  const writer = new Writer(db, options.batch);
+
+  const products = (
+    await db
+      .collection('products')
+      .find({ price: { $gt: 0 } })
+      .project({ productName: 1, productImage: 1, price: 1, productQuantity: 1, stockSeq: 1 })
+      .toArray()
+  ).map((p) => ({
+    _id: String(p._id),
+    productName: String(p.productName),
+    productImage: String(p.productImage ?? ''),
+    price: Number(p.price),
+    stock: Number(p.productQuantity ?? 0),
+    seq: Number(p.stockSeq ?? 0),
+  }));
+  if (!products.length) throw new Error('no products in the database: run `npm run seed` first');
+
+  // The people: six clerks and the customers (40 % with an account, the rest guests).
+  const staff: Person[] = [];
+  const since = new Date(now.getTime() - options.days * DAY_MS);
+  for (let i = 1; i <= 6; i++) {
+    const _id = new ObjectId();
+    const fullName = `Clerk ${['Wanjiku', 'Otieno', 'Chebet', 'Mutua', 'Njeri', 'Kiprop'][i - 1]}`;
+    staff.push({ id: _id.toHexString(), fullName, role: 'staff' });
+    await writer.add('users', {
+      _id,
+      fullName,
+      email: `clerk${i}@seed-years.example.co.ke`,
+      phoneNumber: `+2547200000${i}0`,
+      passwordHash: NO_SIGN_IN,
+      role: 'staff',
+      isActive: true,
+      county: 'Kiambu',
+      streetAddress: 'Seedling Propagation Centre',
+      smsNotifications: true,
+      profilePicture: '',
+      profilePictureKeys: [],
+      tokenVersion: 0,
+      failedLogins: 0,
+      lockedUntil: null,
+      createdAt: since,
+      updatedAt: since,
+      __v: 0,
+    });
+  }
+  const contacts: Contact[] = [];
+  for (let i = 0; i < options.customers; i++) {
+    const account = r() < 0.4;
+    const _id = new ObjectId();
+    const contact = buildContact(r, i, account ? _id.toHexString() : null);
+    contacts.push(contact);
+    if (account) {
+      const joined = new Date(since.getTime() + r() * (now.getTime() - since.getTime()) * 0.8);
+      await writer.add('users', {
+        _id,
+        fullName: contact.fullName,
+        email: contact.email,
+        phoneNumber: contact.phoneNumber,
+        passwordHash: NO_SIGN_IN,
+        role: 'customer',
+        isActive: true,
+        county: contact.county,
+        streetAddress: contact.streetAddress,
+        smsNotifications: r() < 0.9,
+        profilePicture: '',
+        profilePictureKeys: [],
+        tokenVersion: 0,
+        failedLogins: 0,
+        lockedUntil: null,
+        createdAt: joined,
+        updatedAt: joined,
+        __v: 0,
+      });
+    }
+  }
+
+  const ledgers = new Ledgers(writer, staff[0]!);
+  for (const p of products) ledgers.start(p._id, p.seq);
+
+  let made = 0;
+  let lastDay = -1;
+  for (const placed of orderTimes(r, options.orders, options.days, now)) {
+    // Repeat customers: a few buy often, most now and then.
+    const contact = contacts[Math.floor(contacts.length * r() * r())]!;
+    const built = buildOrder(r, placed, now, contact, products, staff, SYSTEM);
+    await writer.add('orders', built.order);
+    for (const m of built.movements) await ledgers.move(m);
+    for (const a of built.audit) await writer.add('audit_logs', a);
+    for (const s of built.sms) await writer.add('sms_outbox', s);
+    if (built.refund) await writer.add('order_refunds', built.refund);
+    // Each clerk signs in on the days the shop trades.
+    const day = Math.floor(placed.getTime() / DAY_MS);
+    if (day !== lastDay) {
+      lastDay = day;
+      for (const clerk of staff)
+        await writer.add('audit_logs', {
+          _id: new ObjectId(),
+          action: 'auth.login',
+          message: `${clerk.fullName} signed in`,
+          performedBy: { ...clerk },
+          target: { type: 'user', id: clerk.id, label: clerk.fullName },
+          timestamp: new Date(day * DAY_MS + 4 * 60 * 60 * 1000),
+        });
+    }
+    made++;
+    if (made % 20_000 === 0)
+      log(
+        `${made.toLocaleString('en-US')} orders (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      );
+  }
+  await ledgers.close(db, now, products);
+  await writer.close();
+  const count = (name: string) => writer.counts.get(name) ?? 0;
+  return {
+    orders: count('orders'),
+    users: count('users'),
+    movements: count('stock_movements'),
+    audit: count('audit_logs'),
+    sms: count('sms_outbox'),
+    refunds: count('order_refunds'),
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+function setting(flag: string, env: string, fallback: number): number {
+  const args = process.argv.slice(2);
+  const at = args.indexOf(`--${flag}`);
+  const raw = at >= 0 ? args[at + 1] : process.env[env];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw.replace(/_/g, ''));
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag} must be a whole number`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) throw new Error('MONGODB_URI is not set (npm run seed:years starts a database)');
+  const options: SeedYearsOptions = {
+    orders: setting('orders', 'SEED_ORDERS', 200_000),
+    customers: setting('customers', 'SEED_CUSTOMERS', 20_000),
+    days: setting('days', 'SEED_DAYS', 3 * 365),
+    seed: setting('seed', 'SEED_RANDOM', 33),
+    batch: setting('batch', 'SEED_BATCH', 5000),
+    log: (line) => console.log(`[seed:years] ${line}`),
+  };
+  const client = await MongoClient.connect(uri);
+  try {
+    const result = await seedYears(client.db(), options);
+    console.log(
+      `[seed:years] ${result.orders.toLocaleString('en-US')} orders, ${result.users.toLocaleString('en-US')} accounts, ` +
+        `${result.movements.toLocaleString('en-US')} stock movements, ${result.audit.toLocaleString('en-US')} audit entries, ` +
+        `${result.sms.toLocaleString('en-US')} SMS records, ${result.refunds.toLocaleString('en-US')} refunds in ${result.seconds.toFixed(1)} s`,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: Error) => {
+    console.error(`[seed:years] ${error.message}`);
+    process.exit(1);
+  });
+}
