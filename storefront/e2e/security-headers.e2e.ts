@@ -41,10 +41,14 @@ describe('the shop under its Content-Security-Policy', () => {
     await page.goto(`${BASE}/`);
     await page.getByRole('link', { name: /shop/i }).first().waitFor();
     await page.goto(`${BASE}/shop/products`);
-    const product = page.locator('a[href^="/single/product/"]').first();
-    await product.waitFor({ timeout: 15_000 });
-    await product.click();
-    await page.waitForURL('**/single/product/**');
+    await page.locator('a[href^="/single/product/"]').first().waitFor({ timeout: 15_000 });
+    // A product with a picture (other journeys on the same stack add products without one).
+    const list = (await (await fetch(`${API}/api/products?page=1&limit=50`)).json()) as {
+      products: { _id: string; productImage?: string }[];
+    };
+    const pictured = list.products.find((p) => p.productImage);
+    assert.ok(pictured, 'the demo catalogue has a product with a picture');
+    await page.goto(`${BASE}/single/product/${pictured._id}`);
     // The product's picture is asked of the API's origin: the policy lets it through (a picture the
     // policy blocked would be a violation and never reach the network).
     await page.locator('main img').first().waitFor();
