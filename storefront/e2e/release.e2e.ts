@@ -54,13 +54,16 @@ function serve(): Promise<string> {
   );
 }
 
-/** Polls until the check holds (30 s at most). */
+/**
+ * Polls until the check holds (90 s at most: the new worker fetches every file of the release, which
+ * took over 30 s on a CI machine busy with other runs).
+ */
 async function until(check: () => Promise<boolean>) {
-  for (let i = 0; i < 60; i++) {
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error('the new service worker did not take over within 30 s');
+  throw new Error('the new service worker did not take over within 90 s');
 }
 
 function deploy(from: string) {
