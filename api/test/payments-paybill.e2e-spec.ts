@@ -543,6 +543,15 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     expect(refund).toMatchObject({ status: 'sent', phone: '' });
   });
 
+  it("refuses an order id that is not one when staff ask for an order's M-Pesa payments", async () => {
+    const res = await m.t
+      .http()
+      .get('/api/payments/mpesa/orders/not-an-order')
+      .set(bearer(staff.accessToken))
+      .expect(400);
+    expect(res.body.message).toMatch(/id/i);
+  });
+
   it('refuses callbacks without the secret token; a forged transaction id changes nothing', async () => {
     const o = await order();
     const forged = {

@@ -120,6 +120,16 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
         notice.text,
       );
 
+      // The longest notice fits whatever its characters: 20,000 seedlings (U+1F331), sent as JSON
+      // escapes, 12 bytes each (240 KB, over the API-wide 64 KB).
+      const longest = '\u{1F331}'.repeat(20_000);
+      await http()
+        .put('/api/admin/privacy/settings')
+        .set(admin())
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ noticeText: longest }).replace(/\u{1F331}/gu, '\\ud83c\\udf31'))
+        .expect(200);
+      expect((await http().get('/api/privacy/notice').expect(200)).body.notice.text).toBe(longest);
       await http()
         .put('/api/admin/privacy/settings')
         .set(admin())

@@ -44,6 +44,7 @@ import {
 } from './dto/privacy.dto';
 import { fillNotice, type PrivacySettings } from './privacy-defaults';
 import { PrivacySettingsService } from './privacy-settings.service';
+import { BodyLimit, PRIVACY_SETTINGS_BODY_LIMIT_BYTES } from '../common/body-limit';
 
 function settingsView(s: PrivacySettings): PrivacySettingsData['settings'] {
   return { ...s, updatedAt: s.updatedAt ? new Date(s.updatedAt).toISOString() : null };
@@ -121,6 +122,7 @@ export class PrivacyController {
 
   @Put('admin/privacy/settings')
   @Auth('admin')
+  @BodyLimit(PRIVACY_SETTINGS_BODY_LIMIT_BYTES)
   @ApiOperation({ summary: 'Change the notice or the retention periods (pruning follows at once)' })
   @Answer('Privacy settings saved', PrivacySettingsResponseDto)
   async putSettings(@Body() dto: UpdatePrivacySettingsDto): Promise<PrivacySettingsData> {

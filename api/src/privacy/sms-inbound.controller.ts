@@ -29,7 +29,7 @@ export class SmsInboundController {
   })
   @Answer('Reply received', InboundSmsResponseDto)
   async inbound(@Body() dto: InboundSmsDto): Promise<InboundSmsData> {
-    if (!isStopReply(dto.text)) return { withdrawn: 0 };
+    if (!isStopReply(dto.text ?? '')) return { withdrawn: 0 };
     const withdrawn = await this.consents.stopFrom(dto.from);
     this.logger.log(`A STOP reply withdrew ${withdrawn} marketing consent(s)`);
     return { withdrawn };

@@ -3707,7 +3707,7 @@ export interface components {
             /** @example +254712345678 */
             from: string;
             /** @example STOP */
-            text: string;
+            text?: string | null;
             /** @example 20880 */
             to?: string | null;
             date?: string | null;
@@ -7347,6 +7347,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description The payment was matched or refunded already, or the order is not open and unpaid */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description The body is larger than 1 MB */
             413: {
                 headers: {
@@ -7406,6 +7415,15 @@ export interface operations {
             };
             /** @description Nothing has this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Being refunded already, or nothing to refund */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7520,6 +7538,15 @@ export interface operations {
             };
             /** @description Nothing has this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Sent already, or on its way */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,7 +11,13 @@ import {
   Param,
   Post,
 } from '@nestjs/common';
-import { ApiBody, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Answer, said, type Answered } from '../../common/answer';
 import { Auth, Public } from '../../common/access.decorators';
 import { CurrentUser } from '../../common/current-user.decorator';
@@ -43,6 +49,7 @@ import type { C2bPayment, MpesaRefund } from './c2b.schemas';
 import { C2B_ACCEPT, C2bService } from './c2b.service';
 import { parseC2bNotice, parseDarajaResult } from './daraja-messages';
 import { MpesaRefundsService } from './mpesa-refunds.service';
+import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 
 const RESULT_KINDS = ['status', 'reversal', 'b2c', 'timeout'] as const;
 
@@ -196,6 +203,10 @@ export class C2bController {
       'Credit an inbox payment to an order, with the rules of recording a payment (an open, unpaid order)',
   })
   @Answer('Payment assigned', C2bPaymentResponseDto)
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'The payment was matched or refunded already, or the order is not open and unpaid',
+  })
   async assign(
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
@@ -215,6 +226,10 @@ export class C2bController {
       "Give a paybill payment back through M-Pesa: an inbox payment is reversed, a matched one's excess sent by B2C",
   })
   @Answer('Refund asked for', C2bPaymentResponseDto)
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Being refunded already, or nothing to refund',
+  })
   async refund(
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
@@ -226,7 +241,7 @@ export class C2bController {
   @Auth('admin', 'staff')
   @ApiOperation({ summary: "An order's paybill payments and M-Pesa refunds, with their status" })
   @Answer("The order's M-Pesa payments and refunds", OrderMpesaResponseDto)
-  async forOrder(@Param('orderId') orderId: string): Promise<OrderMpesaData> {
+  async forOrder(@Param('orderId', ParseObjectIdPipe) orderId: string): Promise<OrderMpesaData> {
     const [payments, refunds] = await Promise.all([
       this.c2b.forOrder(orderId),
       this.refunds.forOrder(orderId),
@@ -239,6 +254,7 @@ export class C2bController {
   @Auth('admin', 'staff')
   @ApiOperation({ summary: 'Send a failed M-Pesa refund again (only a failed one: never twice)' })
   @Answer('Refund sent again', MpesaRefundResponseDto)
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Sent already, or on its way' })
   async retry(@CurrentUser() actor: Principal, @Param('id') id: string): Promise<MpesaRefundData> {
     return { refund: refundView(await this.refunds.retry(actor, id)) };
   }

@@ -164,10 +164,12 @@ export class InboundSmsDto {
   @MaxLength(20)
   from!: string;
 
-  @ApiProperty({ example: 'STOP' })
+  /** A blank reply is taken and ignored (the gateway passes on whatever was sent). */
+  @ApiPropertyOptional({ example: 'STOP' })
+  @IsOptional()
   @IsString()
   @MaxLength(1000)
-  text!: string;
+  text?: string;
 
   @ApiPropertyOptional({ example: '20880' })
   @IsOptional()
