@@ -96,6 +96,15 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     );
   }
 
+  /** The audit entries of an order for an action, once there is one (they follow the change). */
+  const auditSoon = (orderId: string, action: string) =>
+    waitFor(
+      () => auditFor(orderId, action),
+      (entries) => entries.length > 0,
+      10_000,
+      100,
+    );
+
   /** The C2B payment as the shop recorded it, once it is no longer being checked or matched. */
   async function settled(transId: string) {
     return waitFor(
@@ -155,8 +164,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     });
     // Confirmed with Daraja's status query, recorded and audited once, the customer texted once.
     expect(m.sim.c2b.transactions.get(paid.transId)).toBeDefined();
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await auditFor(o._id, 'order.payment')).toHaveLength(1);
+    expect(await auditSoon(o._id, 'order.payment')).toHaveLength(1);
     const texts = sms.outbox.filter(
       (s) => s.to === `+${asDaraja(o.phone)}` && /payment of/.test(s.message),
     );
@@ -177,7 +185,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
       amountPaid: 400,
       amountOutstanding: o.totalAmount - 400,
     });
-    const [told] = await auditFor(o._id, 'order.payment.part');
+    const [told] = await auditSoon(o._id, 'order.payment.part');
     expect(told!.message).toContain(
       `KES ${(o.totalAmount - 400).toLocaleString('en-US')} outstanding`,
     );
@@ -474,7 +482,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
       }),
     ]);
     expect(m.sim.c2b.transactions.get(paid.transId)!.reversed).toBe(true);
-    expect(await auditFor(o._id, 'payment.mpesa.refund.sent')).toHaveLength(1);
+    expect(await auditSoon(o._id, 'payment.mpesa.refund.sent')).toHaveLength(1);
   });
 
   it("a customer's paybill payment and its refund are in their data, and leave with the account", async () => {
