@@ -524,6 +524,12 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
         .send({ from: '+254700000001', text: 'STOP' })
         .expect(200);
       await http().post('/api/sms/inbound').type('form').send({ text: 'STOP' }).expect(400);
+      // A sender of blanks alone is no sender; a blank reply is taken and ignored.
+      await http().post('/api/sms/inbound').send({ from: '\f', text: 'STOP' }).expect(400);
+      await http()
+        .post('/api/sms/inbound')
+        .send({ from: '+254700000001', text: '' })
+        .expect(200, /"withdrawn":0/);
       await http()
         .post('/api/contact')
         .type('form')

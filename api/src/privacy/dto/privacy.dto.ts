@@ -161,6 +161,7 @@ export class InboundSmsDto {
   @ApiProperty({ example: '+254712345678' })
   @IsString()
   @IsNotEmpty({ message: 'from is required' })
+  @Matches(/\S/, { message: 'from is required' })
   @MaxLength(20)
   from!: string;
 
