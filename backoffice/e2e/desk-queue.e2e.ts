@@ -243,11 +243,13 @@ describe('dispatch desk: the work queue', () => {
 
     // At phone width the same list is cards, and the queue's tabs stay reachable. The toasts of the
     // bulk move are let go first (a toast sliding out to the right widens the page while it moves).
+    // Every toast: the bulk move and the export leave several, and the next may still slide out
+    // when the first is gone.
     await page.mouse.move(0, 0);
     await page
-      .locator('.mantine-Notification-root')
-      .first()
-      .waitFor({ state: 'detached', timeout: 15_000 })
+      .waitForFunction('() => !document.querySelector(".mantine-Notification-root")', undefined, {
+        timeout: 30_000,
+      })
       .catch(() => undefined);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('order-card').first().waitFor();
