@@ -21,14 +21,15 @@ const axeSource = readFileSync(
 
 /**
  * How far the page on screen sticks out sideways, once it has settled (a layout that is still
- * changing, a drawer closing, gets up to 3 s), with the element sticking out furthest; null if none.
+ * changing, a drawer closing, gets up to 10 s: a busy CI machine re-lays a 1280 px page out at 390 px
+ * slowly), with the element sticking out furthest; null if none.
  */
 export async function widthProblem(page: Page, what: string): Promise<string | null> {
   await page
     .waitForFunction(
       '() => document.documentElement.scrollWidth <= document.documentElement.clientWidth',
       undefined,
-      { timeout: 3000 },
+      { timeout: 10_000 },
     )
     .catch(() => undefined);
   // Run in the page (written as source: the tools compile without the DOM's types).
