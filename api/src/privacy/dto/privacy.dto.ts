@@ -74,7 +74,7 @@ export class PrivacySettingsResponseDto extends Envelope(PrivacySettingsData) {}
 
 function Days(max: number, label: string) {
   return applyDecorators(
-    ApiPropertyOptional({ minimum: 1, maximum: max }),
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: max }),
     IsOptional(),
     IsInt({ message: `${label} must be a whole number` }),
     Min(1, { message: `${label} must be at least 1` }),
@@ -99,7 +99,7 @@ export class UpdatePrivacySettingsDto {
   noticeText?: string;
 
   /** Five years at least: the Tax Procedures Act, 2015, s. 23. */
-  @ApiPropertyOptional({ minimum: 5, maximum: 30 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 5, maximum: 30 })
   @IsOptional()
   @IsInt({ message: 'Tax retention must be a whole number of years' })
   @Min(5, { message: 'Tax records must be kept at least 5 years (Tax Procedures Act, s. 23)' })
