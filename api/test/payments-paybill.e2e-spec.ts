@@ -96,6 +96,26 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     );
   }
 
+  /** The order's M-Pesa refunds, once the first is sent. */
+  const refundsSent = (orderId: string) =>
+    waitFor(
+      async () =>
+        (
+          await m.t
+            .http()
+            .get(`/api/payments/mpesa/orders/${orderId}`)
+            .set(bearer(staff.accessToken))
+        ).body.refunds as {
+          method: string;
+          amount: number;
+          status: string;
+          originalTransId: string;
+        }[],
+      (r) => r[0]?.status === 'sent',
+      10_000,
+      100,
+    );
+
   /** The audit entries of an order for an action, once there is one (they follow the change). */
   const auditSoon = (orderId: string, action: string) =>
     waitFor(
@@ -352,14 +372,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
       .post(`/api/payments/mpesa/c2b/${paid.transId}/refund`)
       .set(bearer(staff.accessToken))
       .expect(200);
-    const refunds = await waitFor(
-      async () =>
-        (await m.t.http().get(`/api/payments/mpesa/orders/${o._id}`).set(bearer(staff.accessToken)))
-          .body.refunds as { method: string; amount: number; status: string }[],
-      (r) => r[0]?.status === 'sent',
-      10_000,
-      100,
-    );
+    const refunds = await refundsSent(o._id);
     expect(refunds).toEqual([
       expect.objectContaining({ method: 'b2c', amount: 300, status: 'sent' }),
     ]);
@@ -466,14 +479,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
       .set(bearer(staff.accessToken))
       .send({ refund: { method: 'Mpesa', amount: o.totalAmount, send: true } })
       .expect(200);
-    const refunds = await waitFor(
-      async () =>
-        (await m.t.http().get(`/api/payments/mpesa/orders/${o._id}`).set(bearer(staff.accessToken)))
-          .body.refunds as { method: string; status: string; originalTransId: string }[],
-      (r) => r[0]?.status === 'sent',
-      10_000,
-      100,
-    );
+    const refunds = await refundsSent(o._id);
     expect(refunds).toEqual([
       expect.objectContaining({
         method: 'reversal',
@@ -505,14 +511,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
       .set(bearer(staff.accessToken))
       .send({ refund: { method: 'Mpesa', amount: o.totalAmount, send: true } })
       .expect(200);
-    await waitFor(
-      async () =>
-        (await m.t.http().get(`/api/payments/mpesa/orders/${o._id}`).set(bearer(staff.accessToken)))
-          .body.refunds as { status: string }[],
-      (r) => r[0]?.status === 'sent',
-      10_000,
-      100,
-    );
+    await refundsSent(o._id);
 
     const mine = await m.t
       .http()
