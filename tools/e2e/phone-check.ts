@@ -52,7 +52,7 @@ export async function widthProblem(page: Page, what: string): Promise<string | n
       if (r <= right + 0.5 || clipped(el)) continue;
       if (r > right + 0.5) {
         right = r;
-        const name = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+        const name = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
         const box = el.getBoundingClientRect();
         widest = el.tagName.toLowerCase() + '.' + String(el.className).split(' ')[0] +
           (name ? ' "' + name + '"' : '') + ' (' + Math.round(box.left) + '–' + Math.round(r) + ' px)';
