@@ -310,8 +310,14 @@ describe('M-Pesa Express', () => {
       );
       expect(disputed[0]!.message).toContain('TFORGED0003');
       expect(disputed[0]!.message).toContain(done.outcome!.receipt!);
-      // Neither code is on the order until the shop checks its statement: the forged one never stays.
-      const final = await orderAsStaff(o._id);
+      // Neither code is on the order until the shop checks its statement: the forged one never
+      // stays (the order goes back to the prompt's reference just after the dispute is audited).
+      const final = await waitFor(
+        () => orderAsStaff(o._id),
+        (x) => x.paymentDetails.transactionCode === id,
+        10_000,
+        100,
+      );
       expect(final.paymentDetails.transactionCode).toBe(id);
       await sleep(500);
       expect((await orderAsStaff(o._id)).paymentDetails.transactionCode).toBe(id);

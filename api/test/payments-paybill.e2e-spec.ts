@@ -185,8 +185,13 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     // Confirmed with Daraja's status query, recorded and audited once, the customer texted once.
     expect(m.sim.c2b.transactions.get(paid.transId)).toBeDefined();
     expect(await auditSoon(o._id, 'order.payment')).toHaveLength(1);
-    const texts = sms.outbox.filter(
-      (s) => s.to === `+${asDaraja(o.phone)}` && /payment of/.test(s.message),
+    // The text follows the payment (sent after the order is paid): wait for it, then count.
+    const texts = await waitFor(
+      async () =>
+        sms.outbox.filter((s) => s.to === `+${asDaraja(o.phone)}` && /payment of/.test(s.message)),
+      (t) => t.length > 0,
+      10_000,
+      100,
     );
     expect(texts).toHaveLength(1);
     expect((await asStaff(o._id)).amountPaid).toBe(o.totalAmount);
