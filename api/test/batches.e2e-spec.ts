@@ -60,7 +60,7 @@ describe('batches and bookings', () => {
   const batchOf = async (id: string) =>
     (await t.http().get(`/api/batches/${id}`).set(staff()).expect(200)).body.batch as Batch;
   const book = (
-    lines: { _id: string; quantity: number; batchId?: string }[],
+    lines: { _id: string; quantity: number; batchId?: string; unitId?: string }[],
     guestInfo: object = guest(),
   ) => t.http().post('/api/orders').send({ guestInfo, products: lines });
   const orderOf = async (id: string) =>
@@ -197,6 +197,38 @@ describe('batches and bookings', () => {
     expect(bookable.body.batches).toEqual([]);
     await expectBalanced();
   }, 300_000);
+
+  it('books trays: the unit’s seedlings are held, its prices and deposit apply', async () => {
+    const trays = await world.createProduct({
+      quantity: 0,
+      price: 40,
+      fields: {
+        units: JSON.stringify([
+          { name: 'Single seedling', seedlings: 1 },
+          { name: 'Tray of 50', seedlings: 50, price: 1500 },
+        ]),
+      },
+    });
+    const tray = (trays as unknown as { units: { _id: string; seedlings: number }[] }).units.find(
+      (u) => u.seedlings === 50,
+    )!;
+    const batch = await newBatch(trays._id, 120);
+    const line = (quantity: number) => ({
+      _id: trays._id,
+      unitId: tray._id,
+      quantity,
+      batchId: batch._id,
+    });
+    const placed = (await book([line(2)]).expect(201)).body.order;
+    expect(placed.subtotal).toBe(3000);
+    expect(placed.booking.deposit).toBe(Math.round((placed.totalAmount * 30) / 100));
+    expect(await batchOf(batch._id)).toEqual(
+      expect.objectContaining({ booked: 100, available: 20 }),
+    );
+    const refused = await book([line(1)]).expect(409);
+    expect(refused.body.message).toBe('Only 20 seedlings left to book in this batch');
+    await expectBalanced();
+  });
 
   it('refuses bad bookings with a clear message, changing nothing', async () => {
     const product = await world.createProduct({ quantity: 30, price: 100 });
