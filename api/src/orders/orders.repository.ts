@@ -1,13 +1,13 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
+import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME, type BookingState } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
 import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
-import { Order, type OrderLine } from './schemas/order.schema';
+import { Order, type OrderBooking, type OrderLine } from './schemas/order.schema';
 import { canonicalPhone } from '../common/identifiers';
 
 type LeanOrder = Order & { _id: { toString(): string } };
@@ -110,6 +110,26 @@ function toRecord(doc: LeanOrder): OrderRecord {
     placement: doc.placement,
     ledgerSettled: doc.ledgerSettled,
     stockReturn: doc.stockReturn,
+    booking: doc.booking
+      ? {
+          batchId: doc.booking.batchId,
+          productName: doc.booking.productName,
+          readyOn: doc.booking.readyOn,
+          depositPercent: doc.booking.depositPercent,
+          deposit: doc.booking.deposit,
+          balance: doc.booking.balance,
+          state: doc.booking.state,
+          depositPaidAt: iso(doc.booking.depositPaidAt),
+          depositReceipt: doc.booking.depositReceipt ?? null,
+          readyAt: iso(doc.booking.readyAt),
+          balanceDueBy: doc.booking.balanceDueBy ?? null,
+          balancePaidAt: iso(doc.booking.balancePaidAt),
+          releasedAt: iso(doc.booking.releasedAt),
+          releaseDecision: doc.booking.releaseDecision ?? null,
+          problem: doc.booking.problem ?? null,
+          movedFromBatchId: doc.booking.movedFromBatchId ?? null,
+        }
+      : null,
   };
   return { ...record, ...amounts(doc) };
 }
@@ -330,6 +350,36 @@ export class OrdersRepository implements OnModuleInit {
     flags: Partial<Pick<Order, 'ledgerSettled' | 'stockReturn'>>,
   ): Promise<void> {
     await this.orders.updateOne({ _id: id }, { $set: flags });
+  }
+
+  /** A batch's booking orders (placed), in booking order. */
+  async bookingsOfBatch(batchId: string): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.batchId': batchId, placement: 'placed' })
+      .sort({ orderDate: 1 })
+      .limit(5000)
+      .lean<LeanOrder[]>();
+    return docs.map(toRecord);
+  }
+
+  /**
+   * A booking's state changes from one of `from` (with `set`: other `booking.*` fields), in one
+   * conditional update; false when it was no longer in one of them.
+   */
+  async setBookingState(
+    id: string,
+    from: readonly BookingState[],
+    state: BookingState,
+    set: Partial<Record<keyof OrderBooking, unknown>> = {},
+  ): Promise<boolean> {
+    const fields = Object.fromEntries(
+      Object.entries({ ...set, state }).map(([key, value]) => [`booking.${key}`, value]),
+    );
+    const res = await this.orders.updateOne(
+      { _id: id, 'booking.state': { $in: from } },
+      { $set: fields },
+    );
+    return res.modifiedCount === 1;
   }
 
   async delete(id: string): Promise<boolean> {

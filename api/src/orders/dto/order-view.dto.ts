@@ -1,6 +1,7 @@
 /** What the orders routes answer: an order as its customer, the desk and tracking see it. */
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  BOOKING_STATES,
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
   PAYMENT_METHODS,
@@ -73,6 +74,32 @@ export class PaymentDetailsViewDto {
   @ApiProperty({ type: PersonRefDto }) completedBy!: PersonRefDto;
 }
 
+/** A booking of seedlings still growing (issue 32); see docs/batches.md. */
+export class OrderBookingDto {
+  @ApiProperty() batchId!: string;
+  @ApiProperty({ example: 'Hass avocado' }) productName!: string;
+  @ApiProperty({ example: '2027-03-12', description: "The batch's ready day (YYYY-MM-DD)" })
+  readyOn!: string;
+  @ApiProperty({ type: 'integer', example: 30 }) depositPercent!: number;
+  @ApiProperty({ description: 'round(totalAmount × depositPercent / 100), whole KES' })
+  deposit!: number;
+  @ApiProperty({ description: 'totalAmount − deposit' }) balance!: number;
+  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) depositPaidAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Receipt code of the deposit' })
+  depositReceipt!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) readyAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, example: '2027-03-19', description: 'YYYY-MM-DD' })
+  balanceDueBy!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) balancePaidAt!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) releasedAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, enum: ['kept', 'refunded'] })
+  releaseDecision!: 'kept' | 'refunded' | null;
+  @ApiProperty({ nullable: true, type: String, enum: ['failed', 'short'] })
+  problem!: 'failed' | 'short' | null;
+  @ApiProperty({ nullable: true, type: String }) movedFromBatchId!: string | null;
+}
+
 export class OrderDto {
   @ApiProperty() _id!: string;
   @ApiProperty({ example: 'SPD7K3MX9QA' }) purchaseNumber!: string;
@@ -109,6 +136,12 @@ export class OrderDto {
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) cancelledDate!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({
+    type: OrderBookingDto,
+    nullable: true,
+    description: 'A booking of seedlings still growing; null on an ordinary order',
+  })
+  booking!: OrderBookingDto | null;
 }
 
 export class PlacedOrderDto extends OrderDto {
