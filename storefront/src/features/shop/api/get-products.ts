@@ -9,7 +9,15 @@ export interface ProductFilters {
   category?: string;
   maxPrice?: number;
   sortBy?: 'price' | 'createdAt';
+  /** Ready stock now, or a bookable batch ready for the coming long or short rains. */
+  availability?: Availability;
 }
+
+export const AVAILABILITIES = ['now', 'long-rains', 'short-rains'] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
+
+const availabilityOf = (v: string | null): Availability | undefined =>
+  AVAILABILITIES.find((a) => a === v);
 
 const positiveInt = (v: string | null) => {
   const n = Number(v);
@@ -20,12 +28,13 @@ const positiveInt = (v: string | null) => {
 export function productFiltersFrom(
   params: URLSearchParams,
 ): Required<Pick<ProductFilters, 'page' | 'search' | 'category'>> &
-  Pick<ProductFilters, 'maxPrice'> {
+  Pick<ProductFilters, 'maxPrice' | 'availability'> {
   return {
     page: positiveInt(params.get('page')) ?? 1,
     search: params.get('search')?.trim() || params.get('name')?.trim() || '',
     category: params.get('category') ?? '',
     maxPrice: positiveInt(params.get('maxPrice')),
+    availability: availabilityOf(params.get('availability')),
   };
 }
 
@@ -47,6 +56,7 @@ export function getProducts(filters: ProductFilters) {
           maxPrice: filters.maxPrice,
           sortBy: filters.sortBy ?? 'price',
           sortOrder: 'asc',
+          ...(filters.availability ? { availability: filters.availability } : {}),
         },
       },
     }),

@@ -6,7 +6,9 @@ import {
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { BookingFacts } from '../../../components/booking-facts';
 import { Loading } from '../../../components/states';
+import { bookingOf } from '../../../lib/bookings';
 import { useTrackOrder } from '../api/track-order';
 import { Timeline } from '../components/timeline';
 import '../tracking.css';
@@ -59,6 +61,7 @@ export function TrackOrdersRoute() {
               {data.estimatedDeliveryDate ? formatDate(data.estimatedDeliveryDate) : 'Unknown'}
             </strong>
           </p>
+          {bookingOf(data) && <BookingFacts booking={bookingOf(data)!} />}
           <Timeline
             status={data.orderStatus.currentStatus as OrderStatus}
             dates={{

@@ -14,11 +14,14 @@ export function PayByMpesa({
   purchaseNumber,
   phoneNumber,
   open,
+  label = 'Pay with M-Pesa',
 }: {
   purchaseNumber: string;
   phoneNumber: string;
-  /** Pending and unpaid: the only orders that may still be paid. */
+  /** Pending and unpaid, or a booking with a deposit or balance due: the orders that may be paid. */
   open: boolean;
+  /** The button's words: a booking says which part it pays ("Pay the balance with M-Pesa"). */
+  label?: string;
 }) {
   const queryClient = useQueryClient();
   const info = useMpesaPayInfo(purchaseNumber, open);
@@ -49,7 +52,7 @@ export function PayByMpesa({
         />
       ) : (
         <button type="button" className="btn btn-sm" onClick={() => setTrying(true)}>
-          {failed ? 'Try M-Pesa again' : 'Pay with M-Pesa'}
+          {failed ? 'Try M-Pesa again' : label}
         </button>
       )}
       {data.paybill && (

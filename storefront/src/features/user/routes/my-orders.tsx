@@ -10,11 +10,13 @@ import {
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { BookingFacts } from '../../../components/booking-facts';
 import { Pagination } from '../../../components/pagination';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { bookingOf } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
@@ -127,6 +129,7 @@ export function MyOrdersRoute() {
                     .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
                     .join(', ')}
                 </p>
+                {bookingOf(o) && <BookingFacts booking={bookingOf(o)!} />}
                 <dl className="order-card-facts">
                   <dt>Payment status</dt>
                   <dd>{o.paymentStatus}</dd>
@@ -183,6 +186,7 @@ export function MyOrdersRoute() {
                       {o.products
                         .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
                         .join(', ')}
+                      {bookingOf(o) && <BookingFacts booking={bookingOf(o)!} />}
                       {/* The delivery rides in the wrapping cell: the table keeps the spec's columns. */}
                       <br />
                       <span className="muted small">

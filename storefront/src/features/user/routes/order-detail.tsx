@@ -13,10 +13,12 @@ import {
 } from '@spc/shared-contracts';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { BookingFacts } from '../../../components/booking-facts';
 import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { bookingOf, bookingPayable } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
@@ -54,6 +56,10 @@ export function MyOrderDetailRoute() {
   const delivery = (order as { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
   const choice = deliveryChoiceText(delivery);
   const cancelCheck = actions.find((a) => a.action === 'cancel');
+  const booking = bookingOf(order);
+  const payable = booking
+    ? bookingPayable(booking) && order.orderStatus !== 'Cancelled'
+    : order.orderStatus === 'Pending' && order.paymentStatus === 'Pending';
 
   const downloadReceipt = async () => {
     setDownloading(true);
@@ -77,6 +83,13 @@ export function MyOrderDetailRoute() {
         </span>
       </div>
       <p className="muted small">Placed {formatDateTime(order.orderDate)}</p>
+
+      {booking && (
+        <section className="order-card" aria-labelledby="booking-title">
+          <h2 id="booking-title">Booking</h2>
+          <BookingFacts booking={booking} />
+        </section>
+      )}
 
       <section className="order-card">
         <h2>Items</h2>
@@ -165,7 +178,14 @@ export function MyOrderDetailRoute() {
         <PayByMpesa
           purchaseNumber={order.purchaseNumber}
           phoneNumber={g.phoneNumber}
-          open={order.orderStatus === 'Pending' && order.paymentStatus === 'Pending'}
+          open={payable}
+          label={
+            booking
+              ? booking.state === 'Deposit due'
+                ? 'Pay the deposit with M-Pesa'
+                : 'Pay the balance with M-Pesa'
+              : undefined
+          }
         />
       </Suspense>
 

@@ -1,0 +1,45 @@
+import { formatDate, formatMoney } from '@spc/shared-contracts';
+import { bookingStateText, readyDay, type OrderBooking } from '../lib/bookings';
+
+/**
+ * A booking's ready day, state, deposit and balance, as My Orders, the order page and tracking show
+ * them: "Ready from 12 March", "Deposit paid: KES 4,500", "Balance due: KES 10,500".
+ */
+export function BookingFacts({ booking: b }: { booking: OrderBooking }) {
+  const depositPaid = Boolean(b.depositPaidAt);
+  const balancePaid = Boolean(b.balancePaidAt);
+  const open = ['Deposit due', 'Booked', 'Balance due'].includes(b.state);
+  return (
+    <div className="booking-facts" data-testid="booking-facts">
+      <p>
+        <strong>Ready from {readyDay(b.readyOn)}</strong>
+        <span className="booking-state">{bookingStateText(b.state)}</span>
+      </p>
+      <ul className="small">
+        <li>
+          {depositPaid ? 'Deposit paid' : 'Deposit due'}: {formatMoney(b.deposit)} (
+          {b.depositPercent} %)
+        </li>
+        {balancePaid ? (
+          <li>Balance paid: {formatMoney(b.balance)}</li>
+        ) : (
+          open && (
+            <li>
+              Balance due: {formatMoney(b.balance)}
+              {b.balanceDueBy
+                ? ` by ${formatDate(b.balanceDueBy)}`
+                : b.state === 'Balance due'
+                  ? ''
+                  : ' when ready'}
+            </li>
+          )
+        )}
+        {b.releaseDecision && (
+          <li>
+            {b.releaseDecision === 'kept' ? 'The deposit was kept' : 'The deposit was refunded'}
+          </li>
+        )}
+      </ul>
+    </div>
+  );
+}
