@@ -157,6 +157,95 @@ describe("a customer's order detail", () => {
   });
 });
 
+describe('a booking on My Orders and its order page', () => {
+  const booking = {
+    batchId: 'b1',
+    productName: 'Hass Avocado',
+    readyOn: '2027-03-12',
+    depositPercent: 30,
+    deposit: 315,
+    balance: 735,
+    state: 'Balance due',
+    depositPaidAt: '2026-11-20T10:00:00.000Z',
+    readyAt: '2027-03-10T07:00:00.000Z',
+    balanceDueBy: '2027-03-17T07:00:00.000Z',
+    balancePaidAt: null,
+    releasedAt: null,
+    releaseDecision: null,
+    problem: null,
+    movedFromBatchId: null,
+  };
+  const bookingOrder = () =>
+    ({
+      ...order({
+        orderStatus: 'Processing',
+        paymentStatus: 'Pending',
+        paymentMethod: null,
+        paymentDetails: null,
+        paidAt: null,
+        amountPaid: 315,
+        amountOutstanding: 735,
+      }),
+      booking,
+    }) as Order;
+
+  it('shows the ready day, the deposit paid and the balance due, and pays the balance by M-Pesa', async () => {
+    const { calls } = mockFetch({
+      '/api/orders/o1/detail': () => detail(bookingOrder()),
+      '/api/payments/mpesa/pay-info/SPD7K3MX9QA': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          payable: true,
+          paybill: '174379',
+          account: 'SPD7K3MX9QA',
+          amountDue: 735,
+          lastPrompt: null,
+        },
+      }),
+      '/api/payments/mpesa/stk-push': () => ({
+        body: { success: true, message: 'Prompt sent', checkoutRequestId: 'ws_CO_1' },
+      }),
+      '/api/payments/mpesa/status/ws_CO_1': () => ({
+        body: { success: true, status: 'pending', message: 'Waiting' },
+      }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    const facts = await screen.findByTestId('booking-facts');
+    expect(facts).toHaveTextContent('Ready from 12 March');
+    expect(facts).toHaveTextContent('Ready: balance due');
+    expect(facts).toHaveTextContent('Deposit paid: KES 315 (30 %)');
+    expect(facts).toHaveTextContent('Balance due: KES 735 by 17/03/2027');
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay the balance with M-Pesa' }));
+    expect(screen.getByTestId('paybill-instructions')).toHaveTextContent('KES 735');
+    fireEvent.click(screen.getByRole('button', { name: 'Send prompt' }));
+    expect(await screen.findByText(/A prompt for KES 735 was sent/)).toBeInTheDocument();
+    expect(calls.some((c) => c.url.endsWith('/api/payments/mpesa/stk-push'))).toBe(true);
+  });
+
+  it('My Orders shows a booking paid in full on its card', async () => {
+    mockFetch({
+      '/api/orders/user': () => ({
+        body: createOrderList([
+          {
+            ...bookingOrder(),
+            booking: { ...booking, state: 'Paid', balancePaidAt: '2027-03-11T07:00:00.000Z' },
+          } as Order,
+        ]),
+      }),
+    });
+    renderWithProviders(<MyOrdersRoute />);
+    const card = (await screen.findAllByTestId('order-card'))[0]!;
+    expect(within(card).getByText('Ready from 12 March')).toBeInTheDocument();
+    expect(within(card).getByText('Paid in full')).toBeInTheDocument();
+    expect(within(card).getByText('Deposit paid: KES 315 (30 %)')).toBeInTheDocument();
+    expect(within(card).getByText('Balance paid: KES 735')).toBeInTheDocument();
+  });
+});
+
 describe("the payment e-mail's receipt link", () => {
   it('sends the signed parameters to the API and shows its refusal when the link has expired', async () => {
     const { calls } = mockFetch({
