@@ -1,4 +1,5 @@
 import type {
+  BookingState,
   FulfillmentStatus,
   OrderQueue,
   OrderSortField,
@@ -31,6 +32,30 @@ export interface OrderLineView {
   unit: { _id: string; name: string; seedlings: number };
   /** The quantity price applied, or null. */
   tier: { minQuantity: number; price: number } | null;
+}
+
+/** A booking of seedlings still growing, as the API answers it (dates as ISO instants). */
+export interface OrderBookingView {
+  batchId: string;
+  productName: string;
+  /** `YYYY-MM-DD` */
+  readyOn: string;
+  depositPercent: number;
+  deposit: number;
+  balance: number;
+  state: BookingState;
+  depositPaidAt: string | null;
+  depositReceipt: string | null;
+  readyAt: string | null;
+  /** `YYYY-MM-DD`: the shop day the balance is due by once the batch is ready. */
+  balanceDueBy: string | null;
+  balancePaidAt: string | null;
+  releasedAt: string | null;
+  releaseDecision: 'kept' | 'refunded' | null;
+  problem: 'failed' | 'short' | null;
+  movedFromBatchId: string | null;
+  /** When its seedlings left the batch as a sale (dispatched), once. */
+  fulfilledAt: string | null;
 }
 
 /** An order as the API stores it (before names of people are joined in). */
@@ -71,6 +96,10 @@ export interface OrderRecord {
   amountOutstanding: number;
   /** Paid beyond the total (an over-payment), to refund. */
   excessPaid: number;
+  /** What the customer is asked to pay now (a booking: the deposit, then the balance). */
+  amountDueNow: number;
+  /** A booking of seedlings still growing; null on an ordinary order. */
+  booking: OrderBookingView | null;
 }
 
 export interface OrderListFilter {

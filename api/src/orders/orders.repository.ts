@@ -1,13 +1,14 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
+import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME, type BookingState } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
 import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
-import { Order, type OrderLine } from './schemas/order.schema';
+import { amountDueNow } from './order-booking';
+import { Order, type OrderBooking, type OrderLine } from './schemas/order.schema';
 import { canonicalPhone } from '../common/identifiers';
 
 type LeanOrder = Order & { _id: { toString(): string } };
@@ -50,8 +51,31 @@ function amounts(
   };
 }
 
+function bookingOf(b: OrderBooking | null | undefined): OrderRecord['booking'] {
+  if (!b) return null;
+  return {
+    batchId: b.batchId,
+    productName: b.productName,
+    readyOn: b.readyOn,
+    depositPercent: b.depositPercent,
+    deposit: b.deposit,
+    balance: b.balance,
+    state: b.state,
+    depositPaidAt: iso(b.depositPaidAt),
+    depositReceipt: b.depositReceipt ?? null,
+    readyAt: iso(b.readyAt),
+    balanceDueBy: b.balanceDueBy ?? null,
+    balancePaidAt: iso(b.balancePaidAt),
+    releasedAt: iso(b.releasedAt),
+    releaseDecision: b.releaseDecision ?? null,
+    problem: b.problem ?? null,
+    movedFromBatchId: b.movedFromBatchId ?? null,
+    fulfilledAt: iso(b.fulfilledAt),
+  };
+}
+
 function toRecord(doc: LeanOrder): OrderRecord {
-  const record: Omit<OrderRecord, keyof ReturnType<typeof amounts>> = {
+  const record: Omit<OrderRecord, keyof ReturnType<typeof amounts> | 'amountDueNow'> = {
     _id: doc._id.toString(),
     purchaseNumber: doc.purchaseNumber,
     placedBy: doc.placedBy ?? null,
@@ -110,8 +134,10 @@ function toRecord(doc: LeanOrder): OrderRecord {
     placement: doc.placement,
     ledgerSettled: doc.ledgerSettled,
     stockReturn: doc.stockReturn,
+    booking: bookingOf(doc.booking),
   };
-  return { ...record, ...amounts(doc) };
+  const money = { ...record, ...amounts(doc) };
+  return { ...money, amountDueNow: amountDueNow(money) };
 }
 
 export type NewOrder = Omit<
@@ -332,6 +358,36 @@ export class OrdersRepository implements OnModuleInit {
     await this.orders.updateOne({ _id: id }, { $set: flags });
   }
 
+  /** A batch's booking orders (placed), in booking order. */
+  async bookingsOfBatch(batchId: string): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.batchId': batchId, placement: 'placed' })
+      .sort({ orderDate: 1 })
+      .limit(5000)
+      .lean<LeanOrder[]>();
+    return docs.map(toRecord);
+  }
+
+  /**
+   * A booking's state changes from one of `from` (with `set`: other `booking.*` fields), in one
+   * conditional update; false when it was no longer in one of them.
+   */
+  async setBookingState(
+    id: string,
+    from: readonly BookingState[],
+    state: BookingState,
+    set: Partial<Record<keyof OrderBooking, unknown>> = {},
+  ): Promise<boolean> {
+    const fields = Object.fromEntries(
+      Object.entries({ ...set, state }).map(([key, value]) => [`booking.${key}`, value]),
+    );
+    const res = await this.orders.updateOne(
+      { _id: id, 'booking.state': { $in: from } },
+      { $set: fields },
+    );
+    return res.modifiedCount === 1;
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await this.orders.deleteOne({ _id: id })).deletedCount === 1;
   }
@@ -479,5 +535,70 @@ export class OrdersRepository implements OnModuleInit {
 
   async count(): Promise<number> {
     return this.orders.countDocuments({ placement: 'placed' });
+  }
+
+  /** Bookings whose credits reached the deposit while their state still says it is due. */
+  async depositsToConfirm(limit = 50): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.state': 'Deposit due', amountPaid: { $gt: 0 } })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs
+      .filter((d) => d.placement === 'placed' && d.amountPaid >= (d.booking?.deposit ?? Infinity))
+      .map(toRecord);
+  }
+
+  /** Placed bookings in one state and order status (a balance due by `dueBy` at the latest). */
+  async bookingsIn(
+    state: string,
+    orderStatus: string | string[],
+    options: { dueBefore?: string; dueBy?: string; skip?: number; limit?: number } = {},
+  ): Promise<{ items: OrderRecord[]; total: number }> {
+    const due = {
+      ...(options.dueBefore ? { $lt: options.dueBefore } : {}),
+      ...(options.dueBy ? { $lte: options.dueBy } : {}),
+    };
+    const query: FilterQuery<Order> = {
+      'booking.state': state,
+      orderStatus: Array.isArray(orderStatus) ? { $in: orderStatus } : orderStatus,
+      ...(Object.keys(due).length ? { 'booking.balanceDueBy': due } : {}),
+    };
+    const [docs, total] = await Promise.all([
+      this.orders
+        .find(query)
+        .sort({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 })
+        .skip(options.skip ?? 0)
+        .limit(options.limit ?? 100)
+        .lean<LeanOrder[]>(),
+      this.orders.countDocuments(query),
+    ]);
+    return { items: docs.filter((d) => d.placement === 'placed').map(toRecord), total };
+  }
+
+  /** Deposits and balances of bookings received in [from, to) (KES), for the money received. */
+  async bookingMoneyBetween(
+    from: Date,
+    to: Date,
+  ): Promise<{ deposits: number; depositCount: number; balances: number; balanceCount: number }> {
+    const [deposits, balances] = await Promise.all([
+      this.orders
+        .find({ 'booking.depositPaidAt': { $gte: from, $lt: to } })
+        .select({ booking: 1, totalAmount: 1, placement: 1 })
+        .lean<LeanOrder[]>(),
+      this.orders
+        .find({ 'booking.balancePaidAt': { $gte: from, $lt: to } })
+        .select({ booking: 1, totalAmount: 1, placement: 1 })
+        .lean<LeanOrder[]>(),
+    ]);
+    const placed = (d: LeanOrder) => d.placement === 'placed' && !!d.booking;
+    const dep = deposits.filter(placed);
+    const bal = balances.filter(placed);
+    return {
+      // A booking paid in full at once counts its deposit part as a deposit, the rest as balance.
+      deposits: dep.reduce((n, d) => n + d.booking!.deposit, 0),
+      depositCount: dep.length,
+      balances: bal.reduce((n, d) => n + d.totalAmount - d.booking!.deposit, 0),
+      balanceCount: bal.length,
+    };
   }
 }

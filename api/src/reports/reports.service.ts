@@ -20,15 +20,20 @@ export class ReportsService {
     const weekStart = startOfShopDay(mondayOf(today));
     const dayStart = startOfShopDay(today);
     const tomorrow = startOfShopDay(addDays(today, 1));
-    const [week, totalSales] = await Promise.all([
+    const sunday = addDays(mondayOf(today), 6);
+    const [week, totalSales, balancesDueThisWeek, batchesReadyThisWeek] = await Promise.all([
       this.orders.paidBetween(weekStart, tomorrow),
       this.rollup.total(),
+      this.orders.balancesDueBy(sunday),
+      this.batches.countReadyBetween(mondayOf(today), sunday),
     ]);
     const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);
     return {
       dailySales: sum(week.filter((o) => new Date(o.paidAt!) >= dayStart)),
       weeklySales: sum(week),
       totalSales,
+      balancesDueThisWeek,
+      batchesReadyThisWeek,
     };
   }
 
@@ -41,9 +46,10 @@ export class ReportsService {
         throw new BadRequestException(`A report covers at most ${MAX_REPORT_DAYS} days`);
     }
     // Days from the rollup (sales-rollup.ts): a year is 365 rows, not a year of orders.
-    const [rows, refunds] = await Promise.all([
+    const [rows, refunds, moneyReceived] = await Promise.all([
       this.rollup.between(from, to),
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
+      this.orders.bookingMoneyBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
     const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
     const split = new Map(days.map((date) => [date, { date, productSales: 0, deliveryFees: 0 }]));
@@ -100,6 +106,7 @@ export class ReportsService {
         deliveryFees,
         series: [...split.values()],
       },
+      moneyReceived,
     };
   }
 }
