@@ -1,4 +1,4 @@
-import { formatDate, formatMoney } from '@spc/shared-contracts';
+import { formatMoney } from '@spc/shared-contracts';
 import { bookingStateText, readyDay, type OrderBooking } from '../lib/bookings';
 
 /**
@@ -27,7 +27,7 @@ export function BookingFacts({ booking: b }: { booking: OrderBooking }) {
             <li>
               Balance due: {formatMoney(b.balance)}
               {b.balanceDueBy
-                ? ` by ${formatDate(b.balanceDueBy)}`
+                ? ` by ${readyDay(b.balanceDueBy)}`
                 : b.state === 'Balance due'
                   ? ''
                   : ' when ready'}
