@@ -1,5 +1,20 @@
 import { formatMoney } from '@spc/shared-contracts';
-import { bookingStateText, readyDay, type OrderBooking } from '../lib/bookings';
+import { readyDay, type OrderBooking } from '../lib/bookings';
+import './bookings.css';
+
+/** What the shopper reads of a booking's state. */
+const BOOKING_STATE_TEXTS: Record<string, string> = {
+  'Deposit due': 'Deposit due',
+  Booked: 'Booked: deposit paid',
+  'Balance due': 'Ready: balance due',
+  Paid: 'Paid in full',
+  Expired: 'Expired: the deposit was not paid',
+  Released: 'Released: the balance was not paid in time',
+  Affected: 'The batch failed or fell short: the shop will contact you',
+  Refunded: 'Refunded',
+};
+
+const bookingStateText = (state: string) => BOOKING_STATE_TEXTS[state] ?? state;
 
 /**
  * A booking's ready day, state, deposit and balance, as My Orders, the order page and tracking show

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import { readyDay } from '../lib/bookings';
-import type { CartGroup } from '../stores/cart-store';
+import type { CartGroup } from '../stores/cart-groups';
+import './bookings.css';
 
 /** Said over a cart that makes more than one order. */
 export const SEPARATE_ORDERS_TEXT =

@@ -1,4 +1,5 @@
-import { cartGroups, cartKey, linePricing, useCartStore, type NewCartItem } from './cart-store';
+import { cartKey, linePricing, useCartStore, type NewCartItem } from './cart-store';
+import { cartGroups } from './cart-groups';
 
 const item = (overrides: Partial<NewCartItem> = {}): NewCartItem => ({
   _id: 'p1',

@@ -45,29 +45,6 @@ export function cartKey(item: {
   return item.booking ? `${key}@${item.booking.batchId}` : key;
 }
 
-/** The lines one order takes: the ready-now lines (key ''), or the booking lines of one batch. */
-export interface CartGroup {
-  /** '' for ready now, else the batch id. */
-  key: string;
-  /** The ready day of a booking group, '' for ready now. */
-  readyOn: string;
-  items: CartItem[];
-}
-
-/** The cart split into the orders it makes: ready now first, then bookings by ready day. */
-export function cartGroups(items: CartItem[]): CartGroup[] {
-  const groups = new Map<string, CartGroup>();
-  for (const item of items) {
-    const key = item.booking?.batchId ?? '';
-    const group = groups.get(key) ?? { key, readyOn: item.booking?.readyOn ?? '', items: [] };
-    group.items.push(item);
-    groups.set(key, group);
-  }
-  return [...groups.values()].sort((a, b) =>
-    a.key === '' ? -1 : b.key === '' ? 1 : a.readyOn.localeCompare(b.readyOn),
-  );
-}
-
 /** The sum of the lines at their tiers. */
 export const linesTotal = (items: CartItem[]) =>
   items.reduce((sum, i) => sum + linePricing(i).unitPrice * i.quantity, 0);

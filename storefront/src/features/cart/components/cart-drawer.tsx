@@ -10,13 +10,8 @@ import {
   groupTitle,
   SEPARATE_ORDERS_TEXT,
 } from '../../../components/cart-group-head';
-import {
-  cartGroups,
-  cartKey,
-  useCartItems,
-  useCartTotal,
-  type CartItem,
-} from '../../../stores/cart-store';
+import { cartKey, useCartItems, useCartTotal, type CartItem } from '../../../stores/cart-store';
+import { cartGroups } from '../../../stores/cart-groups';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useUiStore } from '../../../stores/ui-store';
 import { DeleteConfirm } from './delete-confirm';

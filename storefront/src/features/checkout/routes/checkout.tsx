@@ -17,14 +17,10 @@ import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/use-online';
-import {
-  cartGroups,
-  cartKey,
-  linesTotal,
-  useCartItems,
-  useCartStore,
-} from '../../../stores/cart-store';
-import { bookingOf, depositOf, readyDay, useBookingSettings } from '../../../lib/bookings';
+import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
+import { cartGroups } from '../../../stores/cart-groups';
+import { bookingOf, readyDay } from '../../../lib/bookings';
+import { depositOf, useBookingSettings } from '../../../lib/booking-settings';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
