@@ -42,12 +42,11 @@ export class BookingLifeService {
    */
   async onBatchShort(batch: BatchRecord, seedlingsLeft: number): Promise<void> {
     let kept = 0;
+    let fits = true;
     for (const hold of batch.holds) {
-      if (kept + hold.seedlings <= seedlingsLeft) {
-        kept += hold.seedlings;
-        continue;
-      }
-      await this.bookings.setState(hold.orderId, WAITING, 'Affected', { problem: 'short' });
+      fits = fits && kept + hold.seedlings <= seedlingsLeft;
+      if (fits) kept += hold.seedlings;
+      else await this.bookings.setState(hold.orderId, WAITING, 'Affected', { problem: 'short' });
     }
   }
 
