@@ -16,7 +16,8 @@ export class SalesSummaryData {
   })
   balancesDueThisWeek!: BalancesDueDto;
   @ApiProperty({
-    description: 'Batches, growing or ready, whose ready date falls in this week (Monday to Sunday)',
+    description:
+      'Batches, growing or ready, whose ready date falls in this week (Monday to Sunday)',
   })
   batchesReadyThisWeek!: number;
 }
