@@ -159,9 +159,10 @@ export class OrderDetailService {
   private documents(order: OrderDto, role: Role): OrderDocumentsDto {
     const paid = order.paymentStatus === 'Paid';
     // A booking's deposit has its receipt (a deposit receipt) as soon as it is paid.
-    const receipt = paid || !!order.booking?.depositPaidAt
-      ? { available: true }
-      : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
+    const receipt =
+      paid || !!order.booking?.depositPaidAt
+        ? { available: true }
+        : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
     const deliveryNote =
       paid || role !== 'customer'
         ? { available: true }

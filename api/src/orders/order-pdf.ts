@@ -238,7 +238,9 @@ export function receiptPdf(
       doc.text(
         `Method: ${order.paymentMethod === 'Mpesa' ? 'M-Pesa' : (order.paymentMethod ?? '')}`,
       );
-      doc.text(`${booking ? 'Balance paid' : 'Amount'}: ${formatMoney(p?.amount ?? order.totalAmount)}`);
+      doc.text(
+        `${booking ? 'Balance paid' : 'Amount'}: ${formatMoney(p?.amount ?? order.totalAmount)}`,
+      );
       if (p?.transactionCode) doc.text(`M-Pesa receipt code: ${p.transactionCode}`);
       const paidAt = p?.timePaid ?? order.paidAt;
       if (paidAt) doc.text(`Paid on: ${formatDateTime(paidAt)}`);

@@ -499,6 +499,8 @@ export class OrdersRepository implements OnModuleInit {
         $or: [
           { 'paymentDetails.receiptKey': key },
           { 'paymentDetails.transactionCode': key, paymentStatus: 'Paid' },
+          // A booking's deposit code pays that deposit only.
+          { 'booking.depositReceipt': key },
         ],
       })
       .select({ purchaseNumber: 1 })
@@ -573,6 +575,19 @@ export class OrdersRepository implements OnModuleInit {
       this.orders.countDocuments(query),
     ]);
     return { items: docs.filter((d) => d.placement === 'placed').map(toRecord), total };
+  }
+
+  /** Bookings whose ready or affected notice is still to be sent (a crash after the change). */
+  async bookingNoticesDue(limit = 100): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.state': { $in: ['Balance due', 'Affected'] }, 'booking.noticeDue': true })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.filter((d) => d.placement === 'placed').map(toRecord);
+  }
+
+  async clearBookingNotice(id: string): Promise<void> {
+    await this.orders.updateOne({ _id: id }, { $unset: { 'booking.noticeDue': '' } });
   }
 
   /** Deposits and balances of bookings received in [from, to) (KES), for the money received. */

@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { BatchesService } from '../batches/batches.service';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { SalesRollup } from './sales-rollup';
@@ -13,6 +14,7 @@ export class ReportsService {
   constructor(
     private readonly orders: OrderSales,
     private readonly rollup: SalesRollup,
+    private readonly batches: BatchesService,
   ) {}
 
   async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
@@ -25,7 +27,7 @@ export class ReportsService {
       this.orders.paidBetween(weekStart, tomorrow),
       this.rollup.total(),
       this.orders.balancesDueBy(sunday),
-      this.batches.countReadyBetween(mondayOf(today), sunday),
+      this.batchesReadyBetween(mondayOf(today), sunday),
     ]);
     const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);
     return {
@@ -35,6 +37,12 @@ export class ReportsService {
       balancesDueThisWeek,
       batchesReadyThisWeek,
     };
+  }
+
+  /** Batches (growing or ready, not failed) whose ready day falls in [from, to]. */
+  private async batchesReadyBetween(from: string, to: string): Promise<number> {
+    const { items } = await this.batches.list({ readyFrom: from, readyTo: to }, 1, 100);
+    return items.filter((b) => b.status !== 'Failed').length;
   }
 
   async report(from: string, to: string): Promise<Omit<SalesReportDto, 'success' | 'message'>> {

@@ -101,6 +101,8 @@ export class OrderBooking {
   @Prop({ type: String, enum: ['failed', 'short', null], default: null })
   problem!: 'failed' | 'short' | null;
   @Prop({ type: String, default: null }) movedFromBatchId!: string | null;
+  /** True from a change the customer must be told of (ready, affected) until they are told. */
+  @Prop({ type: Boolean, default: undefined }) noticeDue?: boolean;
   /** Set once its seedlings left the batch as a sale (dispatched). */
   @Prop({ type: Date, default: null }) fulfilledAt?: Date | null;
 }
