@@ -161,12 +161,6 @@ export class OrderDto {
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) cancelledDate!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-  @ApiProperty({
-    type: OrderBookingDto,
-    nullable: true,
-    description: 'A booking of seedlings still growing; null on an ordinary order',
-  })
-  booking!: OrderBookingDto | null;
 }
 
 export class PlacedOrderDto extends OrderDto {
