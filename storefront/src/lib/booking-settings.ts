@@ -3,31 +3,15 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from './api-client';
 import { readyDay } from './bookings';
 
-/** The deposit share the shop asks when its settings are not known yet (the API's default). */
-export const DEFAULT_DEPOSIT_PERCENT = 30;
-
 export const bookingKeys = { settings: () => ['bookings', 'settings'] as const };
 
-export const getBookingSettings = () => unwrap(api.GET('/api/bookings/settings' as never));
-
-export interface BookingSeason {
-  key: 'long-rains' | 'short-rains';
-  name: string;
-  from: string;
-  to: string;
-}
-
-export interface BookingSettings {
-  depositPercent: number;
-  balanceDays: number;
-  seasons: BookingSeason[];
-}
+export const getBookingSettings = () => unwrap(api.GET('/api/bookings/settings'));
 
 /** The deposit share and the seasons (their coming dates); kept a while, they rarely change. */
 export const bookingSettingsQueryOptions = () =>
   queryOptions({
     queryKey: bookingKeys.settings(),
-    queryFn: async () => (await getBookingSettings()) as unknown as BookingSettings,
+    queryFn: getBookingSettings,
     staleTime: 10 * 60_000,
     retry: 1,
   });

@@ -1,4 +1,5 @@
 /** Bookings of growing batches (issue 32): what orders and products carry, and ready days. */
+import type { components } from '@spc/shared-contracts';
 
 /** A batch the shop books from: ready on `readyOn` (YYYY-MM-DD), `available` seedlings left to book. */
 export interface BookableBatch {
@@ -8,21 +9,7 @@ export interface BookableBatch {
 }
 
 /** `order.booking`: what a booking order adds to an ordinary one. */
-export interface OrderBooking {
-  batchId: string;
-  productName: string;
-  readyOn: string;
-  depositPercent: number;
-  deposit: number;
-  balance: number;
-  state: string;
-  depositPaidAt: string | null;
-  readyAt: string | null;
-  balanceDueBy: string | null;
-  balancePaidAt: string | null;
-  releaseDecision?: 'kept' | 'refunded' | null;
-  problem?: 'failed' | 'short' | null;
-}
+export type OrderBooking = components['schemas']['OrderBookingDto'];
 
 /** The booking of an order (or of a tracking answer), null on ordinary orders and older APIs. */
 export function bookingOf(order: object | null | undefined): OrderBooking | null {

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
 import {
+  createBooking,
   createOrder,
   createOrderDetail,
   createOrderLine,
@@ -158,36 +159,24 @@ describe("a customer's order detail", () => {
 });
 
 describe('a booking on My Orders and its order page', () => {
-  const booking = {
-    batchId: 'b1',
-    productName: 'Hass Avocado',
-    readyOn: '2027-03-12',
-    depositPercent: 30,
-    deposit: 315,
-    balance: 735,
+  const booking = createBooking({
     state: 'Balance due',
-    depositPaidAt: '2026-11-20T10:00:00.000Z',
     readyAt: '2027-03-10T07:00:00.000Z',
     balanceDueBy: '2027-03-17',
-    balancePaidAt: null,
-    releasedAt: null,
-    releaseDecision: null,
-    problem: null,
-    movedFromBatchId: null,
-  };
-  const bookingOrder = () =>
-    ({
-      ...order({
-        orderStatus: 'Processing',
-        paymentStatus: 'Pending',
-        paymentMethod: null,
-        paymentDetails: null,
-        paidAt: null,
-        amountPaid: 315,
-        amountOutstanding: 735,
-      }),
+  });
+  const bookingOrder = (overrides: Partial<Order> = {}) =>
+    order({
+      orderStatus: 'Processing',
+      paymentStatus: 'Pending',
+      paymentMethod: null,
+      paymentDetails: null,
+      paidAt: null,
+      amountPaid: 315,
+      amountOutstanding: 735,
+      amountDueNow: 735,
       booking,
-    }) as Order;
+      ...overrides,
+    });
 
   it('shows the ready day, the deposit paid and the balance due, and pays the balance by M-Pesa', async () => {
     const { calls } = mockFetch({
@@ -230,10 +219,9 @@ describe('a booking on My Orders and its order page', () => {
     mockFetch({
       '/api/orders/user': () => ({
         body: createOrderList([
-          {
-            ...bookingOrder(),
+          bookingOrder({
             booking: { ...booking, state: 'Paid', balancePaidAt: '2027-03-11T07:00:00.000Z' },
-          } as Order,
+          }),
         ]),
       }),
     });
