@@ -39,7 +39,7 @@ describe('batches and bookings', () => {
 
   const db = () => t.app.get<Connection>(getConnectionToken()).db!;
   const staff = () => bearer(world.staff.accessToken);
-  const newBatch = async (productId: string, started: number, readyIn = 60) => {
+  const newBatch = async (productId: string, started: number, readyIn: number | string = 60) => {
     const res = await t
       .http()
       .post('/api/batches')
@@ -47,7 +47,7 @@ describe('batches and bookings', () => {
       .send({
         productId,
         sownOn: addDays(today(), -10),
-        readyOn: addDays(today(), readyIn),
+        readyOn: typeof readyIn === 'string' ? readyIn : addDays(today(), readyIn),
         started,
         note: 'Tunnel 3',
       })
@@ -438,6 +438,49 @@ describe('batches and bookings', () => {
     expect(await stockOf(t, product._id)).toBe(10);
     expect(await batchOf(ripe._id)).toEqual(expect.objectContaining({ quantity: 0, booked: 0 }));
     await expectBalanced();
+  });
+
+  it('shows each product’s bookable batches and filters the list by availability', async () => {
+    const seasons = (await t.http().get('/api/bookings/settings').expect(200)).body.seasons as {
+      key: string;
+      from: string;
+      to: string;
+    }[];
+    // A ready day inside the coming season, after today.
+    const inSeason = (key: string) => {
+      const s = seasons.find((x) => x.key === key)!;
+      return s.from > today() ? s.from : addDays(today(), 1);
+    };
+    const longRains = await world.createProduct({ quantity: 0, name: 'Grevillea long rains' });
+    const shortRains = await world.createProduct({ quantity: 0, name: 'Cypress short rains' });
+    const readyNow = await world.createProduct({ quantity: 5, name: 'Kei apple ready now' });
+    const batch = await newBatch(longRains._id, 6, inSeason('long-rains'));
+    await newBatch(shortRains._id, 6, inSeason('short-rains'));
+
+    const page = async (query: string) =>
+      (
+        (await t.http().get(`/api/products?limit=100&${query}`).expect(200)).body.products as {
+          _id: string;
+        }[]
+      ).map((p) => p._id);
+    const shown = (await t.http().get(`/api/products/${longRains._id}`).expect(200)).body.product;
+    expect(shown.batches).toEqual([{ _id: batch._id, readyOn: batch.readyOn, available: 6 }]);
+    const long = await page('availability=long-rains');
+    expect(long).toContain(longRains._id);
+    expect(long).not.toContain(readyNow._id);
+    const now = await page('availability=now');
+    expect(now).toContain(readyNow._id);
+    expect(now).not.toContain(longRains._id);
+    expect(await page('availability=short-rains')).toContain(shortRains._id);
+    const bad = await t.http().get('/api/products?availability=someday').expect(400);
+    expect(JSON.stringify(bad.body.message)).toContain('availability must be one of');
+
+    // Booked out: no longer bookable, no longer in the season's list.
+    await book([{ _id: longRains._id, quantity: 6, batchId: batch._id }]).expect(201);
+    expect(
+      (await t.http().get(`/api/products/${longRains._id}`).expect(200)).body.product.batches,
+    ).toEqual([]);
+    expect(await page('availability=long-rains')).not.toContain(longRains._id);
   });
 
   it('answers the booking settings and the seasons to come', async () => {
