@@ -55,6 +55,7 @@ describe('bookings: deposit, balance, release, affected', () => {
   let m: MpesaTestApp;
   let sms: SmsSimulator;
   let staff: Session;
+  let admin: Session;
   let productId: string;
   let life: BookingLifeService;
 
@@ -73,6 +74,7 @@ describe('bookings: deposit, balance, release, affected', () => {
     });
     const world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
     staff = world.staff;
+    admin = world.admin;
     productId = world.productId;
     life = m.t.app.get(BookingLifeService, { strict: false });
   });
@@ -371,6 +373,52 @@ describe('bookings: deposit, balance, release, affected', () => {
     await deposit(middle, 600, 'SBK4SHORT1').expect(409);
   });
 
+  it('money stays clear: the report separates deposits and balances from sales; the dashboard tiles', async () => {
+    const day = inDays(0);
+    const report = await m.t
+      .http()
+      .get(`/api/sales-summary/report?from=${day}&to=${day}`)
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    // Deposits so far: 450 + 300 (staff) + 600 (paybill) + 300 + 300 + 300; balances 1050 + 700 + 1400.
+    expect(report.body.moneyReceived).toEqual({
+      deposits: 2250,
+      depositCount: 6,
+      balances: 3150,
+      balanceCount: 3,
+    });
+    // Sales completed: the three bookings paid in full, for their whole totals.
+    expect(report.body.totals).toMatchObject({ orders: 3, revenue: 1500 + 1000 + 2000 });
+
+    const before = await m.t
+      .http()
+      .get('/api/sales-summary')
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    const batch = await newBatch(100, 1);
+    const o = await book(batch._id, 2);
+    await deposit(o, 300, 'SBK5TILES1').expect(200);
+    await readyBatch(batch._id);
+    const after = await m.t
+      .http()
+      .get('/api/sales-summary')
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    expect(after.body.batchesReadyThisWeek).toBeGreaterThanOrEqual(1);
+    // Due in 7 days: this week's tile counts it only when that falls by Sunday.
+    const sunday = addDays(
+      inDays(0),
+      6 - ((new Date(`${inDays(0)}T12:00:00Z`).getUTCDay() + 6) % 7),
+    );
+    const counted = inDays(7) <= sunday ? 1 : 0;
+    expect(after.body.balancesDueThisWeek.count - before.body.balancesDueThisWeek.count).toBe(
+      counted,
+    );
+    expect(after.body.balancesDueThisWeek.amount - before.body.balancesDueThisWeek.amount).toBe(
+      counted * 700,
+    );
+  });
+
   it('the bookings queue and its counts', async () => {
     const batch = await newBatch(20);
     const o = await book(batch._id, 1);
@@ -398,5 +446,72 @@ describe('bookings: deposit, balance, release, affected', () => {
       .get('/api/bookings/queue?tab=nonsense')
       .set(bearer(staff.accessToken))
       .expect(400);
+  });
+});
+
+describe('bookings released with the refund policy', () => {
+  let m: MpesaTestApp;
+  let staff: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    m = await createMpesaTestApp('bookings-refund', { BOOKING_RELEASE_DEPOSIT: 'refund' });
+    const world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
+    staff = world.staff;
+    productId = world.productId;
+  });
+  afterAll(() => m.close());
+
+  it('refunds the deposit by M-Pesa and records the decision', async () => {
+    const day = shopDay(new Date());
+    const batch = (
+      await m.t
+        .http()
+        .post('/api/batches')
+        .set(bearer(staff.accessToken))
+        .send({ productId, sownOn: addDays(day, -5), readyOn: addDays(day, 30), started: 50 })
+        .expect(201)
+    ).body.batch as Batch;
+    const o = (
+      await placeOrder(m.t, [{ _id: productId, quantity: 2, batchId: batch._id } as never], {
+        guestInfo: guest(),
+      }).expect(201)
+    ).body.order as Order;
+    await m.sim.payBill({
+      account: o.purchaseNumber,
+      amount: 300,
+      phone: asDaraja(o.guestInfo.phoneNumber),
+    });
+    await waitFor(
+      async () =>
+        (await m.t.http().get(`/api/orders/${o._id}`).set(bearer(staff.accessToken))).body.order
+          .booking.state as string,
+      (state) => state === 'Booked',
+      15_000,
+      150,
+    );
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/ready`)
+      .set(bearer(staff.accessToken))
+      .expect(201);
+    const life = m.t.app.get(BookingLifeService, { strict: false });
+    expect(await life.releaseOverdue(new Date(Date.now() + 9 * 24 * 3_600_000))).toBe(1);
+    const released = (
+      await m.t.http().get(`/api/orders/${o._id}`).set(bearer(staff.accessToken)).expect(200)
+    ).body.order as Order;
+    expect(released).toMatchObject({
+      orderStatus: 'Cancelled',
+      booking: { state: 'Released', releaseDecision: 'refunded' },
+    });
+    const refunds = await waitFor(
+      async () =>
+        (await m.t.http().get(`/api/payments/mpesa/orders/${o._id}`).set(bearer(staff.accessToken)))
+          .body.refunds as { amount: number; status: string }[],
+      (r) => r[0]?.status === 'sent',
+      15_000,
+      200,
+    );
+    expect(refunds[0]!.amount).toBe(300);
   });
 });
