@@ -2,7 +2,7 @@ import { formatMoney, type SaleUnit } from '@spc/shared-contracts';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import type { Product } from '../lib/types';
-import { batchesOf, readyDay } from '../lib/bookings';
+import { readyDay } from '../lib/bookings';
 import { useCartStore, type CartBooking } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';
 import { toast } from './toast';
@@ -76,7 +76,7 @@ export function ProductCard({
 }) {
   const addToCart = useAddToCart();
   const inStock = product.productQuantity > 0;
-  const batch = batchesOf(product)[0];
+  const batch = product.batches?.[0];
   return (
     <article className="card">
       <Link

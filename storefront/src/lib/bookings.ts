@@ -2,11 +2,7 @@
 import type { components } from '@spc/shared-contracts';
 
 /** A batch the shop books from: ready on `readyOn` (YYYY-MM-DD), `available` seedlings left to book. */
-export interface BookableBatch {
-  _id: string;
-  readyOn: string;
-  available: number;
-}
+export type BookableBatch = components['schemas']['BookableBatchRefDto'];
 
 /** `order.booking`: what a booking order adds to an ordinary one. */
 export type OrderBooking = components['schemas']['OrderBookingDto'];
@@ -14,11 +10,6 @@ export type OrderBooking = components['schemas']['OrderBookingDto'];
 /** The booking of an order (or of a tracking answer), null on ordinary orders and older APIs. */
 export function bookingOf(order: object | null | undefined): OrderBooking | null {
   return (order as { booking?: OrderBooking | null } | null | undefined)?.booking ?? null;
-}
-
-/** The bookable batches of a product (the product read model carries up to 3, soonest first). */
-export function batchesOf(product: object): BookableBatch[] {
-  return (product as { batches?: BookableBatch[] }).batches ?? [];
 }
 
 const dayMonth = (year: boolean) =>

@@ -37,6 +37,7 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',
     productImages: {},
+    batches: [],
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,

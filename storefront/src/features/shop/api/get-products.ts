@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '@spc/shared-contracts';
+import { AVAILABILITY_FILTERS, PAGE_SIZE, type AvailabilityFilter } from '@spc/shared-contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -13,11 +13,10 @@ export interface ProductFilters {
   availability?: Availability;
 }
 
-export const AVAILABILITIES = ['now', 'long-rains', 'short-rains'] as const;
-export type Availability = (typeof AVAILABILITIES)[number];
+export type Availability = AvailabilityFilter;
 
 const availabilityOf = (v: string | null): Availability | undefined =>
-  AVAILABILITIES.find((a) => a === v);
+  AVAILABILITY_FILTERS.find((a) => a === v);
 
 const positiveInt = (v: string | null) => {
   const n = Number(v);
@@ -56,7 +55,7 @@ export function getProducts(filters: ProductFilters) {
           maxPrice: filters.maxPrice,
           sortBy: filters.sortBy ?? 'price',
           sortOrder: 'asc',
-          ...(filters.availability ? { availability: filters.availability } : {}),
+          availability: filters.availability,
         },
       },
     }),

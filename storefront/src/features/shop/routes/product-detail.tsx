@@ -4,7 +4,6 @@ import { Price, useAddToCart } from '../../../components/product-card';
 import { ProductImage } from '../../../components/product-image';
 import { ErrorState, Loading } from '../../../components/states';
 import { useBookingSettings } from '../../../lib/booking-settings';
-import { batchesOf } from '../../../lib/bookings';
 import { useProduct } from '../api/get-product';
 import { UnitPicker } from '../components/unit-picker';
 import '../shop.css';
@@ -22,7 +21,7 @@ export function ProductDetailRoute() {
   if (isError || !data?.product) return <ErrorState />;
   const p = data.product;
   const inStock = p.productQuantity > 0;
-  const batches = batchesOf(p);
+  const batches = p.batches ?? [];
   return (
     <div className="page detail">
       <div className="detail-img">

@@ -102,10 +102,10 @@ describe('product listing', () => {
       '/api/products': () => ({
         body: listing({
           products: [
-            {
-              ...createProduct({ productQuantity: 0 }),
+            createProduct({
+              productQuantity: 0,
               batches: [{ _id: 'b1', readyOn: '2027-03-12', available: 500 }],
-            } as ReturnType<typeof createProduct>,
+            }),
           ],
         }),
       }),
