@@ -273,6 +273,7 @@ describe('orders', () => {
         .query({ purchaseNumber: placed.body.order.purchaseNumber.toLowerCase() })
         .expect(200);
       expect(Object.keys(res.body).sort()).toEqual([
+        'booking',
         'deliveredDate',
         'estimatedDeliveryDate',
         'inTransitDate',
@@ -283,6 +284,7 @@ describe('orders', () => {
         'success',
       ]);
       expect(res.body.orderStatus).toEqual({ currentStatus: 'Pending' });
+      expect(res.body.booking).toBeNull();
       const text = JSON.stringify(res.body);
       for (const secret of [
         DELIVERY.fullName,

@@ -118,6 +118,17 @@ export class OrdersService {
       orderReceivedDate: order.orderDate,
       inTransitDate: order.inTransitDate,
       deliveredDate: order.deliveredDate,
+      booking: order.booking && {
+        readyOn: order.booking.readyOn,
+        depositPercent: order.booking.depositPercent,
+        deposit: order.booking.deposit,
+        balance: order.booking.balance,
+        state: order.booking.state,
+        depositPaidAt: order.booking.depositPaidAt,
+        balanceDueBy: order.booking.balanceDueBy,
+        balancePaidAt: order.booking.balancePaidAt,
+        releaseDecision: order.booking.releaseDecision,
+      },
     };
   }
 

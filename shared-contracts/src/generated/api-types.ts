@@ -2527,6 +2527,32 @@ export interface components {
             /** @enum {string} */
             currentStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
         };
+        TrackBookingDto: {
+            /**
+             * @description The batch's ready day (YYYY-MM-DD)
+             * @example 2027-03-12
+             */
+            readyOn: string;
+            /** @example 30 */
+            depositPercent: number;
+            /** @description KES */
+            deposit: number;
+            /** @description KES */
+            balance: number;
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** Format: date-time */
+            depositPaidAt: string | null;
+            /**
+             * @description YYYY-MM-DD
+             * @example 2027-03-19
+             */
+            balanceDueBy: string | null;
+            /** Format: date-time */
+            balancePaidAt: string | null;
+            /** @enum {string|null} */
+            releaseDecision: "kept" | "refunded" | null;
+        };
         TrackOrderResponseDto: {
             /** @example true */
             success: boolean;
@@ -2542,6 +2568,8 @@ export interface components {
             inTransitDate: string | null;
             /** Format: date-time */
             deliveredDate: string | null;
+            /** @description A booking: its ready day, deposit, balance and state; null on an ordinary order */
+            booking: components["schemas"]["TrackBookingDto"] | null;
         };
         OrderDto: {
             _id: string;

@@ -20,7 +20,22 @@ const bookingStateText = (state: string) => BOOKING_STATE_TEXTS[state] ?? state;
  * A booking's ready day, state, deposit and balance, as My Orders, the order page and tracking show
  * them: "Ready from 12 March", "Deposit paid: KES 4,500", "Balance due: KES 10,500".
  */
-export function BookingFacts({ booking: b }: { booking: OrderBooking }) {
+export function BookingFacts({
+  booking: b,
+}: {
+  booking: Pick<
+    OrderBooking,
+    | 'readyOn'
+    | 'state'
+    | 'deposit'
+    | 'depositPercent'
+    | 'depositPaidAt'
+    | 'balance'
+    | 'balanceDueBy'
+    | 'balancePaidAt'
+    | 'releaseDecision'
+  >;
+}) {
   const depositPaid = Boolean(b.depositPaidAt);
   const balancePaid = Boolean(b.balancePaidAt);
   const open = ['Deposit due', 'Booked', 'Balance due'].includes(b.state);

@@ -7,11 +7,6 @@ export type BookableBatch = components['schemas']['BookableBatchRefDto'];
 /** `order.booking`: what a booking order adds to an ordinary one. */
 export type OrderBooking = components['schemas']['OrderBookingDto'];
 
-/** The booking of an order (or of a tracking answer), null on ordinary orders and older APIs. */
-export function bookingOf(order: object | null | undefined): OrderBooking | null {
-  return (order as { booking?: OrderBooking | null } | null | undefined)?.booking ?? null;
-}
-
 const dayMonth = (year: boolean) =>
   new Intl.DateTimeFormat('en-GB', {
     day: 'numeric',
@@ -29,5 +24,9 @@ export function readyDay(day: string | null | undefined, withYear = false): stri
 }
 
 /** Whether a booking may be paid now (its deposit, or its balance early or once ready). */
-export const bookingPayable = (b: OrderBooking) =>
+export const bookingPayable = (b: Pick<OrderBooking, 'state'>) =>
   b.state === 'Deposit due' || b.state === 'Booked' || b.state === 'Balance due';
+
+/** The M-Pesa button of a booking: which part it pays. */
+export const bookingPayLabel = (b: Pick<OrderBooking, 'state'>) =>
+  b.state === 'Deposit due' ? 'Pay the deposit with M-Pesa' : 'Pay the balance with M-Pesa';

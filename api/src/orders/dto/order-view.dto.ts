@@ -193,6 +193,22 @@ export class CurrentStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
 }
 
+/** What tracking shows of a booking: its ready day, state and money, nothing of the customer. */
+export class TrackBookingDto {
+  @ApiProperty({ example: '2027-03-12', description: "The batch's ready day (YYYY-MM-DD)" })
+  readyOn!: string;
+  @ApiProperty({ example: 30 }) depositPercent!: number;
+  @ApiProperty({ description: 'KES' }) deposit!: number;
+  @ApiProperty({ description: 'KES' }) balance!: number;
+  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) depositPaidAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, example: '2027-03-19', description: 'YYYY-MM-DD' })
+  balanceDueBy!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) balancePaidAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, enum: ['kept', 'refunded'] })
+  releaseDecision!: 'kept' | 'refunded' | null;
+}
+
 export class TrackOrderData {
   @ApiProperty() purchaseNumber!: string;
   @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
@@ -200,6 +216,12 @@ export class TrackOrderData {
   @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+  @ApiProperty({
+    type: TrackBookingDto,
+    nullable: true,
+    description: 'A booking: its ready day, deposit, balance and state; null on an ordinary order',
+  })
+  booking!: TrackBookingDto | null;
 }
 
 export class TrackOrderResponseDto extends Envelope(TrackOrderData) {}

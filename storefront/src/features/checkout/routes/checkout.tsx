@@ -19,7 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/use-online';
 import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
-import { bookingOf, readyDay } from '../../../lib/bookings';
+import { readyDay } from '../../../lib/bookings';
 import { depositOf, useBookingSettings } from '../../../lib/booking-settings';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
@@ -154,7 +154,7 @@ export function CheckoutRoute() {
       const cartStore = useCartStore.getState();
       if (otherLines > 0) cartStore.removeLines(items.map((i) => cartKey(i)));
       else cartStore.clearCart();
-      const booking = bookingOf(res.order);
+      const booking = res.order.booking ?? null;
       if (user) {
         setUser({
           ...user,

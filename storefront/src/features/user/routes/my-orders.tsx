@@ -16,7 +16,6 @@ import { Empty, ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { bookingOf } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
@@ -129,7 +128,7 @@ export function MyOrdersRoute() {
                     .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
                     .join(', ')}
                 </p>
-                {bookingOf(o) && <BookingFacts booking={bookingOf(o)!} />}
+                {o.booking && <BookingFacts booking={o.booking} />}
                 <dl className="order-card-facts">
                   <dt>Payment status</dt>
                   <dd>{o.paymentStatus}</dd>
@@ -186,7 +185,7 @@ export function MyOrdersRoute() {
                       {o.products
                         .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
                         .join(', ')}
-                      {bookingOf(o) && <BookingFacts booking={bookingOf(o)!} />}
+                      {o.booking && <BookingFacts booking={o.booking} />}
                       {/* The delivery rides in the wrapping cell: the table keeps the spec's columns. */}
                       <br />
                       <span className="muted small">

@@ -11,6 +11,7 @@ import {
   type OrderStatus,
   lineItemName,
 } from '@spc/shared-contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { BookingFacts } from '../../../components/booking-facts';
@@ -18,22 +19,24 @@ import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { bookingOf, bookingPayable } from '../../../lib/bookings';
+import { bookingPayable, bookingPayLabel } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
+import { userKeys } from '../api/get-profile';
 
 import '../user.css';
 
 // Its own chunk, loaded with the order: the order page stays within its size budget.
 const PayByMpesa = lazy(() =>
-  import('../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
+  import('../../../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
 );
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
 export function MyOrderDetailRoute() {
   const { id = '' } = useParams();
   const { data, isPending, isError, error } = useMyOrder(id);
+  const queryClient = useQueryClient();
   const cancel = useCancelOrder();
   const [downloading, setDownloading] = useState(false);
   if (isPending) return <Loading />;
@@ -56,7 +59,7 @@ export function MyOrderDetailRoute() {
   const delivery = (order as { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
   const choice = deliveryChoiceText(delivery);
   const cancelCheck = actions.find((a) => a.action === 'cancel');
-  const booking = bookingOf(order);
+  const booking = order.booking ?? null;
   const payable = booking
     ? bookingPayable(booking) && order.orderStatus !== 'Cancelled'
     : order.orderStatus === 'Pending' && order.paymentStatus === 'Pending';
@@ -179,13 +182,8 @@ export function MyOrderDetailRoute() {
           purchaseNumber={order.purchaseNumber}
           phoneNumber={g.phoneNumber}
           open={payable}
-          label={
-            booking
-              ? booking.state === 'Deposit due'
-                ? 'Pay the deposit with M-Pesa'
-                : 'Pay the balance with M-Pesa'
-              : undefined
-          }
+          onPaid={() => void queryClient.invalidateQueries({ queryKey: userKeys.allOrders })}
+          label={booking ? bookingPayLabel(booking) : undefined}
         />
       </Suspense>
 

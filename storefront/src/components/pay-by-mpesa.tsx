@@ -1,13 +1,11 @@
 import { formatMoney } from '@spc/shared-contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { MpesaPayment } from '../../../components/mpesa-payment';
-import { toast } from '../../../components/toast';
-import { useMpesaPayInfo } from '../../../lib/mpesa-prompt';
-import { userKeys } from '../api/get-profile';
+import { useMpesaPayInfo } from '../lib/mpesa-prompt';
+import { MpesaPayment } from './mpesa-payment';
+import { toast } from './toast';
 
 /**
- * The order page's way to pay an unpaid order by M-Pesa: after a failed prompt, "Try M-Pesa again"
+ * The order page's (and tracking's) way to pay an unpaid order by M-Pesa: after a failed prompt, "Try M-Pesa again"
  * (the prompt limits still apply), and always the paybill, the account and the amount due.
  */
 export function PayByMpesa({
@@ -15,6 +13,7 @@ export function PayByMpesa({
   phoneNumber,
   open,
   label = 'Pay with M-Pesa',
+  onPaid,
 }: {
   purchaseNumber: string;
   phoneNumber: string;
@@ -22,8 +21,9 @@ export function PayByMpesa({
   open: boolean;
   /** The button's words: a booking says which part it pays ("Pay the balance with M-Pesa"). */
   label?: string;
+  /** The page refreshes what it shows of the order (its queries). */
+  onPaid?: () => void;
 }) {
-  const queryClient = useQueryClient();
   const info = useMpesaPayInfo(purchaseNumber, open);
   const [trying, setTrying] = useState(false);
   const data = info.data;
@@ -32,7 +32,7 @@ export function PayByMpesa({
   const paid = (message: string) => {
     toast.success(message);
     setTrying(false);
-    void queryClient.invalidateQueries({ queryKey: userKeys.allOrders });
+    onPaid?.();
     void info.refetch();
   };
   return (
