@@ -234,11 +234,22 @@ describe('bookings on a phone', () => {
     let readyText: string | undefined;
     for (let i = 0; i < 60 && !readyText; i++) {
       readyText = (await textsTo(msisdn)).find(
-        (t) => t.includes(number) && /balance/i.test(t) && t.includes(money(balance)),
+        (t) => t.includes(number) && /pay the balance/i.test(t) && t.includes(money(balance)),
       );
       if (!readyText) await new Promise((r) => setTimeout(r, 500));
     }
     assert.ok(readyText, `the ready SMS to ${msisdn}: ${JSON.stringify(await textsTo(msisdn))}`);
+
+    // The text's link opens tracking: the booking is ready, its balance due, and can be paid there.
+    const link = readyText.match(/https?:\/\/\S+track-orders\S+/)?.[0];
+    assert.ok(link, readyText);
+    await page.goto(link.replace(/[.,]$/, ''));
+    const tracked = page.getByTestId('booking-facts');
+    await tracked.getByText('Ready: balance due').waitFor();
+    await tracked.getByText(`Balance due: ${money(balance)}`, { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Pay the balance with M-Pesa' }).waitFor();
+    await checkPhone(page, 'tracking a booking with its balance due');
+    await page.goto(`${BASE}/user/my-orders`);
 
     // The order page: ready, the balance due, paid with M-Pesa from there.
     await orderCard.getByRole('link', { name: number }).click();
@@ -269,6 +280,7 @@ describe('bookings on a phone', () => {
       .locator('.timeline li[data-done="true"]')
       .filter({ hasText: 'In Transit' })
       .waitFor();
+    await page.getByTestId('booking-facts').getByText('Paid in full').waitFor();
     await checkPhone(page, 'tracking the booking on its way');
     await context.close();
   });
