@@ -172,6 +172,7 @@ describe('bookings on a phone', () => {
     await page.getByText('KES 1,200').first().waitFor();
     await checkPhone(page, 'the product page');
     mkdirSync(SHOTS, { recursive: true });
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(SHOTS, 'bookings-product-390.png'), fullPage: true });
     await page.getByRole('button', { name: `Book for ${ready}` }).click();
     await page.getByText(/booked for .*: in your cart/).waitFor();

@@ -345,5 +345,18 @@ describe('checkout', () => {
       expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 350');
       expect(screen.queryByText('Deposit now:')).toBeNull();
     });
+
+    it('without M-Pesa Express, a booking is paid by the paybill: never on delivery', async () => {
+      booked();
+      mockFetch({
+        '/api/payments/options': () => ({
+          body: { success: true, message: 'Payment options', mpesaExpress: false },
+        }),
+      });
+      renderWithProviders(<CheckoutRoute />, { path: '/checkout?batch=b1', route: '/checkout' });
+      expect(await screen.findByLabelText('M-Pesa paybill')).toBeChecked();
+      expect(screen.queryByLabelText('Pay on delivery')).toBeNull();
+      expect(screen.getByText(/pay the deposit through M-Pesa paybill/)).toBeInTheDocument();
+    });
   });
 });
