@@ -357,6 +357,11 @@ describe('checkout', () => {
       expect(await screen.findByLabelText('M-Pesa paybill')).toBeChecked();
       expect(screen.queryByLabelText('Pay on delivery')).toBeNull();
       expect(screen.getByText(/pay the deposit through M-Pesa paybill/)).toBeInTheDocument();
+      // The booking settings did not answer: the amounts come with the placed booking.
+      await waitFor(
+        () => expect(screen.getByTestId('deposit-now')).toHaveTextContent('shown once placed'),
+        { timeout: 5000 },
+      );
     });
   });
 });

@@ -466,6 +466,7 @@ export function CheckoutRoute() {
             <BookingSplit
               total={total + (chosenDelivery?.fee ?? 0)}
               percent={settings.data?.depositPercent}
+              unknown={settings.isError}
               readyOn={bookingDay}
             />
           )}
@@ -482,26 +483,30 @@ export function CheckoutRoute() {
 function BookingSplit({
   total,
   percent,
+  unknown,
   readyOn,
 }: {
   total: number;
   /** The shop's deposit share; undefined while its settings load. */
   percent: number | undefined;
+  /** The settings could not be read: the amounts come with the placed booking. */
+  unknown: boolean;
   readyOn: string;
 }) {
   const deposit = percent === undefined ? undefined : depositOf(total, percent);
+  const pending = unknown ? 'shown once placed' : '…';
   return (
     <>
       <p className="subtotal">
         <span>Deposit now:</span>{' '}
         <strong data-testid="deposit-now">
-          {deposit === undefined ? '…' : `${formatMoney(deposit)} (${percent} %)`}
+          {deposit === undefined ? pending : `${formatMoney(deposit)} (${percent} %)`}
         </strong>
       </p>
       <p className="subtotal">
         <span>Balance when ready ({readyDay(readyOn)}):</span>{' '}
         <strong data-testid="balance-later">
-          {deposit === undefined ? '…' : formatMoney(total - deposit)}
+          {deposit === undefined ? pending : formatMoney(total - deposit)}
         </strong>
       </p>
     </>
