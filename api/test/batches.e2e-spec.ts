@@ -8,11 +8,14 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
+import { BatchesRepository } from '../src/batches/batches.repository';
 import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
-import { bearer, UNTHROTTLED } from './support/identity';
+import type request from 'supertest';
+import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
+import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';
 import { guest, stockOf } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -405,6 +408,78 @@ describe('batches and bookings', () => {
     await expectBalanced();
   });
 
+  it('finishes a ready batch a crash cut off before its seedlings reached ready stock, once', async () => {
+    const product = await world.createProduct({ quantity: 2, price: 100 });
+    const batch = await newBatch(product._id, 12);
+    await book([{ _id: product._id, quantity: 5, batchId: batch._id }]).expect(201);
+    // Killed after the batch became Ready (its movement written inside it, not yet copied) and
+    // before the product got the seedlings:
+    const repository = t.app.get(BatchesRepository);
+    const ready = await repository.markReady(batch._id, { reason: 'batch-ready' });
+    expect(ready).toEqual(expect.objectContaining({ status: 'Ready', readyStock: 'pending' }));
+    await db()
+      .collection('batches')
+      .updateOne(
+        { _id: new Types.ObjectId(batch._id) },
+        { $set: { 'pendingMovements.$[].at': new Date(Date.now() - 60_000) } },
+      );
+    expect(await stockOf(t, product._id)).toBe(2);
+
+    // The reconciler (this call, or its timer's pass running beside it) moves them, once.
+    const batches = t.app.get(BatchesService);
+    for (let i = 0; i < 50 && (await stockOf(t, product._id)) === 2; i++) {
+      await batches.reconcile();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await batches.reconcile();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await stockOf(t, product._id)).toBe(2 + 7);
+    expect(await batchOf(batch._id)).toEqual(
+      expect.objectContaining({ status: 'Ready', quantity: 5, booked: 5 }),
+    );
+    expect((await batchLedger(batch._id)).map((m) => [m.reason, m.change])).toEqual([
+      ['sown', 12],
+      ['batch-ready', -7],
+    ]);
+    await expectBalanced();
+  });
+
+  it('lists batches by ready date with booked against available, filtered by status', async () => {
+    const product = await world.createProduct({ quantity: 0, price: 100 });
+    const later = await newBatch(product._id, 5, 80);
+    const sooner = await newBatch(product._id, 8, 40);
+    await book([{ _id: product._id, quantity: 5, batchId: later._id }]).expect(201);
+    await book([{ _id: product._id, quantity: 3, batchId: sooner._id }]).expect(201);
+    const list = async (query: string) =>
+      (await t.http().get(`/api/batches?productId=${product._id}${query}`).set(staff()).expect(200))
+        .body;
+    const all = await list('');
+    expect(all.total).toBe(2);
+    expect(
+      all.items.map((b: Batch & { bookings: number }) => [
+        b._id,
+        b.booked,
+        b.available,
+        b.bookings,
+      ]),
+    ).toEqual([
+      [sooner._id, 3, 5, 1],
+      [later._id, 5, 0, 1],
+    ]);
+    expect(all.items[1].status).toBe('Sold out');
+    const soldOut = await list('&status=Sold%20out');
+    expect(soldOut.items.map((b: Batch) => b._id)).toEqual([later._id]);
+    const growing = await list('&status=Growing');
+    expect(growing.items.map((b: Batch) => b._id)).toEqual([sooner._id]);
+    const window = await list(`&readyTo=${addDays(today(), 50)}`);
+    expect(window.items.map((b: Batch) => b._id)).toEqual([sooner._id]);
+    await t.http().get('/api/batches?status=Sprouting').set(staff()).expect(400);
+    const detail = await batchOf(later._id);
+    expect(detail.bookings).toEqual([
+      expect.objectContaining({ seedlings: 5, state: 'Deposit due', customer: 'Achieng Otieno' }),
+    ]);
+  });
+
   it('returns a cancelled or expired deposit-due booking’s seedlings to its batch, once', async () => {
     const product = await world.createProduct({ quantity: 0, price: 100 });
     const batch = await newBatch(product._id, 10);
@@ -481,6 +556,47 @@ describe('batches and bookings', () => {
       (await t.http().get(`/api/products/${longRains._id}`).expect(200)).body.product.batches,
     ).toEqual([]);
     expect(await page('availability=long-rains')).not.toContain(longRains._id);
+  });
+
+  it('lets only staff and admins work on batches, and anyone read what is bookable', async () => {
+    const customer = await registerCustomer(t);
+    const product = await world.createProduct({ quantity: 0 });
+    const bodies: Record<(typeof BATCH_ROUTES)[number], object | undefined> = {
+      'GET /api/batches': undefined,
+      'POST /api/batches': {
+        productId: product._id,
+        sownOn: today(),
+        readyOn: addDays(today(), 30),
+        started: 10,
+      },
+      'GET /api/batches/{id}': undefined,
+      'PATCH /api/batches/{id}': { note: 'moved to tunnel 4' },
+      'POST /api/batches/{id}/losses': { quantity: 1, note: 'slug' },
+      'POST /api/batches/{id}/ready': undefined,
+      'POST /api/batches/{id}/fail': { note: 'hail' },
+    };
+    const call = async (route: (typeof BATCH_ROUTES)[number], token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      // A fresh batch each call: ready and fail happen once.
+      const url = template.replace('{id}', (await newBatch(product._id, 10))._id);
+      const http = t.http() as unknown as Record<string, (u: string) => request.Test>;
+      const req = http[method.toLowerCase()]!(url);
+      if (token) req.set(bearer(token));
+      const body = bodies[route];
+      return body ? req.send(body) : req;
+    };
+    for (const route of BATCH_ROUTES) {
+      expect({ route, status: (await call(route)).status }).toEqual({ route, status: 401 });
+      expect({ route, status: (await call(route, customer.accessToken)).status }).toEqual({
+        route,
+        status: 403,
+      });
+      for (const token of [world.staff.accessToken, world.admin.accessToken]) {
+        const res = await call(route, token);
+        expect({ route, status: res.status < 300 }).toEqual({ route, status: true });
+      }
+    }
+    for (const route of PUBLIC_BATCH_ROUTES) await t.http().get(route.split(' ')[1]!).expect(200);
   });
 
   it('answers the booking settings and the seasons to come', async () => {
