@@ -145,6 +145,21 @@ describe('bookings: deposit, balance, release, affected', () => {
       .expect(200);
     const booked = await until(o._id, (x) => x.booking?.state === 'Booked');
     expect(booked).toMatchObject({ amountPaid: 450, amountDueNow: 1050, paymentStatus: 'Pending' });
+    // Tracking (public) shows the ready day and the money, nothing about the customer.
+    const track = await m.t
+      .http()
+      .get(`/api/orders/track/new-order?purchaseNumber=${o.purchaseNumber}`)
+      .expect(200);
+    expect(track.body.booking).toEqual({
+      state: 'Booked',
+      readyOn: inDays(60),
+      depositPercent: 30,
+      deposit: 450,
+      amountPaid: 450,
+      balanceDue: 1050,
+      amountDueNow: 1050,
+      balanceDueBy: null,
+    });
     await waitFor(
       async () => textsTo(o, /deposit of KES 450/).length,
       (n) => n === 1,

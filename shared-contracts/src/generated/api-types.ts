@@ -2527,6 +2527,24 @@ export interface components {
             /** @enum {string} */
             currentStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
         };
+        TrackBookingDto: {
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** @example 2027-03-12 */
+            readyOn: string;
+            /** @example 30 */
+            depositPercent: number;
+            /** @description KES */
+            deposit: number;
+            /** @description KES paid so far (the deposit once paid) */
+            amountPaid: number;
+            /** @description KES of the total still to pay */
+            balanceDue: number;
+            /** @description KES the customer is asked to pay now (0 when nothing) */
+            amountDueNow: number;
+            /** @example 2027-03-19 */
+            balanceDueBy: string | null;
+        };
         TrackOrderResponseDto: {
             /** @example true */
             success: boolean;
@@ -2542,6 +2560,8 @@ export interface components {
             inTransitDate: string | null;
             /** Format: date-time */
             deliveredDate: string | null;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["TrackBookingDto"] | null;
         };
         OrderDto: {
             _id: string;
