@@ -12,7 +12,9 @@ import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
-import { bearer, UNTHROTTLED } from './support/identity';
+import type request from 'supertest';
+import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
+import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';
 import { guest, stockOf } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -481,6 +483,47 @@ describe('batches and bookings', () => {
       (await t.http().get(`/api/products/${longRains._id}`).expect(200)).body.product.batches,
     ).toEqual([]);
     expect(await page('availability=long-rains')).not.toContain(longRains._id);
+  });
+
+  it('lets only staff and admins work on batches, and anyone read what is bookable', async () => {
+    const customer = await registerCustomer(t);
+    const product = await world.createProduct({ quantity: 0 });
+    const bodies: Record<(typeof BATCH_ROUTES)[number], object | undefined> = {
+      'GET /api/batches': undefined,
+      'POST /api/batches': {
+        productId: product._id,
+        sownOn: today(),
+        readyOn: addDays(today(), 30),
+        started: 10,
+      },
+      'GET /api/batches/{id}': undefined,
+      'PATCH /api/batches/{id}': { note: 'moved to tunnel 4' },
+      'POST /api/batches/{id}/losses': { quantity: 1, note: 'slug' },
+      'POST /api/batches/{id}/ready': undefined,
+      'POST /api/batches/{id}/fail': { note: 'hail' },
+    };
+    const call = async (route: (typeof BATCH_ROUTES)[number], token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      // A fresh batch each call: ready and fail happen once.
+      const url = template.replace('{id}', (await newBatch(product._id, 10))._id);
+      const http = t.http() as unknown as Record<string, (u: string) => request.Test>;
+      const req = http[method.toLowerCase()]!(url);
+      if (token) req.set(bearer(token));
+      const body = bodies[route];
+      return body ? req.send(body) : req;
+    };
+    for (const route of BATCH_ROUTES) {
+      expect({ route, status: (await call(route)).status }).toEqual({ route, status: 401 });
+      expect({ route, status: (await call(route, customer.accessToken)).status }).toEqual({
+        route,
+        status: 403,
+      });
+      for (const token of [world.staff.accessToken, world.admin.accessToken]) {
+        const res = await call(route, token);
+        expect({ route, status: res.status < 300 }).toEqual({ route, status: true });
+      }
+    }
+    for (const route of PUBLIC_BATCH_ROUTES) await t.http().get(route.split(' ')[1]!).expect(200);
   });
 
   it('answers the booking settings and the seasons to come', async () => {
