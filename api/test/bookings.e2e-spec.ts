@@ -11,7 +11,8 @@ import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
 import { OrdersService } from '../src/orders/orders.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
-import { bearer, type Session } from './support/identity';
+import { BOOKING_ROUTES } from './support/bookings';
+import { bearer, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld } from './support/shop-world';
@@ -145,6 +146,21 @@ describe('bookings: deposit, balance, release, affected', () => {
       .expect(200);
     const booked = await until(o._id, (x) => x.booking?.state === 'Booked');
     expect(booked).toMatchObject({ amountPaid: 450, amountDueNow: 1050, paymentStatus: 'Pending' });
+    // Tracking (public) shows the ready day and the money, nothing about the customer.
+    const track = await m.t
+      .http()
+      .get(`/api/orders/track/new-order?purchaseNumber=${o.purchaseNumber}`)
+      .expect(200);
+    expect(track.body.booking).toEqual({
+      state: 'Booked',
+      readyOn: inDays(60),
+      depositPercent: 30,
+      deposit: 450,
+      amountPaid: 450,
+      balanceDue: 1050,
+      amountDueNow: 1050,
+      balanceDueBy: null,
+    });
     await waitFor(
       async () => textsTo(o, /deposit of KES 450/).length,
       (n) => n === 1,
@@ -417,6 +433,94 @@ describe('bookings: deposit, balance, release, affected', () => {
     expect(after.body.balancesDueThisWeek.amount - before.body.balancesDueThisWeek.amount).toBe(
       counted * 700,
     );
+  });
+
+  it('lets staff record deposits, staff or the owning customer move or refund, staff and admin read the queue', async () => {
+    const owner = await registerCustomer(m.t);
+    const stranger = await registerCustomer(m.t);
+    const admin_ = admin.accessToken;
+    const later = await newBatch(1000, 120);
+    /** A fresh affected booking of `owner` (its batch failed). */
+    const affected = async () => {
+      const batch = await newBatch(10);
+      const res = await placeOrder(
+        m.t,
+        [{ _id: productId, quantity: 1, batchId: batch._id } as never],
+        {
+          token: owner.accessToken,
+          guestInfo: guest(),
+        },
+      ).expect(201);
+      await m.t
+        .http()
+        .post(`/api/batches/${batch._id}/fail`)
+        .set(bearer(staff.accessToken))
+        .send({ note: 'wilt' })
+        .expect(201);
+      return res.body.order as Order;
+    };
+    const call = async (route: (typeof BOOKING_ROUTES)[number], token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      let url = template;
+      let body: object | undefined;
+      if (route.endsWith('/deposit')) {
+        const o = await book((await newBatch(10))._id, 1);
+        url = template.replace('{id}', o._id);
+        body = {
+          transactionCode: `SAC${Math.random().toString(36).slice(2, 9).toUpperCase()}`,
+          amount: 150,
+        };
+      } else if (template.includes('{id}')) {
+        url = template.replace('{id}', (await affected())._id);
+        if (route.endsWith('/move')) body = { batchId: later._id };
+      } else if (route.endsWith('/queue')) url = `${template}?tab=affected`;
+      const req =
+        method === 'GET'
+          ? m.t.http().get(url)
+          : m.t
+              .http()
+              .post(url)
+              .send(body ?? {});
+      return token ? req.set(bearer(token)) : req;
+    };
+    const allowed: Record<(typeof BOOKING_ROUTES)[number], string[]> = {
+      'POST /api/orders/{id}/booking/deposit': [staff.accessToken],
+      'POST /api/orders/{id}/booking/move': [staff.accessToken, owner.accessToken],
+      'POST /api/orders/{id}/booking/refund': [staff.accessToken, owner.accessToken],
+      'GET /api/bookings/queue': [staff.accessToken, admin_],
+      'GET /api/bookings/counts': [staff.accessToken, admin_],
+    };
+    for (const route of BOOKING_ROUTES) {
+      expect({ route, status: (await call(route)).status }).toEqual({ route, status: 401 });
+      for (const token of allowed[route]) {
+        const res = await call(route, token);
+        expect({ route, status: res.status }).toEqual({ route, status: 200 });
+      }
+      const refused = [staff.accessToken, admin_, owner.accessToken].filter(
+        (tk) => !allowed[route].includes(tk),
+      );
+      for (const token of refused) {
+        // A customer on staff routes: 403; admin on the desk's payment and move/refund: 403.
+        expect({ route, status: (await call(route, token)).status }).toEqual({
+          route,
+          status: 403,
+        });
+      }
+    }
+    // Another customer's booking is not theirs to move or refund (and is not told it exists).
+    const theirs = await affected();
+    await m.t
+      .http()
+      .post(`/api/orders/${theirs._id}/booking/refund`)
+      .set(bearer(stranger.accessToken))
+      .expect(404);
+    await m.t
+      .http()
+      .post(`/api/orders/${theirs._id}/booking/move`)
+      .set(bearer(stranger.accessToken))
+      .send({ batchId: later._id })
+      .expect(404);
+    expect((await get(theirs._id)).booking!.state).toBe('Affected');
   });
 
   it('the bookings queue and its counts', async () => {

@@ -33,6 +33,7 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     effectivePrice: 350,
     productQuantity: 12,
     units: [defaultUnitOf(offer, _id)],
+    batches: [],
     fromPrice: overrides.effectivePrice ?? price,
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',

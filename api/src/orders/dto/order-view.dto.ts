@@ -193,20 +193,18 @@ export class CurrentStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
 }
 
-/** What tracking shows of a booking: its ready day, state and money, nothing of the customer. */
+/** What tracking tells of a booking: its ready day and money, nothing about the customer. */
 export class TrackBookingDto {
-  @ApiProperty({ example: '2027-03-12', description: "The batch's ready day (YYYY-MM-DD)" })
-  readyOn!: string;
+  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
+  @ApiProperty({ example: '2027-03-12' }) readyOn!: string;
   @ApiProperty({ example: 30 }) depositPercent!: number;
   @ApiProperty({ description: 'KES' }) deposit!: number;
-  @ApiProperty({ description: 'KES' }) balance!: number;
-  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
-  @ApiProperty({ nullable: true, format: 'date-time', type: String }) depositPaidAt!: string | null;
-  @ApiProperty({ nullable: true, type: String, example: '2027-03-19', description: 'YYYY-MM-DD' })
+  @ApiProperty({ description: 'KES paid so far (the deposit once paid)' }) amountPaid!: number;
+  @ApiProperty({ description: 'KES of the total still to pay' }) balanceDue!: number;
+  @ApiProperty({ description: 'KES the customer is asked to pay now (0 when nothing)' })
+  amountDueNow!: number;
+  @ApiProperty({ nullable: true, type: String, example: '2027-03-19' })
   balanceDueBy!: string | null;
-  @ApiProperty({ nullable: true, format: 'date-time', type: String }) balancePaidAt!: string | null;
-  @ApiProperty({ nullable: true, type: String, enum: ['kept', 'refunded'] })
-  releaseDecision!: 'kept' | 'refunded' | null;
 }
 
 export class TrackOrderData {
@@ -216,11 +214,7 @@ export class TrackOrderData {
   @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
-  @ApiProperty({
-    type: TrackBookingDto,
-    nullable: true,
-    description: 'A booking: its ready day, deposit, balance and state; null on an ordinary order',
-  })
+  @ApiProperty({ type: TrackBookingDto, nullable: true, description: 'Null on ordinary orders' })
   booking!: TrackBookingDto | null;
 }
 
