@@ -2528,30 +2528,22 @@ export interface components {
             currentStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
         };
         TrackBookingDto: {
-            /**
-             * @description The batch's ready day (YYYY-MM-DD)
-             * @example 2027-03-12
-             */
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** @example 2027-03-12 */
             readyOn: string;
             /** @example 30 */
             depositPercent: number;
             /** @description KES */
             deposit: number;
-            /** @description KES */
-            balance: number;
-            /** @enum {string} */
-            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
-            /** Format: date-time */
-            depositPaidAt: string | null;
-            /**
-             * @description YYYY-MM-DD
-             * @example 2027-03-19
-             */
+            /** @description KES paid so far (the deposit once paid) */
+            amountPaid: number;
+            /** @description KES of the total still to pay */
+            balanceDue: number;
+            /** @description KES the customer is asked to pay now (0 when nothing) */
+            amountDueNow: number;
+            /** @example 2027-03-19 */
             balanceDueBy: string | null;
-            /** Format: date-time */
-            balancePaidAt: string | null;
-            /** @enum {string|null} */
-            releaseDecision: "kept" | "refunded" | null;
         };
         TrackOrderResponseDto: {
             /** @example true */
@@ -2568,7 +2560,7 @@ export interface components {
             inTransitDate: string | null;
             /** Format: date-time */
             deliveredDate: string | null;
-            /** @description A booking: its ready day, deposit, balance and state; null on an ordinary order */
+            /** @description Null on ordinary orders */
             booking: components["schemas"]["TrackBookingDto"] | null;
         };
         OrderDto: {
