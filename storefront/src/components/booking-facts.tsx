@@ -1,5 +1,5 @@
 import { formatMoney } from '@spc/shared-contracts';
-import { readyDay, type OrderBooking } from '../lib/bookings';
+import { readyDay, type BookingFactsData } from '../lib/bookings';
 import './bookings.css';
 
 /** What the shopper reads of a booking's state. */
@@ -20,24 +20,8 @@ const bookingStateText = (state: string) => BOOKING_STATE_TEXTS[state] ?? state;
  * A booking's ready day, state, deposit and balance, as My Orders, the order page and tracking show
  * them: "Ready from 12 March", "Deposit paid: KES 4,500", "Balance due: KES 10,500".
  */
-export function BookingFacts({
-  booking: b,
-}: {
-  booking: Pick<
-    OrderBooking,
-    | 'readyOn'
-    | 'state'
-    | 'deposit'
-    | 'depositPercent'
-    | 'depositPaidAt'
-    | 'balance'
-    | 'balanceDueBy'
-    | 'balancePaidAt'
-    | 'releaseDecision'
-  >;
-}) {
-  const depositPaid = Boolean(b.depositPaidAt);
-  const balancePaid = Boolean(b.balancePaidAt);
+export function BookingFacts({ booking: b }: { booking: BookingFactsData }) {
+  const { depositPaid, balancePaid } = b;
   const open = ['Deposit due', 'Booked', 'Balance due'].includes(b.state);
   return (
     <div className="booking-facts" data-testid="booking-facts">

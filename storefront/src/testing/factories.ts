@@ -38,10 +38,8 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',
     productImages: {},
-    batches: [],
     createdAt: CREATED,
     updatedAt: CREATED,
-    batches: [],
     ...overrides,
   };
 }
@@ -133,7 +131,6 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     cancelledDate: null,
     createdAt: '2026-03-01T09:00:00.000Z',
     updatedAt: '2026-03-01T09:00:00.000Z',
-    booking: null,
     ...overrides,
   };
 }

@@ -9,7 +9,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { BookingFacts } from '../../../components/booking-facts';
 import { Loading } from '../../../components/states';
-import { bookingPayable, bookingPayLabel } from '../../../lib/bookings';
+import { bookingPayable, bookingPayLabel, factsOfTracking } from '../../../lib/bookings';
 import { trackKeys, useTrackOrder } from '../api/track-order';
 import { Timeline } from '../components/timeline';
 import '../tracking.css';
@@ -71,7 +71,7 @@ export function TrackOrdersRoute() {
               {data.estimatedDeliveryDate ? formatDate(data.estimatedDeliveryDate) : 'Unknown'}
             </strong>
           </p>
-          {data.booking && <BookingFacts booking={data.booking} />}
+          {data.booking && <BookingFacts booking={factsOfTracking(data.booking)} />}
           {data.booking && bookingPayable(data.booking) && (
             <Suspense fallback={null}>
               <PayByMpesa

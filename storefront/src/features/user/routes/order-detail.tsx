@@ -19,7 +19,7 @@ import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { bookingPayable, bookingPayLabel } from '../../../lib/bookings';
+import { bookingPayable, bookingPayLabel, factsOfOrder } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
@@ -90,7 +90,7 @@ export function MyOrderDetailRoute() {
       {booking && (
         <section className="order-card" aria-labelledby="booking-title">
           <h2 id="booking-title">Booking</h2>
-          <BookingFacts booking={booking} />
+          <BookingFacts booking={factsOfOrder(booking)} />
         </section>
       )}
 
