@@ -1,5 +1,6 @@
 import { formatMoney } from '@spc/shared-contracts';
-import { readyDay, type BookingFactsData } from '../lib/bookings';
+import { type BookingFactsData } from '../lib/bookings';
+import { readyDay } from '../lib/ready-day';
 import './bookings.css';
 
 /** What the shopper reads of a booking's state. */

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
-import { readyDay } from '../lib/bookings';
+import { readyDay } from '../lib/ready-day';
 import type { CartGroup } from '../stores/cart-groups';
 import './bookings.css';
 

@@ -2,7 +2,7 @@ import { formatMoney, type SaleUnit } from '@spc/shared-contracts';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import type { Product } from '../lib/types';
-import { readyDay } from '../lib/bookings';
+import { readyDay } from '../lib/ready-day';
 import { useCartStore, type CartBooking } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';
 import { toast } from './toast';

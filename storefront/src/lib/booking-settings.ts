@@ -1,7 +1,7 @@
 /** The shop's booking settings (deposit share, seasons) and what a booking costs now. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from './api-client';
-import { readyDay } from './bookings';
+import { readyDay } from './ready-day';
 
 export const bookingKeys = { settings: () => ['bookings', 'settings'] as const };
 

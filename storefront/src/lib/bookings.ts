@@ -7,22 +7,6 @@ export type BookableBatch = components['schemas']['BookableBatchRefDto'];
 /** `order.booking`: what a booking order adds to an ordinary one. */
 export type OrderBooking = components['schemas']['OrderBookingDto'];
 
-const dayMonth = (year: boolean) =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    ...(year ? { year: 'numeric' as const } : {}),
-    timeZone: 'UTC',
-  });
-
-/** "12 March" from "2027-03-12" (a shop day: no time zone moves it); "" when missing. */
-export function readyDay(day: string | null | undefined, withYear = false): string {
-  if (!day) return '';
-  const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return '';
-  return dayMonth(withYear).format(d);
-}
-
 /** What the booking lines of a page show, from an order's booking or from tracking's. */
 export interface BookingFactsData {
   readyOn: string;

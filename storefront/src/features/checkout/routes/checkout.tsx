@@ -19,7 +19,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/use-online';
 import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
-import { readyDay } from '../../../lib/bookings';
+import { readyDay } from '../../../lib/ready-day';
 import { depositOf, useBookingSettings } from '../../../lib/booking-settings';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';

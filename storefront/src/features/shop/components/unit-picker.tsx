@@ -1,7 +1,8 @@
 import { formatMoney, priceUnit, tierLabel, type SaleUnit } from '@spc/shared-contracts';
 import { useId, useState } from 'react';
 import { bookOfferText } from '../../../lib/booking-settings';
-import { readyDay, type BookableBatch } from '../../../lib/bookings';
+import { type BookableBatch } from '../../../lib/bookings';
+import { readyDay } from '../../../lib/ready-day';
 import { onStep } from '../../../stores/cart-store';
 
 /** "trays" from "Tray of 50", "pots" from "Pot, 10 L", "seedlings" from "Single seedling". */

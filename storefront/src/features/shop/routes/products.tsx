@@ -5,7 +5,7 @@ import { Pagination } from '../../../components/pagination';
 import { ProductCard } from '../../../components/product-card';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { useBookingSettings } from '../../../lib/booking-settings';
-import { readyDay } from '../../../lib/bookings';
+import { readyDay } from '../../../lib/ready-day';
 import { productFiltersFrom, useProducts, type Availability } from '../api/get-products';
 import { OrderBanner } from '../components/order-banner';
 import { PriceFilter } from '../components/price-filter';
