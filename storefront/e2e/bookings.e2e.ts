@@ -2,10 +2,11 @@
  * Bookings on a phone (issue 32): a farmer on a 390 px phone finds a tray product for the long rains,
  * books 2 trays of 50 from its growing batch and pays the 30 % deposit by M-Pesa (the Daraja
  * simulator); staff mark the batch ready (through the API, as the back office does); the farmer gets
- * the SMS (the Africa's Talking simulator's outbox) and pays the balance from the order page; the
- * clerk sends the order out (API as staff) and the farmer sees it on its way. Every page passes the
- * phone checks. Saves the product page at 390 px as .data/shots/bookings-product-390.png. Run by
- * tools/e2e/run-journeys.ts storefront, which starts both simulators.
+ * the SMS (the Africa's Talking simulator's outbox), follows its link to tracking and pays the
+ * balance from the order page; the clerk sends the order out (API as staff) and the farmer sees it
+ * on its way. Every page passes the phone checks at 390 and 360 px. Saves the product page at 390 px
+ * as .data/shots/bookings-product-390.png. Run by tools/e2e/run-journeys.ts storefront, which starts
+ * both simulators.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -116,8 +117,12 @@ async function textsTo(msisdn: string): Promise<string[]> {
   return ((await res.json()) as { messages: { message: string }[] }).messages.map((m) => m.message);
 }
 
+/** The phone checks at 390 px (the journey's phone) and on the small 360 px one. */
 async function checkPhone(page: Page, what: string) {
   assert.deepEqual(await phoneProblems(page, what), []);
+  await page.setViewportSize({ width: 360, height: 640 });
+  assert.deepEqual(await phoneProblems(page, `${what} at 360 px`), []);
+  await page.setViewportSize({ width: 390, height: 844 });
 }
 
 describe('bookings on a phone', () => {
