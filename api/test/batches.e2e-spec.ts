@@ -8,6 +8,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
+import { BatchDeskService } from '../src/batches/batch-desk.service';
 import { BatchesRepository } from '../src/batches/batches.repository';
 import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
@@ -60,7 +61,7 @@ describe('batches and bookings', () => {
   const batchOf = async (id: string) =>
     (await t.http().get(`/api/batches/${id}`).set(staff()).expect(200)).body.batch as Batch;
   const book = (
-    lines: { _id: string; quantity: number; batchId?: string }[],
+    lines: { _id: string; quantity: number; batchId?: string; unitId?: string }[],
     guestInfo: object = guest(),
   ) => t.http().post('/api/orders').send({ guestInfo, products: lines });
   const orderOf = async (id: string) =>
@@ -198,6 +199,38 @@ describe('batches and bookings', () => {
     await expectBalanced();
   }, 300_000);
 
+  it('books trays: the unit’s seedlings are held, its prices and deposit apply', async () => {
+    const trays = await world.createProduct({
+      quantity: 0,
+      price: 40,
+      fields: {
+        units: JSON.stringify([
+          { name: 'Single seedling', seedlings: 1 },
+          { name: 'Tray of 50', seedlings: 50, price: 1500 },
+        ]),
+      },
+    });
+    const tray = (trays as unknown as { units: { _id: string; seedlings: number }[] }).units.find(
+      (u) => u.seedlings === 50,
+    )!;
+    const batch = await newBatch(trays._id, 120);
+    const line = (quantity: number) => ({
+      _id: trays._id,
+      unitId: tray._id,
+      quantity,
+      batchId: batch._id,
+    });
+    const placed = (await book([line(2)]).expect(201)).body.order;
+    expect(placed.subtotal).toBe(3000);
+    expect(placed.booking.deposit).toBe(Math.round((placed.totalAmount * 30) / 100));
+    expect(await batchOf(batch._id)).toEqual(
+      expect.objectContaining({ booked: 100, available: 20 }),
+    );
+    const refused = await book([line(1)]).expect(409);
+    expect(refused.body.message).toBe('Only 20 seedlings left to book in this batch');
+    await expectBalanced();
+  });
+
   it('refuses bad bookings with a clear message, changing nothing', async () => {
     const product = await world.createProduct({ quantity: 30, price: 100 });
     const other = await world.createProduct({ quantity: 30, price: 100 });
@@ -297,6 +330,11 @@ describe('batches and bookings', () => {
       expect.objectContaining({ state: 'Affected', problem: 'short' }),
     );
     expect((await orderOf(second._id)).booking.state).toBe('Affected');
+    // Not ready while its affected bookings still hold more than it has.
+    const short = await t.http().post(`/api/batches/${batch._id}/ready`).set(staff()).expect(409);
+    expect(short.body.message).toBe(
+      '30 seedlings are booked but the batch holds 15: move or refund the affected bookings first',
+    );
     await expectBalanced();
 
     // Ready: what no booking holds goes into ready stock; the bookings' seedlings stay.
@@ -442,6 +480,33 @@ describe('batches and bookings', () => {
       ['batch-ready', -7],
     ]);
     await expectBalanced();
+  });
+
+  it('tells the bookings of a batch step a crash cut off before they heard of it', async () => {
+    const product = await world.createProduct({ quantity: 0, price: 100 });
+    const batch = await newBatch(product._id, 10);
+    const order = (await book([{ _id: product._id, quantity: 2, batchId: batch._id }]).expect(201))
+      .body.order;
+    // Killed after the batch failed (in one update with "bookings to be told") and before the
+    // bookings' life heard of it:
+    await t.app
+      .get(BatchesService)
+      .markFailed(
+        { id: world.staff.user._id, role: 'staff', fullName: world.staff.user.fullName },
+        batch._id,
+        'hail',
+      );
+    expect((await orderOf(order._id)).booking.state).toBe('Deposit due');
+
+    const desk = t.app.get(BatchDeskService);
+    await desk.tellUntold(0);
+    expect((await orderOf(order._id)).booking).toEqual(
+      expect.objectContaining({ state: 'Affected', problem: 'failed' }),
+    );
+    const stored = await db()
+      .collection('batches')
+      .findOne({ _id: new Types.ObjectId(batch._id) });
+    expect(stored?.pendingTell).toBeNull();
   });
 
   it('lists batches by ready date with booked against available, filtered by status', async () => {
