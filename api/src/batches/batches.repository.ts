@@ -34,8 +34,13 @@ export interface BatchRecord {
   holds: { orderId: string; seedlings: number; at: string }[];
   /** Seedlings moved into ready stock when the batch was made ready (0 before). */
   readyMoved: number;
-  /** 'pending' between making the batch ready and its seedlings reaching the product. */
-  readyStock: 'none' | 'pending' | 'done';
+  /**
+   * 'pending' between making the batch ready and its seedlings reaching the product, 'done' then,
+   * 'cleared' once the product's marker of the move is removed.
+   */
+  readyStock: 'none' | 'pending' | 'done' | 'cleared';
+  /** A step whose bookings are still to be told (see the schema). */
+  pendingTell: { what: 'ready' | 'short' | 'failed'; at: string } | null;
 }
 
 type LeanBatch = Batch & {
@@ -67,6 +72,9 @@ function toRecord(doc: LeanBatch): BatchRecord {
       .map((h) => ({ orderId: h.orderId, seedlings: h.seedlings, at: iso(h.at)! })),
     readyMoved: doc.readyMoved ?? 0,
     readyStock: doc.readyStock ?? 'none',
+    pendingTell: doc.pendingTell
+      ? { what: doc.pendingTell.what, at: iso(doc.pendingTell.at)! }
+      : null,
   };
 }
 
@@ -347,7 +355,10 @@ export class BatchesRepository {
         ...(options.markReleased
           ? {
               releasedFor: {
-                $concatArrays: [{ $ifNull: ['$releasedFor', []] }, [{ $literal: orderId }]],
+                $concatArrays: [
+                  { $ifNull: ['$releasedFor', []] },
+                  [{ $literal: { orderId, at: new Date() } }],
+                ],
               },
             }
           : {}),
@@ -356,14 +367,23 @@ export class BatchesRepository {
     return doc ? seedlings : 0;
   }
 
-  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
-  async clearReleased(id: string, orderId: string): Promise<void> {
-    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: orderId } });
+  /** Bookings released into ready stock before `before`: `[batch, orderId]` (markers to clear). */
+  async releasedBefore(before: Date): Promise<{ batch: BatchRecord; orderId: string }[]> {
+    const docs = await this.batches
+      .find({ 'releasedFor.at': { $lt: before } })
+      .select({ pendingMovements: 0 })
+      .limit(200)
+      .lean<(LeanBatch & { releasedFor: { orderId: string; at: Date }[] })[]>();
+    return docs.flatMap((doc) =>
+      doc.releasedFor
+        .filter((r) => r.at < before)
+        .map((r) => ({ batch: toRecord(doc), orderId: r.orderId })),
+    );
   }
 
-  /** True when `orderId`'s seedlings went from this batch into ready stock (marker not cleared). */
-  async wasReleased(id: string, orderId: string): Promise<boolean> {
-    return (await this.batches.countDocuments({ _id: id, releasedFor: orderId })) > 0;
+  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
+  async forgetReleased(id: string, orderId: string): Promise<void> {
+    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: { orderId } } });
   }
 
   /**
@@ -375,7 +395,17 @@ export class BatchesRepository {
       { _id: new Types.ObjectId(id), status: 'Growing', quantity: { $gte: quantity } },
       -quantity,
       meta,
-      { lost: { $add: ['$lost', quantity] } },
+      {
+        lost: { $add: ['$lost', quantity] },
+        // Short of what is booked: the bookings are to be told (in this same update).
+        pendingTell: {
+          $cond: [
+            { $lt: [{ $subtract: ['$started', { $add: ['$lost', quantity] }] }, '$booked'] },
+            { $literal: { what: 'short', at: new Date() } },
+            { $ifNull: ['$pendingTell', null] },
+          ],
+        },
+      },
     );
   }
 
@@ -394,6 +424,7 @@ export class BatchesRepository {
         readyAt: { $literal: new Date() },
         readyMoved: free,
         readyStock: { $literal: 'pending' },
+        pendingTell: { $literal: { what: 'ready', at: new Date() } },
       },
     );
   }
@@ -402,7 +433,39 @@ export class BatchesRepository {
   async markReadyStockDone(id: string): Promise<void> {
     await this.batches.updateOne(
       { _id: id, readyStock: 'pending' },
-      { $set: { readyStock: 'done' } },
+      { $set: { readyStock: 'done', readyStockAt: new Date() } },
+    );
+  }
+
+  /** The bookings heard of the batch's step. */
+  async told(id: string): Promise<void> {
+    await this.batches.updateOne({ _id: id }, { $set: { pendingTell: null } });
+  }
+
+  /** Batches whose bookings were still to be told of a step taken before `before` (a crash). */
+  async untoldBefore(before: Date): Promise<BatchRecord[]> {
+    const docs = await this.batches
+      .find({ 'pendingTell.at': { $lt: before } })
+      .select(PROJECTION)
+      .limit(100)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord);
+  }
+
+  /** Ready batches whose seedlings reached the product before `before` (markers to clear). */
+  async readyStockDoneBefore(before: Date): Promise<BatchRecord[]> {
+    const docs = await this.batches
+      .find({ readyStock: 'done', readyStockAt: { $lt: before } })
+      .select(PROJECTION)
+      .limit(200)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord);
+  }
+
+  async markReadyStockCleared(id: string): Promise<void> {
+    await this.batches.updateOne(
+      { _id: id, readyStock: 'done' },
+      { $set: { readyStock: 'cleared' } },
     );
   }
 
@@ -425,6 +488,7 @@ export class BatchesRepository {
       {
         status: { $literal: 'Failed' },
         failedAt: { $literal: new Date() },
+        pendingTell: { $literal: { what: 'failed', at: new Date() } },
         ...(note ? { note: { $literal: note } } : {}),
       },
     );
