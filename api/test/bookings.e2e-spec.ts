@@ -81,7 +81,14 @@ describe('bookings: deposit, balance, release, affected', () => {
   });
   afterAll(async () => {
     // Whatever the bookings did, the ledger still sums to the stock and to each batch.
-    const check = await checkStockLedger(m.t.app.get<Connection>(getConnectionToken()).db!);
+    // (Movements are copied to the ledger right after each change: waited for, not raced.)
+    const db = m.t.app.get<Connection>(getConnectionToken()).db!;
+    const check = await waitFor(
+      () => checkStockLedger(db),
+      (c) => c.differences.length === 0 && c.overbooked.length === 0,
+      15_000,
+      250,
+    );
     expect(check.differences).toEqual([]);
     expect(check.overbooked).toEqual([]);
     await m.close();

@@ -83,15 +83,8 @@ export class OrderBookings {
    * taken out now, once. Answers how many.
    */
   async finishFulfilments(actor: Actor): Promise<number> {
-    const { items } = await this.orders.bookingsIn(
-      'Paid',
-      ['InTransit', 'Delivered', 'Completed'],
-      {
-        limit: 200,
-      },
-    );
     let done = 0;
-    for (const order of items.filter((o) => !o.booking?.fulfilledAt)) {
+    for (const order of await this.orders.bookingsToFulfil()) {
       await this.stock.fulfilBooking(order, actor);
       await this.orders.transition(
         order._id,

@@ -198,6 +198,7 @@ OrderSchema.index({ updatedAt: 1 });
 // release, ready batches caught up), a batch's bookings, and the money received per day.
 OrderSchema.index({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 });
 OrderSchema.index({ 'booking.state': 1, amountPaid: 1 });
+OrderSchema.index({ 'booking.state': 1, 'booking.fulfilledAt': 1, orderStatus: 1 });
 OrderSchema.index({ 'booking.depositPaidAt': 1 });
 OrderSchema.index({ 'booking.balancePaidAt': 1 });
 
