@@ -284,6 +284,7 @@ describe('orders', () => {
         'success',
       ]);
       expect(res.body.orderStatus).toEqual({ currentStatus: 'Pending' });
+      // An ordinary order has no booking (a booking's shows its days and money only).
       expect(res.body.booking).toBeNull();
       const text = JSON.stringify(res.body);
       for (const secret of [
