@@ -86,7 +86,7 @@ export default defineConfig(({ command }) => ({
           },
           {
             // The catalogue the shopper has seen (public product and category reads, the shop's
-            // contacts and privacy notice): fresh when
+            // contacts and privacy notice, the booking settings: deposit share and seasons): fresh when
             // the network answers within 4 s, the last copy otherwise (offline browsing). These
             // functions are copied into the worker as source: they may not use outside names.
             // A request signed in (Authorization) is never kept: no signed-in answer outlives its
@@ -94,7 +94,7 @@ export default defineConfig(({ command }) => ({
             urlPattern: ({ url, request }) =>
               request.method === 'GET' &&
               !request.headers.has('Authorization') &&
-              /^\/api\/(products|categories|site\/contacts|privacy\/notice)(\/|$)/.test(
+              /^\/api\/(products|categories|site\/contacts|privacy\/notice|bookings\/settings)(\/|$)/.test(
                 url.pathname,
               ),
             handler: 'NetworkFirst',

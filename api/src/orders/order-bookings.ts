@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BookingState } from '@spc/shared-contracts';
+import type { Actor } from '../common/principal';
+import { OrderStock } from './order-stock';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import type { OrderBooking } from './schemas/order.schema';
@@ -7,7 +9,10 @@ import type { OrderBooking } from './schemas/order.schema';
 /** What other modules (bookings, batches) ask of booking orders: read a batch's, change a state. */
 @Injectable()
 export class OrderBookings {
-  constructor(private readonly orders: OrdersRepository) {}
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly stock: OrderStock,
+  ) {}
 
   /** A batch's booking orders, in booking order (the order they were placed). */
   ofBatch(batchId: string): Promise<OrderRecord[]> {
@@ -27,5 +32,102 @@ export class OrderBookings {
     set: Partial<Record<keyof OrderBooking, unknown>> = {},
   ): Promise<boolean> {
     return this.orders.setBookingState(orderId, from, state, set);
+  }
+
+  /** Placed bookings in a state and order status (a balance due by a day, or before one). */
+  inState(
+    state: BookingState,
+    orderStatus: string | string[],
+    options: { dueBefore?: string; dueBy?: string; skip?: number; limit?: number } = {},
+  ): Promise<{ items: OrderRecord[]; total: number }> {
+    return this.orders.bookingsIn(state, orderStatus, options);
+  }
+
+  /** Bookings whose notice (ready, affected) is still to be sent. */
+  noticesDue(): Promise<OrderRecord[]> {
+    return this.orders.bookingNoticesDue();
+  }
+
+  /** The notice of this booking is sent: not to be sent again. */
+  noticeSent(orderId: string): Promise<void> {
+    return this.orders.clearBookingNotice(orderId);
+  }
+
+  /**
+   * Claims an affected booking for a move to `batchId` (one move at a time): false when it is no
+   * longer affected on `fromBatchId` or a move is under way.
+   */
+  async claimMove(order: OrderRecord, batchId: string): Promise<boolean> {
+    return !!(await this.orders.transition(
+      order._id,
+      {
+        'booking.state': 'Affected',
+        'booking.batchId': order.booking!.batchId,
+        'booking.movePending': { $ne: true },
+      },
+      { $set: { 'booking.movePending': true, 'booking.movingTo': batchId } },
+    ));
+  }
+
+  /** The move is over (done, or given up): nothing left for the sweep. */
+  async endMove(orderId: string): Promise<void> {
+    await this.orders.transition(
+      orderId,
+      {},
+      { $unset: { 'booking.movePending': '', 'booking.movingTo': '' } },
+    );
+  }
+
+  /** Moves whose process stopped midway (left since before `before`), with where they were going. */
+  movesPending(before: Date): Promise<(OrderRecord & { movingTo: string | null })[]> {
+    return this.orders.movesPending(before);
+  }
+
+  /**
+   * Moves a booking to another batch (its hold there already taken): back to `Booked`, its
+   * deposit kept. False when it was no longer `Affected`.
+   */
+  moveTo(
+    order: OrderRecord,
+    batch: { _id: string; readyOn: string; productName: string },
+  ): Promise<OrderRecord | null> {
+    return this.orders.transition(
+      order._id,
+      {
+        'booking.state': 'Affected',
+        'booking.batchId': order.booking!.batchId,
+        'booking.movingTo': batch._id,
+      },
+      {
+        $set: {
+          'booking.state': order.booking!.depositPaidAt ? 'Booked' : 'Deposit due',
+          'booking.batchId': batch._id,
+          'booking.readyOn': batch.readyOn,
+          'booking.movedFromBatchId': order.booking!.batchId,
+          'booking.problem': null,
+          'booking.readyAt': null,
+          'booking.balanceDueBy': null,
+          'booking.movingTo': null,
+        },
+      },
+    );
+  }
+
+  /**
+   * Dispatched bookings whose seedlings have not left their batch yet (a crash between the two):
+   * taken out now, once. Answers how many.
+   */
+  async finishFulfilments(actor: Actor): Promise<number> {
+    let done = 0;
+    for (const order of await this.orders.bookingsToFulfil()) {
+      await this.stock.fulfilBooking(order, actor);
+      await this.orders.transition(
+        order._id,
+        { 'booking.fulfilledAt': null },
+        { $set: { 'booking.fulfilledAt': new Date() } },
+      );
+      done++;
+    }
+    return done;
   }
 }

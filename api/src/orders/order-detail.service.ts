@@ -44,6 +44,12 @@ const AUDIT_STEPS: Record<string, string> = {
   'order.cancel': 'Cancelled',
   'order.expire': 'Cancelled (unpaid)',
   'order.update': 'Delivery details changed',
+  'booking.deposit': 'Deposit paid',
+  'booking.ready': 'Ready: balance due',
+  'booking.affected': 'Batch problem',
+  'booking.move': 'Moved to another batch',
+  'booking.refund': 'Refunded',
+  'booking.release': 'Released (balance unpaid)',
 };
 
 /** What a customer's timeline says of each step (no names of staff, no audit wording). */
@@ -55,6 +61,12 @@ const CUSTOMER_TEXT: Record<string, string> = {
   Completed: 'Your order is complete',
   Cancelled: 'Your order was cancelled',
   'Cancelled (unpaid)': 'Your order was cancelled as it was not paid in time',
+  'Deposit paid': 'Your deposit was received',
+  'Ready: balance due': 'Your seedlings are ready: the balance is due',
+  'Batch problem': 'Your batch did not grow as planned: move the booking or have it refunded',
+  'Moved to another batch': 'Your booking was moved to another batch',
+  Refunded: 'Your booking was cancelled and your payment refunded',
+  'Released (balance unpaid)': 'Your booking was released as the balance was not paid in time',
 };
 
 export interface OrderPdf {
@@ -158,9 +170,11 @@ export class OrderDetailService {
 
   private documents(order: OrderDto, role: Role): OrderDocumentsDto {
     const paid = order.paymentStatus === 'Paid';
-    const receipt = paid
-      ? { available: true }
-      : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
+    // A booking's deposit has its receipt (a deposit receipt) as soon as it is paid.
+    const receipt =
+      paid || !!order.booking?.depositPaidAt
+        ? { available: true }
+        : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
     const deliveryNote =
       paid || role !== 'customer'
         ? { available: true }

@@ -123,6 +123,11 @@ export class OrderPlacementService {
     return this.stock.returnStock(order, by);
   }
 
+  /** A dispatched booking's seedlings out of its batch as a sale, once. */
+  fulfilBooking(order: OrderRecord, by?: Actor | null): Promise<number> {
+    return this.stock.fulfilBooking(order, by);
+  }
+
   /** The reconciler's pass at start-up (tests and the shutdown wait for it). */
   get startup(): Promise<void> {
     return this.reconciler.startup;

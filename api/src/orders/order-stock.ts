@@ -53,6 +53,18 @@ export class OrderStock {
     await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
+  /**
+   * A paid booking handed over (dispatched): its seedlings leave the batch as a sale, once (the
+   * batch's hold is taken once; a call after that takes nothing).
+   */
+  async fulfilBooking(order: OrderRecord, by?: Actor | null): Promise<number> {
+    if (!order.booking) return 0;
+    return this.batches.fulfil(order.booking.batchId, order._id, {
+      purchaseNumber: order.purchaseNumber,
+      by: isPerson(by) ? by : null,
+    });
+  }
+
   /** Releases every line's reservation (a line never reserved is left as it is). */
   async releaseAll(order: OrderRecord): Promise<void> {
     if (order.booking) {

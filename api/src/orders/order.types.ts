@@ -54,6 +54,8 @@ export interface OrderBookingView {
   releaseDecision: 'kept' | 'refunded' | null;
   problem: 'failed' | 'short' | null;
   movedFromBatchId: string | null;
+  /** When its seedlings left the batch as a sale (dispatched), once. */
+  fulfilledAt: string | null;
 }
 
 /** An order as the API stores it (before names of people are joined in). */
@@ -94,6 +96,8 @@ export interface OrderRecord {
   amountOutstanding: number;
   /** Paid beyond the total (an over-payment), to refund. */
   excessPaid: number;
+  /** What the customer is asked to pay now (a booking: the deposit, then the balance). */
+  amountDueNow: number;
   /** A booking of seedlings still growing; null on an ordinary order. */
   booking: OrderBookingView | null;
 }

@@ -63,6 +63,6 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderCredits,
     OrderBookings,
   ],
-  exports: [OrdersService, OrderSales, OrderCredits, OrderBookings],
+  exports: [OrdersService, OrderSales, OrderCredits, OrderBookings, OrderMoney],
 })
 export class OrdersModule {}

@@ -793,6 +793,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/booking/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a booking's deposit seen paid (its M-Pesa or receipt code); the amount must equal the deposit */
+        post: operations["BookingsController_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/booking/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move an affected booking to another growing batch of the same product (staff, or the customer who owns it) */
+        post: operations["BookingsController_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/booking/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund an affected booking by M-Pesa and cancel it (staff, or the customer who owns it) */
+        post: operations["BookingsController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bookings queue: deposits to confirm, balances due this week (or overdue), ready to dispatch, affected */
+        get: operations["BookingsController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many bookings wait in each of the queue's tabs */
+        get: operations["BookingsController_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/batches": {
         parameters: {
             query?: never;
@@ -2335,29 +2420,28 @@ export interface components {
         };
         OrderBookingDto: {
             batchId: string;
-            /** @example Hass avocado */
             productName: string;
             /**
-             * @description The batch's ready day (YYYY-MM-DD)
+             * @description The batch's expected ready day
              * @example 2027-03-12
              */
             readyOn: string;
             /** @example 30 */
             depositPercent: number;
-            /** @description round(totalAmount × depositPercent / 100), whole KES */
+            /** @description KES: round(totalAmount × depositPercent / 100) */
             deposit: number;
-            /** @description totalAmount − deposit */
+            /** @description KES: totalAmount − deposit */
             balance: number;
             /** @enum {string} */
             state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
             /** Format: date-time */
             depositPaidAt: string | null;
-            /** @description Receipt code of the deposit */
+            /** @description The code that completed the deposit */
             depositReceipt: string | null;
             /** Format: date-time */
             readyAt: string | null;
             /**
-             * @description YYYY-MM-DD
+             * @description Last shop day to pay the balance; unpaid after it, the booking is released
              * @example 2027-03-19
              */
             balanceDueBy: string | null;
@@ -2365,11 +2449,19 @@ export interface components {
             balancePaidAt: string | null;
             /** Format: date-time */
             releasedAt: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description On release, the shop's policy on the deposit
+             * @enum {string|null}
+             */
             releaseDecision: "kept" | "refunded" | null;
             /** @enum {string|null} */
             problem: "failed" | "short" | null;
             movedFromBatchId: string | null;
+            /**
+             * Format: date-time
+             * @description When its seedlings left the batch as a sale (dispatched)
+             */
+            fulfilledAt: string | null;
         };
         PlacedOrderDto: {
             _id: string;
@@ -2403,6 +2495,10 @@ export interface components {
             amountOutstanding: number;
             /** @description Paid beyond the total (an over-payment), to be refunded */
             excessPaid: number;
+            /** @description What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed */
+            amountDueNow: number;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["OrderBookingDto"] | null;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2417,8 +2513,6 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description A booking of seedlings still growing; null on an ordinary order */
-            booking: components["schemas"]["OrderBookingDto"] | null;
             /** @description Chat link to the shop's WhatsApp with the order summary */
             whatsappUrl: string;
         };
@@ -2432,6 +2526,24 @@ export interface components {
         CurrentStatusDto: {
             /** @enum {string} */
             currentStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+        };
+        TrackBookingDto: {
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** @example 2027-03-12 */
+            readyOn: string;
+            /** @example 30 */
+            depositPercent: number;
+            /** @description KES */
+            deposit: number;
+            /** @description KES paid so far (the deposit once paid) */
+            amountPaid: number;
+            /** @description KES of the total still to pay */
+            balanceDue: number;
+            /** @description KES the customer is asked to pay now (0 when nothing) */
+            amountDueNow: number;
+            /** @example 2027-03-19 */
+            balanceDueBy: string | null;
         };
         TrackOrderResponseDto: {
             /** @example true */
@@ -2448,6 +2560,8 @@ export interface components {
             inTransitDate: string | null;
             /** Format: date-time */
             deliveredDate: string | null;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["TrackBookingDto"] | null;
         };
         OrderDto: {
             _id: string;
@@ -2481,6 +2595,10 @@ export interface components {
             amountOutstanding: number;
             /** @description Paid beyond the total (an over-payment), to be refunded */
             excessPaid: number;
+            /** @description What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed */
+            amountDueNow: number;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["OrderBookingDto"] | null;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2495,8 +2613,6 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description A booking of seedlings still growing; null on an ordinary order */
-            booking: components["schemas"]["OrderBookingDto"] | null;
         };
         OrderListResponseDto: {
             /** @example true */
@@ -2674,6 +2790,46 @@ export interface components {
             doneOrders: components["schemas"]["BulkDoneOrderDto"][];
             /** @description The orders left as they were */
             refused: components["schemas"]["BulkRefusedOrderDto"][];
+        };
+        RecordDepositDto: {
+            /**
+             * @description The M-Pesa (or receipt) code of the deposit
+             * @example SGH7K2LP9Q
+             */
+            transactionCode: string;
+            /**
+             * @description Whole KES; must equal the booking's deposit
+             * @example 4500
+             */
+            amount: number;
+        };
+        MoveBookingDto: {
+            /** @description A growing batch of the same product with room for the booking */
+            batchId: string;
+        };
+        BookingQueueResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            orders: components["schemas"]["OrderDto"][];
+            totalOrders: number;
+            totalPages: number;
+            page: number;
+        };
+        BookingCountsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Deposit due: deposits to confirm */
+            deposits: number;
+            /** @description Balance due by Sunday of this week (shop time) or overdue */
+            balances: number;
+            /** @description Paid bookings not yet sent out */
+            dispatch: number;
+            /** @description Their batch failed or fell short: to move or refund */
+            affected: number;
         };
         BatchListItemDto: {
             _id: string;
@@ -3078,6 +3234,11 @@ export interface components {
             message: string;
             refund: components["schemas"]["MpesaRefundViewDto"];
         };
+        BalancesDueDto: {
+            count: number;
+            /** @description KES still due on them */
+            amount: number;
+        };
         SalesSummaryDto: {
             /** @example true */
             success: boolean;
@@ -3089,6 +3250,10 @@ export interface components {
             weeklySales: number;
             /** @description KES paid, all time */
             totalSales: number;
+            /** @description Bookings whose balance is due by Sunday of this week (Africa/Nairobi) or overdue */
+            balancesDueThisWeek: components["schemas"]["BalancesDueDto"];
+            /** @description Batches, growing or ready, whose ready date falls in this week (Monday to Sunday) */
+            batchesReadyThisWeek: number;
         };
         DailySalesDto: {
             /** @example 2026-11-22 */
@@ -3134,6 +3299,16 @@ export interface components {
             /** @description The same split per day of `series` */
             series: components["schemas"]["DailyBreakdownDto"][];
         };
+        MoneyReceivedDto: {
+            /** @description KES of booking deposits received */
+            deposits: number;
+            /** @description How many deposits */
+            depositCount: number;
+            /** @description KES of booking balances received */
+            balances: number;
+            /** @description How many balances */
+            balanceCount: number;
+        };
         SalesReportDto: {
             /** @example true */
             success: boolean;
@@ -3145,6 +3320,7 @@ export interface components {
             topProducts: components["schemas"]["TopProductDto"][];
             totals: components["schemas"]["ReportTotalsDto"];
             salesBreakdown: components["schemas"]["SalesBreakdownDto"];
+            moneyReceived: components["schemas"]["MoneyReceivedDto"];
         };
         SubCountyDto: {
             /** @example Ruiru */
@@ -7130,6 +7306,315 @@ export interface operations {
                 };
             };
             /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordDepositDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not Deposit due, or code in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveBookingDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_queue: {
+        parameters: {
+            query: {
+                tab: "deposits" | "balances" | "dispatch" | "affected";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingQueueResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingCountsResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
             403: {
                 headers: {
                     [name: string]: unknown;

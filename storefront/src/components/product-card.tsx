@@ -2,19 +2,26 @@ import { formatMoney, type SaleUnit } from '@spc/shared-contracts';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
 import type { Product } from '../lib/types';
-import { useCartStore } from '../stores/cart-store';
+import { readyDay } from '../lib/ready-day';
+import { useCartStore, type CartBooking } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';
 import { toast } from './toast';
 import { ProductImage } from './product-image';
 
 /**
  * Adds a product to the cart under the signed-in user's id (or none), in `unit` (the single
- * seedling unless told): one step of it, its minimum when new, or `quantity` when given.
+ * seedling unless told): one step of it, its minimum when new, or `quantity` when given; with
+ * `booking`, as a booking of that batch.
  */
 export function useAddToCart() {
   const add = useCartStore((s) => s.addToCart);
   const userId = useSessionStore((s) => s.user?._id ?? '');
-  return (p: Product, unit: SaleUnit | undefined = p.units?.[0], quantity?: number) => {
+  return (
+    p: Product,
+    unit: SaleUnit | undefined = p.units?.[0],
+    quantity?: number,
+    booking?: CartBooking,
+  ) => {
     add(
       {
         _id: p._id,
@@ -25,11 +32,16 @@ export function useAddToCart() {
         productImages: p.productImages,
         price: unit ? unit.offerPrice || unit.price : p.onOffer ? p.offerPrice : p.price,
         unit,
+        ...(booking ? { booking } : {}),
       },
       quantity,
     );
     const named = unit && unit.seedlings > 1 ? ` (${unit.name})` : '';
-    toast.success(`${p.productName}${named} added to cart`);
+    toast.success(
+      booking
+        ? `${p.productName}${named} booked for ${readyDay(booking.readyOn)}: in your cart`
+        : `${p.productName}${named} added to cart`,
+    );
   };
 }
 
@@ -64,6 +76,7 @@ export function ProductCard({
 }) {
   const addToCart = useAddToCart();
   const inStock = product.productQuantity > 0;
+  const batch = product.batches?.[0];
   return (
     <article className="card">
       <Link
@@ -95,6 +108,11 @@ export function ProductCard({
         <button type="button" className="btn btn-grey" disabled>
           Out Of Stock
         </button>
+      )}
+      {batch && (
+        <Link to={paths.product(product._id)} className="book-link small">
+          Ready from {readyDay(batch.readyOn)}: book
+        </Link>
       )}
     </article>
   );

@@ -5,6 +5,9 @@ export const paths = {
   product: (id: string) => `/single/product/${id}`,
   cart: '/viewCart',
   checkout: '/checkout',
+  /** The checkout of one order of the cart: its ready-now lines (''), or one batch's booking. */
+  checkoutOf: (batch: string) =>
+    batch ? `/checkout?batch=${encodeURIComponent(batch)}` : '/checkout',
   track: '/track-orders',
   contact: '/contactUs',
   about: '/aboutUs',

@@ -1,4 +1,5 @@
 import { cartKey, linePricing, useCartStore, type NewCartItem } from './cart-store';
+import { cartGroups } from './cart-groups';
 
 const item = (overrides: Partial<NewCartItem> = {}): NewCartItem => ({
   _id: 'p1',
@@ -163,5 +164,34 @@ describe('cart store with sale units', () => {
       onOffer: false,
     });
     expect(state().totalAmount).toBe(12 * 540);
+  });
+});
+
+describe('bookings in the cart', () => {
+  const booking = (batchId: string, readyOn: string) => ({ booking: { batchId, readyOn } });
+
+  it('keeps a booking of a batch apart from the same product ready now, and groups the orders', () => {
+    state().addToCart(item(), 2);
+    state().addToCart(item(booking('b2', '2027-04-02')), 3);
+    state().addToCart(item(booking('b1', '2027-03-12')), 1);
+    state().addToCart(item(booking('b1', '2027-03-12')));
+    expect(state().cartItems.map((i) => [cartKey(i), i.quantity])).toEqual([
+      ['p1', 2],
+      ['p1@b2', 3],
+      ['p1@b1', 2],
+    ]);
+    expect(cartGroups(state().cartItems).map((g) => [g.key, g.items.length])).toEqual([
+      ['', 1],
+      ['b1', 1],
+      ['b2', 1],
+    ]);
+  });
+
+  it('takes out the lines of one placed order and keeps the others', () => {
+    state().addToCart(item(), 2);
+    state().addToCart(item(booking('b1', '2027-03-12')), 1);
+    state().removeLines(['p1@b1']);
+    expect(state().cartItems.map((i) => cartKey(i))).toEqual(['p1']);
+    expect(state().totalAmount).toBe(40);
   });
 });

@@ -17,14 +17,37 @@ export interface CartItem {
    * the cart (the server prices the order). Absent on carts from before units: the single seedling.
    */
   unit?: SaleUnit;
+  /**
+   * A booking line (issue 32): the seedlings come from this growing batch on its ready day, paid by
+   * a deposit now. A booking is ordered on its own: one batch per order, apart from ready-now lines.
+   */
+  booking?: CartBooking;
+}
+
+/** The batch a booking line is held against, and its ready day (YYYY-MM-DD). */
+export interface CartBooking {
+  batchId: string;
+  readyOn: string;
 }
 
 export type NewCartItem = Omit<CartItem, 'quantity'>;
 
-/** A cart line's key: the product, and its unit unless the single seedling (whose id is the product's). */
-export function cartKey(item: { _id: string; unit?: { _id: string } }): string {
-  return item.unit && item.unit._id !== item._id ? `${item._id}:${item.unit._id}` : item._id;
+/**
+ * A cart line's key: the product, its unit unless the single seedling (whose id is the product's),
+ * and the batch of a booking.
+ */
+export function cartKey(item: {
+  _id: string;
+  unit?: { _id: string };
+  booking?: { batchId: string };
+}): string {
+  const key = item.unit && item.unit._id !== item._id ? `${item._id}:${item.unit._id}` : item._id;
+  return item.booking ? `${key}@${item.booking.batchId}` : key;
 }
+
+/** The sum of the lines at their tiers. */
+export const linesTotal = (items: CartItem[]) =>
+  items.reduce((sum, i) => sum + linePricing(i).unitPrice * i.quantity, 0);
 
 /** What one unit of the line costs at its quantity (its tier or offer), and the tier applied. */
 export function linePricing(item: CartItem): { unitPrice: number; tier: PriceTier | null } {
@@ -46,6 +69,8 @@ interface CartState {
   /** Adds one step of the item's unit (its minimum when new), or `quantity` when given. */
   addToCart: (item: NewCartItem, quantity?: number) => void;
   removeFromCart: (id: string) => void;
+  /** Takes the lines of one placed order out; the cart's other orders stay. */
+  removeLines: (ids: string[]) => void;
   increaseQuantity: (id: string, quantity: number) => void;
   decreaseQuantity: (id: string) => void;
   clearCart: () => void;
@@ -56,8 +81,7 @@ interface CartState {
   adoptUser: (userId: string) => void;
 }
 
-const total = (items: CartItem[]) =>
-  items.reduce((sum, i) => sum + linePricing(i).unitPrice * i.quantity, 0);
+const total = linesTotal;
 
 export const useCartStore = create<CartState>()(
   persist(
@@ -87,6 +111,10 @@ export const useCartStore = create<CartState>()(
       },
       removeFromCart: (id) => {
         const next = get().cartItems.filter((i) => cartKey(i) !== id);
+        set({ cartItems: next, totalAmount: total(next) });
+      },
+      removeLines: (ids) => {
+        const next = get().cartItems.filter((i) => !ids.includes(cartKey(i)));
         set({ cartItems: next, totalAmount: total(next) });
       },
       increaseQuantity: (id, quantity) => {

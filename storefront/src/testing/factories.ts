@@ -33,13 +33,13 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     effectivePrice: 350,
     productQuantity: 12,
     units: [defaultUnitOf(offer, _id)],
+    batches: [],
     fromPrice: overrides.effectivePrice ?? price,
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',
     productImages: {},
     createdAt: CREATED,
     updatedAt: CREATED,
-    batches: [],
     ...overrides,
   };
 }
@@ -100,6 +100,8 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountPaid: 0,
     amountOutstanding: 0,
     excessPaid: 0,
+    amountDueNow: 0,
+    booking: null,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
     guestInfo: {
@@ -129,7 +131,32 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     cancelledDate: null,
     createdAt: '2026-03-01T09:00:00.000Z',
     updatedAt: '2026-03-01T09:00:00.000Z',
-    booking: null,
+    ...overrides,
+  };
+}
+
+export type OrderBookingDto = Schemas['OrderBookingDto'];
+
+/** A booking of a growing batch (issue 32): its deposit paid, waiting for the batch. */
+export function createBooking(overrides: Partial<OrderBookingDto> = {}): OrderBookingDto {
+  return {
+    batchId: 'b1',
+    productName: 'Hass Avocado',
+    readyOn: '2027-03-12',
+    depositPercent: 30,
+    deposit: 315,
+    balance: 735,
+    state: 'Booked',
+    depositPaidAt: '2026-11-20T10:00:00.000Z',
+    depositReceipt: 'SKD1234567',
+    readyAt: null,
+    balanceDueBy: null,
+    balancePaidAt: null,
+    releasedAt: null,
+    releaseDecision: null,
+    problem: null,
+    movedFromBatchId: null,
+    fulfilledAt: null,
     ...overrides,
   };
 }

@@ -74,30 +74,48 @@ export class PaymentDetailsViewDto {
   @ApiProperty({ type: PersonRefDto }) completedBy!: PersonRefDto;
 }
 
-/** A booking of seedlings still growing (issue 32); see docs/batches.md. */
+/** A booking of seedlings still growing: its batch, deposit, balance and where it stands. */
 export class OrderBookingDto {
   @ApiProperty() batchId!: string;
-  @ApiProperty({ example: 'Hass avocado' }) productName!: string;
-  @ApiProperty({ example: '2027-03-12', description: "The batch's ready day (YYYY-MM-DD)" })
+  @ApiProperty() productName!: string;
+  @ApiProperty({ example: '2027-03-12', description: "The batch's expected ready day" })
   readyOn!: string;
-  @ApiProperty({ type: 'integer', example: 30 }) depositPercent!: number;
-  @ApiProperty({ description: 'round(totalAmount × depositPercent / 100), whole KES' })
-  deposit!: number;
-  @ApiProperty({ description: 'totalAmount − deposit' }) balance!: number;
+  @ApiProperty({ example: 30 }) depositPercent!: number;
+  @ApiProperty({ description: 'KES: round(totalAmount × depositPercent / 100)' }) deposit!: number;
+  @ApiProperty({ description: 'KES: totalAmount − deposit' }) balance!: number;
   @ApiProperty({ enum: BOOKING_STATES }) state!: string;
-  @ApiProperty({ nullable: true, format: 'date-time', type: String }) depositPaidAt!: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Receipt code of the deposit' })
+  @ApiProperty({ nullable: true, format: 'date-time', type: String })
+  depositPaidAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The code that completed the deposit' })
   depositReceipt!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) readyAt!: string | null;
-  @ApiProperty({ nullable: true, type: String, example: '2027-03-19', description: 'YYYY-MM-DD' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '2027-03-19',
+    description: 'Last shop day to pay the balance; unpaid after it, the booking is released',
+  })
   balanceDueBy!: string | null;
-  @ApiProperty({ nullable: true, format: 'date-time', type: String }) balancePaidAt!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String })
+  balancePaidAt!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) releasedAt!: string | null;
-  @ApiProperty({ nullable: true, type: String, enum: ['kept', 'refunded'] })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    enum: ['kept', 'refunded'],
+    description: "On release, the shop's policy on the deposit",
+  })
   releaseDecision!: 'kept' | 'refunded' | null;
   @ApiProperty({ nullable: true, type: String, enum: ['failed', 'short'] })
   problem!: 'failed' | 'short' | null;
   @ApiProperty({ nullable: true, type: String }) movedFromBatchId!: string | null;
+  @ApiProperty({
+    nullable: true,
+    format: 'date-time',
+    type: String,
+    description: 'When its seedlings left the batch as a sale (dispatched)',
+  })
+  fulfilledAt!: string | null;
 }
 
 export class OrderDto {
@@ -129,6 +147,13 @@ export class OrderDto {
   amountOutstanding!: number;
   @ApiProperty({ description: 'Paid beyond the total (an over-payment), to be refunded' })
   excessPaid!: number;
+  @ApiProperty({
+    description:
+      'What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed',
+  })
+  amountDueNow!: number;
+  @ApiProperty({ type: OrderBookingDto, nullable: true, description: 'Null on ordinary orders' })
+  booking!: OrderBookingDto | null;
   @ApiProperty({ format: 'date-time' }) orderDate!: string;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
@@ -136,12 +161,6 @@ export class OrderDto {
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) cancelledDate!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-  @ApiProperty({
-    type: OrderBookingDto,
-    nullable: true,
-    description: 'A booking of seedlings still growing; null on an ordinary order',
-  })
-  booking!: OrderBookingDto | null;
 }
 
 export class PlacedOrderDto extends OrderDto {
@@ -174,6 +193,20 @@ export class CurrentStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
 }
 
+/** What tracking tells of a booking: its ready day and money, nothing about the customer. */
+export class TrackBookingDto {
+  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
+  @ApiProperty({ example: '2027-03-12' }) readyOn!: string;
+  @ApiProperty({ example: 30 }) depositPercent!: number;
+  @ApiProperty({ description: 'KES' }) deposit!: number;
+  @ApiProperty({ description: 'KES paid so far (the deposit once paid)' }) amountPaid!: number;
+  @ApiProperty({ description: 'KES of the total still to pay' }) balanceDue!: number;
+  @ApiProperty({ description: 'KES the customer is asked to pay now (0 when nothing)' })
+  amountDueNow!: number;
+  @ApiProperty({ nullable: true, type: String, example: '2027-03-19' })
+  balanceDueBy!: string | null;
+}
+
 export class TrackOrderData {
   @ApiProperty() purchaseNumber!: string;
   @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
@@ -181,6 +214,8 @@ export class TrackOrderData {
   @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+  @ApiProperty({ type: TrackBookingDto, nullable: true, description: 'Null on ordinary orders' })
+  booking!: TrackBookingDto | null;
 }
 
 export class TrackOrderResponseDto extends Envelope(TrackOrderData) {}

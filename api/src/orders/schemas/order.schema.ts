@@ -1,12 +1,12 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import {
   BOOKING_STATES,
-  type BookingState,
   DELIVERY_METHODS,
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
+  type BookingState,
   type DeliveryMethod,
   type FulfillmentStatus,
   type OrderStatus,
@@ -101,6 +101,16 @@ export class OrderBooking {
   @Prop({ type: String, enum: ['failed', 'short', null], default: null })
   problem!: 'failed' | 'short' | null;
   @Prop({ type: String, default: null }) movedFromBatchId!: string | null;
+  /**
+   * A move to another batch under way (`movingTo` while the new hold is taken; then until the old
+   * hold is released): a crash midway is finished or undone by the bookings sweep.
+   */
+  @Prop({ type: Boolean, default: undefined }) movePending?: boolean;
+  @Prop({ type: String, default: undefined }) movingTo?: string | null;
+  /** True from a change the customer must be told of (ready, affected) until they are told. */
+  @Prop({ type: Boolean, default: undefined }) noticeDue?: boolean;
+  /** Set once its seedlings left the batch as a sale (dispatched). */
+  @Prop({ type: Date, default: null }) fulfilledAt?: Date | null;
 }
 
 /**
@@ -190,6 +200,14 @@ OrderSchema.index({ 'booking.batchId': 1, orderDate: 1 });
 OrderSchema.index({ 'booking.state': 1, orderDate: 1 });
 // What the sales rollup reads to find the days to rebuild (reports/sales-rollup.ts).
 OrderSchema.index({ updatedAt: 1 });
+// Bookings (issue 32): the queue's tabs and counts, the sweeps (deposits reached, balances to
+// release, ready batches caught up), a batch's bookings, and the money received per day.
+OrderSchema.index({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 });
+OrderSchema.index({ 'booking.state': 1, amountPaid: 1 });
+OrderSchema.index({ 'booking.movePending': 1, updatedAt: 1 });
+OrderSchema.index({ 'booking.state': 1, 'booking.fulfilledAt': 1, orderStatus: 1 });
+OrderSchema.index({ 'booking.depositPaidAt': 1 });
+OrderSchema.index({ 'booking.balancePaidAt': 1 });
 
 /** `Idempotency-Key` of an order placement: the first answer is kept and replayed for retries. */
 @Schema({ collection: 'order_idempotency', versionKey: false })

@@ -5,7 +5,13 @@ import { Icon } from '../../../components/icons';
 import { Modal } from '../../../components/modal';
 import { ProductImage } from '../../../components/product-image';
 import { paths } from '../../../config/paths';
-import { cartKey, useCartItems, useCartTotal } from '../../../stores/cart-store';
+import {
+  CartGroupHead,
+  groupTitle,
+  SEPARATE_ORDERS_TEXT,
+} from '../../../components/cart-group-head';
+import { cartKey, useCartItems, useCartTotal, type CartItem } from '../../../stores/cart-store';
+import { cartGroups } from '../../../stores/cart-groups';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useUiStore } from '../../../stores/ui-store';
 import { DeleteConfirm } from './delete-confirm';
@@ -20,6 +26,41 @@ export function CartDrawer() {
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState<string | null>(null);
 
+  const groups = cartGroups(items);
+  const line = (item: CartItem) => (
+    <li key={cartKey(item)} className="cart-line">
+      <ProductImage
+        src={item.productImage}
+        images={item.productImages}
+        alt={item.productName}
+        width={64}
+        height={64}
+        sizes="64px"
+      />
+      <div className="cart-line-body">
+        <strong>{item.productName}</strong>
+        <span className="muted clamp">{item.productDescription}</span>
+        <LineUnit item={item} />
+        <span>{formatMoney(lineTotal(item))}</span>
+        <QuantityControl
+          id={cartKey(item)}
+          quantity={item.quantity}
+          name={item.productName}
+          min={item.unit?.minQuantity}
+          step={item.unit?.step}
+        />
+      </div>
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label={`Remove ${item.productName}`}
+        onClick={() => setDeleting(cartKey(item))}
+      >
+        <Icon name="trash" size={18} />
+      </button>
+    </li>
+  );
+
   const go = (to: string) => {
     setOpen(false);
     window.scrollTo({ top: 0 });
@@ -33,41 +74,17 @@ export function CartDrawer() {
           <p className="state">{STOREFRONT_MESSAGES.cartEmpty}</p>
         ) : (
           <>
-            <ul className="cart-lines">
-              {items.map((item) => (
-                <li key={cartKey(item)} className="cart-line">
-                  <ProductImage
-                    src={item.productImage}
-                    images={item.productImages}
-                    alt={item.productName}
-                    width={64}
-                    height={64}
-                    sizes="64px"
-                  />
-                  <div className="cart-line-body">
-                    <strong>{item.productName}</strong>
-                    <span className="muted clamp">{item.productDescription}</span>
-                    <LineUnit item={item} />
-                    <span>{formatMoney(lineTotal(item))}</span>
-                    <QuantityControl
-                      id={cartKey(item)}
-                      quantity={item.quantity}
-                      name={item.productName}
-                      min={item.unit?.minQuantity}
-                      step={item.unit?.step}
-                    />
-                  </div>
-                  <button
-                    type="button"
-                    className="icon-btn"
-                    aria-label={`Remove ${item.productName}`}
-                    onClick={() => setDeleting(cartKey(item))}
-                  >
-                    <Icon name="trash" size={18} />
-                  </button>
-                </li>
-              ))}
-            </ul>
+            {groups.length > 1 && (
+              <p className="notice small" role="note">
+                {SEPARATE_ORDERS_TEXT}
+              </p>
+            )}
+            {groups.map((g) => (
+              <section key={g.key} aria-label={groupTitle(g)}>
+                <CartGroupHead group={g} alone={groups.length === 1} />
+                <ul className="cart-lines">{g.items.map(line)}</ul>
+              </section>
+            ))}
             <div className="drawer-foot">
               <p className="subtotal">
                 <span>Subtotal</span> <strong>{formatMoney(total)}</strong>
@@ -76,7 +93,11 @@ export function CartDrawer() {
                 <button type="button" className="btn btn-outline" onClick={() => go(paths.cart)}>
                   View Cart
                 </button>
-                <button type="button" className="btn" onClick={() => go(paths.checkout)}>
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => go(paths.checkoutOf(groups[0]?.key ?? ''))}
+                >
                   Checkout
                 </button>
               </div>

@@ -5,7 +5,13 @@ import { Icon } from '../../../components/icons';
 import { ProductImage } from '../../../components/product-image';
 import { Steps } from '../../../components/steps';
 import { paths } from '../../../config/paths';
-import { cartKey, useCartItems, useCartTotal } from '../../../stores/cart-store';
+import {
+  CartGroupHead,
+  groupTitle,
+  SEPARATE_ORDERS_TEXT,
+} from '../../../components/cart-group-head';
+import { cartKey, useCartItems, useCartTotal, type CartItem } from '../../../stores/cart-store';
+import { cartGroups } from '../../../stores/cart-groups';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { DeleteConfirm } from '../components/delete-confirm';
 import { QuantityControl } from '../components/quantity-control';
@@ -17,6 +23,59 @@ export function CartPageRoute() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const allChecked = items.length > 0 && items.every((i) => checked.has(cartKey(i)));
+  const groups = cartGroups(items);
+  const line = (item: CartItem) => (
+    <li key={cartKey(item)} className="cart-line cart-line-page">
+      <label className="line-check">
+        <input
+          type="checkbox"
+          aria-label={`Select ${item.productName}`}
+          checked={checked.has(cartKey(item))}
+          onChange={() =>
+            setChecked((prev) => {
+              const next = new Set(prev);
+              if (next.has(cartKey(item))) next.delete(cartKey(item));
+              else next.add(cartKey(item));
+              return next;
+            })
+          }
+        />
+      </label>
+      <ProductImage
+        src={item.productImage}
+        images={item.productImages}
+        alt={item.productName}
+        width={80}
+        height={80}
+        sizes="80px"
+      />
+      <div className="cart-line-body">
+        <div className="line-top">
+          <strong>{item.productName}</strong>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={`Remove ${item.productName}`}
+            onClick={() => setDeleting(cartKey(item))}
+          >
+            <Icon name="trash" size={18} />
+          </button>
+        </div>
+        <LineUnit item={item} />
+        <span className="muted small">{item.productDescription}</span>
+        <div className="line-bottom">
+          <QuantityControl
+            id={cartKey(item)}
+            quantity={item.quantity}
+            name={item.productName}
+            min={item.unit?.minQuantity}
+            step={item.unit?.step}
+          />
+          <span className="line-price">{formatMoney(lineTotal(item))}</span>
+        </div>
+      </div>
+    </li>
+  );
   return (
     <div className="page">
       <Steps current={0} labels={['Shopping Cart', 'Secure Checkout', 'Order Complete']} />
@@ -36,60 +95,17 @@ export function CartPageRoute() {
               />
               ALL
             </label>
-            <ul className="cart-lines">
-              {items.map((item) => (
-                <li key={cartKey(item)} className="cart-line cart-line-page">
-                  <label className="line-check">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${item.productName}`}
-                      checked={checked.has(cartKey(item))}
-                      onChange={() =>
-                        setChecked((prev) => {
-                          const next = new Set(prev);
-                          if (next.has(cartKey(item))) next.delete(cartKey(item));
-                          else next.add(cartKey(item));
-                          return next;
-                        })
-                      }
-                    />
-                  </label>
-                  <ProductImage
-                    src={item.productImage}
-                    images={item.productImages}
-                    alt={item.productName}
-                    width={80}
-                    height={80}
-                    sizes="80px"
-                  />
-                  <div className="cart-line-body">
-                    <div className="line-top">
-                      <strong>{item.productName}</strong>
-                      <button
-                        type="button"
-                        className="icon-btn"
-                        aria-label={`Remove ${item.productName}`}
-                        onClick={() => setDeleting(cartKey(item))}
-                      >
-                        <Icon name="trash" size={18} />
-                      </button>
-                    </div>
-                    <LineUnit item={item} />
-                    <span className="muted small">{item.productDescription}</span>
-                    <div className="line-bottom">
-                      <QuantityControl
-                        id={cartKey(item)}
-                        quantity={item.quantity}
-                        name={item.productName}
-                        min={item.unit?.minQuantity}
-                        step={item.unit?.step}
-                      />
-                      <span className="line-price">{formatMoney(lineTotal(item))}</span>
-                    </div>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            {groups.length > 1 && (
+              <p className="notice" role="note">
+                {SEPARATE_ORDERS_TEXT}
+              </p>
+            )}
+            {groups.map((g) => (
+              <section key={g.key} aria-label={groupTitle(g)}>
+                <CartGroupHead group={g} alone={groups.length === 1} checkout />
+                <ul className="cart-lines">{g.items.map(line)}</ul>
+              </section>
+            ))}
           </div>
           <aside className="summary" aria-labelledby="summary-title">
             <h2 id="summary-title">Order Summary</h2>
@@ -99,9 +115,13 @@ export function CartPageRoute() {
             <p className="subtotal">
               <span>Estimated total</span> <strong>{formatMoney(total)}</strong>
             </p>
-            <Link to={paths.checkout} className="btn">
-              Checkout
-            </Link>
+            {groups.length > 1 ? (
+              <p className="small muted">Check out each order above on its own.</p>
+            ) : (
+              <Link to={paths.checkoutOf(groups[0]?.key ?? '')} className="btn">
+                Checkout
+              </Link>
+            )}
           </aside>
         </div>
       )}

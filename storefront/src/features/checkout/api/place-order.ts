@@ -4,8 +4,11 @@ import { api, unwrap } from '../../../lib/api-client';
 
 export interface PlaceOrderInput {
   guestInfo: CheckoutForm;
-  /** `unitId` names a sale unit other than the single seedling. */
-  products: { _id: string; quantity: number; unitId?: string }[];
+  /**
+   * `unitId` names a sale unit other than the single seedling; `batchId` makes the line a booking
+   * of that growing batch (all lines of a booking order are of one batch).
+   */
+  products: { _id: string; quantity: number; unitId?: string; batchId?: string }[];
   /** Delivered (the zone's fee, computed by the server) or collected at the nursery. */
   deliveryMethod: DeliveryMethod;
   /** One key per checkout attempt: a double click or a retry returns the first order. */

@@ -256,4 +256,112 @@ describe('checkout', () => {
     expect(screen.getByLabelText('Pay on delivery')).toBeChecked();
     await waitFor(() => expect(screen.queryByLabelText('Pay with M-Pesa')).toBeNull());
   });
+
+  describe('a booking', () => {
+    const booked = () =>
+      act(() => {
+        useCartStore.getState().addToCart(
+          {
+            _id: '665f1c2b9d3e4a0012345680',
+            userId: '',
+            productName: 'Cabbage Gloria F1',
+            productDescription: 'By the tray',
+            productImage: '',
+            price: 1000,
+            booking: { batchId: 'b1', readyOn: '2027-03-12' },
+          },
+          2,
+        );
+      });
+
+    it('is checked out alone: its deposit and balance, no pay on delivery, the prompt for the deposit', async () => {
+      booked();
+      const { calls } = mockFetch({
+        ...DELIVERY_OPTIONS,
+        '/api/bookings/settings': () => ({
+          body: { success: true, message: 'ok', depositPercent: 30, balanceDays: 7, seasons: [] },
+        }),
+        '/api/payments/options': () => ({
+          body: { success: true, message: 'Payment options', mpesaExpress: true },
+        }),
+        '/api/orders': () => ({
+          status: 201,
+          body: {
+            success: true,
+            message: 'Order placed',
+            order: {
+              purchaseNumber: 'SPD7K3MX9QC',
+              totalAmount: 2200,
+              whatsappUrl: 'https://wa.me/254700000000?text=x',
+              booking: { deposit: 660, balance: 1540, readyOn: '2027-03-12', state: 'Deposit due' },
+            },
+          },
+        }),
+        '/api/payments/mpesa/stk-push': () => ({
+          body: { success: true, message: MPESA_MESSAGES.promptSent, checkoutRequestId: 'ws_CO_7' },
+        }),
+        '/api/payments/mpesa/status/ws_CO_7': () => ({
+          body: { success: true, status: 'paid', message: MPESA_MESSAGES.paid },
+        }),
+      });
+      renderWithProviders(<CheckoutRoute />, { path: '/checkout?batch=b1', route: '/checkout' });
+      expect(screen.getByRole('heading', { name: 'My Booking' })).toBeInTheDocument();
+      expect(screen.getByText(/This order is the booking below alone/)).toBeInTheDocument();
+      // Only the booking's line is in this order.
+      expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 2,000');
+      expect(await screen.findByLabelText('Pay with M-Pesa')).toBeChecked();
+      expect(screen.queryByLabelText('Pay on delivery')).toBeNull();
+      fillForm();
+      await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('KES 2,200'));
+      expect(screen.getByText('Deposit now:').parentElement).toHaveTextContent(
+        'Deposit now: KES 660 (30 %)',
+      );
+      expect(screen.getByText('Balance when ready (12 March):').parentElement).toHaveTextContent(
+        'Balance when ready (12 March): KES 1,540',
+      );
+      const button = screen.getByRole('button', { name: 'PLACE ORDER' });
+      await waitFor(() => expect(button).toBeEnabled());
+      fireEvent.click(button);
+      expect(await screen.findByTestId('deposit-due')).toHaveTextContent('KES 660');
+      expect(screen.getByRole('button', { name: 'Pay the deposit later' })).toBeInTheDocument();
+      const order = calls.find((c) => c.url.endsWith('/api/orders'))!;
+      expect((await order.clone().json()).products).toEqual([
+        { _id: '665f1c2b9d3e4a0012345680', quantity: 2, batchId: 'b1' },
+      ]);
+      // The ready-now line stays in the cart for its own checkout.
+      expect(useCartStore.getState().cartItems.map((i) => i.productName)).toEqual(['Hass Avocado']);
+      fireEvent.click(screen.getByRole('button', { name: 'Send prompt' }));
+      expect(await screen.findByTestId('payment-status')).toHaveTextContent(MPESA_MESSAGES.paid);
+      expect(screen.getByTestId('booking-summary')).toHaveTextContent(
+        'Deposit paid: KES 660. Balance when ready (12 March): KES 1,540.',
+      );
+    });
+
+    it('leaves the bookings for later when the ready-now lines are checked out', async () => {
+      booked();
+      renderWithProviders(<CheckoutRoute />, { path: '/checkout', route: '/checkout' });
+      expect(screen.getByRole('heading', { name: 'My Order' })).toBeInTheDocument();
+      expect(screen.getByText(/the bookings in your cart stay/)).toBeInTheDocument();
+      expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 350');
+      expect(screen.queryByText('Deposit now:')).toBeNull();
+    });
+
+    it('without M-Pesa Express, a booking is paid by the paybill: never on delivery', async () => {
+      booked();
+      mockFetch({
+        '/api/payments/options': () => ({
+          body: { success: true, message: 'Payment options', mpesaExpress: false },
+        }),
+      });
+      renderWithProviders(<CheckoutRoute />, { path: '/checkout?batch=b1', route: '/checkout' });
+      expect(await screen.findByLabelText('M-Pesa paybill')).toBeChecked();
+      expect(screen.queryByLabelText('Pay on delivery')).toBeNull();
+      expect(screen.getByText(/pay the deposit through M-Pesa paybill/)).toBeInTheDocument();
+      // The booking settings did not answer: the amounts come with the placed booking.
+      await waitFor(
+        () => expect(screen.getByTestId('deposit-now')).toHaveTextContent('shown once placed'),
+        { timeout: 5000 },
+      );
+    });
+  });
 });

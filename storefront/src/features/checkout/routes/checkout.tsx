@@ -9,7 +9,7 @@ import {
 } from '@spc/shared-contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
 import { ProductImage } from '../../../components/product-image';
 import { Steps } from '../../../components/steps';
@@ -17,7 +17,10 @@ import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/use-online';
-import { cartKey, useCartItems, useCartStore, useCartTotal } from '../../../stores/cart-store';
+import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
+import { cartGroups } from '../../../stores/cart-groups';
+import { readyDay } from '../../../lib/ready-day';
+import { depositOf, useBookingSettings } from '../../../lib/booking-settings';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
@@ -42,6 +45,8 @@ interface Placed {
   stage: 'pay' | 'done';
   /** Set when M-Pesa Express confirmed the payment. */
   paidMessage?: string;
+  /** A booking's deposit (what the prompt asks) and ready day; null on an ordinary order. */
+  booking: { deposit: number; balance: number; readyOn: string } | null;
 }
 
 const newKey = () =>
@@ -53,16 +58,31 @@ const newKey = () =>
 export function CheckoutRoute() {
   const user = useSessionStore((s) => s.user);
   const setUser = useSessionStore((s) => s.setUser);
-  const items = useCartItems();
-  const total = useCartTotal();
+  const cart = useCartItems();
+  const [params] = useSearchParams();
+  // One order at a time: the ready-now lines, or one batch's booking (?batch=), the first otherwise.
+  const groups = cartGroups(cart);
+  const group = groups.find((g) => g.key === (params.get('batch') ?? '')) ?? groups[0];
+  const items = group?.items ?? [];
+  const total = linesTotal(items);
+  const bookingDay = group?.key ? group.readyOn : '';
+  const otherLines = cart.length - items.length;
+  const settings = useBookingSettings();
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
   const idempotencyKey = useRef(newKey());
   const submitting = useRef(false);
   const [placed, setPlaced] = useState<Placed | null>(null);
-  const [payment, setPayment] = useState<PaymentChoice>('delivery');
+  const [chosenPayment, setPayment] = useState<PaymentChoice>('delivery');
   const [deliveryMethod, setDeliveryMethod] = useState<DeliveryMethod>('delivery');
   const mpesaExpress = usePaymentOptions().data?.mpesaExpress === true;
+  // A booking's deposit is paid now: by the M-Pesa prompt, or the paybill; never on delivery.
+  const payment: PaymentChoice =
+    bookingDay && chosenPayment === 'delivery'
+      ? mpesaExpress
+        ? 'mpesa-express'
+        : 'paybill'
+      : chosenPayment;
   const online = useOnline();
   const payingByPrompt = payment === 'mpesa-express' && mpesaExpress;
 
@@ -120,16 +140,21 @@ export function CheckoutRoute() {
     try {
       const res = await placeOrder.mutateAsync({
         guestInfo: form,
-        products: items.map((i) =>
-          cartKey(i) === i._id
-            ? { _id: i._id, quantity: i.quantity }
-            : { _id: i._id, quantity: i.quantity, unitId: i.unit!._id },
-        ),
+        products: items.map((i) => ({
+          _id: i._id,
+          quantity: i.quantity,
+          ...(i.unit && i.unit._id !== i._id ? { unitId: i.unit._id } : {}),
+          ...(i.booking ? { batchId: i.booking.batchId } : {}),
+        })),
         deliveryMethod,
         idempotencyKey: idempotencyKey.current,
       });
       idempotencyKey.current = newKey();
-      useCartStore.getState().clearCart();
+      // The cart's other orders (ready now, other bookings) stay for their own checkout.
+      const cartStore = useCartStore.getState();
+      if (otherLines > 0) cartStore.removeLines(items.map((i) => cartKey(i)));
+      else cartStore.clearCart();
+      const booking = res.order.booking ?? null;
       if (user) {
         setUser({
           ...user,
@@ -151,6 +176,9 @@ export function CheckoutRoute() {
         totalAmount: res.order.totalAmount,
         phoneNumber: form.phoneNumber,
         stage: payingByPrompt ? 'pay' : 'done',
+        booking: booking
+          ? { deposit: booking.deposit, balance: booking.balance, readyOn: booking.readyOn }
+          : null,
       });
       // With M-Pesa Express the chat link waits for the confirmation: the shopper is paying first.
       if (!payingByPrompt) window.open(res.order.whatsappUrl, '_blank', 'noopener,noreferrer');
@@ -174,20 +202,28 @@ export function CheckoutRoute() {
       <div className="page">
         <Steps current={1} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
         <h1>Pay with M-Pesa</h1>
-        <p>
-          Order <strong data-testid="purchase-number">{placed.purchaseNumber}</strong> is placed.
-          Total to pay: <strong>{formatMoney(placed.totalAmount)}</strong>.
-        </p>
+        {placed.booking ? (
+          <p>
+            Booking <strong data-testid="purchase-number">{placed.purchaseNumber}</strong> is
+            placed. Deposit to pay now:{' '}
+            <strong data-testid="deposit-due">{formatMoney(placed.booking.deposit)}</strong>.
+          </p>
+        ) : (
+          <p>
+            Order <strong data-testid="purchase-number">{placed.purchaseNumber}</strong> is placed.
+            Total to pay: <strong>{formatMoney(placed.totalAmount)}</strong>.
+          </p>
+        )}
         <div style={{ maxWidth: '28rem' }}>
           <MpesaPayment
             purchaseNumber={placed.purchaseNumber}
-            amount={placed.totalAmount}
+            amount={placed.booking ? placed.booking.deposit : placed.totalAmount}
             defaultPhone={placed.phoneNumber}
             onPaid={onPaid}
           />
           <p className="muted">
             <button type="button" className="btn btn-outline btn-sm" onClick={payLater}>
-              Pay on delivery instead
+              {placed.booking ? 'Pay the deposit later' : 'Pay on delivery instead'}
             </button>
           </p>
         </div>
@@ -207,6 +243,15 @@ export function CheckoutRoute() {
         {placed.paidMessage && (
           <p role="status" data-testid="payment-status">
             {placed.paidMessage}
+          </p>
+        )}
+        {placed.booking && (
+          <p data-testid="booking-summary">
+            {placed.paidMessage
+              ? `Deposit paid: ${formatMoney(placed.booking.deposit)}.`
+              : `Your booking waits for its deposit of ${formatMoney(placed.booking.deposit)}: pay it by M-Pesa paybill with ${placed.purchaseNumber} as the account, or from your order page. An unpaid deposit expires.`}{' '}
+            Balance when ready ({readyDay(placed.booking.readyOn)}):{' '}
+            {formatMoney(placed.booking.balance)}.
           </p>
         )}
         {placed.paidMessage && (
@@ -293,15 +338,17 @@ export function CheckoutRoute() {
                 Pay with M-Pesa
               </label>
             )}
-            <label className="check">
-              <input
-                type="radio"
-                name="payment"
-                checked={payment === 'delivery'}
-                onChange={() => setPayment('delivery')}
-              />
-              Pay on delivery
-            </label>
+            {!bookingDay && (
+              <label className="check">
+                <input
+                  type="radio"
+                  name="payment"
+                  checked={payment === 'delivery'}
+                  onChange={() => setPayment('delivery')}
+                />
+                Pay on delivery
+              </label>
+            )}
             <label className="check">
               <input
                 type="radio"
@@ -311,7 +358,15 @@ export function CheckoutRoute() {
               />
               M-Pesa paybill
             </label>
-            {payingByPrompt ? (
+            {bookingDay ? (
+              <p className="muted">
+                A booking is held once its deposit is paid:{' '}
+                {payingByPrompt
+                  ? 'once it is placed, we send an M-Pesa prompt for the deposit to your phone.'
+                  : 'pay the deposit through M-Pesa paybill with your confirmation number as the account number.'}{' '}
+                The balance is due when the seedlings are ready.
+              </p>
+            ) : payingByPrompt ? (
               <p className="muted">
                 Once the order is placed, we send an M-Pesa prompt to your phone: enter your PIN and
                 the order is paid.
@@ -326,6 +381,13 @@ export function CheckoutRoute() {
             )}
           </fieldset>
 
+          {otherLines > 0 && (
+            <p className="notice" role="note">
+              {bookingDay
+                ? 'This order is the booking below alone: the rest of your cart stays for its own checkout.'
+                : 'This order is your ready-now seedlings: the bookings in your cart stay for their own checkout.'}
+            </p>
+          )}
           {!online && (
             <p className="notice" role="status">
               {OFFLINE_ORDER}
@@ -353,7 +415,7 @@ export function CheckoutRoute() {
 
         <aside className="summary" aria-labelledby="my-order">
           <div className="summary-head">
-            <h2 id="my-order">My Order</h2>
+            <h2 id="my-order">{bookingDay ? 'My Booking' : 'My Order'}</h2>
             <Link to={paths.cart} className="btn btn-outline btn-sm">
               Edit
             </Link>
@@ -400,8 +462,53 @@ export function CheckoutRoute() {
               {formatMoney(total + (chosenDelivery?.fee ?? 0))}
             </strong>
           </p>
+          {bookingDay && (
+            <BookingSplit
+              total={total + (chosenDelivery?.fee ?? 0)}
+              percent={settings.data?.depositPercent}
+              unknown={settings.isError}
+              readyOn={bookingDay}
+            />
+          )}
         </aside>
       </div>
     </div>
+  );
+}
+
+/**
+ * What a booking costs now and later: "Deposit now: KES X (30 %)", "Balance when ready (12 March):
+ * KES Y". The server computes both again on placing, the same way.
+ */
+function BookingSplit({
+  total,
+  percent,
+  unknown,
+  readyOn,
+}: {
+  total: number;
+  /** The shop's deposit share; undefined while its settings load. */
+  percent: number | undefined;
+  /** The settings could not be read: the amounts come with the placed booking. */
+  unknown: boolean;
+  readyOn: string;
+}) {
+  const deposit = percent === undefined ? undefined : depositOf(total, percent);
+  const pending = unknown ? 'shown once placed' : '…';
+  return (
+    <>
+      <p className="subtotal">
+        <span>Deposit now:</span>{' '}
+        <strong data-testid="deposit-now">
+          {deposit === undefined ? pending : `${formatMoney(deposit)} (${percent} %)`}
+        </strong>
+      </p>
+      <p className="subtotal">
+        <span>Balance when ready ({readyDay(readyOn)}):</span>{' '}
+        <strong data-testid="balance-later">
+          {deposit === undefined ? pending : formatMoney(total - deposit)}
+        </strong>
+      </p>
+    </>
   );
 }

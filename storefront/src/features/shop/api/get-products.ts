@@ -1,4 +1,4 @@
-import { PAGE_SIZE } from '@spc/shared-contracts';
+import { AVAILABILITY_FILTERS, PAGE_SIZE, type AvailabilityFilter } from '@spc/shared-contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -9,7 +9,14 @@ export interface ProductFilters {
   category?: string;
   maxPrice?: number;
   sortBy?: 'price' | 'createdAt';
+  /** Ready stock now, or a bookable batch ready for the coming long or short rains. */
+  availability?: Availability;
 }
+
+export type Availability = AvailabilityFilter;
+
+const availabilityOf = (v: string | null): Availability | undefined =>
+  AVAILABILITY_FILTERS.find((a) => a === v);
 
 const positiveInt = (v: string | null) => {
   const n = Number(v);
@@ -20,12 +27,13 @@ const positiveInt = (v: string | null) => {
 export function productFiltersFrom(
   params: URLSearchParams,
 ): Required<Pick<ProductFilters, 'page' | 'search' | 'category'>> &
-  Pick<ProductFilters, 'maxPrice'> {
+  Pick<ProductFilters, 'maxPrice' | 'availability'> {
   return {
     page: positiveInt(params.get('page')) ?? 1,
     search: params.get('search')?.trim() || params.get('name')?.trim() || '',
     category: params.get('category') ?? '',
     maxPrice: positiveInt(params.get('maxPrice')),
+    availability: availabilityOf(params.get('availability')),
   };
 }
 
@@ -47,6 +55,7 @@ export function getProducts(filters: ProductFilters) {
           maxPrice: filters.maxPrice,
           sortBy: filters.sortBy ?? 'price',
           sortOrder: 'asc',
+          availability: filters.availability,
         },
       },
     }),

@@ -1,5 +1,8 @@
 import { formatMoney, priceUnit, tierLabel, type SaleUnit } from '@spc/shared-contracts';
 import { useId, useState } from 'react';
+import { bookOfferText } from '../../../lib/booking-settings';
+import { type BookableBatch } from '../../../lib/bookings';
+import { readyDay } from '../../../lib/ready-day';
 import { onStep } from '../../../stores/cart-store';
 
 /** "trays" from "Tray of 50", "pots" from "Pot, 10 L", "seedlings" from "Single seedling". */
@@ -12,16 +15,25 @@ export function unitWord(unit: Pick<SaleUnit, 'name' | 'seedlings'>): string {
 /**
  * The product page's choice of unit: each unit with its price, its tiers ("10+ Tray of 50: KES 1,350
  * each"), its minimum and step, and how many of it are left; a quantity that steps by the unit's
- * step; the price of that quantity. `onAdd` gets the unit and quantity.
+ * step; the price of that quantity. `onAdd` gets the unit and quantity. With bookable batches, how
+ * many are ready now and, per batch, its ready day and a Book button for the same quantity (at most
+ * what the batch has left to book, in whole units).
  */
 export function UnitPicker({
   units,
   stock,
   onAdd,
+  batches = [],
+  depositPercent,
+  onBook,
 }: {
   units: SaleUnit[];
   stock: number;
   onAdd: (unit: SaleUnit, quantity: number) => void;
+  batches?: BookableBatch[];
+  /** The shop's deposit share; undefined while its settings load. */
+  depositPercent?: number;
+  onBook?: (unit: SaleUnit, quantity: number, batch: BookableBatch) => void;
 }) {
   const [chosenId, setChosenId] = useState(units[0]!._id);
   const unit = units.find((u) => u._id === chosenId) ?? units[0]!;
@@ -74,7 +86,13 @@ export function UnitPicker({
         </p>
       )}
       <p>
-        <strong>{left > 0 ? `${left} ${word} left` : 'Out of Stock'}</strong>
+        <strong>
+          {batches.length > 0
+            ? `Ready now: ${left} ${word}`
+            : left > 0
+              ? `${left} ${word} left`
+              : 'Out of Stock'}
+        </strong>
       </p>
       <div className="qty unit-qty">
         <button
@@ -126,6 +144,41 @@ export function UnitPicker({
         <button type="button" className="btn btn-grey" disabled>
           Out Of Stock
         </button>
+      )}
+      {onBook && batches.length > 0 && (
+        <ul className="book-offers" aria-label="Book for later">
+          {batches.map((b) => {
+            const max = Math.floor(b.available / unit.seedlings);
+            const day = readyDay(b.readyOn);
+            return (
+              <li key={b._id} className="book-offer">
+                <p>
+                  <strong>
+                    {depositPercent
+                      ? bookOfferText(b.readyOn, depositPercent)
+                      : `Ready from ${day}: book with a deposit`}
+                  </strong>
+                </p>
+                <p className="small muted">
+                  {max > 0 ? `${max} ${word} left to book` : `No ${word} left to book`}
+                </p>
+                {quantity > max && max > 0 && (
+                  <p className="small error" role="alert">
+                    Only {max} {word} left to book for {day}
+                  </p>
+                )}
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  disabled={quantity > max}
+                  onClick={() => onBook(unit, quantity, b)}
+                >
+                  Book for {day}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
       )}
     </div>
   );

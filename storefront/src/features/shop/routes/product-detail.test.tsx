@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
+import { useCartStore } from '../../../stores/cart-store';
 import { createProduct } from '../../../testing/factories';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { ProductDetailRoute } from './product-detail';
@@ -46,5 +47,92 @@ describe('product detail', () => {
     });
     renderWithProviders(<ProductDetailRoute />, route);
     expect(await screen.findByText('Something went wrong...')).toBeInTheDocument();
+  });
+
+  describe('bookings of growing batches', () => {
+    const trays = createProduct({
+      productQuantity: 100,
+      units: [
+        {
+          _id: '665f1c2b9d3e4a0012345679',
+          name: 'Single seedling',
+          seedlings: 1,
+          price: 350,
+          offerPrice: 0,
+          sku: '',
+          minQuantity: 1,
+          step: 1,
+          tiers: [],
+        },
+        {
+          _id: 'u-tray',
+          name: 'Tray of 50',
+          seedlings: 50,
+          price: 15000,
+          offerPrice: 0,
+          sku: '',
+          minQuantity: 1,
+          step: 1,
+          tiers: [],
+        },
+      ],
+    });
+    const withBatches = {
+      ...trays,
+      batches: [
+        { _id: 'b1', readyOn: '2027-03-12', available: 120 },
+        { _id: 'b2', readyOn: '2027-04-02', available: 30 },
+      ],
+    };
+    const serve = () =>
+      mockFetch({
+        '/api/products/665f1c2b9d3e4a0012345679': () => ({
+          body: { success: true, message: 'ok', product: withBatches },
+        }),
+        '/api/bookings/settings': () => ({
+          body: { success: true, message: 'ok', depositPercent: 30, balanceDays: 7, seasons: [] },
+        }),
+      });
+
+    beforeEach(() => {
+      localStorage.clear();
+      useCartStore.setState({ userId: '', cartItems: [], totalAmount: 0 });
+    });
+
+    it('shows what is ready now and each batch with its ready day, deposit and room per unit', async () => {
+      serve();
+      renderWithProviders(<ProductDetailRoute />, route);
+      expect(await screen.findByText('Ready now: 100 seedlings')).toBeInTheDocument();
+      expect(
+        await screen.findByText('Ready from 12 March: book with a 30 % deposit'),
+      ).toBeInTheDocument();
+      expect(screen.getByText('Ready from 2 April: book with a 30 % deposit')).toBeInTheDocument();
+      expect(screen.getByText('120 seedlings left to book')).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('radio', { name: /Tray of 50/ }));
+      expect(screen.getByText('Ready now: 2 trays')).toBeInTheDocument();
+      // 120 seedlings hold 2 whole trays, 30 none.
+      expect(screen.getByText('2 trays left to book')).toBeInTheDocument();
+      expect(screen.getByText('No trays left to book')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Book for 2 April' })).toBeDisabled();
+    });
+
+    it('books 2 trays of a batch as a cart line apart from ready-now lines', async () => {
+      serve();
+      renderWithProviders(<ProductDetailRoute />, route);
+      fireEvent.click(await screen.findByRole('radio', { name: /Tray of 50/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'More trays' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Book for 12 March' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
+      const lines = useCartStore.getState().cartItems;
+      expect(lines.map((l) => [l.unit?.name, l.quantity, l.booking?.batchId])).toEqual([
+        ['Tray of 50', 2, 'b1'],
+        ['Tray of 50', 2, undefined],
+      ]);
+      expect(await screen.findByText(/booked for 12 March: in your cart/)).toBeInTheDocument();
+      // A third tray is more than the batch holds: its Book button says so and waits.
+      fireEvent.click(screen.getByRole('button', { name: 'More trays' }));
+      expect(screen.getByText('Only 2 trays left to book for 12 March')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Book for 12 March' })).toBeDisabled();
+    });
   });
 });

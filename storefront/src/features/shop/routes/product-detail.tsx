@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { Price, useAddToCart } from '../../../components/product-card';
 import { ProductImage } from '../../../components/product-image';
 import { ErrorState, Loading } from '../../../components/states';
+import { useBookingSettings } from '../../../lib/booking-settings';
 import { useProduct } from '../api/get-product';
 import { UnitPicker } from '../components/unit-picker';
 import '../shop.css';
@@ -15,10 +16,12 @@ export function ProductDetailRoute() {
   const { id = '' } = useParams();
   const { data, isPending, isError } = useProduct(id);
   const addToCart = useAddToCart();
+  const settings = useBookingSettings();
   if (isPending) return <Loading />;
   if (isError || !data?.product) return <ErrorState />;
   const p = data.product;
   const inStock = p.productQuantity > 0;
+  const batches = p.batches ?? [];
   return (
     <div className="page detail">
       <div className="detail-img">
@@ -38,11 +41,18 @@ export function ProductDetailRoute() {
         <h1>{p.productName}</h1>
         <p>{p.productDescription}</p>
         <Price product={p} />
-        {p.units && p.units.length > 0 && (p.units.length > 1 || hasRules(p.units[0]!)) ? (
+        {p.units &&
+        p.units.length > 0 &&
+        (p.units.length > 1 || hasRules(p.units[0]!) || batches.length > 0) ? (
           <UnitPicker
             units={p.units}
             stock={p.productQuantity}
             onAdd={(unit, quantity) => addToCart(p, unit, quantity)}
+            batches={batches}
+            depositPercent={settings.data?.depositPercent}
+            onBook={(unit, quantity, batch) =>
+              addToCart(p, unit, quantity, { batchId: batch._id, readyOn: batch.readyOn })
+            }
           />
         ) : (
           <>

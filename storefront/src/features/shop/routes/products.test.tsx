@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import {
   createCategory,
   createProduct,
@@ -95,5 +95,65 @@ describe('product listing', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Page 2' }));
     await screen.findByRole('button', { name: 'Page 2', current: 'page' });
     expect(new URL(calls.at(-1)!.url).searchParams.get('page')).toBe('2');
+  });
+
+  it('filters by availability: the long rains, with their dates, each product with its ready day', async () => {
+    const { calls } = mockFetch({
+      '/api/products': () => ({
+        body: listing({
+          products: [
+            createProduct({
+              productQuantity: 0,
+              batches: [{ _id: 'b1', readyOn: '2027-03-12', available: 500 }],
+            }),
+          ],
+        }),
+      }),
+      '/api/bookings/settings': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          depositPercent: 30,
+          balanceDays: 7,
+          seasons: [
+            { key: 'long-rains', name: 'Long rains', from: '2027-03-01', to: '2027-05-31' },
+            { key: 'short-rains', name: 'Short rains', from: '2026-10-01', to: '2026-12-31' },
+          ],
+        },
+      }),
+    });
+    renderWithProviders(<ProductsRoute />, { ...route, path: '/shop/products' });
+    await screen.findByRole('heading', { name: 'Hass Avocado Seedling' });
+    const select = screen.getByLabelText('Availability');
+    expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      'All',
+      'Ready now',
+      'Long rains',
+      'Short rains',
+    ]);
+    fireEvent.change(select, { target: { value: 'long-rains' } });
+    expect(
+      await screen.findByText('Ready for the long rains: 1 March to 31 May 2027'),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(new URL(calls.at(-1)!.url).searchParams.get('availability')).toBe('long-rains'),
+    );
+    expect(screen.getByRole('button', { name: 'Long rains' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect(screen.getByRole('link', { name: 'Ready from 12 March: book' })).toHaveAttribute(
+      'href',
+      '/single/product/665f1c2b9d3e4a0012345679',
+    );
+  });
+
+  it('says when nothing is ready for a season', async () => {
+    mockFetch({ '/api/products': () => ({ body: listing({ products: [] }) }) });
+    renderWithProviders(<ProductsRoute />, {
+      ...route,
+      path: '/shop/products?availability=short-rains',
+    });
+    expect(await screen.findByText('Nothing to book for the short rains yet.')).toBeInTheDocument();
   });
 });

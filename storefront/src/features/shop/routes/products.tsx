@@ -4,16 +4,41 @@ import { useSearchParams } from 'react-router';
 import { Pagination } from '../../../components/pagination';
 import { ProductCard } from '../../../components/product-card';
 import { Empty, ErrorState, Loading } from '../../../components/states';
-import { productFiltersFrom, useProducts } from '../api/get-products';
+import { useBookingSettings } from '../../../lib/booking-settings';
+import { readyDay } from '../../../lib/ready-day';
+import { productFiltersFrom, useProducts, type Availability } from '../api/get-products';
 import { OrderBanner } from '../components/order-banner';
 import { PriceFilter } from '../components/price-filter';
 import '../shop.css';
 
-/** /shop/products: the query string carries search, category, maxPrice and page. */
+/** The list's Availability filter: its query value and its label. */
+const AVAILABILITY_OPTIONS: { value: Availability | undefined; label: string }[] = [
+  { value: undefined, label: 'All' },
+  { value: 'now', label: 'Ready now' },
+  { value: 'long-rains', label: 'Long rains' },
+  { value: 'short-rains', label: 'Short rains' },
+];
+
+/** What an empty list says under each availability. */
+const NOTHING: Record<Availability, string> = {
+  now: 'No seedlings ready now match these filters.',
+  'long-rains': 'Nothing to book for the long rains yet.',
+  'short-rains': 'Nothing to book for the short rains yet.',
+};
+
+/** /shop/products: the query string carries search, category, maxPrice, availability and page. */
 export function ProductsRoute() {
   const [params, setParams] = useSearchParams();
-  const { page, search, category, maxPrice } = productFiltersFrom(params);
-  const { data, isPending, isError } = useProducts({ page, search, category, maxPrice });
+  const { page, search, category, maxPrice, availability } = productFiltersFrom(params);
+  const { data, isPending, isError } = useProducts({
+    page,
+    search,
+    category,
+    maxPrice,
+    availability,
+  });
+  const seasons = useBookingSettings().data?.seasons ?? [];
+  const season = seasons.find((x) => x.key === availability);
 
   const update = useCallback(
     (changes: Record<string, string | number | undefined>, resetPage = true) => {
@@ -30,6 +55,7 @@ export function ProductsRoute() {
     [setParams],
   );
   const onPrice = useCallback((v: number | undefined) => update({ maxPrice: v }), [update]);
+  const chooseAvailability = (v: string | undefined) => update({ availability: v });
 
   // A category chosen far down the list (or in the phone's dropdown) brings its results into
   // view once they are there, unless the heading is already on screen.
@@ -96,6 +122,20 @@ export function ProductsRoute() {
             value={maxPrice ?? range.max}
             onCommit={onPrice}
           />
+          <h2>Availability</h2>
+          <ul className="category-list">
+            {AVAILABILITY_OPTIONS.map((o) => (
+              <li key={o.label}>
+                <button
+                  type="button"
+                  aria-pressed={availability === o.value}
+                  onClick={() => chooseAvailability(o.value)}
+                >
+                  {o.label}
+                </button>
+              </li>
+            ))}
+          </ul>
         </aside>
         <div className="compact-filters">
           <div className="field">
@@ -120,18 +160,42 @@ export function ProductsRoute() {
             value={maxPrice ?? range.max}
             onCommit={onPrice}
           />
+          <div className="field">
+            <label htmlFor="availability-select">Availability</label>
+            <select
+              id="availability-select"
+              value={availability ?? ''}
+              onChange={(e) => chooseAvailability(e.target.value)}
+            >
+              {AVAILABILITY_OPTIONS.map((o) => (
+                <option key={o.label} value={o.value ?? ''}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <section className="listing" aria-labelledby="listing-heading">
           <h1 id="listing-heading" ref={headingRef}>
             {heading}
           </h1>
           {search && <p className="muted">Results for “{search}”</p>}
+          {season && (
+            <p className="muted availability-note">
+              Ready for the {season.name.toLowerCase()}: {readyDay(season.from)} to{' '}
+              {readyDay(season.to, true)}
+            </p>
+          )}
           {isPending ? (
             <Loading />
           ) : isError ? (
             <ErrorState />
           ) : data.products.length === 0 ? (
-            <Empty message={STOREFRONT_MESSAGES.noProductsInCategory} />
+            <Empty
+              message={
+                availability ? NOTHING[availability] : STOREFRONT_MESSAGES.noProductsInCategory
+              }
+            />
           ) : (
             <div className="product-grid">
               {data.products.map((p, i) => (

@@ -50,4 +50,55 @@ describe('order tracking', () => {
       await screen.findByText('Error fetching order. Please check your confirmation number.'),
     ).toBeInTheDocument();
   });
+
+  it("opens the order texts' link (purchaseNumber) and shows a booking's balance due with a way to pay it", async () => {
+    mockFetch({
+      '/api/orders/track/new-order': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          purchaseNumber: 'SPD7K3MX9QA',
+          orderStatus: { currentStatus: 'Pending' },
+          estimatedDeliveryDate: '2027-03-15T09:00:00.000Z',
+          orderReceivedDate: '2026-11-20T09:00:00.000Z',
+          inTransitDate: null,
+          deliveredDate: null,
+          booking: {
+            readyOn: '2027-03-12',
+            depositPercent: 30,
+            deposit: 360,
+            amountPaid: 360,
+            balanceDue: 840,
+            amountDueNow: 840,
+            state: 'Balance due',
+            balanceDueBy: '2027-03-19',
+          },
+        },
+      }),
+      '/api/payments/mpesa/pay-info/SPD7K3MX9QA': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          payable: true,
+          paybill: '174379',
+          account: 'SPD7K3MX9QA',
+          amountDue: 840,
+          lastPrompt: null,
+        },
+      }),
+    });
+    renderWithProviders(<TrackOrdersRoute />, {
+      route: '/track-orders',
+      path: '/track-orders?purchaseNumber=SPD7K3MX9QA',
+    });
+    const facts = await screen.findByTestId('booking-facts');
+    expect(facts).toHaveTextContent('Ready from 12 March');
+    expect(facts).toHaveTextContent('Deposit paid: KES 360 (30 %)');
+    expect(facts).toHaveTextContent('Balance due: KES 840 by 19 March');
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay the balance with M-Pesa' }));
+    expect(screen.getByLabelText('M-Pesa phone number')).toHaveValue('');
+    expect(screen.getByTestId('paybill-instructions')).toHaveTextContent(
+      'Or pay by M-Pesa Paybill 174379, account SPD7K3MX9QA, amount KES 840.',
+    );
+  });
 });

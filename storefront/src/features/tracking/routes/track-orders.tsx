@@ -4,17 +4,29 @@ import {
   STOREFRONT_MESSAGES,
   type OrderStatus,
 } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { BookingFacts } from '../../../components/booking-facts';
 import { Loading } from '../../../components/states';
-import { useTrackOrder } from '../api/track-order';
+import { bookingPayable, bookingPayLabel, factsOfTracking } from '../../../lib/bookings';
+import { trackKeys, useTrackOrder } from '../api/track-order';
 import { Timeline } from '../components/timeline';
 import '../tracking.css';
 
-/** /track-orders: the number is sent as typed; the query string keeps it for a shared link. */
+// Its own chunk, loaded only for a booking with something to pay.
+const PayByMpesa = lazy(() =>
+  import('../../../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
+);
+
+/**
+ * /track-orders: the number is sent as typed; the query string keeps it for a shared link
+ * (`number`, or `purchaseNumber` as the order texts write it).
+ */
 export function TrackOrdersRoute() {
   const [params, setParams] = useSearchParams();
-  const number = params.get('number') ?? '';
+  const number = params.get('number') ?? params.get('purchaseNumber') ?? '';
+  const queryClient = useQueryClient();
   const [text, setText] = useState(number);
   const { data, isFetching, isError } = useTrackOrder(number);
 
@@ -59,6 +71,20 @@ export function TrackOrdersRoute() {
               {data.estimatedDeliveryDate ? formatDate(data.estimatedDeliveryDate) : 'Unknown'}
             </strong>
           </p>
+          {data.booking && <BookingFacts booking={factsOfTracking(data.booking)} />}
+          {data.booking && bookingPayable(data.booking) && (
+            <Suspense fallback={null}>
+              <PayByMpesa
+                purchaseNumber={data.purchaseNumber}
+                phoneNumber=""
+                open={data.orderStatus.currentStatus !== 'Cancelled'}
+                label={bookingPayLabel(data.booking)}
+                onPaid={() =>
+                  void queryClient.invalidateQueries({ queryKey: trackKeys.order(number) })
+                }
+              />
+            </Suspense>
+          )}
           <Timeline
             status={data.orderStatus.currentStatus as OrderStatus}
             dates={{

@@ -10,6 +10,8 @@ import {
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { BookingFacts } from '../../../components/booking-facts';
+import { factsOfOrder } from '../../../lib/bookings';
 import { Pagination } from '../../../components/pagination';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
@@ -127,6 +129,7 @@ export function MyOrdersRoute() {
                     .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
                     .join(', ')}
                 </p>
+                {o.booking && <BookingFacts booking={factsOfOrder(o.booking)} />}
                 <dl className="order-card-facts">
                   <dt>Payment status</dt>
                   <dd>{o.paymentStatus}</dd>
@@ -183,6 +186,7 @@ export function MyOrdersRoute() {
                       {o.products
                         .map((p) => lineItemName({ productName: p.productName, unit: p.unit }))
                         .join(', ')}
+                      {o.booking && <BookingFacts booking={factsOfOrder(o.booking)} />}
                       {/* The delivery rides in the wrapping cell: the table keeps the spec's columns. */}
                       <br />
                       <span className="muted small">

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
 import {
+  createBooking,
   createOrder,
   createOrderDetail,
   createOrderLine,
@@ -154,6 +155,82 @@ describe("a customer's order detail", () => {
     const unpaid = within(table).getByText('SPDABCDEFGH').closest('tr')!;
     expect(within(paid).getByRole('button', { name: 'Download receipt (PDF)' })).toBeEnabled();
     expect(within(unpaid).queryByRole('button', { name: 'Download receipt (PDF)' })).toBeNull();
+  });
+});
+
+describe('a booking on My Orders and its order page', () => {
+  const booking = createBooking({
+    state: 'Balance due',
+    readyAt: '2027-03-10T07:00:00.000Z',
+    balanceDueBy: '2027-03-17',
+  });
+  const bookingOrder = (overrides: Partial<Order> = {}) =>
+    order({
+      orderStatus: 'Processing',
+      paymentStatus: 'Pending',
+      paymentMethod: null,
+      paymentDetails: null,
+      paidAt: null,
+      amountPaid: 315,
+      amountOutstanding: 735,
+      amountDueNow: 735,
+      booking,
+      ...overrides,
+    });
+
+  it('shows the ready day, the deposit paid and the balance due, and pays the balance by M-Pesa', async () => {
+    const { calls } = mockFetch({
+      '/api/orders/o1/detail': () => detail(bookingOrder()),
+      '/api/payments/mpesa/pay-info/SPD7K3MX9QA': () => ({
+        body: {
+          success: true,
+          message: 'ok',
+          payable: true,
+          paybill: '174379',
+          account: 'SPD7K3MX9QA',
+          amountDue: 735,
+          lastPrompt: null,
+        },
+      }),
+      '/api/payments/mpesa/stk-push': () => ({
+        body: { success: true, message: 'Prompt sent', checkoutRequestId: 'ws_CO_1' },
+      }),
+      '/api/payments/mpesa/status/ws_CO_1': () => ({
+        body: { success: true, status: 'pending', message: 'Waiting' },
+      }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    const facts = await screen.findByTestId('booking-facts');
+    expect(facts).toHaveTextContent('Ready from 12 March');
+    expect(facts).toHaveTextContent('Ready: balance due');
+    expect(facts).toHaveTextContent('Deposit paid: KES 315 (30 %)');
+    expect(facts).toHaveTextContent('Balance due: KES 735 by 17 March');
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay the balance with M-Pesa' }));
+    expect(screen.getByTestId('paybill-instructions')).toHaveTextContent('KES 735');
+    fireEvent.click(screen.getByRole('button', { name: 'Send prompt' }));
+    expect(await screen.findByText(/A prompt for KES 735 was sent/)).toBeInTheDocument();
+    expect(calls.some((c) => c.url.endsWith('/api/payments/mpesa/stk-push'))).toBe(true);
+  });
+
+  it('My Orders shows a booking paid in full on its card', async () => {
+    mockFetch({
+      '/api/orders/user': () => ({
+        body: createOrderList([
+          bookingOrder({
+            booking: { ...booking, state: 'Paid', balancePaidAt: '2027-03-11T07:00:00.000Z' },
+          }),
+        ]),
+      }),
+    });
+    renderWithProviders(<MyOrdersRoute />);
+    const card = (await screen.findAllByTestId('order-card'))[0]!;
+    expect(within(card).getByText('Ready from 12 March')).toBeInTheDocument();
+    expect(within(card).getByText('Paid in full')).toBeInTheDocument();
+    expect(within(card).getByText('Deposit paid: KES 315 (30 %)')).toBeInTheDocument();
+    expect(within(card).getByText('Balance paid: KES 735')).toBeInTheDocument();
   });
 });
 

@@ -11,27 +11,32 @@ import {
   type OrderStatus,
   lineItemName,
 } from '@spc/shared-contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { BookingFacts } from '../../../components/booking-facts';
 import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { bookingPayable, bookingPayLabel, factsOfOrder } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
+import { userKeys } from '../api/get-profile';
 
 import '../user.css';
 
 // Its own chunk, loaded with the order: the order page stays within its size budget.
 const PayByMpesa = lazy(() =>
-  import('../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
+  import('../../../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
 );
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
 export function MyOrderDetailRoute() {
   const { id = '' } = useParams();
   const { data, isPending, isError, error } = useMyOrder(id);
+  const queryClient = useQueryClient();
   const cancel = useCancelOrder();
   const [downloading, setDownloading] = useState(false);
   if (isPending) return <Loading />;
@@ -54,6 +59,10 @@ export function MyOrderDetailRoute() {
   const delivery = (order as { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
   const choice = deliveryChoiceText(delivery);
   const cancelCheck = actions.find((a) => a.action === 'cancel');
+  const booking = order.booking ?? null;
+  const payable = booking
+    ? bookingPayable(booking) && order.orderStatus !== 'Cancelled'
+    : order.orderStatus === 'Pending' && order.paymentStatus === 'Pending';
 
   const downloadReceipt = async () => {
     setDownloading(true);
@@ -77,6 +86,13 @@ export function MyOrderDetailRoute() {
         </span>
       </div>
       <p className="muted small">Placed {formatDateTime(order.orderDate)}</p>
+
+      {booking && (
+        <section className="order-card" aria-labelledby="booking-title">
+          <h2 id="booking-title">Booking</h2>
+          <BookingFacts booking={factsOfOrder(booking)} />
+        </section>
+      )}
 
       <section className="order-card">
         <h2>Items</h2>
@@ -165,7 +181,9 @@ export function MyOrderDetailRoute() {
         <PayByMpesa
           purchaseNumber={order.purchaseNumber}
           phoneNumber={g.phoneNumber}
-          open={order.orderStatus === 'Pending' && order.paymentStatus === 'Pending'}
+          open={payable}
+          onPaid={() => void queryClient.invalidateQueries({ queryKey: userKeys.allOrders })}
+          label={booking ? bookingPayLabel(booking) : undefined}
         />
       </Suspense>
 

@@ -1,26 +1,29 @@
 import { formatMoney } from '@spc/shared-contracts';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { MpesaPayment } from '../../../components/mpesa-payment';
-import { toast } from '../../../components/toast';
-import { useMpesaPayInfo } from '../../../lib/mpesa-prompt';
-import { userKeys } from '../api/get-profile';
+import { useMpesaPayInfo } from '../lib/mpesa-prompt';
+import { MpesaPayment } from './mpesa-payment';
+import { toast } from './toast';
 
 /**
- * The order page's way to pay an unpaid order by M-Pesa: after a failed prompt, "Try M-Pesa again"
+ * The order page's (and tracking's) way to pay an unpaid order by M-Pesa: after a failed prompt, "Try M-Pesa again"
  * (the prompt limits still apply), and always the paybill, the account and the amount due.
  */
 export function PayByMpesa({
   purchaseNumber,
   phoneNumber,
   open,
+  label = 'Pay with M-Pesa',
+  onPaid,
 }: {
   purchaseNumber: string;
   phoneNumber: string;
-  /** Pending and unpaid: the only orders that may still be paid. */
+  /** Pending and unpaid, or a booking with a deposit or balance due: the orders that may be paid. */
   open: boolean;
+  /** The button's words: a booking says which part it pays ("Pay the balance with M-Pesa"). */
+  label?: string;
+  /** The page refreshes what it shows of the order (its queries). */
+  onPaid?: () => void;
 }) {
-  const queryClient = useQueryClient();
   const info = useMpesaPayInfo(purchaseNumber, open);
   const [trying, setTrying] = useState(false);
   const data = info.data;
@@ -29,7 +32,7 @@ export function PayByMpesa({
   const paid = (message: string) => {
     toast.success(message);
     setTrying(false);
-    void queryClient.invalidateQueries({ queryKey: userKeys.allOrders });
+    onPaid?.();
     void info.refetch();
   };
   return (
@@ -49,7 +52,7 @@ export function PayByMpesa({
         />
       ) : (
         <button type="button" className="btn btn-sm" onClick={() => setTrying(true)}>
-          {failed ? 'Try M-Pesa again' : 'Pay with M-Pesa'}
+          {failed ? 'Try M-Pesa again' : label}
         </button>
       )}
       {data.paybill && (

@@ -1,5 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { mockFetch, renderWithProviders } from '../../../testing/render';
+import { mockFetch, renderWithProviders } from '../testing/render';
 import { PayByMpesa } from './pay-by-mpesa';
 
 const INFO = '/api/payments/mpesa/pay-info/SPD7K3MX9QA';
