@@ -330,6 +330,11 @@ describe('batches and bookings', () => {
       expect.objectContaining({ state: 'Affected', problem: 'short' }),
     );
     expect((await orderOf(second._id)).booking.state).toBe('Affected');
+    // Not ready while its affected bookings still hold more than it has.
+    const short = await t.http().post(`/api/batches/${batch._id}/ready`).set(staff()).expect(409);
+    expect(short.body.message).toBe(
+      '30 seedlings are booked but the batch holds 15: move or refund the affected bookings first',
+    );
     await expectBalanced();
 
     // Ready: what no booking holds goes into ready stock; the bookings' seedlings stay.

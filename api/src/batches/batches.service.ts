@@ -206,6 +206,9 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
     const batch = await this.get(id);
     if (batch.status === 'Ready') throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
     if (batch.status === 'Failed') throw new ConflictException(BOOKING_MESSAGES.batchFailed);
+    // A ready batch gives every booking it holds its seedlings: none may be short of them.
+    if (batch.booked > batch.quantity)
+      throw new ConflictException(BOOKING_MESSAGES.shortOfBookings(batch.booked, batch.quantity));
     const ready = await this.batches.markReady(id, {
       reason: 'batch-ready',
       by: person(actor),
