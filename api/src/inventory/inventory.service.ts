@@ -74,6 +74,15 @@ export class InventoryService {
       : false;
   }
 
+  /**
+   * `settleReservation` with `reservedHere` for several orders together (product id -> the orders
+   * whose `reserveStock` there returned true in this process): one write per product.
+   */
+  async settleReservations(orderIdsByProduct: Map<string, string[]>): Promise<void> {
+    const valid = new Map([...orderIdsByProduct].filter(([id]) => isObjectId(id)));
+    await this.reservations.settleMany(valid);
+  }
+
   /** Returns a cancelled order's `quantity` once, however often it is called for that order. */
   async restock(
     productId: string,

@@ -127,6 +127,29 @@ export class ReservationsRepository {
     });
   }
 
+  /**
+   * `settle` with `copied` for many orders at once (their sale movements are in the ledger already,
+   * each order's `reserve` having answered true here): one update per product removes those
+   * orders' reservations and movements. How placements running side by side settle together.
+   */
+  async settleMany(orderIdsByProduct: Map<string, string[]>): Promise<void> {
+    if (!orderIdsByProduct.size) return;
+    await this.products.collection.bulkWrite(
+      [...orderIdsByProduct].map(([id, orderIds]) => ({
+        updateOne: {
+          filter: { _id: new Types.ObjectId(id) },
+          update: {
+            $pull: {
+              reservations: { orderId: { $in: orderIds } },
+              pendingMovements: { orderId: { $in: orderIds } },
+            },
+          } as never,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
   /** Returns an order's stock once (with its return movement): a second call changes nothing. */
   async returnStockOnce(
     id: string,

@@ -139,26 +139,19 @@ export class OrderPlacementService {
     await this.reserveEachLine(actor, order, priced.lines); // undo: release them, delete the order
     await this.markPlaced(order); // undo (the reconciler undid it first): release what is left
     const placed = { ...order, placement: 'placed' as const };
-    // Every line's sale movement was copied to the ledger when it was reserved, just above.
-    await this.stock.settle(placed, true);
+    // Every line's sale movement was copied to the ledger when it was reserved, just above; the
+    // reservation markers leave the products in one write with the other placements finishing now.
+    await this.stock.settlePlaced(placed);
     return placed;
   }
 
   /** Step 1: each line at the product's price now, the fee and date from the shop's zones. */
   private async priceLines(lines: Line[], delivery: DeliveryInfoDto, method: DeliveryMethod) {
-    const products = await this.catalog.findForOrder(lines.map((l) => l._id));
+    // From the catalogue in memory (no read per order): the prices the shop shows.
+    const products = await this.catalog.findForPricing(lines.map((l) => l._id));
     const byId = new Map(products.map((p) => [p._id, p]));
     const missing = lines.filter((l) => !byId.has(l._id));
-    if (missing.length) {
-      throw new ConflictException({
-        message: 'A product in your cart is no longer sold. Please remove it and try again.',
-        code: 'PRODUCT_UNAVAILABLE',
-        errors: missing.map((l) => ({
-          field: `products.${l._id}`,
-          messages: ['This product no longer exists'],
-        })),
-      });
-    }
+    if (missing.length) throw productsUnavailable(missing.map((l) => l._id));
     const priced = priceCartLines(lines, byId);
     // The unit limits count seedlings (a tray of 50 holds 50 of the stock).
     this.holdLimits.checkUnits(priced);
@@ -215,7 +208,10 @@ export class OrderPlacementService {
       for (const id of reserved) await this.inventory.releaseReservation(id, order._id, ref);
       await this.orders.delete(order._id);
       const line = lines.find((l) => l.productId === productId)!;
-      const left = (await this.catalog.findForOrder([productId]))[0]?.productQuantity ?? 0;
+      const current = (await this.catalog.findForOrder([productId]))[0];
+      // Removed since the catalogue in memory priced it.
+      if (!current) throw productsUnavailable([productId]);
+      const left = current.productQuantity;
       const units = lines.filter((l) => l.productId === productId && l.seedlings > 1);
       const inUnits = units.map((l) => `${Math.floor(left / l.seedlings)} × ${l.unitName}`);
       throw new ConflictException({
@@ -294,6 +290,18 @@ export class OrderPlacementService {
       streetAddress: user.streetAddress,
     };
   }
+}
+
+/** The 409 for cart lines whose product is no longer sold. */
+function productsUnavailable(productIds: string[]): ConflictException {
+  return new ConflictException({
+    message: 'A product in your cart is no longer sold. Please remove it and try again.',
+    code: 'PRODUCT_UNAVAILABLE',
+    errors: productIds.map((id) => ({
+      field: `products.${id}`,
+      messages: ['This product no longer exists'],
+    })),
+  });
 }
 
 /** Delivery unless the shopper chose collection (old clients send no method). */

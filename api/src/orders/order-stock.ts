@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Actor, Principal } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
 import { seedlingsByProduct } from './order-lines';
@@ -8,6 +8,11 @@ import { OrdersRepository } from './orders.repository';
 /** An order's stock on its products: given back, released or settled, each once per line. */
 @Injectable()
 export class OrderStock {
+  private readonly logger = new Logger(OrderStock.name);
+  /** Placed orders waiting for the next settle write, and the one under way. */
+  private queued: { order: OrderRecord; done: () => void }[] = [];
+  private settling?: Promise<void>;
+
   constructor(
     private readonly orders: OrdersRepository,
     private readonly inventory: InventoryService,
@@ -46,7 +51,44 @@ export class OrderStock {
       await this.inventory.settleReservation(productId, order._id, reservedHere);
     await this.orders.setFlags(order._id, { ledgerSettled: true });
   }
+
+  /**
+   * `settle` for an order this process just placed (every line reserved here, its sale movements
+   * in the ledger), together with the other placements finishing meanwhile: while one settle write
+   * is under way the next orders queue, and the next write takes them all (one update per product
+   * and one of the orders, whatever their number). Resolves once the order is settled; a failure
+   * is logged and left to the reconciler (the order is placed; it settles what a crash left).
+   */
+  settlePlaced(order: OrderRecord): Promise<void> {
+    return new Promise((done) => {
+      this.queued.push({ order, done });
+      this.settling ??= this.settleQueued();
+    });
+  }
+
+  private async settleQueued(): Promise<void> {
+    while (this.queued.length) {
+      const batch = this.queued.splice(0, SETTLE_BATCH);
+      const byProduct = new Map<string, string[]>();
+      for (const { order } of batch)
+        for (const productId of seedlingsOf(order).keys())
+          byProduct.set(productId, [...(byProduct.get(productId) ?? []), order._id]);
+      try {
+        await this.inventory.settleReservations(byProduct);
+        await this.orders.markSettled(batch.map(({ order }) => order._id));
+      } catch (error) {
+        this.logger.warn(
+          `Could not settle ${batch.length} placed orders (the reconciler will): ${(error as Error).message}`,
+        );
+      }
+      for (const { done } of batch) done();
+    }
+    this.settling = undefined;
+  }
 }
+
+/** The most orders one settle write takes (the rest wait for the next). */
+const SETTLE_BATCH = 200;
 
 /** The seedlings the order took from each product (its lines of one product added up). */
 function seedlingsOf(order: OrderRecord): Map<string, number> {

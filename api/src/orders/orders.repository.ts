@@ -1,8 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
+import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
+import { MONEY_WRITE_CONCERN } from '../common/write-concern';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
 import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
@@ -169,14 +170,48 @@ export class OrdersRepository implements OnModuleInit {
     );
   }
 
+  /**
+   * Writes a new order, `reserving`, with the driver's insertOne (the schema's defaults written out
+   * here, no document pipeline: placement's hot path), under the money write concern.
+   */
   async insert(order: NewOrder): Promise<OrderRecord> {
-    const doc = await this.orders.create({
+    const now = new Date();
+    const doc = {
+      _id: new Types.ObjectId(),
       ...order,
+      placedBy: order.placedBy ?? null,
+      guestInfo: {
+        ...order.guestInfo,
+        subCounty: order.guestInfo.subCounty ?? '',
+        ward: order.guestInfo.ward ?? '',
+      },
+      products: order.products.map((l) => ({
+        ...l,
+        productImage: l.productImage ?? '',
+        tier: l.tier ?? null,
+      })),
+      delivery: order.delivery ?? null,
+      clientAddress: order.clientAddress ?? null,
+      orderStatus: 'Pending',
+      paymentStatus: 'Pending',
+      fulfillmentStatus: 'Unfulfilled',
+      paymentMethod: null,
+      paymentDetails: null,
+      paidAt: null,
+      inTransitDate: null,
+      deliveredDate: null,
+      cancelledDate: null,
       placement: 'reserving',
       ledgerSettled: false,
       stockReturn: 'none',
-    });
-    return toRecord(doc.toObject() as LeanOrder);
+      amountPaid: 0,
+      createdAt: now,
+      updatedAt: now,
+      __v: 0,
+    } satisfies Omit<Order, 'mpesaCredits'> & { _id: Types.ObjectId; __v: number };
+    if (doc.holdSlots === undefined) delete doc.holdSlots;
+    await this.orders.collection.insertOne(doc as never, { writeConcern: MONEY_WRITE_CONCERN });
+    return toRecord(doc as LeanOrder);
   }
 
   async findById(id: string): Promise<OrderRecord | null> {
@@ -323,6 +358,15 @@ export class OrdersRepository implements OnModuleInit {
       { $set: { placement: 'undoing' } },
     );
     return res.modifiedCount === 1;
+  }
+
+  /** Records that these orders' reservation markers left their products (one write for all). */
+  async markSettled(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.orders.updateMany(
+      { _id: { $in: ids }, ledgerSettled: false },
+      { $set: { ledgerSettled: true } },
+    );
   }
 
   async setFlags(
