@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable, Logger } from '@nes
 import type { DeliveryMethod } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
 import { InventoryService } from '../inventory/inventory.service';
+import type { StockMovementView } from '../inventory/stock-ledger.repository';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor, Principal } from '../common/principal';
 import { DeliveryService } from '../delivery/delivery.service';
@@ -136,12 +137,13 @@ export class OrderPlacementService {
   ): Promise<OrderRecord> {
     const priced = await this.priceLines(lines, delivery, method);
     const order = await this.insertReserving(actor, priced, delivery, source);
-    await this.reserveEachLine(actor, order, priced.lines); // undo: release them, delete the order
+    // undo: release them, delete the order
+    const movements = await this.reserveEachLine(actor, order, priced.lines);
     await this.markPlaced(order); // undo (the reconciler undid it first): release what is left
     const placed = { ...order, placement: 'placed' as const };
-    // Every line's sale movement was copied to the ledger when it was reserved, just above; the
-    // reservation markers leave the products in one write with the other placements finishing now.
-    await this.stock.settlePlaced(placed);
+    // The sale movements go to the ledger and the reservation markers leave the products, in one
+    // write each with the other placements finishing now.
+    await this.stock.settlePlaced(placed, movements);
     return placed;
   }
 
@@ -191,18 +193,22 @@ export class OrderPlacementService {
   /**
    * Step 3: each line's stock reserved on its product (one conditional update that records the
    * order's id there). A line short of stock releases the lines before it and deletes the order.
+   * Answers the sale movements, copied to the ledger when the order is settled.
    */
   private async reserveEachLine(
     actor: Principal | undefined,
     order: OrderRecord,
     lines: PricedLine[],
-  ): Promise<void> {
+  ): Promise<StockMovementView[]> {
     const reserved: string[] = [];
+    const movements: StockMovementView[] = [];
     const ref = { by: actor, purchaseNumber: order.purchaseNumber };
     // One reservation per product: the seedlings of all its lines (a tray and singles add up).
     for (const [productId, seedlings] of seedlingsByProduct(lines)) {
-      if (await this.inventory.reserveStock(productId, order._id, seedlings, ref)) {
+      const taken = await this.inventory.reserveForPlacement(productId, order._id, seedlings, ref);
+      if (taken) {
         reserved.push(productId);
+        movements.push(...taken);
         continue;
       }
       for (const id of reserved) await this.inventory.releaseReservation(id, order._id, ref);
@@ -223,6 +229,7 @@ export class OrderPlacementService {
         errors: [{ field: `products.${productId}`, messages: [`available: ${left}`] }],
       });
     }
+    return movements;
   }
 
   /** Step 4: `reserving` becomes `placed`, unless the reconciler judged it abandoned first. */

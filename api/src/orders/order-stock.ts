@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Actor, Principal } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
+import type { StockMovementView } from '../inventory/stock-ledger.repository';
 import { seedlingsByProduct } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -10,7 +11,7 @@ import { OrdersRepository } from './orders.repository';
 export class OrderStock {
   private readonly logger = new Logger(OrderStock.name);
   /** Placed orders waiting for the next settle write, and the one under way. */
-  private queued: { order: OrderRecord; done: () => void }[] = [];
+  private queued: { order: OrderRecord; movements: StockMovementView[]; done: () => void }[] = [];
   private settling?: Promise<void>;
 
   constructor(
@@ -53,15 +54,17 @@ export class OrderStock {
   }
 
   /**
-   * `settle` for an order this process just placed (every line reserved here, its sale movements
-   * in the ledger), together with the other placements finishing meanwhile: while one settle write
-   * is under way the next orders queue, and the next write takes them all (one update per product
-   * and one of the orders, whatever their number). Resolves once the order is settled; a failure
-   * is logged and left to the reconciler (the order is placed; it settles what a crash left).
+   * `settle` for an order this process just placed (every line reserved here by
+   * `reserveForPlacement`, which answered `movements`), together with the other placements
+   * finishing meanwhile: while one settle is under way the next orders queue, and the next takes
+   * them all, in one copy of their sale movements to the ledger, one update per product and one of
+   * the orders, whatever their number. Resolves once the order is settled; a failure is logged and
+   * left to the reconcilers (the order is placed; its movements wait in the products, where the
+   * reconciler's settle copies them, as after a crash).
    */
-  settlePlaced(order: OrderRecord): Promise<void> {
+  settlePlaced(order: OrderRecord, movements: StockMovementView[]): Promise<void> {
     return new Promise((done) => {
-      this.queued.push({ order, done });
+      this.queued.push({ order, movements, done });
       this.settling ??= this.settleQueued();
     });
   }
@@ -74,7 +77,10 @@ export class OrderStock {
         for (const productId of seedlingsOf(order).keys())
           byProduct.set(productId, [...(byProduct.get(productId) ?? []), order._id]);
       try {
-        await this.inventory.settleReservations(byProduct);
+        await this.inventory.settleReservations(
+          byProduct,
+          batch.flatMap((b) => b.movements),
+        );
         await this.orders.markSettled(batch.map(({ order }) => order._id));
       } catch (error) {
         this.logger.warn(
