@@ -214,6 +214,47 @@ describe('orders', () => {
       );
     });
 
+    it('settles placements that finish together: once answered, each order is settled, its product holds no reservation and the ledger has its sale', async () => {
+      const p1 = await product({ productQuantity: 100 });
+      const p2 = await product({ productQuantity: 100 });
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          placeOrder(
+            t,
+            i % 2
+              ? [{ _id: p1._id, quantity: 1 }]
+              : [
+                  { _id: p1._id, quantity: 2 },
+                  { _id: p2._id, quantity: 1 },
+                ],
+          ),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(40).fill(201));
+      const ids = results.map((r) => new Types.ObjectId(r.body.order._id as string));
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      // Read at once: the answer waited for the settle write its order was in.
+      expect(
+        await db.collection('orders').countDocuments({ _id: { $in: ids }, ledgerSettled: true }),
+      ).toBe(40);
+      for (const id of [p1._id, p2._id]) {
+        const doc = await db.collection('products').findOne({ _id: new Types.ObjectId(id) });
+        expect(doc?.reservations ?? []).toEqual([]);
+        expect(doc?.pendingMovements ?? []).toEqual([]);
+      }
+      const sales = await db
+        .collection('stock_movements')
+        .find({ productId: { $in: [p1._id, p2._id] }, reason: 'sale' })
+        .toArray();
+      expect(sales).toHaveLength(60);
+      expect(sales.filter((m) => m.productId === p1._id).reduce((n, m) => n - m.change, 0)).toBe(
+        60,
+      );
+      expect(new Set(sales.map((m) => `${m.productId}:${m.seq}`)).size).toBe(60);
+      expect(await stockOf(t, p1._id)).toBe(40);
+      expect(await stockOf(t, p2._id)).toBe(80);
+    });
+
     it('returns the first order for a retry with the same Idempotency-Key', async () => {
       const p = await product({ productQuantity: 10 });
       const key = `checkout-${Date.now()}`;
