@@ -255,6 +255,29 @@ describe('orders', () => {
       expect(await stockOf(t, p2._id)).toBe(80);
     });
 
+    it('prices from the catalogue in memory, and from the new price at once after a change', async () => {
+      const p = await product({ price: 300, productQuantity: 10 });
+      // The shop's first list loads the catalogue into memory; orders are priced from it.
+      await t.http().get('/api/products?page=1').expect(200);
+      const first = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(201);
+      expect(first.body.order.products[0].unitPrice).toBe(300);
+      await t
+        .http()
+        .put(`/api/products/update/${p._id}`)
+        .set(bearer(staff.accessToken))
+        .field('price', '450')
+        .expect(200);
+      const second = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(201);
+      expect(second.body.order.products[0].unitPrice).toBe(450);
+      // Removed while the catalogue in memory still held it: refused as no longer sold.
+      await t.http().get('/api/products?page=1').expect(200);
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      await db.collection('products').deleteOne({ _id: new Types.ObjectId(p._id) });
+      const gone = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(409);
+      expect(gone.body.code).toBe('PRODUCT_UNAVAILABLE');
+      expect(await db.collection('orders').countDocuments({ 'products.productId': p._id })).toBe(2);
+    });
+
     it('returns the first order for a retry with the same Idempotency-Key', async () => {
       const p = await product({ productQuantity: 10 });
       const key = `checkout-${Date.now()}`;

@@ -18,18 +18,19 @@ export class CatalogService {
   ) {}
 
   /**
-   * The products with these ids as the catalogue in memory holds them (what the shop shows: this
-   * process's own changes at once, other instances' within a second, see CatalogSync); a product
-   * it does not hold (created a moment ago elsewhere) is read from the database. What placement
-   * prices with, without a read per order; its stock here is only indicative (the reservation's
-   * conditional update decides).
+   * The products with these ids as the catalogue in memory holds them, when it is current (what
+   * the shop shows: this process's own changes at once, other instances' within a second, see
+   * CatalogSync); otherwise, and for a product it does not hold (created a moment ago elsewhere),
+   * read from the database: never waits for the catalogue to load. What placement prices with,
+   * without a read per order; the stock here is only indicative (the reservation's conditional
+   * update decides).
    */
   async findForPricing(ids: string[]): Promise<OrderableProduct[]> {
     const valid = [...new Set(ids.filter(isObjectId).map((id) => id.toLowerCase()))];
     const found: OrderableProduct[] = [];
     const unknown: string[] = [];
     for (const id of valid) {
-      const view = await this.readModel.product(id);
+      const view = this.readModel.heldProduct(id);
       if (view) found.push(orderable(view));
       else unknown.push(id);
     }
