@@ -126,7 +126,9 @@ export class OrderPlacementService {
 
   /**
    * The placement saga, top to bottom. Each step undoes its own work when it fails; a crash between
-   * steps is the reconciler's (an order left `reserving` is undone, an unsettled one settled).
+   * steps is the reconciler's (an order left `reserving` is undone, an unsettled one settled). The
+   * last steps (placed, settled) are taken with the placements finishing at the same moment, a
+   * write for all of them (`OrderStock.placeAndSettle`).
    */
   private async saga(
     actor: Principal | undefined,
@@ -139,12 +141,10 @@ export class OrderPlacementService {
     const order = await this.insertReserving(actor, priced, delivery, source);
     // undo: release them, delete the order
     const movements = await this.reserveEachLine(actor, order, priced.lines);
-    await this.markPlaced(order); // undo (the reconciler undid it first): release what is left
-    const placed = { ...order, placement: 'placed' as const };
-    // The sale movements go to the ledger and the reservation markers leave the products, in one
-    // write each with the other placements finishing now.
-    await this.stock.settlePlaced(placed, movements);
-    return placed;
+    // Placed, then settled, in one write each with the other placements finishing now.
+    // undo (the reconciler undid it first): release what is left
+    await this.markPlaced(order, movements);
+    return { ...order, placement: 'placed' as const };
   }
 
   /** Step 1: each line at the product's price now, the fee and date from the shop's zones. */
@@ -232,9 +232,12 @@ export class OrderPlacementService {
     return movements;
   }
 
-  /** Step 4: `reserving` becomes `placed`, unless the reconciler judged it abandoned first. */
-  private async markPlaced(order: OrderRecord): Promise<void> {
-    if (await this.orders.markPlaced(order._id)) return;
+  /**
+   * Steps 4 and 5: `reserving` becomes `placed`, unless the reconciler judged it abandoned first;
+   * then settled.
+   */
+  private async markPlaced(order: OrderRecord, movements: StockMovementView[]): Promise<void> {
+    if (await this.stock.placeAndSettle(order, movements)) return;
     // It took longer than the threshold and was undone; a line reserved after the reconciler
     // released the others is given back here.
     await this.stock.releaseAll(order);

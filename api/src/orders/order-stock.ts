@@ -10,8 +10,13 @@ import { OrdersRepository } from './orders.repository';
 @Injectable()
 export class OrderStock {
   private readonly logger = new Logger(OrderStock.name);
-  /** Placed orders waiting for the next settle write, and the one under way. */
-  private queued: { order: OrderRecord; movements: StockMovementView[]; done: () => void }[] = [];
+  /** Placements waiting for the next finishing write, and the one under way. */
+  private queued: {
+    order: OrderRecord;
+    movements: StockMovementView[];
+    resolve: (placed: boolean) => void;
+    reject: (error: Error) => void;
+  }[] = [];
   private settling?: Promise<void>;
 
   constructor(
@@ -54,17 +59,19 @@ export class OrderStock {
   }
 
   /**
-   * `settle` for an order this process just placed (every line reserved here by
-   * `reserveForPlacement`, which answered `movements`), together with the other placements
-   * finishing meanwhile: while one settle is under way the next orders queue, and the next takes
-   * them all, in one copy of their sale movements to the ledger, one update per product and one of
-   * the orders, whatever their number. Resolves once the order is settled; a failure is logged and
-   * left to the reconcilers (the order is placed; its movements wait in the products, where the
+   * Steps 4 and 5 of a placement (every line reserved here by `reserveForPlacement`, which
+   * answered `movements`), together with the other placements finishing meanwhile: while one
+   * finishing write is under way the next orders queue, and the next takes them all. Each order
+   * becomes `placed` unless the reconciler judged it abandoned first (one `updateMany`, atomic per
+   * order: `reserving` becomes `placed` or `undoing`, never both); then the placed ones are
+   * settled: one copy of their sale movements to the ledger, one update per product, one of the
+   * orders. Answers false when the reconciler undid the order first. A failure to settle is logged
+   * and left to the reconcilers (the order is placed; its movements wait in the products, where the
    * reconciler's settle copies them, as after a crash).
    */
-  settlePlaced(order: OrderRecord, movements: StockMovementView[]): Promise<void> {
-    return new Promise((done) => {
-      this.queued.push({ order, movements, done });
+  placeAndSettle(order: OrderRecord, movements: StockMovementView[]): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ order, movements, resolve, reject });
       this.settling ??= this.settleQueued();
     });
   }
@@ -72,28 +79,36 @@ export class OrderStock {
   private async settleQueued(): Promise<void> {
     while (this.queued.length) {
       const batch = this.queued.splice(0, SETTLE_BATCH);
+      let placed: Set<string>;
+      try {
+        placed = new Set(await this.orders.markAllPlaced(batch.map(({ order }) => order._id)));
+      } catch (error) {
+        for (const { reject } of batch) reject(error as Error);
+        continue;
+      }
+      const settled = batch.filter(({ order }) => placed.has(order._id));
       const byProduct = new Map<string, string[]>();
-      for (const { order } of batch)
+      for (const { order } of settled)
         for (const productId of seedlingsOf(order).keys())
           byProduct.set(productId, [...(byProduct.get(productId) ?? []), order._id]);
       try {
         await this.inventory.settleReservations(
           byProduct,
-          batch.flatMap((b) => b.movements),
+          settled.flatMap((b) => b.movements),
         );
-        await this.orders.markSettled(batch.map(({ order }) => order._id));
+        await this.orders.markSettled(settled.map(({ order }) => order._id));
       } catch (error) {
         this.logger.warn(
-          `Could not settle ${batch.length} placed orders (the reconciler will): ${(error as Error).message}`,
+          `Could not settle ${settled.length} placed orders (the reconciler will): ${(error as Error).message}`,
         );
       }
-      for (const { done } of batch) done();
+      for (const { order, resolve } of batch) resolve(placed.has(order._id));
     }
     this.settling = undefined;
   }
 }
 
-/** The most orders one settle write takes (the rest wait for the next). */
+/** The most placements one finishing write takes (the rest wait for the next). */
 const SETTLE_BATCH = 200;
 
 /** The seedlings the order took from each product (its lines of one product added up). */

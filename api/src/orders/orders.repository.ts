@@ -342,13 +342,22 @@ export class OrdersRepository implements OnModuleInit {
       .map(toRecord);
   }
 
-  /** `reserving` becomes `placed`; false when the reconciler gave the placement up first. */
-  async markPlaced(id: string): Promise<boolean> {
-    const res = await this.orders.updateOne(
-      { _id: id, placement: 'reserving' },
+  /**
+   * `reserving` becomes `placed`, for many orders in one write (each order's change atomic on its
+   * own); answers the ids that became `placed` (not those the reconciler gave up first).
+   */
+  async markAllPlaced(ids: string[]): Promise<string[]> {
+    const res = await this.orders.updateMany(
+      { _id: { $in: ids }, placement: 'reserving' },
       { $set: { placement: 'placed' } },
     );
-    return res.modifiedCount === 1;
+    if (res.modifiedCount === ids.length) return ids;
+    // Some were undone meanwhile (rare): which became placed is read back.
+    const placed = await this.orders
+      .find({ _id: { $in: ids }, placement: 'placed' })
+      .select({ _id: 1 })
+      .lean<{ _id: Types.ObjectId }[]>();
+    return placed.map((d) => d._id.toString());
   }
 
   /** `reserving` becomes `undoing`; false when the placement finished first. */
