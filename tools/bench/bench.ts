@@ -31,7 +31,8 @@
  * copy its `api/dist` there) runs the order scenario again with that build, after this build's, on
  * the same database and catalogue, and ends with a before/after table of orders per second,
  * latency, the API's and the database's CPU per order, and (BENCH_PROFILE=1) database commands per
- * order. BENCH_ORDERS_ONLY=1 runs the order scenario alone (no read scenarios).
+ * order. BENCH_ORDERS_ONLY=1 runs the order scenario alone (no read scenarios); BENCH_HOT_PRODUCT=1
+ * orders one product only (every placement on one document).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -75,6 +76,8 @@ const PROFILE = process.env.BENCH_PROFILE === '1';
 const ORDER_TRAYS = process.env.BENCH_ORDER_UNIT === 'tray';
 /** An older build's main.js whose order scenario runs too, for a before/after table in one run. */
 const BEFORE_MAIN = process.env.BENCH_API_BEFORE;
+/** BENCH_HOT_PRODUCT=1: every order for the same product (contention on one document). */
+const HOT_PRODUCT = process.env.BENCH_HOT_PRODUCT === '1';
 /** BENCH_ORDERS_ONLY=1: the order scenario alone (no read scenarios, no ceiling). */
 const ORDERS_ONLY = process.env.BENCH_ORDERS_ONLY === '1';
 /** The tray unit's id on every product (a unit id is unique within its product). */
@@ -436,8 +439,9 @@ async function orderPhase(
   const stockBefore = await totalStock(uri);
   const from = new Date();
   const dbCpuBefore = db.pid ? cpuMs(db.pid) : undefined;
+  const pick = () => (HOT_PRODUCT ? ids[0] : ids[Math.floor(Math.random() * ids.length)]);
   const row = await load(
-    `POST /api/orders (1 line, random product${ORDER_TRAYS ? ', a tray of 10' : ''})`,
+    `POST /api/orders (1 line, ${HOT_PRODUCT ? 'one hot product' : 'random product'}${ORDER_TRAYS ? ', a tray of 10' : ''})`,
     base,
     {
       connections: ORDER_CONNECTIONS,
@@ -464,12 +468,8 @@ async function orderPhase(
           },
           products: [
             ORDER_TRAYS
-              ? {
-                  _id: ids[Math.floor(Math.random() * ids.length)],
-                  unitId: TRAY_UNIT_ID,
-                  quantity: 1,
-                }
-              : { _id: ids[Math.floor(Math.random() * ids.length)], quantity: 1 },
+              ? { _id: pick(), unitId: TRAY_UNIT_ID, quantity: 1 }
+              : { _id: pick(), quantity: 1 },
           ],
         }),
       }),
