@@ -74,16 +74,19 @@ export class ReservationsRepository {
       productName: doc.productName,
       movements: (doc.pendingMovements ?? []).filter((m) => m.orderId === orderId),
     });
+    // Only this order's movement comes back (a reservation appends one), not every one waiting
+    // in the product: on a product many order at once, those of the placements under way.
+    const projection = { productName: 1, pendingMovements: { $elemMatch: { orderId } } };
     const doc = (await this.products.collection.findOneAndUpdate(filter, pipeline, {
       returnDocument: 'after',
-      projection: { productName: 1, pendingMovements: 1 },
+      projection,
     })) as LedgerDoc | null;
     // The sale goes to the ledger next; it leaves the product when the reservation is settled.
     if (doc) return mine(doc);
     // A retry: the order may already hold this reservation (its movement is copied again, once).
     const held = (await this.products.collection.findOne(
       { _id: new Types.ObjectId(id), reservations: { $elemMatch: { orderId, quantity } } },
-      { projection: { productName: 1, pendingMovements: 1 } },
+      { projection },
     )) as LedgerDoc | null;
     return held ? mine(held) : null;
   }
