@@ -214,6 +214,70 @@ describe('orders', () => {
       );
     });
 
+    it('settles placements that finish together: once answered, each order is settled, its product holds no reservation and the ledger has its sale', async () => {
+      const p1 = await product({ productQuantity: 100 });
+      const p2 = await product({ productQuantity: 100 });
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          placeOrder(
+            t,
+            i % 2
+              ? [{ _id: p1._id, quantity: 1 }]
+              : [
+                  { _id: p1._id, quantity: 2 },
+                  { _id: p2._id, quantity: 1 },
+                ],
+          ),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(40).fill(201));
+      const ids = results.map((r) => new Types.ObjectId(r.body.order._id as string));
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      // Read at once: the answer waited for the settle write its order was in.
+      expect(
+        await db.collection('orders').countDocuments({ _id: { $in: ids }, ledgerSettled: true }),
+      ).toBe(40);
+      for (const id of [p1._id, p2._id]) {
+        const doc = await db.collection('products').findOne({ _id: new Types.ObjectId(id) });
+        expect(doc?.reservations ?? []).toEqual([]);
+        expect(doc?.pendingMovements ?? []).toEqual([]);
+      }
+      const sales = await db
+        .collection('stock_movements')
+        .find({ productId: { $in: [p1._id, p2._id] }, reason: 'sale' })
+        .toArray();
+      expect(sales).toHaveLength(60);
+      expect(sales.filter((m) => m.productId === p1._id).reduce((n, m) => n - m.change, 0)).toBe(
+        60,
+      );
+      expect(new Set(sales.map((m) => `${m.productId}:${m.seq}`)).size).toBe(60);
+      expect(await stockOf(t, p1._id)).toBe(40);
+      expect(await stockOf(t, p2._id)).toBe(80);
+    });
+
+    it('prices from the catalogue in memory, and from the new price at once after a change', async () => {
+      const p = await product({ price: 300, productQuantity: 10 });
+      // The shop's first list loads the catalogue into memory; orders are priced from it.
+      await t.http().get('/api/products?page=1').expect(200);
+      const first = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(201);
+      expect(first.body.order.products[0].unitPrice).toBe(300);
+      await t
+        .http()
+        .put(`/api/products/update/${p._id}`)
+        .set(bearer(staff.accessToken))
+        .field('price', '450')
+        .expect(200);
+      const second = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(201);
+      expect(second.body.order.products[0].unitPrice).toBe(450);
+      // Removed while the catalogue in memory still held it: refused as no longer sold.
+      await t.http().get('/api/products?page=1').expect(200);
+      const db = t.app.get<Connection>(getConnectionToken()).db!;
+      await db.collection('products').deleteOne({ _id: new Types.ObjectId(p._id) });
+      const gone = await placeOrder(t, [{ _id: p._id, quantity: 1 }]).expect(409);
+      expect(gone.body.code).toBe('PRODUCT_UNAVAILABLE');
+      expect(await db.collection('orders').countDocuments({ 'products.productId': p._id })).toBe(2);
+    });
+
     it('returns the first order for a retry with the same Idempotency-Key', async () => {
       const p = await product({ productQuantity: 10 });
       const key = `checkout-${Date.now()}`;

@@ -3,6 +3,7 @@ import { CatalogService } from '../catalog/catalog.service';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import { ReservationsRepository } from './reservations.repository';
+import type { StockMovementView } from './stock-ledger.repository';
 
 /** The order a stock movement belongs to, as its ledger entry shows it. */
 export interface OrderRef {
@@ -49,6 +50,32 @@ export class InventoryService {
     );
   }
 
+  /**
+   * `reserveStock` for a placement that copies the sale movements to the ledger itself, with other
+   * placements' (`StockLedgerRepository.insertMovementRows`, before `settleReservations`): answers
+   * the movements to copy, null when the stock is short (or there is no such product).
+   */
+  async reserveForPlacement(
+    productId: string,
+    orderId: string,
+    quantity: number,
+    order: OrderRef = {},
+  ): Promise<StockMovementView[] | null> {
+    assertQuantity(quantity);
+    let rows: StockMovementView[] | null = null;
+    await this.stockChange(productId, async (id) => {
+      const taken = await this.reservations.reserveUncopied(id, orderId, quantity, {
+        reason: 'sale',
+        by: order.by,
+        purchaseNumber: order.purchaseNumber,
+      });
+      if (!taken) return 0;
+      rows = taken.movements.map((m) => ({ ...m, productId: id, productName: taken.productName }));
+      return -quantity;
+    });
+    return rows;
+  }
+
   /** Gives back what `orderId` reserved (placement undone); false when it holds nothing here. */
   releaseReservation(productId: string, orderId: string, order: OrderRef = {}): Promise<boolean> {
     return this.stockChange(productId, (id) =>
@@ -72,6 +99,19 @@ export class InventoryService {
     return isObjectId(productId)
       ? this.reservations.settle(productId, orderId, reservedHere)
       : false;
+  }
+
+  /**
+   * Settles several placed orders together (product id -> the orders whose `reserveForPlacement`
+   * there answered `movements`): the movements copied to the ledger in one write, then one write
+   * per product.
+   */
+  async settleReservations(
+    orderIdsByProduct: Map<string, string[]>,
+    movements: StockMovementView[],
+  ): Promise<void> {
+    const valid = new Map([...orderIdsByProduct].filter(([id]) => isObjectId(id)));
+    await this.reservations.settleMany(valid, movements);
   }
 
   /** Returns a cancelled order's `quantity` once, however often it is called for that order. */

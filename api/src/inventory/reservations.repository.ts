@@ -3,7 +3,11 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Types, type Model } from 'mongoose';
 import { Product } from '../catalog/schemas/product.schema';
 import { stockUpdate, type MovementMeta, type PendingMovement } from './stock-ledger';
-import { StockLedgerRepository, type LedgerDoc } from './stock-ledger.repository';
+import {
+  StockLedgerRepository,
+  type LedgerDoc,
+  type StockMovementView,
+} from './stock-ledger.repository';
 
 /**
  * An order's stock on its products: reserved when the order is placed (recorded on the product with
@@ -30,6 +34,23 @@ export class ReservationsRepository {
     quantity: number,
     meta: MovementMeta,
   ): Promise<boolean> {
+    const taken = await this.reserveUncopied(id, orderId, quantity, meta);
+    if (taken) await this.ledger.insertMovements(id, taken.productName, taken.movements);
+    return taken !== null;
+  }
+
+  /**
+   * `reserve`, leaving the copy of the sale movement to the ledger to the caller (who copies it
+   * with others', see OrderStock.settlePlaced): answers the order's movements waiting in the
+   * product, null when the stock is short. Until copied they wait in the product, where a crash
+   * leaves them for the reconcilers, as any movement.
+   */
+  async reserveUncopied(
+    id: string,
+    orderId: string,
+    quantity: number,
+    meta: MovementMeta,
+  ): Promise<{ productName: string; movements: PendingMovement[] } | null> {
     const { pipeline } = stockUpdate(
       { by: -quantity },
       { ...meta, orderId },
@@ -49,25 +70,25 @@ export class ReservationsRepository {
       productQuantity: { $gte: quantity },
       'reservations.orderId': { $ne: orderId },
     };
-    const mine = (doc: { pendingMovements?: PendingMovement[] } | null) =>
-      (doc?.pendingMovements ?? []).filter((m) => m.orderId === orderId);
+    const mine = (doc: LedgerDoc) => ({
+      productName: doc.productName,
+      movements: (doc.pendingMovements ?? []).filter((m) => m.orderId === orderId),
+    });
+    // Only this order's movement comes back (a reservation appends one), not every one waiting
+    // in the product: on a product many order at once, those of the placements under way.
+    const projection = { productName: 1, pendingMovements: { $elemMatch: { orderId } } };
     const doc = (await this.products.collection.findOneAndUpdate(filter, pipeline, {
       returnDocument: 'after',
-      projection: { productName: 1, pendingMovements: 1 },
+      projection,
     })) as LedgerDoc | null;
-    if (doc) {
-      // The sale goes to the ledger now; it leaves the product when the reservation is settled.
-      await this.ledger.insertMovements(id, doc.productName, mine(doc));
-      return true;
-    }
+    // The sale goes to the ledger next; it leaves the product when the reservation is settled.
+    if (doc) return mine(doc);
     // A retry: the order may already hold this reservation (its movement is copied again, once).
     const held = (await this.products.collection.findOne(
       { _id: new Types.ObjectId(id), reservations: { $elemMatch: { orderId, quantity } } },
-      { projection: { productName: 1, pendingMovements: 1 } },
+      { projection },
     )) as LedgerDoc | null;
-    if (!held) return false;
-    await this.ledger.insertMovements(id, held.productName, mine(held));
-    return true;
+    return held ? mine(held) : null;
   }
 
   /**
@@ -125,6 +146,33 @@ export class ReservationsRepository {
     return this.ledger.copyMovements(doc._id, doc.productName as string, entries, {
       reservations: { orderId },
     });
+  }
+
+  /**
+   * Settles many orders at once, each of whose `reserveUncopied` answered `movements` here: the
+   * movements copied to the ledger in one write, then one update per product removes those
+   * orders' reservations and movements. How placements running side by side settle together.
+   */
+  async settleMany(
+    orderIdsByProduct: Map<string, string[]>,
+    movements: StockMovementView[],
+  ): Promise<void> {
+    await this.ledger.insertMovementRows(movements);
+    if (!orderIdsByProduct.size) return;
+    await this.products.collection.bulkWrite(
+      [...orderIdsByProduct].map(([id, orderIds]) => ({
+        updateOne: {
+          filter: { _id: new Types.ObjectId(id) },
+          update: {
+            $pull: {
+              reservations: { orderId: { $in: orderIds } },
+              pendingMovements: { orderId: { $in: orderIds } },
+            },
+          } as never,
+        },
+      })),
+      { ordered: false },
+    );
   }
 
   /** Returns an order's stock once (with its return movement): a second call changes nothing. */

@@ -118,16 +118,7 @@ export class StockLedgerRepository {
       );
       batch = [];
       if (!rows.length) return;
-      try {
-        await this.movements.collection.insertMany(rows as never[], { ordered: false });
-      } catch (error) {
-        // Copies made before (a retry) are refused as duplicates; anything else is a failure.
-        const errors = (error as { writeErrors?: unknown[] }).writeErrors;
-        const failed = Array.isArray(errors)
-          ? !errors.every(isDuplicateKeyError)
-          : !isDuplicateKeyError(error);
-        if (failed) throw error;
-      }
+      await this.insertMovementRows(rows);
       const byProduct = new Map<string, string[]>();
       for (const row of rows)
         byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row._id]);
@@ -212,6 +203,24 @@ export class StockLedgerRepository {
       },
     );
     return res.modifiedCount === 1;
+  }
+
+  /**
+   * Copies movements of any products to the ledger in one write, under their own ids: a copy
+   * already made (a retry, or the ledger's reconciler first) is left as it is.
+   */
+  async insertMovementRows(rows: StockMovementView[]): Promise<void> {
+    if (!rows.length) return;
+    try {
+      await this.movements.collection.insertMany(rows as never[], { ordered: false });
+    } catch (error) {
+      // Copies made before (a retry) are refused as duplicates; anything else is a failure.
+      const errors = (error as { writeErrors?: unknown[] }).writeErrors;
+      const failed = Array.isArray(errors)
+        ? !errors.every(isDuplicateKeyError)
+        : !isDuplicateKeyError(error);
+      if (failed) throw error;
+    }
   }
 
   /** Copies movements to the ledger under their own ids; a copy already made is left as it is. */

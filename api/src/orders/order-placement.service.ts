@@ -5,6 +5,7 @@ import { CatalogService } from '../catalog/catalog.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
+import type { StockMovementView } from '../inventory/stock-ledger.repository';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor, Principal } from '../common/principal';
 import { DeliveryService } from '../delivery/delivery.service';
@@ -140,7 +141,9 @@ export class OrderPlacementService {
 
   /**
    * The placement saga, top to bottom. Each step undoes its own work when it fails; a crash between
-   * steps is the reconciler's (an order left `reserving` is undone, an unsettled one settled).
+   * steps is the reconciler's (an order left `reserving` is undone, an unsettled one settled). The
+   * last steps (placed, settled) are taken with the placements finishing at the same moment, a
+   * write for all of them (`OrderStock.placeAndSettle`).
    */
   private async saga(
     actor: Principal | undefined,
@@ -154,31 +157,23 @@ export class OrderPlacementService {
     const booking = batchId ? await this.bookingTerms(batchId, priced) : null;
     const order = await this.insertReserving(actor, priced, delivery, source, booking);
     // A booking holds its seedlings against its batch; any other order reserves ready stock.
-    // Undo: release them, delete the order.
+    // undo: release them, delete the order
+    let movements: StockMovementView[] = [];
     if (booking) await this.holdOnBatch(order, booking);
-    else await this.reserveEachLine(actor, order, priced.lines);
-    await this.markPlaced(order); // undo (the reconciler undid it first): release what is left
-    const placed = { ...order, placement: 'placed' as const };
-    // Every line's sale movement was copied to the ledger when it was reserved, just above.
-    await this.stock.settle(placed, true);
-    return placed;
+    else movements = await this.reserveEachLine(actor, order, priced.lines);
+    // Placed, then settled, in one write each with the other placements finishing now.
+    // undo (the reconciler undid it first): release what is left
+    await this.markPlaced(order, movements);
+    return { ...order, placement: 'placed' as const };
   }
 
   /** Step 1: each line at the product's price now, the fee and date from the shop's zones. */
   private async priceLines(lines: Line[], delivery: DeliveryInfoDto, method: DeliveryMethod) {
-    const products = await this.catalog.findForOrder(lines.map((l) => l._id));
+    // From the catalogue in memory (no read per order): the prices the shop shows.
+    const products = await this.catalog.findForPricing(lines.map((l) => l._id));
     const byId = new Map(products.map((p) => [p._id, p]));
     const missing = lines.filter((l) => !byId.has(l._id));
-    if (missing.length) {
-      throw new ConflictException({
-        message: 'A product in your cart is no longer sold. Please remove it and try again.',
-        code: 'PRODUCT_UNAVAILABLE',
-        errors: missing.map((l) => ({
-          field: `products.${l._id}`,
-          messages: ['This product no longer exists'],
-        })),
-      });
-    }
+    if (missing.length) throw productsUnavailable(missing.map((l) => l._id));
     const priced = priceCartLines(lines, byId);
     // The unit limits count seedlings (a tray of 50 holds 50 of the stock).
     this.holdLimits.checkUnits(priced);
@@ -273,24 +268,31 @@ export class OrderPlacementService {
   /**
    * Step 3: each line's stock reserved on its product (one conditional update that records the
    * order's id there). A line short of stock releases the lines before it and deletes the order.
+   * Answers the sale movements, copied to the ledger when the order is settled.
    */
   private async reserveEachLine(
     actor: Principal | undefined,
     order: OrderRecord,
     lines: PricedLine[],
-  ): Promise<void> {
+  ): Promise<StockMovementView[]> {
     const reserved: string[] = [];
+    const movements: StockMovementView[] = [];
     const ref = { by: actor, purchaseNumber: order.purchaseNumber };
     // One reservation per product: the seedlings of all its lines (a tray and singles add up).
     for (const [productId, seedlings] of seedlingsByProduct(lines)) {
-      if (await this.inventory.reserveStock(productId, order._id, seedlings, ref)) {
+      const taken = await this.inventory.reserveForPlacement(productId, order._id, seedlings, ref);
+      if (taken) {
         reserved.push(productId);
+        movements.push(...taken);
         continue;
       }
       for (const id of reserved) await this.inventory.releaseReservation(id, order._id, ref);
       await this.orders.delete(order._id);
       const line = lines.find((l) => l.productId === productId)!;
-      const left = (await this.catalog.findForOrder([productId]))[0]?.productQuantity ?? 0;
+      const current = (await this.catalog.findForOrder([productId]))[0];
+      // Removed since the catalogue in memory priced it.
+      if (!current) throw productsUnavailable([productId]);
+      const left = current.productQuantity;
       const units = lines.filter((l) => l.productId === productId && l.seedlings > 1);
       const inUnits = units.map((l) => `${Math.floor(left / l.seedlings)} × ${l.unitName}`);
       throw new ConflictException({
@@ -302,11 +304,15 @@ export class OrderPlacementService {
         errors: [{ field: `products.${productId}`, messages: [`available: ${left}`] }],
       });
     }
+    return movements;
   }
 
-  /** Step 4: `reserving` becomes `placed`, unless the reconciler judged it abandoned first. */
-  private async markPlaced(order: OrderRecord): Promise<void> {
-    if (await this.orders.markPlaced(order._id)) return;
+  /**
+   * Steps 4 and 5: `reserving` becomes `placed`, unless the reconciler judged it abandoned first;
+   * then settled.
+   */
+  private async markPlaced(order: OrderRecord, movements: StockMovementView[]): Promise<void> {
+    if (await this.stock.placeAndSettle(order, movements)) return;
     // It took longer than the threshold and was undone; a line reserved after the reconciler
     // released the others is given back here.
     await this.stock.releaseAll(order);
@@ -381,6 +387,18 @@ function bookedBatch(items: { batchId?: string }[]): string | null {
     if (ids.size === 1) return [...ids][0]!;
   } else if (ids.size === 1) return null;
   throw new BadRequestException({ message: BOOKING_MESSAGES.oneBatch, code: 'VALIDATION_FAILED' });
+}
+
+/** The 409 for cart lines whose product is no longer sold. */
+function productsUnavailable(productIds: string[]): ConflictException {
+  return new ConflictException({
+    message: 'A product in your cart is no longer sold. Please remove it and try again.',
+    code: 'PRODUCT_UNAVAILABLE',
+    errors: productIds.map((id) => ({
+      field: `products.${id}`,
+      messages: ['This product no longer exists'],
+    })),
+  });
 }
 
 /** Delivery unless the shopper chose collection (old clients send no method). */

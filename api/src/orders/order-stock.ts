@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { BatchesService } from '../batches/batches.service';
 import type { Actor, Principal } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
+import type { StockMovementView } from '../inventory/stock-ledger.repository';
 import { seedlingsByProduct } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -13,6 +14,16 @@ import { OrdersRepository } from './orders.repository';
  */
 @Injectable()
 export class OrderStock {
+  private readonly logger = new Logger(OrderStock.name);
+  /** Placements waiting for the next finishing write, and the one under way. */
+  private queued: {
+    order: OrderRecord;
+    movements: StockMovementView[];
+    resolve: (placed: boolean) => void;
+    reject: (error: Error) => void;
+  }[] = [];
+  private settling?: Promise<void>;
+
   constructor(
     private readonly orders: OrdersRepository,
     private readonly inventory: InventoryService,
@@ -85,7 +96,60 @@ export class OrderStock {
       await this.inventory.settleReservation(productId, order._id, reservedHere);
     await this.orders.setFlags(order._id, { ledgerSettled: true });
   }
+
+  /**
+   * Steps 4 and 5 of a placement (every line reserved here by `reserveForPlacement`, which
+   * answered `movements`), together with the other placements finishing meanwhile: while one
+   * finishing write is under way the next orders queue, and the next takes them all. Each order
+   * becomes `placed` unless the reconciler judged it abandoned first (one `updateMany`, atomic per
+   * order: `reserving` becomes `placed` or `undoing`, never both); then the placed ones are
+   * settled: one copy of their sale movements to the ledger, one update per product, one of the
+   * orders. Answers false when the reconciler undid the order first. A failure to settle is logged
+   * and left to the reconcilers (the order is placed; its movements wait in the products, where the
+   * reconciler's settle copies them, as after a crash).
+   */
+  placeAndSettle(order: OrderRecord, movements: StockMovementView[]): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ order, movements, resolve, reject });
+      this.settling ??= this.settleQueued();
+    });
+  }
+
+  private async settleQueued(): Promise<void> {
+    while (this.queued.length) {
+      const batch = this.queued.splice(0, SETTLE_BATCH);
+      let placed: Set<string>;
+      try {
+        placed = new Set(await this.orders.markAllPlaced(batch.map(({ order }) => order._id)));
+      } catch (error) {
+        for (const { reject } of batch) reject(error as Error);
+        continue;
+      }
+      const settled = batch.filter(({ order }) => placed.has(order._id));
+      const byProduct = new Map<string, string[]>();
+      // A booking reserved nothing on its products: its hold stays on its batch (see settle).
+      for (const { order } of settled.filter((b) => !b.order.booking))
+        for (const productId of seedlingsOf(order).keys())
+          byProduct.set(productId, [...(byProduct.get(productId) ?? []), order._id]);
+      try {
+        await this.inventory.settleReservations(
+          byProduct,
+          settled.flatMap((b) => b.movements),
+        );
+        await this.orders.markSettled(settled.map(({ order }) => order._id));
+      } catch (error) {
+        this.logger.warn(
+          `Could not settle ${settled.length} placed orders (the reconciler will): ${(error as Error).message}`,
+        );
+      }
+      for (const { order, resolve } of batch) resolve(placed.has(order._id));
+    }
+    this.settling = undefined;
+  }
 }
+
+/** The most placements one finishing write takes (the rest wait for the next). */
+const SETTLE_BATCH = 200;
 
 /** The seedlings the order took from each product (its lines of one product added up). */
 function seedlingsOf(order: OrderRecord): Map<string, number> {

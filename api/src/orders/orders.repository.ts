@@ -1,8 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
+import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME, type BookingState } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
+import { MONEY_WRITE_CONCERN } from '../common/write-concern';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
 import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
@@ -195,14 +196,49 @@ export class OrdersRepository implements OnModuleInit {
     );
   }
 
+  /**
+   * Writes a new order, `reserving`, with the driver's insertOne (the schema's defaults written out
+   * here, no document pipeline: placement's hot path), under the money write concern.
+   */
   async insert(order: NewOrder): Promise<OrderRecord> {
-    const doc = await this.orders.create({
+    const now = new Date();
+    const doc = {
+      _id: new Types.ObjectId(),
       ...order,
+      placedBy: order.placedBy ?? null,
+      guestInfo: {
+        ...order.guestInfo,
+        subCounty: order.guestInfo.subCounty ?? '',
+        ward: order.guestInfo.ward ?? '',
+      },
+      products: order.products.map((l) => ({
+        ...l,
+        productImage: l.productImage ?? '',
+        tier: l.tier ?? null,
+      })),
+      delivery: order.delivery ?? null,
+      clientAddress: order.clientAddress ?? null,
+      booking: order.booking ?? null,
+      orderStatus: 'Pending',
+      paymentStatus: 'Pending',
+      fulfillmentStatus: 'Unfulfilled',
+      paymentMethod: null,
+      paymentDetails: null,
+      paidAt: null,
+      inTransitDate: null,
+      deliveredDate: null,
+      cancelledDate: null,
       placement: 'reserving',
       ledgerSettled: false,
       stockReturn: 'none',
-    });
-    return toRecord(doc.toObject() as LeanOrder);
+      amountPaid: 0,
+      createdAt: now,
+      updatedAt: now,
+      __v: 0,
+    } satisfies Omit<Order, 'mpesaCredits'> & { _id: Types.ObjectId; __v: number };
+    if (doc.holdSlots === undefined) delete doc.holdSlots;
+    await this.orders.collection.insertOne(doc as never, { writeConcern: MONEY_WRITE_CONCERN });
+    return toRecord(doc as LeanOrder);
   }
 
   async findById(id: string): Promise<OrderRecord | null> {
@@ -333,13 +369,22 @@ export class OrdersRepository implements OnModuleInit {
       .map(toRecord);
   }
 
-  /** `reserving` becomes `placed`; false when the reconciler gave the placement up first. */
-  async markPlaced(id: string): Promise<boolean> {
-    const res = await this.orders.updateOne(
-      { _id: id, placement: 'reserving' },
+  /**
+   * `reserving` becomes `placed`, for many orders in one write (each order's change atomic on its
+   * own); answers the ids that became `placed` (not those the reconciler gave up first).
+   */
+  async markAllPlaced(ids: string[]): Promise<string[]> {
+    const res = await this.orders.updateMany(
+      { _id: { $in: ids }, placement: 'reserving' },
       { $set: { placement: 'placed' } },
     );
-    return res.modifiedCount === 1;
+    if (res.modifiedCount === ids.length) return ids;
+    // Some were undone meanwhile (rare): which became placed is read back.
+    const placed = await this.orders
+      .find({ _id: { $in: ids }, placement: 'placed' })
+      .select({ _id: 1 })
+      .lean<{ _id: Types.ObjectId }[]>();
+    return placed.map((d) => d._id.toString());
   }
 
   /** `reserving` becomes `undoing`; false when the placement finished first. */
@@ -349,6 +394,15 @@ export class OrdersRepository implements OnModuleInit {
       { $set: { placement: 'undoing' } },
     );
     return res.modifiedCount === 1;
+  }
+
+  /** Records that these orders' reservation markers left their products (one write for all). */
+  async markSettled(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.orders.updateMany(
+      { _id: { $in: ids }, ledgerSettled: false },
+      { $set: { ledgerSettled: true } },
+    );
   }
 
   async setFlags(

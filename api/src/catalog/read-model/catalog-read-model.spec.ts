@@ -89,6 +89,43 @@ describe('CatalogReadModel: the catalogue held', () => {
     expect(model.preparedProduct('a')).toBeUndefined();
   });
 
+  it('gives placement a product held only while current, never waiting for a load', async () => {
+    let now = 0;
+    let due = false;
+    let loads = 0;
+    const remote = {
+      changed: jest.fn(),
+      flush: jest.fn(),
+      lookForChanges: () => (due ? Promise.resolve() : undefined),
+    };
+    const { model, events } = setup(
+      async () => {
+        loads += 1;
+        return { products: [product('a', 100, 5)], categories: [] };
+      },
+      { reloadAfterMs: 60_000, now: () => now, remote },
+    );
+    expect(model.heldProduct('a')).toBeUndefined();
+    expect(loads).toBe(0);
+    await model.current();
+    expect(model.heldProduct('a')).toMatchObject({ _id: 'a', effectivePrice: 100 });
+    expect(model.heldProduct('b')).toBeUndefined();
+    // An order's stock change is applied in place: still current, with the new stock.
+    events.stockMoved('a', -2);
+    expect(model.heldProduct('a')?.productQuantity).toBe(3);
+    // Another instance's change may be waiting, or this one's own edit: the caller reads the database.
+    due = true;
+    expect(model.heldProduct('a')).toBeUndefined();
+    due = false;
+    events.changed();
+    expect(model.heldProduct('a')).toBeUndefined();
+    expect(loads).toBe(1);
+    await model.current();
+    expect(model.heldProduct('a')).toBeDefined();
+    now += 60_000;
+    expect(model.heldProduct('a')).toBeUndefined();
+  });
+
   it('applies stock changes in place without reloading, and answers the new stock', async () => {
     let loads = 0;
     const { model, events } = setup(async () => {

@@ -146,6 +146,19 @@ export class CatalogReadModel {
     return product ? this.productText(product.view) : undefined;
   }
 
+  /**
+   * A product as the held catalogue has it, when that catalogue is current (what
+   * `preparedProduct` serves); undefined otherwise (not held, a load or a look at other instances
+   * due): never waits for a load.
+   */
+  heldProduct(id: string): ProductView | undefined {
+    const held = this.held;
+    if (!held || held.version !== this.version || this.reloadDue(held) || this.look()) {
+      return undefined;
+    }
+    return held.snapshot.byId.get(id)?.view;
+  }
+
   /** How many URLs have a prepared answer. */
   get preparedCount(): number {
     return this.urls.size;
