@@ -22,3 +22,4 @@ export * from './sms';
 export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
+export * from './batch-forms';

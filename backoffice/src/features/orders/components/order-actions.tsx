@@ -84,6 +84,8 @@ export function OrderActions({
   };
   // A paid (or part-paid) order is cancelled only with its refund recorded: the refund form instead.
   const paid = order.paymentStatus === 'Paid' || order.amountPaid > 0;
+  // A booking whose deposit is paid pays its balance through Complete Payment.
+  const balanceDue = order.booking?.depositPaidAt ? order.booking.balance : null;
 
   const refund = (values: RefundForm) =>
     cancel.mutate(
@@ -188,10 +190,12 @@ export function OrderActions({
         centered
       >
         <Text size="sm" c="dimmed" mb="sm">
-          Order total {formatMoney(order.totalAmount, 'KSH')}
+          {balanceDue === null
+            ? `Order total ${formatMoney(order.totalAmount, 'KSH')}`
+            : `Balance of the booking ${formatMoney(balanceDue, 'KSH')} (order total ${formatMoney(order.totalAmount, 'KSH')}, deposit paid)`}
         </Text>
         <PaymentFormFields
-          total={order.totalAmount}
+          total={balanceDue ?? order.totalAmount}
           pending={completePayment.isPending}
           onSubmit={pay}
         />
