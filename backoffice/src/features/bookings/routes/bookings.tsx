@@ -78,7 +78,13 @@ function QueueCards({ orders, role }: { orders: BookingOrder[]; role: Role }) {
   return (
     <Stack gap="xs" aria-label="Bookings">
       {orders.map((o) => (
-        <Card key={o._id} withBorder padding="sm">
+        <Card
+          key={o._id}
+          withBorder
+          padding="sm"
+          component="article"
+          aria-label={`Booking ${o.purchaseNumber}`}
+        >
           <Group justify="space-between" wrap="nowrap" gap="xs">
             <Anchor component={Link} to={paths.orderDetail(role, o._id)} fw={600}>
               {o.purchaseNumber}

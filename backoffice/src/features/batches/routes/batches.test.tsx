@@ -1,0 +1,101 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { createBatch } from '../../../testing/factories';
+import { renderWithProviders, signInAs } from '../../../testing/render';
+import { BatchesRoute } from './batches';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+function answer(batches: unknown[], status = 200) {
+  return jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+    const url = new URL((input as Request).url);
+    if (url.pathname === '/api/products')
+      return json(200, {
+        success: true,
+        message: '',
+        products: [{ _id: '6650f0c2a1b2c3d4e5f6a001', productName: 'Avocado Hass' }],
+        totalPages: 1,
+      });
+    if (status !== 200)
+      return json(status, { success: false, statusCode: status, message: 'Down' });
+    return json(200, { success: true, message: '', batches, total: batches.length, totalPages: 1 });
+  });
+}
+
+const render = (route = '/manage/batches') =>
+  renderWithProviders(
+    <Routes>
+      <Route path="/manage/batches" element={<BatchesRoute />} />
+    </Routes>,
+    { route },
+  );
+
+const batchCalls = (fetchMock: jest.SpyInstance) =>
+  fetchMock.mock.calls
+    .map((c) => new URL((c[0] as Request).url))
+    .filter((u) => u.pathname === '/api/batches');
+
+describe('batches list', () => {
+  beforeEach(() => signInAs('staff'));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('lists batches with their dates, booked against available and status, each opening its page', async () => {
+    answer([
+      createBatch({ started: 500, lost: 20, booked: 300, available: 180 }),
+      createBatch({
+        _id: '6650f0c2a1b2c3d4e5f6b002',
+        productName: 'Mango Apple',
+        readyOn: '2027-04-02',
+        status: 'Sold out',
+        started: 100,
+        booked: 100,
+        available: 0,
+      }),
+    ]);
+    render();
+    const table = await screen.findByRole('table', { name: 'Batches' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('Avocado Hass05/01/202712/03/202750020300180Growing');
+    expect(rows[2]).toHaveTextContent('Sold out');
+    expect(within(rows[1]!).getByRole('link', { name: 'Avocado Hass' })).toHaveAttribute(
+      'href',
+      '/manage/batches/6650f0c2a1b2c3d4e5f6b001',
+    );
+  });
+
+  it('filters by the product in the address and by status', async () => {
+    const fetchMock = answer([]);
+    render('/manage/batches?productId=6650f0c2a1b2c3d4e5f6a001');
+    expect(await screen.findByText('No batches match these filters.')).toBeInTheDocument();
+    expect(batchCalls(fetchMock)[0]!.searchParams.get('productId')).toBe(
+      '6650f0c2a1b2c3d4e5f6a001',
+    );
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'Ready' } });
+    await waitFor(() =>
+      expect(batchCalls(fetchMock).at(-1)!.searchParams.get('status')).toBe('Ready'),
+    );
+  });
+
+  it('says when there are no batches yet, and when they cannot be loaded', async () => {
+    answer([]);
+    const { unmount } = render();
+    expect(await screen.findByText('No batches yet.')).toBeInTheDocument();
+    unmount();
+    jest.restoreAllMocks();
+    answer([], 500);
+    render();
+    expect(await screen.findByRole('alert')).toHaveTextContent('something went wrong...');
+  });
+
+  it('opens the new batch form with the product chosen in the filter', async () => {
+    answer([]);
+    render('/manage/batches?productId=6650f0c2a1b2c3d4e5f6a001');
+    await screen.findByText('No batches match these filters.');
+    fireEvent.click(screen.getByRole('button', { name: 'New batch' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New batch' });
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Product')).toHaveValue('6650f0c2a1b2c3d4e5f6a001'),
+    );
+  });
+});
