@@ -22,4 +22,5 @@ export * from './sms';
 export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
+export * from './bookings';
 export * from './batch-forms';

@@ -12,6 +12,9 @@ export function toKenyanMsisdn(typed: string): string | null {
 /**
  * The order events a customer gets a text message for (one each, at most once per order).
  * `paybill`: an M-Pesa prompt failed; the message names the paybill, the account and the amount.
+ * A booking's own (issue 32): `deposit` received, `balance-due` (its batch is ready: the balance
+ * and how to pay), `released` (balance unpaid in time), `affected` (its batch failed or fell
+ * short: move or refund), `moved` (to another batch), `refunded` (its deposit given back).
  */
 export const ORDER_SMS_EVENTS = [
   'placed',
@@ -20,5 +23,11 @@ export const ORDER_SMS_EVENTS = [
   'delivered',
   'cancelled',
   'paybill',
+  'deposit',
+  'balance-due',
+  'released',
+  'affected',
+  'moved',
+  'refunded',
 ] as const;
 export type OrderSmsEvent = (typeof ORDER_SMS_EVENTS)[number];

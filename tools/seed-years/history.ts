@@ -254,6 +254,12 @@ const SMS_TEXT: Record<OrderSmsEvent, (p: string) => string> = {
   delivered: (p) => `SPC: order ${p} delivered. Asante!`,
   cancelled: (p) => `SPC: order ${p} was cancelled.`,
   paybill: (p) => `SPC: the M-Pesa prompt for order ${p} did not go through. Pay by Paybill.`,
+  deposit: (p) => `SPC: deposit for booking ${p} received.`,
+  'balance-due': (p) => `SPC: your seedlings for booking ${p} are ready. Please pay the balance.`,
+  released: (p) => `SPC: booking ${p} was released, its balance unpaid.`,
+  affected: (p) => `SPC: the batch of booking ${p} failed. Move it or have it refunded.`,
+  moved: (p) => `SPC: booking ${p} was moved to another batch.`,
+  refunded: (p) => `SPC: the deposit of booking ${p} was refunded.`,
 };
 
 /** One order placed at `placed` by `contact`, with everything it left behind up to `now`. */

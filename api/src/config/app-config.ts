@@ -58,6 +58,18 @@ const booleanFlag = z
 
 const url = z.string().url();
 
+/** A season's window in the year, `MM-DD..MM-DD` (a real day each, the start not after the end). */
+const seasonWindow = z
+  .string()
+  .regex(/^\d\d-\d\d\.\.\d\d-\d\d$/, 'must be MM-DD..MM-DD (e.g. 03-01..05-31)')
+  .refine((v) => {
+    const [from, to] = v.split('..') as [string, string];
+    const real = (md: string) =>
+      !Number.isNaN(Date.parse(`2024-${md}T00:00:00Z`)) &&
+      new Date(`2024-${md}T00:00:00Z`).toISOString().slice(5, 10) === md;
+    return real(from) && real(to) && from <= to;
+  }, 'must be two real days of the year, MM-DD..MM-DD, the first not after the second');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -110,6 +122,12 @@ const envSchema = z.object({
   ORDER_MAX_UNITS_PER_ORDER: z.coerce.number().int().min(1).default(2000),
   ORDER_MAX_OPEN_UNPAID: z.coerce.number().int().min(1).default(2),
   ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: z.coerce.number().int().min(1).default(4000),
+  BOOKING_DEPOSIT_PERCENT: z.coerce.number().int().min(1).max(100).default(30),
+  BOOKING_BALANCE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  BOOKING_RELEASE_DEPOSIT: z.enum(['keep', 'refund']).default('keep'),
+  SEASON_LONG_RAINS: seasonWindow.default('03-01..05-31'),
+  SEASON_SHORT_RAINS: seasonWindow.default('10-01..12-31'),
+  SEASON_LEAD_DAYS: z.coerce.number().int().min(0).max(365).default(42),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -192,6 +210,23 @@ export interface AppConfig {
     maxUnitsPerOrder: number;
     maxOpenUnpaid: number;
     maxUnpaidUnitsPerAddress: number;
+  };
+  /**
+   * Bookings of seedlings still growing: `depositPercent` of the total paid now; a balance unpaid
+   * `balanceDays` after the batch is ready releases the booking, its deposit kept or refunded by
+   * `releaseDeposit`. `seasons`: the rains' windows in the year (`MM-DD`); a batch is for a season
+   * when it is ready between `leadDays` before the season's start and its end.
+   */
+  bookings: {
+    depositPercent: number;
+    balanceDays: number;
+    releaseDeposit: 'keep' | 'refund';
+    seasons: {
+      key: 'long-rains' | 'short-rains';
+      from: string;
+      to: string;
+    }[];
+    leadDays: number;
   };
   /** M-Pesa Express (STK push) at checkout; null when MPESA_ENV is unset or `off`. */
   mpesa: MpesaConfig | null;
@@ -351,6 +386,16 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       maxOpenUnpaid: env.ORDER_MAX_OPEN_UNPAID,
       maxUnpaidUnitsPerAddress: env.ORDER_MAX_UNPAID_UNITS_PER_ADDRESS,
     },
+    bookings: {
+      depositPercent: env.BOOKING_DEPOSIT_PERCENT,
+      balanceDays: env.BOOKING_BALANCE_DAYS,
+      releaseDeposit: env.BOOKING_RELEASE_DEPOSIT,
+      seasons: [
+        { key: 'long-rains', ...windowOf(env.SEASON_LONG_RAINS) },
+        { key: 'short-rains', ...windowOf(env.SEASON_SHORT_RAINS) },
+      ],
+      leadDays: env.SEASON_LEAD_DAYS,
+    },
     mpesa,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
@@ -376,6 +421,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
         }
       : undefined,
   };
+}
+
+function windowOf(value: string): { from: string; to: string } {
+  const [from, to] = value.split('..') as [string, string];
+  return { from, to };
 }
 
 function parseTrustProxy(value: string): boolean | number | string[] {

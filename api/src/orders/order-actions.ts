@@ -11,6 +11,12 @@ import { canonicalReceiptCode } from '../common/identifiers';
 import type { Actor } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
 import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
+import {
+  bookingClosedReason,
+  bookingPaidChange,
+  bookingPaymentGuard,
+  checkPaymentAmount,
+} from './order-booking';
 import type { OrderMoney } from './order-money';
 import { paidMail } from './order-paid-mail';
 import type { OrderPlacementService } from './order-placement.service';
@@ -73,18 +79,31 @@ export interface OrderStep<I = void> {
   sms?: OrderSmsEvent | ((ctx: StepContext<I>) => OrderSmsEvent | undefined);
 }
 
-/** The change that cancels an order and marks its stock to be returned. */
-export const cancelChange = (at: Date): UpdateQuery<Order> => ({
-  $set: { orderStatus: 'Cancelled', cancelledDate: at, stockReturn: 'pending' },
+/**
+ * The change that cancels an order and marks its stock to be returned; a booking's state says why
+ * it ended (`Expired` unpaid, `Refunded` with its money given back, `Released`).
+ */
+export const cancelChange = (
+  at: Date,
+  bookingState?: 'Expired' | 'Refunded' | 'Released',
+  order?: Pick<OrderRecord, 'booking'>,
+): UpdateQuery<Order> => ({
+  $set: {
+    orderStatus: 'Cancelled',
+    cancelledDate: at,
+    stockReturn: 'pending',
+    ...(order?.booking && bookingState ? { 'booking.state': bookingState } : {}),
+  },
 });
 
 const STAFF: readonly ActorKind[] = ['staff', 'admin'];
 
+/** The amount of a payment in full: the total, or on a booking what is still due of it. */
 function assertTotal(order: OrderRecord, amount: number): void {
-  if (amount !== order.totalAmount)
-    throw new BadRequestException(
-      `The amount must equal the order total of ${formatMoney(order.totalAmount)}`,
-    );
+  const closed = bookingClosedReason(order);
+  if (closed) throw new ConflictException(`This payment cannot be recorded: ${closed}`);
+  const wrong = checkPaymentAmount(order, amount);
+  if (wrong) throw new BadRequestException(wrong);
 }
 
 /**
@@ -110,6 +129,7 @@ function paid(
       },
       paidAt,
       ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+      ...bookingPaidChange(order, paidAt),
     },
   };
 }
@@ -118,6 +138,7 @@ function paid(
 const stillUnpaid = ({ order }: StepContext<unknown>): FilterQuery<Order> => ({
   paymentStatus: 'Pending',
   orderStatus: order.orderStatus,
+  ...bookingPaymentGuard(order),
 });
 
 export const ORDER_STEPS = {
@@ -286,7 +307,12 @@ export const ORDER_STEPS = {
           },
     before: ({ order, input: refund, actor, money }) =>
       money.recordRefundForCancel(order, refund, actor),
-    prepare: ({ now }) => cancelChange(now),
+    prepare: ({ order, now }) =>
+      cancelChange(
+        now,
+        order.paymentStatus === 'Paid' || order.amountPaid > 0 ? 'Refunded' : 'Expired',
+        order,
+      ),
     sms: 'cancelled',
     after: ({ placement, actor }, updated) => placement.returnStock(updated, actor),
     audit: {
@@ -306,7 +332,7 @@ export const ORDER_STEPS = {
     rule: 'cancel',
     by: ['system'],
     guard: () => ({ paymentStatus: 'Pending', amountPaid: { $not: { $gt: 0 } } }),
-    prepare: ({ now }) => cancelChange(now),
+    prepare: ({ order, now }) => cancelChange(now, 'Expired', order),
     sms: 'cancelled',
     after: ({ placement }, updated) => placement.returnStock(updated),
     audit: {

@@ -1,8 +1,15 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
 import { formatMoney, ORDER_RULES } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MailService } from '../mail/mail.service';
+import { addDays, shopDay } from '../reports/shop-time';
+import { SmsService } from '../sms/sms.service';
 import { ORDER_STEPS, type OrderStep } from './order-actions';
+import { bookingClosedReason, PAYABLE_BOOKING_STATES } from './order-booking';
+import { balanceDueMail, depositMail } from './order-booking-mail';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
@@ -28,7 +35,7 @@ export function closedReason(order: OrderRecord): string | null {
   if (order.paymentStatus === 'Paid') return `order ${order.purchaseNumber} is already paid`;
   if (!(OPEN as readonly string[]).includes(order.orderStatus))
     return `order ${order.purchaseNumber} is ${order.orderStatus.toLowerCase()}`;
-  return null;
+  return bookingClosedReason(order);
 }
 
 /**
@@ -39,15 +46,21 @@ export function closedReason(order: OrderRecord): string | null {
  * audit entry, SMS and e-mail. Until then the order stays `Pending` with `amountPaid` and
  * `amountOutstanding`; beyond the total, `excessPaid` is the money to give back.
  *
- * The amount due is the order's total less what was credited; a booking's deposit and balance
- * (issue 32) are meant to credit the same way, toward their own amount due.
+ * On a booking the money counts toward the deposit first: the credit that reaches it books the
+ * order (`Booked`: audited, SMS and e-mail "deposit received"), then toward the balance, and the
+ * credit that reaches the total pays it through the same paid step as any order.
  */
 @Injectable()
 export class OrderCredits {
+  private readonly logger = new Logger(OrderCredits.name);
+
   constructor(
     private readonly orders: OrdersRepository,
     private readonly runner: OrdersService,
     private readonly audit: AuditService,
+    private readonly sms: SmsService,
+    private readonly mail: MailService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Credits one M-Pesa transaction to an open unpaid order; 409 when it cannot take it. */
@@ -64,6 +77,7 @@ export class OrderCredits {
         paymentStatus: 'Pending',
         orderStatus: { $in: OPEN },
         'mpesaCredits.transId': { $ne: payment.transId },
+        ...(order.booking ? { 'booking.state': { $in: PAYABLE_BOOKING_STATES } } : {}),
       },
       {
         $inc: { amountPaid: payment.amount },
@@ -82,18 +96,29 @@ export class OrderCredits {
       );
     }
     const target = { type: 'order', id: order._id, label: order.purchaseNumber };
-    if (updated.amountPaid < updated.totalAmount) {
+    const depositBefore = !!order.booking?.depositPaidAt;
+    const current = (await this.depositReached(actor, updated, payment.transId)) ?? updated;
+    if (current.amountPaid < current.totalAmount) {
+      const toward =
+        order.booking?.state === 'Deposit due' && current.booking?.state === 'Deposit due'
+          ? ` toward the deposit of ${formatMoney(current.booking.deposit)}`
+          : '';
       await this.audit.record(
         actor,
         'order.payment.part',
-        `${actor.fullName} credited M-Pesa payment ${payment.transId} of ${formatMoney(payment.amount)} to order ${order.purchaseNumber} (${payment.how}): part-paid, ${formatMoney(updated.amountPaid)} of ${formatMoney(updated.totalAmount)}, ${formatMoney(updated.amountOutstanding)} outstanding`,
+        `${actor.fullName} credited M-Pesa payment ${payment.transId} of ${formatMoney(payment.amount)} to order ${order.purchaseNumber} (${payment.how})${toward}: part-paid, ${formatMoney(current.amountPaid)} of ${formatMoney(current.totalAmount)}, ${formatMoney(current.amountOutstanding)} outstanding`,
         target,
       );
-      return { state: 'part', order: updated };
+      return { state: 'part', order: current };
     }
-    const excess = updated.amountPaid - updated.totalAmount;
-    await this.runner.runOn(PAYS_IN_FULL, actor, updated, {
-      amount: updated.totalAmount,
+    const excess = current.amountPaid - current.totalAmount;
+    // A booking's payment in full is its balance when the deposit was paid before.
+    const amount =
+      current.booking && depositBefore
+        ? current.totalAmount - current.booking.deposit
+        : current.totalAmount;
+    await this.runner.runOn(PAYS_IN_FULL, actor, current, {
+      amount,
       transactionCode: payment.transId,
       timePaid: payment.timePaid,
     });
@@ -105,6 +130,73 @@ export class OrderCredits {
         target,
       );
     return { state: 'paid', order: (await this.orders.findById(order._id)) ?? updated, excess };
+  }
+
+  /**
+   * A booking whose credits reach its deposit is booked, once (the write is conditional on it
+   * still being `Deposit due`): audited, the customer told by SMS and e-mail. Its batch already
+   * ready, it goes straight to `Balance due`. Answers the order as it is then, or null when it was
+   * no booking with its deposit reached.
+   */
+  async depositReached(
+    actor: Actor,
+    order: OrderRecord,
+    receipt: string,
+  ): Promise<OrderRecord | null> {
+    const b = order.booking;
+    if (!b || b.state !== 'Deposit due' || order.amountPaid < b.deposit) return null;
+    const now = new Date();
+    const ready = !!b.readyAt;
+    const balanceDueBy = ready ? addDays(shopDay(now), this.config.bookings.balanceDays) : null;
+    const booked = await this.orders.transition(
+      order._id,
+      { 'booking.state': 'Deposit due', paymentStatus: 'Pending', orderStatus: { $in: OPEN } },
+      {
+        $set: {
+          'booking.state': ready ? 'Balance due' : 'Booked',
+          'booking.depositPaidAt': now,
+          'booking.depositReceipt': receipt,
+          ...(balanceDueBy ? { 'booking.balanceDueBy': balanceDueBy } : {}),
+        },
+        // A booking with its deposit paid no longer counts among the open unpaid orders.
+        $unset: { holdSlots: '' },
+      },
+    );
+    if (!booked) return this.orders.findById(order._id);
+    await this.audit.record(
+      actor,
+      'booking.deposit',
+      `${actor.fullName} recorded the deposit of booking ${order.purchaseNumber}: ${formatMoney(order.amountPaid)} paid (${receipt}) of a deposit of ${formatMoney(b.deposit)}; ${booked.booking!.state === 'Balance due' ? `its batch is ready, the balance is due by ${balanceDueBy}` : `booked for ${b.readyOn}`}`,
+      { type: 'order', id: order._id, label: order.purchaseNumber },
+    );
+    void this.sms.notifyOrder(booked, 'deposit');
+    await this.send(depositMail(booked, this.config.storefrontUrl), booked);
+    if (booked.booking!.state === 'Balance due') {
+      void this.sms.notifyOrder(booked, 'balance-due');
+      await this.send(
+        balanceDueMail(booked, this.config.storefrontUrl, this.config.mpesa?.shortcode),
+        booked,
+      );
+    }
+    return booked;
+  }
+
+  /**
+   * Bookings whose credits reached the deposit but were never booked (a crash between the two
+   * writes): booked now. Answers how many.
+   */
+  async finishDeposits(actor: Actor): Promise<number> {
+    let done = 0;
+    for (const order of await this.orders.depositsToConfirm()) {
+      if (await this.depositReached(actor, order, order.booking?.depositReceipt ?? 'credits'))
+        done++;
+    }
+    return done;
+  }
+
+  private async send(mail: ReturnType<typeof depositMail>, order: OrderRecord): Promise<void> {
+    if (mail && !(await this.mail.send(mail)))
+      this.logger.warn(`A booking e-mail for ${order.purchaseNumber} was not sent`);
   }
 
   /** Open unpaid orders placed with this phone (E.164), newest first, at most `limit`. */

@@ -1,4 +1,5 @@
 import type {
+  BookingState,
   FulfillmentStatus,
   OrderQueue,
   OrderSortField,
@@ -31,6 +32,27 @@ export interface OrderLineView {
   unit: { _id: string; name: string; seedlings: number };
   /** The quantity price applied, or null. */
   tier: { minQuantity: number; price: number } | null;
+}
+
+/** A booking of seedlings still growing (null on ordinary orders); dates ISO, days `YYYY-MM-DD`. */
+export interface BookingView {
+  batchId: string;
+  productName: string;
+  readyOn: string;
+  depositPercent: number;
+  deposit: number;
+  balance: number;
+  state: BookingState;
+  depositPaidAt: string | null;
+  depositReceipt: string | null;
+  readyAt: string | null;
+  balanceDueBy: string | null;
+  balancePaidAt: string | null;
+  releasedAt: string | null;
+  releaseDecision: 'kept' | 'refunded' | null;
+  problem: 'failed' | 'short' | null;
+  movedFromBatchId: string | null;
+  fulfilledAt: string | null;
 }
 
 /** An order as the API stores it (before names of people are joined in). */
@@ -71,6 +93,9 @@ export interface OrderRecord {
   amountOutstanding: number;
   /** Paid beyond the total (an over-payment), to refund. */
   excessPaid: number;
+  /** What the customer is asked to pay now (a booking: the deposit, then the balance). */
+  amountDueNow: number;
+  booking: BookingView | null;
 }
 
 export interface OrderListFilter {

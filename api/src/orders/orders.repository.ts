@@ -7,7 +7,8 @@ import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
 import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
-import { Order, type OrderLine } from './schemas/order.schema';
+import { amountDueNow } from './order-booking';
+import { Order, type OrderBooking, type OrderLine } from './schemas/order.schema';
 import { canonicalPhone } from '../common/identifiers';
 
 type LeanOrder = Order & { _id: { toString(): string } };
@@ -50,8 +51,31 @@ function amounts(
   };
 }
 
+function bookingOf(b: OrderBooking | null | undefined): OrderRecord['booking'] {
+  if (!b) return null;
+  return {
+    batchId: b.batchId,
+    productName: b.productName,
+    readyOn: b.readyOn,
+    depositPercent: b.depositPercent,
+    deposit: b.deposit,
+    balance: b.balance,
+    state: b.state,
+    depositPaidAt: iso(b.depositPaidAt),
+    depositReceipt: b.depositReceipt ?? null,
+    readyAt: iso(b.readyAt),
+    balanceDueBy: b.balanceDueBy ?? null,
+    balancePaidAt: iso(b.balancePaidAt),
+    releasedAt: iso(b.releasedAt),
+    releaseDecision: b.releaseDecision ?? null,
+    problem: b.problem ?? null,
+    movedFromBatchId: b.movedFromBatchId ?? null,
+    fulfilledAt: iso(b.fulfilledAt),
+  };
+}
+
 function toRecord(doc: LeanOrder): OrderRecord {
-  const record: Omit<OrderRecord, keyof ReturnType<typeof amounts>> = {
+  const record: Omit<OrderRecord, keyof ReturnType<typeof amounts> | 'amountDueNow'> = {
     _id: doc._id.toString(),
     purchaseNumber: doc.purchaseNumber,
     placedBy: doc.placedBy ?? null,
@@ -110,8 +134,10 @@ function toRecord(doc: LeanOrder): OrderRecord {
     placement: doc.placement,
     ledgerSettled: doc.ledgerSettled,
     stockReturn: doc.stockReturn,
+    booking: bookingOf(doc.booking),
   };
-  return { ...record, ...amounts(doc) };
+  const money = { ...record, ...amounts(doc) };
+  return { ...money, amountDueNow: amountDueNow(money) };
 }
 
 export type NewOrder = Omit<
@@ -479,5 +505,79 @@ export class OrdersRepository implements OnModuleInit {
 
   async count(): Promise<number> {
     return this.orders.countDocuments({ placement: 'placed' });
+  }
+
+  /** Bookings whose credits reached the deposit while their state still says it is due. */
+  async depositsToConfirm(limit = 50): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.state': 'Deposit due', amountPaid: { $gt: 0 } })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs
+      .filter((d) => d.placement === 'placed' && d.amountPaid >= (d.booking?.deposit ?? Infinity))
+      .map(toRecord);
+  }
+
+  /** The placed bookings of a batch in booking order (oldest first). */
+  async bookingsOfBatch(batchId: string): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.batchId': batchId })
+      .sort({ orderDate: 1 })
+      .lean<LeanOrder[]>();
+    return docs.filter((d) => d.placement === 'placed').map(toRecord);
+  }
+
+  /** Placed bookings in one state and order status (a balance due by `dueBy` at the latest). */
+  async bookingsIn(
+    state: string,
+    orderStatus: string | string[],
+    options: { dueBefore?: string; dueBy?: string; skip?: number; limit?: number } = {},
+  ): Promise<{ items: OrderRecord[]; total: number }> {
+    const due = {
+      ...(options.dueBefore ? { $lt: options.dueBefore } : {}),
+      ...(options.dueBy ? { $lte: options.dueBy } : {}),
+    };
+    const query: FilterQuery<Order> = {
+      'booking.state': state,
+      orderStatus: Array.isArray(orderStatus) ? { $in: orderStatus } : orderStatus,
+      ...(Object.keys(due).length ? { 'booking.balanceDueBy': due } : {}),
+    };
+    const [docs, total] = await Promise.all([
+      this.orders
+        .find(query)
+        .sort({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 })
+        .skip(options.skip ?? 0)
+        .limit(options.limit ?? 100)
+        .lean<LeanOrder[]>(),
+      this.orders.countDocuments(query),
+    ]);
+    return { items: docs.filter((d) => d.placement === 'placed').map(toRecord), total };
+  }
+
+  /** Deposits and balances of bookings received in [from, to) (KES), for the money received. */
+  async bookingMoneyBetween(
+    from: Date,
+    to: Date,
+  ): Promise<{ deposits: number; depositCount: number; balances: number; balanceCount: number }> {
+    const [deposits, balances] = await Promise.all([
+      this.orders
+        .find({ 'booking.depositPaidAt': { $gte: from, $lt: to } })
+        .select({ booking: 1, totalAmount: 1, placement: 1 })
+        .lean<LeanOrder[]>(),
+      this.orders
+        .find({ 'booking.balancePaidAt': { $gte: from, $lt: to } })
+        .select({ booking: 1, totalAmount: 1, placement: 1 })
+        .lean<LeanOrder[]>(),
+    ]);
+    const placed = (d: LeanOrder) => d.placement === 'placed' && !!d.booking;
+    const dep = deposits.filter(placed);
+    const bal = balances.filter(placed);
+    return {
+      // A booking paid in full at once counts its deposit part as a deposit, the rest as balance.
+      deposits: dep.reduce((n, d) => n + d.booking!.deposit, 0),
+      depositCount: dep.length,
+      balances: bal.reduce((n, d) => n + d.totalAmount - d.booking!.deposit, 0),
+      balanceCount: bal.length,
+    };
   }
 }

@@ -318,7 +318,8 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
       // An order with paybill part payments on it takes the prompt's money as one more credit
       // toward its amount due (OrderCredits), not as the whole payment.
       const order = await this.orders.findAnyOrder(push.orderId);
-      if (order && order.paymentStatus === 'Pending' && order.amountPaid > 0)
+      // A booking's prompt asks for its deposit or balance: always a credit toward the total.
+      if (order && order.paymentStatus === 'Pending' && (order.amountPaid > 0 || order.booking))
         await this.credits.credit(MPESA_ACTOR, order, {
           transId: outcome.transactionCode,
           amount: push.amount,

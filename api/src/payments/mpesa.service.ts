@@ -21,6 +21,7 @@ import type { Principal, SystemActor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
+import { bookingClosedReason } from '../orders/order-booking';
 import { OrdersService } from '../orders/orders.service';
 import { DarajaClient, DarajaError } from './daraja.client';
 import { MpesaPushesRepository } from './mpesa-pushes.repository';
@@ -99,8 +100,15 @@ export class MpesaService {
         message: MPESA_MESSAGES.orderNotPending,
         code: 'ILLEGAL_TRANSITION',
       });
-    // The amount due: the total less paybill part payments already credited.
-    const amount = order.amountOutstanding;
+    // The amount due now: the total less paybill part payments already credited; on a booking the
+    // deposit while it is due, then the balance.
+    const booking = bookingClosedReason(order);
+    if (booking)
+      throw new ConflictException({
+        message: `This booking cannot be paid now: ${booking}`,
+        code: 'ILLEGAL_TRANSITION',
+      });
+    const amount = order.amountDueNow;
     if (amount > MPESA_MAX_AMOUNT_KES) throw new ConflictException(MPESA_MESSAGES.tooLarge);
     const mayUseAnyPhone =
       !!actor && (actor.role !== 'customer' || (!!order.placedBy && order.placedBy === actor.id));
@@ -157,10 +165,13 @@ export class MpesaService {
     const push = await this.pushes.latestForOrder(order._id);
     return {
       payable:
-        !!this.settings && order.paymentStatus === 'Pending' && order.orderStatus === 'Pending',
+        !!this.settings &&
+        order.paymentStatus === 'Pending' &&
+        order.orderStatus === 'Pending' &&
+        order.amountDueNow > 0,
       paybill: this.settings?.shortcode ?? null,
       account: order.purchaseNumber,
-      amountDue: order.amountOutstanding,
+      amountDue: order.amountDueNow,
       lastPrompt: push
         ? {
             status: push.status,

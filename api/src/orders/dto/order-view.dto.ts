@@ -1,6 +1,7 @@
 /** What the orders routes answer: an order as its customer, the desk and tracking see it. */
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  BOOKING_STATES,
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
   PAYMENT_METHODS,
@@ -73,6 +74,50 @@ export class PaymentDetailsViewDto {
   @ApiProperty({ type: PersonRefDto }) completedBy!: PersonRefDto;
 }
 
+/** A booking of seedlings still growing: its batch, deposit, balance and where it stands. */
+export class OrderBookingDto {
+  @ApiProperty() batchId!: string;
+  @ApiProperty() productName!: string;
+  @ApiProperty({ example: '2027-03-12', description: "The batch's expected ready day" })
+  readyOn!: string;
+  @ApiProperty({ example: 30 }) depositPercent!: number;
+  @ApiProperty({ description: 'KES: round(totalAmount × depositPercent / 100)' }) deposit!: number;
+  @ApiProperty({ description: 'KES: totalAmount − deposit' }) balance!: number;
+  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String })
+  depositPaidAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The code that completed the deposit' })
+  depositReceipt!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) readyAt!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '2027-03-19',
+    description: 'Last shop day to pay the balance; unpaid after it, the booking is released',
+  })
+  balanceDueBy!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String })
+  balancePaidAt!: string | null;
+  @ApiProperty({ nullable: true, format: 'date-time', type: String }) releasedAt!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    enum: ['kept', 'refunded'],
+    description: "On release, the shop's policy on the deposit",
+  })
+  releaseDecision!: 'kept' | 'refunded' | null;
+  @ApiProperty({ nullable: true, type: String, enum: ['failed', 'short'] })
+  problem!: 'failed' | 'short' | null;
+  @ApiProperty({ nullable: true, type: String }) movedFromBatchId!: string | null;
+  @ApiProperty({
+    nullable: true,
+    format: 'date-time',
+    type: String,
+    description: 'When its seedlings left the batch as a sale (dispatched)',
+  })
+  fulfilledAt!: string | null;
+}
+
 export class OrderDto {
   @ApiProperty() _id!: string;
   @ApiProperty({ example: 'SPD7K3MX9QA' }) purchaseNumber!: string;
@@ -102,6 +147,13 @@ export class OrderDto {
   amountOutstanding!: number;
   @ApiProperty({ description: 'Paid beyond the total (an over-payment), to be refunded' })
   excessPaid!: number;
+  @ApiProperty({
+    description:
+      'What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed',
+  })
+  amountDueNow!: number;
+  @ApiProperty({ type: OrderBookingDto, nullable: true, description: 'Null on ordinary orders' })
+  booking!: OrderBookingDto | null;
   @ApiProperty({ format: 'date-time' }) orderDate!: string;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;

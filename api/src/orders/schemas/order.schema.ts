@@ -1,10 +1,12 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import {
+  BOOKING_STATES,
   DELIVERY_METHODS,
   FULFILLMENT_STATUSES,
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
+  type BookingState,
   type DeliveryMethod,
   type FulfillmentStatus,
   type OrderStatus,
@@ -73,6 +75,35 @@ export class MpesaCredit {
 }
 
 /**
+ * A booking of seedlings still growing (issue 32): its lines are held against one batch, a deposit
+ * is paid now and the balance when the batch is ready. Null on ordinary orders.
+ */
+@Schema({ _id: false })
+export class OrderBooking {
+  @Prop({ required: true }) batchId!: string;
+  @Prop({ required: true }) productName!: string;
+  /** The batch's expected ready day, `YYYY-MM-DD`. */
+  @Prop({ required: true }) readyOn!: string;
+  @Prop({ required: true }) depositPercent!: number;
+  @Prop({ required: true }) deposit!: number;
+  @Prop({ required: true }) balance!: number;
+  @Prop({ type: String, enum: BOOKING_STATES, required: true }) state!: BookingState;
+  @Prop({ type: Date, default: null }) depositPaidAt!: Date | null;
+  /** The receipt code (or M-Pesa transaction) that completed the deposit. */
+  @Prop({ type: String, default: null }) depositReceipt!: string | null;
+  @Prop({ type: Date, default: null }) readyAt!: Date | null;
+  /** The last shop day (`YYYY-MM-DD`) to pay the balance; the day after, the booking is released. */
+  @Prop({ type: String, default: null }) balanceDueBy!: string | null;
+  @Prop({ type: Date, default: null }) balancePaidAt!: Date | null;
+  @Prop({ type: Date, default: null }) releasedAt!: Date | null;
+  @Prop({ type: String, default: null }) releaseDecision!: 'kept' | 'refunded' | null;
+  @Prop({ type: String, default: null }) problem!: 'failed' | 'short' | null;
+  @Prop({ type: String, default: null }) movedFromBatchId!: string | null;
+  /** Set once its seedlings left the batch as a sale (dispatched). */
+  @Prop({ type: Date, default: null }) fulfilledAt?: Date | null;
+}
+
+/**
  * Placement is recoverable without transactions: an order is written `reserving`, then each line's
  * stock is reserved on its product (atomically, recorded on the product), then the order becomes
  * `placed`. Start-up and a timer finish or undo whatever a crash left half-done (see reconciler).
@@ -127,6 +158,7 @@ export class Order {
    */
   @Prop({ default: 0 }) amountPaid!: number;
   @Prop({ type: [MpesaCredit], default: undefined }) mpesaCredits?: MpesaCredit[];
+  @Prop({ type: OrderBooking, default: null }) booking?: OrderBooking | null;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -154,6 +186,13 @@ OrderSchema.index({ placement: 1, ledgerSettled: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1, updatedAt: 1 });
 // What the sales rollup reads to find the days to rebuild (reports/sales-rollup.ts).
 OrderSchema.index({ updatedAt: 1 });
+// Bookings (issue 32): the queue's tabs and counts, the sweeps (deposits reached, balances to
+// release, ready batches caught up), a batch's bookings, and the money received per day.
+OrderSchema.index({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 });
+OrderSchema.index({ 'booking.state': 1, amountPaid: 1 });
+OrderSchema.index({ 'booking.batchId': 1, orderDate: 1 });
+OrderSchema.index({ 'booking.depositPaidAt': 1 });
+OrderSchema.index({ 'booking.balancePaidAt': 1 });
 
 /** `Idempotency-Key` of an order placement: the first answer is kept and replayed for retries. */
 @Schema({ collection: 'order_idempotency', versionKey: false })
