@@ -4,29 +4,25 @@
  * 1,000,000), so the form shows them while the user types.
  */
 import { z } from './zod';
-
-export const BATCH_FORM_LIMITS = {
-  startedMax: 1_000_000,
-  noteMaxLength: 500,
-} as const;
+import { BATCH_LIMITS, BOOKING_MESSAGES } from './bookings';
 
 export const BATCH_FORM_MESSAGES = {
   product: 'Choose the product sown in this batch',
   sownOn: 'The sowing date is required',
   readyOn: 'The ready date is required',
-  readyBeforeSown: 'The ready date cannot be before the sowing date',
+  readyBeforeSown: BOOKING_MESSAGES.readyBeforeSown,
   started: 'Seedlings started must be a whole number from 1 to 1,000,000',
   lossQuantity: 'The seedlings lost must be a whole number of at least 1',
   lossMoreThanLeft: (left: number) =>
     `Only ${left.toLocaleString('en-US')} seedlings are left in this batch`,
-  noteTooLong: `The note can be at most ${BATCH_FORM_LIMITS.noteMaxLength} characters`,
+  noteTooLong: `The note can be at most ${BATCH_LIMITS.noteMaxLength} characters`,
 } as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const note = z
   .string()
   .trim()
-  .max(BATCH_FORM_LIMITS.noteMaxLength, BATCH_FORM_MESSAGES.noteTooLong)
+  .max(BATCH_LIMITS.noteMaxLength, BATCH_FORM_MESSAGES.noteTooLong)
   .optional();
 
 /** New batch (`POST /api/batches`): product, sowing and ready dates (YYYY-MM-DD), started, note. */
@@ -41,7 +37,7 @@ export const newBatchSchema = z
       .number({ error: BATCH_FORM_MESSAGES.started })
       .int(BATCH_FORM_MESSAGES.started)
       .min(1, BATCH_FORM_MESSAGES.started)
-      .max(BATCH_FORM_LIMITS.startedMax, BATCH_FORM_MESSAGES.started),
+      .max(BATCH_LIMITS.maxStarted, BATCH_FORM_MESSAGES.started),
     note,
   })
   .refine((b) => b.readyOn >= b.sownOn, {
@@ -66,7 +62,7 @@ export const batchLossSchema = z.object({
     .number({ error: BATCH_FORM_MESSAGES.lossQuantity })
     .int(BATCH_FORM_MESSAGES.lossQuantity)
     .min(1, BATCH_FORM_MESSAGES.lossQuantity)
-    .max(BATCH_FORM_LIMITS.startedMax, BATCH_FORM_MESSAGES.lossQuantity),
+    .max(BATCH_LIMITS.maxStarted, BATCH_FORM_MESSAGES.lossQuantity),
   note,
 });
 export type BatchLossPayload = z.infer<typeof batchLossSchema>;

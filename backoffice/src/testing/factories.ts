@@ -125,6 +125,7 @@ export function createBooking(overrides: Record<string, unknown> = {}) {
     balance: 10500,
     state: 'Deposit due',
     depositPaidAt: null,
+    depositReceipt: null,
     readyAt: null,
     balanceDueBy: null,
     balancePaidAt: null,
@@ -132,6 +133,7 @@ export function createBooking(overrides: Record<string, unknown> = {}) {
     releaseDecision: null,
     problem: null,
     movedFromBatchId: null,
+    fulfilledAt: null,
     ...overrides,
   };
 }

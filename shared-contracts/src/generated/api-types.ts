@@ -2207,6 +2207,51 @@ export interface components {
             timePaid: string | null;
             completedBy: components["schemas"]["PersonRefDto"];
         };
+        OrderBookingDto: {
+            batchId: string;
+            productName: string;
+            /**
+             * @description The batch's expected ready day
+             * @example 2027-03-12
+             */
+            readyOn: string;
+            /** @example 30 */
+            depositPercent: number;
+            /** @description KES: round(totalAmount × depositPercent / 100) */
+            deposit: number;
+            /** @description KES: totalAmount − deposit */
+            balance: number;
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** Format: date-time */
+            depositPaidAt: string | null;
+            /** @description The code that completed the deposit */
+            depositReceipt: string | null;
+            /** Format: date-time */
+            readyAt: string | null;
+            /**
+             * @description Last shop day to pay the balance; unpaid after it, the booking is released
+             * @example 2027-03-19
+             */
+            balanceDueBy: string | null;
+            /** Format: date-time */
+            balancePaidAt: string | null;
+            /** Format: date-time */
+            releasedAt: string | null;
+            /**
+             * @description On release, the shop's policy on the deposit
+             * @enum {string|null}
+             */
+            releaseDecision: "kept" | "refunded" | null;
+            /** @enum {string|null} */
+            problem: "failed" | "short" | null;
+            movedFromBatchId: string | null;
+            /**
+             * Format: date-time
+             * @description When its seedlings left the batch as a sale (dispatched)
+             */
+            fulfilledAt: string | null;
+        };
         PlacedOrderDto: {
             _id: string;
             /** @example SPD7K3MX9QA */
@@ -2239,6 +2284,10 @@ export interface components {
             amountOutstanding: number;
             /** @description Paid beyond the total (an over-payment), to be refunded */
             excessPaid: number;
+            /** @description What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed */
+            amountDueNow: number;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["OrderBookingDto"] | null;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2315,6 +2364,10 @@ export interface components {
             amountOutstanding: number;
             /** @description Paid beyond the total (an over-payment), to be refunded */
             excessPaid: number;
+            /** @description What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed */
+            amountDueNow: number;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["OrderBookingDto"] | null;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */

@@ -1,5 +1,6 @@
 import {
   BACKOFFICE_MESSAGES,
+  type BatchStatus,
   MAX_PAGE_SIZE,
   type BatchLossPayload,
   type NewBatchPayload,
@@ -14,10 +15,6 @@ import {
 import { unwrap } from '@spc/shared-contracts/web-client';
 import { api } from '../../../lib/api-client';
 import { refreshQueries } from '../../../lib/refresh-queries';
-
-/** A batch's status as the API answers it (`Sold out` is a growing batch with nothing to book). */
-export const BATCH_STATUS_OPTIONS = ['Growing', 'Ready', 'Sold out', 'Failed'] as const;
-export type BatchStatus = (typeof BATCH_STATUS_OPTIONS)[number];
 
 export interface BatchesFilter {
   page: number;

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import {
-  BATCH_FORM_LIMITS,
+  BATCH_LIMITS,
   BATCH_FORM_MESSAGES,
   batchLossSchema,
   type BatchLossPayload,
@@ -64,7 +64,7 @@ export function BatchLossForm({
           label="Note"
           autosize
           minRows={1}
-          maxLength={BATCH_FORM_LIMITS.noteMaxLength}
+          maxLength={BATCH_LIMITS.noteMaxLength}
           error={e.note?.message}
           {...form.register('note')}
         />
@@ -117,7 +117,7 @@ export function FailBatchModal({
           label="What happened"
           autosize
           minRows={2}
-          maxLength={BATCH_FORM_LIMITS.noteMaxLength}
+          maxLength={BATCH_LIMITS.noteMaxLength}
           value={note}
           onChange={(e) => setNote(e.currentTarget.value)}
         />

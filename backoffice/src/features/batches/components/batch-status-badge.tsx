@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { BatchStatus } from '../api/batches';
+import type { BatchStatus } from '@spc/shared-contracts';
 
 const COLOR: Record<BatchStatus, string> = {
   Growing: 'blue',

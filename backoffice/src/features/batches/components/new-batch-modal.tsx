@@ -9,7 +9,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { BATCH_FORM_LIMITS, newBatchSchema, type NewBatchPayload } from '@spc/shared-contracts';
+import { BATCH_LIMITS, newBatchSchema, type NewBatchPayload } from '@spc/shared-contracts';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 
@@ -90,7 +90,7 @@ export function NewBatchForm({ products, productId, pending, onSubmit }: NewBatc
               allowDecimal={false}
               thousandSeparator=","
               min={1}
-              max={BATCH_FORM_LIMITS.startedMax}
+              max={BATCH_LIMITS.maxStarted}
               value={(field.value as number | undefined) ?? ''}
               onChange={(v) => field.onChange(typeof v === 'number' ? v : undefined)}
               onBlur={field.onBlur}
@@ -102,7 +102,7 @@ export function NewBatchForm({ products, productId, pending, onSubmit }: NewBatc
           label="Note"
           autosize
           minRows={1}
-          maxLength={BATCH_FORM_LIMITS.noteMaxLength}
+          maxLength={BATCH_LIMITS.noteMaxLength}
           error={e.note?.message}
           {...form.register('note')}
         />

@@ -10,7 +10,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { BACKOFFICE_MESSAGES, formatDate, formatDateTime } from '@spc/shared-contracts';
+import {
+  BACKOFFICE_MESSAGES,
+  formatDate,
+  formatDateTime,
+  LIVE_BOOKING_STATES,
+} from '@spc/shared-contracts';
 import { errorCode } from '@spc/shared-contracts/web-client';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -44,7 +49,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** Bookings that still hold seedlings of the batch (the ones failing or readiness affects). */
-const LIVE = new Set(['Deposit due', 'Booked', 'Balance due', 'Paid']);
+const LIVE = new Set<string>(LIVE_BOOKING_STATES);
 
 function BatchActions({ batch }: { batch: BatchDetail }) {
   const [open, setOpen] = useState<'loss' | 'ready' | 'fail' | null>(null);

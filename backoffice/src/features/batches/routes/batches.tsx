@@ -1,17 +1,11 @@
 import { Anchor, Button, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
-import { formatDate } from '@spc/shared-contracts';
+import { BATCH_STATUSES, formatDate, type BatchStatus } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ListState } from '../../../components/list-state';
 import { PaginationControl } from '../../../components/pagination-control';
 import { paths } from '../../../config/paths';
-import {
-  BATCH_STATUS_OPTIONS,
-  useBatches,
-  useCreateBatch,
-  useProductChoices,
-  type BatchStatus,
-} from '../api/batches';
+import { useBatches, useCreateBatch, useProductChoices } from '../api/batches';
 import { BatchStatusBadge } from '../components/batch-status-badge';
 import { NewBatchModal } from '../components/new-batch-modal';
 
@@ -61,7 +55,7 @@ export function BatchesRoute() {
           aria-label="Filter by status"
           data={[
             { value: '', label: 'All statuses' },
-            ...BATCH_STATUS_OPTIONS.map((s) => ({ value: s, label: s })),
+            ...BATCH_STATUSES.map((s) => ({ value: s, label: s })),
           ]}
           value={status}
           onChange={(e) => setFilter('status', e.currentTarget.value)}
