@@ -14,6 +14,7 @@ import { QuotaModule } from './common/quota';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
+import { BookingsModule } from './bookings/bookings.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { ReportsModule } from './reports/reports.module';
@@ -57,6 +58,7 @@ export class AppModule {
         StaffModule,
         AuthModule,
         OrdersModule,
+        BookingsModule,
         PaymentsModule,
         ReportsModule,
         LocationsModule,

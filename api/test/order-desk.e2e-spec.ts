@@ -327,7 +327,7 @@ describe('the dispatch desk', () => {
       expect(res.headers['content-disposition']).toBe(`attachment; filename="orders-${today}.csv"`);
       const lines = res.text.trimEnd().split('\n');
       expect(lines[0]).toBe(
-        'Purchase number,Order date (Nairobi),Customer,Phone,E-mail,County,Sub-county,Ward,Street address,Products,Items,Subtotal (KES),Delivery (KES),Total (KES),Payment status,Payment method,Transaction code,Paid at (Nairobi),Order status,Fulfillment status',
+        'Purchase number,Order date (Nairobi),Customer,Phone,E-mail,County,Sub-county,Ward,Street address,Products,Items,Subtotal (KES),Delivery (KES),Total (KES),Deposit (KES),Balance (KES),Payment status,Payment method,Transaction code,Paid at (Nairobi),Order status,Fulfillment status',
       );
       expect(lines).toHaveLength(3);
       // The formula is quoted text starting with an apostrophe; quotes are doubled.
@@ -339,7 +339,7 @@ describe('the dispatch desk', () => {
         `Wambui Njeri,0711000222,${tag}.b@example.co.ke,Kiambu,Ruiru,Gitothua,"Kamakis, near the stage",`,
       );
       expect(lines[2]).toMatch(
-        new RegExp(` x 2"?,2,${2 * price},0,${2 * price},Paid,Cash,,\\d{4}-`),
+        new RegExp(` x 2"?,2,${2 * price},0,${2 * price},,,Paid,Cash,,\\d{4}-`),
       );
       expect(lines[2]).toMatch(/,Processing,Unfulfilled$/);
       expect(res.text).not.toContain('Not In This Export');

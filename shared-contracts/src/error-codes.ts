@@ -25,6 +25,10 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 'The path is served under other methods',
   /** Not enough stock for an order line; nothing was taken. */
   OUT_OF_STOCK: 'Not enough stock; nothing was taken',
+  /** The batch a booking names failed: nothing can be booked from it. */
+  BATCH_FAILED: 'The batch failed; nothing can be booked from it',
+  /** The batch a booking names is ready: its seedlings are ordered as ready stock. */
+  BATCH_READY: 'The batch is ready; order its seedlings as ready stock',
   /** A product of the order is no longer sold. */
   PRODUCT_UNAVAILABLE: 'A product is no longer sold',
   /** The order's status does not allow this action. */

@@ -15,6 +15,10 @@ export const SHOP_IDENTITY = {
 
 export const ORDER_DOCUMENT_TEXTS = {
   receipt: 'Receipt',
+  /** The title of a booking's receipt while only its deposit is paid. */
+  depositReceipt: 'Deposit receipt',
+  /** The stamp of a booking's receipt while only its deposit is paid. */
+  depositStamp: 'DEPOSIT PAID',
   deliveryNote: 'Delivery note',
   paidStamp: 'PAID',
   /** The stamp of a paid order that was cancelled and its money given back. */

@@ -14,6 +14,9 @@ export const STOCK_REASONS = [
   'died',
   'damaged',
   'given_away',
+  // A batch's seedlings (issue 32): sown into the batch; moved from the batch into ready stock.
+  'sown',
+  'batch-ready',
 ] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
 
@@ -31,6 +34,8 @@ export const STOCK_REASON_LABELS: Record<StockReason, string> = {
   died: 'Loss: died',
   damaged: 'Loss: damaged',
   given_away: 'Loss: given away',
+  sown: 'Sown (batch)',
+  'batch-ready': 'Batch ready',
 };
 
 /** The words a loss is recorded with ("Recorded 3 Mango seedlings as died"). */

@@ -94,6 +94,31 @@ export class InventoryService {
     );
   }
 
+  /**
+   * Seedlings of a batch moved into the product's ready stock (a `batch-ready` movement), once per
+   * `key` even if called again after a crash: `batch:<id>` when the batch is made ready, a booking
+   * order's id when its seedlings are released after that. Cleared with `clearRestockMarker`.
+   */
+  async receiveFromBatch(
+    productId: string,
+    key: string,
+    quantity: number,
+    order: OrderRef = {},
+  ): Promise<boolean> {
+    if (quantity <= 0) return false;
+    assertQuantity(quantity);
+    return this.stockChange(productId, async (id) =>
+      (await this.reservations.returnStockOnce(id, key, quantity, {
+        reason: 'batch-ready',
+        by: order.by,
+        purchaseNumber: order.purchaseNumber,
+        note: order.note,
+      }))
+        ? quantity
+        : 0,
+    );
+  }
+
   /** Forgets that `orderId`'s stock was returned here (once the order records the return). */
   async clearRestockMarker(productId: string, orderId: string): Promise<boolean> {
     return isObjectId(productId) ? this.reservations.clearRestockMarker(productId, orderId) : false;

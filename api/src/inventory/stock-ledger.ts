@@ -32,7 +32,6 @@ export type StockChange = { by: number } | { to: number };
 const literal = (values: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { $literal: value }]));
 
-const quantity = { $ifNull: ['$productQuantity', 0] };
 const pending = { $ifNull: ['$pendingMovements', []] };
 
 /**
@@ -52,8 +51,12 @@ export function stockUpdate(
     set?: Record<string, unknown>;
     computed?: Record<string, unknown>;
     at?: Date;
+    /** The document's field the stock is in: a product's `productQuantity`, a batch's `quantity`. */
+    field?: string;
   } = {},
 ): { pipeline: Record<string, unknown>[]; movementId: string } {
+  const field = extra.field ?? 'productQuantity';
+  const quantity = { $ifNull: [`$${field}`, 0] };
   const movementId = extra.id ?? new Types.ObjectId().toHexString();
   const at = extra.at ?? new Date();
   const delta = 'by' in change ? change.by : { $subtract: [change.to, quantity] };
@@ -70,7 +73,7 @@ export function stockUpdate(
     }),
     seq: '$stockSeq',
     change: '$__change',
-    quantityAfter: '$productQuantity',
+    quantityAfter: `$${field}`,
   };
   return {
     movementId,
@@ -78,7 +81,7 @@ export function stockUpdate(
       { $set: { __change: delta } },
       {
         $set: {
-          productQuantity: { $add: [quantity, '$__change'] },
+          [field]: { $add: [quantity, '$__change'] },
           stockSeq: {
             $cond: [
               unchanged,
@@ -127,6 +130,7 @@ export function openingBalance(quantity: number, by: MovementMeta['by'], at: Dat
 
 /** The pipeline that gives a product without a ledger its opening balance: its stock as it is. */
 export function openingUpdate(at: Date): Record<string, unknown>[] {
+  const quantity = { $ifNull: ['$productQuantity', 0] };
   return [
     {
       $set: {

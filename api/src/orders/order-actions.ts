@@ -197,7 +197,31 @@ export const ORDER_STEPS = {
 
   inTransit: {
     rule: 'inTransit',
-    prepare: ({ now }) => ({ $set: { orderStatus: 'InTransit', inTransitDate: now } }),
+    // A booking goes out paid, from a ready batch; its seedlings then leave the batch as a sale.
+    guard: ({ order }) => (order.booking ? { 'booking.state': 'Paid' } : {}),
+    prepare: ({ order, now }) => {
+      const b = order.booking;
+      if (b && b.state !== 'Paid')
+        throw new ConflictException({
+          message: `Booking ${order.purchaseNumber} is ${b.state.toLowerCase()}: it goes out once its balance is paid`,
+          code: 'NOT_PAID',
+        });
+      if (b && !b.readyAt)
+        throw new ConflictException({
+          message: `The batch of booking ${order.purchaseNumber} is not ready yet (expected ${b.readyOn})`,
+          code: 'ILLEGAL_TRANSITION',
+        });
+      return { $set: { orderStatus: 'InTransit', inTransitDate: now } };
+    },
+    after: async ({ placement, actor, orders }, updated) => {
+      if (!updated.booking) return;
+      await placement.fulfilBooking(updated, actor);
+      await orders.transition(
+        updated._id,
+        { 'booking.fulfilledAt': null },
+        { $set: { 'booking.fulfilledAt': new Date() } },
+      );
+    },
     sms: 'sent',
     audit: {
       action: 'order.inTransit',

@@ -46,6 +46,8 @@ const EXPORT_HEADER = [
   'Subtotal (KES)',
   'Delivery (KES)',
   'Total (KES)',
+  'Deposit (KES)',
+  'Balance (KES)',
   'Payment status',
   'Payment method',
   'Transaction code',
@@ -71,6 +73,9 @@ function exportRow(o: OrderDto): CsvValue[] {
     o.subtotal,
     o.shippingFee,
     o.totalAmount,
+    // A booking's deposit and balance; blank on an ordinary order.
+    o.booking?.deposit ?? '',
+    o.booking?.balance ?? '',
     statusLabel(o.paymentStatus),
     o.paymentMethod ?? '',
     o.paymentDetails?.transactionCode ?? '',

@@ -158,9 +158,11 @@ export class OrderDetailService {
 
   private documents(order: OrderDto, role: Role): OrderDocumentsDto {
     const paid = order.paymentStatus === 'Paid';
-    const receipt = paid
-      ? { available: true }
-      : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
+    // A booking's deposit has its receipt (a deposit receipt) as soon as it is paid.
+    const receipt =
+      paid || !!order.booking?.depositPaidAt
+        ? { available: true }
+        : { available: false, reason: ORDER_DOCUMENT_MESSAGES.notPaid };
     const deliveryNote =
       paid || role !== 'customer'
         ? { available: true }

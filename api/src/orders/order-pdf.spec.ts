@@ -24,6 +24,8 @@ function order(lines: number): OrderDto {
     amountPaid: 0,
     amountOutstanding: 0,
     excessPaid: 0,
+    amountDueNow: 0,
+    booking: null,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
     guestInfo: {

@@ -162,13 +162,23 @@ export function receiptPdf(
   refund: ReceiptRefund | null = null,
 ): Promise<Buffer> {
   const cancelled = order.orderStatus === 'Cancelled';
-  return render(`${T.receipt} ${order.purchaseNumber}`, (doc) => {
-    header(doc, shop, T.receipt, order);
+  const booking = order.booking;
+  // A booking with only its deposit paid gets a deposit receipt: it never says paid in full.
+  const depositOnly = !!booking && order.paymentStatus !== 'Paid' && !!booking.depositPaidAt;
+  const title = depositOnly ? T.depositReceipt : T.receipt;
+  return render(`${title} ${order.purchaseNumber}`, (doc) => {
+    header(doc, shop, title, order);
     stamp(
       doc,
       doc.page.width - MARGIN - 140,
       MARGIN + 60,
-      !cancelled ? T.paidStamp : refund ? T.refundedStamp : T.cancelledStamp,
+      cancelled
+        ? refund
+          ? T.refundedStamp
+          : T.cancelledStamp
+        : depositOnly
+          ? T.depositStamp
+          : T.paidStamp,
     );
     doc.font('Helvetica-Bold').text('Customer');
     doc.font('Helvetica').text(`${order.customerName} · ${order.guestInfo.phoneNumber}`);
@@ -194,15 +204,47 @@ export function receiptPdf(
     totalLine(doc, choice ? `Delivery: ${choice}` : 'Delivery', deliveryFeeText(order.shippingFee));
     doc.moveDown(0.3);
     totalLine(doc, 'Total', formatMoney(order.totalAmount), true);
+    if (booking) {
+      doc.moveDown(0.3);
+      totalLine(
+        doc,
+        `Deposit (${booking.depositPercent} %)${booking.depositPaidAt ? ', paid' : ''}`,
+        formatMoney(booking.deposit),
+      );
+      const balanceDue = Math.max(0, order.totalAmount - order.amountPaid);
+      totalLine(
+        doc,
+        order.paymentStatus === 'Paid' ? 'Balance, paid' : 'Balance due',
+        formatMoney(order.paymentStatus === 'Paid' ? booking.balance : balanceDue),
+        depositOnly,
+      );
+    }
     doc.moveDown(1.5);
     doc.font('Helvetica-Bold').fontSize(10).text('Payment');
     doc.font('Helvetica');
     const p = order.paymentDetails;
-    doc.text(`Method: ${order.paymentMethod === 'Mpesa' ? 'M-Pesa' : (order.paymentMethod ?? '')}`);
-    doc.text(`Amount: ${formatMoney(p?.amount ?? order.totalAmount)}`);
-    if (p?.transactionCode) doc.text(`M-Pesa receipt code: ${p.transactionCode}`);
-    const paidAt = p?.timePaid ?? order.paidAt;
-    if (paidAt) doc.text(`Paid on: ${formatDateTime(paidAt)}`);
+    if (booking) {
+      doc.text(
+        `Booking of seedlings ready from ${formatDate(`${booking.readyOn}T12:00:00Z`)} (${booking.productName})`,
+      );
+      if (booking.depositPaidAt)
+        doc.text(
+          `Deposit: ${formatMoney(booking.deposit)} paid on ${formatDateTime(booking.depositPaidAt)}${booking.depositReceipt ? ` (${booking.depositReceipt})` : ''}`,
+        );
+    }
+    if (depositOnly) {
+      doc.text(`Paid so far: ${formatMoney(order.amountPaid)}`);
+    } else {
+      doc.text(
+        `Method: ${order.paymentMethod === 'Mpesa' ? 'M-Pesa' : (order.paymentMethod ?? '')}`,
+      );
+      doc.text(
+        `${booking ? 'Balance paid' : 'Amount'}: ${formatMoney(p?.amount ?? order.totalAmount)}`,
+      );
+      if (p?.transactionCode) doc.text(`M-Pesa receipt code: ${p.transactionCode}`);
+      const paidAt = p?.timePaid ?? order.paidAt;
+      if (paidAt) doc.text(`Paid on: ${formatDateTime(paidAt)}`);
+    }
     if (cancelled) {
       doc.moveDown(0.8);
       doc.font('Helvetica-Bold').text('Cancelled');

@@ -1,6 +1,9 @@
-import { BadRequestException, ConflictException, Injectable, Logger } from '@nestjs/common';
-import type { DeliveryMethod } from '@spc/shared-contracts';
+import { BadRequestException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import { BOOKING_MESSAGES, type DeliveryMethod } from '@spc/shared-contracts';
+import { BatchesService } from '../batches/batches.service';
 import { CatalogService } from '../catalog/catalog.service';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor, Principal } from '../common/principal';
@@ -20,6 +23,7 @@ import {
 } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import type { OrderBooking } from './schemas/order.schema';
 import { newPurchaseNumber } from './purchase-number';
 
 export interface Placement {
@@ -30,6 +34,7 @@ export interface Placement {
 
 type Line = CartLine;
 type Priced = Awaited<ReturnType<OrderPlacementService['priceLines']>>;
+type BookingTerms = OrderBooking;
 
 /**
  * Places orders so that stock is never oversold and nothing is lost when the process dies midway,
@@ -50,6 +55,8 @@ export class OrderPlacementService {
     private readonly keys: PlacementKeys,
     private readonly stock: OrderStock,
     private readonly reconciler: OrderReconciler,
+    private readonly batches: BatchesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async place(
@@ -59,6 +66,7 @@ export class OrderPlacementService {
     clientAddress?: string,
   ): Promise<Placement> {
     const lines = mergeCartLines(dto.products);
+    const batchId = bookedBatch(dto.products);
     this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
     const method = deliveryMethodOf(dto);
@@ -78,7 +86,7 @@ export class OrderPlacementService {
     const { key } = claim;
 
     try {
-      const order = await this.saga(actor, lines, delivery, method, source);
+      const order = await this.saga(actor, lines, delivery, method, source, batchId);
       await this.keys.complete(key, order._id);
       if (actor?.role === 'customer' && dto.guestInfo) {
         await this.users
@@ -113,6 +121,11 @@ export class OrderPlacementService {
     return this.stock.returnStock(order, by);
   }
 
+  /** A dispatched booking's seedlings out of its batch as a sale, once. */
+  fulfilBooking(order: OrderRecord, by?: Actor | null): Promise<number> {
+    return this.stock.fulfilBooking(order, by);
+  }
+
   /** The reconciler's pass at start-up (tests and the shutdown wait for it). */
   get startup(): Promise<void> {
     return this.reconciler.startup;
@@ -133,10 +146,15 @@ export class OrderPlacementService {
     delivery: DeliveryInfoDto,
     method: DeliveryMethod,
     source: OrderSource,
+    batchId: string | null,
   ): Promise<OrderRecord> {
     const priced = await this.priceLines(lines, delivery, method);
-    const order = await this.insertReserving(actor, priced, delivery, source);
-    await this.reserveEachLine(actor, order, priced.lines); // undo: release them, delete the order
+    const booking = batchId ? await this.bookingTerms(batchId, priced) : null;
+    const order = await this.insertReserving(actor, priced, delivery, source, booking);
+    // A booking holds its seedlings against its batch; any other order reserves ready stock.
+    // Undo: release them, delete the order.
+    if (booking) await this.holdOnBatch(order, booking);
+    else await this.reserveEachLine(actor, order, priced.lines);
     await this.markPlaced(order); // undo (the reconciler undid it first): release what is left
     const placed = { ...order, placement: 'placed' as const };
     // Every line's sale movement was copied to the ledger when it was reserved, just above.
@@ -175,6 +193,7 @@ export class OrderPlacementService {
     { lines, subtotal, quote, now }: Priced,
     delivery: DeliveryInfoDto,
     source: OrderSource,
+    booking: BookingTerms | null = null,
   ): Promise<OrderRecord> {
     const units = lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
     // Refused (409) when one of the caps is full.
@@ -191,8 +210,62 @@ export class OrderPlacementService {
         totalAmount: subtotal + quote.fee,
         orderDate: now,
         estimatedDeliveryDate: quote.estimatedDeliveryDate,
+        ...(booking ? { booking } : {}),
       }),
     );
+  }
+
+  /**
+   * Step 1b of a booking: its batch can be booked for these lines (each of the batch's product;
+   * 400/409 with the shopper's message otherwise, nothing written), and its deposit: the share
+   * BOOKING_DEPOSIT_PERCENT of the total (delivery included), in whole KES; the balance is the rest.
+   */
+  private async bookingTerms(batchId: string, { lines, subtotal, quote }: Priced) {
+    const seedlings = lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
+    const productIds = new Set(lines.map((l) => l.productId));
+    if (productIds.size !== 1) throw new BadRequestException(BOOKING_MESSAGES.oneBatch);
+    const batch = await this.batches.checkBookable(batchId, lines[0]!.productId, seedlings);
+    const total = subtotal + quote.fee;
+    const depositPercent = this.config.bookings.depositPercent;
+    const deposit = Math.round((total * depositPercent) / 100);
+    return {
+      batchId: batch._id,
+      productName: batch.productName,
+      readyOn: batch.readyOn,
+      depositPercent,
+      deposit,
+      balance: total - deposit,
+      state: 'Deposit due',
+      depositPaidAt: null,
+      depositReceipt: null,
+      readyAt: null,
+      balanceDueBy: null,
+      balancePaidAt: null,
+      releasedAt: null,
+      releaseDecision: null,
+      problem: null,
+      movedFromBatchId: null,
+    } satisfies BookingTerms;
+  }
+
+  /**
+   * Step 3 of a booking: its seedlings held against the batch (one conditional update on what is
+   * left to book, recorded with the order's id). Refused: the order is deleted and the shopper
+   * told why (the batch failed, is ready, or has fewer left).
+   */
+  private async holdOnBatch(order: OrderRecord, booking: BookingTerms): Promise<void> {
+    const seedlings = order.products.reduce((sum, l) => sum + l.quantity * l.unit.seedlings, 0);
+    try {
+      await this.batches.hold(
+        booking.batchId,
+        order.products[0]!.product._id,
+        order._id,
+        seedlings,
+      );
+    } catch (error) {
+      await this.orders.delete(order._id);
+      throw error;
+    }
   }
 
   /**
@@ -294,6 +367,18 @@ export class OrderPlacementService {
       streetAddress: user.streetAddress,
     };
   }
+}
+
+/**
+ * The batch an order books, or null for an ordinary order: all its lines must name the same batch
+ * (400 otherwise, nothing written).
+ */
+function bookedBatch(items: { batchId?: string }[]): string | null {
+  const ids = new Set(items.map((i) => i.batchId?.toLowerCase() ?? ''));
+  if (!ids.has('')) {
+    if (ids.size === 1) return [...ids][0]!;
+  } else if (ids.size === 1) return null;
+  throw new BadRequestException({ message: BOOKING_MESSAGES.oneBatch, code: 'VALIDATION_FAILED' });
 }
 
 /** Delivery unless the shopper chose collection (old clients send no method). */

@@ -34,4 +34,21 @@ export class OrderSales {
   refundedBetween(from: Date, to: Date) {
     return this.money.refundedBetween(from, to);
   }
+
+  /** Booking deposits and balances received in [from, to) (money in, apart from sales). */
+  bookingMoneyBetween(from: Date, to: Date) {
+    return this.orders.bookingMoneyBetween(from, to);
+  }
+
+  /**
+   * Bookings whose balance is due by `lastDay` (this week's Sunday) or overdue, still unpaid: how
+   * many and the KES still due.
+   */
+  async balancesDueBy(lastDay: string): Promise<{ count: number; amount: number }> {
+    const { items, total } = await this.orders.bookingsIn('Balance due', 'Pending', {
+      dueBy: lastDay,
+      limit: 1000,
+    });
+    return { count: total, amount: items.reduce((n, o) => n + o.amountDueNow, 0) };
+  }
 }

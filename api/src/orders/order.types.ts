@@ -34,10 +34,11 @@ export interface OrderLineView {
   tier: { minQuantity: number; price: number } | null;
 }
 
-/** A booking of seedlings still growing (null on ordinary orders); dates ISO, days `YYYY-MM-DD`. */
-export interface BookingView {
+/** A booking of seedlings still growing, as the API answers it (dates as ISO instants). */
+export interface OrderBookingView {
   batchId: string;
   productName: string;
+  /** `YYYY-MM-DD` */
   readyOn: string;
   depositPercent: number;
   deposit: number;
@@ -46,12 +47,14 @@ export interface BookingView {
   depositPaidAt: string | null;
   depositReceipt: string | null;
   readyAt: string | null;
+  /** `YYYY-MM-DD`: the shop day the balance is due by once the batch is ready. */
   balanceDueBy: string | null;
   balancePaidAt: string | null;
   releasedAt: string | null;
   releaseDecision: 'kept' | 'refunded' | null;
   problem: 'failed' | 'short' | null;
   movedFromBatchId: string | null;
+  /** When its seedlings left the batch as a sale (dispatched), once. */
   fulfilledAt: string | null;
 }
 
@@ -95,7 +98,8 @@ export interface OrderRecord {
   excessPaid: number;
   /** What the customer is asked to pay now (a booking: the deposit, then the balance). */
   amountDueNow: number;
-  booking: BookingView | null;
+  /** A booking of seedlings still growing; null on an ordinary order. */
+  booking: OrderBookingView | null;
 }
 
 export interface OrderListFilter {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { BatchesModule } from '../batches/batches.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
@@ -16,6 +17,7 @@ import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
+import { OrderBookings } from './order-bookings';
 import { OrderCredits } from './order-credits';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
@@ -31,6 +33,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 
 @Module({
   imports: [
+    BatchesModule,
     CatalogModule,
     InventoryModule,
     DeliveryModule,
@@ -58,7 +61,8 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     { provide: ORDER_EXPIRY, useExisting: OrderExpiry },
     OrderSales,
     OrderCredits,
+    OrderBookings,
   ],
-  exports: [OrdersService, OrderSales, OrderCredits],
+  exports: [OrdersService, OrderSales, OrderCredits, OrderBookings, OrderMoney],
 })
 export class OrdersModule {}

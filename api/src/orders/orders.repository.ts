@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model, UpdateQuery } from 'mongoose';
-import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
+import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME, type BookingState } from '@spc/shared-contracts';
 import { duplicateKeyField } from '../common/mongo-errors';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
@@ -358,6 +358,36 @@ export class OrdersRepository implements OnModuleInit {
     await this.orders.updateOne({ _id: id }, { $set: flags });
   }
 
+  /** A batch's booking orders (placed), in booking order. */
+  async bookingsOfBatch(batchId: string): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.batchId': batchId, placement: 'placed' })
+      .sort({ orderDate: 1 })
+      .limit(5000)
+      .lean<LeanOrder[]>();
+    return docs.map(toRecord);
+  }
+
+  /**
+   * A booking's state changes from one of `from` (with `set`: other `booking.*` fields), in one
+   * conditional update; false when it was no longer in one of them.
+   */
+  async setBookingState(
+    id: string,
+    from: readonly BookingState[],
+    state: BookingState,
+    set: Partial<Record<keyof OrderBooking, unknown>> = {},
+  ): Promise<boolean> {
+    const fields = Object.fromEntries(
+      Object.entries({ ...set, state }).map(([key, value]) => [`booking.${key}`, value]),
+    );
+    const res = await this.orders.updateOne(
+      { _id: id, 'booking.state': { $in: from } },
+      { $set: fields },
+    );
+    return res.modifiedCount === 1;
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await this.orders.deleteOne({ _id: id })).deletedCount === 1;
   }
@@ -518,15 +548,6 @@ export class OrdersRepository implements OnModuleInit {
       .map(toRecord);
   }
 
-  /** The placed bookings of a batch in booking order (oldest first). */
-  async bookingsOfBatch(batchId: string): Promise<OrderRecord[]> {
-    const docs = await this.orders
-      .find({ 'booking.batchId': batchId })
-      .sort({ orderDate: 1 })
-      .lean<LeanOrder[]>();
-    return docs.filter((d) => d.placement === 'placed').map(toRecord);
-  }
-
   /** Placed bookings in one state and order status (a balance due by `dueBy` at the latest). */
   async bookingsIn(
     state: string,
@@ -552,6 +573,19 @@ export class OrdersRepository implements OnModuleInit {
       this.orders.countDocuments(query),
     ]);
     return { items: docs.filter((d) => d.placement === 'placed').map(toRecord), total };
+  }
+
+  /** Bookings whose ready or affected notice is still to be sent (a crash after the change). */
+  async bookingNoticesDue(limit = 100): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'booking.state': { $in: ['Balance due', 'Affected'] }, 'booking.noticeDue': true })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.filter((d) => d.placement === 'placed').map(toRecord);
+  }
+
+  async clearBookingNotice(id: string): Promise<void> {
+    await this.orders.updateOne({ _id: id }, { $unset: { 'booking.noticeDue': '' } });
   }
 
   /** Deposits and balances of bookings received in [from, to) (KES), for the money received. */

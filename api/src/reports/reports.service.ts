@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { BatchesService } from '../batches/batches.service';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { SalesRollup } from './sales-rollup';
@@ -13,6 +14,7 @@ export class ReportsService {
   constructor(
     private readonly orders: OrderSales,
     private readonly rollup: SalesRollup,
+    private readonly batches: BatchesService,
   ) {}
 
   async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
@@ -20,16 +22,27 @@ export class ReportsService {
     const weekStart = startOfShopDay(mondayOf(today));
     const dayStart = startOfShopDay(today);
     const tomorrow = startOfShopDay(addDays(today, 1));
-    const [week, totalSales] = await Promise.all([
+    const sunday = addDays(mondayOf(today), 6);
+    const [week, totalSales, balancesDueThisWeek, batchesReadyThisWeek] = await Promise.all([
       this.orders.paidBetween(weekStart, tomorrow),
       this.rollup.total(),
+      this.orders.balancesDueBy(sunday),
+      this.batchesReadyBetween(mondayOf(today), sunday),
     ]);
     const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);
     return {
       dailySales: sum(week.filter((o) => new Date(o.paidAt!) >= dayStart)),
       weeklySales: sum(week),
       totalSales,
+      balancesDueThisWeek,
+      batchesReadyThisWeek,
     };
+  }
+
+  /** Batches (growing or ready, not failed) whose ready day falls in [from, to]. */
+  private async batchesReadyBetween(from: string, to: string): Promise<number> {
+    const { items } = await this.batches.list({ readyFrom: from, readyTo: to }, 1, 100);
+    return items.filter((b) => b.status !== 'Failed').length;
   }
 
   async report(from: string, to: string): Promise<Omit<SalesReportDto, 'success' | 'message'>> {
@@ -41,9 +54,10 @@ export class ReportsService {
         throw new BadRequestException(`A report covers at most ${MAX_REPORT_DAYS} days`);
     }
     // Days from the rollup (sales-rollup.ts): a year is 365 rows, not a year of orders.
-    const [rows, refunds] = await Promise.all([
+    const [rows, refunds, moneyReceived] = await Promise.all([
       this.rollup.between(from, to),
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
+      this.orders.bookingMoneyBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
     const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
     const split = new Map(days.map((date) => [date, { date, productSales: 0, deliveryFees: 0 }]));
@@ -100,6 +114,7 @@ export class ReportsService {
         deliveryFees,
         series: [...split.values()],
       },
+      moneyReceived,
     };
   }
 }

@@ -117,6 +117,15 @@ export class OrderItemDto {
   @IsMongoId({ message: 'unitId must be the id of one of the product’s units' })
   unitId?: string;
 
+  @ApiPropertyOptional({
+    description:
+      'A booking line: the growing batch of this product the seedlings are booked from (GET /api/bookable-batches). An order with a booking line books: all its lines must be booking lines of the same batch',
+    example: '665f1c2b9d3e4a0012345678',
+  })
+  @IsOptional()
+  @IsMongoId({ message: 'batchId must be the id of a batch of this product' })
+  batchId?: string;
+
   @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productName?: unknown;
   @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productDescription?: unknown;
   @ApiPropertyOptional({ description: 'Ignored' }) @Allow() productImage?: unknown;

@@ -75,30 +75,34 @@ export class MpesaCredit {
 }
 
 /**
- * A booking of seedlings still growing (issue 32): its lines are held against one batch, a deposit
- * is paid now and the balance when the batch is ready. Null on ordinary orders.
+ * A booking of seedlings still growing (issue 32): the order's lines are held against one batch
+ * (not ready stock), a deposit is paid now and the balance when the batch is ready. Null on
+ * ordinary orders.
  */
 @Schema({ _id: false })
 export class OrderBooking {
   @Prop({ required: true }) batchId!: string;
   @Prop({ required: true }) productName!: string;
-  /** The batch's expected ready day, `YYYY-MM-DD`. */
+  /** The batch's ready date when booked (`YYYY-MM-DD`). */
   @Prop({ required: true }) readyOn!: string;
   @Prop({ required: true }) depositPercent!: number;
+  /** round(total × depositPercent / 100), whole KES; the balance is the rest of the total. */
   @Prop({ required: true }) deposit!: number;
   @Prop({ required: true }) balance!: number;
   @Prop({ type: String, enum: BOOKING_STATES, required: true }) state!: BookingState;
   @Prop({ type: Date, default: null }) depositPaidAt!: Date | null;
-  /** The receipt code (or M-Pesa transaction) that completed the deposit. */
   @Prop({ type: String, default: null }) depositReceipt!: string | null;
   @Prop({ type: Date, default: null }) readyAt!: Date | null;
-  /** The last shop day (`YYYY-MM-DD`) to pay the balance; the day after, the booking is released. */
   @Prop({ type: String, default: null }) balanceDueBy!: string | null;
   @Prop({ type: Date, default: null }) balancePaidAt!: Date | null;
   @Prop({ type: Date, default: null }) releasedAt!: Date | null;
-  @Prop({ type: String, default: null }) releaseDecision!: 'kept' | 'refunded' | null;
-  @Prop({ type: String, default: null }) problem!: 'failed' | 'short' | null;
+  @Prop({ type: String, enum: ['kept', 'refunded', null], default: null })
+  releaseDecision!: 'kept' | 'refunded' | null;
+  @Prop({ type: String, enum: ['failed', 'short', null], default: null })
+  problem!: 'failed' | 'short' | null;
   @Prop({ type: String, default: null }) movedFromBatchId!: string | null;
+  /** True from a change the customer must be told of (ready, affected) until they are told. */
+  @Prop({ type: Boolean, default: undefined }) noticeDue?: boolean;
   /** Set once its seedlings left the batch as a sale (dispatched). */
   @Prop({ type: Date, default: null }) fulfilledAt?: Date | null;
 }
@@ -158,6 +162,7 @@ export class Order {
    */
   @Prop({ default: 0 }) amountPaid!: number;
   @Prop({ type: [MpesaCredit], default: undefined }) mpesaCredits?: MpesaCredit[];
+  /** A booking of seedlings still growing; null on an ordinary order. */
   @Prop({ type: OrderBooking, default: null }) booking?: OrderBooking | null;
   createdAt!: Date;
   updatedAt!: Date;
@@ -184,13 +189,15 @@ OrderSchema.index({ placedBy: 1, placement: 1, orderDate: -1 });
 // What the reconciler looks for after a crash, read every interval.
 OrderSchema.index({ placement: 1, ledgerSettled: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1, updatedAt: 1 });
+// A batch's bookings in booking order, and the bookings queue by state.
+OrderSchema.index({ 'booking.batchId': 1, orderDate: 1 });
+OrderSchema.index({ 'booking.state': 1, orderDate: 1 });
 // What the sales rollup reads to find the days to rebuild (reports/sales-rollup.ts).
 OrderSchema.index({ updatedAt: 1 });
 // Bookings (issue 32): the queue's tabs and counts, the sweeps (deposits reached, balances to
 // release, ready batches caught up), a batch's bookings, and the money received per day.
 OrderSchema.index({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 });
 OrderSchema.index({ 'booking.state': 1, amountPaid: 1 });
-OrderSchema.index({ 'booking.batchId': 1, orderDate: 1 });
 OrderSchema.index({ 'booking.depositPaidAt': 1 });
 OrderSchema.index({ 'booking.balancePaidAt': 1 });
 

@@ -10,6 +10,21 @@ export class SalesSummaryData {
   @ApiProperty({ description: 'KES paid since Monday 00:00 (Africa/Nairobi)' })
   weeklySales!: number;
   @ApiProperty({ description: 'KES paid, all time' }) totalSales!: number;
+  @ApiProperty({
+    type: () => BalancesDueDto,
+    description: 'Bookings whose balance is due by Sunday of this week (Africa/Nairobi) or overdue',
+  })
+  balancesDueThisWeek!: BalancesDueDto;
+  @ApiProperty({
+    description:
+      'Batches, growing or ready, whose ready date falls in this week (Monday to Sunday)',
+  })
+  batchesReadyThisWeek!: number;
+}
+
+export class BalancesDueDto {
+  @ApiProperty() count!: number;
+  @ApiProperty({ description: 'KES still due on them' }) amount!: number;
 }
 
 export class SalesSummaryDto extends Envelope(SalesSummaryData) {}
@@ -74,6 +89,18 @@ export class SalesBreakdownDto {
   series!: DailyBreakdownDto[];
 }
 
+/**
+ * Money that came in for bookings in the period, apart from sales completed: deposits (the
+ * booking is not a sale yet) and balances (the sale completes with the balance and counts in
+ * `revenue` then, for its whole total).
+ */
+export class MoneyReceivedDto {
+  @ApiProperty({ description: 'KES of booking deposits received' }) deposits!: number;
+  @ApiProperty({ description: 'How many deposits' }) depositCount!: number;
+  @ApiProperty({ description: 'KES of booking balances received' }) balances!: number;
+  @ApiProperty({ description: 'How many balances' }) balanceCount!: number;
+}
+
 export class SalesReportData {
   @ApiProperty() from!: string;
   @ApiProperty() to!: string;
@@ -81,6 +108,7 @@ export class SalesReportData {
   @ApiProperty({ type: [TopProductDto] }) topProducts!: TopProductDto[];
   @ApiProperty({ type: ReportTotalsDto }) totals!: ReportTotalsDto;
   @ApiProperty({ type: SalesBreakdownDto }) salesBreakdown!: SalesBreakdownDto;
+  @ApiProperty({ type: MoneyReceivedDto }) moneyReceived!: MoneyReceivedDto;
 }
 
 export class SalesReportDto extends Envelope(SalesReportData) {}

@@ -1,0 +1,506 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Types, type FilterQuery, type Model } from 'mongoose';
+import type { StoredBatchStatus } from '@spc/shared-contracts';
+import { isDuplicateKeyError } from '../common/mongo-errors';
+import { StockMovement } from '../inventory/schemas/stock-movement.schema';
+import {
+  actorOf,
+  stockUpdate,
+  type MovementMeta,
+  type PendingMovement,
+} from '../inventory/stock-ledger';
+import { Batch } from './schemas/batch.schema';
+
+/** A batch as the API reads it (plain, its ledger's bookkeeping left out). */
+export interface BatchRecord {
+  _id: string;
+  productId: string;
+  productName: string;
+  sownOn: string;
+  readyOn: string;
+  started: number;
+  lost: number;
+  booked: number;
+  available: number;
+  /** What the batch holds now: its stock on the ledger under `batch:<id>`. */
+  quantity: number;
+  status: StoredBatchStatus;
+  readyAt: string | null;
+  failedAt: string | null;
+  note: string;
+  createdAt: string;
+  /** The bookings' seedlings held here, in booking order. */
+  holds: { orderId: string; seedlings: number; at: string }[];
+  /** Seedlings moved into ready stock when the batch was made ready (0 before). */
+  readyMoved: number;
+  /** 'pending' between making the batch ready and its seedlings reaching the product. */
+  readyStock: 'none' | 'pending' | 'done';
+}
+
+type LeanBatch = Batch & {
+  _id: Types.ObjectId;
+  readyMoved?: number;
+  readyStock?: BatchRecord['readyStock'];
+};
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+function toRecord(doc: LeanBatch): BatchRecord {
+  return {
+    _id: doc._id.toString(),
+    productId: doc.productId,
+    productName: doc.productName,
+    sownOn: doc.sownOn,
+    readyOn: doc.readyOn,
+    started: doc.started,
+    lost: doc.lost ?? 0,
+    booked: doc.booked ?? 0,
+    available: doc.available ?? 0,
+    quantity: doc.quantity ?? 0,
+    status: doc.status,
+    readyAt: iso(doc.readyAt),
+    failedAt: iso(doc.failedAt),
+    note: doc.note ?? '',
+    createdAt: iso(doc.createdAt)!,
+    holds: [...(doc.holds ?? [])]
+      .sort((a, b) => +new Date(a.at) - +new Date(b.at))
+      .map((h) => ({ orderId: h.orderId, seedlings: h.seedlings, at: iso(h.at)! })),
+    readyMoved: doc.readyMoved ?? 0,
+    readyStock: doc.readyStock ?? 'none',
+  };
+}
+
+/** The key of a batch's movements in the stock ledger. */
+export const batchLedgerKey = (id: string) => `batch:${id}`;
+
+/** What is left to book, worked out after the other fields of an update are set. */
+const recomputeAvailable = {
+  $set: {
+    available: {
+      $cond: [
+        { $eq: ['$status', 'Growing'] },
+        { $max: [0, { $subtract: [{ $subtract: ['$started', '$lost'] }, '$booked'] }] },
+        0,
+      ],
+    },
+  },
+};
+
+const PROJECTION = { pendingMovements: 0, releasedFor: 0 } as const;
+
+/** Why a hold was refused, for the placement's message. */
+export type HoldRefusal = 'gone' | 'failed' | 'ready' | 'short';
+
+/**
+ * The only place that touches the `batches` collection. Every change of what a batch holds is one
+ * atomic update that also appends its stock movement (copied then to `stock_movements` under
+ * `batch:<id>`, as the products' are); every hold of a booking is one conditional update on what is
+ * left to book, recorded with the order's id so a retry counts once.
+ */
+@Injectable()
+export class BatchesRepository {
+  constructor(
+    @InjectModel(Batch.name) private readonly batches: Model<Batch>,
+    @InjectModel(StockMovement.name) private readonly movements: Model<StockMovement>,
+  ) {}
+
+  /** A new growing batch with its first movement (`sown`, +started). */
+  async insert(
+    batch: Pick<Batch, 'productId' | 'productName' | 'sownOn' | 'readyOn' | 'started' | 'note'>,
+    by: MovementMeta['by'],
+  ): Promise<BatchRecord> {
+    const _id = new Types.ObjectId();
+    const at = new Date();
+    const sown: PendingMovement = {
+      _id: new Types.ObjectId().toHexString(),
+      seq: 1,
+      reason: 'sown',
+      change: batch.started,
+      quantityAfter: batch.started,
+      note: batch.note || `Sown on ${batch.sownOn}, ready on ${batch.readyOn}`,
+      by: actorOf(by),
+      orderId: null,
+      purchaseNumber: null,
+      at,
+    };
+    await this.batches.collection.insertOne({
+      _id,
+      ...batch,
+      lost: 0,
+      booked: 0,
+      available: batch.started,
+      quantity: batch.started,
+      status: 'Growing',
+      readyAt: null,
+      failedAt: null,
+      holds: [],
+      releasedFor: [],
+      readyMoved: 0,
+      readyStock: 'none',
+      stockSeq: 1,
+      pendingMovements: [sown],
+      createdAt: at,
+    });
+    await this.copyMovements(_id.toHexString(), batch.productName, [sown]);
+    return (await this.findById(_id.toHexString()))!;
+  }
+
+  async findById(id: string): Promise<BatchRecord | null> {
+    if (!Types.ObjectId.isValid(id)) return null;
+    const doc = await this.batches.findById(id).select(PROJECTION).lean<LeanBatch>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  async findByIds(ids: string[]): Promise<BatchRecord[]> {
+    const docs = await this.batches
+      .find({ _id: { $in: ids.filter((id) => Types.ObjectId.isValid(id)) } })
+      .select(PROJECTION)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord);
+  }
+
+  /** A page of batches sorted by ready date (then by when they were made). */
+  async list(
+    filter: {
+      productId?: string;
+      status?: StoredBatchStatus;
+      readyFrom?: string;
+      readyTo?: string;
+      /** Growing with something left to book (`Sold out` is growing with nothing left). */
+      bookable?: boolean;
+    },
+    skip: number,
+    limit: number,
+  ): Promise<{ items: BatchRecord[]; total: number }> {
+    const query: FilterQuery<Batch> = {};
+    if (filter.productId) query.productId = filter.productId;
+    if (filter.status) query.status = filter.status;
+    if (filter.bookable !== undefined) query.available = filter.bookable ? { $gt: 0 } : 0;
+    if (filter.readyFrom || filter.readyTo)
+      query.readyOn = {
+        ...(filter.readyFrom ? { $gte: filter.readyFrom } : {}),
+        ...(filter.readyTo ? { $lte: filter.readyTo } : {}),
+      };
+    const [docs, total] = await Promise.all([
+      this.batches
+        .find(query)
+        .select(PROJECTION)
+        .sort({ readyOn: 1, createdAt: 1 })
+        .skip(skip)
+        .limit(limit)
+        .lean<LeanBatch[]>(),
+      this.batches.countDocuments(query),
+    ]);
+    return { items: docs.map(toRecord), total };
+  }
+
+  /**
+   * Growing batches ready after `today` with seedlings left to book, soonest first: of some
+   * products (all when none given), and ready by `readyTo` when given.
+   */
+  async bookable(
+    today: string,
+    options: { productIds?: string[]; readyFrom?: string; readyTo?: string; limit?: number } = {},
+  ): Promise<BatchRecord[]> {
+    const from = options.readyFrom && options.readyFrom > today ? options.readyFrom : null;
+    const docs = await this.batches
+      .find({
+        status: 'Growing',
+        readyOn: {
+          ...(from ? { $gte: from } : { $gt: today }),
+          ...(options.readyTo ? { $lte: options.readyTo } : {}),
+        },
+        ...(options.productIds ? { productId: { $in: options.productIds } } : {}),
+      })
+      .select(PROJECTION)
+      .sort({ readyOn: 1, createdAt: 1 })
+      .limit(options.limit ?? 2000)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord).filter((b) => b.available > 0);
+  }
+
+  /** A growing batch's ready date or note changed; null when it is not growing (or gone). */
+  async updateGrowing(
+    id: string,
+    changes: { readyOn?: string; note?: string },
+  ): Promise<BatchRecord | null> {
+    const doc = await this.batches
+      .findOneAndUpdate(
+        {
+          _id: id,
+          status: 'Growing',
+          // A ready date is never before the sowing date, whatever runs beside it.
+          ...(changes.readyOn ? { sownOn: { $lte: changes.readyOn } } : {}),
+        },
+        { $set: changes },
+        { new: true, projection: PROJECTION },
+      )
+      .lean<LeanBatch>();
+    return doc ? toRecord(doc) : null;
+  }
+
+  /**
+   * Holds `seedlings` of a growing batch ready after `today` for a booking order, in one
+   * conditional update on what is left to book; true also when the order already holds them (a
+   * retry). Otherwise why not.
+   */
+  async hold(
+    id: string,
+    orderId: string,
+    seedlings: number,
+    today: string,
+  ): Promise<true | HoldRefusal> {
+    if (!Types.ObjectId.isValid(id)) return 'gone';
+    const res = await this.batches.updateOne(
+      {
+        _id: id,
+        status: 'Growing',
+        readyOn: { $gt: today },
+        available: { $gte: seedlings },
+        'holds.orderId': { $ne: orderId },
+      },
+      {
+        $inc: { available: -seedlings, booked: seedlings },
+        $push: { holds: { orderId, seedlings, at: new Date() } },
+      },
+    );
+    if (res.modifiedCount === 1) return true;
+    const doc = await this.batches
+      .findById(id)
+      .select({ status: 1, readyOn: 1, holds: { $elemMatch: { orderId } } })
+      .lean<Pick<Batch, 'status' | 'readyOn' | 'holds'>>();
+    if (!doc) return 'gone';
+    if (doc.holds?.some((h) => h.orderId === orderId && h.seedlings === seedlings)) return true;
+    if (doc.status === 'Failed') return 'failed';
+    if (doc.status === 'Ready' || doc.readyOn <= today) return 'ready';
+    return 'short';
+  }
+
+  /** The seedlings `orderId` holds here (0 when none). */
+  async heldBy(id: string, orderId: string): Promise<number> {
+    if (!Types.ObjectId.isValid(id)) return 0;
+    const doc = await this.batches
+      .findById(id)
+      .select({ holds: { $elemMatch: { orderId } } })
+      .lean<Pick<Batch, 'holds'>>();
+    return doc?.holds?.[0]?.seedlings ?? 0;
+  }
+
+  /**
+   * Drops `orderId`'s hold, no movement: its seedlings stay in the batch (growing: bookable again;
+   * failed: already lost). Conditional on the hold, so two callers release it once. Answers the
+   * seedlings released (0 when none was held).
+   */
+  async releaseHold(id: string, orderId: string): Promise<number> {
+    const seedlings = await this.heldBy(id, orderId);
+    if (!seedlings) return 0;
+    const res = await this.batches.collection.updateOne(
+      {
+        _id: new Types.ObjectId(id),
+        status: { $in: ['Growing', 'Failed'] },
+        holds: { $elemMatch: { orderId, seedlings } },
+      },
+      [
+        {
+          $set: {
+            booked: { $subtract: ['$booked', seedlings] },
+            holds: {
+              $filter: {
+                input: '$holds',
+                cond: { $ne: ['$$this.orderId', { $literal: orderId }] },
+              },
+            },
+          },
+        },
+        recomputeAvailable,
+      ],
+    );
+    return res.modifiedCount === 1 ? seedlings : 0;
+  }
+
+  /**
+   * Takes `orderId`'s held seedlings out of a ready batch with their movement (`reason`: a sale
+   * when the booking is dispatched, `batch-ready` when they go into the product's ready stock after
+   * a release or a cancellation), in one update conditional on the hold. Answers the seedlings.
+   */
+  async takeHeld(
+    id: string,
+    orderId: string,
+    meta: MovementMeta,
+    options: { markReleased?: boolean } = {},
+  ): Promise<number> {
+    const seedlings = await this.heldBy(id, orderId);
+    if (!seedlings) return 0;
+    const doc = await this.changeQuantity(
+      {
+        _id: new Types.ObjectId(id),
+        status: 'Ready',
+        holds: { $elemMatch: { orderId, seedlings } },
+      },
+      -seedlings,
+      { ...meta, orderId },
+      {
+        booked: { $subtract: ['$booked', seedlings] },
+        holds: {
+          $filter: { input: '$holds', cond: { $ne: ['$$this.orderId', { $literal: orderId }] } },
+        },
+        ...(options.markReleased
+          ? {
+              releasedFor: {
+                $concatArrays: [{ $ifNull: ['$releasedFor', []] }, [{ $literal: orderId }]],
+              },
+            }
+          : {}),
+      },
+    );
+    return doc ? seedlings : 0;
+  }
+
+  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
+  async clearReleased(id: string, orderId: string): Promise<void> {
+    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: orderId } });
+  }
+
+  /** True when `orderId`'s seedlings went from this batch into ready stock (marker not cleared). */
+  async wasReleased(id: string, orderId: string): Promise<boolean> {
+    return (await this.batches.countDocuments({ _id: id, releasedFor: orderId })) > 0;
+  }
+
+  /**
+   * A loss of a growing batch (never below 0): what it holds and what is left to book go down,
+   * with its movement. Null when the batch is not growing or holds fewer.
+   */
+  async recordLoss(id: string, quantity: number, meta: MovementMeta): Promise<BatchRecord | null> {
+    return this.changeQuantity(
+      { _id: new Types.ObjectId(id), status: 'Growing', quantity: { $gte: quantity } },
+      -quantity,
+      meta,
+      { lost: { $add: ['$lost', quantity] } },
+    );
+  }
+
+  /**
+   * Growing becomes Ready, once: what no booking holds leaves the batch (`batch-ready`, recorded
+   * as `readyMoved`, `readyStock` pending until the product has it). Null when not growing.
+   */
+  async markReady(id: string, meta: MovementMeta): Promise<BatchRecord | null> {
+    const free = { $max: [0, { $subtract: ['$quantity', '$booked'] }] };
+    return this.changeQuantity(
+      { _id: new Types.ObjectId(id), status: 'Growing' },
+      { $multiply: [-1, free] },
+      meta,
+      {
+        status: { $literal: 'Ready' },
+        readyAt: { $literal: new Date() },
+        readyMoved: free,
+        readyStock: { $literal: 'pending' },
+      },
+    );
+  }
+
+  /** The ready batch's seedlings reached the product's stock. */
+  async markReadyStockDone(id: string): Promise<void> {
+    await this.batches.updateOne(
+      { _id: id, readyStock: 'pending' },
+      { $set: { readyStock: 'done' } },
+    );
+  }
+
+  /** Ready batches whose seedlings may not have reached the product (a crash between the two). */
+  async readyStockPending(): Promise<BatchRecord[]> {
+    const docs = await this.batches
+      .find({ readyStock: 'pending' })
+      .select(PROJECTION)
+      .limit(500)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord);
+  }
+
+  /** Growing becomes Failed, once: everything it holds is lost. Null when not growing. */
+  async markFailed(id: string, note: string, meta: MovementMeta): Promise<BatchRecord | null> {
+    return this.changeQuantity(
+      { _id: new Types.ObjectId(id), status: 'Growing' },
+      { $multiply: [-1, { $max: [0, '$quantity'] }] },
+      meta,
+      {
+        status: { $literal: 'Failed' },
+        failedAt: { $literal: new Date() },
+        ...(note ? { note: { $literal: note } } : {}),
+      },
+    );
+  }
+
+  /**
+   * Copies to the ledger the movements waiting in batch documents older than `before`: what a
+   * crash between a batch's change and its copy left.
+   */
+  async flushPending(before: Date): Promise<number> {
+    const docs = await this.batches.collection
+      .find(
+        { 'pendingMovements.at': { $lt: before } },
+        { projection: { productName: 1, pendingMovements: 1 } },
+      )
+      .limit(500)
+      .toArray();
+    let copied = 0;
+    for (const doc of docs) {
+      const entries = ((doc.pendingMovements ?? []) as PendingMovement[]).filter(
+        (m) => m.at < before,
+      );
+      await this.copyMovements(doc._id.toString(), doc.productName as string, entries);
+      copied += entries.length;
+    }
+    return copied;
+  }
+
+  /**
+   * One change of what a batch holds, with its movement, in one atomic update (`set`: expressions
+   * on the batch before the change), then the movement's copy to the ledger.
+   */
+  private async changeQuantity(
+    filter: Record<string, unknown>,
+    by: number | Record<string, unknown>,
+    meta: MovementMeta,
+    set: Record<string, unknown>,
+  ): Promise<BatchRecord | null> {
+    const { pipeline, movementId } = stockUpdate({ by } as { by: number }, meta, {
+      field: 'quantity',
+      computed: set,
+    });
+    const doc = (await this.batches.collection.findOneAndUpdate(
+      filter,
+      [...pipeline, recomputeAvailable],
+      { returnDocument: 'after' },
+    )) as unknown as (LeanBatch & { pendingMovements?: PendingMovement[] }) | null;
+    if (!doc) return null;
+    await this.copyMovements(
+      doc._id.toHexString(),
+      doc.productName,
+      (doc.pendingMovements ?? []).filter((m) => m._id === movementId),
+    );
+    return toRecord(doc);
+  }
+
+  /** Copies movements to the ledger under their own ids (once), then removes them from the batch. */
+  private async copyMovements(
+    id: string,
+    productName: string,
+    entries: PendingMovement[],
+  ): Promise<void> {
+    if (!entries.length) return;
+    for (const entry of entries) {
+      try {
+        await this.movements.collection.insertOne({
+          ...entry,
+          productId: batchLedgerKey(id),
+          productName,
+        } as never);
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+    await this.batches.collection.updateOne({ _id: new Types.ObjectId(id) }, {
+      $pull: { pendingMovements: { _id: { $in: entries.map((m) => m._id) } } },
+    } as never);
+  }
+}

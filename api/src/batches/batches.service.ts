@@ -1,0 +1,333 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  BOOKING_MESSAGES,
+  LOSS_REASON_WORDS,
+  type BatchStatus,
+  type LossReason,
+  type StoredBatchStatus,
+} from '@spc/shared-contracts';
+import { CatalogService } from '../catalog/catalog.service';
+import type { Actor, Principal } from '../common/principal';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { InventoryService } from '../inventory/inventory.service';
+import { shopDay } from '../reports/shop-time';
+import { BatchesRepository, batchLedgerKey, type BatchRecord } from './batches.repository';
+
+export type { BatchRecord } from './batches.repository';
+
+/** A batch as the API answers it: its status as shoppers and staff read it. */
+export type BatchView = Omit<BatchRecord, 'status' | 'holds' | 'readyMoved' | 'readyStock'> & {
+  status: BatchStatus;
+};
+
+/** The status a batch shows: `Sold out` is growing with nothing left to book. */
+export function batchStatusOf(batch: Pick<BatchRecord, 'status' | 'available'>): BatchStatus {
+  return batch.status === 'Growing' && batch.available <= 0 ? 'Sold out' : batch.status;
+}
+
+export function batchView(batch: BatchRecord): BatchView {
+  const { holds: _h, readyMoved: _m, readyStock: _s, ...rest } = batch;
+  return { ...rest, status: batchStatusOf(batch) };
+}
+
+/** Who a booking's hold is for, as the ledger credits it. */
+export interface HoldRef {
+  purchaseNumber?: string;
+  by?: Principal | null;
+}
+
+/**
+ * Batches of seedlings still growing (issue 32): made, changed, losses, ready and failed on the
+ * batch's side (each a movement of the stock ledger under `batch:<id>`), and the bookings' holds
+ * against them with the same no-oversell guarantee as ready stock. What happens to the bookings
+ * themselves is the bookings module's (see BookingLifeService).
+ */
+@Injectable()
+export class BatchesService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(BatchesService.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly batches: BatchesRepository,
+    private readonly catalog: CatalogService,
+    private readonly inventory: InventoryService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.reconcile();
+    this.timer = setInterval(
+      () => void this.reconcile(),
+      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** The shop's day today (`YYYY-MM-DD`, Africa/Nairobi). */
+  today(): string {
+    return shopDay(new Date());
+  }
+
+  async create(
+    actor: Principal,
+    dto: { productId: string; sownOn: string; readyOn: string; started: number; note?: string },
+  ): Promise<BatchRecord> {
+    if (dto.readyOn < dto.sownOn) throw new BadRequestException(BOOKING_MESSAGES.readyBeforeSown);
+    const [product] = await this.catalog.findForOrder([dto.productId]);
+    if (!product) throw new NotFoundException('Product not found');
+    return this.batches.insert(
+      {
+        productId: product._id,
+        productName: product.productName,
+        sownOn: dto.sownOn,
+        readyOn: dto.readyOn,
+        started: dto.started,
+        note: dto.note?.trim() ?? '',
+      },
+      actor,
+    );
+  }
+
+  async get(id: string): Promise<BatchRecord> {
+    const batch = await this.batches.findById(id);
+    if (!batch) throw new NotFoundException('Batch not found');
+    return batch;
+  }
+
+  findByIds(ids: string[]): Promise<BatchRecord[]> {
+    return this.batches.findByIds(ids);
+  }
+
+  list(
+    filter: {
+      productId?: string;
+      status?: BatchStatus;
+      readyFrom?: string;
+      readyTo?: string;
+    },
+    page: number,
+    limit: number,
+  ): Promise<{ items: BatchRecord[]; total: number }> {
+    const stored: StoredBatchStatus | undefined =
+      filter.status === 'Sold out' ? 'Growing' : filter.status;
+    const bookable =
+      filter.status === 'Sold out' ? false : filter.status === 'Growing' ? true : undefined;
+    return this.batches.list({ ...filter, status: stored, bookable }, (page - 1) * limit, limit);
+  }
+
+  async update(id: string, dto: { readyOn?: string; note?: string }): Promise<BatchRecord> {
+    const batch = await this.get(id);
+    if (batch.status !== 'Growing') throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    if (dto.readyOn && dto.readyOn < batch.sownOn)
+      throw new BadRequestException(BOOKING_MESSAGES.readyBeforeSown);
+    const changes = {
+      ...(dto.readyOn ? { readyOn: dto.readyOn } : {}),
+      ...(dto.note !== undefined ? { note: dto.note.trim() } : {}),
+    };
+    if (!Object.keys(changes).length) return batch;
+    const updated = await this.batches.updateGrowing(id, changes);
+    if (!updated) throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    return updated;
+  }
+
+  /** A loss on a growing batch, never below 0 (409 otherwise); its movement on the ledger. */
+  async recordLoss(
+    actor: Principal,
+    id: string,
+    dto: { quantity: number; note?: string; reason?: LossReason },
+  ): Promise<BatchRecord> {
+    const batch = await this.get(id);
+    if (batch.status !== 'Growing') throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    const reason = dto.reason ?? 'died';
+    const after = await this.batches.recordLoss(id, dto.quantity, {
+      reason,
+      by: actor,
+      note: dto.note?.trim() || `${dto.quantity} seedlings ${LOSS_REASON_WORDS[reason]}`,
+    });
+    if (after) return after;
+    const now = await this.get(id);
+    if (now.status !== 'Growing') throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    throw new ConflictException(BOOKING_MESSAGES.lossTooLarge(now.quantity));
+  }
+
+  /**
+   * Growing becomes Ready, exactly once (409 otherwise): what no booking holds goes into the
+   * product's ready stock through the ledger (out of the batch, into the product, each once).
+   */
+  async markReady(actor: Actor, id: string): Promise<BatchRecord> {
+    const batch = await this.get(id);
+    if (batch.status === 'Ready') throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
+    if (batch.status === 'Failed') throw new ConflictException(BOOKING_MESSAGES.batchFailed);
+    const ready = await this.batches.markReady(id, {
+      reason: 'batch-ready',
+      by: person(actor),
+      note: `Batch ready: seedlings no booking holds went into ready stock`,
+    });
+    if (!ready) throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
+    await this.moveReadyStock(ready, actor);
+    return ready;
+  }
+
+  /** Growing becomes Failed, once (409 otherwise): everything it holds is lost on the ledger. */
+  async markFailed(actor: Actor, id: string, note: string): Promise<BatchRecord> {
+    const batch = await this.get(id);
+    if (batch.status === 'Ready') throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
+    if (batch.status === 'Failed') throw new ConflictException(BOOKING_MESSAGES.alreadyFailed);
+    const failed = await this.batches.markFailed(id, note.trim(), {
+      reason: 'died',
+      by: person(actor),
+      note: `Batch failed${note.trim() ? `: ${note.trim()}` : ''}`,
+    });
+    if (!failed) throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    return failed;
+  }
+
+  /**
+   * Holds a booking's seedlings against its batch (one conditional update; a retry counts once).
+   * Refuses with the message the shopper reads: the batch failed (409), is ready (400), is
+   * another product's (400) or has fewer left to book (409).
+   */
+  async hold(
+    batchId: string,
+    productId: string,
+    orderId: string,
+    seedlings: number,
+  ): Promise<void> {
+    const result = await this.batches.hold(batchId, orderId, seedlings, this.today());
+    if (result === true) {
+      const batch = await this.batches.findById(batchId);
+      if (batch?.productId === productId) return;
+      await this.batches.releaseHold(batchId, orderId);
+      throw new BadRequestException(BOOKING_MESSAGES.batchOfAnotherProduct);
+    }
+    throw await this.refusal(batchId, result);
+  }
+
+  /**
+   * The batch a booking line names, checked before the order is written: it exists, is the
+   * line's product's and can be booked (the hold itself still decides the race).
+   */
+  async checkBookable(batchId: string, productId: string, seedlings: number): Promise<BatchRecord> {
+    const batch = await this.batches.findById(batchId);
+    if (!batch) throw new BadRequestException(BOOKING_MESSAGES.batchGone);
+    if (batch.productId !== productId)
+      throw new BadRequestException(BOOKING_MESSAGES.batchOfAnotherProduct);
+    if (batch.status === 'Failed') throw await this.refusal(batchId, 'failed');
+    if (batch.status === 'Ready' || batch.readyOn <= this.today())
+      throw await this.refusal(batchId, 'ready');
+    if (batch.available < seedlings) throw await this.refusal(batchId, 'short');
+    return batch;
+  }
+
+  /**
+   * Gives a booking's seedlings back, once whatever runs beside it or is retried: to what is left
+   * to book while the batch grows (placement undone, cancelled, expired, moved, refunded); into
+   * the product's ready stock once the batch is ready (batch −n, product +n); nothing to move
+   * once it failed (already lost). Answers the seedlings released.
+   */
+  async release(batchId: string, orderId: string, ref: HoldRef = {}): Promise<number> {
+    const batch = await this.batches.findById(batchId);
+    if (!batch) return 0;
+    if (batch.status !== 'Ready') return this.batches.releaseHold(batchId, orderId);
+    // Ready: the product gets the seedlings first (marked with the order, so once), then they
+    // leave the batch; a crash between is finished by calling this again.
+    const held = batch.holds.find((h) => h.orderId === orderId)?.seedlings ?? 0;
+    if (!held) {
+      // Already taken out (a retry after a crash): only the product's marker may be left.
+      await this.inventory.clearRestockMarker(batch.productId, orderId);
+      return 0;
+    }
+    await this.inventory.receiveFromBatch(batch.productId, orderId, held, {
+      purchaseNumber: ref.purchaseNumber,
+      by: ref.by ?? null,
+      note: `Booking ${ref.purchaseNumber ?? orderId} released: its seedlings went into ready stock`,
+    });
+    const taken = await this.batches.takeHeld(batchId, orderId, {
+      reason: 'batch-ready',
+      by: ref.by ?? null,
+      purchaseNumber: ref.purchaseNumber ?? null,
+      note: `Booking ${ref.purchaseNumber ?? orderId} released into ready stock`,
+    });
+    await this.inventory.clearRestockMarker(batch.productId, orderId);
+    return taken;
+  }
+
+  /**
+   * A ready booking handed over (dispatched or collected): its seedlings leave the batch as a
+   * sale, once. Answers the seedlings (0 when it held none here).
+   */
+  fulfil(batchId: string, orderId: string, ref: HoldRef = {}): Promise<number> {
+    return this.batches.takeHeld(batchId, orderId, {
+      reason: 'sale',
+      by: ref.by ?? null,
+      purchaseNumber: ref.purchaseNumber ?? null,
+      note: `Booking ${ref.purchaseNumber ?? orderId} handed over`,
+    });
+  }
+
+  /** The seedlings `orderId` holds on this batch (0 when none). */
+  heldBy(batchId: string, orderId: string): Promise<number> {
+    return this.batches.heldBy(batchId, orderId);
+  }
+
+  /** Growing batches ready after today with seedlings left to book, soonest first. */
+  bookable(options: { productIds?: string[]; readyFrom?: string; readyTo?: string } = {}) {
+    return this.batches.bookable(this.today(), options);
+  }
+
+  /** Finishes what a crash left: movements not yet copied, ready seedlings not yet moved. */
+  async reconcile(): Promise<void> {
+    try {
+      await this.batches.flushPending(new Date(Date.now() - 5000));
+      for (const batch of await this.batches.readyStockPending())
+        await this.moveReadyStock(batch, null);
+    } catch (error) {
+      this.logger.error(`Batch reconciliation failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The ready batch's free seedlings into the product's stock, once (marked with the batch). */
+  private async moveReadyStock(batch: BatchRecord, actor: Actor | null): Promise<void> {
+    const key = batchLedgerKey(batch._id);
+    if (batch.readyMoved > 0)
+      await this.inventory.receiveFromBatch(batch.productId, key, batch.readyMoved, {
+        by: person(actor),
+        note: `Batch sown on ${batch.sownOn} ready: ${batch.readyMoved} seedlings into ready stock`,
+      });
+    await this.batches.markReadyStockDone(batch._id);
+    await this.inventory.clearRestockMarker(batch.productId, key);
+  }
+
+  private async refusal(batchId: string, why: 'gone' | 'failed' | 'ready' | 'short') {
+    if (why === 'gone') return new BadRequestException(BOOKING_MESSAGES.batchGone);
+    if (why === 'failed')
+      return new ConflictException({ message: BOOKING_MESSAGES.batchFailed, code: 'BATCH_FAILED' });
+    if (why === 'ready')
+      return new BadRequestException({ message: BOOKING_MESSAGES.batchReady, code: 'BATCH_READY' });
+    const left = (await this.batches.findById(batchId))?.available ?? 0;
+    return new ConflictException({
+      message: BOOKING_MESSAGES.onlyLeft(left),
+      code: 'OUT_OF_STOCK',
+      errors: [{ field: 'products', messages: [`available: ${left}`] }],
+    });
+  }
+}
+
+/** A person who acted (credited in the ledger), not the shop itself. */
+function person(actor: Actor | null | undefined): Principal | null {
+  return actor && actor.role !== 'system' ? (actor as Principal) : null;
+}

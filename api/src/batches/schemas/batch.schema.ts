@@ -1,0 +1,52 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { STORED_BATCH_STATUSES, type StoredBatchStatus } from '@spc/shared-contracts';
+import type { PendingMovement } from '../../inventory/stock-ledger';
+
+/** One booking's seedlings held against the batch (recorded with the order's id: a retry counts once). */
+@Schema({ _id: false })
+export class BatchHold {
+  @Prop({ required: true }) orderId!: string;
+  @Prop({ required: true }) seedlings!: number;
+  @Prop({ required: true }) at!: Date;
+}
+
+/**
+ * A batch of one product's seedlings, sown on a day and ready weeks later. `quantity` is what the
+ * batch holds now (its stock: started, less losses and what left it), changed only with a movement
+ * of the stock ledger under `batch:<id>`, in the same update (see `stockUpdate`). `booked` is what
+ * bookings hold of it and `available` what is left to book (started − lost − booked, never below 0);
+ * a booking takes seedlings by one conditional update on `available`.
+ */
+@Schema({ collection: 'batches', versionKey: false })
+export class Batch {
+  @Prop({ required: true }) productId!: string;
+  @Prop({ required: true }) productName!: string;
+  /** Shop days, `YYYY-MM-DD`. */
+  @Prop({ required: true }) sownOn!: string;
+  @Prop({ required: true }) readyOn!: string;
+  @Prop({ required: true }) started!: number;
+  @Prop({ default: 0 }) lost!: number;
+  @Prop({ default: 0 }) booked!: number;
+  @Prop({ required: true }) available!: number;
+  @Prop({ required: true }) quantity!: number;
+  @Prop({ type: String, enum: STORED_BATCH_STATUSES, default: 'Growing' })
+  status!: StoredBatchStatus;
+  @Prop({ type: Date, default: null }) readyAt!: Date | null;
+  @Prop({ type: Date, default: null }) failedAt!: Date | null;
+  @Prop({ default: '' }) note!: string;
+  @Prop({ type: [BatchHold], default: [] }) holds!: BatchHold[];
+  /** Orders whose released seedlings went into ready stock after the batch was ready (once each). */
+  @Prop({ type: [String], default: [] }) releasedFor!: string[];
+  @Prop({ default: 0 }) stockSeq!: number;
+  @Prop({ type: [Object], default: [] }) pendingMovements!: PendingMovement[];
+  @Prop({ required: true }) createdAt!: Date;
+}
+
+export const BatchSchema = SchemaFactory.createForClass(Batch);
+// The desk's list by ready date, of a product or of a status; the storefront's bookable batches.
+BatchSchema.index({ readyOn: 1 });
+BatchSchema.index({ productId: 1, readyOn: 1 });
+BatchSchema.index({ status: 1, readyOn: 1 });
+BatchSchema.index({ productId: 1, status: 1, readyOn: 1 });
+// The ledger's reconciler: movements left waiting by a crash.
+BatchSchema.index({ 'pendingMovements.at': 1 });

@@ -1,0 +1,203 @@
+import {
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { formatMoney, type BookingState } from '@spc/shared-contracts';
+import { AuditService } from '../audit/audit.service';
+import type { BatchRecord } from '../batches/batches.service';
+import { BatchesService } from '../batches/batches.service';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MailService } from '../mail/mail.service';
+import { balanceDueMail } from '../orders/order-booking-mail';
+import { OrderBookings } from '../orders/order-bookings';
+import { OrderCredits } from '../orders/order-credits';
+import type { OrderRecord } from '../orders/order.types';
+import { OrdersService } from '../orders/orders.service';
+import { SHOP_ACTOR } from '../orders/shop-actor';
+import { addDays, shopDay } from '../reports/shop-time';
+import { SmsService } from '../sms/sms.service';
+import { RELEASE_BOOKING } from './booking-steps';
+
+/** States of a booking whose seedlings its batch still holds for it, before it is handed over. */
+const WAITING: readonly BookingState[] = ['Deposit due', 'Booked', 'Balance due', 'Paid'];
+
+/**
+ * What happens to a batch's bookings when the batch's side has changed (the staff batch routes
+ * call these after their own work), and the sweeps that keep the bookings' life going on its own:
+ * ready → balance due (told by SMS and e-mail), short or failed → affected (told by SMS), a
+ * balance unpaid after its day → released. Each change is one conditional update per order, and a
+ * notice is owed (`noticeDue`) from the change until it is sent, so a crash between the two is
+ * caught up by the sweep and the customer is told exactly once.
+ */
+@Injectable()
+export class BookingLifeService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(BookingLifeService.name);
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    private readonly bookings: OrderBookings,
+    private readonly orders: OrdersService,
+    private readonly credits: OrderCredits,
+    private readonly batches: BatchesService,
+    private readonly sms: SmsService,
+    private readonly mail: MailService,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const every = Math.min(10 * 60_000, Math.max(1000, this.config.orders.reconcileAfterMs));
+    this.timer = setInterval(() => void this.sweep(), every);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * The batch is ready: each `Booked` booking owes its balance by the ready day +
+   * BOOKING_BALANCE_DAYS and is told so; `Deposit due` ones stay so (they still expire like
+   * unpaid orders) but know their batch is ready, as do bookings paid early.
+   */
+  async onBatchReady(batch: BatchRecord): Promise<void> {
+    const readyAt = batch.readyAt ? new Date(batch.readyAt) : new Date();
+    const balanceDueBy = addDays(shopDay(readyAt), this.config.bookings.balanceDays);
+    for (const order of await this.bookings.ofBatch(batch._id)) {
+      if (order.booking?.batchId !== batch._id) continue;
+      const moved = await this.bookings.setState(order._id, ['Booked'], 'Balance due', {
+        readyAt,
+        balanceDueBy,
+        noticeDue: true,
+      });
+      if (moved) {
+        await this.audit.record(
+          SHOP_ACTOR,
+          'booking.ready',
+          `The batch of booking ${order.purchaseNumber} is ready: its balance of ${formatMoney(order.totalAmount - order.amountPaid)} is due by ${balanceDueBy}`,
+          { type: 'order', id: order._id, label: order.purchaseNumber },
+        );
+        await this.tell(order._id);
+      } else if (order.booking.state === 'Deposit due' || order.booking.state === 'Paid') {
+        await this.bookings.setState(order._id, [order.booking.state], order.booking.state, {
+          readyAt,
+        });
+      }
+    }
+  }
+
+  /**
+   * The batch fell short: it can give its bookings `seedlingsLeft` in all. The earliest bookings
+   * keep their seedlings; the latest that no longer fit become `Affected` (problem `short`), told
+   * by SMS.
+   */
+  async onBatchShort(batch: BatchRecord, seedlingsLeft: number): Promise<void> {
+    let kept = 0;
+    const held = new Map(batch.holds.map((h) => [h.orderId, h.seedlings]));
+    for (const order of await this.bookings.ofBatch(batch._id)) {
+      const seedlings = held.get(order._id) ?? 0;
+      if (!seedlings || !WAITING.includes(order.booking!.state)) continue;
+      if (kept + seedlings <= seedlingsLeft) {
+        kept += seedlings;
+        continue;
+      }
+      await this.affect(order, 'short');
+    }
+  }
+
+  /** The batch failed: every booking still waiting on it becomes `Affected` (problem `failed`). */
+  async onBatchFailed(batch: BatchRecord): Promise<void> {
+    for (const order of await this.bookings.ofBatch(batch._id))
+      if (order.booking?.batchId === batch._id && WAITING.includes(order.booking.state))
+        await this.affect(order, 'failed');
+  }
+
+  /**
+   * Everything the clock and crashes leave to do, safe to run on several instances at once:
+   * deposits reached but not booked, bookings of a ready batch still `Booked`, notices owed,
+   * dispatched bookings still on their batch, and balances unpaid past their day released.
+   */
+  async sweep(now = new Date()): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.credits.finishDeposits(SHOP_ACTOR);
+      await this.catchUpReady();
+      for (const order of await this.bookings.noticesDue()) await this.tell(order._id);
+      await this.bookings.finishFulfilments(SHOP_ACTOR);
+      await this.releaseOverdue(now);
+    } catch (error) {
+      this.logger.error(`The bookings sweep failed: ${(error as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /**
+   * Releases bookings whose balance is still unpaid after their last day (shop time), with the
+   * shop's policy on the deposit (BOOKING_RELEASE_DEPOSIT). Answers how many.
+   */
+  async releaseOverdue(now = new Date()): Promise<number> {
+    const decision = this.config.bookings.releaseDeposit === 'refund' ? 'refunded' : 'kept';
+    const { items } = await this.bookings.inState('Balance due', 'Pending', {
+      dueBefore: shopDay(now),
+      limit: 100,
+    });
+    let released = 0;
+    for (const order of items) {
+      try {
+        await this.orders.runOn(RELEASE_BOOKING, SHOP_ACTOR, order, { decision });
+        released++;
+      } catch (error) {
+        // Paid or changed meanwhile: no longer the sweep's.
+        if (!(error instanceof HttpException)) throw error;
+      }
+    }
+    return released;
+  }
+
+  /** Bookings still `Booked` on a batch that is ready (its ready step crashed midway). */
+  private async catchUpReady(): Promise<void> {
+    const { items } = await this.bookings.inState('Booked', 'Pending', { limit: 200 });
+    const ids = [...new Set(items.map((o) => o.booking!.batchId))];
+    if (!ids.length) return;
+    for (const batch of await this.batches.findByIds(ids))
+      if (batch.status === 'Ready') await this.onBatchReady(batch);
+  }
+
+  private async affect(order: OrderRecord, problem: 'failed' | 'short'): Promise<void> {
+    const moved = await this.bookings.setState(order._id, WAITING, 'Affected', {
+      problem,
+      noticeDue: true,
+    });
+    if (!moved) return;
+    await this.audit.record(
+      SHOP_ACTOR,
+      'booking.affected',
+      `Booking ${order.purchaseNumber} is affected: its batch ${problem === 'short' ? 'fell short and cannot give it its seedlings' : 'failed'}; it waits to be moved to another batch or refunded`,
+      { type: 'order', id: order._id, label: order.purchaseNumber },
+    );
+    await this.tell(order._id);
+  }
+
+  /** Sends the notice a booking is owed (SMS once per event; the e-mail with it), then clears it. */
+  private async tell(orderId: string): Promise<void> {
+    const order = await this.bookings.find(orderId);
+    if (!order?.booking) return;
+    if (order.booking.state === 'Balance due') {
+      await this.sms.notifyOrder(order, 'balance-due');
+      const mail = balanceDueMail(order, this.config.storefrontUrl, this.config.mpesa?.shortcode);
+      if (mail && !(await this.mail.send(mail)))
+        this.logger.warn(`The balance e-mail for ${order.purchaseNumber} was not sent`);
+    } else if (order.booking.state === 'Affected') {
+      await this.sms.notifyOrder(order, 'affected');
+    }
+    await this.bookings.noticeSent(orderId);
+  }
+}
