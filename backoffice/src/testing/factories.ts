@@ -16,6 +16,8 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountPaid: 0,
     amountOutstanding: 0,
     excessPaid: 0,
+    amountDueNow: 1270,
+    booking: null,
     placedBy: {
       _id: '6650f0c2a1b2c3d4e5f60009',
       fullName: 'Kamau Mwangi',

@@ -793,6 +793,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/booking/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a booking's deposit seen paid (its M-Pesa or receipt code); the amount must equal the deposit */
+        post: operations["BookingsController_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/booking/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move an affected booking to another growing batch of the same product (staff, or the customer who owns it) */
+        post: operations["BookingsController_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/booking/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund an affected booking by M-Pesa and cancel it (staff, or the customer who owns it) */
+        post: operations["BookingsController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bookings queue: deposits to confirm, balances due this week (or overdue), ready to dispatch, affected */
+        get: operations["BookingsController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many bookings wait in each of the queue's tabs */
+        get: operations["BookingsController_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/options": {
         parameters: {
             query?: never;
@@ -1723,10 +1808,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -1745,7 +1830,7 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             /**
-             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
              * @example VALIDATION_FAILED
              */
             code: components["schemas"]["ErrorCode"];
@@ -2095,6 +2180,11 @@ export interface components {
              * @example 665f1c2b9d3e4a00123456aa
              */
             unitId?: string | null;
+            /**
+             * @description A booking line: the growing batch of this product the seedlings are booked from (GET /api/bookable-batches). An order with a booking line books: all its lines must be booking lines of the same batch
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            batchId?: string | null;
             /** @description Ignored */
             productName?: Record<string, never> | null;
             /** @description Ignored */
@@ -2470,7 +2560,7 @@ export interface components {
             /** @description Why the state machine refuses it */
             reason?: string;
             /** @enum {string} */
-            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         };
         OrderDocumentAvailabilityDto: {
             available: boolean;
@@ -2543,7 +2633,7 @@ export interface components {
              * @description Why, as a stable error code
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Why, in words a clerk can act on */
             message: string;
         };
@@ -2559,6 +2649,46 @@ export interface components {
             doneOrders: components["schemas"]["BulkDoneOrderDto"][];
             /** @description The orders left as they were */
             refused: components["schemas"]["BulkRefusedOrderDto"][];
+        };
+        RecordDepositDto: {
+            /**
+             * @description The M-Pesa (or receipt) code of the deposit
+             * @example SGH7K2LP9Q
+             */
+            transactionCode: string;
+            /**
+             * @description Whole KES; must equal the booking's deposit
+             * @example 4500
+             */
+            amount: number;
+        };
+        MoveBookingDto: {
+            /** @description A growing batch of the same product with room for the booking */
+            batchId: string;
+        };
+        BookingQueueResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            orders: components["schemas"]["OrderDto"][];
+            totalOrders: number;
+            totalPages: number;
+            page: number;
+        };
+        BookingCountsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Deposit due: deposits to confirm */
+            deposits: number;
+            /** @description Balance due by Sunday of this week (shop time) or overdue */
+            balances: number;
+            /** @description Paid bookings not yet sent out */
+            dispatch: number;
+            /** @description Their batch failed or fell short: to move or refund */
+            affected: number;
         };
         PaymentOptionsResponseDto: {
             /** @example true */
@@ -2784,6 +2914,11 @@ export interface components {
             message: string;
             refund: components["schemas"]["MpesaRefundViewDto"];
         };
+        BalancesDueDto: {
+            count: number;
+            /** @description KES still due on them */
+            amount: number;
+        };
         SalesSummaryDto: {
             /** @example true */
             success: boolean;
@@ -2795,6 +2930,10 @@ export interface components {
             weeklySales: number;
             /** @description KES paid, all time */
             totalSales: number;
+            /** @description Bookings whose balance is due by Sunday of this week (Africa/Nairobi) or overdue */
+            balancesDueThisWeek: components["schemas"]["BalancesDueDto"];
+            /** @description Batches, growing or ready, whose ready date falls in this week (Monday to Sunday) */
+            batchesReadyThisWeek: number;
         };
         DailySalesDto: {
             /** @example 2026-11-22 */
@@ -2840,6 +2979,16 @@ export interface components {
             /** @description The same split per day of `series` */
             series: components["schemas"]["DailyBreakdownDto"][];
         };
+        MoneyReceivedDto: {
+            /** @description KES of booking deposits received */
+            deposits: number;
+            /** @description How many deposits */
+            depositCount: number;
+            /** @description KES of booking balances received */
+            balances: number;
+            /** @description How many balances */
+            balanceCount: number;
+        };
         SalesReportDto: {
             /** @example true */
             success: boolean;
@@ -2851,6 +3000,7 @@ export interface components {
             topProducts: components["schemas"]["TopProductDto"][];
             totals: components["schemas"]["ReportTotalsDto"];
             salesBreakdown: components["schemas"]["SalesBreakdownDto"];
+            moneyReceived: components["schemas"]["MoneyReceivedDto"];
         };
         SubCountyDto: {
             /** @example Ruiru */
@@ -3251,7 +3401,7 @@ export interface components {
             /** @description Order of the product’s movements (1, 2, ...) */
             seq: number;
             /** @enum {string} */
-            reason: "opening" | "sale" | "return" | "restock" | "out_of_stock" | "correction" | "died" | "damaged" | "given_away";
+            reason: "opening" | "sale" | "return" | "restock" | "out_of_stock" | "correction" | "died" | "damaged" | "given_away" | "sown" | "batch-ready";
             /**
              * @description Signed change of the stock
              * @example -3
@@ -6820,6 +6970,315 @@ export interface operations {
                 };
             };
             /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordDepositDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not Deposit due, or code in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveBookingDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_queue: {
+        parameters: {
+            query: {
+                tab: "deposits" | "balances" | "dispatch" | "affected";
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingQueueResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookingsController_counts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingCountsResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
             403: {
                 headers: {
                     [name: string]: unknown;

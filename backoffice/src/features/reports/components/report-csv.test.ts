@@ -20,6 +20,7 @@ describe('sales report CSV', () => {
         refunds: { orders: 1, amount: 1270 },
       },
       salesBreakdown: { productSales: 1285, deliveryFees: 300, series: [] },
+      moneyReceived: { deposits: 0, depositCount: 0, balances: 0, balanceCount: 0 },
     } as SalesReport;
     expect(reportToCsv(report)).toBe(
       'date,orders,revenue_kes\n2026-11-20,2,1585\n2026-11-21,0,0\ntotal,2,1585\nrefunds,1,1270\n',
