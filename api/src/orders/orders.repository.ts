@@ -499,6 +499,8 @@ export class OrdersRepository implements OnModuleInit {
         $or: [
           { 'paymentDetails.receiptKey': key },
           { 'paymentDetails.transactionCode': key, paymentStatus: 'Paid' },
+          // A booking's deposit code pays that deposit only.
+          { 'booking.depositReceipt': key },
         ],
       })
       .select({ purchaseNumber: 1 })

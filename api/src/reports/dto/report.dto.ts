@@ -5,13 +5,18 @@ import { IsCalendarDay } from '../../common/calendar-day';
 
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
+export class BalancesDueDto {
+  @ApiProperty() count!: number;
+  @ApiProperty({ description: 'KES still due on them' }) amount!: number;
+}
+
 export class SalesSummaryData {
   @ApiProperty({ description: 'KES paid today (Africa/Nairobi)' }) dailySales!: number;
   @ApiProperty({ description: 'KES paid since Monday 00:00 (Africa/Nairobi)' })
   weeklySales!: number;
   @ApiProperty({ description: 'KES paid, all time' }) totalSales!: number;
   @ApiProperty({
-    type: () => BalancesDueDto,
+    type: BalancesDueDto,
     description: 'Bookings whose balance is due by Sunday of this week (Africa/Nairobi) or overdue',
   })
   balancesDueThisWeek!: BalancesDueDto;
@@ -20,11 +25,6 @@ export class SalesSummaryData {
       'Batches, growing or ready, whose ready date falls in this week (Monday to Sunday)',
   })
   batchesReadyThisWeek!: number;
-}
-
-export class BalancesDueDto {
-  @ApiProperty() count!: number;
-  @ApiProperty({ description: 'KES still due on them' }) amount!: number;
 }
 
 export class SalesSummaryDto extends Envelope(SalesSummaryData) {}

@@ -1,0 +1,356 @@
+/**
+ * The money and life of a booking after it is placed (issue 32): the deposit (M-Pesa prompt,
+ * paybill, or recorded by staff), the batch ready → balance due with the SMS, the balance, the
+ * dispatch taking the seedlings from the batch; an expired deposit; a released balance; a failed
+ * batch whose bookings are moved or refunded. Against the Daraja and SMS simulators over HTTP.
+ */
+import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
+import { BatchesService } from '../src/batches/batches.service';
+import { BookingLifeService } from '../src/bookings/booking-life.service';
+import type { Principal } from '../src/common/principal';
+import { OrdersService } from '../src/orders/orders.service';
+import { addDays, shopDay } from '../src/reports/shop-time';
+import { bearer, type Session } from './support/identity';
+import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
+import { guest, placeOrder } from './support/shop';
+import { createShopWorld } from './support/shop-world';
+import { SMS_TEST_SETTINGS } from './support/sms';
+import { waitFor } from './support/wait';
+
+interface Booking {
+  state: string;
+  deposit: number;
+  balance: number;
+  depositPaidAt: string | null;
+  balanceDueBy: string | null;
+  releaseDecision: string | null;
+  problem: string | null;
+  batchId: string;
+  movedFromBatchId: string | null;
+  fulfilledAt: string | null;
+}
+interface Order {
+  _id: string;
+  purchaseNumber: string;
+  totalAmount: number;
+  amountPaid: number;
+  amountDueNow: number;
+  paymentStatus: string;
+  orderStatus: string;
+  booking: Booking | null;
+  guestInfo: { phoneNumber: string };
+}
+
+const asDaraja = (phone: string) => `254${phone.slice(1)}`;
+
+describe('bookings: deposit, balance, release, affected', () => {
+  let m: MpesaTestApp;
+  let sms: SmsSimulator;
+  let staff: Session;
+  let productId: string;
+  let clerk: Principal;
+  let batches: BatchesService;
+  let life: BookingLifeService;
+
+  beforeAll(async () => {
+    sms = await startSmsSimulator({
+      username: SMS_TEST_SETTINGS.AT_USERNAME,
+      apiKey: SMS_TEST_SETTINGS.AT_API_KEY,
+    });
+    m = await createMpesaTestApp('bookings', {
+      ...SMS_TEST_SETTINGS,
+      SMS_PROVIDER: 'simulator',
+      SMS_BASE_URL: sms.url,
+      SMS_RETRY_INTERVAL_MS: '200',
+      BOOKING_DEPOSIT_PERCENT: '30',
+      BOOKING_BALANCE_DAYS: '7',
+    });
+    const world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
+    staff = world.staff;
+    productId = world.productId;
+    clerk = { id: staff.user._id, role: 'staff', fullName: staff.user.fullName } as Principal;
+    batches = m.t.app.get(BatchesService, { strict: false });
+    life = m.t.app.get(BookingLifeService, { strict: false });
+  });
+  afterAll(async () => {
+    await m.close();
+    await sms.close();
+  });
+
+  const inDays = (n: number) => addDays(shopDay(new Date()), n);
+  const newBatch = (started = 100, readyIn = 60) =>
+    batches.create(clerk, { productId, sownOn: inDays(-10), readyOn: inDays(readyIn), started });
+
+  async function book(batchId: string, quantity = 3): Promise<Order> {
+    const res = await placeOrder(m.t, [{ _id: productId, quantity, batchId } as never], {
+      guestInfo: guest(),
+    }).expect(201);
+    return res.body.order as Order;
+  }
+
+  const get = async (id: string): Promise<Order> =>
+    (await m.t.http().get(`/api/orders/${id}`).set(bearer(staff.accessToken)).expect(200)).body
+      .order as Order;
+  const until = (id: string, done: (o: Order) => boolean) =>
+    waitFor(() => get(id), done, 15_000, 150);
+  const textsTo = (o: Order, re: RegExp) =>
+    sms.outbox.filter(
+      (s) => s.to === `+${asDaraja(o.guestInfo.phoneNumber)}` && re.test(s.message),
+    );
+  const batchNow = async (id: string) => batches.get(id);
+
+  function deposit(o: Order, amount: number, code: string) {
+    return m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/deposit`)
+      .set(bearer(staff.accessToken))
+      .send({ transactionCode: code, amount });
+  }
+
+  async function readyBatch(id: string) {
+    const batch = await batches.markReady(clerk, id);
+    await life.onBatchReady(batch);
+    return batch;
+  }
+
+  it('deposit by M-Pesa prompt → ready → balance by prompt → dispatched: the seedlings leave the batch once', async () => {
+    const batch = await newBatch(100);
+    const o = await book(batch._id, 3);
+    expect(o.totalAmount).toBe(1500);
+    expect(o.booking).toMatchObject({ state: 'Deposit due', deposit: 450, balance: 1050 });
+    expect(o.amountDueNow).toBe(450);
+
+    // The prompt asks for the deposit.
+    m.sim.setScenario('success', asDaraja(o.guestInfo.phoneNumber));
+    await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .send({ purchaseNumber: o.purchaseNumber, phoneNumber: o.guestInfo.phoneNumber })
+      .expect(200);
+    const booked = await until(o._id, (x) => x.booking?.state === 'Booked');
+    expect(booked).toMatchObject({ amountPaid: 450, amountDueNow: 1050, paymentStatus: 'Pending' });
+    await waitFor(
+      async () => textsTo(o, /deposit of KES 450/).length,
+      (n) => n === 1,
+      10_000,
+      100,
+    );
+
+    await readyBatch(batch._id);
+    const due = await get(o._id);
+    expect(due.booking).toMatchObject({ state: 'Balance due', balanceDueBy: inDays(7) });
+    const told = await waitFor(
+      async () => textsTo(o, /are ready\. Pay the balance of KES 1,050/),
+      (t) => t.length === 1,
+      10_000,
+      100,
+    );
+    expect(told[0]!.message).toContain(`account ${o.purchaseNumber}`);
+    // Called again (a crash, a second instance): nobody is told twice.
+    await life.onBatchReady(await batchNow(batch._id));
+    await life.sweep();
+    expect(textsTo(o, /are ready\. Pay/)).toHaveLength(1);
+
+    m.sim.setScenario('success', asDaraja(o.guestInfo.phoneNumber));
+    await m.t
+      .http()
+      .post('/api/payments/mpesa/stk-push')
+      .send({ purchaseNumber: o.purchaseNumber, phoneNumber: o.guestInfo.phoneNumber })
+      .expect(200);
+    const paid = await until(o._id, (x) => x.paymentStatus === 'Paid');
+    expect(paid).toMatchObject({ orderStatus: 'Processing', amountPaid: 1500, amountDueNow: 0 });
+    expect(paid.booking!.state).toBe('Paid');
+
+    const before = await batchNow(batch._id);
+    await m.t
+      .http()
+      .patch(`/api/orders/inTransit/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    const after = await batchNow(batch._id);
+    expect(before.quantity - after.quantity).toBe(3);
+    expect((await get(o._id)).booking!.fulfilledAt).not.toBeNull();
+    await life.sweep();
+    expect((await batchNow(batch._id)).quantity).toBe(after.quantity);
+  });
+
+  it('a deposit of the wrong amount is refused and changes nothing; the right one books it', async () => {
+    const batch = await newBatch(100);
+    const o = await book(batch._id, 2);
+    const res = await deposit(o, 299, 'SBK1WRONG1').expect(400);
+    expect(res.body.message).toBe('The deposit of this booking is KES 300');
+    expect(await get(o._id)).toMatchObject({ amountPaid: 0, booking: { state: 'Deposit due' } });
+    await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: 300 } })
+      .expect(400);
+    await deposit(o, 300, 'SBK1RIGHT1').expect(200);
+    expect(await get(o._id)).toMatchObject({
+      amountPaid: 300,
+      amountDueNow: 700,
+      booking: { state: 'Booked' },
+    });
+    // The same code on another booking is refused.
+    const other = await book(batch._id, 2);
+    await deposit(other, 300, 'sbk1 right1').expect(409);
+    // The balance through complete-payment, with the balance amount only.
+    await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: 1000 } })
+      .expect(400);
+    const paid = await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: 700 } })
+      .expect(200);
+    expect(paid.body.order).toMatchObject({
+      paymentStatus: 'Paid',
+      amountPaid: 1000,
+      booking: { state: 'Paid' },
+    });
+  });
+
+  it('a paybill payment pays the deposit, a second one the balance', async () => {
+    const batch = await newBatch(100);
+    const o = await book(batch._id, 4);
+    const phone = asDaraja(o.guestInfo.phoneNumber);
+    await m.sim.payBill({ account: o.purchaseNumber, amount: 600, phone });
+    await until(o._id, (x) => x.booking?.state === 'Booked');
+    await readyBatch(batch._id);
+    await m.sim.payBill({ account: o.purchaseNumber, amount: 1400, phone });
+    const paid = await until(o._id, (x) => x.paymentStatus === 'Paid');
+    expect(paid).toMatchObject({ amountPaid: 2000, booking: { state: 'Paid' } });
+  });
+
+  it('an unpaid deposit expires like an unpaid order and gives its seedlings back to the batch', async () => {
+    const batch = await newBatch(50);
+    const o = await book(batch._id, 5);
+    expect((await batchNow(batch._id)).available).toBe(45);
+    const orders = m.t.app.get(OrdersService, { strict: false });
+    await orders.expireUnpaid(new Date(Date.now() + 3 * 24 * 3_600_000));
+    expect(await get(o._id)).toMatchObject({
+      orderStatus: 'Cancelled',
+      booking: { state: 'Expired' },
+    });
+    expect((await batchNow(batch._id)).available).toBe(50);
+  });
+
+  it('a balance unpaid after its day releases the booking: seedlings into ready stock, deposit kept and recorded', async () => {
+    const batch = await newBatch(100);
+    const o = await book(batch._id, 2);
+    await deposit(o, 300, 'SBK2KEEP01').expect(200);
+    await readyBatch(batch._id);
+    expect(await life.releaseOverdue(new Date())).toBe(0);
+    const stockBefore = (await m.t.http().get(`/api/products/${productId}`).expect(200)).body;
+    expect(await life.releaseOverdue(new Date(Date.now() + 9 * 24 * 3_600_000))).toBe(1);
+    const released = await get(o._id);
+    expect(released).toMatchObject({
+      orderStatus: 'Cancelled',
+      booking: { state: 'Released', releaseDecision: 'kept' },
+    });
+    const stockAfter = (await m.t.http().get(`/api/products/${productId}`).expect(200)).body;
+    const qty = (b: { product?: { productQuantity: number }; productQuantity?: number }) =>
+      b.product?.productQuantity ?? b.productQuantity ?? 0;
+    expect(qty(stockAfter) - qty(stockBefore)).toBe(2);
+    await waitFor(
+      async () => textsTo(o, /was released/).length,
+      (n) => n === 1,
+      10_000,
+      100,
+    );
+  });
+
+  it('a failed batch: one booking moves to the next batch with its deposit, the other is refunded', async () => {
+    const batch = await newBatch(100, 30);
+    const next = await newBatch(100, 90);
+    const first = await book(batch._id, 2);
+    const second = await book(batch._id, 2);
+    await deposit(first, 300, 'SBK3MOVE01').expect(200);
+    await deposit(second, 300, 'SBK3REFU01').expect(200);
+    const failed = await batches.markFailed(clerk, batch._id, 'Damping off');
+    await life.onBatchFailed(failed);
+    expect((await get(first._id)).booking).toMatchObject({ state: 'Affected', problem: 'failed' });
+    await waitFor(
+      async () => textsTo(second, /did not grow as planned/).length,
+      (n) => n === 1,
+      10_000,
+      100,
+    );
+
+    const moved = await m.t
+      .http()
+      .post(`/api/orders/${first._id}/booking/move`)
+      .set(bearer(staff.accessToken))
+      .send({ batchId: next._id })
+      .expect(200);
+    expect(moved.body.order).toMatchObject({
+      amountPaid: 300,
+      booking: { state: 'Booked', batchId: next._id, movedFromBatchId: batch._id },
+    });
+    expect((await batchNow(next._id)).available).toBe(98);
+
+    const refunded = await m.t
+      .http()
+      .post(`/api/orders/${second._id}/booking/refund`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(refunded.body.order).toMatchObject({
+      orderStatus: 'Cancelled',
+      booking: { state: 'Refunded' },
+    });
+    // Refunded as any paid order's refund is: recorded, sent by M-Pesa.
+    const refunds = await waitFor(
+      async () =>
+        (
+          await m.t
+            .http()
+            .get(`/api/payments/mpesa/orders/${second._id}`)
+            .set(bearer(staff.accessToken))
+        ).body.refunds as { amount: number; status: string }[],
+      (r) => r[0]?.status === 'sent',
+      15_000,
+      200,
+    );
+    expect(refunds[0]!.amount).toBe(300);
+    // Only an affected booking moves or is refunded.
+    await m.t
+      .http()
+      .post(`/api/orders/${first._id}/booking/refund`)
+      .set(bearer(staff.accessToken))
+      .expect(409);
+  });
+
+  it('the bookings queue and its counts', async () => {
+    const batch = await newBatch(20);
+    const o = await book(batch._id, 1);
+    const counts = await m.t
+      .http()
+      .get('/api/bookings/counts')
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(counts.body).toMatchObject({
+      deposits: expect.any(Number),
+      balances: expect.any(Number),
+      dispatch: expect.any(Number),
+      affected: expect.any(Number),
+    });
+    expect(counts.body.deposits).toBeGreaterThan(0);
+    const page = await m.t
+      .http()
+      .get('/api/bookings/queue?tab=deposits')
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(page.body.orders.every((x: Order) => x.booking?.state === 'Deposit due')).toBe(true);
+    expect(page.body.orders.map((x: Order) => x.purchaseNumber)).toContain(o.purchaseNumber);
+    await m.t
+      .http()
+      .get('/api/bookings/queue?tab=nonsense')
+      .set(bearer(staff.accessToken))
+      .expect(400);
+  });
+});
