@@ -15,6 +15,7 @@ import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
 import { BookingsModule } from './bookings/bookings.module';
+import { BatchDeskModule } from './batches/batch-desk.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { ReportsModule } from './reports/reports.module';
@@ -59,6 +60,7 @@ export class AppModule {
         AuthModule,
         OrdersModule,
         BookingsModule,
+        BatchDeskModule,
         PaymentsModule,
         ReportsModule,
         LocationsModule,

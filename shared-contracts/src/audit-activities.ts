@@ -52,6 +52,12 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   'stock.loss': { name: 'Recorded a stock loss', sentence: 'Recorded a loss of {target}' },
   'stock.count': { name: 'Corrected a stock count', sentence: 'Corrected the count of {target}' },
 
+  'batch.create': { name: 'Created a batch', sentence: 'Created batch {target}' },
+  'batch.update': { name: 'Changed a batch', sentence: 'Changed batch {target}' },
+  'batch.loss': { name: 'Recorded a batch loss', sentence: 'Recorded a loss of batch {target}' },
+  'batch.ready': { name: 'Marked a batch ready', sentence: 'Marked batch {target} ready' },
+  'batch.fail': { name: 'Marked a batch failed', sentence: 'Marked batch {target} failed' },
+
   'order.payment': {
     name: 'Recorded a payment',
     sentence: 'Recorded a payment for order {target}',

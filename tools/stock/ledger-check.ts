@@ -1,7 +1,9 @@
 /**
  * The stock ledger's reconciliation, read straight from the database: for every product, the sum
  * of its movements (those copied to `stock_movements` plus those still waiting inside the product
- * document, written there in the same update as their stock change) against its stock.
+ * document, written there in the same update as their stock change) against its stock; for every
+ * batch of seedlings still growing, the same under `batch:<id>` against what the batch holds, and
+ * its bookings' holds against what it may hold for them (never overbooked).
  */
 import type { Db, Document, Filter } from 'mongodb';
 
@@ -16,10 +18,13 @@ export interface LedgerBalance {
 }
 
 export interface LedgerCheck {
+  /** Products and batches checked. */
   products: number;
   balanced: number;
   differences: LedgerBalance[];
   rows: LedgerBalance[];
+  /** Batches whose bookings' holds disagree with what they count as booked, or overbook them. */
+  overbooked: string[];
 }
 
 interface PendingEntry {
@@ -37,11 +42,38 @@ export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
     sums.set(row._id, { sum: row.sum, count: row.count });
 
   const rows: LedgerBalance[] = [];
-  const cursor = db
+  const overbooked: string[] = [];
+  const products = db
     .collection('products')
     .find({}, { projection: { productName: 1, productQuantity: 1, pendingMovements: 1 } });
-  for await (const doc of cursor) {
-    const id = doc._id.toString();
+  const batches = db.collection('batches').find(
+    {},
+    {
+      projection: {
+        productName: 1,
+        readyOn: 1,
+        quantity: 1,
+        pendingMovements: 1,
+        started: 1,
+        lost: 1,
+        booked: 1,
+        available: 1,
+        status: 1,
+        holds: 1,
+      },
+    },
+  );
+  const docs = async function* () {
+    for await (const doc of products)
+      yield { id: doc._id.toString(), name: doc.productName, stock: doc.productQuantity, doc };
+    for await (const doc of batches) {
+      const id = `batch:${doc._id.toString()}`;
+      const problem = holdProblem(doc);
+      if (problem) overbooked.push(`${doc.productName} (${id}): ${problem}`);
+      yield { id, name: `${doc.productName} batch ready ${doc.readyOn}`, stock: doc.quantity, doc };
+    }
+  };
+  for await (const { id, name, stock, doc } of docs()) {
     const copied = sums.get(id) ?? { sum: 0, count: 0 };
     let ledger = copied.sum;
     let movements = copied.count;
@@ -64,15 +96,39 @@ export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
     }
     rows.push({
       productId: id,
-      productName: String(doc.productName ?? ''),
-      stock: Number(doc.productQuantity ?? 0),
+      productName: String(name ?? ''),
+      stock: Number(stock ?? 0),
       ledger,
       waiting: waiting.length,
       movements,
     });
   }
   const differences = rows.filter((row) => row.ledger !== row.stock);
-  return { products: rows.length, balanced: rows.length - differences.length, differences, rows };
+  return {
+    products: rows.length,
+    balanced: rows.length - differences.length,
+    differences,
+    rows,
+    overbooked,
+  };
+}
+
+/**
+ * What is wrong with a batch's holds, or null: they add up to what it counts as booked; a growing
+ * batch's left-to-book is what its seedlings leave beyond them (never below 0); a ready batch still
+ * holds every booked seedling.
+ */
+function holdProblem(doc: Document): string | null {
+  const held = ((doc.holds ?? []) as { seedlings: number }[]).reduce((n, h) => n + h.seedlings, 0);
+  if (held !== doc.booked) return `holds add up to ${held}, booked says ${doc.booked}`;
+  if (doc.available < 0) return `available is ${doc.available}`;
+  if (doc.status === 'Growing') {
+    const free = Math.max(0, doc.started - doc.lost - doc.booked);
+    if (doc.available !== free) return `available is ${doc.available}, should be ${free}`;
+  } else if (doc.available !== 0) return `available is ${doc.available} on a ${doc.status} batch`;
+  if (doc.status === 'Ready' && doc.quantity < doc.booked)
+    return `holds ${doc.quantity}, fewer than the ${doc.booked} booked`;
+  return null;
 }
 
 export function printStockLedger(check: LedgerCheck, log: (line: string) => void, all = false) {
@@ -83,9 +139,10 @@ export function printStockLedger(check: LedgerCheck, log: (line: string) => void
         `stock ${row.stock}, ledger ${row.ledger} in ${row.movements} movements` +
         (row.waiting ? ` (${row.waiting} waiting to be copied)` : ''),
     );
+  for (const problem of check.overbooked) log(`OVERBOOKED ${problem}`);
   log(
-    `Stock ledger: ${check.balanced} of ${check.products} products balanced, ` +
-      `${check.differences.length} with a difference`,
+    `Stock ledger: ${check.balanced} of ${check.products} products and batches balanced, ` +
+      `${check.differences.length} with a difference, ${check.overbooked.length} batches overbooked`,
   );
 }
 

@@ -1,0 +1,178 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { BatchStatus } from '@spc/shared-contracts';
+import { AuditService } from '../audit/audit.service';
+import { BookingLifeService } from '../bookings/booking-life.service';
+import type { Principal } from '../common/principal';
+import { totalPages } from '../common/pagination';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { OrderBookings } from '../orders/order-bookings';
+import { BatchesService, batchView, type BatchRecord } from './batches.service';
+import { comingSeasons } from './seasons';
+
+const label = (b: BatchRecord) => `${b.productName}, sown ${b.sownOn}, ready ${b.readyOn}`;
+
+/**
+ * The staff's batch routes and the public reads of batches: each staff step does the batch's side
+ * (BatchesService), then tells the bookings' life (BookingLifeService), then is audited.
+ */
+@Injectable()
+export class BatchDeskService {
+  constructor(
+    private readonly batches: BatchesService,
+    private readonly life: BookingLifeService,
+    private readonly orders: OrderBookings,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(query: {
+    productId?: string;
+    status?: BatchStatus;
+    readyFrom?: string;
+    readyTo?: string;
+    page?: number;
+    limit?: number;
+  }) {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 20;
+    const { items, total } = await this.batches.list(query, page, limit);
+    return {
+      items: items.map((b) => ({ ...batchView(b), bookings: b.holds.length })),
+      total,
+      page,
+      limit,
+      totalPages: totalPages(total, limit),
+    };
+  }
+
+  async get(id: string) {
+    return { batch: await this.detail(await this.batches.get(id)) };
+  }
+
+  async create(
+    actor: Principal,
+    dto: { productId: string; sownOn: string; readyOn: string; started: number; note?: string },
+  ) {
+    const batch = await this.batches.create(actor, dto);
+    await this.audit.record(
+      actor,
+      'batch.create',
+      `${actor.fullName} sowed a batch of ${batch.started} ${label(batch)}`,
+      this.target(batch),
+    );
+    return { batch: await this.detail(batch) };
+  }
+
+  async update(actor: Principal, id: string, dto: { readyOn?: string; note?: string }) {
+    const before = await this.batches.get(id);
+    const batch = await this.batches.update(id, dto);
+    const what = [
+      dto.readyOn && dto.readyOn !== before.readyOn
+        ? `ready date ${before.readyOn} → ${batch.readyOn}`
+        : '',
+      dto.note !== undefined && batch.note !== before.note ? 'note' : '',
+    ].filter(Boolean);
+    if (what.length)
+      await this.audit.record(
+        actor,
+        'batch.update',
+        `${actor.fullName} changed the ${what.join(' and ')} of batch ${label(batch)}`,
+        this.target(batch),
+      );
+    return { batch: await this.detail(batch) };
+  }
+
+  /**
+   * A loss; when what is left no longer covers the bookings, the latest that no longer fit are
+   * told (the bookings' life decides which, earliest first keep theirs).
+   */
+  async recordLoss(
+    actor: Principal,
+    id: string,
+    dto: { quantity: number; note: string; reason?: 'died' | 'damaged' | 'given_away' },
+  ) {
+    const batch = await this.batches.recordLoss(actor, id, dto);
+    await this.audit.record(
+      actor,
+      'batch.loss',
+      `${actor.fullName} recorded ${dto.quantity} seedlings lost from batch ${label(batch)}${dto.note ? `: ${dto.note}` : ''}`,
+      this.target(batch),
+    );
+    const left = batch.started - batch.lost;
+    if (left < batch.booked) await this.life.onBatchShort(batch, left);
+    return { batch: await this.detail(await this.batches.get(id)) };
+  }
+
+  async markReady(actor: Principal, id: string) {
+    const batch = await this.batches.markReady(actor, id);
+    await this.audit.record(
+      actor,
+      'batch.ready',
+      `${actor.fullName} marked batch ${label(batch)} ready: ${batch.readyMoved} seedlings into ready stock, ${batch.booked} held for bookings`,
+      this.target(batch),
+    );
+    await this.life.onBatchReady(batch);
+    return { batch: await this.detail(batch) };
+  }
+
+  async markFailed(actor: Principal, id: string, note: string) {
+    const batch = await this.batches.markFailed(actor, id, note);
+    await this.audit.record(
+      actor,
+      'batch.fail',
+      `${actor.fullName} marked batch ${label(batch)} failed${note ? `: ${note}` : ''}`,
+      this.target(batch),
+    );
+    await this.life.onBatchFailed(batch);
+    return { batch: await this.detail(batch) };
+  }
+
+  /** Growing batches ready after today with seedlings left to book, soonest first (public). */
+  async bookable(productId?: string) {
+    const batches = await this.batches.bookable(
+      productId ? { productIds: [productId.toLowerCase()] } : {},
+    );
+    return {
+      batches: batches.map((b) => ({
+        _id: b._id,
+        productId: b.productId,
+        readyOn: b.readyOn,
+        available: b.available,
+      })),
+    };
+  }
+
+  /** The booking terms and the coming seasons (public). */
+  settings() {
+    const { depositPercent, balanceDays } = this.config.bookings;
+    return {
+      depositPercent,
+      balanceDays,
+      seasons: comingSeasons(this.config.bookings, this.batches.today()).map(
+        ({ key, name, from, to }) => ({ key, name, from, to }),
+      ),
+    };
+  }
+
+  private async detail(batch: BatchRecord) {
+    const held = new Map(batch.holds.map((h) => [h.orderId, h.seedlings]));
+    const orders = await this.orders.ofBatch(batch._id);
+    return {
+      ...batchView(batch),
+      bookings: orders.map((o) => ({
+        orderId: o._id,
+        purchaseNumber: o.purchaseNumber,
+        customer: o.guestInfo.fullName,
+        seedlings:
+          held.get(o._id) ?? o.products.reduce((sum, l) => sum + l.quantity * l.unit.seedlings, 0),
+        state: o.booking!.state,
+        placedAt: o.orderDate,
+      })),
+    };
+  }
+
+  private target(batch: BatchRecord) {
+    return { type: 'batch', id: batch._id, label: label(batch) };
+  }
+}
