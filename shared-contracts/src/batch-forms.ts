@@ -5,6 +5,7 @@
  */
 import { z } from './zod';
 import { BATCH_LIMITS, BOOKING_MESSAGES } from './bookings';
+import { LOSS_REASONS, STOCK_MESSAGES } from './stock';
 
 export const BATCH_FORM_MESSAGES = {
   product: 'Choose the product sown in this batch',
@@ -56,8 +57,9 @@ export const newBatchSchema = z
   });
 export type NewBatchPayload = z.infer<typeof newBatchSchema>;
 
-/** Record a loss on a batch (`POST /api/batches/:id/losses`): how many seedlings, a note. */
+/** Record a loss on a batch (`POST /api/batches/:id/losses`): how many, why, a note. */
 export const batchLossSchema = z.object({
+  reason: z.enum(LOSS_REASONS, { error: STOCK_MESSAGES.lossReason }),
   quantity: z
     .number({ error: BATCH_FORM_MESSAGES.lossQuantity })
     .int(BATCH_FORM_MESSAGES.lossQuantity)

@@ -106,6 +106,7 @@ export function createBatch(overrides: Record<string, unknown> = {}) {
     lost: 0,
     booked: 0,
     available: 500,
+    quantity: 500,
     status: 'Growing',
     readyAt: null,
     failedAt: null,

@@ -878,6 +878,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Batches by ready date, with booked against available */
+        get: operations["BatchesController_list"];
+        put?: never;
+        /** A new batch of a product: sown on a day, ready on a later one */
+        post: operations["BatchesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch with its bookings in booking order */
+        get: operations["BatchesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** A growing batch's ready date or note */
+        patch: operations["BatchesController_update"];
+        trace?: never;
+    };
+    "/api/batches/{id}/losses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Seedlings of a growing batch lost (on the ledger); bookings that no longer fit, the latest first, become Affected */
+        post: operations["BatchesController_recordLoss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The batch is ready, once: seedlings no booking holds go into ready stock; bookings owe their balance */
+        post: operations["BatchesController_markReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The batch failed, once: its seedlings are lost; bookings affected */
+        post: operations["BatchesController_markFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookable-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Growing batches ready after today with seedlings left to book, soonest first */
+        get: operations["BookableBatchesController_bookable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's booking terms (deposit share, balance days) and the coming seasons */
+        get: operations["BookableBatchesController_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/options": {
         parameters: {
             query?: never;
@@ -2689,6 +2810,185 @@ export interface components {
             dispatch: number;
             /** @description Their batch failed or fell short: to move or refund */
             affected: number;
+        };
+        BatchListItemDto: {
+            _id: string;
+            productId: string;
+            /** @example Hass avocado */
+            productName: string;
+            /** @example 2027-01-10 */
+            sownOn: string;
+            /** @example 2027-03-12 */
+            readyOn: string;
+            /** @description Seedlings sown */
+            started: number;
+            /** @description Seedlings lost so far */
+            lost: number;
+            /** @description Seedlings the bookings hold */
+            booked: number;
+            /** @description Left to book: started − lost − booked while growing (never below 0), else 0 */
+            available: number;
+            /** @description What the batch holds now (its stock on the ledger under batch:<id>) */
+            quantity: number;
+            /**
+             * @description `Sold out`: growing, nothing left to book
+             * @enum {string}
+             */
+            status: "Growing" | "Ready" | "Sold out" | "Failed";
+            /** Format: date-time */
+            readyAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            note: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Bookings holding seedlings of it */
+            bookings: number;
+        };
+        BatchListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            items: components["schemas"]["BatchListItemDto"][];
+            total: number;
+            page: number;
+            limit: number;
+            totalPages: number;
+        };
+        CreateBatchDto: {
+            /** @description The product the batch grows */
+            productId: string;
+            /**
+             * @description Sowing day (YYYY-MM-DD)
+             * @example 2027-01-10
+             */
+            sownOn: string;
+            /**
+             * @description Expected ready day (YYYY-MM-DD), not before the sowing day
+             * @example 2027-03-12
+             */
+            readyOn: string;
+            /** @example 500 */
+            started: number;
+            /** @example Tunnel 3 */
+            note?: string | null;
+        };
+        BatchBookingDto: {
+            orderId: string;
+            /** @example SPD1A2B3C4D */
+            purchaseNumber: string;
+            /** @example Wanjiru Kamau */
+            customer: string;
+            seedlings: number;
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** Format: date-time */
+            placedAt: string;
+        };
+        BatchDetailDto: {
+            _id: string;
+            productId: string;
+            /** @example Hass avocado */
+            productName: string;
+            /** @example 2027-01-10 */
+            sownOn: string;
+            /** @example 2027-03-12 */
+            readyOn: string;
+            /** @description Seedlings sown */
+            started: number;
+            /** @description Seedlings lost so far */
+            lost: number;
+            /** @description Seedlings the bookings hold */
+            booked: number;
+            /** @description Left to book: started − lost − booked while growing (never below 0), else 0 */
+            available: number;
+            /** @description What the batch holds now (its stock on the ledger under batch:<id>) */
+            quantity: number;
+            /**
+             * @description `Sold out`: growing, nothing left to book
+             * @enum {string}
+             */
+            status: "Growing" | "Ready" | "Sold out" | "Failed";
+            /** Format: date-time */
+            readyAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            note: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description In booking order */
+            bookings: components["schemas"]["BatchBookingDto"][];
+        };
+        BatchResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            batch: components["schemas"]["BatchDetailDto"];
+        };
+        UpdateBatchDto: {
+            /** @example 2027-03-19 */
+            readyOn?: string | null;
+            note?: string | null;
+        };
+        BatchLossDto: {
+            /** @example 20 */
+            quantity: number;
+            /**
+             * @default died
+             * @enum {string|null}
+             */
+            reason: "died" | "damaged" | "given_away" | null;
+            /** @example damping off */
+            note: string;
+        };
+        FailBatchDto: {
+            /** @example hail */
+            note: string;
+        };
+        BookableBatchDto: {
+            _id: string;
+            productId: string;
+            /** @example 2027-03-12 */
+            readyOn: string;
+            /** @description Seedlings left to book */
+            available: number;
+        };
+        BookableBatchesResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description Soonest first */
+            batches: components["schemas"]["BookableBatchDto"][];
+        };
+        SeasonDto: {
+            /** @enum {string} */
+            key: "long-rains" | "short-rains";
+            /** @example Long rains */
+            name: string;
+            /**
+             * @description Start of the coming occurrence
+             * @example 2027-03-01
+             */
+            from: string;
+            /**
+             * @description End of the coming occurrence
+             * @example 2027-05-31
+             */
+            to: string;
+        };
+        BookingSettingsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @example 30 */
+            depositPercent: number;
+            /** @example 7 */
+            balanceDays: number;
+            seasons: components["schemas"]["SeasonDto"][];
         };
         PaymentOptionsResponseDto: {
             /** @example true */
@@ -7280,6 +7580,533 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: staff, admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                productId?: string;
+                status?: "Growing" | "Ready" | "Sold out" | "Failed";
+                /** @description Ready on or after this day */
+                readyFrom?: string;
+                /** @description Ready on or before this day */
+                readyTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBatchDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBatchDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The batch is not growing */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_recordLoss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchLossDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not growing, or fewer held */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_markReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The batch is not growing */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BatchesController_markFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FailBatchDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The batch is not growing */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookableBatchesController_bookable: {
+        parameters: {
+            query?: {
+                /** @description Only this product’s batches */
+                productId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookableBatchesResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    BookableBatchesController_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingSettingsResponseDto"];
+                };
+            };
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

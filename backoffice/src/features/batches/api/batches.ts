@@ -57,7 +57,7 @@ export const batchesQueryOptions = (filter: BatchesFilter) =>
 export const useBatches = (filter: BatchesFilter) => useQuery(batchesQueryOptions(filter));
 
 export type BatchesPage = Awaited<ReturnType<typeof getBatches>>;
-export type BatchRow = BatchesPage['batches'][number];
+export type BatchRow = BatchesPage['items'][number];
 
 export async function getBatch(id: string) {
   return unwrap(await api.GET('/api/batches/{id}', { params: { path: { id } } }));
@@ -100,7 +100,7 @@ export function useRecordBatchLoss(id: string) {
       unwrap(
         await api.POST('/api/batches/{id}/losses', {
           params: { path: { id } },
-          body: { quantity: body.quantity, note: body.note ?? '' },
+          body: { quantity: body.quantity, reason: body.reason, note: body.note ?? '' },
         }),
       ),
     meta: { errorMessage: BACKOFFICE_MESSAGES.genericError },

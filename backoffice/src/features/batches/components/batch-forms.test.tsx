@@ -25,7 +25,7 @@ describe('batch forms', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Record loss' }));
     await waitFor(() =>
       expect(onSubmit).toHaveBeenCalledWith(
-        { quantity: 20, note: 'Damping off' },
+        { quantity: 20, reason: 'died', note: 'Damping off' },
         expect.anything(),
       ),
     );

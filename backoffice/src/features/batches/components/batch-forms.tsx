@@ -1,13 +1,24 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Modal,
+  NativeSelect,
+  NumberInput,
+  Stack,
+  Text,
+  Textarea,
+} from '@mantine/core';
 import {
   BATCH_LIMITS,
   BATCH_FORM_MESSAGES,
   batchLossSchema,
+  LOSS_REASON_WORDS,
+  LOSS_REASONS,
   type BatchLossPayload,
 } from '@spc/shared-contracts';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 
 type LossInput = z.input<typeof batchLossSchema>;
@@ -36,9 +47,9 @@ export function BatchLossForm({
   const form = useForm<LossInput, unknown, BatchLossPayload>({
     resolver: zodResolver(schema),
     mode: 'onChange',
-    defaultValues: { quantity: undefined as unknown as number, note: '' },
+    defaultValues: { quantity: undefined as unknown as number, reason: 'died', note: '' },
   });
-  const quantity = form.watch('quantity');
+  const quantity = useWatch({ control: form.control, name: 'quantity' });
   const e = form.formState.errors;
   const cutsBookings = typeof quantity === 'number' && left - quantity < booked;
   return (
@@ -59,6 +70,12 @@ export function BatchLossForm({
               error={e.quantity?.message}
             />
           )}
+        />
+        <NativeSelect
+          label="Reason"
+          data={LOSS_REASONS.map((r) => ({ value: r, label: LOSS_REASON_WORDS[r] }))}
+          error={e.reason?.message}
+          {...form.register('reason')}
         />
         <Textarea
           label="Note"

@@ -110,7 +110,7 @@ describe('batch page', () => {
       const post = fetchMock.mock.calls
         .map((c) => c[0] as Request)
         .find((r) => r.method === 'POST');
-      expect(await post!.clone().json()).toEqual({ quantity: 12, note: '' });
+      expect(await post!.clone().json()).toEqual({ quantity: 12, reason: 'died', note: '' });
     });
   });
 

@@ -19,7 +19,15 @@ function answer(batches: unknown[], status = 200) {
       });
     if (status !== 200)
       return json(status, { success: false, statusCode: status, message: 'Down' });
-    return json(200, { success: true, message: '', batches, total: batches.length, totalPages: 1 });
+    return json(200, {
+      success: true,
+      message: '',
+      items: batches,
+      total: batches.length,
+      page: 1,
+      limit: 20,
+      totalPages: 1,
+    });
   });
 }
 

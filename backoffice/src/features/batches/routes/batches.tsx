@@ -29,7 +29,7 @@ export function BatchesRoute() {
   });
   const products = useProductChoices();
   const create = useCreateBatch();
-  const batches = query.data?.batches ?? [];
+  const batches = query.data?.items ?? [];
   const setFilter = (name: 'productId' | 'status', value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
@@ -132,8 +132,7 @@ export function BatchesRoute() {
           create.mutate(body, {
             onSuccess: (answer) => {
               setCreating(false);
-              const id = (answer as { batch?: { _id?: string } }).batch?._id;
-              if (id) navigate(paths.batch(id));
+              navigate(paths.batch(answer.batch._id));
             },
           })
         }

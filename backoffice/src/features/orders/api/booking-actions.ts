@@ -71,5 +71,5 @@ export async function getBatchesWithRoom(productId: string, exceptBatchId: strin
       params: { query: { productId, status: 'Growing', page: 1, limit: 100 } },
     }),
   );
-  return answer.batches.filter((b) => b._id !== exceptBatchId && b.available > 0);
+  return answer.items.filter((b) => b._id !== exceptBatchId && b.available > 0);
 }

@@ -93,7 +93,7 @@ describe('booking on the order page', () => {
         success: true,
         message: '',
         totalPages: 1,
-        batches: [
+        items: [
           createBatch(), // its own batch: not offered
           createBatch({ _id: 'b-small', readyOn: '2027-03-20', available: 60 }),
           createBatch({ _id: 'b-room', readyOn: '2027-04-02', available: 400 }),
