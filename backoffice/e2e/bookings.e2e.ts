@@ -5,7 +5,8 @@
  * of it through the API; the clerk records the deposit from the bookings queue, marks the batch
  * ready, finds the booking under "Balances due this week", records the balance, finds it under
  * "Ready to dispatch" and dispatches it. The bookings queue and the batch page are checked at 360 and
- * 390 px (tools/e2e/phone-check.ts); with SHOTS_DIR set, both are saved as 390 px screenshots.
+ * 390 px (tools/e2e/phone-check.ts); with SHOTS_DIR set, both are saved as 390 px screenshots (and
+ * the queue, the batch page and the order's booking at 1280 px).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -180,6 +181,7 @@ describe('bookings journey', () => {
     await ready.getByText('180 unbooked seedlings go into ready stock.').waitFor();
     await ready.getByRole('button', { name: 'Mark ready' }).click();
     await page.getByText(/^Marked ready /).waitFor({ timeout: 15_000 });
+    await shot(page, 'batch-page-1280');
 
     // Its balance is due this week: the queue shows it, on a phone too (a card, nothing sideways).
     await phoneCheck(
@@ -189,9 +191,11 @@ describe('bookings journey', () => {
     );
     // The clerk records the balance from the order page.
     await openTab(page, 'Balances due this week', purchaseNumber);
+    await shot(page, 'bookings-queue-1280');
     await page.getByRole('link', { name: purchaseNumber }).first().click();
     await page.getByRole('heading', { name: `Order ${purchaseNumber}` }).waitFor();
     await page.getByLabel('Booking').getByText('Balance due', { exact: true }).waitFor();
+    await shot(page, 'order-booking-1280');
     await page.getByRole('button', { name: 'Complete Payment' }).click();
     const pay = page.getByRole('dialog', { name: `Complete Payment · ${purchaseNumber}` });
     await pay.getByLabel('Payment Method').selectOption('Cash');

@@ -55,14 +55,36 @@ describe('batch page', () => {
     answer(createBatch({ booked: 300, available: 200, bookings: BOOKINGS }));
     render('admin');
     expect(await screen.findByRole('heading', { name: 'Avocado Hass' })).toBeInTheDocument();
-    const table = screen.getByRole('table', { name: 'Bookings in booking order' });
-    const rows = within(table).getAllByRole('row');
-    expect(rows[1]).toHaveTextContent('1SPFIRST001Achieng Otieno200Booked');
-    expect(rows[2]).toHaveTextContent('2SPSECOND02Kiprop Kering100Deposit due');
-    expect(within(rows[1]!).getByRole('link', { name: 'SPFIRST001' })).toHaveAttribute(
+    // A phone (the tests' screen) shows the bookings as cards, in booking order.
+    const cards = screen.getAllByRole('listitem');
+    expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual([
+      'Booking 1: SPFIRST001',
+      'Booking 2: SPSECOND02',
+    ]);
+    expect(cards[0]).toHaveTextContent('Achieng Otieno · 200 seedlings');
+    expect(cards[1]).toHaveTextContent('Deposit due');
+    expect(within(cards[0]!).getByRole('link', { name: '1. SPFIRST001' })).toHaveAttribute(
       'href',
       '/admin/orders/o1',
     );
+  });
+
+  it('shows the bookings as a table on a wide screen', async () => {
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...matchMedia(query),
+      matches: true,
+    })) as typeof window.matchMedia;
+    try {
+      answer(createBatch({ booked: 300, available: 200, bookings: BOOKINGS }));
+      render('admin');
+      const table = await screen.findByRole('table', { name: 'Bookings in booking order' });
+      const rows = within(table).getAllByRole('row');
+      expect(rows[1]).toHaveTextContent('1SPFIRST001Achieng Otieno200Booked');
+      expect(rows[2]).toHaveTextContent('2SPSECOND02Kiprop Kering100Deposit due');
+    } finally {
+      window.matchMedia = matchMedia;
+    }
   });
 
   it('marks a growing batch ready after a confirmation that says what follows', async () => {

@@ -15,7 +15,9 @@ import {
   formatDate,
   formatDateTime,
   LIVE_BOOKING_STATES,
+  type Role,
 } from '@spc/shared-contracts';
+import { useMediaQuery } from '@mantine/hooks';
 import { errorCode } from '@spc/shared-contracts/web-client';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -28,6 +30,7 @@ import {
   useMarkBatchFailed,
   useMarkBatchReady,
   useRecordBatchLoss,
+  type BatchBooking,
   type BatchDetail,
 } from '../api/batches';
 import { BatchLossForm, FailBatchModal, ReadyBatchModal } from '../components/batch-forms';
@@ -112,10 +115,78 @@ function BatchActions({ batch }: { batch: BatchDetail }) {
   );
 }
 
+function BookingsTable({ bookings, role }: { bookings: BatchBooking[]; role: Role }) {
+  return (
+    <Table.ScrollContainer minWidth={620}>
+      <Table striped verticalSpacing="xs" aria-label="Bookings in booking order">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>#</Table.Th>
+            <Table.Th>Order</Table.Th>
+            <Table.Th>Customer</Table.Th>
+            <Table.Th ta="right">Seedlings</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th>Booked on</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {bookings.map((b, i) => (
+            <Table.Tr key={b.orderId}>
+              <Table.Td>{i + 1}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={paths.orderDetail(role, b.orderId)}>
+                  {b.purchaseNumber}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{b.customer}</Table.Td>
+              <Table.Td ta="right">{count(b.seedlings)}</Table.Td>
+              <Table.Td>
+                <BookingStateBadge state={b.state} />
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(b.placedAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** On a phone each booking is a card, in the same booking order. */
+function BookingCards({ bookings, role }: { bookings: BatchBooking[]; role: Role }) {
+  return (
+    <Stack gap="xs" component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
+      {bookings.map((b, i) => (
+        <Card
+          key={b.orderId}
+          component="li"
+          withBorder
+          padding="sm"
+          aria-label={`Booking ${i + 1}: ${b.purchaseNumber}`}
+        >
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Anchor component={Link} to={paths.orderDetail(role, b.orderId)} fw={600}>
+              {`${i + 1}. ${b.purchaseNumber}`}
+            </Anchor>
+            <BookingStateBadge state={b.state} />
+          </Group>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {b.customer} · {count(b.seedlings)} seedlings
+          </Text>
+          <Text size="sm" c="dimmed">
+            Booked {formatDateTime(b.placedAt)}
+          </Text>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
 /** /manage/batches/:id: one batch, its bookings in booking order, and what staff do with it. */
 export function BatchDetailRoute() {
   const { id = '' } = useParams();
   const role = useSessionRole() ?? 'staff';
+  const wide = useMediaQuery('(min-width: 48em)', true);
   const query = useBatch(id);
   const back = (
     <Anchor component={Link} to={paths.manageBatches} size="sm">
@@ -148,7 +219,7 @@ export function BatchDetailRoute() {
             {batch.productName}
           </Title>
           <Text size="sm" c="dimmed">
-            Batch ready {formatDate(batch.readyOn)}
+            Batch sown {formatDate(batch.sownOn)}, ready {formatDate(batch.readyOn)}
           </Text>
         </div>
         <BatchStatusBadge status={batch.status} />
@@ -165,6 +236,7 @@ export function BatchDetailRoute() {
             <Fact label="Lost">{count(batch.lost)}</Fact>
             <Fact label="Booked">{count(batch.booked)}</Fact>
             <Fact label="Available to book">{count(batch.available)}</Fact>
+            <Fact label="In the batch now">{count(batch.quantity)}</Fact>
             <Fact label="Note">{batch.note}</Fact>
             <Anchor component={Link} to={paths.productBatches(batch.productId)} size="sm">
               All batches of this product
@@ -187,40 +259,12 @@ export function BatchDetailRoute() {
         isEmpty={batch.bookings.length === 0}
         emptyText="No bookings on this batch yet."
       />
-      {batch.bookings.length > 0 && (
-        <Table.ScrollContainer minWidth={620}>
-          <Table striped verticalSpacing="xs" aria-label="Bookings in booking order">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>#</Table.Th>
-                <Table.Th>Order</Table.Th>
-                <Table.Th>Customer</Table.Th>
-                <Table.Th ta="right">Seedlings</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Booked on</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {batch.bookings.map((b, i) => (
-                <Table.Tr key={b.orderId}>
-                  <Table.Td>{i + 1}</Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={paths.orderDetail(role, b.orderId)}>
-                      {b.purchaseNumber}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{b.customer}</Table.Td>
-                  <Table.Td ta="right">{count(b.seedlings)}</Table.Td>
-                  <Table.Td>
-                    <BookingStateBadge state={b.state} />
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(b.placedAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      {batch.bookings.length > 0 &&
+        (wide ? (
+          <BookingsTable bookings={batch.bookings} role={role} />
+        ) : (
+          <BookingCards bookings={batch.bookings} role={role} />
+        ))}
     </Stack>
   );
 }
