@@ -71,7 +71,7 @@ describe('dashboard', () => {
     expect(balances).toHaveAttribute('href', '/manage/bookings?tab=balances');
     const batches = screen.getByRole('link', { name: /^Batches ready this week / });
     expect(batches).toHaveTextContent('2');
-    expect(batches).toHaveAttribute('href', '/manage/batches');
+    expect(batches).toHaveAttribute('href', '/manage/batches?week=this');
   });
 
   it('shows an error icon when a dashboard query fails', async () => {

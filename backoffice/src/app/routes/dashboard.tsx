@@ -104,7 +104,7 @@ export function DashboardRoute() {
         />
         <Tile
           label="Batches ready this week"
-          to={paths.manageBatches}
+          to={`${paths.manageBatches}?week=this`}
           value={show(sales, sales.data?.batchesReadyThisWeek ?? 0)}
         />
       </SimpleGrid>

@@ -20,6 +20,9 @@ export interface BatchesFilter {
   page: number;
   productId?: string;
   status?: BatchStatus;
+  /** Ready on or after / on or before these days (YYYY-MM-DD). */
+  readyFrom?: string;
+  readyTo?: string;
 }
 
 export const batchKeys = {
@@ -31,7 +34,7 @@ export const batchKeys = {
 
 export const BATCHES_PAGE_SIZE = 20;
 
-export async function getBatches({ page, productId, status }: BatchesFilter) {
+export async function getBatches({ page, productId, status, readyFrom, readyTo }: BatchesFilter) {
   return unwrap(
     await api.GET('/api/batches', {
       params: {
@@ -40,6 +43,8 @@ export async function getBatches({ page, productId, status }: BatchesFilter) {
           limit: BATCHES_PAGE_SIZE,
           ...(productId ? { productId } : {}),
           ...(status ? { status } : {}),
+          ...(readyFrom ? { readyFrom } : {}),
+          ...(readyTo ? { readyTo } : {}),
         },
       },
     }),

@@ -85,6 +85,37 @@ describe('batches list', () => {
     );
   });
 
+  it('shows the batches ready this shop week when opened from the dashboard tile', async () => {
+    jest.useFakeTimers({
+      now: new Date('2026-11-27T07:00:00Z'),
+      doNotFake: [
+        'setTimeout',
+        'setInterval',
+        'queueMicrotask',
+        'nextTick',
+        'setImmediate',
+        'clearTimeout',
+        'clearInterval',
+      ],
+    });
+    try {
+      const fetchMock = answer([]);
+      render('/manage/batches?week=this');
+      expect(
+        await screen.findByText('Ready this week (23/11/2026 – 29/11/2026)'),
+      ).toBeInTheDocument();
+      const asked = batchCalls(fetchMock)[0]!.searchParams;
+      expect(asked.get('readyFrom')).toBe('2026-11-23');
+      expect(asked.get('readyTo')).toBe('2026-11-29');
+      fireEvent.click(screen.getByRole('button', { name: 'Show every ready date' }));
+      await waitFor(() =>
+        expect(batchCalls(fetchMock).at(-1)!.searchParams.get('readyFrom')).toBeNull(),
+      );
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('says when there are no batches yet, and when they cannot be loaded', async () => {
     answer([]);
     const { unmount } = render();

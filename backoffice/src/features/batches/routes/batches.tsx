@@ -1,4 +1,15 @@
-import { Anchor, Button, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  CloseButton,
+  Group,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { BATCH_STATUSES, formatDate, type BatchStatus } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -6,6 +17,7 @@ import { ListState } from '../../../components/list-state';
 import { PaginationControl } from '../../../components/pagination-control';
 import { paths } from '../../../config/paths';
 import { useBatches, useCreateBatch, useProductChoices } from '../api/batches';
+import { shopWeek } from '../api/shop-week';
 import { BatchStatusBadge } from '../components/batch-status-badge';
 import { NewBatchModal } from '../components/new-batch-modal';
 
@@ -20,17 +32,21 @@ export function BatchesRoute() {
   const navigate = useNavigate();
   const productId = params.get('productId') ?? '';
   const status = (params.get('status') ?? '') as BatchStatus | '';
+  // `?week=this` (the dashboard's tile): batches whose ready date falls in this shop week.
+  const week = params.get('week') === 'this' ? shopWeek() : null;
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const query = useBatches({
     page,
     productId: productId || undefined,
     status: status || undefined,
+    readyFrom: week?.from,
+    readyTo: week?.to,
   });
   const products = useProductChoices();
   const create = useCreateBatch();
   const batches = query.data?.items ?? [];
-  const setFilter = (name: 'productId' | 'status', value: string) => {
+  const setFilter = (name: 'productId' | 'status' | 'week', value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
     else next.delete(name);
@@ -61,6 +77,18 @@ export function BatchesRoute() {
           onChange={(e) => setFilter('status', e.currentTarget.value)}
           w={{ base: '100%', xs: 200 }}
         />
+        {week && (
+          <Group gap={4} wrap="nowrap">
+            <Badge variant="light" tt="none" size="lg">
+              Ready this week ({formatDate(week.from)} – {formatDate(week.to)})
+            </Badge>
+            <CloseButton
+              size="sm"
+              aria-label="Show every ready date"
+              onClick={() => setFilter('week', '')}
+            />
+          </Group>
+        )}
       </Group>
       <ListState
         isLoading={query.isPending}
