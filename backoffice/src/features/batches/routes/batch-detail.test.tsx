@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { createBatch } from '../../../testing/factories';
-import { renderWithProviders, signInAs } from '../../../testing/render';
+import { onWideScreen, renderWithProviders, signInAs } from '../../../testing/render';
 import { BatchDetailRoute } from './batch-detail';
 
 const json = (status: number, body: unknown) =>
@@ -70,21 +70,14 @@ describe('batch page', () => {
   });
 
   it('shows the bookings as a table on a wide screen', async () => {
-    const matchMedia = window.matchMedia;
-    window.matchMedia = ((query: string) => ({
-      ...matchMedia(query),
-      matches: true,
-    })) as typeof window.matchMedia;
-    try {
+    await onWideScreen(async () => {
       answer(createBatch({ booked: 300, available: 200, bookings: BOOKINGS }));
       render('admin');
       const table = await screen.findByRole('table', { name: 'Bookings in booking order' });
       const rows = within(table).getAllByRole('row');
       expect(rows[1]).toHaveTextContent('1SPFIRST001Achieng Otieno200Booked');
       expect(rows[2]).toHaveTextContent('2SPSECOND02Kiprop Kering100Deposit due');
-    } finally {
-      window.matchMedia = matchMedia;
-    }
+    });
   });
 
   it('marks a growing batch ready after a confirmation that says what follows', async () => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { createBatch } from '../../../testing/factories';
-import { renderWithProviders, signInAs } from '../../../testing/render';
+import { onWideScreen, renderWithProviders, signInAs } from '../../../testing/render';
 import { BatchesRoute } from './batches';
 
 const json = (status: number, body: unknown) =>
@@ -48,28 +48,46 @@ describe('batches list', () => {
   beforeEach(() => signInAs('staff'));
   afterEach(() => jest.restoreAllMocks());
 
+  const twoBatches = () => [
+    createBatch({ started: 500, lost: 20, booked: 300, available: 180 }),
+    createBatch({
+      _id: '6650f0c2a1b2c3d4e5f6b002',
+      productName: 'Mango Apple',
+      readyOn: '2027-04-02',
+      status: 'Sold out',
+      started: 100,
+      booked: 100,
+      available: 0,
+    }),
+  ];
+
   it('lists batches with their dates, booked against available and status, each opening its page', async () => {
-    answer([
-      createBatch({ started: 500, lost: 20, booked: 300, available: 180 }),
-      createBatch({
-        _id: '6650f0c2a1b2c3d4e5f6b002',
-        productName: 'Mango Apple',
-        readyOn: '2027-04-02',
-        status: 'Sold out',
-        started: 100,
-        booked: 100,
-        available: 0,
-      }),
-    ]);
+    await onWideScreen(async () => {
+      answer(twoBatches());
+      render();
+      const table = await screen.findByRole('table', { name: 'Batches' });
+      const rows = within(table).getAllByRole('row');
+      expect(rows[1]).toHaveTextContent('Avocado Hass05/01/202712/03/202750020300180Growing');
+      expect(rows[2]).toHaveTextContent('Sold out');
+      expect(within(rows[1]!).getByRole('link', { name: 'Avocado Hass' })).toHaveAttribute(
+        'href',
+        '/manage/batches/6650f0c2a1b2c3d4e5f6b001',
+      );
+    });
+  });
+
+  it('shows each batch as a card on a phone', async () => {
+    answer(twoBatches());
     render();
-    const table = await screen.findByRole('table', { name: 'Batches' });
-    const rows = within(table).getAllByRole('row');
-    expect(rows[1]).toHaveTextContent('Avocado Hass05/01/202712/03/202750020300180Growing');
-    expect(rows[2]).toHaveTextContent('Sold out');
-    expect(within(rows[1]!).getByRole('link', { name: 'Avocado Hass' })).toHaveAttribute(
+    const card = await screen.findByRole('article', { name: 'Avocado Hass' });
+    expect(card).toHaveTextContent(
+      'Avocado HassGrowingSown 05/01/2027 · ready 12/03/2027Started 500 · lost 20 · booked 300 · available 180',
+    );
+    expect(within(card).getByRole('link', { name: 'Avocado Hass' })).toHaveAttribute(
       'href',
       '/manage/batches/6650f0c2a1b2c3d4e5f6b001',
     );
+    expect(screen.getByRole('article', { name: 'Mango Apple' })).toHaveTextContent('Sold out');
   });
 
   it('filters by the product in the address and by status', async () => {

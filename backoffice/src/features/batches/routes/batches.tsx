@@ -2,6 +2,7 @@ import {
   Anchor,
   Badge,
   Button,
+  Card,
   CloseButton,
   Group,
   NativeSelect,
@@ -11,17 +12,101 @@ import {
   Title,
 } from '@mantine/core';
 import { BATCH_STATUSES, formatDate, type BatchStatus } from '@spc/shared-contracts';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ListState } from '../../../components/list-state';
 import { PaginationControl } from '../../../components/pagination-control';
 import { paths } from '../../../config/paths';
-import { useBatches, useCreateBatch, useProductChoices } from '../api/batches';
+import { useBatches, useCreateBatch, useProductChoices, type BatchRow } from '../api/batches';
 import { shopWeek } from '../api/shop-week';
 import { BatchStatusBadge } from '../components/batch-status-badge';
 import { NewBatchModal } from '../components/new-batch-modal';
 
 const count = (n: number) => n.toLocaleString('en-US');
+
+/** Batches by ready date on a wide screen: one row each, opening its page. */
+function BatchesTable({ batches }: { batches: BatchRow[] }) {
+  const navigate = useNavigate();
+  return (
+    <Table.ScrollContainer minWidth={820}>
+      <Table striped highlightOnHover verticalSpacing="xs" aria-label="Batches">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Product</Table.Th>
+            <Table.Th>Sown</Table.Th>
+            <Table.Th>Ready</Table.Th>
+            <Table.Th ta="right">Started</Table.Th>
+            <Table.Th ta="right">Lost</Table.Th>
+            <Table.Th ta="right">Booked</Table.Th>
+            <Table.Th ta="right">Available</Table.Th>
+            <Table.Th>Status</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {batches.map((b) => (
+            <Table.Tr
+              key={b._id}
+              style={{ cursor: 'pointer' }}
+              onClick={() => navigate(paths.batch(b._id))}
+            >
+              <Table.Td>
+                <Anchor
+                  component={Link}
+                  to={paths.batch(b._id)}
+                  onClick={(e) => e.stopPropagation()}
+                >
+                  {b.productName}
+                </Anchor>
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(b.sownOn)}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(b.readyOn)}</Table.Td>
+              <Table.Td ta="right">{count(b.started)}</Table.Td>
+              <Table.Td ta="right">{count(b.lost)}</Table.Td>
+              <Table.Td ta="right">{count(b.booked)}</Table.Td>
+              <Table.Td ta="right" fw={600}>
+                {count(b.available)}
+              </Table.Td>
+              <Table.Td>
+                <BatchStatusBadge status={b.status} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** On a phone each batch is a card: nothing scrolls sideways. */
+function BatchCards({ batches }: { batches: BatchRow[] }) {
+  return (
+    <Stack gap="xs">
+      {batches.map((b) => (
+        <Card key={b._id} withBorder padding="sm" component="article" aria-label={b.productName}>
+          <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+            <Anchor
+              component={Link}
+              to={paths.batch(b._id)}
+              fw={600}
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {b.productName}
+            </Anchor>
+            <BatchStatusBadge status={b.status} />
+          </Group>
+          <Text size="sm" c="dimmed">
+            Sown {formatDate(b.sownOn)} · ready {formatDate(b.readyOn)}
+          </Text>
+          <Text size="sm">
+            Started {count(b.started)} · lost {count(b.lost)} · booked {count(b.booked)} ·{' '}
+            <b>available {count(b.available)}</b>
+          </Text>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
 
 /**
  * /manage/batches: batches by ready date with booked against available, filtered by product and
@@ -30,6 +115,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function BatchesRoute() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const wide = useMediaQuery('(min-width: 62em)', true);
   const productId = params.get('productId') ?? '';
   const status = (params.get('status') ?? '') as BatchStatus | '';
   // `?week=this` (the dashboard's tile): batches whose ready date falls in this shop week.
@@ -96,54 +182,8 @@ export function BatchesRoute() {
         isEmpty={query.isSuccess && batches.length === 0}
         emptyText={productId || status ? 'No batches match these filters.' : 'No batches yet.'}
       />
-      {batches.length > 0 && (
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped highlightOnHover verticalSpacing="xs" aria-label="Batches">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Product</Table.Th>
-                <Table.Th>Sown</Table.Th>
-                <Table.Th>Ready</Table.Th>
-                <Table.Th ta="right">Started</Table.Th>
-                <Table.Th ta="right">Lost</Table.Th>
-                <Table.Th ta="right">Booked</Table.Th>
-                <Table.Th ta="right">Available</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {batches.map((b) => (
-                <Table.Tr
-                  key={b._id}
-                  style={{ cursor: 'pointer' }}
-                  onClick={() => navigate(paths.batch(b._id))}
-                >
-                  <Table.Td>
-                    <Anchor
-                      component={Link}
-                      to={paths.batch(b._id)}
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      {b.productName}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(b.sownOn)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(b.readyOn)}</Table.Td>
-                  <Table.Td ta="right">{count(b.started)}</Table.Td>
-                  <Table.Td ta="right">{count(b.lost)}</Table.Td>
-                  <Table.Td ta="right">{count(b.booked)}</Table.Td>
-                  <Table.Td ta="right" fw={600}>
-                    {count(b.available)}
-                  </Table.Td>
-                  <Table.Td>
-                    <BatchStatusBadge status={b.status} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      {batches.length > 0 &&
+        (wide ? <BatchesTable batches={batches} /> : <BatchCards batches={batches} />)}
       {query.isSuccess && (
         <Text size="xs" c="dimmed">
           Seedlings are counted one by one. Available = started − lost − booked.

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { createBooking, createOrder } from '../../../testing/factories';
-import { renderWithProviders, signInAs } from '../../../testing/render';
+import { onWideScreen, renderWithProviders, signInAs } from '../../../testing/render';
 import { BookingsRoute } from './bookings';
 
 const json = (status: number, body: unknown) =>
@@ -108,21 +108,14 @@ describe('bookings queue', () => {
   });
 
   it('shows a table on a wide screen', async () => {
-    const matchMedia = window.matchMedia;
-    window.matchMedia = ((query: string) => ({
-      ...matchMedia(query),
-      matches: true,
-    })) as typeof window.matchMedia;
-    try {
+    await onWideScreen(async () => {
       answer();
       render();
       const row = (await screen.findByRole('link', { name: 'SPBOOK0001' })).closest('tr')!;
       expect(row).toHaveTextContent(
         'SPBOOK0001Achieng OtienoAvocado Hass12/03/2027KSH 4,500 dueKSH 10,500 dueDeposit due',
       );
-    } finally {
-      window.matchMedia = matchMedia;
-    }
+    });
   });
 
   it('says when the queue cannot be loaded', async () => {
