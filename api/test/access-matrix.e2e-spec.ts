@@ -22,6 +22,8 @@ import { PAYBILL_ROUTES, PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { DELIVERY } from './support/shop';
 import { STOCK_ROUTES } from './support/stock';
+import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
+import { BOOKING_ROUTES } from './support/bookings';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
@@ -474,7 +476,7 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
@@ -487,4 +489,7 @@ const EXTRA_ROUTES: readonly string[] = [
   ...CONTACT_ROUTES,
   ...DELIVERY_ROUTES,
   ...PRIVACY_ROUTES,
+  ...BATCH_ROUTES,
+  ...PUBLIC_BATCH_ROUTES,
+  ...BOOKING_ROUTES,
 ];

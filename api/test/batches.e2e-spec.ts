@@ -12,7 +12,9 @@ import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
-import { bearer, UNTHROTTLED } from './support/identity';
+import type request from 'supertest';
+import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
+import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';
 import { guest, stockOf } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -39,7 +41,7 @@ describe('batches and bookings', () => {
 
   const db = () => t.app.get<Connection>(getConnectionToken()).db!;
   const staff = () => bearer(world.staff.accessToken);
-  const newBatch = async (productId: string, started: number, readyIn = 60) => {
+  const newBatch = async (productId: string, started: number, readyIn: number | string = 60) => {
     const res = await t
       .http()
       .post('/api/batches')
@@ -47,7 +49,7 @@ describe('batches and bookings', () => {
       .send({
         productId,
         sownOn: addDays(today(), -10),
-        readyOn: addDays(today(), readyIn),
+        readyOn: typeof readyIn === 'string' ? readyIn : addDays(today(), readyIn),
         started,
         note: 'Tunnel 3',
       })
@@ -438,6 +440,90 @@ describe('batches and bookings', () => {
     expect(await stockOf(t, product._id)).toBe(10);
     expect(await batchOf(ripe._id)).toEqual(expect.objectContaining({ quantity: 0, booked: 0 }));
     await expectBalanced();
+  });
+
+  it('shows each product’s bookable batches and filters the list by availability', async () => {
+    const seasons = (await t.http().get('/api/bookings/settings').expect(200)).body.seasons as {
+      key: string;
+      from: string;
+      to: string;
+    }[];
+    // A ready day inside the coming season, after today.
+    const inSeason = (key: string) => {
+      const s = seasons.find((x) => x.key === key)!;
+      return s.from > today() ? s.from : addDays(today(), 1);
+    };
+    const longRains = await world.createProduct({ quantity: 0, name: 'Grevillea long rains' });
+    const shortRains = await world.createProduct({ quantity: 0, name: 'Cypress short rains' });
+    const readyNow = await world.createProduct({ quantity: 5, name: 'Kei apple ready now' });
+    const batch = await newBatch(longRains._id, 6, inSeason('long-rains'));
+    await newBatch(shortRains._id, 6, inSeason('short-rains'));
+
+    const page = async (query: string) =>
+      (
+        (await t.http().get(`/api/products?limit=100&${query}`).expect(200)).body.products as {
+          _id: string;
+        }[]
+      ).map((p) => p._id);
+    const shown = (await t.http().get(`/api/products/${longRains._id}`).expect(200)).body.product;
+    expect(shown.batches).toEqual([{ _id: batch._id, readyOn: batch.readyOn, available: 6 }]);
+    const long = await page('availability=long-rains');
+    expect(long).toContain(longRains._id);
+    expect(long).not.toContain(readyNow._id);
+    const now = await page('availability=now');
+    expect(now).toContain(readyNow._id);
+    expect(now).not.toContain(longRains._id);
+    expect(await page('availability=short-rains')).toContain(shortRains._id);
+    const bad = await t.http().get('/api/products?availability=someday').expect(400);
+    expect(JSON.stringify(bad.body.message)).toContain('availability must be one of');
+
+    // Booked out: no longer bookable, no longer in the season's list.
+    await book([{ _id: longRains._id, quantity: 6, batchId: batch._id }]).expect(201);
+    expect(
+      (await t.http().get(`/api/products/${longRains._id}`).expect(200)).body.product.batches,
+    ).toEqual([]);
+    expect(await page('availability=long-rains')).not.toContain(longRains._id);
+  });
+
+  it('lets only staff and admins work on batches, and anyone read what is bookable', async () => {
+    const customer = await registerCustomer(t);
+    const product = await world.createProduct({ quantity: 0 });
+    const bodies: Record<(typeof BATCH_ROUTES)[number], object | undefined> = {
+      'GET /api/batches': undefined,
+      'POST /api/batches': {
+        productId: product._id,
+        sownOn: today(),
+        readyOn: addDays(today(), 30),
+        started: 10,
+      },
+      'GET /api/batches/{id}': undefined,
+      'PATCH /api/batches/{id}': { note: 'moved to tunnel 4' },
+      'POST /api/batches/{id}/losses': { quantity: 1, note: 'slug' },
+      'POST /api/batches/{id}/ready': undefined,
+      'POST /api/batches/{id}/fail': { note: 'hail' },
+    };
+    const call = async (route: (typeof BATCH_ROUTES)[number], token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      // A fresh batch each call: ready and fail happen once.
+      const url = template.replace('{id}', (await newBatch(product._id, 10))._id);
+      const http = t.http() as unknown as Record<string, (u: string) => request.Test>;
+      const req = http[method.toLowerCase()]!(url);
+      if (token) req.set(bearer(token));
+      const body = bodies[route];
+      return body ? req.send(body) : req;
+    };
+    for (const route of BATCH_ROUTES) {
+      expect({ route, status: (await call(route)).status }).toEqual({ route, status: 401 });
+      expect({ route, status: (await call(route, customer.accessToken)).status }).toEqual({
+        route,
+        status: 403,
+      });
+      for (const token of [world.staff.accessToken, world.admin.accessToken]) {
+        const res = await call(route, token);
+        expect({ route, status: res.status < 300 }).toEqual({ route, status: true });
+      }
+    }
+    for (const route of PUBLIC_BATCH_ROUTES) await t.http().get(route.split(' ')[1]!).expect(200);
   });
 
   it('answers the booking settings and the seasons to come', async () => {

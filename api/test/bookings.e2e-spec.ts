@@ -4,13 +4,15 @@
  * dispatch taking the seedlings from the batch; an expired deposit; a released balance; a failed
  * batch whose bookings are moved or refunded. Against the Daraja and SMS simulators over HTTP.
  */
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
-import { BatchesService } from '../src/batches/batches.service';
+import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
-import type { Principal } from '../src/common/principal';
 import { OrdersService } from '../src/orders/orders.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
-import { bearer, type Session } from './support/identity';
+import { BOOKING_ROUTES } from './support/bookings';
+import { bearer, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld } from './support/shop-world';
@@ -41,15 +43,21 @@ interface Order {
   guestInfo: { phoneNumber: string };
 }
 
+interface Batch {
+  _id: string;
+  available: number;
+  quantity: number;
+  status: string;
+}
+
 const asDaraja = (phone: string) => `254${phone.slice(1)}`;
 
 describe('bookings: deposit, balance, release, affected', () => {
   let m: MpesaTestApp;
   let sms: SmsSimulator;
   let staff: Session;
+  let admin: Session;
   let productId: string;
-  let clerk: Principal;
-  let batches: BatchesService;
   let life: BookingLifeService;
 
   beforeAll(async () => {
@@ -67,19 +75,29 @@ describe('bookings: deposit, balance, release, affected', () => {
     });
     const world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
     staff = world.staff;
+    admin = world.admin;
     productId = world.productId;
-    clerk = { id: staff.user._id, role: 'staff', fullName: staff.user.fullName } as Principal;
-    batches = m.t.app.get(BatchesService, { strict: false });
     life = m.t.app.get(BookingLifeService, { strict: false });
   });
   afterAll(async () => {
+    // Whatever the bookings did, the ledger still sums to the stock and to each batch.
+    const check = await checkStockLedger(m.t.app.get<Connection>(getConnectionToken()).db!);
+    expect(check.differences).toEqual([]);
+    expect(check.overbooked).toEqual([]);
     await m.close();
     await sms.close();
   });
 
   const inDays = (n: number) => addDays(shopDay(new Date()), n);
-  const newBatch = (started = 100, readyIn = 60) =>
-    batches.create(clerk, { productId, sownOn: inDays(-10), readyOn: inDays(readyIn), started });
+  const newBatch = async (started = 100, readyIn = 60): Promise<Batch> =>
+    (
+      await m.t
+        .http()
+        .post('/api/batches')
+        .set(bearer(staff.accessToken))
+        .send({ productId, sownOn: inDays(-10), readyOn: inDays(readyIn), started })
+        .expect(201)
+    ).body.batch as Batch;
 
   async function book(batchId: string, quantity = 3): Promise<Order> {
     const res = await placeOrder(m.t, [{ _id: productId, quantity, batchId } as never], {
@@ -97,7 +115,9 @@ describe('bookings: deposit, balance, release, affected', () => {
     sms.outbox.filter(
       (s) => s.to === `+${asDaraja(o.guestInfo.phoneNumber)}` && re.test(s.message),
     );
-  const batchNow = async (id: string) => batches.get(id);
+  const batchNow = async (id: string): Promise<Batch> =>
+    (await m.t.http().get(`/api/batches/${id}`).set(bearer(staff.accessToken)).expect(200)).body
+      .batch as Batch;
 
   function deposit(o: Order, amount: number, code: string) {
     return m.t
@@ -107,11 +127,8 @@ describe('bookings: deposit, balance, release, affected', () => {
       .send({ transactionCode: code, amount });
   }
 
-  async function readyBatch(id: string) {
-    const batch = await batches.markReady(clerk, id);
-    await life.onBatchReady(batch);
-    return batch;
-  }
+  const readyBatch = (id: string) =>
+    m.t.http().post(`/api/batches/${id}/ready`).set(bearer(staff.accessToken)).expect(201);
 
   it('deposit by M-Pesa prompt → ready → balance by prompt → dispatched: the seedlings leave the batch once', async () => {
     const batch = await newBatch(100);
@@ -129,6 +146,21 @@ describe('bookings: deposit, balance, release, affected', () => {
       .expect(200);
     const booked = await until(o._id, (x) => x.booking?.state === 'Booked');
     expect(booked).toMatchObject({ amountPaid: 450, amountDueNow: 1050, paymentStatus: 'Pending' });
+    // Tracking (public) shows the ready day and the money, nothing about the customer.
+    const track = await m.t
+      .http()
+      .get(`/api/orders/track/new-order?purchaseNumber=${o.purchaseNumber}`)
+      .expect(200);
+    expect(track.body.booking).toEqual({
+      state: 'Booked',
+      readyOn: inDays(60),
+      depositPercent: 30,
+      deposit: 450,
+      amountPaid: 450,
+      balanceDue: 1050,
+      amountDueNow: 1050,
+      balanceDueBy: null,
+    });
     await waitFor(
       async () => textsTo(o, /deposit of KES 450/).length,
       (n) => n === 1,
@@ -147,7 +179,11 @@ describe('bookings: deposit, balance, release, affected', () => {
     );
     expect(told[0]!.message).toContain(`account ${o.purchaseNumber}`);
     // Called again (a crash, a second instance): nobody is told twice.
-    await life.onBatchReady(await batchNow(batch._id));
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/ready`)
+      .set(bearer(staff.accessToken))
+      .expect(409);
     await life.sweep();
     expect(textsTo(o, /are ready\. Pay/)).toHaveLength(1);
 
@@ -272,8 +308,12 @@ describe('bookings: deposit, balance, release, affected', () => {
     const second = await book(batch._id, 2);
     await deposit(first, 300, 'SBK3MOVE01').expect(200);
     await deposit(second, 300, 'SBK3REFU01').expect(200);
-    const failed = await batches.markFailed(clerk, batch._id, 'Damping off');
-    await life.onBatchFailed(failed);
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/fail`)
+      .set(bearer(staff.accessToken))
+      .send({ note: 'Damping off' })
+      .expect(201);
     expect((await get(first._id)).booking).toMatchObject({ state: 'Affected', problem: 'failed' });
     await waitFor(
       async () => textsTo(second, /did not grow as planned/).length,
@@ -325,6 +365,164 @@ describe('bookings: deposit, balance, release, affected', () => {
       .expect(409);
   });
 
+  it('a shortfall affects the latest bookings only, told by SMS', async () => {
+    const batch = await newBatch(10);
+    const early = await book(batch._id, 4);
+    const middle = await book(batch._id, 4);
+    const late = await book(batch._id, 2);
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/losses`)
+      .set(bearer(staff.accessToken))
+      .send({ quantity: 4, note: 'Hail' })
+      .expect(201);
+    expect((await get(early._id)).booking!.state).toBe('Deposit due');
+    expect((await get(middle._id)).booking).toMatchObject({ state: 'Affected', problem: 'short' });
+    expect((await get(late._id)).booking).toMatchObject({ state: 'Affected', problem: 'short' });
+    await waitFor(
+      async () => textsTo(late, /did not grow as planned/).length,
+      (n) => n === 1,
+      10_000,
+      100,
+    );
+    // An affected booking takes no money until it is moved or refunded.
+    await deposit(middle, 600, 'SBK4SHORT1').expect(409);
+  });
+
+  it('money stays clear: the report separates deposits and balances from sales; the dashboard tiles', async () => {
+    const day = inDays(0);
+    const report = await m.t
+      .http()
+      .get(`/api/sales-summary/report?from=${day}&to=${day}`)
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    // Deposits so far: 450 + 300 (staff) + 600 (paybill) + 300 + 300 + 300; balances 1050 + 700 + 1400.
+    expect(report.body.moneyReceived).toEqual({
+      deposits: 2250,
+      depositCount: 6,
+      balances: 3150,
+      balanceCount: 3,
+    });
+    // Sales completed: the three bookings paid in full, for their whole totals.
+    expect(report.body.totals).toMatchObject({ orders: 3, revenue: 1500 + 1000 + 2000 });
+
+    const before = await m.t
+      .http()
+      .get('/api/sales-summary')
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    const batch = await newBatch(100, 1);
+    const o = await book(batch._id, 2);
+    await deposit(o, 300, 'SBK5TILES1').expect(200);
+    await readyBatch(batch._id);
+    const after = await m.t
+      .http()
+      .get('/api/sales-summary')
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    expect(after.body.batchesReadyThisWeek).toBeGreaterThanOrEqual(1);
+    // Due in 7 days: this week's tile counts it only when that falls by Sunday.
+    const sunday = addDays(
+      inDays(0),
+      6 - ((new Date(`${inDays(0)}T12:00:00Z`).getUTCDay() + 6) % 7),
+    );
+    const counted = inDays(7) <= sunday ? 1 : 0;
+    expect(after.body.balancesDueThisWeek.count - before.body.balancesDueThisWeek.count).toBe(
+      counted,
+    );
+    expect(after.body.balancesDueThisWeek.amount - before.body.balancesDueThisWeek.amount).toBe(
+      counted * 700,
+    );
+  });
+
+  it('lets staff record deposits, staff or the owning customer move or refund, staff and admin read the queue', async () => {
+    const owner = await registerCustomer(m.t);
+    const stranger = await registerCustomer(m.t);
+    const admin_ = admin.accessToken;
+    const later = await newBatch(1000, 120);
+    /** A fresh affected booking of `owner` (its batch failed). */
+    const affected = async () => {
+      const batch = await newBatch(10);
+      const res = await placeOrder(
+        m.t,
+        [{ _id: productId, quantity: 1, batchId: batch._id } as never],
+        {
+          token: owner.accessToken,
+          guestInfo: guest(),
+        },
+      ).expect(201);
+      await m.t
+        .http()
+        .post(`/api/batches/${batch._id}/fail`)
+        .set(bearer(staff.accessToken))
+        .send({ note: 'wilt' })
+        .expect(201);
+      return res.body.order as Order;
+    };
+    const call = async (route: (typeof BOOKING_ROUTES)[number], token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      let url = template;
+      let body: object | undefined;
+      if (route.endsWith('/deposit')) {
+        const o = await book((await newBatch(10))._id, 1);
+        url = template.replace('{id}', o._id);
+        body = {
+          transactionCode: `SAC${Math.random().toString(36).slice(2, 9).toUpperCase()}`,
+          amount: 150,
+        };
+      } else if (template.includes('{id}')) {
+        url = template.replace('{id}', (await affected())._id);
+        if (route.endsWith('/move')) body = { batchId: later._id };
+      } else if (route.endsWith('/queue')) url = `${template}?tab=affected`;
+      const req =
+        method === 'GET'
+          ? m.t.http().get(url)
+          : m.t
+              .http()
+              .post(url)
+              .send(body ?? {});
+      return token ? req.set(bearer(token)) : req;
+    };
+    const allowed: Record<(typeof BOOKING_ROUTES)[number], string[]> = {
+      'POST /api/orders/{id}/booking/deposit': [staff.accessToken],
+      'POST /api/orders/{id}/booking/move': [staff.accessToken, owner.accessToken],
+      'POST /api/orders/{id}/booking/refund': [staff.accessToken, owner.accessToken],
+      'GET /api/bookings/queue': [staff.accessToken, admin_],
+      'GET /api/bookings/counts': [staff.accessToken, admin_],
+    };
+    for (const route of BOOKING_ROUTES) {
+      expect({ route, status: (await call(route)).status }).toEqual({ route, status: 401 });
+      for (const token of allowed[route]) {
+        const res = await call(route, token);
+        expect({ route, status: res.status }).toEqual({ route, status: 200 });
+      }
+      const refused = [staff.accessToken, admin_, owner.accessToken].filter(
+        (tk) => !allowed[route].includes(tk),
+      );
+      for (const token of refused) {
+        // A customer on staff routes: 403; admin on the desk's payment and move/refund: 403.
+        expect({ route, status: (await call(route, token)).status }).toEqual({
+          route,
+          status: 403,
+        });
+      }
+    }
+    // Another customer's booking is not theirs to move or refund (and is not told it exists).
+    const theirs = await affected();
+    await m.t
+      .http()
+      .post(`/api/orders/${theirs._id}/booking/refund`)
+      .set(bearer(stranger.accessToken))
+      .expect(404);
+    await m.t
+      .http()
+      .post(`/api/orders/${theirs._id}/booking/move`)
+      .set(bearer(stranger.accessToken))
+      .send({ batchId: later._id })
+      .expect(404);
+    expect((await get(theirs._id)).booking!.state).toBe('Affected');
+  });
+
   it('the bookings queue and its counts', async () => {
     const batch = await newBatch(20);
     const o = await book(batch._id, 1);
@@ -352,5 +550,72 @@ describe('bookings: deposit, balance, release, affected', () => {
       .get('/api/bookings/queue?tab=nonsense')
       .set(bearer(staff.accessToken))
       .expect(400);
+  });
+});
+
+describe('bookings released with the refund policy', () => {
+  let m: MpesaTestApp;
+  let staff: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    m = await createMpesaTestApp('bookings-refund', { BOOKING_RELEASE_DEPOSIT: 'refund' });
+    const world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
+    staff = world.staff;
+    productId = world.productId;
+  });
+  afterAll(() => m.close());
+
+  it('refunds the deposit by M-Pesa and records the decision', async () => {
+    const day = shopDay(new Date());
+    const batch = (
+      await m.t
+        .http()
+        .post('/api/batches')
+        .set(bearer(staff.accessToken))
+        .send({ productId, sownOn: addDays(day, -5), readyOn: addDays(day, 30), started: 50 })
+        .expect(201)
+    ).body.batch as Batch;
+    const o = (
+      await placeOrder(m.t, [{ _id: productId, quantity: 2, batchId: batch._id } as never], {
+        guestInfo: guest(),
+      }).expect(201)
+    ).body.order as Order;
+    await m.sim.payBill({
+      account: o.purchaseNumber,
+      amount: 300,
+      phone: asDaraja(o.guestInfo.phoneNumber),
+    });
+    await waitFor(
+      async () =>
+        (await m.t.http().get(`/api/orders/${o._id}`).set(bearer(staff.accessToken))).body.order
+          .booking.state as string,
+      (state) => state === 'Booked',
+      15_000,
+      150,
+    );
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/ready`)
+      .set(bearer(staff.accessToken))
+      .expect(201);
+    const life = m.t.app.get(BookingLifeService, { strict: false });
+    expect(await life.releaseOverdue(new Date(Date.now() + 9 * 24 * 3_600_000))).toBe(1);
+    const released = (
+      await m.t.http().get(`/api/orders/${o._id}`).set(bearer(staff.accessToken)).expect(200)
+    ).body.order as Order;
+    expect(released).toMatchObject({
+      orderStatus: 'Cancelled',
+      booking: { state: 'Released', releaseDecision: 'refunded' },
+    });
+    const refunds = await waitFor(
+      async () =>
+        (await m.t.http().get(`/api/payments/mpesa/orders/${o._id}`).set(bearer(staff.accessToken)))
+          .body.refunds as { amount: number; status: string }[],
+      (r) => r[0]?.status === 'sent',
+      15_000,
+      200,
+    );
+    expect(refunds[0]!.amount).toBe(300);
   });
 });

@@ -86,6 +86,25 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   },
   'order.delete': { name: 'Deleted order', sentence: 'Deleted order {target}' },
 
+  'booking.deposit': {
+    name: "Recorded a booking's deposit",
+    sentence: 'Recorded the deposit of booking {target}',
+  },
+  'booking.ready': {
+    name: 'Asked for a booking balance',
+    sentence: 'Asked for the balance of booking {target}: its batch is ready',
+  },
+  'booking.release': {
+    name: 'Released an unpaid booking',
+    sentence: 'Released booking {target}: its balance was unpaid',
+  },
+  'booking.affected': {
+    name: 'Marked a booking affected',
+    sentence: 'Marked booking {target} affected by its batch',
+  },
+  'booking.move': { name: 'Moved a booking', sentence: 'Moved booking {target} to another batch' },
+  'booking.refund': { name: 'Refunded a booking', sentence: 'Refunded booking {target}' },
+
   'payment.mpesa.failed': {
     name: 'M-Pesa payment failed',
     sentence: 'M-Pesa payment for order {target} failed',

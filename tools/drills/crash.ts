@@ -3,14 +3,19 @@
  * restarts it, and checks the stock ledger in the database once the reconciler has finished:
  * every order answered 201 exists; every product's stock equals its starting stock minus the
  * quantities of the orders that exist and are not cancelled; nothing is left half-placed; the stock
- * ledger (every movement, written with its stock change) sums to every product's stock.
+ * ledger (every movement, written with its stock change) sums to every product's stock. Some
+ * placements are bookings of seedlings still growing (a batch of each of a few products): every
+ * live booking holds exactly its seedlings on its batch, no hold is left without its booking, no
+ * batch is booked past what it holds, and each batch's ledger sums to what it holds.
  * Exits non-zero on any lost or oversold unit, a missing order or a 500. Never fails on a time.
  *
  * Settings: DRILL_CRASH_KILLS (4), DRILL_CRASH_WORKERS (6 placing, plus 1 cancelling),
  * DRILL_CRASH_PRODUCTS (20), DRILL_CRASH_STOCK (40 per product, so some sell out),
  * DRILL_CRASH_ORDERS_PER_ROUND (8: orders answered 201 before each kill, at most 20 s a round),
  * DRILL_CRASH_RECONCILE_MS (2000: the API's ORDER_RECONCILE_AFTER_MS, so a restart reconciles soon),
- * DRILL_CRASH_CANCELS (1; 0 leaves out the connection cancelling orders as staff).
+ * DRILL_CRASH_CANCELS (1; 0 leaves out the connection cancelling orders as staff),
+ * DRILL_CRASH_BATCHES (3 batches of DRILL_CRASH_BATCH_SEEDLINGS, 30, so some book out; a third of
+ * the placements are bookings; 0 leaves bookings out).
  */
 import path from 'node:path';
 import { ObjectId } from 'mongodb';
@@ -18,6 +23,7 @@ import { DATA_DIR } from '../paths';
 import { checkStockLedger, printStockLedger } from '../stock/ledger-check';
 import {
   buildApi,
+  checkBatches,
   checkLedger,
   freePort,
   guestOrder,
@@ -44,6 +50,8 @@ const ORDERS_PER_ROUND = Number(process.env.DRILL_CRASH_ORDERS_PER_ROUND ?? 8);
 const ROUND_CAP_MS = 20_000;
 const RECONCILE_AFTER_MS = Number(process.env.DRILL_CRASH_RECONCILE_MS ?? 2000);
 const CANCELS = process.env.DRILL_CRASH_CANCELS !== '0';
+const BATCHES = Number(process.env.DRILL_CRASH_BATCHES ?? 3);
+const BATCH_SEEDLINGS = Number(process.env.DRILL_CRASH_BATCH_SEEDLINGS ?? 30);
 const DEMO_STAFF = { email: 'staff@spc.local', password: 'Staff@1234' };
 const D = 'crash';
 
@@ -71,6 +79,7 @@ async function main(): Promise<void> {
     api = await startApi(env, { port });
     const base = api.base;
     const token = await signIn(base);
+    const batches = await sowBatches(base, token, ids.slice(0, BATCHES));
     say(
       D,
       `${PRODUCTS} products with ${STOCK} each (${PRODUCTS * STOCK} units); ${WORKERS} connections placing orders, ${CANCELS ? 1 : 0} cancelling; ${KILLS} kills`,
@@ -86,7 +95,7 @@ async function main(): Promise<void> {
     let stopping = false;
     const placers = Array.from({ length: WORKERS }, () =>
       (async () => {
-        while (!stopping) await placeOne(base, ids, tally);
+        while (!stopping) await placeOne(base, ids, batches, tally);
       })(),
     );
     const canceller = (async () => {
@@ -153,6 +162,12 @@ async function main(): Promise<void> {
     // The stock ledger (every movement written with its stock change) sums to the stock.
     const stockLedger = await withClient(uri, (client) => checkStockLedger(client.db()));
     printStockLedger(stockLedger, (line) => say(D, line));
+    const booked = await checkBatches(uri, baseline);
+    for (const problem of booked.problems) say(D, `BOOKING ${problem}`);
+    say(
+      D,
+      `bookings: ${booked.bookings} live on ${booked.batches} batches holding ${booked.booked} seedlings; ${booked.problems.length} problems`,
+    );
     const fivehundreds = [...tally.statuses]
       .filter(([s]) => s.endsWith('500'))
       .reduce((a, [, n]) => a + n, 0);
@@ -160,13 +175,16 @@ async function main(): Promise<void> {
       ledgerFailed(report) ||
       !reconciled.settled ||
       fivehundreds > 0 ||
-      stockLedger.differences.length > 0;
+      stockLedger.differences.length > 0 ||
+      stockLedger.overbooked.length > 0 ||
+      booked.problems.length > 0;
     console.log(
       `\nCrash drill: ${KILLS} kills, restart ${restarts.map((ms) => (ms / 1000).toFixed(1)).join('/')} s; ` +
         `${tally.answered201.size} answered 201, ${tally.answered201.size - report.answeredButMissing.length} found; ` +
         `${report.unitsOrdered} units in live orders = ${report.unitsTaken} taken from stock; ` +
         `lost ${report.unitsLost}, oversold ${report.unitsOversold}, 500s ${fivehundreds}; ` +
-        `stock ledger ${stockLedger.balanced}/${stockLedger.products} balanced → ${failed ? 'FAIL' : 'PASS'}`,
+        `stock ledger ${stockLedger.balanced}/${stockLedger.products} balanced; ` +
+        `${booked.bookings} bookings, ${booked.problems.length} lost or overbooked → ${failed ? 'FAIL' : 'PASS'}`,
     );
     if (failed) process.exitCode = 1;
   } finally {
@@ -175,12 +193,48 @@ async function main(): Promise<void> {
   }
 }
 
-async function placeOne(base: string, ids: string[], tally: Tally): Promise<void> {
+/** A growing batch of each product, ready in 60 days, made as staff do. */
+async function sowBatches(
+  base: string,
+  token: string,
+  productIds: string[],
+): Promise<{ _id: string; productId: string }[]> {
+  const ready = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const sown = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+  const made: { _id: string; productId: string }[] = [];
+  for (const productId of productIds) {
+    const res = await fetch(`${base}/api/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ productId, sownOn: sown, readyOn: ready, started: BATCH_SEEDLINGS }),
+    });
+    const body = (await res.json()) as { batch?: { _id: string }; message?: string };
+    if (res.status !== 201 || !body.batch)
+      throw new Error(`could not sow a batch: ${res.status} ${body.message}`);
+    made.push({ _id: body.batch._id, productId });
+  }
+  return made;
+}
+
+/** An order of ready stock, or (a third of the time) a booking of one batch. */
+function someOrder(ids: string[], batches: { _id: string; productId: string }[]): string {
+  const batch = batches[Math.floor(Math.random() * batches.length * 3)];
+  if (!batch) return guestOrder(randomLines(ids));
+  const quantity = 1 + Math.floor(Math.random() * 3);
+  return guestOrder([{ _id: batch.productId, quantity, batchId: batch._id }]);
+}
+
+async function placeOne(
+  base: string,
+  ids: string[],
+  batches: { _id: string; productId: string }[],
+  tally: Tally,
+): Promise<void> {
   try {
     const res = await fetch(`${base}/api/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: guestOrder(randomLines(ids)),
+      body: someOrder(ids, batches),
       signal: AbortSignal.timeout(120_000),
     });
     count(tally, res.status);

@@ -250,7 +250,9 @@ interface OrderDoc {
   placement: 'reserving' | 'placed' | 'undoing';
   orderStatus: string;
   stockReturn?: string;
-  products: { productId: string; quantity: number }[];
+  products: { productId: string; quantity: number; seedlings?: number }[];
+  /** A booking holds its seedlings against a batch, not the product's ready stock. */
+  booking?: { batchId: string } | null;
 }
 
 /** The stock of every product and the orders that exist before a drill, to compare against after. */
@@ -362,6 +364,7 @@ export async function checkLedger(
           );
         continue;
       }
+      if (order.booking) continue; // held against its batch (see checkBatches)
       for (const line of order.products)
         ordered.set(line.productId, (ordered.get(line.productId) ?? 0) + line.quantity);
     }
@@ -450,7 +453,59 @@ export async function stockSlice(uri: string, count: number, quantity: number): 
   });
 }
 
-export function guestOrder(lines: { _id: string; quantity: number }[]): string {
+/**
+ * Every batch's holds against the booking orders that exist: each live (placed, not cancelled)
+ * booking holds exactly its seedlings, nothing else holds any (a hold no order owns is seedlings
+ * lost to booking), and no batch holds more for bookings than it has.
+ */
+export async function checkBatches(
+  uri: string,
+  baseline: Baseline,
+): Promise<{ batches: number; booked: number; bookings: number; problems: string[] }> {
+  return withClient(uri, async (client) => {
+    const db = client.db();
+    const batches = await db.collection('batches').find({}).toArray();
+    const orders = (
+      await db
+        .collection<OrderDoc>('orders')
+        .find({ booking: { $ne: null } })
+        .toArray()
+    ).filter((o) => o.booking && !baseline.orderIds.has(o._id.toString()));
+    const live = new Map<string, number>();
+    for (const o of orders)
+      if (o.placement === 'placed' && o.orderStatus !== 'Cancelled')
+        live.set(
+          o._id.toString(),
+          o.products.reduce((n, l) => n + l.quantity * (l.seedlings ?? 1), 0),
+        );
+    const problems: string[] = [];
+    let booked = 0;
+    const holding = new Set<string>();
+    for (const b of batches) {
+      const holds = (b.holds ?? []) as { orderId: string; seedlings: number }[];
+      booked += b.booked as number;
+      if (b.booked > b.started - b.lost)
+        problems.push(`batch ${b._id}: ${b.booked} booked of ${b.started - b.lost} (overbooked)`);
+      for (const h of holds) {
+        holding.add(h.orderId);
+        const want = live.get(h.orderId);
+        if (want === undefined)
+          problems.push(
+            `batch ${b._id}: ${h.seedlings} held for ${h.orderId}, no live booking (lost)`,
+          );
+        else if (want !== h.seedlings)
+          problems.push(
+            `batch ${b._id}: ${h.seedlings} held for ${h.orderId}, which books ${want}`,
+          );
+      }
+    }
+    for (const id of live.keys())
+      if (!holding.has(id)) problems.push(`booking ${id} holds nothing on its batch`);
+    return { batches: batches.length, booked, bookings: live.size, problems };
+  });
+}
+
+export function guestOrder(lines: { _id: string; quantity: number; batchId?: string }[]): string {
   return JSON.stringify({
     guestInfo: {
       fullName: 'Drill Buyer',

@@ -7,6 +7,7 @@ import {
   NotFoundException,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import {
   BOOKING_MESSAGES,
@@ -16,12 +17,15 @@ import {
   type StoredBatchStatus,
 } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
+import { CatalogueBatches } from '../catalog/read-model/catalogue-batches';
+import { CatalogueEvents } from '../catalog/read-model/catalogue-events';
 import type { Actor, Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
 import { shopDay } from '../reports/shop-time';
 import { BatchesRepository, batchLedgerKey, type BatchRecord } from './batches.repository';
+import { comingSeasons } from './seasons';
 
 export type { BatchRecord } from './batches.repository';
 
@@ -53,7 +57,7 @@ export interface HoldRef {
  * themselves is the bookings module's (see BookingLifeService).
  */
 @Injectable()
-export class BatchesService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(BatchesService.name);
   private timer?: NodeJS.Timeout;
 
@@ -61,8 +65,28 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
     private readonly batches: BatchesRepository,
     private readonly catalog: CatalogService,
     private readonly inventory: InventoryService,
+    private readonly catalogue: CatalogueEvents,
+    private readonly catalogueBatches: CatalogueBatches,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The catalogue in memory reads each product's bookable batches from here when it loads. */
+  onModuleInit(): void {
+    this.catalogueBatches.use({
+      bookable: async () => {
+        const byProduct = new Map<string, { _id: string; readyOn: string; available: number }[]>();
+        for (const b of await this.bookable())
+          byProduct.set(b.productId, [...(byProduct.get(b.productId) ?? []), bookableRef(b)]);
+        return byProduct;
+      },
+      seasonWindow: (key) => {
+        const season = comingSeasons(this.config.bookings, this.today()).find(
+          (s) => s.key === key,
+        )!;
+        return { readyFrom: season.readyFrom, readyTo: season.to };
+      },
+    });
+  }
 
   onApplicationBootstrap(): void {
     void this.reconcile();
@@ -89,7 +113,7 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
     if (dto.readyOn < dto.sownOn) throw new BadRequestException(BOOKING_MESSAGES.readyBeforeSown);
     const [product] = await this.catalog.findForOrder([dto.productId]);
     if (!product) throw new NotFoundException('Product not found');
-    return this.batches.insert(
+    const batch = await this.batches.insert(
       {
         productId: product._id,
         productName: product.productName,
@@ -100,6 +124,8 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
       },
       actor,
     );
+    await this.announce(batch.productId);
+    return batch;
   }
 
   async get(id: string): Promise<BatchRecord> {
@@ -141,6 +167,7 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
     if (!Object.keys(changes).length) return batch;
     const updated = await this.batches.updateGrowing(id, changes);
     if (!updated) throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    await this.announce(updated.productId);
     return updated;
   }
 
@@ -158,7 +185,10 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
       by: actor,
       note: dto.note?.trim() || `${dto.quantity} seedlings ${LOSS_REASON_WORDS[reason]}`,
     });
-    if (after) return after;
+    if (after) {
+      await this.announce(after.productId);
+      return after;
+    }
     const now = await this.get(id);
     if (now.status !== 'Growing') throw new ConflictException(BOOKING_MESSAGES.notGrowing);
     throw new ConflictException(BOOKING_MESSAGES.lossTooLarge(now.quantity));
@@ -179,6 +209,7 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
     });
     if (!ready) throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
     await this.moveReadyStock(ready, actor);
+    await this.announce(ready.productId);
     return ready;
   }
 
@@ -193,6 +224,7 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
       note: `Batch failed${note.trim() ? `: ${note.trim()}` : ''}`,
     });
     if (!failed) throw new ConflictException(BOOKING_MESSAGES.notGrowing);
+    await this.announce(failed.productId);
     return failed;
   }
 
@@ -210,7 +242,7 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
     const result = await this.batches.hold(batchId, orderId, seedlings, this.today());
     if (result === true) {
       const batch = await this.batches.findById(batchId);
-      if (batch?.productId === productId) return;
+      if (batch?.productId === productId) return this.announce(productId);
       await this.batches.releaseHold(batchId, orderId);
       throw new BadRequestException(BOOKING_MESSAGES.batchOfAnotherProduct);
     }
@@ -242,7 +274,11 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
   async release(batchId: string, orderId: string, ref: HoldRef = {}): Promise<number> {
     const batch = await this.batches.findById(batchId);
     if (!batch) return 0;
-    if (batch.status !== 'Ready') return this.batches.releaseHold(batchId, orderId);
+    if (batch.status !== 'Ready') {
+      const released = await this.batches.releaseHold(batchId, orderId);
+      if (released) await this.announce(batch.productId);
+      return released;
+    }
     // Ready: the product gets the seedlings first (marked with the order, so once), then they
     // leave the batch; a crash between is finished by calling this again.
     const held = batch.holds.find((h) => h.orderId === orderId)?.seedlings ?? 0;
@@ -289,6 +325,12 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
     return this.batches.bookable(this.today(), options);
   }
 
+  /** Tells the catalogue a product's bookable batches now (after any change of one of them). */
+  private async announce(productId: string): Promise<void> {
+    const batches = await this.bookable({ productIds: [productId] });
+    this.catalogue.batchesChanged(productId, batches.map(bookableRef));
+  }
+
   /** Finishes what a crash left: movements not yet copied, ready seedlings not yet moved. */
   async reconcile(): Promise<void> {
     try {
@@ -325,6 +367,10 @@ export class BatchesService implements OnApplicationBootstrap, OnApplicationShut
       errors: [{ field: 'products', messages: [`available: ${left}`] }],
     });
   }
+}
+
+function bookableRef(b: BatchRecord) {
+  return { _id: b._id, readyOn: b.readyOn, available: b.available };
 }
 
 /** A person who acted (credited in the ledger), not the shop itself. */

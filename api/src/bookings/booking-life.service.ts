@@ -100,14 +100,14 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
   async onBatchShort(batch: BatchRecord, seedlingsLeft: number): Promise<void> {
     let kept = 0;
     const held = new Map(batch.holds.map((h) => [h.orderId, h.seedlings]));
+    // In booking order: once one no longer fits, every later one is affected too.
+    let fits = true;
     for (const order of await this.bookings.ofBatch(batch._id)) {
       const seedlings = held.get(order._id) ?? 0;
       if (!seedlings || !WAITING.includes(order.booking!.state)) continue;
-      if (kept + seedlings <= seedlingsLeft) {
-        kept += seedlings;
-        continue;
-      }
-      await this.affect(order, 'short');
+      fits = fits && kept + seedlings <= seedlingsLeft;
+      if (fits) kept += seedlings;
+      else await this.affect(order, 'short');
     }
   }
 

@@ -8,10 +8,12 @@ import { CategoriesController } from './categories.controller';
 import { CategoriesRepository } from './categories.repository';
 import { CategoriesService } from './categories.service';
 import { CatalogReadModel } from './read-model/catalog-read-model';
+import { CatalogueBatches } from './read-model/catalogue-batches';
 import { CatalogueEvents } from './read-model/catalogue-events';
 import { CatalogSync } from './read-model/catalogue-sync';
 import { ProductsController } from './products.controller';
 import { ProductsRepository } from './products.repository';
+import { withBatches } from './read-model/catalogue-snapshot';
 import { ProductsService } from './products.service';
 import { Category, CategorySchema } from './schemas/category.schema';
 import { Product, ProductSchema } from './schemas/product.schema';
@@ -34,12 +36,14 @@ import { StockLedgerModule } from '../inventory/stock-ledger.module';
     ProductsService,
     CatalogService,
     CatalogueEvents,
+    CatalogueBatches,
     {
       provide: CatalogReadModel,
       inject: [
         ProductsRepository,
         CategoriesService,
         CatalogueEvents,
+        CatalogueBatches,
         getConnectionToken(),
         APP_CONFIG,
       ],
@@ -47,20 +51,41 @@ import { StockLedgerModule } from '../inventory/stock-ledger.module';
         products: ProductsRepository,
         categories: CategoriesService,
         events: CatalogueEvents,
+        batches: CatalogueBatches,
         connection: Connection,
         config: AppConfig,
-      ) =>
-        new CatalogReadModel(
-          () => products.snapshotData(),
+      ) => {
+        const model = new CatalogReadModel(
+          async () => {
+            const [data, bookable] = await Promise.all([
+              products.snapshotData(),
+              batches.bookable(),
+            ]);
+            for (const product of data.products) {
+              const own = bookable.get(product.view._id);
+              if (own) withBatches(product, own);
+            }
+            return data;
+          },
           async (counts) => (await categories.list({}, counts)).items,
           events,
           // Other API instances' catalog and stock changes reach this one's memory.
           (heard) => new CatalogSync(connection, config.catalogSyncIntervalMs, heard),
-        ),
+        );
+        model.seasonWindow = (key) => batches.seasonWindow(key);
+        return model;
+      },
     },
   ],
-  // The inventory (stock routes) reads products and announces its changes to the read model.
-  exports: [CatalogService, CatalogReadModel, CatalogueEvents, ProductsRepository],
+  // The inventory (stock routes) reads products and announces its changes to the read model; the
+  // batches plug into the catalogue's load (CatalogueBatches) and announce their changes too.
+  exports: [
+    CatalogService,
+    CatalogReadModel,
+    CatalogueEvents,
+    CatalogueBatches,
+    ProductsRepository,
+  ],
 })
 export class CatalogModule implements BeforeApplicationShutdown {
   constructor(private readonly readModel: CatalogReadModel) {}

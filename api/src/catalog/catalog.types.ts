@@ -22,6 +22,14 @@ export interface CategoryPage {
 }
 
 /** A product as the API shows it: no storage keys, no internal search text. */
+/** A growing batch of a product shoppers can book (issue 32): ready on a day, seedlings left. */
+export interface BookableBatchRef {
+  _id: string;
+  /** `YYYY-MM-DD` */
+  readyOn: string;
+  available: number;
+}
+
 export interface ProductView {
   _id: string;
   productName: string;
@@ -41,6 +49,8 @@ export interface ProductView {
   productImages: Record<string, string>;
   createdAt: string;
   updatedAt: string;
+  /** Bookable batches, soonest first (at most BATCH_LIMITS.batchesPerProduct). */
+  batches: BookableBatchRef[];
 }
 
 /** The fields a person sets on a product; the rest (effective price, search text) follow from them. */
@@ -74,6 +84,8 @@ export interface ProductFilter {
   category?: string;
   minPrice?: number;
   maxPrice?: number;
+  /** Ready stock now, or a bookable batch ready within these days (a season's window). */
+  availability?: { now: true } | { readyFrom: string; readyTo: string };
 }
 
 export interface ProductListQuery extends ProductFilter {

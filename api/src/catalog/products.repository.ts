@@ -103,6 +103,8 @@ function toView(doc: LeanProduct, category: CategoryRef | undefined): ProductVie
     productImages: { ...(doc.productImages ?? {}) },
     createdAt: new Date(doc.createdAt).toISOString(),
     updatedAt: new Date(doc.updatedAt).toISOString(),
+    // The catalogue in memory adds the bookable batches (see CatalogueBatches).
+    batches: [],
   };
 }
 
@@ -291,7 +293,11 @@ export class ProductsRepository {
     for await (const doc of cursor as AsyncIterable<LeanProduct>) {
       const categoryId = doc.category.toString();
       categoryIds.add(categoryId);
-      products.push({ view: toView(doc, undefined), searchText: doc.searchText ?? '' });
+      products.push({
+        view: toView(doc, undefined),
+        searchText: doc.searchText ?? '',
+        bookable: [],
+      });
     }
     const categories = await this.categories.refs([...categoryIds]);
     for (const product of products) {

@@ -34,6 +34,7 @@ const view = (changes: Partial<ProductView> = {}): ProductView => ({
   productImages: {},
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  batches: [],
   ...changes,
 });
 
@@ -78,6 +79,7 @@ function setup(catalogue: ProductView[] = [view()]) {
         products: catalogue.map((v) => ({
           view: v,
           searchText: `${v.productName}\n${v.productDescription}`.toLowerCase(),
+          bookable: [],
         })),
         categories: [],
       };

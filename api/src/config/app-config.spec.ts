@@ -139,6 +139,32 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the booking settings and the seasons, refusing ones that are not', () => {
+    expect(loadConfig({}).bookings).toEqual({
+      depositPercent: 30,
+      balanceDays: 7,
+      releaseDeposit: 'keep',
+      seasons: [
+        { key: 'long-rains', from: '03-01', to: '05-31' },
+        { key: 'short-rains', from: '10-01', to: '12-31' },
+      ],
+      leadDays: 42,
+    });
+    expect(
+      loadConfig({ BOOKING_DEPOSIT_PERCENT: '50', SEASON_LONG_RAINS: '02-15..06-15' }).bookings,
+    ).toMatchObject({ depositPercent: 50, seasons: [{ from: '02-15', to: '06-15' }, {}] });
+    expect(problemsOf({ BOOKING_DEPOSIT_PERCENT: '0' })).toEqual([
+      expect.stringMatching(/^BOOKING_DEPOSIT_PERCENT /),
+    ]);
+    expect(problemsOf({ BOOKING_RELEASE_DEPOSIT: 'maybe' })).toEqual([
+      expect.stringMatching(/^BOOKING_RELEASE_DEPOSIT /),
+    ]);
+    for (const bad of ['March..May', '02-30..05-31', '05-31..03-01'])
+      expect(problemsOf({ SEASON_SHORT_RAINS: bad })).toEqual([
+        expect.stringMatching(/^SEASON_SHORT_RAINS /),
+      ]);
+  });
+
   it('names a malformed setting', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual([expect.stringMatching(/^PORT /)]);
     expect(problemsOf({ MONGODB_URI: 'postgres://x' })).toEqual([

@@ -63,6 +63,8 @@ const seasonWindow = z
   .string()
   .regex(/^\d\d-\d\d\.\.\d\d-\d\d$/, 'must be MM-DD..MM-DD (e.g. 03-01..05-31)')
   .refine((v) => {
+    // A malformed one is named by the pattern above, once.
+    if (!/^\d\d-\d\d\.\.\d\d-\d\d$/.test(v)) return true;
     const [from, to] = v.split('..') as [string, string];
     const real = (md: string) =>
       !Number.isNaN(Date.parse(`2024-${md}T00:00:00Z`)) &&

@@ -44,6 +44,12 @@ const AUDIT_STEPS: Record<string, string> = {
   'order.cancel': 'Cancelled',
   'order.expire': 'Cancelled (unpaid)',
   'order.update': 'Delivery details changed',
+  'booking.deposit': 'Deposit paid',
+  'booking.ready': 'Ready: balance due',
+  'booking.affected': 'Batch problem',
+  'booking.move': 'Moved to another batch',
+  'booking.refund': 'Refunded',
+  'booking.release': 'Released (balance unpaid)',
 };
 
 /** What a customer's timeline says of each step (no names of staff, no audit wording). */
@@ -55,6 +61,12 @@ const CUSTOMER_TEXT: Record<string, string> = {
   Completed: 'Your order is complete',
   Cancelled: 'Your order was cancelled',
   'Cancelled (unpaid)': 'Your order was cancelled as it was not paid in time',
+  'Deposit paid': 'Your deposit was received',
+  'Ready: balance due': 'Your seedlings are ready: the balance is due',
+  'Batch problem': 'Your batch did not grow as planned: move the booking or have it refunded',
+  'Moved to another batch': 'Your booking was moved to another batch',
+  Refunded: 'Your booking was cancelled and your payment refunded',
+  'Released (balance unpaid)': 'Your booking was released as the balance was not paid in time',
 };
 
 export interface OrderPdf {

@@ -110,6 +110,65 @@ describe('order PDFs', () => {
     console.log(`20-line order PDFs (mean of 5): ${figures.join('; ')}`);
   });
 
+  it("titles a booking's receipt a deposit receipt while only the deposit is paid, and shows deposit and balance", async () => {
+    const base = order(1);
+    const booking = {
+      batchId: 'b1',
+      productName: 'Hass avocado',
+      readyOn: '2027-03-12',
+      depositPercent: 30,
+      deposit: 4500,
+      balance: 10500,
+      state: 'Booked',
+      depositPaidAt: '2026-11-20T08:00:00.000Z',
+      depositReceipt: 'SDP4S1T2Q3',
+      readyAt: null,
+      balanceDueBy: null,
+      balancePaidAt: null,
+      releasedAt: null,
+      releaseDecision: null,
+      problem: null,
+      movedFromBatchId: null,
+      fulfilledAt: null,
+    } as const;
+    const deposited = {
+      ...base,
+      totalAmount: 15000,
+      amountPaid: 4500,
+      paymentStatus: 'Pending',
+      paymentMethod: null,
+      paymentDetails: null,
+      booking,
+    };
+    const text = drawnText(await receiptPdf(deposited, SHOP));
+    expect(text).toContain('Deposit receipt');
+    expect(text).toContain('DEPOSIT PAID');
+    expect(text).not.toMatch(/\bPAID\b(?<!DEPOSIT PAID)/);
+    expect(text).toContain('Deposit (30 %), paid');
+    expect(text).toContain('Balance due');
+    expect(text).toContain('KES 10,500');
+    expect(text).toContain('SDP4S1T2Q3');
+
+    const paid = {
+      ...deposited,
+      amountPaid: 15000,
+      paymentStatus: 'Paid',
+      paymentMethod: 'Mpesa',
+      paymentDetails: {
+        amount: 10500,
+        transactionCode: 'SBL4N5C6E7',
+        timePaid: '2027-03-13T08:00:00.000Z',
+        completedBy: { _id: 'x', fullName: 'M-Pesa Express' },
+      },
+      booking: { ...booking, state: 'Paid', balancePaidAt: '2027-03-13T08:00:00.000Z' },
+    };
+    const full = drawnText(await receiptPdf(paid, SHOP));
+    expect(full).not.toContain('Deposit receipt');
+    expect(full).toContain('PAID');
+    expect(full).toContain('Balance, paid');
+    expect(full).toContain('Balance paid: KES 10,500');
+  });
+
   it('stamps a cancelled and refunded order REFUNDED with the refund, never PAID', async () => {
     const o = { ...order(2), orderStatus: 'Cancelled', cancelledDate: '2026-03-02T08:00:00.000Z' };
     const refund = {

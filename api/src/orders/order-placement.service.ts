@@ -81,6 +81,8 @@ export class OrderPlacementService {
       lines,
       delivery,
       method,
+      // Only on a booking: an ordinary order's fingerprint stays as it was.
+      ...(batchId ? { batchId } : {}),
     });
     if (claim.replay) return { order: claim.replay, replayed: true };
     const { key } = claim;

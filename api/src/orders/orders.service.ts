@@ -118,6 +118,21 @@ export class OrdersService {
       orderReceivedDate: order.orderDate,
       inTransitDate: order.inTransitDate,
       deliveredDate: order.deliveredDate,
+      booking: order.booking
+        ? {
+            state: order.booking.state,
+            readyOn: order.booking.readyOn,
+            depositPercent: order.booking.depositPercent,
+            deposit: order.booking.deposit,
+            amountPaid: order.amountPaid,
+            balanceDue:
+              order.paymentStatus === 'Paid' || order.orderStatus === 'Cancelled'
+                ? 0
+                : Math.max(0, order.totalAmount - order.amountPaid),
+            amountDueNow: order.amountDueNow,
+            balanceDueBy: order.booking.balanceDueBy,
+          }
+        : null,
     };
   }
 

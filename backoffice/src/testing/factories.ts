@@ -16,7 +16,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountPaid: 0,
     amountOutstanding: 0,
     excessPaid: 0,
-    amountDueNow: 1270,
+    amountDueNow: 0,
     booking: null,
     placedBy: {
       _id: '6650f0c2a1b2c3d4e5f60009',

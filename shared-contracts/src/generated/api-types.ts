@@ -2527,6 +2527,24 @@ export interface components {
             /** @enum {string} */
             currentStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
         };
+        TrackBookingDto: {
+            /** @enum {string} */
+            state: "Deposit due" | "Booked" | "Balance due" | "Paid" | "Expired" | "Released" | "Affected" | "Refunded";
+            /** @example 2027-03-12 */
+            readyOn: string;
+            /** @example 30 */
+            depositPercent: number;
+            /** @description KES */
+            deposit: number;
+            /** @description KES paid so far (the deposit once paid) */
+            amountPaid: number;
+            /** @description KES of the total still to pay */
+            balanceDue: number;
+            /** @description KES the customer is asked to pay now (0 when nothing) */
+            amountDueNow: number;
+            /** @example 2027-03-19 */
+            balanceDueBy: string | null;
+        };
         TrackOrderResponseDto: {
             /** @example true */
             success: boolean;
@@ -2542,6 +2560,8 @@ export interface components {
             inTransitDate: string | null;
             /** Format: date-time */
             deliveredDate: string | null;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["TrackBookingDto"] | null;
         };
         OrderDto: {
             _id: string;
@@ -3448,6 +3468,20 @@ export interface components {
             /** @example Fruits */
             name: string;
         };
+        BookableBatchRefDto: {
+            /** @example 665f1c2b9d3e4a0012345699 */
+            _id: string;
+            /**
+             * @description Ready day (YYYY-MM-DD)
+             * @example 2027-03-12
+             */
+            readyOn: string;
+            /**
+             * @description Seedlings left to book
+             * @example 450
+             */
+            available: number;
+        };
         ProductDto: {
             /** @example 665f1c2b9d3e4a0012345679 */
             _id: string;
@@ -3502,6 +3536,8 @@ export interface components {
             productImages: {
                 [key: string]: string;
             };
+            /** @description Growing batches shoppers can book, soonest first (at most 3): ready on a day, seedlings left to book */
+            batches: components["schemas"]["BookableBatchRefDto"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -9298,6 +9334,8 @@ export interface operations {
                 sortBy?: "price" | "createdAt";
                 /** @description Default asc for price, desc for createdAt */
                 sortOrder?: "asc" | "desc";
+                /** @description now: ready stock now; long-rains / short-rains: a bookable batch ready for the coming season (GET /api/bookings/settings) */
+                availability?: "now" | "long-rains" | "short-rains";
             };
             header?: never;
             path?: never;

@@ -33,6 +33,7 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     effectivePrice: 350,
     productQuantity: 12,
     units: [defaultUnitOf(offer, _id)],
+    batches: [],
     fromPrice: overrides.effectivePrice ?? price,
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',
@@ -99,6 +100,8 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountPaid: 0,
     amountOutstanding: 0,
     excessPaid: 0,
+    amountDueNow: 0,
+    booking: null,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
     guestInfo: {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
+  AVAILABILITY_FILTERS,
   CATALOG_LIMITS,
   OBJECT_ID_PATTERN,
   OFFER_MODAL_RULE,
@@ -10,6 +11,7 @@ import {
   QUANTITY_RULE,
   RESTOCK_QUANTITY_RULE,
   VALIDATION_MESSAGES as M,
+  type AvailabilityFilter,
 } from '@spc/shared-contracts';
 import { PageQueryDto } from '../../common/pagination';
 import { Envelope } from '../../common/answer';
@@ -23,6 +25,16 @@ import {
 } from './catalog-fields';
 import { CategoryDto, CategoryRefDto } from './category.dto';
 import { SaleUnitDto, UnitsField } from './sale-unit.dto';
+
+/** A growing batch of the product shoppers can book (issue 32). */
+export class BookableBatchRefDto {
+  @ApiProperty({ example: '665f1c2b9d3e4a0012345699' })
+  _id!: string;
+  @ApiProperty({ example: '2027-03-12', description: 'Ready day (YYYY-MM-DD)' })
+  readyOn!: string;
+  @ApiProperty({ type: 'integer', example: 450, description: 'Seedlings left to book' })
+  available!: number;
+}
 
 /** A product as every endpoint shows it. Prices are whole KES. */
 export class ProductDto {
@@ -78,6 +90,12 @@ export class ProductDto {
     description: 'URL per image width, for srcset',
   })
   productImages!: Record<string, string>;
+  @ApiProperty({
+    type: [BookableBatchRefDto],
+    description:
+      'Growing batches shoppers can book, soonest first (at most 3): ready on a day, seedlings left to book',
+  })
+  batches!: BookableBatchRefDto[];
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
   @ApiProperty({ format: 'date-time' })
@@ -196,6 +214,18 @@ export class ProductListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['asc', 'desc'], { message: 'sortOrder must be asc or desc' })
   sortOrder?: 'asc' | 'desc';
+
+  @ApiPropertyOptional({
+    enum: AVAILABILITY_FILTERS,
+    description:
+      'now: ready stock now; long-rains / short-rains: a bookable batch ready for the coming season (GET /api/bookings/settings)',
+  })
+  @trimmedLower
+  @IsOptional()
+  @IsIn(AVAILABILITY_FILTERS, {
+    message: `availability must be one of: ${AVAILABILITY_FILTERS.join(', ')}`,
+  })
+  availability?: AvailabilityFilter;
 }
 
 /** `POST /api/products` (multipart/form-data text fields). */

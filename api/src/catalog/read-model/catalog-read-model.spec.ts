@@ -13,6 +13,7 @@ const product = (id: string, price: number, quantity = 5): SnapshotProduct => ({
     category: { _id: 'c', name: 'C' },
   } as ProductView,
   searchText: id,
+  bookable: [],
 });
 
 function setup(

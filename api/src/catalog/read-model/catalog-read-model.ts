@@ -4,7 +4,14 @@ import { setNewest } from '../../common/bounded-map';
 import type { ProductListPage, ProductView } from '../catalog.types';
 import type { ProductListQueryDto } from '../dto/product.dto';
 import type { CatalogueChange, CatalogueEvents } from './catalogue-events';
-import { buildSnapshot, type Snapshot, type SnapshotLoader } from './catalogue-snapshot';
+import type { SeasonKey } from '@spc/shared-contracts';
+import type { BookableBatchRef } from '../catalog.types';
+import {
+  buildSnapshot,
+  withBatches,
+  type Snapshot,
+  type SnapshotLoader,
+} from './catalogue-snapshot';
 import {
   computeListPage,
   normaliseListQuery,
@@ -78,6 +85,8 @@ export class CatalogReadModel {
   /** Product pages' bytes, per view (a view is replaced, never changed, when its product changes). */
   private readonly productBytes = new WeakMap<ProductView, Buffer>();
   private readonly remote?: RemoteChanges;
+  /** The ready days of the coming season (the list's availability filter); none: nothing is. */
+  seasonWindow: (key: SeasonKey) => { readyFrom: string; readyTo: string } | null = () => null;
 
   constructor(
     private readonly load: SnapshotLoader,
@@ -93,7 +102,7 @@ export class CatalogReadModel {
 
   /** `GET /api/products`: the page for this query, computed once per version of the catalogue. */
   list(dto: ProductListQueryDto): Promise<ListAnswer> {
-    return this.page(normaliseListQuery(dto));
+    return this.page(normaliseListQuery(dto, this.seasonWindow));
   }
 
   /** A list answered: `url` (as sent) names that page until the next change. */
@@ -210,6 +219,7 @@ export class CatalogReadModel {
 
   private changedHere(change: CatalogueChange): void {
     if (change.kind === 'stock') this.stockMoved(change.productId, change.delta);
+    else if (change.kind === 'batches') this.batchesChanged(change.productId, change.batches);
     else this.changed();
     this.remote?.changed();
   }
@@ -233,6 +243,16 @@ export class CatalogReadModel {
         productQuantity: Math.max(0, entry.view.productQuantity + delta),
       };
     }
+    this.changed();
+    if (held && stillCurrent) held.version = this.version;
+  }
+
+  /** A product's bookable batches changed: the pages go; the held catalogue is adjusted in place. */
+  private batchesChanged(productId: string, batches: BookableBatchRef[]): void {
+    const held = this.held;
+    const stillCurrent = held?.version === this.version && !this.loading;
+    const entry = held?.snapshot.byId.get(productId);
+    if (entry) withBatches(entry, batches);
     this.changed();
     if (held && stillCurrent) held.version = this.version;
   }

@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { BookableBatchRef } from '../catalog.types';
 
-/** What changed: the catalogue itself (a product or category written), or one product's stock. */
+/**
+ * What changed: the catalogue itself (a product or category written), one product's stock, or one
+ * product's bookable batches (all of them now, soonest first).
+ */
 export type CatalogueChange =
-  { kind: 'catalogue' } | { kind: 'stock'; productId: string; delta: number };
+  | { kind: 'catalogue' }
+  | { kind: 'stock'; productId: string; delta: number }
+  | { kind: 'batches'; productId: string; batches: BookableBatchRef[] };
 
 /**
  * "The catalogue changed", announced once by whatever wrote it (products, categories, stock, the
@@ -21,6 +27,11 @@ export class CatalogueEvents {
   /** An order took (`delta` below 0) or gave back stock of one product. */
   stockMoved(productId: string, delta: number): void {
     this.emit({ kind: 'stock', productId, delta });
+  }
+
+  /** A product's bookable batches changed (made, booked, released, ready, failed): all of them. */
+  batchesChanged(productId: string, batches: BookableBatchRef[]): void {
+    this.emit({ kind: 'batches', productId, batches });
   }
 
   listen(listener: (change: CatalogueChange) => void): void {

@@ -1,9 +1,12 @@
-import type { CategoryRef, PriceRange, ProductView } from '../catalog.types';
+import { BATCH_LIMITS } from '@spc/shared-contracts';
+import type { BookableBatchRef, CategoryRef, PriceRange, ProductView } from '../catalog.types';
 
 export interface SnapshotProduct {
   view: ProductView;
   /** Lower-cased name and description, as the list's search matches them. */
   searchText: string;
+  /** Every bookable batch, soonest first (the view shows the first few); the season filter's. */
+  bookable: BookableBatchRef[];
 }
 
 /** The whole catalogue as one version of it held in memory (a few megabytes at 10,000 products). */
@@ -24,6 +27,12 @@ export type SnapshotLoader = () => Promise<{
   products: SnapshotProduct[];
   categories: CategoryRef[];
 }>;
+
+/** A product of the catalogue with its bookable batches (the view shows the soonest few). */
+export function withBatches(product: SnapshotProduct, batches: BookableBatchRef[]): void {
+  product.bookable = batches;
+  product.view = { ...product.view, batches: batches.slice(0, BATCH_LIMITS.batchesPerProduct) };
+}
 
 /** The snapshot of what the loader read: sorted both ways, indexed by id, with its price range. */
 export function buildSnapshot(products: SnapshotProduct[], categories: CategoryRef[]): Snapshot {

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { PAGE_SIZE } from '@spc/shared-contracts';
+import { PAGE_SIZE, type SeasonKey } from '@spc/shared-contracts';
 import { pageRequest, totalPages } from '../../common/pagination';
 import type {
   CategoryView,
@@ -18,7 +18,10 @@ export interface NormalisedListQuery {
 }
 
 /** `GET /api/products`'s query, normalised; refuses a minimum price above the maximum. */
-export function normaliseListQuery(dto: ProductListQueryDto): NormalisedListQuery {
+export function normaliseListQuery(
+  dto: ProductListQueryDto,
+  seasonWindow: (key: SeasonKey) => { readyFrom: string; readyTo: string } | null = () => null,
+): NormalisedListQuery {
   const { page, limit, skip } = pageRequest(dto, PAGE_SIZE.products);
   if (dto.minPrice !== undefined && dto.maxPrice !== undefined && dto.minPrice > dto.maxPrice) {
     throw new BadRequestException('minPrice cannot be more than maxPrice');
@@ -34,8 +37,10 @@ export function normaliseListQuery(dto: ProductListQueryDto): NormalisedListQuer
     sortOrder: dto.sortOrder ?? (sortBy === 'price' ? 'asc' : 'desc'),
     skip,
     limit,
+    availability: availabilityOf(dto.availability, seasonWindow),
   };
   const key = JSON.stringify([
+    query.availability,
     page,
     limit,
     query.search,
@@ -46,6 +51,19 @@ export function normaliseListQuery(dto: ProductListQueryDto): NormalisedListQuer
     query.sortOrder,
   ]);
   return { key, query, page };
+}
+
+/**
+ * The availability asked: ready stock now, or a bookable batch ready in the coming season's window
+ * (none: a window no day falls in, so nothing matches).
+ */
+function availabilityOf(
+  asked: ProductListQueryDto['availability'],
+  seasonWindow: (key: SeasonKey) => { readyFrom: string; readyTo: string } | null,
+): ProductListQuery['availability'] {
+  if (!asked) return undefined;
+  if (asked === 'now') return { now: true };
+  return seasonWindow(asked) ?? { readyFrom: '9999-12-31', readyTo: '0000-01-01' };
 }
 
 /** Every category with its product count, given the count of products per category id. */
@@ -62,7 +80,7 @@ export async function computeListPage(
   { query, page }: NormalisedListQuery,
   categoriesWithCounts: CategoriesWithCounts,
 ): Promise<ProductListPage> {
-  const { search, minPrice, maxPrice, category } = query;
+  const { search, minPrice, maxPrice, category, availability } = query;
   const all: Record<string, number> = {};
   const counts: Record<string, number> = {};
   const products: ProductView[] = [];
@@ -71,12 +89,21 @@ export async function computeListPage(
   const ordered = query.sortBy === 'price' ? snapshot.byPrice : snapshot.byCreatedAt;
   const ascending = query.sortOrder === 'asc';
   for (let i = 0; i < ordered.length; i++) {
-    const { view, searchText } = ordered[ascending ? i : ordered.length - 1 - i]!;
+    const { view, searchText, bookable } = ordered[ascending ? i : ordered.length - 1 - i]!;
     const id = view.category._id;
     all[id] = (all[id] ?? 0) + 1;
     if (search && !searchText.includes(search)) continue;
     if (minPrice !== undefined && view.effectivePrice < minPrice) continue;
     if (maxPrice !== undefined && view.effectivePrice > maxPrice) continue;
+    if (availability && 'now' in availability && view.productQuantity <= 0) continue;
+    if (
+      availability &&
+      'readyFrom' in availability &&
+      !bookable.some(
+        (b) => b.readyOn >= availability.readyFrom && b.readyOn <= availability.readyTo,
+      )
+    )
+      continue;
     counts[id] = (counts[id] ?? 0) + 1;
     if (category && id !== category) continue;
     // Only the page asked for is kept; the others are counted.

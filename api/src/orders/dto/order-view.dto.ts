@@ -193,6 +193,20 @@ export class CurrentStatusDto {
   @ApiProperty({ enum: ORDER_STATUSES }) currentStatus!: string;
 }
 
+/** What tracking tells of a booking: its ready day and money, nothing about the customer. */
+export class TrackBookingDto {
+  @ApiProperty({ enum: BOOKING_STATES }) state!: string;
+  @ApiProperty({ example: '2027-03-12' }) readyOn!: string;
+  @ApiProperty({ example: 30 }) depositPercent!: number;
+  @ApiProperty({ description: 'KES' }) deposit!: number;
+  @ApiProperty({ description: 'KES paid so far (the deposit once paid)' }) amountPaid!: number;
+  @ApiProperty({ description: 'KES of the total still to pay' }) balanceDue!: number;
+  @ApiProperty({ description: 'KES the customer is asked to pay now (0 when nothing)' })
+  amountDueNow!: number;
+  @ApiProperty({ nullable: true, type: String, example: '2027-03-19' })
+  balanceDueBy!: string | null;
+}
+
 export class TrackOrderData {
   @ApiProperty() purchaseNumber!: string;
   @ApiProperty({ type: CurrentStatusDto }) orderStatus!: CurrentStatusDto;
@@ -200,6 +214,8 @@ export class TrackOrderData {
   @ApiProperty({ format: 'date-time' }) orderReceivedDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) deliveredDate!: string | null;
+  @ApiProperty({ type: TrackBookingDto, nullable: true, description: 'Null on ordinary orders' })
+  booking!: TrackBookingDto | null;
 }
 
 export class TrackOrderResponseDto extends Envelope(TrackOrderData) {}
