@@ -8,6 +8,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
+import { BatchesRepository } from '../src/batches/batches.repository';
 import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
@@ -59,7 +60,7 @@ describe('batches and bookings', () => {
   const batchOf = async (id: string) =>
     (await t.http().get(`/api/batches/${id}`).set(staff()).expect(200)).body.batch as Batch;
   const book = (
-    lines: { _id: string; quantity: number; batchId?: string }[],
+    lines: { _id: string; quantity: number; batchId?: string; unitId?: string }[],
     guestInfo: object = guest(),
   ) => t.http().post('/api/orders').send({ guestInfo, products: lines });
   const orderOf = async (id: string) =>
@@ -196,6 +197,38 @@ describe('batches and bookings', () => {
     expect(bookable.body.batches).toEqual([]);
     await expectBalanced();
   }, 300_000);
+
+  it('books trays: the unit’s seedlings are held, its prices and deposit apply', async () => {
+    const trays = await world.createProduct({
+      quantity: 0,
+      price: 40,
+      fields: {
+        units: JSON.stringify([
+          { name: 'Single seedling', seedlings: 1 },
+          { name: 'Tray of 50', seedlings: 50, price: 1500 },
+        ]),
+      },
+    });
+    const tray = (trays as unknown as { units: { _id: string; seedlings: number }[] }).units.find(
+      (u) => u.seedlings === 50,
+    )!;
+    const batch = await newBatch(trays._id, 120);
+    const line = (quantity: number) => ({
+      _id: trays._id,
+      unitId: tray._id,
+      quantity,
+      batchId: batch._id,
+    });
+    const placed = (await book([line(2)]).expect(201)).body.order;
+    expect(placed.subtotal).toBe(3000);
+    expect(placed.booking.deposit).toBe(Math.round((placed.totalAmount * 30) / 100));
+    expect(await batchOf(batch._id)).toEqual(
+      expect.objectContaining({ booked: 100, available: 20 }),
+    );
+    const refused = await book([line(1)]).expect(409);
+    expect(refused.body.message).toBe('Only 20 seedlings left to book in this batch');
+    await expectBalanced();
+  });
 
   it('refuses bad bookings with a clear message, changing nothing', async () => {
     const product = await world.createProduct({ quantity: 30, price: 100 });
@@ -405,6 +438,78 @@ describe('batches and bookings', () => {
     await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 1000 });
     expect(await batchOf(batch._id)).toEqual(expect.objectContaining({ booked: 0, available: 10 }));
     await expectBalanced();
+  });
+
+  it('finishes a ready batch a crash cut off before its seedlings reached ready stock, once', async () => {
+    const product = await world.createProduct({ quantity: 2, price: 100 });
+    const batch = await newBatch(product._id, 12);
+    await book([{ _id: product._id, quantity: 5, batchId: batch._id }]).expect(201);
+    // Killed after the batch became Ready (its movement written inside it, not yet copied) and
+    // before the product got the seedlings:
+    const repository = t.app.get(BatchesRepository);
+    const ready = await repository.markReady(batch._id, { reason: 'batch-ready' });
+    expect(ready).toEqual(expect.objectContaining({ status: 'Ready', readyStock: 'pending' }));
+    await db()
+      .collection('batches')
+      .updateOne(
+        { _id: new Types.ObjectId(batch._id) },
+        { $set: { 'pendingMovements.$[].at': new Date(Date.now() - 60_000) } },
+      );
+    expect(await stockOf(t, product._id)).toBe(2);
+
+    // The reconciler (this call, or its timer's pass running beside it) moves them, once.
+    const batches = t.app.get(BatchesService);
+    for (let i = 0; i < 50 && (await stockOf(t, product._id)) === 2; i++) {
+      await batches.reconcile();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await batches.reconcile();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await stockOf(t, product._id)).toBe(2 + 7);
+    expect(await batchOf(batch._id)).toEqual(
+      expect.objectContaining({ status: 'Ready', quantity: 5, booked: 5 }),
+    );
+    expect((await batchLedger(batch._id)).map((m) => [m.reason, m.change])).toEqual([
+      ['sown', 12],
+      ['batch-ready', -7],
+    ]);
+    await expectBalanced();
+  });
+
+  it('lists batches by ready date with booked against available, filtered by status', async () => {
+    const product = await world.createProduct({ quantity: 0, price: 100 });
+    const later = await newBatch(product._id, 5, 80);
+    const sooner = await newBatch(product._id, 8, 40);
+    await book([{ _id: product._id, quantity: 5, batchId: later._id }]).expect(201);
+    await book([{ _id: product._id, quantity: 3, batchId: sooner._id }]).expect(201);
+    const list = async (query: string) =>
+      (await t.http().get(`/api/batches?productId=${product._id}${query}`).set(staff()).expect(200))
+        .body;
+    const all = await list('');
+    expect(all.total).toBe(2);
+    expect(
+      all.items.map((b: Batch & { bookings: number }) => [
+        b._id,
+        b.booked,
+        b.available,
+        b.bookings,
+      ]),
+    ).toEqual([
+      [sooner._id, 3, 5, 1],
+      [later._id, 5, 0, 1],
+    ]);
+    expect(all.items[1].status).toBe('Sold out');
+    const soldOut = await list('&status=Sold%20out');
+    expect(soldOut.items.map((b: Batch) => b._id)).toEqual([later._id]);
+    const growing = await list('&status=Growing');
+    expect(growing.items.map((b: Batch) => b._id)).toEqual([sooner._id]);
+    const window = await list(`&readyTo=${addDays(today(), 50)}`);
+    expect(window.items.map((b: Batch) => b._id)).toEqual([sooner._id]);
+    await t.http().get('/api/batches?status=Sprouting').set(staff()).expect(400);
+    const detail = await batchOf(later._id);
+    expect(detail.bookings).toEqual([
+      expect.objectContaining({ seedlings: 5, state: 'Deposit due', customer: 'Achieng Otieno' }),
+    ]);
   });
 
   it('returns a cancelled or expired deposit-due booking’s seedlings to its batch, once', async () => {

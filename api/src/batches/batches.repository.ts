@@ -34,8 +34,11 @@ export interface BatchRecord {
   holds: { orderId: string; seedlings: number; at: string }[];
   /** Seedlings moved into ready stock when the batch was made ready (0 before). */
   readyMoved: number;
-  /** 'pending' between making the batch ready and its seedlings reaching the product. */
-  readyStock: 'none' | 'pending' | 'done';
+  /**
+   * 'pending' between making the batch ready and its seedlings reaching the product, 'done' then,
+   * 'cleared' once the product's marker of the move is removed.
+   */
+  readyStock: 'none' | 'pending' | 'done' | 'cleared';
 }
 
 type LeanBatch = Batch & {
@@ -347,7 +350,10 @@ export class BatchesRepository {
         ...(options.markReleased
           ? {
               releasedFor: {
-                $concatArrays: [{ $ifNull: ['$releasedFor', []] }, [{ $literal: orderId }]],
+                $concatArrays: [
+                  { $ifNull: ['$releasedFor', []] },
+                  [{ $literal: { orderId, at: new Date() } }],
+                ],
               },
             }
           : {}),
@@ -356,14 +362,23 @@ export class BatchesRepository {
     return doc ? seedlings : 0;
   }
 
-  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
-  async clearReleased(id: string, orderId: string): Promise<void> {
-    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: orderId } });
+  /** Bookings released into ready stock before `before`: `[batch, orderId]` (markers to clear). */
+  async releasedBefore(before: Date): Promise<{ batch: BatchRecord; orderId: string }[]> {
+    const docs = await this.batches
+      .find({ 'releasedFor.at': { $lt: before } })
+      .select({ pendingMovements: 0 })
+      .limit(200)
+      .lean<(LeanBatch & { releasedFor: { orderId: string; at: Date }[] })[]>();
+    return docs.flatMap((doc) =>
+      doc.releasedFor
+        .filter((r) => r.at < before)
+        .map((r) => ({ batch: toRecord(doc), orderId: r.orderId })),
+    );
   }
 
-  /** True when `orderId`'s seedlings went from this batch into ready stock (marker not cleared). */
-  async wasReleased(id: string, orderId: string): Promise<boolean> {
-    return (await this.batches.countDocuments({ _id: id, releasedFor: orderId })) > 0;
+  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
+  async forgetReleased(id: string, orderId: string): Promise<void> {
+    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: { orderId } } });
   }
 
   /**
@@ -402,7 +417,24 @@ export class BatchesRepository {
   async markReadyStockDone(id: string): Promise<void> {
     await this.batches.updateOne(
       { _id: id, readyStock: 'pending' },
-      { $set: { readyStock: 'done' } },
+      { $set: { readyStock: 'done', readyStockAt: new Date() } },
+    );
+  }
+
+  /** Ready batches whose seedlings reached the product before `before` (markers to clear). */
+  async readyStockDoneBefore(before: Date): Promise<BatchRecord[]> {
+    const docs = await this.batches
+      .find({ readyStock: 'done', readyStockAt: { $lt: before } })
+      .select(PROJECTION)
+      .limit(200)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord);
+  }
+
+  async markReadyStockCleared(id: string): Promise<void> {
+    await this.batches.updateOne(
+      { _id: id, readyStock: 'done' },
+      { $set: { readyStock: 'cleared' } },
     );
   }
 

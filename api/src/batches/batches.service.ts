@@ -60,6 +60,7 @@ export interface HoldRef {
 export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(BatchesService.name);
   private timer?: NodeJS.Timeout;
+  private reconciling = false;
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -280,26 +281,26 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
       return released;
     }
     // Ready: the product gets the seedlings first (marked with the order, so once), then they
-    // leave the batch; a crash between is finished by calling this again.
+    // leave the batch; a crash between is finished by calling this again. The marker stays a day
+    // (cleared by `reconcile`), so a call running beside this one cannot count them again.
     const held = batch.holds.find((h) => h.orderId === orderId)?.seedlings ?? 0;
-    if (!held) {
-      // Already taken out (a retry after a crash): only the product's marker may be left.
-      await this.inventory.clearRestockMarker(batch.productId, orderId);
-      return 0;
-    }
+    if (!held) return 0;
     await this.inventory.receiveFromBatch(batch.productId, orderId, held, {
       purchaseNumber: ref.purchaseNumber,
       by: ref.by ?? null,
       note: `Booking ${ref.purchaseNumber ?? orderId} released: its seedlings went into ready stock`,
     });
-    const taken = await this.batches.takeHeld(batchId, orderId, {
-      reason: 'batch-ready',
-      by: ref.by ?? null,
-      purchaseNumber: ref.purchaseNumber ?? null,
-      note: `Booking ${ref.purchaseNumber ?? orderId} released into ready stock`,
-    });
-    await this.inventory.clearRestockMarker(batch.productId, orderId);
-    return taken;
+    return this.batches.takeHeld(
+      batchId,
+      orderId,
+      {
+        reason: 'batch-ready',
+        by: ref.by ?? null,
+        purchaseNumber: ref.purchaseNumber ?? null,
+        note: `Booking ${ref.purchaseNumber ?? orderId} released into ready stock`,
+      },
+      { markReleased: true },
+    );
   }
 
   /**
@@ -331,14 +332,31 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
     this.catalogue.batchesChanged(productId, batches.map(bookableRef));
   }
 
-  /** Finishes what a crash left: movements not yet copied, ready seedlings not yet moved. */
+  /**
+   * Finishes what a crash left: movements not yet copied, ready seedlings not yet moved. Clears
+   * the products' markers of moves from batches a day after them (a marker is what makes a move
+   * count once, so it stays while a retry could still come).
+   */
   async reconcile(): Promise<void> {
+    if (this.reconciling) return;
+    this.reconciling = true;
     try {
       await this.batches.flushPending(new Date(Date.now() - 5000));
       for (const batch of await this.batches.readyStockPending())
         await this.moveReadyStock(batch, null);
+      const dayAgo = new Date(Date.now() - 86_400_000);
+      for (const batch of await this.batches.readyStockDoneBefore(dayAgo)) {
+        await this.inventory.clearRestockMarker(batch.productId, batchLedgerKey(batch._id));
+        await this.batches.markReadyStockCleared(batch._id);
+      }
+      for (const { batch, orderId } of await this.batches.releasedBefore(dayAgo)) {
+        await this.inventory.clearRestockMarker(batch.productId, orderId);
+        await this.batches.forgetReleased(batch._id, orderId);
+      }
     } catch (error) {
       this.logger.error(`Batch reconciliation failed: ${(error as Error).message}`);
+    } finally {
+      this.reconciling = false;
     }
   }
 
@@ -351,7 +369,6 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
         note: `Batch sown on ${batch.sownOn} ready: ${batch.readyMoved} seedlings into ready stock`,
       });
     await this.batches.markReadyStockDone(batch._id);
-    await this.inventory.clearRestockMarker(batch.productId, key);
   }
 
   private async refusal(batchId: string, why: 'gone' | 'failed' | 'ready' | 'short') {

@@ -35,8 +35,13 @@ export class Batch {
   @Prop({ type: Date, default: null }) failedAt!: Date | null;
   @Prop({ default: '' }) note!: string;
   @Prop({ type: [BatchHold], default: [] }) holds!: BatchHold[];
-  /** Orders whose released seedlings went into ready stock after the batch was ready (once each). */
-  @Prop({ type: [String], default: [] }) releasedFor!: string[];
+  /**
+   * Bookings whose seedlings went from the ready batch into the product's ready stock: the
+   * product's marker of each (which makes the move count once) is cleared a day later.
+   */
+  @Prop({ type: [Object], default: [] }) releasedFor!: { orderId: string; at: Date }[];
+  /** When the ready seedlings reached the product (its marker is cleared a day later). */
+  @Prop({ type: Date, default: null }) readyStockAt!: Date | null;
   @Prop({ default: 0 }) stockSeq!: number;
   @Prop({ type: [Object], default: [] }) pendingMovements!: PendingMovement[];
   @Prop({ required: true }) createdAt!: Date;
@@ -50,3 +55,5 @@ BatchSchema.index({ status: 1, readyOn: 1 });
 BatchSchema.index({ productId: 1, status: 1, readyOn: 1 });
 // The ledger's reconciler: movements left waiting by a crash.
 BatchSchema.index({ 'pendingMovements.at': 1 });
+BatchSchema.index({ readyStock: 1, readyStockAt: 1 });
+BatchSchema.index({ 'releasedFor.at': 1 });
