@@ -8,6 +8,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
+import { BatchDeskService } from '../src/batches/batch-desk.service';
 import { BatchesRepository } from '../src/batches/batches.repository';
 import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
@@ -329,6 +330,11 @@ describe('batches and bookings', () => {
       expect.objectContaining({ state: 'Affected', problem: 'short' }),
     );
     expect((await orderOf(second._id)).booking.state).toBe('Affected');
+    // Not ready while its affected bookings still hold more than it has.
+    const short = await t.http().post(`/api/batches/${batch._id}/ready`).set(staff()).expect(409);
+    expect(short.body.message).toBe(
+      '30 seedlings are booked but the batch holds 15: move or refund the affected bookings first',
+    );
     await expectBalanced();
 
     // Ready: what no booking holds goes into ready stock; the bookings' seedlings stay.
@@ -474,6 +480,33 @@ describe('batches and bookings', () => {
       ['batch-ready', -7],
     ]);
     await expectBalanced();
+  });
+
+  it('tells the bookings of a batch step a crash cut off before they heard of it', async () => {
+    const product = await world.createProduct({ quantity: 0, price: 100 });
+    const batch = await newBatch(product._id, 10);
+    const order = (await book([{ _id: product._id, quantity: 2, batchId: batch._id }]).expect(201))
+      .body.order;
+    // Killed after the batch failed (in one update with "bookings to be told") and before the
+    // bookings' life heard of it:
+    await t.app
+      .get(BatchesService)
+      .markFailed(
+        { id: world.staff.user._id, role: 'staff', fullName: world.staff.user.fullName },
+        batch._id,
+        'hail',
+      );
+    expect((await orderOf(order._id)).booking.state).toBe('Deposit due');
+
+    const desk = t.app.get(BatchDeskService);
+    await desk.tellUntold(0);
+    expect((await orderOf(order._id)).booking).toEqual(
+      expect.objectContaining({ state: 'Affected', problem: 'failed' }),
+    );
+    const stored = await db()
+      .collection('batches')
+      .findOne({ _id: new Types.ObjectId(batch._id) });
+    expect(stored?.pendingTell).toBeNull();
   });
 
   it('lists batches by ready date with booked against available, filtered by status', async () => {

@@ -9,6 +9,8 @@ import type { Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
+import { BatchesService } from '../src/batches/batches.service';
+import { OrderBookings } from '../src/orders/order-bookings';
 import { OrdersService } from '../src/orders/orders.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
 import { BOOKING_ROUTES } from './support/bookings';
@@ -81,7 +83,14 @@ describe('bookings: deposit, balance, release, affected', () => {
   });
   afterAll(async () => {
     // Whatever the bookings did, the ledger still sums to the stock and to each batch.
-    const check = await checkStockLedger(m.t.app.get<Connection>(getConnectionToken()).db!);
+    // (Movements are copied to the ledger right after each change: waited for, not raced.)
+    const db = m.t.app.get<Connection>(getConnectionToken()).db!;
+    const check = await waitFor(
+      () => checkStockLedger(db),
+      (c) => c.differences.length === 0 && c.overbooked.length === 0,
+      15_000,
+      250,
+    );
     expect(check.differences).toEqual([]);
     expect(check.overbooked).toEqual([]);
     await m.close();
@@ -363,6 +372,43 @@ describe('bookings: deposit, balance, release, affected', () => {
       .post(`/api/orders/${first._id}/booking/refund`)
       .set(bearer(staff.accessToken))
       .expect(409);
+  });
+
+  it('a move cut off by a crash after the new hold is undone by the sweep; the booking can move again', async () => {
+    const batch = await newBatch(10, 30);
+    const next = await newBatch(10, 90);
+    const o = await book(batch._id, 2);
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/fail`)
+      .set(bearer(staff.accessToken))
+      .send({ note: 'frost' })
+      .expect(201);
+    // What a crash right after taking the new hold leaves: the move claimed, the seedlings held.
+    const affected = (await m.t.app.get(OrderBookings, { strict: false }).find(o._id))!;
+    expect(await m.t.app.get(OrderBookings, { strict: false }).claimMove(affected, next._id)).toBe(
+      true,
+    );
+    await m.t.app.get(BatchesService, { strict: false }).hold(next._id, productId, o._id, 2);
+    expect((await batchNow(next._id)).available).toBe(8);
+    // Another move meanwhile is refused (one move at a time).
+    await m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/move`)
+      .set(bearer(staff.accessToken))
+      .send({ batchId: next._id })
+      .expect(409);
+    expect(await life.finishMoves(new Date(Date.now() + 120_000))).toBe(1);
+    expect((await batchNow(next._id)).available).toBe(10);
+    expect((await get(o._id)).booking!.state).toBe('Affected');
+    await m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/move`)
+      .set(bearer(staff.accessToken))
+      .send({ batchId: next._id })
+      .expect(200);
+    expect((await batchNow(next._id)).available).toBe(8);
+    expect(await life.finishMoves(new Date(Date.now() + 120_000))).toBe(0);
   });
 
   it('a shortfall affects the latest bookings only, told by SMS', async () => {

@@ -273,6 +273,7 @@ describe('orders', () => {
         .query({ purchaseNumber: placed.body.order.purchaseNumber.toLowerCase() })
         .expect(200);
       expect(Object.keys(res.body).sort()).toEqual([
+        'booking',
         'deliveredDate',
         'estimatedDeliveryDate',
         'inTransitDate',
@@ -283,6 +284,8 @@ describe('orders', () => {
         'success',
       ]);
       expect(res.body.orderStatus).toEqual({ currentStatus: 'Pending' });
+      // An ordinary order has no booking (a booking's shows its days and money only).
+      expect(res.body.booking).toBeNull();
       const text = JSON.stringify(res.body);
       for (const secret of [
         DELIVERY.fullName,

@@ -63,4 +63,6 @@ export const BOOKING_MESSAGES = {
     `Only ${n} seedlings are in this batch: a loss cannot take it below 0`,
   alreadyReady: 'This batch is already ready',
   alreadyFailed: 'This batch already failed',
+  shortOfBookings: (booked: number, held: number) =>
+    `${booked} seedlings are booked but the batch holds ${held}: move or refund the affected bookings first`,
 } as const;

@@ -1,4 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { BatchStatus } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { BookingLifeService } from '../bookings/booking-life.service';
@@ -17,7 +23,11 @@ const label = (b: BatchRecord) => `${b.productName}, sown ${b.sownOn}, ready ${b
  * (BatchesService), then tells the bookings' life (BookingLifeService), then is audited.
  */
 @Injectable()
-export class BatchDeskService {
+export class BatchDeskService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(BatchDeskService.name);
+  private timer?: NodeJS.Timeout;
+  private telling = false;
+
   constructor(
     private readonly batches: BatchesService,
     private readonly life: BookingLifeService,
@@ -99,8 +109,8 @@ export class BatchDeskService {
       `${actor.fullName} recorded ${dto.quantity} seedlings lost from batch ${label(batch)}${dto.note ? `: ${dto.note}` : ''}`,
       this.target(batch),
     );
-    const left = batch.started - batch.lost;
-    if (left < batch.booked) await this.life.onBatchShort(batch, left);
+    // Short of what is booked (the loss's update then marked the bookings to be told).
+    if (batch.pendingTell) await this.tell(batch);
     return { batch: await this.detail(await this.batches.get(id)) };
   }
 
@@ -112,7 +122,7 @@ export class BatchDeskService {
       `${actor.fullName} marked batch ${label(batch)} ready: ${batch.readyMoved} seedlings into ready stock, ${batch.booked} held for bookings`,
       this.target(batch),
     );
-    await this.life.onBatchReady(batch);
+    await this.tell(batch);
     return { batch: await this.detail(batch) };
   }
 
@@ -124,7 +134,7 @@ export class BatchDeskService {
       `${actor.fullName} marked batch ${label(batch)} failed${note ? `: ${note}` : ''}`,
       this.target(batch),
     );
-    await this.life.onBatchFailed(batch);
+    await this.tell(batch);
     return { batch: await this.detail(batch) };
   }
 
@@ -153,6 +163,46 @@ export class BatchDeskService {
         ({ key, name, from, to }) => ({ key, name, from, to }),
       ),
     };
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(
+      () => void this.tellUntold(),
+      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * Tells the bookings of steps a crash cut off between the batch's change and the telling (the
+   * step wrote `pendingTell` in its own update): once the step is older than the reconcile delay.
+   */
+  async tellUntold(olderThanMs = this.config.orders.reconcileAfterMs): Promise<void> {
+    if (this.telling) return;
+    this.telling = true;
+    try {
+      for (const batch of await this.batches.untoldBefore(new Date(Date.now() - olderThanMs))) {
+        await this.tell(batch);
+        this.logger.warn(`Told the bookings of batch ${batch._id} (${batch.pendingTell?.what})`);
+      }
+    } catch (error) {
+      this.logger.error(`Telling bookings of batches failed: ${(error as Error).message}`);
+    } finally {
+      this.telling = false;
+    }
+  }
+
+  /** The bookings' life hears of the batch's step, then the step is marked told. */
+  private async tell(batch: BatchRecord): Promise<void> {
+    const what = batch.pendingTell?.what;
+    if (what === 'ready') await this.life.onBatchReady(batch);
+    else if (what === 'failed') await this.life.onBatchFailed(batch);
+    else if (what === 'short') await this.life.onBatchShort(batch, batch.started - batch.lost);
+    await this.batches.told(batch._id);
   }
 
   private async detail(batch: BatchRecord) {

@@ -39,6 +39,8 @@ export interface BatchRecord {
    * 'cleared' once the product's marker of the move is removed.
    */
   readyStock: 'none' | 'pending' | 'done' | 'cleared';
+  /** A step whose bookings are still to be told (see the schema). */
+  pendingTell: { what: 'ready' | 'short' | 'failed'; at: string } | null;
 }
 
 type LeanBatch = Batch & {
@@ -70,6 +72,9 @@ function toRecord(doc: LeanBatch): BatchRecord {
       .map((h) => ({ orderId: h.orderId, seedlings: h.seedlings, at: iso(h.at)! })),
     readyMoved: doc.readyMoved ?? 0,
     readyStock: doc.readyStock ?? 'none',
+    pendingTell: doc.pendingTell
+      ? { what: doc.pendingTell.what, at: iso(doc.pendingTell.at)! }
+      : null,
   };
 }
 
@@ -390,7 +395,17 @@ export class BatchesRepository {
       { _id: new Types.ObjectId(id), status: 'Growing', quantity: { $gte: quantity } },
       -quantity,
       meta,
-      { lost: { $add: ['$lost', quantity] } },
+      {
+        lost: { $add: ['$lost', quantity] },
+        // Short of what is booked: the bookings are to be told (in this same update).
+        pendingTell: {
+          $cond: [
+            { $lt: [{ $subtract: ['$started', { $add: ['$lost', quantity] }] }, '$booked'] },
+            { $literal: { what: 'short', at: new Date() } },
+            { $ifNull: ['$pendingTell', null] },
+          ],
+        },
+      },
     );
   }
 
@@ -409,6 +424,7 @@ export class BatchesRepository {
         readyAt: { $literal: new Date() },
         readyMoved: free,
         readyStock: { $literal: 'pending' },
+        pendingTell: { $literal: { what: 'ready', at: new Date() } },
       },
     );
   }
@@ -419,6 +435,21 @@ export class BatchesRepository {
       { _id: id, readyStock: 'pending' },
       { $set: { readyStock: 'done', readyStockAt: new Date() } },
     );
+  }
+
+  /** The bookings heard of the batch's step. */
+  async told(id: string): Promise<void> {
+    await this.batches.updateOne({ _id: id }, { $set: { pendingTell: null } });
+  }
+
+  /** Batches whose bookings were still to be told of a step taken before `before` (a crash). */
+  async untoldBefore(before: Date): Promise<BatchRecord[]> {
+    const docs = await this.batches
+      .find({ 'pendingTell.at': { $lt: before } })
+      .select(PROJECTION)
+      .limit(100)
+      .lean<LeanBatch[]>();
+    return docs.map(toRecord);
   }
 
   /** Ready batches whose seedlings reached the product before `before` (markers to clear). */
@@ -457,6 +488,7 @@ export class BatchesRepository {
       {
         status: { $literal: 'Failed' },
         failedAt: { $literal: new Date() },
+        pendingTell: { $literal: { what: 'failed', at: new Date() } },
         ...(note ? { note: { $literal: note } } : {}),
       },
     );

@@ -30,7 +30,10 @@ import { comingSeasons } from './seasons';
 export type { BatchRecord } from './batches.repository';
 
 /** A batch as the API answers it: its status as shoppers and staff read it. */
-export type BatchView = Omit<BatchRecord, 'status' | 'holds' | 'readyMoved' | 'readyStock'> & {
+export type BatchView = Omit<
+  BatchRecord,
+  'status' | 'holds' | 'readyMoved' | 'readyStock' | 'pendingTell'
+> & {
   status: BatchStatus;
 };
 
@@ -40,7 +43,7 @@ export function batchStatusOf(batch: Pick<BatchRecord, 'status' | 'available'>):
 }
 
 export function batchView(batch: BatchRecord): BatchView {
-  const { holds: _h, readyMoved: _m, readyStock: _s, ...rest } = batch;
+  const { holds: _h, readyMoved: _m, readyStock: _s, pendingTell: _t, ...rest } = batch;
   return { ...rest, status: batchStatusOf(batch) };
 }
 
@@ -203,6 +206,9 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
     const batch = await this.get(id);
     if (batch.status === 'Ready') throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
     if (batch.status === 'Failed') throw new ConflictException(BOOKING_MESSAGES.batchFailed);
+    // A ready batch gives every booking it holds its seedlings: none may be short of them.
+    if (batch.booked > batch.quantity)
+      throw new ConflictException(BOOKING_MESSAGES.shortOfBookings(batch.booked, batch.quantity));
     const ready = await this.batches.markReady(id, {
       reason: 'batch-ready',
       by: person(actor),
@@ -314,6 +320,16 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
       purchaseNumber: ref.purchaseNumber ?? null,
       note: `Booking ${ref.purchaseNumber ?? orderId} handed over`,
     });
+  }
+
+  /** The bookings heard of the batch's last step (ready, short, failed). */
+  told(batchId: string): Promise<void> {
+    return this.batches.told(batchId);
+  }
+
+  /** Batches whose bookings were still to be told of a step taken before `before` (a crash). */
+  untoldBefore(before: Date): Promise<BatchRecord[]> {
+    return this.batches.untoldBefore(before);
   }
 
   /** The seedlings `orderId` holds on this batch (0 when none). */

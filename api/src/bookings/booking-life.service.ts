@@ -131,6 +131,7 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
       await this.catchUpReady();
       for (const order of await this.bookings.noticesDue()) await this.tell(order._id);
       await this.bookings.finishFulfilments(SHOP_ACTOR);
+      await this.finishMoves(now);
       await this.releaseOverdue(now);
     } catch (error) {
       this.logger.error(`The bookings sweep failed: ${(error as Error).message}`);
@@ -160,6 +161,23 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
       }
     }
     return released;
+  }
+
+  /**
+   * Moves a crash cut off (a minute or more ago): not yet on the new batch, the new hold is given
+   * back; already on it, the old hold is. Either way once (a release takes a hold once).
+   */
+  async finishMoves(now = new Date()): Promise<number> {
+    let done = 0;
+    for (const order of await this.bookings.movesPending(new Date(now.getTime() - 60_000))) {
+      const ref = { purchaseNumber: order.purchaseNumber };
+      if (order.movingTo) await this.batches.release(order.movingTo, order._id, ref);
+      else if (order.booking?.movedFromBatchId)
+        await this.batches.release(order.booking.movedFromBatchId, order._id, ref);
+      await this.bookings.endMove(order._id);
+      done++;
+    }
+    return done;
   }
 
   /** Bookings still `Booked` on a batch that is ready (its ready step crashed midway). */

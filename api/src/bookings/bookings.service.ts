@@ -91,10 +91,22 @@ export class BookingsService {
     const from = await this.batches.get(b.batchId);
     const seedlings = order.products.reduce((n, l) => n + l.quantity * l.unit.seedlings, 0);
     const to = await this.batches.checkBookable(dto.batchId, from.productId, seedlings);
-    await this.batches.hold(to._id, to.productId, order._id, seedlings);
+    // Claimed first, so a crash midway is finished or undone by the sweep (BookingLifeService).
+    if (!(await this.bookings.claimMove(order, to._id)))
+      throw new ConflictException({
+        message: 'The booking changed while you were working on it; please reload and try again',
+        code: 'CONFLICT',
+      });
+    try {
+      await this.batches.hold(to._id, to.productId, order._id, seedlings);
+    } catch (error) {
+      await this.bookings.endMove(order._id);
+      throw error;
+    }
     const moved = await this.bookings.moveTo(order, to);
     if (!moved) {
       await this.batches.release(to._id, order._id, { purchaseNumber: order.purchaseNumber });
+      await this.bookings.endMove(order._id);
       throw new ConflictException({
         message: 'The booking changed while you were working on it; please reload and try again',
         code: 'CONFLICT',
@@ -105,6 +117,7 @@ export class BookingsService {
       purchaseNumber: order.purchaseNumber,
       by: actor,
     });
+    await this.bookings.endMove(order._id);
     await this.audit.record(
       actor,
       'booking.move',

@@ -54,6 +54,36 @@ export class OrderBookings {
   }
 
   /**
+   * Claims an affected booking for a move to `batchId` (one move at a time): false when it is no
+   * longer affected on `fromBatchId` or a move is under way.
+   */
+  async claimMove(order: OrderRecord, batchId: string): Promise<boolean> {
+    return !!(await this.orders.transition(
+      order._id,
+      {
+        'booking.state': 'Affected',
+        'booking.batchId': order.booking!.batchId,
+        'booking.movePending': { $ne: true },
+      },
+      { $set: { 'booking.movePending': true, 'booking.movingTo': batchId } },
+    ));
+  }
+
+  /** The move is over (done, or given up): nothing left for the sweep. */
+  async endMove(orderId: string): Promise<void> {
+    await this.orders.transition(
+      orderId,
+      {},
+      { $unset: { 'booking.movePending': '', 'booking.movingTo': '' } },
+    );
+  }
+
+  /** Moves whose process stopped midway (left since before `before`), with where they were going. */
+  movesPending(before: Date): Promise<(OrderRecord & { movingTo: string | null })[]> {
+    return this.orders.movesPending(before);
+  }
+
+  /**
    * Moves a booking to another batch (its hold there already taken): back to `Booked`, its
    * deposit kept. False when it was no longer `Affected`.
    */
@@ -63,7 +93,11 @@ export class OrderBookings {
   ): Promise<OrderRecord | null> {
     return this.orders.transition(
       order._id,
-      { 'booking.state': 'Affected', 'booking.batchId': order.booking!.batchId },
+      {
+        'booking.state': 'Affected',
+        'booking.batchId': order.booking!.batchId,
+        'booking.movingTo': batch._id,
+      },
       {
         $set: {
           'booking.state': order.booking!.depositPaidAt ? 'Booked' : 'Deposit due',
@@ -73,6 +107,7 @@ export class OrderBookings {
           'booking.problem': null,
           'booking.readyAt': null,
           'booking.balanceDueBy': null,
+          'booking.movingTo': null,
         },
       },
     );
@@ -83,15 +118,8 @@ export class OrderBookings {
    * taken out now, once. Answers how many.
    */
   async finishFulfilments(actor: Actor): Promise<number> {
-    const { items } = await this.orders.bookingsIn(
-      'Paid',
-      ['InTransit', 'Delivered', 'Completed'],
-      {
-        limit: 200,
-      },
-    );
     let done = 0;
-    for (const order of items.filter((o) => !o.booking?.fulfilledAt)) {
+    for (const order of await this.orders.bookingsToFulfil()) {
       await this.stock.fulfilBooking(order, actor);
       await this.orders.transition(
         order._id,

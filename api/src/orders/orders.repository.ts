@@ -577,6 +577,31 @@ export class OrdersRepository implements OnModuleInit {
     return { items: docs.filter((d) => d.placement === 'placed').map(toRecord), total };
   }
 
+  /** Bookings with a move to another batch left unfinished since before `before`. */
+  async movesPending(
+    before: Date,
+    limit = 50,
+  ): Promise<(OrderRecord & { movingTo: string | null })[]> {
+    const docs = await this.orders
+      .find({ 'booking.movePending': true, updatedAt: { $lt: before } })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.map((d) => ({ ...toRecord(d), movingTo: d.booking?.movingTo ?? null }));
+  }
+
+  /** Paid bookings sent out whose seedlings have not left their batch yet (a crash between). */
+  async bookingsToFulfil(limit = 100): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({
+        'booking.state': 'Paid',
+        'booking.fulfilledAt': null,
+        orderStatus: { $in: ['InTransit', 'Delivered', 'Completed'] },
+      })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.filter((d) => d.placement === 'placed').map(toRecord);
+  }
+
   /** Bookings whose ready or affected notice is still to be sent (a crash after the change). */
   async bookingNoticesDue(limit = 100): Promise<OrderRecord[]> {
     const docs = await this.orders

@@ -33,7 +33,6 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     effectivePrice: 350,
     productQuantity: 12,
     units: [defaultUnitOf(offer, _id)],
-    batches: [],
     fromPrice: overrides.effectivePrice ?? price,
     category: { _id: '665f1c2b9d3e4a0012345600', name: 'Fruits' },
     productImage: '',
@@ -101,7 +100,6 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountOutstanding: 0,
     excessPaid: 0,
     amountDueNow: 0,
-    booking: null,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
     guestInfo: {

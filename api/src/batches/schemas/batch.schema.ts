@@ -42,6 +42,14 @@ export class Batch {
   @Prop({ type: [Object], default: [] }) releasedFor!: { orderId: string; at: Date }[];
   /** When the ready seedlings reached the product (its marker is cleared a day later). */
   @Prop({ type: Date, default: null }) readyStockAt!: Date | null;
+  /**
+   * A step whose bookings are still to be told (ready, short, failed), written in the step's own
+   * update and cleared once the bookings' life has heard: a crash between is told again.
+   */
+  @Prop({ type: Object, default: null }) pendingTell!: {
+    what: 'ready' | 'short' | 'failed';
+    at: Date;
+  } | null;
   @Prop({ default: 0 }) stockSeq!: number;
   @Prop({ type: [Object], default: [] }) pendingMovements!: PendingMovement[];
   @Prop({ required: true }) createdAt!: Date;
@@ -57,3 +65,4 @@ BatchSchema.index({ productId: 1, status: 1, readyOn: 1 });
 BatchSchema.index({ 'pendingMovements.at': 1 });
 BatchSchema.index({ readyStock: 1, readyStockAt: 1 });
 BatchSchema.index({ 'releasedFor.at': 1 });
+BatchSchema.index({ 'pendingTell.at': 1 });

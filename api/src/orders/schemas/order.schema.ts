@@ -101,6 +101,12 @@ export class OrderBooking {
   @Prop({ type: String, enum: ['failed', 'short', null], default: null })
   problem!: 'failed' | 'short' | null;
   @Prop({ type: String, default: null }) movedFromBatchId!: string | null;
+  /**
+   * A move to another batch under way (`movingTo` while the new hold is taken; then until the old
+   * hold is released): a crash midway is finished or undone by the bookings sweep.
+   */
+  @Prop({ type: Boolean, default: undefined }) movePending?: boolean;
+  @Prop({ type: String, default: undefined }) movingTo?: string | null;
   /** True from a change the customer must be told of (ready, affected) until they are told. */
   @Prop({ type: Boolean, default: undefined }) noticeDue?: boolean;
   /** Set once its seedlings left the batch as a sale (dispatched). */
@@ -198,6 +204,8 @@ OrderSchema.index({ updatedAt: 1 });
 // release, ready batches caught up), a batch's bookings, and the money received per day.
 OrderSchema.index({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 });
 OrderSchema.index({ 'booking.state': 1, amountPaid: 1 });
+OrderSchema.index({ 'booking.movePending': 1, updatedAt: 1 });
+OrderSchema.index({ 'booking.state': 1, 'booking.fulfilledAt': 1, orderStatus: 1 });
 OrderSchema.index({ 'booking.depositPaidAt': 1 });
 OrderSchema.index({ 'booking.balancePaidAt': 1 });
 
