@@ -61,6 +61,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     cancelledDate: null,
     createdAt: '2026-11-22T07:30:00.000Z',
     updatedAt: '2026-11-22T07:30:00.000Z',
+    booking: null,
     ...overrides,
   };
 }

@@ -39,6 +39,7 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     productImages: {},
     createdAt: CREATED,
     updatedAt: CREATED,
+    batches: [],
     ...overrides,
   };
 }
@@ -129,6 +130,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     cancelledDate: null,
     createdAt: '2026-03-01T09:00:00.000Z',
     updatedAt: '2026-03-01T09:00:00.000Z',
+    booking: null,
     ...overrides,
   };
 }
