@@ -31,6 +31,7 @@ let token = '';
 let staffId = '';
 let productId = '';
 let orderId = '';
+let batchId = '';
 
 const call = <T>(method: string, url: string, body?: unknown) =>
   apiCall<T>(API, method, url, body, token);
@@ -68,19 +69,35 @@ before(async () => {
   }
   productId = ids[0]!;
   await call('PATCH', `/api/products/apply-offer/${ids[1]}`, { offerPrice: 87_500 });
+  const guestInfo = {
+    fullName: 'Wanjiku Wairimu Kamau-Njoroge',
+    phoneNumber: '0722 333 444',
+    email: `wanjiku.wairimu.${RUN.toLowerCase()}@kiambu-farmers-cooperative.example.co.ke`,
+    county: 'Kiambu',
+    subCounty: 'Ruiru',
+    ward: 'Gitothua',
+    streetAddress: 'Kamakis, behind the Total petrol station on the Thika superhighway',
+  };
   const placed = await apiCall<{ order: { _id: string } }>(API, 'POST', '/api/orders', {
-    guestInfo: {
-      fullName: 'Wanjiku Wairimu Kamau-Njoroge',
-      phoneNumber: '0722 333 444',
-      email: `wanjiku.wairimu.${RUN.toLowerCase()}@kiambu-farmers-cooperative.example.co.ke`,
-      county: 'Kiambu',
-      subCounty: 'Ruiru',
-      ward: 'Gitothua',
-      streetAddress: 'Kamakis, behind the Total petrol station on the Thika superhighway',
-    },
+    guestInfo,
     products: ids.map((id) => ({ _id: id, quantity: 3 })),
   });
   orderId = placed.order._id;
+  // A batch of the long-named product, booked by the long-named customer (issue 32).
+  const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  batchId = (
+    await call<{ batch: { _id: string } }>('POST', '/api/batches', {
+      productId,
+      sownOn: day(0),
+      readyOn: day(60),
+      started: 1_000_000,
+      note: 'Shade house 3, the long bench by the water tank, sown for the long rains',
+    })
+  ).batch._id;
+  await apiCall(API, 'POST', '/api/orders', {
+    guestInfo,
+    products: [{ _id: productId, quantity: 2, batchId }],
+  });
 });
 
 after(async () => {
@@ -146,6 +163,9 @@ describe('back office on 360 and 390 px phones', () => {
         `/manage/products/${productId}/stock`,
         '/manage/categories',
         '/manage/messages',
+        '/manage/batches',
+        `/manage/batches/${batchId}`,
+        '/manage/bookings',
         '/user/profile',
       ])
         problems.push(...(await check(page, url)));

@@ -23,3 +23,4 @@ export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
 export * from './bookings';
+export * from './batch-forms';

@@ -74,6 +74,12 @@ const DeliveryZones = page(
   () => import('../features/delivery-zones/routes/delivery-zones'),
   'DeliveryZonesRoute',
 );
+const Batches = page(() => import('../features/batches/routes/batches'), 'BatchesRoute');
+const BatchDetail = page(
+  () => import('../features/batches/routes/batch-detail'),
+  'BatchDetailRoute',
+);
+const Bookings = page(() => import('../features/bookings/routes/bookings'), 'BookingsRoute');
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -109,6 +115,9 @@ export function AppRoutes() {
             <Route path="/manage/categories" element={<Categories />} />
             <Route path="/manage/messages" element={<Messages />} />
             <Route path="/manage/payments" element={<PaymentsInbox />} />
+            <Route path="/manage/batches" element={<Batches />} />
+            <Route path="/manage/batches/:id" element={<BatchDetail />} />
+            <Route path="/manage/bookings" element={<Bookings />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

@@ -16,9 +16,11 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Staff', to: paths.adminStaff },
       { label: 'Orders', to: paths.adminOrders },
       { label: 'Payments to match', to: paths.managePayments },
+      { label: 'Bookings', to: paths.manageBookings },
       { label: 'Reports', to: paths.adminReports },
       { label: 'Categories', to: paths.manageCategories },
       { label: 'Products', to: paths.manageProducts },
+      { label: 'Batches', to: paths.manageBatches },
       { label: 'Audit trails', to: paths.adminAuditTrails },
       { label: 'Shop pictures', to: paths.adminSitePictures },
       { label: 'Messages', to: paths.manageMessages },
@@ -31,8 +33,10 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
     return [
       { label: 'Orders', to: paths.staffOrders },
       { label: 'Payments to match', to: paths.managePayments },
+      { label: 'Bookings', to: paths.manageBookings },
       { label: 'Categories', to: paths.manageCategories },
       { label: 'Products', to: paths.manageProducts },
+      { label: 'Batches', to: paths.manageBatches },
       { label: 'Messages', to: paths.manageMessages },
       { label: 'Shop', to: storefrontPaths.shop, external: true },
     ];

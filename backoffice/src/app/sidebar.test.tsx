@@ -24,9 +24,11 @@ describe('sidebar', () => {
       'Staff',
       'Orders',
       'Payments to match',
+      'Bookings',
       'Reports',
       'Categories',
       'Products',
+      'Batches',
       'Audit trails',
       'Shop pictures',
       'Messages',
@@ -53,17 +55,27 @@ describe('sidebar', () => {
     );
   });
 
-  it('gives staff their Orders, Categories, Products and the Shop', () => {
+  it('gives staff their Orders, Bookings, Categories, Products, Batches and the Shop', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'staff' })} />);
     expect(linkNames()).toEqual([
       'Orders',
       'Payments to match',
+      'Bookings',
       'Categories',
       'Products',
+      'Batches',
       'Messages',
       'Shop',
     ]);
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/staff/orders');
+    expect(screen.getByRole('link', { name: 'Bookings' })).toHaveAttribute(
+      'href',
+      '/manage/bookings',
+    );
+    expect(screen.getByRole('link', { name: 'Batches' })).toHaveAttribute(
+      'href',
+      '/manage/batches',
+    );
     expect(screen.getByRole('link', { name: 'Shop' })).toHaveAttribute(
       'href',
       'http://localhost:5173/shop/products',

@@ -21,6 +21,12 @@ export const paths = {
   manageProducts: '/manage/products',
   productStock: (id: string) => `/manage/products/${id}/stock`,
   manageCategories: '/manage/categories',
+  /** Batches by ready date (staff and admins); `?productId=` shows one product's. */
+  manageBatches: '/manage/batches',
+  productBatches: (productId: string) => `/manage/batches?productId=${productId}`,
+  batch: (id: string) => `/manage/batches/${id}`,
+  /** The bookings queue (staff and admins). */
+  manageBookings: '/manage/bookings',
   manageMessages: '/manage/messages',
   /** Paybill payments no order took (admins and staff). */
   managePayments: '/manage/payments',

@@ -93,3 +93,50 @@ export function createLowStockList(
     ...overrides,
   };
 }
+
+/** A batch as GET /api/batches lists it: growing, 500 started, none lost or booked unless told. */
+export function createBatch(overrides: Record<string, unknown> = {}) {
+  return {
+    _id: '6650f0c2a1b2c3d4e5f6b001',
+    productId: '6650f0c2a1b2c3d4e5f6a001',
+    productName: 'Avocado Hass',
+    sownOn: '2027-01-05',
+    readyOn: '2027-03-12',
+    started: 500,
+    lost: 0,
+    booked: 0,
+    available: 500,
+    quantity: 500,
+    status: 'Growing',
+    readyAt: null,
+    failedAt: null,
+    note: '',
+    createdAt: '2027-01-05T07:00:00.000Z',
+    bookings: 0,
+    ...overrides,
+  };
+}
+
+/** A booking order's `booking`: deposit due on a growing batch unless told. */
+export function createBooking(overrides: Record<string, unknown> = {}) {
+  return {
+    batchId: '6650f0c2a1b2c3d4e5f6b001',
+    productName: 'Avocado Hass',
+    readyOn: '2027-03-12',
+    depositPercent: 30,
+    deposit: 4500,
+    balance: 10500,
+    state: 'Deposit due',
+    depositPaidAt: null,
+    depositReceipt: null,
+    readyAt: null,
+    balanceDueBy: null,
+    balancePaidAt: null,
+    releasedAt: null,
+    releaseDecision: null,
+    problem: null,
+    movedFromBatchId: null,
+    fulfilledAt: null,
+    ...overrides,
+  };
+}

@@ -48,3 +48,17 @@ export function signInAs(role: LoggedInUser['role'] | null, overrides: Partial<L
     user: createUser({ role, ...overrides }),
   });
 }
+
+/** Runs a test body on a wide screen (the tests' screen is a phone: matchMedia matches nothing). */
+export async function onWideScreen(body: () => Promise<void>) {
+  const matchMedia = window.matchMedia;
+  window.matchMedia = ((query: string) => ({
+    ...matchMedia(query),
+    matches: true,
+  })) as typeof window.matchMedia;
+  try {
+    await body();
+  } finally {
+    window.matchMedia = matchMedia;
+  }
+}

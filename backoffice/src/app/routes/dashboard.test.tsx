@@ -26,6 +26,8 @@ function answer(salesStatus: number) {
       dailySales: 1270,
       weeklySales: 6935,
       totalSales: 10130,
+      balancesDueThisWeek: { count: 3, amount: 31500 },
+      batchesReadyThisWeek: 2,
     });
   });
 }
@@ -59,6 +61,17 @@ describe('dashboard', () => {
       'href',
       '/admin/orders?queue=toComplete',
     );
+  });
+
+  it('shows the bookings tiles: balances due this week (count and KSH) and batches ready this week', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    const balances = await screen.findByRole('link', { name: /^Balances due this week / });
+    expect(await within(balances).findByText('3 · KSH 31,500')).toBeInTheDocument();
+    expect(balances).toHaveAttribute('href', '/manage/bookings?tab=balances');
+    const batches = screen.getByRole('link', { name: /^Batches ready this week / });
+    expect(batches).toHaveTextContent('2');
+    expect(batches).toHaveAttribute('href', '/manage/batches?week=this');
   });
 
   it('shows an error icon when a dashboard query fails', async () => {

@@ -93,6 +93,21 @@ export function DashboardRoute() {
           value={show(sales, formatMoney(sales.data?.totalSales ?? 0, 'KSH'))}
         />
       </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} aria-label="Bookings">
+        <Tile
+          label="Balances due this week"
+          to={`${paths.manageBookings}?tab=balances`}
+          value={show(
+            sales,
+            `${sales.data?.balancesDueThisWeek?.count ?? 0} · ${formatMoney(sales.data?.balancesDueThisWeek?.amount ?? 0, 'KSH')}`,
+          )}
+        />
+        <Tile
+          label="Batches ready this week"
+          to={`${paths.manageBatches}?week=this`}
+          value={show(sales, sales.data?.batchesReadyThisWeek ?? 0)}
+        />
+      </SimpleGrid>
       <Title order={3} size="h4">
         Orders to handle
       </Title>

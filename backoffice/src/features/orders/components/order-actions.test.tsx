@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { OrderStatus, PaymentStatus } from '@spc/shared-contracts';
-import { createOrder } from '../../../testing/factories';
+import { createBooking, createOrder } from '../../../testing/factories';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { OrderActions } from './order-actions';
 
@@ -48,6 +48,76 @@ describe('order actions', () => {
       'aria-label',
       'Complete the payment before fulfilling this order',
     );
+  });
+
+  it.each([
+    ['Booked', "This booking's batch is not ready yet (expected 12/03/2027)"],
+    ['Balance due', 'Record the balance of this booking before it goes out'],
+    ['Affected', 'This booking is affected: it does not go out'],
+  ])('keeps a %s booking from going in transit, saying why', async (state, reason) => {
+    renderWithProviders(
+      <OrderActions
+        order={createOrder({ booking: createBooking({ state }) } as never)}
+        role="staff"
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+    await screen.findByRole('menuitem', { name: 'In transit' });
+    expect(enabled('In transit')).toBe(false);
+    expect(screen.getByTestId('reason-inTransit')).toHaveAttribute('aria-label', reason);
+  });
+
+  it('takes no payment on an affected booking', async () => {
+    renderWithProviders(
+      <OrderActions
+        order={createOrder({ booking: createBooking({ state: 'Affected' }) } as never)}
+        role="staff"
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+    await screen.findByRole('menuitem', { name: 'Complete Payment' });
+    expect(enabled('Complete Payment')).toBe(false);
+    expect(screen.getByTestId('reason-completePayment')).toHaveAttribute(
+      'aria-label',
+      'This booking is affected: it takes no payment',
+    );
+  });
+
+  it('prefills Complete Payment with the balance of a booking whose deposit is paid', async () => {
+    renderWithProviders(
+      <OrderActions
+        order={createOrder({
+          totalAmount: 15000,
+          amountPaid: 4500,
+          amountDueNow: 10500,
+          booking: createBooking({ state: 'Balance due', depositPaidAt: '2027-01-10T07:00:00Z' }),
+        } as never)}
+        role="staff"
+        layout="buttons"
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Complete Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: /^Complete Payment/ });
+    expect(dialog).toHaveTextContent(
+      'Balance of the booking KSH 10,500 (order total KSH 15,000, deposit paid)',
+    );
+    expect(within(dialog).getByLabelText('Amount')).toHaveValue('KSH 10,500');
+  });
+
+  it('lets a paid booking go in transit', async () => {
+    renderWithProviders(
+      <OrderActions
+        order={createOrder({
+          orderStatus: 'Processing',
+          paymentStatus: 'Paid',
+          booking: createBooking({ state: 'Paid' }),
+        } as never)}
+        role="staff"
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+    await screen.findByRole('menuitem', { name: 'In transit' });
+    expect(enabled('In transit')).toBe(true);
   });
 
   it('shows admins no menu at all', () => {

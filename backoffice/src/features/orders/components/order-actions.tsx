@@ -1,7 +1,9 @@
 import { ActionIcon, Button, Group, List, Menu, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import {
   checkOrderAction,
+  formatDate,
   formatMoney,
+  type ActionCheck,
   type OrderAction,
   type OrderState,
   type PaymentForm,
@@ -37,6 +39,32 @@ export const ORDER_BUTTONS: { action: MenuAction; label: string }[] = [
   ORDER_MENU[2]!,
   ORDER_MENU[3]!,
 ];
+
+/** Booking states in which the booking's money is still taken (the API's list). */
+const PAYABLE = new Set(['Deposit due', 'Booked', 'Balance due']);
+
+/**
+ * A booking's own rules (the API's): it goes out only once its balance is paid, from a ready
+ * batch, and takes payments only while it is live; the buttons say so instead of offering what the
+ * server refuses. Null: the order's own rules decide.
+ */
+export function bookingCheck(order: Order, action: MenuAction): ActionCheck | null {
+  const b = order.booking;
+  if (!b) return null;
+  const refuse = (reason: string): ActionCheck => ({
+    allowed: false,
+    reason,
+    code: 'ILLEGAL_TRANSITION',
+  });
+  if (action === 'completePayment' && !PAYABLE.has(b.state) && b.state !== 'Paid')
+    return refuse(`This booking is ${b.state.toLowerCase()}: it takes no payment`);
+  if (action !== 'inTransit' || b.state === 'Paid') return null;
+  if (b.state === 'Deposit due' || b.state === 'Booked')
+    return refuse(`This booking's batch is not ready yet (expected ${formatDate(b.readyOn)})`);
+  if (b.state === 'Balance due')
+    return refuse('Record the balance of this booking before it goes out');
+  return refuse(`This booking is ${b.state.toLowerCase()}: it does not go out`);
+}
 
 /** Which menu entries this role sees: staff all four, admins none, anyone else only Cancel. */
 export function menuFor(role: Role | undefined, entries = ORDER_MENU) {
@@ -84,6 +112,9 @@ export function OrderActions({
   };
   // A paid (or part-paid) order is cancelled only with its refund recorded: the refund form instead.
   const paid = order.paymentStatus === 'Paid' || order.amountPaid > 0;
+  // A booking whose deposit is paid pays what is still due of it (its balance) through Complete
+  // Payment.
+  const balanceDue = order.booking?.depositPaidAt ? order.amountDueNow : null;
 
   const refund = (values: RefundForm) =>
     cancel.mutate(
@@ -119,10 +150,9 @@ export function OrderActions({
       { onSuccess: () => setTimeout(() => setOpen(null), 1000) },
     );
 
-  const checks = entries.map((entry) => ({
-    ...entry,
-    check: checkOrderAction(state, entry.action as OrderAction, role),
-  }));
+  const check = (action: MenuAction) =>
+    bookingCheck(order, action) ?? checkOrderAction(state, action as OrderAction, role);
+  const checks = entries.map((entry) => ({ ...entry, check: check(entry.action) }));
   const refused = checks.filter((c) => !c.check.allowed);
   const trigger =
     layout === 'buttons' ? (
@@ -158,17 +188,17 @@ export function OrderActions({
         </Menu.Target>
         <Menu.Dropdown>
           {entries.map(({ action, label }) => {
-            const check = checkOrderAction(state, action as OrderAction, role);
+            const verdict = check(action);
             const item = (
-              <Menu.Item key={action} disabled={!check.allowed} onClick={() => setOpen(action)}>
+              <Menu.Item key={action} disabled={!verdict.allowed} onClick={() => setOpen(action)}>
                 {label}
               </Menu.Item>
             );
-            return check.allowed ? (
+            return verdict.allowed ? (
               item
             ) : (
-              <Tooltip key={action} label={check.reason} position="left" withinPortal>
-                <div data-testid={`reason-${action}`} aria-label={check.reason}>
+              <Tooltip key={action} label={verdict.reason} position="left" withinPortal>
+                <div data-testid={`reason-${action}`} aria-label={verdict.reason}>
                   {item}
                 </div>
               </Tooltip>
@@ -188,10 +218,12 @@ export function OrderActions({
         centered
       >
         <Text size="sm" c="dimmed" mb="sm">
-          Order total {formatMoney(order.totalAmount, 'KSH')}
+          {balanceDue === null
+            ? `Order total ${formatMoney(order.totalAmount, 'KSH')}`
+            : `Balance of the booking ${formatMoney(balanceDue, 'KSH')} (order total ${formatMoney(order.totalAmount, 'KSH')}, deposit paid)`}
         </Text>
         <PaymentFormFields
-          total={order.totalAmount}
+          total={balanceDue ?? order.totalAmount}
           pending={completePayment.isPending}
           onSubmit={pay}
         />

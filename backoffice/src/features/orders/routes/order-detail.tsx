@@ -30,6 +30,7 @@ import type { Order } from '../api/get-orders';
 import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-detail';
 import { OrderActions } from '../components/order-actions';
 import { OrderDocuments } from '../components/order-documents';
+import { OrderBooking } from '../components/order-booking';
 import { OrderMpesa } from '../components/order-mpesa';
 
 /** A label and its value, one row of a card. */
@@ -231,6 +232,7 @@ function OrderDetailPage({ role }: { role: Role }) {
           <OrderActions order={order} role={role} layout="buttons" />
         </Card>
       )}
+      {order.booking && <OrderBooking order={order} canAct={role === 'staff'} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Customer order={order} />
         <Payment order={order} />

@@ -65,6 +65,16 @@ export function ProductActions({
       >
         Stock
       </Button>
+      <Button
+        size="compact-xs"
+        variant="light"
+        color="teal"
+        component={Link}
+        to={paths.productBatches(product._id)}
+        aria-label={`Batches of ${product.productName}`}
+      >
+        Batches
+      </Button>
       {handlers.onDelete && (
         <Button
           size="compact-xs"

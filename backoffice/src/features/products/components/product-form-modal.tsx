@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  Anchor,
   Button,
   FileInput,
   Group,
@@ -10,6 +11,7 @@ import {
   SimpleGrid,
   Stack,
   Switch,
+  Text,
   TextInput,
   Textarea,
 } from '@mantine/core';
@@ -21,6 +23,8 @@ import {
 } from '@spc/shared-contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import { assetUrl } from '../../../lib/api-client';
 import type { Product } from '../api/get-products';
 import { useSaveProduct } from '../api/save-product';
@@ -190,6 +194,14 @@ export function ProductFormModal({
             />
           )}
           <UnitsEditor drafts={units} onChange={setUnits} problems={unitErrors} />
+          {product && (
+            <Text size="sm">
+              Seedlings still growing are sold by booking from their batches:{' '}
+              <Anchor component={Link} to={paths.productBatches(product._id)}>
+                batches of this product
+              </Anchor>
+            </Text>
+          )}
           <FileInput
             label="Product Image"
             placeholder="Choose an image (optional)"

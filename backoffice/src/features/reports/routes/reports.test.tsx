@@ -17,6 +17,7 @@ function answer(refunds: { orders: number; amount: number }) {
       topProducts: [],
       totals: { orders: 1, revenue: 1585, averageOrderValue: 1585, refunds },
       salesBreakdown: { productSales: 1285, deliveryFees: 300, series: [] },
+      moneyReceived: { deposits: 9000, depositCount: 2, balances: 10500, balanceCount: 1 },
     });
   });
 }
@@ -38,6 +39,15 @@ describe('sales report screen', () => {
     );
     const url = new URL((fetchMock.mock.calls[0]![0] as Request).url);
     expect(url.pathname).toBe('/api/sales-summary/report');
+  });
+
+  it('shows the booking money received apart from the sales', async () => {
+    answer({ orders: 0, amount: 0 });
+    renderWithProviders(<ReportsRoute />);
+    expect(await screen.findByTestId('report-money-received')).toHaveTextContent('KSH 19,500');
+    expect(screen.getByTestId('report-money-received-note')).toHaveTextContent(
+      'Deposits KSH 9,000 (2) · Balances KSH 10,500 (1); bookings, apart from the sales above',
+    );
   });
 
   it('says so when nothing was refunded', async () => {

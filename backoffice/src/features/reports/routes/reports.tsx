@@ -5,7 +5,7 @@ import { formatMoney } from '@spc/shared-contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { ListState } from '../../../components/list-state';
-import { useSalesReport } from '../api/get-sales-report';
+import { useSalesReport, type SalesReport } from '../api/get-sales-report';
 import { downloadCsv, reportToCsv } from '../components/report-csv';
 import { calendarLabels } from '../../../components/calendar-labels';
 
@@ -19,6 +19,11 @@ export const refundNote = (orders: number) =>
   orders === 0
     ? 'No paid order was cancelled in this range'
     : `${orders} paid ${orders === 1 ? 'order' : 'orders'} cancelled and refunded; not counted in Revenue or Total Sales`;
+
+/** Booking deposits and balances received in the range: not sales until a booking is paid. */
+function moneyReceivedNote(m: SalesReport['moneyReceived']): string {
+  return `Deposits ${formatMoney(m.deposits, 'KSH')} (${m.depositCount}) · Balances ${formatMoney(m.balances, 'KSH')} (${m.balanceCount}); bookings, apart from the sales above`;
+}
 
 /** /admin/reports, titled Sales: a date range, revenue and orders per day, top products, totals. */
 export function ReportsRoute() {
@@ -63,7 +68,7 @@ export function ReportsRoute() {
       <ListState isLoading={query.isPending} isError={query.isError} isEmpty={false} emptyText="" />
       {report && (
         <>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
             <Card withBorder>
               <Text size="sm" c="dimmed">
                 Revenue
@@ -101,6 +106,18 @@ export function ReportsRoute() {
               </Text>
               <Text size="xs" c="dimmed" data-testid="report-refunds-note">
                 {refundNote(report.totals.refunds.orders)}
+              </Text>
+            </Card>
+            {/* Money taken on bookings is kept apart from the sales completed above. */}
+            <Card withBorder>
+              <Text size="sm" c="dimmed">
+                Booking money received
+              </Text>
+              <Text fw={700} size="xl" data-testid="report-money-received">
+                {formatMoney(report.moneyReceived.deposits + report.moneyReceived.balances, 'KSH')}
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="report-money-received-note">
+                {moneyReceivedNote(report.moneyReceived)}
               </Text>
             </Card>
           </SimpleGrid>

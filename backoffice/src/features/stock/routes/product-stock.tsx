@@ -57,7 +57,10 @@ export function ProductStockRoute() {
             <div>
               <Title order={2}>{data.product.productName}</Title>
               <Text c="dimmed" size="sm">
-                Stock ledger
+                Stock ledger ·{' '}
+                <Anchor component={Link} to={paths.productBatches(id)} size="sm">
+                  Batches of this product
+                </Anchor>
               </Text>
             </div>
             <Group gap="xs">
