@@ -172,10 +172,6 @@ async function main(): Promise<void> {
       // The journeys send more contact messages from one address than a shopper would.
       RATE_LIMIT_CONTACT_PER_HOUR: '1000',
       RATE_LIMIT_CONTACT_PER_MINUTE: '1000',
-      // A booking's balance falls due the day its batch is marked ready (a shop may set 0), so a
-      // batch made ready in a journey puts its bookings under "Balances due this week" whatever the
-      // weekday (with the default 7 days it would be next week's); release waits until the day after.
-      BOOKING_BALANCE_DAYS: '0',
     };
 
     // The storefront's release journey needs two more builds of its own (they differ in a

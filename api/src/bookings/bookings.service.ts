@@ -16,7 +16,7 @@ import { OrderCredits } from '../orders/order-credits';
 import { OrderMoney } from '../orders/order-money';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
-import { addDays, mondayOf, shopDay } from '../reports/shop-time';
+import { balancesDueBy } from '../reports/shop-time';
 import { SmsService } from '../sms/sms.service';
 import { REFUND_BOOKING } from './booking-steps';
 import type {
@@ -167,7 +167,7 @@ export class BookingsService {
       case 'balances':
         return this.bookings.inState('Balance due', 'Pending', {
           ...page,
-          dueBy: addDays(mondayOf(shopDay(now)), 6),
+          dueBy: balancesDueBy(now),
         });
       case 'dispatch':
         return this.bookings.inState('Paid', ['Pending', 'Processing'], page);

@@ -3,7 +3,7 @@ import { BatchesService } from '../batches/batches.service';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { SalesRollup } from './sales-rollup';
-import { addDays, mondayOf, shopDay, startOfShopDay } from './shop-time';
+import { addDays, balancesDueBy, mondayOf, shopDay, startOfShopDay } from './shop-time';
 
 const MAX_REPORT_DAYS = 366;
 const TOP_PRODUCTS = 10;
@@ -26,7 +26,7 @@ export class ReportsService {
     const [week, totalSales, balancesDueThisWeek, batchesReadyThisWeek] = await Promise.all([
       this.orders.paidBetween(weekStart, tomorrow),
       this.rollup.total(),
-      this.orders.balancesDueBy(sunday),
+      this.orders.balancesDueBy(balancesDueBy(now)),
       this.batchesReadyBetween(mondayOf(today), sunday),
     ]);
     const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);

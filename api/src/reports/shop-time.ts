@@ -61,3 +61,12 @@ export function mondayOf(day: string): string {
   const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay(); // 0 Sunday
   return addDays(day, -((weekday + 6) % 7));
 }
+
+/**
+ * The last shop day of "balances due this week": the coming seven days, today's included, and
+ * every overdue one before them. A booking's balance falls due BOOKING_BALANCE_DAYS (7) after its
+ * batch is ready, so a calendar week would hide most of them until the week they run out.
+ */
+export function balancesDueBy(now: Date): string {
+  return addDays(shopDay(now), 7);
+}
