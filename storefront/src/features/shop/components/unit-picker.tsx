@@ -88,9 +88,9 @@ export function UnitPicker({
       <p>
         <strong>
           {batches.length > 0
-            ? `Ready now: ${left} ${word}`
+            ? `Ready now: ${count(left)} ${word}`
             : left > 0
-              ? `${left} ${word} left`
+              ? `${count(left)} ${word} left`
               : 'Out of Stock'}
         </strong>
       </p>
@@ -128,7 +128,7 @@ export function UnitPicker({
       </p>
       {tooMany && left > 0 && (
         <p className="small error" role="alert">
-          Only {left} {word} left
+          Only {count(left)} {word} left
         </p>
       )}
       {left > 0 ? (
@@ -160,11 +160,11 @@ export function UnitPicker({
                   </strong>
                 </p>
                 <p className="small muted">
-                  {max > 0 ? `${max} ${word} left to book` : `No ${word} left to book`}
+                  {max > 0 ? `${count(max)} ${word} left to book` : `No ${word} left to book`}
                 </p>
                 {quantity > max && max > 0 && (
                   <p className="small error" role="alert">
-                    Only {max} {word} left to book for {day}
+                    Only {count(max)} {word} left to book for {day}
                   </p>
                 )}
                 <button
@@ -182,4 +182,9 @@ export function UnitPicker({
       )}
     </div>
   );
+}
+
+/** A count as shoppers read it: 19,753, not 19753. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
