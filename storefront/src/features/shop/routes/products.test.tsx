@@ -126,7 +126,7 @@ describe('product listing', () => {
     await screen.findByRole('heading', { name: 'Hass Avocado Seedling' });
     const select = screen.getByLabelText('Availability');
     expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
-      'All',
+      'Any time',
       'Ready now',
       'Long rains',
       'Short rains',

@@ -160,25 +160,28 @@ export function ProductsRoute() {
             value={maxPrice ?? range.max}
             onCommit={onPrice}
           />
-          <div className="field">
-            <label htmlFor="availability-select">Availability</label>
+        </div>
+        <section className="listing" aria-labelledby="listing-heading">
+          {/* On a phone the availability dropdown sits beside the heading: a row of its own would
+              push the first product down the screen. */}
+          <div className="listing-head">
+            <h1 id="listing-heading" ref={headingRef}>
+              {heading}
+            </h1>
             <select
               id="availability-select"
+              className="availability-compact"
+              aria-label="Availability"
               value={availability ?? ''}
               onChange={(e) => chooseAvailability(e.target.value)}
             >
               {AVAILABILITY_OPTIONS.map((o) => (
                 <option key={o.label} value={o.value ?? ''}>
-                  {o.label}
+                  {o.value ? o.label : 'Any time'}
                 </option>
               ))}
             </select>
           </div>
-        </div>
-        <section className="listing" aria-labelledby="listing-heading">
-          <h1 id="listing-heading" ref={headingRef}>
-            {heading}
-          </h1>
           {search && <p className="muted">Results for “{search}”</p>}
           {season && (
             <p className="muted availability-note">
