@@ -632,7 +632,6 @@ function paybillPayments(
   const records: Record<string, unknown>[] = [];
   const refunds: Record<string, unknown>[] = [];
   const credits: { transId: string; amount: number; at: Date }[] = [];
-  let payer: Person | undefined;
   const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
   const record = (
     transId: string,
@@ -681,13 +680,13 @@ function paybillPayments(
   }
   const paidByPaybill = life.paybill && life.paidAt;
   if (!paidByPaybill && !life.partPaid)
-    return { records, refunds, credits, amountPaid: 0, lastCode: undefined, payer };
+    return { records, refunds, credits, amountPaid: 0, lastCode: undefined, payer: undefined };
 
   // How it was matched: the account number as typed, the payer's phone, or a clerk from the inbox.
   const how = r();
   const matchedBy = how < 0.88 ? 'account' : how < 0.96 ? 'phone' : 'staff';
   const account = matchedBy === 'account' ? number : pick(r, ['', 'seedlings', 'mbegu', '0']);
-  payer = matchedBy === 'staff' ? o.clerk : o.system;
+  const payer: Person = matchedBy === 'staff' ? o.clerk : o.system;
   const payments: { amount: number; at: Date }[] = [];
   const end =
     life.paidAt ?? new Date(Math.min(hours(o.placed, r() * 2).getTime(), o.now.getTime() - 1000));
