@@ -8,7 +8,7 @@ import type {
   ProductView,
 } from '../catalog.types';
 import type { ProductListQueryDto } from '../dto/product.dto';
-import type { Snapshot } from './catalogue-snapshot';
+import { matchesSearch, type Snapshot } from './catalogue-snapshot';
 
 /** A list query as the read model keys and computes it: every spelling of one query alike. */
 export interface NormalisedListQuery {
@@ -71,10 +71,11 @@ export async function computeListPage(
   const ordered = query.sortBy === 'price' ? snapshot.byPrice : snapshot.byCreatedAt;
   const ascending = query.sortOrder === 'asc';
   for (let i = 0; i < ordered.length; i++) {
-    const { view, searchText } = ordered[ascending ? i : ordered.length - 1 - i]!;
+    const product = ordered[ascending ? i : ordered.length - 1 - i]!;
+    const { view } = product;
     const id = view.category._id;
     all[id] = (all[id] ?? 0) + 1;
-    if (search && !searchText.includes(search)) continue;
+    if (search && !matchesSearch(product, search)) continue;
     if (minPrice !== undefined && view.effectivePrice < minPrice) continue;
     if (maxPrice !== undefined && view.effectivePrice > maxPrice) continue;
     counts[id] = (counts[id] ?? 0) + 1;
