@@ -102,8 +102,6 @@ function toView(
   const _id = doc._id.toString();
   const units = pool ? unitsOf(doc).map((unit) => pooledUnit(unit, _id, pool)) : unitsOf(doc);
   const s = pool ? (text: string) => pool.intern(text) : (text: string) => text;
-  const images: Record<string, string> = {};
-  for (const [width, url] of Object.entries(doc.productImages ?? {})) images[width] = s(url);
   return {
     _id,
     productName: doc.productName,
@@ -119,10 +117,30 @@ function toView(
     // A category deleted under a product (a race the service narrows but cannot close) shows empty.
     category: category ?? { _id: categoryId, name: '' },
     productImage: s(doc.productImage ?? ''),
-    productImages: images,
+    productImages: imagesByWidth(doc.productImages, pool),
     createdAt: s(new Date(doc.createdAt).toISOString()),
     updatedAt: s(new Date(doc.updatedAt).toISOString()),
   };
+}
+
+/**
+ * A product's image addresses by width, as a view holds them. The widths ("320", "640") are array
+ * indices: an object given them one by one keeps a fast array as long as the largest width (about
+ * 1,000 slots: 8 KB a product, two thirds of the whole catalogue in memory, and walked by every
+ * JSON.stringify of the view); JSON.parse builds the same object with sparse elements (a few
+ * hundred bytes). The JSON is the same: index keys always go out in ascending order.
+ */
+function imagesByWidth(
+  images: Record<string, string> | undefined,
+  pool: StringPool | undefined,
+): Record<string, string> {
+  if (!images) return {};
+  const text = JSON.stringify(images);
+  return pool
+    ? JSON.parse(text, (_key, value: unknown) =>
+        typeof value === 'string' ? pool.intern(value) : value,
+      )
+    : JSON.parse(text);
 }
 
 /** A unit as the in-memory catalogue keeps it (see toView). */
