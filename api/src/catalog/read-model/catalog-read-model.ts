@@ -33,7 +33,7 @@ export const MAX_URLS = 1000;
  * couple of kilobytes each) rather than one per product of the catalogue; a page not kept is
  * written again on request (a few microseconds).
  */
-export const MAX_PRODUCT_PAGES = 5000;
+export const MAX_PRODUCT_PAGES = 10_000;
 
 /** Other API instances sharing the database (see CatalogSync). */
 export interface RemoteChanges {
