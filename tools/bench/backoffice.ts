@@ -259,7 +259,8 @@ async function main(): Promise<void> {
     say(
       B,
       `seeded ${seeded.orders} orders, ${seeded.users} accounts, ${seeded.movements} stock movements, ` +
-        `${seeded.audit} audit entries, ${seeded.sms} SMS records, ${seeded.refunds} refunds in ${seeded.seconds.toFixed(1)} s`,
+        `${seeded.audit} audit entries, ${seeded.sms} SMS records, ${seeded.refunds} refunds, ` +
+        `${seeded.paybill} paybill payments in ${seeded.seconds.toFixed(1)} s`,
     );
     const calls = await dailyCalls(uri);
     const phases: { label: string; result: Awaited<ReturnType<typeof phase>> }[] = [];
