@@ -196,6 +196,31 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     expect(scans).toEqual([]);
   });
 
+  it('seeds lines by the tray and paybill payments as the API stores them', async () => {
+    const db = connection.db!;
+    const tray = await db
+      .collection('orders')
+      .findOne({ products: { $elemMatch: { seedlings: { $gt: 1 } } } });
+    expect(tray).not.toBeNull();
+    const line = (tray!.products as Record<string, unknown>[]).find(
+      (l) => (l.seedlings as number) > 1,
+    )!;
+    expect(line).toEqual(
+      expect.objectContaining({ unitId: expect.any(String), unitName: expect.any(String) }),
+    );
+    expect(line.lineTotal).toBe((line.unitPrice as number) * (line.quantity as number));
+    const product = await db.collection('products').findOne({ 'units._id': line.unitId });
+    expect(product).not.toBeNull();
+    // A paybill payment matched to an order is credited on it, once.
+    const payment = await db.collection('mpesa_c2b_payments').findOne({ status: 'matched' });
+    expect(payment).not.toBeNull();
+    const paid = await db.collection('orders').findOne({ purchaseNumber: payment!.purchaseNumber });
+    expect(paid!.mpesaCredits).toEqual(
+      expect.arrayContaining([expect.objectContaining({ transId: payment!._id })]),
+    );
+    expect(paid!.amountPaid).toBeGreaterThanOrEqual(payment!.amount as number);
+  });
+
   it('still scans for a part of a name or phone (no index serves a substring; kept true here)', async () => {
     for (const path of [
       `/api/orders?search=${encodeURIComponent(sample.name.split(' ')[0]!)}`,

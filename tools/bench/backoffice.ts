@@ -15,14 +15,17 @@
  * it exits non-zero only when a call fails.
  *
  * Settings: BENCH_ORDERS (200000), BENCH_CUSTOMERS (20000), BENCH_DAYS (1095), BENCH_REPEAT (20),
- * BENCH_BEFORE_MAIN, DRILL_SKIP_BUILD=1 (the API is already built).
+ * BENCH_BEFORE_MAIN, DRILL_SKIP_BUILD=1 (the API is already built), BENCH_REUSE_DB=1 (the database
+ * an earlier run seeded, kept in .data/drills/bench-backoffice: the phases again without the seed).
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import {
+  apiEnv,
   buildApi,
+  privateDatabase,
   rssMb,
   say,
   seededDatabase,
@@ -41,6 +44,8 @@ const CUSTOMERS = num('BENCH_CUSTOMERS', 20_000);
 const DAYS = num('BENCH_DAYS', 3 * 365);
 const REPEAT = num('BENCH_REPEAT', 20);
 const DIR = path.join(DATA_DIR, 'drills', 'bench-backoffice');
+/** BENCH_REUSE_DB=1: time the calls on the database an earlier run seeded (no new seed). */
+const REUSE = process.env.BENCH_REUSE_DB === '1';
 const BEFORE_MAIN =
   process.env.BENCH_BEFORE_MAIN ?? path.join(DATA_DIR, 'bench-backoffice', 'api-base', 'main.js');
 
@@ -243,6 +248,19 @@ async function phase(
 
 async function main(): Promise<void> {
   buildApi();
+  if (REUSE && existsSync(path.join(DIR, 'db'))) {
+    // The database seeded by an earlier run, as it was left (the "before" phase makes no indexes
+    // of the "after" one; after the "after" phase, "before" would find them).
+    const db = await privateDatabase(DIR);
+    const env = apiEnv(DIR, db.uri);
+    try {
+      say(B, `reusing the database seeded before in ${path.relative(WORKSPACE_ROOT, DIR)}`);
+      await measure(env.MONGODB_URI!, env);
+    } finally {
+      await db.stop();
+    }
+    return;
+  }
   rmSync(DIR, { recursive: true, force: true });
   const { db, env, uri } = await seededDatabase(DIR);
   try {
@@ -259,8 +277,18 @@ async function main(): Promise<void> {
     say(
       B,
       `seeded ${seeded.orders} orders, ${seeded.users} accounts, ${seeded.movements} stock movements, ` +
-        `${seeded.audit} audit entries, ${seeded.sms} SMS records, ${seeded.refunds} refunds in ${seeded.seconds.toFixed(1)} s`,
+        `${seeded.audit} audit entries, ${seeded.sms} SMS records, ${seeded.refunds} refunds, ` +
+        `${seeded.paybill} paybill payments in ${seeded.seconds.toFixed(1)} s`,
     );
+    await measure(uri, env);
+  } finally {
+    await db.stop();
+  }
+}
+
+/** The calls timed by phase, and the table. */
+async function measure(uri: string, env: NodeJS.ProcessEnv): Promise<void> {
+  {
     const calls = await dailyCalls(uri);
     const phases: { label: string; result: Awaited<ReturnType<typeof phase>> }[] = [];
     if (existsSync(BEFORE_MAIN)) {
@@ -287,8 +315,6 @@ async function main(): Promise<void> {
           `API RSS ${e.rssStart.toFixed(0)} MB at the start, ${e.rssPeak.toFixed(0)} MB at the peak, ${e.rssEnd.toFixed(0)} MB at the end`,
       );
     }
-  } finally {
-    await db.stop();
   }
 }
 

@@ -4,11 +4,20 @@
  * shapes the API reads (api/src/orders/schemas, inventory/schemas, audit/schemas, sms/). No database
  * here: seed-years.ts writes what this returns.
  *
- * One place builds an order line (`buildLine`) and one the life of an order (`orderLife`): sale units
- * and bookings, when they come, are added there.
+ * One place builds an order line (`buildLine`: sale units and their quantity tiers, issue 29) and
+ * one the life of an order (`orderLife`: how it was paid, by M-Pesa Express, the paybill (issue 30:
+ * `amountPaid`, `mpesaCredits` and the `mpesa_c2b_payments` records) or cash). Bookings (issue 32)
+ * are to be added in the same two places: a booked line in `buildLine`, its deposit and balance in
+ * `orderLife` and `buildOrder` (see BOOKINGS below).
  */
 import { ObjectId } from 'mongodb';
-import { PURCHASE_NUMBER, type OrderSmsEvent } from '@spc/shared-contracts';
+import {
+  DEFAULT_UNIT_NAME,
+  PURCHASE_NUMBER,
+  priceUnit,
+  type OrderSmsEvent,
+  type SaleUnit,
+} from '@spc/shared-contracts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Nairobi is UTC+3 all year. */
@@ -34,7 +43,23 @@ export interface CatalogueProduct {
   productName: string;
   productImage: string;
   price: number;
+  /** Its sale units, the first the single seedling (as the API stores them). */
+  units: SaleUnit[];
 }
+
+/**
+ * Orders placed before this many days ago predate sale units (issue 29): their lines carry no unit
+ * fields, as the API reads older lines (the single seedling).
+ */
+export const UNITS_SINCE_DAYS = 240;
+/**
+ * Paybill payments (issue 30) began this many days ago; from then on this share of M-Pesa payments
+ * come by the paybill rather than by the M-Pesa Express prompt.
+ */
+export const PAYBILL_SINCE_DAYS = 180;
+export const PAYBILL_SHARE = 0.3;
+/** The shop's paybill number (Daraja's sandbox shortcode). */
+const SHORTCODE = '600000';
 
 export interface Person {
   id: string;
@@ -119,19 +144,101 @@ export function buildContact(r: Rand, i: number, userId: string | null): Contact
   };
 }
 
-/** One order line as it is sold. Sale units and bookings go here when they come. */
-export function buildLine(r: Rand, product: CatalogueProduct) {
-  const quantity = r() < 0.6 ? between(r, 1, 10) : between(r, 10, 120);
+/** A line as the API stores it: with its sale unit (issue 29), or without on older orders. */
+export interface Line {
+  productId: string;
+  productName: string;
+  productImage: string;
+  unitPrice: number;
+  quantity: number;
+  lineTotal: number;
+  unitId?: string;
+  unitName?: string;
+  seedlings?: number;
+  tier?: { minQuantity: number; price: number } | null;
+}
+
+/**
+ * One order line as it is sold, priced as the API prices it (`priceUnit`: the tier its quantity
+ * reaches, or the unit's offer). With `withUnits` (orders since sale units came), about a third of
+ * the lines of products sold by the tray are trays, a few enough to reach a quantity tier; the rest
+ * single seedlings. Before, a line is single seedlings with no unit fields. (BOOKINGS: a booked line,
+ * issue 32, is to be built here.)
+ */
+export function buildLine(r: Rand, product: CatalogueProduct, withUnits: boolean): Line {
+  const [single, ...others] = product.units;
+  const tray = others.length && r() < 0.35 ? pick(r, others) : undefined;
+  if (!withUnits || !single) {
+    const quantity = r() < 0.6 ? between(r, 1, 10) : between(r, 10, 120);
+    return {
+      productId: product._id,
+      productName: product.productName,
+      productImage: product.productImage,
+      unitPrice: product.price,
+      quantity,
+      lineTotal: product.price * quantity,
+    };
+  }
+  const unit = tray ?? single;
+  const step = Math.max(1, unit.step);
+  const wanted = tray
+    ? r() < 0.75
+      ? between(r, 1, 4)
+      : between(r, 5, 30)
+    : r() < 0.6
+      ? between(r, 1, 10)
+      : between(r, 10, 120);
+  const quantity = Math.max(unit.minQuantity, Math.ceil(wanted / step) * step);
+  const { unitPrice, tier } = priceUnit(unit, quantity);
   return {
     productId: product._id,
     productName: product.productName,
     productImage: product.productImage,
-    unitPrice: product.price,
+    unitPrice,
     quantity,
-    lineTotal: product.price * quantity,
+    lineTotal: unitPrice * quantity,
+    unitId: unit._id,
+    unitName: unit.name,
+    seedlings: unit.seedlings,
+    tier,
   };
 }
-export type Line = ReturnType<typeof buildLine>;
+
+/** The seedlings a line takes from stock. */
+const seedlingsOf = (l: Line) => l.quantity * (l.seedlings ?? 1);
+
+/** A tray unit for a product sold only by the seedling (seed:years gives one to most). */
+export function trayUnitOf(price: number, seedlings: number): SaleUnit {
+  return {
+    _id: new ObjectId().toHexString(),
+    name: `Tray of ${seedlings}`,
+    seedlings,
+    price: Math.round(price * seedlings * 0.9),
+    offerPrice: 0,
+    sku: '',
+    minQuantity: 1,
+    step: 1,
+    tiers: [
+      { minQuantity: 5, price: Math.round(price * seedlings * 0.85) },
+      { minQuantity: 20, price: Math.round(price * seedlings * 0.8) },
+    ],
+  };
+}
+
+/** The single seedling unit of a product that stores none (its id is the product's own). */
+export function singleUnitOf(productId: string, price: number): SaleUnit {
+  return {
+    _id: productId,
+    name: DEFAULT_UNIT_NAME,
+    seedlings: 1,
+    price,
+    offerPrice: 0,
+    sku: '',
+    minQuantity: 1,
+    step: 1,
+    tiers: [],
+  };
+}
 
 let purchaseCounter = 0;
 /** A purchase number in the shop's alphabet, unique by construction (a counter in base 32). */
@@ -163,6 +270,11 @@ interface Life {
   cancelledAt: Date | null;
   cancelledBy: 'customer' | 'staff' | 'system' | null;
   method: 'Mpesa' | 'Cash' | null;
+  /** An M-Pesa payment that came by the paybill (C2B) rather than the Express prompt. */
+  paybill: boolean;
+  /** Still unpaid, with a paybill payment of part of the amount credited. */
+  partPaid: boolean;
+  // BOOKINGS (issue 32): a booked order's deposit and balance moments go here.
 }
 
 const hours = (d: Date, h: number) => new Date(d.getTime() + h * 60 * 60 * 1000);
@@ -182,7 +294,10 @@ export function orderLife(r: Rand, placed: Date, now: Date): Life {
     cancelledAt: null,
     cancelledBy: null,
     method: null,
+    paybill: false,
+    partPaid: false,
   };
+  const paybillEra = ageDays < PAYBILL_SINCE_DAYS;
   const capped = (d: Date) => (d.getTime() < now.getTime() ? d : null);
   const x = r();
   // Cancelled: 11 % (expired unpaid, by the customer, by the clerk; a few after payment, refunded).
@@ -200,6 +315,7 @@ export function orderLife(r: Rand, placed: Date, now: Date): Life {
     } else {
       life.cancelledBy = 'staff';
       life.method = r() < 0.8 ? 'Mpesa' : 'Cash';
+      life.paybill = life.method === 'Mpesa' && paybillEra && r() < PAYBILL_SHARE;
       life.paidAt = hours(placed, r() * 2);
       life.cancelledAt = hours(placed, 3 + r() * 30);
     }
@@ -208,10 +324,17 @@ export function orderLife(r: Rand, placed: Date, now: Date): Life {
   }
   // The others move on: paid within hours (M-Pesa) or a day (cash), sent, delivered, completed.
   life.method = r() < 0.82 ? 'Mpesa' : 'Cash';
-  life.paidAt = capped(hours(placed, life.method === 'Mpesa' ? r() * 0.5 : 2 + r() * 30));
+  // The paybill is paid a little later than the prompt: the payer types the account number.
+  life.paybill = life.method === 'Mpesa' && paybillEra && r() < PAYBILL_SHARE;
+  life.paidAt = capped(
+    hours(placed, life.method === 'Mpesa' ? r() * (life.paybill ? 3 : 0.5) : 2 + r() * 30),
+  );
   if (!life.paidAt) {
     if (r() < 0.15) life.status = 'Processing';
+    // A few unpaid orders hold a part payment by the paybill (the rest is still to come).
+    life.partPaid = life.status === 'Pending' && life.paybill && r() < 0.3;
     life.method = null;
+    life.paybill = false;
     return life;
   }
   life.inTransitAt = capped(hours(life.paidAt, 4 + r() * 40));
@@ -245,7 +368,14 @@ export interface BuiltOrder {
   audit: Record<string, unknown>[];
   sms: Record<string, unknown>[];
   refund: Record<string, unknown> | null;
+  /** Paybill payments (`mpesa_c2b_payments`): credited to this order, or waiting in the inbox. */
+  payments: Record<string, unknown>[];
+  /** The refunds of paybill over-payments sent back through Daraja (`mpesa_refunds`). */
+  mpesaRefunds: Record<string, unknown>[];
 }
+
+/** The payer's number as Daraja's status query names it (2547XXXXXXXX). */
+const darajaPhone = (e164: string) => e164.replace(/^\+/, '');
 
 const SMS_TEXT: Record<OrderSmsEvent, (p: string) => string> = {
   placed: (p) => `SPC: order ${p} received. We will text you when it is paid.`,
@@ -281,7 +411,8 @@ export function buildOrder(
     const p = pick(r, products);
     chosen.set(p._id, p);
   }
-  const lines = [...chosen.values()].map((p) => buildLine(r, p));
+  const withUnits = now.getTime() - placed.getTime() < UNITS_SINCE_DAYS * DAY_MS;
+  const lines = [...chosen.values()].map((p) => buildLine(r, p, withUnits));
   const subtotal = lines.reduce((n, l) => n + l.lineTotal, 0);
   const pickup = r() < 0.25;
   const shippingFee = pickup ? 0 : pick(r, [150, 200, 300, 450]);
@@ -327,17 +458,30 @@ export function buildOrder(
     productId: l.productId,
     productName: l.productName,
     reason: 'sale',
-    change: -l.quantity,
+    change: -seedlingsOf(l),
     orderId: id,
     purchaseNumber: number,
     by: customerActor,
     at: placed,
   }));
 
+  const paybill = paybillPayments(r, {
+    life,
+    placed,
+    now,
+    totalAmount,
+    orderId: id,
+    number,
+    contact,
+    clerk,
+    system,
+    note,
+  });
   let paymentDetails: Record<string, unknown> | null = null;
   if (life.paidAt && life.method) {
-    const code = receiptCode(life.paidAt);
-    const payer = life.method === 'Mpesa' ? system : clerk;
+    // A paybill-paid order carries the code of the payment that completed it.
+    const code = paybill.lastCode ?? receiptCode(life.paidAt);
+    const payer = life.method === 'Mpesa' ? (paybill.payer ?? system) : clerk;
     paymentDetails = {
       amount: totalAmount,
       transactionCode: life.method === 'Mpesa' ? code : '',
@@ -392,7 +536,7 @@ export function buildOrder(
         productId: l.productId,
         productName: l.productName,
         reason: 'return',
-        change: l.quantity,
+        change: seedlingsOf(l),
         orderId: id,
         purchaseNumber: number,
         by: life.cancelledBy === 'system' ? null : { ...who },
@@ -432,7 +576,7 @@ export function buildOrder(
     subtotal,
     shippingFee,
     delivery: pickup
-      ? { method: 'pickup', zoneName: 'Pick-up at the nursery', days: 1 }
+      ? { method: 'collection', zoneName: 'Collection at the nursery', days: 1 }
       : { method: 'delivery', zoneName: contact.county, days: 3 },
     totalAmount,
     orderStatus: life.status,
@@ -450,11 +594,189 @@ export function buildOrder(
     clientAddress: '198.51.100.7',
     ledgerSettled: true,
     stockReturn: life.cancelledAt ? 'cleared' : 'none',
+    amountPaid: paybill.amountPaid,
+    ...(paybill.credits.length ? { mpesaCredits: paybill.credits } : {}),
     createdAt: placed,
     updatedAt: lastChange,
     __v: 0,
   };
-  return { order, movements, audit, sms, refund };
+  return {
+    order,
+    movements,
+    audit,
+    sms,
+    refund,
+    payments: paybill.records,
+    mpesaRefunds: paybill.refunds,
+  };
+}
+
+/**
+ * What the paybill left of an order (issue 30), in the shapes the API stores: each payment a
+ * `mpesa_c2b_payments` record (its `_id` the TransID), credited on the order (`amountPaid`,
+ * `mpesaCredits`), with its audit entries. Of the paid ones, most are one payment matched by the
+ * account number; some by the payer's phone (a wrong account typed); a few assigned by a clerk from
+ * the inbox; a few in two parts; a few over-paid, the excess sent back by B2C. An order still unpaid
+ * may hold a part payment. Now and then a payment matches no order at all and waits in the inbox.
+ */
+function paybillPayments(
+  r: Rand,
+  o: {
+    life: Life;
+    placed: Date;
+    now: Date;
+    totalAmount: number;
+    orderId: string;
+    number: string;
+    contact: Contact;
+    clerk: Person;
+    system: Person;
+    note: (action: string, who: Person, at: Date, message: string) => void;
+  },
+) {
+  const { life, totalAmount, number, contact } = o;
+  const records: Record<string, unknown>[] = [];
+  const refunds: Record<string, unknown>[] = [];
+  const credits: { transId: string; amount: number; at: Date }[] = [];
+  const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
+  const record = (
+    transId: string,
+    amount: number,
+    at: Date,
+    fields: Record<string, unknown>,
+  ): Record<string, unknown> => ({
+    _id: transId,
+    amount,
+    account: number,
+    phone: darajaPhone(contact.phoneNumber),
+    payerName: contact.fullName.toUpperCase(),
+    paidAt: at,
+    shortcode: SHORTCODE,
+    status: 'matched',
+    reason: '',
+    orderId: o.orderId,
+    purchaseNumber: number,
+    matchedBy: 'account',
+    excess: 0,
+    refundId: null,
+    confirmations: 1,
+    queryConversationId: `AG_${transId}`,
+    queries: 1,
+    lastQueriedAt: at,
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  });
+  // A payment that matched nothing: a wrong account and a phone with no open order.
+  if (r() < 0.004 && o.now.getTime() - o.placed.getTime() < PAYBILL_SINCE_DAYS * DAY_MS) {
+    const transId = receiptCode(o.placed);
+    const account = `${pick(r, ['seedlings', 'avocado', 'order', 'SPC'])}${between(r, 1, 99)}`;
+    records.push(
+      record(transId, between(r, 2, 60) * 50, o.placed, {
+        account,
+        phone: `2547${between(r, 10_000_000, 99_999_999)}`,
+        payerName: `${pick(r, FIRST)} ${pick(r, LAST)}`.toUpperCase(),
+        status: 'inbox',
+        reason: `No open order has the account number "${account}", and no open order has the payer's phone`,
+        orderId: null,
+        purchaseNumber: null,
+        matchedBy: null,
+      }),
+    );
+  }
+  const paidByPaybill = life.paybill && life.paidAt;
+  if (!paidByPaybill && !life.partPaid)
+    return { records, refunds, credits, amountPaid: 0, lastCode: undefined, payer: undefined };
+
+  // How it was matched: the account number as typed, the payer's phone, or a clerk from the inbox.
+  const how = r();
+  const matchedBy = how < 0.88 ? 'account' : how < 0.96 ? 'phone' : 'staff';
+  const account = matchedBy === 'account' ? number : pick(r, ['', 'seedlings', 'mbegu', '0']);
+  const payer: Person = matchedBy === 'staff' ? o.clerk : o.system;
+  const payments: { amount: number; at: Date }[] = [];
+  const end =
+    life.paidAt ?? new Date(Math.min(hours(o.placed, r() * 2).getTime(), o.now.getTime() - 1000));
+  if (life.partPaid) {
+    payments.push({ amount: Math.max(1, Math.round(totalAmount * (0.3 + r() * 0.4))), at: end });
+  } else {
+    const kind = r();
+    if (kind < 0.08 && totalAmount > 1) {
+      const first = Math.max(1, Math.round(totalAmount * (0.3 + r() * 0.4)));
+      payments.push({ amount: first, at: new Date(end.getTime() - (1 + r() * 20) * 60 * 60_000) });
+      payments.push({ amount: totalAmount - first, at: end });
+    } else if (kind < 0.12) {
+      payments.push({ amount: totalAmount + between(r, 1, 10) * 50, at: end });
+    } else payments.push({ amount: totalAmount, at: end });
+  }
+  if (payments[0]!.at.getTime() < o.placed.getTime()) payments[0]!.at = hours(o.placed, 0.1);
+  let credited = 0;
+  let lastCode: string | undefined;
+  for (const p of payments) {
+    const transId = receiptCode(p.at);
+    credited += p.amount;
+    credits.push({ transId, amount: p.amount, at: p.at });
+    const excess = Math.max(0, credited - totalAmount);
+    const refundId = excess > 0 ? `excess:${transId}` : null;
+    records.push(
+      record(transId, p.amount, p.at, {
+        account,
+        matchedBy,
+        excess,
+        refundId,
+        updatedAt: matchedBy === 'staff' ? hours(p.at, 1 + r() * 6) : p.at,
+      }),
+    );
+    if (matchedBy === 'staff')
+      o.note(
+        'payment.mpesa.c2b.inbox',
+        o.system,
+        p.at,
+        `Paybill payment ${transId} of ${kes(p.amount)} (account "${account}") waits in the payments inbox: No open order has the account number "${account}", and the payer's phone has several open orders`,
+      );
+    const how = {
+      account: 'by its account number',
+      phone: "by the payer's phone",
+      staff: 'assigned',
+    }[matchedBy];
+    if (credited < totalAmount)
+      o.note(
+        'order.payment.part',
+        payer,
+        p.at,
+        `${payer.fullName} credited M-Pesa payment ${transId} of ${kes(p.amount)} to order ${number} (${how}): part-paid, ${kes(credited)} of ${kes(totalAmount)}, ${kes(totalAmount - credited)} outstanding`,
+      );
+    else lastCode = transId;
+    if (excess > 0) {
+      o.note(
+        'order.payment.excess',
+        payer,
+        p.at,
+        `Order ${number} was over-paid by ${kes(excess)} (M-Pesa ${transId}); the excess is to be refunded`,
+      );
+      const sentAt = hours(p.at, 2 + r() * 20);
+      refunds.push({
+        _id: refundId,
+        method: 'b2c',
+        amount: excess,
+        orderId: o.orderId,
+        purchaseNumber: number,
+        originalTransId: transId,
+        phone: darajaPhone(contact.phoneNumber),
+        status: 'sent',
+        attempts: 1,
+        originatorConversationId: `OC_${transId}`,
+        conversationId: `AG_B2C_${transId}`,
+        resultCode: '0',
+        resultDesc: 'The service request is processed successfully.',
+        transactionId: receiptCode(sentAt),
+        requestedByName: o.clerk.fullName,
+        claimedAt: sentAt,
+        createdAt: sentAt,
+        updatedAt: sentAt,
+      });
+    }
+  }
+  return { records, refunds, credits, amountPaid: credited, lastCode, payer };
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * `npm run seed:years`: fills the database at MONGODB_URI (the catalogue must be there: `npm run
  * seed` first) with years of a growing shop: orders in a realistic mix of states and payments,
- * customers with accounts and guests, and what the orders left behind (stock movements, audit
- * entries, SMS records, refunds). Written with the driver in unordered batches, in the shapes the API
+ * customers with accounts and guests, lines by the seedling and by the tray (sale units, with their
+ * quantity tiers), M-Pesa payments by the prompt and by the paybill (part payments, over-payments,
+ * the paybill's inbox), and what the orders left behind (stock movements, audit entries, SMS
+ * records, refunds). Written with the driver in unordered batches, in the shapes the API
  * reads; the API's indexes are made by the API when it starts.
  *
  * Settings (flags or environment): --orders / SEED_ORDERS (200000), --customers / SEED_CUSTOMERS
@@ -10,12 +12,15 @@
  * --batch / SEED_BATCH (5000). Prints what it wrote and how long it took.
  */
 import { MongoClient, ObjectId, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
+import type { SaleUnit } from '@spc/shared-contracts';
 import {
   buildContact,
   buildOrder,
   DAY_MS,
   orderTimes,
   rng,
+  singleUnitOf,
+  trayUnitOf,
   type CatalogueProduct,
   type Contact,
   type PendingMovement,
@@ -39,7 +44,31 @@ export interface SeedYearsResult {
   audit: number;
   sms: number;
   refunds: number;
+  /** Paybill payment records (mpesa_c2b_payments). */
+  paybill: number;
   seconds: number;
+}
+
+/**
+ * Products sold by the single seedling alone get a tray (most of them: 70 %), of 50 seedlings, or 24
+ * for the dearer ones, with two quantity tiers, stored as the API stores units (issue 29); products
+ * that already have units keep theirs.
+ */
+async function sellByTheTray(
+  db: Db,
+  r: () => number,
+  products: { _id: string; price: number; units: SaleUnit[] }[],
+): Promise<void> {
+  const updates: AnyBulkWriteOperation[] = [];
+  for (const p of products) {
+    if (p.units.length > 1) continue;
+    const single = p.units[0] ?? singleUnitOf(p._id, p.price);
+    p.units = r() < 0.7 ? [single, trayUnitOf(p.price, p.price > 200 ? 24 : 50)] : [single];
+    updates.push({
+      updateOne: { filter: { _id: new ObjectId(p._id) }, update: { $set: { units: p.units } } },
+    });
+  }
+  if (updates.length) await db.collection('products').bulkWrite(updates, { ordered: false });
 }
 
 /** A stored password hash no password matches: the seeded people cannot sign in. */
@@ -165,7 +194,14 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     await db
       .collection('products')
       .find({ price: { $gt: 0 } })
-      .project({ productName: 1, productImage: 1, price: 1, productQuantity: 1, stockSeq: 1 })
+      .project({
+        productName: 1,
+        productImage: 1,
+        price: 1,
+        productQuantity: 1,
+        stockSeq: 1,
+        units: 1,
+      })
       .toArray()
   ).map((p) => ({
     _id: String(p._id),
@@ -174,8 +210,10 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     price: Number(p.price),
     stock: Number(p.productQuantity ?? 0),
     seq: Number(p.stockSeq ?? 0),
+    units: (p.units ?? []) as SaleUnit[],
   }));
   if (!products.length) throw new Error('no products in the database: run `npm run seed` first');
+  await sellByTheTray(db, r, products);
 
   // The people: six clerks and the customers (40 % with an account, the rest guests).
   const staff: Person[] = [];
@@ -250,6 +288,8 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     for (const a of built.audit) await writer.add('audit_logs', a);
     for (const s of built.sms) await writer.add('sms_outbox', s);
     if (built.refund) await writer.add('order_refunds', built.refund);
+    for (const p of built.payments) await writer.add('mpesa_c2b_payments', p);
+    for (const m of built.mpesaRefunds) await writer.add('mpesa_refunds', m);
     // Each clerk signs in on the days the shop trades.
     const day = Math.floor(placed.getTime() / DAY_MS);
     if (day !== lastDay) {
@@ -280,6 +320,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     audit: count('audit_logs'),
     sms: count('sms_outbox'),
     refunds: count('order_refunds'),
+    paybill: count('mpesa_c2b_payments'),
     seconds: (Date.now() - started) / 1000,
   };
 }
@@ -311,7 +352,7 @@ async function main(): Promise<void> {
     console.log(
       `[seed:years] ${result.orders.toLocaleString('en-US')} orders, ${result.users.toLocaleString('en-US')} accounts, ` +
         `${result.movements.toLocaleString('en-US')} stock movements, ${result.audit.toLocaleString('en-US')} audit entries, ` +
-        `${result.sms.toLocaleString('en-US')} SMS records, ${result.refunds.toLocaleString('en-US')} refunds in ${result.seconds.toFixed(1)} s`,
+        `${result.sms.toLocaleString('en-US')} SMS records, ${result.refunds.toLocaleString('en-US')} refunds, ${result.paybill.toLocaleString('en-US')} paybill payments in ${result.seconds.toFixed(1)} s`,
     );
   } finally {
     await client.close();

@@ -7,6 +7,10 @@ import { AuditLog } from './schemas/audit-log.schema';
 
 type LeanAudit = AuditLog & { _id: { toString(): string } };
 
+/** The roles whose people the trail's filter lists, and at most how many people. */
+const PEOPLE_ROLES = ['admin', 'staff', 'system'] as const;
+const MAX_PEOPLE = 1000;
+
 function toView(doc: LeanAudit): AuditLogDto {
   return {
     _id: doc._id.toString(),
@@ -51,22 +55,38 @@ export class AuditRepository {
     return { items: docs.map(toView), total };
   }
 
-  /** The admins, staff and the shop's own actors (system) in the trail, by their latest entry. */
+  /**
+   * The admins, staff and the shop's own actors (system) in the trail, each as their latest entry
+   * names them: one indexed seek per person and role (the next person's id after the last, newest
+   * entry first), so its cost follows the number of people, not the years of entries.
+   */
   async people(): Promise<AuditPersonDto[]> {
-    const rows = await this.logs.aggregate<{ _id: string; fullName: string; role: string }>([
-      { $match: { 'performedBy.role': { $in: ['admin', 'staff', 'system'] } } },
-      { $sort: { timestamp: -1 } },
-      {
-        $group: {
-          _id: '$performedBy.id',
-          fullName: { $first: '$performedBy.fullName' },
-          role: { $first: '$performedBy.role' },
-        },
-      },
-      { $sort: { fullName: 1, _id: 1 } },
-      { $limit: 1000 },
-    ]);
-    return rows.map((r) => ({ id: r._id, fullName: r.fullName, role: r.role }));
+    const latest = new Map<string, { fullName: string; role: string; at: number }>();
+    for (const role of PEOPLE_ROLES) {
+      let after: string | undefined;
+      for (let n = 0; n < MAX_PEOPLE; n++) {
+        const doc = await this.logs
+          .findOne({
+            'performedBy.role': role,
+            'performedBy.id': after === undefined ? { $gte: '' } : { $gt: after },
+          })
+          .sort({ 'performedBy.id': 1, timestamp: -1 })
+          .select('performedBy timestamp')
+          .lean<Pick<LeanAudit, 'performedBy' | 'timestamp'>>();
+        if (!doc) break;
+        const { id, fullName } = doc.performedBy;
+        after = id;
+        const at = new Date(doc.timestamp).getTime();
+        // One who changed role (staff made admin) is named as their latest entry names them.
+        if ((latest.get(id)?.at ?? -Infinity) < at) latest.set(id, { fullName, role, at });
+      }
+    }
+    return [...latest]
+      .map(([id, p]) => ({ id, fullName: p.fullName, role: p.role }))
+      .sort((a, b) =>
+        a.fullName !== b.fullName ? (a.fullName < b.fullName ? -1 : 1) : a.id < b.id ? -1 : 1,
+      )
+      .slice(0, MAX_PEOPLE) as AuditPersonDto[];
   }
 
   /** Every action code in the trail, sorted. */

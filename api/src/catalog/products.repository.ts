@@ -7,6 +7,7 @@ import { StockLedgerRepository } from '../inventory/stock-ledger.repository';
 import { CategoriesRepository } from './categories.repository';
 import { Product } from './schemas/product.schema';
 import type { SnapshotProduct } from './read-model/catalogue-snapshot';
+import { StringPool } from './read-model/string-pool';
 import type {
   CategoryRef,
   OrderableProduct,
@@ -48,10 +49,16 @@ export function searchTextOf(name: string, description: string): string {
   return `${name}\n${description}`.toLowerCase();
 }
 
-/** What a product view (and the list's search) reads of a product document. */
+/**
+ * What a product view reads of a product document (the list's search lower-cases name and
+ * description itself: the stored search text would be a third copy of them to read).
+ */
 const SNAPSHOT_FIELDS =
   'productName productDescription price initialPrice offerPrice onOffer effectivePrice ' +
-  'productQuantity units category productImage productImages createdAt updatedAt +searchText';
+  'productQuantity units category productImage productImages createdAt updatedAt';
+
+/** The tiers of a unit that has none: one frozen empty list shared by every such unit in memory. */
+const NO_TIERS = Object.freeze([]) as unknown as SaleUnit['tiers'];
 
 /**
  * The product's units: the stored ones, or (not yet migrated) its single seedling alone, whose id is
@@ -82,13 +89,23 @@ function syncDefaultUnit(
   ];
 }
 
-function toView(doc: LeanProduct, category: CategoryRef | undefined): ProductView {
+/**
+ * A product's view. With `pool` (the in-memory catalogue's load), equal strings are kept once, the
+ * single seedling's id is the product's own string, and units without tiers share one empty list.
+ */
+function toView(
+  doc: LeanProduct,
+  category: CategoryRef | undefined,
+  pool?: StringPool,
+): ProductView {
   const categoryId = doc.category.toString();
-  const units = unitsOf(doc);
+  const _id = doc._id.toString();
+  const units = pool ? unitsOf(doc).map((unit) => pooledUnit(unit, _id, pool)) : unitsOf(doc);
+  const s = pool ? (text: string) => pool.intern(text) : (text: string) => text;
   return {
-    _id: doc._id.toString(),
+    _id,
     productName: doc.productName,
-    productDescription: doc.productDescription ?? '',
+    productDescription: s(doc.productDescription ?? ''),
     price: doc.price,
     initialPrice: doc.initialPrice ?? doc.price,
     offerPrice: doc.offerPrice ?? 0,
@@ -99,12 +116,49 @@ function toView(doc: LeanProduct, category: CategoryRef | undefined): ProductVie
     fromPrice: fromPricePerSeedling(units),
     // A category deleted under a product (a race the service narrows but cannot close) shows empty.
     category: category ?? { _id: categoryId, name: '' },
-    productImage: doc.productImage ?? '',
-    productImages: { ...(doc.productImages ?? {}) },
-    createdAt: new Date(doc.createdAt).toISOString(),
-    updatedAt: new Date(doc.updatedAt).toISOString(),
+    productImage: s(doc.productImage ?? ''),
+    productImages: imagesByWidth(doc.productImages, pool),
+    createdAt: s(new Date(doc.createdAt).toISOString()),
+    updatedAt: s(new Date(doc.updatedAt).toISOString()),
     // The catalogue in memory adds the bookable batches (see CatalogueBatches).
     batches: [],
+  };
+}
+
+/**
+ * A product's image addresses by width, as a view holds them. The widths ("320", "640") are array
+ * indices: an object given them one by one keeps a fast array as long as the largest width (about
+ * 1,000 slots: 8 KB a product, two thirds of the whole catalogue in memory, and walked by every
+ * JSON.stringify of the view); JSON.parse builds the same object with sparse elements (a few
+ * hundred bytes). The JSON is the same: index keys always go out in ascending order.
+ */
+function imagesByWidth(
+  images: Record<string, string> | undefined,
+  pool: StringPool | undefined,
+): Record<string, string> {
+  if (!images) return {};
+  const text = JSON.stringify(images);
+  return pool
+    ? JSON.parse(text, (_key, value: unknown) =>
+        typeof value === 'string' ? pool.intern(value) : value,
+      )
+    : JSON.parse(text);
+}
+
+/** A unit as the in-memory catalogue keeps it (see toView). */
+function pooledUnit(unit: SaleUnit, productId: string, pool: StringPool): SaleUnit {
+  return {
+    _id: unit._id === productId ? productId : pool.intern(unit._id),
+    name: pool.intern(unit.name),
+    seedlings: unit.seedlings,
+    price: unit.price,
+    offerPrice: unit.offerPrice,
+    sku: pool.intern(unit.sku),
+    minQuantity: unit.minQuantity,
+    step: unit.step,
+    tiers: unit.tiers?.length
+      ? unit.tiers.map((t) => ({ minQuantity: t.minQuantity, price: t.price }))
+      : unit.tiers && NO_TIERS,
   };
 }
 
@@ -285,6 +339,7 @@ export class ProductsRepository {
   async snapshotData(): Promise<{ products: SnapshotProduct[]; categories: CategoryRef[] }> {
     const products: SnapshotProduct[] = [];
     const categoryIds = new Set<string>();
+    const pool = new StringPool();
     const cursor = this.products
       .find({})
       .select(SNAPSHOT_FIELDS)
@@ -293,9 +348,11 @@ export class ProductsRepository {
     for await (const doc of cursor as AsyncIterable<LeanProduct>) {
       const categoryId = doc.category.toString();
       categoryIds.add(categoryId);
+      const view = toView(doc, undefined, pool);
       products.push({
-        view: toView(doc, undefined),
-        searchText: doc.searchText ?? '',
+        view,
+        searchName: view.productName.toLowerCase(),
+        searchDescription: pool.lowerCase(view.productDescription),
         bookable: [],
       });
     }

@@ -78,7 +78,8 @@ function setup(catalogue: ProductView[] = [view()]) {
       return {
         products: catalogue.map((v) => ({
           view: v,
-          searchText: `${v.productName}\n${v.productDescription}`.toLowerCase(),
+          searchName: v.productName.toLowerCase(),
+          searchDescription: v.productDescription.toLowerCase(),
           bookable: [],
         })),
         categories: [],

@@ -12,7 +12,8 @@ const product = (id: string, price: number, quantity = 5): SnapshotProduct => ({
     productQuantity: quantity,
     category: { _id: 'c', name: 'C' },
   } as ProductView,
-  searchText: id,
+  searchName: id,
+  searchDescription: '',
   bookable: [],
 });
 

@@ -35,6 +35,12 @@ export const RELOAD_SPACING = 10;
 /** List pages kept, by normalised query; and URLs (as sent) known to name one of them. */
 export const MAX_PAGES = 500;
 export const MAX_URLS = 1000;
+/**
+ * Product pages kept as the JSON bytes sent, the most recently asked first: a bounded cost (a
+ * couple of kilobytes each) rather than one per product of the catalogue; a page not kept is
+ * written again on request (a few microseconds).
+ */
+export const MAX_PRODUCT_PAGES = 10_000;
 
 /** Other API instances sharing the database (see CatalogSync). */
 export interface RemoteChanges {
@@ -82,8 +88,11 @@ export class CatalogReadModel {
   private readonly urls = new Map<string, Buffer>();
   /** Pages being computed: concurrent requests for one page share one computation. */
   private readonly computing = new Map<string, { version: number; promise: Promise<ListAnswer> }>();
-  /** Product pages' bytes, per view (a view is replaced, never changed, when its product changes). */
-  private readonly productBytes = new WeakMap<ProductView, Buffer>();
+  /**
+   * Product pages' bytes, per view (a view is replaced, never changed, when its product changes),
+   * at most MAX_PRODUCT_PAGES of them; emptied when a new catalogue is held.
+   */
+  private readonly productBytes = new Map<ProductView, Buffer>();
   private readonly remote?: RemoteChanges;
   /** The ready days of the coming season (the list's availability filter); none: nothing is. */
   seasonWindow: (key: SeasonKey) => { readyFrom: string; readyTo: string } | null = () => null;
@@ -220,7 +229,7 @@ export class CatalogReadModel {
     let text = this.productBytes.get(product);
     if (text === undefined) {
       text = Buffer.from(JSON.stringify(envelope('Product retrieved', { product })));
-      this.productBytes.set(product, text);
+      setNewest(this.productBytes, product, text, MAX_PRODUCT_PAGES);
     }
     return text;
   }
@@ -251,6 +260,7 @@ export class CatalogReadModel {
     const stillCurrent = held?.version === this.version && !this.loading;
     const entry = held?.snapshot.byId.get(productId);
     if (entry) {
+      this.productBytes.delete(entry.view);
       entry.view = {
         ...entry.view,
         productQuantity: Math.max(0, entry.view.productQuantity + delta),
@@ -285,6 +295,8 @@ export class CatalogReadModel {
     const startedAt = this.now();
     const { products, categories } = await this.load();
     const snapshot = buildSnapshot(products, categories);
+    // The pages of the catalogue held before (its views) go with it.
+    this.productBytes.clear();
     const unchanged = this.version === version;
     // A periodic reload replaces the catalogue pages were made from: they go with a new version.
     if (unchanged && periodic) this.changed();

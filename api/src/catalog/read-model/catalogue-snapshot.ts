@@ -3,10 +3,19 @@ import type { BookableBatchRef, CategoryRef, PriceRange, ProductView } from '../
 
 export interface SnapshotProduct {
   view: ProductView;
-  /** Lower-cased name and description, as the list's search matches them. */
-  searchText: string;
+  /**
+   * Lower-cased name and description, as the list's search matches them: apart, so that products
+   * sharing a description share its lower-cased copy (a search, one line, never spans both).
+   */
+  searchName: string;
+  searchDescription: string;
   /** Every bookable batch, soonest first (the view shows the first few); the season filter's. */
   bookable: BookableBatchRef[];
+}
+
+/** Whether a product's name or description holds `search` (lower-cased, one line). */
+export function matchesSearch(product: SnapshotProduct, search: string): boolean {
+  return product.searchName.includes(search) || product.searchDescription.includes(search);
 }
 
 /** The whole catalogue as one version of it held in memory (a few megabytes at 10,000 products). */

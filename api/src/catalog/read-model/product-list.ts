@@ -8,7 +8,7 @@ import type {
   ProductView,
 } from '../catalog.types';
 import type { ProductListQueryDto } from '../dto/product.dto';
-import type { Snapshot } from './catalogue-snapshot';
+import { matchesSearch, type Snapshot } from './catalogue-snapshot';
 
 /** A list query as the read model keys and computes it: every spelling of one query alike. */
 export interface NormalisedListQuery {
@@ -89,10 +89,11 @@ export async function computeListPage(
   const ordered = query.sortBy === 'price' ? snapshot.byPrice : snapshot.byCreatedAt;
   const ascending = query.sortOrder === 'asc';
   for (let i = 0; i < ordered.length; i++) {
-    const { view, searchText, bookable } = ordered[ascending ? i : ordered.length - 1 - i]!;
+    const product = ordered[ascending ? i : ordered.length - 1 - i]!;
+    const { view, bookable } = product;
     const id = view.category._id;
     all[id] = (all[id] ?? 0) + 1;
-    if (search && !searchText.includes(search)) continue;
+    if (search && !matchesSearch(product, search)) continue;
     if (minPrice !== undefined && view.effectivePrice < minPrice) continue;
     if (maxPrice !== undefined && view.effectivePrice > maxPrice) continue;
     if (availability && 'now' in availability && view.productQuantity <= 0) continue;

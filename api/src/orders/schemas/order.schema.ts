@@ -176,9 +176,11 @@ export class Order {
 
 export const OrderSchema = SchemaFactory.createForClass(Order);
 OrderSchema.index({ purchaseNumber: 1 }, { unique: true });
-OrderSchema.index({ placement: 1, orderDate: -1 });
+// A list sorts by a field and then `_id` (pages never repeat or skip an order): its index ends in
+// both, or the database sorts every match to break the ties (200,000 orders in three years).
+OrderSchema.index({ placement: 1, orderDate: -1, _id: -1 });
 OrderSchema.index({ orderStatus: 1, orderDate: -1 });
-OrderSchema.index({ placement: 1, totalAmount: -1 });
+OrderSchema.index({ placement: 1, totalAmount: -1, _id: -1 });
 OrderSchema.index({ placedBy: 1, orderDate: -1 });
 OrderSchema.index({ paymentStatus: 1, paidAt: 1 });
 OrderSchema.index({ placement: 1, createdAt: 1 });
@@ -187,11 +189,11 @@ OrderSchema.index({ ledgerSettled: 1 });
 // The back office's lists, counts and figures (issue 33): each query's fields are a prefix of one
 // index, an `$in` or a range last (SecantusDB plans by that rule; the explain test
 // api/test/backoffice-explain.e2e-spec.ts fails on a collection scan).
-OrderSchema.index({ placement: 1, orderStatus: 1, orderDate: -1 });
-OrderSchema.index({ placement: 1, paymentStatus: 1, orderDate: -1 });
-OrderSchema.index({ placement: 1, paymentStatus: 1, orderStatus: 1, orderDate: -1 });
+OrderSchema.index({ placement: 1, orderStatus: 1, orderDate: -1, _id: -1 });
+OrderSchema.index({ placement: 1, paymentStatus: 1, orderDate: -1, _id: -1 });
+OrderSchema.index({ placement: 1, paymentStatus: 1, orderStatus: 1, orderDate: -1, _id: -1 });
 OrderSchema.index({ placement: 1, paymentStatus: 1, paidAt: 1 });
-OrderSchema.index({ placedBy: 1, placement: 1, orderDate: -1 });
+OrderSchema.index({ placedBy: 1, placement: 1, orderDate: -1, _id: -1 });
 // What the reconciler looks for after a crash, read every interval.
 OrderSchema.index({ placement: 1, ledgerSettled: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1, updatedAt: 1 });
