@@ -62,6 +62,8 @@ describe('products', () => {
         message: 'Product created successfully',
         product: {
           _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          // A new product has no batches yet (bookable batches, issue 32).
+          batches: [],
           productName: 'Hass Avocado Grafted Seedling',
           productDescription: 'Grafted on a hardy rootstock',
           price: 350,
