@@ -205,6 +205,32 @@ describe('hostile uploads and bodies', () => {
     expect(res.body.user.email).toBe(t.config.admin.email);
   });
 
+  it('searches for text holding a NUL like any other text (the fuzzer found a 500 in the categories and my orders)', async () => {
+    const search = encodeURIComponent('m{\u0000o');
+    const categories = await t.http().get(`/api/categories?search=${search}`).expect(200);
+    expect(categories.body.categories).toEqual([]);
+    await t.http().get(`/api/orders?search=${search}`).set(bearer(staff.accessToken)).expect(200);
+  });
+
+  it("leaves a batch's fields sent as null as they are (the fuzzer found a 500)", async () => {
+    const product = await createProduct(t, staff.accessToken, categoryId, { productQuantity: 5 });
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const created = await t
+      .http()
+      .post('/api/batches')
+      .set(bearer(staff.accessToken))
+      .send({ productId: product._id, sownOn: day(-5), readyOn: day(30), started: 50, note: 'a' })
+      .expect(201);
+    const id = created.body.batch._id as string;
+    const res = await t
+      .http()
+      .patch(`/api/batches/${id}`)
+      .set(bearer(staff.accessToken))
+      .send({ note: null, readyOn: null })
+      .expect(200);
+    expect(res.body.batch).toMatchObject({ note: 'a', readyOn: day(30) });
+  });
+
   it('refuses a malformed Idempotency-Key and an absurd page number with 400 in the usual shape', async () => {
     const product = await createProduct(t, staff.accessToken, categoryId, { productQuantity: 5 });
     const key = await placeOrder(t, [{ _id: product._id, quantity: 1 }], {

@@ -74,14 +74,18 @@ export class BatchDeskService implements OnApplicationBootstrap, OnApplicationSh
     return { batch: await this.detail(batch) };
   }
 
-  async update(actor: Principal, id: string, dto: { readyOn?: string; note?: string }) {
+  async update(
+    actor: Principal,
+    id: string,
+    dto: { readyOn?: string | null; note?: string | null },
+  ) {
     const before = await this.batches.get(id);
     const batch = await this.batches.update(id, dto);
     const what = [
       dto.readyOn && dto.readyOn !== before.readyOn
         ? `ready date ${before.readyOn} → ${batch.readyOn}`
         : '',
-      dto.note !== undefined && batch.note !== before.note ? 'note' : '',
+      dto.note != null && batch.note !== before.note ? 'note' : '',
     ].filter(Boolean);
     if (what.length)
       await this.audit.record(

@@ -159,14 +159,18 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
     return this.batches.list({ ...filter, status: stored, bookable }, (page - 1) * limit, limit);
   }
 
-  async update(id: string, dto: { readyOn?: string; note?: string }): Promise<BatchRecord> {
+  async update(
+    id: string,
+    dto: { readyOn?: string | null; note?: string | null },
+  ): Promise<BatchRecord> {
     const batch = await this.get(id);
     if (batch.status !== 'Growing') throw new ConflictException(BOOKING_MESSAGES.notGrowing);
     if (dto.readyOn && dto.readyOn < batch.sownOn)
       throw new BadRequestException(BOOKING_MESSAGES.readyBeforeSown);
     const changes = {
       ...(dto.readyOn ? { readyOn: dto.readyOn } : {}),
-      ...(dto.note !== undefined ? { note: dto.note.trim() } : {}),
+      // A field sent as null is left as it is, like one left out.
+      ...(dto.note != null ? { note: dto.note.trim() } : {}),
     };
     if (!Object.keys(changes).length) return batch;
     const updated = await this.batches.updateGrowing(id, changes);

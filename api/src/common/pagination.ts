@@ -44,5 +44,6 @@ export function totalPages(total: number, limit: number): number {
 
 /** Escapes text for use inside a regular expression, so a search is always a literal substring. */
 export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A NUL is written as its escape: a database refuses a pattern that holds the byte itself.
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\0/g, '\\x00');
 }
