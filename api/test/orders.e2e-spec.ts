@@ -704,6 +704,32 @@ describe('orders', () => {
       expect(res.body.order.guestInfo.streetAddress).toBe('Juja, Gate C');
     });
 
+    it('finds an order by its new name and phone once a clerk changes them, not by the old', async () => {
+      const { order } = await freshOrder();
+      const tag = `zq${Date.now().toString(36)}`;
+      const search = async (text: string) =>
+        (
+          await t
+            .http()
+            .get('/api/orders')
+            .query({ search: text })
+            .set(bearer(staff.accessToken))
+            .expect(200)
+        ).body.orders.map((o: { _id: string }) => o._id);
+      await act('put', `/api/orders/update/${order._id}`)
+        .send({ guestInfo: { ...DELIVERY, fullName: `Njeri ${tag}old` } })
+        .expect(200);
+      expect(await search(`${tag}old`)).toEqual([order._id]);
+      await act('put', `/api/orders/update/${order._id}`)
+        .send({
+          guestInfo: { ...DELIVERY, fullName: `Njeri ${tag}new`, phoneNumber: '0733 123 987' },
+        })
+        .expect(200);
+      expect(await search(`${tag}old`)).toEqual([]);
+      expect(await search(`njeri ${tag}NE`)).toEqual([order._id]);
+      expect(await search('+254733123987')).toContain(order._id);
+    });
+
     it('lets admin delete an unpaid order (stock back) or a cancelled one', async () => {
       const { order, product: p } = await freshOrder(4);
       await act('delete', `/api/orders/delete/${order._id}`, admin.accessToken).expect(200);

@@ -430,6 +430,12 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
 
     it("erasure anonymises the guest's orders once they are settled", async () => {
       const { o, requestId, code } = await ask('erasure');
+      const before = await http()
+        .get('/api/orders')
+        .query({ search: o.guestInfo.phoneNumber })
+        .set(staff())
+        .expect(200);
+      expect(before.body.orders.map((x: { _id: string }) => x._id)).toContain(o._id);
       await http().post(`/api/privacy/requests/${requestId}/confirm`).send({ code }).expect(200);
       const open = await http()
         .post(`/api/admin/data-requests/${requestId}/erase`)
@@ -448,6 +454,11 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
       });
       const kept = (await http().get(`/api/orders/${o._id}`).set(staff()).expect(200)).body.order;
       expect(kept.guestInfo).toMatchObject({ fullName: 'Deleted customer', phoneNumber: '' });
+      // The back office's search no longer finds the order by the erased phone or e-mail.
+      for (const search of [o.guestInfo.phoneNumber, o.guestInfo.email]) {
+        const found = await http().get('/api/orders').query({ search }).set(staff()).expect(200);
+        expect(found.body.orders.map((x: { _id: string }) => x._id)).not.toContain(o._id);
+      }
       expect(kept.totalAmount).toBe(o.totalAmount);
     });
   });

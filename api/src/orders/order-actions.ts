@@ -22,6 +22,7 @@ import { paidMail } from './order-paid-mail';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrdersRepository } from './orders.repository';
+import { contactKeysOf } from './order-contact-keys';
 import type { Order } from './schemas/order.schema';
 
 /** What every hook of a step sees: the order as read, who acts, what they sent, and when. */
@@ -293,6 +294,7 @@ export const ORDER_STEPS = {
             subCounty: dto.guestInfo.subCounty ?? '',
             ward: dto.guestInfo.ward ?? '',
           },
+          contactKeys: contactKeysOf(dto.guestInfo),
           shippingFee: quote.fee,
           totalAmount: order.subtotal + quote.fee,
           delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },

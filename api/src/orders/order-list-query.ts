@@ -1,21 +1,10 @@
 import type { FilterQuery } from 'mongoose';
-import {
-  ORDER_QUEUE_RULES,
-  PURCHASE_NUMBER_PATTERN,
-  type OrderStatus,
-} from '@spc/shared-contracts';
-import { escapeRegExp } from '../common/pagination';
+import { ORDER_QUEUE_RULES, type OrderStatus } from '@spc/shared-contracts';
+import { orderSearchOf } from './order-contact-keys';
 import type { OrderListFilter } from './order.types';
 import type { Order } from './schemas/order.schema';
 
 const byOrderDate = { orderDate: -1, _id: -1 } as const;
-
-/** Digits of a phone number as typed, without the country code or the trunk 0 (07.. = +2547..). */
-function nationalDigits(text: string): string | null {
-  if (!/^[+\d\s().-]+$/.test(text)) return null;
-  const digits = text.replace(/\D/g, '').replace(/^(254|0)/, '');
-  return digits.length >= 3 ? digits : null;
-}
 
 /** The statuses both the status filter and the queue allow (either alone when only one is given). */
 function allowedStatuses(filter: OrderListFilter): OrderStatus[] | undefined {
@@ -52,27 +41,29 @@ export function filterQuery(filter: OrderListFilter): FilterQuery<Order> {
   return query;
 }
 
-/** The search as the purchase number it spells whole (blanks trimmed, upper-cased), or null. */
-export function wholePurchaseNumber(search: string): string | null {
-  const text = search.trim().toUpperCase();
-  return PURCHASE_NUMBER_PATTERN.test(text) ? text : null;
-}
-
-/** The database query for an orders list: every filter given, all of them at once. */
+/**
+ * The database query for an orders list: every filter given, all of them at once. The search is
+ * looked up by equality in an index (order-contact-keys.ts): a purchase number, or its start, by the
+ * unique number; anything else by the order's contact keys (`placement, contactKeys, orderDate, _id`),
+ * every word typed being one of the order's keys.
+ */
 export function listQuery(filter: OrderListFilter): FilterQuery<Order> {
   const query = filterQuery(filter);
   if (!filter.search) return query;
-  const pattern = new RegExp(escapeRegExp(filter.search), 'i');
-  const any: FilterQuery<Order>[] = [
-    { purchaseNumber: pattern },
-    { 'guestInfo.fullName': pattern },
-    { 'guestInfo.phoneNumber': pattern },
-    { 'guestInfo.email': pattern },
-  ];
-  // A phone matches however either side wrote it: spaces, dashes, +254 or a leading 0.
-  const digits = nationalDigits(filter.search);
-  if (digits) any.push({ 'guestInfo.phoneNumber': new RegExp(digits.split('').join('\\D*')) });
-  return { ...query, $or: any };
+  const search = orderSearchOf(filter.search);
+  switch (search.kind) {
+    case 'number':
+      return { ...query, purchaseNumber: search.number };
+    case 'number-prefix':
+      return { ...query, purchaseNumber: { $gte: search.from, $lte: search.to } };
+    case 'keys':
+      return {
+        ...query,
+        contactKeys: search.keys.length === 1 ? search.keys[0] : { $all: search.keys },
+      };
+    case 'nothing':
+      return { ...query, purchaseNumber: { $in: [] } };
+  }
 }
 
 /** Newest first unless told; ties broken by id so pages never repeat or skip an order. */

@@ -6,7 +6,8 @@ import { duplicateKeyField } from '../common/mongo-errors';
 import { MONEY_WRITE_CONCERN } from '../common/write-concern';
 import { escapeRegExp } from '../common/pagination';
 import { slotPrefix } from '../common/quota';
-import { listQuery, listSort, matchesFilter, wholePurchaseNumber } from './order-list-query';
+import { contactKeysOf, orderSearchOf } from './order-contact-keys';
+import { listQuery, listSort, matchesFilter } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
 import { amountDueNow } from './order-booking';
 import { Order, type OrderBooking, type OrderLine } from './schemas/order.schema';
@@ -162,6 +163,8 @@ export type NewOrder = Omit<
 >;
 
 /** What makes an order hold its cap slots: it is Pending and unpaid (and carries slots). */
+/** A purchase number's start (SPD and 3 or more characters) names at most this many orders. */
+const NUMBER_PREFIX_MATCHES = 500;
 const HOLDING = { orderStatus: 'Pending', paymentStatus: 'Pending' } as const;
 const HOLD_SLOTS_INDEX = 'open_unpaid_hold_slots';
 const RECEIPT_INDEX = 'receipt_code_pays_once';
@@ -219,6 +222,7 @@ export class OrdersRepository implements OnModuleInit {
       delivery: order.delivery ?? null,
       clientAddress: order.clientAddress ?? null,
       booking: order.booking ?? null,
+      contactKeys: contactKeysOf(order.guestInfo),
       orderStatus: 'Pending',
       paymentStatus: 'Pending',
       fulfillmentStatus: 'Unfulfilled',
@@ -286,15 +290,30 @@ export class OrdersRepository implements OnModuleInit {
   }
 
   /**
-   * A search for one whole purchase number: the order is looked up by its number (the unique
-   * index) and checked against the other filters here. Null for any other search, which is asked
-   * as one query (`listQuery`: a substring in four fields, which no index serves).
+   * A search for a purchase number, whole or its start: the orders are looked up by the unique
+   * number index and checked against the other filters here (newest first). Null for any other
+   * search, which `listQuery` asks by the contact keys.
    */
   private async searched(filter: OrderListFilter): Promise<LeanOrder[] | null> {
-    const number = wholePurchaseNumber(filter.search!);
-    if (!number) return null;
-    const doc = await this.orders.findOne({ purchaseNumber: number }).lean<LeanOrder>();
-    return doc && matchesFilter(doc, filter) ? [doc] : [];
+    const search = orderSearchOf(filter.search!);
+    if (search.kind === 'number') {
+      const doc = await this.orders.findOne({ purchaseNumber: search.number }).lean<LeanOrder>();
+      return doc && matchesFilter(doc, filter) ? [doc] : [];
+    }
+    if (search.kind !== 'number-prefix') return null;
+    const docs = await this.orders
+      .find({ purchaseNumber: { $gte: search.from, $lte: search.to } })
+      .limit(NUMBER_PREFIX_MATCHES)
+      .lean<LeanOrder[]>();
+    const sort = listSort(filter);
+    const [field, dir] = Object.entries(sort)[0]!;
+    const key = (d: LeanOrder) => {
+      const v = (d as unknown as Record<string, unknown>)[field];
+      return v instanceof Date ? v.getTime() : Number(v);
+    };
+    return docs
+      .filter((d) => matchesFilter(d, filter))
+      .sort((a, b) => (key(a) - key(b)) * dir || String(a._id).localeCompare(String(b._id)) * dir);
   }
 
   /**

@@ -1,12 +1,14 @@
 /**
  * `node api/dist/scripts/migrate.js` (`npm run migrate`): brings the database to the shape this
  * version of the API expects, idempotently; run once on every deploy, before the API starts (the
- * compose file's `migrate` service). Today: sale units (every product gets its single seedling).
+ * compose file's `migrate` service). Today: sale units (every product gets its single seedling) and
+ * the orders' search keys (every order gets the keys its contact is found by).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
+import { migrateContactKeys } from '../orders/migrations/contact-keys.migration';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
@@ -15,6 +17,11 @@ async function main(): Promise<void> {
     const units = await migrateSaleUnits(connection.db!);
     console.log(
       `[migrate] sale units: ${units.migrated} product(s) given their single seedling, ${units.alreadyMigrated} already had units`,
+    );
+    const started = Date.now();
+    const keys = await migrateContactKeys(connection.db!);
+    console.log(
+      `[migrate] search keys: ${keys.migrated} order(s) given the keys their contact is found by, ${keys.alreadyMigrated} already had them (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
   } finally {
     await connection.close();

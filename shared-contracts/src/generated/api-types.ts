@@ -6040,7 +6040,7 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
+                /** @description A purchase number, whole or its start (SPD and 3 or more characters); or the start of any word of the name or e-mail (every word typed must match), a whole e-mail, or a phone by its start or its end (3 or more digits), however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
@@ -6253,7 +6253,7 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
+                /** @description A purchase number, whole or its start (SPD and 3 or more characters); or the start of any word of the name or e-mail (every word typed must match), a whole e-mail, or a phone by its start or its end (3 or more digits), however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
@@ -6322,7 +6322,7 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
+                /** @description A purchase number, whole or its start (SPD and 3 or more characters); or the start of any word of the name or e-mail (every word typed must match), a whole e-mail, or a phone by its start or its end (3 or more digits), however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;
@@ -7261,7 +7261,7 @@ export interface operations {
                 limit?: number;
                 status?: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
                 paymentStatus?: "Pending" | "Paid";
-                /** @description Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678) */
+                /** @description A purchase number, whole or its start (SPD and 3 or more characters); or the start of any word of the name or e-mail (every word typed must match), a whole e-mail, or a phone by its start or its end (3 or more digits), however it was typed (0712 345 678, +254712345678) */
                 search?: string;
                 /** @description Orders placed on or after this day */
                 from?: string;

@@ -298,7 +298,7 @@ export class OrderListQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'Part of the purchase number, customer name, phone or e-mail; a phone matches however it was typed (0712 345 678, +254712345678)',
+      'A purchase number, whole or its start (SPD and 3 or more characters); or the start of any word of the name or e-mail (every word typed must match), a whole e-mail, or a phone by its start or its end (3 or more digits), however it was typed (0712 345 678, +254712345678)',
   })
   @IsOptional()
   @IsString()

@@ -131,6 +131,11 @@ export class Order {
   @Prop({ required: true }) purchaseNumber!: string;
   @Prop({ type: String, default: null }) placedBy!: string | null;
   @Prop({ type: DeliveryInfo, required: true }) guestInfo!: DeliveryInfo;
+  /**
+   * What the back office's search finds the order by: the starts of its contact's name and e-mail
+   * words, the e-mail, the phone's start and end (order-contact-keys.ts). Written with `guestInfo`.
+   */
+  @Prop({ type: [String], default: undefined }) contactKeys?: string[];
   @Prop({ type: [OrderLine], required: true }) products!: OrderLine[];
   @Prop({ required: true }) subtotal!: number;
   @Prop({ required: true }) shippingFee!: number;
@@ -194,6 +199,8 @@ OrderSchema.index({ placement: 1, paymentStatus: 1, orderDate: -1, _id: -1 });
 OrderSchema.index({ placement: 1, paymentStatus: 1, orderStatus: 1, orderDate: -1, _id: -1 });
 OrderSchema.index({ placement: 1, paymentStatus: 1, paidAt: 1 });
 OrderSchema.index({ placedBy: 1, placement: 1, orderDate: -1, _id: -1 });
+// The search by a contact's name, e-mail or phone: one key by equality, newest first.
+OrderSchema.index({ placement: 1, contactKeys: 1, orderDate: -1, _id: -1 });
 // What the reconciler looks for after a crash, read every interval.
 OrderSchema.index({ placement: 1, ledgerSettled: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1, updatedAt: 1 });
