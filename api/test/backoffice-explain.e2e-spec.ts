@@ -15,12 +15,14 @@
  * Known scans, named here rather than hidden: a search by a part of a name or phone (a substring in
  * four fields; no index serves it: the second test keeps that true) and, on SecantusDB only, the
  * audit trail's default "hide customers' sign-ins" (a `$nor`; MongoDB serves it from the time index)
- * and a queue tab narrowed by dates (two ranges: the queue's statuses and the days; MongoDB serves it).
+ * and a queue tab narrowed by dates (two ranges: the queue's statuses and the days; MongoDB serves it),
+ * and the batches still growing with seedlings left to book narrowed by dates (two ranges: what is
+ * left and the days; MongoDB serves it from {status, available, readyOn}).
  */
 import { randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import type { CommandStartedEvent, Document } from 'mongodb';
+import { ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
 import { seedYears } from '../../tools/seed-years/seed-years';
 import { bearer, type Session } from './support/identity';
 import { createShopWorld } from './support/shop-world';
@@ -97,6 +99,8 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
   let recording = false;
   let clerkId = '';
   let sample: { _id: string; purchaseNumber: string; phone: string; name: string };
+  /** A batch with bookings (the newest booking's) and its product. */
+  let batch: { _id: string; productId: string };
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -112,6 +116,16 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     await seedYears(db, { orders: 400, customers: 60, days: 120, seed: 7, batch: 500 });
     const order = await db.collection('orders').find({}).sort({ orderDate: -1 }).limit(1).next();
     const clerk = await db.collection('users').findOne({ role: 'staff' });
+    const booking = await db
+      .collection('orders')
+      .find({ booking: { $ne: null } })
+      .sort({ orderDate: -1 })
+      .limit(1)
+      .next();
+    const booked = await db
+      .collection('batches')
+      .findOne({ _id: new ObjectId(booking!.booking.batchId as string) });
+    batch = { _id: String(booked!._id), productId: booked!.productId as string };
     clerkId = String(clerk!._id);
     sample = {
       _id: String(order!._id),
@@ -152,6 +166,12 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
 
   const day = (daysAgo: number) =>
     new Date(Date.now() + 3 * 3600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  /** This shop week's Monday, or `plus` days after it (the dashboard's "ready this week"). */
+  const monday = (plus = 0) => {
+    const today = new Date(Date.now() + 3 * 3600_000);
+    const back = (today.getUTCDay() + 6) % 7;
+    return new Date(today.getTime() + (plus - back) * 86_400_000).toISOString().slice(0, 10);
+  };
   const calls = (): [string, string][] => [
     ['queue counts', '/api/orders/queue'],
     ['tab: all', '/api/orders?page=1&limit=20'],
@@ -173,6 +193,15 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     ['bookings: balances due this week', '/api/bookings/queue?tab=balances'],
     ['bookings: ready to dispatch', '/api/bookings/queue?tab=dispatch'],
     ['bookings: affected', '/api/bookings/queue?tab=affected'],
+    ['batches: all', '/api/batches?page=1&limit=20'],
+    ['batches: growing', '/api/batches?status=Growing&page=1&limit=20'],
+    ['batches: sold out', '/api/batches?status=Sold%20out&page=1&limit=20'],
+    ['batches: ready this week', `/api/batches?readyFrom=${monday()}&readyTo=${monday(6)}`],
+    [
+      "batches: a booking's product with room (move)",
+      `/api/batches?productId=${batch.productId}&status=Growing&page=1&limit=100`,
+    ],
+    ['batch page', `/api/batches/${batch._id}`],
     ['dashboard: staff', '/api/staff?page=1'],
     ['dashboard: users', '/api/users?page=1'],
     ['dashboard: low stock', '/api/stock/low'],
