@@ -23,7 +23,9 @@ import { randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
+import { LIVE_BOOKING_STATES } from '@spc/shared-contracts';
 import { seedYears } from '../../tools/seed-years/seed-years';
+import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { bearer, type Session } from './support/identity';
 import { createShopWorld } from './support/shop-world';
 import { withDatabaseName } from '../../tools/db/launcher';
@@ -248,6 +250,55 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
       expect.arrayContaining([expect.objectContaining({ transId: payment!._id })]),
     );
     expect(paid!.amountPaid).toBeGreaterThanOrEqual(payment!.amount as number);
+  });
+
+  it('seeds batches and bookings as the API stores them, each batch holding its bookings', async () => {
+    const db = connection.db!;
+    const bookings = await db
+      .collection('orders')
+      .find({ booking: { $ne: null } })
+      .toArray();
+    const states = bookings.map((o) => o.booking.state as string);
+    // Bookings in a few of their states (the small shop's 120 days hold some of each stage).
+    expect(new Set(states).size).toBeGreaterThanOrEqual(3);
+    for (const o of bookings) {
+      expect(o.booking).toEqual(
+        expect.objectContaining({
+          depositPercent: 30,
+          deposit: Math.round((o.totalAmount as number) * 0.3),
+          balance: (o.totalAmount as number) - Math.round((o.totalAmount as number) * 0.3),
+        }),
+      );
+      expect(o.products).toHaveLength(1);
+    }
+    // Each batch holds exactly the seedlings of the bookings still on it (live or affected, not
+    // yet handed over), and no more than it has.
+    const seedlings = (o: Document) =>
+      (o.products as { quantity: number; seedlings?: number }[]).reduce(
+        (n, l) => n + l.quantity * (l.seedlings ?? 1),
+        0,
+      );
+    const holding = [...LIVE_BOOKING_STATES, 'Affected'] as string[];
+    const batches = await db.collection('batches').find({}).toArray();
+    expect(batches.some((b) => b.booked > 0)).toBe(true);
+    for (const b of batches) {
+      const held = bookings
+        .filter(
+          (o) =>
+            o.booking.batchId === String(b._id) &&
+            holding.includes(o.booking.state) &&
+            !o.booking.fulfilledAt,
+        )
+        .reduce((n, o) => n + seedlings(o), 0);
+      expect({ batch: String(b._id), booked: b.booked }).toEqual({
+        batch: String(b._id),
+        booked: held,
+      });
+    }
+    // Every ledger (products and batch:<id>) sums to what it holds; no batch overbooked.
+    const check = await checkStockLedger(db);
+    expect(check.differences).toEqual([]);
+    expect(check.overbooked).toEqual([]);
   });
 
   it('still scans for a part of a name or phone (no index serves a substring; kept true here)', async () => {

@@ -130,8 +130,9 @@ class Ledgers {
     private readonly storekeeper: Person,
   ) {}
 
-  start(productId: string, seq: number): void {
-    this.state.set(productId, { seq, qty: 0 });
+  /** A product's ledger from its last movement (`seq`), which left it holding `qty`. */
+  start(productId: string, seq: number, qty: number): void {
+    this.state.set(productId, { seq, qty });
   }
 
   async move(m: PendingMovement): Promise<void> {
@@ -288,7 +289,8 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
   }
 
   const ledgers = new Ledgers(writer, staff[0]!);
-  for (const p of products) ledgers.start(p._id, p.seq);
+  // A product with movements already (the catalogue's seed) holds its stock on its ledger.
+  for (const p of products) ledgers.start(p._id, p.seq, p.seq > 0 ? p.stock : 0);
 
   // Batches (issue 32) and their bookings, from a random stream of their own.
   const rb = rng(options.seed + 32);
