@@ -444,7 +444,7 @@ export class BatchBook {
   }
 }
 
-export type BuiltBooking = BuiltOrder & { bookingState: BookingState };
+export type BuiltBooking = BuiltOrder & { bookingState: BookingState; moved: boolean };
 
 /**
  * One booking order placed at `placed` on `batch`, lived up to `now`; null when the batch has no
@@ -615,6 +615,11 @@ export function buildBooking(
     text('paid', at);
   };
 
+  /** When an affected booking is moved or refunded: most within days, some weeks later. */
+  const decided = (failedAt: Date) =>
+    hours(failedAt, r() < 0.7 ? 12 + r() * 24 * 6 : 24 * (6 + r() * 34));
+  let moved = false;
+
   /** The booking with its deposit paid (from `since`) on `b`: ready, paid, handed over, or not. */
   const livePaid = (b: SeedBatch, since: Date): void => {
     // A few pay the balance early, before the batch is ready.
@@ -624,7 +629,7 @@ export function buildBooking(
     if (b.failedAt && b.failedAt.getTime() > since.getTime() && past(b.failedAt)) {
       // Failed: affected (paid in full or not), then moved (a part paid) or refunded.
       affected(b, b.failedAt);
-      const at = hours(b.failedAt, 12 + r() * 24 * 6);
+      const at = decided(b.failedAt);
       if (!past(at)) return;
       const target = !o.paidAt && r() < 0.55 ? book.moveTarget(b, at, seedlings) : null;
       if (target) {
@@ -695,6 +700,7 @@ export function buildBooking(
     book.end(from, id, at, 'drop', clerk);
     book.hold(to, id, number, seedlings, at);
     batch = to;
+    moved = true;
     Object.assign(booking, {
       state: booking.depositPaidAt ? 'Booked' : 'Deposit due',
       batchId: to.id,
@@ -749,7 +755,7 @@ export function buildBooking(
   if (!past(depositAt)) {
     if (past(batch.failedAt) && batch.failedAt.getTime() < expireAt.getTime()) {
       affected(batch, batch.failedAt);
-      const at = hours(batch.failedAt, 12 + r() * 24 * 4);
+      const at = decided(batch.failedAt);
       if (past(at)) refundAffected(batch, at);
     } else if (past(expireAt)) {
       const ready = past(batch.readyAt) && batch.readyAt.getTime() < expireAt.getTime();
@@ -832,5 +838,6 @@ export function buildBooking(
     payments,
     mpesaRefunds: [],
     bookingState: booking.state,
+    moved,
   };
 }

@@ -57,8 +57,8 @@ export interface SeedYearsResult {
   paybill: number;
   /** Batches (issue 32) by the status the API answers (Growing, Sold out, Ready, Failed). */
   batches: Record<string, number>;
-  /** Booking orders by their booking's state. */
-  bookings: Partial<Record<BookingState, number>>;
+  /** Booking orders by their booking's state, and how many were moved from a failed batch. */
+  bookings: Partial<Record<BookingState | 'moved', number>>;
   seconds: number;
 }
 
@@ -296,7 +296,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
   const rb = rng(options.seed + 32);
   const book = new BatchBook(planBatches(rb, products, now, options.days, staff));
   const bookingsFrom = now.getTime() - BOOKINGS_SINCE_DAYS * DAY_MS;
-  const bookings: Partial<Record<BookingState, number>> = {};
+  const bookings: Partial<Record<BookingState | 'moved', number>> = {};
 
   let made = 0;
   let lastDay = -1;
@@ -318,6 +318,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
         )
       : null;
     if (booked) bookings[booked.bookingState] = (bookings[booked.bookingState] ?? 0) + 1;
+    if (booked?.moved) bookings.moved = (bookings.moved ?? 0) + 1;
     const built = booked ?? buildOrder(r, placed, now, contact, products, staff, SYSTEM);
     await writer.add('orders', built.order);
     for (const m of built.movements) await ledgers.move(m);
@@ -370,7 +371,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
   };
 }
 
-/** "12 batches (3 Growing, 8 Ready, 1 Failed), 640 bookings (20 Deposit due, ...)". */
+/** "12 batches (3 Growing, 8 Ready, 1 Failed), 640 bookings (20 Deposit due, ...; 4 moved ...)". */
 export function describeBatches(result: Pick<SeedYearsResult, 'batches' | 'bookings'>): string {
   const list = (counts: Record<string, number | undefined>) =>
     Object.entries(counts)
@@ -379,9 +380,10 @@ export function describeBatches(result: Pick<SeedYearsResult, 'batches' | 'booki
       .join(', ');
   const sum = (counts: Record<string, number | undefined>) =>
     Object.values(counts).reduce<number>((n, v) => n + (v ?? 0), 0);
+  const { moved, ...states } = result.bookings;
   return (
     `${sum(result.batches)} batches (${list(result.batches)}), ` +
-    `${sum(result.bookings).toLocaleString('en-US')} bookings (${list(result.bookings)})`
+    `${sum(states).toLocaleString('en-US')} bookings (${list(states)}; ${moved ?? 0} moved from a failed batch)`
   );
 }
 
