@@ -101,8 +101,9 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
   let recording = false;
   let clerkId = '';
   let sample: { _id: string; purchaseNumber: string; phone: string; name: string };
-  /** A batch with bookings (the newest booking's) and its product. */
+  /** A batch with bookings (the newest booking's) and its product; that booking's id. */
   let batch: { _id: string; productId: string };
+  let bookingId = '';
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -128,6 +129,7 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
       .collection('batches')
       .findOne({ _id: new ObjectId(booking!.booking.batchId as string) });
     batch = { _id: String(booked!._id), productId: booked!.productId as string };
+    bookingId = String(booking!._id);
     clerkId = String(clerk!._id);
     sample = {
       _id: String(order!._id),
@@ -204,6 +206,7 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
       `/api/batches?productId=${batch.productId}&status=Growing&page=1&limit=100`,
     ],
     ['batch page', `/api/batches/${batch._id}`],
+    ['booking detail', `/api/orders/${bookingId}`],
     ['dashboard: staff', '/api/staff?page=1'],
     ['dashboard: users', '/api/users?page=1'],
     ['dashboard: low stock', '/api/stock/low'],
