@@ -240,7 +240,7 @@ export class BatchBook {
   }
 
   /** Each batch as the API stores it now, with its ledger, the products' movements and the audit. */
-  finish(now: Date): FinishedBatches {
+  finish(): FinishedBatches {
     const out: FinishedBatches = {
       batches: [],
       movements: [],
@@ -386,7 +386,7 @@ export class BatchBook {
             reason: 'batch-ready',
             change: -change,
             orderId: s.orderId ?? `batch:${b.id}`,
-            purchaseNumber: s.purchaseNumber ?? (null as unknown as string),
+            purchaseNumber: s.purchaseNumber,
             by: actor(s.by),
             at: s.at,
             note:
@@ -439,7 +439,6 @@ export class BatchBook {
         createdAt: b.createdAt,
       });
     }
-    void now;
     return out;
   }
 }
@@ -628,7 +627,7 @@ export function buildBooking(
     if (past(early) && (!end || early.getTime() < end.getTime())) payBalance(early);
     if (b.failedAt && b.failedAt.getTime() > since.getTime() && past(b.failedAt)) {
       // Failed: affected (paid in full or not), then moved (a part paid) or refunded.
-      affected(b, b.failedAt);
+      affected(b.failedAt);
       const at = decided(b.failedAt);
       if (!past(at)) return;
       const target = !o.paidAt && r() < 0.55 ? book.moveTarget(b, at, seedlings) : null;
@@ -684,7 +683,7 @@ export function buildBooking(
     o.completedAt = completed;
     note('order.fulfil', clerk, completed, `${clerk.fullName} fulfilled order ${number}`);
   };
-  const affected = (b: SeedBatch, at: Date) => {
+  const affected = (at: Date) => {
     booking.state = 'Affected';
     booking.problem = 'failed';
     note(
@@ -694,7 +693,6 @@ export function buildBooking(
       `Booking ${number} is affected: its batch failed; it waits to be moved to another batch or refunded`,
     );
     text('affected', at);
-    void b;
   };
   const move = (from: SeedBatch, to: SeedBatch, at: Date) => {
     book.end(from, id, at, 'drop', clerk);
@@ -754,7 +752,7 @@ export function buildBooking(
     depositAt = null;
   if (!past(depositAt)) {
     if (past(batch.failedAt) && batch.failedAt.getTime() < expireAt.getTime()) {
-      affected(batch, batch.failedAt);
+      affected(batch.failedAt);
       const at = decided(batch.failedAt);
       if (past(at)) refundAffected(batch, at);
     } else if (past(expireAt)) {
@@ -812,9 +810,8 @@ export function buildBooking(
     paymentDetails: o.paymentDetails,
     paidAt: o.paidAt,
     orderDate: placed,
-    estimatedDeliveryDate: new Date(
-      Date.parse(`${batch.readyOn}T00:00:00Z`) - NAIROBI_OFFSET_MS + 3 * DAY_MS,
-    ),
+    // The delivery quote when placed, as on any order.
+    estimatedDeliveryDate: new Date(placed.getTime() + 3 * DAY_MS),
     inTransitDate: o.inTransitAt,
     deliveredDate: o.deliveredAt,
     cancelledDate: o.cancelledAt,

@@ -348,7 +348,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
       );
   }
   // The batches as they stand now, their ledgers, and what they gave the products' ready stock.
-  const finished = book.finish(now);
+  const finished = book.finish();
   for (const b of finished.batches) await writer.add('batches', b);
   for (const m of finished.movements) await writer.add('stock_movements', m);
   for (const a of finished.audit) await writer.add('audit_logs', a);
