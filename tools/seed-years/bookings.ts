@@ -136,10 +136,14 @@ export function planBatches(
           if (createdAt.getTime() >= now.getTime()) continue;
           const readyMoment = onDay(readyOn, 7 + r() * 3);
           const until = Math.min(readyMoment.getTime(), now.getTime());
+          // Failed on the way: a batch still to be ready failed in the last weeks (its bookings
+          // may still wait to be moved or refunded).
+          const since = Math.max(
+            createdAt.getTime() + 0.3 * (until - createdAt.getTime()),
+            readyMoment.getTime() > now.getTime() ? now.getTime() - 30 * DAY_MS : 0,
+          );
           let failedAt: Date | null =
-            r() < 0.06
-              ? new Date(createdAt.getTime() + (0.3 + r() * 0.65) * (until - createdAt.getTime()))
-              : null;
+            r() < 0.06 ? new Date(since + r() * 0.95 * (until - since)) : null;
           if (failedAt && failedAt.getTime() >= now.getTime()) failedAt = null;
           const readyAt = !failedAt && readyMoment.getTime() < now.getTime() ? readyMoment : null;
           const started = between(r, 40, 300) * 50;
@@ -616,7 +620,7 @@ export function buildBooking(
 
   /** When an affected booking is moved or refunded: most within days, some weeks later. */
   const decided = (failedAt: Date) =>
-    hours(failedAt, r() < 0.7 ? 12 + r() * 24 * 6 : 24 * (6 + r() * 34));
+    hours(failedAt, r() < 0.5 ? 12 + r() * 24 * 6 : 24 * (6 + r() * 40));
   let moved = false;
 
   /** The booking with its deposit paid (from `since`) on `b`: ready, paid, handed over, or not. */
