@@ -15,14 +15,18 @@
  * A search by a name, e-mail or phone is looked up in the orders' contact keys (written by the
  * migration here, as a deploy does). Known scans, named here rather than hidden: on SecantusDB only,
  * the audit trail's default "hide customers' sign-ins" (a `$nor`; MongoDB serves it from the time index)
- * and a queue tab narrowed by dates (two ranges: the queue's statuses and the days; MongoDB serves it).
+ * and a queue tab narrowed by dates (two ranges: the queue's statuses and the days; MongoDB serves it),
+ * and the batches still growing with seedlings left to book narrowed by dates (two ranges: what is
+ * left and the days; MongoDB serves it from {status, available, readyOn}).
  */
 import { randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import type { CommandStartedEvent, Document } from 'mongodb';
+import { ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
+import { LIVE_BOOKING_STATES } from '@spc/shared-contracts';
 import { seedYears } from '../../tools/seed-years/seed-years';
 import { migrateContactKeys } from '../src/orders/migrations/contact-keys.migration';
+import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { bearer, type Session } from './support/identity';
 import { createShopWorld } from './support/shop-world';
 import { withDatabaseName } from '../../tools/db/launcher';
@@ -98,6 +102,9 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
   let recording = false;
   let clerkId = '';
   let sample: { _id: string; purchaseNumber: string; phone: string; name: string };
+  /** A batch with bookings (the newest booking's) and its product; that booking's id. */
+  let batch: { _id: string; productId: string };
+  let bookingId = '';
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -115,6 +122,17 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     await migrateContactKeys(db);
     const order = await db.collection('orders').find({}).sort({ orderDate: -1 }).limit(1).next();
     const clerk = await db.collection('users').findOne({ role: 'staff' });
+    const booking = await db
+      .collection('orders')
+      .find({ booking: { $ne: null } })
+      .sort({ orderDate: -1 })
+      .limit(1)
+      .next();
+    const booked = await db
+      .collection('batches')
+      .findOne({ _id: new ObjectId(booking!.booking.batchId as string) });
+    batch = { _id: String(booked!._id), productId: booked!.productId as string };
+    bookingId = String(booking!._id);
     clerkId = String(clerk!._id);
     sample = {
       _id: String(order!._id),
@@ -155,6 +173,12 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
 
   const day = (daysAgo: number) =>
     new Date(Date.now() + 3 * 3600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  /** This shop week's Monday, or `plus` days after it (the dashboard's "ready this week"). */
+  const monday = (plus = 0) => {
+    const today = new Date(Date.now() + 3 * 3600_000);
+    const back = (today.getUTCDay() + 6) % 7;
+    return new Date(today.getTime() + (plus - back) * 86_400_000).toISOString().slice(0, 10);
+  };
   const calls = (): [string, string][] => [
     ['queue counts', '/api/orders/queue'],
     ['tab: all', '/api/orders?page=1&limit=20'],
@@ -180,6 +204,16 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     ['bookings: balances due this week', '/api/bookings/queue?tab=balances'],
     ['bookings: ready to dispatch', '/api/bookings/queue?tab=dispatch'],
     ['bookings: affected', '/api/bookings/queue?tab=affected'],
+    ['batches: all', '/api/batches?page=1&limit=20'],
+    ['batches: growing', '/api/batches?status=Growing&page=1&limit=20'],
+    ['batches: sold out', '/api/batches?status=Sold%20out&page=1&limit=20'],
+    ['batches: ready this week', `/api/batches?readyFrom=${monday()}&readyTo=${monday(6)}`],
+    [
+      "batches: a booking's product with room (move)",
+      `/api/batches?productId=${batch.productId}&status=Growing&page=1&limit=100`,
+    ],
+    ['batch page', `/api/batches/${batch._id}`],
+    ['booking detail', `/api/orders/${bookingId}`],
     ['dashboard: staff', '/api/staff?page=1'],
     ['dashboard: users', '/api/users?page=1'],
     ['dashboard: low stock', '/api/stock/low'],
@@ -226,6 +260,55 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
       expect.arrayContaining([expect.objectContaining({ transId: payment!._id })]),
     );
     expect(paid!.amountPaid).toBeGreaterThanOrEqual(payment!.amount as number);
+  });
+
+  it('seeds batches and bookings as the API stores them, each batch holding its bookings', async () => {
+    const db = connection.db!;
+    const bookings = await db
+      .collection('orders')
+      .find({ booking: { $ne: null } })
+      .toArray();
+    const states = bookings.map((o) => o.booking.state as string);
+    // Bookings in a few of their states (the small shop's 120 days hold some of each stage).
+    expect(new Set(states).size).toBeGreaterThanOrEqual(3);
+    for (const o of bookings) {
+      expect(o.booking).toEqual(
+        expect.objectContaining({
+          depositPercent: 30,
+          deposit: Math.round((o.totalAmount as number) * 0.3),
+          balance: (o.totalAmount as number) - Math.round((o.totalAmount as number) * 0.3),
+        }),
+      );
+      expect(o.products).toHaveLength(1);
+    }
+    // Each batch holds exactly the seedlings of the bookings still on it (live or affected, not
+    // yet handed over), and no more than it has.
+    const seedlings = (o: Document) =>
+      (o.products as { quantity: number; seedlings?: number }[]).reduce(
+        (n, l) => n + l.quantity * (l.seedlings ?? 1),
+        0,
+      );
+    const holding = [...LIVE_BOOKING_STATES, 'Affected'] as string[];
+    const batches = await db.collection('batches').find({}).toArray();
+    expect(batches.some((b) => b.booked > 0)).toBe(true);
+    for (const b of batches) {
+      const held = bookings
+        .filter(
+          (o) =>
+            o.booking.batchId === String(b._id) &&
+            holding.includes(o.booking.state) &&
+            !o.booking.fulfilledAt,
+        )
+        .reduce((n, o) => n + seedlings(o), 0);
+      expect({ batch: String(b._id), booked: b.booked }).toEqual({
+        batch: String(b._id),
+        booked: held,
+      });
+    }
+    // Every ledger (products and batch:<id>) sums to what it holds; no batch overbooked.
+    const check = await checkStockLedger(db);
+    expect(check.differences).toEqual([]);
+    expect(check.overbooked).toEqual([]);
   });
 
   it('asks a search of several words by all their keys, from the index where the server can', async () => {

@@ -38,7 +38,7 @@ import {
   type ApiProcess,
 } from '../drills/support';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
-import { seedYears } from '../seed-years/seed-years';
+import { describeBatches, seedYears } from '../seed-years/seed-years';
 
 const B = 'bench:backoffice';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -82,11 +82,18 @@ async function dailyCalls(uri: string): Promise<Call[]> {
     const older = await orders.find({}).sort({ orderDate: 1 }).skip(1000).limit(1).next();
     const clerk = await db.collection('users').findOne({ role: 'staff' });
     if (!sample || !older || !clerk) throw new Error('the seeded database has no orders or clerks');
+    // The batch holding the most bookings (seed:years sows batches and books them, issue 32).
+    const batch = await db.collection('batches').find({}).sort({ booked: -1 }).limit(1).next();
+    if (!batch) throw new Error('the seeded database has no batches');
     const guest = sample.guestInfo as { phoneNumber: string; fullName: string };
     const phone = `0${guest.phoneNumber.slice(4)}`;
     const monthFrom = nairobiDay(30);
     const monthTo = nairobiDay(0);
     const yearFrom = nairobiDay(364);
+    // This shop week, Monday to Sunday (the dashboard's "batches ready this week").
+    const weekday = (new Date(Date.now() + 3 * 3600_000).getUTCDay() + 6) % 7;
+    const weekFrom = nairobiDay(weekday);
+    const weekTo = nairobiDay(weekday - 6);
     return [
       { name: 'queue counts', path: '/api/orders/queue' },
       { name: 'tab: all', path: '/api/orders?page=1&limit=20' },
@@ -126,6 +133,18 @@ async function dailyCalls(uri: string): Promise<Call[]> {
       { name: 'order detail', path: `/api/orders/${String(sample._id)}` },
       { name: 'order detail (old)', path: `/api/orders/${String(older._id)}` },
       { name: 'dashboard: sales', path: '/api/sales-summary' },
+      { name: 'bookings: counts', path: '/api/bookings/counts' },
+      ...(['deposits', 'balances', 'dispatch', 'affected'] as const).map((tab) => ({
+        name: `bookings: ${tab}`,
+        path: `/api/bookings/queue?tab=${tab}&page=1&limit=20`,
+      })),
+      { name: 'batches: all', path: '/api/batches?page=1&limit=20' },
+      { name: 'batches: growing', path: '/api/batches?status=Growing&page=1&limit=20' },
+      {
+        name: 'batches: ready this week',
+        path: `/api/batches?readyFrom=${weekFrom}&readyTo=${weekTo}&page=1&limit=20`,
+      },
+      { name: 'batch page', path: `/api/batches/${String(batch._id)}` },
       { name: 'dashboard: staff', path: '/api/staff?page=1' },
       { name: 'dashboard: users', path: '/api/users?page=1' },
       { name: 'dashboard: low stock', path: '/api/stock/low' },
@@ -310,7 +329,7 @@ async function main(): Promise<void> {
       B,
       `seeded ${seeded.orders} orders, ${seeded.users} accounts, ${seeded.movements} stock movements, ` +
         `${seeded.audit} audit entries, ${seeded.sms} SMS records, ${seeded.refunds} refunds, ` +
-        `${seeded.paybill} paybill payments in ${seeded.seconds.toFixed(1)} s`,
+        `${seeded.paybill} paybill payments, ${describeBatches(seeded)} in ${seeded.seconds.toFixed(1)} s`,
     );
     await measure(uri, env);
   } finally {

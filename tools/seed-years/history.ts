@@ -7,8 +7,8 @@
  * One place builds an order line (`buildLine`: sale units and their quantity tiers, issue 29) and
  * one the life of an order (`orderLife`: how it was paid, by M-Pesa Express, the paybill (issue 30:
  * `amountPaid`, `mpesaCredits` and the `mpesa_c2b_payments` records) or cash). Bookings (issue 32)
- * are to be added in the same two places: a booked line in `buildLine`, its deposit and balance in
- * `orderLife` and `buildOrder` (see BOOKINGS below).
+ * are built beside them, in bookings.ts (`buildBooking`: a line drawn by `buildLine` on a batch, its
+ * deposit and balance, the life of the booking and its batch's holds).
  */
 import { ObjectId } from 'mongodb';
 import {
@@ -35,8 +35,8 @@ export function rng(seed: number): () => number {
   };
 }
 export type Rand = () => number;
-const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
-const between = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+export const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+export const between = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 export interface CatalogueProduct {
   _id: string;
@@ -59,7 +59,7 @@ export const UNITS_SINCE_DAYS = 240;
 export const PAYBILL_SINCE_DAYS = 180;
 export const PAYBILL_SHARE = 0.3;
 /** The shop's paybill number (Daraja's sandbox shortcode). */
-const SHORTCODE = '600000';
+export const SHORTCODE = '600000';
 
 export interface Person {
   id: string;
@@ -162,8 +162,8 @@ export interface Line {
  * One order line as it is sold, priced as the API prices it (`priceUnit`: the tier its quantity
  * reaches, or the unit's offer). With `withUnits` (orders since sale units came), about a third of
  * the lines of products sold by the tray are trays, a few enough to reach a quantity tier; the rest
- * single seedlings. Before, a line is single seedlings with no unit fields. (BOOKINGS: a booked line,
- * issue 32, is to be built here.)
+ * single seedlings. Before, a line is single seedlings with no unit fields. A booked line (issue 32)
+ * is drawn here too, by bookings.ts.
  */
 export function buildLine(r: Rand, product: CatalogueProduct, withUnits: boolean): Line {
   const [single, ...others] = product.units;
@@ -205,7 +205,7 @@ export function buildLine(r: Rand, product: CatalogueProduct, withUnits: boolean
 }
 
 /** The seedlings a line takes from stock. */
-const seedlingsOf = (l: Line) => l.quantity * (l.seedlings ?? 1);
+export const seedlingsOf = (l: Line) => l.quantity * (l.seedlings ?? 1);
 
 /** A tray unit for a product sold only by the seedling (seed:years gives one to most). */
 export function trayUnitOf(price: number, seedlings: number): SaleUnit {
@@ -255,7 +255,7 @@ export function purchaseNumber(): string {
 
 let receiptCounter = 0;
 /** An M-Pesa-like receipt code (10 capitals and digits), unique by construction. */
-function receiptCode(at: Date): string {
+export function receiptCode(at: Date): string {
   const year = 'QRSTUVWXYZ'[at.getUTCFullYear() % 10]!;
   return `${year}${(receiptCounter++).toString(36).toUpperCase().padStart(9, '0')}`;
 }
@@ -274,10 +274,9 @@ interface Life {
   paybill: boolean;
   /** Still unpaid, with a paybill payment of part of the amount credited. */
   partPaid: boolean;
-  // BOOKINGS (issue 32): a booked order's deposit and balance moments go here.
 }
 
-const hours = (d: Date, h: number) => new Date(d.getTime() + h * 60 * 60 * 1000);
+export const hours = (d: Date, h: number) => new Date(d.getTime() + h * 60 * 60 * 1000);
 
 /**
  * Where an order placed `ageDays` ago is now. Old orders are settled (completed, or cancelled by the
@@ -354,12 +353,14 @@ export function orderLife(r: Rand, placed: Date, now: Date): Life {
 export interface PendingMovement {
   productId: string;
   productName: string;
-  reason: 'sale' | 'return';
+  reason: 'sale' | 'return' | 'batch-ready';
   change: number;
   orderId: string;
-  purchaseNumber: string;
+  purchaseNumber: string | null;
   by: { id: string; fullName: string; role: string } | null;
   at: Date;
+  /** Empty on an order's own movements. */
+  note?: string;
 }
 
 export interface BuiltOrder {
@@ -375,9 +376,9 @@ export interface BuiltOrder {
 }
 
 /** The payer's number as Daraja's status query names it (2547XXXXXXXX). */
-const darajaPhone = (e164: string) => e164.replace(/^\+/, '');
+export const darajaPhone = (e164: string) => e164.replace(/^\+/, '');
 
-const SMS_TEXT: Record<OrderSmsEvent, (p: string) => string> = {
+export const SMS_TEXT: Record<OrderSmsEvent, (p: string) => string> = {
   placed: (p) => `SPC: order ${p} received. We will text you when it is paid.`,
   paid: (p) => `SPC: payment for order ${p} received. Thank you.`,
   sent: (p) => `SPC: order ${p} is on its way.`,

@@ -3,8 +3,9 @@
  * seed` first) with years of a growing shop: orders in a realistic mix of states and payments,
  * customers with accounts and guests, lines by the seedling and by the tray (sale units, with their
  * quantity tiers), M-Pesa payments by the prompt and by the paybill (part payments, over-payments,
- * the paybill's inbox), and what the orders left behind (stock movements, audit entries, SMS
- * records, refunds). Written with the driver in unordered batches, in the shapes the API
+ * the paybill's inbox), batches of seedlings and bookings against them in the last 400 days (issue
+ * 32: deposits, balances, releases, failed batches; see bookings.ts), and what the orders left
+ * behind (stock movements, audit entries, SMS records, refunds). Written with the driver in unordered batches, in the shapes the API
  * reads; the API's indexes are made by the API when it starts.
  *
  * Settings (flags or environment): --orders / SEED_ORDERS (200000), --customers / SEED_CUSTOMERS
@@ -26,6 +27,14 @@ import {
   type PendingMovement,
   type Person,
 } from './history';
+import {
+  BatchBook,
+  BOOKING_SHARE,
+  BOOKINGS_SINCE_DAYS,
+  buildBooking,
+  planBatches,
+} from './bookings';
+import type { BookingState } from '@spc/shared-contracts';
 
 export interface SeedYearsOptions {
   orders: number;
@@ -46,6 +55,10 @@ export interface SeedYearsResult {
   refunds: number;
   /** Paybill payment records (mpesa_c2b_payments). */
   paybill: number;
+  /** Batches (issue 32) by the status the API answers (Growing, Sold out, Ready, Failed). */
+  batches: Record<string, number>;
+  /** Booking orders by their booking's state, and how many were moved from a failed batch. */
+  bookings: Partial<Record<BookingState | 'moved', number>>;
   seconds: number;
 }
 
@@ -117,8 +130,9 @@ class Ledgers {
     private readonly storekeeper: Person,
   ) {}
 
-  start(productId: string, seq: number): void {
-    this.state.set(productId, { seq, qty: 0 });
+  /** A product's ledger from its last movement (`seq`), which left it holding `qty`. */
+  start(productId: string, seq: number, qty: number): void {
+    this.state.set(productId, { seq, qty });
   }
 
   async move(m: PendingMovement): Promise<void> {
@@ -149,7 +163,7 @@ class Ledgers {
       ...m,
       seq: s.seq,
       quantityAfter: s.qty,
-      note: '',
+      note: m.note ?? '',
     });
   }
 
@@ -275,14 +289,37 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
   }
 
   const ledgers = new Ledgers(writer, staff[0]!);
-  for (const p of products) ledgers.start(p._id, p.seq);
+  // A product with movements already (the catalogue's seed) holds its stock on its ledger.
+  for (const p of products) ledgers.start(p._id, p.seq, p.seq > 0 ? p.stock : 0);
+
+  // Batches (issue 32) and their bookings, from a random stream of their own.
+  const rb = rng(options.seed + 32);
+  const book = new BatchBook(planBatches(rb, products, now, options.days, staff));
+  const bookingsFrom = now.getTime() - BOOKINGS_SINCE_DAYS * DAY_MS;
+  const bookings: Partial<Record<BookingState | 'moved', number>> = {};
 
   let made = 0;
   let lastDay = -1;
   for (const placed of orderTimes(r, options.orders, options.days, now)) {
     // Repeat customers: a few buy often, most now and then.
     const contact = contacts[Math.floor(contacts.length * r() * r())]!;
-    const built = buildOrder(r, placed, now, contact, products, staff, SYSTEM);
+    const open =
+      placed.getTime() > bookingsFrom && rb() < BOOKING_SHARE ? book.bookable(placed) : [];
+    const booked = open.length
+      ? buildBooking(
+          rb,
+          placed,
+          now,
+          contact,
+          open[Math.floor(rb() * open.length)]!,
+          book,
+          staff,
+          SYSTEM,
+        )
+      : null;
+    if (booked) bookings[booked.bookingState] = (bookings[booked.bookingState] ?? 0) + 1;
+    if (booked?.moved) bookings.moved = (bookings.moved ?? 0) + 1;
+    const built = booked ?? buildOrder(r, placed, now, contact, products, staff, SYSTEM);
     await writer.add('orders', built.order);
     for (const m of built.movements) await ledgers.move(m);
     for (const a of built.audit) await writer.add('audit_logs', a);
@@ -310,6 +347,13 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
         `${made.toLocaleString('en-US')} orders (${((Date.now() - started) / 1000).toFixed(0)} s)`,
       );
   }
+  // The batches as they stand now, their ledgers, and what they gave the products' ready stock.
+  const finished = book.finish();
+  for (const b of finished.batches) await writer.add('batches', b);
+  for (const m of finished.movements) await writer.add('stock_movements', m);
+  for (const a of finished.audit) await writer.add('audit_logs', a);
+  for (const m of finished.productMovements.sort((a, b) => a.at.getTime() - b.at.getTime()))
+    await ledgers.move(m);
   await ledgers.close(db, now, products);
   await writer.close();
   const count = (name: string) => writer.counts.get(name) ?? 0;
@@ -321,8 +365,26 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     sms: count('sms_outbox'),
     refunds: count('order_refunds'),
     paybill: count('mpesa_c2b_payments'),
+    batches: finished.byStatus,
+    bookings,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/** "12 batches (3 Growing, 8 Ready, 1 Failed), 640 bookings (20 Deposit due, ...; 4 moved ...)". */
+export function describeBatches(result: Pick<SeedYearsResult, 'batches' | 'bookings'>): string {
+  const list = (counts: Record<string, number | undefined>) =>
+    Object.entries(counts)
+      .filter(([, n]) => n)
+      .map(([k, n]) => `${n!.toLocaleString('en-US')} ${k}`)
+      .join(', ');
+  const sum = (counts: Record<string, number | undefined>) =>
+    Object.values(counts).reduce<number>((n, v) => n + (v ?? 0), 0);
+  const { moved, ...states } = result.bookings;
+  return (
+    `${sum(result.batches)} batches (${list(result.batches)}), ` +
+    `${sum(states).toLocaleString('en-US')} bookings (${list(states)}; ${moved ?? 0} moved from a failed batch)`
+  );
 }
 
 function setting(flag: string, env: string, fallback: number): number {
@@ -352,7 +414,8 @@ async function main(): Promise<void> {
     console.log(
       `[seed:years] ${result.orders.toLocaleString('en-US')} orders, ${result.users.toLocaleString('en-US')} accounts, ` +
         `${result.movements.toLocaleString('en-US')} stock movements, ${result.audit.toLocaleString('en-US')} audit entries, ` +
-        `${result.sms.toLocaleString('en-US')} SMS records, ${result.refunds.toLocaleString('en-US')} refunds, ${result.paybill.toLocaleString('en-US')} paybill payments in ${result.seconds.toFixed(1)} s`,
+        `${result.sms.toLocaleString('en-US')} SMS records, ${result.refunds.toLocaleString('en-US')} refunds, ${result.paybill.toLocaleString('en-US')} paybill payments, ` +
+        `${describeBatches(result)} in ${result.seconds.toFixed(1)} s`,
     );
   } finally {
     await client.close();

@@ -184,11 +184,15 @@ export class BatchesRepository {
     if (filter.productId) query.productId = filter.productId;
     if (filter.status) query.status = filter.status;
     if (filter.bookable !== undefined) query.available = filter.bookable ? { $gt: 0 } : 0;
+    // Every filter a prefix of one index, a range last (SecantusDB plans no sort alone and one
+    // range only): the ready dates, from the first day when none is given; the bookable ones by
+    // what is left (their dates then only with a range of days given).
     if (filter.readyFrom || filter.readyTo)
       query.readyOn = {
         ...(filter.readyFrom ? { $gte: filter.readyFrom } : {}),
         ...(filter.readyTo ? { $lte: filter.readyTo } : {}),
       };
+    else if (!filter.bookable) query.readyOn = { $gte: '' };
     const [docs, total] = await Promise.all([
       this.batches
         .find(query)

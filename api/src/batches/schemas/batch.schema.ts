@@ -61,6 +61,9 @@ BatchSchema.index({ readyOn: 1 });
 BatchSchema.index({ productId: 1, readyOn: 1 });
 BatchSchema.index({ status: 1, readyOn: 1 });
 BatchSchema.index({ productId: 1, status: 1, readyOn: 1 });
+// The desk's Growing (something left to book) and Sold out lists, of all or of one product.
+BatchSchema.index({ status: 1, available: 1, readyOn: 1 });
+BatchSchema.index({ productId: 1, status: 1, available: 1, readyOn: 1 });
 // The ledger's reconciler: movements left waiting by a crash.
 BatchSchema.index({ 'pendingMovements.at': 1 });
 BatchSchema.index({ readyStock: 1, readyStockAt: 1 });

@@ -205,7 +205,7 @@ OrderSchema.index({ placement: 1, contactKeys: 1, orderDate: -1, _id: -1 });
 OrderSchema.index({ placement: 1, ledgerSettled: 1, createdAt: 1 });
 OrderSchema.index({ stockReturn: 1, updatedAt: 1 });
 // A batch's bookings in booking order, and the bookings queue by state.
-OrderSchema.index({ 'booking.batchId': 1, orderDate: 1 });
+OrderSchema.index({ 'booking.batchId': 1, placement: 1, orderDate: 1 });
 OrderSchema.index({ 'booking.state': 1, orderDate: 1 });
 // What the sales rollup reads to find the days to rebuild (reports/sales-rollup.ts).
 OrderSchema.index({ updatedAt: 1 });
