@@ -678,7 +678,7 @@ export class OrdersRepository implements OnModuleInit {
   /** Bookings whose ready or affected notice is still to be sent (a crash after the change). */
   async bookingNoticesDue(limit = 100): Promise<OrderRecord[]> {
     const docs = await this.orders
-      .find({ 'booking.state': { $in: ['Balance due', 'Affected'] }, 'booking.noticeDue': true })
+      .find({ 'booking.noticeDue': true, 'booking.state': { $in: ['Balance due', 'Affected'] } })
       .limit(limit)
       .lean<LeanOrder[]>();
     return docs.filter((d) => d.placement === 'placed').map(toRecord);

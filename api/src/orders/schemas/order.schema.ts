@@ -214,6 +214,8 @@ OrderSchema.index({ updatedAt: 1 });
 OrderSchema.index({ 'booking.state': 1, orderStatus: 1, 'booking.balanceDueBy': 1 });
 OrderSchema.index({ 'booking.state': 1, amountPaid: 1 });
 OrderSchema.index({ 'booking.movePending': 1, updatedAt: 1 });
+// The notices owed after a batch's step (the sweep runs every few seconds: never a scan).
+OrderSchema.index({ 'booking.noticeDue': 1, 'booking.state': 1 });
 OrderSchema.index({ 'booking.state': 1, 'booking.fulfilledAt': 1, orderStatus: 1 });
 OrderSchema.index({ 'booking.depositPaidAt': 1 });
 OrderSchema.index({ 'booking.balancePaidAt': 1 });
