@@ -10,8 +10,6 @@ type LeanAudit = AuditLog & { _id: { toString(): string } };
 /** The roles whose people the trail's filter lists, and at most how many people. */
 const PEOPLE_ROLES = ['admin', 'staff', 'system'] as const;
 const MAX_PEOPLE = 1000;
-/** More action codes than the API writes: the seeks stop there. */
-const MAX_ACTIONS = 500;
 
 function toView(doc: LeanAudit): AuditLogDto {
   return {
@@ -91,24 +89,14 @@ export class AuditRepository {
       .slice(0, MAX_PEOPLE) as AuditPersonDto[];
   }
 
-  /**
-   * Every action code in the trail, sorted: one indexed seek per action on {action, timestamp} (the
-   * next code after the last), so its cost follows the number of actions, not the years of entries
-   * (grouping every entry took 13.8 s on 743,398 entries with the Rust SecantusDB).
-   */
+  /** Every action code in the trail, sorted. */
   async actions(): Promise<string[]> {
-    const actions: string[] = [];
-    for (let n = 0; n < MAX_ACTIONS; n++) {
-      const after = actions.at(-1);
-      const doc = await this.logs
-        .findOne({ action: after === undefined ? { $gte: '' } : { $gt: after } })
-        .sort({ action: 1 })
-        .select('action')
-        .lean<Pick<LeanAudit, 'action'>>();
-      if (!doc) break;
-      actions.push(doc.action);
-    }
-    return actions;
+    // Grouped from the {action, timestamp} index (a bare distinct is a scan on SecantusDB).
+    const rows = await this.logs.aggregate<{ _id: string }>([
+      { $match: { action: { $gte: '' } } },
+      { $group: { _id: '$action' } },
+    ]);
+    return rows.map((r) => r._id).sort();
   }
 
   /** Every entry about one target (e.g. one order), oldest first, at most `limit`. */
