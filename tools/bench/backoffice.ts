@@ -167,6 +167,10 @@ async function dailyCalls(uri: string): Promise<Call[]> {
         path: `/api/audit-logs?user=${String(clerk._id)}&page=1&limit=20`,
       },
       {
+        name: 'export: week CSV',
+        path: `/api/orders/export.csv?from=${nairobiDay(7)}&to=${monthTo}`,
+      },
+      {
         name: 'export: month CSV',
         path: `/api/orders/export.csv?from=${monthFrom}&to=${monthTo}`,
       },
@@ -274,7 +278,10 @@ async function phase(
   main: string,
   env: NodeJS.ProcessEnv,
   calls: Call[],
-): Promise<{ timed: Map<string, Timed>; exported: Awaited<ReturnType<typeof timeExport>> }> {
+): Promise<{
+  timed: Map<string, Timed>;
+  exported: { name: string; figures: Awaited<ReturnType<typeof timeExport>> }[];
+}> {
   say(B, `${label}: starting ${path.relative(WORKSPACE_ROOT, main)}`);
   const t0 = performance.now();
   const api = await startApi(env, { main, quiet: true });
@@ -298,11 +305,10 @@ async function phase(
     const repeat = label === 'before' ? REPEAT_BEFORE : REPEAT;
     for (const call of calls)
       timed.set(call.name, await timeCall(api, await token(), call, repeat));
-    const exported = await timeExport(
-      api,
-      await token(),
-      calls.find((c) => c.path.includes('.csv'))!,
-    );
+    // Each export again, its RSS sampled: a week's and a month's show whether memory follows the rows.
+    const exported = [];
+    for (const call of calls.filter((c) => c.path.includes('.csv')))
+      exported.push({ name: call.name, figures: await timeExport(api, await token(), call) });
     return { timed, exported };
   } finally {
     await stopApi(api);
@@ -380,11 +386,11 @@ async function measure(uri: string, env: NodeJS.ProcessEnv): Promise<void> {
     }
     console.log('(ms; rows: the longest list in one answer, CSV: lines without the header)');
     for (const p of phases) {
-      const e = p.result.exported;
-      console.log(
-        `${p.label}: month CSV export ${e.ms.toFixed(0)} ms, ${(e.bytes / 1024).toFixed(0)} KB; ` +
-          `API RSS ${e.rssStart.toFixed(0)} MB at the start, ${e.rssPeak.toFixed(0)} MB at the peak, ${e.rssEnd.toFixed(0)} MB at the end`,
-      );
+      for (const { name, figures: e } of p.result.exported)
+        console.log(
+          `${p.label}: ${name} ${e.ms.toFixed(0)} ms, ${(e.bytes / 1024).toFixed(0)} KB; ` +
+            `API RSS ${e.rssStart.toFixed(0)} MB at the start, ${e.rssPeak.toFixed(0)} MB at the peak, ${e.rssEnd.toFixed(0)} MB at the end`,
+        );
     }
     const failed = phases.flatMap((p) =>
       calls.filter((c) => p.result.timed.get(c.name)!.failed).map((c) => `${p.label}: ${c.name}`),
