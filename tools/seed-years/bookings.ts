@@ -15,13 +15,15 @@
  * failed batch then moved or refunded.
  */
 import { ObjectId } from 'mongodb';
-import { formatMoney, type BookingState, type OrderSmsEvent } from '@spc/shared-contracts';
+import { formatMoney, type BookingState } from '@spc/shared-contracts';
 import {
   between,
   buildLine,
   DAY_MS,
   darajaPhone,
   hours,
+  orderContact,
+  orderRecords,
   PAYBILL_SHARE,
   PAYBILL_SINCE_DAYS,
   pick,
@@ -29,7 +31,6 @@ import {
   receiptCode,
   seedlingsOf,
   SHORTCODE,
-  SMS_TEXT,
   UNITS_SINCE_DAYS,
   type BuiltOrder,
   type CatalogueProduct,
@@ -476,38 +477,9 @@ export function buildBooking(
   const deposit = Math.round((totalAmount * DEPOSIT_PERCENT) / 100);
   const clerk = pick(r, staff);
   const kes = formatMoney;
-  const label = { type: 'order', id, label: number };
-  const audit: Record<string, unknown>[] = [];
-  const sms: Record<string, unknown>[] = [];
+  const { audit, sms, note, text } = orderRecords(r, { id, number, phone: contact.phoneNumber });
   const payments: Record<string, unknown>[] = [];
   let refund: Record<string, unknown> | null = null;
-  const note = (action: string, who: Person, at: Date, message: string) =>
-    audit.push({
-      _id: new ObjectId(),
-      action,
-      message,
-      performedBy: { id: who.id, fullName: who.fullName, role: who.role },
-      target: label,
-      timestamp: at,
-    });
-  const text = (event: OrderSmsEvent, at: Date) =>
-    sms.push({
-      _id: `order:${id}:${event}`,
-      orderId: id,
-      purchaseNumber: number,
-      event,
-      to: contact.phoneNumber,
-      message: SMS_TEXT[event](number),
-      status: r() < 0.97 ? 'sent' : 'failed',
-      attempts: 1,
-      nextTryAt: at,
-      leaseUntil: at,
-      lastError: '',
-      gatewayId: `ATXid_${id}_${event}`,
-      gatewayStatus: 'Success',
-      createdAt: at,
-      sentAt: at,
-    });
 
   let batch = first;
   book.hold(batch, id, number, seedlings, placed);
@@ -791,21 +763,10 @@ export function buildBooking(
     _id,
     purchaseNumber: number,
     placedBy: contact.userId,
-    guestInfo: {
-      fullName: contact.fullName,
-      phoneNumber: contact.phoneNumber,
-      email: contact.email,
-      county: contact.county,
-      subCounty: contact.subCounty,
-      ward: contact.ward,
-      streetAddress: contact.streetAddress,
-    },
+    ...orderContact(contact, pickup),
     products: [line],
     subtotal: line.lineTotal,
     shippingFee,
-    delivery: pickup
-      ? { method: 'collection', zoneName: 'Collection at the nursery', days: 1 }
-      : { method: 'delivery', zoneName: contact.county, days: 3 },
     totalAmount,
     orderStatus: o.status,
     paymentStatus: o.paidAt ? 'Paid' : 'Pending',

@@ -393,6 +393,73 @@ export const SMS_TEXT: Record<OrderSmsEvent, (p: string) => string> = {
   refunded: (p) => `SPC: the deposit of booking ${p} was refunded.`,
 };
 
+/** An order's delivery details and delivery as the API stores them, for a contact. */
+export function orderContact(contact: Contact, pickup: boolean) {
+  return {
+    guestInfo: {
+      fullName: contact.fullName,
+      phoneNumber: contact.phoneNumber,
+      email: contact.email,
+      county: contact.county,
+      subCounty: contact.subCounty,
+      ward: contact.ward,
+      streetAddress: contact.streetAddress,
+    },
+    delivery: pickup
+      ? { method: 'collection', zoneName: 'Collection at the nursery', days: 1 }
+      : { method: 'delivery', zoneName: contact.county, days: 3 },
+  };
+}
+
+/**
+ * What an order leaves in the audit trail and the SMS outbox, as the API writes them: `note` an
+ * audit entry about the order, `text` one of its SMS (3 % failed).
+ */
+export function orderRecords(
+  r: Rand,
+  order: { id: string; number: string; phone: string },
+): {
+  audit: Record<string, unknown>[];
+  sms: Record<string, unknown>[];
+  note: (action: string, who: Person, at: Date, message: string) => void;
+  text: (event: OrderSmsEvent, at: Date) => void;
+} {
+  const { id, number, phone } = order;
+  const label = { type: 'order', id, label: number };
+  const audit: Record<string, unknown>[] = [];
+  const sms: Record<string, unknown>[] = [];
+  const note = (action: string, who: Person, at: Date, message: string) => {
+    audit.push({
+      _id: new ObjectId(),
+      action,
+      message,
+      performedBy: { id: who.id, fullName: who.fullName, role: who.role },
+      target: label,
+      timestamp: at,
+    });
+  };
+  const text = (event: OrderSmsEvent, at: Date) => {
+    sms.push({
+      _id: `order:${id}:${event}`,
+      orderId: id,
+      purchaseNumber: number,
+      event,
+      to: phone,
+      message: SMS_TEXT[event](number),
+      status: r() < 0.97 ? 'sent' : 'failed',
+      attempts: 1,
+      nextTryAt: at,
+      leaseUntil: at,
+      lastError: '',
+      gatewayId: `ATXid_${id}_${event}`,
+      gatewayStatus: 'Success',
+      createdAt: at,
+      sentAt: at,
+    });
+  };
+  return { audit, sms, note, text };
+}
+
 /** One order placed at `placed` by `contact`, with everything it left behind up to `now`. */
 export function buildOrder(
   r: Rand,
@@ -420,40 +487,10 @@ export function buildOrder(
   const totalAmount = subtotal + shippingFee;
   const life = orderLife(r, placed, now);
   const clerk = pick(r, staff);
-  const label = { type: 'order', id, label: number };
-  const audit: Record<string, unknown>[] = [];
-  const sms: Record<string, unknown>[] = [];
+  const { audit, sms, note, text } = orderRecords(r, { id, number, phone: contact.phoneNumber });
   const customerActor = contact.userId
     ? { id: contact.userId, fullName: contact.fullName, role: 'customer' }
     : null;
-  const note = (action: string, who: Person, at: Date, message: string) =>
-    audit.push({
-      _id: new ObjectId(),
-      action,
-      message,
-      performedBy: { id: who.id, fullName: who.fullName, role: who.role },
-      target: label,
-      timestamp: at,
-    });
-  const text = (event: OrderSmsEvent, at: Date) =>
-    sms.push({
-      _id: `order:${id}:${event}`,
-      orderId: id,
-      purchaseNumber: number,
-      event,
-      to: contact.phoneNumber,
-      message: SMS_TEXT[event](number),
-      status: r() < 0.97 ? 'sent' : 'failed',
-      attempts: 1,
-      nextTryAt: at,
-      leaseUntil: at,
-      lastError: '',
-      gatewayId: `ATXid_${id}_${event}`,
-      gatewayStatus: 'Success',
-      createdAt: at,
-      sentAt: at,
-    });
-
   text('placed', placed);
   const movements: PendingMovement[] = lines.map((l) => ({
     productId: l.productId,
@@ -564,21 +601,10 @@ export function buildOrder(
     _id,
     purchaseNumber: number,
     placedBy: contact.userId,
-    guestInfo: {
-      fullName: contact.fullName,
-      phoneNumber: contact.phoneNumber,
-      email: contact.email,
-      county: contact.county,
-      subCounty: contact.subCounty,
-      ward: contact.ward,
-      streetAddress: contact.streetAddress,
-    },
+    ...orderContact(contact, pickup),
     products: lines,
     subtotal,
     shippingFee,
-    delivery: pickup
-      ? { method: 'collection', zoneName: 'Collection at the nursery', days: 1 }
-      : { method: 'delivery', zoneName: contact.county, days: 3 },
     totalAmount,
     orderStatus: life.status,
     paymentStatus: life.paidAt ? 'Paid' : 'Pending',
