@@ -83,6 +83,9 @@ describe('dispatch desk: order detail and receipt', () => {
     const page = await signIn(1280);
 
     await page.getByLabel('Search orders').fill(order.purchaseNumber);
+    // The search applies 300 ms after the typing stops (it goes into the address): the clerk
+    // clicks the row it leaves. A click before then raced the search's own navigation in CI.
+    await page.waitForURL(/[?&]search=/);
     await page.getByRole('link', { name: order.purchaseNumber }).click();
     await page.waitForURL(`**/staff/orders/${order._id}`);
     await page.getByRole('heading', { name: `Order ${order.purchaseNumber}` }).waitFor();
