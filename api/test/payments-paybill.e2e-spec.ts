@@ -328,9 +328,14 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     ).toBe(before);
   });
 
-  it('a payment by phone number alone matches the one open order of that phone; two open orders leave it in the inbox', async () => {
+  it("a payment by phone number alone pays a signed-in customer's one open order of their own phone; two open orders leave it in the inbox", async () => {
     const phone = newPhone();
-    const o = await order(phone);
+    const owner = await registerCustomer(m.t, { phoneNumber: `+254${phone.slice(1)}` });
+    const placed = await placeOrder(m.t, [{ _id: productId, quantity: 2 }], {
+      token: owner.accessToken,
+      guestInfo: { ...DELIVERY, phoneNumber: phone },
+    }).expect(201);
+    const o = placed.body.order as Order;
     const paid = await m.sim.payBill({
       account: '',
       amount: o.totalAmount,
@@ -341,19 +346,41 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
       paymentDetails: { transactionCode: paid.transId },
     });
 
-    const shared = newPhone();
-    await order(shared);
-    await order(shared);
+    await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
+      token: owner.accessToken,
+      guestInfo: { ...DELIVERY, phoneNumber: phone },
+    }).expect(201);
+    await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
+      token: owner.accessToken,
+      guestInfo: { ...DELIVERY, phoneNumber: phone },
+    }).expect(201);
     const unsure = await m.sim.payBill({
       account: '',
       amount: 100,
-      phone: asDaraja(shared),
+      phone: asDaraja(phone),
       validate: false,
     });
     const inbox = await settled(unsure.transId);
     expect(inbox.payments.find((p) => p.transId === unsure.transId)!.reason).toContain(
       'several open orders',
     );
+  });
+
+  it("a guest order naming a stranger's phone never collects the stranger's paybill payment", async () => {
+    const stranger = newPhone();
+    const o = await order(stranger);
+    const paid = await m.sim.payBill({
+      account: '',
+      amount: o.totalAmount,
+      phone: asDaraja(stranger),
+      validate: false,
+    });
+    const inbox = await settled(paid.transId);
+    expect(inbox.payments.find((p) => p.transId === paid.transId)).toMatchObject({
+      status: 'inbox',
+      reason: expect.stringContaining("no open order has the payer's phone"),
+    });
+    expect(await asStaff(o._id)).toMatchObject({ paymentStatus: 'Pending', amountPaid: 0 });
   });
 
   it('an over-payment pays the order and records the excess, which goes back by B2C', async () => {

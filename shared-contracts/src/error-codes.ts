@@ -35,6 +35,10 @@ export const ERROR_CODES = {
   ILLEGAL_TRANSITION: "The order's status does not allow this action",
   /** The order is already paid. */
   ALREADY_PAID: 'The order is already paid',
+  /** The M-Pesa code is already on a money-ledger entry (`message` names its order). */
+  CODE_TAKEN: 'The M-Pesa code is already recorded',
+  /** Money was received on the order: cancelling and refunding it is the shop's to decide. */
+  ASK_THE_SHOP: 'Money was received on this order: ask the shop',
   /** The order must be paid first. */
   NOT_PAID: 'The order must be paid first',
   /** The order is part of the sales record and cannot be deleted. */

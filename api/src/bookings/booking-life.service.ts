@@ -120,14 +120,14 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
 
   /**
    * Everything the clock and crashes leave to do, safe to run on several instances at once:
-   * deposits reached but not booked, bookings of a ready batch still `Booked`, notices owed,
+   * money claims and paybacks a crash left midway, bookings of a ready batch still `Booked`, notices owed,
    * dispatched bookings still on their batch, and balances unpaid past their day released.
    */
   async sweep(now = new Date()): Promise<void> {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      await this.credits.finishDeposits(SHOP_ACTOR);
+      await this.credits.reconcile(now);
       await this.catchUpReady();
       for (const order of await this.bookings.noticesDue()) await this.tell(order._id);
       await this.bookings.finishFulfilments(SHOP_ACTOR);

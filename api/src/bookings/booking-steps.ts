@@ -1,12 +1,6 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import { formatMoney } from '@spc/shared-contracts';
-import { cancelChange, type OrderStep } from '../orders/order-actions';
-import type { OrderRecord } from '../orders/order.types';
-
-/** How a booking's money goes back: by M-Pesa (a reversal or B2C, sent by the payments module). */
-export function bookingRefund(order: OrderRecord) {
-  return { method: 'Mpesa' as const, amount: order.amountPaid, send: true };
-}
+import { cancelChange, takeRefund, type OrderStep } from '../orders/order-actions';
 
 /**
  * A balance unpaid after its day: the booking is released (the order cancelled, its seedlings back
@@ -31,11 +25,13 @@ export const RELEASE_BOOKING: OrderStep<{ decision: 'kept' | 'refunded' }> = {
       },
     };
   },
-  before: ({ order, input, actor, money }) =>
-    input.decision === 'refunded' && order.amountPaid > 0
-      ? money.recordRefundForCancel(order, bookingRefund(order), actor)
-      : Promise.resolve(null),
-  after: ({ placement }, updated) => placement.returnStock(updated),
+  // Its money goes back, all of it to the numbers that paid (cash by hand), by the shop's policy.
+  before: (ctx) =>
+    ctx.input.decision === 'refunded' ? takeRefund(ctx, 'all-by-mpesa') : Promise.resolve(null),
+  after: async (ctx, updated) => {
+    await ctx.money.finishRefund(ctx.refundOut);
+    await ctx.placement.returnStock(updated);
+  },
   sms: 'released',
   audit: {
     action: 'booking.release',
@@ -69,11 +65,12 @@ export const REFUND_BOOKING: OrderStep = {
       });
     return cancelChange(now, 'Refunded', order);
   },
-  before: ({ order, actor, money }) =>
-    order.amountPaid > 0
-      ? money.recordRefundForCancel(order, bookingRefund(order), actor)
-      : Promise.resolve(null),
-  after: ({ placement, actor }, updated) => placement.returnStock(updated, actor),
+  // What its entries brought goes back to the numbers that paid (cash by hand), never elsewhere.
+  before: (ctx) => takeRefund(ctx, 'all-by-mpesa'),
+  after: async (ctx, updated) => {
+    await ctx.money.finishRefund(ctx.refundOut);
+    await ctx.placement.returnStock(updated, ctx.actor);
+  },
   sms: 'refunded',
   audit: {
     action: 'booking.refund',

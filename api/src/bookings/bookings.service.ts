@@ -4,7 +4,7 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { formatMoney, PAGE_SIZE } from '@spc/shared-contracts';
+import { PAGE_SIZE } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { BatchesService } from '../batches/batches.service';
 import { pageRequest, totalPages } from '../common/pagination';
@@ -13,7 +13,6 @@ import { customerView } from '../orders/customer-view';
 import type { OrderDto } from '../orders/dto/order-view.dto';
 import { OrderBookings } from '../orders/order-bookings';
 import { OrderCredits } from '../orders/order-credits';
-import { OrderMoney } from '../orders/order-money';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { balancesDueBy } from '../reports/shop-time';
@@ -35,7 +34,6 @@ export class BookingsService {
     private readonly orders: OrdersService,
     private readonly bookings: OrderBookings,
     private readonly credits: OrderCredits,
-    private readonly money: OrderMoney,
     private readonly batches: BatchesService,
     private readonly sms: SmsService,
     private readonly audit: AuditService,
@@ -47,29 +45,12 @@ export class BookingsService {
    */
   async recordDeposit(actor: Principal, id: string, dto: RecordDepositDto): Promise<OrderDto> {
     const order = await this.booking(id);
-    const b = order.booking!;
-    if (b.state !== 'Deposit due' || order.orderStatus !== 'Pending')
+    if (order.orderStatus === 'Cancelled')
       throw new ConflictException({
-        message:
-          order.orderStatus === 'Cancelled'
-            ? `Booking ${order.purchaseNumber} is cancelled`
-            : `The deposit of booking ${order.purchaseNumber} is already paid`,
+        message: `Booking ${order.purchaseNumber} is cancelled`,
         code: 'ILLEGAL_TRANSITION',
       });
-    const due = order.amountDueNow;
-    if (dto.amount !== due)
-      throw new BadRequestException(
-        order.amountPaid > 0
-          ? `The deposit of this booking is ${formatMoney(b.deposit)}; ${formatMoney(order.amountPaid)} is paid, so ${formatMoney(due)} is due`
-          : `The deposit of this booking is ${formatMoney(b.deposit)}`,
-      );
-    const code = await this.money.receiptCode(order._id, dto.transactionCode);
-    await this.credits.credit(actor, order, {
-      transId: code,
-      amount: dto.amount,
-      timePaid: new Date(),
-      how: 'deposit recorded by staff',
-    });
+    await this.credits.recordDeposit(actor, order, dto);
     return this.orders.get(actor, id);
   }
 

@@ -7,18 +7,10 @@ import {
   type OrderAction,
   type OrderSmsEvent,
 } from '@spc/shared-contracts';
-import { canonicalReceiptCode } from '../common/identifiers';
 import type { Actor } from '../common/principal';
 import type { MailMessage } from '../mail/mail.service';
-import type { CompletePaymentDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
-import {
-  bookingClosedReason,
-  bookingPaidChange,
-  bookingPaymentGuard,
-  checkPaymentAmount,
-} from './order-booking';
-import type { OrderMoney } from './order-money';
-import { paidMail } from './order-paid-mail';
+import type { RefundDto, UpdateOrderDto } from './dto/order.dto';
+import type { CancelRefund, OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrdersRepository } from './orders.repository';
@@ -38,6 +30,8 @@ export interface StepContext<I> {
   receiptLink?: (orderId: string) => string;
   /** The new delivery terms an address change worked out (for its audit entry). */
   requoted?: { shippingFee: number; totalAmount: number; zoneName: string };
+  /** The money-ledger entries a cancellation's refund took, recorded once the step happened. */
+  refundOut?: string[];
 }
 
 /**
@@ -73,7 +67,10 @@ export interface OrderStep<I = void> {
   /** Work that follows the change, before the audit entry (e.g. returning stock). */
   after?: (ctx: StepContext<I>, updated: OrderRecord) => Promise<void>;
   /** The audit entry: its action name and its text. */
-  audit: { action: string; text: (ctx: StepContext<I>) => string };
+  audit: {
+    action: string | ((ctx: StepContext<I>) => string);
+    text: (ctx: StepContext<I>) => string;
+  };
   /** The e-mail to send once the change is made, if any. */
   mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
   /** The customer's text message once the change is made (sent at most once per order and event). */
@@ -97,105 +94,21 @@ export const cancelChange = (
   },
 });
 
-const STAFF: readonly ActorKind[] = ['staff', 'admin'];
-
-/** The amount of a payment in full: the total, or on a booking what is still due of it. */
-function assertTotal(order: OrderRecord, amount: number): void {
-  const closed = bookingClosedReason(order);
-  if (closed) throw new ConflictException(`This payment cannot be recorded: ${closed}`);
-  const wrong = checkPaymentAmount(order, amount);
-  if (wrong) throw new BadRequestException(wrong);
-}
-
 /**
- * The change that marks an order paid; a Pending order moves on to Processing. The code's one
- * spelling goes with it, under the unique index that lets a receipt code pay one order, ever.
+ * A step's `before` for giving an order's money back: takes the refund from the money ledger
+ * (kept on the context, recorded in `after` by `money.finishRefund`) and answers its undo.
  */
-function paid(
-  { order, actor }: StepContext<unknown>,
-  method: string,
-  details: { amount: number; transactionCode: string; timePaid: Date | null },
-  paidAt: Date,
-): UpdateQuery<Order> {
-  const receiptKey = details.transactionCode ? canonicalReceiptCode(details.transactionCode) : '';
-  return {
-    $set: {
-      paymentStatus: 'Paid',
-      paymentMethod: method,
-      paymentDetails: {
-        ...details,
-        completedById: actor.id,
-        completedByName: actor.fullName,
-        ...(receiptKey ? { receiptKey } : {}),
-      },
-      paidAt,
-      ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
-      ...bookingPaidChange(order, paidAt),
-    },
-  };
+export async function takeRefund<I>(
+  ctx: StepContext<I>,
+  refund: CancelRefund,
+): Promise<(() => Promise<void>) | null> {
+  const taken = await ctx.money.recordRefundForCancel(ctx.order, refund, ctx.actor, ctx.now);
+  if (!taken) return null;
+  ctx.refundOut = taken.out;
+  return taken.undo;
 }
-
-/** Payment is recorded once, from the status the order was read in. */
-const stillUnpaid = ({ order }: StepContext<unknown>): FilterQuery<Order> => ({
-  paymentStatus: 'Pending',
-  orderStatus: order.orderStatus,
-  ...bookingPaymentGuard(order),
-});
 
 export const ORDER_STEPS = {
-  completePayment: {
-    rule: 'completePayment',
-    by: STAFF,
-    guard: stillUnpaid,
-    prepare: async (ctx) => {
-      const { order, input: dto, now, money } = ctx;
-      const { amount, transactionCode, timePaid } = dto.paymentDetails;
-      assertTotal(order, amount);
-      if (dto.paymentMethod === 'Mpesa') {
-        if (!transactionCode) throw new BadRequestException('Transaction code is required');
-        if (!timePaid) throw new BadRequestException('Time paid is required');
-      }
-      const paidTime = timePaid ? new Date(timePaid) : now;
-      money.checkTimePaid(order, paidTime, now);
-      const code = await money.receiptCode(order._id, transactionCode);
-      return paid(
-        ctx,
-        dto.paymentMethod,
-        { amount, transactionCode: code, timePaid: timePaid ? paidTime : null },
-        paidTime,
-      );
-    },
-    duplicate: ({ order, money, input }) =>
-      money.receiptInUse(order._id, input.paymentDetails.transactionCode ?? ''),
-    sms: 'paid',
-    audit: {
-      action: 'order.payment',
-      text: ({ actor, order, input: dto }) =>
-        `${actor.fullName} recorded a ${dto.paymentMethod} payment of ${formatMoney(dto.paymentDetails.amount)} for order ${order.purchaseNumber}`,
-    },
-    mail: (ctx, updated) => paidMail(updated, ctx.receiptLink?.(updated._id)),
-  } satisfies OrderStep<CompletePaymentDto>,
-
-  /** A payment Daraja confirmed (M-Pesa Express): the actor is the system. */
-  mpesaExpressPayment: {
-    rule: 'completePayment',
-    by: ['system'],
-    guard: stillUnpaid,
-    prepare: (ctx) => {
-      const { amount, transactionCode, timePaid } = ctx.input;
-      assertTotal(ctx.order, amount);
-      return paid(ctx, 'Mpesa', { amount, transactionCode, timePaid }, timePaid);
-    },
-    duplicate: ({ order, money, input }) => money.receiptInUse(order._id, input.transactionCode),
-    sms: 'paid',
-    audit: {
-      action: 'order.payment',
-      text: ({ actor, order, input: p }) =>
-        `${actor.fullName} recorded an Mpesa payment of ${formatMoney(p.amount)} for order ${order.purchaseNumber} (${p.transactionCode})`,
-    },
-    mail: (ctx, updated) => paidMail(updated, ctx.receiptLink?.(updated._id)),
-  } satisfies OrderStep<{ amount: number; transactionCode: string; timePaid: Date }>,
-
   inTransit: {
     rule: 'inTransit',
     // A booking goes out paid, from a ready batch; its seedlings then leave the batch as a sale.
@@ -316,23 +229,33 @@ export const ORDER_STEPS = {
     },
   } satisfies OrderStep<UpdateOrderDto>,
 
-  /** Cancels the order and returns its stock; a paid one only with its refund, recorded first. */
+  /**
+   * Cancels the order and returns its stock. With money received, only the shop cancels it, with
+   * its refund taken from the money ledger first; a customer cancels their own only while nothing
+   * was received, and never chooses a refund.
+   */
   cancel: {
     rule: 'cancel',
-    access: ({ order, actor }) => {
-      if (actor.role === 'customer' && order.placedBy !== actor.id)
-        throw new NotFoundException('No order with this id');
+    access: ({ order, actor, input }) => {
+      if (actor.role !== 'customer') return;
+      if (order.placedBy !== actor.id) throw new NotFoundException('No order with this id');
+      if (input != null)
+        throw new BadRequestException({
+          message: 'A refund is decided by the shop: cancel without a refund, or ask the shop',
+          code: 'ASK_THE_SHOP',
+        });
+      if (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+        throw new ConflictException({
+          message: `We have received ${formatMoney(order.amountPaid)} on order ${order.purchaseNumber}: ask the shop to cancel it, and it will refund you`,
+          code: 'ASK_THE_SHOP',
+        });
     },
     // Paid or part-paid as read: the refund recorded is for that money.
-    guard: ({ order }) =>
-      order.paymentStatus === 'Paid'
-        ? { paymentStatus: 'Paid' }
-        : {
-            paymentStatus: order.paymentStatus,
-            amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
-          },
-    before: ({ order, input: refund, actor, money }) =>
-      money.recordRefundForCancel(order, refund, actor),
+    guard: ({ order }) => ({
+      paymentStatus: order.paymentStatus,
+      amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
+    }),
+    before: (ctx) => takeRefund(ctx, ctx.input),
     prepare: ({ order, now }) =>
       cancelChange(
         now,
@@ -340,14 +263,16 @@ export const ORDER_STEPS = {
         order,
       ),
     sms: 'cancelled',
-    after: ({ placement, actor }, updated) => placement.returnStock(updated, actor),
+    after: async (ctx, updated) => {
+      await ctx.money.finishRefund(ctx.refundOut);
+      await ctx.placement.returnStock(updated, ctx.actor);
+    },
     audit: {
       action: 'order.cancel',
-      text: ({ actor, order, input: r }) => {
-        // A refund is recorded exactly when the order was paid.
+      text: ({ actor, order, input: r, refundOut }) => {
         const refunded =
-          (order.paymentStatus === 'Paid' || order.amountPaid > 0) && r
-            ? ` and refunded ${formatMoney(r.amount)} by ${r.method}${r.reference ? ` (${r.reference})` : ''}`
+          refundOut?.length && r
+            ? ` and refunded ${formatMoney(r.amount)} by ${r.method}${r.method === 'Mpesa' && r.send ? ' (sent to the paying number)' : ''}${r.reference ? ` (${r.reference})` : ''}`
             : '';
         return `${actor.fullName} cancelled order ${order.purchaseNumber}${refunded}; its stock was returned`;
       },

@@ -41,29 +41,107 @@ export function bookingClosedReason(
 }
 
 /**
- * The amount a payment recorded in full must have: an ordinary order's total; on a booking what
- * is still due of its total once the deposit and any part payments are counted. A booking whose
- * credits already cover it (paybill money counted first) takes the payment as it is.
+ * The amount a payment recorded in full must have: what is still due of the total once the
+ * deposit and any part payments are counted (the whole total when nothing was paid).
  */
 export function checkPaymentAmount(order: OrderRecord, amount: number): string | null {
-  if (!order.booking) {
-    return amount === order.totalAmount
-      ? null
-      : `The amount must equal the order total of ${formatMoney(order.totalAmount)}`;
-  }
   const due = order.totalAmount - order.amountPaid;
-  if (due <= 0 || amount === due) return null;
-  return order.amountPaid > 0
-    ? `The amount must equal the balance of this booking, ${formatMoney(due)} (${formatMoney(order.amountPaid)} of ${formatMoney(order.totalAmount)} is paid)`
-    : `The amount must equal the order total of ${formatMoney(order.totalAmount)}; to take the deposit only, record the deposit of ${formatMoney(order.booking.deposit)}`;
+  if (amount === due) return null;
+  if (order.amountPaid > 0)
+    return `The amount must equal ${order.booking ? 'the balance of this booking' : 'what is still due'}, ${formatMoney(due)} (${formatMoney(order.amountPaid)} of ${formatMoney(order.totalAmount)} is paid)`;
+  return order.booking
+    ? `The amount must equal the order total of ${formatMoney(order.totalAmount)}; to take the deposit only, record the deposit of ${formatMoney(order.booking.deposit)}`
+    : `The amount must equal the order total of ${formatMoney(order.totalAmount)}`;
 }
 
-/** The extra condition a payment's write on a booking needs: still payable, no credit meanwhile. */
-export function bookingPaymentGuard(order: OrderRecord): FilterQuery<Order> {
-  if (!order.booking) return {};
+/** What a payment is for: any money toward what is due, exactly the deposit, or exactly the rest. */
+export type CreditPurpose = 'any' | 'deposit' | 'due';
+
+/** How a payment counts on an order, and what it brings the order to. */
+export interface CreditPlan {
+  split: { deposit: number; balance: number; excess: number };
+  /** `paid`: the total is reached; `deposit`: a booking's deposit is; `part`: neither. */
+  outcome: 'part' | 'deposit' | 'paid';
+  paidBefore: number;
+  paidAfter: number;
+}
+
+/** A payment the order cannot take, and whether that is the payment's fault (400) or the order's (409). */
+export interface CreditRefusal {
+  refuse: string;
+  status: 400 | 409;
+}
+
+/**
+ * The one rule of what an order may be credited, read from the order as it is: an open unpaid
+ * order takes money while something is due; a booking takes its deposit only while it is due
+ * (for `deposit`, exactly what is left of it), then payments while it is Booked or Balance due (the
+ * balance may be paid early), never above its total. An ordinary order may be over-paid (a paybill
+ * amount typed too high): the excess is recorded, to be given back.
+ */
+export function creditRule(
+  order: OrderRecord,
+  amount: number,
+  purpose: CreditPurpose,
+  closed: string | null,
+): CreditPlan | CreditRefusal {
+  if (closed) return { refuse: closed, status: 409 };
+  const paid = order.amountPaid;
+  const due = order.totalAmount - paid;
+  if (due <= 0) return { refuse: `nothing is due on order ${order.purchaseNumber}`, status: 409 };
+  const b = order.booking;
+  const depositLeft = b && b.state === 'Deposit due' ? Math.max(0, b.deposit - paid) : 0;
+  if (purpose === 'deposit') {
+    if (!b) return { refuse: `order ${order.purchaseNumber} is not a booking`, status: 400 };
+    if (b.state !== 'Deposit due' || depositLeft === 0)
+      return {
+        refuse: `the deposit of booking ${order.purchaseNumber} is already paid`,
+        status: 409,
+      };
+    if (amount !== depositLeft)
+      return {
+        refuse:
+          paid > 0
+            ? `The deposit of this booking is ${formatMoney(b.deposit)}; ${formatMoney(paid)} is paid, so ${formatMoney(depositLeft)} is due`
+            : `The deposit of this booking is ${formatMoney(b.deposit)}`,
+        status: 400,
+      };
+  }
+  if (purpose === 'due') {
+    const wrong = checkPaymentAmount(order, amount);
+    if (wrong) return { refuse: wrong, status: 400 };
+  }
+  if (b && amount > due)
+    return {
+      refuse: `${formatMoney(amount)} is more than is due on booking ${order.purchaseNumber} (${formatMoney(due)})`,
+      status: 409,
+    };
+  const excess = Math.max(0, amount - due);
+  const deposit = Math.min(amount, depositLeft);
+  const paidAfter = paid + amount;
   return {
-    'booking.state': { $in: PAYABLE_BOOKING_STATES },
+    split: { deposit, balance: amount - deposit - excess, excess },
+    outcome:
+      paidAfter >= order.totalAmount
+        ? 'paid'
+        : b && b.state === 'Deposit due' && paidAfter >= b.deposit
+          ? 'deposit'
+          : 'part',
+    paidBefore: paid,
+    paidAfter,
+  };
+}
+
+/**
+ * The condition a credit's write needs: the order still as it was read (no other credit
+ * meanwhile, the booking in the same state), and this entry not credited yet.
+ */
+export function creditGuard(order: OrderRecord, entryId: string): FilterQuery<Order> {
+  return {
+    paymentStatus: 'Pending',
     amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
+    'moneyCredits.entry': { $ne: entryId },
+    ...(order.booking ? { 'booking.state': order.booking.state } : {}),
   };
 }
 

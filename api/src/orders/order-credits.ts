@@ -1,34 +1,58 @@
-import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
-import { formatMoney, ORDER_RULES } from '@spc/shared-contracts';
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+} from '@nestjs/common';
+import {
+  checkOrderAction,
+  formatMoney,
+  ORDER_RULES,
+  type PaymentMethod,
+} from '@spc/shared-contracts';
+import type { UpdateQuery } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
+import { canonicalPhone, canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
 import type { Actor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MailService } from '../mail/mail.service';
+import type { MoneyEntryRecord } from '../money/money-ledger.repository';
+import { MoneyLedgerService } from '../money/money-ledger.service';
 import { addDays, shopDay } from '../reports/shop-time';
 import { SmsService } from '../sms/sms.service';
-import { ORDER_STEPS, type OrderStep } from './order-actions';
-import { bookingClosedReason, PAYABLE_BOOKING_STATES } from './order-booking';
+import { UsersService } from '../users/users.service';
+import type { CompletePaymentDto } from './dto/order.dto';
+import type { OrderStep } from './order-actions';
+import {
+  bookingClosedReason,
+  creditGuard,
+  creditRule,
+  type CreditPlan,
+  type CreditPurpose,
+} from './order-booking';
 import { balanceDueMail, depositMail } from './order-booking-mail';
+import { paidMail } from './order-paid-mail';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
+import type { Order } from './schemas/order.schema';
 
 /** What came of crediting a payment to an order. */
 export type CreditResult =
   | { state: 'part'; order: OrderRecord }
   | { state: 'paid'; order: OrderRecord; excess: number }
-  /** This transaction was credited to this order before: nothing changed. */
+  /** This entry was credited to this order before: nothing changed. */
   | { state: 'already'; order: OrderRecord };
 
 /** The statuses an unpaid order may take a payment in (the state table's completePayment). */
 const OPEN = ORDER_RULES.completePayment.from;
-
-/** The M-Pesa payment step, taken by the shop on its own or by staff assigning a payment. */
-const PAYS_IN_FULL: OrderStep<{ amount: number; transactionCode: string; timePaid: Date }> = {
-  ...ORDER_STEPS.mpesaExpressPayment,
-  by: ['system', 'staff', 'admin'],
-};
+/** A claim or payback left midway this long (a crash) is finished or undone. */
+const STALE_MS = 60_000;
+/** Credits that met another credit's write are read again and tried this many times. */
+const ATTEMPTS = 5;
 
 /** Why an order cannot take a payment, or null when it can. */
 export function closedReason(order: OrderRecord): string | null {
@@ -38,17 +62,125 @@ export function closedReason(order: OrderRecord): string | null {
   return bookingClosedReason(order);
 }
 
+interface CreditInput {
+  entry: MoneyEntryRecord;
+  plan: CreditPlan;
+  purpose: CreditPurpose;
+  method: PaymentMethod;
+  how: string;
+  timePaid: Date | null;
+  balanceDays: number;
+}
+
+const codeOf = (e: MoneyEntryRecord) => e.code ?? e.reference ?? '';
+
+/** The one conditional write of a credit: its amount, the entry, and the state it brings. */
+function creditUpdate(
+  order: OrderRecord,
+  input: CreditInput,
+  actor: Actor,
+  now: Date,
+): UpdateQuery<Order> {
+  const { entry, plan } = input;
+  const b = order.booking;
+  const code = codeOf(entry);
+  const set: Record<string, unknown> = { amountPaid: plan.paidAfter };
+  const unset: Record<string, ''> = {};
+  if (plan.outcome === 'paid') {
+    const paidAt = input.timePaid ?? now;
+    Object.assign(set, {
+      paymentStatus: 'Paid',
+      paymentMethod: input.method,
+      paymentDetails: {
+        amount:
+          input.purpose === 'due'
+            ? entry.amount
+            : b?.depositPaidAt
+              ? order.totalAmount - b.deposit
+              : order.totalAmount,
+        transactionCode: code,
+        timePaid: input.timePaid,
+        completedById: actor.id,
+        completedByName: actor.fullName,
+      },
+      paidAt,
+      ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
+    });
+    if (b) {
+      Object.assign(set, {
+        'booking.state': 'Paid',
+        'booking.balancePaidAt': paidAt,
+        ...(b.depositPaidAt
+          ? {}
+          : { 'booking.depositPaidAt': paidAt, 'booking.depositReceipt': code }),
+      });
+      unset.holdSlots = '';
+    }
+  } else if (plan.outcome === 'deposit' && b) {
+    const ready = !!b.readyAt;
+    Object.assign(set, {
+      'booking.state': ready ? 'Balance due' : 'Booked',
+      'booking.depositPaidAt': now,
+      'booking.depositReceipt': code,
+      ...(ready ? { 'booking.balanceDueBy': addDays(shopDay(now), input.balanceDays) } : {}),
+    });
+    // A booking with its deposit paid no longer counts among the open unpaid orders.
+    unset.holdSlots = '';
+  }
+  return {
+    $set: set,
+    ...(Object.keys(unset).length ? { $unset: unset } : {}),
+    $push: { moneyCredits: { entry: entry._id, amount: entry.amount, ...plan.split, at: now } },
+  };
+}
+
+const auditAction = (plan: CreditPlan) =>
+  plan.outcome === 'paid'
+    ? 'order.payment'
+    : plan.outcome === 'deposit'
+      ? 'booking.deposit'
+      : 'order.payment.part';
+
+/** A money-ledger entry credited to an order: the order's amounts and state in one conditional write. */
+const CREDIT: OrderStep<CreditInput> = {
+  rule: 'completePayment',
+  by: ['system', 'staff', 'admin'],
+  guard: ({ order, input }) => creditGuard(order, input.entry._id),
+  prepare: ({ order, input, actor, now }) => creditUpdate(order, input, actor, now),
+  after: async ({ money, order, input }) => {
+    await money.ledger.credited(input.entry._id, order._id, input.plan.split);
+  },
+  sms: ({ input }) =>
+    input.plan.outcome === 'paid'
+      ? 'paid'
+      : input.plan.outcome === 'deposit'
+        ? 'deposit'
+        : undefined,
+  audit: {
+    action: ({ input }) => auditAction(input.plan),
+    text: ({ actor, order, input }) => {
+      const { entry, plan } = input;
+      const code = codeOf(entry);
+      const what = `${input.method === 'Cash' ? 'a Cash' : 'an Mpesa'} payment of ${formatMoney(entry.amount)}${code ? ` (${code})` : ''}`;
+      if (plan.outcome === 'paid')
+        return `${actor.fullName} recorded ${what} for order ${order.purchaseNumber} (${input.how}): paid, ${formatMoney(plan.paidAfter)} of ${formatMoney(order.totalAmount)}`;
+      if (plan.outcome === 'deposit')
+        return `${actor.fullName} recorded the deposit of booking ${order.purchaseNumber}: ${what} (${input.how}), ${formatMoney(plan.paidAfter)} paid of a deposit of ${formatMoney(order.booking!.deposit)}`;
+      return `${actor.fullName} credited ${what} to order ${order.purchaseNumber} (${input.how})${plan.split.deposit ? ` toward the deposit of ${formatMoney(order.booking!.deposit)}` : ''}: part-paid, ${formatMoney(plan.paidAfter)} of ${formatMoney(order.totalAmount)}, ${formatMoney(order.totalAmount - plan.paidAfter)} outstanding`;
+    },
+  },
+  mail: (ctx, updated) =>
+    ctx.input.plan.outcome === 'paid'
+      ? paidMail(updated, ctx.receiptLink?.(updated._id))
+      : undefined,
+};
+
 /**
- * M-Pesa money credited toward an order's amount due: a paybill payment the shop matched, or one a
- * clerk assigned. Each transaction counts once on an order (its TransID is pushed in the same
- * conditional write that adds its amount). The payment that brings the credits up to the total
- * pays the order through the same step as a confirmed M-Pesa Express payment: its transaction code,
- * audit entry, SMS and e-mail. Until then the order stays `Pending` with `amountPaid` and
- * `amountOutstanding`; beyond the total, `excessPaid` is the money to give back.
- *
- * On a booking the money counts toward the deposit first: the credit that reaches it books the
- * order (`Booked`: audited, SMS and e-mail "deposit received"), then toward the balance, and the
- * credit that reaches the total pays it through the same paid step as any order.
+ * Money credited to orders, every way it comes (M-Pesa Express, paybill matched or assigned, a
+ * code or cash at the desk, a booking's deposit): the money-ledger entry is claimed first (its code
+ * once across the ledger), then the order takes it in one conditional write of `CREDIT` that holds
+ * the state rule (`creditRule`): read again and retried when another credit wrote first, refused
+ * with nothing left behind otherwise. A claim a crash left is finished or undone by `reconcile`.
  */
 @Injectable()
 export class OrderCredits {
@@ -57,141 +189,284 @@ export class OrderCredits {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly runner: OrdersService,
+    private readonly ledger: MoneyLedgerService,
+    private readonly users: UsersService,
     private readonly audit: AuditService,
     private readonly sms: SmsService,
     private readonly mail: MailService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Credits one M-Pesa transaction to an open unpaid order; 409 when it cannot take it. */
+  /**
+   * Credits an entry claimed for this order (state `claimed`, its `orderId` this order's). 409 (or
+   * 400 for a wrong amount at the desk) when the order cannot take it: the claim is undone.
+   */
   async credit(
     actor: Actor,
     order: OrderRecord,
-    payment: { transId: string; amount: number; timePaid: Date; how: string },
+    entry: MoneyEntryRecord,
+    how: { how: string; purpose?: CreditPurpose; method?: PaymentMethod; timePaid?: Date | null },
   ): Promise<CreditResult> {
-    const closed = closedReason(order);
-    if (closed) throw new ConflictException(`This payment cannot be credited: ${closed}`);
-    const updated = await this.orders.transition(
-      order._id,
-      {
-        paymentStatus: 'Pending',
-        orderStatus: { $in: OPEN },
-        'mpesaCredits.transId': { $ne: payment.transId },
-        ...(order.booking ? { 'booking.state': { $in: PAYABLE_BOOKING_STATES } } : {}),
-      },
-      {
-        $inc: { amountPaid: payment.amount },
-        $push: {
-          mpesaCredits: { transId: payment.transId, amount: payment.amount, at: new Date() },
-        },
-      },
-    );
-    if (!updated) {
-      const now = await this.orders.findById(order._id);
-      if (!now) throw new ConflictException('This payment cannot be credited: no such order');
-      const raw = await this.orders.hasMpesaCredit(order._id, payment.transId);
-      if (raw) return { state: 'already', order: now };
-      throw new ConflictException(
-        `This payment cannot be credited: ${closedReason(now) ?? 'the order changed'}`,
-      );
+    const purpose = how.purpose ?? 'any';
+    let current = order;
+    for (let attempt = 1; ; attempt++) {
+      if (current.credited.includes(entry._id)) {
+        await this.ledger.credited(entry._id, current._id, null);
+        return { state: 'already', order: current };
+      }
+      const plan = creditRule(current, entry.amount, purpose, closedReason(current));
+      if ('refuse' in plan) {
+        await this.ledger.unclaim(entry);
+        if (plan.status === 400) throw new BadRequestException(plan.refuse);
+        throw new ConflictException(`This payment cannot be credited: ${plan.refuse}`);
+      }
+      try {
+        await this.runner.runOn(CREDIT, actor, current, {
+          entry,
+          plan,
+          purpose,
+          method: how.method ?? (entry.kind === 'cash' ? 'Cash' : 'Mpesa'),
+          how: how.how,
+          timePaid: how.timePaid === undefined ? new Date(entry.at) : how.timePaid,
+          balanceDays: this.config.bookings.balanceDays,
+        });
+      } catch (error) {
+        const changed =
+          error instanceof ConflictException &&
+          (error.getResponse() as { code?: string }).code === 'CONFLICT';
+        const again = changed ? await this.orders.findById(order._id) : null;
+        if (again && attempt < ATTEMPTS) {
+          current = again;
+          continue;
+        }
+        if (!again?.credited.includes(entry._id)) await this.ledger.unclaim(entry);
+        throw error;
+      }
+      const updated = (await this.orders.findById(order._id))!;
+      await this.followUps(actor, current, updated, entry, plan);
+      return plan.outcome === 'paid'
+        ? { state: 'paid', order: updated, excess: plan.split.excess }
+        : { state: 'part', order: updated };
     }
-    const target = { type: 'order', id: order._id, label: order.purchaseNumber };
-    const depositBefore = !!order.booking?.depositPaidAt;
-    const current = (await this.depositReached(actor, updated, payment.transId)) ?? updated;
-    if (current.amountPaid < current.totalAmount) {
-      const toward =
-        order.booking?.state === 'Deposit due' && current.booking?.state === 'Deposit due'
-          ? ` toward the deposit of ${formatMoney(current.booking.deposit)}`
-          : '';
+  }
+
+  /**
+   * A payment a clerk records at the desk (Complete Payment): cash, or an M-Pesa code they read
+   * off the message; exactly what is due. The code is claimed in the ledger first: one already on
+   * an entry is refused (409 naming its order).
+   */
+  async recordAtDesk(actor: Actor, id: string, dto: CompletePaymentDto): Promise<OrderRecord> {
+    const order = await this.mustFind(id);
+    const check = checkOrderAction(order, 'completePayment', actor.role);
+    if (!check.allowed) throw new ConflictException({ message: check.reason, code: check.code });
+    const { amount, transactionCode, timePaid } = dto.paymentDetails;
+    if (dto.paymentMethod === 'Mpesa') {
+      if (!transactionCode) throw new BadRequestException('Transaction code is required');
+      if (!timePaid) throw new BadRequestException('Time paid is required');
+    }
+    const now = new Date();
+    const paidTime = timePaid ? new Date(timePaid) : now;
+    checkTimePaid(order, paidTime, now);
+    const closed = closedReason(order);
+    const plan = creditRule(order, amount, 'due', closed);
+    if ('refuse' in plan) {
+      if (plan.status === 400) throw new BadRequestException(plan.refuse);
+      throw new ConflictException(`This payment cannot be recorded: ${plan.refuse}`);
+    }
+    const code = dto.paymentMethod === 'Mpesa' ? deskCode(transactionCode) : null;
+    const entry = await this.claimNew(actor, order, {
+      kind: code ? 'desk-mpesa' : 'cash',
+      code,
+      amount,
+      at: paidTime,
+    });
+    const result = await this.credit(actor, order, entry, {
+      how: 'recorded at the desk',
+      purpose: 'due',
+      method: dto.paymentMethod,
+      timePaid: timePaid ? paidTime : null,
+    });
+    return result.order;
+  }
+
+  /**
+   * A booking's deposit a clerk saw paid: exactly what is left of it, with its M-Pesa code (one
+   * entry per code across the ledger), credited like any payment.
+   */
+  async recordDeposit(
+    actor: Actor,
+    order: OrderRecord,
+    dto: { amount: number; transactionCode: string },
+  ): Promise<OrderRecord> {
+    const plan = creditRule(order, dto.amount, 'deposit', closedReason(order));
+    if ('refuse' in plan) {
+      if (plan.status === 400) throw new BadRequestException(plan.refuse);
+      throw new ConflictException({
+        message: `This deposit cannot be recorded: ${plan.refuse}`,
+        code: 'ILLEGAL_TRANSITION',
+      });
+    }
+    const code = deskCode(dto.transactionCode);
+    const entry = await this.claimNew(actor, order, {
+      kind: 'desk-mpesa',
+      code,
+      amount: dto.amount,
+      at: new Date(),
+    });
+    return (
+      await this.credit(actor, order, entry, {
+        how: 'deposit recorded by staff',
+        purpose: 'deposit',
+      })
+    ).order;
+  }
+
+  /**
+   * A confirmed M-Pesa Express payment: one entry per prompt (`stk:<CheckoutRequestID>`), with its
+   * receipt as the code when M-Pesa named one no other entry has; credited toward what is due.
+   */
+  async creditPrompt(
+    actor: Actor,
+    order: OrderRecord,
+    prompt: { id: string; amount: number; receipt: string | null; phone: string; timePaid: Date },
+  ): Promise<CreditResult> {
+    const base = {
+      _id: MoneyLedgerService.inId('mpesa-express', null, prompt.id),
+      kind: 'mpesa-express' as const,
+      amount: prompt.amount,
+      reference: prompt.id,
+      orderId: order._id,
+      purchaseNumber: order.purchaseNumber,
+      payer: prompt.phone || null,
+      state: 'claimed' as const,
+      at: prompt.timePaid,
+    };
+    let written = await this.ledger.recordIn(actor, {
+      ...base,
+      ...(prompt.receipt ? { code: prompt.receipt } : {}),
+    });
+    if (written.state === 'code-taken') {
       await this.audit.record(
         actor,
-        'order.payment.part',
-        `${actor.fullName} credited M-Pesa payment ${payment.transId} of ${formatMoney(payment.amount)} to order ${order.purchaseNumber} (${payment.how})${toward}: part-paid, ${formatMoney(current.amountPaid)} of ${formatMoney(current.totalAmount)}, ${formatMoney(current.amountOutstanding)} outstanding`,
-        target,
+        'payment.mpesa.receipt-disputed',
+        `M-Pesa confirmed the prompt for order ${order.purchaseNumber}, but its receipt ${prompt.receipt} is already recorded${written.entry.purchaseNumber ? ` for order ${written.entry.purchaseNumber}` : ' in the payments inbox'}; the payment is recorded by the prompt's reference ${prompt.id}: check the M-Pesa statement`,
+        { type: 'order', id: order._id, label: order.purchaseNumber },
       );
-      return { state: 'part', order: current };
+      written = await this.ledger.recordIn(actor, base);
     }
-    const excess = current.amountPaid - current.totalAmount;
-    // A booking's payment in full is its balance when the deposit was paid before.
-    const amount =
-      current.booking && depositBefore
-        ? current.totalAmount - current.booking.deposit
-        : current.totalAmount;
-    await this.runner.runOn(PAYS_IN_FULL, actor, current, {
-      amount,
-      transactionCode: payment.transId,
-      timePaid: payment.timePaid,
+    const entry = written.entry;
+    if (entry.state === 'credited' || entry.orderId !== order._id)
+      return { state: 'already', order };
+    return this.credit(actor, order, entry, { how: 'M-Pesa Express', timePaid: prompt.timePaid });
+  }
+
+  /**
+   * A prompt's receipt that came after it was credited becomes its entry's code, unless another
+   * entry has that code. True when the entry has it now.
+   */
+  async promptReceipt(promptId: string, receipt: string): Promise<boolean> {
+    const id = MoneyLedgerService.inId('mpesa-express', null, promptId);
+    if (await this.ledger.update(id, { code: { $exists: false } }, { code: receipt })) return true;
+    return (await this.ledger.findById(id))?.code === receipt;
+  }
+
+  /**
+   * Open unpaid orders the paybill may credit by the payer's phone alone: those of signed-in
+   * customers whose own phone it is (a guest order naming a stranger's phone never collects the
+   * stranger's payment). Newest first, at most `limit`.
+   */
+  async openOrdersOfPhone(e164: string, limit = 5): Promise<OrderRecord[]> {
+    const orders = (await this.orders.openUnpaidByPhone(e164, OPEN, 20)).filter((o) => o.placedBy);
+    if (!orders.length) return [];
+    const owners = await this.users.findManyByIds([...new Set(orders.map((o) => o.placedBy!))]);
+    const own = new Set(
+      owners
+        .filter((u) => u.phoneNumber && canonicalPhone(u.phoneNumber) === e164)
+        .map((u) => u._id),
+    );
+    return orders.filter((o) => own.has(o.placedBy!)).slice(0, limit);
+  }
+
+  /**
+   * Claims and paybacks a crash left midway: a claim the order took is marked credited, one it
+   * never took is undone (a paybill payment back to the inbox); a payback whose step happened is
+   * recorded, one whose step did not is given back. Safe on several instances. Answers how many.
+   */
+  async reconcile(now = new Date()): Promise<number> {
+    let done = 0;
+    for (const e of await this.ledger.unfinished(new Date(now.getTime() - STALE_MS))) {
+      const order = e.orderId ? await this.orders.findAnyById(e.orderId) : null;
+      if (e.state === 'claimed') {
+        const credit = order ? await this.orders.creditOf(order._id, e._id) : null;
+        if (credit)
+          await this.ledger.credited(e._id, e.orderId!, {
+            deposit: credit.deposit,
+            balance: credit.balance,
+            excess: credit.excess,
+          });
+        else await this.ledger.unclaim(e);
+      } else if (e.state === 'claiming') {
+        const stepDone =
+          e.purpose === 'refund'
+            ? order?.orderStatus === 'Cancelled'
+            : await this.ledger.outTaken(e);
+        if (stepDone) await this.ledger.finishOut([e._id]);
+        else await this.ledger.abandonOut([e._id]);
+      }
+      done++;
+    }
+    return done;
+  }
+
+  /** A new entry claimed for the order; 409 naming the order when its code is on another entry. */
+  private async claimNew(
+    actor: Actor,
+    order: OrderRecord,
+    e: { kind: 'desk-mpesa' | 'cash'; code: string | null; amount: number; at: Date },
+  ): Promise<MoneyEntryRecord> {
+    const written = await this.ledger.recordIn(actor, {
+      _id: MoneyLedgerService.inId(e.kind, null),
+      kind: e.kind,
+      amount: e.amount,
+      ...(e.code ? { code: e.code } : {}),
+      orderId: order._id,
+      purchaseNumber: order.purchaseNumber,
+      payer: null,
+      state: 'claimed',
+      at: e.at,
     });
-    if (excess > 0)
+    if (written.state === 'code-taken') throw codeTaken(e.code!, written.entry);
+    return written.entry;
+  }
+
+  private async followUps(
+    actor: Actor,
+    before: OrderRecord,
+    after: OrderRecord,
+    entry: MoneyEntryRecord,
+    plan: CreditPlan,
+  ): Promise<void> {
+    const target = { type: 'order', id: after._id, label: after.purchaseNumber };
+    if (plan.split.excess > 0)
       await this.audit.record(
         actor,
         'order.payment.excess',
-        `Order ${order.purchaseNumber} was over-paid by ${formatMoney(excess)} (M-Pesa ${payment.transId}); the excess is to be refunded`,
+        `Order ${after.purchaseNumber} was over-paid by ${formatMoney(plan.split.excess)} (M-Pesa ${codeOf(entry)}); the excess is to be refunded`,
         target,
       );
-    return { state: 'paid', order: (await this.orders.findById(order._id)) ?? updated, excess };
-  }
-
-  /**
-   * A booking whose credits reach its deposit is booked, once (the write is conditional on it
-   * still being `Deposit due`): audited, the customer told by SMS and e-mail. Its batch already
-   * ready, it goes straight to `Balance due`. Answers the order as it is then, or null when it was
-   * no booking with its deposit reached.
-   */
-  async depositReached(
-    actor: Actor,
-    order: OrderRecord,
-    receipt: string,
-  ): Promise<OrderRecord | null> {
-    const b = order.booking;
-    if (!b || b.state !== 'Deposit due' || order.amountPaid < b.deposit) return null;
-    const now = new Date();
-    const ready = !!b.readyAt;
-    const balanceDueBy = ready ? addDays(shopDay(now), this.config.bookings.balanceDays) : null;
-    const booked = await this.orders.transition(
-      order._id,
-      { 'booking.state': 'Deposit due', paymentStatus: 'Pending', orderStatus: { $in: OPEN } },
-      {
-        $set: {
-          'booking.state': ready ? 'Balance due' : 'Booked',
-          'booking.depositPaidAt': now,
-          'booking.depositReceipt': receipt,
-          ...(balanceDueBy ? { 'booking.balanceDueBy': balanceDueBy } : {}),
-        },
-        // A booking with its deposit paid no longer counts among the open unpaid orders.
-        $unset: { holdSlots: '' },
-      },
-    );
-    if (!booked) return this.orders.findById(order._id);
-    await this.audit.record(
-      actor,
-      'booking.deposit',
-      `${actor.fullName} recorded the deposit of booking ${order.purchaseNumber}: ${formatMoney(order.amountPaid)} paid (${receipt}) of a deposit of ${formatMoney(b.deposit)}; ${booked.booking!.state === 'Balance due' ? `its batch is ready, the balance is due by ${balanceDueBy}` : `booked for ${b.readyOn}`}`,
-      { type: 'order', id: order._id, label: order.purchaseNumber },
-    );
-    void this.sms.notifyOrder(booked, 'deposit');
-    await this.send(depositMail(booked, this.config.storefrontUrl), booked);
-    if (booked.booking!.state === 'Balance due') {
-      void this.sms.notifyOrder(booked, 'balance-due');
+    // A booking's deposit reached (alone, or by a payment in full at once): the deposit's e-mail,
+    // and the balance's notices when its batch is ready.
+    const reached =
+      before.booking?.state === 'Deposit due' && plan.split.deposit > 0 && plan.outcome !== 'part';
+    if (!reached || !after.booking) return;
+    await this.send(depositMail(after, this.config.storefrontUrl), after);
+    if (after.booking.state === 'Balance due') {
+      void this.sms.notifyOrder(after, 'balance-due');
       await this.send(
-        balanceDueMail(booked, this.config.storefrontUrl, this.config.mpesa?.shortcode),
-        booked,
+        balanceDueMail(after, this.config.storefrontUrl, this.config.mpesa?.shortcode),
+        after,
       );
     }
-    return booked;
-  }
-
-  /**
-   * Bookings whose credits reached the deposit but were never booked (a crash between the two
-   * writes): booked now. Answers how many.
-   */
-  async finishDeposits(actor: Actor): Promise<number> {
-    let done = 0;
-    for (const order of await this.orders.depositsToConfirm()) {
-      if (await this.depositReached(actor, order, order.booking?.depositReceipt ?? 'credits'))
-        done++;
-    }
-    return done;
   }
 
   private async send(mail: ReturnType<typeof depositMail>, order: OrderRecord): Promise<void> {
@@ -199,8 +474,61 @@ export class OrderCredits {
       this.logger.warn(`A booking e-mail for ${order.purchaseNumber} was not sent`);
   }
 
-  /** Open unpaid orders placed with this phone (E.164), newest first, at most `limit`. */
-  openOrdersOfPhone(e164: string, limit = 5): Promise<OrderRecord[]> {
-    return this.orders.openUnpaidByPhone(e164, OPEN, limit);
+  private async mustFind(id: string): Promise<OrderRecord> {
+    const order = await this.orders.findById(id);
+    if (!order)
+      throw new HttpException({ message: 'No order with this id', code: 'NOT_FOUND' }, 404);
+    return order;
   }
+}
+
+/** The 409 for a code already on an entry: which order has it, or that it waits in the inbox. */
+export function codeTaken(
+  code: string,
+  entry: Pick<MoneyEntryRecord, 'purchaseNumber'>,
+): ConflictException {
+  return new ConflictException({
+    message: `The transaction code ${code} is already recorded ${entry.purchaseNumber ? `for order ${entry.purchaseNumber}` : 'as a payment waiting in the payments inbox'}. Check the code on the M-Pesa message.`,
+    code: 'CODE_TAKEN',
+  });
+}
+
+/**
+ * The one spelling of a transaction code typed by a clerk (upper case; blanks, punctuation and
+ * invisible characters removed), refusing (400) one with other letters than A-Z (a look-alike).
+ */
+export function deskCode(typed: string | undefined): string {
+  const code = canonicalReceiptCode(typed ?? '');
+  if (!code || !isReceiptCode(code)) {
+    throw new BadRequestException({
+      message: 'The transaction code must be the letters and digits of the M-Pesa message',
+      errors: [
+        {
+          field: 'paymentDetails.transactionCode',
+          messages: ['Only the letters A-Z and digits 0-9'],
+        },
+      ],
+    });
+  }
+  return code;
+}
+
+/** Allowance for a payment device's clock running a little ahead of or behind the server's. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/** Refuses (400) a payment time before the order was placed or in the future. */
+export function checkTimePaid(
+  order: Pick<OrderRecord, 'orderDate'>,
+  paid: Date,
+  now = new Date(),
+): void {
+  if (Number.isNaN(paid.getTime()))
+    throw new BadRequestException('Time paid must be a date and time');
+  if (paid.getTime() > now.getTime() + CLOCK_SKEW_MS)
+    throw new BadRequestException('Time paid cannot be in the future');
+  const placed = new Date(order.orderDate);
+  if (paid.getTime() < placed.getTime() - CLOCK_SKEW_MS)
+    throw new BadRequestException(
+      `Time paid cannot be before the order was placed (${placed.toISOString()})`,
+    );
 }

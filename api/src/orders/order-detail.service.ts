@@ -22,6 +22,7 @@ import type {
 } from './dto/order-detail.dto';
 import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
+import { OrderMoney } from './order-money';
 import { deliveryNotePdf, receiptPdf, type ShopContacts } from './order-pdf';
 import { OrderSales } from './order-sales';
 import { OrdersService } from './orders.service';
@@ -85,6 +86,7 @@ export class OrderDetailService {
     private readonly sales: OrderSales,
     private readonly audit: AuditService,
     private readonly links: OrderDocumentLinks,
+    private readonly money: OrderMoney,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -92,7 +94,10 @@ export class OrderDetailService {
   async detail(actor: Principal, id: string): Promise<OrderDetailData> {
     const order = await this.orders.get(actor, id);
     const customer = actor.role === 'customer';
-    const timeline = await this.timeline(order);
+    const [timeline, money] = await Promise.all([
+      this.timeline(order),
+      this.money.moneyOf(order._id, customer),
+    ]);
     return {
       order: customer ? customerView(order) : order,
       timeline: customer
@@ -102,6 +107,7 @@ export class OrderDetailService {
         : timeline,
       actions: this.actions(order, actor.role),
       documents: this.documents(order, actor.role),
+      money,
       shop: { ...SHOP_IDENTITY, ...this.shopContacts() },
     };
   }

@@ -2,20 +2,12 @@ import { BadRequestException, ConflictException, Injectable } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { REFUND_MESSAGES } from '@spc/shared-contracts';
-import { canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
+import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor } from '../common/principal';
+import { MoneyLedgerService, type MoneyEntryView } from '../money/money-ledger.service';
 import type { RefundDto } from './dto/order.dto';
 import type { OrderRecord } from './order.types';
-import { OrdersRepository } from './orders.repository';
 import { OrderRefund } from './schemas/order-refund.schema';
-
-const receiptTaken = (code: string, purchaseNumber: string | null) =>
-  new ConflictException(
-    `The transaction code ${code} is already recorded for ${purchaseNumber ? `order ${purchaseNumber}` : 'another order'}. Check the code on the M-Pesa message.`,
-  );
-
-/** Allowance for a payment device's clock running a little ahead of or behind the server's. */
-const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export interface RefundView {
   orderId: string;
@@ -27,106 +19,123 @@ export interface RefundView {
   refundedAt: string;
 }
 
+/** An order's money as its entries say: received, given back, and each entry. */
+export interface OrderMoneyView {
+  received: number;
+  refunded: number;
+  /** What may still be given back (received less what went back). */
+  refundable: number;
+  entries: MoneyEntryView[];
+}
+
+/** How a cancellation gives money back: as a clerk says, or all of it by M-Pesa (a booking). */
+export type CancelRefund = RefundDto | 'all-by-mpesa' | undefined;
+
 /**
- * The rules that keep paid money on the books: a receipt code pays one order only, a payment's
- * time lies between the order's placement and now, and a paid order is cancelled only with its
- * refund recorded (method, amount, reference and who), which the sales report shows.
+ * The money side of an order's steps: a cancellation of an order with money on it gives that
+ * money back as money-ledger entries against what came in (capped by it, sent only to who paid),
+ * recorded before the cancellation and kept with the sales record.
  */
 @Injectable()
 export class OrderMoney {
   constructor(
-    private readonly orders: OrdersRepository,
+    readonly ledger: MoneyLedgerService,
     @InjectModel(OrderRefund.name) private readonly refunds: Model<OrderRefund>,
   ) {}
 
-  /** Refuses (400) a payment time before the order was placed or in the future. */
-  checkTimePaid(order: Pick<OrderRecord, 'orderDate'>, paid: Date, now = new Date()): void {
-    if (Number.isNaN(paid.getTime()))
-      throw new BadRequestException('Time paid must be a date and time');
-    if (paid.getTime() > now.getTime() + CLOCK_SKEW_MS)
-      throw new BadRequestException('Time paid cannot be in the future');
-    const placed = new Date(order.orderDate);
-    if (paid.getTime() < placed.getTime() - CLOCK_SKEW_MS) {
-      throw new BadRequestException(
-        `Time paid cannot be before the order was placed (${placed.toISOString()})`,
-      );
-    }
-  }
-
   /**
-   * The one spelling of a transaction code typed by a clerk (upper case; blanks, punctuation and
-   * invisible characters removed), refusing (400) one with other letters than A-Z (a look-alike),
-   * and (409) one already on another order. The unique index on the code decides when two clerks
-   * record it at the same moment (`receiptInUse`).
-   */
-  async receiptCode(orderId: string, typed: string | undefined): Promise<string> {
-    if (!typed?.trim()) return '';
-    const code = canonicalReceiptCode(typed);
-    if (!code || !isReceiptCode(code)) {
-      throw new BadRequestException({
-        message: 'The transaction code must be the letters and digits of the M-Pesa message',
-        errors: [
-          {
-            field: 'paymentDetails.transactionCode',
-            messages: ['Only the letters A-Z and digits 0-9'],
-          },
-        ],
-      });
-    }
-    const other = await this.orders.orderWithReceiptCode(code, orderId);
-    if (other) throw receiptTaken(code, other);
-    return code;
-  }
-
-  /** The 409 for a code that another order took, once the database refused it a second time. */
-  async receiptInUse(orderId: string, code: string): Promise<ConflictException> {
-    const key = canonicalReceiptCode(code);
-    return receiptTaken(key, await this.orders.orderWithReceiptCode(key, orderId));
-  }
-
-  /**
-   * For cancelling `order`: nothing to do if it is unpaid; otherwise the refund must be given, for
-   * the amount paid (and, for M-Pesa, with its reference), and is recorded before the cancellation.
-   * Answers an undo for when the cancellation does not happen after all.
+   * For cancelling `order`: nothing to do when nothing was received; otherwise the refund must be
+   * given (method, the amount received and not yet given back, and for M-Pesa by hand its
+   * reference), and is taken from the incoming entries before the cancellation. Answers the
+   * outgoing entries (to be recorded once the step happens) and an undo for when it does not.
    */
   async recordRefundForCancel(
     order: OrderRecord,
-    refund: RefundDto | undefined,
+    refund: CancelRefund,
     actor: Actor,
     now = new Date(),
-  ): Promise<(() => Promise<void>) | null> {
-    // A part-paid order (paybill part payments) gives back what was paid, as a paid one does.
-    const paid =
-      order.paymentStatus === 'Paid'
-        ? (order.paymentDetails?.amount ?? order.totalAmount)
-        : order.amountPaid;
-    if (!paid) return null;
+  ): Promise<{ out: string[]; undo: () => Promise<void> } | null> {
+    const entries = (await this.ledger.ofOrder(order._id)).filter(
+      (e) => e.direction === 'in' && e.state === 'credited',
+    );
+    const refundable = entries.reduce((n, e) => n + e.returnable, 0);
+    const received = entries.reduce((n, e) => n + e.amount, 0);
+    if (received < order.amountPaid)
+      throw new ConflictException(
+        `Order ${order.purchaseNumber} shows KES ${order.amountPaid.toLocaleString('en-US')} paid but its money ledger has KES ${received.toLocaleString('en-US')}: run the migration (npm run migrate) before refunding it`,
+      );
+    if (!refundable) return null;
     if (!refund) {
       throw new ConflictException(
-        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${paid.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
+        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${refundable.toLocaleString('en-US')} to give back). To cancel it, record the refund: its method, amount and reference.`,
       );
     }
-    if (refund.amount !== paid) {
-      throw new BadRequestException(REFUND_MESSAGES.amountPaid(paid));
-    }
-    if (refund.method === 'Mpesa' && !refund.send && !refund.reference?.trim()) {
+    const request =
+      refund === 'all-by-mpesa'
+        ? { method: 'Mpesa' as const, send: true, reference: '', amount: refundable }
+        : {
+            method: refund.method,
+            send: refund.method === 'Mpesa' && !!refund.send,
+            reference: refund.reference?.trim() ?? '',
+            amount: refund.amount,
+          };
+    if (request.amount !== refundable)
+      throw new BadRequestException(REFUND_MESSAGES.amountPaid(refundable));
+    if (request.method === 'Mpesa' && !request.send && !request.reference)
       throw new BadRequestException(REFUND_MESSAGES.mpesaReference);
+    const parts = this.ledger.planPayback(entries, request.amount, request);
+    const out = await this.ledger.takeOut(actor, parts, 'refund', request.reference);
+    let summary: { _id: unknown } | null = null;
+    try {
+      summary = await this.refunds.create({
+        orderId: order._id,
+        purchaseNumber: order.purchaseNumber,
+        method: request.method,
+        amount: request.amount,
+        reference: request.reference,
+        ...(request.send ? { sendByMpesa: true } : {}),
+        refundedById: actor.id,
+        refundedByName: actor.fullName,
+        refundedAt: now,
+      });
+    } catch (error) {
+      await this.ledger.abandonOut(out);
+      if (isDuplicateKeyError(error))
+        throw new ConflictException({
+          message: 'This order is being refunded already: reload to see the refund',
+          code: 'CONFLICT',
+        });
+      throw error;
     }
-    const doc = await this.refunds.create({
-      orderId: order._id,
-      purchaseNumber: order.purchaseNumber,
-      method: refund.method,
-      amount: refund.amount,
-      reference: refund.reference?.trim() ?? '',
-      // Sent through Daraja by the payments module (payments/refunds), which fills the reference in.
-      ...(refund.method === 'Mpesa' && refund.send ? { sendByMpesa: true } : {}),
-      refundedById: actor.id,
-      refundedByName: actor.fullName,
-      refundedAt: now,
-    });
-    return async () => {
-      await this.refunds.deleteOne({ _id: doc._id });
+    return {
+      out,
+      undo: async () => {
+        await this.ledger.abandonOut(out);
+        await this.refunds.deleteOne({ _id: summary!._id });
+      },
     };
+  }
+
+  /** The refund's entries count: the cancellation happened. */
+  finishRefund(out: string[] | undefined): Promise<void> {
+    return out?.length ? this.ledger.finishOut(out) : Promise.resolve();
+  }
+
+  /** An order's money from its entries; a customer's view names no staff and no numbers. */
+  async moneyOf(orderId: string, forCustomer: boolean): Promise<OrderMoneyView> {
+    const all = await this.ledger.ofOrder(orderId);
+    const ins = all.filter((e) => e.direction === 'in' && e.state === 'credited');
+    const outs = all.filter((e) => e.direction === 'out' && e.state === 'recorded');
+    const received = ins.reduce((n, e) => n + e.amount, 0);
+    const refunded = outs.reduce((n, e) => n + e.amount, 0);
+    const views = [...ins, ...outs]
+      .map((e) => this.ledger.view(e))
+      .map((v) =>
+        forCustomer
+          ? { ...v, by: null, payer: null, reference: v.direction === 'in' ? '' : v.reference }
+          : v,
+      );
+    return { received, refunded, refundable: received - refunded, entries: views };
   }
 
   /** The refund recorded when this order was cancelled, or null. */

@@ -90,6 +90,8 @@ export interface OrderRecord {
   placement: PlacementState;
   ledgerSettled: boolean;
   stockReturn: StockReturnState;
+  /** The money-ledger entries credited to it (internal: not in the API's views). */
+  credited: string[];
   /** Paid so far (paybill part payments; the payment's amount once paid). */
   amountPaid: number;
   /** What is still due while unpaid. */

@@ -53,6 +53,7 @@ import {
   TrackOrderData,
   TrackOrderResponseDto,
 } from './dto/order-view.dto';
+import { OrderCredits } from './order-credits';
 import { OrdersService } from './orders.service';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
@@ -61,7 +62,10 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 @Controller('orders')
 @ApiNotFoundResponse({ type: ErrorResponseDto })
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly credits: OrderCredits,
+  ) {}
 
   @Post()
   @BodyLimit(ORDER_BODY_LIMIT_BYTES)
@@ -179,7 +183,8 @@ export class OrdersController {
     @Param('orderId', ParseObjectIdPipe) id: string,
     @Body() dto: CompletePaymentDto,
   ): Promise<OrderData> {
-    return { order: await this.orders.completePayment(actor, id, dto) };
+    const [order] = await this.orders.views([await this.credits.recordAtDesk(actor, id, dto)]);
+    return { order: order! };
   }
 
   @Patch('inTransit/:id')

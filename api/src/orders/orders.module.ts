@@ -4,6 +4,7 @@ import { BatchesModule } from '../batches/batches.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { MoneyModule } from '../money/money.module';
 import { UsersModule } from '../users/users.module';
 import { OrderDeskController } from './order-desk.controller';
 import { OrderDeskService } from './order-desk.service';
@@ -38,6 +39,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     InventoryModule,
     DeliveryModule,
     UsersModule,
+    MoneyModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
       { name: OrderIdempotency.name, schema: OrderIdempotencySchema },

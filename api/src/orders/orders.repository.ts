@@ -136,6 +136,7 @@ function toRecord(doc: LeanOrder): OrderRecord {
     placement: doc.placement,
     ledgerSettled: doc.ledgerSettled,
     stockReturn: doc.stockReturn,
+    credited: (doc.moneyCredits ?? []).map((c) => c.entry),
     booking: bookingOf(doc.booking),
   };
   const money = { ...record, ...amounts(doc) };
@@ -153,6 +154,7 @@ export type NewOrder = Omit<
   | 'paymentDetails'
   | 'amountPaid'
   | 'mpesaCredits'
+  | 'moneyCredits'
   | 'paidAt'
   | 'inTransitDate'
   | 'deliveredDate'
@@ -239,7 +241,7 @@ export class OrdersRepository implements OnModuleInit {
       createdAt: now,
       updatedAt: now,
       __v: 0,
-    } satisfies Omit<Order, 'mpesaCredits'> & { _id: Types.ObjectId; __v: number };
+    } satisfies Omit<Order, 'mpesaCredits' | 'moneyCredits'> & { _id: Types.ObjectId; __v: number };
     if (doc.holdSlots === undefined) delete doc.holdSlots;
     await this.orders.collection.insertOne(doc as never, { writeConcern: MONEY_WRITE_CONCERN });
     return toRecord(doc as LeanOrder);
@@ -363,9 +365,19 @@ export class OrdersRepository implements OnModuleInit {
     return doc ? toRecord(doc) : null;
   }
 
-  /** True when this M-Pesa transaction is already credited to the order. */
-  async hasMpesaCredit(id: string, transId: string): Promise<boolean> {
-    return (await this.orders.countDocuments({ _id: id, 'mpesaCredits.transId': transId })) > 0;
+  /** How a money-ledger entry counted on the order, or null when the order never took it. */
+  async creditOf(
+    id: string,
+    entryId: string,
+  ): Promise<{ deposit: number; balance: number; excess: number } | null> {
+    const doc = await this.orders
+      .findOne({ _id: id, 'moneyCredits.entry': entryId })
+      .select({ moneyCredits: 1 })
+      .lean<Pick<Order, 'moneyCredits'>>();
+    const credit = doc?.moneyCredits?.find((c) => c.entry === entryId);
+    return credit
+      ? { deposit: credit.deposit, balance: credit.balance, excess: credit.excess }
+      : null;
   }
 
   /**

@@ -7,7 +7,7 @@ import type { MailService } from '../mail/mail.service';
 import type { SmsService } from '../sms/sms.service';
 import type { UsersService } from '../users/users.service';
 import { ORDER_STEPS, type OrderStep } from './order-actions';
-import { OrderMoney } from './order-money';
+import type { OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrdersRepository } from './orders.repository';
@@ -58,9 +58,14 @@ function setup(stored: OrderRecord) {
   const audit = { record: jest.fn(async () => undefined) };
   const mail = { send: jest.fn(async () => true) };
   const users = { findManyByIds: jest.fn(async () => []) };
+  // The money side replaced: a refund taken from the ledger, and its undo.
+  const undo = jest.fn(async () => undefined);
   const refunds = {
-    create: jest.fn(async () => ({ _id: 'r1' })),
-    deleteOne: jest.fn(async () => ({ deletedCount: 1 })),
+    recordRefundForCancel: jest.fn(async (o: OrderRecord) =>
+      o.paymentStatus === 'Paid' || o.amountPaid > 0 ? { out: ['out:1'], undo } : null,
+    ),
+    finishRefund: jest.fn(async () => undefined),
+    undo,
   };
   const placement = { returnStock: jest.fn(async () => undefined) };
   const sms = { notifyOrder: jest.fn(async () => undefined) };
@@ -71,7 +76,7 @@ function setup(stored: OrderRecord) {
     audit as unknown as AuditService,
     mail as unknown as MailService,
     { orders: {} } as unknown as AppConfig,
-    new OrderMoney({} as never, refunds as never),
+    refunds as unknown as OrderMoney,
     sms as unknown as SmsService,
     {} as ModuleRef,
   );
@@ -138,34 +143,17 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
 
   it("lets a step's prepare refuse with a 4xx before anything changes", async () => {
     const { service, repo } = setup(order());
-    await expect(
-      service.completePayment(clerk, ID, {
-        paymentMethod: 'Cash',
-        paymentDetails: { amount: 1000 },
-      } as never),
-    ).rejects.toThrow(
-      new BadRequestException('The amount must equal the order total of KES 1,200'),
+    const refusing: OrderStep = {
+      rule: 'inTransit',
+      prepare: () => {
+        throw new BadRequestException('Not like this');
+      },
+      audit: { action: 'order.ready', text: () => 'never' },
+    };
+    await expect(service.run(refusing, clerk, ID, undefined)).rejects.toThrow(
+      new BadRequestException('Not like this'),
     );
     expect(repo.transition).not.toHaveBeenCalled();
-  });
-
-  it('records a payment with the guard that it is still unpaid in the status it was read', async () => {
-    const { service, repo, audit } = setup(order());
-    const view = await service.completePayment(clerk, ID, {
-      paymentMethod: 'Cash',
-      paymentDetails: { amount: 1200 },
-    } as never);
-    expect(view).toMatchObject({ paymentStatus: 'Paid', orderStatus: 'Processing' });
-    expect(repo.transition.mock.calls[0]![1]).toEqual({
-      orderStatus: 'Pending',
-      paymentStatus: 'Pending',
-    });
-    expect(audit.record).toHaveBeenCalledWith(
-      clerk,
-      'order.payment',
-      'Grace Njeri recorded a Cash payment of KES 1,200 for order SPC-1001',
-      expect.anything(),
-    );
   });
 
   it('runs a new action from its declaration alone, mail included, and keeps roles out', async () => {
@@ -209,7 +197,8 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     const refund = { method: 'Cash', amount: 1200 } as never;
     const view = await t.service.cancel(clerk, ID, refund);
     expect(view.orderStatus).toBe('Cancelled');
-    expect(t.refunds.create).toHaveBeenCalledTimes(1);
+    expect(t.refunds.recordRefundForCancel).toHaveBeenCalledTimes(1);
+    expect(t.refunds.finishRefund).toHaveBeenCalledWith(['out:1']);
     expect(t.placement.returnStock).toHaveBeenCalledWith(
       expect.objectContaining({ stockReturn: 'pending' }),
       clerk,
@@ -235,7 +224,8 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
         message: 'This order is in transit; only pending or processing orders can be cancelled',
       },
     });
-    expect(t.refunds.deleteOne).toHaveBeenCalledWith({ _id: 'r1' });
+    expect(t.refunds.undo).toHaveBeenCalledTimes(1);
+    expect(t.refunds.finishRefund).not.toHaveBeenCalled();
     expect(t.placement.returnStock).not.toHaveBeenCalled();
     expect(t.audit.record).not.toHaveBeenCalled();
   });

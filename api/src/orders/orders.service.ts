@@ -18,7 +18,6 @@ import {
   type OrderAction,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
-import { canonicalReceiptCode } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Actor, Principal } from '../common/principal';
@@ -28,13 +27,7 @@ import { MailService, type MailMessage } from '../mail/mail.service';
 import { smsSender } from '../sms/sms-budgets';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
-import type {
-  CompletePaymentDto,
-  CreateOrderDto,
-  OrderListQueryDto,
-  RefundDto,
-  UpdateOrderDto,
-} from './dto/order.dto';
+import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { confirmationMail } from './order-confirmation-mail';
@@ -171,10 +164,6 @@ export class OrdersService {
     return actor.role === 'customer' ? customerView(view!) : view!;
   }
 
-  completePayment(actor: Principal, id: string, dto: CompletePaymentDto): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.completePayment, actor, id, dto);
-  }
-
   /** A placed order by its id, or null (the payments module's way in). */
   findAnyOrder(id: string): Promise<OrderRecord | null> {
     return this.orders.findById(id);
@@ -183,27 +172,6 @@ export class OrdersService {
   /** A placed order by its confirmation number, or null (the payments module's way in). */
   findByPurchaseNumber(purchaseNumber: string): Promise<OrderRecord | null> {
     return this.orders.findByPurchaseNumber(purchaseNumber);
-  }
-
-  /**
-   * Records a payment Daraja confirmed (M-Pesa Express), with no staff member involved: the same
-   * state rules and amount check as Complete Payment, `actor` being the system. Recording the same
-   * transaction code again changes nothing and answers `recorded: false`.
-   */
-  async recordMpesaExpressPayment(
-    actor: Actor,
-    id: string,
-    payment: { amount: number; transactionCode: string; timePaid: Date },
-  ): Promise<{ order: OrderDto; recorded: boolean }> {
-    const order = await this.mustFind(id);
-    if (
-      order.paymentStatus === 'Paid' &&
-      order.paymentMethod === 'Mpesa' &&
-      order.paymentDetails?.transactionCode === payment.transactionCode
-    )
-      return { order: (await this.views([order]))[0]!, recorded: false };
-    const updated = await this.runOn(ORDER_STEPS.mpesaExpressPayment, actor, order, payment);
-    return { order: updated, recorded: true };
   }
 
   /**
@@ -220,24 +188,17 @@ export class OrdersService {
     const { reference, receipt, timePaid } = payment;
     if (order.paymentMethod !== 'Mpesa' || order.paymentDetails?.transactionCode !== reference)
       return false;
-    const updated = await this.orders
-      .transition(
-        id,
-        { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
-        {
-          $set: {
-            'paymentDetails.transactionCode': receipt,
-            'paymentDetails.receiptKey': canonicalReceiptCode(receipt),
-            'paymentDetails.timePaid': timePaid,
-            paidAt: timePaid,
-          },
+    const updated = await this.orders.transition(
+      id,
+      { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': reference },
+      {
+        $set: {
+          'paymentDetails.transactionCode': receipt,
+          'paymentDetails.timePaid': timePaid,
+          paidAt: timePaid,
         },
-      )
-      .catch((error: unknown) => {
-        // A receipt code already on another order is not put on this one (it pays one order, ever).
-        if (this.orders.isReceiptCollision(error)) return null;
-        throw error;
-      });
+      },
+    );
     if (!updated) return false;
     await this.audit.record(
       actor,
@@ -264,7 +225,6 @@ export class OrdersService {
       { paymentMethod: 'Mpesa', 'paymentDetails.transactionCode': receipt },
       {
         $set: { 'paymentDetails.transactionCode': reference },
-        $unset: { 'paymentDetails.receiptKey': '' },
       },
     );
     if (!updated) return false;
@@ -348,9 +308,11 @@ export class OrdersService {
       return this.refuse(order._id, step.rule, actor);
     }
     await step.after?.(ctx, updated);
-    await this.audit.record(actor, step.audit.action, step.audit.text(ctx), this.target(order));
+    const action =
+      typeof step.audit.action === 'function' ? step.audit.action(ctx) : step.audit.action;
+    await this.audit.record(actor, action, step.audit.text(ctx), this.target(order));
     const mail = step.mail?.(ctx, updated);
-    if (mail) await this.send(mail, step.audit.action, order);
+    if (mail) await this.send(mail, action, order);
     // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
     const sms = typeof step.sms === 'function' ? step.sms(ctx) : step.sms;
     if (sms)
@@ -397,7 +359,7 @@ export class OrdersService {
     const ids = [...new Set(records.map((r) => r.placedBy).filter((id): id is string => !!id))];
     const people = new Map((await this.users.findManyByIds(ids)).map((u) => [u._id, u]));
     return records.map(
-      ({ placement: _p, ledgerSettled: _l, stockReturn: _s, placedBy, ...rest }) => {
+      ({ placement: _p, ledgerSettled: _l, stockReturn: _s, credited: _c, placedBy, ...rest }) => {
         const person = placedBy ? people.get(placedBy) : undefined;
         return {
           ...rest,

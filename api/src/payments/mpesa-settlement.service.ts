@@ -1,6 +1,7 @@
 import {
   HttpException,
   Inject,
+  NotFoundException,
   Injectable,
   Logger,
   type BeforeApplicationShutdown,
@@ -215,6 +216,16 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
 
     const [receipt] = receipts as [string];
     if (code !== push._id || push.receiptDisputed) return;
+    // The receipt becomes the prompt's entry's code first: one code, one entry in the ledger.
+    if (!(await this.credits.promptReceipt(push._id, receipt))) {
+      await this.audit.record(
+        MPESA_ACTOR,
+        'payment.mpesa.receipt-disputed',
+        `M-Pesa named receipt ${receipt} for the prompt of order ${push.purchaseNumber}, but that code is already recorded for another payment; the order keeps the prompt's reference ${push._id}: check the M-Pesa statement`,
+        this.target(push),
+      );
+      return;
+    }
     const attached = await this.orders.attachMpesaReceipt(MPESA_ACTOR, order._id, {
       reference: push._id,
       receipt,
@@ -315,26 +326,21 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
 
     let message: string = MPESA_MESSAGES.paid;
     try {
-      // An order with paybill part payments on it takes the prompt's money as one more credit
-      // toward its amount due (OrderCredits), not as the whole payment.
+      // One money-ledger entry per prompt, with its receipt as its code: credited toward what is
+      // due (a payment in full, a deposit, a balance, or one more part after paybill payments).
       const order = await this.orders.findAnyOrder(push.orderId);
-      // A booking's prompt asks for its deposit or balance: always a credit toward the total.
-      if (order && order.paymentStatus === 'Pending' && (order.amountPaid > 0 || order.booking))
-        await this.credits.credit(MPESA_ACTOR, order, {
-          transId: outcome.transactionCode,
-          amount: push.amount,
-          timePaid: outcome.timePaid,
-          how: 'M-Pesa Express',
-        });
-      else
-        await this.orders.recordMpesaExpressPayment(MPESA_ACTOR, push.orderId, {
-          amount: push.amount,
-          transactionCode: outcome.transactionCode,
-          timePaid: outcome.timePaid,
-        });
+      if (!order) throw new NotFoundException('No order with this id');
+      await this.credits.creditPrompt(MPESA_ACTOR, order, {
+        id: push._id,
+        amount: push.amount,
+        receipt: outcome.receipt,
+        phone: push.phone,
+        timePaid: outcome.timePaid,
+      });
     } catch (error) {
       if (!(error instanceof HttpException) || error.getStatus() >= 500) throw error;
-      // The money moved but the order can no longer take it (cancelled, or paid another way).
+      // The money moved but the order can no longer take it (cancelled, or paid another way): its
+      // entry stays in the ledger with no order, its code taken, for the shop to give back.
       message = MPESA_MESSAGES.paidButOrderClosed;
       await this.audit.record(
         MPESA_ACTOR,

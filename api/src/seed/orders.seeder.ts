@@ -11,6 +11,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { Seeder } from './seed.types';
 import { UsersService } from '../users/users.service';
 import { OrdersRepository } from '../orders/orders.repository';
+import { OrderCredits } from '../orders/order-credits';
 import { OrdersService } from '../orders/orders.service';
 import { Order } from '../orders/schemas/order.schema';
 
@@ -95,6 +96,7 @@ export class OrdersSeeder implements Seeder {
     if ((await repository.count()) > 0) return 'orders already exist; none added';
     const users = this.moduleRef.get(UsersService, { strict: false });
     const orders = this.moduleRef.get(OrdersService, { strict: false });
+    const credits = this.moduleRef.get(OrderCredits, { strict: false });
     const catalogue = this.moduleRef.get(CatalogReadModel, { strict: false });
 
     const config = this.moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
@@ -138,7 +140,7 @@ export class OrdersSeeder implements Seeder {
       });
       for (const step of plan.steps) {
         if (step === 'pay') {
-          await orders.completePayment(staff, order._id, {
+          await credits.recordAtDesk(staff, order._id, {
             paymentMethod: i % 3 === 0 ? 'Mpesa' : 'Cash',
             paymentDetails: {
               amount: order.totalAmount,

@@ -41,6 +41,65 @@ export class OrderShopDto {
   @ApiProperty({ example: 'shop.example.co.ke' }) website!: string;
 }
 
+export class MoneyEntryByDto {
+  @ApiProperty({ example: 'Jane Clerk' }) fullName!: string;
+  @ApiProperty({ example: 'staff' }) role!: string;
+}
+
+export class MoneySplitDto {
+  @ApiProperty({ description: 'KES counted toward a booking deposit' }) deposit!: number;
+  @ApiProperty({ description: 'KES counted toward the rest of the total' }) balance!: number;
+  @ApiProperty({ description: 'KES beyond the total, to be given back' }) excess!: number;
+}
+
+/** One money-ledger entry of the order: money in, or money given back. */
+export class MoneyEntryViewDto {
+  @ApiProperty({ example: 'c2b:SGR4T5Y6U7' }) id!: string;
+  @ApiProperty({ enum: ['in', 'out'] }) direction!: 'in' | 'out';
+  @ApiProperty({
+    enum: ['mpesa-express', 'paybill', 'desk-mpesa', 'cash', 'reversal', 'b2c', 'mpesa-by-hand'],
+    description: 'How the money came in or went back',
+  })
+  kind!: string;
+  @ApiProperty({ description: 'Whole KES' }) amount!: number;
+  @ApiProperty({ type: String, nullable: true, description: "An incoming M-Pesa entry's code" })
+  code!: string | null;
+  @ApiProperty({ description: "A prompt's reference, a payback's M-Pesa code or a note" })
+  reference!: string;
+  @ApiProperty({ format: 'date-time' }) at!: string;
+  @ApiProperty({ enum: ['open', 'claimed', 'credited', 'claiming', 'recorded'] }) state!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The number that paid, or a B2C payback's number (null in a customer's view)",
+  })
+  payer!: string | null;
+  @ApiProperty({
+    type: MoneyEntryByDto,
+    nullable: true,
+    description: "Who recorded it (null in a customer's view)",
+  })
+  by!: MoneyEntryByDto | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The incoming entry a payback returns',
+  })
+  of!: string | null;
+  @ApiProperty({ description: 'KES of an incoming entry given back so far' }) returned!: number;
+  @ApiProperty({ type: MoneySplitDto, nullable: true }) split!: MoneySplitDto | null;
+}
+
+/** The order's money as its ledger entries say. */
+export class OrderMoneyDto {
+  @ApiProperty({ description: 'KES received on the order' }) received!: number;
+  @ApiProperty({ description: 'KES given back' }) refunded!: number;
+  @ApiProperty({ description: 'KES received and not given back: what a refund must be' })
+  refundable!: number;
+  @ApiProperty({ type: [MoneyEntryViewDto], description: 'Money in, then money back' })
+  entries!: MoneyEntryViewDto[];
+}
+
 export class OrderDetailData {
   @ApiProperty({
     type: OrderDto,
@@ -56,6 +115,12 @@ export class OrderDetailData {
   })
   actions!: OrderActionCheckDto[];
   @ApiProperty({ type: OrderDocumentsDto }) documents!: OrderDocumentsDto;
+  @ApiProperty({
+    type: OrderMoneyDto,
+    description:
+      "What was received and given back, entry by entry; a customer's view names no staff and no numbers",
+  })
+  money!: OrderMoneyDto;
   @ApiProperty({
     type: OrderShopDto,
     description: 'What receipts and delivery notes print as the seller',

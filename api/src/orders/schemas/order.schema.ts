@@ -66,7 +66,21 @@ export class PaymentDetails {
   @Prop({ type: String, default: undefined }) receiptKey?: string;
 }
 
-/** One M-Pesa paybill payment credited to an order (its TransID counts once). */
+/**
+ * One money-ledger entry credited to the order, with how it counted (deposit, balance, beyond the
+ * total): pushed in the same conditional write that adds its amount, so an entry counts once.
+ */
+@Schema({ _id: false })
+export class MoneyCredit {
+  @Prop({ required: true }) entry!: string;
+  @Prop({ required: true }) amount!: number;
+  @Prop({ default: 0 }) deposit!: number;
+  @Prop({ default: 0 }) balance!: number;
+  @Prop({ default: 0 }) excess!: number;
+  @Prop({ required: true }) at!: Date;
+}
+
+/** One M-Pesa paybill payment credited to an order before the money ledger (read by the migration). */
 @Schema({ _id: false })
 export class MpesaCredit {
   @Prop({ required: true }) transId!: string;
@@ -168,11 +182,16 @@ export class Order {
   @Prop({ default: false }) ledgerSettled!: boolean;
   @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;
   /**
-   * Paybill money credited toward the order while it was unpaid (part payments add up; the one
-   * that reaches the amount due pays it), and the M-Pesa transactions it came from, each once.
+   * Money credited toward the order (part payments add up; the one that reaches the amount due
+   * pays it); older orders' paybill credits are in `mpesaCredits`.
    */
   @Prop({ default: 0 }) amountPaid!: number;
   @Prop({ type: [MpesaCredit], default: undefined }) mpesaCredits?: MpesaCredit[];
+  /**
+   * The money-ledger entries credited to the order (issue 38): `amountPaid` is their sum, moved in
+   * the same conditional write (`money:check` proves it).
+   */
+  @Prop({ type: [MoneyCredit], default: undefined }) moneyCredits?: MoneyCredit[];
   /** A booking of seedlings still growing; null on an ordinary order. */
   @Prop({ type: OrderBooking, default: null }) booking?: OrderBooking | null;
   createdAt!: Date;

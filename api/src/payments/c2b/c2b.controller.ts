@@ -16,6 +16,7 @@ import {
   ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
 import { Answer, said, type Answered } from '../../common/answer';
@@ -52,6 +53,8 @@ import { MpesaRefundsService } from './mpesa-refunds.service';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 
 const RESULT_KINDS = ['status', 'reversal', 'b2c', 'timeout'] as const;
+/** A refund's id as the API gives it: what it refunds, a colon, that thing's id. */
+const REFUND_ID = /^(out|payment|excess|order):[0-9A-Za-z]{1,40}$/;
 
 const paymentView = (p: C2bPayment) => ({
   transId: p._id,
@@ -249,13 +252,45 @@ export class C2bController {
     return { payments: payments.map(paymentView), refunds: refunds.map(refundView) };
   }
 
-  @Post('refunds/:id/retry')
+  @Post('refunds/:refundId/retry')
   @HttpCode(200)
   @Auth('admin', 'staff')
-  @ApiOperation({ summary: 'Send a failed M-Pesa refund again (only a failed one: never twice)' })
+  @ApiOperation({
+    summary:
+      'Send a failed M-Pesa refund again (only a failed one: never twice; two retries at once: one 409)',
+  })
+  @ApiParam({
+    name: 'refundId',
+    description:
+      "The refund's id as the API gives it (`refunds[].id`): `out:<entry>`, `payment:<M-Pesa code>`, `excess:<M-Pesa code>`, or `order:<order id>` for refunds from before the money ledger",
+    schema: { type: 'string', pattern: REFUND_ID.source },
+  })
   @Answer('Refund sent again', MpesaRefundResponseDto)
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Sent already, or on its way' })
-  async retry(@CurrentUser() actor: Principal, @Param('id') id: string): Promise<MpesaRefundData> {
+  async retry(
+    @CurrentUser() actor: Principal,
+    @Param('refundId') id: string,
+  ): Promise<MpesaRefundData> {
+    if (!REFUND_ID.test(id)) throw new BadRequestException('Not a refund id');
     return { refund: refundView(await this.refunds.retry(actor, id)) };
+  }
+
+  @Post('c2b/:transId/check')
+  @HttpCode(200)
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      'Ask M-Pesa again about an inbox payment its status query did not confirm (it cannot be assigned or paid out until confirmed)',
+  })
+  @Answer('Asked M-Pesa again', C2bPaymentResponseDto)
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'Not in the inbox, or checks are off',
+  })
+  async checkAgain(
+    @CurrentUser() actor: Principal,
+    @Param('transId') transId: string,
+  ): Promise<C2bPaymentData> {
+    return { payment: paymentView(await this.c2b.checkAgain(actor, transId.toUpperCase())) };
   }
 }

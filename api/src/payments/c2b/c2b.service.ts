@@ -17,6 +17,8 @@ import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
+import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
+import { badAmount, MoneyLedgerService } from '../../money/money-ledger.service';
 import { closedReason, OrderCredits } from '../../orders/order-credits';
 import type { OrderRecord } from '../../orders/order.types';
 import { OrdersService } from '../../orders/orders.service';
@@ -56,6 +58,7 @@ export class C2bService {
     private readonly orders: OrdersService,
     private readonly credits: OrderCredits,
     private readonly refunds: MpesaRefundsService,
+    private readonly ledger: MoneyLedgerService,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -92,8 +95,45 @@ export class C2bService {
       await this.payments.updateOne({ _id: notice.transId }, { $inc: { confirmations: 1 } });
       return;
     }
+    // The money ledger's entry: one per code, whichever way the money came. An amount that is not
+    // whole shillings within bounds, or a code already on an entry, waits in the inbox with why.
+    const held = await this.entryOf(notice.transId);
+    if (typeof held === 'string') {
+      await this.toInbox(
+        (await this.payments.findById(notice.transId).lean<C2bPayment>())!,
+        held,
+        this.settings?.c2b.verify ? 'verifying' : 'matching',
+      );
+      return;
+    }
     if (this.settings?.c2b.verify) await this.query(notice.transId);
     else await this.match(notice.transId);
+  }
+
+  /**
+   * The ledger entry of a paybill payment (written once, open in the inbox until credited), or why
+   * it has none: an amount that is not whole shillings within bounds, or a code already recorded.
+   */
+  private async entryOf(transId: string): Promise<MoneyEntryRecord | string> {
+    const p = await this.payments.findById(transId).lean<C2bPayment>();
+    if (!p) return 'No such paybill payment';
+    const bad = badAmount(p.amount);
+    if (bad) return `${bad}: it is not credited to any order; give it back by hand`;
+    const written = await this.ledger.recordIn(MPESA_ACTOR, {
+      _id: MoneyLedgerService.inId('paybill', p._id),
+      kind: 'paybill',
+      code: p._id,
+      amount: p.amount,
+      orderId: null,
+      purchaseNumber: null,
+      payer: toMpesaPhone(p.phone) ?? null,
+      state: 'open',
+      at: new Date(p.paidAt),
+      ...(this.settings?.c2b.verify ? { unconfirmed: true } : {}),
+    });
+    if (written.state === 'code-taken')
+      return `M-Pesa code ${p._id} is already recorded ${written.entry.purchaseNumber ? `for order ${written.entry.purchaseNumber}` : 'for another payment'}; this confirmation counts for nothing`;
+    return written.entry;
   }
 
   /** The status query's result: the payment counts only if M-Pesa knows it, completed, for this amount. */
@@ -124,6 +164,11 @@ export class C2bService {
     }
     // The status query names the payer's number where the confirmation may carry it masked.
     const debit = /^(254\d{9})\b/.exec(String(p.get('DebitPartyName') ?? ''))?.[1];
+    await this.ledger.update(
+      MoneyLedgerService.inId('paybill', payment._id),
+      { state: 'open' },
+      { unconfirmed: false, verified: true, ...(debit ? { payer: debit } : {}) },
+    );
     const moved = await this.payments.updateOne(
       { _id: payment._id, status: 'verifying' },
       { $set: { status: 'matching', ...(debit ? { phone: debit } : {}) } },
@@ -164,6 +209,7 @@ export class C2bService {
     if (!order) throw new NotFoundException('No order with this purchase number');
     const closed = closedReason(order);
     if (closed) throw new ConflictException(`This payment cannot be assigned: ${closed}`);
+    await this.usable(transId);
     const claimed = await this.payments.updateOne(
       { _id: transId, status: 'inbox' },
       { $set: { status: 'matching' } },
@@ -184,44 +230,60 @@ export class C2bService {
 
   /**
    * Staff have a payment given back: an inbox payment is reversed whole; a matched one's excess
-   * (an over-payment) goes back by B2C.
+   * (an over-payment) goes back by B2C to the number M-Pesa confirmed paid it. Each is an outgoing
+   * ledger entry against the payment's entry, so nothing goes back twice or beyond what came in.
    */
   async refund(actor: Actor, transId: string): Promise<C2bPayment> {
     const payment = await this.payments.findById(transId).lean<C2bPayment>();
     if (!payment) throw new NotFoundException('No paybill payment with this M-Pesa code');
     if (payment.status === 'inbox') {
+      const entry = await this.usable(transId);
       const marked = await this.payments.updateOne(
         { _id: transId, status: 'inbox' },
         { $set: { status: 'refund', refundId: `payment:${transId}` } },
       );
       if (marked.modifiedCount !== 1) throw await this.notInInbox(transId);
-      await this.refunds.request(actor, {
-        _id: `payment:${transId}`,
-        method: 'reversal',
-        amount: payment.amount,
-        orderId: null,
-        purchaseNumber: null,
-        originalTransId: transId,
-        phone: toMpesaPhone(payment.phone) ?? '',
+      await this.payOut(
+        actor,
+        payment,
+        entry,
+        'inbox',
+        entry.amount,
+        'reversal',
+        `payment:${transId}`,
+      ).catch(async (error: unknown) => {
+        await this.payments.updateOne(
+          { _id: transId, status: 'refund' },
+          { $set: { status: 'inbox', refundId: null } },
+        );
+        throw error;
       });
     } else if (payment.status === 'matched' && payment.excess > 0 && !payment.refundId) {
-      const phone = toMpesaPhone(payment.phone);
-      if (!phone)
-        throw new BadRequestException("The payer's phone is not known: refund the excess by hand");
+      const entry = await this.ledger.findById(MoneyLedgerService.inId('paybill', transId));
+      if (!entry?.payer || !entry.verified)
+        throw new BadRequestException(
+          "M-Pesa has not confirmed the payer's number (the status query did not check it): give the excess back by hand",
+        );
       const marked = await this.payments.updateOne(
         { _id: transId, refundId: null },
         { $set: { refundId: `excess:${transId}` } },
       );
       if (marked.modifiedCount !== 1)
         throw new ConflictException('This payment is being refunded already');
-      await this.refunds.request(actor, {
-        _id: `excess:${transId}`,
-        method: 'b2c',
-        amount: payment.excess,
-        orderId: payment.orderId,
-        purchaseNumber: payment.purchaseNumber,
-        originalTransId: transId,
-        phone,
+      await this.payOut(
+        actor,
+        payment,
+        entry,
+        'excess',
+        payment.excess,
+        'b2c',
+        `excess:${transId}`,
+      ).catch(async (error: unknown) => {
+        await this.payments.updateOne(
+          { _id: transId, refundId: `excess:${transId}` },
+          { $set: { refundId: null } },
+        );
+        throw error;
       });
     } else {
       throw new ConflictException(
@@ -231,6 +293,76 @@ export class C2bService {
       );
     }
     return (await this.payments.findById(transId).lean<C2bPayment>())!;
+  }
+
+  /** Asks M-Pesa again about an inbox payment it did not confirm (its status query). */
+  async checkAgain(actor: Actor, transId: string): Promise<C2bPayment> {
+    if (!this.settings?.c2b.verify)
+      throw new ConflictException(
+        'Paybill payments are not checked with M-Pesa (MPESA_C2B_VERIFY is off)',
+      );
+    const moved = await this.payments.updateOne(
+      { _id: transId, status: 'inbox' },
+      { $set: { status: 'verifying', queries: 0, lastQueriedAt: null, reason: '' } },
+    );
+    if (moved.modifiedCount !== 1) throw await this.notInInbox(transId);
+    await this.audit.record(
+      actor,
+      'payment.mpesa.c2b.check',
+      `${actor.fullName} asked M-Pesa again about paybill payment ${transId}`,
+    );
+    await this.query(transId);
+    return (await this.payments.findById(transId).lean<C2bPayment>())!;
+  }
+
+  /**
+   * The entry of an inbox payment that may be used (assigned, given back): 409 when it has none
+   * (a code already recorded, an amount not believed) or M-Pesa did not confirm it.
+   */
+  private async usable(transId: string): Promise<MoneyEntryRecord> {
+    const entry = await this.ledger.findById(MoneyLedgerService.inId('paybill', transId));
+    if (!entry) {
+      const payment = await this.payments.findById(transId).lean<C2bPayment>();
+      if (!payment) throw new NotFoundException('No paybill payment with this M-Pesa code');
+      throw new ConflictException(
+        `This payment is not money the shop can use: ${payment.reason || 'it has no entry in the money ledger'}`,
+      );
+    }
+    if (entry.unconfirmed)
+      throw new ConflictException(
+        'M-Pesa did not confirm this payment: check it again; it cannot be assigned or paid out until it is confirmed',
+      );
+    return entry;
+  }
+
+  /** One outgoing entry against a payment's entry, recorded, and its M-Pesa transfer asked for. */
+  private async payOut(
+    actor: Actor,
+    payment: C2bPayment,
+    entry: MoneyEntryRecord,
+    purpose: 'inbox' | 'excess',
+    amount: number,
+    kind: 'reversal' | 'b2c',
+    id: string,
+  ): Promise<void> {
+    const [out] = await this.ledger.takeOut(
+      actor,
+      [{ of: entry, amount, kind, send: true }],
+      purpose,
+      '',
+      [id],
+    );
+    await this.ledger.finishOut([out!]);
+    await this.refunds.request(actor, {
+      _id: out!,
+      method: kind,
+      amount,
+      orderId: payment.orderId,
+      purchaseNumber: payment.purchaseNumber,
+      originalTransId: payment._id,
+      phone: kind === 'b2c' ? entry.payer! : (entry.payer ?? ''),
+    });
+    await this.ledger.update(out!, { transfer: null }, { transfer: out! });
   }
 
   /** The inbox: payments that matched nothing (or several), and over-payments not yet refunded. */
@@ -314,14 +446,32 @@ export class C2bService {
   ): Promise<void> {
     let result;
     try {
-      result = await this.credits.credit(actor, order, {
-        transId: payment._id,
-        amount: payment.amount,
-        timePaid: new Date(payment.paidAt),
-        how: { account: 'by its account number', phone: "by the payer's phone", staff: 'assigned' }[
-          how
-        ],
-      });
+      const held = await this.entryOf(payment._id);
+      if (typeof held === 'string') throw new ConflictException(held);
+      const entry = await this.ledger.claim(
+        held._id,
+        { orderId: order._id, purchaseNumber: order.purchaseNumber },
+        actor,
+      );
+      if (!entry) {
+        const now = await this.ledger.findById(held._id);
+        if (now?.state !== 'credited' || now.orderId !== order._id)
+          throw new ConflictException(
+            now?.unconfirmed
+              ? 'M-Pesa did not confirm this payment: check it again'
+              : `This payment is already credited${now?.purchaseNumber ? ` to order ${now.purchaseNumber}` : ''}`,
+          );
+        result = { state: 'already' as const };
+      } else {
+        result = await this.credits.credit(actor, order, entry, {
+          how: {
+            account: 'by its account number',
+            phone: "by the payer's phone",
+            staff: 'assigned',
+          }[how],
+          timePaid: new Date(payment.paidAt),
+        });
+      }
     } catch (error) {
       if (rethrow || !(error instanceof HttpException) || error.getStatus() >= 500) throw error;
       return this.toInbox(payment, error.message, from);
@@ -335,7 +485,9 @@ export class C2bService {
           orderId: order._id,
           purchaseNumber: order.purchaseNumber,
           matchedBy: how,
-          excess: result.state === 'paid' ? result.excess : 0,
+          ...(result.state === 'already'
+            ? {}
+            : { excess: result.state === 'paid' ? result.excess : 0 }),
         },
       },
     );

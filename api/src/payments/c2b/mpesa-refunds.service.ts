@@ -2,24 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { formatMoney, toMpesaPhone } from '@spc/shared-contracts';
+import { formatMoney } from '@spc/shared-contracts';
 import { AuditService } from '../../audit/audit.service';
 import { isDuplicateKeyError } from '../../common/mongo-errors';
 import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
-import { OrdersService } from '../../orders/orders.service';
+import { MoneyLedgerService } from '../../money/money-ledger.service';
 import { OrderRefund } from '../../orders/schemas/order-refund.schema';
 import { DarajaClient, DarajaError } from '../daraja.client';
 import { MPESA_ACTOR } from '../mpesa.service';
-import { C2bPayment, MpesaRefund } from './c2b.schemas';
+import { MpesaRefund } from './c2b.schemas';
 import type { DarajaResult } from './daraja-messages';
 
 /** A refund claimed for sending this long ago without Daraja's answer is sent again. */
 const STALE_SENDING_MS = 60_000;
-/** M-Pesa Express prompt references are not M-Pesa transactions: they cannot be reversed. */
-const PROMPT_REFERENCE = /^ws_CO_/i;
 
 export type NewRefund = Pick<
   MpesaRefund,
@@ -41,10 +39,9 @@ export class MpesaRefundsService {
 
   constructor(
     @InjectModel(MpesaRefund.name) private readonly refunds: Model<MpesaRefund>,
-    @InjectModel(C2bPayment.name) private readonly payments: Model<C2bPayment>,
     @InjectModel(OrderRefund.name) private readonly orderRefunds: Model<OrderRefund>,
     private readonly daraja: DarajaClient,
-    private readonly orders: OrdersService,
+    private readonly ledger: MoneyLedgerService,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -77,12 +74,19 @@ export class MpesaRefundsService {
   async retry(actor: Actor, id: string): Promise<MpesaRefund> {
     const refund = await this.refunds.findById(id).lean<MpesaRefund>();
     if (!refund) throw new NotFoundException('No M-Pesa refund with this id');
-    if (refund.status !== 'failed')
+    // Claimed back to `queued` from `failed` once: of two retries at once, one sends it.
+    const claimed = await this.refunds.updateOne(
+      { _id: id, status: 'failed', attempts: refund.attempts },
+      { $set: { status: 'queued' } },
+    );
+    if (claimed.modifiedCount !== 1) {
+      const now = await this.refunds.findById(id).lean<MpesaRefund>();
       throw new ConflictException(
-        refund.status === 'sent'
+        now?.status === 'sent'
           ? 'This refund was sent already'
           : 'This refund is being sent: wait for M-Pesa’s answer',
       );
+    }
     await this.audit.record(
       actor,
       'payment.mpesa.refund.retried',
@@ -225,27 +229,28 @@ export class MpesaRefundsService {
     );
   }
 
-  /** Refunds recorded with a cancellation to be sent by M-Pesa, and sends still unanswered. */
+  /**
+   * Paybacks the money ledger recorded to send by M-Pesa that have no transfer yet (a cancelled
+   * order's refund, a released or refunded booking's), and sends still unanswered.
+   */
   async sweep(): Promise<void> {
-    const recorded = await this.orderRefunds
-      .find({ sendByMpesa: true, reference: '' })
-      .sort({ refundedAt: 1 })
-      .limit(20)
-      .lean<(OrderRefund & { _id: unknown })[]>();
-    for (const r of recorded) {
-      if (await this.refunds.exists({ _id: `order:${r.orderId}` })) continue;
-      const plan = await this.planForOrder(r.orderId, r.amount);
-      if (!plan) continue;
+    for (const out of await this.ledger.toSend()) {
+      const of = out.of ? await this.ledger.findById(out.of) : null;
+      if (!of || (out.kind !== 'reversal' && out.kind !== 'b2c')) continue;
       await this.request(
-        { id: 'refund', role: 'system', fullName: r.refundedByName },
+        { id: out.byId || 'refund', role: 'system', fullName: out.byName || 'The shop' },
         {
-          _id: `order:${r.orderId}`,
-          orderId: r.orderId,
-          purchaseNumber: r.purchaseNumber,
-          amount: r.amount,
-          ...plan,
+          _id: out._id,
+          method: out.kind,
+          amount: out.amount,
+          orderId: out.orderId,
+          purchaseNumber: out.purchaseNumber,
+          originalTransId: of.code ?? of.reference,
+          // B2C only ever to the number that paid.
+          phone: out.kind === 'b2c' ? (out.payer ?? '') : '',
         },
       );
+      await this.ledger.update(out._id, { transfer: null }, { transfer: out._id });
     }
     const due = await this.refunds
       .find({
@@ -257,31 +262,6 @@ export class MpesaRefundsService {
       .limit(20)
       .lean<MpesaRefund[]>();
     for (const r of due) await this.send(r._id);
-  }
-
-  /**
-   * How an order's money goes back: a reversal when one M-Pesa transaction (paybill or prompt, with
-   * a real receipt) paid exactly this amount, else B2C to the payer's (or the order's) phone.
-   */
-  private async planForOrder(
-    orderId: string,
-    amount: number,
-  ): Promise<Pick<MpesaRefund, 'method' | 'originalTransId' | 'phone'> | null> {
-    const order = await this.orders.findAnyOrder(orderId);
-    if (!order) return null;
-    const credited = await this.payments.find({ orderId, status: 'matched' }).lean<C2bPayment[]>();
-    const code = order.paymentDetails?.transactionCode ?? '';
-    const single =
-      credited.length === 1
-        ? credited[0]!
-        : credited.length === 0 && code && !PROMPT_REFERENCE.test(code)
-          ? { _id: code, amount: order.paymentDetails?.amount ?? 0, phone: '' }
-          : null;
-    const phone =
-      toMpesaPhone(credited[0]?.phone ?? '') ?? toMpesaPhone(order.guestInfo.phoneNumber) ?? '';
-    if (single && single.amount === amount)
-      return { method: 'reversal', originalTransId: single._id, phone };
-    return { method: 'b2c', originalTransId: single?._id ?? null, phone };
   }
 
   private async finish(
@@ -310,6 +290,8 @@ export class MpesaRefundsService {
       },
     );
     if (done.modifiedCount !== 1) return;
+    if (r.success && r.transactionId)
+      await this.ledger.update(refund._id, { direction: 'out' }, { reference: r.transactionId });
     if (r.success && refund.orderId)
       await this.orderRefunds.updateOne(
         { orderId: refund.orderId, sendByMpesa: true, reference: '' },

@@ -1,0 +1,268 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { FilterQuery, Model } from 'mongoose';
+import { duplicateKeyField, isDuplicateKeyError } from '../common/mongo-errors';
+import { MONEY_CODE_INDEX, MoneyEntry, type MoneyEntryState } from './schemas/money-entry.schema';
+
+/** An entry as the ledger answers it. */
+export type MoneyEntryRecord = Omit<MoneyEntry, 'createdAt' | 'updatedAt'> & {
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A new entry: what it is; the ledger fills in its state of giving back. */
+export type NewMoneyEntry = Pick<
+  MoneyEntry,
+  '_id' | 'direction' | 'kind' | 'amount' | 'orderId' | 'purchaseNumber' | 'payer' | 'state' | 'at'
+> &
+  Partial<
+    Pick<
+      MoneyEntry,
+      | 'code'
+      | 'reference'
+      | 'unconfirmed'
+      | 'verified'
+      | 'split'
+      | 'of'
+      | 'purpose'
+      | 'send'
+      | 'byId'
+      | 'byName'
+      | 'byRole'
+      | 'claimedAt'
+    >
+  >;
+
+/** What inserting an entry came to: written, the same entry already there, or its code taken. */
+export type Inserted =
+  | { state: 'new'; entry: MoneyEntryRecord }
+  | { state: 'exists'; entry: MoneyEntryRecord }
+  | { state: 'code-taken'; entry: MoneyEntryRecord };
+
+/**
+ * The money ledger's storage: every method is one atomic operation on one entry (an insert under
+ * the unique code, or a conditional update), named for what it means.
+ */
+@Injectable()
+export class MoneyLedgerRepository {
+  constructor(@InjectModel(MoneyEntry.name) private readonly entries: Model<MoneyEntry>) {}
+
+  /** Writes an entry once: its id or its code already there answers that entry instead. */
+  async insert(entry: NewMoneyEntry): Promise<Inserted> {
+    try {
+      const doc = await this.entries.create({
+        reference: '',
+        split: null,
+        returnable: entry.direction === 'in' ? entry.amount : 0,
+        returned: 0,
+        returns: [],
+        of: null,
+        purpose: null,
+        send: false,
+        transfer: null,
+        byId: '',
+        byName: '',
+        byRole: '',
+        claimedAt: null,
+        ...entry,
+      });
+      return { state: 'new', entry: doc.toObject() as MoneyEntryRecord };
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const byCode =
+        entry.code &&
+        (duplicateKeyField(error) === 'code' || String(error).includes(MONEY_CODE_INDEX));
+      const other = byCode ? await this.findByCode(entry.code!) : await this.findById(entry._id);
+      if (!other) throw error;
+      return { state: other._id === entry._id ? 'exists' : 'code-taken', entry: other };
+    }
+  }
+
+  findById(id: string): Promise<MoneyEntryRecord | null> {
+    return this.entries.findById(id).lean<MoneyEntryRecord>().exec();
+  }
+
+  findByCode(code: string): Promise<MoneyEntryRecord | null> {
+    return this.entries.findOne({ code }).lean<MoneyEntryRecord>().exec();
+  }
+
+  /** An order's entries, oldest first. */
+  ofOrder(orderId: string): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({ orderId })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /** Entries of these kinds moved in [from, to), for the money figures. */
+  between(direction: 'in' | 'out', from: Date, to: Date): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({
+        direction,
+        at: { $gte: from, $lt: to },
+        state: direction === 'in' ? 'credited' : 'recorded',
+      })
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /** An open (inbox) entry claimed for an order, once; null when it is not open, or unconfirmed. */
+  claim(
+    id: string,
+    order: { orderId: string; purchaseNumber: string },
+    by: { id: string; fullName: string; role: string },
+  ): Promise<MoneyEntryRecord | null> {
+    return this.entries
+      .findOneAndUpdate(
+        {
+          _id: id,
+          direction: 'in',
+          returned: 0,
+          unconfirmed: { $ne: true },
+          // Open in the inbox, or already claimed for this order (a retry after a crash).
+          $or: [{ state: 'open' }, { state: 'claimed', orderId: order.orderId }],
+        },
+        {
+          $set: {
+            state: 'claimed',
+            orderId: order.orderId,
+            purchaseNumber: order.purchaseNumber,
+            claimedAt: new Date(),
+            byId: by.id,
+            byName: by.fullName,
+            byRole: by.role,
+          },
+        },
+        { new: true },
+      )
+      .lean<MoneyEntryRecord>()
+      .exec();
+  }
+
+  /** A claimed entry counts on its order now, with its split. */
+  async credited(id: string, orderId: string, split: MoneyEntry['split']): Promise<boolean> {
+    const res = await this.entries.updateOne(
+      { _id: id, orderId, state: { $in: ['claimed', 'credited'] } },
+      { $set: { state: 'credited', split, claimedAt: null } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** A claim the order refused: back to the inbox (`open`), or gone (an entry made for the claim). */
+  async unclaim(id: string, to: 'open' | 'gone'): Promise<void> {
+    if (to === 'gone') {
+      await this.entries.deleteOne({ _id: id, state: 'claimed' });
+      return;
+    }
+    await this.entries.updateOne(
+      { _id: id, state: 'claimed' },
+      { $set: { state: 'open', orderId: null, purchaseNumber: null, claimedAt: null } },
+    );
+  }
+
+  /** Claims or outgoing entries left midway since before `before` (a crash). */
+  unfinished(before: Date, limit = 50): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({ state: { $in: ['claimed', 'claiming'] }, claimedAt: { $lt: before } })
+      .limit(limit)
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /**
+   * Takes `amount` of an incoming entry for outgoing entry `outId`: once per outgoing entry, and
+   * never beyond what the incoming one brought less what went back already. False when it cannot.
+   */
+  async takeReturn(
+    inId: string,
+    outId: string,
+    amount: number,
+    states: MoneyEntryState[],
+  ): Promise<boolean> {
+    const res = await this.entries.updateOne(
+      {
+        _id: inId,
+        direction: 'in',
+        state: { $in: states },
+        returnable: { $gte: amount },
+        'returns.out': { $ne: outId },
+      },
+      {
+        $inc: { returnable: -amount, returned: amount },
+        $push: { returns: { out: outId, amount } },
+      },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Gives back what `takeReturn` took for `outId` (its step did not happen). */
+  async untakeReturn(inId: string, outId: string): Promise<void> {
+    const doc = await this.entries
+      .findOne({ _id: inId, 'returns.out': outId })
+      .lean<MoneyEntryRecord>();
+    const taken = doc?.returns.find((r) => r.out === outId);
+    if (!taken) return;
+    await this.entries.updateOne(
+      { _id: inId, 'returns.out': outId },
+      {
+        $inc: { returnable: taken.amount, returned: -taken.amount },
+        $pull: { returns: { out: outId } },
+      },
+    );
+  }
+
+  /** An outgoing entry's state from `from`; false when it was not in it. */
+  async setState(
+    id: string,
+    from: MoneyEntryState,
+    to: MoneyEntryState,
+    set: Partial<MoneyEntry> = {},
+  ): Promise<boolean> {
+    const res = await this.entries.updateOne(
+      { _id: id, state: from },
+      {
+        $set: {
+          state: to,
+          ...(to === 'recorded' || to === 'credited' ? { claimedAt: null } : {}),
+          ...set,
+        },
+      },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  async remove(id: string, state: MoneyEntryState): Promise<void> {
+    await this.entries.deleteOne({ _id: id, state });
+  }
+
+  /** Sets fields of an entry that matches `guard` (its code, its transfer, confirmed); false if not. */
+  async update(
+    id: string,
+    guard: FilterQuery<MoneyEntry>,
+    set: Partial<MoneyEntry>,
+  ): Promise<boolean> {
+    try {
+      const res = await this.entries.updateOne({ _id: id, ...guard }, { $set: set });
+      return res.modifiedCount === 1;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Recorded outgoing entries to send through Daraja that have no transfer yet. */
+  toSend(limit = 20): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({ send: true, transfer: null, state: 'recorded' })
+      .limit(limit)
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /** Every entry, in pages, for `money:check` and the migration's idempotence. */
+  async *all(filter: FilterQuery<MoneyEntry> = {}): AsyncGenerator<MoneyEntryRecord> {
+    for await (const doc of this.entries.find(filter).lean<MoneyEntryRecord>().cursor())
+      yield doc as MoneyEntryRecord;
+  }
+}
