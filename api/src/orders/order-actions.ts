@@ -244,7 +244,11 @@ export const ORDER_STEPS = {
           message: 'A refund is decided by the shop: cancel without a refund, or ask the shop',
           code: 'ASK_THE_SHOP',
         });
-      if (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+      // (Beyond Pending the state table's own reason answers: only the shop cancels then.)
+      if (
+        order.orderStatus === 'Pending' &&
+        (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+      )
         throw new ConflictException({
           message: `We have received ${formatMoney(order.amountPaid)} on order ${order.purchaseNumber}: ask the shop to cancel it, and it will refund you`,
           code: 'ASK_THE_SHOP',

@@ -67,7 +67,7 @@ export class OrderMoney {
     if (!refundable) return null;
     if (!refund) {
       throw new ConflictException(
-        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${refundable.toLocaleString('en-US')} to give back). To cancel it, record the refund: its method, amount and reference.`,
+        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${refundable.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
       );
     }
     const request =
