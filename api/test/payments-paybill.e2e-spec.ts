@@ -673,7 +673,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
         .replace('{kind}', 'status')
         .replace('{transId}', 'TNOSUCH000')
         .replace('{orderId}', '665f1c2b9d3e4a0012345679')
-        .replace('{id}', 'order%3A665f1c2b9d3e4a0012345679');
+        .replace('{refundId}', 'order%3A665f1c2b9d3e4a0012345679');
     for (const [route, who] of Object.entries(PAYBILL_ROUTES)) {
       const call = () => {
         const [method] = route.split(' ');

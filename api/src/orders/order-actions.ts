@@ -307,15 +307,23 @@ export const ORDER_STEPS = {
     // Unpaid still: a payment recorded meanwhile puts the order in the sales record.
     guard: ({ order }) => ({
       paymentStatus: 'Pending',
+      amountPaid: { $not: { $gt: 0 } },
       orderStatus:
         order.orderStatus === 'Cancelled'
           ? 'Cancelled'
           : { $in: ORDER_RULES.delete.from.filter((s) => s !== 'Cancelled') },
     }),
-    prepare: ({ order, now }) =>
-      order.orderStatus === 'Cancelled'
+    prepare: ({ order, now }) => {
+      // Money received is in the books: the order is cancelled with its refund, never deleted.
+      if (order.amountPaid > 0)
+        throw new ConflictException({
+          message: `${formatMoney(order.amountPaid)} was received on order ${order.purchaseNumber}: cancel it with its refund instead of deleting it`,
+          code: 'SALES_RECORD',
+        });
+      return order.orderStatus === 'Cancelled'
         ? { $set: { orderStatus: 'Cancelled' } }
-        : cancelChange(now),
+        : cancelChange(now);
+    },
     // Told once, when the delete is what cancels it.
     sms: ({ order }) => (order.orderStatus === 'Cancelled' ? undefined : 'cancelled'),
     after: async ({ placement, orders, actor }, updated) => {

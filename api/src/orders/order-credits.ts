@@ -211,7 +211,11 @@ export class OrderCredits {
     let current = order;
     for (let attempt = 1; ; attempt++) {
       if (current.credited.includes(entry._id)) {
-        await this.ledger.credited(entry._id, current._id, null);
+        await this.ledger.credited(
+          entry._id,
+          current._id,
+          await this.orders.creditOf(current._id, entry._id),
+        );
         return { state: 'already', order: current };
       }
       const plan = creditRule(current, entry.amount, purpose, closedReason(current));

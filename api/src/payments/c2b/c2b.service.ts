@@ -18,7 +18,11 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
 import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
-import { badAmount, MoneyLedgerService } from '../../money/money-ledger.service';
+import {
+  badAmount,
+  MoneyLedgerService,
+  MPESA_CEILING_KES,
+} from '../../money/money-ledger.service';
 import { closedReason, OrderCredits } from '../../orders/order-credits';
 import type { OrderRecord } from '../../orders/order.types';
 import { OrdersService } from '../../orders/orders.service';
@@ -117,7 +121,7 @@ export class C2bService {
   private async entryOf(transId: string): Promise<MoneyEntryRecord | string> {
     const p = await this.payments.findById(transId).lean<C2bPayment>();
     if (!p) return 'No such paybill payment';
-    const bad = badAmount(p.amount);
+    const bad = badAmount(p.amount, MPESA_CEILING_KES);
     if (bad) return `${bad}: it is not credited to any order; give it back by hand`;
     const written = await this.ledger.recordIn(MPESA_ACTOR, {
       _id: MoneyLedgerService.inId('paybill', p._id),
