@@ -358,9 +358,17 @@ export class OrderCredits {
       );
       written = await this.ledger.recordIn(actor, base);
     }
-    const entry = written.entry;
-    if (entry.state === 'credited' || entry.orderId !== order._id)
-      return { state: 'already', order };
+    let entry: MoneyEntryRecord | null = written.entry;
+    if (entry.state === 'credited') return { state: 'already', order };
+    // Settled again after a crash: an entry its order never took (back in the ledger with no
+    // order) is claimed for it again; one claimed for another order is not ours.
+    if (entry.state === 'open')
+      entry = await this.ledger.claim(
+        entry._id,
+        { orderId: order._id, purchaseNumber: order.purchaseNumber },
+        actor,
+      );
+    if (!entry || entry.orderId !== order._id) return { state: 'already', order };
     return this.credit(actor, order, entry, { how: 'M-Pesa Express', timePaid: prompt.timePaid });
   }
 

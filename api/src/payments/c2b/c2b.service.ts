@@ -18,11 +18,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
 import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
-import {
-  badAmount,
-  MoneyLedgerService,
-  MPESA_CEILING_KES,
-} from '../../money/money-ledger.service';
+import { badAmount, MoneyLedgerService, MPESA_CEILING_KES } from '../../money/money-ledger.service';
 import { closedReason, OrderCredits } from '../../orders/order-credits';
 import type { OrderRecord } from '../../orders/order.types';
 import { OrdersService } from '../../orders/orders.service';
