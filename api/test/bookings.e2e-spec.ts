@@ -594,6 +594,60 @@ describe('bookings: deposit, balance, release, affected', () => {
       .set(bearer(staff.accessToken))
       .expect(400);
   });
+
+  it('a booking paid in full whose batch failed stays paid when moved: no balance asked for, dispatched from the new batch', async () => {
+    const batch = await newBatch(100, 30);
+    const next = await newBatch(100, 90);
+    const o = await book(batch._id, 2);
+    await deposit(o, 300, 'SBK6PAID01').expect(200);
+    await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: 700 } })
+      .expect(200);
+    expect(await get(o._id)).toMatchObject({
+      paymentStatus: 'Paid',
+      amountPaid: 1000,
+      booking: { state: 'Paid' },
+    });
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/fail`)
+      .set(bearer(staff.accessToken))
+      .send({ note: 'Blight' })
+      .expect(201);
+    expect((await get(o._id)).booking).toMatchObject({ state: 'Affected', problem: 'failed' });
+
+    const moved = await m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/move`)
+      .set(bearer(staff.accessToken))
+      .send({ batchId: next._id })
+      .expect(200);
+    expect(moved.body.order).toMatchObject({
+      paymentStatus: 'Paid',
+      amountPaid: 1000,
+      amountDueNow: 0,
+      booking: { state: 'Paid', batchId: next._id, movedFromBatchId: batch._id },
+    });
+
+    await readyBatch(next._id);
+    await life.sweep();
+    expect(await get(o._id)).toMatchObject({
+      paymentStatus: 'Paid',
+      amountDueNow: 0,
+      booking: { state: 'Paid', balanceDueBy: null },
+    });
+    const before = await batchNow(next._id);
+    await m.t
+      .http()
+      .patch(`/api/orders/inTransit/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(before.quantity - (await batchNow(next._id)).quantity).toBe(2);
+    expect((await get(o._id)).booking!.fulfilledAt).not.toBeNull();
+  });
 });
 
 describe('bookings released with the refund policy', () => {
