@@ -215,7 +215,8 @@ export class OrderPlacementService {
   /**
    * Step 1b of a booking: its batch can be booked for these lines (each of the batch's product;
    * 400/409 with the shopper's message otherwise, nothing written), and its deposit: the share
-   * BOOKING_DEPOSIT_PERCENT of the total (delivery included), in whole KES; the balance is the rest.
+   * BOOKING_DEPOSIT_PERCENT of the total (delivery included), in whole KES and at least KES 1 (a
+   * deposit of 0 could never be taken); the balance is the rest.
    */
   private async bookingTerms(batchId: string, { lines, subtotal, quote }: Priced) {
     const seedlings = lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
@@ -224,7 +225,7 @@ export class OrderPlacementService {
     const batch = await this.batches.checkBookable(batchId, lines[0]!.productId, seedlings);
     const total = subtotal + quote.fee;
     const depositPercent = this.config.bookings.depositPercent;
-    const deposit = Math.round((total * depositPercent) / 100);
+    const deposit = Math.min(total, Math.max(1, Math.round((total * depositPercent) / 100)));
     return {
       batchId: batch._id,
       productName: batch.productName,
