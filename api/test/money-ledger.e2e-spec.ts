@@ -10,11 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type request from 'supertest';
 import { addDays, shopDay } from '../src/reports/shop-time';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
-import {
-  createMpesaTestApp,
-  MPESA_TEST_SETTINGS,
-  type MpesaTestApp,
-} from './support/mpesa';
+import { createMpesaTestApp, MPESA_TEST_SETTINGS, type MpesaTestApp } from './support/mpesa';
 import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld } from './support/shop-world';
 import { sleep, waitFor } from './support/wait';
@@ -304,6 +300,13 @@ describe('money ledger: money moves exactly once', () => {
       phone: asDaraja(o.guestInfo.phoneNumber),
     });
     await until(o._id, (x) => x.amountPaid >= amount);
+    // The order takes the money first, its entry counts a moment later: wait for both.
+    await waitFor(
+      async () => (await moneyOf(o._id)).received,
+      (r) => r >= amount,
+      10_000,
+      50,
+    );
     return paid.transId;
   }
 
@@ -500,7 +503,7 @@ describe('money ledger: money moves exactly once', () => {
     expect(await get(a._id)).toMatchObject({ paymentStatus: 'Paid', amountPaid: a.totalAmount });
   });
 
-  it('a forged paybill confirmation waits unconfirmed in the inbox: assign 409, refund 409; without the status query an excess never goes back by B2C', async () => {
+  it('a forged paybill confirmation waits unconfirmed in the inbox: assign 409, refund 409, nothing sent', async () => {
     const o = await order();
     const forged = newCode();
     await confirmation({
@@ -517,70 +520,7 @@ describe('money ledger: money moves exactly once', () => {
     expect((await inbox()).find((p) => p.transId === forged)).toMatchObject({ status: 'inbox' });
     await sleep(700);
     expect(transfersFor(forged)).toEqual([]);
-
-    // A shortcode without the status query (MPESA_C2B_VERIFY=false): an inbox payment may be
-    // assigned, but its excess goes back only by reversal or by hand, never by B2C.
-    const n = await createMpesaTestApp('money-ledger-unverified', { MPESA_C2B_VERIFY: 'false' });
-    try {
-      const world = await createShopWorld(n.t, { product: { price: 500, quantity: 1000 } });
-      await waitFor(
-        async () => n.sim.c2b.registrations.length,
-        (k) => k > 0,
-        10_000,
-        100,
-      );
-      const placed = await placeOrder(n.t, [{ _id: world.productId, quantity: 2 }], {
-        guestInfo: { ...DELIVERY, phoneNumber: newPhone() },
-      }).expect(201);
-      const target = placed.body.order as Order;
-      const payer = asDaraja(newPhone());
-      const paid = await n.sim.payBill({
-        account: 'nothing like an order',
-        amount: target.totalAmount + 300,
-        phone: payer,
-        validate: false,
-      });
-      const inboxOf = async () =>
-        (
-          await n.t
-            .http()
-            .get('/api/payments/mpesa/inbox')
-            .set(bearer(world.staff.accessToken))
-            .expect(200)
-        ).body.payments as Payment[];
-      await waitFor(
-        async () => (await inboxOf()).find((p) => p.transId === paid.transId)?.status,
-        (s) => s === 'inbox',
-        10_000,
-        100,
-      );
-      await n.t
-        .http()
-        .post(`/api/payments/mpesa/c2b/${paid.transId}/assign`)
-        .set(bearer(world.staff.accessToken))
-        .send({ purchaseNumber: target.purchaseNumber })
-        .expect(200);
-      const credited = (
-        await n.t
-          .http()
-          .get(`/api/orders/${target._id}`)
-          .set(bearer(world.staff.accessToken))
-          .expect(200)
-      ).body.order as Order;
-      expect(credited).toMatchObject({ paymentStatus: 'Paid', excessPaid: 300 });
-      const excess = await n.t
-        .http()
-        .post(`/api/payments/mpesa/c2b/${paid.transId}/refund`)
-        .set(bearer(world.staff.accessToken))
-        .send({});
-      expect(excess.status).toBeGreaterThanOrEqual(400);
-      expect(excess.status).toBeLessThan(500);
-      await sleep(1500);
-      expect(n.sim.c2b.refunds.filter((r) => r.kind === 'b2c')).toEqual([]);
-    } finally {
-      await n.close();
-    }
-  }, 120_000);
+  });
 
   it('a customer never chooses a refund: cancel with a refund is 400 and changes nothing; their part-paid order is the shop to cancel (409 ASK_THE_SHOP)', async () => {
     const phone = newPhone();
@@ -667,7 +607,11 @@ describe('money ledger: money moves exactly once', () => {
       .set(bearer(staff.accessToken))
       .expect(200);
     const money = await moneyOf(b._id);
-    expect(money).toMatchObject({ received: b.totalAmount, refunded: b.totalAmount, refundable: 0 });
+    expect(money).toMatchObject({
+      received: b.totalAmount,
+      refunded: b.totalAmount,
+      refundable: 0,
+    });
     const outs = money.entries.filter((e) => e.direction === 'out');
     expect(outs.map((e) => e.amount).sort((x, y) => x - y)).toEqual(
       [deposit_, balance].sort((x, y) => x - y),
@@ -700,6 +644,11 @@ describe('money ledger: money moves exactly once', () => {
       ),
     );
     expect(statuses(answers)).toEqual([200, ...Array<number>(9).fill(409)]);
+    expect(await get(o._id)).toMatchObject({ orderStatus: 'Cancelled' });
+    // The cancellation that went through gave the 300 back: one outgoing entry, one transfer.
+    const money = await moneyOf(o._id);
+    expect(money).toMatchObject({ received: 300, refunded: 300, refundable: 0 });
+    expect(money.entries.filter((e) => e.direction === 'out')).toHaveLength(1);
     const refunds = await waitFor(
       async () => (await mpesaOf(o._id)).refunds,
       (r) => r.some((x) => x.status === 'sent'),
@@ -710,9 +659,6 @@ describe('money ledger: money moves exactly once', () => {
     expect((await mpesaOf(o._id)).refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 300, status: 'sent' });
     expect(transfersFor(code)).toHaveLength(1);
-    const money = await moneyOf(o._id);
-    expect(money).toMatchObject({ received: 300, refunded: 300, refundable: 0 });
-    expect(money.entries.filter((e) => e.direction === 'out')).toHaveLength(1);
     expect(await get(o._id)).toMatchObject({ orderStatus: 'Cancelled' });
   }, 60_000);
 
@@ -811,10 +757,7 @@ describe('money ledger: money moves exactly once', () => {
     ]);
     // Another customer sees nothing of it.
     const stranger = await registerCustomer(m.t);
-    await http()
-      .get(`/api/orders/${o._id}/detail`)
-      .set(bearer(stranger.accessToken))
-      .expect(404);
+    await http().get(`/api/orders/${o._id}/detail`).set(bearer(stranger.accessToken)).expect(404);
   });
 
   // ============================================================================================
@@ -831,7 +774,11 @@ describe('money ledger: money moves exactly once', () => {
           http()
             .post('/api/payments/mpesa/stk-push')
             .send({ purchaseNumber: o.purchaseNumber, phoneNumber: phone }),
-          m.sim.payBill({ account: o.purchaseNumber, amount: o.totalAmount, phone: asDaraja(phone) }),
+          m.sim.payBill({
+            account: o.purchaseNumber,
+            amount: o.totalAmount,
+            phone: asDaraja(phone),
+          }),
           sleep(150).then(() => deskPay(o, newCode(), o.totalAmount, clerks[3]!)),
         ]);
         expect(prompted.status).toBe(200);
@@ -885,6 +832,35 @@ describe('money ledger: money moves exactly once', () => {
         }
       }
     }, 60_000);
+
+    it('one payment refunded by two clerks at once (an inbox payment, an excess): one 200, one 409, one transfer', async () => {
+      const waiting = await stray(640);
+      const both = await Promise.all([
+        refundPayment(waiting.transId, clerks[0]!),
+        refundPayment(waiting.transId, clerks[1]!),
+      ]);
+      expect(statuses(both)).toEqual([200, 409]);
+
+      const o = await order();
+      const phone = asDaraja(o.guestInfo.phoneNumber);
+      const paid = await m.sim.payBill({
+        account: o.purchaseNumber,
+        amount: o.totalAmount + 250,
+        phone,
+      });
+      await until(o._id, (x) => x.excessPaid === 250);
+      const excess = await Promise.all([
+        refundPayment(paid.transId, clerks[2]!),
+        refundPayment(paid.transId, clerks[3]!),
+      ]);
+      expect(statuses(excess)).toEqual([200, 409]);
+      await sleep(1500);
+      expect(transfersFor(waiting.transId)).toHaveLength(1);
+      expect(transfersFor(phone).map((r) => [r.kind, Number(r.request.Amount)])).toEqual([
+        ['b2c', 250],
+      ]);
+      expect((await moneyOf(o._id)).refunded).toBe(250);
+    });
 
     it('a cancel with its refund racing a paybill payment: whatever wins, what was credited is what was refunded, and the late money waits in the inbox', async () => {
       for (let round = 0; round < 3; round++) {
@@ -1057,6 +1033,48 @@ describe('money ledger: money moves exactly once', () => {
 
     // --- Holes found (these fail on the code under test) ---------------------------------------
 
+    it('two clerks cancelling one part-paid order with its refund at once: the order is never cancelled without its refund', async () => {
+      for (let round = 0; round < 5; round++) {
+        const o = await order();
+        await partPay(o, 300);
+        const refund = { refund: { method: 'Mpesa', amount: 300, send: true } };
+        const answers = await Promise.all([
+          cancel(o._id, refund, clerks[0]!),
+          cancel(o._id, refund, clerks[1]!),
+        ]);
+        expect({ round, statuses: statuses(answers) }).toEqual({ round, statuses: [200, 409] });
+        const money = await moneyOf(o._id);
+        expect({ round, received: money.received, refunded: money.refunded }).toEqual({
+          round,
+          received: 300,
+          refunded: 300,
+        });
+      }
+    }, 90_000);
+
+    it('an M-Pesa Express payment its order no longer takes waits in the payments inbox, where the shop can give it back', async () => {
+      const phone = newPhone();
+      const a = await order({ phone });
+      m.sim.setScenario({ result: 'success', delayMs: 2500 }, asDaraja(phone));
+      const res = await http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: a.purchaseNumber, phoneNumber: phone })
+        .expect(200);
+      await deskCash(a, a.totalAmount).expect(200);
+      const receipt = (await m.sim.settled(res.body.checkoutRequestId as string)).outcome!.receipt!;
+      await sleep(1000);
+      expect(await moneyOf(a._id)).toMatchObject({ received: a.totalAmount });
+      // The shop holds the prompt's money on no order: staff must see it to give it back.
+      const waiting = await waitFor(
+        async () => (await inbox()).find((p) => p.transId === receipt),
+        (p) => p !== undefined,
+        5_000,
+        200,
+      );
+      expect(waiting).toMatchObject({ status: 'inbox', amount: a.totalAmount });
+      await refundPayment(receipt).expect(200);
+    });
+
     it('an M-Pesa Express receipt the shop never heard (no callback: the status query settled it) replayed as a paybill confirmation credits nothing', async () => {
       const phone = newPhone();
       const a = await order({ phone });
@@ -1102,8 +1120,7 @@ describe('money ledger: money moves exactly once', () => {
       await deskCash(a, a.totalAmount).expect(200);
       const receipt = (await m.sim.settled(id)).outcome!.receipt!;
       await waitFor(
-        async () =>
-          (await http().get(`/api/payments/mpesa/status/${id}`)).body.status as string,
+        async () => (await http().get(`/api/payments/mpesa/status/${id}`)).body.status as string,
         (s) => s !== 'pending',
         10_000,
         150,
@@ -1118,9 +1135,7 @@ describe('money ledger: money moves exactly once', () => {
     it('an admin cannot delete a part-paid order: the money received on it stays on the books', async () => {
       const o = await order();
       await partPay(o, 300);
-      const res = await http()
-        .delete(`/api/orders/delete/${o._id}`)
-        .set(bearer(admin.accessToken));
+      const res = await http().delete(`/api/orders/delete/${o._id}`).set(bearer(admin.accessToken));
       expect(res.status).toBe(409);
       expect(await get(o._id)).toMatchObject({ amountPaid: 300, orderStatus: 'Pending' });
     });
@@ -1227,5 +1242,88 @@ describe('money ledger: money moves exactly once', () => {
       expect(where).toBe('inbox');
       expect(await get(theirs._id)).toMatchObject({ amountPaid: 0 });
     });
+  });
+});
+
+/**
+ * A second app in the same file must come after the first has closed: Passport's JWT strategy is
+ * registered process-wide, so the later app's replaces the earlier's and its tokens stop working.
+ */
+describe('money ledger: a shortcode without the status query (MPESA_C2B_VERIFY=false)', () => {
+  let n: MpesaTestApp;
+  let staff: Session;
+  let productId: string;
+
+  beforeAll(async () => {
+    n = await createMpesaTestApp('money-ledger-unverified', { MPESA_C2B_VERIFY: 'false' });
+    ({ staff, productId } = await createShopWorld(n.t, {
+      product: { price: 500, quantity: 1000 },
+    }));
+    await waitFor(
+      async () => n.sim.c2b.registrations.length,
+      (k) => k > 0,
+      10_000,
+      100,
+    );
+  });
+  afterAll(() => n.close(), 120_000);
+
+  it("an assigned inbox payment's excess never goes back by B2C: M-Pesa never confirmed who paid it", async () => {
+    const placed = await placeOrder(n.t, [{ _id: productId, quantity: 2 }], {
+      guestInfo: { ...DELIVERY, phoneNumber: newPhone() },
+    }).expect(201);
+    const target = placed.body.order as Order;
+    const paid = await n.sim.payBill({
+      account: 'nothing like an order',
+      amount: target.totalAmount + 300,
+      phone: asDaraja(newPhone()),
+      validate: false,
+    });
+    const inboxOf = async () =>
+      (await n.t.http().get('/api/payments/mpesa/inbox').set(bearer(staff.accessToken)).expect(200))
+        .body.payments as Payment[];
+    await waitFor(
+      async () => (await inboxOf()).find((p) => p.transId === paid.transId)?.status,
+      (s) => s === 'inbox',
+      10_000,
+      100,
+    );
+    await n.t
+      .http()
+      .post(`/api/payments/mpesa/c2b/${paid.transId}/assign`)
+      .set(bearer(staff.accessToken))
+      .send({ purchaseNumber: target.purchaseNumber })
+      .expect(200);
+    const credited = (
+      await n.t.http().get(`/api/orders/${target._id}`).set(bearer(staff.accessToken)).expect(200)
+    ).body.order as Order;
+    expect(credited).toMatchObject({ paymentStatus: 'Paid', excessPaid: 300 });
+    const excess = await n.t
+      .http()
+      .post(`/api/payments/mpesa/c2b/${paid.transId}/refund`)
+      .set(bearer(staff.accessToken))
+      .send({});
+    expect(excess.status).toBeGreaterThanOrEqual(400);
+    expect(excess.status).toBeLessThan(500);
+    await sleep(1500);
+    expect(n.sim.c2b.refunds.filter((r) => r.kind === 'b2c')).toEqual([]);
+    // The order's refund takes the whole payment back, by a reversal of its code.
+    await n.t
+      .http()
+      .patch(`/api/orders/cancel/${target._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ refund: { method: 'Mpesa', amount: target.totalAmount + 300, send: true } })
+      .expect(200);
+    await waitFor(
+      async () => n.sim.c2b.refunds.length,
+      (k) => k > 0,
+      10_000,
+      100,
+    );
+    await sleep(700);
+    expect(n.sim.c2b.refunds.map((r) => [r.kind, r.request.TransactionID])).toEqual([
+      ['reversal', paid.transId],
+    ]);
+    expect(n.sim.c2b.refunds.filter((r) => r.kind === 'b2c')).toEqual([]);
   });
 });
