@@ -183,15 +183,20 @@ export const ORDER_STEPS = {
     // The fee was worked out from the order as read: it must still be unpaid (or paid) and priced so.
     guard: ({ order }) => ({
       paymentStatus: order.paymentStatus,
+      amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
       shippingFee: order.shippingFee,
       totalAmount: order.totalAmount,
     }),
     prepare: async (ctx) => {
       const { order, input: dto, placement } = ctx;
       const quote = await placement.requote(order, dto.guestInfo);
-      if (order.paymentStatus === 'Paid' && quote.fee !== order.shippingFee) {
+      // Money received was for this total: a part-paid order keeps it as a paid one does.
+      if (
+        (order.paymentStatus === 'Paid' || order.amountPaid > 0) &&
+        quote.fee !== order.shippingFee
+      ) {
         throw new ConflictException({
-          message: `Order ${order.purchaseNumber} is paid with delivery at ${formatMoney(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${formatMoney(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
+          message: `Order ${order.purchaseNumber} is ${order.paymentStatus === 'Paid' ? 'paid' : `part-paid (${formatMoney(order.amountPaid)})`} with delivery at ${formatMoney(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${formatMoney(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
           code: 'PAID_FEE_CHANGE',
         });
       }
