@@ -184,6 +184,7 @@ export function createOrderDetail(
     timeline: [],
     actions: [],
     documents: { receipt: { available: true }, deliveryNote: { available: true } },
+    money: { received: 0, refunded: 0, refundable: 0, entries: [] },
     shop: {
       name: 'Seedling Propagation Centre',
       place: 'Kiambu, Kenya',

@@ -80,7 +80,12 @@ export const useRefundPayment = () =>
     ),
   );
 
+/** Sends a failed refund again; its id is the API's own (`out:<entry>`, `payment:<code>`, ...). */
 export const useRetryRefund = () =>
-  usePaymentMutation(async (id: string) =>
-    unwrap(await api.POST('/api/payments/mpesa/refunds/{id}/retry', { params: { path: { id } } })),
+  usePaymentMutation(async (refundId: string) =>
+    unwrap(
+      await api.POST('/api/payments/mpesa/refunds/{refundId}/retry', {
+        params: { path: { refundId } },
+      }),
+    ),
   );
