@@ -1,0 +1,102 @@
+import { Badge, Box, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  formatDateTime,
+  formatMoney,
+  MONEY_TEXTS,
+  moneyCodeText,
+  moneyHowText,
+  moneyNoteText,
+  type MoneyEntry,
+  type OrderMoney,
+} from '@spc/shared-contracts';
+
+const ksh = (n: number) => formatMoney(n, 'KSH');
+
+function Total({ label, amount }: { label: string; amount: number }) {
+  return (
+    <Paper withBorder p="xs" radius="sm">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="lg" style={{ whiteSpace: 'nowrap' }}>
+        {ksh(amount)}
+      </Text>
+    </Paper>
+  );
+}
+
+function Entry({ entry }: { entry: MoneyEntry }) {
+  const incoming = entry.direction === 'in';
+  const code = moneyCodeText(entry);
+  const note = moneyNoteText(entry, 'KSH');
+  return (
+    <Box
+      component="li"
+      py="xs"
+      data-testid="money-entry"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Group gap={6} wrap="wrap">
+            <Badge variant="light" color={incoming ? 'green' : 'orange'}>
+              {incoming ? 'Received' : 'Refunded'}
+            </Badge>
+            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {code ? `${moneyHowText(entry, 'staff')} · ${code}` : moneyHowText(entry, 'staff')}
+            </Text>
+          </Group>
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {formatDateTime(entry.at)}
+            {entry.by ? ` · by ${entry.by.fullName} (${entry.by.role})` : ''}
+            {incoming && entry.payer ? ` · from ${entry.payer}` : ''}
+          </Text>
+          {note && (
+            <Text size="xs" c="dimmed">
+              {note}
+            </Text>
+          )}
+        </Stack>
+        <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+          {incoming ? ksh(entry.amount) : `− ${ksh(entry.amount)}`}
+        </Text>
+      </Group>
+    </Box>
+  );
+}
+
+/**
+ * The order's money as its ledger says: what was received and given back in total, then each
+ * entry (how, its code or reference, when, and who recorded it).
+ */
+export function OrderMoneyCard({ money }: { money: OrderMoney }) {
+  return (
+    <Card withBorder component="section" aria-labelledby="order-money-title">
+      <Title order={3} size="h4" mb="sm" id="order-money-title">
+        Money
+      </Title>
+      {money.entries.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {MONEY_TEXTS.none}
+        </Text>
+      ) : (
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+            <Total label="Received" amount={money.received} />
+            <Total label="Refunded" amount={money.refunded} />
+            <Total label="Refundable" amount={money.refundable} />
+          </SimpleGrid>
+          <Box
+            component="ul"
+            aria-label="Money received and refunded"
+            style={{ listStyle: 'none', margin: 0, padding: 0 }}
+          >
+            {money.entries.map((e) => (
+              <Entry key={e.id} entry={e} />
+            ))}
+          </Box>
+        </Stack>
+      )}
+    </Card>
+  );
+}
