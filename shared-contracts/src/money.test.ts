@@ -1,4 +1,10 @@
-import { moneyCodeText, moneyHowText, moneyNoteText, type MoneyEntry } from './money';
+import {
+  customerMoneyHowText,
+  moneyCodeText,
+  moneyNoteText,
+  staffMoneyHowText,
+  type MoneyEntry,
+} from './money';
 
 const entry = (overrides: Partial<MoneyEntry> = {}): MoneyEntry => ({
   id: 'c2b:SGR4T5Y6U7',
@@ -19,15 +25,16 @@ const entry = (overrides: Partial<MoneyEntry> = {}): MoneyEntry => ({
 
 describe('money entry words', () => {
   it('says how the money moved, with the B2C number for staff only', () => {
-    expect(moneyHowText(entry(), 'staff')).toBe('Paybill');
-    expect(moneyHowText(entry({ kind: 'desk-mpesa' }), 'staff')).toBe('M-Pesa at the desk');
-    expect(moneyHowText(entry({ kind: 'b2c', direction: 'out' }), 'staff')).toBe(
-      'B2C to 254712345678',
-    );
-    expect(moneyHowText(entry({ kind: 'b2c', direction: 'out', payer: null }), 'customer')).toBe(
+    expect(staffMoneyHowText(entry())).toBe('Paybill');
+    expect(staffMoneyHowText(entry({ kind: 'desk-mpesa' }))).toBe('M-Pesa at the desk');
+    expect(staffMoneyHowText(entry({ kind: 'b2c', direction: 'out' }))).toBe('B2C to 254712345678');
+    expect(staffMoneyHowText(entry({ kind: 'mpesa-by-hand' }))).toBe('M-Pesa by hand');
+    expect(customerMoneyHowText(entry({ kind: 'b2c', direction: 'out', payer: null }))).toBe(
       'Sent to your M-Pesa',
     );
-    expect(moneyHowText(entry({ kind: 'mpesa-by-hand' }), 'staff')).toBe('M-Pesa by hand');
+    expect(customerMoneyHowText(entry({ kind: 'desk-mpesa' }))).toBe(
+      'M-Pesa, recorded by the shop',
+    );
   });
 
   it("shows an incoming payment's receipt code and a payback's own reference", () => {

@@ -39,18 +39,15 @@ const CUSTOMER_WORDS: Record<MoneyEntryKind, string> = {
   'mpesa-by-hand': 'M-Pesa, sent by the shop',
 };
 
-/**
- * How an entry's money moved: "Paybill", "B2C to 254712345678" for staff; "M-Pesa paybill",
- * "Sent to your M-Pesa" for the customer (whose view has no numbers).
- */
-export function moneyHowText(
-  entry: Pick<MoneyEntry, 'kind' | 'payer'>,
-  audience: 'staff' | 'customer',
-): string {
-  const words = (audience === 'staff' ? STAFF_WORDS : CUSTOMER_WORDS)[entry.kind] ?? entry.kind;
-  return audience === 'staff' && entry.kind === 'b2c' && entry.payer
-    ? `${words} to ${entry.payer}`
-    : words;
+/** How an entry's money moved, for staff: "Paybill", "B2C to 254712345678". */
+export function staffMoneyHowText(entry: Pick<MoneyEntry, 'kind' | 'payer'>): string {
+  const words = STAFF_WORDS[entry.kind] ?? entry.kind;
+  return entry.kind === 'b2c' && entry.payer ? `${words} to ${entry.payer}` : words;
+}
+
+/** How an entry's money moved, for the customer: "M-Pesa paybill", "Sent to your M-Pesa". */
+export function customerMoneyHowText(entry: Pick<MoneyEntry, 'kind'>): string {
+  return CUSTOMER_WORDS[entry.kind] ?? entry.kind;
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   formatMoney,
   MONEY_TEXTS,
   moneyCodeText,
-  moneyHowText,
+  staffMoneyHowText,
   moneyNoteText,
   type MoneyEntry,
   type OrderMoney,
@@ -43,7 +43,7 @@ function Entry({ entry }: { entry: MoneyEntry }) {
               {incoming ? 'Received' : 'Refunded'}
             </Badge>
             <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-              {code ? `${moneyHowText(entry, 'staff')} · ${code}` : moneyHowText(entry, 'staff')}
+              {code ? `${staffMoneyHowText(entry)} · ${code}` : staffMoneyHowText(entry)}
             </Text>
           </Group>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

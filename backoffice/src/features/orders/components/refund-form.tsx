@@ -15,7 +15,7 @@ import {
   BACKOFFICE_MESSAGES,
   formatMoney,
   moneyCodeText,
-  moneyHowText,
+  staffMoneyHowText,
   PAYMENT_METHODS,
   REFUND_REFERENCE_MAX,
   refundFormSchema,
@@ -40,7 +40,7 @@ function receivedText(money: OrderMoney): string {
     .filter((e) => e.direction === 'in' && e.amount > e.returned)
     .map((e) => {
       const code = moneyCodeText(e);
-      return `${moneyHowText(e, 'staff')}${code ? ` ${code}` : ''}`;
+      return `${staffMoneyHowText(e)}${code ? ` ${code}` : ''}`;
     })
     .join(', ');
 }
