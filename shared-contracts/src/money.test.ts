@@ -1,7 +1,7 @@
 import {
   customerMoneyHowText,
   moneyCodeText,
-  moneyNoteText,
+  moneyNotes,
   staffMoneyHowText,
   type MoneyEntry,
 } from './money';
@@ -48,13 +48,14 @@ describe('money entry words', () => {
   });
 
   it('notes a split payment and what of it went back', () => {
-    expect(moneyNoteText(entry())).toBe('');
+    expect(moneyNotes(entry())).toEqual([]);
     expect(
-      moneyNoteText(entry({ split: { deposit: 300, balance: 700, excess: 0 }, returned: 300 })),
-    ).toBe('deposit KES 300 · balance KES 700 · KES 300 given back');
-    expect(moneyNoteText(entry({ split: { deposit: 0, balance: 900, excess: 100 } }), 'KSH')).toBe(
-      'balance KSH 900 · over-paid KSH 100',
-    );
-    expect(moneyNoteText(entry({ direction: 'out', returned: 5 }))).toBe('');
+      moneyNotes(entry({ split: { deposit: 300, balance: 700, excess: 0 }, returned: 300 })),
+    ).toEqual(['deposit KES 300', 'balance KES 700', 'KES 300 given back']);
+    expect(moneyNotes(entry({ split: { deposit: 0, balance: 900, excess: 100 } }), 'KSH')).toEqual([
+      'balance KSH 900',
+      'over-paid KSH 100',
+    ]);
+    expect(moneyNotes(entry({ direction: 'out', returned: 5 }))).toEqual([]);
   });
 });

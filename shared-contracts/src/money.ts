@@ -60,13 +60,14 @@ export function moneyCodeText(entry: Pick<MoneyEntry, 'direction' | 'code' | 're
 
 /**
  * What a payment counted toward when it was split (a booking's deposit, its balance, an excess
- * to give back), and what of it was given back already: "deposit KES 300 · balance KES 700".
+ * to give back), and what of it was given back already: ["deposit KES 300", "balance KES 700"]
+ * (each kept on one line by the screens).
  */
-export function moneyNoteText(
+export function moneyNotes(
   entry: Pick<MoneyEntry, 'direction' | 'split' | 'returned'>,
   label: 'KES' | 'KSH' = 'KES',
-): string {
-  if (entry.direction !== 'in') return '';
+): string[] {
+  if (entry.direction !== 'in') return [];
   const parts: string[] = [];
   const s = entry.split;
   if (s && (s.deposit > 0 || s.excess > 0)) {
@@ -75,5 +76,5 @@ export function moneyNoteText(
     if (s.excess > 0) parts.push(`over-paid ${formatMoney(s.excess, label)}`);
   }
   if (entry.returned > 0) parts.push(`${formatMoney(entry.returned, label)} given back`);
-  return parts.join(' · ');
+  return parts;
 }

@@ -1,26 +1,45 @@
-import { Badge, Box, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Badge,
+  Box,
+  Card,
+  Flex,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import {
   formatDateTime,
   formatMoney,
   MONEY_TEXTS,
   moneyCodeText,
   staffMoneyHowText,
-  moneyNoteText,
+  moneyNotes,
   type MoneyEntry,
   type OrderMoney,
 } from '@spc/shared-contracts';
 
 const ksh = (n: number) => formatMoney(n, 'KSH');
 
+/** A total: label and amount on one line on a phone, the amount under its label from 576 px. */
 function Total({ label, amount }: { label: string; amount: number }) {
   return (
     <Paper withBorder p="xs" radius="sm">
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="lg" style={{ whiteSpace: 'nowrap' }}>
-        {ksh(amount)}
-      </Text>
+      <Flex
+        direction={{ base: 'row', xs: 'column' }}
+        justify={{ base: 'space-between', xs: 'flex-start' }}
+        align={{ base: 'baseline', xs: 'flex-start' }}
+        gap={4}
+      >
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+        <Text fw={700} size="lg" style={{ whiteSpace: 'nowrap' }}>
+          {ksh(amount)}
+        </Text>
+      </Flex>
     </Paper>
   );
 }
@@ -28,7 +47,7 @@ function Total({ label, amount }: { label: string; amount: number }) {
 function Entry({ entry }: { entry: MoneyEntry }) {
   const incoming = entry.direction === 'in';
   const code = moneyCodeText(entry);
-  const note = moneyNoteText(entry, 'KSH');
+  const notes = moneyNotes(entry, 'KSH');
   return (
     <Box
       component="li"
@@ -36,31 +55,33 @@ function Entry({ entry }: { entry: MoneyEntry }) {
       data-testid="money-entry"
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
-      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
-        <Stack gap={2} style={{ minWidth: 0 }}>
-          <Group gap={6} wrap="wrap">
-            <Badge variant="light" color={incoming ? 'green' : 'orange'}>
-              {incoming ? 'Received' : 'Refunded'}
-            </Badge>
-            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-              {code ? `${staffMoneyHowText(entry)} · ${code}` : staffMoneyHowText(entry)}
-            </Text>
-          </Group>
-          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {formatDateTime(entry.at)}
-            {entry.by ? ` · by ${entry.by.fullName} (${entry.by.role})` : ''}
-            {incoming && entry.payer ? ` · from ${entry.payer}` : ''}
-          </Text>
-          {note && (
-            <Text size="xs" c="dimmed">
-              {note}
-            </Text>
-          )}
-        </Stack>
+      {/* Received or refunded and the amount on top; the words below take the card's whole width. */}
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Badge variant="light" color={incoming ? 'green' : 'orange'}>
+          {incoming ? 'Received' : 'Refunded'}
+        </Badge>
         <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
           {incoming ? ksh(entry.amount) : `− ${ksh(entry.amount)}`}
         </Text>
       </Group>
+      <Text size="sm" fw={500} mt={4} style={{ overflowWrap: 'anywhere' }}>
+        {code ? `${staffMoneyHowText(entry)} · ${code}` : staffMoneyHowText(entry)}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {formatDateTime(entry.at)}
+        {entry.by ? ` · by ${entry.by.fullName} (${entry.by.role})` : ''}
+        {incoming && entry.payer ? ` · from ${entry.payer}` : ''}
+      </Text>
+      {notes.length > 0 && (
+        <Text size="xs" c="dimmed">
+          {notes.map((n, i) => (
+            <span key={n} style={{ whiteSpace: 'nowrap' }}>
+              {i > 0 && ' · '}
+              {n}
+            </span>
+          ))}
+        </Text>
+      )}
     </Box>
   );
 }

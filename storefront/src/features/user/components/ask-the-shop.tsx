@@ -12,11 +12,12 @@ export const askTheShopPath = (purchaseNumber: string) =>
  */
 export function AskTheShop({
   purchaseNumber,
-  received,
+  held,
   message,
 }: {
   purchaseNumber: string;
-  received: number;
+  /** KES received on the order and not given back: what the shop will refund. */
+  held: number;
   message?: string;
 }) {
   return (
@@ -27,8 +28,8 @@ export function AskTheShop({
         </p>
       ) : (
         <p>
-          {received > 0
-            ? `We have received ${formatMoney(received)} on this order, so the shop cancels it for you.`
+          {held > 0
+            ? `We have received ${formatMoney(held)} on this order, so the shop cancels it for you.`
             : 'We have received money on this order, so the shop cancels it for you.'}{' '}
           Ask the shop: it will cancel the order and refund you.
         </p>

@@ -4,7 +4,7 @@ import {
   MONEY_TEXTS,
   moneyCodeText,
   customerMoneyHowText,
-  moneyNoteText,
+  moneyNotes,
   type OrderMoney,
 } from '@spc/shared-contracts';
 
@@ -24,12 +24,13 @@ export function OrderMoneySection({ money }: { money: OrderMoney }) {
             {money.entries.map((e) => {
               const incoming = e.direction === 'in';
               const code = moneyCodeText(e);
-              const note = moneyNoteText(e);
+              const notes = moneyNotes(e);
               return (
                 <li key={e.id} data-testid="money-entry">
                   <span className="receipt-row">
                     <span className="money-what">
-                      {incoming ? 'Received' : 'Refunded'} · {customerMoneyHowText(e)}
+                      <strong>{incoming ? 'Received' : 'Refunded'}</strong> ·{' '}
+                      {customerMoneyHowText(e)}
                     </span>
                     <span className="amount">
                       {incoming ? formatMoney(e.amount) : `− ${formatMoney(e.amount)}`}
@@ -39,7 +40,16 @@ export function OrderMoneySection({ money }: { money: OrderMoney }) {
                     {formatDateTime(e.at)}
                     {code ? ` · ${code}` : ''}
                   </span>
-                  {note && <span className="muted small money-when">{note}</span>}
+                  {notes.length > 0 && (
+                    <span className="muted small money-when">
+                      {notes.map((n, i) => (
+                        <span key={n} className="money-note">
+                          {i > 0 && ' · '}
+                          {n}
+                        </span>
+                      ))}
+                    </span>
+                  )}
                 </li>
               );
             })}

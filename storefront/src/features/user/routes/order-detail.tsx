@@ -215,7 +215,7 @@ export function MyOrderDetailRoute() {
           {askTheShop ? (
             <AskTheShop
               purchaseNumber={order.purchaseNumber}
-              received={money.received || order.amountPaid}
+              held={money.refundable > 0 ? money.refundable : order.amountPaid}
               message={askRefusal}
             />
           ) : (
