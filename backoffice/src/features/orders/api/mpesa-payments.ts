@@ -73,10 +73,10 @@ export const useAssignPayment = () =>
 
 /**
  * Whether M-Pesa did not confirm an inbox payment (its status query): such a payment cannot be
- * assigned or paid out, only checked again. The inbox view says so only in its reason's words.
+ * assigned or paid out, only checked again.
  */
 export const isUnconfirmed = (payment: InboxPayment) =>
-  payment.status === 'inbox' && /^M-Pesa did not confirm\b/i.test(payment.reason);
+  payment.status === 'inbox' && payment.unconfirmed;
 
 /** Asks M-Pesa again about an inbox payment it did not confirm. */
 export const useCheckPaymentAgain = () =>

@@ -19,6 +19,7 @@ const payment = {
   matchedBy: null,
   excess: 0,
   refundId: null,
+  unconfirmed: false,
 };
 
 describe('payments to match', () => {
@@ -57,6 +58,7 @@ describe('payments to match', () => {
       transId: 'TKL7RT6XXX',
       account: 'SPDBMUYD9PD',
       reason: 'M-Pesa did not confirm this payment: The transaction is not found',
+      unconfirmed: true,
     };
     let answer!: (r: Response) => void;
     const fetchMock = jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
@@ -95,7 +97,11 @@ describe('payments to match', () => {
   });
 
   it("shows the API's refusal when M-Pesa checks are off", async () => {
-    const unconfirmed = { ...payment, reason: 'M-Pesa did not confirm this payment in time' };
+    const unconfirmed = {
+      ...payment,
+      reason: 'M-Pesa did not confirm this payment in time',
+      unconfirmed: true,
+    };
     jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
       const req = input as Request;
       if (req.method === 'POST')
