@@ -1504,6 +1504,75 @@ describe('money ledger: money moves exactly once', () => {
       });
     });
 
+    it("a customer's view of their order's money shows no staff name or phone number, including in a refund's reference (a clerk's note)", async () => {
+      const phone = newPhone();
+      const me = await registerCustomer(m.t, { phoneNumber: `+254${phone.slice(1)}` });
+      const o = await order({ token: me.accessToken, phone, quantity: 8 });
+      await deskCash(o, o.totalAmount, clerks[1]!).expect(200);
+      await cancel(
+        o._id,
+        {
+          refund: {
+            method: 'Cash',
+            amount: o.totalAmount,
+            reference: 'Handed back by Clerk 2 at the Thika desk; queries to 0799123456',
+          },
+        },
+        clerks[1]!,
+      ).expect(200);
+      const staffView = await moneyOf(o._id);
+      expect(staffView).toMatchObject({ received: o.totalAmount, refunded: o.totalAmount });
+      const mine = await moneyOf(o._id, me);
+      expect(mine).toMatchObject({ received: o.totalAmount, refunded: o.totalAmount });
+      const text = JSON.stringify(mine);
+      expect({
+        staffName: text.includes('Clerk 2'),
+        number: text.includes('0799123456'),
+      }).toEqual({ staffName: false, number: false });
+    });
+
+    it('a payback a crash cut off before the ledger took it (an inbox payment marked for reversal, an excess marked for B2C) is not lost: it waits in the inbox again or goes back once', async () => {
+      // An inbox payment: a clerk's "Refund" marked it, and the API stopped before the ledger.
+      const waiting = await stray(610);
+      await paybillDb().updateOne(
+        { _id: waiting.transId },
+        { $set: { status: 'refund', refundId: `payment:${waiting.transId}` } },
+      );
+      // An over-payment's excess: marked for B2C, and the API stopped before the ledger.
+      const o = await order();
+      const phone = asDaraja(o.guestInfo.phoneNumber);
+      const paid = await m.sim.payBill({
+        account: o.purchaseNumber,
+        amount: o.totalAmount + 300,
+        phone,
+      });
+      await until(o._id, (x) => x.excessPaid === 300);
+      await paybillDb().updateOne(
+        { _id: paid.transId },
+        { $set: { refundId: `excess:${paid.transId}` } },
+      );
+      // The API is back; its sweeps run (the bookings sweep a few minutes on, the paybill loop).
+      await sweepUntil(
+        async () => true,
+        () => true,
+      );
+      await sleep(2500);
+      const listed = await inbox();
+      const inboxPayment = {
+        listed: listed.some((p) => p.transId === waiting.transId && p.status === 'inbox'),
+        sent: transfersFor(waiting.transId).length,
+      };
+      const excess = {
+        listed: listed.some((p) => p.transId === paid.transId && p.excess === 300),
+        sent: transfersFor(phone).length,
+      };
+      expect({
+        inboxPayment: inboxPayment.listed !== (inboxPayment.sent === 1),
+        excess: excess.listed !== (excess.sent === 1),
+        detail: { inboxPayment, excess },
+      }).toEqual({ inboxPayment: true, excess: true, detail: { inboxPayment, excess } });
+    });
+
     // --- Guards (no hole found; each a real risk) ---------------------------------------------
 
     it('an order whose excess went back already: its cancellation gives back exactly the rest, to the payer, once', async () => {
@@ -1647,9 +1716,11 @@ describe('money ledger: money moves exactly once', () => {
       for (const [i, b] of bs.entries()) {
         const [r1, r2, mv] = answers[i]!;
         const all = [r1!, r2!, mv!].map((a) => a.status);
-        expect({ i, errors: all.filter((s) => s >= 500), ok: all.filter((s) => s === 200) }).toEqual(
-          { i, errors: [], ok: [200] },
-        );
+        expect({
+          i,
+          errors: all.filter((s) => s >= 500),
+          ok: all.filter((s) => s === 200),
+        }).toEqual({ i, errors: [], ok: [200] });
         const after = await get(b._id);
         const money = await moneyOf(b._id);
         if (mv!.status === 200) {
