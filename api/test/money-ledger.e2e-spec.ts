@@ -2143,13 +2143,14 @@ describe('money ledger: money moves exactly once', () => {
         clerks[1]!,
       ).expect(200);
 
-      // The cancellation was written; the API stopped before the refund was marked recorded.
+      // The cancellation was written (naming its refund, as the cancel step's write does); the API
+      // stopped before the refund was marked recorded.
       const p = await order();
       const code2 = await partPay(p, 400);
       const [out2] = await refundTakenThenCrash(p._id, 400);
       await ordersDb().updateOne(
         { _id: new Types.ObjectId(p._id) },
-        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date() } },
+        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date(), refundOut: [out2] } },
       );
       await sweepUntil(
         () => entriesDb().findOne({ _id: out2! }),

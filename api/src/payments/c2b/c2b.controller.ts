@@ -53,6 +53,8 @@ import { MpesaRefundsService } from './mpesa-refunds.service';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 
 const RESULT_KINDS = ['status', 'reversal', 'b2c', 'timeout'] as const;
+/** A payment's id as the inbox gives it: an M-Pesa code (any case), or a prompt's own reference. */
+const paymentId = (id: string) => (/^ws_CO_/.test(id) ? id : id.toUpperCase());
 /** A refund's id as the API gives it: what it refunds, a colon, that thing's id. */
 const REFUND_ID = /^(out|payment|excess|order):[0-9A-Za-z_]{1,60}$/;
 
@@ -216,7 +218,7 @@ export class C2bController {
     @Param('transId') transId: string,
     @Body() dto: AssignPaymentDto,
   ): Promise<Answered<C2bPaymentData>> {
-    const payment = await this.c2b.assign(actor, transId.toUpperCase(), dto.purchaseNumber);
+    const payment = await this.c2b.assign(actor, paymentId(transId), dto.purchaseNumber);
     return said(`Payment credited to order ${payment.purchaseNumber}`, {
       payment: paymentView(payment),
     });
@@ -238,7 +240,7 @@ export class C2bController {
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
   ): Promise<C2bPaymentData> {
-    return { payment: paymentView(await this.c2b.refund(actor, transId.toUpperCase())) };
+    return { payment: paymentView(await this.c2b.refund(actor, paymentId(transId))) };
   }
 
   @Get('orders/:orderId')
@@ -292,6 +294,6 @@ export class C2bController {
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
   ): Promise<C2bPaymentData> {
-    return { payment: paymentView(await this.c2b.checkAgain(actor, transId.toUpperCase())) };
+    return { payment: paymentView(await this.c2b.checkAgain(actor, paymentId(transId))) };
   }
 }
