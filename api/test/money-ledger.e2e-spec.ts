@@ -2252,4 +2252,48 @@ describe('money ledger: a shortcode without the status query (MPESA_C2B_VERIFY=f
     ]);
     expect(n.sim.c2b.refunds.filter((r) => r.kind === 'b2c')).toEqual([]);
   });
+
+  it('an excess given back by hand is recorded with its code: it leaves the inbox, nothing is sent, and it cannot go back twice', async () => {
+    const placed = await placeOrder(n.t, [{ _id: productId, quantity: 1 }], {
+      guestInfo: { ...DELIVERY, phoneNumber: newPhone() },
+    }).expect(201);
+    const target = placed.body.order as Order;
+    const paid = await n.sim.payBill({
+      account: target.purchaseNumber,
+      amount: target.totalAmount + 250,
+      phone: asDaraja(newPhone()),
+      validate: false,
+    });
+    const inboxOf = async () =>
+      (await n.t.http().get('/api/payments/mpesa/inbox').set(bearer(staff.accessToken)).expect(200))
+        .body.payments as Payment[];
+    await waitFor(
+      async () => (await inboxOf()).find((p) => p.transId === paid.transId)?.status,
+      (s) => s === 'matched',
+      10_000,
+      100,
+    );
+    const sentBefore = n.sim.c2b.refunds.length;
+    const refund = (body: object) =>
+      n.t
+        .http()
+        .post(`/api/payments/mpesa/c2b/${paid.transId}/refund`)
+        .set(bearer(staff.accessToken))
+        .send(body);
+    await refund({ byHand: '' }).expect(400);
+    await refund({ byHand: 'SKB3H2J1K0 from the shop phone' }).expect(200);
+    await refund({ byHand: 'SKB3H2J1K0 from the shop phone' }).expect(409);
+    expect((await inboxOf()).find((p) => p.transId === paid.transId)).toBeUndefined();
+    const detail = (
+      await n.t
+        .http()
+        .get(`/api/orders/${target._id}/detail`)
+        .set(bearer(staff.accessToken))
+        .expect(200)
+    ).body.money as { received: number; refunded: number; entries: { kind: string }[] };
+    expect(detail).toMatchObject({ received: target.totalAmount + 250, refunded: 250 });
+    expect(detail.entries.map((e) => e.kind)).toEqual(['paybill', 'mpesa-by-hand']);
+    await sleep(500);
+    expect(n.sim.c2b.refunds.length).toBe(sentBefore);
+  });
 });

@@ -43,6 +43,7 @@ import {
   PaymentInboxCountResponseDto,
   PaymentInboxData,
   PaymentInboxResponseDto,
+  RefundPaymentDto,
   RegisterC2bData,
   RegisterC2bResponseDto,
 } from './c2b.dto';
@@ -229,7 +230,7 @@ export class C2bController {
   @Auth('admin', 'staff')
   @ApiOperation({
     summary:
-      "Give a paybill payment back through M-Pesa: an inbox payment is reversed, a matched one's excess sent by B2C",
+      "Give a payment back: through M-Pesa (an inbox payment is reversed, a matched one's excess sent by B2C to the number that paid it), or record that it was given back by hand (`byHand`)",
   })
   @Answer('Refund asked for', C2bPaymentResponseDto)
   @ApiConflictResponse({
@@ -239,8 +240,11 @@ export class C2bController {
   async refund(
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
+    @Body() dto: RefundPaymentDto,
   ): Promise<C2bPaymentData> {
-    return { payment: paymentView(await this.c2b.refund(actor, paymentId(transId))) };
+    return {
+      payment: paymentView(await this.c2b.refund(actor, paymentId(transId), dto.byHand?.trim())),
+    };
   }
 
   @Get('orders/:orderId')

@@ -289,13 +289,13 @@ export class C2bService {
    * (an over-payment) goes back by B2C to the number M-Pesa confirmed paid it. Each is an outgoing
    * ledger entry against the payment's entry, so nothing goes back twice or beyond what came in.
    */
-  async refund(actor: Actor, transId: string): Promise<C2bPayment> {
+  async refund(actor: Actor, transId: string, byHand?: string): Promise<C2bPayment> {
     const payment = await this.payments.findById(transId).lean<C2bPayment>();
     const own = await this.ledger.findById(MoneyLedgerService.inId('paybill', transId));
     // A code that is a prompt's (a confirmation replaying its receipt has no entry of its own).
     if (!payment || !own) {
       const prompt = await this.strayPrompt(transId);
-      if (prompt) return this.refundPrompt(actor, prompt);
+      if (prompt) return this.refundPrompt(actor, prompt, byHand);
       if (!payment) throw new NotFoundException('No paybill payment with this M-Pesa code');
     }
     // The ledger first (its claim decides between two clerks and survives a crash), then the
@@ -309,7 +309,7 @@ export class C2bService {
         entry,
         'inbox',
         entry.amount,
-        'reversal',
+        byHand ?? 'reversal',
         `payment:${transId}`,
       );
       await this.payments.updateOne(
@@ -317,9 +317,9 @@ export class C2bService {
         { $set: { status: 'refund', refundId: `payment:${transId}` } },
       );
     } else if (payment!.status === 'matched' && own && excessLeft(own) > 0) {
-      if (!own.payer || !own.verified)
+      if (!byHand && (!own.payer || !own.verified))
         throw new BadRequestException(
-          "M-Pesa has not confirmed the payer's number (the status query did not check it): give the excess back by hand",
+          "M-Pesa has not confirmed the payer's number (the status query did not check it): give the excess back by hand, then record it here with its code",
         );
       await this.payOut(
         actor,
@@ -327,7 +327,7 @@ export class C2bService {
         own,
         'excess',
         excessLeft(own),
-        'b2c',
+        byHand ?? 'b2c',
         `excess:${transId}`,
       );
       await this.payments.updateOne(
@@ -384,32 +384,47 @@ export class C2bService {
     return entry;
   }
 
-  /** One outgoing entry against a payment's entry, recorded, and its M-Pesa transfer asked for. */
+  /**
+   * One outgoing entry against a payment's entry, recorded, and its M-Pesa transfer asked for; or,
+   * given back by hand already (`how` is then the clerk's code or note), recorded only.
+   */
   private async payOut(
     actor: Actor,
     payment: C2bPayment,
     entry: MoneyEntryRecord,
     purpose: 'inbox' | 'excess',
     amount: number,
-    kind: 'reversal' | 'b2c',
+    how: string,
     id: string,
   ): Promise<void> {
+    const sent = how === 'reversal' || how === 'b2c';
     const [out] = await this.ledger.takeOut(
       actor,
-      [{ of: entry, amount, kind, send: true }],
+      [{ of: entry, amount, kind: sent ? how : 'mpesa-by-hand', send: sent }],
       purpose,
-      '',
+      sent ? '' : how,
       [id],
     );
     await this.ledger.finishOut([out!]);
+    if (!sent) {
+      await this.audit.record(
+        actor,
+        'payment.mpesa.refund.by-hand',
+        `${actor.fullName} recorded ${formatMoney(amount)} of M-Pesa payment ${payment._id} as given back by hand (${how.slice(0, 120)})`,
+        payment.orderId
+          ? { type: 'order', id: payment.orderId, label: payment.purchaseNumber ?? payment._id }
+          : undefined,
+      );
+      return;
+    }
     await this.refunds.request(actor, {
       _id: out!,
-      method: kind,
+      method: how as 'reversal' | 'b2c',
       amount,
       orderId: payment.orderId,
       purchaseNumber: payment.purchaseNumber,
       originalTransId: payment._id,
-      phone: kind === 'b2c' ? entry.payer! : (entry.payer ?? ''),
+      phone: how === 'b2c' ? entry.payer! : (entry.payer ?? ''),
     });
     await this.ledger.update(out!, { transfer: null }, { transfer: out! });
   }
@@ -513,7 +528,11 @@ export class C2bService {
    * Staff give back a prompt's payment: one that waits with no order whole (reversed, or B2C to
    * its payer), one credited beyond its order's total its excess (B2C to its payer).
    */
-  private async refundPrompt(actor: Actor, entry: MoneyEntryRecord): Promise<C2bPayment> {
+  private async refundPrompt(
+    actor: Actor,
+    entry: MoneyEntryRecord,
+    byHand?: string,
+  ): Promise<C2bPayment> {
     const whole = entry.state === 'open' && entry.returned === 0;
     const excess = entry.state === 'credited' ? excessLeft(entry) : 0;
     if (!whole && excess <= 0)
@@ -523,19 +542,20 @@ export class C2bService {
           : 'This payment has nothing to refund',
       );
     const kind = whole && entry.code ? 'reversal' : 'b2c';
-    if (kind === 'b2c' && !entry.payer)
+    if (kind === 'b2c' && !entry.payer && !byHand)
       throw new BadRequestException("The payer's phone is not known: give it back by hand");
     const ref = entry.code ?? entry.reference;
     const id = whole ? `payment:${ref}` : `excess:${ref}`;
     const amount = whole ? entry.amount : excess;
     const [out] = await this.ledger.takeOut(
       actor,
-      [{ of: entry, amount, kind, send: true }],
+      [{ of: entry, amount, kind: byHand ? 'mpesa-by-hand' : kind, send: !byHand }],
       whole ? 'inbox' : 'excess',
-      '',
+      byHand ?? '',
       [id],
     );
     await this.ledger.finishOut([out!]);
+    if (byHand) return promptAsPayment((await this.ledger.findById(entry._id))!);
     await this.refunds.request(actor, {
       _id: out!,
       method: kind,
