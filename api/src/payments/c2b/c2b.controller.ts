@@ -232,6 +232,7 @@ export class C2bController {
     summary:
       "Give a payment back: through M-Pesa (an inbox payment is reversed, a matched one's excess sent by B2C to the number that paid it), or record that it was given back by hand (`byHand`)",
   })
+  @ApiBody({ type: RefundPaymentDto, required: false })
   @Answer('Refund asked for', C2bPaymentResponseDto)
   @ApiConflictResponse({
     type: ErrorResponseDto,
@@ -240,10 +241,22 @@ export class C2bController {
   async refund(
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
-    @Body() dto: RefundPaymentDto,
+    @Body('byHand') byHand: unknown,
   ): Promise<C2bPaymentData> {
+    // Optional body (older clients send none): `byHand` alone, checked here as the DTO states.
+    if (
+      byHand !== undefined &&
+      (typeof byHand !== 'string' || !byHand.trim() || byHand.length > 200)
+    )
+      throw new BadRequestException({
+        message:
+          'byHand must be the M-Pesa code of the money sent back, or a note (200 characters at most)',
+        errors: [{ field: 'byHand', messages: ['byHand needs the code or a note'] }],
+      });
     return {
-      payment: paymentView(await this.c2b.refund(actor, paymentId(transId), dto.byHand?.trim())),
+      payment: paymentView(
+        await this.c2b.refund(actor, paymentId(transId), byHand?.trim() || undefined),
+      ),
     };
   }
 
