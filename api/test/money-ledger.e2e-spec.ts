@@ -2179,6 +2179,9 @@ describe('money ledger: a shortcode without the status query (MPESA_C2B_VERIFY=f
   let n: MpesaTestApp;
   let staff: Session;
   let productId: string;
+  const inboxOf = async () =>
+    (await n.t.http().get('/api/payments/mpesa/inbox').set(bearer(staff.accessToken)).expect(200))
+      .body.payments as Payment[];
 
   beforeAll(async () => {
     n = await createMpesaTestApp('money-ledger-unverified', { MPESA_C2B_VERIFY: 'false' });
@@ -2205,9 +2208,6 @@ describe('money ledger: a shortcode without the status query (MPESA_C2B_VERIFY=f
       phone: asDaraja(newPhone()),
       validate: false,
     });
-    const inboxOf = async () =>
-      (await n.t.http().get('/api/payments/mpesa/inbox').set(bearer(staff.accessToken)).expect(200))
-        .body.payments as Payment[];
     await waitFor(
       async () => (await inboxOf()).find((p) => p.transId === paid.transId)?.status,
       (s) => s === 'inbox',
@@ -2264,9 +2264,6 @@ describe('money ledger: a shortcode without the status query (MPESA_C2B_VERIFY=f
       phone: asDaraja(newPhone()),
       validate: false,
     });
-    const inboxOf = async () =>
-      (await n.t.http().get('/api/payments/mpesa/inbox').set(bearer(staff.accessToken)).expect(200))
-        .body.payments as Payment[];
     await waitFor(
       async () => (await inboxOf()).find((p) => p.transId === paid.transId)?.status,
       (s) => s === 'matched',
