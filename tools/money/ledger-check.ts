@@ -172,6 +172,8 @@ export async function checkMoneyLedger(db: Db, now = new Date()): Promise<MoneyC
       if (e.state === 'open' && e.orderId)
         problem(`entry ${e._id} waits in the inbox yet names order ${e.orderId}`);
       if (e.state !== 'open' && !e.orderId) problem(`entry ${e._id} is '${e.state}' to no order`);
+      if ((e.kind === 'desk-mpesa' || e.kind === 'paybill') && e.code == null)
+        problem(`entry ${e._id} is an M-Pesa payment without its code: one code may count twice`);
       if (e.code != null && !isMpesaCode(e.code))
         problem(`entry ${e._id} has the code "${e.code}", not in M-Pesa's one spelling`);
       checkReturns(e, outsOf.get(e._id) ?? [], busyOrders.has(`entry:${e._id}`), problem);
