@@ -61,6 +61,8 @@ export interface PlacedOrder {
   totalAmount: number;
   /** A booking's deposit; null on an ordinary order. */
   deposit: number | null;
+  /** Nobody pays it: the drill's other clerk cancels it without a refund. */
+  leftUnpaid: boolean;
 }
 
 export interface MoneyTally {
@@ -145,7 +147,8 @@ async function recordDeposit(ctx: Ctx): Promise<boolean> {
   const { money } = ctx;
   const booking = pickOne(
     money.placed.filter(
-      (o) => o.deposit && !money.tried.deposit.has(o._id) && !ctx.cancelled.has(o._id),
+      (o) =>
+        o.deposit && !o.leftUnpaid && !money.tried.deposit.has(o._id) && !ctx.cancelled.has(o._id),
     ),
   );
   if (!booking) return false;
@@ -185,7 +188,8 @@ async function payByPaybill(ctx: Ctx): Promise<boolean> {
   const { money } = ctx;
   const order = pickOne(
     money.placed.filter(
-      (o) => !o.deposit && !money.tried.paybill.has(o._id) && !ctx.cancelled.has(o._id),
+      (o) =>
+        !o.deposit && !o.leftUnpaid && !money.tried.paybill.has(o._id) && !ctx.cancelled.has(o._id),
     ),
   );
   if (!order) return false;

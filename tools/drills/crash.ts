@@ -143,7 +143,11 @@ async function main(): Promise<void> {
     const canceller = (async () => {
       while (CANCELS && !stopping) {
         await sleep(400);
-        const candidates = [...tally.answered201].filter((id) => !tally.cancelled200.has(id));
+        // With money moving, the orders left unpaid for it (a paid one needs its refund).
+        const unpaid = new Set(tally.money.placed.filter((o) => o.leftUnpaid).map((o) => o._id));
+        const candidates = [...tally.answered201].filter(
+          (id) => !tally.cancelled200.has(id) && (!sim || unpaid.has(id)),
+        );
         const id = candidates[Math.floor(Math.random() * candidates.length)];
         if (id) await cancelOne(base, token, id, tally);
       }
@@ -342,6 +346,7 @@ async function placeOne(
         purchaseNumber: o.purchaseNumber,
         totalAmount: o.totalAmount,
         deposit: o.booking?.deposit ?? null,
+        leftUnpaid: Math.random() < 0.3,
       });
     } else if (res.status >= 500)
       say(D, `POST /api/orders answered ${res.status}: ${body.message}`);
