@@ -17,7 +17,7 @@ import { BOOKING_ROUTES } from './support/bookings';
 import { bearer, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { guest, placeOrder } from './support/shop';
-import { createShopWorld } from './support/shop-world';
+import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
 import { waitFor } from './support/wait';
 
@@ -61,6 +61,7 @@ describe('bookings: deposit, balance, release, affected', () => {
   let admin: Session;
   let productId: string;
   let life: BookingLifeService;
+  let world: ShopWorld;
 
   beforeAll(async () => {
     sms = await startSmsSimulator({
@@ -75,7 +76,7 @@ describe('bookings: deposit, balance, release, affected', () => {
       BOOKING_DEPOSIT_PERCENT: '30',
       BOOKING_BALANCE_DAYS: '7',
     });
-    const world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
+    world = await createShopWorld(m.t, { product: { price: 500, quantity: 1000 } });
     staff = world.staff;
     admin = world.admin;
     productId = world.productId;
@@ -98,18 +99,18 @@ describe('bookings: deposit, balance, release, affected', () => {
   });
 
   const inDays = (n: number) => addDays(shopDay(new Date()), n);
-  const newBatch = async (started = 100, readyIn = 60): Promise<Batch> =>
+  const newBatch = async (started = 100, readyIn = 60, product = productId): Promise<Batch> =>
     (
       await m.t
         .http()
         .post('/api/batches')
         .set(bearer(staff.accessToken))
-        .send({ productId, sownOn: inDays(-10), readyOn: inDays(readyIn), started })
+        .send({ productId: product, sownOn: inDays(-10), readyOn: inDays(readyIn), started })
         .expect(201)
     ).body.batch as Batch;
 
-  async function book(batchId: string, quantity = 3): Promise<Order> {
-    const res = await placeOrder(m.t, [{ _id: productId, quantity, batchId } as never], {
+  async function book(batchId: string, quantity = 3, product = productId): Promise<Order> {
+    const res = await placeOrder(m.t, [{ _id: product, quantity, batchId } as never], {
       guestInfo: guest(),
     }).expect(201);
     return res.body.order as Order;
@@ -593,6 +594,80 @@ describe('bookings: deposit, balance, release, affected', () => {
       .get('/api/bookings/queue?tab=nonsense')
       .set(bearer(staff.accessToken))
       .expect(400);
+  });
+
+  it('a booking paid in full whose batch failed stays paid when moved: no balance asked for, dispatched from the new batch', async () => {
+    const batch = await newBatch(100, 30);
+    const next = await newBatch(100, 90);
+    const o = await book(batch._id, 2);
+    await deposit(o, 300, 'SBK6PAID01').expect(200);
+    await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: 700 } })
+      .expect(200);
+    expect(await get(o._id)).toMatchObject({
+      paymentStatus: 'Paid',
+      amountPaid: 1000,
+      booking: { state: 'Paid' },
+    });
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/fail`)
+      .set(bearer(staff.accessToken))
+      .send({ note: 'Blight' })
+      .expect(201);
+    expect((await get(o._id)).booking).toMatchObject({ state: 'Affected', problem: 'failed' });
+
+    const moved = await m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/move`)
+      .set(bearer(staff.accessToken))
+      .send({ batchId: next._id })
+      .expect(200);
+    expect(moved.body.order).toMatchObject({
+      paymentStatus: 'Paid',
+      amountPaid: 1000,
+      amountDueNow: 0,
+      booking: { state: 'Paid', batchId: next._id, movedFromBatchId: batch._id },
+    });
+
+    await readyBatch(next._id);
+    await life.sweep();
+    expect(await get(o._id)).toMatchObject({
+      paymentStatus: 'Paid',
+      amountDueNow: 0,
+      booking: { state: 'Paid', balanceDueBy: null },
+    });
+    const before = await batchNow(next._id);
+    await m.t
+      .http()
+      .patch(`/api/orders/inTransit/${o._id}`)
+      .set(bearer(staff.accessToken))
+      .expect(200);
+    expect(before.quantity - (await batchNow(next._id)).quantity).toBe(2);
+    expect((await get(o._id)).booking!.fulfilledAt).not.toBeNull();
+  });
+
+  it('a booking of KES 1 has a deposit of KES 1, not 0', async () => {
+    const penny = await world.createProduct({ price: 1, quantity: 1000 });
+    const batch = await newBatch(10, 60, penny._id);
+    const o = await book(batch._id, 1, penny._id);
+    expect(o).toMatchObject({ totalAmount: 1, amountDueNow: 1 });
+    expect(o.booking).toMatchObject({ state: 'Deposit due', deposit: 1, balance: 0 });
+    const track = await m.t
+      .http()
+      .get(`/api/orders/track/new-order?purchaseNumber=${o.purchaseNumber}`)
+      .expect(200);
+    expect(track.body.booking).toMatchObject({ deposit: 1, amountDueNow: 1 });
+    // The deposit can be taken, and it pays the booking in full.
+    const paid = await deposit(o, 1, 'SBK7PENNY1').expect(200);
+    expect(paid.body.order).toMatchObject({
+      paymentStatus: 'Paid',
+      amountPaid: 1,
+      booking: { state: 'Paid' },
+    });
   });
 });
 

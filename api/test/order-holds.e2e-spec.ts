@@ -14,6 +14,7 @@ import {
   type Session,
 } from './support/identity';
 import { OrdersService } from '../src/orders/orders.service';
+import type { ProductBody } from './support/factories';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -34,6 +35,8 @@ describe('stock held by unpaid orders', () => {
   let staff: Session;
   let productId: string;
   let otherProductId: string;
+  /** Sold singly and by the tray of 50, from one stock of seedlings. */
+  let tomato: { _id: string; trayId: string };
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -50,10 +53,26 @@ describe('stock held by unpaid orders', () => {
     const shop = await createShopWorld(t, { product: { price: 350, quantity: 1_000_000 } });
     ({ staff, productId } = shop);
     otherProductId = (await shop.createProduct({ quantity: 1_000_000 }))._id;
+    const units = [
+      { name: 'Single seedling', seedlings: 1 },
+      { name: 'Tray of 50', seedlings: 50, price: 1500, sku: 'HOLD-T50' },
+    ];
+    const tray = (await shop.createProduct({
+      name: 'Hold Tomato',
+      quantity: 1_000_000,
+      fields: { units: JSON.stringify(units) },
+    })) as ProductBody & { units: { _id: string; seedlings: number }[] };
+    tomato = { _id: tray._id, trayId: tray.units.find((u) => u.seedlings === 50)!._id };
   });
   afterAll(() => t.close());
 
-  function order(from: string, info: object, lines = [{ _id: productId, quantity: 10 }]) {
+  function order(
+    from: string,
+    info: object,
+    lines: { _id: string; quantity: number; unitId?: string }[] = [
+      { _id: productId, quantity: 10 },
+    ],
+  ) {
     return t
       .http()
       .post('/api/orders')
@@ -96,6 +115,25 @@ describe('stock held by unpaid orders', () => {
     );
     expect(placed).toBe(BURST);
     expect(units).toBe(BURST * 10);
+  });
+
+  it('caps the seedlings of one product in an order at 1,000, its singles and trays together', async () => {
+    const before = await stockOf(t, tomato._id);
+    const singles = (quantity: number) => ({ _id: tomato._id, unitId: tomato._id, quantity });
+    const trays = (quantity: number) => ({ _id: tomato._id, unitId: tomato.trayId, quantity });
+    // 1,000 singles and 20 trays of 50: 2,000 seedlings of one product (and 2,000 in all).
+    const over = await order('41.90.20.1', guest(), [singles(1000), trays(20)]);
+    expect({ status: over.status, message: over.body.message }).toEqual({
+      status: 400,
+      message:
+        'An order can hold at most 1000 seedlings of Hold Tomato (this one has 2000). For a larger order, please contact the shop.',
+    });
+    const justOver = await order('41.90.20.1', guest(), [singles(501), trays(10)]).expect(400);
+    expect(justOver.body.message).toContain('of Hold Tomato (this one has 1001)');
+    expect(await stockOf(t, tomato._id)).toBe(before);
+    // 1,000 in all, half of them in trays, is taken.
+    await order('41.90.20.1', guest(), [singles(500), trays(10)]).expect(201);
+    expect(before - (await stockOf(t, tomato._id))).toBe(1000);
   });
 
   it(`lets one phone hold 2 unpaid orders however it is typed, ${BURST} at once from ${BURST} addresses`, async () => {

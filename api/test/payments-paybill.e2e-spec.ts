@@ -328,9 +328,22 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
     ).toBe(before);
   });
 
-  it("a payment by phone number alone pays a signed-in customer's one open order of their own phone; two open orders leave it in the inbox", async () => {
+  it("a payment by phone number alone pays a signed-in customer's one open order of their own phone (paid from before); two open orders leave it in the inbox", async () => {
     const phone = newPhone();
     const owner = await registerCustomer(m.t, { phoneNumber: `+254${phone.slice(1)}` });
+    // Their first order is paid from that phone with its purchase number: the phone is theirs.
+    const first = (
+      await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
+        token: owner.accessToken,
+        guestInfo: { ...DELIVERY, phoneNumber: phone },
+      }).expect(201)
+    ).body.order as Order;
+    await m.sim.payBill({
+      account: first.purchaseNumber,
+      amount: first.totalAmount,
+      phone: asDaraja(phone),
+    });
+    await waitOrder(first._id, (x) => x.paymentStatus === 'Paid');
     const placed = await placeOrder(m.t, [{ _id: productId, quantity: 2 }], {
       token: owner.accessToken,
       guestInfo: { ...DELIVERY, phoneNumber: phone },
@@ -673,7 +686,7 @@ describe('M-Pesa paybill, payments inbox and refunds', () => {
         .replace('{kind}', 'status')
         .replace('{transId}', 'TNOSUCH000')
         .replace('{orderId}', '665f1c2b9d3e4a0012345679')
-        .replace('{id}', 'order%3A665f1c2b9d3e4a0012345679');
+        .replace('{refundId}', 'order%3A665f1c2b9d3e4a0012345679');
     for (const [route, who] of Object.entries(PAYBILL_ROUTES)) {
       const call = () => {
         const [method] = route.split(' ');

@@ -56,7 +56,7 @@ export class BookingsService {
 
   /**
    * An affected booking moves to another growing batch of the same product with room (held by
-   * the batch's conditional update), keeps its deposit and is `Booked` again. Staff, or the
+   * the batch's conditional update), keeps its money and its state (`Booked`, or `Paid` when paid in full). Staff, or the
    * customer who owns it.
    */
   async move(actor: Principal, id: string, dto: MoveBookingDto): Promise<OrderDto> {

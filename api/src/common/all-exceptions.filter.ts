@@ -8,6 +8,7 @@ import {
 import { errorCodeForStatus, isErrorCode, type ErrorCode } from '@spc/shared-contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { redactUrl } from './logger';
 
 /**
  * The error envelope every failure is answered with: `success: false`, the English `message`, the
@@ -50,7 +51,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (body.statusCode >= 500 && body.statusCode !== HttpStatus.SERVICE_UNAVAILABLE) {
       this.logger.error(
-        { err: exception, requestId: request?.id, method: request?.method, url: request?.url },
+        {
+          err: exception,
+          requestId: request?.id,
+          method: request?.method,
+          url: redactUrl(request?.url),
+        },
         'Unexpected error',
       );
     }

@@ -12,24 +12,54 @@ function prettyAvailable(): boolean {
   }
 }
 
-/** What any URL `redactUrl` changes contains (a superset of its three patterns). */
-const MAY_HOLD_SECRET =
-  /callback|password|[?&](?:token|code|key|refreshToken|signature|phone\w*|email)=|@|%40|\d{9}/i;
+/**
+ * The routes whose path carries the M-Pesa callback token: every URL the shop gives Daraja (the STK
+ * callback; C2B validation and confirmation; the results of status queries, reversals and B2C
+ * payments, and their timeouts). The logs show `[redacted]` in place of `:token`. A new route with
+ * a secret in its path belongs here; access-log.spec checks that every `{token}` path of the OpenAPI
+ * document is covered.
+ */
+const ROUTES_WITH_A_SECRET = [
+  '/api/payments/mpesa/callback/:token',
+  '/api/payments/mpesa/c2b/validation/:token',
+  '/api/payments/mpesa/c2b/confirmation/:token',
+  '/api/payments/mpesa/result/:kind/:token',
+] as const;
+
+/**
+ * The `:token` segment of any of those paths, whatever the other parameters' values, in any case and
+ * with doubled slashes (a mistyped URL is answered 404, and logged, with the token in it all the same).
+ */
+const SECRET_SEGMENT = ROUTES_WITH_A_SECRET.map((route) => {
+  const before = route
+    .replace(/:token$/, '')
+    .replace(/\//g, '/+')
+    .replace(/:\w+/g, '[^/?#]+');
+  return `(?<=${before})[^/?#]+`;
+}).join('|');
+const SECRET_SEGMENTS = new RegExp(SECRET_SEGMENT, 'gi');
+
+/** What any URL `redactUrl` changes contains (a superset of its patterns). */
+const MAY_HOLD_SECRET = new RegExp(
+  `${SECRET_SEGMENT}|password|[?&](?:token|code|key|refreshToken|signature|phone\\w*|email)=|@|%40|\\d{9}`,
+  'i',
+);
 /** A phone number (Kenyan or international) or an e-mail address anywhere in a URL. */
 const PERSONAL =
   /[^/?&=#]*(?:@|%40)[^/?&=#]*|(?<=[/=])(?:\+|%2B)?(?:254|0)?[17]\d{8}(?=$|[/?&#])/gi;
 
 /**
- * A URL as the logs show it: the M-Pesa callback's secret token, a reset code in a path and the
- * values of query parameters that carry secrets (a signed document link's `signature`, which opens
- * a receipt for 30 days, among them) are replaced by `[redacted]`; phone numbers and e-mail
- * addresses (in a path, a search, a `phone` or `email` field) (personal data: the logs keep none) by `[personal]`.
+ * A URL as the logs show it: the M-Pesa callback token (in the path of each route listed above), a
+ * reset code in a path and the values of query parameters that carry secrets (a signed document
+ * link's `signature`, which opens a receipt for 30 days, among them) are replaced by `[redacted]`;
+ * phone numbers and e-mail addresses (in a path, a search, a `phone` or `email` field) (personal
+ * data: the logs keep none) by `[personal]`.
  */
 export function redactUrl(url: string | undefined): string | undefined {
-  // One scan for the common case (nothing secret), instead of three replacements per request.
+  // One scan for the common case (nothing secret), instead of several replacements per request.
   if (url === undefined || !MAY_HOLD_SECRET.test(url)) return url;
   return url
-    .replace(/(\/callback\/)[^/?#]+/gi, '$1[redacted]')
+    .replace(SECRET_SEGMENTS, '[redacted]')
     .replace(/(\/reset-?password\/)[^/?#]+/gi, '$1[redacted]')
     .replace(/([?&](?:token|code|key|password|refreshToken|signature)=)[^&#]*/gi, '$1[redacted]')
     .replace(/([?&](?:phone\w*|email)=)[^&#]*/gi, '$1[personal]')

@@ -64,6 +64,7 @@ export class MoneyLedgerRepository {
         byName: '',
         byRole: '',
         claimedAt: null,
+        meantFor: null,
         ...entry,
       });
       return { state: 'new', entry: doc.toObject() as MoneyEntryRecord };
@@ -150,15 +151,70 @@ export class MoneyLedgerRepository {
   }
 
   /** A claim the order refused: back to the inbox (`open`), or gone (an entry made for the claim). */
-  async unclaim(id: string, to: 'open' | 'gone'): Promise<void> {
+  async unclaim(
+    entry: Pick<MoneyEntryRecord, '_id' | 'purchaseNumber'>,
+    to: 'open' | 'gone',
+  ): Promise<void> {
     if (to === 'gone') {
-      await this.entries.deleteOne({ _id: id, state: 'claimed' });
+      await this.entries.deleteOne({ _id: entry._id, state: 'claimed' });
       return;
     }
     await this.entries.updateOne(
-      { _id: id, state: 'claimed' },
-      { $set: { state: 'open', orderId: null, purchaseNumber: null, claimedAt: null } },
+      { _id: entry._id, state: 'claimed' },
+      {
+        $set: {
+          state: 'open',
+          orderId: null,
+          purchaseNumber: null,
+          claimedAt: null,
+          meantFor: entry.purchaseNumber,
+        },
+      },
     );
+  }
+
+  /** Orders that money from this payer's number was credited to (M-Pesa named the payer). */
+  async ordersPaidBy(payer: string, limit = 100): Promise<string[]> {
+    const docs = await this.entries
+      .find({ payer, direction: 'in', state: 'credited' })
+      .select({ orderId: 1 })
+      .limit(limit)
+      .lean<{ orderId: string | null }[]>();
+    return [...new Set(docs.map((d) => d.orderId).filter((id): id is string => !!id))];
+  }
+
+  /** Open entries of a kind (money no order took), newest first. */
+  openOfKind(kind: string, limit = 200): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({ kind, state: 'open' })
+      .sort({ at: -1 })
+      .limit(limit)
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /**
+   * M-Pesa Express payments of this amount received without their receipt (the status query
+   * settled them), in [from, to], of this payer when one is named.
+   */
+  codelessPrompts(
+    amount: number,
+    from: Date,
+    to: Date,
+    payer?: string,
+  ): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({
+        kind: 'mpesa-express',
+        state: { $in: ['open', 'claimed', 'credited'] },
+        at: { $gte: from, $lte: to },
+        amount,
+        code: { $exists: false },
+        ...(payer ? { payer } : {}),
+      })
+      .limit(5)
+      .lean<MoneyEntryRecord[]>()
+      .exec();
   }
 
   /** Claims or outgoing entries left midway since before `before` (a crash). */

@@ -11,7 +11,9 @@ import {
 import type { MoneyEntry, MoneyInKind, MoneyOutKind } from './schemas/money-entry.schema';
 
 /** The most one M-Pesa transaction can carry; a paybill amount above it is not believed. */
-export const MONEY_CEILING_KES = MPESA_MAX_AMOUNT_KES;
+export const MPESA_CEILING_KES = MPESA_MAX_AMOUNT_KES;
+/** The most any one entry may hold (cash at the desk included); beyond it an amount is absurd. */
+export const MONEY_CEILING_KES = 100_000_000;
 
 /** Why an amount cannot be money on the books (not whole shillings, not positive, absurd), or null. */
 export function badAmount(amount: number, ceiling = MONEY_CEILING_KES): string | null {
@@ -118,9 +120,43 @@ export class MoneyLedgerService {
     return this.ledger.credited(id, orderId, split);
   }
 
-  /** A claim its order refused: a paybill payment goes back to the inbox, any other entry away. */
-  unclaim(entry: Pick<MoneyEntryRecord, '_id' | 'kind'>): Promise<void> {
-    return this.ledger.unclaim(entry._id, entry.kind === 'paybill' ? 'open' : 'gone');
+  /**
+   * A claim its order refused: money M-Pesa sent on its own (paybill, a prompt) stays in the
+   * ledger with no order (its code kept, to be assigned or given back); a desk entry goes away.
+   */
+  unclaim(entry: Pick<MoneyEntryRecord, '_id' | 'kind' | 'purchaseNumber'>): Promise<void> {
+    const received = entry.kind === 'paybill' || entry.kind === 'mpesa-express';
+    return this.ledger.unclaim(entry, received ? 'open' : 'gone');
+  }
+
+  /** Orders money from this payer's number (as M-Pesa named it) was credited to. */
+  ordersPaidBy(payer: string): Promise<string[]> {
+    return this.ledger.ordersPaidBy(payer);
+  }
+
+  /** Open entries of a kind: money no order took (a prompt's whose order refused it). */
+  openOfKind(kind: 'mpesa-express'): Promise<MoneyEntryRecord[]> {
+    return this.ledger.openOfKind(kind);
+  }
+
+  /**
+   * An M-Pesa Express payment received without its receipt that a code of this amount may be
+   * (paid by `payer` within a week, or, with no payer known, within 15 minutes of `at`): the
+   * shop cannot tell such a code from that payment, so it is not taken on its own.
+   */
+  async receiptlessTwin(
+    amount: number,
+    at: Date,
+    payer?: string,
+  ): Promise<MoneyEntryRecord | null> {
+    const window = payer ? 7 * 24 * 3600_000 : 15 * 60_000;
+    const [twin] = await this.ledger.codelessPrompts(
+      amount,
+      new Date(at.getTime() - window),
+      new Date(at.getTime() + window),
+      payer,
+    );
+    return twin ?? null;
   }
 
   unfinished(before: Date): Promise<MoneyEntryRecord[]> {

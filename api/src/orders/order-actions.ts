@@ -183,15 +183,20 @@ export const ORDER_STEPS = {
     // The fee was worked out from the order as read: it must still be unpaid (or paid) and priced so.
     guard: ({ order }) => ({
       paymentStatus: order.paymentStatus,
+      amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
       shippingFee: order.shippingFee,
       totalAmount: order.totalAmount,
     }),
     prepare: async (ctx) => {
       const { order, input: dto, placement } = ctx;
       const quote = await placement.requote(order, dto.guestInfo);
-      if (order.paymentStatus === 'Paid' && quote.fee !== order.shippingFee) {
+      // Money received was for this total: a part-paid order keeps it as a paid one does.
+      if (
+        (order.paymentStatus === 'Paid' || order.amountPaid > 0) &&
+        quote.fee !== order.shippingFee
+      ) {
         throw new ConflictException({
-          message: `Order ${order.purchaseNumber} is paid with delivery at ${formatMoney(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${formatMoney(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
+          message: `Order ${order.purchaseNumber} is ${order.paymentStatus === 'Paid' ? 'paid' : `part-paid (${formatMoney(order.amountPaid)})`} with delivery at ${formatMoney(order.shippingFee)}; delivery to ${dto.guestInfo.county} costs ${formatMoney(quote.fee)}. Choose a place in the same zone, or cancel the order with a refund and place it again.`,
           code: 'PAID_FEE_CHANGE',
         });
       }
@@ -244,7 +249,11 @@ export const ORDER_STEPS = {
           message: 'A refund is decided by the shop: cancel without a refund, or ask the shop',
           code: 'ASK_THE_SHOP',
         });
-      if (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+      // (Beyond Pending the state table's own reason answers: only the shop cancels then.)
+      if (
+        order.orderStatus === 'Pending' &&
+        (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+      )
         throw new ConflictException({
           message: `We have received ${formatMoney(order.amountPaid)} on order ${order.purchaseNumber}: ask the shop to cancel it, and it will refund you`,
           code: 'ASK_THE_SHOP',
@@ -303,15 +312,23 @@ export const ORDER_STEPS = {
     // Unpaid still: a payment recorded meanwhile puts the order in the sales record.
     guard: ({ order }) => ({
       paymentStatus: 'Pending',
+      amountPaid: { $not: { $gt: 0 } },
       orderStatus:
         order.orderStatus === 'Cancelled'
           ? 'Cancelled'
           : { $in: ORDER_RULES.delete.from.filter((s) => s !== 'Cancelled') },
     }),
-    prepare: ({ order, now }) =>
-      order.orderStatus === 'Cancelled'
+    prepare: ({ order, now }) => {
+      // Money received is in the books: the order is cancelled with its refund, never deleted.
+      if (order.amountPaid > 0)
+        throw new ConflictException({
+          message: `${formatMoney(order.amountPaid)} was received on order ${order.purchaseNumber}: cancel it with its refund instead of deleting it`,
+          code: 'SALES_RECORD',
+        });
+      return order.orderStatus === 'Cancelled'
         ? { $set: { orderStatus: 'Cancelled' } }
-        : cancelChange(now),
+        : cancelChange(now);
+    },
     // Told once, when the delete is what cancels it.
     sms: ({ order }) => (order.orderStatus === 'Cancelled' ? undefined : 'cancelled'),
     after: async ({ placement, orders, actor }, updated) => {

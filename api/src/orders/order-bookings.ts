@@ -84,13 +84,15 @@ export class OrderBookings {
   }
 
   /**
-   * Moves a booking to another batch (its hold there already taken): back to `Booked`, its
-   * deposit kept. False when it was no longer `Affected`.
+   * Moves a booking to another batch (its hold there already taken), its money kept: `Paid` when
+   * it was paid in full (nothing is asked of it when the batch is ready, and it can be dispatched),
+   * else `Booked` with its deposit or `Deposit due`. Null when it was no longer `Affected`.
    */
   moveTo(
     order: OrderRecord,
     batch: { _id: string; readyOn: string; productName: string },
   ): Promise<OrderRecord | null> {
+    const paidInFull = order.paymentStatus === 'Paid' || order.amountPaid >= order.totalAmount;
     return this.orders.transition(
       order._id,
       {
@@ -100,7 +102,11 @@ export class OrderBookings {
       },
       {
         $set: {
-          'booking.state': order.booking!.depositPaidAt ? 'Booked' : 'Deposit due',
+          'booking.state': paidInFull
+            ? 'Paid'
+            : order.booking!.depositPaidAt
+              ? 'Booked'
+              : 'Deposit due',
           'booking.batchId': batch._id,
           'booking.readyOn': batch.readyOn,
           'booking.movedFromBatchId': order.booking!.batchId,

@@ -10,6 +10,7 @@ import {
   checkOrderAction,
   formatMoney,
   ORDER_RULES,
+  toMpesaPhone,
   type PaymentMethod,
 } from '@spc/shared-contracts';
 import type { UpdateQuery } from 'mongoose';
@@ -211,7 +212,11 @@ export class OrderCredits {
     let current = order;
     for (let attempt = 1; ; attempt++) {
       if (current.credited.includes(entry._id)) {
-        await this.ledger.credited(entry._id, current._id, null);
+        await this.ledger.credited(
+          entry._id,
+          current._id,
+          await this.orders.creditOf(current._id, entry._id),
+        );
         return { state: 'already', order: current };
       }
       const plan = creditRule(current, entry.amount, purpose, closedReason(current));
@@ -274,6 +279,7 @@ export class OrderCredits {
       throw new ConflictException(`This payment cannot be recorded: ${plan.refuse}`);
     }
     const code = dto.paymentMethod === 'Mpesa' ? deskCode(transactionCode) : null;
+    if (code) await this.notAReceiptlessPrompt(code, amount, paidTime);
     const entry = await this.claimNew(actor, order, {
       kind: code ? 'desk-mpesa' : 'cash',
       code,
@@ -307,6 +313,7 @@ export class OrderCredits {
       });
     }
     const code = deskCode(dto.transactionCode);
+    await this.notAReceiptlessPrompt(code, dto.amount, new Date());
     const entry = await this.claimNew(actor, order, {
       kind: 'desk-mpesa',
       code,
@@ -354,9 +361,17 @@ export class OrderCredits {
       );
       written = await this.ledger.recordIn(actor, base);
     }
-    const entry = written.entry;
-    if (entry.state === 'credited' || entry.orderId !== order._id)
-      return { state: 'already', order };
+    let entry: MoneyEntryRecord | null = written.entry;
+    if (entry.state === 'credited') return { state: 'already', order };
+    // Settled again after a crash: an entry its order never took (back in the ledger with no
+    // order) is claimed for it again; one claimed for another order is not ours.
+    if (entry.state === 'open')
+      entry = await this.ledger.claim(
+        entry._id,
+        { orderId: order._id, purchaseNumber: order.purchaseNumber },
+        actor,
+      );
+    if (!entry || entry.orderId !== order._id) return { state: 'already', order };
     return this.credit(actor, order, entry, { how: 'M-Pesa Express', timePaid: prompt.timePaid });
   }
 
@@ -372,19 +387,28 @@ export class OrderCredits {
 
   /**
    * Open unpaid orders the paybill may credit by the payer's phone alone: those of signed-in
-   * customers whose own phone it is (a guest order naming a stranger's phone never collects the
-   * stranger's payment). Newest first, at most `limit`.
+   * customers whose own phone it is: their account's phone, proven theirs by M-Pesa money from it
+   * already credited to one of their orders (a prompt they answered, a paybill payment). A guest
+   * order naming a stranger's phone, or an account that merely registered it, never collects the
+   * stranger's payment. Newest first, at most `limit`.
    */
   async openOrdersOfPhone(e164: string, limit = 5): Promise<OrderRecord[]> {
     const orders = (await this.orders.openUnpaidByPhone(e164, OPEN, 20)).filter((o) => o.placedBy);
     if (!orders.length) return [];
     const owners = await this.users.findManyByIds([...new Set(orders.map((o) => o.placedBy!))]);
-    const own = new Set(
+    const registered = new Set(
       owners
         .filter((u) => u.phoneNumber && canonicalPhone(u.phoneNumber) === e164)
         .map((u) => u._id),
     );
-    return orders.filter((o) => own.has(o.placedBy!)).slice(0, limit);
+    const payer = toMpesaPhone(e164);
+    const paidFrom = payer ? await this.ledger.ordersPaidBy(payer) : [];
+    const proven = new Set(
+      (await Promise.all(paidFrom.map((id) => this.orders.findAnyById(id))))
+        .map((o) => o?.placedBy)
+        .filter((id): id is string => !!id && registered.has(id)),
+    );
+    return orders.filter((o) => proven.has(o.placedBy!)).slice(0, limit);
   }
 
   /**
@@ -416,6 +440,21 @@ export class OrderCredits {
       done++;
     }
     return done;
+  }
+
+  /**
+   * A code typed at the desk that the ledger does not know, of the amount of an M-Pesa Express
+   * payment received about then without its receipt, may be that payment's receipt: refused (409)
+   * until the shop has checked its statement, so one payment never pays two orders.
+   */
+  private async notAReceiptlessPrompt(code: string, amount: number, at: Date): Promise<void> {
+    if (await this.ledger.findByCode(code)) return;
+    const twin = await this.ledger.receiptlessTwin(amount, at);
+    if (!twin) return;
+    throw new ConflictException({
+      message: `An M-Pesa Express payment of ${formatMoney(amount)} for order ${twin.purchaseNumber ?? twin.meantFor ?? '(none)'} came in at ${new Date(twin.at).toISOString()} without its receipt number; ${code} may be that payment. Check the M-Pesa statement before recording it`,
+      code: 'CODE_TAKEN',
+    });
   }
 
   /** A new entry claimed for the order; 409 naming the order when its code is on another entry. */

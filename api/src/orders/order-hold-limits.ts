@@ -15,6 +15,14 @@ export interface OrderSource {
   clientAddress?: string;
 }
 
+/** A line as the unit limits see it: priced (its product and seedlings a unit) or not yet. */
+interface UnitLine {
+  quantity: number;
+  seedlings?: number;
+  productId?: string;
+  productName?: string;
+}
+
 /** The stock one slot of a network's cap stands for: an order of 1-100 seedlings holds one. */
 export const HOLD_BLOCK_UNITS = 100;
 
@@ -38,18 +46,26 @@ export class OrderHoldLimits {
   ) {}
 
   /**
-   * Refuses (400) lines or orders over the unit limits, counted in seedlings (`seedlings` per unit
-   * of a line: 1 when not known yet, or for the single seedling).
+   * Refuses (400) an order over the unit limits, counted in seedlings (`seedlings` per unit of a
+   * line: 1 when not known yet, or for the single seedling): at most `maxUnitsPerLine` of one
+   * product, its lines in every unit together (singles and trays), and `maxUnitsPerOrder` in all.
+   * Lines not priced yet (no `productId`) are checked one by one.
    */
-  checkUnits(lines: { quantity: number; seedlings?: number }[]): void {
+  checkUnits(lines: UnitLine[]): void {
     const { maxUnitsPerLine, maxUnitsPerOrder } = this.config.orders;
-    const seedlingsOf = (l: { quantity: number; seedlings?: number }) =>
-      l.quantity * (l.seedlings ?? 1);
-    const over = lines.find((l) => seedlingsOf(l) > maxUnitsPerLine);
+    const seedlingsOf = (l: UnitLine) => l.quantity * (l.seedlings ?? 1);
+    const perProduct = new Map<string, { name?: string; seedlings: number }>();
+    lines.forEach((l, i) => {
+      const key = l.productId ?? `line:${i}`;
+      const product = perProduct.get(key) ?? { name: l.productName, seedlings: 0 };
+      product.seedlings += seedlingsOf(l);
+      perProduct.set(key, product);
+    });
+    const over = [...perProduct.values()].find((p) => p.seedlings > maxUnitsPerLine);
     if (over) {
       throw new BadRequestException(
-        (over.seedlings ?? 1) > 1
-          ? `A line can hold at most ${maxUnitsPerLine} seedlings (this one has ${seedlingsOf(over)}). For a larger order, please contact the shop.`
+        over.name
+          ? `An order can hold at most ${maxUnitsPerLine} seedlings of ${over.name} (this one has ${over.seedlings}). For a larger order, please contact the shop.`
           : `Quantity must be at most ${maxUnitsPerLine} per product. For a larger order, please contact the shop.`,
       );
     }

@@ -55,8 +55,12 @@ export class OrderMoney {
     actor: Actor,
     now = new Date(),
   ): Promise<{ out: string[]; undo: () => Promise<void> } | null> {
-    const entries = (await this.ledger.ofOrder(order._id)).filter(
-      (e) => e.direction === 'in' && e.state === 'credited',
+    const all = await this.ledger.ofOrder(order._id);
+    // What the order took: credited entries, and those it took whose claim is not yet marked.
+    const entries = all.filter(
+      (e) =>
+        e.direction === 'in' &&
+        (e.state === 'credited' || (e.state === 'claimed' && order.credited.includes(e._id))),
     );
     const refundable = entries.reduce((n, e) => n + e.returnable, 0);
     const received = entries.reduce((n, e) => n + e.amount, 0);
@@ -64,10 +68,19 @@ export class OrderMoney {
       throw new ConflictException(
         `Order ${order.purchaseNumber} shows KES ${order.amountPaid.toLocaleString('en-US')} paid but its money ledger has KES ${received.toLocaleString('en-US')}: run the migration (npm run migrate) before refunding it`,
       );
-    if (!refundable) return null;
+    // Another clerk's refund of this money is under way (or took it all): never "nothing to give".
+    if (
+      all.some((e) => e.direction === 'out' && e.state === 'claiming') ||
+      (received > 0 && !refundable)
+    )
+      throw new ConflictException({
+        message: 'This order is being refunded already: reload to see the refund',
+        code: 'CONFLICT',
+      });
+    if (!received) return null;
     if (!refund) {
       throw new ConflictException(
-        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${refundable.toLocaleString('en-US')} to give back). To cancel it, record the refund: its method, amount and reference.`,
+        `This order is ${order.paymentStatus === 'Paid' ? 'paid' : 'part-paid'} (KES ${refundable.toLocaleString('en-US')}). To cancel it, record the refund: its method, amount and reference.`,
       );
     }
     const request =

@@ -24,7 +24,8 @@ export const PAYBILL_ROUTES = {
   'POST /api/payments/mpesa/c2b/{transId}/assign': 'staff',
   'POST /api/payments/mpesa/c2b/{transId}/refund': 'staff',
   'GET /api/payments/mpesa/orders/{orderId}': 'staff',
-  'POST /api/payments/mpesa/refunds/{id}/retry': 'staff',
+  'POST /api/payments/mpesa/c2b/{transId}/check': 'staff',
+  'POST /api/payments/mpesa/refunds/{refundId}/retry': 'staff',
 } as const;
 
 export const MPESA_TEST_SETTINGS = {

@@ -1237,7 +1237,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/payments/mpesa/refunds/{id}/retry": {
+    "/api/payments/mpesa/refunds/{refundId}/retry": {
         parameters: {
             query?: never;
             header?: never;
@@ -1246,8 +1246,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed M-Pesa refund again (only a failed one: never twice) */
+        /** Send a failed M-Pesa refund again (only a failed one: never twice; two retries at once: one 409) */
         post: operations["C2bController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/mpesa/c2b/{transId}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask M-Pesa again about an inbox payment its status query did not confirm (it cannot be assigned or paid out until confirmed) */
+        post: operations["C2bController_checkAgain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1929,10 +1946,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -1951,7 +1968,7 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             /**
-             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The order's status does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
              * @example VALIDATION_FAILED
              */
             code: components["schemas"]["ErrorCode"];
@@ -2701,7 +2718,7 @@ export interface components {
             /** @description Why the state machine refuses it */
             reason?: string;
             /** @enum {string} */
-            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         };
         OrderDocumentAvailabilityDto: {
             available: boolean;
@@ -2710,6 +2727,60 @@ export interface components {
         OrderDocumentsDto: {
             receipt: components["schemas"]["OrderDocumentAvailabilityDto"];
             deliveryNote: components["schemas"]["OrderDocumentAvailabilityDto"];
+        };
+        MoneyEntryByDto: {
+            /** @example Jane Clerk */
+            fullName: string;
+            /** @example staff */
+            role: string;
+        };
+        MoneySplitDto: {
+            /** @description KES counted toward a booking deposit */
+            deposit: number;
+            /** @description KES counted toward the rest of the total */
+            balance: number;
+            /** @description KES beyond the total, to be given back */
+            excess: number;
+        };
+        MoneyEntryViewDto: {
+            /** @example c2b:SGR4T5Y6U7 */
+            id: string;
+            /** @enum {string} */
+            direction: "in" | "out";
+            /**
+             * @description How the money came in or went back
+             * @enum {string}
+             */
+            kind: "mpesa-express" | "paybill" | "desk-mpesa" | "cash" | "reversal" | "b2c" | "mpesa-by-hand";
+            /** @description Whole KES */
+            amount: number;
+            /** @description An incoming M-Pesa entry's code */
+            code: string | null;
+            /** @description A prompt's reference, a payback's M-Pesa code or a note */
+            reference: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            state: "open" | "claimed" | "credited" | "claiming" | "recorded";
+            /** @description The number that paid, or a B2C payback's number (null in a customer's view) */
+            payer: string | null;
+            /** @description Who recorded it (null in a customer's view) */
+            by: components["schemas"]["MoneyEntryByDto"] | null;
+            /** @description The incoming entry a payback returns */
+            of: string | null;
+            /** @description KES of an incoming entry given back so far */
+            returned: number;
+            split: components["schemas"]["MoneySplitDto"] | null;
+        };
+        OrderMoneyDto: {
+            /** @description KES received on the order */
+            received: number;
+            /** @description KES given back */
+            refunded: number;
+            /** @description KES received and not given back: what a refund must be */
+            refundable: number;
+            /** @description Money in, then money back */
+            entries: components["schemas"]["MoneyEntryViewDto"][];
         };
         OrderShopDto: {
             /** @example Seedling Propagation Centre */
@@ -2733,6 +2804,8 @@ export interface components {
             /** @description The actions the caller's role has on orders, each allowed or refused with why */
             actions: components["schemas"]["OrderActionCheckDto"][];
             documents: components["schemas"]["OrderDocumentsDto"];
+            /** @description What was received and given back, entry by entry; a customer's view names no staff and no numbers */
+            money: components["schemas"]["OrderMoneyDto"];
             /** @description What receipts and delivery notes print as the seller */
             shop: components["schemas"]["OrderShopDto"];
         };
@@ -2774,7 +2847,7 @@ export interface components {
              * @description Why, as a stable error code
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Why, in words a clerk can act on */
             message: string;
         };
@@ -8870,7 +8943,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The refund's id as the API gives it (`refunds[].id`): `out:<entry>`, `payment:<M-Pesa code>`, `excess:<M-Pesa code>`, or `order:<order id>` for refunds from before the money ledger */
+                refundId: string;
             };
             cookie?: never;
         };
@@ -8921,6 +8995,72 @@ export interface operations {
                 };
             };
             /** @description Sent already, or on its way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    C2bController_checkAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["C2bPaymentResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not in the inbox, or checks are off */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -60,6 +60,8 @@ export class MoneyEntry {
   @Prop({ type: String, default: null }) purchaseNumber!: string | null;
   /** The number that paid (2547XXXXXXXX) where M-Pesa named it; null at the desk and for cash. */
   @Prop({ type: String, default: null }) payer!: string | null;
+  /** The order a payment was meant for when that order could not take it (it waits, open). */
+  @Prop({ type: String, default: null }) meantFor!: string | null;
   @Prop({ type: String, enum: MONEY_ENTRY_STATES, required: true }) state!: MoneyEntryState;
   /** M-Pesa did not confirm it (paybill status query): it can be checked again, not used. */
   @Prop({ type: Boolean, default: undefined }) unconfirmed?: boolean;
@@ -95,4 +97,6 @@ MoneyEntrySchema.index(
 MoneyEntrySchema.index({ orderId: 1, createdAt: 1 });
 MoneyEntrySchema.index({ state: 1, claimedAt: 1 });
 MoneyEntrySchema.index({ direction: 1, at: 1 });
+MoneyEntrySchema.index({ kind: 1, state: 1, at: 1 });
+MoneyEntrySchema.index({ payer: 1, direction: 1, state: 1 });
 MoneyEntrySchema.index({ send: 1, transfer: 1, state: 1 });

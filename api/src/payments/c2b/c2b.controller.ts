@@ -54,7 +54,7 @@ import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 
 const RESULT_KINDS = ['status', 'reversal', 'b2c', 'timeout'] as const;
 /** A refund's id as the API gives it: what it refunds, a colon, that thing's id. */
-const REFUND_ID = /^(out|payment|excess|order):[0-9A-Za-z]{1,40}$/;
+const REFUND_ID = /^(out|payment|excess|order):[0-9A-Za-z_]{1,60}$/;
 
 const paymentView = (p: C2bPayment) => ({
   transId: p._id,
@@ -262,7 +262,7 @@ export class C2bController {
   @ApiParam({
     name: 'refundId',
     description:
-      "The refund's id as the API gives it (`refunds[].id`): `out:<entry>`, `payment:<M-Pesa code>`, `excess:<M-Pesa code>`, or `order:<order id>` for refunds from before the money ledger",
+      "The refund's id as the API gives it (`refunds[].id`): `out:<entry>`, `payment:<M-Pesa code or prompt reference>`, `excess:<M-Pesa code>`, or `order:<order id>` for refunds from before the money ledger",
     schema: { type: 'string', pattern: REFUND_ID.source },
   })
   @Answer('Refund sent again', MpesaRefundResponseDto)

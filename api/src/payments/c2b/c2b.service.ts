@@ -18,7 +18,7 @@ import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
 import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
-import { badAmount, MoneyLedgerService } from '../../money/money-ledger.service';
+import { badAmount, MoneyLedgerService, MPESA_CEILING_KES } from '../../money/money-ledger.service';
 import { closedReason, OrderCredits } from '../../orders/order-credits';
 import type { OrderRecord } from '../../orders/order.types';
 import { OrdersService } from '../../orders/orders.service';
@@ -36,6 +36,32 @@ export const C2B_REJECT_ACCOUNT = { ResultCode: 'C2B00012', ResultDesc: 'Rejecte
 const MAX_QUERIES = 4;
 /** A payment left `matching` this long (a crash) is matched again (crediting is idempotent). */
 const STALE_MATCHING_MS = 60_000;
+
+/** A prompt's payment that no order took, as the inbox lists payments. */
+function promptAsPayment(e: MoneyEntryRecord): C2bPayment {
+  return {
+    _id: e.code ?? e.reference,
+    amount: e.amount,
+    account: '',
+    phone: e.payer ?? '',
+    payerName: '',
+    paidAt: new Date(e.at),
+    shortcode: '',
+    status: e.state === 'open' ? (e.returned > 0 ? 'refund' : 'inbox') : 'matched',
+    reason: `An M-Pesa Express payment${e.meantFor ? ` for order ${e.meantFor}` : ''} that its order could not take (paid another way, or closed): assign it to another order or give it back`,
+    orderId: e.orderId,
+    purchaseNumber: e.purchaseNumber,
+    matchedBy: e.orderId ? 'staff' : null,
+    excess: 0,
+    refundId: e.returns[0]?.out ?? null,
+    confirmations: 1,
+    queryConversationId: null,
+    queries: 0,
+    lastQueriedAt: null,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+}
 
 /** An account number as a purchase number: no blanks, upper case. */
 export const accountKey = (account: string) => account.replace(/[\s\p{C}]/gu, '').toUpperCase();
@@ -117,7 +143,7 @@ export class C2bService {
   private async entryOf(transId: string): Promise<MoneyEntryRecord | string> {
     const p = await this.payments.findById(transId).lean<C2bPayment>();
     if (!p) return 'No such paybill payment';
-    const bad = badAmount(p.amount);
+    const bad = badAmount(p.amount, MPESA_CEILING_KES);
     if (bad) return `${bad}: it is not credited to any order; give it back by hand`;
     const written = await this.ledger.recordIn(MPESA_ACTOR, {
       _id: MoneyLedgerService.inId('paybill', p._id),
@@ -169,6 +195,24 @@ export class C2bService {
       { state: 'open' },
       { unconfirmed: false, verified: true, ...(debit ? { payer: debit } : {}) },
     );
+    // A prompt's payment the shop got without its receipt, from this payer, of this amount: this
+    // code may be its receipt (replayed as a paybill confirmation). Staff check the statement.
+    const payer = debit ?? toMpesaPhone(payment.phone) ?? undefined;
+    const twin = payer
+      ? await this.ledger.receiptlessTwin(payment.amount, new Date(payment.paidAt), payer)
+      : null;
+    if (twin) {
+      await this.payments.updateOne(
+        { _id: payment._id, status: 'verifying' },
+        { $set: { ...(debit ? { phone: debit } : {}) } },
+      );
+      await this.toInbox(
+        payment,
+        `This may be the M-Pesa Express payment of ${formatMoney(payment.amount)} for order ${twin.purchaseNumber ?? twin.meantFor ?? '(none)'} (prompt ${twin.reference}), whose receipt the shop never received: check the M-Pesa statement before assigning it`,
+        'verifying',
+      );
+      return;
+    }
     const moved = await this.payments.updateOne(
       { _id: payment._id, status: 'verifying' },
       { $set: { status: 'matching', ...(debit ? { phone: debit } : {}) } },
@@ -219,6 +263,10 @@ export class C2bService {
     if (!order) throw new NotFoundException('No order with this purchase number');
     const closed = closedReason(order);
     if (closed) throw new ConflictException(`This payment cannot be assigned: ${closed}`);
+    if (!(await this.payments.exists({ _id: transId }))) {
+      const prompt = await this.strayPrompt(transId);
+      if (prompt) return this.assignPrompt(actor, prompt, order);
+    }
     await this.usable(transId);
     const claimed = await this.payments.updateOne(
       { _id: transId, status: 'inbox' },
@@ -245,7 +293,11 @@ export class C2bService {
    */
   async refund(actor: Actor, transId: string): Promise<C2bPayment> {
     const payment = await this.payments.findById(transId).lean<C2bPayment>();
-    if (!payment) throw new NotFoundException('No paybill payment with this M-Pesa code');
+    if (!payment) {
+      const prompt = await this.strayPrompt(transId);
+      if (prompt) return this.refundPrompt(actor, prompt);
+      throw new NotFoundException('No paybill payment with this M-Pesa code');
+    }
     if (payment.status === 'inbox') {
       const entry = await this.usable(transId);
       const marked = await this.payments.updateOne(
@@ -375,17 +427,94 @@ export class C2bService {
     await this.ledger.update(out!, { transfer: null }, { transfer: out! });
   }
 
-  /** The inbox: payments that matched nothing (or several), and over-payments not yet refunded. */
-  inbox(): Promise<C2bPayment[]> {
-    return this.payments
-      .find(this.waiting())
-      .sort({ createdAt: -1 })
-      .limit(200)
-      .lean<C2bPayment[]>();
+  /**
+   * The inbox: payments that matched nothing (or several), over-payments not yet refunded, and
+   * M-Pesa Express payments whose order could not take them (paid another way, or closed).
+   */
+  async inbox(): Promise<C2bPayment[]> {
+    const [paybill, prompts] = await Promise.all([
+      this.payments.find(this.waiting()).sort({ createdAt: -1 }).limit(200).lean<C2bPayment[]>(),
+      this.ledger.openOfKind('mpesa-express'),
+    ]);
+    return [...prompts.filter((e) => e.returned === 0).map(promptAsPayment), ...paybill];
   }
 
-  countWaiting(): Promise<number> {
-    return this.payments.countDocuments(this.waiting());
+  async countWaiting(): Promise<number> {
+    const [paybill, prompts] = await Promise.all([
+      this.payments.countDocuments(this.waiting()),
+      this.ledger.openOfKind('mpesa-express'),
+    ]);
+    return paybill + prompts.filter((e) => e.returned === 0).length;
+  }
+
+  /** A prompt's payment waiting with no order, by its receipt (or its prompt's reference). */
+  private async strayPrompt(transId: string): Promise<MoneyEntryRecord | null> {
+    // A prompt's reference (CheckoutRequestID) keeps its own case: `ws_CO_…`.
+    if (/^WS_CO_/i.test(transId)) transId = `ws_CO_${transId.slice(6)}`;
+    const entry =
+      (await this.ledger.findByCode(transId)) ??
+      (await this.ledger.findById(MoneyLedgerService.inId('mpesa-express', null, transId)));
+    return entry?.kind === 'mpesa-express' ? entry : null;
+  }
+
+  /** Staff assign a prompt's payment that waits with no order to an open unpaid order. */
+  private async assignPrompt(
+    actor: Actor,
+    entry: MoneyEntryRecord,
+    order: OrderRecord,
+  ): Promise<C2bPayment> {
+    const claimed =
+      entry.state === 'open' && entry.returned === 0
+        ? await this.ledger.claim(
+            entry._id,
+            { orderId: order._id, purchaseNumber: order.purchaseNumber },
+            actor,
+          )
+        : null;
+    if (!claimed)
+      throw new ConflictException(
+        entry.orderId
+          ? `This payment is already credited to order ${entry.purchaseNumber}`
+          : 'This payment is being refunded',
+      );
+    await this.credits.credit(actor, order, claimed, {
+      how: 'assigned',
+      timePaid: new Date(entry.at),
+    });
+    return promptAsPayment((await this.ledger.findById(entry._id))!);
+  }
+
+  /** Staff give back a prompt's payment that waits with no order: reversed, or B2C to its payer. */
+  private async refundPrompt(actor: Actor, entry: MoneyEntryRecord): Promise<C2bPayment> {
+    if (entry.state !== 'open' || entry.returned > 0)
+      throw new ConflictException(
+        entry.returned > 0
+          ? 'This payment is being refunded already'
+          : 'This payment has nothing to refund',
+      );
+    const kind = entry.code ? 'reversal' : 'b2c';
+    if (kind === 'b2c' && !entry.payer)
+      throw new BadRequestException("The payer's phone is not known: give it back by hand");
+    const id = `payment:${entry.code ?? entry.reference}`;
+    const [out] = await this.ledger.takeOut(
+      actor,
+      [{ of: entry, amount: entry.amount, kind, send: true }],
+      'inbox',
+      '',
+      [id],
+    );
+    await this.ledger.finishOut([out!]);
+    await this.refunds.request(actor, {
+      _id: out!,
+      method: kind,
+      amount: entry.amount,
+      orderId: null,
+      purchaseNumber: entry.meantFor,
+      originalTransId: entry.code ?? entry.reference,
+      phone: entry.payer ?? '',
+    });
+    await this.ledger.update(out!, { transfer: null }, { transfer: out! });
+    return promptAsPayment((await this.ledger.findById(entry._id))!);
   }
 
   /** Paybill payments credited to an order. */
