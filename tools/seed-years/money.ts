@@ -62,6 +62,7 @@ const entry = (fields: Record<string, unknown> & { _id: string; at: Date; amount
   orderId: null,
   purchaseNumber: null,
   payer: null,
+  meantFor: null,
   split: null,
   returnable: fields.amount,
   returned: 0,

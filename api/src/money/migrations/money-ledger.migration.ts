@@ -145,6 +145,7 @@ function incoming(
     orderId: order._id.toHexString(),
     purchaseNumber: order.purchaseNumber,
     state: 'credited',
+    meantFor: null,
     split: null,
     returnable: e.amount,
     returned: 0,
@@ -341,6 +342,7 @@ export function ledgerOfOrder(old: OldMoney, now = new Date()): OrderLedger {
       | 'claimedAt'
       | 'createdAt'
       | 'updatedAt'
+      | 'meantFor'
     >,
   ) => {
     of.returnable -= out.amount;
@@ -357,6 +359,7 @@ export function ledgerOfOrder(old: OldMoney, now = new Date()): OrderLedger {
       returns: [],
       split: null,
       state: 'recorded',
+      meantFor: null,
       claimedAt: null,
       createdAt: out.at,
       updatedAt: now,
@@ -471,6 +474,7 @@ export function ledgerOfInboxPayment(
     purchaseNumber: null,
     payer: toMpesaPhone(doc.phone) ?? null,
     state: 'open',
+    meantFor: null,
     ...(unconfirmed ? { unconfirmed: true } : {}),
     ...((doc.queries ?? 0) > 0 && !unconfirmed ? { verified: true } : {}),
     split: null,
@@ -504,6 +508,7 @@ export function ledgerOfInboxPayment(
       purchaseNumber: null,
       payer: null,
       state: 'recorded',
+      meantFor: null,
       split: null,
       returnable: 0,
       returned: 0,
