@@ -1,8 +1,8 @@
 /**
  * The crash drill's money half (issue 38): while orders are placed and the API is killed, staff
- * record bookings' deposits, customers pay orders by the paybill (the Daraja simulator's C2B:
+ * record bookings' deposits, customers pay orders by the paybill (the drill plays Daraja's C2B:
  * validation, then the confirmation that credits the order), and staff cancel paid orders with
- * their refund sent by M-Pesa. Each kind counts what it has in flight, so the drill can kill the API
+ * their refund sent by M-Pesa (reversed by the Daraja simulator). Each kind counts what it has in flight, so the drill can kill the API
  * while one of each is on its way and say so. Afterwards: every paybill payment whose money left
  * the customer is on the shop's books (a confirmation the kill cut off is sent again, as Daraja's
  * retry would), every deposit and refund answered 200 is in the money ledger, and money:check finds
@@ -113,11 +113,9 @@ const refused = (error: unknown) =>
   ((error as { cause?: { code?: string } }).cause ?? {}).code === 'ECONNREFUSED';
 
 const pickOne = <T>(items: T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
-/** A fresh M-Pesa-like code a clerk would type (never one the simulator makes: they start with T). */
-const deskCode = () =>
-  `Q${[...randomBytes(9)].map((b) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[b % 32]).join('')}`;
-const transactionId = () =>
-  `T${[...randomBytes(9)].map((b) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[b % 32]).join('')}`;
+/** A fresh M-Pesa-like code: `Q…` typed by a clerk for a deposit, `T…` a paybill payment's. */
+const mpesaCode = (first: 'Q' | 'T') =>
+  first + [...randomBytes(9)].map((b) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[b % 32]).join('');
 const payerPhone = () => `2547${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;
 
 /** Runs `work` as one of `kind` in flight. */
@@ -153,7 +151,7 @@ async function recordDeposit(ctx: Ctx): Promise<boolean> {
   );
   if (!booking) return false;
   money.tried.deposit.add(booking._id);
-  const code = deskCode();
+  const code = mpesaCode('Q');
   try {
     const res = await inFlight(money, 'deposit', () =>
       fetch(`${ctx.base()}/api/orders/${booking._id}/booking/deposit`, {
@@ -197,7 +195,7 @@ async function payByPaybill(ctx: Ctx): Promise<boolean> {
   const amount =
     Math.random() < 0.33 ? Math.max(1, Math.floor(order.totalAmount / 2)) : order.totalAmount;
   const payment: PaybillPayment = {
-    transId: transactionId(),
+    transId: mpesaCode('T'),
     amount,
     phone: payerPhone(),
     account: order.purchaseNumber,
