@@ -7,7 +7,12 @@
  * inbox, the refunds list and the transfers the simulator was asked for.
  */
 import { randomBytes } from 'node:crypto';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Types, type Connection } from 'mongoose';
 import type request from 'supertest';
+import { BookingLifeService } from '../src/bookings/booking-life.service';
+import type { Actor } from '../src/common/principal';
+import { MoneyLedgerService } from '../src/money/money-ledger.service';
 import { addDays, shopDay } from '../src/reports/shop-time';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, MPESA_TEST_SETTINGS, type MpesaTestApp } from './support/mpesa';
@@ -20,6 +25,7 @@ interface Booking {
   deposit: number;
   balance: number;
   batchId: string;
+  releaseDecision?: 'kept' | 'refunded' | null;
 }
 interface Order {
   _id: string;
@@ -1241,6 +1247,925 @@ describe('money ledger: money moves exactly once', () => {
       const where = await landed(paid.transId, theirs._id);
       expect(where).toBe('inbox');
       expect(await get(theirs._id)).toMatchObject({ amountPaid: 0 });
+    });
+  });
+
+  // ============================================================================================
+  // Attacks, round 2: the paths the first round left untried
+  // ============================================================================================
+
+  describe('attacks, round 2', () => {
+    interface EntryDoc {
+      _id: string;
+      state: string;
+      [field: string]: unknown;
+    }
+    const connection = () => m.t.app.get<Connection>(getConnectionToken());
+    /** The ledger's collection, written straight to simulate an API stopped midway. */
+    const entriesDb = () => connection().collection<EntryDoc>('money_entries');
+    const ordersDb = () => connection().collection<{ _id: Types.ObjectId }>('orders');
+    const paybillDb = () => connection().collection<{ _id: string }>('mpesa_c2b_payments');
+    const ledger = () => m.t.app.get(MoneyLedgerService, { strict: false });
+    const life = () => m.t.app.get(BookingLifeService, { strict: false });
+    /** Who a refund taken straight from the ledger is by (a clerk whose request never finished). */
+    const CLERK: Actor = { id: 'round-2-clerk', fullName: 'Clerk 1', role: 'staff' };
+
+    /**
+     * The bookings sweep as it runs two minutes from now (what a crash left midway is then stale),
+     * again until `done` holds (a sweep already running in the background makes a call a no-op).
+     */
+    const sweepUntil = <T>(read: () => Promise<T>, done: (value: T) => boolean) =>
+      waitFor(
+        async () => {
+          await life().sweep(new Date(Date.now() + 120_000));
+          return read();
+        },
+        done,
+        15_000,
+        200,
+      );
+
+    /**
+     * What a clerk's cancel with its refund sent by M-Pesa does before the cancellation is written:
+     * the refund taken from the order's incoming entries (`claiming`). The API "stops" right after.
+     */
+    async function refundTakenThenCrash(orderId: string, amount: number): Promise<string[]> {
+      const ins = (await ledger().ofOrder(orderId)).filter((e) => e.direction === 'in');
+      const parts = ledger().planPayback(ins, amount, {
+        method: 'Mpesa',
+        send: true,
+        reference: '',
+      });
+      return ledger().takeOut(CLERK, parts, 'refund');
+    }
+
+    const overdue = (bookings: Order[]) =>
+      ordersDb().updateMany(
+        { _id: { $in: bookings.map((b) => new Types.ObjectId(b._id)) } },
+        { $set: { 'booking.balanceDueBy': '2001-01-01' } },
+      );
+
+    const batchStep = (batchId: string, step: 'ready' | 'fail') =>
+      http()
+        .post(`/api/batches/${batchId}/${step}`)
+        .set(bearer(staff.accessToken))
+        .send(step === 'fail' ? { note: 'round 2' } : {})
+        .expect(201);
+
+    /**
+     * An M-Pesa Express payment its order could not take (a clerk took cash for the order while the
+     * prompt was open): it waits in the payments inbox, listed by its receipt, or (settled by the
+     * status query, no callback, so no receipt) by its prompt's reference.
+     */
+    async function strayPrompt(withReceipt: boolean) {
+      const phone = newPhone();
+      const o = await order({ phone });
+      m.sim.setScenario(
+        withReceipt ? { result: 'success', delayMs: 2000 } : 'no-callback',
+        asDaraja(phone),
+      );
+      const res = await http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: o.purchaseNumber, phoneNumber: phone })
+        .expect(200);
+      const id = res.body.checkoutRequestId as string;
+      await deskCash(o, o.totalAmount).expect(200);
+      const receipt = (await m.sim.settled(id)).outcome!.receipt!;
+      const key = withReceipt ? receipt : id;
+      const payment = await waitFor(
+        async () => (await inbox()).find((p) => p.transId === key && p.status === 'inbox'),
+        (p) => p !== undefined,
+        15_000,
+        150,
+      );
+      if (!payment) throw new Error(`the prompt's payment ${key} never reached the inbox`);
+      return { order: o, phone, id, receipt, payment };
+    }
+
+    const sentOf = (codeOrPhone: string) =>
+      transfersFor(codeOrPhone).map((r) => [r.kind, Number(r.request.Amount)]);
+
+    // --- Holes --------------------------------------------------------------------------------
+
+    it('an M-Pesa Express payment that over-pays its order (a paybill part payment landed while the prompt was open): its excess can be given back', async () => {
+      const phone = newPhone();
+      const o = await order({ phone });
+      m.sim.setScenario({ result: 'success', delayMs: 2500 }, asDaraja(phone));
+      const res = await http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: o.purchaseNumber, phoneNumber: phone })
+        .expect(200);
+      // Before answering the prompt (for the whole total), KES 300 is paid by paybill.
+      await m.sim.payBill({ account: o.purchaseNumber, amount: 300, phone: asDaraja(newPhone()) });
+      await until(o._id, (x) => x.amountPaid === 300);
+      const receipt = (await m.sim.settled(res.body.checkoutRequestId as string)).outcome!.receipt!;
+      const paid = await until(o._id, (x) => x.paymentStatus === 'Paid');
+      expect(paid).toMatchObject({ amountPaid: o.totalAmount + 300, excessPaid: 300 });
+      await waitFor(
+        async () => (await moneyOf(o._id)).received,
+        (r) => r === o.totalAmount + 300,
+        10_000,
+        100,
+      );
+      // The shop owes the shopper KES 300: staff must see it, and be able to send it back.
+      const listed = (await inbox()).some((p) => p.transId === receipt && p.excess === 300);
+      const refund = await refundPayment(receipt);
+      await sleep(1200);
+      expect({
+        listed,
+        refund: refund.status,
+        why: refund.status === 200 ? null : (refund.body.message as string),
+        sent: sentOf(phone),
+      }).toEqual({ listed: true, refund: 200, why: null, sent: [['b2c', 300]] });
+      expect(await moneyOf(o._id)).toMatchObject({ received: o.totalAmount + 300, refunded: 300 });
+    });
+
+    it("an over-payment refunded with its order's cancellation leaves the payments inbox (no excess left to refund there)", async () => {
+      const o = await order();
+      const paid = await m.sim.payBill({
+        account: o.purchaseNumber,
+        amount: o.totalAmount + 300,
+        phone: asDaraja(o.guestInfo.phoneNumber),
+      });
+      await until(o._id, (x) => x.excessPaid === 300);
+      expect((await inbox()).find((p) => p.transId === paid.transId)).toMatchObject({
+        excess: 300,
+      });
+      await cancel(
+        o._id,
+        { refund: { method: 'Mpesa', amount: o.totalAmount + 300, send: true } },
+        clerks[0]!,
+      ).expect(200);
+      expect(await moneyOf(o._id)).toMatchObject({
+        received: o.totalAmount + 300,
+        refunded: o.totalAmount + 300,
+        refundable: 0,
+      });
+      // Another clerk then sees the excess waiting and tries to refund it: nothing left.
+      await refundPayment(paid.transId, clerks[1]!).expect(409);
+      await sleep(800);
+      expect(sentOf(paid.transId)).toEqual([['reversal', o.totalAmount + 300]]);
+      const still = (await inbox()).find((p) => p.transId === paid.transId);
+      expect(still ?? null).toBeNull();
+    });
+
+    it('an M-Pesa Express payment without its receipt waiting in the inbox can be assigned and given back by the id the inbox lists (its prompt reference)', async () => {
+      const [a, b] = await Promise.all([strayPrompt(false), strayPrompt(false)]);
+      expect(a.payment.transId).toMatch(/^ws_CO_/);
+      expect(a.payment).toMatchObject({ amount: a.order.totalAmount, status: 'inbox' });
+      const target = await order();
+      const assigned = await assign(a.payment.transId, target.purchaseNumber);
+      const refunded = await refundPayment(b.payment.transId);
+      await sleep(1000);
+      expect({
+        assigned: assigned.status,
+        refunded: refunded.status,
+        targetPaid: (await get(target._id)).amountPaid,
+        sent: sentOf(b.phone),
+      }).toEqual({
+        assigned: 200,
+        refunded: 200,
+        targetPaid: target.totalAmount,
+        sent: [['b2c', b.order.totalAmount]],
+      });
+    });
+
+    it("a prompt's reference (ws_CO_…), the code the inbox lists for a payment received without its receipt, is not taken at the desk as a new M-Pesa code for another order", async () => {
+      const s = await strayPrompt(false);
+      // Another amount than the prompt's, so the 15-minute "same amount" guard does not apply.
+      const other = await order({ quantity: 3 });
+      const res = await deskPay(other, s.payment.transId, other.totalAmount);
+      expect({
+        status: res.status,
+        refused: res.status >= 400 && res.status < 500,
+        paid: (await get(other._id)).amountPaid,
+      }).toEqual({ status: res.status, refused: true, paid: 0 });
+      // The prompt's money is still the one payment: in the inbox, to assign or give back.
+      expect((await inbox()).some((p) => p.transId === s.payment.transId)).toBe(true);
+    });
+
+    it("a waiting M-Pesa Express payment's receipt replayed as a paybill confirmation does not hide it: the shop can still give it back", async () => {
+      const s = await strayPrompt(true);
+      await confirmation({
+        TransID: s.receipt,
+        TransAmount: String(s.order.totalAmount),
+        BillRefNumber: 'nothing at all',
+        MSISDN: asDaraja(newPhone()),
+      }).expect(200);
+      await waitFor(
+        async () =>
+          (await inbox()).some((p) => p.transId === s.receipt && p.account === 'nothing at all'),
+        (seen) => seen,
+        10_000,
+        100,
+      );
+      const res = await refundPayment(s.receipt);
+      await sleep(1000);
+      expect({
+        refund: res.status,
+        why: res.status === 200 ? null : (res.body.message as string),
+        sent: sentOf(s.receipt),
+      }).toEqual({ refund: 200, why: null, sent: [['reversal', s.order.totalAmount]] });
+    });
+
+    it("a clerk's refund a crash left midway is not paid out once the booking was released with its deposit kept (BOOKING_RELEASE_DEPOSIT=keep)", async () => {
+      expect(m.t.config.bookings.releaseDeposit).toBe('keep');
+      const batch = await newBatch(100, 30);
+      const b = await booking(batch);
+      const dep = b.booking!.deposit;
+      const code = newCode();
+      await deposit(b, code, dep).expect(200);
+      await batchStep(batch, 'ready');
+      await until(b._id, (x) => x.booking?.state === 'Balance due');
+      // A clerk cancels it with the deposit sent back; the API stops once the refund is taken.
+      const [out] = await refundTakenThenCrash(b._id, dep);
+      // Its balance day has passed: the bookings sweep releases it, the deposit kept by policy.
+      await overdue([b]);
+      await life().releaseOverdue(new Date());
+      const released = await until(b._id, (x) => x.orderStatus === 'Cancelled');
+      expect(released.booking).toMatchObject({ state: 'Released', releaseDecision: 'kept' });
+      // A minute on, the reconciler finds the refund left midway.
+      await sweepUntil(
+        () => entriesDb().findOne({ _id: out! }),
+        (e) => e?.state !== 'claiming',
+      );
+      await sleep(1500);
+      const after = await get(b._id);
+      const money = await moneyOf(b._id);
+      const kept = after.booking!.releaseDecision === 'kept';
+      expect({
+        decision: after.booking!.releaseDecision,
+        refunded: money.refunded,
+        sent: sentOf(code),
+      }).toEqual({
+        decision: after.booking!.releaseDecision,
+        refunded: kept ? 0 : dep,
+        sent: kept ? [] : [['reversal', dep]],
+      });
+    });
+
+    it("a customer's view of their order's money shows no staff name or phone number, including in a refund's reference (a clerk's note)", async () => {
+      const phone = newPhone();
+      const me = await registerCustomer(m.t, { phoneNumber: `+254${phone.slice(1)}` });
+      const o = await order({ token: me.accessToken, phone, quantity: 8 });
+      await deskCash(o, o.totalAmount, clerks[1]!).expect(200);
+      await cancel(
+        o._id,
+        {
+          refund: {
+            method: 'Cash',
+            amount: o.totalAmount,
+            reference: 'Handed back by Clerk 2 at the Thika desk; queries to 0799123456',
+          },
+        },
+        clerks[1]!,
+      ).expect(200);
+      const staffView = await moneyOf(o._id);
+      expect(staffView).toMatchObject({ received: o.totalAmount, refunded: o.totalAmount });
+      const mine = await moneyOf(o._id, me);
+      expect(mine).toMatchObject({ received: o.totalAmount, refunded: o.totalAmount });
+      const text = JSON.stringify(mine);
+      expect({
+        staffName: text.includes('Clerk 2'),
+        number: text.includes('0799123456'),
+      }).toEqual({ staffName: false, number: false });
+    });
+
+    it('a payback a crash cut off before the ledger took it (an inbox payment marked for reversal, an excess marked for B2C) is not lost: it waits in the inbox again or goes back once', async () => {
+      // An inbox payment: a clerk's "Refund" marked it, and the API stopped before the ledger.
+      const waiting = await stray(610);
+      await paybillDb().updateOne(
+        { _id: waiting.transId },
+        { $set: { status: 'refund', refundId: `payment:${waiting.transId}` } },
+      );
+      // An over-payment's excess: marked for B2C, and the API stopped before the ledger.
+      const o = await order();
+      const phone = asDaraja(o.guestInfo.phoneNumber);
+      const paid = await m.sim.payBill({
+        account: o.purchaseNumber,
+        amount: o.totalAmount + 300,
+        phone,
+      });
+      await until(o._id, (x) => x.excessPaid === 300);
+      await paybillDb().updateOne(
+        { _id: paid.transId },
+        { $set: { refundId: `excess:${paid.transId}` } },
+      );
+      // The API is back; its sweeps run (the bookings sweep a few minutes on, the paybill loop).
+      await sweepUntil(
+        async () => true,
+        () => true,
+      );
+      await sleep(2500);
+      const listed = await inbox();
+      const inboxPayment = {
+        listed: listed.some((p) => p.transId === waiting.transId && p.status === 'inbox'),
+        sent: transfersFor(waiting.transId).length,
+      };
+      const excess = {
+        listed: listed.some((p) => p.transId === paid.transId && p.excess === 300),
+        sent: transfersFor(phone).length,
+      };
+      expect({
+        inboxPayment: inboxPayment.listed !== (inboxPayment.sent === 1),
+        excess: excess.listed !== (excess.sent === 1),
+        detail: { inboxPayment, excess },
+      }).toEqual({ inboxPayment: true, excess: true, detail: { inboxPayment, excess } });
+    });
+
+    // --- Guards (no hole found; each a real risk) ---------------------------------------------
+
+    it('an order whose excess went back already: its cancellation gives back exactly the rest, to the payer, once', async () => {
+      const o = await order();
+      const phone = asDaraja(o.guestInfo.phoneNumber);
+      const paid = await m.sim.payBill({
+        account: o.purchaseNumber,
+        amount: o.totalAmount + 300,
+        phone,
+      });
+      await until(o._id, (x) => x.excessPaid === 300);
+      await refundPayment(paid.transId).expect(200);
+      const wrong = await cancel(
+        o._id,
+        { refund: { method: 'Mpesa', amount: o.totalAmount + 300, send: true } },
+        staff,
+      );
+      expect(wrong.status).toBe(400);
+      await cancel(
+        o._id,
+        { refund: { method: 'Mpesa', amount: o.totalAmount, send: true } },
+        staff,
+      ).expect(200);
+      await waitFor(
+        async () => transfersFor(phone).length,
+        (n) => n >= 2,
+        10_000,
+        100,
+      );
+      await sleep(700);
+      expect(sentOf(phone).sort()).toEqual(
+        [
+          ['b2c', 300],
+          ['b2c', o.totalAmount],
+        ].sort(),
+      );
+      expect(sentOf(paid.transId)).toEqual([]);
+      expect(await moneyOf(o._id)).toMatchObject({
+        received: o.totalAmount + 300,
+        refunded: o.totalAmount + 300,
+        refundable: 0,
+      });
+      await refundPayment(paid.transId).expect(409);
+    });
+
+    it("a booking paid by M-Pesa Express (deposit), paybill (part) and cash (rest), cancelled by a clerk with send: each part back the way it came, the total once; the customer's view names no staff and no payer", async () => {
+      const phone = newPhone();
+      const me = await registerCustomer(m.t, { phoneNumber: `+254${phone.slice(1)}` });
+      const batch = await newBatch(100, 30);
+      const b = await booking(batch, { token: me.accessToken, phone });
+      const dep = b.booking!.deposit;
+      const id = await prompt(b);
+      const receipt = (await m.sim.settled(id)).outcome!.receipt!;
+      await until(b._id, (x) => x.booking?.state === 'Booked');
+      const stranger = newPhone();
+      const part = await m.sim.payBill({
+        account: b.purchaseNumber,
+        amount: 200,
+        phone: asDaraja(stranger),
+      });
+      await until(b._id, (x) => x.amountPaid === dep + 200);
+      const rest = b.totalAmount - dep - 200;
+      await deskCash(await get(b._id), rest, clerks[4]!).expect(200);
+      await until(b._id, (x) => x.paymentStatus === 'Paid');
+      await waitFor(
+        async () => (await moneyOf(b._id)).received,
+        (r) => r === b.totalAmount,
+        10_000,
+        100,
+      );
+      await cancel(
+        b._id,
+        { refund: { method: 'Mpesa', amount: b.totalAmount, send: true } },
+        clerks[3]!,
+      ).expect(200);
+      const money = await moneyOf(b._id);
+      expect(money).toMatchObject({
+        received: b.totalAmount,
+        refunded: b.totalAmount,
+        refundable: 0,
+      });
+      expect(
+        money.entries
+          .filter((e) => e.direction === 'out')
+          .map((e) => [e.kind, e.amount])
+          .sort(),
+      ).toEqual(
+        [
+          ['cash', rest],
+          ['reversal', 200],
+          ['reversal', dep],
+        ].sort(),
+      );
+      await waitFor(
+        async () => (await mpesaOf(b._id)).refunds,
+        (r) => r.length === 2 && r.every((x) => x.status === 'sent'),
+        15_000,
+        200,
+      );
+      await sleep(500);
+      expect(sentOf(receipt)).toEqual([['reversal', dep]]);
+      expect(sentOf(part.transId)).toEqual([['reversal', 200]]);
+      expect(sentOf(phone)).toEqual([]);
+      expect(sentOf(stranger)).toEqual([]);
+
+      const res = await http()
+        .get(`/api/orders/${b._id}/detail`)
+        .set(bearer(me.accessToken))
+        .expect(200);
+      const mine = res.body.money as Money;
+      expect(mine).toMatchObject({ received: b.totalAmount, refunded: b.totalAmount });
+      expect(mine.entries).toHaveLength(money.entries.length);
+      expect(mine.entries.filter((e) => e.by !== null || e.payer !== null)).toEqual([]);
+      const text = JSON.stringify(res.body);
+      for (const secret of ['Clerk 4', 'Clerk 5', stranger.slice(1), asDaraja(stranger)])
+        expect({ secret, leaked: text.includes(secret) }).toEqual({ secret, leaked: false });
+    }, 60_000);
+
+    it('an affected booking refunded by two clerks and moved by a third at the same moment: one of the three, its deposit back at most once', async () => {
+      const failing = await newBatch(100, 30);
+      const next = await newBatch(100, 90);
+      const bs = await Promise.all([1, 2, 3].map(() => booking(failing)));
+      const codes = bs.map(() => newCode());
+      for (const [i, b] of bs.entries())
+        await deposit(b, codes[i]!, b.booking!.deposit).expect(200);
+      await batchStep(failing, 'fail');
+      for (const b of bs) await until(b._id, (x) => x.booking?.state === 'Affected');
+      const refundAs = (b: Order, as: Session) =>
+        http().post(`/api/orders/${b._id}/booking/refund`).set(bearer(as.accessToken)).send({});
+      const moveAs = (b: Order, as: Session) =>
+        http()
+          .post(`/api/orders/${b._id}/booking/move`)
+          .set(bearer(as.accessToken))
+          .send({ batchId: next });
+      const answers = await Promise.all(
+        bs.map((b) =>
+          Promise.all([refundAs(b, clerks[0]!), refundAs(b, clerks[1]!), moveAs(b, clerks[2]!)]),
+        ),
+      );
+      await sleep(1500);
+      for (const [i, b] of bs.entries()) {
+        const [r1, r2, mv] = answers[i]!;
+        const all = [r1!, r2!, mv!].map((a) => a.status);
+        expect({
+          i,
+          errors: all.filter((s) => s >= 500),
+          ok: all.filter((s) => s === 200),
+        }).toEqual({ i, errors: [], ok: [200] });
+        const after = await get(b._id);
+        const money = await moneyOf(b._id);
+        if (mv!.status === 200) {
+          expect(after).toMatchObject({
+            orderStatus: 'Pending',
+            booking: { state: 'Booked', batchId: next },
+          });
+          expect({ refunded: money.refunded, sent: sentOf(codes[i]!) }).toEqual({
+            refunded: 0,
+            sent: [],
+          });
+        } else {
+          expect(after).toMatchObject({ orderStatus: 'Cancelled', booking: { state: 'Refunded' } });
+          expect({ refunded: money.refunded, sent: sentOf(codes[i]!) }).toEqual({
+            refunded: b.booking!.deposit,
+            sent: [['reversal', b.booking!.deposit]],
+          });
+        }
+      }
+    });
+
+    it('BOOKING_RELEASE_DEPOSIT=refund: a release racing a balance payment or a staff cancel gives the deposit back at most once, and the refused balance waits to be given back', async () => {
+      const policy = m.t.config.bookings;
+      const was = policy.releaseDeposit;
+      policy.releaseDeposit = 'refund';
+      try {
+        const batch = await newBatch(100, 30);
+        const bs = await Promise.all([0, 1, 2, 3].map(() => booking(batch)));
+        const codes = bs.map(() => newCode());
+        for (const [i, b] of bs.entries())
+          await deposit(b, codes[i]!, b.booking!.deposit).expect(200);
+        await batchStep(batch, 'ready');
+        for (const b of bs) await until(b._id, (x) => x.booking?.state === 'Balance due');
+        await overdue(bs);
+        const balance = (b: Order) => b.totalAmount - b.booking!.deposit;
+        const refundOf = (b: Order) => ({
+          refund: { method: 'Mpesa', amount: b.booking!.deposit, send: true },
+        });
+        const [, pay0, pay1, cancel2, cancel3] = await Promise.all([
+          life().releaseOverdue(new Date()),
+          m.sim.payBill({
+            account: bs[0]!.purchaseNumber,
+            amount: balance(bs[0]!),
+            phone: asDaraja(bs[0]!.guestInfo.phoneNumber),
+          }),
+          sleep(30).then(() =>
+            m.sim.payBill({
+              account: bs[1]!.purchaseNumber,
+              amount: balance(bs[1]!),
+              phone: asDaraja(bs[1]!.guestInfo.phoneNumber),
+            }),
+          ),
+          cancel(bs[2]!._id, refundOf(bs[2]!), clerks[0]!),
+          sleep(30).then(() => cancel(bs[3]!._id, refundOf(bs[3]!), clerks[1]!)),
+        ]);
+        await sleep(2000);
+        for (const [i, paid] of [pay0!, pay1!].entries()) {
+          const b = bs[i]!;
+          const dep = b.booking!.deposit;
+          const where = paid.completed ? await landed(paid.transId, b._id) : 'refused';
+          const after = await get(b._id);
+          const money = await moneyOf(b._id);
+          if (after.orderStatus === 'Cancelled')
+            expect({
+              i,
+              where: where === 'matched' ? 'matched' : 'not credited',
+              received: money.received,
+              refunded: money.refunded,
+              sent: sentOf(codes[i]!),
+            }).toEqual({
+              i,
+              where: 'not credited',
+              received: dep,
+              refunded: dep,
+              sent: [['reversal', dep]],
+            });
+          else
+            expect({
+              i,
+              where,
+              state: after.booking!.state,
+              refunded: money.refunded,
+              sent: sentOf(codes[i]!),
+            }).toEqual({ i, where: 'matched', state: 'Paid', refunded: 0, sent: [] });
+        }
+        for (const [k, res] of [cancel2!, cancel3!].entries()) {
+          const i = k + 2;
+          const b = bs[i]!;
+          const dep = b.booking!.deposit;
+          expect([200, 409]).toContain(res.status);
+          const after = await get(b._id);
+          const money = await moneyOf(b._id);
+          expect({
+            i,
+            status: after.orderStatus,
+            refunded: money.refunded,
+            outs: money.entries.filter((e) => e.direction === 'out').length,
+            sent: sentOf(codes[i]!),
+          }).toEqual({
+            i,
+            status: 'Cancelled',
+            refunded: dep,
+            outs: 1,
+            sent: [['reversal', dep]],
+          });
+        }
+      } finally {
+        policy.releaseDeposit = was;
+      }
+    }, 60_000);
+
+    it("a booking's deposit paid by M-Pesa Express while a clerk records it at the desk: what the booking shows paid is what its entries brought, and a refused prompt waits whole in the inbox", async () => {
+      const batch = await newBatch();
+      for (let round = 0; round < 2; round++) {
+        const phone = newPhone();
+        const b = await booking(batch, { phone });
+        m.sim.setScenario({ result: 'success', delayMs: 150 }, asDaraja(phone));
+        const [pushed, desk] = await Promise.all([
+          http()
+            .post('/api/payments/mpesa/stk-push')
+            .send({ purchaseNumber: b.purchaseNumber, phoneNumber: phone }),
+          sleep(150).then(() => deposit(b, newCode(), b.booking!.deposit, clerks[round]!)),
+        ]);
+        expect(pushed.status).toBe(200);
+        expect([200, 409]).toContain(desk.status);
+        const id = pushed.body.checkoutRequestId as string;
+        const receipt = (await m.sim.settled(id)).outcome!.receipt!;
+        await waitFor(
+          async () => (await http().get(`/api/payments/mpesa/status/${id}`)).body.status as string,
+          (s) => s !== 'pending',
+          10_000,
+          150,
+        );
+        await sleep(500);
+        const after = await get(b._id);
+        const money = await moneyOf(b._id);
+        expect({ round, received: money.received, state: after.booking!.state }).toEqual({
+          round,
+          received: after.amountPaid,
+          state: 'Booked',
+        });
+        expect(after.amountPaid).toBeLessThan(after.totalAmount);
+        if (!money.entries.some((e) => e.code === receipt))
+          expect((await inbox()).find((p) => p.transId === receipt)).toMatchObject({
+            status: 'inbox',
+            amount: b.booking!.deposit,
+          });
+      }
+    });
+
+    it('a desk payment of exactly what is due while a paybill part payment lands: the order shows what its entries brought, and the refused money is not lost', async () => {
+      for (let round = 0; round < 3; round++) {
+        const o = await order({ quantity: 5 });
+        const code = newCode();
+        const [desk, paid] = await Promise.all([
+          deskPay(o, code, o.totalAmount, clerks[round]!),
+          m.sim.payBill({
+            account: o.purchaseNumber,
+            amount: 300,
+            phone: asDaraja(o.guestInfo.phoneNumber),
+          }),
+        ]);
+        expect(desk.status).toBeLessThan(500);
+        const where = paid.completed ? await landed(paid.transId, o._id) : 'refused';
+        const after = await get(o._id);
+        const money = await waitFor(
+          () => moneyOf(o._id),
+          (x) => x.received === after.amountPaid,
+          5_000,
+          100,
+        );
+        expect({ round, received: money.received }).toEqual({ round, received: after.amountPaid });
+        if (desk.status === 200) {
+          expect({ round, where: where !== 'matched', paid: after.amountPaid }).toEqual({
+            round,
+            where: true,
+            paid: o.totalAmount,
+          });
+        } else {
+          expect({ round, where, paid: after.amountPaid }).toEqual({
+            round,
+            where: 'matched',
+            paid: 300,
+          });
+          // The refused desk code is not left on the books: it can be used once, for what is due.
+          await deskPay(after, code, o.totalAmount - 300).expect(200);
+        }
+      }
+    });
+
+    it('an M-Pesa Express payment waiting in the inbox assigned to an order and given back at the same moment: one of the two', async () => {
+      const s = await strayPrompt(true);
+      const target = await order();
+      const [a, r] = await Promise.all([
+        assign(s.receipt, target.purchaseNumber, clerks[0]!),
+        refundPayment(s.receipt, clerks[1]!),
+      ]);
+      expect(statuses([a, r])).toEqual([200, 409]);
+      await sleep(1000);
+      const credited = (await get(target._id)).amountPaid;
+      if (a.status === 200) {
+        expect({ credited, sent: sentOf(s.receipt) }).toEqual({
+          credited: target.totalAmount,
+          sent: [],
+        });
+      } else {
+        expect({ credited, sent: sentOf(s.receipt) }).toEqual({
+          credited: 0,
+          sent: [['reversal', s.order.totalAmount]],
+        });
+      }
+      expect((await inbox()).some((p) => p.transId === s.receipt)).toBe(false);
+      // Neither can happen again.
+      await assign(s.receipt, (await order()).purchaseNumber).expect(409);
+      await refundPayment(s.receipt).expect(409);
+    });
+
+    it('the refund retry route with ids in odd spellings: 4xx, never a transfer; the id as listed is retried once', async () => {
+      const waiting = await stray(555);
+      const t = waiting.transId;
+      m.sim.setResultScenario('reversal', ['failed']);
+      await refundPayment(t).expect(200);
+      const id = `payment:${t}`;
+      await waitFor(
+        async () =>
+          (await audit('payment.mpesa.refund.failed')).filter((e) => e.target?.id === id).length,
+        (k) => k === 1,
+        15_000,
+        150,
+      );
+      expect(transfersFor(t)).toHaveLength(1);
+      const retry = (raw: string) =>
+        http()
+          .post(`/api/payments/mpesa/refunds/${raw}/retry`)
+          .set(bearer(staff.accessToken))
+          .send({});
+      const odd = [
+        `PAYMENT:${t}`,
+        `payment:${t.toLowerCase()}`,
+        `payment:${t}%20`,
+        `%20payment:${t}`,
+        `payment:${t}%00`,
+        `payment:${t}%0A`,
+        `payment::${t}`,
+        `payment:${t}_`,
+        `payment%253A${t}`,
+        `out:${t}`,
+        `excess:${t}`,
+        `order:${t}`,
+        `payment:${t}%2F..`,
+        `payment:${encodeURIComponent(`${t}\u200b`)}`,
+      ];
+      for (const raw of odd) {
+        const res = await retry(raw);
+        expect({ raw, status: res.status >= 400 && res.status < 500 }).toEqual({
+          raw,
+          status: true,
+        });
+      }
+      await sleep(500);
+      expect(transfersFor(t)).toHaveLength(1);
+      await retry(encodeURIComponent(id)).expect(200);
+      await retry(encodeURIComponent(id)).expect(409);
+      await waitFor(
+        async () => transfersFor(t).length,
+        (k) => k === 2,
+        10_000,
+        100,
+      );
+      await sleep(500);
+      expect(transfersFor(t)).toHaveLength(2);
+    });
+
+    it('paybill amounts at the bounds: KES 1 and KES 250,000 are credited, KES 250,001 waits in the inbox', async () => {
+      const big = await order({ quantity: 600 });
+      expect(big.totalAmount).toBeGreaterThan(250_001);
+      const payer = asDaraja(big.guestInfo.phoneNumber);
+      await m.sim.payBill({ account: big.purchaseNumber, amount: 1, phone: payer });
+      await until(big._id, (x) => x.amountPaid === 1);
+      await m.sim.payBill({ account: big.purchaseNumber, amount: 250_000, phone: payer });
+      await until(big._id, (x) => x.amountPaid === 250_001);
+      const over = newCode();
+      await confirmation({
+        TransID: over,
+        TransAmount: '250001',
+        BillRefNumber: big.purchaseNumber,
+        MSISDN: payer,
+      }).expect(200);
+      expect((await inInbox(over)).reason).toMatch(/ceiling/);
+      await assign(over, big.purchaseNumber).expect(409);
+      expect(await get(big._id)).toMatchObject({
+        amountPaid: 250_001,
+        amountOutstanding: big.totalAmount - 250_001,
+        paymentStatus: 'Pending',
+      });
+      const money = await waitFor(
+        () => moneyOf(big._id),
+        (x) => x.received === 250_001,
+        5_000,
+        100,
+      );
+      expect(money.entries.map((e) => e.amount).sort((x, y) => x - y)).toEqual([1, 250_000]);
+    });
+
+    it('the reconciler finishes a credit a crash left claimed after the order took it, and undoes one the order never took: counted once, nothing lost, the code free again', async () => {
+      // (1) The order took a desk payment; the API stopped before marking its entry credited.
+      const o = await order({ quantity: 3 });
+      const code = newCode();
+      await deskPay(o, code, o.totalAmount).expect(200);
+      const [taken] = await entriesDb().find({ orderId: o._id }).toArray();
+      await entriesDb().updateOne(
+        { _id: taken!._id },
+        { $set: { state: 'claimed', claimedAt: new Date() } },
+      );
+      // (2) A desk claim for another order written just before the API stopped (no order write).
+      const p = await order({ quantity: 4 });
+      const code2 = newCode();
+      const now = new Date();
+      const orphan = `desk-mpesa:${new Types.ObjectId().toHexString()}`;
+      await entriesDb().insertOne({
+        _id: orphan,
+        direction: 'in',
+        kind: 'desk-mpesa',
+        amount: p.totalAmount,
+        code: code2,
+        reference: '',
+        orderId: p._id,
+        purchaseNumber: p.purchaseNumber,
+        payer: null,
+        meantFor: null,
+        state: 'claimed',
+        split: null,
+        returnable: p.totalAmount,
+        returned: 0,
+        returns: [],
+        of: null,
+        purpose: null,
+        send: false,
+        transfer: null,
+        byId: CLERK.id,
+        byName: CLERK.fullName,
+        byRole: CLERK.role,
+        at: now,
+        claimedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      // (3) A paybill payment whose assignment stopped midway: its entry claimed for an order that
+      // never took it, the payment itself left 'matching'.
+      const q = await order({ quantity: 6 });
+      const waiting = await stray(q.totalAmount);
+      await entriesDb().updateOne(
+        { _id: `c2b:${waiting.transId}` },
+        {
+          $set: {
+            state: 'claimed',
+            orderId: q._id,
+            purchaseNumber: q.purchaseNumber,
+            claimedAt: new Date(),
+          },
+        },
+      );
+      await paybillDb().updateOne(
+        { _id: waiting.transId },
+        { $set: { status: 'matching', updatedAt: new Date(Date.now() - 120_000) } },
+      );
+      // Meanwhile both desk codes are taken.
+      const other = await order({ quantity: 7 });
+      await deskPay(other, code, other.totalAmount).expect(409);
+      await deskPay(other, code2, other.totalAmount).expect(409);
+
+      await sweepUntil(
+        async () => [
+          (await entriesDb().findOne({ _id: taken!._id }))?.state,
+          await entriesDb().findOne({ _id: orphan }),
+          (await entriesDb().findOne({ _id: `c2b:${waiting.transId}` }))?.state,
+        ],
+        ([one, two, three]) => one === 'credited' && two === null && three === 'open',
+      );
+      // (1) counts once.
+      expect(await get(o._id)).toMatchObject({ paymentStatus: 'Paid', amountPaid: o.totalAmount });
+      const mo = await moneyOf(o._id);
+      expect({ received: mo.received, entries: mo.entries.length }).toEqual({
+        received: o.totalAmount,
+        entries: 1,
+      });
+      // (2) is gone, its order unpaid; the code can now be used once.
+      expect(await get(p._id)).toMatchObject({ paymentStatus: 'Pending', amountPaid: 0 });
+      await deskPay(p, code2, p.totalAmount).expect(200);
+      await deskPay(other, code2, other.totalAmount).expect(409);
+      expect((await moneyOf(p._id)).received).toBe(p.totalAmount);
+      // (3) is back in the inbox, credited nowhere, and can be assigned once.
+      await inInbox(waiting.transId);
+      expect(await get(q._id)).toMatchObject({ amountPaid: 0 });
+      await assign(waiting.transId, q.purchaseNumber).expect(200);
+      await assign(waiting.transId, other.purchaseNumber).expect(409);
+      expect(await get(q._id)).toMatchObject({ paymentStatus: 'Paid', amountPaid: q.totalAmount });
+      expect((await moneyOf(q._id)).received).toBe(q.totalAmount);
+    });
+
+    it('a refund a crash left midway: undone when the order was not cancelled (a clerk then cancels with its refund, sent once), recorded and sent once when it was', async () => {
+      const o = await order();
+      const code = await partPay(o, 300);
+      const [out] = await refundTakenThenCrash(o._id, 300);
+      // While it is midway, another clerk's cancel is refused rather than cancelling without it.
+      const meanwhile = await cancel(
+        o._id,
+        { refund: { method: 'Mpesa', amount: 300, send: true } },
+        clerks[1]!,
+      );
+      expect(meanwhile.status).toBe(409);
+      await sweepUntil(
+        () => entriesDb().findOne({ _id: out! }),
+        (e) => e === null,
+      );
+      expect(await moneyOf(o._id)).toMatchObject({ received: 300, refunded: 0, refundable: 300 });
+      await cancel(
+        o._id,
+        { refund: { method: 'Mpesa', amount: 300, send: true } },
+        clerks[1]!,
+      ).expect(200);
+
+      // The cancellation was written; the API stopped before the refund was marked recorded.
+      const p = await order();
+      const code2 = await partPay(p, 400);
+      const [out2] = await refundTakenThenCrash(p._id, 400);
+      await ordersDb().updateOne(
+        { _id: new Types.ObjectId(p._id) },
+        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date() } },
+      );
+      await sweepUntil(
+        () => entriesDb().findOne({ _id: out2! }),
+        (e) => e?.state === 'recorded',
+      );
+      await waitFor(
+        async () => transfersFor(code).length + transfersFor(code2).length,
+        (n) => n >= 2,
+        10_000,
+        100,
+      );
+      await sleep(1000);
+      expect(sentOf(code)).toEqual([['reversal', 300]]);
+      expect(sentOf(code2)).toEqual([['reversal', 400]]);
+      expect(await moneyOf(o._id)).toMatchObject({ received: 300, refunded: 300, refundable: 0 });
+      expect(await moneyOf(p._id)).toMatchObject({ received: 400, refunded: 400, refundable: 0 });
     });
   });
 });

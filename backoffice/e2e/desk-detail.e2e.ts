@@ -116,6 +116,15 @@ describe('dispatch desk: order detail and receipt', () => {
     // The payment card and the timeline show who recorded what.
     await page.getByText(code, { exact: true }).waitFor({ timeout: 10_000 });
     await page.getByText('Payment recorded', { exact: true }).waitFor();
+    // The Money section has it as one ledger entry: how, the code, the clerk, the amount.
+    const money = page.getByRole('region', { name: 'Money' });
+    const entry = money.getByTestId('money-entry');
+    await entry.getByText(`M-Pesa at the desk · ${code}`).waitFor();
+    const total = `KSH ${order.totalAmount.toLocaleString('en-US')}`;
+    assert.equal(await entry.count(), 1);
+    assert.match(await entry.innerText(), /by .+ \(staff\)/);
+    assert.ok((await entry.innerText()).includes(total));
+    assert.ok((await money.innerText()).replace(/\s+/g, ' ').includes(`Received ${total}`));
     assert.ok(
       await page
         .getByTestId('reason-completePayment')
@@ -174,6 +183,11 @@ describe('dispatch desk: order detail and receipt', () => {
     const page = await signIn(390);
     await page.goto(`${BASE}/staff/orders/${order._id}`);
     await page.getByRole('heading', { name: `Order ${order.purchaseNumber}` }).waitFor();
+    // Nothing received yet: the Money section says so.
+    await page
+      .getByRole('region', { name: 'Money' })
+      .getByText('No payment received yet')
+      .waitFor();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

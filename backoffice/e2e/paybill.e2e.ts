@@ -115,6 +115,14 @@ describe('paybill payments and M-Pesa refunds in the back office', () => {
     await dialog.getByRole('button', { name: 'Cancel and refund' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('Refund sent').waitFor({ timeout: 30_000 });
+    // The order's Money: the paybill payment in, the same amount back to the paying number.
+    const money = page.getByRole('region', { name: 'Money' });
+    await money.getByText(`Paybill · ${transId}`).waitFor({ timeout: 10_000 });
+    await money.getByText(/^(Reversal|B2C)/).waitFor({ timeout: 10_000 });
+    const ksh = `KSH ${totalAmount.toLocaleString('en-US')}`;
+    const moneyText = (await money.innerText()).replace(/\s+/g, ' ');
+    for (const total of [`Received ${ksh}`, `Refunded ${ksh}`, 'Refundable KSH 0'])
+      assert.ok(moneyText.includes(total), `the Money section shows ${total}: ${moneyText}`);
 
     const { refunds } = (await (await fetch(`${SIMULATOR}/__simulator/refunds`)).json()) as {
       refunds: {

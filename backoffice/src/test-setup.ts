@@ -1,4 +1,6 @@
 import '@testing-library/jest-dom';
+import { notifications } from '@mantine/notifications';
+import { act } from '@testing-library/react';
 
 // jsdom lacks the layout APIs Mantine reads; these follow Mantine's own testing guide.
 Object.defineProperty(window, 'matchMedia', {
@@ -22,3 +24,7 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+
+// Toasts live in one store for the whole file; Mantine shows 5 and queues the rest, so a test's
+// toast would wait behind the ones earlier tests left.
+afterEach(() => act(() => notifications.clean()));

@@ -11,6 +11,7 @@ export * from './order-desk';
 export * from './order-chat';
 export * from './delivery';
 export * from './mpesa';
+export * from './money';
 export * from './format';
 export * from './csv';
 export * from './catalog-forms';

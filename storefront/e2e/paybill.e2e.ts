@@ -2,7 +2,8 @@
  * Storefront journey of the second chance after a failed M-Pesa prompt (issue 30): a signed-in
  * shopper cancels the STK prompt, gets the SMS with the paybill (the SMS simulator's outbox), sees
  * "Try M-Pesa again" and the paybill on their order page (on a phone: fits the screen, no serious
- * axe finding), pays by paybill with the purchase number in the Daraja simulator, and the order shows
+ * axe finding), pays part by paybill with the purchase number in the Daraja simulator (the order page
+ * shows it received and offers to ask the shop instead of Cancel), then the rest, and the order shows
  * Paid with no clerk involved. tools/e2e/run-journeys.ts starts both simulators.
  */
 import assert from 'node:assert/strict';
@@ -122,10 +123,39 @@ describe('paybill after a failed prompt', () => {
     await page.getByTestId('paybill-instructions').waitFor();
     assert.deepEqual(await phoneProblems(page, 'order page with Try M-Pesa again'), []);
 
-    // They pay by paybill instead, with the purchase number as account.
+    // They pay part by paybill first, with the purchase number as account: the order page shows
+    // what was received, and cancelling becomes asking the shop (it would have to refund them).
+    const part = Math.max(1, Math.floor(order.totalAmount / 2));
+    const first = await post(`${MPESA}/__simulator/c2b`, {
+      account: order.purchaseNumber,
+      amount: part,
+      phone: msisdn,
+    });
+    assert.equal(first.status, 200);
+    const money = page.getByRole('region', { name: 'Payments and refunds' });
+    const partText = `KES ${part.toLocaleString('en-US')}`;
+    await until(
+      async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: `Order ${order.purchaseNumber}` }).waitFor();
+        return money.getByTestId('money-entry').count();
+      },
+      (n) => n > 0,
+      20_000,
+    );
+    const entry = money.getByTestId('money-entry');
+    assert.match(await entry.innerText(), /Received\s*·\s*M-Pesa paybill/);
+    assert.ok((await entry.innerText()).includes(partText));
+    assert.ok((await money.innerText()).replace(/\s+/g, ' ').includes(`Received ${partText}`));
+    assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0);
+    const ask = page.getByRole('link', { name: 'Ask the shop to cancel' });
+    assert.match((await ask.getAttribute('href')) ?? '', /^\/contactUs\?subject=Cancel%20order%20/);
+    assert.deepEqual(await phoneProblems(page, 'order page with money received'), []);
+
+    // Then the rest.
     const paid = await post(`${MPESA}/__simulator/c2b`, {
       account: order.purchaseNumber,
-      amount: order.totalAmount,
+      amount: order.totalAmount - part,
       phone: msisdn,
     });
     assert.equal(paid.status, 200);
@@ -139,6 +169,7 @@ describe('paybill after a failed prompt', () => {
       20_000,
     );
     assert.equal(await page.getByRole('button', { name: 'Try M-Pesa again' }).count(), 0);
+    assert.equal(await money.getByTestId('money-entry').count(), 2);
     await context.close();
   });
 });

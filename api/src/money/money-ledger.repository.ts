@@ -83,6 +83,14 @@ export class MoneyLedgerRepository {
     return this.entries.findById(id).lean<MoneyEntryRecord>().exec();
   }
 
+  findByIds(ids: string[]): Promise<MoneyEntryRecord[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.entries
+      .find({ _id: { $in: ids } })
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
   findByCode(code: string): Promise<MoneyEntryRecord | null> {
     return this.entries.findOne({ code }).lean<MoneyEntryRecord>().exec();
   }

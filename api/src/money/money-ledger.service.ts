@@ -104,6 +104,10 @@ export class MoneyLedgerService {
     return this.ledger.findByCode(code);
   }
 
+  findByIds(ids: string[]): Promise<MoneyEntryRecord[]> {
+    return this.ledger.findByIds(ids);
+  }
+
   ofOrder(orderId: string): Promise<MoneyEntryRecord[]> {
     return this.ledger.ofOrder(orderId);
   }

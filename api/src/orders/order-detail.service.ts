@@ -1,6 +1,7 @@
 import { ConflictException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import {
   checkOrderAction,
+  formatMoney,
   ORDER_DOCUMENT_MESSAGES,
   SHOP_IDENTITY,
   type OrderAction,
@@ -194,6 +195,19 @@ export class OrderDetailService {
       paymentStatus: order.paymentStatus as PaymentStatus,
     };
     return ROLE_ACTIONS[role].map((action) => {
+      // With money received, cancelling a customer's order is the shop's act (it refunds them).
+      if (
+        role === 'customer' &&
+        action === 'cancel' &&
+        order.orderStatus === 'Pending' &&
+        (order.paymentStatus === 'Paid' || order.amountPaid > 0)
+      )
+        return {
+          action,
+          allowed: false,
+          reason: `We have received ${formatMoney(order.amountPaid)} on this order: ask the shop to cancel it, and it will refund you`,
+          code: 'ASK_THE_SHOP',
+        };
       const check = checkOrderAction(state, action, role);
       return check.allowed
         ? { action, allowed: true }

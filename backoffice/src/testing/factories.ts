@@ -3,6 +3,7 @@
  * document (shared-contracts/src/generated/api-types.ts), with the test's overrides on top.
  * A field the API renames or drops fails the typecheck of the tests that use it.
  */
+import type { components } from '@spc/shared-contracts';
 import type { Order } from '../features/orders/api/get-orders';
 import type { LowStock } from '../lib/low-stock';
 
@@ -139,4 +140,39 @@ export function createBooking(overrides: Record<string, unknown> = {}) {
     fulfilledAt: null,
     ...overrides,
   };
+}
+
+export type MoneyEntry = components['schemas']['MoneyEntryViewDto'];
+export type OrderMoney = components['schemas']['OrderMoneyDto'];
+
+/** One money-ledger entry of an order: a KES 1,270 M-Pesa payment typed at the desk unless told. */
+export function createMoneyEntry(overrides: Partial<MoneyEntry> = {}): MoneyEntry {
+  return {
+    id: 'desk:SGR4T5Y6U7',
+    direction: 'in',
+    kind: 'desk-mpesa',
+    amount: 1270,
+    code: 'SGR4T5Y6U7',
+    reference: '',
+    at: '2026-11-22T08:00:00.000Z',
+    state: 'credited',
+    payer: null,
+    by: { fullName: 'Wanjiru Staff', role: 'staff' },
+    of: null,
+    returned: 0,
+    split: null,
+    ...overrides,
+  };
+}
+
+/** An order's money: the totals follow the entries unless told. */
+export function createOrderMoney(
+  entries: MoneyEntry[] = [],
+  overrides: Partial<OrderMoney> = {},
+): OrderMoney {
+  const sum = (direction: 'in' | 'out') =>
+    entries.filter((e) => e.direction === direction).reduce((n, e) => n + e.amount, 0);
+  const received = sum('in');
+  const refunded = sum('out');
+  return { received, refunded, refundable: received - refunded, entries, ...overrides };
 }

@@ -3242,6 +3242,8 @@ export interface components {
             /** @description Paid beyond the amount due, to refund */
             excess: number;
             refundId: string | null;
+            /** @description M-Pesa's status query did not confirm it: it can be checked again, not assigned or paid out */
+            unconfirmed: boolean;
         };
         PaymentInboxResponseDto: {
             /** @example true */
@@ -8943,7 +8945,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The refund's id as the API gives it (`refunds[].id`): `out:<entry>`, `payment:<M-Pesa code>`, `excess:<M-Pesa code>`, or `order:<order id>` for refunds from before the money ledger */
+                /** @description The refund's id as the API gives it (`refunds[].id`): `out:<entry>`, `payment:<M-Pesa code or prompt reference>`, `excess:<M-Pesa code>`, or `order:<order id>` for refunds from before the money ledger */
                 refundId: string;
             };
             cookie?: never;

@@ -184,6 +184,7 @@ export function createOrderDetail(
     timeline: [],
     actions: [],
     documents: { receipt: { available: true }, deliveryNote: { available: true } },
+    money: { received: 0, refunded: 0, refundable: 0, entries: [] },
     shop: {
       name: 'Seedling Propagation Centre',
       place: 'Kiambu, Kenya',
@@ -191,5 +192,42 @@ export function createOrderDetail(
       website: 'shop',
     },
     ...overrides,
+  };
+}
+
+export type MoneyEntryViewDto = Schemas['MoneyEntryViewDto'];
+
+/**
+ * One entry of an order's money as a customer sees it (no staff, no numbers): a KES 1,050 paybill
+ * payment unless told.
+ */
+export function createMoneyEntry(overrides: Partial<MoneyEntryViewDto> = {}): MoneyEntryViewDto {
+  return {
+    id: 'c2b:SGH7K2LP9Q',
+    direction: 'in',
+    kind: 'paybill',
+    amount: 1050,
+    code: 'SGH7K2LP9Q',
+    reference: '',
+    at: '2026-03-01T10:00:00.000Z',
+    state: 'credited',
+    payer: null,
+    by: null,
+    of: null,
+    returned: 0,
+    split: null,
+    ...overrides,
+  };
+}
+
+/** An order's money block: the totals follow the entries. */
+export function createOrderMoney(entries: MoneyEntryViewDto[]): OrderDetailResponseDto['money'] {
+  const sum = (d: 'in' | 'out') =>
+    entries.filter((e) => e.direction === d).reduce((n, e) => n + e.amount, 0);
+  return {
+    received: sum('in'),
+    refunded: sum('out'),
+    refundable: sum('in') - sum('out'),
+    entries,
   };
 }

@@ -69,6 +69,7 @@ const paymentView = (p: C2bPayment) => ({
   matchedBy: p.matchedBy,
   excess: p.excess,
   refundId: p.refundId,
+  unconfirmed: !!p.unconfirmed,
 });
 
 const refundView = (r: MpesaRefund) => ({

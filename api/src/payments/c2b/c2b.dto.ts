@@ -25,6 +25,11 @@ export class C2bPaymentViewDto {
   matchedBy!: string | null;
   @ApiProperty({ description: 'Paid beyond the amount due, to refund' }) excess!: number;
   @ApiProperty({ nullable: true, type: String }) refundId!: string | null;
+  @ApiProperty({
+    description:
+      "M-Pesa's status query did not confirm it: it can be checked again, not assigned or paid out",
+  })
+  unconfirmed!: boolean;
 }
 
 export class MpesaRefundViewDto {

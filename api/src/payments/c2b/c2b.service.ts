@@ -436,7 +436,14 @@ export class C2bService {
       this.payments.find(this.waiting()).sort({ createdAt: -1 }).limit(200).lean<C2bPayment[]>(),
       this.ledger.openOfKind('mpesa-express'),
     ]);
-    return [...prompts.filter((e) => e.returned === 0).map(promptAsPayment), ...paybill];
+    const entries = await this.ledger.findByIds(
+      paybill.map((p) => MoneyLedgerService.inId('paybill', p._id)),
+    );
+    const unconfirmed = new Set(entries.filter((e) => e.unconfirmed).map((e) => e.code));
+    return [
+      ...prompts.filter((e) => e.returned === 0).map(promptAsPayment),
+      ...paybill.map((p) => ({ ...p, unconfirmed: unconfirmed.has(p._id) })),
+    ];
   }
 
   async countWaiting(): Promise<number> {

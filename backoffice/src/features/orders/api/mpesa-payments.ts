@@ -71,6 +71,23 @@ export const useAssignPayment = () =>
       ),
   );
 
+/**
+ * Whether M-Pesa did not confirm an inbox payment (its status query): such a payment cannot be
+ * assigned or paid out, only checked again.
+ */
+export const isUnconfirmed = (payment: InboxPayment) =>
+  payment.status === 'inbox' && payment.unconfirmed;
+
+/** Asks M-Pesa again about an inbox payment it did not confirm. */
+export const useCheckPaymentAgain = () =>
+  usePaymentMutation(async (transId: string) =>
+    unwrap(
+      await api.POST('/api/payments/mpesa/c2b/{transId}/check', {
+        params: { path: { transId } },
+      }),
+    ),
+  );
+
 export const useRefundPayment = () =>
   usePaymentMutation(async (transId: string) =>
     unwrap(
@@ -80,7 +97,12 @@ export const useRefundPayment = () =>
     ),
   );
 
+/** Sends a failed refund again; its id is the API's own (`out:<entry>`, `payment:<code>`, ...). */
 export const useRetryRefund = () =>
-  usePaymentMutation(async (id: string) =>
-    unwrap(await api.POST('/api/payments/mpesa/refunds/{id}/retry', { params: { path: { id } } })),
+  usePaymentMutation(async (refundId: string) =>
+    unwrap(
+      await api.POST('/api/payments/mpesa/refunds/{refundId}/retry', {
+        params: { path: { refundId } },
+      }),
+    ),
   );

@@ -1,6 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { OrderStatus, PaymentStatus } from '@spc/shared-contracts';
-import { createBooking, createOrder } from '../../../testing/factories';
+import {
+  createBooking,
+  createMoneyEntry,
+  createOrder,
+  createOrderMoney,
+} from '../../../testing/factories';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { OrderActions } from './order-actions';
 
@@ -157,6 +162,7 @@ describe('order actions', () => {
         orderStatus: 'Processing',
         paymentStatus: 'Paid',
         paymentMethod: 'Mpesa',
+        amountPaid: 1270,
         paymentDetails: {
           amount: 1270,
           transactionCode: 'SGR4T5Y6U7',
@@ -166,33 +172,93 @@ describe('order actions', () => {
         paidAt: '2026-11-22T08:00:00.000Z',
       });
 
-    async function openRefund() {
-      renderWithProviders(<OrderActions order={paidOrder()} role="staff" />);
-      fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
-      fireEvent.click(await screen.findByRole('menuitem', { name: 'Cancel Order' }));
-      return screen.findByRole('dialog', { name: 'Cancel and refund · SPDBMUYD9PD' });
-    }
-
     const reply = (status: number, body: object) =>
       new Response(JSON.stringify(body), {
         status,
         headers: { 'Content-Type': 'application/json' },
       });
 
-    it('asks for the refund instead of a plain yes/no, with the amount paid prefilled', async () => {
+    /**
+     * The API as the dialog meets it: the order's detail (its money from the ledger: KES 1,270
+     * typed at the desk, KES 270 of it already given back by hand), then the cancel's answer.
+     */
+    function api(
+      cancel: () => Response | Promise<Response>,
+      money = createOrderMoney([
+        createMoneyEntry({ returned: 270 }),
+        createMoneyEntry({
+          id: 'out:1',
+          direction: 'out',
+          kind: 'mpesa-by-hand',
+          amount: 270,
+          code: null,
+          reference: 'RVS0000001',
+          of: 'desk:SGR4T5Y6U7',
+          state: 'recorded',
+        }),
+      ]),
+    ) {
+      return jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+        const req = input as Request;
+        if (req.method === 'GET' && /\/api\/orders\/[^/]+\/detail$/.test(req.url))
+          return reply(200, {
+            success: true,
+            message: 'Order retrieved',
+            order: paidOrder(),
+            timeline: [],
+            actions: [],
+            documents: { receipt: { available: true }, deliveryNote: { available: true } },
+            money,
+            shop: { name: 'SPC', place: 'Kiambu', phone: '+254700000000', website: 'spc' },
+          });
+        return cancel();
+      });
+    }
+    const cancels = (fetchMock: jest.SpyInstance) =>
+      fetchMock.mock.calls.map((c) => c[0] as Request).filter((r) => r.method === 'PATCH');
+
+    async function openRefund() {
+      renderWithProviders(<OrderActions order={paidOrder()} role="staff" />);
+      fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Cancel Order' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Cancel and refund · SPDBMUYD9PD' });
+      await within(dialog).findByLabelText(/Refund amount/);
+      return dialog;
+    }
+
+    it('asks for the refund instead of a plain yes/no, prefilled with what the ledger says may go back', async () => {
+      api(() => reply(200, { success: true, message: 'Order cancelled' }));
       const dialog = await openRefund();
       expect(dialog).toHaveTextContent('This order is paid');
-      expect(dialog).toHaveTextContent('KSH 1,270 was paid by M-Pesa (code SGR4T5Y6U7)');
-      expect(within(dialog).getByLabelText(/Refund amount/)).toHaveValue('KSH 1,270');
+      expect(dialog).toHaveTextContent(
+        'KSH 1,000 was received (M-Pesa at the desk SGR4T5Y6U7) and not given back',
+      );
+      expect(within(dialog).getByLabelText(/Refund amount/)).toHaveValue('KSH 1,000');
       expect(within(dialog).getByLabelText('Refund method')).toHaveValue('Mpesa');
       expect(screen.queryByText(/are you sure you want to cancel/)).not.toBeInTheDocument();
     });
 
-    it('needs the M-Pesa reversal code and the amount paid before sending anything', async () => {
-      const fetchMock = jest.spyOn(global, 'fetch');
+    it('says so while it reads the money, and why when it cannot', async () => {
+      let answer!: (r: Response) => void;
+      jest
+        .spyOn(global, 'fetch')
+        .mockReturnValueOnce(new Promise<Response>((resolve) => (answer = resolve)));
+      renderWithProviders(<OrderActions order={paidOrder()} role="staff" />);
+      fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Cancel Order' }));
+      const dialog = await screen.findByRole('dialog', { name: /Cancel and refund/ });
+      expect(within(dialog).getByRole('status')).toHaveTextContent('Reading what was received');
+      answer(reply(500, { success: false, statusCode: 500, message: 'The ledger is away' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('The ledger is away');
+      expect(within(dialog).getByRole('button', { name: 'Try again' })).toBeEnabled();
+      expect(within(dialog).queryByRole('button', { name: 'Cancel and refund' })).toBeNull();
+    });
+
+    it('needs the M-Pesa reversal code and the refundable amount before sending anything', async () => {
+      const fetchMock = api(() => reply(200, { success: true, message: 'Order cancelled' }));
       const dialog = await openRefund();
       fireEvent.change(within(dialog).getByLabelText(/Refund amount/), {
-        target: { value: '1000' },
+        target: { value: '1270' },
       });
       fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
       expect(
@@ -201,27 +267,24 @@ describe('order actions', () => {
         ),
       ).toBeInTheDocument();
       expect(
-        within(dialog).getByText('The refund must be the amount paid, KES 1,270'),
+        within(dialog).getByText('The refund must be the amount paid, KES 1,000'),
       ).toBeInTheDocument();
-      expect(fetchMock).not.toHaveBeenCalled();
+      expect(cancels(fetchMock)).toHaveLength(0);
     });
 
     it('sends the cancel with the refund, disabled while it is on its way', async () => {
       let answer!: (r: Response) => void;
-      const fetchMock = jest
-        .spyOn(global, 'fetch')
-        .mockReturnValue(new Promise<Response>((resolve) => (answer = resolve)));
+      const fetchMock = api(() => new Promise<Response>((resolve) => (answer = resolve)));
       const dialog = await openRefund();
       fireEvent.change(within(dialog).getByLabelText(/M-Pesa reversal code/), {
         target: { value: ' RVS8K2L1M0 ' },
       });
       fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
-      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-      const request = fetchMock.mock.calls[0]![0] as Request;
-      expect(request.method).toBe('PATCH');
+      await waitFor(() => expect(cancels(fetchMock)).toHaveLength(1));
+      const request = cancels(fetchMock)[0]!;
       expect(request.url).toMatch(/\/api\/orders\/cancel\/6650f0c2a1b2c3d4e5f60001$/);
       expect(await request.clone().json()).toEqual({
-        refund: { method: 'Mpesa', amount: 1270, reference: 'RVS8K2L1M0' },
+        refund: { method: 'Mpesa', amount: 1000, reference: 'RVS8K2L1M0' },
       });
       await waitFor(() =>
         expect(within(dialog).getByRole('button', { name: 'Keep order' })).toBeDisabled(),
@@ -234,39 +297,72 @@ describe('order actions', () => {
     });
 
     it('sends the refund through M-Pesa without a code when the clerk asks it to', async () => {
-      const fetchMock = jest
-        .spyOn(global, 'fetch')
-        .mockResolvedValue(reply(200, { success: true, message: 'Order cancelled' }));
+      const fetchMock = api(() => reply(200, { success: true, message: 'Order cancelled' }));
       const dialog = await openRefund();
       fireEvent.click(within(dialog).getByLabelText(/Send it back through M-Pesa/));
       expect(within(dialog).queryByLabelText(/M-Pesa reversal code/)).not.toBeInTheDocument();
       fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
-      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-      const request = fetchMock.mock.calls[0]![0] as Request;
-      expect(await request.clone().json()).toEqual({
-        refund: { method: 'Mpesa', amount: 1270, send: true },
+      await waitFor(() => expect(cancels(fetchMock)).toHaveLength(1));
+      expect(await cancels(fetchMock)[0]!.clone().json()).toEqual({
+        refund: { method: 'Mpesa', amount: 1000, send: true },
       });
     });
 
     it('shows the server refusal and keeps the form open', async () => {
-      jest.spyOn(global, 'fetch').mockResolvedValue(
-        reply(400, {
-          success: false,
-          statusCode: 400,
-          message: 'The refund must be the amount paid, KES 1,270',
-        }),
-      );
+      const refusal =
+        'A payment typed at the desk has no number to send to: reverse SGR4T5Y6U7 whole, or record the refund by hand';
+      api(() => reply(400, { success: false, statusCode: 400, message: refusal }));
       const dialog = await openRefund();
-      fireEvent.change(within(dialog).getByLabelText('Refund method'), {
-        target: { value: 'Cash' },
-      });
-      expect(within(dialog).getByLabelText('Reference (optional)')).toBeInTheDocument();
+      fireEvent.click(within(dialog).getByLabelText(/Send it back through M-Pesa/));
       fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund' }));
-      expect(
-        await screen.findByText('The refund must be the amount paid, KES 1,270'),
-      ).toBeInTheDocument();
+      expect(await screen.findByText(refusal)).toBeInTheDocument();
       expect(within(dialog).getByRole('button', { name: 'Cancel and refund' })).toBeEnabled();
     });
+
+    it('cancels without a refund when everything received was given back already', async () => {
+      const fetchMock = api(
+        () => reply(200, { success: true, message: 'Order cancelled' }),
+        createOrderMoney([createMoneyEntry({ returned: 1270 })], { refunded: 1270, refundable: 0 }),
+      );
+      renderWithProviders(<OrderActions order={paidOrder()} role="staff" />);
+      fireEvent.click(screen.getByRole('button', { name: /actions for order/i }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Cancel Order' }));
+      const dialog = await screen.findByRole('dialog', { name: /Cancel and refund/ });
+      expect(
+        await within(dialog).findByText(/The KSH 1,270 received was given back already/),
+      ).toBeInTheDocument();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
+      await waitFor(() => expect(cancels(fetchMock)).toHaveLength(1));
+      expect(cancels(fetchMock)[0]!.headers.get('content-length') ?? '0').toBe('0');
+    });
+  });
+
+  it("shows the API's refusal of an M-Pesa code already recorded, naming its order", async () => {
+    const taken =
+      'The transaction code SGR4T5Y6U7 is already recorded for order SPD7K3MX9QA. Check the code on the M-Pesa message.';
+    jest
+      .spyOn(global, 'fetch')
+      .mockResolvedValue(
+        new Response(
+          JSON.stringify({ success: false, statusCode: 409, code: 'CODE_TAKEN', message: taken }),
+          { status: 409, headers: { 'Content-Type': 'application/json' } },
+        ),
+      );
+    renderWithProviders(<OrderActions order={createOrder()} role="staff" layout="buttons" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Complete Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: /^Complete Payment/ });
+    fireEvent.change(within(dialog).getByLabelText('Payment Method'), {
+      target: { value: 'Mpesa' },
+    });
+    fireEvent.change(within(dialog).getByLabelText(/Transaction Code/), {
+      target: { value: 'SGR4T5Y6U7' },
+    });
+    fireEvent.change(within(dialog).getByLabelText(/Time Paid/), {
+      target: { value: '2026-11-22T10:00' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Complete Payment' }));
+    expect(await screen.findByText(taken)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: /^Complete Payment/ })).toBeInTheDocument();
   });
 
   it('keeps the plain confirmation for an unpaid order', async () => {

@@ -19,7 +19,7 @@ import { useConfirmDelivery } from '../api/confirm-delivery';
 import type { Order } from '../api/get-orders';
 import { useMoveInTransit } from '../api/move-in-transit';
 import { PaymentFormFields } from './payment-form';
-import { RefundFormFields } from './refund-form';
+import { CancelAndRefund } from './refund-form';
 
 type MenuAction = 'completePayment' | 'inTransit' | 'confirmDelivery' | 'fulfil' | 'cancel';
 
@@ -110,22 +110,25 @@ export function OrderActions({
     confirmDelivery: () => confirmDelivery.mutateAsync(order._id),
     cancel: () => cancel.mutateAsync({ id: order._id }),
   };
-  // A paid (or part-paid) order is cancelled only with its refund recorded: the refund form instead.
+  // A paid (or part-paid) order is cancelled only with its refund recorded: the refund form instead
+  // (it reads what may be given back from the order's money ledger).
   const paid = order.paymentStatus === 'Paid' || order.amountPaid > 0;
   // A booking whose deposit is paid pays what is still due of it (its balance) through Complete
   // Payment.
   const balanceDue = order.booking?.depositPaidAt ? order.amountDueNow : null;
 
-  const refund = (values: RefundForm) =>
+  const refund = (values: RefundForm | null) =>
     cancel.mutate(
       {
         id: order._id,
-        refund: {
-          method: values.method,
-          amount: values.amount,
-          ...(values.reference ? { reference: values.reference } : {}),
-          ...(values.method === 'Mpesa' && values.send ? { send: true } : {}),
-        },
+        ...(values && {
+          refund: {
+            method: values.method,
+            amount: values.amount,
+            ...(values.reference ? { reference: values.reference } : {}),
+            ...(values.method === 'Mpesa' && values.send ? { send: true } : {}),
+          },
+        }),
       },
       { onSuccess: () => setOpen(null) },
     );
@@ -234,7 +237,7 @@ export function OrderActions({
         title={`Cancel and refund · ${order.purchaseNumber}`}
         centered
       >
-        <RefundFormFields
+        <CancelAndRefund
           order={order}
           pending={cancel.isPending}
           onSubmit={refund}

@@ -84,6 +84,25 @@ describe('booking on the order page', () => {
     expect(await request.clone().json()).toEqual({ transactionCode: 'SGR4T5Y6U7', amount: 4500 });
   });
 
+  it('shows why a deposit code is refused: the order it is recorded for, the dialog kept open', async () => {
+    const taken =
+      'The transaction code SGR4T5Y6U7 is already recorded for order SPD7K3MX9QA. Check the code on the M-Pesa message.';
+    jest
+      .spyOn(global, 'fetch')
+      .mockResolvedValue(
+        json(409, { success: false, statusCode: 409, code: 'CODE_TAKEN', message: taken }),
+      );
+    renderWithProviders(<OrderBooking order={bookingOrder({})} canAct />);
+    fireEvent.click(screen.getByRole('button', { name: 'Record deposit' }));
+    const dialog = await screen.findByRole('dialog', { name: /^Record deposit/ });
+    fireEvent.change(within(dialog).getByLabelText(/Transaction code/), {
+      target: { value: 'SGR4T5Y6U7' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Record deposit' }));
+    expect(await screen.findByText(taken)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Record deposit' })).toBeEnabled();
+  });
+
   it('moves an affected booking to a growing batch of the product with room for it', async () => {
     const fetchMock = jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
       const request = input as Request;

@@ -31,6 +31,7 @@ import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-d
 import { OrderActions } from '../components/order-actions';
 import { OrderDocuments } from '../components/order-documents';
 import { OrderBooking } from '../components/order-booking';
+import { OrderMoneyCard } from '../components/order-money';
 import { OrderMpesa } from '../components/order-mpesa';
 
 /** A label and its value, one row of a card. */
@@ -237,6 +238,7 @@ function OrderDetailPage({ role }: { role: Role }) {
         <Customer order={order} />
         <Payment order={order} />
       </SimpleGrid>
+      <OrderMoneyCard money={detail.money} />
       <OrderMpesa
         orderId={order._id}
         canRetry={role === 'staff'}

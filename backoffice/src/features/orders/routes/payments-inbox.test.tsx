@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { PaymentsInboxRoute } from './payments-inbox';
 
@@ -19,6 +19,7 @@ const payment = {
   matchedBy: null,
   excess: 0,
   refundId: null,
+  unconfirmed: false,
 };
 
 describe('payments to match', () => {
@@ -49,5 +50,76 @@ describe('payments to match', () => {
     const post = fetchMock.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST')!;
     expect(post.url).toMatch(/\/api\/payments\/mpesa\/c2b\/TKL7RT61SV\/assign$/);
     expect(await post.clone().json()).toEqual({ purchaseNumber: 'SPDBMUYD9PD' });
+  });
+
+  it('offers only Check again for a payment M-Pesa did not confirm, disabled while it asks', async () => {
+    const unconfirmed = {
+      ...payment,
+      transId: 'TKL7RT6XXX',
+      account: 'SPDBMUYD9PD',
+      reason: 'M-Pesa did not confirm this payment: The transaction is not found',
+      unconfirmed: true,
+    };
+    let answer!: (r: Response) => void;
+    const fetchMock = jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+      const req = input as Request;
+      if (req.method === 'POST') return new Promise<Response>((resolve) => (answer = resolve));
+      return json(200, {
+        success: true,
+        message: '',
+        payments: [unconfirmed, payment],
+        waiting: 2,
+      });
+    });
+    renderWithProviders(<PaymentsInboxRoute />);
+    const [first, second] = await screen.findAllByTestId('inbox-payment');
+    expect(first).toHaveTextContent(unconfirmed.reason);
+    expect(within(first!).queryByRole('button', { name: 'Assign to order' })).toBeNull();
+    expect(within(first!).queryByRole('button', { name: 'Refund' })).toBeNull();
+    // The other payment keeps its buttons.
+    expect(within(second!).getByRole('button', { name: 'Assign to order' })).toBeInTheDocument();
+    expect(within(second!).getByRole('button', { name: 'Refund' })).toBeEnabled();
+
+    fireEvent.click(within(first!).getByRole('button', { name: 'Check again' }));
+    await waitFor(() =>
+      expect(within(first!).getByRole('button', { name: 'Check again' })).toBeDisabled(),
+    );
+    const post = fetchMock.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST')!;
+    expect(post.url).toMatch(/\/api\/payments\/mpesa\/c2b\/TKL7RT6XXX\/check$/);
+    answer(
+      json(200, {
+        success: true,
+        message: 'Asked M-Pesa again about TKL7RT6XXX',
+        payment: { ...unconfirmed, status: 'verifying', reason: '' },
+      }),
+    );
+    expect(await screen.findByText('Asked M-Pesa again about TKL7RT6XXX')).toBeInTheDocument();
+  });
+
+  it("shows the API's refusal when M-Pesa checks are off", async () => {
+    const unconfirmed = {
+      ...payment,
+      reason: 'M-Pesa did not confirm this payment in time',
+      unconfirmed: true,
+    };
+    jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+      const req = input as Request;
+      if (req.method === 'POST')
+        return json(409, {
+          success: false,
+          statusCode: 409,
+          code: 'CONFLICT',
+          message: 'Paybill payments are not checked with M-Pesa (MPESA_C2B_VERIFY is off)',
+        });
+      return json(200, { success: true, message: '', payments: [unconfirmed], waiting: 1 });
+    });
+    renderWithProviders(<PaymentsInboxRoute />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check again' }));
+    expect(
+      await screen.findByText(
+        'Paybill payments are not checked with M-Pesa (MPESA_C2B_VERIFY is off)',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled();
   });
 });

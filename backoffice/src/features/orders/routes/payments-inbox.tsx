@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ListState } from '../../../components/list-state';
 import {
+  isUnconfirmed,
   useAssignPayment,
+  useCheckPaymentAgain,
   usePaymentInbox,
   useRefundPayment,
   type InboxPayment,
@@ -15,7 +17,9 @@ function InboxItem({ payment }: { payment: InboxPayment }) {
   const [confirming, setConfirming] = useState(false);
   const assign = useAssignPayment();
   const refund = useRefundPayment();
+  const check = useCheckPaymentAgain();
   const overpaid = payment.status === 'matched' && payment.excess > 0;
+  const unconfirmed = isUnconfirmed(payment);
   return (
     <Card withBorder data-testid="inbox-payment">
       <Stack gap="xs">
@@ -36,34 +40,48 @@ function InboxItem({ payment }: { payment: InboxPayment }) {
             ? `Over-paid order ${payment.purchaseNumber} by ${formatMoney(payment.excess, 'KSH')}: give the excess back`
             : payment.reason}
         </Text>
-        <Group align="flex-end" wrap="wrap">
-          {!overpaid && (
-            <>
-              <TextInput
-                label="Purchase number"
-                placeholder="SPD…"
-                value={purchaseNumber}
-                onChange={(e) => setPurchaseNumber(e.currentTarget.value)}
-                error={assign.error ? (assign.error as Error).message : undefined}
-              />
-              <Button
-                disabled={!purchaseNumber.trim()}
-                loading={assign.isPending}
-                onClick={() => assign.mutate({ transId: payment.transId, purchaseNumber })}
-              >
-                Assign to order
-              </Button>
-            </>
-          )}
-          <Button
-            variant="light"
-            color="red"
-            loading={refund.isPending}
-            onClick={() => setConfirming(true)}
-          >
-            {overpaid ? 'Refund the excess' : 'Refund'}
-          </Button>
-        </Group>
+        {unconfirmed ? (
+          // Neither assigned nor paid out until M-Pesa confirms it: the clerk can only ask again.
+          <Group>
+            <Button
+              variant="light"
+              loading={check.isPending}
+              disabled={check.isPending}
+              onClick={() => check.mutate(payment.transId)}
+            >
+              Check again
+            </Button>
+          </Group>
+        ) : (
+          <Group align="flex-end" wrap="wrap">
+            {!overpaid && (
+              <>
+                <TextInput
+                  label="Purchase number"
+                  placeholder="SPD…"
+                  value={purchaseNumber}
+                  onChange={(e) => setPurchaseNumber(e.currentTarget.value)}
+                  error={assign.error ? (assign.error as Error).message : undefined}
+                />
+                <Button
+                  disabled={!purchaseNumber.trim()}
+                  loading={assign.isPending}
+                  onClick={() => assign.mutate({ transId: payment.transId, purchaseNumber })}
+                >
+                  Assign to order
+                </Button>
+              </>
+            )}
+            <Button
+              variant="light"
+              color="red"
+              loading={refund.isPending}
+              onClick={() => setConfirming(true)}
+            >
+              {overpaid ? 'Refund the excess' : 'Refund'}
+            </Button>
+          </Group>
+        )}
       </Stack>
       <ConfirmModal
         opened={confirming}

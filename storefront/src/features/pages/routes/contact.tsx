@@ -1,5 +1,6 @@
 import { CONTACT_LIMITS, CONTACT_MESSAGES, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
 import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
 import { ApiError } from '../../../lib/api-client';
 import { useShopContacts } from '../../../lib/shop-contacts';
@@ -12,17 +13,20 @@ const tooLong = (field: keyof typeof CONTACT_LIMITS) => ({
 
 /**
  * The contact form delivers the message to the shop (stored for the back office and e-mailed); the
- * shopper sees it sent, or why not, and the button is disabled while it is being sent.
+ * shopper sees it sent, or why not, and the button is disabled while it is being sent. A link may
+ * fill in the subject (`?subject=`), e.g. an order to cancel and refund.
  */
 export function ContactRoute() {
   const shop = useShopContacts();
+  const [params] = useSearchParams();
+  const subject = (params.get('subject') ?? '').slice(0, CONTACT_LIMITS.subject);
   const send = useSendContactMessage();
   const {
     register,
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<ContactPayload>({ defaultValues: { name: '', email: '', subject: '', message: '' } });
+  } = useForm<ContactPayload>({ defaultValues: { name: '', email: '', subject, message: '' } });
   const onSubmit = handleSubmit((values) => send.mutate(values, { onSuccess: () => reset() }));
   const failure =
     send.error instanceof ApiError

@@ -9,6 +9,7 @@ export function useCancelOrder() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: cancelOrder,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.allOrders }),
+    // A refusal too: the API refuses a customer's cancel once money came in, which the page shows.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: userKeys.allOrders }),
   });
 }

@@ -20,20 +20,31 @@ import { ApiError } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
+import { askTheShopPath, hasMoneyIn } from '../components/ask-the-shop';
+import type { Order } from '../../../lib/types';
 import '../user.css';
 
 type CancelCheck = ReturnType<typeof checkOrderAction>;
 
-/** Non-managers may only request cancellation; the reason shows when it is not allowed. */
+/**
+ * Non-managers may only request cancellation; the reason shows when it is not allowed. Once money
+ * came in on a pending order, the shop cancels it: the customer is sent to ask it instead.
+ */
 function CancelButton({
   order,
   check,
   cancel,
 }: {
-  order: string;
+  order: Order;
   check: CancelCheck;
   cancel: ReturnType<typeof useCancelOrder>;
 }) {
+  if (order.orderStatus === 'Pending' && hasMoneyIn(order))
+    return (
+      <Link className="btn btn-sm btn-outline" to={askTheShopPath(order.purchaseNumber)}>
+        Ask the shop to cancel
+      </Link>
+    );
   return (
     <button
       type="button"
@@ -41,7 +52,7 @@ function CancelButton({
       disabled={!check.allowed || cancel.isPending}
       title={check.allowed ? undefined : check.reason}
       onClick={() =>
-        cancel.mutate(order, {
+        cancel.mutate(order._id, {
           onSuccess: (res) => toast.success(res.message),
           onError: (e) =>
             toast.error(e instanceof ApiError ? e.message : STOREFRONT_MESSAGES.somethingWentWrong),
@@ -145,7 +156,7 @@ export function MyOrdersRoute() {
                   <dd>{formatMoney(o.totalAmount)}</dd>
                 </dl>
                 <div className="row-actions">
-                  <CancelButton order={o._id} check={check} cancel={cancel} />
+                  <CancelButton order={o} check={check} cancel={cancel} />
                   <ReceiptButton order={o} />
                 </div>
                 {!check.allowed && <p className="muted small">{check.reason}</p>}
@@ -199,7 +210,7 @@ export function MyOrdersRoute() {
                     <td>{o.fulfillmentStatus}</td>
                     <td>
                       <div className="row-actions">
-                        <CancelButton order={o._id} check={check} cancel={cancel} />
+                        <CancelButton order={o} check={check} cancel={cancel} />
                         <ReceiptButton order={o} />
                       </div>
                     </td>

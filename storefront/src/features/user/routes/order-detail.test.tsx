@@ -2,10 +2,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ORDER_DOCUMENT_MESSAGES } from '@spc/shared-contracts';
 import {
   createBooking,
+  createMoneyEntry,
   createOrder,
   createOrderDetail,
   createOrderLine,
   createOrderList,
+  createOrderMoney,
   type OrderDetailResponseDto,
 } from '../../../testing/factories';
 import type { Order } from '../../../lib/types';
@@ -62,6 +64,12 @@ const detail = (
     receipt: { available: true },
     deliveryNote: { available: true },
   },
+  money = createOrderMoney([createMoneyEntry()]),
+  cancel: OrderDetailResponseDto['actions'][number] = {
+    action: 'cancel',
+    allowed: false,
+    reason: 'This order is being processed; please contact the shop to cancel it',
+  },
 ) => ({
   body: createOrderDetail({
     order: o,
@@ -69,14 +77,9 @@ const detail = (
       { step: 'Placed', at: o.orderDate, by: null, text: 'We received your order' },
       { step: 'Payment recorded', at: o.paidAt!, by: null, text: 'Your payment was received' },
     ],
-    actions: [
-      {
-        action: 'cancel',
-        allowed: false,
-        reason: 'This order is being processed; please contact the shop to cancel it',
-      },
-    ],
+    actions: [cancel],
     documents,
+    money,
   }),
 });
 
@@ -155,6 +158,163 @@ describe("a customer's order detail", () => {
     const unpaid = within(table).getByText('SPDABCDEFGH').closest('tr')!;
     expect(within(paid).getByRole('button', { name: 'Download receipt (PDF)' })).toBeEnabled();
     expect(within(unpaid).queryByRole('button', { name: 'Download receipt (PDF)' })).toBeNull();
+  });
+});
+
+describe("the money on a customer's order", () => {
+  const openDetail = () =>
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+  const pendingPartPaid = () =>
+    order({
+      orderStatus: 'Pending',
+      paymentStatus: 'Pending',
+      paymentMethod: null,
+      paymentDetails: null,
+      paidAt: null,
+      amountPaid: 500,
+      amountOutstanding: 550,
+    });
+  const cancelAllowed = { action: 'cancel', allowed: true } as const;
+
+  it('lists what was received and refunded, when and how, with the totals and no staff', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail(
+          order({ orderStatus: 'Cancelled' }),
+          undefined,
+          createOrderMoney([
+            createMoneyEntry({ amount: 1_234_567 }),
+            createMoneyEntry({
+              id: 'out:1',
+              direction: 'out',
+              kind: 'reversal',
+              amount: 1_234_567,
+              code: null,
+              reference: 'RVS8K2L1M0',
+              of: 'c2b:SGH7K2LP9Q',
+              at: '2026-03-02T07:15:00.000Z',
+              state: 'recorded',
+            }),
+          ]),
+        ),
+    });
+    openDetail();
+    const section = await screen.findByRole('region', { name: 'Payments and refunds' });
+    const [paid, back] = within(section).getAllByTestId('money-entry');
+    expect(paid).toHaveTextContent('Received · M-Pesa paybill');
+    expect(paid).toHaveTextContent('KES 1,234,567');
+    expect(paid).toHaveTextContent('01/03/2026 (1:00 PM) · SGH7K2LP9Q');
+    expect(back).toHaveTextContent('Refunded · M-Pesa reversal');
+    expect(back).toHaveTextContent('− KES 1,234,567');
+    expect(back).toHaveTextContent('02/03/2026 (10:15 AM) · RVS8K2L1M0');
+    expect(section).toHaveTextContent('ReceivedKES 1,234,567');
+    expect(section).toHaveTextContent('RefundedKES 1,234,567');
+    expect(section).not.toHaveTextContent(/staff|Wanjiru/i);
+  });
+
+  it('says no payment was received yet, and keeps Cancel for a pending order with none', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail(
+          order({
+            orderStatus: 'Pending',
+            paymentStatus: 'Pending',
+            paymentDetails: null,
+            paymentMethod: null,
+            paidAt: null,
+          }),
+          undefined,
+          createOrderMoney([]),
+          cancelAllowed,
+        ),
+    });
+    openDetail();
+    const section = await screen.findByRole('region', { name: 'Payments and refunds' });
+    expect(section).toHaveTextContent('No payment received yet');
+    expect(screen.getByRole('button', { name: 'Cancel order' })).toBeEnabled();
+    expect(screen.queryByTestId('ask-the-shop')).toBeNull();
+  });
+
+  it('offers to ask the shop instead of Cancel once money was received on a pending order', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail(
+          pendingPartPaid(),
+          undefined,
+          createOrderMoney([createMoneyEntry({ amount: 500 })]),
+          cancelAllowed,
+        ),
+    });
+    openDetail();
+    const ask = await screen.findByTestId('ask-the-shop');
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    expect(ask).toHaveTextContent('We have received KES 500 on this order');
+    expect(ask).toHaveTextContent('it will cancel the order and refund you');
+    expect(within(ask).getByRole('link', { name: 'Ask the shop to cancel' })).toHaveAttribute(
+      'href',
+      '/contactUs?subject=Cancel%20order%20SPD7K3MX9QA%20and%20refund%20me',
+    );
+  });
+
+  it("shows the API's answer when money came in after the page loaded, Cancel disabled while sending", async () => {
+    const refusal =
+      'We have received KES 500 on order SPD7K3MX9QA: ask the shop to cancel it, and it will refund you';
+    let received = false;
+    let answer!: (a: { status: number; body: unknown }) => void;
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        received
+          ? detail(
+              pendingPartPaid(),
+              undefined,
+              createOrderMoney([createMoneyEntry({ amount: 500 })]),
+              cancelAllowed,
+            )
+          : detail(
+              order({
+                orderStatus: 'Pending',
+                paymentStatus: 'Pending',
+                paymentDetails: null,
+                paymentMethod: null,
+                paidAt: null,
+              }),
+              undefined,
+              createOrderMoney([]),
+              cancelAllowed,
+            ),
+      '/api/orders/cancel/o1': () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    });
+    openDetail();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    expect(await screen.findByRole('button', { name: 'Cancelling...' })).toBeDisabled();
+    received = true;
+    answer({
+      status: 409,
+      body: { success: false, statusCode: 409, code: 'ASK_THE_SHOP', message: refusal },
+    });
+    const ask = await screen.findByTestId('ask-the-shop');
+    expect(within(ask).getByRole('alert')).toHaveTextContent(refusal);
+    expect(within(ask).getByRole('link', { name: 'Ask the shop to cancel' })).toBeInTheDocument();
+    expect(await screen.findByTestId('money-entry')).toHaveTextContent('Received · M-Pesa paybill');
+  });
+
+  it('My Orders sends a customer with money on a pending order to ask the shop', async () => {
+    mockFetch({
+      '/api/orders/user': () => ({ body: createOrderList([pendingPartPaid()]) }),
+    });
+    renderWithProviders(<MyOrdersRoute />);
+    const card = (await screen.findAllByTestId('order-card'))[0]!;
+    expect(within(card).queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    expect(within(card).getByRole('link', { name: 'Ask the shop to cancel' })).toHaveAttribute(
+      'href',
+      '/contactUs?subject=Cancel%20order%20SPD7K3MX9QA%20and%20refund%20me',
+    );
   });
 });
 

@@ -21,9 +21,12 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { bookingPayable, bookingPayLabel, factsOfOrder } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
+import { errorCode } from '@spc/shared-contracts/web-client';
 import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrder } from '../api/get-my-order';
 import { userKeys } from '../api/get-profile';
+import { AskTheShop, hasMoneyIn } from '../components/ask-the-shop';
+import { OrderMoneySection } from '../components/order-money';
 
 import '../user.css';
 
@@ -39,6 +42,8 @@ export function MyOrderDetailRoute() {
   const queryClient = useQueryClient();
   const cancel = useCancelOrder();
   const [downloading, setDownloading] = useState(false);
+  // The API's own words when it refused a cancel because money was received meanwhile.
+  const [askRefusal, setAskRefusal] = useState<string>();
   if (isPending) return <Loading />;
   if (isError)
     return (
@@ -53,12 +58,15 @@ export function MyOrderDetailRoute() {
         )}
       </div>
     );
-  const { order, timeline, actions, documents } = data;
+  const { order, timeline, actions, documents, money } = data;
   const g = order.guestInfo;
   const p = order.paymentDetails;
   const delivery = (order as { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
   const choice = deliveryChoiceText(delivery);
   const cancelCheck = actions.find((a) => a.action === 'cancel');
+  // With money received on a pending order, cancelling is the shop's act: the customer asks it.
+  const askTheShop =
+    !!askRefusal || (order.orderStatus === 'Pending' && hasMoneyIn(order, money.received));
   const booking = order.booking ?? null;
   const payable = booking
     ? bookingPayable(booking) && order.orderStatus !== 'Cancelled'
@@ -177,6 +185,8 @@ export function MyOrderDetailRoute() {
         {!documents.receipt.available && <p className="muted small">{documents.receipt.reason}</p>}
       </section>
 
+      <OrderMoneySection money={money} />
+
       <Suspense fallback={null}>
         <PayByMpesa
           purchaseNumber={order.purchaseNumber}
@@ -201,24 +211,38 @@ export function MyOrderDetailRoute() {
       </section>
 
       {cancelCheck && (
-        <section className="order-card">
-          <button
-            type="button"
-            className="btn btn-sm btn-outline"
-            disabled={!cancelCheck.allowed || cancel.isPending}
-            onClick={() =>
-              cancel.mutate(order._id, {
-                onSuccess: (res) => toast.success(res.message),
-                onError: (e) =>
-                  toast.error(
-                    e instanceof ApiError ? e.message : STOREFRONT_MESSAGES.somethingWentWrong,
-                  ),
-              })
-            }
-          >
-            Cancel order
-          </button>
-          {!cancelCheck.allowed && <p className="muted small">{cancelCheck.reason}</p>}
+        <section className="order-card" aria-label="Cancel this order">
+          {askTheShop ? (
+            <AskTheShop
+              purchaseNumber={order.purchaseNumber}
+              held={money.refundable > 0 ? money.refundable : order.amountPaid}
+              message={askRefusal}
+            />
+          ) : (
+            <>
+              <button
+                type="button"
+                className="btn btn-sm btn-outline"
+                disabled={!cancelCheck.allowed || cancel.isPending}
+                onClick={() =>
+                  cancel.mutate(order._id, {
+                    onSuccess: (res) => toast.success(res.message),
+                    onError: (e) =>
+                      errorCode(e) === 'ASK_THE_SHOP'
+                        ? setAskRefusal(e.message)
+                        : toast.error(
+                            e instanceof ApiError
+                              ? e.message
+                              : STOREFRONT_MESSAGES.somethingWentWrong,
+                          ),
+                  })
+                }
+              >
+                {cancel.isPending ? 'Cancelling...' : 'Cancel order'}
+              </button>
+              {!cancelCheck.allowed && <p className="muted small">{cancelCheck.reason}</p>}
+            </>
+          )}
         </section>
       )}
     </div>
