@@ -2143,13 +2143,14 @@ describe('money ledger: money moves exactly once', () => {
         clerks[1]!,
       ).expect(200);
 
-      // The cancellation was written; the API stopped before the refund was marked recorded.
+      // The cancellation was written (naming its refund, as the cancel step's write does); the API
+      // stopped before the refund was marked recorded.
       const p = await order();
       const code2 = await partPay(p, 400);
       const [out2] = await refundTakenThenCrash(p._id, 400);
       await ordersDb().updateOne(
         { _id: new Types.ObjectId(p._id) },
-        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date() } },
+        { $set: { orderStatus: 'Cancelled', cancelledDate: new Date(), refundOut: [out2] } },
       );
       await sweepUntil(
         () => entriesDb().findOne({ _id: out2! }),
@@ -2250,5 +2251,49 @@ describe('money ledger: a shortcode without the status query (MPESA_C2B_VERIFY=f
       ['reversal', paid.transId],
     ]);
     expect(n.sim.c2b.refunds.filter((r) => r.kind === 'b2c')).toEqual([]);
+  });
+
+  it('an excess given back by hand is recorded with its code: it leaves the inbox, nothing is sent, and it cannot go back twice', async () => {
+    const placed = await placeOrder(n.t, [{ _id: productId, quantity: 1 }], {
+      guestInfo: { ...DELIVERY, phoneNumber: newPhone() },
+    }).expect(201);
+    const target = placed.body.order as Order;
+    const paid = await n.sim.payBill({
+      account: target.purchaseNumber,
+      amount: target.totalAmount + 250,
+      phone: asDaraja(newPhone()),
+      validate: false,
+    });
+    const inboxOf = async () =>
+      (await n.t.http().get('/api/payments/mpesa/inbox').set(bearer(staff.accessToken)).expect(200))
+        .body.payments as Payment[];
+    await waitFor(
+      async () => (await inboxOf()).find((p) => p.transId === paid.transId)?.status,
+      (s) => s === 'matched',
+      10_000,
+      100,
+    );
+    const sentBefore = n.sim.c2b.refunds.length;
+    const refund = (body: object) =>
+      n.t
+        .http()
+        .post(`/api/payments/mpesa/c2b/${paid.transId}/refund`)
+        .set(bearer(staff.accessToken))
+        .send(body);
+    await refund({ byHand: '' }).expect(400);
+    await refund({ byHand: 'SKB3H2J1K0 from the shop phone' }).expect(200);
+    await refund({ byHand: 'SKB3H2J1K0 from the shop phone' }).expect(409);
+    expect((await inboxOf()).find((p) => p.transId === paid.transId)).toBeUndefined();
+    const detail = (
+      await n.t
+        .http()
+        .get(`/api/orders/${target._id}/detail`)
+        .set(bearer(staff.accessToken))
+        .expect(200)
+    ).body.money as { received: number; refunded: number; entries: { kind: string }[] };
+    expect(detail).toMatchObject({ received: target.totalAmount + 250, refunded: 250 });
+    expect(detail.entries.map((e) => e.kind)).toEqual(['paybill', 'mpesa-by-hand']);
+    await sleep(500);
+    expect(n.sim.c2b.refunds.length).toBe(sentBefore);
   });
 });

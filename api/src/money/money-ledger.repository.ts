@@ -191,6 +191,15 @@ export class MoneyLedgerRepository {
     return [...new Set(docs.map((d) => d.orderId).filter((id): id is string => !!id))];
   }
 
+  /** Credited entries of a kind that were paid beyond their order's total. */
+  withExcess(kind: string, limit = 200): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({ kind, 'split.excess': { $gt: 0 }, state: 'credited' })
+      .limit(limit)
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
   /** Open entries of a kind (money no order took), newest first. */
   openOfKind(kind: string, limit = 200): Promise<MoneyEntryRecord[]> {
     return this.entries

@@ -138,6 +138,11 @@ export class MoneyLedgerService {
     return this.ledger.ordersPaidBy(payer);
   }
 
+  /** Credited entries of a kind paid beyond their order's total (an excess to give back). */
+  withExcess(kind: 'mpesa-express'): Promise<MoneyEntryRecord[]> {
+    return this.ledger.withExcess(kind);
+  }
+
   /** Open entries of a kind: money no order took (a prompt's whose order refused it). */
   openOfKind(kind: 'mpesa-express'): Promise<MoneyEntryRecord[]> {
     return this.ledger.openOfKind(kind);

@@ -430,9 +430,11 @@ export class OrderCredits {
           });
         else await this.ledger.unclaim(e);
       } else if (e.state === 'claiming') {
+        // A cancellation's refund happened when the order's cancelling write named it (another
+        // cancellation, a release that kept the deposit, did not); any other when it took its share.
         const stepDone =
           e.purpose === 'refund'
-            ? order?.orderStatus === 'Cancelled'
+            ? !!order?.refundOut.includes(e._id)
             : await this.ledger.outTaken(e);
         if (stepDone) await this.ledger.finishOut([e._id]);
         else await this.ledger.abandonOut([e._id]);
@@ -538,6 +540,18 @@ export function codeTaken(
  */
 export function deskCode(typed: string | undefined): string {
   const code = canonicalReceiptCode(typed ?? '');
+  // An M-Pesa Express prompt's reference (`ws_CO_…`) is the shop's, not a code M-Pesa sent anyone.
+  if (/^WSCO/.test(code))
+    throw new BadRequestException({
+      message:
+        "That is an M-Pesa Express prompt's reference, not an M-Pesa transaction code: use the code on the M-Pesa message",
+      errors: [
+        {
+          field: 'paymentDetails.transactionCode',
+          messages: ['Not a prompt reference (ws_CO_…)'],
+        },
+      ],
+    });
   if (!code || !isReceiptCode(code)) {
     throw new BadRequestException({
       message: 'The transaction code must be the letters and digits of the M-Pesa message',

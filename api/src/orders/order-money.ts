@@ -145,7 +145,13 @@ export class OrderMoney {
       .map((e) => this.ledger.view(e))
       .map((v) =>
         forCustomer
-          ? { ...v, by: null, payer: null, reference: v.direction === 'in' ? '' : v.reference }
+          ? {
+              ...v,
+              by: null,
+              payer: null,
+              // M-Pesa's own codes for money sent back; never a clerk's note.
+              reference: v.kind === 'reversal' || v.kind === 'b2c' ? v.reference : '',
+            }
           : v,
       );
     return { received, refunded, refundable: received - refunded, entries: views };

@@ -92,6 +92,8 @@ export interface OrderRecord {
   stockReturn: StockReturnState;
   /** The money-ledger entries credited to it (internal: not in the API's views). */
   credited: string[];
+  /** The outgoing entries its cancellation recorded (internal). */
+  refundOut: string[];
   /** Paid so far (paybill part payments; the payment's amount once paid). */
   amountPaid: number;
   /** What is still due while unpaid. */

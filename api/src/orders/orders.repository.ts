@@ -137,6 +137,7 @@ function toRecord(doc: LeanOrder): OrderRecord {
     ledgerSettled: doc.ledgerSettled,
     stockReturn: doc.stockReturn,
     credited: (doc.moneyCredits ?? []).map((c) => c.entry),
+    refundOut: doc.refundOut ?? [],
     booking: bookingOf(doc.booking),
   };
   const money = { ...record, ...amounts(doc) };
@@ -155,6 +156,7 @@ export type NewOrder = Omit<
   | 'amountPaid'
   | 'mpesaCredits'
   | 'moneyCredits'
+  | 'refundOut'
   | 'paidAt'
   | 'inTransitDate'
   | 'deliveredDate'
@@ -241,7 +243,10 @@ export class OrdersRepository implements OnModuleInit {
       createdAt: now,
       updatedAt: now,
       __v: 0,
-    } satisfies Omit<Order, 'mpesaCredits' | 'moneyCredits'> & { _id: Types.ObjectId; __v: number };
+    } satisfies Omit<Order, 'mpesaCredits' | 'moneyCredits' | 'refundOut'> & {
+      _id: Types.ObjectId;
+      __v: number;
+    };
     if (doc.holdSlots === undefined) delete doc.holdSlots;
     await this.orders.collection.insertOne(doc as never, { writeConcern: MONEY_WRITE_CONCERN });
     return toRecord(doc as LeanOrder);

@@ -291,6 +291,9 @@ export class OrdersService {
     this.assertAllowed(order, step.rule, actor);
     const update = await step.prepare(ctx);
     const undo = await step.before?.(ctx);
+    // A refund taken for the step is named in its write: the step and its refund happen together.
+    if (ctx.refundOut?.length)
+      update.$set = { ...(update.$set as object), refundOut: ctx.refundOut };
     let updated: OrderRecord | null;
     try {
       updated = await this.orders.transition(
@@ -359,7 +362,15 @@ export class OrdersService {
     const ids = [...new Set(records.map((r) => r.placedBy).filter((id): id is string => !!id))];
     const people = new Map((await this.users.findManyByIds(ids)).map((u) => [u._id, u]));
     return records.map(
-      ({ placement: _p, ledgerSettled: _l, stockReturn: _s, credited: _c, placedBy, ...rest }) => {
+      ({
+        placement: _p,
+        ledgerSettled: _l,
+        stockReturn: _s,
+        credited: _c,
+        refundOut: _r,
+        placedBy,
+        ...rest
+      }) => {
         const person = placedBy ? people.get(placedBy) : undefined;
         return {
           ...rest,

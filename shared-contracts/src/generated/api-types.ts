@@ -1212,7 +1212,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Give a paybill payment back through M-Pesa: an inbox payment is reversed, a matched one's excess sent by B2C */
+        /** Give a payment back: through M-Pesa (an inbox payment is reversed, a matched one's excess sent by B2C to the number that paid it), or record that it was given back by hand (`byHand`) */
         post: operations["C2bController_refund"];
         delete?: never;
         options?: never;
@@ -3274,6 +3274,13 @@ export interface components {
             /** @example Done */
             message: string;
             payment: components["schemas"]["C2bPaymentViewDto"];
+        };
+        RefundPaymentDto: {
+            /**
+             * @description Given back by hand already (the M-Pesa code of the money sent back, or a note): recorded, nothing sent. Without it the shop sends it through M-Pesa
+             * @example Sent back from the shop phone, code SKB3H2J1K0
+             */
+            byHand?: string | null;
         };
         MpesaRefundViewDto: {
             /** @example order:665f1c2b9d3e4a0012345679 */
@@ -8826,7 +8833,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundPaymentDto"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -8874,6 +8885,15 @@ export interface operations {
             };
             /** @description Being refunded already, or nothing to refund */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -99,4 +99,5 @@ MoneyEntrySchema.index({ state: 1, claimedAt: 1 });
 MoneyEntrySchema.index({ direction: 1, at: 1 });
 MoneyEntrySchema.index({ kind: 1, state: 1, at: 1 });
 MoneyEntrySchema.index({ payer: 1, direction: 1, state: 1 });
+MoneyEntrySchema.index({ kind: 1, 'split.excess': 1, state: 1 });
 MoneyEntrySchema.index({ send: 1, transfer: 1, state: 1 });

@@ -192,6 +192,8 @@ export class Order {
    * the same conditional write (`money:check` proves it).
    */
   @Prop({ type: [MoneyCredit], default: undefined }) moneyCredits?: MoneyCredit[];
+  /** The money-ledger outgoing entries its cancellation gave back, written with the cancellation. */
+  @Prop({ type: [String], default: undefined }) refundOut?: string[];
   /** A booking of seedlings still growing; null on an ordinary order. */
   @Prop({ type: OrderBooking, default: null }) booking?: OrderBooking | null;
   createdAt!: Date;

@@ -43,6 +43,7 @@ import {
   PaymentInboxCountResponseDto,
   PaymentInboxData,
   PaymentInboxResponseDto,
+  RefundPaymentDto,
   RegisterC2bData,
   RegisterC2bResponseDto,
 } from './c2b.dto';
@@ -53,6 +54,8 @@ import { MpesaRefundsService } from './mpesa-refunds.service';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 
 const RESULT_KINDS = ['status', 'reversal', 'b2c', 'timeout'] as const;
+/** A payment's id as the inbox gives it: an M-Pesa code (any case), or a prompt's own reference. */
+const paymentId = (id: string) => (/^ws_CO_/.test(id) ? id : id.toUpperCase());
 /** A refund's id as the API gives it: what it refunds, a colon, that thing's id. */
 const REFUND_ID = /^(out|payment|excess|order):[0-9A-Za-z_]{1,60}$/;
 
@@ -216,7 +219,7 @@ export class C2bController {
     @Param('transId') transId: string,
     @Body() dto: AssignPaymentDto,
   ): Promise<Answered<C2bPaymentData>> {
-    const payment = await this.c2b.assign(actor, transId.toUpperCase(), dto.purchaseNumber);
+    const payment = await this.c2b.assign(actor, paymentId(transId), dto.purchaseNumber);
     return said(`Payment credited to order ${payment.purchaseNumber}`, {
       payment: paymentView(payment),
     });
@@ -227,7 +230,7 @@ export class C2bController {
   @Auth('admin', 'staff')
   @ApiOperation({
     summary:
-      "Give a paybill payment back through M-Pesa: an inbox payment is reversed, a matched one's excess sent by B2C",
+      "Give a payment back: through M-Pesa (an inbox payment is reversed, a matched one's excess sent by B2C to the number that paid it), or record that it was given back by hand (`byHand`)",
   })
   @Answer('Refund asked for', C2bPaymentResponseDto)
   @ApiConflictResponse({
@@ -237,8 +240,11 @@ export class C2bController {
   async refund(
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
+    @Body() dto: RefundPaymentDto,
   ): Promise<C2bPaymentData> {
-    return { payment: paymentView(await this.c2b.refund(actor, transId.toUpperCase())) };
+    return {
+      payment: paymentView(await this.c2b.refund(actor, paymentId(transId), dto.byHand?.trim())),
+    };
   }
 
   @Get('orders/:orderId')
@@ -292,6 +298,6 @@ export class C2bController {
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
   ): Promise<C2bPaymentData> {
-    return { payment: paymentView(await this.c2b.checkAgain(actor, transId.toUpperCase())) };
+    return { payment: paymentView(await this.c2b.checkAgain(actor, paymentId(transId))) };
   }
 }

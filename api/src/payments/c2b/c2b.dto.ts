@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Envelope } from '../../common/answer';
 import { C2B_STATUSES, REFUND_TRANSFER_STATUSES } from './c2b.schemas';
 
@@ -9,6 +9,19 @@ export class AssignPaymentDto {
   @IsString({ message: 'purchaseNumber must be text' })
   @MaxLength(40, { message: 'purchaseNumber is too long' })
   purchaseNumber!: string;
+}
+
+export class RefundPaymentDto {
+  @ApiPropertyOptional({
+    example: 'Sent back from the shop phone, code SKB3H2J1K0',
+    description:
+      'Given back by hand already (the M-Pesa code of the money sent back, or a note): recorded, nothing sent. Without it the shop sends it through M-Pesa',
+  })
+  @IsOptional()
+  @IsString({ message: 'byHand must be text' })
+  @IsNotEmpty({ message: 'byHand needs the code or a note' })
+  @MaxLength(200, { message: 'byHand is too long' })
+  byHand?: string;
 }
 
 export class C2bPaymentViewDto {

@@ -37,6 +37,11 @@ const MAX_QUERIES = 4;
 /** A payment left `matching` this long (a crash) is matched again (crediting is idempotent). */
 const STALE_MATCHING_MS = 60_000;
 
+/** What of an entry's over-payment is still to give back (what it may give back beyond its part). */
+function excessLeft(e: Pick<MoneyEntryRecord, 'amount' | 'returnable' | 'split'>): number {
+  return Math.max(0, e.returnable - (e.amount - (e.split?.excess ?? 0)));
+}
+
 /** A prompt's payment that no order took, as the inbox lists payments. */
 function promptAsPayment(e: MoneyEntryRecord): C2bPayment {
   return {
@@ -48,11 +53,14 @@ function promptAsPayment(e: MoneyEntryRecord): C2bPayment {
     paidAt: new Date(e.at),
     shortcode: '',
     status: e.state === 'open' ? (e.returned > 0 ? 'refund' : 'inbox') : 'matched',
-    reason: `An M-Pesa Express payment${e.meantFor ? ` for order ${e.meantFor}` : ''} that its order could not take (paid another way, or closed): assign it to another order or give it back`,
+    reason:
+      e.state === 'credited'
+        ? `An M-Pesa Express payment beyond the total of order ${e.purchaseNumber}: give the excess back`
+        : `An M-Pesa Express payment${e.meantFor ? ` for order ${e.meantFor}` : ''} that its order could not take (paid another way, or closed): assign it to another order or give it back`,
     orderId: e.orderId,
     purchaseNumber: e.purchaseNumber,
     matchedBy: e.orderId ? 'staff' : null,
-    excess: 0,
+    excess: e.state === 'credited' ? excessLeft(e) : 0,
     refundId: e.returns[0]?.out ?? null,
     confirmations: 1,
     queryConversationId: null,
@@ -291,65 +299,54 @@ export class C2bService {
    * (an over-payment) goes back by B2C to the number M-Pesa confirmed paid it. Each is an outgoing
    * ledger entry against the payment's entry, so nothing goes back twice or beyond what came in.
    */
-  async refund(actor: Actor, transId: string): Promise<C2bPayment> {
+  async refund(actor: Actor, transId: string, byHand?: string): Promise<C2bPayment> {
     const payment = await this.payments.findById(transId).lean<C2bPayment>();
-    if (!payment) {
+    const own = await this.ledger.findById(MoneyLedgerService.inId('paybill', transId));
+    // A code that is a prompt's (a confirmation replaying its receipt has no entry of its own).
+    if (!payment || !own) {
       const prompt = await this.strayPrompt(transId);
-      if (prompt) return this.refundPrompt(actor, prompt);
-      throw new NotFoundException('No paybill payment with this M-Pesa code');
+      if (prompt) return this.refundPrompt(actor, prompt, byHand);
+      if (!payment) throw new NotFoundException('No paybill payment with this M-Pesa code');
     }
-    if (payment.status === 'inbox') {
+    // The ledger first (its claim decides between two clerks and survives a crash), then the
+    // paybill record's status, then the transfer (the ledger's sweep sends one a crash cut off).
+    if (payment!.status === 'inbox' || (payment!.status === 'refund' && own?.returned === 0)) {
       const entry = await this.usable(transId);
-      const marked = await this.payments.updateOne(
-        { _id: transId, status: 'inbox' },
-        { $set: { status: 'refund', refundId: `payment:${transId}` } },
-      );
-      if (marked.modifiedCount !== 1) throw await this.notInInbox(transId);
+      if (entry.state !== 'open' || entry.returned > 0) throw await this.notInInbox(transId);
       await this.payOut(
         actor,
-        payment,
+        payment!,
         entry,
         'inbox',
         entry.amount,
-        'reversal',
+        byHand ?? 'reversal',
         `payment:${transId}`,
-      ).catch(async (error: unknown) => {
-        await this.payments.updateOne(
-          { _id: transId, status: 'refund' },
-          { $set: { status: 'inbox', refundId: null } },
-        );
-        throw error;
-      });
-    } else if (payment.status === 'matched' && payment.excess > 0 && !payment.refundId) {
-      const entry = await this.ledger.findById(MoneyLedgerService.inId('paybill', transId));
-      if (!entry?.payer || !entry.verified)
+      );
+      await this.payments.updateOne(
+        { _id: transId, status: { $in: ['inbox', 'refund'] } },
+        { $set: { status: 'refund', refundId: `payment:${transId}` } },
+      );
+    } else if (payment!.status === 'matched' && own && excessLeft(own) > 0) {
+      if (!byHand && (!own.payer || !own.verified))
         throw new BadRequestException(
-          "M-Pesa has not confirmed the payer's number (the status query did not check it): give the excess back by hand",
+          "M-Pesa has not confirmed the payer's number (the status query did not check it): give the excess back by hand, then record it here with its code",
         );
-      const marked = await this.payments.updateOne(
+      await this.payOut(
+        actor,
+        payment!,
+        own,
+        'excess',
+        excessLeft(own),
+        byHand ?? 'b2c',
+        `excess:${transId}`,
+      );
+      await this.payments.updateOne(
         { _id: transId, refundId: null },
         { $set: { refundId: `excess:${transId}` } },
       );
-      if (marked.modifiedCount !== 1)
-        throw new ConflictException('This payment is being refunded already');
-      await this.payOut(
-        actor,
-        payment,
-        entry,
-        'excess',
-        payment.excess,
-        'b2c',
-        `excess:${transId}`,
-      ).catch(async (error: unknown) => {
-        await this.payments.updateOne(
-          { _id: transId, refundId: `excess:${transId}` },
-          { $set: { refundId: null } },
-        );
-        throw error;
-      });
     } else {
       throw new ConflictException(
-        payment.refundId
+        payment!.refundId || (own && own.returned > 0)
           ? 'This payment is being refunded already'
           : 'This payment has nothing to refund',
       );
@@ -397,67 +394,113 @@ export class C2bService {
     return entry;
   }
 
-  /** One outgoing entry against a payment's entry, recorded, and its M-Pesa transfer asked for. */
+  /**
+   * One outgoing entry against a payment's entry, recorded, and its M-Pesa transfer asked for; or,
+   * given back by hand already (`how` is then the clerk's code or note), recorded only.
+   */
   private async payOut(
     actor: Actor,
     payment: C2bPayment,
     entry: MoneyEntryRecord,
     purpose: 'inbox' | 'excess',
     amount: number,
-    kind: 'reversal' | 'b2c',
+    how: string,
     id: string,
   ): Promise<void> {
+    const sent = how === 'reversal' || how === 'b2c';
     const [out] = await this.ledger.takeOut(
       actor,
-      [{ of: entry, amount, kind, send: true }],
+      [{ of: entry, amount, kind: sent ? how : 'mpesa-by-hand', send: sent }],
       purpose,
-      '',
+      sent ? '' : how,
       [id],
     );
     await this.ledger.finishOut([out!]);
+    if (!sent) {
+      await this.audit.record(
+        actor,
+        'payment.mpesa.refund.by-hand',
+        `${actor.fullName} recorded ${formatMoney(amount)} of M-Pesa payment ${payment._id} as given back by hand (${how.slice(0, 120)})`,
+        payment.orderId
+          ? { type: 'order', id: payment.orderId, label: payment.purchaseNumber ?? payment._id }
+          : undefined,
+      );
+      return;
+    }
     await this.refunds.request(actor, {
       _id: out!,
-      method: kind,
+      method: how as 'reversal' | 'b2c',
       amount,
       orderId: payment.orderId,
       purchaseNumber: payment.purchaseNumber,
       originalTransId: payment._id,
-      phone: kind === 'b2c' ? entry.payer! : (entry.payer ?? ''),
+      phone: how === 'b2c' ? entry.payer! : (entry.payer ?? ''),
     });
     await this.ledger.update(out!, { transfer: null }, { transfer: out! });
   }
 
   /**
-   * The inbox: payments that matched nothing (or several), over-payments not yet refunded, and
-   * M-Pesa Express payments whose order could not take them (paid another way, or closed).
+   * The inbox: payments that matched nothing (or several), over-payments whose excess is still to
+   * give back, and M-Pesa Express payments whose order could not take them (paid another way, or
+   * closed) or that paid beyond its total. The money ledger decides what still waits: a payment
+   * given back (whoever did it, a crash midway or not) no longer does.
    */
   async inbox(): Promise<C2bPayment[]> {
-    const [paybill, prompts] = await Promise.all([
-      this.payments.find(this.waiting()).sort({ createdAt: -1 }).limit(200).lean<C2bPayment[]>(),
-      this.ledger.openOfKind('mpesa-express'),
-    ]);
-    const entries = await this.ledger.findByIds(
-      paybill.map((p) => MoneyLedgerService.inId('paybill', p._id)),
-    );
-    const unconfirmed = new Set(entries.filter((e) => e.unconfirmed).map((e) => e.code));
-    return [
-      ...prompts.filter((e) => e.returned === 0).map(promptAsPayment),
-      ...paybill.map((p) => ({ ...p, unconfirmed: unconfirmed.has(p._id) })),
-    ];
+    return (await this.waitingPayments()).slice(0, 200);
   }
 
   async countWaiting(): Promise<number> {
-    const [paybill, prompts] = await Promise.all([
-      this.payments.countDocuments(this.waiting()),
+    return (await this.waitingPayments()).length;
+  }
+
+  private async waitingPayments(): Promise<C2bPayment[]> {
+    const [paybill, prompts, promptExcess] = await Promise.all([
+      this.payments
+        .find({
+          $or: [
+            { status: { $in: ['inbox', 'refund'] } },
+            { status: 'matched', excess: { $gt: 0 } },
+          ],
+        })
+        .sort({ createdAt: -1 })
+        .limit(1000)
+        .lean<C2bPayment[]>(),
       this.ledger.openOfKind('mpesa-express'),
+      this.ledger.withExcess('mpesa-express'),
     ]);
-    return paybill + prompts.filter((e) => e.returned === 0).length;
+    const entries = new Map(
+      (
+        await this.ledger.findByIds(paybill.map((p) => MoneyLedgerService.inId('paybill', p._id)))
+      ).map((e) => [e.code, e]),
+    );
+    const waitingPaybill = paybill
+      .filter((p) => {
+        const e = entries.get(p._id);
+        // Without an entry of its own (a code already recorded, an amount not believed) it waits
+        // for a person; with one, while it is neither credited nor given back.
+        if (p.status === 'inbox') return !e || (e.state === 'open' && e.returned === 0);
+        // Marked to be given back by a process that stopped before the ledger took it.
+        if (p.status === 'refund') return !!e && e.state === 'open' && e.returned === 0;
+        return !!e && excessLeft(e) > 0;
+      })
+      .map((p) => {
+        const e = entries.get(p._id);
+        return {
+          ...p,
+          status: p.status === 'refund' ? 'inbox' : p.status,
+          unconfirmed: !!e?.unconfirmed,
+          ...(p.status === 'matched' && e ? { excess: excessLeft(e) } : {}),
+        };
+      });
+    return [
+      ...prompts.filter((e) => e.returned === 0).map(promptAsPayment),
+      ...promptExcess.filter((e) => excessLeft(e) > 0).map(promptAsPayment),
+      ...waitingPaybill,
+    ];
   }
 
   /** A prompt's payment waiting with no order, by its receipt (or its prompt's reference). */
   private async strayPrompt(transId: string): Promise<MoneyEntryRecord | null> {
-    // A prompt's reference (CheckoutRequestID) keeps its own case: `ws_CO_…`.
-    if (/^WS_CO_/i.test(transId)) transId = `ws_CO_${transId.slice(6)}`;
     const entry =
       (await this.ledger.findByCode(transId)) ??
       (await this.ledger.findById(MoneyLedgerService.inId('mpesa-express', null, transId)));
@@ -491,34 +534,46 @@ export class C2bService {
     return promptAsPayment((await this.ledger.findById(entry._id))!);
   }
 
-  /** Staff give back a prompt's payment that waits with no order: reversed, or B2C to its payer. */
-  private async refundPrompt(actor: Actor, entry: MoneyEntryRecord): Promise<C2bPayment> {
-    if (entry.state !== 'open' || entry.returned > 0)
+  /**
+   * Staff give back a prompt's payment: one that waits with no order whole (reversed, or B2C to
+   * its payer), one credited beyond its order's total its excess (B2C to its payer).
+   */
+  private async refundPrompt(
+    actor: Actor,
+    entry: MoneyEntryRecord,
+    byHand?: string,
+  ): Promise<C2bPayment> {
+    const whole = entry.state === 'open' && entry.returned === 0;
+    const excess = entry.state === 'credited' ? excessLeft(entry) : 0;
+    if (!whole && excess <= 0)
       throw new ConflictException(
         entry.returned > 0
           ? 'This payment is being refunded already'
           : 'This payment has nothing to refund',
       );
-    const kind = entry.code ? 'reversal' : 'b2c';
-    if (kind === 'b2c' && !entry.payer)
+    const kind = whole && entry.code ? 'reversal' : 'b2c';
+    if (kind === 'b2c' && !entry.payer && !byHand)
       throw new BadRequestException("The payer's phone is not known: give it back by hand");
-    const id = `payment:${entry.code ?? entry.reference}`;
+    const ref = entry.code ?? entry.reference;
+    const id = whole ? `payment:${ref}` : `excess:${ref}`;
+    const amount = whole ? entry.amount : excess;
     const [out] = await this.ledger.takeOut(
       actor,
-      [{ of: entry, amount: entry.amount, kind, send: true }],
-      'inbox',
-      '',
+      [{ of: entry, amount, kind: byHand ? 'mpesa-by-hand' : kind, send: !byHand }],
+      whole ? 'inbox' : 'excess',
+      byHand ?? '',
       [id],
     );
     await this.ledger.finishOut([out!]);
+    if (byHand) return promptAsPayment((await this.ledger.findById(entry._id))!);
     await this.refunds.request(actor, {
       _id: out!,
       method: kind,
-      amount: entry.amount,
-      orderId: null,
-      purchaseNumber: entry.meantFor,
-      originalTransId: entry.code ?? entry.reference,
-      phone: entry.payer ?? '',
+      amount,
+      orderId: entry.orderId,
+      purchaseNumber: entry.purchaseNumber ?? entry.meantFor,
+      originalTransId: ref,
+      phone: kind === 'b2c' ? entry.payer! : '',
     });
     await this.ledger.update(out!, { transfer: null }, { transfer: out! });
     return promptAsPayment((await this.ledger.findById(entry._id))!);
@@ -550,12 +605,6 @@ export class C2bService {
       .limit(20)
       .lean<C2bPayment[]>();
     for (const p of stuck) await this.match(p._id);
-  }
-
-  private waiting() {
-    return {
-      $or: [{ status: 'inbox' }, { status: 'matched', excess: { $gt: 0 }, refundId: null }],
-    };
   }
 
   private async query(transId: string): Promise<void> {

@@ -88,11 +88,16 @@ export const useCheckPaymentAgain = () =>
     ),
   );
 
+/**
+ * Gives a payment (or its excess) back: sent through M-Pesa, or, with `byHand` (the M-Pesa code of
+ * the money sent back, or a note), recorded as given back by hand already.
+ */
 export const useRefundPayment = () =>
-  usePaymentMutation(async (transId: string) =>
+  usePaymentMutation(async ({ transId, byHand }: { transId: string; byHand?: string }) =>
     unwrap(
       await api.POST('/api/payments/mpesa/c2b/{transId}/refund', {
         params: { path: { transId } },
+        body: byHand ? { byHand } : {},
       }),
     ),
   );

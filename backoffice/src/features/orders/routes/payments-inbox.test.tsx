@@ -122,4 +122,37 @@ describe('payments to match', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Check again' })).toBeEnabled();
   });
+
+  it('records an over-payment given back by hand with its code, and sends the code, nothing else', async () => {
+    const overpaid = {
+      ...payment,
+      status: 'matched',
+      purchaseNumber: 'SPDBMUYD9PD',
+      excess: 250,
+      reason: '',
+    };
+    const fetchMock = jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+      const req = input as Request;
+      if (req.method === 'POST')
+        return json(200, {
+          success: true,
+          message: 'Refund asked for',
+          payment: { ...overpaid, refundId: 'excess:TKL7RT61SV' },
+        });
+      return json(200, { success: true, message: '', payments: [overpaid], waiting: 1 });
+    });
+    renderWithProviders(<PaymentsInboxRoute />);
+    const record = await screen.findByRole('button', { name: 'Record as given back' });
+    expect(record).toBeDisabled();
+    fireEvent.change(screen.getByLabelText('Given back by hand: M-Pesa code or note'), {
+      target: { value: ' SKB3H2J1K0 ' },
+    });
+    fireEvent.click(record);
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([r]) => (r as Request).method === 'POST')).toBe(true),
+    );
+    const post = fetchMock.mock.calls.map(([r]) => r as Request).find((r) => r.method === 'POST')!;
+    expect(post.url).toMatch(/\/api\/payments\/mpesa\/c2b\/TKL7RT61SV\/refund$/);
+    expect(await post.clone().json()).toEqual({ byHand: 'SKB3H2J1K0' });
+  });
 });

@@ -14,6 +14,7 @@ import {
 
 function InboxItem({ payment }: { payment: InboxPayment }) {
   const [purchaseNumber, setPurchaseNumber] = useState('');
+  const [byHand, setByHand] = useState('');
   const [confirming, setConfirming] = useState(false);
   const assign = useAssignPayment();
   const refund = useRefundPayment();
@@ -80,13 +81,28 @@ function InboxItem({ payment }: { payment: InboxPayment }) {
             >
               {overpaid ? 'Refund the excess' : 'Refund'}
             </Button>
+            <TextInput
+              label="Given back by hand: M-Pesa code or note"
+              placeholder="e.g. SKB3H2J1K0"
+              value={byHand}
+              onChange={(e) => setByHand(e.currentTarget.value)}
+              error={refund.error ? (refund.error as Error).message : undefined}
+            />
+            <Button
+              variant="default"
+              disabled={!byHand.trim() || refund.isPending}
+              loading={refund.isPending}
+              onClick={() => refund.mutate({ transId: payment.transId, byHand: byHand.trim() })}
+            >
+              Record as given back
+            </Button>
           </Group>
         )}
       </Stack>
       <ConfirmModal
         opened={confirming}
         onClose={() => setConfirming(false)}
-        onConfirm={() => refund.mutateAsync(payment.transId)}
+        onConfirm={() => refund.mutateAsync({ transId: payment.transId })}
         title="Refund by M-Pesa"
         message={`are you sure you want to send ${formatMoney(overpaid ? payment.excess : payment.amount, 'KSH')} back to ${payment.phone || 'the payer'}?`}
       />
@@ -102,8 +118,9 @@ export function PaymentsInboxRoute() {
     <Stack>
       <Title order={2}>Payments to match</Title>
       <Text size="sm" c="dimmed">
-        Paybill payments that matched no open order (or several), and over-payments. Assign one to
-        an order, or send it back by M-Pesa.
+        Paybill payments that matched no open order (or several), M-Pesa Express payments no order
+        took, and over-payments. Assign one to an order, send it back by M-Pesa, or record that it
+        was given back by hand.
       </Text>
       <ListState
         isLoading={inbox.isPending}
