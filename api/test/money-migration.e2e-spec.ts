@@ -348,6 +348,7 @@ describe('money ledger migration', () => {
     const back = await db()
       .collection('money_entries')
       .findOne({ orderId: reversed.id, direction: 'out' });
+    expect(await order(reversed.id)).toMatchObject({ refundOut: [back!._id] });
     expect(back).toMatchObject({
       kind: 'reversal',
       amount: 1000,

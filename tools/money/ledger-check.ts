@@ -53,6 +53,8 @@ interface OrderDoc {
   totalAmount: number;
   amountPaid?: number;
   moneyCredits?: ({ entry: string; amount: number } & Split)[];
+  /** The refund entries its cancellation named, in the same write. */
+  refundOut?: string[];
 }
 
 /** One kind of entry: how many, how many shillings. */
@@ -212,6 +214,7 @@ export async function checkMoneyLedger(db: Db, now = new Date()): Promise<MoneyC
         totalAmount: 1,
         amountPaid: 1,
         moneyCredits: 1,
+        refundOut: 1,
       },
     },
   );
@@ -359,7 +362,10 @@ function checkOrder(
     problem(`order ${n} is ${o.paymentStatus} with ${kes(paid)} of ${kes(o.totalAmount)} received`);
 }
 
-/** What an order shows refunded is its recorded refunds, and only a cancelled order has one. */
+/**
+ * What an order shows refunded is its recorded refunds, only a cancelled order has one, and its
+ * cancellation named exactly those entries (a refund is recorded only with the step it is for).
+ */
 function checkRefunded(
   o: OrderDoc,
   outs: Entry[],
@@ -367,9 +373,15 @@ function checkRefunded(
   problem: (t: string) => void,
 ): void {
   const n = o.purchaseNumber;
-  const back = outs
-    .filter((e) => e.state === 'recorded' && e.purpose === 'refund')
-    .reduce((s, e) => s + e.amount, 0);
+  const recorded = outs.filter((e) => e.state === 'recorded' && e.purpose === 'refund');
+  const back = recorded.reduce((s, e) => s + e.amount, 0);
+  const named = new Set(o.refundOut ?? []);
+  for (const e of recorded)
+    if (!named.has(e._id))
+      problem(`refund entry ${e._id} of order ${n} is recorded, but no step of the order named it`);
+  for (const id of named)
+    if (!recorded.some((e) => e._id === id))
+      problem(`order ${n}'s cancellation names refund entry ${id}, which is not recorded`);
   if (refunded !== undefined && o.orderStatus !== 'Cancelled')
     problem(`order ${n} has a refund of ${kes(refunded)} recorded but is ${o.orderStatus}`);
   if ((refunded ?? 0) !== back)

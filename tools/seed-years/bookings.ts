@@ -804,6 +804,7 @@ export function buildBooking(
     stockReturn: o.cancelledAt ? 'cleared' : 'none',
     amountPaid,
     ...(money.credits.length ? { moneyCredits: money.credits } : {}),
+    ...(money.refundOut.length ? { refundOut: money.refundOut } : {}),
     booking,
     createdAt: placed,
     updatedAt: lastChange,

@@ -653,6 +653,7 @@ export function buildOrder(
     stockReturn: life.cancelledAt ? 'cleared' : 'none',
     amountPaid: book.amountPaid,
     ...(book.credits.length ? { moneyCredits: book.credits } : {}),
+    ...(book.refundOut.length ? { refundOut: book.refundOut } : {}),
     createdAt: placed,
     updatedAt: lastChange,
     __v: 0,

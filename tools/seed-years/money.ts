@@ -93,6 +93,8 @@ export class MoneyBook {
     at: Date;
   }[] = [];
   amountPaid = 0;
+  /** The refund's outgoing entries, which the cancellation names (the order's `refundOut`). */
+  readonly refundOut: string[] = [];
 
   constructor(
     private readonly order: {
@@ -153,6 +155,7 @@ export class MoneyBook {
       of.returnable -= amount;
       of.returned += amount;
       of.returns.push({ out: _id, amount });
+      if (b.purpose === 'refund') this.refundOut.push(_id);
       this.entries.push(
         entry({
           _id,

@@ -118,6 +118,8 @@ export interface OrderLedger {
     at: Date;
   }[];
   amountPaid: number;
+  /** Its refund's outgoing entries, which its cancellation names. */
+  refundOut: string[];
   notes: string[];
 }
 
@@ -431,7 +433,8 @@ export function ledgerOfOrder(old: OldMoney, now = new Date()): OrderLedger {
         `order ${order.purchaseNumber}: its refund of KES ${r.amount} is KES ${left} more than its payments brought`,
       );
   }
-  return { entries: [...entries, ...outs], credits, amountPaid: paid, notes };
+  const refundOut = outs.filter((e) => e.purpose === 'refund').map((e) => e._id);
+  return { entries: [...entries, ...outs], credits, amountPaid: paid, refundOut, notes };
 }
 
 /** How an old refund's part went back: cash, by hand, or the M-Pesa transfer that sent it. */
@@ -530,7 +533,8 @@ export function ledgerOfInboxPayment(
  * Moves the money of orders written before the money ledger (issue 38) into it: every payment an
  * order's old records show (paybill credits, prompts, the desk, cash, a booking's deposit) becomes
  * an incoming entry credited to it, with `moneyCredits` and `amountPaid` written from them; its
- * refund and a paybill over-payment's payout become outgoing entries against them, linked to the
+ * refund (named by the order's `refundOut`, as a cancellation names it) and a paybill
+ * over-payment's payout become outgoing entries against them, linked to the
  * M-Pesa transfer that sent them; paybill payments waiting in the inbox get their open entry.
  *
  * Idempotent: every entry has an id its records give it (a second run finds it there), and an order
@@ -710,7 +714,13 @@ async function migrateBatch(
     updates.push({
       updateOne: {
         filter: { _id: order._id, moneyCredits: { $exists: false } },
-        update: { $set: { moneyCredits: ledger.credits, amountPaid: ledger.amountPaid } },
+        update: {
+          $set: {
+            moneyCredits: ledger.credits,
+            amountPaid: ledger.amountPaid,
+            ...(ledger.refundOut.length ? { refundOut: ledger.refundOut } : {}),
+          },
+        },
       },
     });
   }
