@@ -26,6 +26,7 @@ import { ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
 import { LIVE_BOOKING_STATES } from '@spc/shared-contracts';
 import { seedYears } from '../../tools/seed-years/seed-years';
 import { migrateContactKeys } from '../src/orders/migrations/contact-keys.migration';
+import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { bearer, type Session } from './support/identity';
 import { createShopWorld } from './support/shop-world';
@@ -252,14 +253,20 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     expect(line.lineTotal).toBe((line.unitPrice as number) * (line.quantity as number));
     const product = await db.collection('products').findOne({ 'units._id': line.unitId });
     expect(product).not.toBeNull();
-    // A paybill payment matched to an order is credited on it, once.
+    // A paybill payment matched to an order is its money-ledger entry, credited on it once.
     const payment = await db.collection('mpesa_c2b_payments').findOne({ status: 'matched' });
     expect(payment).not.toBeNull();
     const paid = await db.collection('orders').findOne({ purchaseNumber: payment!.purchaseNumber });
-    expect(paid!.mpesaCredits).toEqual(
-      expect.arrayContaining([expect.objectContaining({ transId: payment!._id })]),
+    expect(paid!.moneyCredits).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ entry: `c2b:${payment!._id}`, amount: payment!.amount }),
+      ]),
     );
     expect(paid!.amountPaid).toBeGreaterThanOrEqual(payment!.amount as number);
+    // Every order's money is its entries; every M-Pesa record is on exactly one (money:check).
+    const money = await checkMoneyLedger(db);
+    expect(money.problems).toEqual([]);
+    expect(money.figures.out.count).toBeGreaterThan(0);
   });
 
   it('seeds batches and bookings as the API stores them, each batch holding its bookings', async () => {

@@ -16,11 +16,33 @@
  * DRILL_CRASH_CANCELS (1; 0 leaves out the connection cancelling orders as staff),
  * DRILL_CRASH_BATCHES (3 batches of DRILL_CRASH_BATCH_SEEDLINGS, 30, so some book out; a third of
  * the placements are bookings; 0 leaves bookings out).
+ *
+ * Money (issue 38, crash-money.ts; DRILL_CRASH_MONEY=0 leaves it out): a clerk records bookings'
+ * deposits, customers pay orders by the paybill (the Daraja simulator), a clerk cancels paid orders
+ * with their refund sent by M-Pesa; each kill waits (at most 5 s) until one of each is on its way.
+ * After the restart and the reconcilers' work, money:check (tools/money/ledger-check.ts) must find
+ * every order, entry and M-Pesa record in agreement, and every deposit, payment and refund the
+ * drill saw answered must be on the books: nothing lost, nothing counted twice. The M-Pesa
+ * reconcilers finish a claim a minute after a crash, so the drill waits up to 3 minutes for them.
  */
 import path from 'node:path';
 import { ObjectId } from 'mongodb';
+import { printMoneyLedger } from '../money/ledger-check';
+import { startDarajaSimulator, type DarajaSimulator } from '../mpesa/simulator';
 import { DATA_DIR } from '../paths';
 import { checkStockLedger, printStockLedger } from '../stock/ledger-check';
+import {
+  checkMoneyAfter,
+  MONEY_KINDS,
+  mpesaEnv,
+  newMoneyTally,
+  noteKill,
+  replayCutConfirmations,
+  runMoneyWorkers,
+  untilMoneyInFlight,
+  waitForMoneySettled,
+  type MoneyTally,
+} from './crash-money';
 import {
   buildApi,
   checkBatches,
@@ -52,6 +74,7 @@ const RECONCILE_AFTER_MS = Number(process.env.DRILL_CRASH_RECONCILE_MS ?? 2000);
 const CANCELS = process.env.DRILL_CRASH_CANCELS !== '0';
 const BATCHES = Number(process.env.DRILL_CRASH_BATCHES ?? 3);
 const BATCH_SEEDLINGS = Number(process.env.DRILL_CRASH_BATCH_SEEDLINGS ?? 30);
+const MONEY = process.env.DRILL_CRASH_MONEY !== '0';
 const DEMO_STAFF = { email: 'staff@spc.local', password: 'Staff@1234' };
 const D = 'crash';
 
@@ -63,19 +86,24 @@ interface Tally {
   cut: number;
   /** Requests refused while the API was down and restarting. */
   refused: number;
+  money: MoneyTally;
 }
 
 async function main(): Promise<void> {
   const dir = path.join(DATA_DIR, 'drills', 'crash');
   buildApi();
-  const { db, env, uri } = await seededDatabase(dir, {
+  const seeded = await seededDatabase(dir, {
     ORDER_RECONCILE_AFTER_MS: String(RECONCILE_AFTER_MS),
   });
+  const { db, uri } = seeded;
   let api: ApiProcess | undefined;
+  let sim: DarajaSimulator | undefined;
   try {
     const ids = await stockSlice(uri, PRODUCTS, STOCK);
     const baseline = await takeBaseline(uri);
     const port = await freePort();
+    sim = MONEY ? await startDarajaSimulator({ delayMs: 200 }) : undefined;
+    const env = sim ? { ...seeded.env, ...mpesaEnv(sim.url, port) } : seeded.env;
     api = await startApi(env, { port });
     const base = api.base;
     const token = await signIn(base);
@@ -91,6 +119,7 @@ async function main(): Promise<void> {
       statuses: new Map(),
       cut: 0,
       refused: 0,
+      money: newMoneyTally(),
     };
     let stopping = false;
     const placers = Array.from({ length: WORKERS }, () =>
@@ -98,10 +127,27 @@ async function main(): Promise<void> {
         while (!stopping) await placeOne(base, ids, batches, tally);
       })(),
     );
+    const money = sim
+      ? runMoneyWorkers({
+          base: () => base,
+          token,
+          sim,
+          money: tally.money,
+          cancelled: tally.cancelled200,
+          stopping: () => stopping,
+          count: (status, prefix) => count(tally, status, prefix),
+          connectionError: (error) => noteConnectionError(tally, error),
+          log: (line) => say(D, line),
+        })
+      : Promise.resolve();
     const canceller = (async () => {
       while (CANCELS && !stopping) {
         await sleep(400);
-        const candidates = [...tally.answered201].filter((id) => !tally.cancelled200.has(id));
+        // With money moving, the orders left unpaid for it (a paid one needs its refund).
+        const unpaid = new Set(tally.money.placed.filter((o) => o.leftUnpaid).map((o) => o._id));
+        const candidates = [...tally.answered201].filter(
+          (id) => !tally.cancelled200.has(id) && (!sim || unpaid.has(id)),
+        );
         const id = candidates[Math.floor(Math.random() * candidates.length)];
         if (id) await cancelOne(base, token, id, tally);
       }
@@ -119,11 +165,14 @@ async function main(): Promise<void> {
       // A random extra moment so the kill lands at a different step of a placement each time.
       await sleep(Math.floor(Math.random() * 700));
       if (round > KILLS) break;
+      // With money moving: when a deposit, a paybill payment and a refund are all on their way.
+      if (sim) await untilMoneyInFlight(tally.money, 5000);
       api.child.kill('SIGKILL');
+      const during = sim ? noteKill(tally.money) : [];
       await api.exited;
       say(
         D,
-        `kill ${round}: SIGKILL with placements in flight (${tally.answered201.size} answered 201 so far)`,
+        `kill ${round}: SIGKILL with placements${during.map((k) => `, ${k}s`).join('')} in flight (${tally.answered201.size} answered 201 so far)`,
       );
       const down = Date.now();
       api = await startApi(env, { port });
@@ -131,7 +180,8 @@ async function main(): Promise<void> {
       say(D, `restarted in ${((Date.now() - down) / 1000).toFixed(1)} s`);
     }
     stopping = true;
-    await Promise.all([...placers, canceller]);
+    await Promise.all([...placers, canceller, money]);
+    if (sim) await replayCutConfirmations(api.base, tally.money);
 
     const reconciled = await waitForReconciled(uri, 60_000);
     say(
@@ -168,6 +218,31 @@ async function main(): Promise<void> {
       D,
       `bookings: ${booked.bookings} live on ${booked.batches} batches holding ${booked.booked} seedlings; ${booked.problems.length} problems`,
     );
+    const moneySettled = sim ? await waitForMoneySettled(uri, 180_000) : null;
+    if (moneySettled)
+      say(
+        D,
+        moneySettled.settled
+          ? `money settled ${(moneySettled.waitedMs / 1000).toFixed(1)} s after the last request (claims a crash left are finished or undone after a minute)`
+          : `money NOT settled after ${(moneySettled.waitedMs / 1000).toFixed(0)} s: ${moneySettled.left}`,
+      );
+    const moneyReport = sim ? await checkMoneyAfter(uri, tally.money) : null;
+    if (moneyReport) {
+      const m = tally.money;
+      say(
+        D,
+        `money: kills during deposits ${m.killsDuring.deposit}, paybill credits ${m.killsDuring.paybill}, refunds ${m.killsDuring.refund}; ` +
+          `${m.deposits.size} deposits answered 200, ${m.paybill.length} paybill payments made (${m.replayed} confirmations sent again after a kill), ${m.refunded.size} refunds answered 200`,
+      );
+      printMoneyLedger(moneyReport.check, (line) => say(D, line));
+      for (const line of moneyReport.lost) say(D, `MONEY ${line}`);
+    }
+    const moneyFailed =
+      !!moneyReport &&
+      (moneyReport.check.problems.length > 0 ||
+        moneyReport.lost.length > 0 ||
+        !moneySettled?.settled ||
+        (KILLS > 0 && MONEY_KINDS.some((k) => tally.money.killsDuring[k] === 0)));
     const fivehundreds = [...tally.statuses]
       .filter(([s]) => s.endsWith('500'))
       .reduce((a, [, n]) => a + n, 0);
@@ -177,20 +252,36 @@ async function main(): Promise<void> {
       fivehundreds > 0 ||
       stockLedger.differences.length > 0 ||
       stockLedger.overbooked.length > 0 ||
-      booked.problems.length > 0;
+      booked.problems.length > 0 ||
+      moneyFailed;
     console.log(
       `\nCrash drill: ${KILLS} kills, restart ${restarts.map((ms) => (ms / 1000).toFixed(1)).join('/')} s; ` +
         `${tally.answered201.size} answered 201, ${tally.answered201.size - report.answeredButMissing.length} found; ` +
         `${report.unitsOrdered} units in live orders = ${report.unitsTaken} taken from stock; ` +
         `lost ${report.unitsLost}, oversold ${report.unitsOversold}, 500s ${fivehundreds}; ` +
         `stock ledger ${stockLedger.balanced}/${stockLedger.products} balanced; ` +
-        `${booked.bookings} bookings, ${booked.problems.length} lost or overbooked → ${failed ? 'FAIL' : 'PASS'}`,
+        `${booked.bookings} bookings, ${booked.problems.length} lost or overbooked; ` +
+        (moneyReport
+          ? `money: ${moneyFigures(moneyReport.check.figures)}, kills during deposits/paybill credits/refunds ${MONEY_KINDS.map((k) => tally.money.killsDuring[k]).join('/')}, ` +
+            `${moneyReport.check.problems.length + moneyReport.lost.length} lost or counted twice`
+          : 'money left out') +
+        ` → ${failed ? 'FAIL' : 'PASS'}`,
     );
     if (failed) process.exitCode = 1;
   } finally {
     await stopApi(api);
+    await sim?.close();
     await db.stop();
   }
+}
+
+/** The money figures of the report: orders, entries in and out, shillings in and out. */
+function moneyFigures(f: Awaited<ReturnType<typeof checkMoneyAfter>>['check']['figures']): string {
+  const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
+  return (
+    `${f.ordersWithMoney} of ${f.orders} orders with money, ${f.in.count} entries in ${kes(f.in.kes)}` +
+    `${f.inbox.count ? ` (+${f.inbox.count} in the inbox ${kes(f.inbox.kes)})` : ''}, ${f.out.count} out ${kes(f.out.kes)}`
+  );
 }
 
 /** A growing batch of each product, ready in 60 days, made as staff do. */
@@ -238,9 +329,27 @@ async function placeOne(
       signal: AbortSignal.timeout(120_000),
     });
     count(tally, res.status);
-    const body = (await res.json()) as { order?: { _id: string }; message?: string };
-    if (res.status === 201 && body.order) tally.answered201.add(body.order._id);
-    else if (res.status >= 500) say(D, `POST /api/orders answered ${res.status}: ${body.message}`);
+    const body = (await res.json()) as {
+      order?: {
+        _id: string;
+        purchaseNumber: string;
+        totalAmount: number;
+        booking?: { deposit: number } | null;
+      };
+      message?: string;
+    };
+    if (res.status === 201 && body.order) {
+      tally.answered201.add(body.order._id);
+      const o = body.order;
+      tally.money.placed.push({
+        _id: o._id,
+        purchaseNumber: o.purchaseNumber,
+        totalAmount: o.totalAmount,
+        deposit: o.booking?.deposit ?? null,
+        leftUnpaid: Math.random() < 0.3,
+      });
+    } else if (res.status >= 500)
+      say(D, `POST /api/orders answered ${res.status}: ${body.message}`);
   } catch (error) {
     // The API was killed under this request, or is restarting: what the drill is about.
     noteConnectionError(tally, error);

@@ -39,6 +39,7 @@ import {
   type Person,
   type Rand,
 } from './history';
+import { MoneyBook, MPESA_SYSTEM } from './money';
 
 /** Bookings began this many days ago; from then on this share of orders are bookings. */
 export const BOOKINGS_SINCE_DAYS = 400;
@@ -513,7 +514,7 @@ export function buildBooking(
     paymentDetails: null as Record<string, unknown> | null,
   };
   let amountPaid = 0;
-  const credits: { transId: string; amount: number; at: Date }[] = [];
+  const money = new MoneyBook({ id, purchaseNumber: number, totalAmount, deposit });
   const paybillEra = ageDays < PAYBILL_SINCE_DAYS;
   const byPaybill = paybillEra && r() < PAYBILL_SHARE;
   const past = (d: Date | null): d is Date => !!d && d.getTime() < now.getTime();
@@ -521,7 +522,15 @@ export function buildBooking(
   /** A payment credited to the order (by the prompt, or the paybill with its C2B record). */
   const credit = (amount: number, at: Date): string => {
     const transId = receiptCode(at);
-    credits.push({ transId, amount, at });
+    money.pay({
+      kind: byPaybill ? 'paybill' : 'mpesa-express',
+      amount,
+      at,
+      code: transId,
+      payer: darajaPhone(contact.phoneNumber),
+      by: MPESA_SYSTEM,
+      verified: byPaybill,
+    });
     amountPaid += amount;
     if (byPaybill)
       payments.push({
@@ -555,12 +564,21 @@ export function buildBooking(
   };
   const refundMoney = (at: Date) => {
     if (amountPaid <= 0) return;
+    const reference = `R${receiptCode(at)}`;
+    money.giveBack({
+      kind: 'mpesa-by-hand',
+      amount: amountPaid,
+      at,
+      by: clerk,
+      purpose: 'refund',
+      reference,
+    });
     refund = {
       orderId: id,
       purchaseNumber: number,
       method: 'Mpesa',
       amount: amountPaid,
-      reference: `R${receiptCode(at)}`,
+      reference,
       refundedById: clerk.id,
       refundedByName: clerk.fullName,
       refundedAt: at,
@@ -785,7 +803,8 @@ export function buildBooking(
     ledgerSettled: true,
     stockReturn: o.cancelledAt ? 'cleared' : 'none',
     amountPaid,
-    ...(credits.length ? { mpesaCredits: credits } : {}),
+    ...(money.credits.length ? { moneyCredits: money.credits } : {}),
+    ...(money.refundOut.length ? { refundOut: money.refundOut } : {}),
     booking,
     createdAt: placed,
     updatedAt: lastChange,
@@ -799,6 +818,7 @@ export function buildBooking(
     refund,
     payments,
     mpesaRefunds: [],
+    money: money.entries,
     bookingState: booking.state,
     moved,
   };

@@ -6,7 +6,8 @@
  *
  * One place builds an order line (`buildLine`: sale units and their quantity tiers, issue 29) and
  * one the life of an order (`orderLife`: how it was paid, by M-Pesa Express, the paybill (issue 30:
- * `amountPaid`, `mpesaCredits` and the `mpesa_c2b_payments` records) or cash). Bookings (issue 32)
+ * the `mpesa_c2b_payments` records) or cash, each payment and refund an entry of the money ledger
+ * (issue 38, money.ts: `moneyCredits` and `amountPaid` from them)). Bookings (issue 32)
  * are built beside them, in bookings.ts (`buildBooking`: a line drawn by `buildLine` on a batch, its
  * deposit and balance, the life of the booking and its batch's holds).
  */
@@ -18,6 +19,7 @@ import {
   type OrderSmsEvent,
   type SaleUnit,
 } from '@spc/shared-contracts';
+import { inboxEntry, MoneyBook, MPESA_SYSTEM } from './money';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Nairobi is UTC+3 all year. */
@@ -373,6 +375,8 @@ export interface BuiltOrder {
   payments: Record<string, unknown>[];
   /** The refunds of paybill over-payments sent back through Daraja (`mpesa_refunds`). */
   mpesaRefunds: Record<string, unknown>[];
+  /** Its money-ledger entries (`money_entries`), and any inbox payment's. */
+  money: Record<string, unknown>[];
 }
 
 /** The payer's number as Daraja's status query names it (2547XXXXXXXX). */
@@ -503,7 +507,9 @@ export function buildOrder(
     at: placed,
   }));
 
+  const book = new MoneyBook({ id, purchaseNumber: number, totalAmount, deposit: 0 });
   const paybill = paybillPayments(r, {
+    book,
     life,
     placed,
     now,
@@ -520,6 +526,20 @@ export function buildOrder(
     // A paybill-paid order carries the code of the payment that completed it.
     const code = paybill.lastCode ?? receiptCode(life.paidAt);
     const payer = life.method === 'Mpesa' ? (paybill.payer ?? system) : clerk;
+    // Not by the paybill: the prompt's payment, or cash at the desk, is its one entry.
+    if (!paybill.lastCode)
+      book.pay(
+        life.method === 'Mpesa'
+          ? {
+              kind: 'mpesa-express',
+              amount: totalAmount,
+              at: life.paidAt,
+              code,
+              payer: darajaPhone(contact.phoneNumber),
+              by: MPESA_SYSTEM,
+            }
+          : { kind: 'cash', amount: totalAmount, at: life.paidAt, by: clerk },
+      );
     paymentDetails = {
       amount: totalAmount,
       transactionCode: life.method === 'Mpesa' ? code : '',
@@ -580,19 +600,29 @@ export function buildOrder(
         by: life.cancelledBy === 'system' ? null : { ...who },
         at: life.cancelledAt,
       });
-    if (life.paidAt && life.method)
+    if (life.paidAt && life.method) {
+      const reference =
+        life.method === 'Mpesa' ? `R${receiptCode(life.cancelledAt)}` : 'cash given back';
       refund = {
         orderId: id,
         purchaseNumber: number,
         method: life.method,
         amount: totalAmount,
-        reference:
-          life.method === 'Mpesa' ? `R${receiptCode(life.cancelledAt)}` : 'cash given back',
+        reference,
         refundedById: clerk.id,
         refundedByName: clerk.fullName,
         refundedAt: life.cancelledAt,
         __v: 0,
       };
+      book.giveBack({
+        kind: life.method === 'Mpesa' ? 'mpesa-by-hand' : 'cash',
+        amount: totalAmount,
+        at: life.cancelledAt,
+        by: clerk,
+        purpose: 'refund',
+        reference,
+      });
+    }
   }
   const lastChange = [life.cancelledAt, life.completedAt, life.deliveredAt, life.inTransitAt]
     .concat([life.paidAt, placed])
@@ -621,8 +651,9 @@ export function buildOrder(
     clientAddress: '198.51.100.7',
     ledgerSettled: true,
     stockReturn: life.cancelledAt ? 'cleared' : 'none',
-    amountPaid: paybill.amountPaid,
-    ...(paybill.credits.length ? { mpesaCredits: paybill.credits } : {}),
+    amountPaid: book.amountPaid,
+    ...(book.credits.length ? { moneyCredits: book.credits } : {}),
+    ...(book.refundOut.length ? { refundOut: book.refundOut } : {}),
     createdAt: placed,
     updatedAt: lastChange,
     __v: 0,
@@ -635,13 +666,14 @@ export function buildOrder(
     refund,
     payments: paybill.records,
     mpesaRefunds: paybill.refunds,
+    money: [...book.entries, ...paybill.inbox],
   };
 }
 
 /**
  * What the paybill left of an order (issue 30), in the shapes the API stores: each payment a
- * `mpesa_c2b_payments` record (its `_id` the TransID), credited on the order (`amountPaid`,
- * `mpesaCredits`), with its audit entries. Of the paid ones, most are one payment matched by the
+ * `mpesa_c2b_payments` record (its `_id` the TransID), credited on the order as its money-ledger
+ * entry `c2b:<TransID>` (`book`), with its audit entries. Of the paid ones, most are one payment matched by the
  * account number; some by the payer's phone (a wrong account typed); a few assigned by a clerk from
  * the inbox; a few in two parts; a few over-paid, the excess sent back by B2C. An order still unpaid
  * may hold a part payment. Now and then a payment matches no order at all and waits in the inbox.
@@ -649,6 +681,7 @@ export function buildOrder(
 function paybillPayments(
   r: Rand,
   o: {
+    book: MoneyBook;
     life: Life;
     placed: Date;
     now: Date;
@@ -664,7 +697,7 @@ function paybillPayments(
   const { life, totalAmount, number, contact } = o;
   const records: Record<string, unknown>[] = [];
   const refunds: Record<string, unknown>[] = [];
-  const credits: { transId: string; amount: number; at: Date }[] = [];
+  const inbox: Record<string, unknown>[] = [];
   const kes = (n: number) => `KES ${n.toLocaleString('en-US')}`;
   const record = (
     transId: string,
@@ -698,10 +731,13 @@ function paybillPayments(
   if (r() < 0.004 && o.now.getTime() - o.placed.getTime() < PAYBILL_SINCE_DAYS * DAY_MS) {
     const transId = receiptCode(o.placed);
     const account = `${pick(r, ['seedlings', 'avocado', 'order', 'SPC'])}${between(r, 1, 99)}`;
+    const amount = between(r, 2, 60) * 50;
+    const phone = `2547${between(r, 10_000_000, 99_999_999)}`;
+    inbox.push(inboxEntry({ transId, amount, at: o.placed, payer: phone }));
     records.push(
-      record(transId, between(r, 2, 60) * 50, o.placed, {
+      record(transId, amount, o.placed, {
         account,
-        phone: `2547${between(r, 10_000_000, 99_999_999)}`,
+        phone,
         payerName: `${pick(r, FIRST)} ${pick(r, LAST)}`.toUpperCase(),
         status: 'inbox',
         reason: `No open order has the account number "${account}", and no open order has the payer's phone`,
@@ -713,7 +749,7 @@ function paybillPayments(
   }
   const paidByPaybill = life.paybill && life.paidAt;
   if (!paidByPaybill && !life.partPaid)
-    return { records, refunds, credits, amountPaid: 0, lastCode: undefined, payer: undefined };
+    return { records, refunds, inbox, lastCode: undefined, payer: undefined };
 
   // How it was matched: the account number as typed, the payer's phone, or a clerk from the inbox.
   const how = r();
@@ -740,9 +776,18 @@ function paybillPayments(
   let lastCode: string | undefined;
   for (const p of payments) {
     const transId = receiptCode(p.at);
+    const excess =
+      Math.max(0, credited + p.amount - totalAmount) - Math.max(0, credited - totalAmount);
     credited += p.amount;
-    credits.push({ transId, amount: p.amount, at: p.at });
-    const excess = Math.max(0, credited - totalAmount);
+    o.book.pay({
+      kind: 'paybill',
+      amount: p.amount,
+      at: p.at,
+      code: transId,
+      payer: darajaPhone(contact.phoneNumber),
+      by: matchedBy === 'staff' ? o.clerk : MPESA_SYSTEM,
+      verified: true,
+    });
     const refundId = excess > 0 ? `excess:${transId}` : null;
     records.push(
       record(transId, p.amount, p.at, {
@@ -781,6 +826,18 @@ function paybillPayments(
         `Order ${number} was over-paid by ${kes(excess)} (M-Pesa ${transId}); the excess is to be refunded`,
       );
       const sentAt = hours(p.at, 2 + r() * 20);
+      const sent = receiptCode(sentAt);
+      o.book.giveBack({
+        kind: 'b2c',
+        amount: excess,
+        at: sentAt,
+        by: o.clerk,
+        purpose: 'excess',
+        reference: sent,
+        id: refundId!,
+        of: `c2b:${transId}`,
+        transfer: refundId!,
+      });
       refunds.push({
         _id: refundId,
         method: 'b2c',
@@ -795,7 +852,7 @@ function paybillPayments(
         conversationId: `AG_B2C_${transId}`,
         resultCode: '0',
         resultDesc: 'The service request is processed successfully.',
-        transactionId: receiptCode(sentAt),
+        transactionId: sent,
         requestedByName: o.clerk.fullName,
         claimedAt: sentAt,
         createdAt: sentAt,
@@ -803,7 +860,7 @@ function paybillPayments(
       });
     }
   }
-  return { records, refunds, credits, amountPaid: credited, lastCode, payer };
+  return { records, refunds, inbox, lastCode, payer };
 }
 
 /**

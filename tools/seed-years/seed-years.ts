@@ -3,7 +3,7 @@
  * seed` first) with years of a growing shop: orders in a realistic mix of states and payments,
  * customers with accounts and guests, lines by the seedling and by the tray (sale units, with their
  * quantity tiers), M-Pesa payments by the prompt and by the paybill (part payments, over-payments,
- * the paybill's inbox), batches of seedlings and bookings against them in the last 400 days (issue
+ * the paybill's inbox; each payment and refund an entry of the money ledger, see money.ts), batches of seedlings and bookings against them in the last 400 days (issue
  * 32: deposits, balances, releases, failed batches; see bookings.ts), and what the orders left
  * behind (stock movements, audit entries, SMS records, refunds). Written with the driver in unordered batches, in the shapes the API
  * reads; the API's indexes are made by the API when it starts.
@@ -55,6 +55,8 @@ export interface SeedYearsResult {
   refunds: number;
   /** Paybill payment records (mpesa_c2b_payments). */
   paybill: number;
+  /** Money-ledger entries (money_entries): payments in, refunds and payouts out. */
+  entries: number;
   /** Batches (issue 32) by the status the API answers (Growing, Sold out, Ready, Failed). */
   batches: Record<string, number>;
   /** Booking orders by their booking's state, and how many were moved from a failed batch. */
@@ -327,6 +329,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     if (built.refund) await writer.add('order_refunds', built.refund);
     for (const p of built.payments) await writer.add('mpesa_c2b_payments', p);
     for (const m of built.mpesaRefunds) await writer.add('mpesa_refunds', m);
+    for (const e of built.money) await writer.add('money_entries', e);
     // Each clerk signs in on the days the shop trades.
     const day = Math.floor(placed.getTime() / DAY_MS);
     if (day !== lastDay) {
@@ -365,6 +368,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     sms: count('sms_outbox'),
     refunds: count('order_refunds'),
     paybill: count('mpesa_c2b_payments'),
+    entries: count('money_entries'),
     batches: finished.byStatus,
     bookings,
     seconds: (Date.now() - started) / 1000,
@@ -415,6 +419,7 @@ async function main(): Promise<void> {
       `[seed:years] ${result.orders.toLocaleString('en-US')} orders, ${result.users.toLocaleString('en-US')} accounts, ` +
         `${result.movements.toLocaleString('en-US')} stock movements, ${result.audit.toLocaleString('en-US')} audit entries, ` +
         `${result.sms.toLocaleString('en-US')} SMS records, ${result.refunds.toLocaleString('en-US')} refunds, ${result.paybill.toLocaleString('en-US')} paybill payments, ` +
+        `${result.entries.toLocaleString('en-US')} money entries, ` +
         `${describeBatches(result)} in ${result.seconds.toFixed(1)} s`,
     );
   } finally {

@@ -1,13 +1,15 @@
 /**
  * `node api/dist/scripts/migrate.js` (`npm run migrate`): brings the database to the shape this
  * version of the API expects, idempotently; run once on every deploy, before the API starts (the
- * compose file's `migrate` service). Today: sale units (every product gets its single seedling) and
- * the orders' search keys (every order gets the keys its contact is found by).
+ * compose file's `migrate` service). Today: sale units (every product gets its single seedling),
+ * the orders' search keys (every order gets the keys its contact is found by), and the money ledger
+ * (every shilling older orders, refunds and paybill payments record becomes an entry).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
+import { migrateMoneyLedger } from '../money/migrations/money-ledger.migration';
 import { migrateContactKeys } from '../orders/migrations/contact-keys.migration';
 
 async function main(): Promise<void> {
@@ -23,6 +25,13 @@ async function main(): Promise<void> {
     console.log(
       `[migrate] search keys: ${keys.migrated} order(s) given the keys their contact is found by, ${keys.alreadyMigrated} already had them (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
+    const ledgerStarted = Date.now();
+    const money = await migrateMoneyLedger(connection.db!);
+    console.log(
+      `[migrate] money ledger: ${money.migrated} order(s) given their entries, ${money.alreadyMigrated} already had them; ${money.entriesIn} entries in, ${money.entriesOut} out written (${((Date.now() - ledgerStarted) / 1000).toFixed(1)} s)`,
+    );
+    // What the old records say that the ledger cannot hold as it is: for a person to check.
+    for (const note of money.notes) console.log(`[migrate] money ledger: CHECK ${note}`);
   } finally {
     await connection.close();
   }

@@ -233,6 +233,16 @@ export class C2bService {
     const payment = await this.payments.findById(transId).lean<C2bPayment>();
     if (!payment || payment.status !== 'matching') return;
     const key = accountKey(payment.account);
+    // Credited before a crash kept this record from saying so: it is that order's (never the inbox's).
+    const held = await this.ledger.findById(MoneyLedgerService.inId('paybill', transId));
+    const creditedTo =
+      held?.state === 'credited' && held.orderId
+        ? await this.orders.findAnyOrder(held.orderId)
+        : null;
+    if (creditedTo) {
+      const how = creditedTo.purchaseNumber === key ? 'account' : 'phone';
+      return this.apply(MPESA_ACTOR, payment, creditedTo, how, 'matching');
+    }
     const byAccount = key ? await this.orders.findByPurchaseNumber(key) : null;
     if (byAccount) {
       const closed = closedReason(byAccount);
