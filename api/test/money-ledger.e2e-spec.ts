@@ -1071,10 +1071,12 @@ describe('money ledger: money moves exactly once', () => {
       await sleep(1000);
       expect(await moneyOf(a._id)).toMatchObject({ received: a.totalAmount });
       // The shop holds the prompt's money on no order: staff must see it to give it back.
+      // The prompt settles in the background (the callback, then M-Pesa's status query): under a
+      // loaded CI machine that takes seconds.
       const waiting = await waitFor(
         async () => (await inbox()).find((p) => p.transId === receipt),
         (p) => p !== undefined,
-        5_000,
+        20_000,
         200,
       );
       expect(waiting).toMatchObject({ status: 'inbox', amount: a.totalAmount });

@@ -102,7 +102,7 @@ export async function takeRefund<I>(
   ctx: StepContext<I>,
   refund: CancelRefund,
 ): Promise<(() => Promise<void>) | null> {
-  const taken = await ctx.money.recordRefundForCancel(ctx.order, refund, ctx.actor, ctx.now);
+  const taken = await ctx.money.recordRefundForCancel(ctx.order, refund, ctx.actor);
   if (!taken) return null;
   ctx.refundOut = taken.out;
   return taken.undo;

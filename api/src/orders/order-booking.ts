@@ -144,18 +144,3 @@ export function creditGuard(order: OrderRecord, entryId: string): FilterQuery<Or
     ...(order.booking ? { 'booking.state': order.booking.state } : {}),
   };
 }
-
-/**
- * What a booking's full payment writes besides the order's: the booking is Paid (its deposit too,
- * if one payment covered it all), and the money counted is the whole total (or more, the excess).
- */
-export function bookingPaidChange(order: OrderRecord, paidAt: Date): Record<string, unknown> {
-  const b = order.booking;
-  if (!b) return {};
-  return {
-    'booking.state': 'Paid',
-    'booking.balancePaidAt': paidAt,
-    ...(b.depositPaidAt ? {} : { 'booking.depositPaidAt': paidAt }),
-    amountPaid: Math.max(order.amountPaid, order.totalAmount),
-  };
-}

@@ -35,6 +35,7 @@ import {
   type CreditPurpose,
 } from './order-booking';
 import { balanceDueMail, depositMail } from './order-booking-mail';
+import { OrderMoney } from './order-money';
 import { paidMail } from './order-paid-mail';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -191,6 +192,7 @@ export class OrderCredits {
     private readonly orders: OrdersRepository,
     private readonly runner: OrdersService,
     private readonly ledger: MoneyLedgerService,
+    private readonly money: OrderMoney,
     private readonly users: UsersService,
     private readonly audit: AuditService,
     private readonly sms: SmsService,
@@ -436,7 +438,8 @@ export class OrderCredits {
           e.purpose === 'refund'
             ? !!order?.refundOut.includes(e._id)
             : await this.ledger.outTaken(e);
-        if (stepDone) await this.ledger.finishOut([e._id]);
+        if (stepDone && e.purpose === 'refund') await this.money.finishRefund(order!.refundOut);
+        else if (stepDone) await this.ledger.finishOut([e._id]);
         else await this.ledger.abandonOut([e._id]);
       }
       done++;

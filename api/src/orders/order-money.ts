@@ -2,7 +2,6 @@ import { BadRequestException, ConflictException, Injectable } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { REFUND_MESSAGES } from '@spc/shared-contracts';
-import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor } from '../common/principal';
 import { MoneyLedgerService, type MoneyEntryView } from '../money/money-ledger.service';
 import type { RefundDto } from './dto/order.dto';
@@ -53,7 +52,6 @@ export class OrderMoney {
     order: OrderRecord,
     refund: CancelRefund,
     actor: Actor,
-    now = new Date(),
   ): Promise<{ out: string[]; undo: () => Promise<void> } | null> {
     const all = await this.ledger.ofOrder(order._id);
     // What the order took: credited entries, and those it took whose claim is not yet marked.
@@ -98,40 +96,44 @@ export class OrderMoney {
       throw new BadRequestException(REFUND_MESSAGES.mpesaReference);
     const parts = this.ledger.planPayback(entries, request.amount, request);
     const out = await this.ledger.takeOut(actor, parts, 'refund', request.reference);
-    let summary: { _id: unknown } | null = null;
-    try {
-      summary = await this.refunds.create({
-        orderId: order._id,
-        purchaseNumber: order.purchaseNumber,
-        method: request.method,
-        amount: request.amount,
-        reference: request.reference,
-        ...(request.send ? { sendByMpesa: true } : {}),
-        refundedById: actor.id,
-        refundedByName: actor.fullName,
-        refundedAt: now,
-      });
-    } catch (error) {
-      await this.ledger.abandonOut(out);
-      if (isDuplicateKeyError(error))
-        throw new ConflictException({
-          message: 'This order is being refunded already: reload to see the refund',
-          code: 'CONFLICT',
-        });
-      throw error;
-    }
-    return {
-      out,
-      undo: async () => {
-        await this.ledger.abandonOut(out);
-        await this.refunds.deleteOne({ _id: summary!._id });
-      },
-    };
+    return { out, undo: () => this.ledger.abandonOut(out) };
   }
 
-  /** The refund's entries count: the cancellation happened. */
-  finishRefund(out: string[] | undefined): Promise<void> {
-    return out?.length ? this.ledger.finishOut(out) : Promise.resolve();
+  /**
+   * The refund's entries count: the cancellation happened (its write named them). Its summary for
+   * the sales record is written from them then, once per order; the reconciler does the same for a
+   * cancellation a crash cut off here, so a refund is in the record exactly when it happened.
+   */
+  async finishRefund(out: string[] | undefined): Promise<void> {
+    if (!out?.length) return;
+    await this.ledger.finishOut(out);
+    await this.recordSummary(out);
+  }
+
+  /** The sales record's line for a cancellation's refund, from its recorded outgoing entries. */
+  async recordSummary(out: string[]): Promise<void> {
+    const entries = (await this.ledger.findByIds(out)).filter(
+      (e) => e.direction === 'out' && e.state === 'recorded' && e.orderId,
+    );
+    const first = entries[0];
+    if (!first) return;
+    await this.refunds.updateOne(
+      { orderId: first.orderId },
+      {
+        $setOnInsert: {
+          orderId: first.orderId,
+          purchaseNumber: first.purchaseNumber ?? '',
+          method: entries.every((e) => e.kind === 'cash') ? 'Cash' : 'Mpesa',
+          amount: entries.reduce((n, e) => n + e.amount, 0),
+          reference: entries.find((e) => e.reference)?.reference ?? '',
+          sendByMpesa: entries.some((e) => e.send),
+          refundedById: first.byId,
+          refundedByName: first.byName,
+          refundedAt: first.at,
+        },
+      },
+      { upsert: true },
+    );
   }
 
   /** An order's money from its entries; a customer's view names no staff and no numbers. */

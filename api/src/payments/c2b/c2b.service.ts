@@ -163,7 +163,12 @@ export class C2bService {
       payer: toMpesaPhone(p.phone) ?? null,
       state: 'open',
       at: new Date(p.paidAt),
-      ...(this.settings?.c2b.verify ? { unconfirmed: true } : {}),
+      // Checked already when the status query moved it on (its entry written after a crash).
+      ...(this.settings?.c2b.verify
+        ? p.status === 'matching' || p.status === 'matched'
+          ? { verified: true }
+          : { unconfirmed: true }
+        : {}),
     });
     if (written.state === 'code-taken')
       return `M-Pesa code ${p._id} is already recorded ${written.entry.purchaseNumber ? `for order ${written.entry.purchaseNumber}` : 'for another payment'}; this confirmation counts for nothing`;
