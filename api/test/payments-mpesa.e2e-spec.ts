@@ -614,8 +614,10 @@ describe("M-Pesa prompts over the day's budget", () => {
       m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(p));
     const orders = await Promise.all(
       phones.map(async (phone) => {
+        // Thirty shoppers: each their own phone and e-mail (one e-mail for all would be one person
+        // placing thirty orders at once, which the open-order caps refuse as a flood).
         const res = await placeOrder(m.t, [{ _id: productId, quantity: 1 }], {
-          guestInfo: { ...DELIVERY, phoneNumber: phone },
+          guestInfo: { ...DELIVERY, phoneNumber: phone, email: `shopper-${phone}@example.co.ke` },
         }).expect(201);
         return { purchaseNumber: res.body.order.purchaseNumber as string, phone };
       }),
