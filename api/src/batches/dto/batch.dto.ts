@@ -20,6 +20,8 @@ import { PageQueryDto } from '../../common/pagination';
 const trimmed = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim() : value;
 const DAY_MESSAGE = (field: string) => `${field} must be a day written YYYY-MM-DD`;
+/** What a day looks like in the document (a day that does not exist, 2027-02-30, still refused). */
+const DAY_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const STARTED_MESSAGE = `The seedlings started must be a whole number from 1 to ${BATCH_LIMITS.maxStarted.toLocaleString('en-GB')}`;
 const NOTE_MESSAGE = `The note can be at most ${BATCH_LIMITS.noteMaxLength} characters`;
 
@@ -29,13 +31,18 @@ export class CreateBatchDto {
   @IsMongoId({ message: 'productId must be the id of a product' })
   productId!: string;
 
-  @ApiProperty({ example: '2027-01-10', description: 'Sowing day (YYYY-MM-DD)' })
+  @ApiProperty({
+    example: '2027-01-10',
+    description: 'Sowing day (YYYY-MM-DD)',
+    pattern: DAY_PATTERN,
+  })
   @IsCalendarDay({ message: DAY_MESSAGE('sownOn') })
   sownOn!: string;
 
   @ApiProperty({
     example: '2027-03-12',
     description: 'Expected ready day (YYYY-MM-DD), not before the sowing day',
+    pattern: DAY_PATTERN,
   })
   @IsCalendarDay({ message: DAY_MESSAGE('readyOn') })
   readyOn!: string;
@@ -56,7 +63,7 @@ export class CreateBatchDto {
 
 /** `PATCH /api/batches/:id`: a growing batch's ready day or note. */
 export class UpdateBatchDto {
-  @ApiPropertyOptional({ example: '2027-03-19' })
+  @ApiPropertyOptional({ example: '2027-03-19', pattern: DAY_PATTERN })
   @IsOptional()
   @IsCalendarDay({ message: DAY_MESSAGE('readyOn') })
   readyOn?: string;

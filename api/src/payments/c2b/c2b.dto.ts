@@ -16,6 +16,9 @@ export class RefundPaymentDto {
     example: 'Sent back from the shop phone, code SKB3H2J1K0',
     description:
       'Given back by hand already (the M-Pesa code of the money sent back, or a note): recorded, nothing sent. Without it the shop sends it through M-Pesa',
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
   })
   @IsOptional()
   @IsString({ message: 'byHand must be text' })
