@@ -578,34 +578,6 @@ export class OrdersRepository implements OnModuleInit {
     }));
   }
 
-  /**
-   * The purchase number of another order paid with this receipt code (canonical), or null. Orders
-   * paid before codes had one spelling are matched by the code as it was stored.
-   */
-  async orderWithReceiptCode(key: string, exceptId: string): Promise<string | null> {
-    const other = await this.orders
-      .findOne({
-        _id: { $ne: exceptId },
-        $or: [
-          { 'paymentDetails.receiptKey': key },
-          { 'paymentDetails.transactionCode': key, paymentStatus: 'Paid' },
-          // A booking's deposit code pays that deposit only.
-          { 'booking.depositReceipt': key },
-        ],
-      })
-      .select({ purchaseNumber: 1 })
-      .lean<{ purchaseNumber: string }>();
-    return other?.purchaseNumber ?? null;
-  }
-
-  /** True when a write failed because its receipt code is already on another order. */
-  isReceiptCollision(error: unknown): boolean {
-    return (
-      duplicateKeyField(error) === 'paymentDetails.receiptKey' ||
-      (duplicateKeyField(error) !== undefined && String(error).includes(RECEIPT_INDEX))
-    );
-  }
-
   /** The cap slots of these keys that open unpaid orders hold now. */
   async takenHoldSlots(keys: string[]): Promise<string[]> {
     if (!keys.length) return [];
@@ -627,17 +599,6 @@ export class OrdersRepository implements OnModuleInit {
 
   async count(): Promise<number> {
     return this.orders.countDocuments({ placement: 'placed' });
-  }
-
-  /** Bookings whose credits reached the deposit while their state still says it is due. */
-  async depositsToConfirm(limit = 50): Promise<OrderRecord[]> {
-    const docs = await this.orders
-      .find({ 'booking.state': 'Deposit due', amountPaid: { $gt: 0 } })
-      .limit(limit)
-      .lean<LeanOrder[]>();
-    return docs
-      .filter((d) => d.placement === 'placed' && d.amountPaid >= (d.booking?.deposit ?? Infinity))
-      .map(toRecord);
   }
 
   /** Placed bookings in one state and order status (a balance due by `dueBy` at the latest). */
