@@ -40,6 +40,35 @@ const noCrossFeatureImports = {
   },
 };
 
+/** A limit is claimed in the step it limits, never counted then compared (see below). */
+const QUOTA_RULE = ['left', 'right'].map((side) => ({
+  selector: `BinaryExpression[operator=/^[<>]=?$/][${side}.type='AwaitExpression'][${side}.argument.callee.property.name=/^count/][${side === 'left' ? 'right' : 'left'}.value!=0]`,
+  message:
+    'A limit is claimed, not counted then compared: use QuotaService.take or holdSlots (api/src/common/quota.ts).',
+}));
+
+/** `connection.db.collection('orders')` and the like: another module's data by its raw name. */
+const RAW_COLLECTION_RULE = {
+  selector: "CallExpression[callee.property.name='collection']",
+  message:
+    "A collection is reached through its owner's repository, not by its raw name (issue 39: personal data has owners). Exceptions: repositories, stores, migrations, seed scripts, index/TTL management (eslint.config.mjs).",
+};
+
+const RAW_COLLECTION_EXCEPTIONS = [
+  'api/src/**/*.repository.ts',
+  'api/src/**/*.store.ts',
+  'api/src/**/migrations/**',
+  'api/src/scripts/**',
+  'api/src/seed/**',
+  // Stores of the API's shared mechanisms, each the one owner of its collection.
+  'api/src/common/quota.ts',
+  'api/src/common/claims.ts',
+  'api/src/catalog/read-model/catalogue-sync.ts',
+  'api/src/reports/sales-rollup.ts',
+  // Index and TTL management of the privacy periods (the pruned collections' TTL indexes).
+  'api/src/privacy/privacy-settings.service.ts',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -82,18 +111,17 @@ export default tseslint.config(
   },
   {
     // A limit is claimed in the step it limits (api/src/common/quota.ts), never counted and then
-    // compared: a burst of requests all read the same count and all pass.
+    // compared: a burst of requests all read the same count and all pass. And a collection is read
+    // and written by the module that owns it, through its repository, never by its raw name
+    // elsewhere (issue 39: a module that stores personal data declares it, exports and erases it).
     files: ['api/src/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...['left', 'right'].map((side) => ({
-          selector: `BinaryExpression[operator=/^[<>]=?$/][${side}.type='AwaitExpression'][${side}.argument.callee.property.name=/^count/][${side === 'left' ? 'right' : 'left'}.value!=0]`,
-          message:
-            'A limit is claimed, not counted then compared: use QuotaService.take or holdSlots (api/src/common/quota.ts).',
-        })),
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...QUOTA_RULE, RAW_COLLECTION_RULE] },
+  },
+  {
+    // Where a raw collection is right: repositories and stores (each owns its collections),
+    // migrations, seed scripts, and the index and TTL management of the privacy periods.
+    files: RAW_COLLECTION_EXCEPTIONS,
+    rules: { 'no-restricted-syntax': ['error', ...QUOTA_RULE] },
   },
   {
     files: ['storefront/**/*.{ts,tsx}', 'backoffice/**/*.{ts,tsx}'],

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuditController } from './audit.controller';
+import { AuditPersonalData } from './audit-personal-data';
 import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 import { AuditLog, AuditLogSchema } from './schemas/audit-log.schema';
@@ -10,7 +11,7 @@ import { AuditLog, AuditLogSchema } from './schemas/audit-log.schema';
 @Module({
   imports: [MongooseModule.forFeature([{ name: AuditLog.name, schema: AuditLogSchema }])],
   controllers: [AuditController],
-  providers: [AuditService, AuditRepository],
+  providers: [AuditService, AuditRepository, AuditPersonalData],
   exports: [AuditService],
 })
 export class AuditModule {}

@@ -11,7 +11,7 @@ type LeanAudit = AuditLog & { _id: { toString(): string } };
 const PEOPLE_ROLES = ['admin', 'staff', 'system'] as const;
 const MAX_PEOPLE = 1000;
 
-function toView(doc: LeanAudit): AuditLogDto {
+export function toView(doc: LeanAudit): AuditLogDto {
   return {
     _id: doc._id.toString(),
     action: doc.action,
@@ -97,6 +97,30 @@ export class AuditRepository {
       { $group: { _id: '$action' } },
     ]);
     return rows.map((r) => r._id).sort();
+  }
+
+  /**
+   * Entries a person made or that are about them (their account, orders, requests), oldest first:
+   * `by` for their own, `about` for every id. A cursor: a customer of years has many sign-ins.
+   */
+  ofPerson(by: string | null, about: string[]) {
+    const or: FilterQuery<AuditLog>[] = [{ 'target.id': { $in: about } }];
+    if (by) or.push({ 'performedBy.id': by });
+    return this.logs.find({ $or: or }).sort({ timestamp: 1, _id: 1 }).lean<LeanAudit[]>().cursor();
+  }
+
+  /** Rewrites entries' texts and names (an erasure): the action, time and ids stay. */
+  async rewrite(
+    changes: {
+      id: unknown;
+      set: { message?: string; 'performedBy.fullName'?: string; 'target.label'?: string };
+    }[],
+  ): Promise<void> {
+    if (!changes.length) return;
+    await this.logs.bulkWrite(
+      changes.map((c) => ({ updateOne: { filter: { _id: c.id }, update: { $set: c.set } } })),
+      { ordered: false },
+    );
   }
 
   /** Every entry about one target (e.g. one order), oldest first, at most `limit`. */

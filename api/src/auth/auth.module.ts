@@ -10,6 +10,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { UsersModule } from '../users/users.module';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { AuthController } from './auth.controller';
+import { AuthPersonalData } from './auth-personal-data';
 import { AuthService } from './auth.service';
 import { CredentialsService } from './credentials.service';
 import { JwtStrategy } from './jwt.strategy';
@@ -44,6 +45,7 @@ import { TokensRepository } from './tokens.repository';
     JwtStrategy,
     AdminBootstrapService,
     AccessRulesCheck,
+    AuthPersonalData,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
 })

@@ -67,4 +67,10 @@ export class TokensRepository {
   async markResetUsed(tokenHash: string, now: Date): Promise<void> {
     await this.resets.updateOne({ tokenHash }, { $set: { usedAt: now } });
   }
+
+  /** Removes every session and reset link of an account (its erasure). */
+  async forgetUser(userId: string): Promise<void> {
+    await this.refreshTokens.deleteMany({ userId });
+    await this.resets.deleteMany({ userId });
+  }
 }

@@ -6,6 +6,7 @@ import { StockMovement, StockMovementSchema } from '../inventory/schemas/stock-m
 import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
 import { Batch, BatchSchema } from './schemas/batch.schema';
+import { holdsNoPersonalData } from '../common/personal-data';
 
 /**
  * Batches of seedlings still growing and the bookings' holds against them (the batch's side only):
@@ -21,7 +22,7 @@ import { Batch, BatchSchema } from './schemas/batch.schema';
       { name: StockMovement.name, schema: StockMovementSchema },
     ]),
   ],
-  providers: [BatchesRepository, BatchesService],
+  providers: [BatchesRepository, BatchesService, holdsNoPersonalData('batches')],
   exports: [BatchesService],
 })
 export class BatchesModule {}

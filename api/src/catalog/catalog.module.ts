@@ -18,6 +18,7 @@ import { ProductsService } from './products.service';
 import { Category, CategorySchema } from './schemas/category.schema';
 import { Product, ProductSchema } from './schemas/product.schema';
 import { StockLedgerModule } from '../inventory/stock-ledger.module';
+import { holdsNoPersonalData } from '../common/personal-data';
 
 /** Categories, products and their images; other modules use {@link CatalogService}. */
 @Module({
@@ -30,6 +31,7 @@ import { StockLedgerModule } from '../inventory/stock-ledger.module';
   ],
   controllers: [CategoriesController, ProductsController],
   providers: [
+    holdsNoPersonalData('categories', 'catalog_versions'),
     CategoriesRepository,
     ProductsRepository,
     CategoriesService,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ContactController } from './contact.controller';
+import { ContactPersonalData } from './contact-personal-data';
 import { ContactRepository } from './contact.repository';
 import { ContactService } from './contact.service';
 import { ContactMessage, ContactMessageSchema } from './schemas/contact-message.schema';
@@ -12,6 +13,6 @@ import { ShopContactsController } from './shop-contacts.controller';
     MongooseModule.forFeature([{ name: ContactMessage.name, schema: ContactMessageSchema }]),
   ],
   controllers: [ContactController, ShopContactsController],
-  providers: [ContactService, ContactRepository],
+  providers: [ContactService, ContactRepository, ContactPersonalData],
 })
 export class ContactModule {}

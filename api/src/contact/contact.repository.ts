@@ -25,6 +25,13 @@ function toView(doc: Lean): ContactMessageViewDto {
 export class ContactRepository {
   constructor(@InjectModel(ContactMessage.name) private readonly messages: Model<ContactMessage>) {}
 
+  /** Deletes the messages sent with these addresses (an erasure); answers how many. */
+  async forgetSenders(emails: string[]): Promise<number> {
+    if (!emails.length) return 0;
+    const res = await this.messages.deleteMany({ email: { $in: emails } });
+    return res.deletedCount;
+  }
+
   async create(
     data: Pick<ContactMessage, 'name' | 'email' | 'subject' | 'message' | 'clientAddress'>,
   ): Promise<ContactMessageViewDto> {

@@ -6,6 +6,7 @@ import { StockMovement, StockMovementSchema } from './schemas/stock-movement.sch
 import { StockLedgerReconciler } from './stock-ledger.reconciler';
 import { StockLedgerRepository } from './stock-ledger.repository';
 import { StockLevelsRepository } from './stock-levels.repository';
+import { StockPersonalData } from './stock-personal-data';
 
 /**
  * The inventory's storage: the stock ledger, order reservations, stock levels and the ledger's
@@ -24,6 +25,7 @@ import { StockLevelsRepository } from './stock-levels.repository';
     ReservationsRepository,
     StockLevelsRepository,
     StockLedgerReconciler,
+    StockPersonalData,
   ],
   exports: [StockLedgerRepository, ReservationsRepository, StockLevelsRepository],
 })

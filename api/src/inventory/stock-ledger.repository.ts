@@ -35,6 +35,28 @@ export class StockLedgerRepository {
     @InjectModel(StockMovement.name) private readonly movements: Model<StockMovement>,
   ) {}
 
+  /** Movements of these orders or made by this account (an erasure's), a cursor. */
+  movementsOfPerson(orderIds: string[], by: string | null) {
+    const or: FilterQuery<StockMovement>[] = [{ orderId: { $in: orderIds } }];
+    if (by) or.push({ 'by.id': by });
+    return this.movements
+      .find({ $or: or })
+      .select({ _id: 1, note: 1, by: 1 })
+      .lean<Pick<StockMovement, '_id' | 'note' | 'by'>[]>()
+      .cursor();
+  }
+
+  /** Rewrites movements' notes and who made them (an erasure): the figures stay. */
+  async rewriteMovements(
+    changes: { id: string; set: { note?: string; 'by.fullName'?: string } }[],
+  ): Promise<void> {
+    if (!changes.length) return;
+    await this.movements.bulkWrite(
+      changes.map((c) => ({ updateOne: { filter: { _id: c.id }, update: { $set: c.set } } })),
+      { ordered: false },
+    );
+  }
+
   /**
    * A person's stock change with its movement: by a signed amount (never below 0: null when the
    * stock is short, or the product gone) or to an amount. Answers the product document and the

@@ -333,6 +333,74 @@ export class MoneyLedgerRepository {
       .exec();
   }
 
+  /** Entries of these orders, or meant for them (a person's money, for their export or erasure). */
+  ofOrders(orderIds: string[]): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({ $or: [{ orderId: { $in: orderIds } }, { meantFor: { $in: orderIds } }] })
+      .sort({ at: 1 })
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /**
+   * Forgets the payer (the number M-Pesa named) of these entries, except where a payback to them
+   * is still to be sent: those keep it, marked to forget it once sent (`forgetSettledPayers`).
+   * Names of the person on entries they recorded are replaced by `name`.
+   */
+  async forgetPayers(ids: string[], byId: string | null, name: string): Promise<void> {
+    if (!ids.length) return;
+    const waiting = await this.entriesAwaitingPayback(ids);
+    await this.entries.updateMany(
+      { _id: { $in: ids.filter((id) => !waiting.has(id)) } },
+      { $set: { payer: null }, $unset: { forgetPayer: '' } },
+    );
+    if (waiting.size)
+      await this.entries.updateMany(
+        { _id: { $in: [...waiting] } },
+        { $set: { forgetPayer: true } },
+      );
+    if (byId)
+      await this.entries.updateMany({ _id: { $in: ids }, byId }, { $set: { byName: name } });
+  }
+
+  /** Forgets the payers marked by an erasure whose paybacks have all been sent. */
+  async forgetSettledPayers(): Promise<number> {
+    const marked = (
+      await this.entries.find({ forgetPayer: true }).select({ _id: 1 }).lean<{ _id: string }[]>()
+    ).map((d) => d._id);
+    if (!marked.length) return 0;
+    const waiting = await this.entriesAwaitingPayback(marked);
+    const settled = marked.filter((id) => !waiting.has(id));
+    if (!settled.length) return 0;
+    const res = await this.entries.updateMany(
+      { _id: { $in: settled } },
+      { $set: { payer: null }, $unset: { forgetPayer: '' } },
+    );
+    return res.modifiedCount;
+  }
+
+  /**
+   * Of these entries, those a payback by M-Pesa is still to reach: an incoming entry with an
+   * outgoing one to send that has no M-Pesa code yet, and that outgoing entry itself.
+   */
+  private async entriesAwaitingPayback(ids: string[]): Promise<Set<string>> {
+    const outs = await this.entries
+      .find({
+        direction: 'out',
+        send: true,
+        reference: '',
+        $or: [{ of: { $in: ids } }, { _id: { $in: ids } }],
+      })
+      .select({ _id: 1, of: 1 })
+      .lean<{ _id: string; of: string | null }[]>();
+    const waiting = new Set<string>();
+    for (const o of outs) {
+      waiting.add(o._id);
+      if (o.of) waiting.add(o.of);
+    }
+    return waiting;
+  }
+
   /** Every entry, in pages, for `money:check` and the migration's idempotence. */
   async *all(filter: FilterQuery<MoneyEntry> = {}): AsyncGenerator<MoneyEntryRecord> {
     for await (const doc of this.entries.find(filter).lean<MoneyEntryRecord>().cursor())

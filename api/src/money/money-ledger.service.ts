@@ -74,6 +74,11 @@ const actorFields = (actor: Actor) => ({
 export class MoneyLedgerService {
   constructor(private readonly ledger: MoneyLedgerRepository) {}
 
+  /** Forgets the numbers of erased payers whose paybacks have all been sent (issue 39). */
+  forgetSettledPayers(): Promise<number> {
+    return this.ledger.forgetSettledPayers();
+  }
+
   /** A new incoming entry's id: its code's where it has one, so a replay finds it. */
   static inId(kind: MoneyInKind, code: string | null, ref?: string): string {
     if (kind === 'mpesa-express') return `stk:${ref}`;

@@ -23,6 +23,7 @@ import { OrderCredits } from './order-credits';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
+import { OrdersPersonalData } from './orders-personal-data';
 import { ORDER_EXPIRY, OrdersService } from './orders.service';
 import {
   Order,
@@ -48,6 +49,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
   ],
   controllers: [OrdersController, OrderDocumentsController, OrderDeskController],
   providers: [
+    OrdersPersonalData,
     OrdersService,
     OrdersRepository,
     OrderPlacementService,
@@ -65,6 +67,6 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderCredits,
     OrderBookings,
   ],
-  exports: [OrdersService, OrderSales, OrderCredits, OrderBookings, OrderMoney],
+  exports: [OrdersService, OrderSales, OrderCredits, OrderBookings, OrderMoney, OrdersPersonalData],
 })
 export class OrdersModule {}

@@ -8,6 +8,7 @@ import { MpesaPushesRepository } from './mpesa-pushes.repository';
 import { MpesaSettlementService } from './mpesa-settlement.service';
 import { MpesaService } from './mpesa.service';
 import { PaymentsController } from './payments.controller';
+import { PaymentsPersonalData } from './payments-personal-data';
 import { PromptLimits } from './prompt-limits';
 import { MpesaPush, MpesaPushSchema } from './schemas/mpesa-push.schema';
 import { OrderRefund, OrderRefundSchema } from '../orders/schemas/order-refund.schema';
@@ -43,6 +44,7 @@ import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
     C2bService,
     MpesaRefundsService,
     C2bLoop,
+    PaymentsPersonalData,
   ],
 })
 export class PaymentsModule {}

@@ -1,7 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
+import { Injectable } from '@nestjs/common';
 import { toKenyanMsisdn } from '@spc/shared-contracts';
-import type { Connection, mongo } from 'mongoose';
+import { phoneSpellings } from '../common/personal-data';
+import { UsersRepository } from '../users/users.repository';
+import { ConsentsRepository } from './consents.repository';
 
 /** Where a consent was given or withdrawn. */
 export type ConsentSource = 'profile' | 'sms-stop';
@@ -25,8 +26,6 @@ export interface MarketingConsent {
   history: ConsentEvent[];
 }
 
-export const CONSENTS_COLLECTION = 'marketing_consents';
-
 /** Words that stop marketing texts when a customer replies with one of them. */
 const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'ACHA']);
 
@@ -44,18 +43,15 @@ export function isStopReply(text: string): boolean {
  * source. A STOP reply withdraws it for every account with that number.
  */
 @Injectable()
-export class ConsentsService implements OnModuleInit {
-  constructor(@InjectConnection() private readonly connection: Connection) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.consents()
-      .createIndex({ phone: 1 })
-      .catch(() => undefined);
-  }
+export class ConsentsService {
+  constructor(
+    private readonly consents: ConsentsRepository,
+    private readonly users: UsersRepository,
+  ) {}
 
   async get(userId: string): Promise<MarketingConsent> {
     return (
-      (await this.consents().findOne({ _id: userId })) ?? {
+      (await this.consents.find(userId)) ?? {
         _id: userId,
         phone: null,
         granted: false,
@@ -75,26 +71,17 @@ export class ConsentsService implements OnModuleInit {
   ): Promise<MarketingConsent> {
     const now = new Date();
     const phone = toKenyanMsisdn(phoneNumber);
-    await this.consents().updateOne(
-      { _id: userId, granted: { $ne: granted } },
-      {
-        $set: { phone, granted, at: now, source },
-        $push: { history: { granted, at: now, source } },
-      },
-      { upsert: false },
-    );
+    await this.consents.change(userId, phone, granted, source, now);
     // The first choice: no record yet (a record that already says so is left as it is).
-    if (!(await this.consents().findOne({ _id: userId })))
-      await this.consents()
-        .insertOne({
-          _id: userId,
-          phone,
-          granted,
-          at: now,
-          source,
-          history: [{ granted, at: now, source }],
-        })
-        .catch(() => undefined);
+    if (!(await this.consents.find(userId)))
+      await this.consents.insertFirst({
+        _id: userId,
+        phone,
+        granted,
+        at: now,
+        source,
+        history: [{ granted, at: now, source }],
+      });
     return this.get(userId);
   }
 
@@ -105,29 +92,16 @@ export class ConsentsService implements OnModuleInit {
   async stopFrom(from: string): Promise<number> {
     const phone = toKenyanMsisdn(from);
     if (!phone) return 0;
-    const now = new Date();
-    const event: ConsentEvent = { granted: false, at: now, source: 'sms-stop' };
     // The number the consent was given with, or an account's number now (a phone changed since).
-    const local = phone.slice(4);
-    const accounts = await this.connection
-      .db!.collection('users')
-      .find(
-        { phoneNumber: { $in: [phone, phone.slice(1), `0${local}`, local] } },
-        { projection: { _id: 1 } },
-      )
-      .toArray();
-    const res = await this.consents().updateMany(
-      { $or: [{ phone }, { _id: { $in: accounts.map((a) => String(a._id)) } }], granted: true },
-      { $set: { granted: false, at: now, source: 'sms-stop' }, $push: { history: event } },
-    );
-    return res.modifiedCount;
+    const accounts = await this.users.idsWithPhone(phoneSpellings(phone));
+    return this.consents.withdraw(phone, accounts, {
+      granted: false,
+      at: new Date(),
+      source: 'sms-stop',
+    });
   }
 
-  async forget(userId: string): Promise<void> {
-    await this.consents().deleteOne({ _id: userId });
-  }
-
-  private consents(): mongo.Collection<MarketingConsent> {
-    return this.connection.db!.collection<MarketingConsent>(CONSENTS_COLLECTION);
+  forget(userId: string): Promise<void> {
+    return this.consents.forget(userId);
   }
 }

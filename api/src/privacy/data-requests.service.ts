@@ -18,7 +18,8 @@ import { QuotaService, type WindowLimit } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
 import type { SmsGateway } from '../sms/sms-gateway';
 import { SMS_GATEWAY } from '../sms/sms.service';
-import { ANONYMOUS_NAME, Anonymiser } from './anonymiser';
+import { ANONYMOUS_NAME } from '../common/personal-data';
+import { Erasure } from './erasure';
 import { DataExportBuilder, type DataExport } from './data-export';
 import { PrivacySettingsService } from './privacy-settings.service';
 
@@ -84,12 +85,6 @@ function hashCode(id: string, code: string): string {
   return createHash('sha256').update(`${id}:${code}`).digest('hex');
 }
 
-/** The spellings a Kenyan phone may have been typed with at checkout. */
-function spellings(msisdn: string): string[] {
-  const local = msisdn.slice(4);
-  return [msisdn, msisdn.slice(1), `0${local}`, local];
-}
-
 /**
  * Requests of people without an account: a purchase number and the phone it was given with,
  * proved by a code sent to that phone; once confirmed, the request waits in the admin's queue with
@@ -103,7 +98,7 @@ export class DataRequestsService implements OnModuleInit {
     private readonly quota: QuotaService,
     private readonly settings: PrivacySettingsService,
     private readonly exports: DataExportBuilder,
-    private readonly anonymiser: Anonymiser,
+    private readonly erasure: Erasure,
     private readonly audit: AuditService,
   ) {}
 
@@ -215,17 +210,19 @@ export class DataRequestsService implements OnModuleInit {
 
   async answerWithExport(actor: Principal, id: string): Promise<DataExport> {
     const request = await this.openRequest(id);
-    const data = await this.exports.forGuest(await this.guestOrders(request));
+    const { subject } = await this.guest(request);
+    const data = await this.exports.build(subject);
     await this.markAnswered(actor, request, 'export');
     return data;
   }
 
   async answerWithErasure(actor: Principal, id: string): Promise<DataRequestView> {
     const request = await this.openRequest(id);
-    const orders = await this.guestOrders(request);
-    const open = this.anonymiser.openOrders(orders);
-    if (open.length) throw new ConflictException(DATA_REQUEST_MESSAGES.openOrders(open));
-    await this.anonymiser.anonymiseOrders(orders);
+    const { subject, orders } = await this.guest(request);
+    this.erasure.refuseOpen(orders, DATA_REQUEST_MESSAGES.openOrders);
+    // Erased first (every owner's step can be done again), then answered: a crash between the two
+    // leaves the request open, to be answered again, never answered and not erased.
+    await this.erasure.erase(subject, 'guest-request');
     return this.markAnswered(actor, request, 'anonymised');
   }
 
@@ -238,19 +235,18 @@ export class DataRequestsService implements OnModuleInit {
     return request;
   }
 
-  /** Every order without an account given with the request's phone (the named one among them). */
-  private guestOrders(request: DataRequestDoc) {
-    return this.orders()
-      .find({
-        placedBy: null,
-        placement: { $ne: 'reserving' },
-        $or: [
-          { purchaseNumber: request.purchaseNumber },
-          { 'guestInfo.phoneNumber': { $in: spellings(request.phone) } },
-        ],
-      })
-      .sort({ orderDate: 1 })
+  /**
+   * The guest of a request: every order without an account given with the request's phone, however
+   * it was typed (found canonically), and the requests made with it.
+   */
+  private async guest(request: DataRequestDoc) {
+    const requests = await this.requests()
+      .find({ phone: request.phone }, { projection: { _id: 1 } })
       .toArray();
+    return this.erasure.subjectOfGuest(
+      request.phone,
+      requests.map((r) => r._id),
+    );
   }
 
   private async markAnswered(
@@ -265,7 +261,7 @@ export class DataRequestsService implements OnModuleInit {
     );
     if (!done) throw new ConflictException(DATA_REQUEST_MESSAGES.answered);
     if (answer === 'anonymised') {
-      // The request itself no longer names the phone either.
+      // The erasure forgot the phone on every request made with it; this one too.
       await this.requests().updateOne({ _id: request._id }, { $set: { phone: '' } });
       done.phone = '';
     }
@@ -293,6 +289,22 @@ export class DataRequestsService implements OnModuleInit {
       answer: d.answer,
       answeredBy: d.answeredBy,
     };
+  }
+
+  /** The requests made with these phones (E.164), for the person's export. */
+  async ofPhones(phones: string[]): Promise<DataRequestView[]> {
+    if (!phones.length) return [];
+    const docs = await this.requests()
+      .find({ phone: { $in: phones } })
+      .sort({ createdAt: 1 })
+      .toArray();
+    return docs.map((d) => this.view(d));
+  }
+
+  /** The requests made with these phones lose the number (an erasure). */
+  async forgetPhones(phones: string[]): Promise<void> {
+    if (phones.length)
+      await this.requests().updateMany({ phone: { $in: phones } }, { $set: { phone: '' } });
   }
 
   private requests(): mongo.Collection<DataRequestDoc> {

@@ -1,20 +1,13 @@
-import {
-  ConflictException,
-  ForbiddenException,
-  Injectable,
-  UnauthorizedException,
-} from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import { QuotaService, type WindowLimit } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
 import { PasswordHasher } from '../users/password-hasher';
-import { ProfilePicturesService } from '../users/profile-pictures.service';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
-import { ANONYMOUS_NAME, Anonymiser } from './anonymiser';
+import { ANONYMOUS_NAME } from '../common/personal-data';
+import { Erasure } from './erasure';
 import { ConsentsService, type MarketingConsent } from './consents.service';
 import { DataExportBuilder, type DataExport } from './data-export';
 
@@ -27,8 +20,6 @@ export const PRIVACY_MESSAGES = {
   wrongPassword: 'The password is not correct',
   customersOnly:
     'Only a customer account can be deleted here; staff accounts are closed by the admin',
-  openOrders: (numbers: string[]) =>
-    `Your account cannot be deleted while these orders are open: ${numbers.join(', ')}. Cancel them, or wait until they are completed.`,
 } as const;
 
 /**
@@ -38,15 +29,13 @@ export const PRIVACY_MESSAGES = {
 @Injectable()
 export class MyDataService {
   constructor(
-    @InjectConnection() private readonly connection: Connection,
     private readonly users: UsersService,
     private readonly usersRepo: UsersRepository,
     private readonly hasher: PasswordHasher,
-    private readonly pictures: ProfilePicturesService,
     private readonly audit: AuditService,
     private readonly quota: QuotaService,
     private readonly exports: DataExportBuilder,
-    private readonly anonymiser: Anonymiser,
+    private readonly erasure: Erasure,
     private readonly consents: ConsentsService,
   ) {}
 
@@ -54,8 +43,8 @@ export class MyDataService {
     const answer = await this.quota.take([{ limit: EXPORT_LIMIT, key: `user:${actor.id}` }]);
     if (!answer.granted)
       throw new TooManyRequestsException(PRIVACY_MESSAGES.tooManyExports, answer.retryAfterSeconds);
-    const user = await this.users.get(actor.id);
-    const data = await this.exports.forAccount(user);
+    const { subject } = await this.erasure.subjectOfAccount(await this.users.get(actor.id));
+    const data = await this.exports.build(subject);
     await this.audit.record(actor, 'privacy.export', `${actor.fullName} downloaded their data`, {
       type: 'user',
       id: actor.id,
@@ -74,29 +63,11 @@ export class MyDataService {
     const user = await this.usersRepo.findByIdWithPassword(actor.id);
     if (!user || !(await this.hasher.verify(user.passwordHash, password)))
       throw new UnauthorizedException(PRIVACY_MESSAGES.wrongPassword);
-    const orders = await this.connection
-      .db!.collection('orders')
-      .find({ placedBy: actor.id })
-      .toArray();
-    const open = this.anonymiser.openOrders(orders);
-    if (open.length)
-      throw new ConflictException({
-        message: PRIVACY_MESSAGES.openOrders(open),
-        code: 'ORDERS_OPEN',
-      });
-
-    const keys = await this.pictures.keysOf(actor.id);
-    await this.usersRepo.closeAccount(actor.id, ANONYMOUS_NAME);
-    await this.connection.db!.collection('refresh_tokens').deleteMany({ userId: actor.id });
-    await this.connection.db!.collection('password_resets').deleteMany({ userId: actor.id });
-    await this.pictures.discard(keys);
-    await this.anonymiser.anonymiseOrders(orders);
-    await this.anonymiser.forgetEmail(user.email);
-    await this.consents.forget(actor.id);
+    const kept = await this.erasure.eraseAccount(await this.users.get(actor.id), 'account-deleted');
     await this.audit.record(
       { ...actor, fullName: ANONYMOUS_NAME },
       'privacy.delete-account',
-      `A customer deleted their account; ${orders.length} order(s) kept without their contacts`,
+      `A customer deleted their account; ${kept} order(s) kept without their contacts`,
       { type: 'user', id: actor.id, label: ANONYMOUS_NAME },
     );
   }

@@ -4,17 +4,16 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
-import { ANONYMOUS_NAME, Anonymiser, SETTLED_STATUSES } from './anonymiser';
+import { OrdersPersonalData } from '../orders/orders-personal-data';
+import { Erasure } from './erasure';
 import { PrivacySettingsService } from './privacy-settings.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 500;
 
 /**
- * Orders past the tax retention period lose their contacts (name, phone, e-mail, address), as an
- * erasure does: their figures stay, so the sales reports of those years do not change. Runs at
+ * Orders past the tax retention period lose their contacts (name, phone, e-mail, address) through
+ * the same erasure as a person's (every owner: payments, messages, the trail, the ledgers): their figures stay, so the sales reports of those years do not change. Runs at
  * start-up and once a day; a settled order only (an order that old and still open is staff's to
  * settle first).
  */
@@ -24,9 +23,9 @@ export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShut
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @InjectConnection() private readonly connection: Connection,
     private readonly settings: PrivacySettingsService,
-    private readonly anonymiser: Anonymiser,
+    private readonly orders: OrdersPersonalData,
+    private readonly erasure: Erasure,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -47,17 +46,9 @@ export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShut
       before.setUTCFullYear(before.getUTCFullYear() - taxRetentionYears);
       let done = 0;
       for (;;) {
-        const orders = await this.connection
-          .db!.collection('orders')
-          .find({
-            orderDate: { $lt: before },
-            orderStatus: { $in: SETTLED_STATUSES },
-            'guestInfo.fullName': { $ne: ANONYMOUS_NAME },
-          })
-          .limit(BATCH)
-          .toArray();
+        const orders = await this.orders.pastRetention(before, BATCH);
         if (!orders.length) break;
-        await this.anonymiser.anonymiseOrders(orders);
+        await this.erasure.erase(this.erasure.subjectOfOrders(orders), 'retention');
         done += orders.length;
       }
       if (done)

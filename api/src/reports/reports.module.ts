@@ -4,10 +4,11 @@ import { OrdersModule } from '../orders/orders.module';
 import { ReportsController } from './reports.controller';
 import { ReportsService } from './reports.service';
 import { SalesRollup } from './sales-rollup';
+import { holdsNoPersonalData } from '../common/personal-data';
 
 @Module({
   imports: [OrdersModule, BatchesModule],
   controllers: [ReportsController],
-  providers: [ReportsService, SalesRollup],
+  providers: [ReportsService, SalesRollup, holdsNoPersonalData('sales_days', 'sales_rollup_state')],
 })
 export class ReportsModule {}

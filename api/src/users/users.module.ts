@@ -8,11 +8,19 @@ import { User, UserSchema } from './schemas/user.schema';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { UsersPersonalData } from './users-personal-data';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }])],
   controllers: [UsersController, ProfileController],
-  providers: [UsersService, UsersRepository, PasswordHasher, ProfilePicturesService, BudgetAlerts],
+  providers: [
+    UsersService,
+    UsersRepository,
+    PasswordHasher,
+    ProfilePicturesService,
+    BudgetAlerts,
+    UsersPersonalData,
+  ],
   // The repository and the hasher are auth/credentials.service.ts's too.
   exports: [UsersService, UsersRepository, PasswordHasher, BudgetAlerts, ProfilePicturesService],
 })

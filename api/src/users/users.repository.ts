@@ -78,6 +78,15 @@ export class UsersRepository {
       : null;
   }
 
+  /** Ids of the accounts whose phone is one of these spellings. */
+  async idsWithPhone(spellings: string[]): Promise<string[]> {
+    const docs = await this.users
+      .find({ phoneNumber: { $in: spellings } })
+      .select({ _id: 1 })
+      .lean<{ _id: { toString(): string } }[]>();
+    return docs.map((d) => d._id.toString());
+  }
+
   async findByIdWithPassword(id: string): Promise<UserWithPassword | null> {
     const doc = await this.users.findById(id).select('+passwordHash').lean<LeanUser>();
     return doc ? { ...toView(doc), passwordHash: doc.passwordHash } : null;

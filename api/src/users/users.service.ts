@@ -6,7 +6,10 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { LIMITS, PAGE_SIZE, VALIDATION_MESSAGES, type Role } from '@spc/shared-contracts';
+import { ModuleRef } from '@nestjs/core';
 import { AuditService } from '../audit/audit.service';
+import { ANONYMOUS_NAME } from '../common/personal-data';
+import { Erasure } from '../privacy/erasure';
 import { canonicalEmail } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
@@ -59,6 +62,8 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
     private readonly pictures: ProfilePicturesService,
+    /** Finds the privacy module's erasure when a customer is deleted (it builds on this module). */
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   async createAccount(input: NewAccount): Promise<UserView> {
@@ -260,9 +265,18 @@ export class UsersService {
     return { user, changed: true };
   }
 
+  /**
+   * Deletes an account for good. A customer goes through the same erasure as their own "delete my
+   * account" (every owner of personal data forgets them; refused with 409 `ORDERS_OPEN` while an
+   * order is open), then the closed record goes too; the trail names them no more.
+   */
   async remove(actor: Principal, id: string, role: Role): Promise<UserView> {
     const target = await this.get(id, role);
     if (target._id === actor.id) throw new ConflictException('You cannot delete your own account');
+    const kept =
+      role === 'customer'
+        ? await this.moduleRef.get(Erasure, { strict: false }).eraseAccount(target, 'admin-deleted')
+        : 0;
     const keys = await this.pictures.keysOf(id);
     const deleted = await this.users.delete(id);
     if (!deleted) throw new NotFoundException(`No ${ROLE_NOUN[role]} with this id`);
@@ -270,11 +284,13 @@ export class UsersService {
     await this.audit.record(
       actor,
       `${role === 'staff' ? 'staff' : 'user'}.delete`,
-      `${actor.fullName} deleted ${ROLE_NOUN[role]} ${deleted.fullName} (${deleted.email})`,
+      role === 'customer'
+        ? `${actor.fullName} deleted a customer; ${kept} order(s) kept without their contacts`
+        : `${actor.fullName} deleted ${ROLE_NOUN[role]} ${deleted.fullName} (${deleted.email})`,
       {
         type: role === 'staff' ? 'staff' : 'user',
         id,
-        label: deleted.fullName,
+        label: role === 'customer' ? ANONYMOUS_NAME : deleted.fullName,
       },
     );
     return deleted;

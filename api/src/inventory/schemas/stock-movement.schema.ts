@@ -59,3 +59,6 @@ export const StockMovementSchema = SchemaFactory.createForClass(StockMovement);
 // A product's ledger newest first, alone or of one reason; one number per movement of a product.
 StockMovementSchema.index({ productId: 1, seq: -1 }, { unique: true });
 StockMovementSchema.index({ productId: 1, reason: 1, seq: -1 });
+// An erasure finds the movements of a person's orders, and those they made (a cancel of their own).
+StockMovementSchema.index({ orderId: 1 });
+StockMovementSchema.index({ 'by.id': 1 });

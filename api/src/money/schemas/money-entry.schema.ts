@@ -84,6 +84,8 @@ export class MoneyEntry {
   /** When the money moved (the payment's time; a refund's recording). */
   @Prop({ type: Date, required: true }) at!: Date;
   @Prop({ type: Date, default: null }) claimedAt!: Date | null;
+  /** The payer was erased while their money was still to be sent back: forget them once sent. */
+  @Prop({ type: Boolean, default: undefined }) forgetPayer?: boolean;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -101,3 +103,8 @@ MoneyEntrySchema.index({ kind: 1, state: 1, at: 1 });
 MoneyEntrySchema.index({ payer: 1, direction: 1, state: 1 });
 MoneyEntrySchema.index({ kind: 1, 'split.excess': 1, state: 1 });
 MoneyEntrySchema.index({ send: 1, transfer: 1, state: 1 });
+MoneyEntrySchema.index(
+  { meantFor: 1 },
+  { partialFilterExpression: { meantFor: { $type: 'string' } } },
+);
+MoneyEntrySchema.index({ forgetPayer: 1 }, { sparse: true });

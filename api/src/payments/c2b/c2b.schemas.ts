@@ -77,6 +77,8 @@ export class MpesaRefund {
   @Prop({ type: String, default: null }) transactionId!: string | null;
   @Prop({ required: true }) requestedByName!: string;
   @Prop({ type: Date, default: null }) claimedAt!: Date | null;
+  /** The payer was erased while this was still to be sent: the number goes once it is sent. */
+  @Prop({ type: Boolean, default: undefined }) forgetPhone?: boolean;
   createdAt!: Date;
   updatedAt!: Date;
 }

@@ -292,6 +292,14 @@ export class MpesaRefundsService {
     if (done.modifiedCount !== 1) return;
     if (r.success && r.transactionId)
       await this.ledger.update(refund._id, { direction: 'out' }, { reference: r.transactionId });
+    if (r.success) {
+      // A payer erased while this was on its way: the number was kept for it, and goes now.
+      await this.refunds.updateOne(
+        { _id: refund._id, forgetPhone: true },
+        { $set: { phone: '' }, $unset: { forgetPhone: '' } },
+      );
+      await this.ledger.forgetSettledPayers();
+    }
     if (r.success && refund.orderId)
       await this.orderRefunds.updateOne(
         { orderId: refund.orderId, sendByMpesa: true, reference: '' },

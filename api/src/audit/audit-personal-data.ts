@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ANONYMOUS_NAME,
+  OwnsPersonalData,
+  scrubText,
+  type DataSubject,
+  type PersonalDataOwner,
+} from '../common/personal-data';
+import { AuditRepository } from './audit.repository';
+
+const PAGE = 500;
+
+/**
+ * The audit trail names who did what: a customer's sign-ins, downloads and cancels carry their name,
+ * and staff's entries about a customer's orders may quote it. Exported: the customer's own entries
+ * (`activity`: what they did, when). Erased: each entry stays (the action, the time, the ids), the
+ * person's name, e-mail and phone leave its texts and labels ("Deleted customer").
+ */
+@Injectable()
+@OwnsPersonalData()
+export class AuditPersonalData implements PersonalDataOwner {
+  readonly collections = {
+    audit_logs: "who did what: a customer's name on their own entries, names quoted in texts",
+  };
+
+  constructor(private readonly logs: AuditRepository) {}
+
+  async export(subject: DataSubject): Promise<Record<string, unknown>> {
+    if (!subject.accountId) return { activity: [] };
+    const activity: unknown[] = [];
+    for await (const doc of this.logs.ofPerson(subject.accountId, [])) {
+      activity.push({
+        action: doc.action,
+        message: doc.message,
+        timestamp: new Date(doc.timestamp).toISOString(),
+      });
+    }
+    return { activity };
+  }
+
+  async erase(subject: DataSubject): Promise<void> {
+    const about = [
+      ...(subject.accountId ? [subject.accountId] : []),
+      ...subject.orderIds,
+      ...subject.otherIds,
+    ];
+    let changes: Parameters<AuditRepository['rewrite']>[0] = [];
+    for await (const doc of this.logs.ofPerson(subject.accountId, about)) {
+      const set: (typeof changes)[number]['set'] = {};
+      const message = scrubText(doc.message, subject);
+      if (message !== doc.message) set.message = message;
+      if (subject.accountId && doc.performedBy.id === subject.accountId)
+        set['performedBy.fullName'] = ANONYMOUS_NAME;
+      if (doc.target?.label) {
+        const label = scrubText(doc.target.label, subject);
+        if (label !== doc.target.label) set['target.label'] = label;
+      }
+      if (Object.keys(set).length) changes.push({ id: doc._id, set });
+      if (changes.length >= PAGE) {
+        await this.logs.rewrite(changes);
+        changes = [];
+      }
+    }
+    await this.logs.rewrite(changes);
+  }
+}

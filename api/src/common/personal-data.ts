@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+
+/**
+ * Personal data has owners (issue 39). Every module that stores something about a person says so
+ * in one provider marked `@OwnsPersonalData()`: which collections it keeps and what each holds
+ * (or that it holds nothing personal), how a person's records are exported, and how they are
+ * erased. The privacy module finds the owners and coordinates them; it touches no collection
+ * itself. A collection that no owner declares fails the privacy scan test, so a feature added
+ * later must say what it keeps.
+ */
+
+/** Whom an export or an erasure is about: found by the privacy module, passed to every owner. */
+export interface DataSubject {
+  /** The person's account, when they have one (or had one: an erasure runs after it closes). */
+  accountId: string | null;
+  /** Their orders: those the account placed, or a guest's found by the canonical phone. */
+  orderIds: string[];
+  purchaseNumbers: string[];
+  /** Canonical phones (E.164, `+2547…`) that name them. */
+  phones: string[];
+  /** Folded (trimmed, lower-case) e-mail addresses that name them. */
+  emails: string[];
+  /** The names they gave (the account's, those typed on their orders), to replace in texts. */
+  names: string[];
+  /** Other records about them that texts may refer to (a guest's data requests). */
+  otherIds: string[];
+}
+
+/** Why a person's records lose them. */
+export type ErasureReason = 'account-deleted' | 'admin-deleted' | 'guest-request' | 'retention';
+
+/** What a collection holds of people; `NO_PERSONAL_DATA` when nothing. */
+export type CollectionDeclaration = string;
+export const NO_PERSONAL_DATA = '';
+
+export interface PersonalDataOwner {
+  /** Every collection this owner keeps, with what it holds of people ('' = nothing). */
+  readonly collections: Record<string, CollectionDeclaration>;
+  /**
+   * The person's records, as sections of their export (`{ orders: [...] }`). Only what belongs to
+   * them, without staff names, internal keys or secrets.
+   */
+  export?(subject: DataSubject): Promise<Record<string, unknown>>;
+  /** Removes the person from the owner's records: entries and figures stay, the person goes. */
+  erase?(subject: DataSubject, reason: ErasureReason): Promise<void>;
+}
+
+/** Marks a provider as the owner of personal data in its module's collections. */
+export const OwnsPersonalData = DiscoveryService.createDecorator<void>();
+
+/** What an erased person is shown as wherever a name stood. */
+export const ANONYMOUS_NAME = 'Deleted customer';
+
+/** The spellings a Kenyan phone (+2547…) may have been typed with: +254…, 254…, 07…, 7…. */
+export function phoneSpellings(msisdn: string): string[] {
+  if (!/^\+254\d{9}$/.test(msisdn)) return [msisdn];
+  const local = msisdn.slice(4);
+  return [msisdn, msisdn.slice(1), `0${local}`, local];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Replaces the person's names, e-mails and phones (in any spelling: `0781 354 880` too) in a text
+ * with `ANONYMOUS_NAME`, for texts that mention them (an audit message, a stock movement's note).
+ */
+export function scrubText(text: string, subject: DataSubject): string {
+  let out = text;
+  const words = [...subject.names, ...subject.emails]
+    .map((w) => w.trim())
+    .filter((w) => w.length >= 2)
+    .sort((a, b) => b.length - a.length);
+  // Whole words only: a name "Al" leaves "cancelled" alone.
+  for (const word of words)
+    out = out.replace(
+      new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'giu'),
+      ANONYMOUS_NAME,
+    );
+  for (const phone of subject.phones) {
+    const local = phone.startsWith('+254') ? phone.slice(4) : phone.replace(/^\+/, '');
+    // The national digits with any blanks, dashes or dots between them, after +254, 254 or 0.
+    const digits = [...local].map(escapeRegExp).join('[\\s.-]*');
+    out = out.replace(
+      new RegExp(`(?<!\\d)(?:\\+?254[\\s.-]*|0)?${digits}(?!\\d)`, 'g'),
+      ANONYMOUS_NAME,
+    );
+  }
+  return out;
+}
+
+/**
+ * A provider declaring collections that hold nothing about people (products, zones, counters keyed
+ * by hashes…), for a module's `providers`: the privacy scan knows them as declared.
+ */
+export function holdsNoPersonalData(...names: string[]): new () => PersonalDataOwner {
+  @Injectable()
+  @OwnsPersonalData()
+  class NoPersonalData implements PersonalDataOwner {
+    readonly collections = Object.fromEntries(names.map((n) => [n, NO_PERSONAL_DATA]));
+  }
+  Object.defineProperty(NoPersonalData, 'name', { value: `NoPersonalData(${names.join(',')})` });
+  return NoPersonalData;
+}

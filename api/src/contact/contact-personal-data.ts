@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import {
+  OwnsPersonalData,
+  type DataSubject,
+  type PersonalDataOwner,
+} from '../common/personal-data';
+import { ContactRepository } from './contact.repository';
+
+/**
+ * Messages from the contact page: the sender's name, the e-mail they typed and their text. Not
+ * exported: the page is public, so an address typed there proves nothing about who sent it, and an
+ * export by address would hand anyone's messages to whoever signs up with it. Erased: the messages
+ * sent with the person's addresses are deleted (they are also pruned after their period).
+ */
+@Injectable()
+@OwnsPersonalData()
+export class ContactPersonalData implements PersonalDataOwner {
+  readonly collections = {
+    contact_messages: "the sender's name, typed e-mail, network address and message",
+  };
+
+  constructor(private readonly messages: ContactRepository) {}
+
+  async erase(subject: DataSubject): Promise<void> {
+    await this.messages.forgetSenders(subject.emails);
+  }
+}

@@ -1,0 +1,101 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { canonicalEmail, canonicalPhone } from '../common/identifiers';
+import { ANONYMOUS_NAME, type DataSubject, type ErasureReason } from '../common/personal-data';
+import { OrdersPersonalData, type PersonOrder } from '../orders/orders-personal-data';
+import type { UserView } from '../users/user.types';
+import { PersonalDataOwners } from './personal-data-owners';
+
+export const ERASURE_MESSAGES = {
+  openOrders: (numbers: string[]) =>
+    `Your account cannot be deleted while these orders are open: ${numbers.join(', ')}. Cancel them, or wait until they are completed.`,
+  openOrdersOfCustomer: (numbers: string[]) =>
+    `This customer cannot be deleted while these orders are open: ${numbers.join(', ')}. Cancel them, or wait until they are completed.`,
+} as const;
+
+function unique(values: string[]): string[] {
+  return [...new Set(values.filter(Boolean))];
+}
+
+/**
+ * Finds a person (an account, a guest by their canonical phone, the orders past retention) and
+ * has every owner of personal data forget them: a customer deleting their account, an admin
+ * deleting a customer, a guest's request, the retention sweep all go through here alike.
+ */
+@Injectable()
+export class Erasure {
+  constructor(
+    private readonly owners: PersonalDataOwners,
+    private readonly orders: OrdersPersonalData,
+  ) {}
+
+  /** An account and its orders as one person (their contacts as typed on each order too). */
+  async subjectOfAccount(user: UserView): Promise<{ subject: DataSubject; orders: PersonOrder[] }> {
+    const orders = await this.orders.ofAccount(user._id);
+    const typed = OrdersPersonalData.contactsOf(orders);
+    const subject: DataSubject = {
+      accountId: user._id,
+      orderIds: orders.map((o) => o._id),
+      purchaseNumbers: orders.map((o) => o.purchaseNumber),
+      phones: unique([
+        ...(user.phoneNumber ? [canonicalPhone(user.phoneNumber)] : []),
+        ...typed.phones,
+      ]),
+      emails: unique([canonicalEmail(user.email), ...typed.emails]),
+      names: unique([user.fullName, ...typed.names]).filter((n) => n !== ANONYMOUS_NAME),
+      otherIds: [],
+    };
+    return { subject, orders };
+  }
+
+  /**
+   * A guest: every order without an account given with this phone (E.164, however it was typed),
+   * the named order among them; `otherIds` their data requests.
+   */
+  async subjectOfGuest(
+    phone: string,
+    otherIds: string[] = [],
+  ): Promise<{ subject: DataSubject; orders: PersonOrder[] }> {
+    const orders = await this.orders.ofGuestPhone(phone);
+    return { subject: this.subjectOfOrders(orders, [phone], otherIds), orders };
+  }
+
+  subjectOfOrders(
+    orders: PersonOrder[],
+    phones: string[] = [],
+    otherIds: string[] = [],
+  ): DataSubject {
+    const typed = OrdersPersonalData.contactsOf(orders);
+    return {
+      accountId: null,
+      orderIds: orders.map((o) => o._id),
+      purchaseNumbers: orders.map((o) => o.purchaseNumber),
+      phones: unique([...phones, ...typed.phones]),
+      emails: unique(typed.emails),
+      names: unique(typed.names),
+      otherIds,
+    };
+  }
+
+  /** Refuses (409 `ORDERS_OPEN`) while one of the orders is not settled. */
+  refuseOpen(orders: PersonOrder[], message: (numbers: string[]) => string): void {
+    const open = OrdersPersonalData.open(orders);
+    if (open.length) throw new ConflictException({ message: message(open), code: 'ORDERS_OPEN' });
+  }
+
+  /** An account's erasure: refused while an order is open, then every owner forgets them. */
+  async eraseAccount(user: UserView, reason: 'account-deleted' | 'admin-deleted'): Promise<number> {
+    const { subject, orders } = await this.subjectOfAccount(user);
+    this.refuseOpen(
+      orders,
+      reason === 'account-deleted'
+        ? ERASURE_MESSAGES.openOrders
+        : ERASURE_MESSAGES.openOrdersOfCustomer,
+    );
+    await this.owners.erase(subject, reason);
+    return orders.length;
+  }
+
+  erase(subject: DataSubject, reason: ErasureReason): Promise<void> {
+    return this.owners.erase(subject, reason);
+  }
+}
