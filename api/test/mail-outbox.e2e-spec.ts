@@ -35,6 +35,8 @@ describe('mail outbox: one file per e-mail', () => {
           to: `shopper${i}@example.co.ke`,
           subject: 'Your order is on its way',
           text: `Message number ${i}`,
+          template: 'order-confirmation',
+          for: { accountId: null },
         }),
       ),
     );

@@ -2,6 +2,7 @@ import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
 import { dayAndMonth } from '../sms/sms-text';
+import { orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 const trackUrl = (storefrontUrl: string, order: OrderRecord) =>
@@ -29,6 +30,8 @@ export function depositMail(order: OrderRecord, storefrontUrl: string): MailMess
     to: order.guestInfo.email,
     subject: `Deposit received for your booking ${order.purchaseNumber}`,
     text,
+    template: 'booking-deposit',
+    for: orderMailFor(order),
   };
 }
 
@@ -66,5 +69,7 @@ export function balanceDueMail(
     subject: `Your seedlings are ready: balance due for booking ${order.purchaseNumber}`,
     text,
     link,
+    template: 'booking-balance-due',
+    for: orderMailFor(order),
   };
 }

@@ -1,6 +1,7 @@
 import { deliveryLine, formatMoney, lineItemName, NURSERY_COLLECTION } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
+import { orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
@@ -38,5 +39,12 @@ export function confirmationMail(order: OrderRecord, storefrontUrl: string): Mai
     '',
     'Seedling Propagation Centre, Kiambu',
   ].join('\n');
-  return { to: g.email, subject: `Your order ${order.purchaseNumber}`, text, link };
+  return {
+    to: g.email,
+    subject: `Your order ${order.purchaseNumber}`,
+    text,
+    link,
+    template: 'order-confirmation',
+    for: orderMailFor(order),
+  };
 }

@@ -1,6 +1,7 @@
 import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
+import { orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 /**
@@ -23,5 +24,7 @@ export function paidMail(order: OrderRecord, receiptUrl: string | undefined): Ma
     subject: `Payment received for your order ${order.purchaseNumber}`,
     text,
     link: receiptUrl,
+    template: 'order-paid',
+    for: orderMailFor(order),
   };
 }
