@@ -7,7 +7,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MailService } from '../src/mail/mail.service';
-import { bearer, UNTHROTTLED, uniqueEmail, type Session } from './support/identity';
+import {
+  bearer,
+  registerCustomer,
+  UNTHROTTLED,
+  uniqueEmail,
+  type Session,
+} from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld } from './support/shop-world';
@@ -35,6 +41,8 @@ describe('mail outbox: one file per e-mail', () => {
           to: `shopper${i}@example.co.ke`,
           subject: 'Your order is on its way',
           text: `Message number ${i}`,
+          template: 'order-confirmation',
+          for: { accountId: null },
         }),
       ),
     );
@@ -67,8 +75,11 @@ describe("order e-mails: no headers or links from a customer's text", () => {
   });
 
   it('strips control characters from names and addresses and renders no link from them', async () => {
+    // A signed-in customer's order greets with the name (a guest's greets with none).
+    const customer = await registerCustomer(t);
     const victim = uniqueEmail('victim');
     const placed = await placeOrder(t, [{ _id: productId, quantity: 1 }], {
+      token: customer.accessToken,
       guestInfo: guest({
         email: victim,
         fullName: 'X\r\nBcc: a@evil.example\r\n\r\nRefund: http://evil.example/r',

@@ -93,6 +93,8 @@ export class AuthService implements BeforeApplicationShutdown {
         `To sign in: ${site}/authenticate/login\n` +
         `If you forgot your password: ${site}/authenticate/forgotPassword\n\n` +
         'If it was not you, there is nothing to do.\n\nSeedling Propagation Centre, Kiambu',
+      template: 'account-exists',
+      for: { accountId: user._id },
     });
   }
 
@@ -162,6 +164,8 @@ export class AuthService implements BeforeApplicationShutdown {
         `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
         'If you did not ask for this, ignore this e-mail: your password stays as it is.\n\nSeedling Propagation Centre, Kiambu',
       link,
+      template: 'password-reset',
+      for: { accountId: user._id },
     });
   }
 

@@ -96,6 +96,9 @@ export class ContactService {
         '',
         `Read it in the back office, under Messages: ${this.config.backofficeUrl}`,
       ].join('\n'),
+      // The shop's copy, about the sender: erasing the sender erases it; no export shows it.
+      template: 'contact-copy',
+      for: { shop: true, about: m.email },
     });
     if (!sent)
       this.logger.warn(`The contact message ${m._id} was stored but not e-mailed to the shop`);
@@ -122,6 +125,10 @@ export class ContactService {
         '',
         'Seedling Propagation Centre, Kiambu',
       ].join('\n'),
+      // Sent to an address nobody verified, from a route that knows no account: for nobody, so
+      // no export shows it because the address was typed.
+      template: 'contact-received',
+      for: { accountId: null },
     });
     if (!sent) this.logger.warn(`The confirmation of contact message ${m._id} was not sent`);
   }

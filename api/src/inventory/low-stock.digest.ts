@@ -59,10 +59,14 @@ export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShut
     if (!products.length) return 0;
     if (!(await this.claims.claimOnce(`low-stock-digest:${day}`))) return 0;
     const recipients = await this.users.staffEmails();
-    const subject = `Low stock on ${day}: ${outCount} out of stock, ${lowCount} low`;
-    const text = digestText(products, this.config.backofficeUrl);
+    const digest = {
+      subject: `Low stock on ${day}: ${outCount} out of stock, ${lowCount} low`,
+      text: digestText(products, this.config.backofficeUrl),
+      template: 'low-stock-digest',
+      for: { shop: true },
+    } as const;
     let sent = 0;
-    for (const to of recipients) if (await this.mail.send({ to, subject, text })) sent += 1;
+    for (const to of recipients) if (await this.mail.send({ ...digest, to })) sent += 1;
     this.logger.log(`Sent the low-stock digest of ${day} to ${sent} people`);
     return sent;
   }

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MAIL_LOG_COLLECTION, maskEmail, type MailLogRecord } from './mail-log';
+import { mailLogRecord, maskEmail, type MailFor, type MailTemplate } from './mail-log';
+import { MailLogRepository } from './mail-log.repository';
 
 export interface MailMessage {
   to: string;
@@ -16,9 +15,14 @@ export interface MailMessage {
   html?: string;
   /**
    * The message's link (e.g. a reset link). Logged beside an outbox message in development only:
-   * anywhere else a log reader could use it to take over the account.
+   * anywhere else a log reader could use it to take over the account. A message with a link keeps
+   * no text in the mail log.
    */
   link?: string;
+  /** Which message this is, recorded with it (a reset's text is never kept). */
+  template: MailTemplate;
+  /** Whom it is sent for, recorded with it: only that account's data export shows it. */
+  for: MailFor;
 }
 
 /**
@@ -36,8 +40,8 @@ export class MailService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    /** Where each sent e-mail is recorded (the customer's data export); pruned by a TTL index. */
-    @Optional() @InjectConnection() private readonly connection?: Connection,
+    /** Where each sent e-mail is recorded, with whom it was for; pruned by a TTL index. */
+    private readonly log: MailLogRepository,
   ) {
     if (config.mail.smtpUrl) {
       this.transport = nodemailer.createTransport(config.mail.smtpUrl);
@@ -94,16 +98,13 @@ export class MailService {
     }
   }
 
-  /** Records the message sent (never its link); a failure to record never fails the send. */
+  /**
+   * Records the message sent and whom it was for (never its link, nor the text of a message that
+   * carries one); a failure to record never fails the send.
+   */
   private async record(message: MailMessage): Promise<void> {
-    if (!this.connection?.db) return;
     try {
-      await this.connection.db.collection<MailLogRecord>(MAIL_LOG_COLLECTION).insertOne({
-        to: message.to.toLowerCase(),
-        subject: message.subject,
-        text: message.text,
-        sentAt: new Date(),
-      });
+      await this.log.record(mailLogRecord(message, new Date()));
     } catch (error) {
       this.logger.warn(`Could not record a sent e-mail: ${(error as Error).message}`);
     }

@@ -2,6 +2,7 @@ import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
 import { dayAndMonth } from '../sms/sms-text';
+import { orderGreeting, orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 const trackUrl = (storefrontUrl: string, order: OrderRecord) =>
@@ -15,7 +16,7 @@ export function depositMail(order: OrderRecord, storefrontUrl: string): MailMess
   if (!b) return undefined;
   const balance = Math.max(0, order.totalAmount - order.amountPaid);
   const text = [
-    `Hello ${customerText(order.guestInfo.fullName, 80)},`,
+    orderGreeting(order),
     '',
     `We have received the deposit of ${formatMoney(order.amountPaid)} for your booking ${order.purchaseNumber}.`,
     `Your ${customerText(b.productName, 80)} seedlings are held for you; they are expected to be ready from ${dayAndMonth(b.readyOn)}.`,
@@ -29,6 +30,8 @@ export function depositMail(order: OrderRecord, storefrontUrl: string): MailMess
     to: order.guestInfo.email,
     subject: `Deposit received for your booking ${order.purchaseNumber}`,
     text,
+    template: 'booking-deposit',
+    for: orderMailFor(order),
   };
 }
 
@@ -46,7 +49,7 @@ export function balanceDueMail(
   const balance = Math.max(0, order.totalAmount - order.amountPaid);
   const link = trackUrl(storefrontUrl, order);
   const text = [
-    `Hello ${customerText(order.guestInfo.fullName, 80)},`,
+    orderGreeting(order),
     '',
     `Your ${customerText(b.productName, 80)} seedlings for booking ${order.purchaseNumber} are ready.`,
     `The balance of ${formatMoney(balance)} is due${b.balanceDueBy ? ` by ${dayAndMonth(b.balanceDueBy)}` : ''}. How to pay:`,
@@ -66,5 +69,7 @@ export function balanceDueMail(
     subject: `Your seedlings are ready: balance due for booking ${order.purchaseNumber}`,
     text,
     link,
+    template: 'booking-balance-due',
+    for: orderMailFor(order),
   };
 }

@@ -1,6 +1,7 @@
 import { deliveryLine, formatMoney, lineItemName, NURSERY_COLLECTION } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
+import { orderGreeting, orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
@@ -9,7 +10,7 @@ export function confirmationMail(order: OrderRecord, storefrontUrl: string): Mai
   const g = order.guestInfo;
   const address = [g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ');
   const text = [
-    `Hello ${customerText(g.fullName, 80)},`,
+    orderGreeting(order),
     '',
     `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
     '',
@@ -38,5 +39,12 @@ export function confirmationMail(order: OrderRecord, storefrontUrl: string): Mai
     '',
     'Seedling Propagation Centre, Kiambu',
   ].join('\n');
-  return { to: g.email, subject: `Your order ${order.purchaseNumber}`, text, link };
+  return {
+    to: g.email,
+    subject: `Your order ${order.purchaseNumber}`,
+    text,
+    link,
+    template: 'order-confirmation',
+    for: orderMailFor(order),
+  };
 }

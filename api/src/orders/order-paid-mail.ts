@@ -1,6 +1,7 @@
 import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
+import { orderGreeting, orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 /**
@@ -11,7 +12,7 @@ export function paidMail(order: OrderRecord, receiptUrl: string | undefined): Ma
   const p = order.paymentDetails;
   const method = order.paymentMethod === 'Mpesa' ? 'M-Pesa' : (order.paymentMethod ?? '');
   const text = [
-    `Hello ${customerText(order.guestInfo.fullName, 80)},`,
+    orderGreeting(order),
     '',
     `We have received your payment of ${formatMoney(p?.amount ?? order.totalAmount)} for order ${order.purchaseNumber}${method ? ` (${method}${p?.transactionCode ? ` ${customerText(p.transactionCode, 40)}` : ''})` : ''}.`,
     '',
@@ -23,5 +24,7 @@ export function paidMail(order: OrderRecord, receiptUrl: string | undefined): Ma
     subject: `Payment received for your order ${order.purchaseNumber}`,
     text,
     link: receiptUrl,
+    template: 'order-paid',
+    for: orderMailFor(order),
   };
 }

@@ -169,6 +169,8 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
         to: o.guestInfo.email,
         subject: `Your order ${o.purchaseNumber} is ready for collection`,
         text: 'Come and collect it.',
+        template: 'order-confirmation',
+        for: { accountId: o.placedBy, orderId: o._id },
       }),
     };
     const customer: Principal = { id: 'c1', role: 'customer', fullName: 'Wanjiru Kamau' };

@@ -3,12 +3,14 @@
  * version of the API expects, idempotently; run once on every deploy, before the API starts (the
  * compose file's `migrate` service). Today: sale units (every product gets its single seedling),
  * the orders' search keys (every order gets the keys its contact is found by), and the money ledger
- * (every shilling older orders, refunds and paybill payments record becomes an entry).
+ * (every shilling older orders, refunds and paybill payments record becomes an entry), and the mail
+ * log (no old record keeps the text of a message that carried a link, a password reset's above all).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
+import { migrateMailLogSecrets } from '../mail/migrations/mail-log-secrets.migration';
 import { migrateMoneyLedger } from '../money/migrations/money-ledger.migration';
 import { migrateContactKeys } from '../orders/migrations/contact-keys.migration';
 
@@ -32,6 +34,10 @@ async function main(): Promise<void> {
     );
     // What the old records say that the ledger cannot hold as it is: for a person to check.
     for (const note of money.notes) console.log(`[migrate] money ledger: CHECK ${note}`);
+    const mailLog = await migrateMailLogSecrets(connection.db!);
+    console.log(
+      `[migrate] mail log: the text of ${mailLog.stripped} old message(s) that carried a link removed`,
+    );
   } finally {
     await connection.close();
   }

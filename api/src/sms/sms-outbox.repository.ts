@@ -12,6 +12,8 @@ export interface SmsRecord {
   /** `order:<orderId>:<event>`: the key that lets each event be sent at most once. */
   _id: string;
   orderId: string;
+  /** The account the order is for (its `placedBy`); null for a guest's order. */
+  accountId: string | null;
   purchaseNumber: string;
   event: OrderSmsEvent;
   to: string;
@@ -36,6 +38,12 @@ export class SmsOutboxRepository implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.outbox()
       .createIndex({ status: 1, nextTryAt: 1 })
+      .catch(() => undefined);
+    await this.outbox()
+      .createIndex({ orderId: 1 })
+      .catch(() => undefined);
+    await this.outbox()
+      .createIndex({ accountId: 1 })
       .catch(() => undefined);
   }
 
@@ -94,6 +102,28 @@ export class SmsOutboxRepository implements OnModuleInit {
 
   findByOrder(orderId: string): Promise<SmsRecord[]> {
     return this.outbox().find({ orderId }).sort({ createdAt: 1 }).toArray();
+  }
+
+  /** Every message recorded for these orders, oldest first (a person's data export). */
+  forOrders(orderIds: readonly string[]): Promise<SmsRecord[]> {
+    if (!orderIds.length) return Promise.resolve([]);
+    return this.outbox()
+      .find({ orderId: { $in: [...orderIds] } })
+      .sort({ createdAt: 1 })
+      .toArray();
+  }
+
+  /** Deletes the messages of these orders and of this account; answers how many. */
+  async eraseFor(person: {
+    accountId?: string | null;
+    orderIds?: readonly string[];
+  }): Promise<number> {
+    const or: mongo.Filter<SmsRecord>[] = [];
+    if (person.accountId) or.push({ accountId: person.accountId });
+    if (person.orderIds?.length) or.push({ orderId: { $in: [...person.orderIds] } });
+    if (!or.length) return 0;
+    const { deletedCount } = await this.outbox().deleteMany({ $or: or });
+    return deletedCount;
   }
 
   private outbox(): mongo.Collection<SmsRecord> {

@@ -15,6 +15,6 @@ import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
     SmsBudgets,
     { provide: SMS_GATEWAY, inject: [APP_CONFIG], useFactory: (c: AppConfig) => smsGatewayFor(c) },
   ],
-  exports: [SmsService, SMS_GATEWAY],
+  exports: [SmsService, SmsOutboxRepository, SMS_GATEWAY],
 })
 export class SmsModule {}

@@ -81,6 +81,7 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
       const inserted = await this.outbox.insertOnce({
         _id: id,
         orderId: order._id,
+        accountId: order.placedBy ?? null,
         purchaseNumber: order.purchaseNumber,
         event,
         to: to ?? order.guestInfo.phoneNumber,

@@ -33,6 +33,11 @@ export class BudgetAlerts {
       const day = shopDay(now);
       if (!(await this.claims.claimOnce(`budget-alert:${budget.name}:${day}`))) return 0;
       this.logger.warn(`${what.subject} (${budget.limit} on ${day})`);
+      const alert = {
+        subject: `${what.subject} for ${day}`,
+        template: 'budget-alert',
+        for: { shop: true },
+      } as const;
       const text = [
         'Hello,',
         '',
@@ -46,7 +51,7 @@ export class BudgetAlerts {
       ].join('\n');
       let told = 0;
       for (const to of await this.users.staffEmails())
-        if (await this.mail.send({ to, subject: `${what.subject} for ${day}`, text })) told += 1;
+        if (await this.mail.send({ ...alert, to, text })) told += 1;
       return told;
     } catch (error) {
       this.logger.error(`Could not tell the shop a budget ran out: ${(error as Error).message}`);
