@@ -190,6 +190,8 @@ export class OrdersPersonalData implements PersonalDataOwner {
           // The search finds an erased order only by what it still shows.
           contactKeys: contactKeysOf({ fullName: ANONYMOUS_NAME }),
         },
+        // A settled order holds no slot of the open-order caps; their names key the person.
+        $unset: { holdSlots: '' },
       },
       { timestamps: false },
     );

@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { UsersModule } from '../users/users.module';
 import { SmsBudgets } from './sms-budgets';
 import { SmsOutboxRepository } from './sms-outbox.repository';
+import { SmsPersonalData } from './sms-personal-data';
 import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
 
 @Global()
@@ -13,6 +14,7 @@ import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
     SmsService,
     SmsOutboxRepository,
     SmsBudgets,
+    SmsPersonalData,
     { provide: SMS_GATEWAY, inject: [APP_CONFIG], useFactory: (c: AppConfig) => smsGatewayFor(c) },
   ],
   exports: [SmsService, SmsOutboxRepository, SMS_GATEWAY],
