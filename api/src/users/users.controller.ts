@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answer, Answered, said } from '../common/answer';
 import { Auth } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
@@ -87,8 +87,12 @@ export class UsersController {
 
   @Delete('user/delete/:id')
   @Auth('admin')
-  @ApiOperation({ summary: 'Delete a customer for good (their past orders stay)' })
+  @ApiOperation({
+    summary:
+      'Delete a customer for good: the same erasure as their own (their past orders stay, without them); refused while an order is open',
+  })
   @Answer('User deleted successfully', UserResponseDto)
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Orders still open (ORDERS_OPEN)' })
   async remove(
     @CurrentUser() actor: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
