@@ -211,6 +211,20 @@ describe('privacy: notice, my data, deletion, guest requests, consent', () => {
       expect(file.consents.history).toEqual([
         expect.objectContaining({ granted: true, source: 'profile' }),
       ]);
+      // No staff member's name, no internal key (issue 39): who recorded the payment or the
+      // refund is the shop's, the search and hold keys and receipt keys are the shop's internals.
+      for (const internal of [
+        world.staff.user.fullName,
+        world.staff.user.email,
+        'completedByName',
+        'refundedByName',
+        'requestedByName',
+        'contactKeys',
+        'holdSlots',
+        'receiptKey',
+        'moneyCredits',
+      ])
+        expect(res.text).not.toContain(internal);
       for (const foreign of [
         theirs.purchaseNumber,
         theirs.guestInfo.email,
