@@ -3,12 +3,15 @@
  * version of the API expects, idempotently; run once on every deploy, before the API starts (the
  * compose file's `migrate` service). Today: sale units (every product gets its single seedling),
  * the orders' search keys (every order gets the keys its contact is found by), and the money ledger
- * (every shilling older orders, refunds and paybill payments record becomes an entry).
+ * (every shilling older orders, refunds and paybill payments record becomes an entry), and the
+ * personal keys (orders' open-order cap slots named by a keyed hash of the phone or e-mail, not in
+ * clear; limit counters keyed in clear deleted, so their counts start again).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
+import { migratePersonalKeys } from '../common/migrations/personal-keys.migration';
 import { migrateMoneyLedger } from '../money/migrations/money-ledger.migration';
 import { migrateContactKeys } from '../orders/migrations/contact-keys.migration';
 
@@ -32,6 +35,10 @@ async function main(): Promise<void> {
     );
     // What the old records say that the ledger cannot hold as it is: for a person to check.
     for (const note of money.notes) console.log(`[migrate] money ledger: CHECK ${note}`);
+    const personal = await migratePersonalKeys(connection.db!, config);
+    console.log(
+      `[migrate] personal keys: ${personal.orders} order(s) given hashed cap slots (${personal.renumbered} renumbered); ${personal.counters} limit counter(s) and ${personal.rateLimitSlots} rate-limit slot(s) keyed in clear deleted, their counts start again`,
+    );
   } finally {
     await connection.close();
   }
