@@ -29,6 +29,9 @@ function newPhone() {
   };
 }
 let hostSeq = randomBytes(1).readUInt8() % 200;
+/** What owned a guest's Idempotency-Keys before: a plain SHA-256 of the phone and e-mail. */
+const oldGuestOwner = (e164: string, email: string) =>
+  createHash('sha256').update(`${e164}\n${email}`).digest('hex').slice(0, 32);
 const newAddress = () => `10.39.${hostSeq++ % 250}.${1 + (seq % 250)}`;
 
 describe('personal keys in limit counters and hold slots', () => {
@@ -47,15 +50,12 @@ describe('personal keys in limit counters and hold slots', () => {
   }, 60_000);
   afterAll(() => s.close());
 
-  function order(phoneNumber: string, email: string, from: string) {
-    return s.t
-      .http()
-      .post('/api/orders')
-      .set('X-Forwarded-For', from)
-      .send({
-        guestInfo: { ...DELIVERY, phoneNumber, email },
-        products: [{ _id: productId, quantity: 1 }],
-      });
+  function order(phoneNumber: string, email: string, from: string, key?: string) {
+    const req = s.t.http().post('/api/orders').set('X-Forwarded-For', from);
+    return (key ? req.set('Idempotency-Key', key) : req).send({
+      guestInfo: { ...DELIVERY, phoneNumber, email },
+      products: [{ _id: productId, quantity: 1 }],
+    });
   }
 
   async function holdSlotsOf(purchaseNumber: string): Promise<string[]> {
@@ -66,7 +66,7 @@ describe('personal keys in limit counters and hold slots', () => {
   /** Every text of these collections' documents (and of the orders' slots) holding a needle. */
   async function findings(needles: string[]): Promise<string[]> {
     const texts: string[] = [];
-    for (const name of [QUOTA_COLLECTION, RATE_LIMIT_COLLECTION])
+    for (const name of [QUOTA_COLLECTION, RATE_LIMIT_COLLECTION, 'order_idempotency'])
       for (const doc of await db().collection(name).find().toArray())
         texts.push(`${name}: ${JSON.stringify(doc)}`);
     for (const doc of await db()
@@ -86,7 +86,8 @@ describe('personal keys in limit counters and hold slots', () => {
 
     it('is refused a third open unpaid order by the same phone or e-mail, however typed', async () => {
       for (const [i, typed] of [phone.spellings[0]!, phone.spellings[1]!].entries()) {
-        const res = await order(typed, i ? email.toUpperCase() : email, address).expect(201);
+        const key = `checkout-${randomBytes(6).toString('hex')}`;
+        const res = await order(typed, i ? email.toUpperCase() : email, address, key).expect(201);
         placed.push(res.body.order.purchaseNumber as string);
       }
       // The same phone typed two other ways, with e-mails of its own: the phone's cap refuses.
@@ -134,12 +135,12 @@ describe('personal keys in limit counters and hold slots', () => {
 
       const local = email.slice(0, email.indexOf('@'));
       expect(await findings([...phone.spellings, email, local, address])).toEqual([]);
-      // Nor the rate limiter's unkeyed digest of the route and whom it counts, which anyone who
-      // knows the e-mail or the address could compute (the throttler's default key).
+      // Nor an unkeyed digest anyone who knows the e-mail, the address or the phone could compute:
+      // the rate limiter's default key of the route and whom it counts, a guest's key owner.
       const unkeyed = [`account-email:${email}`, `auth-ip:${address}`].map((tracker) =>
         createHash('sha256').update(`AuthController-login-${tracker}`).digest('hex'),
       );
-      expect(await findings(unkeyed)).toEqual([]);
+      expect(await findings([...unkeyed, oldGuestOwner(phone.e164, email)])).toEqual([]);
     });
   });
 
@@ -188,7 +189,14 @@ describe('personal keys in limit counters and hold slots', () => {
       const hashedCounters = (await counters()).filter((id) => !/\+254|@/.test(id));
 
       const migrated = await migratePersonalKeys(db(), s.t.config);
-      expect(migrated).toEqual({ orders: 1, renumbered: 0, counters: 2, rateLimitSlots: 1 });
+      expect(migrated).toEqual({
+        orders: 1,
+        renumbered: 0,
+        counters: 2,
+        rateLimitSlots: 1,
+        guestKeys: 0,
+        guestKeysDeleted: 0,
+      });
       expect(await holdSlotsOf(first)).toEqual(hashed);
       expect(await findings([...phone.spellings, email, address])).toEqual([]);
       // The counters the API keyed by hash are kept.
@@ -203,6 +211,8 @@ describe('personal keys in limit counters and hold slots', () => {
         renumbered: 0,
         counters: 0,
         rateLimitSlots: 0,
+        guestKeys: 0,
+        guestKeysDeleted: 0,
       });
     });
 
@@ -232,6 +242,29 @@ describe('personal keys in limit counters and hold slots', () => {
       expect(beforeSlots.filter((slot) => sinceSlots.includes(slot))).toEqual([]);
       // Both still count: the phone's cap of 2 is full.
       await order(phone.spellings[2]!, uniqueEmail('other'), newAddress()).expect(409);
+    });
+
+    it("moves a guest's Idempotency-Key to the keyed owner: a retry after the deploy finds its order", async () => {
+      const phone = newPhone();
+      const email = uniqueEmail('retry');
+      const key = `checkout-${randomBytes(6).toString('hex')}`;
+      const placed = (await order(phone.spellings[0]!, email, newAddress(), key).expect(201)).body
+        .order as { _id: string };
+      const keys = db().collection<{ key: string; orderId: string | null }>('order_idempotency');
+      const old = `guest-${oldGuestOwner(phone.e164, email)}:${key}`;
+      await keys.updateOne({ orderId: placed._id }, { $set: { key: old } });
+      // A key whose order no longer gives its owner (the guest was erased): no retry can match it.
+      const stray = `guest-${randomBytes(16).toString('hex')}:${key}`;
+      await keys.insertOne({ key: stray, orderId: placed._id });
+
+      expect(await migratePersonalKeys(db(), s.t.config)).toMatchObject({
+        guestKeys: 1,
+        guestKeysDeleted: 1,
+      });
+      expect(await keys.countDocuments({ key: { $in: [old, stray] } })).toBe(0);
+      const retry = await order(phone.spellings[0]!, email, newAddress(), key).expect(200);
+      expect(retry.body.order._id).toBe(placed._id);
+      expect(await findings([oldGuestOwner(phone.e164, email), email])).toEqual([]);
     });
   });
 });

@@ -5,7 +5,8 @@
  * the orders' search keys (every order gets the keys its contact is found by), and the money ledger
  * (every shilling older orders, refunds and paybill payments record becomes an entry), and the
  * personal keys (orders' open-order cap slots named by a keyed hash of the phone or e-mail, not in
- * clear; limit counters keyed in clear deleted, so their counts start again).
+ * clear; limit counters keyed in clear deleted, so their counts start again; guests' Idempotency-Keys
+ * owned by the keyed hash).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     for (const note of money.notes) console.log(`[migrate] money ledger: CHECK ${note}`);
     const personal = await migratePersonalKeys(connection.db!, config);
     console.log(
-      `[migrate] personal keys: ${personal.orders} order(s) given hashed cap slots (${personal.renumbered} renumbered); ${personal.counters} limit counter(s) and ${personal.rateLimitSlots} rate-limit slot(s) keyed in clear deleted, their counts start again`,
+      `[migrate] personal keys: ${personal.orders} order(s) given hashed cap slots (${personal.renumbered} renumbered); ${personal.counters} limit counter(s) and ${personal.rateLimitSlots} rate-limit slot(s) keyed in clear deleted, their counts start again; ${personal.guestKeys} guest Idempotency-Key(s) moved to the keyed owner, ${personal.guestKeysDeleted} no longer theirs deleted`,
     );
   } finally {
     await connection.close();

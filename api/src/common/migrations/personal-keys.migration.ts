@@ -1,5 +1,9 @@
-import type { Db, ObjectId } from 'mongodb';
+import { createHash } from 'node:crypto';
+import type { Db } from 'mongodb';
+import { Types } from 'mongoose';
 import type { AppConfig } from '../../config/app-config';
+import { guestKeyOwner } from '../../orders/order-idempotency';
+import { canonicalEmail, canonicalPhone } from '../identifiers';
 import { isDuplicateKeyError } from '../mongo-errors';
 import { escapeRegExp } from '../pagination';
 import { isPersonalKey, personalKeys, type PersonalKey } from '../personal-key';
@@ -15,6 +19,9 @@ export interface PersonalKeysMigration {
   /** Limit counters and rate-limit slots keyed in clear, deleted (those counts start again). */
   counters: number;
   rateLimitSlots: number;
+  /** Guests' Idempotency-Keys renamed to the keyed owner, and those deleted (no longer theirs). */
+  guestKeys: number;
+  guestKeysDeleted: number;
 }
 
 const BATCH = 1000;
@@ -28,8 +35,10 @@ const ATTEMPTS = 5;
  * account or a network in clear. This renames every order's slots (`phone:+254…#2`) to the keyed
  * hash the API now writes (`phone:<hash>#2`, personal-key.ts; the same secret, from JWT_SECRET), so
  * they still count against the caps, and deletes the counters and rate-limit slots keyed in clear:
- * they only count the current window, so those counts start again. Idempotent: a hashed name is
- * left as it is, each rename is conditional on the slots it read, and a second run finds nothing.
+ * they only count the current window, so those counts start again. A guest's Idempotency-Keys,
+ * owned by a plain SHA-256 of their phone and e-mail, move to the keyed owner their order's contact
+ * gives, so a retry across the deploy still finds its order. Idempotent: a hashed name is left as
+ * it is, each rename is conditional on what it read, and a second run finds nothing.
  */
 export async function migratePersonalKeys(
   db: Db,
@@ -41,8 +50,10 @@ export async function migratePersonalKeys(
     renumbered: 0,
     counters: 0,
     rateLimitSlots: 0,
+    guestKeys: 0,
+    guestKeysDeleted: 0,
   };
-  const orders = db.collection<{ _id: ObjectId; holdSlots?: string[] }>('orders');
+  const orders = db.collection<{ _id: Types.ObjectId; holdSlots?: string[] }>('orders');
   const cursor = orders.find({ holdSlots: { $exists: true } }, { projection: { holdSlots: 1 } });
   for await (const order of cursor) {
     const slots = order.holdSlots ?? [];
@@ -52,6 +63,7 @@ export async function migratePersonalKeys(
     result.renumbered += renamed.renumbered;
   }
 
+  Object.assign(result, await migrateGuestKeys(db, personalKey));
   result.counters = await deleteClear(
     db,
     QUOTA_COLLECTION,
@@ -80,11 +92,11 @@ function keyOf(slot: string): string {
  */
 async function renameSlots(
   db: Db,
-  id: ObjectId,
+  id: Types.ObjectId,
   read: string[],
   personalKey: PersonalKey,
 ): Promise<{ done: boolean; renumbered: number }> {
-  const orders = db.collection<{ _id: ObjectId; holdSlots?: string[] }>('orders');
+  const orders = db.collection<{ _id: Types.ObjectId; holdSlots?: string[] }>('orders');
   let slots = read.map((s) => {
     const key = keyOf(s);
     return isPersonalKey(key) ? s : `${personalKey(key)}${s.slice(key.length)}`;
@@ -126,6 +138,63 @@ async function renameSlots(
       return slotName(key, n);
     });
   }
+}
+
+/** A guest's Idempotency-Key before: `guest-<32 hex>:<the client's key>`. */
+const OLD_GUEST_KEY = /^guest-([0-9a-f]{32}):/;
+
+/**
+ * Renames the guests' Idempotency-Keys of placed orders whose contact still gives the old owner;
+ * deletes those it no longer gives (erased, or edited: no retry can match them). A key without an
+ * order yet is a placement under way or dead, left to its release and its day's expiry.
+ */
+async function migrateGuestKeys(
+  db: Db,
+  personalKey: PersonalKey,
+): Promise<Pick<PersonalKeysMigration, 'guestKeys' | 'guestKeysDeleted'>> {
+  const keys = db.collection<{ _id: Types.ObjectId; key: string; orderId: string | null }>(
+    'order_idempotency',
+  );
+  const orders = db.collection<{ _id: Types.ObjectId; guestInfo?: Record<string, unknown> }>(
+    'orders',
+  );
+  let guestKeys = 0;
+  let guestKeysDeleted = 0;
+  for await (const doc of keys.find({
+    key: { $regex: OLD_GUEST_KEY.source },
+    orderId: { $ne: null },
+  })) {
+    const oldOwner = OLD_GUEST_KEY.exec(doc.key)?.[1];
+    if (!oldOwner || !doc.orderId || !Types.ObjectId.isValid(doc.orderId)) continue;
+    const order = await orders.findOne(
+      { _id: new Types.ObjectId(doc.orderId) },
+      { projection: { guestInfo: 1 } },
+    );
+    const contact = {
+      phoneNumber: String(order?.guestInfo?.phoneNumber ?? ''),
+      email: String(order?.guestInfo?.email ?? ''),
+    };
+    const owner = createHash('sha256')
+      .update(`${canonicalPhone(contact.phoneNumber)}\n${canonicalEmail(contact.email)}`)
+      .digest('hex')
+      .slice(0, 32);
+    const renamed = `${guestKeyOwner(personalKey, contact)}${doc.key.slice(doc.key.indexOf(':'))}`;
+    try {
+      if (order && owner === oldOwner) {
+        const res = await keys.updateOne(
+          { _id: doc._id, key: doc.key },
+          { $set: { key: renamed } },
+        );
+        guestKeys += res.modifiedCount;
+        continue;
+      }
+    } catch (error) {
+      // A retry since the new API started claimed the new name: that one answers now.
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    guestKeysDeleted += (await keys.deleteOne({ _id: doc._id, key: doc.key })).deletedCount;
+  }
+  return { guestKeys, guestKeysDeleted };
 }
 
 /** Deletes the documents of a collection whose key (read from the `_id`) is not hashed. */
