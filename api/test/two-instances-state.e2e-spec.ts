@@ -6,12 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import mongoose, { type Connection } from 'mongoose';
 import { CatalogSync } from '../src/catalog/read-model/catalogue-sync';
+import { personalKeys } from '../src/common/personal-key';
 import { MongoThrottlerStorage, RATE_LIMIT_COLLECTION } from '../src/common/rate-limit.store';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { serverUri } from './support/test-app';
 
 describe('shared state of several API instances', () => {
   let connection: Connection;
+  /** Both instances derive it from the JWT_SECRET they share. */
+  const personalKey = personalKeys({ jwt: { accessSecret: randomBytes(32).toString('hex') } });
 
   beforeAll(async () => {
     const name = `e2e_shared_state_${randomBytes(3).toString('hex')}`;
@@ -24,8 +27,8 @@ describe('shared state of several API instances', () => {
 
   describe('rate-limit counters (MongoThrottlerStorage)', () => {
     it('lets exactly `limit` of 200 concurrent requests through two instances', async () => {
-      const a = new MongoThrottlerStorage(connection);
-      const b = new MongoThrottlerStorage(connection);
+      const a = new MongoThrottlerStorage(connection, personalKey);
+      const b = new MongoThrottlerStorage(connection, personalKey);
       const key = `client-${randomBytes(4).toString('hex')}`;
       const limit = 50;
       const started = Date.now();
@@ -44,13 +47,13 @@ describe('shared state of several API instances', () => {
       }
       const slots = await connection
         .collection(RATE_LIMIT_COLLECTION)
-        .countDocuments({ _id: { $regex: `^orders:${key}:` } } as object);
+        .countDocuments({ _id: { $regex: `^orders:${personalKey(key)}:` } } as object);
       expect(slots).toBe(limit + 1);
       console.log(`rate limit: 200 concurrent requests over two instances in ${elapsed} ms`);
     });
 
     it('counts each client and each named limit on its own', async () => {
-      const store = new MongoThrottlerStorage(connection);
+      const store = new MongoThrottlerStorage(connection, personalKey);
       const one = `client-${randomBytes(4).toString('hex')}`;
       const two = `client-${randomBytes(4).toString('hex')}`;
       for (let i = 0; i < 3; i++) await store.increment(one, 60_000, 3, 60_000, 'auth');

@@ -1,9 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { Global, Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { addDays, shopDay, startOfShopDay } from '../reports/shop-time';
 import { isDuplicateKeyError } from './mongo-errors';
+import { personalKeys, type PersonalKey } from './personal-key';
 
 /**
  * Every limit of the API ("at most N per key") is claimed here, in the same database step as what
@@ -13,11 +16,13 @@ import { isDuplicateKeyError } from './mongo-errors';
  * - `QuotaService.take`: at most `limit` a window (an hour, a shop day, ten minutes…). One counter
  *   document per limit, key and window; the claim is one conditional `$inc` (`n < limit`) with
  *   upsert on the counter's unique `_id`, so the database hands out exactly `limit` units whatever
- *   the concurrency or the number of API instances.
+ *   the concurrency or the number of API instances. The counter names the key by its keyed hash
+ *   (personal-key.ts), never in clear.
  * - `holdSlots`: at most `limit` documents holding a key at once (open unpaid orders). The holder
  *   carries slot names `<key>#<n>` (n ≤ limit) under a unique index whose partial filter says when
  *   a document holds; inserting the holder claims its slots, and the holder's own state change
- *   (paid, confirmed, cancelled) frees them in the same write.
+ *   (paid, confirmed, cancelled) frees them in the same write. The caller gives keys already
+ *   hashed.
  */
 
 /** A limit on how often something happens for one key. */
@@ -60,8 +65,14 @@ function windowOf(per: WindowLimit['per'], now: Date): { id: string; end: Date }
 @Injectable()
 export class QuotaService implements OnModuleInit {
   private readonly logger = new Logger('Quota');
+  private readonly personalKey: PersonalKey;
 
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.personalKey = personalKeys(config);
+  }
 
   async onModuleInit(): Promise<void> {
     // Only tidies up past windows (their ids name the window, so a late removal changes no count).
@@ -78,7 +89,7 @@ export class QuotaService implements OnModuleInit {
     const ticket: string[] = [];
     for (const claim of claims) {
       const window = windowOf(claim.limit.per, now);
-      const id = `${claim.limit.name}:${claim.key}:${window.id}`;
+      const id = this.counterId(claim.limit, claim.key, window.id);
       if (await this.takeOne(id, claim.limit.limit, window.end)) {
         ticket.push(id);
         continue;
@@ -102,9 +113,14 @@ export class QuotaService implements OnModuleInit {
   /** How many units of this key's current window are taken (for tests and reports, never to decide). */
   async used(limit: WindowLimit, key: string, now = new Date()): Promise<number> {
     const doc = await this.counters().findOne({
-      _id: `${limit.name}:${key}:${windowOf(limit.per, now).id}`,
+      _id: this.counterId(limit, key, windowOf(limit.per, now).id),
     });
     return doc?.n ?? 0;
+  }
+
+  /** `<limit>:<keyed hash of the key>:<window>`: whom the counter counts is not in clear. */
+  private counterId(limit: WindowLimit, key: string, window: string): string {
+    return `${limit.name}:${this.personalKey(key)}:${window}`;
   }
 
   private async takeOne(id: string, limit: number, expiresAt: Date): Promise<boolean> {

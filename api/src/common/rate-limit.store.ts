@@ -2,8 +2,12 @@ import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from './mongo-errors';
+import type { PersonalKey } from './personal-key';
 
-/** One document per counted request: `_id` is `<limit>:<client key>:<window>:<n>`. */
+/**
+ * One document per counted request: `_id` is `<limit>:<client key>:<window>:<n>`, the client key
+ * (the route and the address or account it counts) as its keyed hash, never in clear.
+ */
 interface SlotDoc {
   _id: string;
   /** `<limit>:<client key>:<window>:`, to count a window's slots. */
@@ -32,6 +36,7 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
 
   constructor(
     private readonly connection: Connection,
+    private readonly personalKey: PersonalKey,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -46,7 +51,7 @@ export class MongoThrottlerStorage implements ThrottlerStorage {
     const now = this.now();
     const window = Math.floor(now / ttl);
     const windowEnd = (window + 1) * ttl;
-    const prefix = `${throttlerName}:${key}:${window}:`;
+    const prefix = `${throttlerName}:${this.personalKey(key)}:${window}:`;
     this.maybeForget(now);
 
     // Slot numbers are handed out here before any await, so this instance's concurrent requests

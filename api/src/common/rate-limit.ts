@@ -21,6 +21,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { Connection } from 'mongoose';
 import { ErrorResponseDto } from './error-response.dto';
 import { canonicalEmail, clientNetwork } from './identifiers';
+import { personalKeys } from './personal-key';
 import { MongoThrottlerStorage } from './rate-limit.store';
 
 const LIMITS = ['auth', 'tracking', 'orders', 'uploads', 'account', 'contact'] as const;
@@ -106,7 +107,7 @@ export function RateLimit(name: RateLimitName, options: { perAccount?: boolean }
         })),
         errorMessage: RATE_LIMITED_MESSAGE,
         // Counted in the shared database, so several API instances enforce one limit together.
-        storage: new MongoThrottlerStorage(connection),
+        storage: new MongoThrottlerStorage(connection, personalKeys(config)),
       }),
     }),
   ],

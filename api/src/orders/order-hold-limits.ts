@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException, Inject, Injectable } from '@nestjs/common';
 import { canonicalEmail, canonicalPhone, clientNetwork } from '../common/identifiers';
+import { personalKeys, type PersonalKey } from '../common/personal-key';
 import { holdSlots, type HoldDimension } from '../common/quota';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -36,14 +37,19 @@ export const HOLD_BLOCK_UNITS = 100;
  *   counted in blocks of 100 (rounded up): many honest shoppers behind one carrier address (CGNAT) each order,
  *   while one machine inventing phones and e-mails cannot hold more than that.
  * Each cap is a set of slots the order itself holds (`holdSlots`): claimed by inserting the order,
- * freed by the write that pays, confirms (moves on from Pending), cancels or expires it.
+ * freed by the write that pays, confirms (moves on from Pending), cancels or expires it. A slot
+ * names its phone, e-mail, account or network by the keyed hash (`phone:<hash>#1`), never in clear.
  */
 @Injectable()
 export class OrderHoldLimits {
+  private readonly personalKey: PersonalKey;
+
   constructor(
     private readonly orders: OrdersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.personalKey = personalKeys(config);
+  }
 
   /**
    * Refuses (400) an order over the unit limits, counted in seedlings (`seedlings` per unit of a
@@ -104,7 +110,7 @@ export class OrderHoldLimits {
 
   private dimensions(source: OrderSource, units: number): HoldDimension[] {
     const { maxOpenUnpaid, maxUnpaidUnitsPerAddress } = this.config.orders;
-    const perPerson = (key: string) => ({ key, limit: maxOpenUnpaid });
+    const perPerson = (key: string) => ({ key: this.personalKey(key), limit: maxOpenUnpaid });
     return [
       perPerson(`phone:${canonicalPhone(source.phoneNumber)}`),
       perPerson(`email:${canonicalEmail(source.email)}`),
@@ -112,7 +118,7 @@ export class OrderHoldLimits {
       ...(source.clientAddress
         ? [
             {
-              key: `net:${clientNetwork(source.clientAddress)}`,
+              key: this.personalKey(`net:${clientNetwork(source.clientAddress)}`),
               limit: Math.ceil(maxUnpaidUnitsPerAddress / HOLD_BLOCK_UNITS),
               count: Math.max(1, Math.ceil(units / HOLD_BLOCK_UNITS)),
             },

@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
-import { ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import {
+  ConflictException,
+  Inject,
+  Injectable,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { canonicalEmail, canonicalPhone } from '../common/identifiers';
+import { personalKeys, type PersonalKey } from '../common/personal-key';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrderIdempotency } from './schemas/order.schema';
@@ -11,15 +19,33 @@ import { OrderIdempotency } from './schemas/order.schema';
 export type KeyClaim = { key?: string; replay?: undefined } | { replay: OrderRecord };
 
 /**
+ * Whose Idempotency-Keys a guest's are: their phone and e-mail, by the keyed hash (`guest:<hash>`),
+ * so the stored key names nobody.
+ */
+export function guestKeyOwner(
+  personalKey: PersonalKey,
+  contact: { phoneNumber: string; email: string },
+): string {
+  return personalKey(
+    `guest:${canonicalPhone(contact.phoneNumber)}\n${canonicalEmail(contact.email)}`,
+  );
+}
+
+/**
  * Idempotency-Key for placing orders: the same key and the same order answer the order placed the
  * first time; the same key for another order is refused (422); a key still being placed is 409.
  */
 @Injectable()
 export class PlacementKeys {
+  private readonly personalKey: PersonalKey;
+
   constructor(
     private readonly orders: OrdersRepository,
     @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.personalKey = personalKeys(config);
+  }
 
   async claim(
     idempotencyKey: string | undefined,
@@ -29,12 +55,7 @@ export class PlacementKeys {
   ): Promise<KeyClaim> {
     if (!idempotencyKey) return {};
     // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
-    const owner =
-      accountId ??
-      `guest-${createHash('sha256')
-        .update(`${canonicalPhone(contact.phoneNumber)}\n${canonicalEmail(contact.email)}`)
-        .digest('hex')
-        .slice(0, 32)}`;
+    const owner = accountId ?? guestKeyOwner(this.personalKey, contact);
     const key = `${owner}:${idempotencyKey}`;
     const fingerprint = createHash('sha256').update(JSON.stringify(order)).digest('hex');
     const claim = await this.claimKey(key, fingerprint);

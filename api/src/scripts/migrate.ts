@@ -3,13 +3,17 @@
  * version of the API expects, idempotently; run once on every deploy, before the API starts (the
  * compose file's `migrate` service). Today: sale units (every product gets its single seedling),
  * the orders' search keys (every order gets the keys its contact is found by), and the money ledger
- * (every shilling older orders, refunds and paybill payments record becomes an entry), and the mail
- * log (no old record keeps the text of a message that carried a link, a password reset's above all).
+ * (every shilling older orders, refunds and paybill payments record becomes an entry), the mail
+ * log (no old record keeps the text of a message that carried a link, a password reset's above all),
+ * and the personal keys (orders' open-order cap slots named by a keyed hash of the phone or e-mail,
+ * not in clear; limit counters keyed in clear deleted, so their counts start again; guests'
+ * Idempotency-Keys owned by the keyed hash).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
+import { migratePersonalKeys } from '../common/migrations/personal-keys.migration';
 import { migrateMailLogSecrets } from '../mail/migrations/mail-log-secrets.migration';
 import { migrateMoneyLedger } from '../money/migrations/money-ledger.migration';
 import { migrateContactKeys } from '../orders/migrations/contact-keys.migration';
@@ -37,6 +41,10 @@ async function main(): Promise<void> {
     const mailLog = await migrateMailLogSecrets(connection.db!);
     console.log(
       `[migrate] mail log: the text of ${mailLog.stripped} old message(s) that carried a link removed`,
+    );
+    const personal = await migratePersonalKeys(connection.db!, config);
+    console.log(
+      `[migrate] personal keys: ${personal.orders} order(s) given hashed cap slots (${personal.renumbered} renumbered); ${personal.counters} limit counter(s) and ${personal.rateLimitSlots} rate-limit slot(s) keyed in clear deleted, their counts start again; ${personal.guestKeys} guest Idempotency-Key(s) moved to the keyed owner, ${personal.guestKeysDeleted} no longer theirs deleted`,
     );
   } finally {
     await connection.close();
