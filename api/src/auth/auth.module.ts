@@ -46,5 +46,7 @@ import { TokensRepository } from './tokens.repository';
     AccessRulesCheck,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
+  // A signed-in step confirmed by the password (deleting one's account) checks it here, under the lockout.
+  exports: [CredentialsService],
 })
 export class AuthModule {}

@@ -7,10 +7,10 @@ import {
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
+import { CredentialsService } from '../auth/credentials.service';
 import type { Principal } from '../common/principal';
 import { QuotaService, type WindowLimit } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
-import { PasswordHasher } from '../users/password-hasher';
 import { ProfilePicturesService } from '../users/profile-pictures.service';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
@@ -41,7 +41,7 @@ export class MyDataService {
     @InjectConnection() private readonly connection: Connection,
     private readonly users: UsersService,
     private readonly usersRepo: UsersRepository,
-    private readonly hasher: PasswordHasher,
+    private readonly credentials: CredentialsService,
     private readonly pictures: ProfilePicturesService,
     private readonly audit: AuditService,
     private readonly quota: QuotaService,
@@ -71,9 +71,10 @@ export class MyDataService {
    */
   async deleteAccount(actor: Principal, password: string): Promise<void> {
     if (actor.role !== 'customer') throw new ForbiddenException(PRIVACY_MESSAGES.customersOnly);
-    const user = await this.usersRepo.findByIdWithPassword(actor.id);
-    if (!user || !(await this.hasher.verify(user.passwordHash, password)))
+    // Under the sign-in's lockout: wrong passwords here lock the account as at sign-in.
+    if (!(await this.credentials.confirmPassword(actor.id, password)))
       throw new UnauthorizedException(PRIVACY_MESSAGES.wrongPassword);
+    const user = await this.users.get(actor.id);
     const orders = await this.connection
       .db!.collection('orders')
       .find({ placedBy: actor.id })

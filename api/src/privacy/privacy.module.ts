@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { UsersModule } from '../users/users.module';
 import { Anonymiser } from './anonymiser';
 import { ConsentsService } from './consents.service';
@@ -13,7 +14,7 @@ import { SmsInboundController } from './sms-inbound.controller';
 
 /** Issue 31: the privacy notice, the person's data (download, deletion), consent, guests' requests. */
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, AuthModule],
   controllers: [PrivacyController, MyDataController, SmsInboundController],
   providers: [
     PrivacySettingsService,

@@ -1881,7 +1881,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete your account (customers), confirmed with your password; refused while an order is open */
+        /** Delete your account (customers), confirmed with your password (wrong ones count toward the sign-in lockout); refused while an order is open */
         post: operations["MyDataController_delete"];
         delete?: never;
         options?: never;
@@ -11437,6 +11437,15 @@ export interface operations {
             };
             /** @description The body is larger than 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
