@@ -1924,7 +1924,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/sms/inbound": {
+    "/api/sms/inbound/{token}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1933,7 +1933,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The SMS gateway's incoming-message callback: STOP ends marketing texts */
+        /** The SMS gateway's incoming-message callback (the secret token is part of the URL given to the gateway): STOP ends marketing texts */
         post: operations["SmsInboundController_inbound"];
         delete?: never;
         options?: never;
@@ -4341,10 +4341,10 @@ export interface components {
             /** @example Done */
             message: string;
             /**
-             * @description Marketing consents the reply withdrew
-             * @example 1
+             * @description Always true: the same answer whoever sent the reply and whatever it said
+             * @example true
              */
-            withdrawn: number;
+            received: boolean;
         };
     };
     responses: never;
@@ -11622,7 +11622,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description SMS_INBOUND_TOKEN, as given to the gateway */
+                token: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -11649,8 +11652,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Wrong token, or SMS is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description The body is larger than 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
