@@ -1,18 +1,32 @@
 /**
  * What the privacy routes cost and what they tell (issue 39): the account deletion's password check
- * is limited and locks like sign-in; the gateway's incoming-messages callback needs its secret and
- * tells nobody who had consented.
+ * is limited and locks like sign-in; a guest's codes count against the SMS budgets and the guest
+ * form answers a right and a wrong phone alike; the gateway's incoming-messages callback needs its
+ * secret and tells nobody who had consented.
  */
+import { randomBytes } from 'node:crypto';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { PURCHASE_NUMBER } from '@spc/shared-contracts';
+import type { Connection } from 'mongoose';
 import { freePort } from '../../tools/db/launcher';
+import { shopDay } from '../src/reports/shop-time';
 import { bearer, registerCustomer } from './support/identity';
-import { guest } from './support/shop';
+import { guest, placeOrder } from './support/shop';
+import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createSmsTestApp, smsInboundUrl, type SmsTestApp } from './support/sms';
+import { sleep } from './support/wait';
 
+/** Texts a number may get a shop day here: an order's text and three codes fit, no more. */
+const PER_RECIPIENT = 4;
 const INBOUND_PER_MINUTE = 3;
 const msisdn = (phone: string) => `+254${phone.slice(1)}`;
+/** A well-formed purchase number that is (almost surely) nobody's order. */
+const purchaseNumberLike = () =>
+  `${PURCHASE_NUMBER.prefix}${Array.from(randomBytes(PURCHASE_NUMBER.length), (b) => PURCHASE_NUMBER.alphabet[b % PURCHASE_NUMBER.alphabet.length]).join('')}`;
 
-describe('privacy guards: limits, the inbound secret', () => {
+describe('privacy guards: limits, alike answers, the inbound secret', () => {
   let s: SmsTestApp;
+  let world: ShopWorld;
   let base: string;
   let network = 0;
 
@@ -23,18 +37,50 @@ describe('privacy guards: limits, the inbound secret', () => {
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '5',
       LOGIN_LOCKOUT_AFTER_FAILURES: '5',
       LOGIN_LOCKOUT_BASE_SECONDS: '60',
+      SMS_PER_RECIPIENT_PER_DAY: String(PER_RECIPIENT),
       RATE_LIMIT_SMS_INBOUND_PER_MINUTE: String(INBOUND_PER_MINUTE),
     });
     const port = await freePort();
     await s.t.app.listen(port, '127.0.0.1');
     base = `http://127.0.0.1:${port}`;
     s.sim.setInboundUrl(smsInboundUrl(base));
+    world = await createShopWorld(s.t);
   }, 60_000);
   afterAll(() => s.close());
 
   const http = () => s.t.http();
+  const db = () => s.t.app.get<Connection>(getConnectionToken()).db!;
   /** A client network of its own for each caller, so that one test's limits never reach another's. */
   const newNetwork = () => `10.39.${Math.floor(++network / 250)}.${(network % 250) + 1}`;
+
+  /** A guest order; answers once its "placed" text has reached the phone (and used its budget). */
+  async function guestOrder(details = guest()) {
+    const res = await placeOrder(s.t, [{ _id: world.productId, quantity: 1 }], {
+      guestInfo: details,
+    }).expect(201);
+    await s.messagesTo(msisdn(details.phoneNumber), 1);
+    return { ...(res.body.order as { _id: string; purchaseNumber: string }), details };
+  }
+
+  function ask(from: string, purchaseNumber: string, phoneNumber: string) {
+    return http()
+      .post('/api/privacy/requests')
+      .set('X-Forwarded-For', from)
+      .send({ purchaseNumber, phoneNumber, kind: 'export' });
+  }
+
+  /** The codes texted to this phone (+254…), newest last. */
+  const codesTo = (phone: string) =>
+    s.sim.outbox
+      .filter((m) => m.to === phone && m.message.includes('data request'))
+      .map((m) => /is (\d{6})/.exec(m.message)![1]!);
+
+  const quotaUsed = async (id: string) =>
+    (
+      (await db()
+        .collection('quotas')
+        .findOne({ _id: id as never })) as { n?: number } | null
+    )?.n ?? 0;
 
   describe('deleting one’s account', () => {
     it('limits wrong passwords like changing one: 30 tries are refused early, and the lock holds even for the right one', async () => {
@@ -68,6 +114,118 @@ describe('privacy guards: limits, the inbound secret', () => {
         .expect(429);
       expect(login.body.message).toMatch(/^Too many wrong passwords for this account/);
     }, 120_000);
+  });
+
+  describe('a guest’s codes and the SMS budgets', () => {
+    it('count against the texts a number may get a day: the codes stop there, and the counters show each claim', async () => {
+      // Two orders' texts, then codes until the number's budget (4 a day) is spent.
+      const details = guest();
+      const first = await guestOrder(details);
+      await placeOrder(s.t, [{ _id: world.productId, quantity: 1 }], {
+        guestInfo: details,
+      }).expect(201);
+      const to = msisdn(details.phoneNumber);
+      await s.messagesTo(to, 2);
+      const from = newNetwork();
+
+      await ask(from, first.purchaseNumber, details.phoneNumber).expect(201);
+      await ask(from, first.purchaseNumber, details.phoneNumber).expect(201);
+      await s.messagesTo(to, 4);
+      // The phone may still ask for a third code today; the number may get no more texts.
+      const refused = await ask(from, first.purchaseNumber, details.phoneNumber).expect(429);
+      expect(refused.body.message).toBe(
+        'Too many codes for this phone today. Please try again tomorrow.',
+      );
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      await sleep(500);
+      expect(codesTo(to)).toHaveLength(2);
+
+      const day = shopDay(new Date());
+      expect(await quotaUsed(`sms-recipient:${to}:${day}`)).toBe(PER_RECIPIENT);
+      expect(await quotaUsed(`sms-sender:net:${from}:${day}`)).toBe(2);
+      // The refused request gave back the phone's code it had taken.
+      expect(await quotaUsed(`data-request-code:phone:${to}:${day}`)).toBe(2);
+
+      // The code is kept nowhere: not in the outbox, not in the request (only its hash).
+      const codes = codesTo(to);
+      const requests = await db().collection('data_requests').find({ phone: to }).toArray();
+      expect(requests).toHaveLength(2);
+      for (const code of codes) {
+        expect(
+          await db()
+            .collection('sms_outbox')
+            .countDocuments({ message: { $regex: code } }),
+        ).toBe(0);
+        expect(JSON.stringify(requests)).not.toContain(code);
+      }
+    });
+  });
+
+  describe('the guest form', () => {
+    it('answers a right and a wrong phone alike, and texts the code only to the right one', async () => {
+      const order = await guestOrder();
+      const right = order.details.phoneNumber;
+      const wrong = guest().phoneNumber;
+      const [rightFrom, wrongFrom] = [newNetwork(), newNetwork()];
+
+      // Three codes a phone a day, then 429: on the same request for both.
+      const rights = [];
+      const wrongs = [];
+      for (let i = 0; i < 4; i++) {
+        rights.push(await ask(rightFrom, order.purchaseNumber, right));
+        wrongs.push(await ask(wrongFrom, order.purchaseNumber, wrong));
+      }
+      expect(rights.map((r) => r.status)).toEqual([201, 201, 201, 429]);
+      expect(wrongs.map((r) => r.status)).toEqual(rights.map((r) => r.status));
+      const shape = (body: Record<string, unknown>) =>
+        Object.fromEntries(
+          Object.entries(body).map(([k, v]) => [
+            k,
+            ['requestId', 'codeExpiresAt', 'retryAfterSeconds'].includes(k) ? typeof v : v,
+          ]),
+        );
+      for (let i = 0; i < 4; i++) expect(shape(wrongs[i]!.body)).toEqual(shape(rights[i]!.body));
+      expect(rights[0]!.body).toMatchObject({
+        success: true,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        codeExpiresAt: expect.any(String),
+      });
+      expect(wrongs[3]!.body.message).toBe(rights[3]!.body.message);
+      // A purchase number that is no order: the same answer again.
+      const noOrder = await ask(newNetwork(), purchaseNumberLike(), guest().phoneNumber).expect(
+        201,
+      );
+      expect(shape(noOrder.body)).toEqual(shape(rights[0]!.body));
+
+      // Only the right phone got codes.
+      await s.messagesTo(msisdn(right), 4);
+      await sleep(500);
+      expect(codesTo(msisdn(right))).toHaveLength(3);
+      expect(s.sim.outbox.filter((m) => m.to === msisdn(wrong))).toHaveLength(0);
+
+      // Confirming: wrong codes fail alike, five times, then the request is spent alike.
+      const code = codesTo(msisdn(right))[2]!;
+      const wrongCode = code === '000000' ? '111111' : '000000';
+      const confirmAll = async (requestId: string) => {
+        const out = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await http()
+            .post(`/api/privacy/requests/${requestId}/confirm`)
+            .send({ code: wrongCode });
+          out.push([res.status, res.body.message]);
+        }
+        return out;
+      };
+      const realTries = await confirmAll(rights[2]!.body.requestId);
+      expect(realTries.slice(0, 5)).toEqual(Array(5).fill([400, 'The code is not correct']));
+      expect(realTries[5]![0]).toBe(410);
+      expect(await confirmAll(wrongs[2]!.body.requestId)).toEqual(realTries);
+      // The request of a wrong phone keeps neither the phone typed nor the order's number.
+      const fake = await db()
+        .collection('data_requests')
+        .findOne({ _id: wrongs[0]!.body.requestId as never });
+      expect(fake).toMatchObject({ phone: '', purchaseNumber: '', status: 'unconfirmed' });
+    });
   });
 
   describe("the SMS gateway's incoming messages", () => {

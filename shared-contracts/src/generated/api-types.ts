@@ -1778,7 +1778,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A guest asks for a copy or the erasure of their data: a code is sent by SMS to the order's phone */
+        /** A guest asks for a copy or the erasure of their data: if the purchase number is a guest order given with this phone, a code is sent by SMS to it. The answer is the same either way; a request without a code can never be confirmed. Limited per phone and per network a day, and by the SMS budgets */
         post: operations["PrivacyController_create"];
         delete?: never;
         options?: never;
@@ -11020,17 +11020,8 @@ export interface operations {
                     "application/json": components["schemas"]["DataRequestCreatedResponseDto"];
                 };
             };
-            /** @description The request is not valid; `errors` names each field and why */
+            /** @description The request is not valid (`errors` names each field and why), or the phone is no Kenyan mobile number */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No guest order with this phone */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11056,7 +11047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description SMS is off or failed */
+            /** @description SMS is off, or the shop's texts for the day are used up */
             503: {
                 headers: {
                     [name: string]: unknown;
