@@ -2,7 +2,8 @@
  * What the privacy routes cost and what they tell (issue 39): the account deletion's password check
  * is limited and locks like sign-in; a guest's codes count against the SMS budgets and the guest
  * form answers a right and a wrong phone alike; the gateway's incoming-messages callback needs its
- * secret and tells nobody who had consented.
+ * secret and tells nobody who had consented; the privacy settings and each step of a guest's
+ * request are in the audit trail, named as what they are and without the phone.
  */
 import { randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
@@ -14,17 +15,19 @@ import { bearer, registerCustomer } from './support/identity';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createSmsTestApp, smsInboundUrl, type SmsTestApp } from './support/sms';
-import { sleep } from './support/wait';
+import { sleep, waitFor } from './support/wait';
 
 /** Texts a number may get a shop day here: an order's text and three codes fit, no more. */
 const PER_RECIPIENT = 4;
 const INBOUND_PER_MINUTE = 3;
 const msisdn = (phone: string) => `+254${phone.slice(1)}`;
+/** The ways a phone may be written, none of which an audit entry may hold. */
+const spellings = (phone: string) => [phone, msisdn(phone), msisdn(phone).slice(1), phone.slice(1)];
 /** A well-formed purchase number that is (almost surely) nobody's order. */
 const purchaseNumberLike = () =>
   `${PURCHASE_NUMBER.prefix}${Array.from(randomBytes(PURCHASE_NUMBER.length), (b) => PURCHASE_NUMBER.alphabet[b % PURCHASE_NUMBER.alphabet.length]).join('')}`;
 
-describe('privacy guards: limits, alike answers, the inbound secret', () => {
+describe('privacy guards: limits, alike answers, the inbound secret, the audit trail', () => {
   let s: SmsTestApp;
   let world: ShopWorld;
   let base: string;
@@ -50,6 +53,7 @@ describe('privacy guards: limits, alike answers, the inbound secret', () => {
 
   const http = () => s.t.http();
   const db = () => s.t.app.get<Connection>(getConnectionToken()).db!;
+  const admin = () => bearer(world.admin.accessToken);
   /** A client network of its own for each caller, so that one test's limits never reach another's. */
   const newNetwork = () => `10.39.${Math.floor(++network / 250)}.${(network % 250) + 1}`;
 
@@ -301,6 +305,78 @@ describe('privacy guards: limits, alike answers, the inbound secret', () => {
         );
       expect(statuses.slice(0, INBOUND_PER_MINUTE)).toEqual(Array(INBOUND_PER_MINUTE).fill(404));
       expect(statuses.filter((st) => st === 429).length).toBeGreaterThanOrEqual(4);
+    });
+  });
+
+  describe('the audit trail', () => {
+    it('records a change of the notice or the periods, naming what changed', async () => {
+      await http()
+        .put('/api/admin/privacy/settings')
+        .set(admin())
+        .send({ smsOutboxDays: 30, noticeText: 'We keep texts {smsOutboxDays} days.' })
+        .expect(200);
+      // Saved again unchanged: nothing new to record.
+      await http()
+        .put('/api/admin/privacy/settings')
+        .set(admin())
+        .send({ smsOutboxDays: 30 })
+        .expect(200);
+      const res = await http()
+        .get('/api/audit-logs')
+        .query({ action: 'privacy.settings.update' })
+        .set(admin())
+        .expect(200);
+      const entries = JSON.stringify(res.body);
+      expect(res.headers['x-total-count']).toBe('1');
+      expect(entries).toContain('texts sent kept 180 → 30 days');
+      expect(entries).toContain("the notice's text");
+      expect(entries).toContain(world.admin.user._id);
+      expect(entries).not.toContain('We keep texts');
+    });
+
+    it("records each step of a guest's request as a data request, never with the phone", async () => {
+      const order = await guestOrder();
+      const phone = order.details.phoneNumber;
+      const asked = await ask(newNetwork(), order.purchaseNumber, phone).expect(201);
+      const requestId = asked.body.requestId as string;
+      await s.messagesTo(msisdn(phone), 2);
+      const code = codesTo(msisdn(phone))[0]!;
+      await http().post(`/api/privacy/requests/${requestId}/confirm`).send({ code }).expect(200);
+      await http().post(`/api/admin/data-requests/${requestId}/export`).set(admin()).expect(200);
+
+      // The asking is recorded once its code went out, after the answer.
+      const steps = ['privacy.request.create', 'privacy.request.confirm', 'privacy.request.export'];
+      const entries = await waitFor(
+        () =>
+          db()
+            .collection('audit_logs')
+            .find({ action: { $in: steps } })
+            .toArray(),
+        (found) => found.filter((e) => e.target?.id === requestId).length >= 3,
+        10_000,
+      );
+      const mine = entries.filter((e) => JSON.stringify(e).includes(requestId));
+      expect(mine.map((e) => e.action).sort()).toEqual([
+        'privacy.request.confirm',
+        'privacy.request.create',
+        'privacy.request.export',
+      ]);
+      for (const entry of mine)
+        expect(entry.target).toEqual({
+          type: 'data-request',
+          id: requestId,
+          label: order.purchaseNumber,
+        });
+      expect(entries.filter((e) => e.target?.type === 'order')).toEqual([]);
+      const text = JSON.stringify(mine);
+      for (const spelling of [...spellings(phone), code]) expect(text).not.toContain(spelling);
+      // The back office reads them in words.
+      const listed = await http()
+        .get('/api/audit-logs')
+        .query({ action: 'privacy.request.confirm' })
+        .set(admin())
+        .expect(200);
+      expect(JSON.stringify(listed.body)).toContain(requestId);
     });
   });
 });

@@ -14,7 +14,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { toKenyanMsisdn } from '@spc/shared-contracts';
 import type { Connection, mongo } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
-import type { Principal } from '../common/principal';
+import type { Principal, SystemActor } from '../common/principal';
 import { QuotaService, type WindowLimit } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
 import { SmsBudgets, smsSender, type SmsBudgetAnswer } from '../sms/sms-budgets';
@@ -79,6 +79,9 @@ const REQUESTS_PER_NETWORK: WindowLimit = {
 const FORGET_UNCONFIRMED_MS = 24 * 60 * 60 * 1000;
 const COLLECTION = 'data_requests';
 
+/** Who the audit trail names for a guest's own steps (asking, confirming with the code). */
+const GUEST_ACTOR: SystemActor = { id: 'guest', role: 'system', fullName: 'A guest (SMS code)' };
+
 export const DATA_REQUEST_MESSAGES = {
   smsOff: 'Text messages are off at the shop: please ask by phone or e-mail instead.',
   notKenyan:
@@ -96,6 +99,11 @@ export const DATA_REQUEST_MESSAGES = {
   openOrders: (numbers: string[]) =>
     `These orders are still open: ${numbers.join(', ')}. Erase after they are completed or cancelled.`,
 } as const;
+
+/** A request as the audit trail names it: by its id, labelled with its order's number (no phone). */
+function dataRequestTarget(id: string, purchaseNumber: string) {
+  return { type: 'data-request', id, label: purchaseNumber };
+}
 
 /** An SMS budget's refusal of a code: 429 for the phone's or the network's, 503 for the shop's day. */
 function budgetRefusal(budget: Extract<SmsBudgetAnswer, { granted: false }>) {
@@ -215,17 +223,21 @@ export class DataRequestsService implements OnModuleInit {
     });
     // Sent after the answer, so that a right phone takes no longer to answer than a wrong one.
     if (matches)
-      void this.sendCode({ id, purchaseNumber, phone, code }, [...asked.ticket, ...budget.ticket]);
+      void this.sendCode({ id, kind: input.kind, purchaseNumber, phone, code }, [
+        ...asked.ticket,
+        ...budget.ticket,
+      ]);
     return { requestId: id, codeExpiresAt: codeExpiresAt.toISOString() };
   }
 
   /**
-   * Texts a request's code. A failed send gives back what the request took of the limits and
-   * budgets (the guest asks again): the code is gone with it.
+   * Texts a request's code; the asking is audited once it went out. A failed send gives back what
+   * the request took of the limits and budgets (the guest asks again): the code is gone with it.
    */
   private async sendCode(
     request: {
       id: string;
+      kind: DataRequestKind;
       purchaseNumber: string;
       phone: string;
       code: string;
@@ -239,7 +251,14 @@ export class DataRequestsService implements OnModuleInit {
     if (!sent.ok) {
       this.logger.warn(`The code of data request ${request.id} could not be sent by SMS`);
       await this.quota.giveBack(ticket).catch(() => undefined);
+      return;
     }
+    await this.audit.record(
+      GUEST_ACTOR,
+      'privacy.request.create',
+      `A guest asked for ${request.kind === 'export' ? 'a copy' : 'the erasure'} of their data about order ${request.purchaseNumber}; the code was texted to the order's phone`,
+      dataRequestTarget(request.id, request.purchaseNumber),
+    );
   }
 
   async confirm(id: string, code: string): Promise<DataRequestView> {
@@ -274,6 +293,13 @@ export class DataRequestsService implements OnModuleInit {
       },
       { returnDocument: 'after' },
     );
+    if (confirmed)
+      await this.audit.record(
+        GUEST_ACTOR,
+        'privacy.request.confirm',
+        `A guest confirmed their data request about order ${confirmed.purchaseNumber} with the code; it is due by ${confirmed.dueAt!.toISOString().slice(0, 10)}`,
+        dataRequestTarget(id, confirmed.purchaseNumber),
+      );
     return this.view(confirmed ?? (await this.requests().findOne({ _id: id }))!);
   }
 
@@ -347,7 +373,7 @@ export class DataRequestsService implements OnModuleInit {
       actor,
       `privacy.request.${answer === 'export' ? 'export' : 'erase'}`,
       `${actor.fullName} answered the data request about order ${request.purchaseNumber} (${answer === 'export' ? 'data sent' : `contacts erased as ${ANONYMOUS_NAME}`})`,
-      { type: 'order', id: request._id, label: request.purchaseNumber },
+      dataRequestTarget(request._id, request.purchaseNumber),
     );
     return this.view(done);
   }

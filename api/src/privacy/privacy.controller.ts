@@ -137,10 +137,16 @@ export class PrivacyController {
   @Put('admin/privacy/settings')
   @Auth('admin')
   @BodyLimit(PRIVACY_SETTINGS_BODY_LIMIT_BYTES)
-  @ApiOperation({ summary: 'Change the notice or the retention periods (pruning follows at once)' })
+  @ApiOperation({
+    summary:
+      'Change the notice or the retention periods (pruning follows at once); the audit trail records what changed',
+  })
   @Answer('Privacy settings saved', PrivacySettingsResponseDto)
-  async putSettings(@Body() dto: UpdatePrivacySettingsDto): Promise<PrivacySettingsData> {
-    return { settings: settingsView(await this.settings.update(dto)) };
+  async putSettings(
+    @CurrentUser() actor: Principal,
+    @Body() dto: UpdatePrivacySettingsDto,
+  ): Promise<PrivacySettingsData> {
+    return { settings: settingsView(await this.settings.update(actor, dto)) };
   }
 
   @Get('admin/data-requests')

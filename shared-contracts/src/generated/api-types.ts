@@ -1812,7 +1812,7 @@ export interface paths {
         };
         /** The privacy notice as edited, and the retention periods */
         get: operations["PrivacyController_getSettings"];
-        /** Change the notice or the retention periods (pruning follows at once) */
+        /** Change the notice or the retention periods (pruning follows at once); the audit trail records what changed */
         put: operations["PrivacyController_putSettings"];
         post?: never;
         delete?: never;
