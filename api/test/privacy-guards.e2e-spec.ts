@@ -3,18 +3,24 @@
  * is limited and locks like sign-in; a guest's codes count against the SMS budgets and the guest
  * form answers a right and a wrong phone alike; the gateway's incoming-messages callback needs its
  * secret and tells nobody who had consented; the privacy settings and each step of a guest's
- * request are in the audit trail, named as what they are and without the phone.
+ * request are in the audit trail, named as what they are and without the phone; the start-up line
+ * does not print the admin's e-mail.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { PURCHASE_NUMBER } from '@spc/shared-contracts';
 import type { Connection } from 'mongoose';
-import { freePort } from '../../tools/db/launcher';
+import { freePort, withDatabaseName } from '../../tools/db/launcher';
 import { shopDay } from '../src/reports/shop-time';
-import { bearer, registerCustomer } from './support/identity';
+import { ApiProcess, assertBuilt, PRODUCTION_ENV } from './support/api-process';
+import { bearer, registerCustomer, signIn } from './support/identity';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createSmsTestApp, smsInboundUrl, type SmsTestApp } from './support/sms';
+import { serverUri } from './support/test-app';
 import { sleep, waitFor } from './support/wait';
 
 /** Texts a number may get a shop day here: an order's text and three codes fit, no more. */
@@ -378,5 +384,42 @@ describe('privacy guards: limits, alike answers, the inbound secret, the audit t
         .expect(200);
       expect(JSON.stringify(listed.body)).toContain(requestId);
     });
+  });
+});
+
+describe('the start-up line names the admin without their e-mail', () => {
+  let api: ApiProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-privacy-guards-'));
+    api = new ApiProcess('privacy_guards_startup', await freePort(), {
+      ...PRODUCTION_ENV,
+      MONGODB_URI: withDatabaseName(
+        serverUri(),
+        `e2e_privacy_guards_startup_${randomBytes(3).toString('hex')}`,
+      ),
+      DATA_DIR: dataDir,
+      UPLOADS_DIR: path.join(dataDir, 'uploads'),
+      LOG_LEVEL: 'info',
+    });
+    await api.ready();
+  }, 90_000);
+  afterAll(async () => {
+    await api.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('says the admin account was created, with the e-mail masked', async () => {
+    const output = `${api.stdout}${api.stderr}`;
+    expect(output).toContain('Created the admin account ***@seedlings.example');
+    expect(output).not.toContain(PRODUCTION_ENV.ADMIN_EMAIL);
+    // The admin signs in as ever.
+    await signIn(
+      api as unknown as Parameters<typeof signIn>[0],
+      PRODUCTION_ENV.ADMIN_EMAIL,
+      PRODUCTION_ENV.ADMIN_PASSWORD,
+    );
   });
 });

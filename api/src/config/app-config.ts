@@ -17,6 +17,12 @@ const DEV_DEFAULTS = {
   BACKOFFICE_URL: 'http://localhost:5174',
 } as const;
 
+/** The development admin's sign-in, when ADMIN_EMAIL or ADMIN_PASSWORD is unset: it names nobody. */
+export const DEV_ADMIN = {
+  email: DEV_DEFAULTS.ADMIN_EMAIL,
+  password: DEV_DEFAULTS.ADMIN_PASSWORD,
+} as const;
+
 /**
  * The shop's own contacts as development shows them. Production refuses to start while one is unset
  * or still one of these: shoppers would be told to call or write to nobody.

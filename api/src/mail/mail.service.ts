@@ -9,6 +9,13 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MAIL_LOG_COLLECTION, maskEmail, type MailLogRecord } from './mail-log';
 
+/**
+ * Addresses in a log line masked: a mail server's error often quotes the one it refused ("550 <x@y>:
+ * unknown"), and a contact message's subject is the sender's own text.
+ */
+const maskEmailsIn = (text: string) =>
+  text.replace(/[^\s<>"'(),;:]+@([^\s<>"'(),;:]+)/g, (_m, domain: string) => `***@${domain}`);
+
 export interface MailMessage {
   to: string;
   subject: string;
@@ -88,7 +95,9 @@ export class MailService {
       return true;
     } catch (error) {
       this.logger.error(
-        `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
+        maskEmailsIn(
+          `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
+        ),
       );
       return false;
     }
