@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ensureDatabase, withDatabaseName } from './db/launcher';
 import { WORKSPACE_ROOT } from './paths';
+import { LOCAL_INBOUND_TOKEN } from './sms/simulator';
 
 const API_PORT = Number(process.env.PORT ?? 3000);
 const API_URL = `http://localhost:${API_PORT}`;
@@ -132,7 +133,11 @@ async function main(): Promise<void> {
   if (process.env.SMS_PROVIDER === 'simulator') {
     // Order text messages to the local Africa's Talking simulator (read them at <its url>/outbox).
     const port = process.env.SMS_SIMULATOR_PORT ?? '4020';
-    run('sms', 'node', ['--import', 'tsx', 'tools/sms/simulator.ts'], { SMS_SIMULATOR_PORT: port });
+    // Replies (STOP) go to the API's inbound callback, with the token the API uses.
+    run('sms', 'node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
+      SMS_SIMULATOR_PORT: port,
+      SMS_INBOUND_URL: `${API_URL}/api/sms/inbound/${process.env.SMS_INBOUND_TOKEN ?? LOCAL_INBOUND_TOKEN}`,
+    });
     Object.assign(apiEnv, {
       SMS_BASE_URL: process.env.SMS_BASE_URL ?? `http://127.0.0.1:${port}`,
     });

@@ -7,6 +7,16 @@ describe('audit activities in words', () => {
     ['product.stock.out', 'Grafted Hass avocado', 'Marked Grafted Hass avocado out of stock'],
     ['staff.deactivate', 'Peter Mwangi', 'Deactivated staff member Peter Mwangi'],
     ['auth.login', 'wanjiku@example.co.ke', 'Signed in'],
+    [
+      'privacy.request.confirm',
+      'SPD7K3MX9QA',
+      'Confirmed the data request about order SPD7K3MX9QA',
+    ],
+    [
+      'privacy.settings.update',
+      'texts sent kept 180 → 30 days',
+      'Changed the privacy settings: texts sent kept 180 → 30 days',
+    ],
   ])('reads %s of %p as %p', (action, label, sentence) => {
     expect(describeAuditActivity(action, label)).toBe(sentence);
   });

@@ -127,6 +127,29 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   'audit.export': { name: 'Exported the audit trail', sentence: 'Exported {target}' },
   'order.document': { name: 'Downloaded an order document', sentence: 'Downloaded {target}' },
 
+  'privacy.settings.update': {
+    name: 'Changed the privacy settings',
+    sentence: 'Changed the privacy settings: {target}',
+  },
+  'privacy.export': { name: 'Downloaded their data' },
+  'privacy.delete-account': { name: 'Deleted their account' },
+  'privacy.request.create': {
+    name: 'Asked about their data',
+    sentence: 'Asked about their data (guest order {target})',
+  },
+  'privacy.request.confirm': {
+    name: 'Confirmed a data request',
+    sentence: 'Confirmed the data request about order {target}',
+  },
+  'privacy.request.export': {
+    name: 'Answered a data request with the data',
+    sentence: 'Sent the data asked for about order {target}',
+  },
+  'privacy.request.erase': {
+    name: 'Answered a data request by erasing',
+    sentence: 'Erased the contacts asked about with order {target}',
+  },
+
   'site-picture.update': {
     name: 'Uploaded a shop picture',
     sentence: 'Uploaded the shop picture for {target}',

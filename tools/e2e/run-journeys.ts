@@ -4,6 +4,7 @@
  * it and served by `vite preview`, then `<app>/e2e/*.e2e.ts` in headless Debian chromium (node:test).
  * Everything it starts, it stops. Usage: tsx tools/e2e/run-journeys.ts <storefront|backoffice>
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
@@ -126,14 +127,15 @@ async function main(): Promise<void> {
     await waitFor(`${mpesa}/__simulator/pushes`);
     // Order text messages go to the local Africa's Talking simulator; journeys read its outbox.
     const sms = `http://127.0.0.1:${await freePort()}`;
+    const smsInboundToken = `journeys-sms-inbound-${randomBytes(12).toString('hex')}`;
     children.push(
       spawn('node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
         cwd: WORKSPACE_ROOT,
         env: {
           ...process.env,
           SMS_SIMULATOR_PORT: new URL(sms).port,
-          // Customers' replies (STOP) are posted to the API's inbound callback.
-          SMS_INBOUND_URL: `http://127.0.0.1:${apiPort}/api/sms/inbound`,
+          // Customers' replies (STOP) are posted to the API's inbound callback, with its token.
+          SMS_INBOUND_URL: `http://127.0.0.1:${apiPort}/api/sms/inbound/${smsInboundToken}`,
         },
         stdio: 'inherit',
       }),
@@ -168,6 +170,7 @@ async function main(): Promise<void> {
       MPESA_RECONCILE_AFTER_MS: '3000',
       SMS_PROVIDER: 'simulator',
       SMS_BASE_URL: sms,
+      SMS_INBOUND_TOKEN: smsInboundToken,
       SMS_RETRY_INTERVAL_MS: '1000',
       // The journeys send more contact messages from one address than a shopper would.
       RATE_LIMIT_CONTACT_PER_HOUR: '1000',

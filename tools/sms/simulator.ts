@@ -12,10 +12,12 @@
  *   POST /__simulator/reset            empties the outbox and forgets pending failures
  *   POST /__simulator/reply {"from":"+254712345678","text":"STOP"}
  *                                      a customer replies: the simulator posts it to the API's
- *                                      inbound callback (`inboundUrl`) as Africa's Talking does
- *                                      (form fields from, to, text, date, id, linkId)
+ *                                      inbound callback (`inboundUrl`, which carries the API's
+ *                                      SMS_INBOUND_TOKEN) as Africa's Talking does (form fields
+ *                                      from, to, text, date, id, linkId)
  *
- * Run alone: npx tsx tools/sms/simulator.ts  (SMS_SIMULATOR_PORT, default 4020)
+ * Run alone: npx tsx tools/sms/simulator.ts  (SMS_SIMULATOR_PORT, default 4020; SMS_INBOUND_URL,
+ * default the API on port 3000 with the token it uses with the simulator when none is set)
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -52,11 +54,17 @@ export interface SmsSimulatorOptions {
   username?: string;
   apiKey?: string;
   log?: (message: string) => void;
-  /** The API's inbound-message callback (e.g. http://localhost:3000/api/sms/inbound). */
+  /** The API's inbound-message callback (e.g. http://localhost:3000/api/sms/inbound/<token>). */
   inboundUrl?: string;
   /** The shortcode or number customers reply to. */
   shortCode?: string;
 }
+
+/**
+ * The API's SMS_INBOUND_TOKEN with the simulator when none is set (api/src/config/sms-config.ts
+ * says the same): not a secret, for development and tests only.
+ */
+export const LOCAL_INBOUND_TOKEN = 'local-sms-inbound-token-not-secret';
 
 /** Kenyan mobile numbers in the form the gateway wants: +2547… or +2541…. */
 const MSISDN = /^\+254[17]\d{8}$/;
@@ -227,7 +235,8 @@ if (require.main === module) {
   const port = Number(process.env.SMS_SIMULATOR_PORT ?? 4020);
   startSmsSimulator({
     port,
-    inboundUrl: process.env.SMS_INBOUND_URL ?? 'http://localhost:3000/api/sms/inbound',
+    inboundUrl:
+      process.env.SMS_INBOUND_URL ?? `http://localhost:3000/api/sms/inbound/${LOCAL_INBOUND_TOKEN}`,
     log: (m) => console.log(`[sms] ${m}`),
   })
     .then((sim) => console.log(`[sms] Africa's Talking simulator at ${sim.url}`))

@@ -48,8 +48,9 @@ export class AuditService {
         target,
       });
     } catch (error) {
+      // Not the message: it names people (and e-mails), which the logs keep none of.
       this.logger.error(
-        `Could not write audit entry ${action} (${message}): ${(error as Error).message}`,
+        `Could not write audit entry ${action}${target ? ` about ${target.type} ${target.id}` : ''}: ${(error as Error).message}`,
       );
     }
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
+import { DEV_ADMIN, type AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { maskEmail } from '../mail/mail-log';
 import { UsersService } from '../users/users.service';
 
 /** First start: creates the admin from ADMIN_EMAIL / ADMIN_PASSWORD when no admin exists. */
@@ -16,12 +17,17 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const created = await this.users.ensureAdmin(this.config.admin);
     if (!created) return;
-    if (this.config.admin.usingDevDefaults) {
+    const { email, password, usingDevDefaults } = this.config.admin;
+    // The logs keep no e-mail address (a real one shows as ***@domain) and no real password: only
+    // the development defaults, which name nobody, are shown whole to sign in with.
+    if (usingDevDefaults) {
+      const who = email === DEV_ADMIN.email ? email : maskEmail(email);
+      const secret = password === DEV_ADMIN.password ? ` / ${password}` : '';
       this.logger.warn(
-        `Created the development admin ${this.config.admin.email} / ${this.config.admin.password} — set ADMIN_EMAIL and ADMIN_PASSWORD for anything real`,
+        `Created the development admin ${who}${secret} — set ADMIN_EMAIL and ADMIN_PASSWORD for anything real`,
       );
     } else {
-      this.logger.log(`Created the admin account ${this.config.admin.email}`);
+      this.logger.log(`Created the admin account ${maskEmail(email)}`);
     }
   }
 }

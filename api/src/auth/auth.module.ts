@@ -48,5 +48,7 @@ import { TokensRepository } from './tokens.repository';
     AuthPersonalData,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
+  // A signed-in step confirmed by the password (deleting one's account) checks it here, under the lockout.
+  exports: [CredentialsService],
 })
 export class AuthModule {}

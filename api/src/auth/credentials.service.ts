@@ -6,11 +6,14 @@ import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PasswordHasher } from '../users/password-hasher';
-import type { UserView } from '../users/user.types';
+import type { UserView, UserWithPassword } from '../users/user.types';
 import { UsersRepository } from '../users/users.repository';
 import { lockSeconds, refuseWhileLocked } from './login-lockout';
 
-/** Passwords: checking one at sign-in (with the lockout), changing one, setting one after a reset. */
+/**
+ * Passwords: checking one at sign-in or for a signed-in step (with the lockout), changing one,
+ * setting one after a reset.
+ */
 @Injectable()
 export class CredentialsService {
   constructor(
@@ -28,19 +31,38 @@ export class CredentialsService {
    */
   async verifyCredentials(email: string, password: string): Promise<UserView | null> {
     const user = await this.users.findByEmailWithPassword(canonicalEmail(email));
+    const matches = await this.passwordMatches(user, password);
+    if (!user || !matches) return null;
+    const { passwordHash: _, failedLogins: _f, lockedUntil: _l, ...view } = user;
+    return view;
+  }
+
+  /**
+   * Is this the signed-in account's password? For the steps a password confirms (changing it,
+   * deleting the account): the sign-in's lockout counts these tries too, so a stolen session
+   * cannot guess the password here, and a locked account is refused (429) before any hash.
+   */
+  async confirmPassword(accountId: string, password: string): Promise<boolean> {
+    return this.passwordMatches(await this.users.findByIdWithPassword(accountId), password);
+  }
+
+  /**
+   * One password check under the lockout (a hash whether or not the account exists): refused while
+   * locked; a wrong password counts toward the lock, a right one clears the count.
+   */
+  private async passwordMatches(user: UserWithPassword | null, password: string): Promise<boolean> {
     const now = Date.now();
     refuseWhileLocked(user?.lockedUntil, now);
     const ok = await this.hasher.verify(user?.passwordHash, password);
-    if (!user) return null;
+    if (!user) return false;
     if (!ok) {
       const failures = await this.users.recordFailedLogin(user._id);
       const seconds = lockSeconds(failures, this.config.loginLockout);
       if (seconds !== null) await this.users.lockLogin(user._id, new Date(now + seconds * 1000));
-      return null;
+      return false;
     }
     if (user.failedLogins) await this.users.clearFailedLogins(user._id);
-    const { passwordHash: _, failedLogins: _f, lockedUntil: _l, ...view } = user;
-    return view;
+    return true;
   }
 
   async changePassword(
@@ -50,7 +72,7 @@ export class CredentialsService {
   ): Promise<void> {
     const user = await this.users.findByIdWithPassword(actor.id);
     if (!user) throw new NotFoundException('No account with this id');
-    if (!(await this.hasher.verify(user.passwordHash, currentPassword))) {
+    if (!(await this.passwordMatches(user, currentPassword))) {
       throw new BadRequestException('Your current password is not correct');
     }
     if (currentPassword === newPassword) {

@@ -51,7 +51,7 @@ describe('AccessLog', () => {
     }
   });
 
-  describe('keeps the M-Pesa callback token out of the line of every route Daraja calls', () => {
+  describe('keeps the callback token out of the line of every route Daraja or the SMS gateway calls', () => {
     const token = 'live-callback-token-9f8e7d6c5b4a39281706';
     it.each([
       ['the STK callback', '/api/payments/mpesa/callback/:token', '/api/payments/mpesa/callback'],
@@ -81,6 +81,7 @@ describe('AccessLog', () => {
         '/api/payments/mpesa/result/:kind/:token',
         '/api/payments/mpesa/result/timeout',
       ],
+      ["the SMS gateway's incoming messages", '/api/sms/inbound/:token', '/api/sms/inbound'],
     ])('%s (%s)', async (_name, route, before) => {
       const { app, lines, text } = appWithAccessLog();
       app.post(route, async () => ({ ResultCode: 0 }));

@@ -13,17 +13,18 @@ function prettyAvailable(): boolean {
 }
 
 /**
- * The routes whose path carries the M-Pesa callback token: every URL the shop gives Daraja (the STK
- * callback; C2B validation and confirmation; the results of status queries, reversals and B2C
- * payments, and their timeouts). The logs show `[redacted]` in place of `:token`. A new route with
- * a secret in its path belongs here; access-log.spec checks that every `{token}` path of the OpenAPI
- * document is covered.
+ * The routes whose path carries a gateway's callback token: every URL the shop gives Daraja (the
+ * STK callback; C2B validation and confirmation; the results of status queries, reversals and B2C
+ * payments, and their timeouts) and the SMS gateway's incoming-messages callback. The logs show
+ * `[redacted]` in place of `:token`. A new route with a secret in its path belongs here;
+ * access-log.spec checks that every `{token}` path of the OpenAPI document is covered.
  */
 const ROUTES_WITH_A_SECRET = [
   '/api/payments/mpesa/callback/:token',
   '/api/payments/mpesa/c2b/validation/:token',
   '/api/payments/mpesa/c2b/confirmation/:token',
   '/api/payments/mpesa/result/:kind/:token',
+  '/api/sms/inbound/:token',
 ] as const;
 
 /**
@@ -49,9 +50,10 @@ const PERSONAL =
   /[^/?&=#]*(?:@|%40)[^/?&=#]*|(?<=[/=])(?:\+|%2B)?(?:254|0)?[17]\d{8}(?=$|[/?&#])/gi;
 
 /**
- * A URL as the logs show it: the M-Pesa callback token (in the path of each route listed above), a
- * reset code in a path and the values of query parameters that carry secrets (a signed document
- * link's `signature`, which opens a receipt for 30 days, among them) are replaced by `[redacted]`;
+ * A URL as the logs show it: the M-Pesa and SMS callback tokens (in the path of each route listed
+ * above), a reset code in a path and the values of query parameters that carry secrets (a signed
+ * document link's `signature`, which opens a receipt for 30 days, among them) are replaced by
+ * `[redacted]`;
  * phone numbers and e-mail addresses (in a path, a search, a `phone` or `email` field) (personal
  * data: the logs keep none) by `[personal]`.
  */

@@ -24,7 +24,15 @@ import { canonicalEmail, clientNetwork } from './identifiers';
 import { personalKeys } from './personal-key';
 import { MongoThrottlerStorage } from './rate-limit.store';
 
-const LIMITS = ['auth', 'tracking', 'orders', 'uploads', 'account', 'contact'] as const;
+const LIMITS = [
+  'auth',
+  'tracking',
+  'orders',
+  'uploads',
+  'account',
+  'contact',
+  'smsInbound',
+] as const;
 export type RateLimitName = Exclude<(typeof LIMITS)[number], 'account'>;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';

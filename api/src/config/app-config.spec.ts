@@ -81,15 +81,29 @@ describe('loadConfig', () => {
     });
   });
 
-  it('refuses the SMS simulator and missing gateway keys in production', () => {
+  it('refuses the SMS simulator and missing gateway keys or inbound token in production', () => {
     expect(problemsOf({ ...productionEnv, SMS_PROVIDER: 'simulator' })).toEqual([
       'SMS_PROVIDER=simulator is for development and tests only',
     ]);
     expect(problemsOf({ ...productionEnv, SMS_PROVIDER: 'africastalking' })).toEqual([
       'AT_USERNAME is required when SMS_PROVIDER is africastalking',
       'AT_API_KEY is required when SMS_PROVIDER is africastalking',
+      'SMS_INBOUND_TOKEN is required when SMS_PROVIDER is africastalking',
     ]);
-    const keys = { AT_USERNAME: 'spcshop', AT_API_KEY: 'k'.repeat(40) };
+    expect(
+      problemsOf({
+        ...productionEnv,
+        SMS_PROVIDER: 'africastalking',
+        AT_USERNAME: 'spcshop',
+        AT_API_KEY: 'k'.repeat(40),
+        SMS_INBOUND_TOKEN: 'short',
+      }),
+    ).toEqual(['SMS_INBOUND_TOKEN must be 24-128 letters, digits, _ or -']);
+    const keys = {
+      AT_USERNAME: 'spcshop',
+      AT_API_KEY: 'k'.repeat(40),
+      SMS_INBOUND_TOKEN: 'inbound-token-0123456789abcdef',
+    };
     expect(
       problemsOf({
         ...productionEnv,
@@ -103,6 +117,7 @@ describe('loadConfig', () => {
       provider: 'africastalking',
       baseUrl: 'https://api.africastalking.com',
       username: 'spcshop',
+      inboundToken: 'inbound-token-0123456789abcdef',
     });
     expect(loadConfig(productionEnv).sms).toBeNull();
   });

@@ -17,6 +17,12 @@ const DEV_DEFAULTS = {
   BACKOFFICE_URL: 'http://localhost:5174',
 } as const;
 
+/** The development admin's sign-in, when ADMIN_EMAIL or ADMIN_PASSWORD is unset: it names nobody. */
+export const DEV_ADMIN = {
+  email: DEV_DEFAULTS.ADMIN_EMAIL,
+  password: DEV_DEFAULTS.ADMIN_PASSWORD,
+} as const;
+
 /**
  * The shop's own contacts as development shows them. Production refuses to start while one is unset
  * or still one of these: shoppers would be told to call or write to nobody.
@@ -115,6 +121,7 @@ const envSchema = z.object({
   RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_CONTACT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_SMS_INBOUND_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCKOUT_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
@@ -185,6 +192,8 @@ export interface AppConfig {
    * Requests a minute per client address: sign-in, sign-up and password routes; order tracking; order
    * placement. `uploads`: image uploads per account. `account`: per account, whatever the address, on the routes that check or set a password.
    * `contact`: contact-form messages a minute per client address (before the hourly limit is even looked at).
+   * `smsInbound`: posts to the SMS gateway's incoming-messages callback a minute per client address
+   * (the gateway posts every reply from its own servers).
    */
   rateLimits: {
     auth: number;
@@ -193,6 +202,7 @@ export interface AppConfig {
     uploads: number;
     account: number;
     contact: number;
+    smsInbound: number;
   };
   /** Sign-in lockout per account: after this many wrong passwords in a row, for base seconds, doubling. */
   loginLockout: { afterFailures: number; baseSeconds: number };
@@ -375,6 +385,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       uploads: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
       account: env.RATE_LIMIT_ACCOUNT_PER_MINUTE,
       contact: env.RATE_LIMIT_CONTACT_PER_MINUTE,
+      smsInbound: env.RATE_LIMIT_SMS_INBOUND_PER_MINUTE,
     },
     loginLockout: {
       afterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES,

@@ -9,6 +9,12 @@ const AT_BASE_URLS = {
 /** Where the local simulator (tools/sms/simulator.ts) listens unless SMS_BASE_URL says otherwise. */
 const SIMULATOR_URL = 'http://127.0.0.1:4020';
 
+/**
+ * The inbound token with the simulator when SMS_INBOUND_TOKEN is unset: the simulator's own default
+ * (`LOCAL_INBOUND_TOKEN` in tools/sms/simulator.ts), so `npm start` needs no setting.
+ */
+const SIMULATOR_INBOUND_TOKEN = 'local-sms-inbound-token-not-secret';
+
 const smsSchema = z.object({
   SMS_PROVIDER: z.enum(['off', 'africastalking', 'simulator']).default('off'),
   AT_USERNAME: z
@@ -21,6 +27,10 @@ const smsSchema = z.object({
     .regex(/^[A-Za-z0-9 ]{3,11}$|^\d{3,15}$/, 'must be an approved sender id or short code')
     .optional(),
   SMS_BASE_URL: z.string().url().optional(),
+  SMS_INBOUND_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24-128 letters, digits, _ or -')
+    .optional(),
   SMS_RETRY_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   SMS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   SMS_PER_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).default(10),
@@ -37,6 +47,11 @@ export interface SmsConfig {
   apiKey: string;
   /** The approved sender id or short code; empty sends from the account's default. */
   senderId: string;
+  /**
+   * The secret in the incoming-messages callback's path, `<api>/api/sms/inbound/<token>`, as it is
+   * given to the gateway: a reply posted without it is answered 404 and read no further.
+   */
+  inboundToken: string;
   /** How often the outbox is looked at for messages due a (re)try. */
   retryIntervalMs: number;
   /** A message that failed this many times is given up (recorded as failed). */
@@ -58,8 +73,9 @@ const budgetsOf = (s: z.infer<typeof smsSchema>): SmsConfig['budgets'] => ({
 const isLocal = (u: string) => /^(localhost|127\.|\[?::1\]?|0\.0\.0\.0)/.test(new URL(u).hostname);
 
 /**
- * Reads the SMS_* and AT_* settings. Production refuses the simulator, a missing username or key,
- * and a gateway address that is not https or points at this machine.
+ * Reads the SMS_* and AT_* settings. Africa's Talking needs its username, key and the inbound
+ * token; production refuses the simulator and a gateway address that is not https or points at
+ * this machine.
  */
 export function readSmsConfig(
   source: Record<string, string>,
@@ -84,6 +100,7 @@ export function readSmsConfig(
         username: s.AT_USERNAME ?? 'sandbox',
         apiKey: s.AT_API_KEY ?? 'local-sms-api-key-not-secret',
         senderId: s.AT_SENDER_ID ?? '',
+        inboundToken: s.SMS_INBOUND_TOKEN ?? SIMULATOR_INBOUND_TOKEN,
         retryIntervalMs: s.SMS_RETRY_INTERVAL_MS,
         maxAttempts: s.SMS_MAX_ATTEMPTS,
         budgets: budgetsOf(s),
@@ -94,6 +111,8 @@ export function readSmsConfig(
   const problems: string[] = [];
   if (!s.AT_USERNAME) problems.push('AT_USERNAME is required when SMS_PROVIDER is africastalking');
   if (!s.AT_API_KEY) problems.push('AT_API_KEY is required when SMS_PROVIDER is africastalking');
+  if (!s.SMS_INBOUND_TOKEN)
+    problems.push('SMS_INBOUND_TOKEN is required when SMS_PROVIDER is africastalking');
   const baseUrl = (
     s.SMS_BASE_URL ?? (s.AT_USERNAME === 'sandbox' ? AT_BASE_URLS.sandbox : AT_BASE_URLS.live)
   ).replace(/\/$/, '');
@@ -107,6 +126,7 @@ export function readSmsConfig(
       username: s.AT_USERNAME!,
       apiKey: s.AT_API_KEY!,
       senderId: s.AT_SENDER_ID ?? '',
+      inboundToken: s.SMS_INBOUND_TOKEN!,
       retryIntervalMs: s.SMS_RETRY_INTERVAL_MS,
       maxAttempts: s.SMS_MAX_ATTEMPTS,
       budgets: budgetsOf(s),

@@ -8,6 +8,13 @@ import { APP_CONFIG } from '../config/config.module';
 import { mailLogRecord, maskEmail, type MailFor, type MailTemplate } from './mail-log';
 import { MailLogRepository } from './mail-log.repository';
 
+/**
+ * Addresses in a log line masked: a mail server's error often quotes the one it refused ("550 <x@y>:
+ * unknown"), and a contact message's subject is the sender's own text.
+ */
+const maskEmailsIn = (text: string) =>
+  text.replace(/[^\s<>"'(),;:]+@([^\s<>"'(),;:]+)/g, (_m, domain: string) => `***@${domain}`);
+
 export interface MailMessage {
   to: string;
   subject: string;
@@ -92,7 +99,9 @@ export class MailService {
       return true;
     } catch (error) {
       this.logger.error(
-        `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
+        maskEmailsIn(
+          `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
+        ),
       );
       return false;
     }

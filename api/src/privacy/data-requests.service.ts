@@ -1,10 +1,11 @@
-import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   BadRequestException,
   ConflictException,
   GoneException,
   Inject,
   Injectable,
+  Logger,
   NotFoundException,
   ServiceUnavailableException,
   type OnModuleInit,
@@ -13,9 +14,10 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { toKenyanMsisdn } from '@spc/shared-contracts';
 import type { Connection, mongo } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
-import type { Principal } from '../common/principal';
+import type { Principal, SystemActor } from '../common/principal';
 import { QuotaService, type WindowLimit } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
+import { SmsBudgets, smsSender, type SmsBudgetAnswer } from '../sms/sms-budgets';
 import type { SmsGateway } from '../sms/sms-gateway';
 import { SMS_GATEWAY } from '../sms/sms.service';
 import { ANONYMOUS_NAME } from '../common/personal-data';
@@ -43,6 +45,8 @@ interface DataRequestDoc {
   answeredAt: Date | null;
   answer: 'export' | 'anonymised' | null;
   answeredBy: string | null;
+  /** Set while unconfirmed: the database forgets the request then (its code long expired). */
+  forgetAt?: Date;
 }
 
 export interface DataRequestView {
@@ -63,15 +67,31 @@ export interface DataRequestView {
 const CODE_MINUTES = 15;
 const MAX_ATTEMPTS = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Codes asked for one phone a shop day, whether or not the phone is an order's. */
 const CODES_PER_PHONE: WindowLimit = { name: 'data-request-code', limit: 3, per: 'day' };
+/** Requests from one client network a shop day, whether or not they name a guest order. */
+export const DATA_REQUESTS_PER_NETWORK = 10;
+const REQUESTS_PER_NETWORK: WindowLimit = {
+  name: 'data-request-network',
+  limit: DATA_REQUESTS_PER_NETWORK,
+  per: 'day',
+};
+/** An unconfirmed request is forgotten this long after its code expired. */
+const FORGET_UNCONFIRMED_MS = 24 * 60 * 60 * 1000;
 const COLLECTION = 'data_requests';
 
+/** Who the audit trail names for a guest's own steps (asking, confirming with the code). */
+const GUEST_ACTOR: SystemActor = { id: 'guest', role: 'system', fullName: 'A guest (SMS code)' };
+
 export const DATA_REQUEST_MESSAGES = {
-  noSuchOrder:
-    'No guest order has this purchase number and phone. With an account, use your profile instead.',
   smsOff: 'Text messages are off at the shop: please ask by phone or e-mail instead.',
-  notSent: 'The code could not be sent by SMS. Please try again in a few minutes.',
+  notKenyan:
+    'Codes go to Kenyan mobile numbers only (07… or 01…): please ask the shop by phone or e-mail instead.',
   tooMany: 'Too many codes for this phone today. Please try again tomorrow.',
+  tooManyFromNetwork:
+    'Too many data requests from your network today. Please try again tomorrow, or ask the shop by phone or e-mail.',
+  smsUsedUp:
+    "The shop's text messages for today are used up. Please try again tomorrow, or ask by phone or e-mail.",
   wrongCode: 'The code is not correct',
   expired: 'The code has expired or was tried too often: please ask again',
   notFound: 'No data request with this id',
@@ -80,6 +100,23 @@ export const DATA_REQUEST_MESSAGES = {
   openOrders: (numbers: string[]) =>
     `These orders are still open: ${numbers.join(', ')}. Erase after they are completed or cancelled.`,
 } as const;
+
+/** A request as the audit trail names it: by its id, labelled with its order's number (no phone). */
+function dataRequestTarget(id: string, purchaseNumber: string) {
+  return { type: 'data-request', id, label: purchaseNumber };
+}
+
+/** An SMS budget's refusal of a code: 429 for the phone's or the network's, 503 for the shop's day. */
+function budgetRefusal(budget: Extract<SmsBudgetAnswer, { granted: false }>) {
+  if (budget.budget === 'day')
+    return new ServiceUnavailableException(DATA_REQUEST_MESSAGES.smsUsedUp);
+  return new TooManyRequestsException(
+    budget.budget === 'recipient'
+      ? DATA_REQUEST_MESSAGES.tooMany
+      : DATA_REQUEST_MESSAGES.tooManyFromNetwork,
+    budget.retryAfterSeconds,
+  );
+}
 
 function hashCode(id: string, code: string): string {
   return createHash('sha256').update(`${id}:${code}`).digest('hex');
@@ -92,9 +129,12 @@ function hashCode(id: string, code: string): string {
  */
 @Injectable()
 export class DataRequestsService implements OnModuleInit {
+  private readonly logger = new Logger('DataRequests');
+
   constructor(
     @InjectConnection() private readonly connection: Connection,
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway | null,
+    private readonly budgets: SmsBudgets,
     private readonly quota: QuotaService,
     private readonly settings: PrivacySettingsService,
     private readonly exports: DataExportBuilder,
@@ -106,50 +146,64 @@ export class DataRequestsService implements OnModuleInit {
     await this.requests()
       .createIndex({ status: 1, dueAt: 1 })
       .catch(() => undefined);
+    await this.requests()
+      .createIndex({ forgetAt: 1 }, { expireAfterSeconds: 0 })
+      .catch(() => undefined);
   }
 
-  async create(input: {
-    purchaseNumber: string;
-    phoneNumber: string;
-    kind: DataRequestKind;
-  }): Promise<{ requestId: string; codeExpiresAt: string }> {
-    const phone = toKenyanMsisdn(input.phoneNumber);
-    const order = phone
-      ? await this.orders().findOne({
-          purchaseNumber: input.purchaseNumber.trim(),
-          placedBy: null,
-        })
-      : null;
-    if (
-      !order ||
-      toKenyanMsisdn(String((order.guestInfo as { phoneNumber?: string }).phoneNumber ?? '')) !==
-        phone
-    )
-      throw new NotFoundException(DATA_REQUEST_MESSAGES.noSuchOrder);
+  /**
+   * A guest asks: the same answer (a request id and when its code expires) whether or not the
+   * purchase number is a guest order given with this phone, so the form tells nobody which phone
+   * an order has. The code is texted only when they match; otherwise the request stored can never
+   * be confirmed (its code is no 6 digits) and fails as a wrong code does. Both count alike, as one
+   * code, against the codes a phone may ask for, the requests a network may make and the SMS
+   * budgets (to the number typed, of the network, the shop's day), so no limit answers sooner for a
+   * right phone than for a wrong one. The code goes straight to the gateway, in no outbox and no
+   * log; only its hash is kept.
+   */
+  async create(
+    input: { purchaseNumber: string; phoneNumber: string; kind: DataRequestKind },
+    clientAddress: string,
+  ): Promise<{ requestId: string; codeExpiresAt: string }> {
     if (!this.gateway) throw new ServiceUnavailableException(DATA_REQUEST_MESSAGES.smsOff);
-    const claim = await this.quota.take([{ limit: CODES_PER_PHONE, key: `phone:${phone}` }]);
-    if (!claim.granted)
-      throw new TooManyRequestsException(DATA_REQUEST_MESSAGES.tooMany, claim.retryAfterSeconds);
+    const phone = toKenyanMsisdn(input.phoneNumber);
+    if (!phone) throw new BadRequestException(DATA_REQUEST_MESSAGES.notKenyan);
+    const sender = smsSender(undefined, clientAddress);
+    const asked = await this.quota.take([
+      { limit: CODES_PER_PHONE, key: `phone:${phone}` },
+      ...(sender ? [{ limit: REQUESTS_PER_NETWORK, key: sender }] : []),
+    ]);
+    if (!asked.granted)
+      throw new TooManyRequestsException(
+        asked.refused.limit === CODES_PER_PHONE
+          ? DATA_REQUEST_MESSAGES.tooMany
+          : DATA_REQUEST_MESSAGES.tooManyFromNetwork,
+        asked.retryAfterSeconds,
+      );
+    const budget = await this.budgets.claim(phone, sender);
+    if (!budget.granted) {
+      await this.quota.giveBack(asked.ticket);
+      throw budgetRefusal(budget);
+    }
+
+    const purchaseNumber = input.purchaseNumber.trim();
+    const order = await this.orders().findOne({ purchaseNumber, placedBy: null });
+    const guestPhone = (order?.guestInfo as { phoneNumber?: unknown } | undefined)?.phoneNumber;
+    const matches = !!order && toKenyanMsisdn(String(guestPhone ?? '')) === phone;
 
     const id = randomUUID();
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    // A mismatch gets a code nobody is told and no 6-digit answer can equal.
+    const code = matches
+      ? String(randomInt(0, 1_000_000)).padStart(6, '0')
+      : randomBytes(16).toString('hex');
     const now = new Date();
     const codeExpiresAt = new Date(now.getTime() + CODE_MINUTES * 60_000);
-    const sent = await this.gateway
-      .send(
-        phone!,
-        `Your code for the data request about order ${String(order.purchaseNumber)} is ${code}. It expires in ${CODE_MINUTES} minutes.`,
-      )
-      .catch(() => ({ ok: false }) as const);
-    if (!sent.ok) {
-      await this.quota.giveBack(claim.ticket);
-      throw new ServiceUnavailableException(DATA_REQUEST_MESSAGES.notSent);
-    }
     await this.requests().insertOne({
       _id: id,
       kind: input.kind,
-      purchaseNumber: String(order.purchaseNumber),
-      phone: phone!,
+      // A mismatch keeps neither the phone typed nor the number: they name nobody's order.
+      purchaseNumber: matches ? purchaseNumber : '',
+      phone: matches ? phone : '',
       codeHash: hashCode(id, code),
       codeExpiresAt,
       attempts: 0,
@@ -160,8 +214,46 @@ export class DataRequestsService implements OnModuleInit {
       answeredAt: null,
       answer: null,
       answeredBy: null,
+      forgetAt: new Date(codeExpiresAt.getTime() + FORGET_UNCONFIRMED_MS),
     });
+    // Sent after the answer, so that a right phone takes no longer to answer than a wrong one.
+    if (matches)
+      void this.sendCode({ id, kind: input.kind, purchaseNumber, phone, code }, [
+        ...asked.ticket,
+        ...budget.ticket,
+      ]);
     return { requestId: id, codeExpiresAt: codeExpiresAt.toISOString() };
+  }
+
+  /**
+   * Texts a request's code; the asking is audited once it went out. A failed send gives back what
+   * the request took of the limits and budgets (the guest asks again): the code is gone with it.
+   */
+  private async sendCode(
+    request: {
+      id: string;
+      kind: DataRequestKind;
+      purchaseNumber: string;
+      phone: string;
+      code: string;
+    },
+    ticket: string[],
+  ): Promise<void> {
+    const sent = await this.gateway!.send(
+      request.phone,
+      `Your code for the data request about order ${request.purchaseNumber} is ${request.code}. It expires in ${CODE_MINUTES} minutes.`,
+    ).catch(() => ({ ok: false }) as const);
+    if (!sent.ok) {
+      this.logger.warn(`The code of data request ${request.id} could not be sent by SMS`);
+      await this.quota.giveBack(ticket).catch(() => undefined);
+      return;
+    }
+    await this.audit.record(
+      GUEST_ACTOR,
+      'privacy.request.create',
+      `A guest asked for ${request.kind === 'export' ? 'a copy' : 'the erasure'} of their data about order ${request.purchaseNumber}; the code was texted to the order's phone`,
+      dataRequestTarget(request.id, request.purchaseNumber),
+    );
   }
 
   async confirm(id: string, code: string): Promise<DataRequestView> {
@@ -192,9 +284,17 @@ export class DataRequestsService implements OnModuleInit {
           dueAt: new Date(now.getTime() + requestDueDays * DAY_MS),
           codeHash: '',
         },
+        $unset: { forgetAt: '' },
       },
       { returnDocument: 'after' },
     );
+    if (confirmed)
+      await this.audit.record(
+        GUEST_ACTOR,
+        'privacy.request.confirm',
+        `A guest confirmed their data request about order ${confirmed.purchaseNumber} with the code; it is due by ${confirmed.dueAt!.toISOString().slice(0, 10)}`,
+        dataRequestTarget(id, confirmed.purchaseNumber),
+      );
     return this.view(confirmed ?? (await this.requests().findOne({ _id: id }))!);
   }
 
@@ -269,7 +369,7 @@ export class DataRequestsService implements OnModuleInit {
       actor,
       `privacy.request.${answer === 'export' ? 'export' : 'erase'}`,
       `${actor.fullName} answered the data request about order ${request.purchaseNumber} (${answer === 'export' ? 'data sent' : `contacts erased as ${ANONYMOUS_NAME}`})`,
-      { type: 'order', id: request._id, label: request.purchaseNumber },
+      dataRequestTarget(request._id, request.purchaseNumber),
     );
     return this.view(done);
   }

@@ -22,6 +22,7 @@ import { Auth } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
+import { RateLimit } from '../common/rate-limit';
 import { shopDay } from '../reports/shop-time';
 import type { DataExport } from './data-export';
 import { DataRequestsService } from './data-requests.service';
@@ -77,10 +78,12 @@ export class MyDataController {
 
   @Post('users/profile/delete')
   @Auth()
+  // A password check, as changing the password: the same limits, and wrong ones lock the account.
+  @RateLimit('auth', { perAccount: true })
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Delete your account (customers), confirmed with your password; refused while an order is open',
+      'Delete your account (customers), confirmed with your password (wrong ones count toward the sign-in lockout); refused while an order is open',
   })
   @Answer('Your account was deleted')
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Wrong password' })

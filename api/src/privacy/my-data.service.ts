@@ -1,10 +1,9 @@
 import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
+import { CredentialsService } from '../auth/credentials.service';
 import type { Principal } from '../common/principal';
 import { QuotaService, type WindowLimit } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
-import { PasswordHasher } from '../users/password-hasher';
-import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { ANONYMOUS_NAME } from '../common/personal-data';
 import { Erasure } from './erasure';
@@ -30,8 +29,7 @@ export const PRIVACY_MESSAGES = {
 export class MyDataService {
   constructor(
     private readonly users: UsersService,
-    private readonly usersRepo: UsersRepository,
-    private readonly hasher: PasswordHasher,
+    private readonly credentials: CredentialsService,
     private readonly audit: AuditService,
     private readonly quota: QuotaService,
     private readonly exports: DataExportBuilder,
@@ -60,8 +58,8 @@ export class MyDataService {
    */
   async deleteAccount(actor: Principal, password: string): Promise<void> {
     if (actor.role !== 'customer') throw new ForbiddenException(PRIVACY_MESSAGES.customersOnly);
-    const user = await this.usersRepo.findByIdWithPassword(actor.id);
-    if (!user || !(await this.hasher.verify(user.passwordHash, password)))
+    // Under the sign-in's lockout: wrong passwords here lock the account as at sign-in.
+    if (!(await this.credentials.confirmPassword(actor.id, password)))
       throw new UnauthorizedException(PRIVACY_MESSAGES.wrongPassword);
     const kept = await this.erasure.eraseAccount(await this.users.get(actor.id), 'account-deleted');
     await this.audit.record(

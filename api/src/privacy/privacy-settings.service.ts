@@ -1,14 +1,47 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
+import { AuditService } from '../audit/audit.service';
+import type { Principal } from '../common/principal';
 import { MAIL_LOG_COLLECTION } from '../mail/mail-log';
 import { PRIVACY_DEFAULTS, type PrivacySettings } from './privacy-defaults';
+
+type SettingsChanges = Partial<Omit<PrivacySettings, 'updatedAt'>>;
+
+/** Each period in the audit trail's words, with its unit. */
+const PERIODS: { key: keyof SettingsChanges; words: string; unit: string }[] = [
+  { key: 'taxRetentionYears', words: 'orders and payments kept', unit: 'years' },
+  { key: 'smsOutboxDays', words: 'texts sent kept', unit: 'days' },
+  { key: 'mailLogDays', words: 'e-mails sent kept', unit: 'days' },
+  { key: 'contactMessageDays', words: 'contact messages kept', unit: 'days' },
+  { key: 'requestDueDays', words: "guests' requests answered within", unit: 'days' },
+];
+
+/**
+ * What a save changed, in words: each period before → after, the controller's name before →
+ * after, and "the notice's text" (not the text itself). Empty when nothing changed.
+ */
+export function describeSettingsChange(before: PrivacySettings, after: PrivacySettings): string[] {
+  const changes = PERIODS.filter(({ key }) => before[key] !== after[key]).map(
+    ({ key, words, unit }) => `${words} ${String(before[key])} → ${String(after[key])} ${unit}`,
+  );
+  if (before.controllerName !== after.controllerName)
+    changes.push(`data controller "${before.controllerName}" → "${after.controllerName}"`);
+  if (before.noticeText !== after.noticeText) changes.push("the notice's text");
+  return changes;
+}
 
 interface SettingsDoc extends Partial<PrivacySettings> {
   _id: 'privacy';
 }
 
 const DAY_S = 24 * 60 * 60;
+
+/** The settings a saved document says, the defaults for what it does not (or for no document). */
+function withDefaults(doc: SettingsDoc | null): PrivacySettings {
+  const { _id, ...saved } = doc ?? { _id: 'privacy' };
+  return { ...PRIVACY_DEFAULTS, updatedAt: null, ...saved };
+}
 
 /** The records pruned after a period the shop sets: collection, date field, setting. */
 const PRUNED: { collection: string; field: string; days: keyof PrivacySettings }[] = [
@@ -26,7 +59,10 @@ const PRUNED: { collection: string; field: string; days: keyof PrivacySettings }
 export class PrivacySettingsService implements OnModuleInit {
   private readonly logger = new Logger('Privacy');
 
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    private readonly audit: AuditService,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     await this.applyRetention(await this.get()).catch((e: Error) =>
@@ -35,22 +71,30 @@ export class PrivacySettingsService implements OnModuleInit {
   }
 
   async get(): Promise<PrivacySettings> {
-    const doc = await this.settings().findOne({ _id: 'privacy' });
-    const { _id, ...saved } = doc ?? { _id: 'privacy' };
-    return { ...PRIVACY_DEFAULTS, updatedAt: null, ...saved };
+    return withDefaults(await this.settings().findOne({ _id: 'privacy' }));
   }
 
-  async update(changes: Partial<Omit<PrivacySettings, 'updatedAt'>>): Promise<PrivacySettings> {
+  /** Saves the admin's changes, applies the periods, and records in the audit trail what changed. */
+  async update(actor: Principal, changes: SettingsChanges): Promise<PrivacySettings> {
     const given = Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined && value !== null),
     );
-    await this.settings().updateOne(
+    // The settings as they were: the trail says what this save changed, before → after.
+    const before = await this.settings().findOneAndUpdate(
       { _id: 'privacy' },
       { $set: { ...given, updatedAt: new Date() } },
-      { upsert: true },
+      { upsert: true, returnDocument: 'before' },
     );
     const saved = await this.get();
     await this.applyRetention(saved);
+    const changed = describeSettingsChange(withDefaults(before), saved);
+    if (changed.length)
+      await this.audit.record(
+        actor,
+        'privacy.settings.update',
+        `${actor.fullName} changed the privacy settings: ${changed.join('; ')}`,
+        { type: 'privacy-settings', id: 'privacy', label: changed.join('; ') },
+      );
     return saved;
   }
 

@@ -4,6 +4,7 @@ import {
   Get,
   HttpCode,
   Inject,
+  Ip,
   Param,
   ParseUUIDPipe,
   Post,
@@ -13,7 +14,6 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiGoneResponse,
-  ApiNotFoundResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -88,13 +88,27 @@ export class PrivacyController {
   @RateLimit('tracking')
   @ApiOperation({
     summary:
-      "A guest asks for a copy or the erasure of their data: a code is sent by SMS to the order's phone",
+      'A guest asks for a copy or the erasure of their data: if the purchase number is a guest order given with this phone, a code is sent by SMS to it. The answer is the same either way; a request without a code can never be confirmed. Limited per phone and per network a day, and by the SMS budgets',
   })
-  @Answer('A code was sent by SMS to this phone', DataRequestCreatedResponseDto, { status: 201 })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No guest order with this phone' })
-  @ApiServiceUnavailableResponse({ type: ErrorResponseDto, description: 'SMS is off or failed' })
-  create(@Body() dto: CreateDataRequestDto): Promise<DataRequestCreatedData> {
-    return this.requests.create(dto);
+  @Answer(
+    'If this phone was given with a guest order of this number, a code was sent to it by SMS',
+    DataRequestCreatedResponseDto,
+    { status: 201 },
+  )
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description:
+      'The request is not valid (`errors` names each field and why), or the phone is no Kenyan mobile number',
+  })
+  @ApiServiceUnavailableResponse({
+    type: ErrorResponseDto,
+    description: "SMS is off, or the shop's texts for the day are used up",
+  })
+  create(
+    @Body() dto: CreateDataRequestDto,
+    @Ip() clientAddress: string,
+  ): Promise<DataRequestCreatedData> {
+    return this.requests.create(dto, clientAddress);
   }
 
   @Post('privacy/requests/:id/confirm')
@@ -123,10 +137,16 @@ export class PrivacyController {
   @Put('admin/privacy/settings')
   @Auth('admin')
   @BodyLimit(PRIVACY_SETTINGS_BODY_LIMIT_BYTES)
-  @ApiOperation({ summary: 'Change the notice or the retention periods (pruning follows at once)' })
+  @ApiOperation({
+    summary:
+      'Change the notice or the retention periods (pruning follows at once); the audit trail records what changed',
+  })
   @Answer('Privacy settings saved', PrivacySettingsResponseDto)
-  async putSettings(@Body() dto: UpdatePrivacySettingsDto): Promise<PrivacySettingsData> {
-    return { settings: settingsView(await this.settings.update(dto)) };
+  async putSettings(
+    @CurrentUser() actor: Principal,
+    @Body() dto: UpdatePrivacySettingsDto,
+  ): Promise<PrivacySettingsData> {
+    return { settings: settingsView(await this.settings.update(actor, dto)) };
   }
 
   @Get('admin/data-requests')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { AuthModule } from '../auth/auth.module';
 import { OrdersModule } from '../orders/orders.module';
 import { UsersModule } from '../users/users.module';
 import { ConsentsRepository } from './consents.repository';
@@ -22,7 +23,7 @@ import { SmsInboundController } from './sms-inbound.controller';
  * their collections; an admin deleting a customer goes through the same `Erasure`.
  */
 @Module({
-  imports: [UsersModule, OrdersModule, DiscoveryModule],
+  imports: [UsersModule, AuthModule, OrdersModule, DiscoveryModule],
   controllers: [PrivacyController, MyDataController, SmsInboundController],
   providers: [
     PersonalDataOwners,

@@ -15,7 +15,12 @@ export function smsSender(accountId?: string, clientAddress?: string): string | 
   return clientAddress ? `net:${clientNetwork(clientAddress)}` : undefined;
 }
 
-export type SmsBudgetAnswer = { granted: true; ticket: string[] } | { granted: false; why: string };
+/** Which budget refused a message: to its number, of whoever caused it, or the shop's day. */
+export type SmsBudgetName = 'recipient' | 'sender' | 'day';
+
+export type SmsBudgetAnswer =
+  | { granted: true; ticket: string[] }
+  | { granted: false; why: string; budget: SmsBudgetName; retryAfterSeconds: number };
 
 /**
  * The shop-day budgets of text messages (SMS_PER_RECIPIENT_PER_DAY, SMS_PER_SENDER_PER_DAY,
@@ -48,17 +53,33 @@ export class SmsBudgets {
     ];
     const answer = await this.quota.take(claims);
     if (answer.granted) return answer;
+    const { retryAfterSeconds } = answer;
     if (answer.refused.limit === this.perRecipient)
-      return { granted: false, why: 'too many text messages to this number today' };
+      return {
+        granted: false,
+        why: 'too many text messages to this number today',
+        budget: 'recipient',
+        retryAfterSeconds,
+      };
     if (answer.refused.limit === this.perSender)
-      return { granted: false, why: 'too many text messages caused by this customer today' };
+      return {
+        granted: false,
+        why: 'too many text messages caused by this customer today',
+        budget: 'sender',
+        retryAfterSeconds,
+      };
     await this.alerts.ranOut(this.today, {
       subject: 'Text messages used up',
       consequence:
         'No more order text messages go out until midnight; customers still get their e-mails.',
       setting: 'SMS_PER_DAY',
     });
-    return { granted: false, why: "the shop's text messages for today are used up" };
+    return {
+      granted: false,
+      why: "the shop's text messages for today are used up",
+      budget: 'day',
+      retryAfterSeconds,
+    };
   }
 
   release(ticket: string[]): Promise<void> {

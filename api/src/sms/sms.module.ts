@@ -17,6 +17,7 @@ import { SMS_GATEWAY, SmsService, smsGatewayFor } from './sms.service';
     SmsPersonalData,
     { provide: SMS_GATEWAY, inject: [APP_CONFIG], useFactory: (c: AppConfig) => smsGatewayFor(c) },
   ],
-  exports: [SmsService, SmsOutboxRepository, SMS_GATEWAY],
+  // The budgets are also claimed by one-off messages sent straight to the gateway (a guest's code).
+  exports: [SmsService, SmsOutboxRepository, SmsBudgets, SMS_GATEWAY],
 })
 export class SmsModule {}

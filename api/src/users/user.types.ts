@@ -19,7 +19,7 @@ export interface UserView {
 
 export interface UserWithPassword extends UserView {
   passwordHash: string;
-  /** Wrong sign-in passwords in a row, and the lockout they caused (sign-in lookups only). */
+  /** Wrong passwords in a row (at sign-in or a signed-in check), and the lockout they caused. */
   failedLogins?: number;
   lockedUntil?: Date | null;
 }

@@ -88,8 +88,18 @@ export class UsersRepository {
   }
 
   async findByIdWithPassword(id: string): Promise<UserWithPassword | null> {
-    const doc = await this.users.findById(id).select('+passwordHash').lean<LeanUser>();
-    return doc ? { ...toView(doc), passwordHash: doc.passwordHash } : null;
+    const doc = await this.users
+      .findById(id)
+      .select('+passwordHash +failedLogins +lockedUntil')
+      .lean<LeanUser>();
+    return doc
+      ? {
+          ...toView(doc),
+          passwordHash: doc.passwordHash,
+          failedLogins: doc.failedLogins ?? 0,
+          lockedUntil: doc.lockedUntil ?? null,
+        }
+      : null;
   }
 
   async pictureKeys(id: string): Promise<string[]> {

@@ -12,5 +12,5 @@ export const PRIVACY_ROUTES = [
   'POST /api/users/profile/delete',
   'GET /api/users/profile/consents',
   'PATCH /api/users/profile/consents',
-  'POST /api/sms/inbound',
+  'POST /api/sms/inbound/{token}',
 ] as const;

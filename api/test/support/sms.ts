@@ -12,7 +12,12 @@ export const SMS_TEST_SETTINGS = {
   AT_USERNAME: 'sandbox',
   AT_API_KEY: 'test-at-api-key-0123456789abcdef',
   AT_SENDER_ID: 'SPC',
+  SMS_INBOUND_TOKEN: 'test-sms-inbound-token-0123456789',
 };
+
+/** The API's incoming-messages callback at `base` (its origin), with the tests' token. */
+export const smsInboundUrl = (base: string) =>
+  `${base}/api/sms/inbound/${SMS_TEST_SETTINGS.SMS_INBOUND_TOKEN}`;
 
 export interface SmsTestApp {
   t: TestApp;

@@ -1778,7 +1778,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A guest asks for a copy or the erasure of their data: a code is sent by SMS to the order's phone */
+        /** A guest asks for a copy or the erasure of their data: if the purchase number is a guest order given with this phone, a code is sent by SMS to it. The answer is the same either way; a request without a code can never be confirmed. Limited per phone and per network a day, and by the SMS budgets */
         post: operations["PrivacyController_create"];
         delete?: never;
         options?: never;
@@ -1812,7 +1812,7 @@ export interface paths {
         };
         /** The privacy notice as edited, and the retention periods */
         get: operations["PrivacyController_getSettings"];
-        /** Change the notice or the retention periods (pruning follows at once) */
+        /** Change the notice or the retention periods (pruning follows at once); the audit trail records what changed */
         put: operations["PrivacyController_putSettings"];
         post?: never;
         delete?: never;
@@ -1881,7 +1881,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete your account (customers), confirmed with your password; refused while an order is open */
+        /** Delete your account (customers), confirmed with your password (wrong ones count toward the sign-in lockout); refused while an order is open */
         post: operations["MyDataController_delete"];
         delete?: never;
         options?: never;
@@ -1924,7 +1924,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/sms/inbound": {
+    "/api/sms/inbound/{token}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1933,7 +1933,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The SMS gateway's incoming-message callback: STOP ends marketing texts */
+        /** The SMS gateway's incoming-message callback (the secret token is part of the URL given to the gateway): STOP ends marketing texts */
         post: operations["SmsInboundController_inbound"];
         delete?: never;
         options?: never;
@@ -4341,10 +4341,10 @@ export interface components {
             /** @example Done */
             message: string;
             /**
-             * @description Marketing consents the reply withdrew
-             * @example 1
+             * @description Always true: the same answer whoever sent the reply and whatever it said
+             * @example true
              */
-            withdrawn: number;
+            received: boolean;
         };
     };
     responses: never;
@@ -11020,17 +11020,8 @@ export interface operations {
                     "application/json": components["schemas"]["DataRequestCreatedResponseDto"];
                 };
             };
-            /** @description The request is not valid; `errors` names each field and why */
+            /** @description The request is not valid (`errors` names each field and why), or the phone is no Kenyan mobile number */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDto"];
-                };
-            };
-            /** @description No guest order with this phone */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11056,7 +11047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description SMS is off or failed */
+            /** @description SMS is off, or the shop's texts for the day are used up */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11444,6 +11435,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
         };
     };
     MyDataController_consents: {
@@ -11613,7 +11613,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description SMS_INBOUND_TOKEN, as given to the gateway */
+                token: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -11640,8 +11643,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description Wrong token, or SMS is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description The body is larger than 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

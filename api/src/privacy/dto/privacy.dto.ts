@@ -198,8 +198,11 @@ export class InboundSmsDto {
 }
 
 export class InboundSmsData {
-  @ApiProperty({ description: 'Marketing consents the reply withdrew', example: 1 })
-  withdrawn!: number;
+  @ApiProperty({
+    description: 'Always true: the same answer whoever sent the reply and whatever it said',
+    example: true,
+  })
+  received!: boolean;
 }
 export class InboundSmsResponseDto extends Envelope(InboundSmsData) {}
 

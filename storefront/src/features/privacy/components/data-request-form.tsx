@@ -8,7 +8,8 @@ const problem = (e: unknown) => (e instanceof ApiError ? e.message : STOREFRONT_
 
 /**
  * A guest's request about their data: the purchase number and the phone given with it, then the
- * code the shop texts to that phone.
+ * code the shop texts to that phone. The shop answers alike whether or not they match (so the form
+ * tells nobody an order's phone): the code comes only if they do.
  */
 export function DataRequestForm() {
   const [purchaseNumber, setPurchaseNumber] = useState('');
@@ -67,7 +68,9 @@ export function DataRequestForm() {
     return (
       <form onSubmit={confirm} noValidate>
         <p role="status">
-          We sent a 6-digit code by SMS to {phoneNumber}. It expires in 15 minutes.
+          If {phoneNumber} is the phone given with a guest order of this purchase number, we sent it
+          a 6-digit code by SMS. It expires in 15 minutes. No code? Check the number and the phone,
+          and ask again.
         </p>
         <Field
           label="Code from the SMS"

@@ -22,8 +22,8 @@ export function PrivacyRoute() {
       <section className="privacy-request" aria-labelledby="ask-about-data">
         <h2 id="ask-about-data">Ask about your data without an account</h2>
         <p className="muted">
-          Give the purchase number of one of your orders and the phone you gave with it. With an
-          account, use your profile instead.
+          Give the purchase number of one of your orders and the phone you gave with it: the code is
+          sent by SMS if they match a guest order. With an account, use your profile instead.
         </p>
         <DataRequestForm />
       </section>
