@@ -8,11 +8,8 @@ import {
   Logger,
   NotFoundException,
   ServiceUnavailableException,
-  type OnModuleInit,
 } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
 import { toKenyanMsisdn } from '@spc/shared-contracts';
-import type { Connection, mongo } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
 import type { Principal, SystemActor } from '../common/principal';
 import { QuotaService, type WindowLimit } from '../common/quota';
@@ -22,32 +19,14 @@ import type { SmsGateway } from '../sms/sms-gateway';
 import { SMS_GATEWAY } from '../sms/sms.service';
 import { ANONYMOUS_NAME } from '../common/personal-data';
 import { Erasure } from './erasure';
+import { DataRequestsRepository, type DataRequestDoc } from './data-requests.repository';
+import { OrdersPersonalData } from '../orders/orders-personal-data';
 import { DataExportBuilder, type DataExport } from './data-export';
 import { PrivacySettingsService } from './privacy-settings.service';
 
 export type DataRequestKind = 'export' | 'erasure';
 /** `unconfirmed`: the SMS code is awaited; `open`: in the admin's queue; `answered`: done. */
 export type DataRequestStatus = 'unconfirmed' | 'open' | 'answered';
-
-interface DataRequestDoc {
-  _id: string;
-  kind: DataRequestKind;
-  purchaseNumber: string;
-  /** +254…, as the code was sent. */
-  phone: string;
-  codeHash: string;
-  codeExpiresAt: Date;
-  attempts: number;
-  status: DataRequestStatus;
-  createdAt: Date;
-  confirmedAt: Date | null;
-  dueAt: Date | null;
-  answeredAt: Date | null;
-  answer: 'export' | 'anonymised' | null;
-  answeredBy: string | null;
-  /** Set while unconfirmed: the database forgets the request then (its code long expired). */
-  forgetAt?: Date;
-}
 
 export interface DataRequestView {
   _id: string;
@@ -78,7 +57,6 @@ const REQUESTS_PER_NETWORK: WindowLimit = {
 };
 /** An unconfirmed request is forgotten this long after its code expired. */
 const FORGET_UNCONFIRMED_MS = 24 * 60 * 60 * 1000;
-const COLLECTION = 'data_requests';
 
 /** Who the audit trail names for a guest's own steps (asking, confirming with the code). */
 const GUEST_ACTOR: SystemActor = { id: 'guest', role: 'system', fullName: 'A guest (SMS code)' };
@@ -128,11 +106,12 @@ function hashCode(id: string, code: string): string {
  * its due date, and is answered with the export of the guest's orders or their anonymisation.
  */
 @Injectable()
-export class DataRequestsService implements OnModuleInit {
+export class DataRequestsService {
   private readonly logger = new Logger('DataRequests');
 
   constructor(
-    @InjectConnection() private readonly connection: Connection,
+    private readonly requests: DataRequestsRepository,
+    private readonly orders: OrdersPersonalData,
     @Inject(SMS_GATEWAY) private readonly gateway: SmsGateway | null,
     private readonly budgets: SmsBudgets,
     private readonly quota: QuotaService,
@@ -141,15 +120,6 @@ export class DataRequestsService implements OnModuleInit {
     private readonly erasure: Erasure,
     private readonly audit: AuditService,
   ) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.requests()
-      .createIndex({ status: 1, dueAt: 1 })
-      .catch(() => undefined);
-    await this.requests()
-      .createIndex({ forgetAt: 1 }, { expireAfterSeconds: 0 })
-      .catch(() => undefined);
-  }
 
   /**
    * A guest asks: the same answer (a request id and when its code expires) whether or not the
@@ -187,9 +157,8 @@ export class DataRequestsService implements OnModuleInit {
     }
 
     const purchaseNumber = input.purchaseNumber.trim();
-    const order = await this.orders().findOne({ purchaseNumber, placedBy: null });
-    const guestPhone = (order?.guestInfo as { phoneNumber?: unknown } | undefined)?.phoneNumber;
-    const matches = !!order && toKenyanMsisdn(String(guestPhone ?? '')) === phone;
+    const order = await this.orders.guestOrder(purchaseNumber);
+    const matches = !!order && toKenyanMsisdn(order.phoneNumber) === phone;
 
     const id = randomUUID();
     // A mismatch gets a code nobody is told and no 6-digit answer can equal.
@@ -198,7 +167,7 @@ export class DataRequestsService implements OnModuleInit {
       : randomBytes(16).toString('hex');
     const now = new Date();
     const codeExpiresAt = new Date(now.getTime() + CODE_MINUTES * 60_000);
-    await this.requests().insertOne({
+    await this.requests.insert({
       _id: id,
       kind: input.kind,
       // A mismatch keeps neither the phone typed nor the number: they name nobody's order.
@@ -259,13 +228,9 @@ export class DataRequestsService implements OnModuleInit {
   async confirm(id: string, code: string): Promise<DataRequestView> {
     const now = new Date();
     // One attempt counted per try, atomically, before the code is compared.
-    const doc = await this.requests().findOneAndUpdate(
-      { _id: id, status: 'unconfirmed' },
-      { $inc: { attempts: 1 } },
-      { returnDocument: 'after' },
-    );
+    const doc = await this.requests.countAttempt(id);
     if (!doc) {
-      const existing = await this.requests().findOne({ _id: id });
+      const existing = await this.requests.find(id);
       if (!existing) throw new NotFoundException(DATA_REQUEST_MESSAGES.notFound);
       return this.view(existing);
     }
@@ -275,18 +240,10 @@ export class DataRequestsService implements OnModuleInit {
     if (!timingSafeEqual(given, Buffer.from(doc.codeHash)))
       throw new BadRequestException(DATA_REQUEST_MESSAGES.wrongCode);
     const { requestDueDays } = await this.settings.get();
-    const confirmed = await this.requests().findOneAndUpdate(
-      { _id: id, status: 'unconfirmed' },
-      {
-        $set: {
-          status: 'open',
-          confirmedAt: now,
-          dueAt: new Date(now.getTime() + requestDueDays * DAY_MS),
-          codeHash: '',
-        },
-        $unset: { forgetAt: '' },
-      },
-      { returnDocument: 'after' },
+    const confirmed = await this.requests.confirm(
+      id,
+      now,
+      new Date(now.getTime() + requestDueDays * DAY_MS),
     );
     if (confirmed)
       await this.audit.record(
@@ -295,17 +252,12 @@ export class DataRequestsService implements OnModuleInit {
         `A guest confirmed their data request about order ${confirmed.purchaseNumber} with the code; it is due by ${confirmed.dueAt!.toISOString().slice(0, 10)}`,
         dataRequestTarget(id, confirmed.purchaseNumber),
       );
-    return this.view(confirmed ?? (await this.requests().findOne({ _id: id }))!);
+    return this.view(confirmed ?? (await this.requests.find(id))!);
   }
 
   /** The admin's queue: confirmed requests, the open ones first, soonest due first. */
   async queue(): Promise<DataRequestView[]> {
-    const docs = await this.requests()
-      .find({ status: { $in: ['open', 'answered'] } })
-      .sort({ status: -1, dueAt: 1 })
-      .limit(200)
-      .toArray();
-    return docs.map((d) => this.view(d));
+    return (await this.requests.queue(200)).map((d) => this.view(d));
   }
 
   async answerWithExport(actor: Principal, id: string): Promise<DataExport> {
@@ -327,7 +279,7 @@ export class DataRequestsService implements OnModuleInit {
   }
 
   private async openRequest(id: string): Promise<DataRequestDoc> {
-    const request = await this.requests().findOne({ _id: id });
+    const request = await this.requests.find(id);
     if (!request) throw new NotFoundException(DATA_REQUEST_MESSAGES.notFound);
     if (request.status === 'unconfirmed')
       throw new ConflictException(DATA_REQUEST_MESSAGES.notOpen);
@@ -340,12 +292,9 @@ export class DataRequestsService implements OnModuleInit {
    * it was typed (found canonically), and the requests made with it.
    */
   private async guest(request: DataRequestDoc) {
-    const requests = await this.requests()
-      .find({ phone: request.phone }, { projection: { _id: 1 } })
-      .toArray();
     return this.erasure.subjectOfGuest(
       request.phone,
-      requests.map((r) => r._id),
+      await this.requests.idsOfPhone(request.phone),
     );
   }
 
@@ -354,15 +303,11 @@ export class DataRequestsService implements OnModuleInit {
     request: DataRequestDoc,
     answer: 'export' | 'anonymised',
   ): Promise<DataRequestView> {
-    const done = await this.requests().findOneAndUpdate(
-      { _id: request._id, status: 'open' },
-      { $set: { status: 'answered', answeredAt: new Date(), answer, answeredBy: actor.fullName } },
-      { returnDocument: 'after' },
-    );
+    const done = await this.requests.markAnswered(request._id, answer, actor.fullName);
     if (!done) throw new ConflictException(DATA_REQUEST_MESSAGES.answered);
     if (answer === 'anonymised') {
       // The erasure forgot the phone on every request made with it; this one too.
-      await this.requests().updateOne({ _id: request._id }, { $set: { phone: '' } });
+      await this.requests.forgetPhoneOf(request._id);
       done.phone = '';
     }
     await this.audit.record(
@@ -394,24 +339,11 @@ export class DataRequestsService implements OnModuleInit {
   /** The requests made with these phones (E.164), for the person's export. */
   async ofPhones(phones: string[]): Promise<DataRequestView[]> {
     if (!phones.length) return [];
-    const docs = await this.requests()
-      .find({ phone: { $in: phones } })
-      .sort({ createdAt: 1 })
-      .toArray();
-    return docs.map((d) => this.view(d));
+    return (await this.requests.ofPhones(phones)).map((d) => this.view(d));
   }
 
   /** The requests made with these phones lose the number (an erasure). */
   async forgetPhones(phones: string[]): Promise<void> {
-    if (phones.length)
-      await this.requests().updateMany({ phone: { $in: phones } }, { $set: { phone: '' } });
-  }
-
-  private requests(): mongo.Collection<DataRequestDoc> {
-    return this.connection.db!.collection<DataRequestDoc>(COLLECTION);
-  }
-
-  private orders(): mongo.Collection<Record<string, unknown>> {
-    return this.connection.db!.collection('orders');
+    await this.requests.forgetPhones(phones);
   }
 }

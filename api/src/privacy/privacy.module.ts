@@ -6,6 +6,7 @@ import { UsersModule } from '../users/users.module';
 import { ConsentsRepository } from './consents.repository';
 import { ConsentsService } from './consents.service';
 import { DataExportBuilder } from './data-export';
+import { DataRequestsRepository } from './data-requests.repository';
 import { DataRequestsService } from './data-requests.service';
 import { Erasure } from './erasure';
 import { MyDataController } from './my-data.controller';
@@ -34,6 +35,7 @@ import { SmsInboundController } from './sms-inbound.controller';
     DataExportBuilder,
     MyDataService,
     DataRequestsService,
+    DataRequestsRepository,
     RetentionSweep,
     PrivacyPersonalData,
   ],
