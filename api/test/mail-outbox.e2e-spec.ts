@@ -106,7 +106,9 @@ describe("order e-mails: no headers or links from a customer's text", () => {
     expect(body).not.toContain('http://evil');
     expect(body).not.toContain('www.evil');
     expect(body).not.toContain('evil.example');
-    expect(body).toContain('Hello X Bcc: a[at]evil[.]example Refund: http[:]//evil[.]example/r,');
+    // The name typed with an order greets nobody (issue 39): the address is nobody's proven one.
+    expect(body).toContain('Hello,');
+    expect(body).not.toContain('Refund: http');
     expect(body).toContain('Delivery to: "Plot 9 Visit www[.]evil[.]example now');
   });
 });

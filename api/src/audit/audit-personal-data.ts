@@ -44,15 +44,36 @@ export class AuditPersonalData implements PersonalDataOwner {
       ...subject.orderIds,
       ...subject.otherIds,
     ];
+    const me = subject.accountId;
+    // The names and addresses the trail knew them by: a name changed in the profile, an e-mail the
+    // admin corrected, are on their older entries (their own, and those labelled with the account).
+    const known = new Set<string>();
+    for await (const doc of this.logs.ofPerson(me, me ? [me] : [])) {
+      if (me && doc.performedBy.id === me) known.add(doc.performedBy.fullName);
+      if (me && doc.target?.id === me && doc.target.label) known.add(doc.target.label);
+    }
+    known.delete(ANONYMOUS_NAME);
+    const person: DataSubject = { ...subject, names: [...subject.names, ...known] };
     let changes: Parameters<AuditRepository['rewrite']>[0] = [];
-    for await (const doc of this.logs.ofPerson(subject.accountId, about)) {
+    for await (const doc of this.logs.ofPerson(me, about)) {
+      const mine = !!me && doc.performedBy.id === me;
+      // A clerk's name stays on the clerk's entries, even if the person typed it as their own.
+      const words = mine
+        ? person
+        : {
+            ...person,
+            names: person.names.filter(
+              (n) => n.trim().toLowerCase() !== doc.performedBy.fullName.trim().toLowerCase(),
+            ),
+          };
       const set: (typeof changes)[number]['set'] = {};
-      const message = scrubText(doc.message, subject);
+      const message = scrubText(doc.message, words);
       if (message !== doc.message) set.message = message;
-      if (subject.accountId && doc.performedBy.id === subject.accountId)
+      if (mine && doc.performedBy.fullName !== ANONYMOUS_NAME)
         set['performedBy.fullName'] = ANONYMOUS_NAME;
       if (doc.target?.label) {
-        const label = scrubText(doc.target.label, subject);
+        const label =
+          me && doc.target.id === me ? ANONYMOUS_NAME : scrubText(doc.target.label, words);
         if (label !== doc.target.label) set['target.label'] = label;
       }
       if (Object.keys(set).length) changes.push({ id: doc._id, set });

@@ -157,6 +157,12 @@ export function describeFilters(query: object): string {
     .filter(
       ([k, v]) => !['from', 'to'].includes(k) && !NOT_FILTERS.has(k) && v !== undefined && v !== '',
     )
-    .map(([k, v]) => `${k} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+    // A search names a person (a phone, an e-mail, a name): the trail keeps that one was made, not
+    // what it was, so an erased customer is not left in it (issue 39).
+    .map(([k, v]) =>
+      k === 'search' || k === 'q'
+        ? `${k} [personal]`
+        : `${k} ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`,
+    );
   return [range, ...others].join('; ');
 }

@@ -25,6 +25,13 @@ export interface DataSubject {
   names: string[];
   /** Other records about them that texts may refer to (a guest's data requests). */
   otherIds: string[];
+  /**
+   * Addresses proven to be theirs: the account's own e-mail, the phone a guest proved with an SMS
+   * code. Only these find records by address alone (a message to the shop, a text to a number, a
+   * payment from a number): anyone can type anyone's e-mail or phone on their own order, and an
+   * erasure must never reach another person's records through it.
+   */
+  proven: { emails: string[]; phones: string[] };
 }
 
 /** Why a person's records lose them. */
@@ -57,6 +64,20 @@ export function phoneSpellings(msisdn: string): string[] {
   if (!/^\+254\d{9}$/.test(msisdn)) return [msisdn];
   const local = msisdn.slice(4);
   return [msisdn, msisdn.slice(1), `0${local}`, local];
+}
+
+/**
+ * A text a person typed, as the trail may quote it (an M-Pesa account reference): phone numbers
+ * and e-mail addresses in it are replaced, so the trail names nobody an erasure cannot find.
+ */
+export function maskContacts(text: string): string {
+  return text.replace(/\S+@\S+/g, '[e-mail]').replace(/\+?\d[\d\s.-]{5,}\d/g, '[phone]');
+}
+
+/** A phone as the trail shows it: its last three digits (`•••678`). */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length > 3 ? `•••${digits.slice(-3)}` : '•••';
 }
 
 function escapeRegExp(text: string): string {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   OwnsPersonalData,
   type DataSubject,
+  type ErasureReason,
   type PersonalDataOwner,
 } from '../common/personal-data';
 import { ContactRepository } from './contact.repository';
@@ -10,7 +11,7 @@ import { ContactRepository } from './contact.repository';
  * Messages from the contact page: the sender's name, the e-mail they typed and their text. Not
  * exported: the page is public, so an address typed there proves nothing about who sent it, and an
  * export by address would hand anyone's messages to whoever signs up with it. Erased: the messages
- * sent with the person's addresses are deleted (they are also pruned after their period).
+ * sent with the person's own address are deleted (they are also pruned after their period).
  */
 @Injectable()
 @OwnsPersonalData()
@@ -21,7 +22,9 @@ export class ContactPersonalData implements PersonalDataOwner {
 
   constructor(private readonly messages: ContactRepository) {}
 
-  async erase(subject: DataSubject): Promise<void> {
-    await this.messages.forgetSenders(subject.emails);
+  async erase(subject: DataSubject, reason: ErasureReason): Promise<void> {
+    // Their own address only (anyone may type anyone's on an order); not for the retention sweep
+    // of an old order (the messages have their own period).
+    if (reason !== 'retention') await this.messages.forgetSenders(subject.proven.emails);
   }
 }

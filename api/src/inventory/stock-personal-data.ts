@@ -30,12 +30,23 @@ export class StockPersonalData implements PersonalDataOwner {
     let changes: Parameters<StockLedgerRepository['rewriteMovements']>[0] = [];
     for await (const m of this.ledger.movementsOfPerson(subject.orderIds, subject.accountId)) {
       const set: (typeof changes)[number]['set'] = {};
-      const note = scrubText(m.note ?? '', subject);
+      const mine = !!m.by && !!subject.accountId && m.by.id === subject.accountId;
+      // A clerk who moved the stock keeps their name, even if the person typed it as their own;
+      // a guest's own cancel is by the name typed on the order.
+      const clerk = m.by && !mine && m.by.role !== 'guest' && m.by.role !== 'customer';
+      const words = clerk
+        ? {
+            ...subject,
+            names: subject.names.filter(
+              (n) => n.trim().toLowerCase() !== m.by!.fullName.trim().toLowerCase(),
+            ),
+          }
+        : subject;
+      const note = scrubText(m.note ?? '', words);
       if (note !== m.note) set.note = note;
-      if (m.by && m.by.id === subject.accountId && m.by.fullName !== ANONYMOUS_NAME)
-        set['by.fullName'] = ANONYMOUS_NAME;
-      else if (m.by) {
-        const name = scrubText(m.by.fullName, subject);
+      if (mine && m.by!.fullName !== ANONYMOUS_NAME) set['by.fullName'] = ANONYMOUS_NAME;
+      else if (m.by && !clerk) {
+        const name = scrubText(m.by.fullName, words);
         if (name !== m.by.fullName) set['by.fullName'] = name;
       }
       if (Object.keys(set).length) changes.push({ id: m._id, set });

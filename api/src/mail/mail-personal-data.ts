@@ -32,9 +32,9 @@ export class MailPersonalData implements PersonalDataOwner {
     await this.log.eraseFor({
       accountId: subject.accountId,
       orderIds: subject.orderIds,
-      // The addresses they gave (the shop's copies of their contact messages too); the retention
-      // sweep only forgets the old orders' messages (the log's own period removed them long ago).
-      emails: reason === 'retention' ? [] : subject.emails,
+      // Their own address (the shop's copies of their contact messages too), never one typed on
+      // an order: anyone may type anyone's. The retention sweep forgets only the old orders'.
+      emails: reason === 'retention' ? [] : subject.proven.emails,
     });
   }
 }

@@ -334,9 +334,14 @@ export class MoneyLedgerRepository {
   }
 
   /** Entries of these orders, or meant for them (a person's money, for their export or erasure). */
-  ofOrders(orderIds: string[]): Promise<MoneyEntryRecord[]> {
+  ofOrders(orderIds: string[], purchaseNumbers: string[] = []): Promise<MoneyEntryRecord[]> {
     return this.entries
-      .find({ $or: [{ orderId: { $in: orderIds } }, { meantFor: { $in: orderIds } }] })
+      .find({
+        $or: [
+          { orderId: { $in: orderIds } },
+          { meantFor: { $in: [...orderIds, ...purchaseNumbers] } },
+        ],
+      })
       .sort({ at: 1 })
       .lean<MoneyEntryRecord[]>()
       .exec();
@@ -363,6 +368,16 @@ export class MoneyLedgerRepository {
       await this.entries.updateMany({ _id: { $in: ids }, byId }, { $set: { byName: name } });
   }
 
+  /** Ids of the entries these numbers paid (an erasure of a payer proven by SMS code). */
+  async paidBy(numbers: string[]): Promise<string[]> {
+    if (!numbers.length) return [];
+    const docs = await this.entries
+      .find({ payer: { $in: numbers } })
+      .select({ _id: 1 })
+      .lean<{ _id: string }[]>();
+    return docs.map((d) => d._id);
+  }
+
   /** Forgets the payers marked by an erasure whose paybacks have all been sent. */
   async forgetSettledPayers(): Promise<number> {
     const marked = (
@@ -381,7 +396,8 @@ export class MoneyLedgerRepository {
 
   /**
    * Of these entries, those a payback by M-Pesa is still to reach: an incoming entry with an
-   * outgoing one to send that has no M-Pesa code yet, and that outgoing entry itself.
+   * outgoing one to send that has no M-Pesa code yet, that outgoing entry itself, and a payment
+   * still open in the inbox.
    */
   private async entriesAwaitingPayback(ids: string[]): Promise<Set<string>> {
     const outs = await this.entries
@@ -398,6 +414,12 @@ export class MoneyLedgerRepository {
       waiting.add(o._id);
       if (o.of) waiting.add(o.of);
     }
+    // A payment still waiting in the inbox may yet go back to the number that paid it.
+    const open = await this.entries
+      .find({ _id: { $in: ids }, direction: 'in', state: 'open', returnable: { $gt: 0 } })
+      .select({ _id: 1 })
+      .lean<{ _id: string }[]>();
+    for (const e of open) waiting.add(e._id);
     return waiting;
   }
 

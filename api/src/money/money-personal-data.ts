@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ANONYMOUS_NAME,
   OwnsPersonalData,
+  phoneSpellings,
   type DataSubject,
   type PersonalDataOwner,
 } from '../common/personal-data';
@@ -25,7 +26,7 @@ export class MoneyPersonalData implements PersonalDataOwner {
 
   async export(subject: DataSubject): Promise<Record<string, unknown>> {
     if (!subject.orderIds.length) return { money: [] };
-    const entries = await this.entries.ofOrders(subject.orderIds);
+    const entries = await this.entries.ofOrders(subject.orderIds, subject.purchaseNumbers);
     return {
       // No clerk's name, no internal state: what moved, how, when, for which order.
       money: entries
@@ -43,10 +44,15 @@ export class MoneyPersonalData implements PersonalDataOwner {
   }
 
   async erase(subject: DataSubject): Promise<void> {
-    if (!subject.orderIds.length) return;
-    const entries = await this.entries.ofOrders(subject.orderIds);
+    const ofOrders = subject.orderIds.length
+      ? (await this.entries.ofOrders(subject.orderIds, subject.purchaseNumbers)).map((e) => e._id)
+      : [];
+    // Payments from a number they proved (a guest's SMS code) that are on no order of theirs.
+    const paidBy = await this.entries.paidBy(
+      subject.proven.phones.flatMap(phoneSpellings).map((n) => n.replace(/^\+/, '')),
+    );
     await this.entries.forgetPayers(
-      entries.map((e) => e._id),
+      [...new Set([...ofOrders, ...paidBy])],
       subject.accountId,
       ANONYMOUS_NAME,
     );

@@ -32,6 +32,8 @@ export interface StepContext<I> {
   requoted?: { shippingFee: number; totalAmount: number; zoneName: string };
   /** The money-ledger entries a cancellation's refund took, recorded once the step happened. */
   refundOut?: string[];
+  /** Forgets the e-mails recorded for an order that is deleted (they name its person; issue 39). */
+  forgetMail?: (orderId: string) => Promise<unknown>;
 }
 
 /**
@@ -331,11 +333,13 @@ export const ORDER_STEPS = {
     },
     // Told once, when the delete is what cancels it.
     sms: ({ order }) => (order.orderStatus === 'Cancelled' ? undefined : 'cancelled'),
-    after: async ({ placement, orders, actor }, updated) => {
+    after: async ({ placement, orders, actor, forgetMail }, updated) => {
       // A return a crash interrupted is finished before the order goes.
       if (updated.stockReturn === 'pending' || updated.stockReturn === 'done')
         await placement.returnStock(updated, actor);
       await orders.delete(updated._id);
+      // Its e-mails go with it: no erasure could find them by an order that is gone.
+      await forgetMail?.(updated._id);
     },
     audit: {
       action: 'order.delete',

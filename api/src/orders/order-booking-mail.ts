@@ -2,7 +2,7 @@ import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
 import { dayAndMonth } from '../sms/sms-text';
-import { orderGreeting, orderMailFor } from './order-mail';
+import { ORDER_GREETING, orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 const trackUrl = (storefrontUrl: string, order: OrderRecord) =>
@@ -16,7 +16,7 @@ export function depositMail(order: OrderRecord, storefrontUrl: string): MailMess
   if (!b) return undefined;
   const balance = Math.max(0, order.totalAmount - order.amountPaid);
   const text = [
-    orderGreeting(order),
+    ORDER_GREETING,
     '',
     `We have received the deposit of ${formatMoney(order.amountPaid)} for your booking ${order.purchaseNumber}.`,
     `Your ${customerText(b.productName, 80)} seedlings are held for you; they are expected to be ready from ${dayAndMonth(b.readyOn)}.`,
@@ -49,7 +49,7 @@ export function balanceDueMail(
   const balance = Math.max(0, order.totalAmount - order.amountPaid);
   const link = trackUrl(storefrontUrl, order);
   const text = [
-    orderGreeting(order),
+    ORDER_GREETING,
     '',
     `Your ${customerText(b.productName, 80)} seedlings for booking ${order.purchaseNumber} are ready.`,
     `The balance of ${formatMoney(balance)} is due${b.balanceDueBy ? ` by ${dayAndMonth(b.balanceDueBy)}` : ''}. How to pay:`,

@@ -1,7 +1,7 @@
 import { deliveryLine, formatMoney, lineItemName, NURSERY_COLLECTION } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
-import { orderGreeting, orderMailFor } from './order-mail';
+import { ORDER_GREETING, orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 /** The confirmation e-mail. What the customer typed is quoted as plain text, never as a link. */
@@ -10,7 +10,7 @@ export function confirmationMail(order: OrderRecord, storefrontUrl: string): Mai
   const g = order.guestInfo;
   const address = [g.streetAddress, g.ward, g.subCounty, g.county].filter(Boolean).join(', ');
   const text = [
-    orderGreeting(order),
+    ORDER_GREETING,
     '',
     `Thank you for your order ${order.purchaseNumber} with the Seedling Propagation Centre.`,
     '',

@@ -1,4 +1,3 @@
-import { customerText } from '../mail/mail-text';
 import type { MailFor } from '../mail/mail-log';
 import type { OrderRecord } from './order.types';
 
@@ -8,11 +7,9 @@ export function orderMailFor(order: Pick<OrderRecord, '_id' | 'placedBy'>): Mail
 }
 
 /**
- * The first line of an order's e-mail. A guest's order goes to an address nobody verified, under
- * the shop's name: it greets without the name typed with it, so a stranger cannot put their words
- * ("M-Pesa reversal pending, call …") into the shop's mail to anyone. A signed-in customer's order
- * carries the name of their account (placing it saves the name given).
+ * The first line of an order's e-mail. It goes to the address typed at checkout, which nobody
+ * verified (a signed-in customer may type anyone's too), under the shop's name: it greets without
+ * the name typed with the order, so a stranger cannot put their words ("M-Pesa reversal pending,
+ * call …") into the shop's mail to anyone (issue 39).
  */
-export function orderGreeting(order: Pick<OrderRecord, 'placedBy' | 'guestInfo'>): string {
-  return order.placedBy ? `Hello ${customerText(order.guestInfo.fullName, 80)},` : 'Hello,';
-}
+export const ORDER_GREETING = 'Hello,';

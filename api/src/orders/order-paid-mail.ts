@@ -1,7 +1,7 @@
 import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
-import { orderGreeting, orderMailFor } from './order-mail';
+import { ORDER_GREETING, orderMailFor } from './order-mail';
 import type { OrderRecord } from './order.types';
 
 /**
@@ -12,7 +12,7 @@ export function paidMail(order: OrderRecord, receiptUrl: string | undefined): Ma
   const p = order.paymentDetails;
   const method = order.paymentMethod === 'Mpesa' ? 'M-Pesa' : (order.paymentMethod ?? '');
   const text = [
-    orderGreeting(order),
+    ORDER_GREETING,
     '',
     `We have received your payment of ${formatMoney(p?.amount ?? order.totalAmount)} for order ${order.purchaseNumber}${method ? ` (${method}${p?.transactionCode ? ` ${customerText(p.transactionCode, 40)}` : ''})` : ''}.`,
     '',

@@ -112,7 +112,14 @@ export class OrdersPersonalData implements PersonalDataOwner {
       .find({
         orderDate: { $lt: before },
         orderStatus: { $in: SETTLED_STATUSES },
-        'guestInfo.fullName': { $ne: ANONYMOUS_NAME },
+        // Not yet erased: by the mark, or (orders erased before it) by what they still hold; a
+        // guest may have typed "Deleted customer" as their name.
+        erasedAt: { $exists: false },
+        $or: [
+          { 'guestInfo.fullName': { $ne: ANONYMOUS_NAME } },
+          { 'guestInfo.phoneNumber': { $ne: '' } },
+          { 'guestInfo.email': { $ne: '' } },
+        ],
       })
       .select(PERSON_FIELDS)
       .limit(limit)
@@ -189,6 +196,7 @@ export class OrdersPersonalData implements PersonalDataOwner {
           clientAddress: null,
           // The search finds an erased order only by what it still shows.
           contactKeys: contactKeysOf({ fullName: ANONYMOUS_NAME }),
+          erasedAt: new Date(),
         },
         // A settled order holds no slot of the open-order caps; their names key the person.
         $unset: { holdSlots: '' },

@@ -23,6 +23,7 @@ import { pageRequest, totalPages } from '../common/pagination';
 import type { Actor, Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { MailLogRepository } from '../mail/mail-log.repository';
 import { MailService, type MailMessage } from '../mail/mail.service';
 import { smsSender } from '../sms/sms-budgets';
 import { SmsService } from '../sms/sms.service';
@@ -286,6 +287,8 @@ export class OrdersService {
       placement: this.placement,
       orders: this.orders,
       receiptLink: this.documents && ((id) => this.documents!.storefrontUrl(id, 'receipt')),
+      forgetMail: (orderId) =>
+        this.modules.get(MailLogRepository, { strict: false }).eraseFor({ orderIds: [orderId] }),
     };
     step.access?.(ctx);
     this.assertAllowed(order, step.rule, actor);

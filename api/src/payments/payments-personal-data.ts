@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import {
   OwnsPersonalData,
+  phoneSpellings,
   type DataSubject,
   type PersonalDataOwner,
 } from '../common/personal-data';
@@ -83,18 +84,40 @@ export class PaymentsPersonalData implements PersonalDataOwner {
 
   async erase(subject: DataSubject): Promise<void> {
     const ids = subject.orderIds;
-    if (!ids.length) return;
-    await this.pushes.updateMany({ orderId: { $in: ids } }, { $set: { phone: '' } });
+    if (ids.length) {
+      await this.pushes.updateMany({ orderId: { $in: ids } }, { $set: { phone: '' } });
+      await this.paybill.updateMany(
+        { orderId: { $in: ids } },
+        { $set: { phone: '', payerName: '' } },
+      );
+      await this.refunds.updateMany(
+        { orderId: { $in: ids }, status: 'sent' },
+        { $set: { phone: '' }, $unset: { forgetPhone: '' } },
+      );
+      await this.refunds.updateMany(
+        { orderId: { $in: ids }, status: { $ne: 'sent' } },
+        { $set: { forgetPhone: true } },
+      );
+    }
+    // Payments from a number they proved (a guest's SMS code), on no order of theirs: a payment
+    // waiting in the inbox keeps its number until it is given back (then loses it), the rest now.
+    const numbers = subject.proven.phones.flatMap(phoneSpellings);
+    if (!numbers.length) return;
     await this.paybill.updateMany(
-      { orderId: { $in: ids } },
-      { $set: { phone: '', payerName: '' } },
+      { phone: { $in: numbers }, status: 'inbox' },
+      { $set: { payerName: '', forgetPayer: true } },
     );
+    await this.paybill.updateMany(
+      { phone: { $in: numbers }, status: { $ne: 'inbox' } },
+      { $set: { phone: '', payerName: '', account: '' }, $unset: { forgetPayer: '' } },
+    );
+    await this.pushes.updateMany({ phone: { $in: numbers } }, { $set: { phone: '' } });
     await this.refunds.updateMany(
-      { orderId: { $in: ids }, status: 'sent' },
+      { phone: { $in: numbers }, status: 'sent' },
       { $set: { phone: '' }, $unset: { forgetPhone: '' } },
     );
     await this.refunds.updateMany(
-      { orderId: { $in: ids }, status: { $ne: 'sent' } },
+      { phone: { $in: numbers }, status: { $ne: 'sent' } },
       { $set: { forgetPhone: true } },
     );
   }

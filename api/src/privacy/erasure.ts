@@ -43,6 +43,7 @@ export class Erasure {
       emails: unique([canonicalEmail(user.email), ...typed.emails]),
       names: unique([user.fullName, ...typed.names]).filter((n) => n !== ANONYMOUS_NAME),
       otherIds: [],
+      proven: { emails: [canonicalEmail(user.email)], phones: [] },
     };
     return { subject, orders };
   }
@@ -56,7 +57,9 @@ export class Erasure {
     otherIds: string[] = [],
   ): Promise<{ subject: DataSubject; orders: PersonOrder[] }> {
     const orders = await this.orders.ofGuestPhone(phone);
-    return { subject: this.subjectOfOrders(orders, [phone], otherIds), orders };
+    const subject = this.subjectOfOrders(orders, [phone], otherIds);
+    // The phone the guest proved with the SMS code.
+    return { subject: { ...subject, proven: { emails: [], phones: [phone] } }, orders };
   }
 
   subjectOfOrders(
@@ -73,6 +76,7 @@ export class Erasure {
       emails: unique(typed.emails),
       names: unique(typed.names),
       otherIds,
+      proven: { emails: [], phones: [] },
     };
   }
 

@@ -38,7 +38,7 @@ export class PrivacyPersonalData implements PersonalDataOwner {
       // A guest's own requests (an account's person uses their profile, not this form).
       dataRequests: subject.accountId
         ? []
-        : (await this.requests.ofPhones(subject.phones)).map((r) => ({
+        : (await this.requests.ofPhones(subject.proven.phones)).map((r) => ({
             kind: r.kind,
             purchaseNumber: r.purchaseNumber,
             status: r.status,
@@ -51,6 +51,7 @@ export class PrivacyPersonalData implements PersonalDataOwner {
 
   async erase(subject: DataSubject, reason: ErasureReason): Promise<void> {
     if (subject.accountId) await this.consents.forget(subject.accountId);
-    if (reason !== 'retention') await this.requests.forgetPhones(subject.phones);
+    // Only the phone a guest proved: a number typed on someone's own order names nobody's request.
+    if (reason !== 'retention') await this.requests.forgetPhones(subject.proven.phones);
   }
 }

@@ -117,10 +117,13 @@ export class SmsOutboxRepository implements OnModuleInit {
   async eraseFor(person: {
     accountId?: string | null;
     orderIds?: readonly string[];
+    /** Numbers (E.164) proven theirs: every text to them goes, an order deleted since too. */
+    phones?: readonly string[];
   }): Promise<number> {
     const or: mongo.Filter<SmsRecord>[] = [];
     if (person.accountId) or.push({ accountId: person.accountId });
     if (person.orderIds?.length) or.push({ orderId: { $in: [...person.orderIds] } });
+    if (person.phones?.length) or.push({ to: { $in: [...person.phones] } });
     if (!or.length) return 0;
     const { deletedCount } = await this.outbox().deleteMany({ $or: or });
     return deletedCount;

@@ -35,6 +35,10 @@ export class SmsPersonalData implements PersonalDataOwner {
   }
 
   async erase(subject: DataSubject): Promise<void> {
-    await this.outbox.eraseFor({ accountId: subject.accountId, orderIds: subject.orderIds });
+    await this.outbox.eraseFor({
+      accountId: subject.accountId,
+      orderIds: subject.orderIds,
+      phones: subject.proven.phones,
+    });
   }
 }

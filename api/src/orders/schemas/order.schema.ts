@@ -196,6 +196,8 @@ export class Order {
   @Prop({ type: [String], default: undefined }) refundOut?: string[];
   /** A booking of seedlings still growing; null on an ordinary order. */
   @Prop({ type: OrderBooking, default: null }) booking?: OrderBooking | null;
+  /** When the order lost its person (an erasure or the retention sweep; issue 39). */
+  @Prop({ type: Date, default: undefined }) erasedAt?: Date;
   createdAt!: Date;
   updatedAt!: Date;
 }

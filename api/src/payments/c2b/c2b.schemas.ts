@@ -35,6 +35,8 @@ export class C2bPayment {
   @Prop({ type: String, default: null }) queryConversationId!: string | null;
   @Prop({ default: 0 }) queries!: number;
   @Prop({ type: Date, default: null }) lastQueriedAt!: Date | null;
+  /** The payer was erased while this waited to be given back: the number goes once it is. */
+  @Prop({ type: Boolean, default: undefined }) forgetPayer?: boolean;
   /** Not stored: M-Pesa did not confirm it (its ledger entry says so), as the inbox answers it. */
   unconfirmed?: boolean;
   createdAt!: Date;

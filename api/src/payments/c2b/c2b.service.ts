@@ -12,6 +12,7 @@ import type { Model } from 'mongoose';
 import { formatMoney, toMpesaPhone } from '@spc/shared-contracts';
 import { AuditService } from '../../audit/audit.service';
 import { canonicalPhone } from '../../common/identifiers';
+import { maskContacts } from '../../common/personal-data';
 import { isDuplicateKeyError } from '../../common/mongo-errors';
 import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
@@ -257,7 +258,7 @@ export class C2bService {
     const phone = toMpesaPhone(payment.phone);
     const candidates = phone ? await this.credits.openOrdersOfPhone(canonicalPhone(phone), 2) : [];
     const unknown = key
-      ? `No open order has the account number "${payment.account}"`
+      ? `No open order has the account number "${maskContacts(payment.account.slice(0, 40))}"`
       : 'No account number';
     if (candidates.length === 1)
       return this.apply(MPESA_ACTOR, payment, candidates[0]!, 'phone', 'matching');
@@ -702,7 +703,7 @@ export class C2bService {
       await this.audit.record(
         MPESA_ACTOR,
         'payment.mpesa.c2b.inbox',
-        `Paybill payment ${payment._id} of ${formatMoney(payment.amount)} (account "${payment.account.slice(0, 40)}") waits in the payments inbox: ${reason}`,
+        `Paybill payment ${payment._id} of ${formatMoney(payment.amount)} (account "${maskContacts(payment.account.slice(0, 40))}") waits in the payments inbox: ${reason}`,
       );
   }
 

@@ -9,11 +9,12 @@ import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
+import { maskPhone } from '../../common/personal-data';
 import { MoneyLedgerService } from '../../money/money-ledger.service';
 import { OrderRefund } from '../../orders/schemas/order-refund.schema';
 import { DarajaClient, DarajaError } from '../daraja.client';
 import { MPESA_ACTOR } from '../mpesa.service';
-import { MpesaRefund } from './c2b.schemas';
+import { C2bPayment, MpesaRefund } from './c2b.schemas';
 import type { DarajaResult } from './daraja-messages';
 
 /** A refund claimed for sending this long ago without Daraja's answer is sent again. */
@@ -39,6 +40,7 @@ export class MpesaRefundsService {
 
   constructor(
     @InjectModel(MpesaRefund.name) private readonly refunds: Model<MpesaRefund>,
+    @InjectModel(C2bPayment.name) private readonly paybill: Model<C2bPayment>,
     @InjectModel(OrderRefund.name) private readonly orderRefunds: Model<OrderRefund>,
     private readonly daraja: DarajaClient,
     private readonly ledger: MoneyLedgerService,
@@ -60,7 +62,7 @@ export class MpesaRefundsService {
       await this.audit.record(
         actor,
         'payment.mpesa.refund.requested',
-        `${actor.fullName} asked for a refund of ${formatMoney(refund.amount)} by M-Pesa ${refund.method === 'reversal' ? `reversal of ${refund.originalTransId}` : `B2C to ${refund.phone}`}${refund.purchaseNumber ? ` for order ${refund.purchaseNumber}` : ''}`,
+        `${actor.fullName} asked for a refund of ${formatMoney(refund.amount)} by M-Pesa ${refund.method === 'reversal' ? `reversal of ${refund.originalTransId}` : `B2C to ${maskPhone(refund.phone)}`}${refund.purchaseNumber ? ` for order ${refund.purchaseNumber}` : ''}`,
         this.target(refund),
       );
     } catch (error) {
@@ -292,14 +294,7 @@ export class MpesaRefundsService {
     if (done.modifiedCount !== 1) return;
     if (r.success && r.transactionId)
       await this.ledger.update(refund._id, { direction: 'out' }, { reference: r.transactionId });
-    if (r.success) {
-      // A payer erased while this was on its way: the number was kept for it, and goes now.
-      await this.refunds.updateOne(
-        { _id: refund._id, forgetPhone: true },
-        { $set: { phone: '' }, $unset: { forgetPhone: '' } },
-      );
-      await this.ledger.forgetSettledPayers();
-    }
+    if (r.success) await this.forgetErasedPayer(refund);
     if (r.success && refund.orderId)
       await this.orderRefunds.updateOne(
         { orderId: refund.orderId, sendByMpesa: true, reference: '' },
@@ -313,6 +308,25 @@ export class MpesaRefundsService {
         : `The M-Pesa refund of ${formatMoney(refund.amount)}${refund.purchaseNumber ? ` for order ${refund.purchaseNumber}` : ''} failed: ${r.resultDesc || r.resultCode}; it can be sent again`,
       this.target(refund),
     );
+  }
+
+  /**
+   * A payer erased while their money was still to go back kept their number for it (issue 39):
+   * once it is sent, the number goes from this transfer, from the paybill payment it gave back and
+   * from the ledger's entries.
+   */
+  private async forgetErasedPayer(refund: Pick<MpesaRefund, '_id' | 'originalTransId'>) {
+    const paybill = refund.originalTransId
+      ? await this.paybill.findOneAndUpdate(
+          { _id: refund.originalTransId, forgetPayer: true, status: { $ne: 'inbox' } },
+          { $set: { phone: '', payerName: '', account: '' }, $unset: { forgetPayer: '' } },
+        )
+      : null;
+    await this.refunds.updateOne(
+      paybill ? { _id: refund._id } : { _id: refund._id, forgetPhone: true },
+      { $set: { phone: '' }, $unset: { forgetPhone: '' } },
+    );
+    await this.ledger.forgetSettledPayers();
   }
 
   private target(refund: Pick<MpesaRefund, 'orderId' | 'purchaseNumber' | '_id'>) {
