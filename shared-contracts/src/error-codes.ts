@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   NOT_PAID: 'The order must be paid first',
   /** The order is part of the sales record and cannot be deleted. */
   SALES_RECORD: 'The order is part of the sales record',
+  /** A person's orders are still open: their account (or data) is erased once they are settled. */
+  ORDERS_OPEN: 'Orders are still open: cancel them or wait until they are completed',
   /** A signed link (e.g. a receipt's in an e-mail) is past its expiry: ask for a new one. */
   LINK_EXPIRED: 'The link has expired',
   /** The email address belongs to another account. */
