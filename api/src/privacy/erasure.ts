@@ -96,7 +96,26 @@ export class Erasure {
         : ERASURE_MESSAGES.openOrdersOfCustomer,
     );
     await this.owners.erase(subject, reason);
-    return orders.length;
+    // An order placed while the erasure ran (the session still open a moment): erased as well,
+    // its contacts are the person's; the shop settles it like any order without a contact.
+    const late = (await this.orders.ofAccount(user._id)).filter(
+      (o) => !subject.orderIds.includes(o._id),
+    );
+    if (late.length) {
+      const more = this.subjectOfOrders(late);
+      await this.owners.erase(
+        {
+          ...subject,
+          orderIds: [...subject.orderIds, ...more.orderIds],
+          purchaseNumbers: [...subject.purchaseNumbers, ...more.purchaseNumbers],
+          phones: unique([...subject.phones, ...more.phones]),
+          emails: unique([...subject.emails, ...more.emails]),
+          names: unique([...subject.names, ...more.names]),
+        },
+        reason,
+      );
+    }
+    return orders.length + late.length;
   }
 
   erase(subject: DataSubject, reason: ErasureReason): Promise<void> {
