@@ -12,6 +12,7 @@ import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
+import type { MailLogRepository } from '../mail/mail-log.repository';
 import { SHOP_ACTOR } from './shop-actor';
 
 const clerk: Principal = { id: 'u1', role: 'staff', fullName: 'Grace Njeri' };
@@ -69,6 +70,7 @@ function setup(stored: OrderRecord) {
   };
   const placement = { returnStock: jest.fn(async () => undefined) };
   const sms = { notifyOrder: jest.fn(async () => undefined) };
+  const mailLog = { eraseFor: jest.fn(async () => 0) };
   const service = new OrdersService(
     repo as unknown as OrdersRepository,
     placement as unknown as OrderPlacementService,
@@ -79,9 +81,11 @@ function setup(stored: OrderRecord) {
     refunds as unknown as OrderMoney,
     sms as unknown as SmsService,
     {} as ModuleRef,
+    mailLog as unknown as MailLogRepository,
   );
   return {
     service,
+    mailLog,
     repo,
     audit,
     mail,
@@ -245,9 +249,13 @@ describe('cancellations all go through the runner', () => {
   const admin: Principal = { id: 'a1', role: 'admin', fullName: 'Shop Admin' };
 
   it('deletes an unpaid order as a cancellation: stock returned, the customer texted, audited', async () => {
-    const { service, repo, audit, placement, sms } = setup(order({ orderStatus: 'Processing' }));
+    const { service, repo, audit, placement, sms, mailLog } = setup(
+      order({ orderStatus: 'Processing' }),
+    );
     const view = await service.remove(admin, ID);
     expect(view.orderStatus).toBe('Cancelled');
+    // Its e-mails go with it (issue 39): no erasure could find them by an order that is gone.
+    expect(mailLog.eraseFor).toHaveBeenCalledWith({ orderIds: [ID] });
     expect(placement.returnStock).toHaveBeenCalledWith(
       expect.objectContaining({ orderStatus: 'Cancelled', stockReturn: 'pending' }),
       admin,

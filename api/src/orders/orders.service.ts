@@ -71,6 +71,8 @@ export class OrdersService {
     private readonly money: OrderMoney,
     private readonly sms: SmsService,
     private readonly modules: ModuleRef,
+    /** The e-mails recorded for an order: a deleted order takes them along (issue 39). */
+    private readonly mailLog: MailLogRepository,
     @Optional() private readonly documents?: OrderDocumentLinks,
   ) {}
 
@@ -287,8 +289,7 @@ export class OrdersService {
       placement: this.placement,
       orders: this.orders,
       receiptLink: this.documents && ((id) => this.documents!.storefrontUrl(id, 'receipt')),
-      forgetMail: (orderId) =>
-        this.modules.get(MailLogRepository, { strict: false }).eraseFor({ orderIds: [orderId] }),
+      forgetMail: (orderId) => this.mailLog.eraseFor({ orderIds: [orderId] }),
     };
     step.access?.(ctx);
     this.assertAllowed(order, step.rule, actor);
