@@ -42,9 +42,12 @@ const SECRET_SEGMENTS = new RegExp(SECRET_SEGMENT, 'gi');
 
 /** What any URL `redactUrl` changes contains (a superset of its patterns). */
 const MAY_HOLD_SECRET = new RegExp(
-  `${SECRET_SEGMENT}|password|[?&](?:token|code|key|refreshToken|signature|phone\\w*|email)=|@|%40|\\d{9}`,
+  `${SECRET_SEGMENT}|password|[?&](?:token|code|key|refreshToken|signature|phone\\w*|email|search|q)=|@|%40|\\d{9}`,
   'i',
 );
+/** The catalogue's routes, whose searches name plants, not people. */
+const CATALOGUE_PATH = /^\/api\/(?:products|categories)(?:[/?]|$)/i;
+
 /** A phone number (Kenyan or international) or an e-mail address anywhere in a URL. */
 const PERSONAL =
   /[^/?&=#]*(?:@|%40)[^/?&=#]*|(?<=[/=])(?:\+|%2B)?(?:254|0)?[17]\d{8}(?=$|[/?&#])/gi;
@@ -60,12 +63,19 @@ const PERSONAL =
 export function redactUrl(url: string | undefined): string | undefined {
   // One scan for the common case (nothing secret), instead of several replacements per request.
   if (url === undefined || !MAY_HOLD_SECRET.test(url)) return url;
-  return url
-    .replace(SECRET_SEGMENTS, '[redacted]')
-    .replace(/(\/reset-?password\/)[^/?#]+/gi, '$1[redacted]')
-    .replace(/([?&](?:token|code|key|password|refreshToken|signature)=)[^&#]*/gi, '$1[redacted]')
-    .replace(/([?&](?:phone\w*|email)=)[^&#]*/gi, '$1[personal]')
-    .replace(PERSONAL, '[personal]');
+  return (
+    url
+      .replace(SECRET_SEGMENTS, '[redacted]')
+      .replace(/(\/reset-?password\/)[^/?#]+/gi, '$1[redacted]')
+      .replace(/([?&](?:token|code|key|password|refreshToken|signature)=)[^&#]*/gi, '$1[redacted]')
+      .replace(/([?&](?:phone\w*|email)=)[^&#]*/gi, '$1[personal]')
+      // A search of people (orders, customers, the trail…) is a name, a phone as the shop writes
+      // it ("0712 345 678") or an e-mail; a search of the catalogue is a plant's name, kept.
+      .replace(/([?&](?:search|q)=)[^&#]*/gi, (whole, key: string) =>
+        CATALOGUE_PATH.test(url) ? whole : `${key}[personal]`,
+      )
+      .replace(PERSONAL, '[personal]')
+  );
 }
 
 /** Fastify's request summary, with the URL redacted. */

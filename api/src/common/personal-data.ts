@@ -26,8 +26,8 @@ export interface DataSubject {
   /** Other records about them that texts may refer to (a guest's data requests). */
   otherIds: string[];
   /**
-   * Addresses proven to be theirs: the account's own e-mail, the phone a guest proved with an SMS
-   * code. Only these find records by address alone (a message to the shop, a text to a number, a
+   * Addresses proven to be theirs: the phone a guest proved with an SMS code (an account's e-mail
+   * is not: nothing verifies it at sign-up). Only these find records by address alone (a message to the shop, a text to a number, a
    * payment from a number): anyone can type anyone's e-mail or phone on their own order, and an
    * erasure must never reach another person's records through it.
    */

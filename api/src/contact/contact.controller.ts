@@ -35,7 +35,7 @@ export class ContactController {
   constructor(private readonly contact: ContactService) {}
 
   @Post('contact')
-  @Public()
+  @Public({ optionalUser: true })
   @BodyLimit(CONTACT_BODY_LIMIT_BYTES, { values: 20 })
   @RateLimit('contact')
   @ApiOperation({
@@ -47,8 +47,12 @@ export class ContactController {
     type: ErrorResponseDto,
     description: 'Too many messages this hour from this address or for this e-mail',
   })
-  send(@Body() dto: ContactMessageDto, @Ip() clientAddress: string): Promise<ContactSentData> {
-    return this.contact.send(dto, clientAddress);
+  send(
+    @CurrentUser() actor: Principal | undefined,
+    @Body() dto: ContactMessageDto,
+    @Ip() clientAddress: string,
+  ): Promise<ContactSentData> {
+    return this.contact.send(dto, clientAddress, actor?.id ?? null);
   }
 
   @Get('contact-messages')

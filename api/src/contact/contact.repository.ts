@@ -25,15 +25,27 @@ function toView(doc: Lean): ContactMessageViewDto {
 export class ContactRepository {
   constructor(@InjectModel(ContactMessage.name) private readonly messages: Model<ContactMessage>) {}
 
-  /** Deletes the messages sent with these addresses (an erasure); answers how many. */
-  async forgetSenders(emails: string[]): Promise<number> {
-    if (!emails.length) return 0;
-    const res = await this.messages.deleteMany({ email: { $in: emails } });
+  /** The messages an account sent while signed in, oldest first (its export). */
+  async ofAccount(accountId: string): Promise<ContactMessageViewDto[]> {
+    const docs = await this.messages.find({ accountId }).sort({ createdAt: 1 }).lean<Lean[]>();
+    return docs.map(toView);
+  }
+
+  /** Deletes the messages an account sent, and those sent with these addresses; how many. */
+  async forget(accountId: string | null, emails: string[]): Promise<number> {
+    const or: FilterQuery<ContactMessage>[] = [];
+    if (accountId) or.push({ accountId });
+    if (emails.length) or.push({ email: { $in: emails } });
+    if (!or.length) return 0;
+    const res = await this.messages.deleteMany({ $or: or });
     return res.deletedCount;
   }
 
   async create(
-    data: Pick<ContactMessage, 'name' | 'email' | 'subject' | 'message' | 'clientAddress'>,
+    data: Pick<
+      ContactMessage,
+      'name' | 'email' | 'subject' | 'message' | 'clientAddress' | 'accountId'
+    >,
   ): Promise<ContactMessageViewDto> {
     const doc = await this.messages.create(data);
     return toView(doc.toObject() as Lean);

@@ -43,7 +43,12 @@ export class ContactService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async send(dto: ContactMessageDto, clientAddress: string): Promise<{ _id: string }> {
+  /** `accountId`: the account signed in when it was sent (its export and erasure find it). */
+  async send(
+    dto: ContactMessageDto,
+    clientAddress: string,
+    accountId: string | null = null,
+  ): Promise<{ _id: string }> {
     const email = canonicalEmail(dto.email);
     const perHour: WindowLimit = {
       name: 'contact',
@@ -57,9 +62,9 @@ export class ContactService {
     if (!answer.granted)
       throw new TooManyRequestsException(CONTACT_MESSAGES.tooMany, answer.retryAfterSeconds);
 
-    const stored = await this.repo.create({ ...dto, email, clientAddress });
-    await this.mailShop(stored);
-    await this.mailShopper(stored);
+    const stored = await this.repo.create({ ...dto, email, clientAddress, accountId });
+    await this.mailShop(stored, accountId);
+    await this.mailShopper(stored, accountId);
     return { _id: stored._id };
   }
 
@@ -82,7 +87,7 @@ export class ContactService {
     return updated;
   }
 
-  private async mailShop(m: ContactMessageViewDto): Promise<void> {
+  private async mailShop(m: ContactMessageViewDto, accountId: string | null): Promise<void> {
     const sent = await this.mail.send({
       to: this.config.shopContacts.email,
       subject: `Contact form: ${customerText(m.subject, 100)}`,
@@ -96,9 +101,10 @@ export class ContactService {
         '',
         `Read it in the back office, under Messages: ${this.config.backofficeUrl}`,
       ].join('\n'),
-      // The shop's copy, about the sender: erasing the sender erases it; no export shows it.
+      // The shop's copy, about the sender's account when signed in: erasing it erases the copy;
+      // no export shows it. An address typed on a public page proves nobody, so it keys nothing.
       template: 'contact-copy',
-      for: { shop: true, about: m.email },
+      for: { shop: true, ...(accountId ? { about: accountId } : {}) },
     });
     if (!sent)
       this.logger.warn(`The contact message ${m._id} was stored but not e-mailed to the shop`);
@@ -109,7 +115,7 @@ export class ContactService {
    * they wrote (not their name, not their subject), so a stranger cannot send their own words (a
    * pitch, a phone number) to any address under the shop's name.
    */
-  private async mailShopper(m: ContactMessageViewDto): Promise<void> {
+  private async mailShopper(m: ContactMessageViewDto, accountId: string | null): Promise<void> {
     const sent = await this.mail.send({
       to: m.email,
       subject: 'We received your message',
@@ -125,10 +131,10 @@ export class ContactService {
         '',
         'Seedling Propagation Centre, Kiambu',
       ].join('\n'),
-      // Sent to an address nobody verified, from a route that knows no account: for nobody, so
-      // no export shows it because the address was typed.
+      // Sent to an address nobody verified: for the account signed in when it was sent, else for
+      // nobody, so no export shows it because the address was typed.
       template: 'contact-received',
-      for: { accountId: null },
+      for: { accountId },
     });
     if (!sent) this.logger.warn(`The confirmation of contact message ${m._id} was not sent`);
   }

@@ -63,7 +63,8 @@ export class MailLogRepository implements OnModuleInit {
   async eraseFor(person: MailLogPerson): Promise<number> {
     const emails = [...new Set((person.emails ?? []).map(canonicalEmail).filter(Boolean))];
     const or: mongo.Filter<MailLogRecord>[] = [];
-    if (person.accountId) or.push({ accountId: person.accountId });
+    // For the account, and the shop's copies about it (a message sent while signed in).
+    if (person.accountId) or.push({ accountId: person.accountId }, { about: person.accountId });
     if (person.orderIds?.length) or.push({ orderId: { $in: [...person.orderIds] } });
     if (emails.length) or.push({ to: { $in: emails } }, { about: { $in: emails } });
     if (!or.length) return 0;

@@ -1,4 +1,11 @@
-import { BadRequestException, ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { BOOKING_MESSAGES, type DeliveryMethod } from '@spc/shared-contracts';
 import { BatchesService } from '../batches/batches.service';
 import { CatalogService } from '../catalog/catalog.service';
@@ -161,6 +168,15 @@ export class OrderPlacementService {
     let movements: StockMovementView[] = [];
     if (booking) await this.holdOnBatch(order, booking);
     else movements = await this.reserveEachLine(actor, order, priced.lines);
+    // An account deleted while this was placed (the session still open a moment): undone as the
+    // reconciler undoes an interrupted placement; the order never names a person erased.
+    if (actor?.role === 'customer' && (await this.users.isClosed(actor.id))) {
+      if (await this.orders.markUndoing(order._id)) {
+        await this.stock.releaseAll(order);
+        await this.orders.delete(order._id);
+      }
+      throw new UnauthorizedException('This account was deleted');
+    }
     // Placed, then settled, in one write each with the other placements finishing now.
     // undo (the reconciler undid it first): release what is left
     await this.markPlaced(order, movements);

@@ -72,10 +72,10 @@ export class OrdersPersonalData implements PersonalDataOwner {
     @InjectModel(OrderRefund.name) private readonly refunds: Model<OrderRefund>,
   ) {}
 
-  /** The orders an account placed. */
+  /** The orders an account placed, and any it is placing now (open: an erasure waits for them). */
   async ofAccount(accountId: string): Promise<PersonOrder[]> {
     const docs = await this.orders
-      .find({ placedBy: accountId, placement: PLACED })
+      .find({ placedBy: accountId })
       .select(PERSON_FIELDS)
       .sort({ orderDate: 1 })
       .lean<LeanOrder[]>();

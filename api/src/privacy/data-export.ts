@@ -23,6 +23,7 @@ export interface DataExport {
   smsMessages: Row[];
   emails: Row[];
   activity: Row[];
+  contactMessages: Row[];
   consents: { granted: boolean; history: unknown[] } | null;
   dataRequests: Row[];
 }
@@ -49,6 +50,7 @@ export class DataExportBuilder {
       smsMessages: list(sections.smsMessages),
       emails: list(sections.emails),
       activity: list(sections.activity),
+      contactMessages: list(sections.contactMessages),
       consents,
       dataRequests: list(sections.dataRequests),
     };

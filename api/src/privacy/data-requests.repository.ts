@@ -62,7 +62,8 @@ export class DataRequestsRepository implements OnModuleInit {
     return this.requests().findOneAndUpdate(
       { _id: id, status: 'unconfirmed' },
       {
-        $set: { status: 'open', confirmedAt: at, dueAt, codeHash: '' },
+        // The code's hash stays: a later confirm must give the same code to be answered.
+        $set: { status: 'open', confirmedAt: at, dueAt },
         $unset: { forgetAt: '' },
       },
       { returnDocument: 'after' },

@@ -225,20 +225,28 @@ export class DataRequestsService {
     );
   }
 
+  /**
+   * The guest gives the code. Whatever the request's state, a wrong code is refused; the answer
+   * never holds the phone or the name of the admin who answered (whoever holds a request's id
+   * learns nothing of whom it is about).
+   */
   async confirm(id: string, code: string): Promise<DataRequestView> {
     const now = new Date();
+    const given = (doc: DataRequestDoc) =>
+      timingSafeEqual(Buffer.from(hashCode(id, code.trim())), Buffer.from(doc.codeHash));
     // One attempt counted per try, atomically, before the code is compared.
     const doc = await this.requests.countAttempt(id);
     if (!doc) {
       const existing = await this.requests.find(id);
       if (!existing) throw new NotFoundException(DATA_REQUEST_MESSAGES.notFound);
-      return this.view(existing);
+      // Confirmed already: the same code again answers its state; any other is wrong.
+      if (existing.codeHash.length !== 64 || !given(existing))
+        throw new BadRequestException(DATA_REQUEST_MESSAGES.wrongCode);
+      return this.guestView(existing);
     }
     if (doc.attempts > MAX_ATTEMPTS || doc.codeExpiresAt <= now)
       throw new GoneException(DATA_REQUEST_MESSAGES.expired);
-    const given = Buffer.from(hashCode(id, code.trim()));
-    if (!timingSafeEqual(given, Buffer.from(doc.codeHash)))
-      throw new BadRequestException(DATA_REQUEST_MESSAGES.wrongCode);
+    if (!given(doc)) throw new BadRequestException(DATA_REQUEST_MESSAGES.wrongCode);
     const { requestDueDays } = await this.settings.get();
     const confirmed = await this.requests.confirm(
       id,
@@ -252,7 +260,12 @@ export class DataRequestsService {
         `A guest confirmed their data request about order ${confirmed.purchaseNumber} with the code; it is due by ${confirmed.dueAt!.toISOString().slice(0, 10)}`,
         dataRequestTarget(id, confirmed.purchaseNumber),
       );
-    return this.view(confirmed ?? (await this.requests.find(id))!);
+    return this.guestView(confirmed ?? (await this.requests.find(id))!);
+  }
+
+  /** A request as its guest is answered: without the phone or the admin's name. */
+  private guestView(d: DataRequestDoc): DataRequestView {
+    return { ...this.view(d), phone: '', answeredBy: null };
   }
 
   /** The admin's queue: confirmed requests, the open ones first, soonest due first. */

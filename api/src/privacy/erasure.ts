@@ -43,7 +43,9 @@ export class Erasure {
       emails: unique([canonicalEmail(user.email), ...typed.emails]),
       names: unique([user.fullName, ...typed.names]).filter((n) => n !== ANONYMOUS_NAME),
       otherIds: [],
-      proven: { emails: [canonicalEmail(user.email)], phones: [] },
+      // An account's e-mail is not verified at sign-up: it proves nothing (anyone may register
+      // with a guest's address). Its records are found by the account id.
+      proven: { emails: [], phones: [] },
     };
     return { subject, orders };
   }

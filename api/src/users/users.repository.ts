@@ -134,6 +134,24 @@ export class UsersRepository {
     });
   }
 
+  /** Changes an account that is not closed (a closed one takes no details back; issue 39). */
+  async updateOpen(id: string, changes: UserChanges): Promise<boolean> {
+    const res = await this.users.updateOne(
+      { _id: id, closedAt: { $exists: false } },
+      { $set: changes },
+      { runValidators: true, strict: false },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Whether the account was closed (deleted by its person or the admin). */
+  async isClosed(id: string): Promise<boolean> {
+    const doc = await this.users
+      .findOne({ _id: id }, { closedAt: 1 }, { strict: false })
+      .lean<{ closedAt?: Date }>();
+    return !doc || !!doc.closedAt;
+  }
+
   async update(id: string, changes: UserChanges): Promise<UserView | null> {
     const doc = await this.users
       .findOneAndUpdate({ _id: id }, { $set: changes }, { new: true, runValidators: true })

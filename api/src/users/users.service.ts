@@ -115,12 +115,17 @@ export class UsersService {
     id: string,
     info: { fullName: string; phoneNumber: string; county: string; streetAddress: string },
   ): Promise<void> {
-    await this.users.update(id, {
+    // Not to an account closed meanwhile: an order placed as it was deleted brings nothing back.
+    await this.users.updateOpen(id, {
       fullName: info.fullName,
       phoneNumber: info.phoneNumber,
       county: info.county,
       streetAddress: info.streetAddress,
     });
+  }
+
+  isClosed(id: string): Promise<boolean> {
+    return this.users.isClosed(id);
   }
 
   findByEmail(email: string): Promise<UserView | null> {

@@ -15,6 +15,10 @@ export class ContactMessage {
   @Prop({ required: true })
   message!: string;
 
+  /** The account signed in when it was sent, if any: its export shows it, its erasure deletes it. */
+  @Prop({ type: String, default: null })
+  accountId!: string | null;
+
   /** The client address it came from (the per-address hourly limit counts these). */
   @Prop({ default: '' })
   clientAddress!: string;
@@ -35,3 +39,7 @@ export const ContactMessageSchema = SchemaFactory.createForClass(ContactMessage)
 // Newest first, optionally only unread.
 ContactMessageSchema.index({ read: 1, createdAt: -1 });
 ContactMessageSchema.index({ createdAt: -1 });
+ContactMessageSchema.index(
+  { accountId: 1 },
+  { partialFilterExpression: { accountId: { $type: 'string' } } },
+);
