@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isObjectId } from '../common/parse-object-id.pipe';
-import type { OrderableProduct, ProductView } from './catalog.types';
+import type { OrderableProduct, ProductView, StockLevel } from './catalog.types';
 import { ProductsRepository } from './products.repository';
 import { CatalogReadModel } from './read-model/catalog-read-model';
 import { CatalogueEvents } from './read-model/catalogue-events';
@@ -43,9 +43,12 @@ export class CatalogService {
     return valid.length ? this.products.findOrderable(valid) : Promise.resolve([]);
   }
 
-  /** A product's stock moved by `delta` (not 0): the catalogue in memory and the lists follow. */
-  stockChanged(productId: string, delta: number): void {
-    this.events.stockMoved(productId, delta);
+  /**
+   * A product's stock moved and is now `stock` (as the write answered it): the catalogue in memory
+   * and the lists follow, unless they already show that change or a later one.
+   */
+  stockChanged(productId: string, stock: StockLevel): void {
+    this.events.stockMoved(productId, stock);
   }
 }
 

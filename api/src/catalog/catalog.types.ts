@@ -114,6 +114,15 @@ export interface ProductListPage {
 }
 
 /** What order placement needs of a product (prices always come from the catalog, never from the client). */
+/**
+ * A product's stock as the database holds it after a change: the quantity and the number of the
+ * product's last stock movement (`stockSeq`), which orders the changes of one product.
+ */
+export interface StockLevel {
+  quantity: number;
+  seq: number;
+}
+
 export interface OrderableProduct {
   _id: string;
   productName: string;

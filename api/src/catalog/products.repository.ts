@@ -55,7 +55,7 @@ export function searchTextOf(name: string, description: string): string {
  */
 const SNAPSHOT_FIELDS =
   'productName productDescription price initialPrice offerPrice onOffer effectivePrice ' +
-  'productQuantity units category productImage productImages createdAt updatedAt';
+  'productQuantity stockSeq units category productImage productImages createdAt updatedAt';
 
 /** The tiers of a unit that has none: one frozen empty list shared by every such unit in memory. */
 const NO_TIERS = Object.freeze([]) as unknown as SaleUnit['tiers'];
@@ -354,6 +354,7 @@ export class ProductsRepository {
         searchName: view.productName.toLowerCase(),
         searchDescription: pool.lowerCase(view.productDescription),
         bookable: [],
+        stockSeq: doc.stockSeq ?? 0,
       });
     }
     const categories = await this.categories.refs([...categoryIds]);

@@ -81,6 +81,7 @@ function setup(catalogue: ProductView[] = [view()]) {
           searchName: v.productName.toLowerCase(),
           searchDescription: v.productDescription.toLowerCase(),
           bookable: [],
+          stockSeq: 0,
         })),
         categories: [],
       };

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { CatalogService } from '../catalog/catalog.service';
+import type { StockLevel } from '../catalog/catalog.types';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import { ReservationsRepository } from './reservations.repository';
@@ -19,7 +20,7 @@ export interface OrderRef {
  * more than there is. `reserveStock` -> `settleReservation` | `releaseReservation` and `restock` ->
  * `clearRestockMarker` record the order id on the product so a step retried after a crash counts
  * once. Each writes its stock movement (sale or return) in the same atomic update as the stock, and
- * each change reaches the catalogue's lists.
+ * each change reaches the catalogue's lists as the stock that update answered, with its sequence.
  */
 @Injectable()
 export class InventoryService {
@@ -39,14 +40,12 @@ export class InventoryService {
     order: OrderRef = {},
   ): Promise<boolean> {
     assertQuantity(quantity);
-    return this.stockChange(productId, async (id) =>
-      (await this.reservations.reserve(id, orderId, quantity, {
+    return this.stockChange(productId, (id) =>
+      this.reservations.reserve(id, orderId, quantity, {
         reason: 'sale',
         by: order.by,
         purchaseNumber: order.purchaseNumber,
-      }))
-        ? -quantity
-        : 0,
+      }),
     );
   }
 
@@ -69,9 +68,9 @@ export class InventoryService {
         by: order.by,
         purchaseNumber: order.purchaseNumber,
       });
-      if (!taken) return 0;
+      if (!taken) return null;
       rows = taken.movements.map((m) => ({ ...m, productId: id, productName: taken.productName }));
-      return -quantity;
+      return taken.stock;
     });
     return rows;
   }
@@ -122,15 +121,13 @@ export class InventoryService {
     order: OrderRef = {},
   ): Promise<boolean> {
     assertQuantity(quantity);
-    return this.stockChange(productId, async (id) =>
-      (await this.reservations.returnStockOnce(id, orderId, quantity, {
+    return this.stockChange(productId, (id) =>
+      this.reservations.returnStockOnce(id, orderId, quantity, {
         reason: 'return',
         by: order.by,
         purchaseNumber: order.purchaseNumber,
         note: order.note,
-      }))
-        ? quantity
-        : 0,
+      }),
     );
   }
 
@@ -147,15 +144,13 @@ export class InventoryService {
   ): Promise<boolean> {
     if (quantity <= 0) return false;
     assertQuantity(quantity);
-    return this.stockChange(productId, async (id) =>
-      (await this.reservations.returnStockOnce(id, key, quantity, {
+    return this.stockChange(productId, (id) =>
+      this.reservations.returnStockOnce(id, key, quantity, {
         reason: 'batch-ready',
         by: order.by,
         purchaseNumber: order.purchaseNumber,
         note: order.note,
-      }))
-        ? quantity
-        : 0,
+      }),
     );
   }
 
@@ -164,16 +159,19 @@ export class InventoryService {
     return isObjectId(productId) ? this.reservations.clearRestockMarker(productId, orderId) : false;
   }
 
-  /** Runs a stock change (answering the signed quantity it moved) and tells the catalogue. */
+  /**
+   * Runs a stock change (answering the product's stock after it, null when it changed nothing) and
+   * tells the catalogue that stock.
+   */
   private async stockChange(
     productId: string,
-    change: (id: string) => Promise<number>,
+    change: (id: string) => Promise<StockLevel | null>,
   ): Promise<boolean> {
     if (!isObjectId(productId)) return false;
     const id = productId.toLowerCase();
-    const delta = await change(id);
-    if (delta !== 0) this.catalog.stockChanged(id, delta);
-    return delta !== 0;
+    const stock = await change(id);
+    if (stock) this.catalog.stockChanged(id, stock);
+    return stock !== null;
   }
 }
 

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Types, type Model } from 'mongoose';
+import type { StockLevel } from '../catalog/catalog.types';
 import { Product } from '../catalog/schemas/product.schema';
 import { stockUpdate, type MovementMeta, type PendingMovement } from './stock-ledger';
 import {
   StockLedgerRepository,
+  stockLevelOf,
   type LedgerDoc,
   type StockMovementView,
 } from './stock-ledger.repository';
@@ -24,25 +26,26 @@ export class ReservationsRepository {
 
   /**
    * Takes `quantity` for an order and records it on the product, with the sale's movement, in one
-   * conditional update; true also when this order already holds the same reservation (a retry).
-   * When it answers true the movement is in the ledger (copied at once; a retry copies it again,
-   * once); it leaves the product when the reservation is settled or released.
+   * conditional update; answers the product's stock after it (also when this order already holds
+   * the same reservation: a retry), null when the stock is short. When it answers, the movement is
+   * in the ledger (copied at once; a retry copies it again, once); it leaves the product when the
+   * reservation is settled or released.
    */
   async reserve(
     id: string,
     orderId: string,
     quantity: number,
     meta: MovementMeta,
-  ): Promise<boolean> {
+  ): Promise<StockLevel | null> {
     const taken = await this.reserveUncopied(id, orderId, quantity, meta);
     if (taken) await this.ledger.insertMovements(id, taken.productName, taken.movements);
-    return taken !== null;
+    return taken?.stock ?? null;
   }
 
   /**
    * `reserve`, leaving the copy of the sale movement to the ledger to the caller (who copies it
    * with others', see OrderStock.settlePlaced): answers the order's movements waiting in the
-   * product, null when the stock is short. Until copied they wait in the product, where a crash
+   * product and the product's stock after the reservation, null when the stock is short. Until copied they wait in the product, where a crash
    * leaves them for the reconcilers, as any movement.
    */
   async reserveUncopied(
@@ -50,7 +53,7 @@ export class ReservationsRepository {
     orderId: string,
     quantity: number,
     meta: MovementMeta,
-  ): Promise<{ productName: string; movements: PendingMovement[] } | null> {
+  ): Promise<{ productName: string; movements: PendingMovement[]; stock: StockLevel } | null> {
     const { pipeline } = stockUpdate(
       { by: -quantity },
       { ...meta, orderId },
@@ -73,10 +76,16 @@ export class ReservationsRepository {
     const mine = (doc: LedgerDoc) => ({
       productName: doc.productName,
       movements: (doc.pendingMovements ?? []).filter((m) => m.orderId === orderId),
+      stock: stockLevelOf(doc),
     });
     // Only this order's movement comes back (a reservation appends one), not every one waiting
     // in the product: on a product many order at once, those of the placements under way.
-    const projection = { productName: 1, pendingMovements: { $elemMatch: { orderId } } };
+    const projection = {
+      productName: 1,
+      productQuantity: 1,
+      stockSeq: 1,
+      pendingMovements: { $elemMatch: { orderId } },
+    };
     const doc = (await this.products.collection.findOneAndUpdate(filter, pipeline, {
       returnDocument: 'after',
       projection,
@@ -92,15 +101,15 @@ export class ReservationsRepository {
   }
 
   /**
-   * Gives back what `orderId` reserved here, as a return movement; answers the quantity returned
-   * (0 when none).
+   * Gives back what `orderId` reserved here, as a return movement; answers the product's stock
+   * after it (null when the order held nothing here).
    */
-  async release(id: string, orderId: string, meta: MovementMeta): Promise<number> {
+  async release(id: string, orderId: string, meta: MovementMeta): Promise<StockLevel | null> {
     const doc = await this.products
       .findOne({ _id: id }, { reservations: { $elemMatch: { orderId } } })
       .lean<Pick<Product, 'reservations'>>();
     const quantity = doc?.reservations?.[0]?.quantity;
-    if (!quantity) return 0;
+    if (!quantity) return null;
     // Conditional on the entry too: another instance releasing it meanwhile returns it once.
     const released = await this.ledger.changeStock(
       { _id: new Types.ObjectId(id), reservations: { $elemMatch: { orderId, quantity } } },
@@ -118,7 +127,7 @@ export class ReservationsRepository {
         copy: (m) => m.orderId === orderId,
       },
     );
-    return released ? quantity : 0;
+    return released ? stockLevelOf(released) : null;
   }
 
   /**
@@ -175,13 +184,16 @@ export class ReservationsRepository {
     );
   }
 
-  /** Returns an order's stock once (with its return movement): a second call changes nothing. */
+  /**
+   * Returns an order's stock once (with its return movement): a second call changes nothing.
+   * Answers the product's stock after it, null when nothing was returned.
+   */
   async returnStockOnce(
     id: string,
     orderId: string,
     quantity: number,
     meta: MovementMeta,
-  ): Promise<boolean> {
+  ): Promise<StockLevel | null> {
     const doc = await this.ledger.changeStock(
       { _id: new Types.ObjectId(id), restockedFor: { $ne: orderId } },
       { by: quantity },
@@ -194,7 +206,7 @@ export class ReservationsRepository {
         },
       },
     );
-    return doc !== null;
+    return doc && stockLevelOf(doc);
   }
 
   async clearRestockMarker(id: string, orderId: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Types, type FilterQuery, type Model } from 'mongoose';
+import type { StockLevel } from '../catalog/catalog.types';
 import { Product } from '../catalog/schemas/product.schema';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { StockMovement } from './schemas/stock-movement.schema';
@@ -19,7 +20,14 @@ export type StockMovementView = PendingMovement & { productId: string; productNa
 export interface LedgerDoc {
   _id: Types.ObjectId;
   productName: string;
+  productQuantity?: number;
+  stockSeq?: number;
   pendingMovements?: PendingMovement[];
+}
+
+/** The stock a product document shows, with the number of its last movement. */
+export function stockLevelOf(doc: LedgerDoc): StockLevel {
+  return { quantity: doc.productQuantity ?? 0, seq: doc.stockSeq ?? 0 };
 }
 
 /**

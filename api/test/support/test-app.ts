@@ -40,6 +40,8 @@ export interface TestAppOptions {
   /** Server URI to use instead of the run's shared one (e.g. a proxy in front of it). */
   serverUri?: string;
   imports?: ModuleMetadata['imports'];
+  /** The database of another test app: a second API instance on the same data. */
+  databaseName?: string;
 }
 
 export function serverUri(): string {
@@ -51,7 +53,8 @@ export function serverUri(): string {
 
 /** The real application on a fresh database of its own, ready for supertest. */
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
-  const databaseName = `e2e_${options.name}_${randomBytes(3).toString('hex')}`;
+  const databaseName =
+    options.databaseName ?? `e2e_${options.name}_${randomBytes(3).toString('hex')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',

@@ -5,7 +5,7 @@ import { CatalogReadModel, type RemoteChanges } from './catalog-read-model';
 import { CatalogueEvents } from './catalogue-events';
 import type { SnapshotLoader, SnapshotProduct } from './catalogue-snapshot';
 
-const product = (id: string, price: number, quantity = 5): SnapshotProduct => ({
+const product = (id: string, price: number, quantity = 5, stockSeq = 1): SnapshotProduct => ({
   view: {
     _id: id,
     effectivePrice: price,
@@ -15,6 +15,7 @@ const product = (id: string, price: number, quantity = 5): SnapshotProduct => ({
   searchName: id,
   searchDescription: '',
   bookable: [],
+  stockSeq,
 });
 
 function setup(
@@ -112,7 +113,7 @@ describe('CatalogReadModel: the catalogue held', () => {
     expect(model.heldProduct('a')).toMatchObject({ _id: 'a', effectivePrice: 100 });
     expect(model.heldProduct('b')).toBeUndefined();
     // An order's stock change is applied in place: still current, with the new stock.
-    events.stockMoved('a', -2);
+    events.stockMoved('a', { quantity: 3, seq: 2 });
     expect(model.heldProduct('a')?.productQuantity).toBe(3);
     // Another instance's change may be waiting, or this one's own edit: the caller reads the database.
     due = true;
@@ -135,13 +136,52 @@ describe('CatalogReadModel: the catalogue held', () => {
     });
     await model.current();
     const before = model.preparedProduct('a');
-    events.stockMoved('a', -2);
+    events.stockMoved('a', { quantity: 3, seq: 2 });
     expect((await model.current()).byId.get('a')!.view.productQuantity).toBe(3);
     expect(JSON.parse(model.preparedProduct('a')!.toString()).product.productQuantity).toBe(3);
     expect(model.preparedProduct('a')).not.toBe(before);
-    events.stockMoved('a', -10);
+    events.stockMoved('a', { quantity: 0, seq: 3 });
     expect((await model.current()).byId.get('a')!.view.productQuantity).toBe(0);
     expect(loads).toBe(1);
+  });
+
+  it('takes a stock change only when it is newer than the stock it holds', async () => {
+    const { model, events } = setup(async () => ({
+      products: [product('a', 100, 5, 3)],
+      categories: [],
+    }));
+    const stock = async () => (await model.current()).byId.get('a')!.view.productQuantity;
+    expect(await stock()).toBe(5);
+    // The load read the product after this change was written: it shows it already.
+    events.stockMoved('a', { quantity: 4, seq: 3 });
+    expect(await stock()).toBe(5);
+    events.stockMoved('a', { quantity: 7, seq: 5 });
+    expect(await stock()).toBe(7);
+    // An earlier change heard late (its write answered first, its word came second).
+    events.stockMoved('a', { quantity: 6, seq: 4 });
+    expect(await stock()).toBe(7);
+    expect(model.preparedProduct('a')!.toString()).toContain('"productQuantity":7');
+  });
+
+  it('takes the stock and sequence a reload reads as they are, then newer changes only', async () => {
+    // A stock change written (10 -> 11, movement 2); a reload reads it before its word arrives.
+    let inDatabase = product('a', 100, 10, 1);
+    const { model, events } = setup(async () => ({ products: [inDatabase], categories: [] }));
+    const stock = async () => (await model.current()).byId.get('a')!.view.productQuantity;
+    expect(await stock()).toBe(10);
+    inDatabase = product('a', 100, 11, 2);
+    events.changed(); // a clerk's price change: the next read loads again
+    expect(await stock()).toBe(11);
+    events.stockMoved('a', { quantity: 11, seq: 2 }); // the word, late: applied once, not twice
+    expect(await stock()).toBe(11);
+    // A reload shows the database as it is, even behind what was held (a restore).
+    events.stockMoved('a', { quantity: 9, seq: 4 });
+    expect(await stock()).toBe(9);
+    inDatabase = product('a', 100, 30, 3);
+    events.changed();
+    expect(await stock()).toBe(30);
+    events.stockMoved('a', { quantity: 28, seq: 4 });
+    expect(await stock()).toBe(28);
   });
 
   it('reads again after the reload time, answering the old catalogue until the new one is loaded', async () => {
@@ -220,7 +260,7 @@ describe('CatalogReadModel: the catalogue held', () => {
     });
     const first = model.current();
     await new Promise((r) => setImmediate(r));
-    events.stockMoved('a', -1);
+    events.stockMoved('a', { quantity: 4, seq: 2 });
     release();
     await first;
     await model.current();
@@ -246,7 +286,7 @@ describe('CatalogReadModel: list pages', () => {
     model.prepare('/api/products?search=A', first);
     expect(model.preparedList('/api/products?search=A')).toBe(first.bytes);
     expect(model.preparedList('/api/products?search=a')).toBeUndefined();
-    events.stockMoved('a', -1);
+    events.stockMoved('a', { quantity: 4, seq: 2 });
     expect(model.preparedCount).toBe(0);
     expect(model.preparedList('/api/products?search=A')).toBeUndefined();
     expect(await model.list(query({ search: 'a' }))).not.toBe(first);
@@ -311,7 +351,7 @@ describe('CatalogReadModel with other instances', () => {
       remote: changes,
     });
     events.changed();
-    events.stockMoved('a', 1);
+    events.stockMoved('a', { quantity: 6, seq: 2 });
     expect(changes.changed).toHaveBeenCalledTimes(2);
     heard();
     expect(changes.changed).toHaveBeenCalledTimes(2);

@@ -5,7 +5,7 @@ import type { ProductListPage, ProductView } from '../catalog.types';
 import type { ProductListQueryDto } from '../dto/product.dto';
 import type { CatalogueChange, CatalogueEvents } from './catalogue-events';
 import type { SeasonKey } from '@spc/shared-contracts';
-import type { BookableBatchRef } from '../catalog.types';
+import type { BookableBatchRef, StockLevel } from '../catalog.types';
 import {
   buildSnapshot,
   withBatches,
@@ -78,6 +78,11 @@ interface Held {
  * periodic reload. Pages go with the version they were made from, and nothing made before a change is
  * kept after it: nothing is ever served across a change. A stock change from an order is applied to
  * the held catalogue in place (no reload); any other change makes the next read load it again.
+ *
+ * Stock follows the database by its sequence, never by replaying a change: a load takes each
+ * product's stock and `stockSeq` as the database has them, and a stock change (the quantity and
+ * sequence its write answered) replaces them only when it is newer. A load that read the product
+ * after a write, but before the write's word arrived, already shows it: the word is then old news.
  */
 export class CatalogReadModel {
   private version = 0;
@@ -240,7 +245,7 @@ export class CatalogReadModel {
   }
 
   private changedHere(change: CatalogueChange): void {
-    if (change.kind === 'stock') this.stockMoved(change.productId, change.delta);
+    if (change.kind === 'stock') this.stockMoved(change.productId, change.stock);
     else if (change.kind === 'batches') this.batchesChanged(change.productId, change.batches);
     else this.changed();
     this.remote?.changed();
@@ -253,18 +258,19 @@ export class CatalogReadModel {
     this.urls.clear();
   }
 
-  /** An order moved stock: the pages go; the held catalogue is adjusted in place. */
-  private stockMoved(productId: string, delta: number): void {
+  /**
+   * An order moved stock: the pages go; the held catalogue takes the product's new stock in place
+   * when it is newer than what it shows.
+   */
+  private stockMoved(productId: string, stock: StockLevel): void {
     const held = this.held;
     // A load under way may have read the product before this change: its result will not serve.
     const stillCurrent = held?.version === this.version && !this.loading;
     const entry = held?.snapshot.byId.get(productId);
-    if (entry) {
+    if (entry && stock.seq > entry.stockSeq) {
       this.productBytes.delete(entry.view);
-      entry.view = {
-        ...entry.view,
-        productQuantity: Math.max(0, entry.view.productQuantity + delta),
-      };
+      entry.view = { ...entry.view, productQuantity: stock.quantity };
+      entry.stockSeq = stock.seq;
     }
     this.changed();
     if (held && stillCurrent) held.version = this.version;

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { BookableBatchRef } from '../catalog.types';
+import type { BookableBatchRef, StockLevel } from '../catalog.types';
 
 /**
- * What changed: the catalogue itself (a product or category written), one product's stock, or one
- * product's bookable batches (all of them now, soonest first).
+ * What changed: the catalogue itself (a product or category written), one product's stock (as the
+ * database holds it after the change, with its sequence), or one product's bookable batches (all
+ * of them now, soonest first).
  */
 export type CatalogueChange =
   | { kind: 'catalogue' }
-  | { kind: 'stock'; productId: string; delta: number }
+  | { kind: 'stock'; productId: string; stock: StockLevel }
   | { kind: 'batches'; productId: string; batches: BookableBatchRef[] };
 
 /**
@@ -24,9 +25,9 @@ export class CatalogueEvents {
     this.emit({ kind: 'catalogue' });
   }
 
-  /** An order took (`delta` below 0) or gave back stock of one product. */
-  stockMoved(productId: string, delta: number): void {
-    this.emit({ kind: 'stock', productId, delta });
+  /** An order took or gave back stock of one product: its stock now, as the write answered it. */
+  stockMoved(productId: string, stock: StockLevel): void {
+    this.emit({ kind: 'stock', productId, stock });
   }
 
   /** A product's bookable batches changed (made, booked, released, ready, failed): all of them. */

@@ -11,6 +11,8 @@ export interface SnapshotProduct {
   searchDescription: string;
   /** Every bookable batch, soonest first (the view shows the first few); the season filter's. */
   bookable: BookableBatchRef[];
+  /** The number of the stock movement the view's stock follows (the product's `stockSeq`). */
+  stockSeq: number;
 }
 
 /** Whether a product's name or description holds `search` (lower-cased, one line). */
