@@ -11,7 +11,7 @@ import type { Connection } from 'mongoose';
 import { MailLogRepository } from '../src/mail/mail-log.repository';
 import { migrateMailLogSecrets } from '../src/mail/migrations/mail-log-secrets.migration';
 import { SmsOutboxRepository } from '../src/sms/sms-outbox.repository';
-import { registerCustomer, uniqueEmail } from './support/identity';
+import { bearer, registerCustomer, uniqueEmail } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
@@ -134,19 +134,27 @@ describe('mail and texts: each records whom it was sent for', () => {
     expect(sms!.message).not.toContain('0700 123 456');
   });
 
-  it("records the shop's copy of a contact message about its sender, and the reply for nobody", async () => {
+  it("records the shop's copy of a contact message about the account that sent it signed in, and a stranger's for nobody", async () => {
+    const customer = await registerCustomer(s.t);
     const sender = uniqueEmail('writer');
+    const stranger = uniqueEmail('stranger');
     await s.t
       .http()
       .post('/api/contact')
+      .set(bearer(customer.accessToken))
       .send({ name: 'Njoroge', email: sender, subject: 'Avocados', message: 'Ten please' })
+      .expect(201);
+    await s.t
+      .http()
+      .post('/api/contact')
+      .send({ name: 'Someone', email: stranger, subject: 'Mangoes', message: 'Five please' })
       .expect(201);
     const records = await waitFor(
       () =>
         mailLog()
-          .find({ $or: [{ to: sender }, { about: sender }] })
+          .find({ $or: [{ to: { $in: [sender, stranger] } }, { about: customer.user._id }] })
           .toArray(),
-      (list) => list.length >= 2,
+      (list) => list.length >= 3,
       10_000,
     );
     expect(records).toEqual(
@@ -155,14 +163,22 @@ describe('mail and texts: each records whom it was sent for', () => {
           to: s.t.config.shopContacts.email.toLowerCase(),
           template: 'contact-copy',
           accountId: null,
-          about: sender,
+          about: customer.user._id,
         }),
-        expect.objectContaining({ to: sender, template: 'contact-received', accountId: null }),
+        expect.objectContaining({
+          to: sender,
+          template: 'contact-received',
+          accountId: customer.user._id,
+        }),
+        // An address typed on the public page proves nobody: recorded for nobody.
+        expect.objectContaining({ to: stranger, template: 'contact-received', accountId: null }),
       ]),
     );
-    expect(await s.t.app.get(MailLogRepository).eraseFor({ emails: [sender.toUpperCase()] })).toBe(
-      2,
-    );
+    // The account's erasure takes its copy and its reply; the stranger's stay for their period.
+    expect(
+      await s.t.app.get(MailLogRepository).eraseFor({ accountId: customer.user._id }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(await mailLog().countDocuments({ to: stranger })).toBe(1);
   });
 
   it("records a text for the order's account (none for a guest) and erases it by order", async () => {

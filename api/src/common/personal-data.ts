@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { UserView } from '../users/user.types';
 import { DiscoveryService } from '@nestjs/core';
 
 /**
@@ -55,6 +56,15 @@ export interface PersonalDataOwner {
 
 /** Marks a provider as the owner of personal data in its module's collections. */
 export const OwnsPersonalData = DiscoveryService.createDecorator<void>();
+
+/**
+ * The privacy module's erasure of an account, as the users module reaches it (through this token,
+ * at call time: privacy builds on users, so users cannot import it).
+ */
+export const ACCOUNT_ERASURE = Symbol('AccountErasure');
+export interface AccountErasure {
+  eraseAccount(user: UserView, reason: 'account-deleted' | 'admin-deleted'): Promise<number>;
+}
 
 /** What an erased person is shown as wherever a name stood. */
 export const ANONYMOUS_NAME = 'Deleted customer';

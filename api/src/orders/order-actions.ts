@@ -305,6 +305,23 @@ export const ORDER_STEPS = {
   } satisfies OrderStep<{ hours: number }>,
 
   /**
+   * An unpaid order placed as its account was deleted (the session still open a moment): the shop
+   * cancels it and returns its stock, as an expiry does; it names nobody (the erasure took it).
+   */
+  accountClosed: {
+    rule: 'cancel',
+    by: ['system'],
+    guard: () => ({ paymentStatus: 'Pending', amountPaid: { $not: { $gt: 0 } } }),
+    prepare: ({ order, now }) => cancelChange(now, 'Expired', order),
+    after: ({ placement }, updated) => placement.returnStock(updated),
+    audit: {
+      action: 'order.expire',
+      text: ({ order }) =>
+        `${order.purchaseNumber} was cancelled automatically: its account was deleted as it was placed; its stock was returned`,
+    },
+  } satisfies OrderStep,
+
+  /**
    * Deletes a cancelled order, or an unpaid pending or processing one, which is cancelled first
    * (its stock returned, the customer told as of any cancellation).
    */

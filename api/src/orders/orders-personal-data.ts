@@ -21,6 +21,8 @@ export interface PersonOrder {
   _id: string;
   purchaseNumber: string;
   orderStatus: string;
+  /** `reserving` while its placement runs (see OrderPlacementService). */
+  placement: string;
   fullName: string;
   phoneNumber: string;
   email: string;
@@ -35,6 +37,7 @@ function personOrder(o: LeanOrder): PersonOrder {
     _id: String(o._id),
     purchaseNumber: o.purchaseNumber,
     orderStatus: o.orderStatus,
+    placement: o.placement,
     fullName: o.guestInfo?.fullName ?? '',
     phoneNumber: o.guestInfo?.phoneNumber ?? '',
     email: o.guestInfo?.email ?? '',
@@ -45,6 +48,7 @@ const PERSON_FIELDS = {
   _id: 1,
   purchaseNumber: 1,
   orderStatus: 1,
+  placement: 1,
   'guestInfo.fullName': 1,
   'guestInfo.phoneNumber': 1,
   'guestInfo.email': 1,

@@ -6,6 +6,7 @@ import {
   Logger,
   NotFoundException,
   Optional,
+  UnauthorizedException,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import {
@@ -29,6 +30,7 @@ import { smsSender } from '../sms/sms-budgets';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
+import { SHOP_ACTOR } from './shop-actor';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { confirmationMail } from './order-confirmation-mail';
@@ -93,6 +95,16 @@ export class OrdersService {
       idempotencyKey,
       clientAddress,
     );
+    // Not for an account deleted as it was placed (the erasure took the order's contacts; its
+    // mail and text would name the person again).
+    const closed = !!order.placedBy && (await this.users.isClosed(order.placedBy));
+    if (closed && !replayed) {
+      // Placed as its account was deleted: the shop cancels it, its stock back.
+      await this.run(ORDER_STEPS.accountClosed, SHOP_ACTOR, order._id, undefined).catch(
+        () => undefined,
+      );
+      throw new UnauthorizedException('This account was deleted');
+    }
     if (!replayed) {
       void this.send(confirmationMail(order, this.config.storefrontUrl), 'confirmation', order);
       void this.sms.notifyOrder(order, 'placed', smsSender(actor?.id, clientAddress));

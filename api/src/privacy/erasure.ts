@@ -1,7 +1,15 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { canonicalEmail, canonicalPhone } from '../common/identifiers';
-import { ANONYMOUS_NAME, type DataSubject, type ErasureReason } from '../common/personal-data';
+import {
+  ANONYMOUS_NAME,
+  type AccountErasure,
+  type DataSubject,
+  type ErasureReason,
+} from '../common/personal-data';
+import { ORDER_STEPS } from '../orders/order-actions';
 import { OrdersPersonalData, type PersonOrder } from '../orders/orders-personal-data';
+import { OrdersService } from '../orders/orders.service';
+import { SHOP_ACTOR } from '../orders/shop-actor';
 import type { UserView } from '../users/user.types';
 import { PersonalDataOwners } from './personal-data-owners';
 
@@ -22,10 +30,11 @@ function unique(values: string[]): string[] {
  * deleting a customer, a guest's request, the retention sweep all go through here alike.
  */
 @Injectable()
-export class Erasure {
+export class Erasure implements AccountErasure {
   constructor(
     private readonly owners: PersonalDataOwners,
     private readonly orders: OrdersPersonalData,
+    private readonly ordersService: OrdersService,
   ) {}
 
   /** An account and its orders as one person (their contacts as typed on each order too). */
@@ -116,6 +125,13 @@ export class Erasure {
         },
         reason,
       );
+      // Unpaid and open: cancelled by the shop, their stock back (a paid one is the shop's to
+      // settle, as any order without a contact).
+      // (One still being placed is undone by its placement: its account is closed.)
+      for (const o of late.filter((x) => x.placement === 'placed'))
+        await this.ordersService
+          .run(ORDER_STEPS.accountClosed, SHOP_ACTOR, o._id, undefined)
+          .catch(() => undefined);
     }
     return orders.length + late.length;
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ACCOUNT_ERASURE } from '../common/personal-data';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { OrdersModule } from '../orders/orders.module';
@@ -29,6 +30,7 @@ import { SmsInboundController } from './sms-inbound.controller';
   providers: [
     PersonalDataOwners,
     Erasure,
+    { provide: ACCOUNT_ERASURE, useExisting: Erasure },
     PrivacySettingsService,
     ConsentsService,
     ConsentsRepository,

@@ -8,8 +8,7 @@ import {
 import { LIMITS, PAGE_SIZE, VALIDATION_MESSAGES, type Role } from '@spc/shared-contracts';
 import { ModuleRef } from '@nestjs/core';
 import { AuditService } from '../audit/audit.service';
-import { ANONYMOUS_NAME } from '../common/personal-data';
-import { Erasure } from '../privacy/erasure';
+import { ACCOUNT_ERASURE, ANONYMOUS_NAME, type AccountErasure } from '../common/personal-data';
 import { canonicalEmail } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
@@ -280,7 +279,9 @@ export class UsersService {
     if (target._id === actor.id) throw new ConflictException('You cannot delete your own account');
     const kept =
       role === 'customer'
-        ? await this.moduleRef.get(Erasure, { strict: false }).eraseAccount(target, 'admin-deleted')
+        ? await this.moduleRef
+            .get<AccountErasure>(ACCOUNT_ERASURE, { strict: false })
+            .eraseAccount(target, 'admin-deleted')
         : 0;
     const keys = await this.pictures.keysOf(id);
     const deleted = await this.users.delete(id);
