@@ -368,6 +368,72 @@ describe('auth', () => {
       expect(results.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(7);
     });
 
+    it('ends the session when one refresh token is used twice at once, the new token it minted too', async () => {
+      const customer = await registerCustomer(t);
+      for (let round = 0; round < 10; round++) {
+        const session = await signIn(t, customer.user.email, customer.password);
+        const race = await Promise.all(
+          [0, 1].map(() =>
+            t.http().post('/api/auth/refreshToken').send({ refreshToken: session.refreshToken }),
+          ),
+        );
+        expect(race.map((r) => r.status).sort()).toEqual([200, 401]);
+        const winner = race.find((r) => r.status === 200)!;
+        // Whichever use came second, the pair the first one got belongs to an ended session.
+        await t
+          .http()
+          .post('/api/auth/refreshToken')
+          .send({ refreshToken: winner.body.data.refreshToken })
+          .expect(401);
+        await t
+          .http()
+          .post('/api/auth/refreshToken')
+          .send({ refreshToken: session.refreshToken })
+          .expect(401);
+      }
+    });
+
+    it('keeps sessions signed in before families had a record working, under the same reuse rule', async () => {
+      const customer = await registerCustomer(t);
+      const refresh = (refreshToken: string) =>
+        t.http().post('/api/auth/refreshToken').send({ refreshToken });
+      /** A session as the API stored it before: a token without a generation, no family record. */
+      const asBefore = async (session: { refreshToken: string }) => {
+        const tokens = db().collection('refresh_tokens');
+        const { familyId } = (await tokens.findOne(
+          { userId: customer.user._id, usedAt: null },
+          {
+            sort: { createdAt: -1 },
+          },
+        ))!;
+        await tokens.updateMany({ familyId }, { $unset: { generation: '' } });
+        await db().collection('refresh_families').deleteOne({ _id: familyId });
+        return session.refreshToken;
+      };
+
+      const old = await asBefore(customer);
+      const rotated = await refresh(old).expect(200);
+      await refresh(rotated.body.data.refreshToken).expect(200);
+      const reuse = await refresh(old).expect(401);
+      expect(reuse.body.message).toMatch(/used twice/);
+
+      // Two uses at once of a token from before: one pair, and the session ends with it.
+      const racing = await asBefore(await signIn(t, customer.user.email, customer.password));
+      const race = await Promise.all([refresh(racing), refresh(racing)]);
+      expect(race.map((r) => r.status).sort()).toEqual([200, 401]);
+      await refresh(race.find((r) => r.status === 200)!.body.data.refreshToken).expect(401);
+
+      // A password change ends a session from before that was never used.
+      const unused = await asBefore(await signIn(t, customer.user.email, customer.password));
+      await t
+        .http()
+        .post('/api/auth/change/password')
+        .set(bearer(customer.accessToken))
+        .send({ currentPassword: customer.password, newPassword: 'Another#Seedling9' })
+        .expect(200);
+      await refresh(unused).expect(401);
+    });
+
     it('refuses an unknown or expired refresh token with 401', async () => {
       await t.http().post('/api/auth/refreshToken').send({ refreshToken: 'made-up' }).expect(401);
       const customer = await registerCustomer(t);

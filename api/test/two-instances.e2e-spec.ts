@@ -161,6 +161,39 @@ describe('two API instances on one database', () => {
     expect((await attempt(a, '198.51.100.7')).status).toBe(429);
   });
 
+  it('ends the session when one refresh token reaches both instances at once, the new token it minted too', async () => {
+    // Each sign-in from its own forwarded address, so the per-address limit on sign-ins never counts.
+    const from = (round: number) => ({ 'X-Forwarded-For': `203.0.113.${round + 10}` });
+    const email = `race.${randomBytes(4).toString('hex')}@example.co.ke`;
+    const password = 'Seedling#2026';
+    await a
+      .http()
+      .post('/api/auth/register')
+      .set(from(0))
+      .send({ fullName: 'Akinyi Otieno', email, phoneNumber: '+254712345678', password })
+      .expect(201);
+    for (let round = 1; round <= 10; round++) {
+      const signIn = await a
+        .http()
+        .post('/api/auth/login')
+        .set(from(round))
+        .send({ email, password })
+        .expect(200);
+      const refreshToken = signIn.body.data.refreshToken as string;
+      const race = await Promise.all(
+        [a, b].map((p) => p.http().post('/api/auth/refreshToken').send({ refreshToken })),
+      );
+      expect(race.map((r) => r.status).sort()).toEqual([200, 401]);
+      const winner = race.find((r) => r.status === 200)!;
+      for (const p of [a, b])
+        await p
+          .http()
+          .post('/api/auth/refreshToken')
+          .send({ refreshToken: winner.body.data.refreshToken })
+          .expect(401);
+    }
+  });
+
   it('shows a product written on one instance in the other instance lists within the sync interval', async () => {
     const name = `Grafted avocado ${randomBytes(3).toString('hex')}`;
     const list = (p: ApiProcess) =>

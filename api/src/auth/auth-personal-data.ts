@@ -15,6 +15,7 @@ import { TokensRepository } from './tokens.repository';
 export class AuthPersonalData implements PersonalDataOwner {
   readonly collections = {
     refresh_tokens: 'the account id of each session (the token itself only as a hash)',
+    refresh_families: 'the account id of each session (which of its tokens is current, if ended)',
     password_resets: 'the account id of each reset link (the link only as a hash)',
   };
 

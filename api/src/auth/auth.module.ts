@@ -15,6 +15,7 @@ import { AuthService } from './auth.service';
 import { CredentialsService } from './credentials.service';
 import { JwtStrategy } from './jwt.strategy';
 import { PasswordReset, PasswordResetSchema } from './schemas/password-reset.schema';
+import { RefreshFamily, RefreshFamilySchema } from './schemas/refresh-family.schema';
 import { RefreshToken, RefreshTokenSchema } from './schemas/refresh-token.schema';
 import { ACCESS_TOKEN_TTL_SECONDS, TokensService } from './tokens.service';
 import { TokensRepository } from './tokens.repository';
@@ -33,6 +34,7 @@ import { TokensRepository } from './tokens.repository';
     }),
     MongooseModule.forFeature([
       { name: RefreshToken.name, schema: RefreshTokenSchema },
+      { name: RefreshFamily.name, schema: RefreshFamilySchema },
       { name: PasswordReset.name, schema: PasswordResetSchema },
     ]),
   ],

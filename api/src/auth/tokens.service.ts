@@ -26,6 +26,7 @@ export interface TokenPair {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const opaqueToken = () => randomBytes(32).toString('base64url');
+const refreshExpiry = () => new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
 
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
@@ -40,21 +41,24 @@ export class TokensService {
   ) {}
 
   /** A new sign-in: a new refresh-token family. */
-  issue(user: { _id: string; role: Role; fullName: string }): Promise<TokenPair> {
-    return this.pair(user, randomUUID());
+  async issue(user: { _id: string; role: Role; fullName: string }): Promise<TokenPair> {
+    const familyId = randomUUID();
+    const expiresAt = refreshExpiry();
+    await this.tokens.createFamily({ familyId, userId: user._id, generation: 0, expiresAt });
+    return this.pair(user, { familyId, generation: 0, expiresAt });
   }
 
   /**
-   * Exchanges a refresh token for a new pair in the same family. A token used twice revokes the whole
-   * family: whoever holds a copy, thief or owner, must sign in again.
+   * Exchanges a refresh token for a new pair in the same family. A token used twice ends the whole
+   * family, the pair its first use got included: whoever holds a copy, thief or owner, must sign in
+   * again.
    */
   async rotate(
     refreshToken: string,
     loadUser: (userId: string) => Promise<{ _id: string; role: Role; fullName: string }>,
   ): Promise<TokenPair> {
-    const hash = sha256(refreshToken);
     const now = new Date();
-    const record = await this.tokens.findRefresh(hash);
+    const record = await this.tokens.findRefresh(sha256(refreshToken));
     if (!record)
       throw new UnauthorizedException({
         message: 'This refresh token is not valid. Please sign in again.',
@@ -62,31 +66,49 @@ export class TokensService {
       });
     if (record.revokedAt || record.expiresAt <= now)
       throw new UnauthorizedException({ message: SESSION_EXPIRED, code: 'SESSION_EXPIRED' });
-    // The first use wins atomically on any server; a second use is the sign of a stolen copy.
-    if (record.usedAt || !(await this.claims.claimOnce(`refresh:${hash}`))) {
-      await this.tokens.revokeFamily(record.familyId, now);
+    const next = {
+      familyId: record.familyId,
+      generation: (record.generation ?? 0) + 1,
+      expiresAt: refreshExpiry(),
+    };
+    // One conditional write on the family decides, on any instance: only its current token moves it
+    // on. A token issued before families had a record is current while its family has none.
+    const rotated =
+      record.generation === undefined
+        ? !record.usedAt && (await this.tokens.createFamily({ ...next, userId: record.userId }))
+        : await this.tokens.advanceFamily(record.familyId, record.generation, next.expiresAt);
+    if (!rotated) {
+      // A rotated token, or one racing its twin: the family ends, and with it every token it has
+      // (the one the twin is being given too, since each use checks the family).
+      const ended = await this.tokens.revokeFamily(
+        { familyId: record.familyId, userId: record.userId, expiresAt: refreshExpiry() },
+        now,
+      );
       throw new UnauthorizedException({
-        message:
-          'This session was ended for your safety because its refresh token was used twice. Please sign in again.',
+        message: ended
+          ? 'This session was ended for your safety because its refresh token was used twice. Please sign in again.'
+          : SESSION_EXPIRED,
         code: 'SESSION_EXPIRED',
       });
     }
-    await this.tokens.markUsed(hash, now);
     const user = await loadUser(record.userId);
-    return this.pair(user, record.familyId);
+    return this.pair(user, next);
   }
 
   /** Logout: ends the session the token belongs to, if it is the caller's. */
   async revoke(refreshToken: string, userId: string): Promise<void> {
     const record = await this.tokens.findRefresh(sha256(refreshToken));
     if (record && record.userId === userId)
-      await this.tokens.revokeFamily(record.familyId, new Date());
+      await this.tokens.revokeFamily(
+        { familyId: record.familyId, userId, expiresAt: refreshExpiry() },
+        new Date(),
+      );
   }
 
   /** Ends every session of the account and voids its unused reset links. */
   async revokeAll(userId: string): Promise<void> {
     const now = new Date();
-    await this.tokens.revokeAllForUser(userId, now);
+    await this.tokens.revokeAllForUser(userId, now, refreshExpiry());
     await this.tokens.voidResets(userId, now);
   }
 
@@ -118,7 +140,7 @@ export class TokensService {
 
   private async pair(
     user: { _id: string; role: Role; fullName: string },
-    familyId: string,
+    family: { familyId: string; generation: number; expiresAt: Date },
   ): Promise<TokenPair> {
     const claims: AccessClaims = {
       sub: user._id,
@@ -131,8 +153,7 @@ export class TokensService {
     await this.tokens.insertRefresh({
       tokenHash: sha256(refreshToken),
       userId: user._id,
-      familyId,
-      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
+      ...family,
     });
     return { accessToken, refreshToken };
   }

@@ -10,8 +10,7 @@ interface ClaimDoc {
 
 /**
  * Once-only claims that hold across API instances: inserting a document whose `_id` is taken
- * fails, so exactly one caller wins a key (a refresh token's use, a reset code's use, an M-Pesa
- * receipt).
+ * fails, so exactly one caller wins a key (a reset code's use, an M-Pesa receipt).
  */
 @Injectable()
 export class ClaimsService {

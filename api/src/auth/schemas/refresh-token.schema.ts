@@ -15,10 +15,19 @@ export class RefreshToken {
   @Prop({ required: true })
   expiresAt!: Date;
 
-  /** Set when the token was exchanged for a new pair; a second use means it was stolen. */
+  /**
+   * Which of its family's tokens this is (0 for the sign-in's, one more per rotation); only the
+   * family's current generation may be exchanged. Absent on tokens issued before families had a
+   * record of their own (they expire within a week of that change).
+   */
+  @Prop({ type: Number })
+  generation?: number;
+
+  /** Set when a token issued before families had a record was exchanged; a second use meant theft. */
   @Prop({ type: Date, default: null })
   usedAt!: Date | null;
 
+  /** Set on tokens of a family ended before families had a record; the family records it now. */
   @Prop({ type: Date, default: null })
   revokedAt!: Date | null;
 
