@@ -177,6 +177,19 @@ describe('money ledger: money moves exactly once', () => {
     return res.body as { payments: Payment[]; refunds: Refund[] };
   }
 
+  /**
+   * The excess of a payment as a clerk sees it in the inbox: its order shows the excess a moment
+   * before the payment's record is marked matched (only then can it be given back).
+   */
+  async function excessListed(transId: string, excess: number): Promise<void> {
+    await waitFor(
+      inbox,
+      (list) => list.some((p) => p.transId === transId && p.excess === excess),
+      15_000,
+      100,
+    );
+  }
+
   async function inbox(): Promise<Payment[]> {
     const res = await http()
       .get('/api/payments/mpesa/inbox')
@@ -855,6 +868,7 @@ describe('money ledger: money moves exactly once', () => {
         phone,
       });
       await until(o._id, (x) => x.excessPaid === 250);
+      await excessListed(paid.transId, 250);
       const excess = await Promise.all([
         refundPayment(paid.transId, clerks[2]!),
         refundPayment(paid.transId, clerks[3]!),
@@ -1390,6 +1404,7 @@ describe('money ledger: money moves exactly once', () => {
         phone: asDaraja(o.guestInfo.phoneNumber),
       });
       await until(o._id, (x) => x.excessPaid === 300);
+      await excessListed(paid.transId, 300);
       expect((await inbox()).find((p) => p.transId === paid.transId)).toMatchObject({
         excess: 300,
       });
@@ -1549,6 +1564,7 @@ describe('money ledger: money moves exactly once', () => {
         phone,
       });
       await until(o._id, (x) => x.excessPaid === 300);
+      await excessListed(paid.transId, 300);
       await paybillDb().updateOne(
         { _id: paid.transId },
         { $set: { refundId: `excess:${paid.transId}` } },
@@ -1586,6 +1602,7 @@ describe('money ledger: money moves exactly once', () => {
         phone,
       });
       await until(o._id, (x) => x.excessPaid === 300);
+      await excessListed(paid.transId, 300);
       await refundPayment(paid.transId).expect(200);
       const wrong = await cancel(
         o._id,
