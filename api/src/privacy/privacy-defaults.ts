@@ -28,6 +28,8 @@ export const PRIVACY_DEFAULTS = {
 ## How long we keep it
 
 - Orders, payments, refunds and the stock ledger: {taxRetentionYears} years (Tax Procedures Act, 2015). After you delete your account they stay, without your name, phone, e-mail or address.
+- If we still owe you money back (a refund not yet sent by M-Pesa), we keep the number it goes to until it is sent, then erase it.
+- A message sent from our contact page without signing in cannot be tied to you: it is kept for its period below, then deleted.
 - Text messages sent: {smsOutboxDays} days. E-mails sent: {mailLogDays} days. Contact-form messages: {contactMessageDays} days.
 - Our backups follow the same periods.
 
