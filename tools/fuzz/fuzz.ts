@@ -13,6 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { LOCAL_INBOUND_TOKEN } from '../sms/simulator';
 import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
 import {
   apiEnv,
@@ -152,13 +153,25 @@ async function main(): Promise<void> {
   const db = await privateDatabase(dir);
   let api: ApiProcess | undefined;
   let simulator: ChildProcess | undefined;
+  let smsSimulator: ChildProcess | undefined;
   const failed: string[] = [];
   try {
     // M-Pesa Express is on, against the local Daraja simulator, so its routes are fuzzed for real.
-    const [apiPort, mpesaPort] = [await freePort(), await freePort()];
+    const [apiPort, mpesaPort, smsPort] = [await freePort(), await freePort(), await freePort()];
     simulator = spawn('node', ['--import', 'tsx', 'tools/mpesa/simulator.ts'], {
       cwd: WORKSPACE_ROOT,
       env: { ...process.env, MPESA_SIMULATOR_PORT: String(mpesaPort) },
+      stdio: 'ignore',
+    });
+    // Text messages too, against the local Africa's Talking simulator: a guest's data request
+    // sends its code, and the inbound route takes replies (off, both would answer 503 or 404).
+    smsSimulator = spawn('node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
+      cwd: WORKSPACE_ROOT,
+      env: {
+        ...process.env,
+        SMS_SIMULATOR_PORT: String(smsPort),
+        SMS_INBOUND_URL: `http://127.0.0.1:${apiPort}/api/sms/inbound/${LOCAL_INBOUND_TOKEN}`,
+      },
       stdio: 'ignore',
     });
     const env = apiEnv(dir, db.uri, {
@@ -169,6 +182,8 @@ async function main(): Promise<void> {
       MPESA_ENV: 'sandbox-local',
       MPESA_BASE_URL: `http://127.0.0.1:${mpesaPort}`,
       MPESA_CALLBACK_BASE_URL: `http://127.0.0.1:${apiPort}`,
+      SMS_PROVIDER: 'simulator',
+      SMS_BASE_URL: `http://127.0.0.1:${smsPort}`,
     });
     seed(env);
     api = await startApi(env, { quiet: true, port: apiPort });
@@ -183,6 +198,7 @@ async function main(): Promise<void> {
     if (ROLES.includes('admin')) await run(['admin']);
   } finally {
     simulator?.kill('SIGTERM');
+    smsSimulator?.kill('SIGTERM');
     await stopApi(api);
     await db.stop();
   }
