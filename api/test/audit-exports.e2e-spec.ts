@@ -3,6 +3,7 @@
  * which range. The orders CSV and the audit trail's CSV by their filters, an order's receipt or
  * delivery note PDF when staff or an admin open it (a customer's own documents are theirs).
  */
+import { shopDay } from '../src/reports/shop-time';
 import { describeAuditActivity } from '@spc/shared-contracts';
 import {
   bearer,
@@ -63,7 +64,8 @@ describe('exports are audited: who, what, when and which range', () => {
     ).body;
 
   it('records an orders CSV export with its author, time, row count and filters', async () => {
-    const today = new Date().toISOString().slice(0, 10);
+    // The shop's day (Nairobi): from 21:00 UTC it is already tomorrow there.
+    const today = shopDay(new Date());
     const before = Date.now();
     const res = await t
       .http()
