@@ -63,3 +63,15 @@ export function formatDateTime(iso: string | Date | null | undefined): string {
   const d = new Date(iso);
   return `${shopDate.format(d)} (${shopTime.format(d)})`;
 }
+
+const SHOP_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SHOP_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The shop's calendar day (Africa/Nairobi) as YYYY-MM-DD, whatever the device's time zone. */
+export function shopToday(now: Date = new Date()): string {
+  return SHOP_DAY.format(now);
+}

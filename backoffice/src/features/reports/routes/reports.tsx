@@ -1,7 +1,7 @@
 import { BarChart, LineChart } from '@mantine/charts';
 import { Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
-import { formatMoney } from '@spc/shared-contracts';
+import { formatMoney, shopToday } from '@spc/shared-contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { ListState } from '../../../components/list-state';
@@ -27,9 +27,10 @@ function moneyReceivedNote(m: SalesReport['moneyReceived']): string {
 
 /** /admin/reports, titled Sales: a date range, revenue and orders per day, top products, totals. */
 export function ReportsRoute() {
-  const [range, setRange] = useState<DatesRangeValue<string>>([
-    dayjs().subtract(29, 'day').format(ISO),
-    dayjs().format(ISO),
+  // The shop's days (Nairobi), as the API counts them, whatever the device's time zone.
+  const [range, setRange] = useState<DatesRangeValue<string>>(() => [
+    dayjs(shopToday()).subtract(29, 'day').format(ISO),
+    shopToday(),
   ]);
   const [from, to] = range;
   const complete = Boolean(from && to);
