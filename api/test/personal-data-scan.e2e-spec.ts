@@ -5,7 +5,6 @@
  * database is scanned for their name, every spelling of their phone and their e-mail: zero hits.
  * A collection that no owner declares fails the test, so a new feature must say what it keeps.
  */
-import { randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
@@ -22,52 +21,13 @@ import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
+import { newPerson, personHits, type Person } from './support/personal-data';
 import { waitFor } from './support/wait';
-
-interface Person {
-  name: string;
-  /** The unique word of the name: found alone in a text, it still names them. */
-  surname: string;
-  email: string;
-  /** 07XXXXXXXX */
-  phone: string;
-  /** As typed on an order: "0781 354 880". */
-  spaced: string;
-}
 
 interface Order {
   _id: string;
   purchaseNumber: string;
   totalAmount: number;
-}
-
-function newPerson(): Person {
-  const tag = randomBytes(4).toString('hex');
-  const digits = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
-  const phone = `07${digits}`;
-  const surname = `Zq${tag}`;
-  return {
-    name: `Wairimu ${surname}`,
-    surname,
-    email: `wairimu.${tag}@example.co.ke`,
-    phone,
-    spaced: `${phone.slice(0, 4)} ${phone.slice(4, 7)} ${phone.slice(7)}`,
-  };
-}
-
-/** What names the person anywhere: the name, the unique word, the e-mail, each phone spelling. */
-function needles(p: Person): string[] {
-  const local = p.phone.slice(1);
-  return [
-    p.name.toLowerCase(),
-    p.surname.toLowerCase(),
-    p.email.toLowerCase(),
-    `+254${local}`,
-    `254${local}`,
-    p.phone,
-    local,
-    p.spaced,
-  ];
 }
 
 describe('personal data: every owner erases, nothing else keeps a person', () => {
@@ -105,19 +65,7 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
   const db = () => m.t.app.get<Connection>(getConnectionToken()).db!;
   const asDaraja = (phone: string) => `254${phone.slice(1)}`;
 
-  /** Every document of every collection that names the person, as `collection: text`. */
-  async function hits(p: Person): Promise<string[]> {
-    const found: string[] = [];
-    const words = needles(p);
-    for (const { name } of await db().listCollections().toArray()) {
-      for await (const doc of db().collection(name).find({})) {
-        const text = JSON.stringify(doc).toLowerCase();
-        const hit = words.find((w) => text.includes(w));
-        if (hit) found.push(`${name}: "${hit}" in ${text.slice(0, 300)}`);
-      }
-    }
-    return found;
-  }
+  const hits = (p: Person) => personHits(db(), p);
 
   async function order(p: Person, customer: Session | null, phone = p.spaced): Promise<Order> {
     const res = await placeOrder(m.t, [{ _id: world.productId, quantity: 1 }], {
@@ -244,7 +192,7 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
   });
 
   it('a customer who deletes their account is named nowhere any more', async () => {
-    const p = newPerson();
+    const p = newPerson('Wairimu');
     const c = await registerCustomer(m.t, {
       fullName: p.name,
       email: p.email,
@@ -266,7 +214,7 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
   });
 
   it("a guest's erasure finds every order by the canonical phone, however it was typed", async () => {
-    const p = newPerson();
+    const p = newPerson('Wairimu');
     const typed = [p.spaced, `+254${p.phone.slice(1)}`, `254 ${p.phone.slice(1)}`];
     const orders: Order[] = [];
     for (const phone of typed) orders.push(await order(p, null, phone));
@@ -300,7 +248,7 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
   });
 
   it("an admin's delete of a customer is the same erasure, refused while an order is open", async () => {
-    const p = newPerson();
+    const p = newPerson('Wairimu');
     const c = await registerCustomer(m.t, {
       fullName: p.name,
       email: p.email,
@@ -318,7 +266,7 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
   });
 
   it('the retention sweep forgets the people of orders past the tax period everywhere', async () => {
-    const p = newPerson();
+    const p = newPerson('Wairimu');
     const o = await order(p, null);
     await payAndComplete(p, o);
     expect((await hits(p)).length).toBeGreaterThan(0);

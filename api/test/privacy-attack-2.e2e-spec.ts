@@ -13,22 +13,13 @@ import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator'
 import { freePort, withDatabaseName } from '../../tools/db/launcher';
 import { ApiProcess, assertBuilt, PRODUCTION_ENV } from './support/api-process';
 import { bearer, registerCustomer, signIn, type Session } from './support/identity';
+import { newPerson, personHits, type Person } from './support/personal-data';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
 import { serverUri } from './support/test-app';
 import { sleep, waitFor } from './support/wait';
-
-interface Person {
-  name: string;
-  surname: string;
-  email: string;
-  /** 07XXXXXXXX */
-  phone: string;
-  /** "0781 354 880" */
-  spaced: string;
-}
 
 interface Order {
   _id: string;
@@ -37,35 +28,6 @@ interface Order {
 }
 
 type Customer = Session & { password: string };
-
-function newPerson(): Person {
-  const tag = randomBytes(4).toString('hex');
-  const digits = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
-  const phone = `07${digits}`;
-  const surname = `Zx${tag}`;
-  return {
-    name: `Achieng ${surname}`,
-    surname,
-    email: `achieng.${tag}@example.co.ke`,
-    phone,
-    spaced: `${phone.slice(0, 4)} ${phone.slice(4, 7)} ${phone.slice(7)}`,
-  };
-}
-
-/** Every way the person may be named: the name, its unique word, the e-mail, each phone spelling. */
-function needles(p: Person): string[] {
-  const local = p.phone.slice(1);
-  return [
-    p.name.toLowerCase(),
-    p.surname.toLowerCase(),
-    p.email.toLowerCase(),
-    `+254${local}`,
-    `254${local}`,
-    p.phone,
-    local,
-    p.spaced,
-  ];
-}
 
 const msisdn = (phone: string) => `+254${phone.slice(1)}`;
 
@@ -101,19 +63,7 @@ describe('privacy attacks, round 2', () => {
   const admin = () => bearer(world.admin.accessToken);
   const db = () => m.t.app.get<Connection>(getConnectionToken()).db!;
 
-  /** Every document of every collection that names the person, as `collection: "needle" in …`. */
-  async function hits(p: Person): Promise<string[]> {
-    const found: string[] = [];
-    const words = needles(p);
-    for (const { name } of await db().listCollections().toArray()) {
-      for await (const doc of db().collection(name).find({})) {
-        const text = JSON.stringify(doc).toLowerCase();
-        const hit = words.find((w) => text.includes(w));
-        if (hit) found.push(`${name}: "${hit}" in ${text.slice(0, 300)}`);
-      }
-    }
-    return found;
-  }
+  const hits = (p: Person) => personHits(db(), p);
 
   function customerOf(p: Person): Promise<Customer> {
     return registerCustomer(m.t, { fullName: p.name, email: p.email, phoneNumber: p.phone });
@@ -204,7 +154,7 @@ describe('privacy attacks, round 2', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("a stranger who signs up with a guest's e-mail and deletes the account does not erase the guest's messages to the shop or the e-mails of the guest's orders", async () => {
-    const g = newPerson();
+    const g = newPerson('Achieng');
     const words = `Guest's question ${randomBytes(3).toString('hex')}`;
     await writeToShop(g, words);
     const go = await order(g, null);
@@ -247,14 +197,14 @@ describe('privacy attacks, round 2', () => {
   async function raceDeletion(
     deletion: (c: Customer) => PromiseLike<{ status: number }>,
   ): Promise<string[]> {
-    const probe = await customerOf(newPerson());
+    const probe = await customerOf(newPerson('Achieng'));
     const started = Date.now();
     expect((await deletion(probe)).status).toBe(200);
     const took = Date.now() - started;
 
     const leaks: string[] = [];
     for (const fraction of [0.4, 0.55, 0.7, 0.8, 0.9, 1.0, 0.2, 0.6, 0.75, 0.85, 0.95]) {
-      const p = newPerson();
+      const p = newPerson('Achieng');
       const c = await customerOf(p);
       const offset = Math.round(took * fraction);
       const burst = [0, 15, 30, 45, 60, 90].map((ms) =>
@@ -302,7 +252,7 @@ describe('privacy attacks, round 2', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("a wrong code given for a guest's request already confirmed is refused, and the answer holds neither the guest's phone nor the admin's name", async () => {
-    const p = newPerson();
+    const p = newPerson('Achieng');
     const o = await order(p, null);
     const id = await guestRequest(o, p.phone, 'export');
     await http().post(`/api/admin/data-requests/${id}/export`).set(admin()).expect(200);
@@ -319,7 +269,7 @@ describe('privacy attacks, round 2', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("an account created with a guest's e-mail: its export holds none of the guest's orders, mails or messages", async () => {
-    const g = newPerson();
+    const g = newPerson('Achieng');
     const words = `Private words ${randomBytes(3).toString('hex')}`;
     await writeToShop(g, words);
     const go = await order(g, null);
@@ -338,7 +288,7 @@ describe('privacy attacks, round 2', () => {
   });
 
   it('the order list search and the customers list find no erased customer by name, phone or e-mail', async () => {
-    const p = newPerson();
+    const p = newPerson('Achieng');
     const c = await customerOf(p);
     const o = await order(p, c);
     await cancel(o, bearer(c.accessToken));
@@ -361,7 +311,7 @@ describe('privacy attacks, round 2', () => {
   });
 
   it('two erasures of one guest at once answer without a server error and erase them', async () => {
-    const p = newPerson();
+    const p = newPerson('Achieng');
     const o = await order(p, null);
     await cancel(o);
     const first = await guestRequest(o, p.phone, 'erasure');
@@ -403,7 +353,7 @@ describe('privacy attacks, round 2: the logs', () => {
   });
 
   it("the access log keeps no customer's phone or name that staff typed into a search, as the shop writes them", async () => {
-    const p = newPerson();
+    const p = newPerson('Achieng');
     const adminSession = await signIn(
       api as unknown as Parameters<typeof signIn>[0],
       PRODUCTION_ENV.ADMIN_EMAIL,

@@ -17,17 +17,8 @@ import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
+import { needles, newPerson, personHits, type Person } from './support/personal-data';
 import { waitFor } from './support/wait';
-
-interface Person {
-  name: string;
-  surname: string;
-  email: string;
-  /** 07XXXXXXXX */
-  phone: string;
-  /** "0781 354 880" */
-  spaced: string;
-}
 
 interface Order {
   _id: string;
@@ -36,35 +27,6 @@ interface Order {
 }
 
 type Customer = Session & { password: string };
-
-function newPerson(): Person {
-  const tag = randomBytes(4).toString('hex');
-  const digits = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
-  const phone = `07${digits}`;
-  const surname = `Zx${tag}`;
-  return {
-    name: `Atieno ${surname}`,
-    surname,
-    email: `atieno.${tag}@example.co.ke`,
-    phone,
-    spaced: `${phone.slice(0, 4)} ${phone.slice(4, 7)} ${phone.slice(7)}`,
-  };
-}
-
-/** Every way the person may be named: the name, its unique word, the e-mail, each phone spelling. */
-function needles(p: Person): string[] {
-  const local = p.phone.slice(1);
-  return [
-    p.name.toLowerCase(),
-    p.surname.toLowerCase(),
-    p.email.toLowerCase(),
-    `+254${local}`,
-    `254${local}`,
-    p.phone,
-    local,
-    p.spaced,
-  ];
-}
 
 const PITCH = 'M-Pesa reversal pending, call 0700 123 456 now';
 
@@ -108,19 +70,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   const asDaraja = (phone: string) => `254${phone.slice(1)}`;
   const msisdn = (phone: string) => `+254${phone.slice(1)}`;
 
-  /** Every document of every collection that names the person, as `collection: "needle" in …`. */
-  async function hits(p: Person): Promise<string[]> {
-    const found: string[] = [];
-    const words = needles(p);
-    for (const { name } of await db().listCollections().toArray()) {
-      for await (const doc of db().collection(name).find({})) {
-        const text = JSON.stringify(doc).toLowerCase();
-        const hit = words.find((w) => text.includes(w));
-        if (hit) found.push(`${name}: "${hit}" in ${text.slice(0, 400)}`);
-      }
-    }
-    return found;
-  }
+  const hits = (p: Person) => personHits(db(), p);
 
   function customerOf(p: Person): Promise<Customer> {
     return registerCustomer(m.t, { fullName: p.name, email: p.email, phoneNumber: p.phone });
@@ -260,7 +210,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("a customer who typed another customer's e-mail on their own order, then deleted their account, does not erase that customer's mails or messages to the shop", async () => {
-    const victim = newPerson();
+    const victim = newPerson('Atieno');
     const v = await customerOf(victim);
     const words = `Victim's question ${randomBytes(3).toString('hex')}`;
     await writeToShop(victim, words);
@@ -290,7 +240,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it("a guest who typed someone's e-mail on their order, then had their data erased, does not erase that person's mails or messages", async () => {
-    const victim = newPerson();
+    const victim = newPerson('Atieno');
     const v = await customerOf(victim);
     const words = `Another question ${randomBytes(3).toString('hex')}`;
     await writeToShop(victim, words);
@@ -300,7 +250,7 @@ describe('privacy attacks: export, erasure, keys', () => {
     expect(before.emails.length).toBeGreaterThan(0);
     expect(await contactMessages()).toContain(words);
 
-    const g = newPerson();
+    const g = newPerson('Atieno');
     const go = await order({ fullName: g.name, phoneNumber: g.phone, email: victim.email }, null);
     await mailed(go._id);
     await cancel(go);
@@ -314,7 +264,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it("a customer who typed a guest's phone on their own order, then deleted their account, does not defeat that guest's erasure request", async () => {
-    const w = newPerson();
+    const w = newPerson('Atieno');
     const wo = await order(detailsOf(w, w.phone), null);
     const requestId = await guestRequest(wo, w.phone, 'erasure');
     await cancel(wo);
@@ -340,7 +290,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   it("a customer who typed a clerk's name as their own does not erase the clerk from the trail of their order", async () => {
     const clerk = world.staff.user.fullName;
     const c = await registerCustomer(m.t);
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order({ fullName: clerk, phoneNumber: p.phone, email: p.email }, c);
     await payAndComplete(p, o);
     const byClerk = async () =>
@@ -364,7 +314,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("a clerk who exported orders found by the customer's phone and e-mail: the trail names the customer no more after they delete their account", async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const c = await customerOf(p);
     const o = await order(detailsOf(p), c);
     for (const search of [p.spaced, p.email, p.surname])
@@ -377,7 +327,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it('a customer who changed their name in the profile before deleting the account: the trail keeps neither name', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const c = await customerOf(p); // signs in: "<name> signed in"
     await http()
       .patch('/api/users/profile')
@@ -390,7 +340,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it('a customer whose e-mail the admin corrected, then deleted by the admin: the trail keeps neither address', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const c = await customerOf(p); // signs in with the first address: the entry's label
     const corrected = `fixed.${randomBytes(3).toString('hex')}@example.co.ke`;
     await http()
@@ -409,7 +359,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it("a guest's order the admin deleted: its texts do not outlive the guest's erasure", async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const first = await order(detailsOf(p), null);
     await waitFor(
       async () => sms.outbox.filter((x) => x.to === msisdn(p.phone)).length,
@@ -425,7 +375,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it("a paybill payment from the guest's phone that waited in the inbox: the number and name go once it is given back", async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order(detailsOf(p), null);
     await payAndComplete(p, o);
     // They pay again, typing their phone as the account (as many do): it waits in the inbox.
@@ -493,7 +443,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("the guest form answers a stranger's phone guess for a purchase number the same, right or wrong", async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order(detailsOf(p), null);
     const ask = (phoneNumber: string) =>
       http()
@@ -505,7 +455,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it('the public inbound SMS route does not tell who agreed to offers', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const c = await customerOf(p);
     await http()
       .patch('/api/users/profile/consents')
@@ -527,7 +477,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   // ---------------------------------------------------------------------------------------------
 
   it('two deletions of one account at once (own and admin) answer without a server error and erase it', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const c = await customerOf(p);
     const o = await order(detailsOf(p), c);
     await cancel(o, bearer(c.accessToken));
@@ -549,7 +499,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it("the admin's delete is refused while a booking or an unpaid order is open", async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const c = await customerOf(p);
     const batch = await http()
       .post('/api/batches')
@@ -588,7 +538,7 @@ describe('privacy attacks: export, erasure, keys', () => {
       { fullName: 'Mallory Njeri', phoneNumber: '0711000444', email: adminEmail },
       attacker,
     );
-    const g = newPerson();
+    const g = newPerson('Atieno');
     const go = await order({ fullName: g.name, phoneNumber: g.phone, email: adminEmail }, null);
     await mailed(ao._id);
     await mailed(go._id);
@@ -624,7 +574,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it('a refund by M-Pesa still to be sent keeps the number through the erasure, and loses it once sent', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order(detailsOf(p), null);
     await m.sim.payBill({
       account: o.purchaseNumber,
@@ -660,7 +610,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it('no limit counter, claim, idempotency owner or hold slot holds a phone or e-mail in clear', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order(detailsOf(p), null);
     await placeOrder(m.t, [{ _id: world.productId, quantity: 1 }], {
       guestInfo: { ...DELIVERY, ...detailsOf(p, p.phone) },
@@ -690,7 +640,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   // ---------------------------------------------------------------------------------------------
 
   it("the retention sweep of a person's old order does not delete the message they wrote to the shop yesterday", async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order(detailsOf(p), null);
     await payAndComplete(p, o);
     const words = `Fresh question ${randomBytes(3).toString('hex')}`;
@@ -708,7 +658,7 @@ describe('privacy attacks: export, erasure, keys', () => {
   });
 
   it('a guest who typed "Deleted customer" as their name still loses their contacts at the end of the tax period', async () => {
-    const p = newPerson();
+    const p = newPerson('Atieno');
     const o = await order(
       { fullName: 'Deleted customer', phoneNumber: p.spaced, email: p.email },
       null,
