@@ -13,6 +13,7 @@ import type request from 'supertest';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
 import type { Actor } from '../src/common/principal';
 import { MoneyLedgerService } from '../src/money/money-ledger.service';
+import { OrderReconciler } from '../src/orders/order-reconciler';
 import { addDays, shopDay } from '../src/reports/shop-time';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, MPESA_TEST_SETTINGS, type MpesaTestApp } from './support/mpesa';
@@ -1483,6 +1484,42 @@ describe('money ledger: money moves exactly once', () => {
         why: res.status === 200 ? null : (res.body.message as string),
         sent: sentOf(s.receipt),
       }).toEqual({ refund: 200, why: null, sent: [['reversal', s.order.totalAmount]] });
+    });
+
+    it('a cancellation a crash cut off after its refund was recorded, before its line in the sales record, still counts the refund in the sales report (crash drill, stop 49)', async () => {
+      const today = shopDay(new Date());
+      const refunds = async () =>
+        (
+          await http()
+            .get(`/api/sales-summary/report?from=${today}&to=${today}`)
+            .set(bearer(admin.accessToken))
+            .expect(200)
+        ).body.totals.refunds as { orders: number; amount: number };
+      const o = await order({ quantity: 13 });
+      await deskPay(o, newCode(), o.totalAmount).expect(200);
+      const before = await refunds();
+      await cancel(
+        o._id,
+        { refund: { method: 'Cash', amount: o.totalAmount, reference: 'cash back' } },
+        staff,
+      ).expect(200);
+      expect(await refunds()).toEqual({
+        orders: before.orders + 1,
+        amount: before.amount + o.totalAmount,
+      });
+      // What the drill's kill left: the cancelling write named the refund and its entries were
+      // marked recorded; the sales record's line and the stock return never came.
+      await connection().collection('order_refunds').deleteOne({ orderId: o._id });
+      await ordersDb().updateOne(
+        { _id: new Types.ObjectId(o._id) },
+        { $set: { stockReturn: 'done', updatedAt: new Date(Date.now() - 120_000) } },
+      );
+      await m.t.app.get(OrderReconciler, { strict: false }).reconcile({ olderThanMs: 60_000 });
+      expect(await refunds()).toEqual({
+        orders: before.orders + 1,
+        amount: before.amount + o.totalAmount,
+      });
+      expect(await moneyOf(o._id)).toMatchObject({ refunded: o.totalAmount, refundable: 0 });
     });
 
     it("a clerk's refund a crash left midway is not paid out once the booking was released with its deposit kept (BOOKING_RELEASE_DEPOSIT=keep)", async () => {

@@ -106,14 +106,20 @@ export class OrderMoney {
    */
   async finishRefund(out: string[] | undefined): Promise<void> {
     if (!out?.length) return;
-    await this.ledger.finishOut(out);
+    // The line first: a crash between the two leaves entries still `claiming`, which the money
+    // reconciler finishes through here again (the line is written once, on insert).
     await this.recordSummary(out);
+    await this.ledger.finishOut(out);
   }
 
-  /** The sales record's line for a cancellation's refund, from its recorded outgoing entries. */
-  async recordSummary(out: string[]): Promise<void> {
+  /**
+   * The sales record's line for a cancellation's refund, from its outgoing entries (recorded, or
+   * still `claiming` with the step that named them done).
+   */
+  private async recordSummary(out: string[]): Promise<void> {
     const entries = (await this.ledger.findByIds(out)).filter(
-      (e) => e.direction === 'out' && e.state === 'recorded' && e.orderId,
+      (e) =>
+        e.direction === 'out' && (e.state === 'recorded' || e.state === 'claiming') && e.orderId,
     );
     const first = entries[0];
     if (!first) return;

@@ -8,13 +8,15 @@ import {
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PlacementKeys } from './order-idempotency';
+import { OrderMoney } from './order-money';
 import { OrderStock } from './order-stock';
 import { OrdersRepository } from './orders.repository';
 
 /**
  * Finishes or undoes what an interrupted placement or cancellation left (at start-up and every few
  * seconds): placements older than a threshold that never became `placed` are undone, placed orders
- * whose ledger was not settled are settled, interrupted stock returns are finished. The order's
+ * whose ledger was not settled are settled, interrupted cancellations are finished (the refund they
+ * named recorded and counted, the stock returned). The order's
  * `placement` decides atomically whether a slow placement or this pass wins (`reserving` becomes
  * either `placed` or `undoing`, never both).
  */
@@ -29,6 +31,7 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     private readonly orders: OrdersRepository,
     private readonly stock: OrderStock,
+    private readonly money: OrderMoney,
     private readonly keys: PlacementKeys,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -71,6 +74,9 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
         // Read again: a cancellation still running may have finished meanwhile.
         const order = await this.orders.findAnyById(stale._id);
         if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') continue;
+        // The cancellation happened: the refund it named counts, with its sales-record line (a
+        // crash may have cut off its step's `after` between the two).
+        await this.money.finishRefund(order.refundOut);
         await this.stock.returnStock(order);
         this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
       }
