@@ -154,7 +154,7 @@ describe('bookings on a phone', () => {
     await page.getByLabel('Email address', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Seedling@1');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+    await page.waitForURL(/\/shop\/products/, { timeout: 15_000 });
 
     // The shop, filtered to the long rains: the cabbage is there with its ready day.
     await page.getByLabel('Availability', { exact: true }).selectOption({ label: 'Long rains' });

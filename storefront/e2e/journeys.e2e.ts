@@ -83,7 +83,7 @@ describe('storefront journeys', () => {
     assert.match(number, /^SPD[A-Z2-9]{8}$/);
     const chat = await popup;
     assert.match(decodeURIComponent(chat.url()), new RegExp(number));
-    await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+    await page.waitForURL(/\/shop\/products/, { timeout: 15_000 });
     await page.goto(`${BASE}/track-orders`);
     await page.getByLabel('Confirmation number', { exact: true }).fill(number);
     await page.getByRole('button', { name: 'Track' }).click();
@@ -103,11 +103,11 @@ describe('storefront journeys', () => {
     await page.getByLabel('Password', { exact: true }).fill('Seedling@1');
     await page.getByLabel('Confirm password', { exact: true }).fill('Seedling@1');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/authenticate\/login$/, { timeout: 5000 });
+    await page.waitForURL(/\/authenticate\/login$/, { timeout: 15_000 });
     await page.getByLabel('Email address', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Seedling@1');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+    await page.waitForURL(/\/shop\/products/, { timeout: 15_000 });
     await addFirstInStock(page);
     await page.goto(`${BASE}/checkout`);
     assert.equal(await page.getByLabel('Full name', { exact: true }).inputValue(), 'Otieno Mwangi');

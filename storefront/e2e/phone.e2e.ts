@@ -74,7 +74,7 @@ async function signIn(page: Page, email: string) {
   await page.getByLabel('Email address', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill('Seedling@1');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+  await page.waitForURL(/\/shop\/products/, { timeout: 15_000 });
 }
 
 async function addFirstInStock(page: Page, skip = 0) {
@@ -115,7 +115,7 @@ describe('storefront on a 390 × 844 phone', () => {
     assert.match(purchaseNumber, /^SPD[A-Z2-9]{8}$/);
     await assertInView(page, number, 'the purchase number on the thank-you screen');
 
-    await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+    await page.waitForURL(/\/shop\/products/, { timeout: 15_000 });
     const banner = page.getByRole('status', { name: 'Your order' });
     await assertInView(page, banner.getByTestId('banner-purchase-number'), 'the banner number');
     assert.equal(await banner.getByTestId('banner-purchase-number').textContent(), purchaseNumber);

@@ -88,7 +88,7 @@ describe('sale units on a phone', () => {
     await page.getByLabel('Email address', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Seedling@1');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/shop\/products/, { timeout: 5000 });
+    await page.waitForURL(/\/shop\/products/, { timeout: 15_000 });
 
     // The product page: the tray chosen, its tier shown, 12 of them at the 10+ price.
     await page.goto(`${BASE}/single/product/${productId}`);
