@@ -77,7 +77,12 @@ export function Price({
       ) : (
         <strong>{formatMoney(price)}</strong>
       )}
-      {unitName && <span className="price-unit"> · {unitName}</span>}
+      {unitName && (
+        <>
+          {' '}
+          <span className="price-unit">· {unitName}</span>
+        </>
+      )}
     </p>
   );
 }
