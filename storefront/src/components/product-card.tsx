@@ -51,14 +51,38 @@ export function FromPrice({ product }: { product: Product }) {
   return <p className="from-price small">from {formatMoney(product.fromPrice)} a seedling</p>;
 }
 
-export function Price({ product }: { product: Product }) {
-  return product.onOffer ? (
+/**
+ * A price as the cards and the product page show it: the offer in bold with the regular price struck
+ * through (a screen reader says which is which; it reads no strike-through), or the price alone.
+ * `offerPrice` 0: no offer. `unitName`, when told, says what the price buys ("Tray of 50").
+ */
+export function Price({
+  price,
+  offerPrice = 0,
+  unitName,
+}: {
+  price: number;
+  offerPrice?: number;
+  unitName?: string;
+}) {
+  const onOffer = offerPrice > 0 && offerPrice < price;
+  return (
     <p className="price">
-      <strong>{formatMoney(product.offerPrice)}</strong> <s>{formatMoney(product.price)}</s>
-    </p>
-  ) : (
-    <p className="price">
-      <strong>{formatMoney(product.price)}</strong>
+      {onOffer ? (
+        <>
+          <span className="sr-only">Offer price </span>
+          <strong>{formatMoney(offerPrice)}</strong>
+          <span className="sr-only">, regular price</span> <s>{formatMoney(price)}</s>
+        </>
+      ) : (
+        <strong>{formatMoney(price)}</strong>
+      )}
+      {unitName && (
+        <>
+          {' '}
+          <span className="price-unit">· {unitName}</span>
+        </>
+      )}
     </p>
   );
 }
@@ -95,7 +119,7 @@ export function ProductCard({
         {product.onOffer && <span className="offer-badge">offer</span>}
       </Link>
       <Heading className="card-title">{product.productName}</Heading>
-      <Price product={product} />
+      <Price price={product.price} offerPrice={product.onOffer ? product.offerPrice : 0} />
       <FromPrice product={product} />
       {inStock ? (
         <>

@@ -3,7 +3,7 @@
  * document (shared-contracts/src/generated/api-types.ts), with the test's overrides on top.
  * A field the API renames or drops fails the typecheck of the tests that use it.
  */
-import { defaultUnitOf, type components } from '@spc/shared-contracts';
+import { defaultUnitOf, type SaleUnit, type components } from '@spc/shared-contracts';
 import type { Category, Order, Product } from '../lib/types';
 
 type Schemas = components['schemas'];
@@ -40,6 +40,22 @@ export function createProduct(overrides: Partial<Product> = {}): Product {
     productImages: {},
     createdAt: CREATED,
     updatedAt: CREATED,
+    ...overrides,
+  };
+}
+
+/** A sale unit: a tray of 50 at KES 15,000, no offer, no tiers, unless told. */
+export function createSaleUnit(overrides: Partial<SaleUnit> = {}): SaleUnit {
+  return {
+    _id: 'u-tray',
+    name: 'Tray of 50',
+    seedlings: 50,
+    price: 15000,
+    offerPrice: 0,
+    sku: '',
+    minQuantity: 1,
+    step: 1,
+    tiers: [],
     ...overrides,
   };
 }

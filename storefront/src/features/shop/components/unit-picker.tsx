@@ -13,14 +13,17 @@ export function unitWord(unit: Pick<SaleUnit, 'name' | 'seedlings'>): string {
 }
 
 /**
- * The product page's choice of unit: each unit with its price, its tiers ("10+ Tray of 50: KES 1,350
- * each"), its minimum and step, and how many of it are left; a quantity that steps by the unit's
- * step; the price of that quantity. `onAdd` gets the unit and quantity. With bookable batches, how
- * many are ready now and, per batch, its ready day and a Book button for the same quantity (at most
- * what the batch has left to book, in whole units).
+ * The product page's choice of unit: each unit with its price, the chosen `unit`'s tiers ("10+
+ * trays: KES 1,350 each"), its minimum and step, and how many of it are left; a quantity that steps
+ * by the unit's step; the price of that quantity. The page holds the chosen unit (its price heading
+ * follows it): `onChoose` gets the shopper's pick. `onAdd` gets the unit and quantity. With bookable
+ * batches, how many are ready now and, per batch, its ready day and a Book button for the same
+ * quantity (at most what the batch has left to book, in whole units).
  */
 export function UnitPicker({
   units,
+  unit,
+  onChoose,
   stock,
   onAdd,
   batches = [],
@@ -28,6 +31,9 @@ export function UnitPicker({
   onBook,
 }: {
   units: SaleUnit[];
+  /** The chosen unit, one of `units`. */
+  unit: SaleUnit;
+  onChoose: (unit: SaleUnit) => void;
   stock: number;
   onAdd: (unit: SaleUnit, quantity: number) => void;
   batches?: BookableBatch[];
@@ -35,8 +41,6 @@ export function UnitPicker({
   depositPercent?: number;
   onBook?: (unit: SaleUnit, quantity: number, batch: BookableBatch) => void;
 }) {
-  const [chosenId, setChosenId] = useState(units[0]!._id);
-  const unit = units.find((u) => u._id === chosenId) ?? units[0]!;
   const [quantity, setQuantity] = useState<number>(unit.minQuantity);
   const [draft, setDraft] = useState<string | null>(null);
   const id = useId();
@@ -44,7 +48,7 @@ export function UnitPicker({
   const word = unitWord(unit);
   const { unitPrice, tier } = priceUnit(unit, quantity);
   const choose = (u: SaleUnit) => {
-    setChosenId(u._id);
+    onChoose(u);
     setQuantity(u.minQuantity);
     setDraft(null);
   };

@@ -1,6 +1,6 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { useCartStore } from '../../../stores/cart-store';
-import { createProduct } from '../../../testing/factories';
+import { createProduct, createSaleUnit } from '../../../testing/factories';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { ProductDetailRoute } from './product-detail';
 
@@ -47,6 +47,79 @@ describe('product detail', () => {
     });
     renderWithProviders(<ProductDetailRoute />, route);
     expect(await screen.findByText('Something went wrong...')).toBeInTheDocument();
+  });
+
+  describe('the price follows the chosen unit', () => {
+    const single = createSaleUnit({
+      _id: '665f1c2b9d3e4a0012345679',
+      name: 'Single seedling',
+      seedlings: 1,
+      price: 350,
+      tiers: [{ minQuantity: 10, price: 300 }],
+    });
+    const serve = (units = [single, createSaleUnit({ offerPrice: 14000 })]) =>
+      mockFetch({
+        '/api/products/665f1c2b9d3e4a0012345679': () => ({
+          body: {
+            success: true,
+            message: 'ok',
+            product: createProduct({
+              productQuantity: 1000,
+              price: units[0]!.price,
+              onOffer: units[0]!.offerPrice > 0,
+              offerPrice: units[0]!.offerPrice,
+              units,
+            }),
+          },
+        }),
+      });
+    /** The price under the product's name, with what a screen reader says beside the figures. */
+    const priceHeading = () => document.querySelector<HTMLElement>('.detail-body > .price')!;
+
+    beforeEach(() => {
+      localStorage.clear();
+      useCartStore.setState({ userId: '', cartItems: [], totalAmount: 0 });
+    });
+
+    it("shows the single seedling's price, then a tray on offer with its regular price struck through", async () => {
+      serve();
+      renderWithProviders(<ProductDetailRoute />, route);
+      await screen.findByRole('radio', { name: /Tray of 50/ });
+      expect(priceHeading()).toHaveTextContent(/^KES 350 · Single seedling$/);
+      expect(screen.queryByText('offer')).not.toBeInTheDocument();
+      expect(screen.getByText('10+ seedlings: KES 300 each')).toBeInTheDocument();
+
+      fireEvent.click(screen.getByRole('radio', { name: /Tray of 50/ }));
+      expect(priceHeading()).toHaveTextContent(
+        /^Offer price KES 14,000, regular price KES 15,000 · Tray of 50$/,
+      );
+      expect(within(priceHeading()).getByText('KES 15,000').tagName).toBe('S');
+      expect(screen.getByText('offer')).toBeInTheDocument();
+      expect(screen.queryByText('10+ seedlings: KES 300 each')).not.toBeInTheDocument();
+
+      fireEvent.click(screen.getByRole('button', { name: 'More trays' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
+      const lines = useCartStore.getState().cartItems;
+      expect(lines.map((l) => [l.unit?.name, l.price, l.quantity])).toEqual([
+        ['Tray of 50', 14000, 2],
+      ]);
+
+      fireEvent.click(screen.getByRole('radio', { name: /Single seedling/ }));
+      expect(priceHeading()).toHaveTextContent(/^KES 350 · Single seedling$/);
+      expect(screen.queryByText('offer')).not.toBeInTheDocument();
+    });
+
+    it('shows a tray without an offer at its price alone when the single seedling is on offer', async () => {
+      serve([{ ...single, offerPrice: 320 }, createSaleUnit()]);
+      renderWithProviders(<ProductDetailRoute />, route);
+      await screen.findByRole('radio', { name: /Tray of 50/ });
+      expect(priceHeading()).toHaveTextContent(
+        /^Offer price KES 320, regular price KES 350 · Single seedling$/,
+      );
+      fireEvent.click(screen.getByRole('radio', { name: /Tray of 50/ }));
+      expect(priceHeading()).toHaveTextContent(/^KES 15,000 · Tray of 50$/);
+      expect(priceHeading().querySelector('s')).toBeNull();
+    });
   });
 
   describe('bookings of growing batches', () => {

@@ -1,4 +1,5 @@
 import type { SaleUnit } from '@spc/shared-contracts';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { Price, useAddToCart } from '../../../components/product-card';
 import { ProductImage } from '../../../components/product-image';
@@ -11,17 +12,29 @@ import '../shop.css';
 /** A single seedling with a minimum, a step or tiers shows the unit picker too. */
 const hasRules = (u: SaleUnit) => u.minQuantity > 1 || u.step > 1 || u.tiers.length > 0;
 
-/** /single/product/:id. */
+/**
+ * /single/product/:id. The price under the name is the chosen unit's (the single seedling's until
+ * the shopper picks another), its regular price struck through when that unit is on offer.
+ */
 export function ProductDetailRoute() {
   const { id = '' } = useParams();
   const { data, isPending, isError } = useProduct(id);
   const addToCart = useAddToCart();
   const settings = useBookingSettings();
+  const [unitId, setUnitId] = useState<string>();
   if (isPending) return <Loading />;
   if (isError || !data?.product) return <ErrorState />;
   const p = data.product;
   const inStock = p.productQuantity > 0;
   const batches = p.batches ?? [];
+  const units = p.units ?? [];
+  const unit = units.find((u) => u._id === unitId) ?? units[0];
+  const picker = unit !== undefined && (units.length > 1 || hasRules(unit) || batches.length > 0);
+  // An answer without units (from before them) sells the single seedling at the product's price.
+  const { price, offerPrice } = unit ?? {
+    price: p.price,
+    offerPrice: p.onOffer ? p.offerPrice : 0,
+  };
   return (
     <div className="page detail">
       <div className="detail-img">
@@ -34,18 +47,22 @@ export function ProductDetailRoute() {
           sizes="(max-width: 768px) 100vw, 50vw"
           eager
         />
-        {p.onOffer && <span className="offer-badge">offer</span>}
+        {offerPrice > 0 && <span className="offer-badge">offer</span>}
       </div>
       <div className="detail-body">
         <p className="muted">{p.category?.name}</p>
         <h1>{p.productName}</h1>
         <p>{p.productDescription}</p>
-        <Price product={p} />
-        {p.units &&
-        p.units.length > 0 &&
-        (p.units.length > 1 || hasRules(p.units[0]!) || batches.length > 0) ? (
+        <Price
+          price={price}
+          offerPrice={offerPrice}
+          unitName={units.length > 1 ? unit?.name : undefined}
+        />
+        {picker ? (
           <UnitPicker
-            units={p.units}
+            units={units}
+            unit={unit}
+            onChoose={(u) => setUnitId(u._id)}
             stock={p.productQuantity}
             onAdd={(unit, quantity) => addToCart(p, unit, quantity)}
             batches={batches}
