@@ -1,0 +1,149 @@
+/**
+ * E-mails go through a queue in the database (`mail_outbox`), one record per event under a unique
+ * key: the record keeps which message it is and what it is about, never its text when that opens an
+ * account, nor any link with a token; the text is made when the message is sent. A message queued
+ * before a crash is sent once by whichever instance starts next. The .eml files of development
+ * stay the transport, written right after the action.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { registerCustomer, UNTHROTTLED } from './support/identity';
+import { decoded, outbox } from './support/mail';
+import { guest, placeOrder } from './support/shop';
+import { createShopWorld, type ShopWorld } from './support/shop-world';
+import { createTestApp, type TestApp } from './support/test-app';
+import { sleep, waitFor } from './support/wait';
+
+/** Every document of every collection whose JSON contains `needle`, as `collection: text`. */
+async function documentsHolding(db: Connection['db'], needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const { name } of await db!.listCollections().toArray())
+    for await (const doc of db!.collection(name).find({})) {
+      const text = JSON.stringify(doc);
+      if (text.includes(needle)) found.push(`${name}: ${text.slice(0, 300)}`);
+    }
+  return found;
+}
+
+describe('the mail queue', () => {
+  let t: TestApp;
+  let dataDir: string;
+  let world: ShopWorld;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-mail-queue-'));
+    t = await createTestApp({ name: 'mail_queue', env: { ...UNTHROTTLED, DATA_DIR: dataDir } });
+    world = await createShopWorld(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const db = () => t.app.get<Connection>(getConnectionToken()).db!;
+  const queue = () => db().collection('mail_outbox');
+
+  it("keeps a reset e-mail's template and account, never its code or link", async () => {
+    const c = await registerCustomer(t);
+    await t.http().post('/api/auth/forgot/password').send({ email: c.user.email }).expect(200);
+    const mail = await waitFor(
+      async () =>
+        outbox(dataDir)
+          .map(decoded)
+          .find((m) => m.includes(`To: ${c.user.email}`)),
+      (m) => m !== undefined,
+      10_000,
+      100,
+    );
+    const link = /(http\S+resetPassword\/([\w-]+))/.exec(mail!)!;
+    const [, url, code] = link;
+    expect(code!.length).toBeGreaterThan(20);
+
+    const records = await queue().find({ accountId: c.user._id }).toArray();
+    expect(records).toEqual([
+      expect.objectContaining({
+        template: 'password-reset',
+        accountId: c.user._id,
+        to: c.user.email,
+        status: 'sent',
+      }),
+    ]);
+    // Nowhere in the database: not the queue, not the mail log, not any other copy.
+    expect(await documentsHolding(db(), code!)).toEqual([]);
+    expect(await documentsHolding(db(), url!)).toEqual([]);
+    expect(await documentsHolding(db(), 'resetPassword/')).toEqual([]);
+  });
+
+  it('sends an e-mail queued before a crash once, though two instances start together', async () => {
+    const placed = await placeOrder(t, [{ _id: world.productId, quantity: 1 }], {
+      guestInfo: guest(),
+    }).expect(201);
+    const order = placed.body.order as {
+      _id: string;
+      purchaseNumber: string;
+      guestInfo: { email: string };
+    };
+    const subject = `Subject: Your order ${order.purchaseNumber}`;
+    await waitFor(
+      async () => outbox(dataDir).filter((m) => m.includes(subject)).length,
+      (n) => n === 1,
+      10_000,
+      100,
+    );
+    // What a crash after the order was placed and before its e-mail left would leave: the message
+    // queued, not sent.
+    const now = new Date();
+    await queue().replaceOne(
+      { _id: `order:${order._id}:confirmation` } as object,
+      {
+        template: 'order-confirmation',
+        to: order.guestInfo.email,
+        accountId: null,
+        orderId: order._id,
+        about: null,
+        ref: null,
+        params: {},
+        status: 'pending',
+        attempts: 0,
+        nextTryAt: now,
+        leaseUntil: now,
+        lastError: '',
+        createdAt: now,
+        sentAt: null,
+      },
+      { upsert: true },
+    );
+
+    const afterCrash = await mkdtemp(path.join(tmpdir(), 'spc-mail-queue-restart-'));
+    const env = { ...UNTHROTTLED, DATA_DIR: afterCrash };
+    const [b, c] = await Promise.all([
+      createTestApp({ name: 'mail_queue', env, databaseName: t.databaseName }),
+      createTestApp({ name: 'mail_queue', env, databaseName: t.databaseName }),
+    ]);
+    try {
+      const sent = () =>
+        outbox(afterCrash)
+          .map(decoded)
+          .filter((m) => m.includes(subject));
+      await waitFor(
+        async () => sent().length,
+        (n) => n > 0,
+        10_000,
+        100,
+      );
+      await sleep(1500);
+      expect(sent()).toHaveLength(1);
+      expect(sent()[0]).toContain(`To: ${order.guestInfo.email}`);
+      expect(sent()[0]).toContain(`Thank you for your order ${order.purchaseNumber}`);
+      expect(await queue().findOne({ _id: `order:${order._id}:confirmation` } as object)).toEqual(
+        expect.objectContaining({ status: 'sent', attempts: 1 }),
+      );
+    } finally {
+      await Promise.all([b.app.close(), c.app.close()]);
+      await rm(afterCrash, { recursive: true, force: true });
+    }
+  });
+});
