@@ -12,10 +12,9 @@ import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MailService } from '../mail/mail.service';
-import { balanceDueMail } from '../orders/order-booking-mail';
 import { OrderBookings } from '../orders/order-bookings';
 import { OrderCredits } from '../orders/order-credits';
+import { OrderMails } from '../orders/order-mails';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
@@ -46,7 +45,7 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     private readonly credits: OrderCredits,
     private readonly batches: BatchesService,
     private readonly sms: SmsService,
-    private readonly mail: MailService,
+    private readonly mails: OrderMails,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -204,15 +203,17 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     await this.tell(order._id);
   }
 
-  /** Sends the notice a booking is owed (SMS once per event; the e-mail with it), then clears it. */
+  /**
+   * Sends the notice a booking is owed, then clears it. Its SMS and e-mail are each claimed by
+   * their outbox's key for the order and event before they are sent (the e-mail's is per batch),
+   * so a second sweeper, another instance's or this one's after a crash, sends nothing again.
+   */
   private async tell(orderId: string): Promise<void> {
     const order = await this.bookings.find(orderId);
     if (!order?.booking) return;
     if (order.booking.state === 'Balance due') {
       await this.sms.notifyOrder(order, 'balance-due');
-      const mail = balanceDueMail(order, this.config.storefrontUrl, this.config.mpesa?.shortcode);
-      if (mail && !(await this.mail.send(mail)))
-        this.logger.warn(`The balance e-mail for ${order.purchaseNumber} was not sent`);
+      await this.mails.send('balance-due', order);
     } else if (order.booking.state === 'Affected') {
       await this.sms.notifyOrder(order, 'affected');
     }
