@@ -12,8 +12,10 @@ import { Logger } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
+import { BatchesService } from '../src/batches/batches.service';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
 import { InventoryService } from '../src/inventory/inventory.service';
+import { OrderBookings } from '../src/orders/order-bookings';
 import { OrderReconciler } from '../src/orders/order-reconciler';
 import { OrderStock } from '../src/orders/order-stock';
 import { addDays, shopDay } from '../src/reports/shop-time';
@@ -163,6 +165,58 @@ describe('two API instances run the same sweep at once: each unit of work is don
         .collection('orders')
         .countDocuments({ 'booking.noticeDue': true, 'booking.batchId': batch._id }),
     ).toBe(0);
+  });
+
+  it('a move a crash cut off is finished by one of them: the new hold given back once', async () => {
+    const staff = bearer(world.staff.accessToken);
+    const newBatch = async (readyIn: number) =>
+      (
+        await a
+          .http()
+          .post('/api/batches')
+          .set(staff)
+          .send({
+            productId: world.productId,
+            sownOn: inDays(-10),
+            readyOn: inDays(readyIn),
+            started: 10,
+          })
+          .expect(201)
+      ).body.batch as { _id: string };
+    const batch = await newBatch(30);
+    const next = await newBatch(90);
+    const placed = await placeOrder(
+      a,
+      [{ _id: world.productId, quantity: 2, batchId: batch._id } as never],
+      { guestInfo: guest() },
+    ).expect(201);
+    const o = placed.body.order as Booking;
+    await a
+      .http()
+      .post(`/api/batches/${batch._id}/fail`)
+      .set(staff)
+      .send({ note: 'frost' })
+      .expect(201);
+    // What a crash right after taking the new hold leaves: the move claimed, the seedlings held.
+    const bookings = a.app.get(OrderBookings);
+    expect(await bookings.claimMove((await bookings.find(o._id))!, next._id)).toBe(true);
+    await a.app.get(BatchesService).hold(next._id, world.productId, o._id, 2);
+    const releases = jest.spyOn(BatchesService.prototype, 'release');
+    try {
+      const later = new Date(Date.now() + 120_000);
+      const finished = await Promise.all([
+        a.app.get(BookingLifeService).finishMoves(later),
+        b.app.get(BookingLifeService).finishMoves(later),
+      ]);
+      expect({
+        finished: finished[0] + finished[1],
+        released: releases.mock.calls.filter(([, orderId]) => orderId === o._id).length,
+      }).toEqual({ finished: 1, released: 1 });
+    } finally {
+      releases.mockRestore();
+    }
+    const view = await a.http().get(`/api/batches/${next._id}`).set(staff).expect(200);
+    expect(view.body.batch.available).toBe(10);
   });
 
   describe('the order reconcilers', () => {
