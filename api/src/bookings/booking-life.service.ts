@@ -164,11 +164,14 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
 
   /**
    * Moves a crash cut off (a minute or more ago): not yet on the new batch, the new hold is given
-   * back; already on it, the old hold is. Either way once (a release takes a hold once).
+   * back; already on it, the old hold is. Either way once: each move is claimed by one sweeper
+   * first (of several instances sweeping at once, one finishes it), and a release takes a hold once.
    */
   async finishMoves(now = new Date()): Promise<number> {
     let done = 0;
-    for (const order of await this.bookings.movesPending(new Date(now.getTime() - 60_000))) {
+    const before = new Date(now.getTime() - 60_000);
+    for (const order of await this.bookings.movesPending(before)) {
+      if (!(await this.bookings.claimStaleMove(order._id, before))) continue;
       const ref = { purchaseNumber: order.purchaseNumber };
       if (order.movingTo) await this.batches.release(order.movingTo, order._id, ref);
       else if (order.booking?.movedFromBatchId)
