@@ -5,12 +5,13 @@
  * before a crash is sent once by whichever instance starts next. The .eml files of development
  * stay the transport, written right after the action.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { registerCustomer, UNTHROTTLED } from './support/identity';
+import { MailQueue } from '../src/mail/mail-queue.service';
+import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
@@ -75,6 +76,46 @@ describe('the mail queue', () => {
     expect(await documentsHolding(db(), code!)).toEqual([]);
     expect(await documentsHolding(db(), url!)).toEqual([]);
     expect(await documentsHolding(db(), 'resetPassword/')).toEqual([]);
+  });
+
+  it('does not send a reset whose first attempt failed once the password has been changed meanwhile', async () => {
+    const c = await registerCustomer(t);
+    const mailsTo = () =>
+      outbox(dataDir)
+        .map(decoded)
+        .filter((m) => m.includes(`To: ${c.user.email}`));
+    // The transport refuses (the outbox folder cannot be made): the e-mail waits for a retry.
+    const folder = path.join(dataDir, 'outbox');
+    const kept = `${folder}.kept`;
+    await rename(folder, kept).catch(() => undefined);
+    await writeFile(folder, 'not a folder');
+    try {
+      await t.http().post('/api/auth/forgot/password').send({ email: c.user.email }).expect(200);
+      const failed = await waitFor(
+        () => queue().findOne({ accountId: c.user._id, template: 'password-reset' }),
+        (r) => (r?.attempts as number) >= 1,
+        10_000,
+        100,
+      );
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1 });
+    } finally {
+      await rm(folder, { force: true });
+      await rename(kept, folder).catch(() => undefined);
+    }
+    // Meanwhile the customer changes the password: a reset asked for before must not arrive
+    // after it with a working link.
+    await t
+      .http()
+      .post('/api/auth/change/password')
+      .set(bearer(c.accessToken))
+      .send({ currentPassword: c.password, newPassword: 'Changed#Seedling26' })
+      .expect(200);
+    // The retry falls due (the clock an hour on).
+    await t.app.get(MailQueue).drain(new Date(Date.now() + 60 * 60_000));
+    expect(mailsTo()).toEqual([]);
+    expect(
+      await queue().findOne({ accountId: c.user._id, template: 'password-reset' }),
+    ).toMatchObject({ status: 'skipped' });
   });
 
   it('sends an e-mail queued before a crash once, though two instances start together', async () => {
