@@ -175,13 +175,17 @@ export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
     if (user && user.isActive) this.inBackground(this.sendResetLink(user));
   }
 
-  /** Queues the reset e-mail; an earlier one still waiting for this account is not sent. */
+  /**
+   * Queues the reset e-mail with the account's token version (no secret: a counter a password
+   * change moves on); an earlier one still waiting for this account is not sent.
+   */
   private async sendResetLink(user: UserView): Promise<void> {
     await this.mail.send({
       key: `reset:${user._id}:${new Types.ObjectId().toString()}`,
       template: 'password-reset',
       to: user.email,
       for: { accountId: user._id },
+      params: { tokenVersion: await this.users.tokenVersion(user._id) },
       onlyLatest: true,
     });
   }
@@ -189,12 +193,15 @@ export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
   /**
    * The reset e-mail, made as it is sent: a new link (any earlier one stops working), valid an
    * hour. Not sent for an account closed or deactivated since, whose address changed since (the
-   * link would go to an address that is no longer the account's), or asked for over an hour ago.
+   * link would go to an address that is no longer the account's), whose password was changed or
+   * reset since (a retry would bring a working link after it), or asked for over an hour ago.
    */
   private async resetMail(queued: QueuedMail): Promise<MailContent | { skip: string }> {
     const user = queued.accountId ? await this.users.findById(queued.accountId) : null;
     if (!user || !user.isActive) return { skip: 'the account is closed' };
     if (canonicalEmail(user.email) !== queued.to) return { skip: "the account's address changed" };
+    if ((await this.users.tokenVersion(user._id)) !== queued.params.tokenVersion)
+      return { skip: 'the password was changed since' };
     if (Date.now() - queued.createdAt.getTime() > RESET_TOKEN_TTL_MS)
       return { skip: 'asked for over an hour ago' };
     const code = await this.tokens.createResetCode(user._id);
