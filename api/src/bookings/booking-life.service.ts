@@ -216,7 +216,8 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     if (!order?.booking) return;
     if (order.booking.state === 'Balance due') {
       await this.sms.notifyOrder(order, 'balance-due');
-      await this.mails.send('balance-due', order);
+      // Not even queued (the database failed it): still owed, the next sweep tries again.
+      if ((await this.mails.send('balance-due', order)) === 'lost') return;
     } else if (order.booking.state === 'Affected') {
       await this.sms.notifyOrder(order, 'affected');
     }

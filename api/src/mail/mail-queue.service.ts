@@ -9,8 +9,12 @@ import type { MailFor, MailTemplate } from './mail-log';
 import { MailOutboxRepository, type MailParams, type QueuedMail } from './mail-outbox.repository';
 import { MailService, type MailMessage } from './mail.service';
 
-/** How long one instance holds a message it is sending before another may try it. */
-const LEASE_MS = 60_000;
+/**
+ * How long one instance holds a message it is sending before another may try it: longer than a
+ * slow mail server's hand-over, so a message is not sent twice for being slow (one whose instance
+ * died is sent by another after it).
+ */
+const LEASE_MS = 5 * 60_000;
 /** The wait before the first retry of a message the transport refused; doubled each time. */
 const FIRST_RETRY_MS = 30_000;
 /** The longest wait between two attempts at one message. */
@@ -109,26 +113,33 @@ export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutd
     return this.outbox.eraseFor(person);
   }
 
-  /** Sends every message now due (`now`: the clock), one at a time; answers how many were sent. */
-  drain(now?: Date): Promise<number> {
-    this.draining ??= this.track(
-      (async () => {
-        let sent = 0;
-        try {
-          for (;;) {
-            const leased = await this.outbox.lease(now ?? new Date(), LEASE_MS);
-            if (!leased) break;
-            if ((await this.attempt(leased, now)) === 'sent') sent++;
-          }
-        } catch (error) {
-          this.logger.error(`Sending due e-mails failed: ${(error as Error).message}`);
-        } finally {
-          this.draining = undefined;
-        }
-        return sent;
-      })(),
-    );
-    return this.draining;
+  /**
+   * Sends every message now due (`now`: the clock), one at a time, one pass at a time per instance
+   * (a pass asked for during another starts after it); answers how many were sent.
+   */
+  async drain(now?: Date): Promise<number> {
+    while (this.draining) await this.draining.catch(() => undefined);
+    const pass = this.track(this.pass(now));
+    this.draining = pass;
+    try {
+      return await pass;
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private async pass(now?: Date): Promise<number> {
+    let sent = 0;
+    try {
+      for (;;) {
+        const leased = await this.outbox.lease(now ?? new Date(), LEASE_MS);
+        if (!leased) break;
+        if ((await this.attempt(leased, now)) === 'sent') sent++;
+      }
+    } catch (error) {
+      this.logger.error(`Sending due e-mails failed: ${(error as Error).message}`);
+    }
+    return sent;
   }
 
   private async queueAndSend(event: MailEvent): Promise<MailOutcome> {
