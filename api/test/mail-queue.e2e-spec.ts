@@ -9,13 +9,16 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
+import { withDatabaseName } from '../../tools/db/launcher';
 import { MailQueue } from '../src/mail/mail-queue.service';
+import { OrderBookings } from '../src/orders/order-bookings';
+import { OrderMails } from '../src/orders/order-mails';
 import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { guest, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
-import { createTestApp, type TestApp } from './support/test-app';
+import { createTestApp, serverUri, type TestApp } from './support/test-app';
 import { sleep, waitFor } from './support/wait';
 
 /** Every document of every collection whose JSON contains `needle`, as `collection: text`. */
@@ -39,8 +42,10 @@ describe('the mail queue', () => {
     t = await createTestApp({ name: 'mail_queue', env: { ...UNTHROTTLED, DATA_DIR: dataDir } });
     world = await createShopWorld(t);
   });
+  /** The instance was stopped (a crash): the one started after it cleans up. */
+  let crashed = false;
   afterAll(async () => {
-    await t.close();
+    if (!crashed) await t.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -104,7 +109,7 @@ describe('the mail queue', () => {
     }
     // Meanwhile the customer changes the password: a reset asked for before must not arrive
     // after it with a working link.
-    await t
+    const changed = await t
       .http()
       .post('/api/auth/change/password')
       .set(bearer(c.accessToken))
@@ -116,6 +121,40 @@ describe('the mail queue', () => {
     expect(
       await queue().findOne({ accountId: c.user._id, template: 'password-reset' }),
     ).toMatchObject({ status: 'skipped' });
+    // The customer's data export says so, with no link in it.
+    const file = await t
+      .http()
+      .get('/api/users/profile/data-export')
+      .set(bearer(changed.body.data.accessToken))
+      .expect(200);
+    expect(file.body.emailsNotSent).toEqual([
+      expect.objectContaining({ template: 'password-reset', status: 'skipped' }),
+    ]);
+    expect(file.text).not.toContain('resetPassword/');
+  });
+
+  it('sends a message an instance held when it died once its hold lapses, once', async () => {
+    const placed = await placeOrder(t, [{ _id: world.productId, quantity: 1 }], {
+      guestInfo: guest(),
+    }).expect(201);
+    const order = placed.body.order as { _id: string; purchaseNumber: string };
+    const subject = `Subject: Your order ${order.purchaseNumber}`;
+    const sent = () => outbox(dataDir).filter((m) => m.includes(subject)).length;
+    await waitFor(
+      async () => sent(),
+      (n) => n === 1,
+      10_000,
+      100,
+    );
+    // Taken by an instance that died while sending it (its hold runs 1.5 s more).
+    await queue().updateOne({ _id: `order:${order._id}:confirmation` } as object, {
+      $set: { status: 'pending', sentAt: null, leaseUntil: new Date(Date.now() + 1500) },
+    });
+    const mail = t.app.get(MailQueue);
+    expect(await mail.drain()).toBe(0);
+    await sleep(1600);
+    expect(await Promise.all([mail.drain(), mail.drain()])).toEqual([1, 0]);
+    expect(sent()).toBe(2);
   });
 
   it('sends an e-mail queued before a crash once, though two instances start together', async () => {
@@ -134,10 +173,16 @@ describe('the mail queue', () => {
       10_000,
       100,
     );
-    // What a crash after the order was placed and before its e-mail left would leave: the message
-    // queued, not sent.
+    // The instance stops (a crash) after the order was placed and before its e-mail left: the
+    // message is queued, not sent.
+    await t.app.close();
+    crashed = true;
+    const direct = await mongoose
+      .createConnection(withDatabaseName(serverUri(), t.databaseName))
+      .asPromise();
+    const records = direct.db!.collection('mail_outbox');
     const now = new Date();
-    await queue().replaceOne(
+    await records.replaceOne(
       { _id: `order:${order._id}:confirmation` } as object,
       {
         template: 'order-confirmation',
@@ -179,11 +224,31 @@ describe('the mail queue', () => {
       expect(sent()).toHaveLength(1);
       expect(sent()[0]).toContain(`To: ${order.guestInfo.email}`);
       expect(sent()[0]).toContain(`Thank you for your order ${order.purchaseNumber}`);
-      expect(await queue().findOne({ _id: `order:${order._id}:confirmation` } as object)).toEqual(
+      expect(await records.findOne({ _id: `order:${order._id}:confirmation` } as object)).toEqual(
         expect.objectContaining({ status: 'sent', attempts: 1 }),
       );
+
+      // The same event queued at once by both instances, five times each: one e-mail.
+      const again = (await b.app.get(OrderBookings).find(order._id))!;
+      await records.deleteOne({ _id: `order:${order._id}:confirmation` } as object);
+      const outcomes = await Promise.all(
+        [b, c, b, c, b, c, b, c, b, c].map((x) =>
+          x.app.get(OrderMails).send('confirmation', again),
+        ),
+      );
+      expect(outcomes.filter((o) => o !== 'duplicate')).toHaveLength(1);
+      await waitFor(
+        async () => sent().length,
+        (n) => n > 1,
+        10_000,
+        100,
+      );
+      await sleep(1000);
+      expect(sent()).toHaveLength(2);
     } finally {
-      await Promise.all([b.app.close(), c.app.close()]);
+      await direct.close();
+      await c.app.close();
+      await b.close();
       await rm(afterCrash, { recursive: true, force: true });
     }
   });
