@@ -30,7 +30,6 @@ import {
   type PricedLine,
 } from './order-lines';
 import type { OrderRecord } from './order.types';
-import { RECONCILE_CLAIM_MS } from './order-reconciler';
 import { OrdersRepository } from './orders.repository';
 import type { OrderBooking } from './schemas/order.schema';
 import { newPurchaseNumber } from './purchase-number';
@@ -173,7 +172,7 @@ export class OrderPlacementService {
     // reconciler undoes an interrupted placement; the order never names a person erased.
     if (actor?.role === 'customer' && (await this.users.isClosed(actor.id))) {
       // Claimed as a reconciler claims an undo, so none undoes it beside us.
-      if (await this.orders.claimUndo(order._id, RECONCILE_CLAIM_MS)) {
+      if (await this.orders.claimUndo(order._id, this.config.orders.reconcileAfterMs)) {
         await this.stock.releaseAll(order);
         await this.orders.delete(order._id);
       }

@@ -14,9 +14,6 @@ import { OrderStock } from './order-stock';
 import { OrdersRepository } from './orders.repository';
 import type { Order } from './schemas/order.schema';
 
-/** How long one reconciler holds an order's unfinished work before another may take it. */
-export const RECONCILE_CLAIM_MS = 60_000;
-
 /**
  * Finishes or undoes what an interrupted placement or cancellation left (at start-up and every few
  * seconds): placements older than a threshold that never became `placed` are undone, placed orders
@@ -104,10 +101,15 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  /** Claims the order's unfinished work (`state`; none: an interrupted placement's undo). */
+  /**
+   * Claims the order's unfinished work (`state`; none: an interrupted placement's undo), held as
+   * long as a placement is given (ORDER_RECONCILE_AFTER_MS): the work takes a few writes, and one
+   * held longer was left by a reconciler that died.
+   */
   private claim(id: string, state?: FilterQuery<Order>): Promise<boolean> {
+    const holdMs = this.config.orders.reconcileAfterMs;
     return state
-      ? this.orders.claimUnfinished(id, state, RECONCILE_CLAIM_MS)
-      : this.orders.claimUndo(id, RECONCILE_CLAIM_MS);
+      ? this.orders.claimUnfinished(id, state, holdMs)
+      : this.orders.claimUndo(id, holdMs);
   }
 }
