@@ -131,6 +131,35 @@ function envExample(): { key: string; value: string; section: string }[] {
 /** Settings of .env.example's API section that the compose file sets itself for the container. */
 const FIXED_IN_COMPOSE = new Set(['NODE_ENV', 'PORT', 'HOST', 'UPLOADS_DIR', 'DATA_DIR']);
 
+/**
+ * Without SMTP_URL every replica writes its e-mails as files under DATA_DIR/outbox: with two
+ * replicas (and the seed, which places orders) that folder must be one named volume, or each
+ * container keeps its own and the operator reads half the mail.
+ */
+function checkSharedOutbox(rendered: string): void {
+  const senders = ['api', 'seed'].map((name) => {
+    const block = serviceBlock(rendered, name);
+    const dataDir = /^ {6}DATA_DIR: (\S+)$/m.exec(block)?.[1]?.replace(/^['"]|['"]$/g, '');
+    const volume = dataDir
+      ? new RegExp(
+          `^ {4}- ([\\w-]+):${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/outbox(:rw)?$`,
+          'm',
+        ).exec(block)?.[1]
+      : undefined;
+    return { name, dataDir, volume };
+  });
+  const named = new RegExp(`^volumes:\n(?: {2}.*\n)*? {2}${senders[0]?.volume ?? '-'}:`, 'm');
+  check(
+    senders.every((s) => s.volume && s.volume === senders[0]!.volume) && named.test(rendered),
+    'with API_REPLICAS=2 and no SMTP_URL, every replica and the seed write e-mails to one named volume (DATA_DIR/outbox)',
+    senders
+      .map(
+        (s) => `${s.name}: DATA_DIR ${s.dataDir ?? 'unset'}, outbox volume ${s.volume ?? 'none'}`,
+      )
+      .join('; '),
+  );
+}
+
 function checkCompose(): void {
   console.log('docker-compose.yml');
   const compose = which('docker-compose');
@@ -187,6 +216,7 @@ function checkCompose(): void {
     'API_REPLICAS=2 runs two API replicas',
     two.out,
   );
+  checkSharedOutbox(two.out);
 
   const source = readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8');
   // The API's settings are every section but the apps' build settings and compose's own.
