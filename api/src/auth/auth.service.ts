@@ -7,19 +7,27 @@ import {
   Logger,
   UnauthorizedException,
   type BeforeApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { canonicalEmail } from '../common/identifiers';
+import type { QueuedMail } from '../mail/mail-outbox.repository';
+import { MailQueue, type MailContent } from '../mail/mail-queue.service';
 import { customerText } from '../mail/mail-text';
-import { MailService } from '../mail/mail.service';
 import type { UserView } from '../users/user.types';
 import { DEACTIVATED_MESSAGE, UsersService } from '../users/users.service';
 import { CredentialsService } from './credentials.service';
 import type { ChangePasswordDto, LoginDto, RegisterDto, ResetPasswordDto } from './dto/auth.dto';
-import { SESSION_EXPIRED, TokensService, type TokenPair } from './tokens.service';
+import {
+  RESET_TOKEN_TTL_MS,
+  SESSION_EXPIRED,
+  TokensService,
+  type TokenPair,
+} from './tokens.service';
 
 export const FORGOT_PASSWORD_MESSAGE =
   'If an account exists for this e-mail, we have sent it a link to reset the password. The link is valid for one hour.';
@@ -29,10 +37,11 @@ export const INVALID_RESET_CODE =
 /**
  * Sign-up, sign-in, sessions and passwords. Nothing answers differently, or sooner, for an address
  * that has an account: sign-up and forgot-password answer the same either way, and the e-mail that
- * goes to a known address is sent after the answer.
+ * goes to a known address is queued and sent after the answer. A reset's link is made when its
+ * e-mail is sent (the queue keeps only which account asked), so no copy of it is ever stored.
  */
 @Injectable()
-export class AuthService implements BeforeApplicationShutdown {
+export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
   private readonly logger = new Logger(AuthService.name);
   private readonly inFlight = new Set<Promise<unknown>>();
 
@@ -41,9 +50,14 @@ export class AuthService implements BeforeApplicationShutdown {
     private readonly credentials: CredentialsService,
     private readonly tokens: TokensService,
     private readonly audit: AuditService,
-    private readonly mail: MailService,
+    private readonly mail: MailQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    this.mail.register('password-reset', (m) => this.resetMail(m));
+    this.mail.register('account-exists', (m) => this.accountExistsMail(m));
+  }
 
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
@@ -83,9 +97,19 @@ export class AuthService implements BeforeApplicationShutdown {
   private async mailAccountExists(email: string): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user) return;
-    const site = this.resetSiteFor(user.role);
     await this.mail.send({
+      key: `account-exists:${user._id}:${new Types.ObjectId().toString()}`,
+      template: 'account-exists',
       to: user.email,
+      for: { accountId: user._id },
+    });
+  }
+
+  private async accountExistsMail(queued: QueuedMail): Promise<MailContent | { skip: string }> {
+    const user = queued.accountId ? await this.users.findById(queued.accountId) : null;
+    if (!user) return { skip: 'the account is gone' };
+    const site = this.resetSiteFor(user.role);
+    return {
       subject: 'You already have a Seedling Propagation Centre account',
       text:
         'Hello,\n\nSomeone (we hope you) tried to create a new account with this e-mail address, which ' +
@@ -93,9 +117,7 @@ export class AuthService implements BeforeApplicationShutdown {
         `To sign in: ${site}/authenticate/login\n` +
         `If you forgot your password: ${site}/authenticate/forgotPassword\n\n` +
         'If it was not you, there is nothing to do.\n\nSeedling Propagation Centre, Kiambu',
-      template: 'account-exists',
-      for: { accountId: user._id },
-    });
+    };
   }
 
   /** Work that follows an answer; errors are logged, and shutdown waits for it. */
@@ -153,20 +175,45 @@ export class AuthService implements BeforeApplicationShutdown {
     if (user && user.isActive) this.inBackground(this.sendResetLink(user));
   }
 
+  /**
+   * Queues the reset e-mail with the account's token version (no secret: a counter a password
+   * change moves on); an earlier one still waiting for this account is not sent.
+   */
   private async sendResetLink(user: UserView): Promise<void> {
+    await this.mail.send({
+      key: `reset:${user._id}:${new Types.ObjectId().toString()}`,
+      template: 'password-reset',
+      to: user.email,
+      for: { accountId: user._id },
+      params: { tokenVersion: await this.users.tokenVersion(user._id) },
+      onlyLatest: true,
+    });
+  }
+
+  /**
+   * The reset e-mail, made as it is sent: a new link (any earlier one stops working), valid an
+   * hour. Not sent for an account closed or deactivated since, whose address changed since (the
+   * link would go to an address that is no longer the account's), whose password was changed or
+   * reset since (a retry would bring a working link after it), or asked for over an hour ago.
+   */
+  private async resetMail(queued: QueuedMail): Promise<MailContent | { skip: string }> {
+    const user = queued.accountId ? await this.users.findById(queued.accountId) : null;
+    if (!user || !user.isActive) return { skip: 'the account is closed' };
+    if (canonicalEmail(user.email) !== queued.to) return { skip: "the account's address changed" };
+    if ((await this.users.tokenVersion(user._id)) !== queued.params.tokenVersion)
+      return { skip: 'the password was changed since' };
+    if (Date.now() - queued.createdAt.getTime() > RESET_TOKEN_TTL_MS)
+      return { skip: 'asked for over an hour ago' };
     const code = await this.tokens.createResetCode(user._id);
     const link = `${this.resetSiteFor(user.role)}/authenticate/resetPassword/${code}`;
-    await this.mail.send({
-      to: user.email,
+    return {
       subject: 'Reset your Seedling Propagation Centre password',
       text:
         `Hello ${customerText(user.fullName, 80)},\n\nSomeone (we hope you) asked to reset the password of your account.\n` +
         `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
         'If you did not ask for this, ignore this e-mail: your password stays as it is.\n\nSeedling Propagation Centre, Kiambu',
       link,
-      template: 'password-reset',
-      for: { accountId: user._id },
-    });
+    };
   }
 
   /**

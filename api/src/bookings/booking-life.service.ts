@@ -12,10 +12,9 @@ import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MailService } from '../mail/mail.service';
-import { balanceDueMail } from '../orders/order-booking-mail';
 import { OrderBookings } from '../orders/order-bookings';
 import { OrderCredits } from '../orders/order-credits';
+import { OrderMails } from '../orders/order-mails';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
@@ -46,7 +45,7 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     private readonly credits: OrderCredits,
     private readonly batches: BatchesService,
     private readonly sms: SmsService,
-    private readonly mail: MailService,
+    private readonly mails: OrderMails,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -165,11 +164,14 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
 
   /**
    * Moves a crash cut off (a minute or more ago): not yet on the new batch, the new hold is given
-   * back; already on it, the old hold is. Either way once (a release takes a hold once).
+   * back; already on it, the old hold is. Either way once: each move is claimed by one sweeper
+   * first (of several instances sweeping at once, one finishes it), and a release takes a hold once.
    */
   async finishMoves(now = new Date()): Promise<number> {
     let done = 0;
-    for (const order of await this.bookings.movesPending(new Date(now.getTime() - 60_000))) {
+    const before = new Date(now.getTime() - 60_000);
+    for (const order of await this.bookings.movesPending(before)) {
+      if (!(await this.bookings.claimStaleMove(order._id, before))) continue;
       const ref = { purchaseNumber: order.purchaseNumber };
       if (order.movingTo) await this.batches.release(order.movingTo, order._id, ref);
       else if (order.booking?.movedFromBatchId)
@@ -204,15 +206,18 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     await this.tell(order._id);
   }
 
-  /** Sends the notice a booking is owed (SMS once per event; the e-mail with it), then clears it. */
+  /**
+   * Sends the notice a booking is owed, then clears it. Its SMS and e-mail are each claimed by
+   * their outbox's key for the order and event before they are sent (the e-mail's is per batch),
+   * so a second sweeper, another instance's or this one's after a crash, sends nothing again.
+   */
   private async tell(orderId: string): Promise<void> {
     const order = await this.bookings.find(orderId);
     if (!order?.booking) return;
     if (order.booking.state === 'Balance due') {
       await this.sms.notifyOrder(order, 'balance-due');
-      const mail = balanceDueMail(order, this.config.storefrontUrl, this.config.mpesa?.shortcode);
-      if (mail && !(await this.mail.send(mail)))
-        this.logger.warn(`The balance e-mail for ${order.purchaseNumber} was not sent`);
+      // Not even queued (the database failed it): still owed, the next sweep tries again.
+      if ((await this.mails.send('balance-due', order)) === 'lost') return;
     } else if (order.booking.state === 'Affected') {
       await this.sms.notifyOrder(order, 'affected');
     }

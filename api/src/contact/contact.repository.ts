@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { FilterQuery, Model } from 'mongoose';
+import { isValidObjectId, type FilterQuery, type Model } from 'mongoose';
 import type { ContactMessageViewDto } from './dto/contact.dto';
 import { ContactMessage } from './schemas/contact-message.schema';
 
@@ -24,6 +24,12 @@ function toView(doc: Lean): ContactMessageViewDto {
 @Injectable()
 export class ContactRepository {
   constructor(@InjectModel(ContactMessage.name) private readonly messages: Model<ContactMessage>) {}
+
+  async findById(id: string): Promise<ContactMessageViewDto | null> {
+    if (!isValidObjectId(id)) return null;
+    const doc = await this.messages.findById(id).lean<Lean>();
+    return doc ? toView(doc) : null;
+  }
 
   /** The messages an account sent while signed in, oldest first (its export). */
   async ofAccount(accountId: string): Promise<ContactMessageViewDto[]> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { CONTACT_MESSAGES, CONTACT_PAGE_SIZE } from '@spc/shared-contracts';
 import { canonicalEmail, clientNetwork } from '../common/identifiers';
 import { pageRequest, totalPages } from '../common/pagination';
@@ -7,8 +7,9 @@ import type { Principal } from '../common/principal';
 import { TooManyRequestsException } from '../common/rate-limit';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import type { QueuedMail } from '../mail/mail-outbox.repository';
+import { MailQueue, type MailContent } from '../mail/mail-queue.service';
 import { customerText } from '../mail/mail-text';
-import { MailService } from '../mail/mail.service';
 import { ContactRepository } from './contact.repository';
 import type {
   ContactMessageDto,
@@ -28,20 +29,24 @@ const quoted = (text: string) =>
 
 /**
  * The contact page's messages: stored for the back office, e-mailed to the shop's address and
- * confirmed to the shopper by e-mail. At most RATE_LIMIT_CONTACT_PER_HOUR a clock hour from one
+ * confirmed to the shopper by e-mail (both queued once per message, their text made from the
+ * stored message when sent: an erased message is not mailed). At most RATE_LIMIT_CONTACT_PER_HOUR a clock hour from one
  * client network (an IPv4 address, an IPv6 /64) and for one e-mail address, claimed before the
  * message is stored (QuotaService), so a burst cannot pass the limit on any number of instances.
  */
 @Injectable()
-export class ContactService {
-  private readonly logger = new Logger(ContactService.name);
-
+export class ContactService implements OnModuleInit {
   constructor(
     private readonly repo: ContactRepository,
-    private readonly mail: MailService,
+    private readonly mail: MailQueue,
     private readonly quota: QuotaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    this.mail.register('contact-copy', (m) => this.withMessage(m, (x) => this.shopCopy(x)));
+    this.mail.register('contact-received', (m) => this.withMessage(m, () => this.received()));
+  }
 
   /** `accountId`: the account signed in when it was sent (its export and erasure find it). */
   async send(
@@ -88,8 +93,41 @@ export class ContactService {
   }
 
   private async mailShop(m: ContactMessageViewDto, accountId: string | null): Promise<void> {
-    const sent = await this.mail.send({
+    await this.mail.send({
+      key: `contact:${m._id}:shop`,
+      template: 'contact-copy',
       to: this.config.shopContacts.email,
+      // The shop's copy, about the sender's account when signed in: erasing it erases the copy;
+      // no export shows it. An address typed on a public page proves nobody, so it keys nothing.
+      for: { shop: true, ...(accountId ? { about: accountId } : {}) },
+      ref: m._id,
+    });
+  }
+
+  /** The confirmation to the address the sender typed (see `received`). */
+  private async mailShopper(m: ContactMessageViewDto, accountId: string | null): Promise<void> {
+    await this.mail.send({
+      key: `contact:${m._id}:received`,
+      template: 'contact-received',
+      to: m.email,
+      // Sent to an address nobody verified: for the account signed in when it was sent, else for
+      // nobody, so no export shows it because the address was typed.
+      for: { accountId },
+      ref: m._id,
+    });
+  }
+
+  /** A contact e-mail's text, from the stored message it is about; none once it is erased. */
+  private async withMessage(
+    queued: QueuedMail,
+    build: (m: ContactMessageViewDto) => MailContent,
+  ): Promise<MailContent | { skip: string }> {
+    const m = queued.ref ? await this.repo.findById(queued.ref) : null;
+    return m ? build(m) : { skip: 'the message is gone' };
+  }
+
+  private shopCopy(m: ContactMessageViewDto): MailContent {
+    return {
       subject: `Contact form: ${customerText(m.subject, 100)}`,
       text: [
         `A message from the contact page of the shop, received ${m.createdAt}.`,
@@ -101,13 +139,7 @@ export class ContactService {
         '',
         `Read it in the back office, under Messages: ${this.config.backofficeUrl}`,
       ].join('\n'),
-      // The shop's copy, about the sender's account when signed in: erasing it erases the copy;
-      // no export shows it. An address typed on a public page proves nobody, so it keys nothing.
-      template: 'contact-copy',
-      for: { shop: true, ...(accountId ? { about: accountId } : {}) },
-    });
-    if (!sent)
-      this.logger.warn(`The contact message ${m._id} was stored but not e-mailed to the shop`);
+    };
   }
 
   /**
@@ -115,9 +147,8 @@ export class ContactService {
    * they wrote (not their name, not their subject), so a stranger cannot send their own words (a
    * pitch, a phone number) to any address under the shop's name.
    */
-  private async mailShopper(m: ContactMessageViewDto, accountId: string | null): Promise<void> {
-    const sent = await this.mail.send({
-      to: m.email,
+  private received(): MailContent {
+    return {
       subject: 'We received your message',
       text: [
         'Hello,',
@@ -131,11 +162,6 @@ export class ContactService {
         '',
         'Seedling Propagation Centre, Kiambu',
       ].join('\n'),
-      // Sent to an address nobody verified: for the account signed in when it was sent, else for
-      // nobody, so no export shows it because the address was typed.
-      template: 'contact-received',
-      for: { accountId },
-    });
-    if (!sent) this.logger.warn(`The confirmation of contact message ${m._id} was not sent`);
+    };
   }
 }

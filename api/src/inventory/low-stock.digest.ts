@@ -4,11 +4,14 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { ClaimsService } from '../common/claims';
+import { personalKeys, type PersonalKey } from '../common/personal-key';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MailService } from '../mail/mail.service';
+import type { QueuedMail } from '../mail/mail-outbox.repository';
+import { MailQueue, type MailContent } from '../mail/mail-queue.service';
 import { shopDayAndHour } from '../reports/shop-time';
 import { UsersService } from '../users/users.service';
 import { StockService, type LowStockItem } from './stock.service';
@@ -20,20 +23,28 @@ const CHECK_EVERY_MS = 5 * 60 * 1000;
  * The daily e-mail to staff (and admins) listing the products low or out of stock. From the
  * configured hour of each shop day, every instance looks every few minutes; when something is low,
  * the first to claim the day (a once-only claim in the database, so two API instances never both
- * send) sends it. Nothing low: no e-mail, and a later look that day may still send one.
+ * send) queues it, one message per person under the day's key. Its list is made when each message
+ * is sent. Nothing low: no e-mail, and a later look that day may still send one.
  */
 @Injectable()
-export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit {
   private readonly logger = new Logger('LowStockDigest');
+  private readonly personalKey: PersonalKey;
   private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly stock: StockService,
     private readonly users: UsersService,
-    private readonly mail: MailService,
+    private readonly mail: MailQueue,
     private readonly claims: ClaimsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.personalKey = personalKeys(config);
+  }
+
+  onModuleInit(): void {
+    this.mail.register('low-stock-digest', (m) => this.digest(m));
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -55,20 +66,33 @@ export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShut
   async sendIfDue(now = new Date()): Promise<number> {
     const { day, hour } = shopDayAndHour(now);
     if (hour < this.config.stock.digestHour) return 0;
-    const { products, lowCount, outCount } = await this.stock.lowStock();
+    const { products } = await this.stock.lowStock();
     if (!products.length) return 0;
     if (!(await this.claims.claimOnce(`low-stock-digest:${day}`))) return 0;
-    const recipients = await this.users.staffEmails();
-    const digest = {
-      subject: `Low stock on ${day}: ${outCount} out of stock, ${lowCount} low`,
-      text: digestText(products, this.config.backofficeUrl),
-      template: 'low-stock-digest',
-      for: { shop: true },
-    } as const;
     let sent = 0;
-    for (const to of recipients) if (await this.mail.send({ ...digest, to })) sent += 1;
+    for (const to of await this.users.staffEmails()) {
+      const outcome = await this.mail.send({
+        // The address keyed by its hash: the queue's keys name nobody.
+        key: `low-stock-digest:${day}:${this.personalKey(`email:${to.toLowerCase()}`)}`,
+        template: 'low-stock-digest',
+        to,
+        for: { shop: true },
+        params: { day },
+      });
+      if (outcome === 'sent') sent += 1;
+    }
     this.logger.log(`Sent the low-stock digest of ${day} to ${sent} people`);
     return sent;
+  }
+
+  /** The digest as it is sent: what is low then (nothing: not sent). */
+  private async digest(queued: QueuedMail): Promise<MailContent | { skip: string }> {
+    const { products, lowCount, outCount } = await this.stock.lowStock();
+    if (!products.length) return { skip: 'nothing is low any more' };
+    return {
+      subject: `Low stock on ${String(queued.params.day)}: ${outCount} out of stock, ${lowCount} low`,
+      text: digestText(products, this.config.backofficeUrl),
+    };
   }
 }
 

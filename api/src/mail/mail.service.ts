@@ -33,7 +33,7 @@ export interface MailMessage {
 }
 
 /**
- * The one way the API sends e-mail: SMTP when SMTP_URL is set; otherwise each message is written as
+ * The transport of the API's e-mail (the mail queue, MailQueue, is the one that calls it): SMTP when SMTP_URL is set; otherwise each message is written as
  * an .eml file to `<DATA_DIR>/outbox/` (its link also logged in development, so the flows work on a
  * laptop; never elsewhere). Production without SMTP starts with a loud warning.
  */
@@ -70,6 +70,24 @@ export class MailService {
 
   /** Sends (or files) the message; a failure is logged and reported as false, never thrown. */
   async send(message: MailMessage): Promise<boolean> {
+    try {
+      await this.deliver(message);
+      return true;
+    } catch (error) {
+      this.logger.error(
+        maskEmailsIn(
+          `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
+        ),
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Sends (or files) the message and records it in the mail log; throws when the transport refuses
+   * it, with the reason's addresses masked (the mail queue keeps and logs it).
+   */
+  async deliver(message: MailMessage): Promise<void> {
     // An outbox file is named when the message is sent: by time, then this process's count and a
     // random part, so two messages of one millisecond (or of two instances sharing the folder) never
     // share a name, and the names sort in sending order. `wx`: no file is ever overwritten.
@@ -95,16 +113,10 @@ export class MailService {
           `E-mail to ${maskEmail(message.to)} written to ${file}${showLink ? ` (link: ${message.link})` : ''}`,
         );
       }
-      await this.record(message);
-      return true;
     } catch (error) {
-      this.logger.error(
-        maskEmailsIn(
-          `Could not send e-mail "${message.subject}" to ${maskEmail(message.to)}: ${(error as Error).message}`,
-        ),
-      );
-      return false;
+      throw new Error(maskEmailsIn((error as Error).message));
     }
+    await this.record(message);
   }
 
   /**

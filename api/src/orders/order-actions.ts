@@ -8,8 +8,8 @@ import {
   type OrderSmsEvent,
 } from '@spc/shared-contracts';
 import type { Actor } from '../common/principal';
-import type { MailMessage } from '../mail/mail.service';
 import type { RefundDto, UpdateOrderDto } from './dto/order.dto';
+import type { OrderMail } from './order-mails';
 import type { CancelRefund, OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
@@ -26,13 +26,14 @@ export interface StepContext<I> {
   money: OrderMoney;
   placement: OrderPlacementService;
   orders: OrdersRepository;
-  /** A signed link to this order's receipt, for the e-mails (absent where no signer is set up). */
-  receiptLink?: (orderId: string) => string;
   /** The new delivery terms an address change worked out (for its audit entry). */
   requoted?: { shippingFee: number; totalAmount: number; zoneName: string };
   /** The money-ledger entries a cancellation's refund took, recorded once the step happened. */
   refundOut?: string[];
-  /** Forgets the e-mails recorded for an order that is deleted (they name its person; issue 39). */
+  /**
+   * Forgets the e-mails recorded and queued for an order that is deleted (they name its person;
+   * issue 39).
+   */
   forgetMail?: (orderId: string) => Promise<unknown>;
 }
 
@@ -73,8 +74,8 @@ export interface OrderStep<I = void> {
     action: string | ((ctx: StepContext<I>) => string);
     text: (ctx: StepContext<I>) => string;
   };
-  /** The e-mail to send once the change is made, if any. */
-  mail?: (ctx: StepContext<I>, updated: OrderRecord) => MailMessage | undefined;
+  /** The customer's e-mail once the change is made, if any (sent at most once per order and event). */
+  mail?: (ctx: StepContext<I>, updated: OrderRecord) => OrderMail | undefined;
   /** The customer's text message once the change is made (sent at most once per order and event). */
   sms?: OrderSmsEvent | ((ctx: StepContext<I>) => OrderSmsEvent | undefined);
 }

@@ -6,6 +6,9 @@ import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import type { OrderBooking } from './schemas/order.schema';
 
+/** How long one sweeper holds a move a crash cut off while it finishes it. */
+const STALE_MOVE_CLAIM_MS = 60_000;
+
 /** What other modules (bookings, batches) ask of booking orders: read a batch's, change a state. */
 @Injectable()
 export class OrderBookings {
@@ -75,6 +78,18 @@ export class OrderBookings {
       orderId,
       {},
       { $unset: { 'booking.movePending': '', 'booking.movingTo': '' } },
+    );
+  }
+
+  /**
+   * Claims a move its process left midway (untouched since before `before`) for one sweeper, for
+   * a minute: false when it ended meanwhile or another sweeper has it.
+   */
+  claimStaleMove(orderId: string, before: Date): Promise<boolean> {
+    return this.orders.claimUnfinished(
+      orderId,
+      { 'booking.movePending': true, updatedAt: { $lt: before } },
+      STALE_MOVE_CLAIM_MS,
     );
   }
 

@@ -4,7 +4,6 @@ import {
   HttpException,
   Inject,
   Injectable,
-  Logger,
 } from '@nestjs/common';
 import {
   checkOrderAction,
@@ -19,7 +18,6 @@ import { canonicalPhone, canonicalReceiptCode, isReceiptCode } from '../common/i
 import type { Actor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { MailService } from '../mail/mail.service';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
 import { addDays, shopDay } from '../reports/shop-time';
@@ -34,9 +32,8 @@ import {
   type CreditPlan,
   type CreditPurpose,
 } from './order-booking';
-import { balanceDueMail, depositMail } from './order-booking-mail';
+import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
-import { paidMail } from './order-paid-mail';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
@@ -171,10 +168,7 @@ const CREDIT: OrderStep<CreditInput> = {
       return `${actor.fullName} credited ${what} to order ${order.purchaseNumber} (${input.how})${plan.split.deposit ? ` toward the deposit of ${formatMoney(order.booking!.deposit)}` : ''}: part-paid, ${formatMoney(plan.paidAfter)} of ${formatMoney(order.totalAmount)}, ${formatMoney(order.totalAmount - plan.paidAfter)} outstanding`;
     },
   },
-  mail: (ctx, updated) =>
-    ctx.input.plan.outcome === 'paid'
-      ? paidMail(updated, ctx.receiptLink?.(updated._id))
-      : undefined,
+  mail: (ctx) => (ctx.input.plan.outcome === 'paid' ? 'paid' : undefined),
 };
 
 /**
@@ -186,8 +180,6 @@ const CREDIT: OrderStep<CreditInput> = {
  */
 @Injectable()
 export class OrderCredits {
-  private readonly logger = new Logger(OrderCredits.name);
-
   constructor(
     private readonly orders: OrdersRepository,
     private readonly runner: OrdersService,
@@ -196,7 +188,7 @@ export class OrderCredits {
     private readonly users: UsersService,
     private readonly audit: AuditService,
     private readonly sms: SmsService,
-    private readonly mail: MailService,
+    private readonly mails: OrderMails,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -503,19 +495,11 @@ export class OrderCredits {
     const reached =
       before.booking?.state === 'Deposit due' && plan.split.deposit > 0 && plan.outcome !== 'part';
     if (!reached || !after.booking) return;
-    await this.send(depositMail(after, this.config.storefrontUrl), after);
+    await this.mails.send('deposit', after);
     if (after.booking.state === 'Balance due') {
       void this.sms.notifyOrder(after, 'balance-due');
-      await this.send(
-        balanceDueMail(after, this.config.storefrontUrl, this.config.mpesa?.shortcode),
-        after,
-      );
+      await this.mails.send('balance-due', after);
     }
-  }
-
-  private async send(mail: ReturnType<typeof depositMail>, order: OrderRecord): Promise<void> {
-    if (mail && !(await this.mail.send(mail)))
-      this.logger.warn(`A booking e-mail for ${order.purchaseNumber} was not sent`);
   }
 
   private async mustFind(id: string): Promise<OrderRecord> {

@@ -171,7 +171,8 @@ export class OrderPlacementService {
     // An account deleted while this was placed (the session still open a moment): undone as the
     // reconciler undoes an interrupted placement; the order never names a person erased.
     if (actor?.role === 'customer' && (await this.users.isClosed(actor.id))) {
-      if (await this.orders.markUndoing(order._id)) {
+      // Claimed as a reconciler claims an undo, so none undoes it beside us.
+      if (await this.orders.claimUndo(order._id, this.config.orders.reconcileAfterMs)) {
         await this.stock.releaseAll(order);
         await this.orders.delete(order._id);
       }

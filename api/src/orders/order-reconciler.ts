@@ -5,12 +5,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import type { FilterQuery } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PlacementKeys } from './order-idempotency';
 import { OrderMoney } from './order-money';
 import { OrderStock } from './order-stock';
 import { OrdersRepository } from './orders.repository';
+import type { Order } from './schemas/order.schema';
 
 /**
  * Finishes or undoes what an interrupted placement or cancellation left (at start-up and every few
@@ -18,7 +20,9 @@ import { OrdersRepository } from './orders.repository';
  * whose ledger was not settled are settled, interrupted cancellations are finished (the refund they
  * named recorded and counted, the stock returned). The order's
  * `placement` decides atomically whether a slow placement or this pass wins (`reserving` becomes
- * either `placed` or `undoing`, never both).
+ * either `placed` or `undoing`, never both). Each order's work is claimed by one conditional write
+ * before it is done (`reconcileUntil`), so of several instances sweeping at once one does it and
+ * logs it; a claim its reconciler did not live to finish lapses and is taken again.
  */
 @Injectable()
 export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -62,17 +66,24 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
       const before = new Date(Date.now() - olderThanMs);
       const { reserving, unsettled, returning } = await this.orders.unfinished(before);
       for (const order of reserving) {
-        // Only if still unplaced: a slow placement may finish first (then it is left alone).
-        if (order.placement === 'reserving' && !(await this.orders.markUndoing(order._id)))
-          continue;
+        // Only if still unplaced (a slow placement may finish first: then it is left alone) and
+        // no other reconciler is undoing it.
+        if (!(await this.claim(order._id))) continue;
         await this.stock.releaseAll(order);
         await this.orders.delete(order._id);
         this.logger.warn(`Undid the interrupted placement of ${order.purchaseNumber}`);
       }
-      for (const order of unsettled) await this.stock.settle(order);
+      for (const order of unsettled)
+        if (await this.claim(order._id, { placement: 'placed', ledgerSettled: false }))
+          await this.stock.settle(order);
       for (const stale of returning) {
-        // Read again: a cancellation still running may have finished meanwhile.
-        const order = await this.orders.findAnyById(stale._id);
+        // A cancellation still running may have finished meanwhile; another reconciler may have
+        // it: then it is left alone. Read again once claimed.
+        const claimed = await this.claim(stale._id, {
+          stockReturn: { $in: ['pending', 'done'] },
+          updatedAt: { $lt: before },
+        });
+        const order = claimed ? await this.orders.findAnyById(stale._id) : null;
         if (order?.stockReturn !== 'pending' && order?.stockReturn !== 'done') continue;
         // The cancellation happened: the refund it named counts, with its sales-record line (a
         // crash may have cut off its step's `after` between the two).
@@ -88,5 +99,17 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Claims the order's unfinished work (`state`; none: an interrupted placement's undo), held as
+   * long as a placement is given (ORDER_RECONCILE_AFTER_MS): the work takes a few writes, and one
+   * held longer was left by a reconciler that died.
+   */
+  private claim(id: string, state?: FilterQuery<Order>): Promise<boolean> {
+    const holdMs = this.config.orders.reconcileAfterMs;
+    return state
+      ? this.orders.claimUnfinished(id, state, holdMs)
+      : this.orders.claimUndo(id, holdMs);
   }
 }

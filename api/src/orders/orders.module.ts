@@ -20,6 +20,7 @@ import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
 import { OrderBookings } from './order-bookings';
 import { OrderCredits } from './order-credits';
+import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
@@ -66,7 +67,16 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderSales,
     OrderCredits,
     OrderBookings,
+    OrderMails,
   ],
-  exports: [OrdersService, OrderSales, OrderCredits, OrderBookings, OrderMoney, OrdersPersonalData],
+  exports: [
+    OrdersService,
+    OrderSales,
+    OrderCredits,
+    OrderBookings,
+    OrderMails,
+    OrderMoney,
+    OrdersPersonalData,
+  ],
 })
 export class OrdersModule {}

@@ -423,11 +423,47 @@ export class OrdersRepository implements OnModuleInit {
     return placed.map((d) => d._id.toString());
   }
 
-  /** `reserving` becomes `undoing`; false when the placement finished first. */
-  async markUndoing(id: string): Promise<boolean> {
+  /**
+   * Claims the undo of an interrupted placement for `leaseMs` (one undoer at a time): `reserving`
+   * becomes `undoing` (false when the placement finished first), or an `undoing` one whose last
+   * claim has lapsed (its reconciler died midway) is taken again. False while another holds it.
+   */
+  async claimUndo(id: string, leaseMs: number, now = new Date()): Promise<boolean> {
+    const until = new Date(now.getTime() + leaseMs);
     const res = await this.orders.updateOne(
-      { _id: id, placement: 'reserving' },
-      { $set: { placement: 'undoing' } },
+      {
+        _id: id,
+        $or: [
+          { placement: 'reserving' },
+          {
+            placement: 'undoing',
+            $or: [{ reconcileUntil: null }, { reconcileUntil: { $lte: now } }],
+          },
+        ],
+      },
+      { $set: { placement: 'undoing', reconcileUntil: until } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /**
+   * Claims an order's unfinished work (`state`: what it still is, e.g. a stock return pending)
+   * for one reconciler for `leaseMs`; false when it is finished or another holds it.
+   */
+  async claimUnfinished(
+    id: string,
+    state: FilterQuery<Order>,
+    leaseMs: number,
+    now = new Date(),
+  ): Promise<boolean> {
+    const until = new Date(now.getTime() + leaseMs);
+    const res = await this.orders.updateOne(
+      {
+        _id: id,
+        ...state,
+        $or: [{ reconcileUntil: null }, { reconcileUntil: { $lte: now } }],
+      },
+      { $set: { reconcileUntil: until } },
     );
     return res.modifiedCount === 1;
   }

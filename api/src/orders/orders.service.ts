@@ -3,9 +3,7 @@ import {
   ForbiddenException,
   Inject,
   Injectable,
-  Logger,
   NotFoundException,
-  Optional,
   UnauthorizedException,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -25,7 +23,7 @@ import type { Actor, Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { MailLogRepository } from '../mail/mail-log.repository';
-import { MailService, type MailMessage } from '../mail/mail.service';
+import { MailQueue } from '../mail/mail-queue.service';
 import { smsSender } from '../sms/sms-budgets';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
@@ -33,9 +31,8 @@ import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } fro
 import { SHOP_ACTOR } from './shop-actor';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
-import { confirmationMail } from './order-confirmation-mail';
 import { customerView } from './customer-view';
-import { OrderDocumentLinks } from './order-document-links';
+import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import { orderListFilter } from './order-list-filter';
@@ -61,21 +58,19 @@ export interface OrderPage {
  */
 @Injectable()
 export class OrdersService {
-  private readonly logger = new Logger(OrdersService.name);
-
   constructor(
     private readonly orders: OrdersRepository,
     private readonly placement: OrderPlacementService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
-    private readonly mail: MailService,
+    private readonly mails: OrderMails,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly money: OrderMoney,
     private readonly sms: SmsService,
     private readonly modules: ModuleRef,
-    /** The e-mails recorded for an order: a deleted order takes them along (issue 39). */
+    /** The e-mails recorded and queued for an order: a deleted order takes them along (issue 39). */
     private readonly mailLog: MailLogRepository,
-    @Optional() private readonly documents?: OrderDocumentLinks,
+    private readonly mailQueue: MailQueue,
   ) {}
 
   /** Cancels unpaid orders past their time (the callers of old; the loop is `OrderExpiry`). */
@@ -106,7 +101,7 @@ export class OrdersService {
       throw new UnauthorizedException('This account was deleted');
     }
     if (!replayed) {
-      void this.send(confirmationMail(order, this.config.storefrontUrl), 'confirmation', order);
+      void this.mails.send('confirmation', order);
       void this.sms.notifyOrder(order, 'placed', smsSender(actor?.id, clientAddress));
     }
     const [view] = await this.views([order]);
@@ -300,8 +295,10 @@ export class OrdersService {
       money: this.money,
       placement: this.placement,
       orders: this.orders,
-      receiptLink: this.documents && ((id) => this.documents!.storefrontUrl(id, 'receipt')),
-      forgetMail: (orderId) => this.mailLog.eraseFor({ orderIds: [orderId] }),
+      forgetMail: async (orderId) => {
+        await this.mailLog.eraseFor({ orderIds: [orderId] });
+        await this.mailQueue.forget({ orderIds: [orderId] });
+      },
     };
     step.access?.(ctx);
     this.assertAllowed(order, step.rule, actor);
@@ -331,7 +328,7 @@ export class OrdersService {
       typeof step.audit.action === 'function' ? step.audit.action(ctx) : step.audit.action;
     await this.audit.record(actor, action, step.audit.text(ctx), this.target(order));
     const mail = step.mail?.(ctx, updated);
-    if (mail) await this.send(mail, action, order);
+    if (mail) await this.mails.send(mail, updated);
     // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
     const sms = typeof step.sms === 'function' ? step.sms(ctx) : step.sms;
     if (sms)
@@ -397,10 +394,5 @@ export class OrdersService {
         };
       },
     );
-  }
-
-  private async send(mail: MailMessage, what: string, order: OrderRecord): Promise<void> {
-    if (!(await this.mail.send(mail)))
-      this.logger.warn(`The ${what} e-mail for ${order.purchaseNumber} was not sent`);
   }
 }

@@ -22,6 +22,8 @@ export interface DataExport {
   money: Row[];
   smsMessages: Row[];
   emails: Row[];
+  /** E-mails queued for them and not sent (yet): waiting, given up, or not needed any more. */
+  emailsNotSent: Row[];
   activity: Row[];
   contactMessages: Row[];
   consents: { granted: boolean; history: unknown[] } | null;
@@ -49,6 +51,7 @@ export class DataExportBuilder {
       money: list(sections.money),
       smsMessages: list(sections.smsMessages),
       emails: list(sections.emails),
+      emailsNotSent: list(sections.emailsNotSent),
       activity: list(sections.activity),
       contactMessages: list(sections.contactMessages),
       consents,

@@ -4,6 +4,7 @@ import type { Connection, mongo } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import { MAIL_LOG_COLLECTION } from '../mail/mail-log';
+import { MAIL_OUTBOX_COLLECTION } from '../mail/mail-outbox.repository';
 import { PRIVACY_DEFAULTS, type PrivacySettings } from './privacy-defaults';
 
 type SettingsChanges = Partial<Omit<PrivacySettings, 'updatedAt'>>;
@@ -47,6 +48,8 @@ function withDefaults(doc: SettingsDoc | null): PrivacySettings {
 const PRUNED: { collection: string; field: string; days: keyof PrivacySettings }[] = [
   { collection: 'sms_outbox', field: 'createdAt', days: 'smsOutboxDays' },
   { collection: MAIL_LOG_COLLECTION, field: 'sentAt', days: 'mailLogDays' },
+  // The queue's records go with the log's: the e-mails to send and sent, kept as long.
+  { collection: MAIL_OUTBOX_COLLECTION, field: 'createdAt', days: 'mailLogDays' },
   { collection: 'contact_messages', field: 'createdAt', days: 'contactMessageDays' },
 ];
 

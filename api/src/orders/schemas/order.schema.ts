@@ -182,6 +182,11 @@ export class Order {
   @Prop({ default: false }) ledgerSettled!: boolean;
   @Prop({ type: String, default: 'none' }) stockReturn!: StockReturnState;
   /**
+   * A reconciler finishing or undoing what a crash left of this order (an undo, a settle, a stock
+   * return) holds it until then; another takes it only after (the first died midway).
+   */
+  @Prop({ type: Date, default: undefined }) reconcileUntil?: Date;
+  /**
    * Money credited toward the order (part payments add up; the one that reaches the amount due
    * pays it); older orders' paybill credits are in `mpesaCredits`.
    */

@@ -1,0 +1,189 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { canonicalEmail } from '../common/identifiers';
+import { isDuplicateKeyError } from '../common/mongo-errors';
+import type { MailTemplate } from './mail-log';
+
+export const MAIL_OUTBOX_COLLECTION = 'mail_outbox';
+
+/**
+ * `pending`: due a (re)try at `nextTryAt`; `sent`: the transport took it; `failed`: given up;
+ * `skipped`: not sent (what it was about is gone, or a later message of its kind replaced it).
+ */
+export type QueuedMailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+
+/** Values a message's text is made from that name nobody and open nothing (a day, a budget). */
+export type MailParams = Record<string, string | number | boolean | null>;
+
+/**
+ * One e-mail the shop is to send, or sent: which message, to whom, and what it is about. Never
+ * its text: that is made when it is sent, from the records it refers to, so a reset's link (made
+ * then) is never stored.
+ */
+export interface QueuedMail {
+  /** The event it is sent for (`order:<id>:confirmation`): each event is mailed at most once. */
+  _id: string;
+  template: MailTemplate;
+  /** The address, folded to lower case. */
+  to: string;
+  /** The account it is for (an order's account, the account reset); null for a guest or the shop. */
+  accountId: string | null;
+  orderId: string | null;
+  /** A shop message about a person: the account it concerns (their contact message's copy). */
+  about: string | null;
+  /** Another record it is about (a contact message), by id. */
+  ref: string | null;
+  params: MailParams;
+  status: QueuedMailStatus;
+  attempts: number;
+  nextTryAt: Date;
+  /** Another attempt may only start after this (the instance sending it holds it until then). */
+  leaseUntil: Date;
+  lastError: string;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+/** Whose queued e-mails to erase: an account's, its orders', every one to or about its addresses. */
+export interface QueuedMailPerson {
+  accountId?: string | null;
+  orderIds?: readonly string[];
+  emails?: readonly string[];
+}
+
+/**
+ * The `mail_outbox` collection: the e-mail queue and what became of each message. The one place
+ * that reads or writes it; pruned by a TTL index on `createdAt` (the mail log's period).
+ */
+@Injectable()
+export class MailOutboxRepository implements OnModuleInit {
+  private readonly logger = new Logger(MailOutboxRepository.name);
+
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  async onModuleInit(): Promise<void> {
+    const indexes: mongo.IndexSpecification[] = [
+      { status: 1, nextTryAt: 1 },
+      { accountId: 1 },
+      { orderId: 1 },
+      { to: 1 },
+      { about: 1 },
+      { ref: 1 },
+    ];
+    for (const index of indexes)
+      await this.outbox()
+        .createIndex(index)
+        .catch((e: Error) => this.logger.warn(`Could not index the mail queue: ${e.message}`));
+  }
+
+  /** Queues a message; false when its event already has one (it is never sent twice). */
+  async insertOnce(record: QueuedMail): Promise<boolean> {
+    try {
+      await this.outbox().insertOne(record);
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Takes one message due now for `leaseMs` (`id`: that one only), or null. The conditional update
+   * lets exactly one API instance have it, so two instances never send it at once.
+   */
+  lease(now: Date, leaseMs: number, id?: string): Promise<QueuedMail | null> {
+    return this.outbox().findOneAndUpdate(
+      {
+        ...(id ? { _id: id } : {}),
+        status: 'pending',
+        nextTryAt: { $lte: now },
+        leaseUntil: { $lte: now },
+      },
+      { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { sort: { nextTryAt: 1 }, returnDocument: 'after' },
+    );
+  }
+
+  /** Sent (whatever was decided of it meanwhile: it has left). */
+  async markSent(id: string, at: Date): Promise<void> {
+    await this.outbox().updateOne(
+      { _id: id },
+      { $set: { status: 'sent', sentAt: at, leaseUntil: at }, $inc: { attempts: 1 } },
+    );
+  }
+
+  /** A failed attempt: due again at `nextTryAt`, or given up (`failed`) when null. */
+  async markFailed(id: string, at: Date, error: string, nextTryAt: Date | null): Promise<void> {
+    await this.outbox().updateOne(
+      { _id: id, status: 'pending' },
+      {
+        $set: {
+          lastError: error.slice(0, 500),
+          leaseUntil: at,
+          ...(nextTryAt ? { nextTryAt } : { status: 'failed' }),
+        },
+        $inc: { attempts: 1 },
+      },
+    );
+  }
+
+  /** Not to be sent, and why. */
+  async markSkipped(id: string, at: Date, why: string): Promise<void> {
+    await this.outbox().updateOne(
+      { _id: id, status: 'pending' },
+      { $set: { status: 'skipped', lastError: why, leaseUntil: at } },
+    );
+  }
+
+  /** Messages of this template for this account still waiting, but `id`: skipped, with why. */
+  async skipOthers(
+    template: MailTemplate,
+    accountId: string,
+    id: string,
+    why: string,
+  ): Promise<number> {
+    const res = await this.outbox().updateMany(
+      { accountId, template, status: 'pending', _id: { $ne: id } },
+      { $set: { status: 'skipped', lastError: why } },
+    );
+    return res.modifiedCount;
+  }
+
+  /** The messages queued for this account and not sent (yet), oldest first. */
+  unsentForAccount(accountId: string): Promise<QueuedMail[]> {
+    return this.unsent({ accountId });
+  }
+
+  /** The messages queued for these orders and not sent (yet), oldest first. */
+  unsentForOrders(orderIds: readonly string[]): Promise<QueuedMail[]> {
+    if (!orderIds.length) return Promise.resolve([]);
+    return this.unsent({ orderId: { $in: [...orderIds] } });
+  }
+
+  /**
+   * Deletes the person's messages: those queued for the account or its orders, and every one to
+   * or about one of the addresses (the shop's copy of their contact message). Answers how many.
+   */
+  async eraseFor(person: QueuedMailPerson): Promise<number> {
+    const emails = [...new Set((person.emails ?? []).map(canonicalEmail).filter(Boolean))];
+    const or: mongo.Filter<QueuedMail>[] = [];
+    if (person.accountId) or.push({ accountId: person.accountId }, { about: person.accountId });
+    if (person.orderIds?.length) or.push({ orderId: { $in: [...person.orderIds] } });
+    if (emails.length) or.push({ to: { $in: emails } }, { about: { $in: emails } });
+    if (!or.length) return 0;
+    const { deletedCount } = await this.outbox().deleteMany({ $or: or });
+    return deletedCount;
+  }
+
+  private unsent(filter: mongo.Filter<QueuedMail>): Promise<QueuedMail[]> {
+    return this.outbox()
+      .find({ ...filter, status: { $ne: 'sent' } })
+      .sort({ createdAt: 1 })
+      .toArray();
+  }
+
+  private outbox(): mongo.Collection<QueuedMail> {
+    return this.connection.db!.collection<QueuedMail>(MAIL_OUTBOX_COLLECTION);
+  }
+}

@@ -1,0 +1,239 @@
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { canonicalEmail } from '../common/identifiers';
+import type { MailFor, MailTemplate } from './mail-log';
+import { MailOutboxRepository, type MailParams, type QueuedMail } from './mail-outbox.repository';
+import { MailService, type MailMessage } from './mail.service';
+
+/**
+ * How long one instance holds a message it is sending before another may try it: longer than a
+ * slow mail server's hand-over, so a message is not sent twice for being slow (one whose instance
+ * died is sent by another after it).
+ */
+const LEASE_MS = 5 * 60_000;
+/** The wait before the first retry of a message the transport refused; doubled each time. */
+const FIRST_RETRY_MS = 30_000;
+/** The longest wait between two attempts at one message. */
+const MAX_BACKOFF_MS = 60 * 60_000;
+/** Attempts before a message is given up (about two hours of retries). */
+const MAX_ATTEMPTS = 8;
+/** How often each instance looks for messages due (a retry, one a crash left). */
+const DRAIN_EVERY_MS = 10_000;
+
+/** What a queued message becomes when it is sent: its words, made then. */
+export type MailContent = Pick<MailMessage, 'subject' | 'text' | 'html' | 'link'>;
+
+/**
+ * Makes a queued message's text from the records it refers to, when it is sent; `{ skip }` when
+ * there is nothing to send any more (what it was about is gone), with why.
+ */
+export type MailBuilder = (mail: QueuedMail) => Promise<MailContent | { skip: string }>;
+
+/** An e-mail to send for an event. */
+export interface MailEvent {
+  /** The event's unique key (`order:<id>:confirmation`): a second call for it sends nothing. */
+  key: string;
+  template: MailTemplate;
+  to: string;
+  /** Whom it is sent for (recorded with it: the export, the erasure). */
+  for: MailFor;
+  /** Another record it is about, by id (a contact message). */
+  ref?: string;
+  /** What else its text needs that names nobody and opens nothing (a day, a budget's name). */
+  params?: MailParams;
+  /** Earlier messages of this template for the same account still waiting are not sent. */
+  onlyLatest?: boolean;
+}
+
+/**
+ * `sent`: it left now; `queued`: recorded, the sender retries it; `duplicate`: its event already
+ * has a message (sent or on its way); `skipped`: nothing to send; `lost`: not even recorded.
+ */
+export type MailOutcome = 'sent' | 'queued' | 'duplicate' | 'skipped' | 'lost';
+
+/** The record's owner as the mail log keeps it. */
+function ownerOf(mail: QueuedMail): MailFor {
+  return mail.about
+    ? { shop: true, about: mail.about }
+    : { accountId: mail.accountId, orderId: mail.orderId };
+}
+
+/**
+ * The shop's e-mail, through a queue in the database (`mail_outbox`) as text messages go: each
+ * event queued once under its key, then sent at once by the instance that queued it; a message the
+ * transport refused, or one a crash left, is sent later by whichever instance leases it first, with
+ * a growing wait, up to MAX_ATTEMPTS. The queue keeps which message it is and what it is about;
+ * the text is made when it is sent by the builder its module registered, so a reset's link exists
+ * only in the e-mail. Sending is MailService's (SMTP, or the .eml outbox in development).
+ */
+@Injectable()
+export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(MailQueue.name);
+  private readonly builders = new Map<MailTemplate, MailBuilder>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<number>;
+
+  constructor(
+    private readonly outbox: MailOutboxRepository,
+    private readonly transport: MailService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // Messages a crash left are sent at start-up, then whatever falls due.
+    void this.drain();
+    this.timer = setInterval(() => void this.drain(), DRAIN_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The module that owns a message's words says how they are made (at its start-up). */
+  register(template: MailTemplate, builder: MailBuilder): void {
+    this.builders.set(template, builder);
+  }
+
+  /**
+   * Queues the e-mail of an event, unless that event has one already, and sends it now. Never
+   * throws: the work that caused it is done whatever becomes of the e-mail.
+   */
+  send(event: MailEvent): Promise<MailOutcome> {
+    return this.track(this.queueAndSend(event));
+  }
+
+  /** Deletes the messages queued for these orders (an order deleted takes its e-mails along). */
+  forget(person: { orderIds: readonly string[] }): Promise<number> {
+    return this.outbox.eraseFor(person);
+  }
+
+  /**
+   * Sends every message now due (`now`: the clock), one at a time, one pass at a time per instance
+   * (a pass asked for during another starts after it); answers how many were sent.
+   */
+  async drain(now?: Date): Promise<number> {
+    while (this.draining) await this.draining.catch(() => undefined);
+    const pass = this.track(this.pass(now));
+    this.draining = pass;
+    try {
+      return await pass;
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private async pass(now?: Date): Promise<number> {
+    let sent = 0;
+    try {
+      for (;;) {
+        const leased = await this.outbox.lease(now ?? new Date(), LEASE_MS);
+        if (!leased) break;
+        if ((await this.attempt(leased, now)) === 'sent') sent++;
+      }
+    } catch (error) {
+      this.logger.error(`Sending due e-mails failed: ${(error as Error).message}`);
+    }
+    return sent;
+  }
+
+  private async queueAndSend(event: MailEvent): Promise<MailOutcome> {
+    const now = new Date();
+    const owner = event.for;
+    const shop = 'shop' in owner;
+    try {
+      const inserted = await this.outbox.insertOnce({
+        _id: event.key,
+        template: event.template,
+        to: canonicalEmail(event.to),
+        accountId: shop ? null : owner.accountId,
+        orderId: shop ? null : (owner.orderId ?? null),
+        about: shop && owner.about ? canonicalEmail(owner.about) : null,
+        ref: event.ref ?? null,
+        params: event.params ?? {},
+        status: 'pending',
+        attempts: 0,
+        nextTryAt: now,
+        leaseUntil: now,
+        lastError: '',
+        createdAt: now,
+        sentAt: null,
+      });
+      if (!inserted) return 'duplicate';
+      if (event.onlyLatest && !shop && owner.accountId)
+        await this.outbox.skipOthers(
+          event.template,
+          owner.accountId,
+          event.key,
+          'a later one of its kind was asked for',
+        );
+      const leased = await this.outbox.lease(now, LEASE_MS, event.key);
+      // Another instance's sender took it first: it is on its way.
+      return leased ? await this.attempt(leased) : 'queued';
+    } catch (error) {
+      this.logger.error(
+        `The ${event.template} e-mail (${event.key}) was not queued: ${(error as Error).message}`,
+      );
+      return 'lost';
+    }
+  }
+
+  /** One attempt at a leased message: made, sent and recorded, or its next try set. */
+  private async attempt(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
+    let content: MailContent | { skip: string };
+    try {
+      const builder = this.builders.get(mail.template);
+      if (!builder) throw new Error(`no builder for the template ${mail.template}`);
+      content = await builder(mail);
+    } catch (error) {
+      await this.failed(mail, `could not make it: ${(error as Error).message}`, clock);
+      return 'queued';
+    }
+    if ('skip' in content) {
+      await this.outbox.markSkipped(mail._id, clock ?? new Date(), content.skip);
+      this.logger.log(`The ${mail.template} e-mail ${mail._id} is not sent: ${content.skip}`);
+      return 'skipped';
+    }
+    try {
+      await this.transport.deliver({
+        ...content,
+        to: mail.to,
+        template: mail.template,
+        for: ownerOf(mail),
+      });
+    } catch (error) {
+      await this.failed(mail, (error as Error).message, clock);
+      return 'queued';
+    }
+    await this.outbox.markSent(mail._id, clock ?? new Date());
+    return 'sent';
+  }
+
+  private async failed(mail: QueuedMail, why: string, clock?: Date): Promise<void> {
+    const now = clock ?? new Date();
+    const attempts = mail.attempts + 1;
+    const giveUp = attempts >= MAX_ATTEMPTS;
+    const wait = Math.min(MAX_BACKOFF_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
+    await this.outbox.markFailed(
+      mail._id,
+      now,
+      why,
+      giveUp ? null : new Date(now.getTime() + wait),
+    );
+    this.logger.warn(
+      `The ${mail.template} e-mail ${mail._id} failed (attempt ${attempts}): ${why}${giveUp ? '; given up' : '; will retry'}`,
+    );
+  }
+
+  /** Work shutdown waits for. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+}
