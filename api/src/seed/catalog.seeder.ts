@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
 import type { Seeder } from './seed.types';
 import { ImageService } from '../storage/image.service';
 import { CategoriesRepository } from '../catalog/categories.repository';
 import type { ProductFields, ProductImageFields } from '../catalog/catalog.types';
 import { CatalogueEvents } from '../catalog/read-model/catalogue-events';
+import { readUnits } from '../catalog/product-units';
 import { ProductsRepository } from '../catalog/products.repository';
+import { Product } from '../catalog/schemas/product.schema';
 import { DEMO_CATEGORIES, demoProducts, type DemoProduct } from './demo-catalog';
 import { renderPicture } from './product-picture';
 
@@ -17,9 +22,10 @@ const BATCH = 48;
 const CONCURRENCY = 4;
 
 /**
- * The demo catalogue: the five home-page categories and 500-odd nursery products,
- * each with a picture drawn in code. Idempotent: categories are matched by name, and only products
- * whose names are missing are added, so seeding twice adds nothing.
+ * The demo catalogue: the five home-page categories and 400-odd nursery products, each with a
+ * picture drawn in code; a variety's seedlings are sold by the seedling and by the tray (sale units
+ * checked by the product form's own rules), many with quantity tiers. Idempotent: categories are
+ * matched by name, and only products whose names are missing are added, so seeding twice adds nothing.
  *
  * Seeders are built in the seed module's scope, which sees only global providers; the catalog's
  * repositories are therefore looked up when seeding runs.
@@ -97,6 +103,7 @@ export class CatalogSeeder implements Seeder {
           offerPrice: product.offerPrice,
           productQuantity: product.productQuantity,
           category: categoryIds.get(product.category)!,
+          units: unitsOf(id, product),
         };
         return { id, fields, image };
       });
@@ -110,6 +117,29 @@ export class CatalogSeeder implements Seeder {
       `${all.length} products (${added} added, ${existing.size} already there) in ${seconds} s`
     );
   }
+
+  /** Products, those sold by a unit beyond the single seedling (a tray), those with tiers. */
+  async counts(): Promise<string> {
+    const products = this.moduleRef.get<Model<Product>>(getModelToken(Product.name), {
+      strict: false,
+    });
+    const [all, withUnits, withTiers] = await Promise.all([
+      products.countDocuments({}),
+      products.countDocuments({ 'units.1': { $exists: true } }),
+      products.countDocuments({ 'units.tiers.0': { $exists: true } }),
+    ]);
+    return `${all} products (${withUnits} sold by the tray too, ${withTiers} with quantity tiers)`;
+  }
+}
+
+/** A demo product's units (its single seedling, then its trays), checked as the product form checks them. */
+function unitsOf(id: string, product: DemoProduct) {
+  if (!product.tiers.length && !product.trays.length) return undefined;
+  return readUnits(
+    [{ name: DEFAULT_UNIT_NAME, seedlings: 1, tiers: product.tiers }, ...product.trays],
+    { id, price: product.price, onOffer: product.onOffer, offerPrice: product.offerPrice },
+    [],
+  );
 }
 
 async function mapWithConcurrency<T, R>(

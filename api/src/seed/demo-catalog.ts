@@ -1,8 +1,12 @@
 /**
  * The demo catalogue: the five collections of the home page and nursery stock a
- * Kiambu propagation centre sells, each variety in the sizes it is sold in. Everything is derived
- * deterministically from the variety's name, so every seeding produces the same catalogue.
+ * Kiambu propagation centre sells, each variety in the sizes it is sold in: its seedlings by the
+ * seedling and by the tray (sale units, the commonest tray with quantity tiers), its pots and bags as
+ * products of their own. Everything is derived deterministically from the variety's name, so every
+ * seeding produces the same catalogue.
  */
+
+import type { PriceTier } from '@spc/shared-contracts';
 
 export const DEMO_CATEGORIES = [
   {
@@ -39,32 +43,93 @@ export const DEMO_CATEGORIES = [
 export type DemoCategoryName = (typeof DEMO_CATEGORIES)[number]['name'];
 
 interface Size {
-  /** Appended to the variety's name. */
+  /** Appended to the variety's name (a product of its own), or the unit's name (a tray). */
   label: string;
   /** Price of this size relative to the variety's base price. */
   factor: number;
   note: string;
-  /** Typical stock of this size (a few are sold out). */
+  /** Typical stock of this size, in pieces (in trays for a tray; a few are sold out). */
   stock: [number, number];
+  /**
+   * A tray of this many seedlings: not a product of its own but a sale unit of the variety's
+   * seedlings (the `single` size, or a product named by the variety alone, sold by the seedling).
+   */
+  tray?: number;
+  /** The variety's single seedling: the product its trays are units of. */
+  single?: true;
+  /** This unit (a tray, or a product's single seedling) has quantity price tiers. */
+  tiers?: 'trays' | 'seedlings';
 }
 
 const SIZES = {
   tray: [
-    { label: 'Tray of 25', factor: 0.55, note: 'A tray of 25 plug seedlings', stock: [10, 60] },
-    { label: 'Tray of 50', factor: 1, note: 'A tray of 50 plug seedlings', stock: [10, 80] },
-    { label: 'Tray of 100', factor: 1.9, note: 'A tray of 100 plug seedlings', stock: [5, 50] },
-    { label: 'Tray of 200', factor: 3.6, note: 'A tray of 200 plug seedlings', stock: [2, 30] },
+    {
+      label: 'Tray of 25',
+      factor: 0.55,
+      note: 'A tray of 25 plug seedlings',
+      stock: [10, 60],
+      tray: 25,
+    },
+    {
+      label: 'Tray of 50',
+      factor: 1,
+      note: 'A tray of 50 plug seedlings',
+      stock: [10, 80],
+      tray: 50,
+      tiers: 'trays',
+    },
+    {
+      label: 'Tray of 100',
+      factor: 1.9,
+      note: 'A tray of 100 plug seedlings',
+      stock: [5, 50],
+      tray: 100,
+    },
+    {
+      label: 'Tray of 200',
+      factor: 3.6,
+      note: 'A tray of 200 plug seedlings',
+      stock: [2, 30],
+      tray: 200,
+    },
   ],
   herb: [
-    { label: 'Plug Seedling', factor: 0.35, note: 'A single plug seedling', stock: [20, 150] },
+    {
+      label: 'Plug Seedling',
+      factor: 0.35,
+      note: 'A single plug seedling',
+      stock: [20, 150],
+      single: true,
+    },
+    {
+      label: 'Tray of 50',
+      factor: 10.5,
+      note: 'A tray of 50 plug seedlings',
+      stock: [2, 20],
+      tray: 50,
+      tiers: 'trays',
+    },
     { label: 'in 10 cm Pot', factor: 1, note: 'One plant in a 10 cm pot', stock: [10, 90] },
     { label: 'in 15 cm Pot', factor: 1.8, note: 'One bushy plant in a 15 cm pot', stock: [5, 60] },
     { label: 'in 2 L Pot', factor: 3, note: 'A mature plant in a 2 litre pot', stock: [2, 30] },
   ],
   bedding: [
     { label: 'in 10 cm Pot', factor: 0.25, note: 'One plant in a 10 cm pot', stock: [10, 120] },
-    { label: 'Tray of 24', factor: 1, note: 'A tray of 24 bedding plants', stock: [5, 60] },
-    { label: 'Tray of 48', factor: 1.85, note: 'A tray of 48 bedding plants', stock: [3, 40] },
+    {
+      label: 'Tray of 24',
+      factor: 1,
+      note: 'A tray of 24 bedding plants',
+      stock: [5, 60],
+      tray: 24,
+      tiers: 'trays',
+    },
+    {
+      label: 'Tray of 48',
+      factor: 1.85,
+      note: 'A tray of 48 bedding plants',
+      stock: [3, 40],
+      tray: 48,
+    },
     {
       label: 'Hanging Basket',
       factor: 1.7,
@@ -89,6 +154,7 @@ const SIZES = {
       factor: 1,
       note: 'A young grafted tree in a 2 litre bag',
       stock: [10, 120],
+      tiers: 'seedlings',
     },
     {
       label: 'in 5 L Pot',
@@ -125,15 +191,28 @@ const SIZES = {
     },
   ],
   softFruit: [
-    { label: 'Plug Seedling', factor: 1, note: 'One rooted plug', stock: [20, 200] },
+    { label: 'Plug Seedling', factor: 1, note: 'One rooted plug', stock: [20, 200], single: true },
     {
       label: 'in 10 cm Pot',
       factor: 2,
       note: 'One established plant in a 10 cm pot',
       stock: [10, 100],
     },
-    { label: 'Tray of 24', factor: 14, note: 'A tray of 24 rooted plugs', stock: [3, 30] },
-    { label: 'Tray of 50', factor: 26, note: 'A tray of 50 rooted plugs', stock: [2, 20] },
+    {
+      label: 'Tray of 24',
+      factor: 14,
+      note: 'A tray of 24 rooted plugs',
+      stock: [3, 30],
+      tray: 24,
+    },
+    {
+      label: 'Tray of 50',
+      factor: 26,
+      note: 'A tray of 50 rooted plugs',
+      stock: [2, 20],
+      tray: 50,
+      tiers: 'trays',
+    },
   ],
   tree: [
     {
@@ -141,12 +220,16 @@ const SIZES = {
       factor: 1,
       note: 'One seedling in a planting tube',
       stock: [50, 500],
+      single: true,
+      tiers: 'seedlings',
     },
     {
       label: 'Tray of 50 Tubes',
       factor: 40,
       note: 'Fifty seedlings in planting tubes',
       stock: [5, 60],
+      tray: 50,
+      tiers: 'trays',
     },
     { label: 'in 2 L Bag', factor: 3, note: 'One seedling in a 2 litre bag', stock: [20, 200] },
     {
@@ -785,14 +868,30 @@ const VARIETIES: Record<DemoCategoryName, Variety[]> = {
   ]),
 };
 
+/** A unit of a demo product beyond its single seedling: a tray, with its price, offer and tiers. */
+export interface DemoUnit {
+  name: string;
+  seedlings: number;
+  price: number;
+  /** 0: no offer. */
+  offerPrice: number;
+  tiers: PriceTier[];
+}
+
 /** One product of the demo catalogue. */
 export interface DemoProduct {
   productName: string;
   productDescription: string;
   category: DemoCategoryName;
+  /** The single seedling's price and offer (the product's own). */
   price: number;
   onOffer: boolean;
   offerPrice: number;
+  /** Tiers of the single seedling (none for most). */
+  tiers: PriceTier[];
+  /** The trays it is also sold by, as units of the product (none for most). */
+  trays: DemoUnit[];
+  /** In seedlings. */
   productQuantity: number;
   /** Shared by a variety's sizes: the picture is drawn once per variety. */
   variety: string;
@@ -838,36 +937,142 @@ const SIZE_ADVICE: Record<SizeScheme, string> = {
   tree: 'Plant at the start of the rains; protect from livestock for the first year.',
 };
 
+/** A single seedling bought loose costs this much more than one in a tray of 50 (or 24). */
+const LOOSE_MARKUP = 1.6;
+
+/** A seedling's price: whole shillings below KES 20, the shop's steps above. */
+function seedlingPrice(raw: number): number {
+  return raw < 20 ? Math.max(2, Math.ceil(raw)) : shopPrice(raw);
+}
+
+/** A tier's price: rounded down to whole shillings (10s from 100, 50s from 1,000). */
+function tierPrice(raw: number): number {
+  const step = raw < 100 ? 1 : raw < 1000 ? 10 : 50;
+  return Math.max(1, Math.floor(raw / step) * step);
+}
+
+/** Trays: from 5, 10 or 20 trays; seedlings (tubes, bags): from 50, 100 or 500. */
+const TIER_PLANS = {
+  trays: { three: [5, 10, 20], two: [10, 25] },
+  seedlings: { three: [50, 100, 500], two: [100, 500] },
+} as const;
+
+/**
+ * Two or three quantity tiers, a few per cent cheaper each (which, and how many, drawn from the
+ * name): each strictly cheaper than the price before it, as the product form requires.
+ */
+function tiersOf(name: string, price: number, plan: 'trays' | 'seedlings'): PriceTier[] {
+  const three = fraction(name, 'tiers') < 0.4;
+  const quantities = three ? TIER_PLANS[plan].three : TIER_PLANS[plan].two;
+  const discounts = three ? [0.95, 0.9, 0.85] : [0.93, 0.86];
+  const tiers: PriceTier[] = [];
+  let before = price;
+  quantities.forEach((minQuantity, i) => {
+    let tierAt = tierPrice(price * discounts[i]!);
+    if (tierAt >= before) tierAt = before - 1;
+    if (tierAt >= 1) tiers.push({ minQuantity, price: tierAt });
+    before = tierAt;
+  });
+  return tiers;
+}
+
+/** Some sizes are on offer: 17 % of those from KES 40, at 10-25 % off. */
+function offerOf(name: string, price: number): number {
+  if (price < 40 || fraction(name, 'offer') >= 0.17) return 0;
+  const discount = 0.75 + 0.15 * fraction(name, 'discount');
+  return Math.min(price - 5, shopPrice(price * discount));
+}
+
+function stockOf(name: string, [low, high]: [number, number]): number {
+  return low + Math.floor(fraction(name, 'stock') * (high - low + 1));
+}
+
+const describe = (variety: Variety, note: string, name: string) =>
+  [
+    variety.about,
+    `${note}. ${SIZE_ADVICE[variety.sizes]}`,
+    CLOSING[hash(name) % CLOSING.length],
+  ].join(' ');
+
+/**
+ * A variety's seedlings as one product, sold by the seedling and by its trays (sale units): the
+ * single seedling is the `single` size, or (a variety sold only in trays) a product named by the
+ * variety alone, priced as a seedling of its commonest tray with a loose markup. Its stock, in
+ * seedlings, is what the single and the trays held.
+ */
+function seedlingsProduct(
+  category: DemoCategoryName,
+  variety: Variety,
+  sizes: Size[],
+): DemoProduct {
+  const single = sizes.find((s) => s.single);
+  const trays = sizes.filter((s) => s.tray);
+  const productName = single ? `${variety.name} ${single.label}` : variety.name;
+  const reference = trays.find((t) => t.tiers) ?? trays[0]!;
+  const price = single
+    ? shopPrice(variety.base * single.factor)
+    : seedlingPrice(((variety.base * reference.factor) / reference.tray!) * LOOSE_MARKUP);
+  const offerPrice = offerOf(productName, price);
+  const units: DemoUnit[] = trays.map((tray) => {
+    const unitName = `${variety.name} ${tray.label}`;
+    const trayPrice = shopPrice(variety.base * tray.factor);
+    return {
+      name: tray.label,
+      seedlings: tray.tray!,
+      price: trayPrice,
+      offerPrice: offerOf(unitName, trayPrice),
+      tiers: tray.tiers ? tiersOf(unitName, trayPrice, 'trays') : [],
+    };
+  });
+  const soldOut = fraction(productName, 'sold-out') < 0.07;
+  const seedlings =
+    (single ? stockOf(productName, single.stock) : 0) +
+    trays.reduce((n, t) => n + stockOf(`${variety.name} ${t.label}`, t.stock) * t.tray!, 0);
+  const note = single
+    ? `${single.note}, or trays of ${trays.map((t) => t.tray).join(', ')}`
+    : `Sold by the seedling or in trays of ${trays.map((t) => t.tray).join(', ')}`;
+  return {
+    productName,
+    productDescription: describe(variety, note, productName),
+    category,
+    price,
+    onOffer: offerPrice > 0,
+    offerPrice,
+    tiers: single?.tiers === 'seedlings' ? tiersOf(productName, price, 'seedlings') : [],
+    trays: units,
+    productQuantity: soldOut ? 0 : seedlings,
+    variety: variety.name,
+    accent: variety.accent,
+  };
+}
+
 /**
  * Every product of the demo catalogue, in a stable order that mixes categories and varieties, so
  * the newest-first list (and the home page's featured grid) does not open on one variety's sizes.
+ * A variety's trays are sale units of its seedlings, never products of their own.
  */
 export function demoProducts(): DemoProduct[] {
   const products: DemoProduct[] = [];
   for (const { name: category } of DEMO_CATEGORIES) {
     for (const variety of VARIETIES[category]) {
-      for (const size of SIZES[variety.sizes] as Size[]) {
+      const sizes = SIZES[variety.sizes] as Size[];
+      if (sizes.some((s) => s.tray)) products.push(seedlingsProduct(category, variety, sizes));
+      for (const size of sizes) {
+        if (size.tray || size.single) continue;
         const productName = `${variety.name} ${size.label}`;
         const price = shopPrice(variety.base * size.factor);
-        const [low, high] = size.stock;
+        const offerPrice = offerOf(productName, price);
         const soldOut = fraction(productName, 'sold-out') < 0.07;
-        const onOffer = price >= 40 && fraction(productName, 'offer') < 0.17;
-        const discount = 0.75 + 0.15 * fraction(productName, 'discount');
-        const offerPrice = onOffer ? Math.min(price - 5, shopPrice(price * discount)) : 0;
         products.push({
           productName,
-          productDescription: [
-            variety.about,
-            `${size.note}. ${SIZE_ADVICE[variety.sizes]}`,
-            CLOSING[hash(productName) % CLOSING.length],
-          ].join(' '),
+          productDescription: describe(variety, size.note, productName),
           category,
           price,
-          onOffer,
+          onOffer: offerPrice > 0,
           offerPrice,
-          productQuantity: soldOut
-            ? 0
-            : low + Math.floor(fraction(productName, 'stock') * (high - low + 1)),
+          tiers: size.tiers === 'seedlings' ? tiersOf(productName, price, 'seedlings') : [],
+          trays: [],
+          productQuantity: soldOut ? 0 : stockOf(productName, size.stock),
           variety: variety.name,
           accent: variety.accent,
         });

@@ -94,46 +94,34 @@ export class OrdersSeeder implements Seeder {
   async seed(): Promise<string> {
     const repository = this.moduleRef.get(OrdersRepository, { strict: false });
     if ((await repository.count()) > 0) return 'orders already exist; none added';
-    const users = this.moduleRef.get(UsersService, { strict: false });
     const orders = this.moduleRef.get(OrdersService, { strict: false });
     const credits = this.moduleRef.get(OrderCredits, { strict: false });
     const catalogue = this.moduleRef.get(CatalogReadModel, { strict: false });
 
-    const config = this.moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
-    // The published demo password only outside production; a production demo gets a random one.
-    const password =
-      config.env === 'production'
-        ? `Demo#${randomBytes(9).toString('base64url')}`
-        : DEMO_STAFF.password;
-    const existing = await users.findByEmail(DEMO_STAFF.email);
-    const staffAccount =
-      existing ??
-      (await users.createAccount({
-        ...DEMO_STAFF,
-        password,
-        phoneNumber: '0711000222',
-        role: 'staff',
-      }));
-    const staff: Principal = {
-      id: staffAccount._id,
-      role: 'staff',
-      fullName: staffAccount.fullName,
-    };
+    const { principal: staff, password } = await demoStaff(this.moduleRef);
 
     const { page } = await catalogue.list({
       page: 1,
       limit: 60,
       minPrice: 1,
     } as ProductListQueryDto);
-    const inStock = page.products.filter((p) => p.productQuantity >= 5);
+    // A product sold by the tray is bought by its smallest tray, as growers buy seedlings.
+    const lineOf = (p: (typeof page.products)[number]) => ({ _id: p._id, unit: p.units[1] });
+    const inStock = page.products
+      .map(lineOf)
+      .filter((l, i) => page.products[i]!.productQuantity >= 5 * (l.unit?.seedlings ?? 1));
     if (inStock.length < 3) return 'no products in stock; no orders added';
 
     let placed = 0;
     for (const [i, plan] of PLAN.entries()) {
-      const lines = [0, 1].slice(0, 1 + (i % 2)).map((k) => ({
-        _id: inStock[(i * 3 + k * 7) % inStock.length]!._id,
-        quantity: 1 + ((i + k) % 3),
-      }));
+      const lines = [0, 1].slice(0, 1 + (i % 2)).map((k) => {
+        const line = inStock[(i * 3 + k * 7) % inStock.length]!;
+        return {
+          _id: line._id,
+          quantity: 1 + ((i + k) % 3),
+          ...(line.unit ? { unitId: line.unit._id } : {}),
+        };
+      });
       const { order } = await orders.place(undefined, {
         guestInfo: CUSTOMERS[i % CUSTOMERS.length]!,
         products: lines,
@@ -168,8 +156,37 @@ export class OrdersSeeder implements Seeder {
       );
       placed += 1;
     }
-    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email}${existing ? '' : ` / ${password}`}`;
+    return `${placed} orders in every status; demo staff ${DEMO_STAFF.email}${password ? ` / ${password}` : ''}`;
   }
+}
+
+/**
+ * The demo staff member the demo's orders, bookings and payments are handled by: found, or made
+ * (with the published demo password outside production, a random one in a production demo, which
+ * is then answered to be printed once).
+ */
+export async function demoStaff(
+  moduleRef: ModuleRef,
+): Promise<{ principal: Principal; password: string | null }> {
+  const users = moduleRef.get(UsersService, { strict: false });
+  const existing = await users.findByEmail(DEMO_STAFF.email);
+  if (existing)
+    return {
+      principal: { id: existing._id, role: 'staff', fullName: existing.fullName },
+      password: null,
+    };
+  const config = moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
+  const password =
+    config.env === 'production'
+      ? `Demo#${randomBytes(9).toString('base64url')}`
+      : DEMO_STAFF.password;
+  const created = await users.createAccount({
+    ...DEMO_STAFF,
+    password,
+    phoneNumber: '0711000222',
+    role: 'staff',
+  });
+  return { principal: { id: created._id, role: 'staff', fullName: created.fullName }, password };
 }
 
 /** Moves a demo order's dates back in time (order, payment, shipping, delivery). */
