@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     BACKOFFICE_URL,
   };
   step(bin('nx'), ['run', '@spc/api:build', '--output-style=stream']);
-  step('node', ['api/dist/scripts/seed.js', '--if-empty'], apiEnv);
+  step('node', ['--import', 'tsx', 'tools/seed/seed.ts', '--if-empty'], apiEnv);
 
   run('tsc', bin('tsc'), [
     '-p',

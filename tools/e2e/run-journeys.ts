@@ -191,7 +191,7 @@ async function main(): Promise<void> {
         throw new Error('JOURNEYS_REUSE_BUILDS=1 but api/dist is missing: build the API first');
       console.log('[journeys] reusing api/dist (JOURNEYS_REUSE_BUILDS=1)');
     } else run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
-    run('node', ['api/dist/scripts/seed.js'], apiEnv);
+    run('node', ['--import', 'tsx', 'tools/seed/seed.ts'], apiEnv);
     children.push(
       spawn('node', ['api/dist/main.js'], { cwd: WORKSPACE_ROOT, env: apiEnv, stdio: 'inherit' }),
     );

@@ -102,7 +102,7 @@ async function startStack(): Promise<{ site: string; api: string; stop: () => Pr
       LOG_PRETTY: 'false',
     };
     run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
-    run('node', ['api/dist/scripts/seed.js', '--if-empty'], apiEnv);
+    run('node', ['--import', 'tsx', 'tools/seed/seed.ts', '--if-empty'], apiEnv);
     children.push(
       spawn('node', ['api/dist/main.js'], { cwd: WORKSPACE_ROOT, env: apiEnv, stdio: 'inherit' }),
     );
