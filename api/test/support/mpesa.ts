@@ -2,7 +2,7 @@
 import { freePort } from '../../../tools/db/launcher';
 import { startDarajaSimulator, type DarajaSimulator } from '../../../tools/mpesa/simulator';
 import { UNTHROTTLED } from './identity';
-import { createTestApp, type TestApp } from './test-app';
+import { createTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 /** Every payments route as the OpenAPI document names it (their access is tested in payments-mpesa). */
 export const PAYMENT_ROUTES = [
@@ -48,6 +48,7 @@ export interface MpesaTestApp {
 export async function createMpesaTestApp(
   name: string,
   env: Record<string, string> = {},
+  imports?: TestAppOptions['imports'],
 ): Promise<MpesaTestApp> {
   const sim = await startDarajaSimulator({
     consumerKey: MPESA_TEST_SETTINGS.MPESA_CONSUMER_KEY,
@@ -70,6 +71,7 @@ export async function createMpesaTestApp(
       PORT: String(port),
       ...env,
     },
+    imports,
   });
   await t.app.listen(port, '127.0.0.1');
   return {
