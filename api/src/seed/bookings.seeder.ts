@@ -309,7 +309,7 @@ export class BookingsSeeder implements Seeder {
   private readyOn(when: ReadyWhen, today: string): string {
     if ('inDays' in when) return addDays(today, when.inDays);
     const config = this.moduleRef.get<AppConfig>(APP_CONFIG, { strict: false });
-    // Growing batches are bookable from tomorrow; a season nearly over gives its next year's.
+    // A season's batch is three weeks off at least: a season nearly over gives next year's.
     const earliest = addDays(today, 21);
     let season = comingSeasons(config.bookings, today).find((s) => s.key === when.season)!;
     if (season.to < earliest)
