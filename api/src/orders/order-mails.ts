@@ -78,7 +78,8 @@ export class OrderMails implements OnModuleInit {
   ): void {
     this.queue.register(TEMPLATES[mail], async (queued: QueuedMail) => {
       const order = queued.orderId ? await this.orders.findAnyById(queued.orderId) : null;
-      return order ? build(order) : { skip: 'the order is gone' };
+      // A deleted order's e-mails go with it (one queued as it was deleted too).
+      return order ? build(order) : { gone: 'the order is gone' };
     });
   }
 }
