@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Logger } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import {
@@ -197,5 +198,56 @@ describe('the mail queue with a slow mail server, raced', () => {
     expect(await db.collection('mail_outbox').find({ orderId: order._id }).toArray()).toEqual([]);
     expect(await db.collection('mail_log').find({ orderId: order._id }).toArray()).toEqual([]);
     expect(await db.collection('mail_log').find({ to: buyer.email }).toArray()).toEqual([]);
+  });
+});
+
+describe('the mail queue when the mail server refuses a reset, quoting its link', () => {
+  let t: TestApp;
+  let smtp: SlowSmtp;
+
+  beforeAll(async () => {
+    // A spam filter that refuses a message with a link, quoting the line (as some do).
+    smtp = await startSlowSmtp(0, (data) => {
+      const line = data
+        .replace(/=\r?\n/g, '')
+        .split(/\r?\n/)
+        .find((l) => l.includes('http'));
+      return line ? `554 5.7.1 Message refused: ${line} is listed` : null;
+    });
+    t = await createTestApp({
+      name: 'mail_races_refused',
+      env: { ...UNTHROTTLED, SMTP_URL: smtp.url },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  it('keeps no working link in the queue or the logs', async () => {
+    const said: string[] = [];
+    const spies = (['log', 'warn', 'error'] as const).map((level) =>
+      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => {
+        said.push(args.map(String).join(' '));
+      }),
+    );
+    try {
+      const c = await registerCustomer(t);
+      await t.http().post('/api/auth/forgot/password').send({ email: c.user.email }).expect(200);
+      const record = await waitFor(
+        () => dbOf(t).collection('mail_outbox').findOne({ accountId: c.user._id }),
+        (r) => (r?.attempts as number) >= 1,
+        10_000,
+        50,
+      );
+      // It was refused, and will be tried again.
+      expect(record).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(record!.lastError).toContain('554');
+      expect(record!.lastError).not.toContain('resetPassword/');
+      expect(said.join('\n')).toContain('554');
+      expect(said.filter((l) => l.includes('resetPassword/'))).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A mail server for tests that speaks just enough SMTP for nodemailer and takes its time to accept
  * each message (`holdMs` after the message's last line), as a slow real one does. It keeps what it
- * was given: the envelope's recipients and the message, per message.
+ * accepted: the envelope's recipients and the message, per message.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -18,7 +18,14 @@ export interface SlowSmtp {
   close(): Promise<void>;
 }
 
-export async function startSlowSmtp(holdMs: number): Promise<SlowSmtp> {
+/**
+ * `refuse`: the server's answer to a message it refuses (a spam filter's "554 … <the line it
+ * disliked>"), or null to accept it.
+ */
+export async function startSlowSmtp(
+  holdMs: number,
+  refuse: (data: string) => string | null = () => null,
+): Promise<SlowSmtp> {
   const received: ReceivedMail[] = [];
   const sockets = new Set<Socket>();
   let held = 0;
@@ -47,6 +54,8 @@ export async function startSlowSmtp(holdMs: number): Promise<SlowSmtp> {
           to = [];
           setTimeout(() => {
             held--;
+            const refusal = refuse(data);
+            if (refusal) return reply(refusal);
             received.push(mail);
             reply('250 2.0.0 accepted');
           }, holdMs);
