@@ -60,6 +60,25 @@ export interface MailEvent {
  */
 export type MailOutcome = 'sent' | 'queued' | 'duplicate' | 'skipped' | 'lost';
 
+/**
+ * A failure's text without the message's link, nor the secret parts of it (a reset's code, a
+ * signature) quoted alone: a mail server's refusal may quote the line it disliked, and the queue
+ * keeps and logs the failure.
+ */
+function withoutLink(text: string, link: string | undefined): string {
+  if (!link) return text;
+  let out = text.split(link).join('[link]');
+  let secrets: string[] = [];
+  try {
+    const url = new URL(link);
+    secrets = [url.pathname.split('/').pop() ?? '', ...url.searchParams.values()];
+  } catch {
+    // Not a URL: the link itself is all there is to hide.
+  }
+  for (const secret of secrets) if (secret.length >= 16) out = out.split(secret).join('[secret]');
+  return out;
+}
+
 /** The record's owner as the mail log keeps it. */
 function ownerOf(mail: QueuedMail): MailFor {
   return mail.about
@@ -219,7 +238,7 @@ export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutd
         for: ownerOf(mail),
       });
     } catch (error) {
-      await this.failed(mail, (error as Error).message, clock);
+      await this.failed(mail, withoutLink((error as Error).message, content.link), clock);
       return 'queued';
     }
     // Its record gone, an erasure (or an order's delete) ran while it was sent, after the mail
