@@ -5,7 +5,7 @@
  * arrives with one working link, and once an erasure or a delete has answered, no record of the
  * queue or the mail log names what it erased.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
@@ -16,8 +16,10 @@ import {
   registerCustomer,
   signInAdmin,
   STRONG_PASSWORD,
+  uniqueEmail,
   UNTHROTTLED,
 } from './support/identity';
+import { MailQueue } from '../src/mail/mail-queue.service';
 import { decoded, outbox } from './support/mail';
 import { newPerson, personHits } from './support/personal-data';
 import { guest, placeOrder } from './support/shop';
@@ -86,6 +88,47 @@ describe('the mail queue, raced', () => {
       rounds.map(() => expect.stringMatching(/^[1-5] e-mail\(s\), 1 live link\(s\)$/)),
     );
   }, 120_000);
+
+  it("does not send an order's e-mail on retry to the address the order was corrected from", async () => {
+    const world = await createShopWorld(t);
+    const typo = guest();
+    // The mail server is down (the outbox folder cannot be made): the confirmation waits.
+    const folder = path.join(dataDir, 'outbox');
+    const kept = `${folder}.kept`;
+    await rename(folder, kept).catch(() => undefined);
+    await writeFile(folder, 'not a folder');
+    let order: { _id: string; purchaseNumber: string };
+    try {
+      const placed = await placeOrder(t, [{ _id: world.productId, quantity: 1 }], {
+        guestInfo: typo,
+      }).expect(201);
+      order = placed.body.order;
+      await waitFor(
+        () => dbOf(t).collection('mail_outbox').findOne({ orderId: order._id }),
+        (r) => (r?.attempts as number) >= 1,
+        10_000,
+        50,
+      );
+    } finally {
+      await rm(folder, { force: true });
+      await rename(kept, folder).catch(() => undefined);
+    }
+    // The customer mistyped someone else's address; the shop corrects it.
+    const corrected = uniqueEmail('corrected');
+    await t
+      .http()
+      .put(`/api/orders/update/${order._id}`)
+      .set(bearer(world.staff.accessToken))
+      .send({ guestInfo: { ...typo, email: corrected } })
+      .expect(200);
+    // The retry falls due.
+    await t.app.get(MailQueue).drain(new Date(Date.now() + 60 * 60_000));
+    const mails = outbox(dataDir).map(decoded);
+    expect(mails.filter((m) => m.includes(`To: ${typo.email}`))).toEqual([]);
+    expect(mails.filter((m) => m.includes(order.purchaseNumber))).toEqual(
+      mails.filter((m) => m.includes(`To: ${corrected}`)),
+    );
+  });
 
   it('keeps nothing naming an account deleted while resets for it are asked for', async () => {
     for (let round = 0; round < 3; round++) {
