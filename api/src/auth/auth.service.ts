@@ -105,9 +105,9 @@ export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
     });
   }
 
-  private async accountExistsMail(queued: QueuedMail): Promise<MailContent | { skip: string }> {
-    const user = queued.accountId ? await this.users.findById(queued.accountId) : null;
-    if (!user) return { skip: 'the account is gone' };
+  private async accountExistsMail(queued: QueuedMail): Promise<MailContent | { gone: string }> {
+    const user = await this.openAccount(queued);
+    if (!user) return { gone: 'the account is closed' };
     const site = this.resetSiteFor(user.role);
     return {
       subject: 'You already have a Seedling Propagation Centre account',
@@ -196,9 +196,12 @@ export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
    * link would go to an address that is no longer the account's), whose password was changed or
    * reset since (a retry would bring a working link after it), or asked for over an hour ago.
    */
-  private async resetMail(queued: QueuedMail): Promise<MailContent | { skip: string }> {
-    const user = queued.accountId ? await this.users.findById(queued.accountId) : null;
-    if (!user || !user.isActive) return { skip: 'the account is closed' };
+  private async resetMail(
+    queued: QueuedMail,
+  ): Promise<MailContent | { skip: string } | { gone: string }> {
+    const user = await this.openAccount(queued);
+    if (!user) return { gone: 'the account is closed' };
+    if (!user.isActive) return { skip: 'the account is deactivated' };
     if (canonicalEmail(user.email) !== queued.to) return { skip: "the account's address changed" };
     if ((await this.users.tokenVersion(user._id)) !== queued.params.tokenVersion)
       return { skip: 'the password was changed since' };
@@ -214,6 +217,15 @@ export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
         'If you did not ask for this, ignore this e-mail: your password stays as it is.\n\nSeedling Propagation Centre, Kiambu',
       link,
     };
+  }
+
+  /**
+   * The account a queued e-mail is for, unless it was closed (deleted): an e-mail queued while its
+   * erasure ran is not sent, and its record goes.
+   */
+  private async openAccount(queued: QueuedMail): Promise<UserView | null> {
+    if (!queued.accountId || (await this.users.isClosed(queued.accountId))) return null;
+    return this.users.findById(queued.accountId);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { PasswordReset } from './schemas/password-reset.schema';
 import { RefreshFamily } from './schemas/refresh-family.schema';
@@ -110,8 +110,14 @@ export class TokensRepository {
     return this.refreshTokens.findOne({ tokenHash }).lean<RefreshTokenRecord>();
   }
 
-  async insertReset(record: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
-    await this.resets.create({ ...record, usedAt: null });
+  /** Records a reset link; answers its record's id (ids grow with the time they were made). */
+  async insertReset(record: {
+    tokenHash: string;
+    userId: string;
+    expiresAt: Date;
+  }): Promise<string> {
+    const doc = await this.resets.create({ ...record, usedAt: null });
+    return String(doc._id);
   }
 
   async findLiveReset(tokenHash: string, now: Date): Promise<{ userId: string } | null> {
@@ -123,6 +129,14 @@ export class TokensRepository {
   /** Marks every unused reset link of the account as used. */
   async voidResets(userId: string, now: Date): Promise<void> {
     await this.resets.updateMany({ userId, usedAt: null }, { $set: { usedAt: now } });
+  }
+
+  /** Marks the account's unused reset links made before the one with this id as used. */
+  async voidResetsBefore(userId: string, id: string, now: Date): Promise<void> {
+    await this.resets.updateMany(
+      { userId, usedAt: null, _id: { $lt: new Types.ObjectId(id) } },
+      { $set: { usedAt: now } },
+    );
   }
 
   async markResetUsed(tokenHash: string, now: Date): Promise<void> {

@@ -112,15 +112,19 @@ export class TokensService {
     await this.tokens.voidResets(userId, now);
   }
 
-  /** A new reset link; any earlier one of the account stops working. */
+  /**
+   * A new reset link; any earlier one of the account stops working. Recorded first, then those
+   * made before it are voided: of links made at once (two e-mails sent together) the last one made
+   * works, never two (voiding all then recording left each one's record alive).
+   */
   async createResetCode(userId: string): Promise<string> {
-    await this.tokens.voidResets(userId, new Date());
     const code = opaqueToken();
-    await this.tokens.insertReset({
+    const id = await this.tokens.insertReset({
       tokenHash: sha256(code),
       userId,
       expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
     });
+    await this.tokens.voidResetsBefore(userId, id, new Date());
     return code;
   }
 

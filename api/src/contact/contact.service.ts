@@ -121,9 +121,10 @@ export class ContactService implements OnModuleInit {
   private async withMessage(
     queued: QueuedMail,
     build: (m: ContactMessageViewDto) => MailContent,
-  ): Promise<MailContent | { skip: string }> {
+  ): Promise<MailContent | { gone: string }> {
     const m = queued.ref ? await this.repo.findById(queued.ref) : null;
-    return m ? build(m) : { skip: 'the message is gone' };
+    // An erased message's e-mails go with it.
+    return m ? build(m) : { gone: 'the message is gone' };
   }
 
   private shopCopy(m: ContactMessageViewDto): MailContent {

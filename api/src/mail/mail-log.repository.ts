@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import type { Connection, mongo } from 'mongoose';
+import { Types, type Connection, type mongo } from 'mongoose';
 import { canonicalEmail } from '../common/identifiers';
 import { MAIL_LOG_COLLECTION, type MailLogRecord, type MailTemplate } from './mail-log';
 
@@ -41,8 +41,15 @@ export class MailLogRepository implements OnModuleInit {
         );
   }
 
-  async record(entry: MailLogRecord): Promise<void> {
-    await this.log().insertOne(entry);
+  /** Records a message sent; answers its record's id. */
+  async record(entry: MailLogRecord): Promise<string> {
+    const { insertedId } = await this.log().insertOne(entry);
+    return String(insertedId);
+  }
+
+  /** Deletes one record (the message's owner was erased while it was being sent). */
+  async remove(id: string): Promise<void> {
+    await this.log().deleteOne({ _id: new Types.ObjectId(id) } as mongo.Filter<MailLogRecord>);
   }
 
   /** The messages recorded for this account (its resets, its orders' messages), oldest first. */

@@ -105,12 +105,21 @@ export class MailOutboxRepository implements OnModuleInit {
     );
   }
 
-  /** Sent (whatever was decided of it meanwhile: it has left). */
-  async markSent(id: string, at: Date): Promise<void> {
-    await this.outbox().updateOne(
+  /**
+   * Sent (whatever was decided of it meanwhile: it has left). False when the record is gone: an
+   * erasure deleted it while it was being sent.
+   */
+  async markSent(id: string, at: Date): Promise<boolean> {
+    const res = await this.outbox().updateOne(
       { _id: id },
       { $set: { status: 'sent', sentAt: at, leaseUntil: at }, $inc: { attempts: 1 } },
     );
+    return res.matchedCount === 1;
+  }
+
+  /** Deletes one message (what it was for has been erased: nothing is kept of it). */
+  async remove(id: string): Promise<void> {
+    await this.outbox().deleteOne({ _id: id });
   }
 
   /** A failed attempt: due again at `nextTryAt`, or given up (`failed`) when null. */
@@ -136,15 +145,19 @@ export class MailOutboxRepository implements OnModuleInit {
     );
   }
 
-  /** Messages of this template for this account still waiting, but `id`: skipped, with why. */
-  async skipOthers(
+  /**
+   * Messages of this template for this account queued before `before` and still waiting: skipped,
+   * with why. Never a later one: of messages queued at once, each skipping the others, none would
+   * be sent.
+   */
+  async skipEarlier(
     template: MailTemplate,
     accountId: string,
-    id: string,
+    before: Date,
     why: string,
   ): Promise<number> {
     const res = await this.outbox().updateMany(
-      { accountId, template, status: 'pending', _id: { $ne: id } },
+      { accountId, template, status: 'pending', createdAt: { $lt: before } },
       { $set: { status: 'skipped', lastError: why } },
     );
     return res.modifiedCount;

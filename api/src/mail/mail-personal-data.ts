@@ -59,7 +59,9 @@ export class MailPersonalData implements PersonalDataOwner {
       // an order: anyone may type anyone's. The retention sweep forgets only the old orders'.
       emails: reason === 'retention' ? [] : subject.proven.emails,
     };
-    await this.log.eraseFor(person);
+    // The queue first: a message sent meanwhile finds its record gone and takes back its log
+    // record (see MailQueue), or was recorded before this erases the log.
     await this.queue.eraseFor(person);
+    await this.log.eraseFor(person);
   }
 }

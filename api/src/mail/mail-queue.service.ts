@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { canonicalEmail } from '../common/identifiers';
 import type { MailFor, MailTemplate } from './mail-log';
+import { MailLogRepository } from './mail-log.repository';
 import { MailOutboxRepository, type MailParams, type QueuedMail } from './mail-outbox.repository';
 import { MailService, type MailMessage } from './mail.service';
 
@@ -29,9 +30,13 @@ export type MailContent = Pick<MailMessage, 'subject' | 'text' | 'html' | 'link'
 
 /**
  * Makes a queued message's text from the records it refers to, when it is sent; `{ skip }` when
- * there is nothing to send any more (what it was about is gone), with why.
+ * there is nothing to send any more, with why; `{ gone }` when what it was for has been erased or
+ * deleted (a closed account, a deleted order): the message's record is deleted too, as the erasure
+ * would have (it may have been queued while the erasure ran).
  */
-export type MailBuilder = (mail: QueuedMail) => Promise<MailContent | { skip: string }>;
+export type MailBuilder = (
+  mail: QueuedMail,
+) => Promise<MailContent | { skip: string } | { gone: string }>;
 
 /** An e-mail to send for an event. */
 export interface MailEvent {
@@ -54,6 +59,25 @@ export interface MailEvent {
  * has a message (sent or on its way); `skipped`: nothing to send; `lost`: not even recorded.
  */
 export type MailOutcome = 'sent' | 'queued' | 'duplicate' | 'skipped' | 'lost';
+
+/**
+ * A failure's text without the message's link, nor the secret parts of it (a reset's code, a
+ * signature) quoted alone: a mail server's refusal may quote the line it disliked, and the queue
+ * keeps and logs the failure.
+ */
+function withoutLink(text: string, link: string | undefined): string {
+  if (!link) return text;
+  let out = text.split(link).join('[link]');
+  let secrets: string[] = [];
+  try {
+    const url = new URL(link);
+    secrets = [url.pathname.split('/').pop() ?? '', ...url.searchParams.values()];
+  } catch {
+    // Not a URL: the link itself is all there is to hide.
+  }
+  for (const secret of secrets) if (secret.length >= 16) out = out.split(secret).join('[secret]');
+  return out;
+}
 
 /** The record's owner as the mail log keeps it. */
 function ownerOf(mail: QueuedMail): MailFor {
@@ -81,6 +105,7 @@ export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutd
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly transport: MailService,
+    private readonly log: MailLogRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -166,10 +191,10 @@ export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutd
       });
       if (!inserted) return 'duplicate';
       if (event.onlyLatest && !shop && owner.accountId)
-        await this.outbox.skipOthers(
+        await this.outbox.skipEarlier(
           event.template,
           owner.accountId,
-          event.key,
+          now,
           'a later one of its kind was asked for',
         );
       const leased = await this.outbox.lease(now, LEASE_MS, event.key);
@@ -185,7 +210,7 @@ export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** One attempt at a leased message: made, sent and recorded, or its next try set. */
   private async attempt(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
-    let content: MailContent | { skip: string };
+    let content: MailContent | { skip: string } | { gone: string };
     try {
       const builder = this.builders.get(mail.template);
       if (!builder) throw new Error(`no builder for the template ${mail.template}`);
@@ -194,23 +219,33 @@ export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutd
       await this.failed(mail, `could not make it: ${(error as Error).message}`, clock);
       return 'queued';
     }
+    if ('gone' in content) {
+      await this.outbox.remove(mail._id);
+      this.logger.log(`The ${mail.template} e-mail ${mail._id} is not sent: ${content.gone}`);
+      return 'skipped';
+    }
     if ('skip' in content) {
       await this.outbox.markSkipped(mail._id, clock ?? new Date(), content.skip);
       this.logger.log(`The ${mail.template} e-mail ${mail._id} is not sent: ${content.skip}`);
       return 'skipped';
     }
+    let logged: string | null;
     try {
-      await this.transport.deliver({
+      logged = await this.transport.deliver({
         ...content,
         to: mail.to,
         template: mail.template,
         for: ownerOf(mail),
       });
     } catch (error) {
-      await this.failed(mail, (error as Error).message, clock);
+      await this.failed(mail, withoutLink((error as Error).message, content.link), clock);
       return 'queued';
     }
-    await this.outbox.markSent(mail._id, clock ?? new Date());
+    // Its record gone, an erasure (or an order's delete) ran while it was sent, after the mail
+    // log's record was written or before it (the erasure deletes the queue's records first): the
+    // log's record of it goes too.
+    if (!(await this.outbox.markSent(mail._id, clock ?? new Date())) && logged)
+      await this.log.remove(logged);
     return 'sent';
   }
 

@@ -85,9 +85,10 @@ export class MailService {
 
   /**
    * Sends (or files) the message and records it in the mail log; throws when the transport refuses
-   * it, with the reason's addresses masked (the mail queue keeps and logs it).
+   * it, with the reason's addresses masked (the mail queue keeps and logs it). Answers the mail
+   * log record's id (null when it could not be recorded).
    */
-  async deliver(message: MailMessage): Promise<void> {
+  async deliver(message: MailMessage): Promise<string | null> {
     // An outbox file is named when the message is sent: by time, then this process's count and a
     // random part, so two messages of one millisecond (or of two instances sharing the folder) never
     // share a name, and the names sort in sending order. `wx`: no file is ever overwritten.
@@ -116,18 +117,19 @@ export class MailService {
     } catch (error) {
       throw new Error(maskEmailsIn((error as Error).message));
     }
-    await this.record(message);
+    return this.record(message);
   }
 
   /**
    * Records the message sent and whom it was for (never its link, nor the text of a message that
    * carries one); a failure to record never fails the send.
    */
-  private async record(message: MailMessage): Promise<void> {
+  private async record(message: MailMessage): Promise<string | null> {
     try {
-      await this.log.record(mailLogRecord(message, new Date()));
+      return await this.log.record(mailLogRecord(message, new Date()));
     } catch (error) {
       this.logger.warn(`Could not record a sent e-mail: ${(error as Error).message}`);
+      return null;
     }
   }
 }

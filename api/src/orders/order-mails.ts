@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
+import { canonicalEmail } from '../common/identifiers';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MailTemplate } from '../mail/mail-log';
@@ -78,7 +79,13 @@ export class OrderMails implements OnModuleInit {
   ): void {
     this.queue.register(TEMPLATES[mail], async (queued: QueuedMail) => {
       const order = queued.orderId ? await this.orders.findAnyById(queued.orderId) : null;
-      return order ? build(order) : { skip: 'the order is gone' };
+      // A deleted order's e-mails go with it (one queued as it was deleted too).
+      if (!order) return { gone: 'the order is gone' };
+      // Its address corrected (or erased) since it was queued: the old one is no longer the
+      // customer's, and the message names their phone and address.
+      if (canonicalEmail(order.guestInfo.email) !== queued.to)
+        return { skip: "the order's address changed" };
+      return build(order);
     });
   }
 }

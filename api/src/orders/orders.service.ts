@@ -296,8 +296,9 @@ export class OrdersService {
       placement: this.placement,
       orders: this.orders,
       forgetMail: async (orderId) => {
-        await this.mailLog.eraseFor({ orderIds: [orderId] });
+        // The queue first, as an erasure does (a message sent meanwhile takes back its log record).
         await this.mailQueue.forget({ orderIds: [orderId] });
+        await this.mailLog.eraseFor({ orderIds: [orderId] });
       },
     };
     step.access?.(ctx);

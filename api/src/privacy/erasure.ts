@@ -107,32 +107,32 @@ export class Erasure implements AccountErasure {
         : ERASURE_MESSAGES.openOrdersOfCustomer,
     );
     await this.owners.erase(subject, reason);
-    // An order placed while the erasure ran (the session still open a moment): erased as well,
-    // its contacts are the person's; the shop settles it like any order without a contact.
+    // Once more, now that the account is closed: what was written for the person while the first
+    // pass ran goes too (an e-mail queued, by a reset asked for a moment before the account closed,
+    // after its owner had erased the queue), as does an order placed meanwhile (the session still
+    // open a moment), whose contacts are the person's. Nothing is written for a closed account.
     const late = (await this.orders.ofAccount(user._id)).filter(
       (o) => !subject.orderIds.includes(o._id),
     );
-    if (late.length) {
-      const more = this.subjectOfOrders(late);
-      await this.owners.erase(
-        {
-          ...subject,
-          orderIds: [...subject.orderIds, ...more.orderIds],
-          purchaseNumbers: [...subject.purchaseNumbers, ...more.purchaseNumbers],
-          phones: unique([...subject.phones, ...more.phones]),
-          emails: unique([...subject.emails, ...more.emails]),
-          names: unique([...subject.names, ...more.names]),
-        },
-        reason,
-      );
-      // Unpaid and open: cancelled by the shop, their stock back (a paid one is the shop's to
-      // settle, as any order without a contact).
-      // (One still being placed is undone by its placement: its account is closed.)
-      for (const o of late.filter((x) => x.placement === 'placed'))
-        await this.ordersService
-          .run(ORDER_STEPS.accountClosed, SHOP_ACTOR, o._id, undefined)
-          .catch(() => undefined);
-    }
+    const more = this.subjectOfOrders(late);
+    await this.owners.erase(
+      {
+        ...subject,
+        orderIds: [...subject.orderIds, ...more.orderIds],
+        purchaseNumbers: [...subject.purchaseNumbers, ...more.purchaseNumbers],
+        phones: unique([...subject.phones, ...more.phones]),
+        emails: unique([...subject.emails, ...more.emails]),
+        names: unique([...subject.names, ...more.names]),
+      },
+      reason,
+    );
+    // Unpaid and open: cancelled by the shop, their stock back (a paid one is the shop's to
+    // settle, as any order without a contact).
+    // (One still being placed is undone by its placement: its account is closed.)
+    for (const o of late.filter((x) => x.placement === 'placed'))
+      await this.ordersService
+        .run(ORDER_STEPS.accountClosed, SHOP_ACTOR, o._id, undefined)
+        .catch(() => undefined);
     return orders.length + late.length;
   }
 
