@@ -68,7 +68,13 @@ describe('the mail queue', () => {
     const [, url, code] = link;
     expect(code!.length).toBeGreaterThan(20);
 
-    const records = await queue().find({ accountId: c.user._id }).toArray();
+    // The file is written by the transport a moment before the record is marked sent.
+    const records = await waitFor(
+      () => queue().find({ accountId: c.user._id }).toArray(),
+      (list) => list.every((r) => r.status === 'sent'),
+      10_000,
+      100,
+    );
     expect(records).toEqual([
       expect.objectContaining({
         template: 'password-reset',
