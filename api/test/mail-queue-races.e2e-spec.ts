@@ -20,6 +20,8 @@ import {
   UNTHROTTLED,
 } from './support/identity';
 import { MailQueue } from '../src/mail/mail-queue.service';
+import { OrderBookings } from '../src/orders/order-bookings';
+import { OrderMails } from '../src/orders/order-mails';
 import { decoded, outbox } from './support/mail';
 import { newPerson, personHits } from './support/personal-data';
 import { guest, placeOrder } from './support/shop';
@@ -128,6 +130,34 @@ describe('the mail queue, raced', () => {
     expect(mails.filter((m) => m.includes(order.purchaseNumber))).toEqual(
       mails.filter((m) => m.includes(`To: ${corrected}`)),
     );
+  });
+
+  it('keeps nothing naming an account deleted while an event of its order, read before, is being mailed', async () => {
+    const world = await createShopWorld(t);
+    const p = newPerson();
+    const c = await registerCustomer(t, {
+      fullName: p.name,
+      email: p.email,
+      phoneNumber: p.phone,
+    });
+    const placed = await placeOrder(t, [{ _id: world.productId, quantity: 1 }], {
+      token: c.accessToken,
+      guestInfo: { ...guest(), fullName: p.name, email: p.email, phoneNumber: p.phone },
+    }).expect(201);
+    const id = (placed.body.order as { _id: string })._id;
+    await t.http().patch(`/api/orders/cancel/${id}`).set(bearer(c.accessToken)).expect(200);
+    // A step read the order (its e-mail to the customer's address) just before the deletion ran,
+    // and queues its e-mail just after.
+    const readBefore = (await t.app.get(OrderBookings).find(id))!;
+    await dbOf(t).collection('mail_outbox').deleteMany({ orderId: id });
+    await t
+      .http()
+      .post('/api/users/profile/delete')
+      .set(bearer(c.accessToken))
+      .send({ password: STRONG_PASSWORD })
+      .expect(200);
+    expect(await t.app.get(OrderMails).send('confirmation', readBefore)).not.toBe('sent');
+    expect(await personHits(dbOf(t), p)).toEqual([]);
   });
 
   it('keeps nothing naming an account deleted while resets for it are asked for', async () => {

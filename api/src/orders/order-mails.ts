@@ -79,8 +79,10 @@ export class OrderMails implements OnModuleInit {
   ): void {
     this.queue.register(TEMPLATES[mail], async (queued: QueuedMail) => {
       const order = queued.orderId ? await this.orders.findAnyById(queued.orderId) : null;
-      // A deleted order's e-mails go with it (one queued as it was deleted too).
+      // A deleted order's e-mails go with it (one queued as it was deleted too), as an erased
+      // one's do (its address is gone: one queued from the order as read before its erasure).
       if (!order) return { gone: 'the order is gone' };
+      if (!order.guestInfo.email) return { gone: 'the order was erased' };
       // Its address corrected (or erased) since it was queued: the old one is no longer the
       // customer's, and the message names their phone and address.
       if (canonicalEmail(order.guestInfo.email) !== queued.to)
