@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { REFUND_MESSAGES } from '@spc/shared-contracts';
+import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor } from '../common/principal';
 import { MoneyLedgerService, type MoneyEntryView } from '../money/money-ledger.service';
 import type { RefundDto } from './dto/order.dto';
@@ -123,23 +124,29 @@ export class OrderMoney {
     );
     const first = entries[0];
     if (!first) return;
-    await this.refunds.updateOne(
-      { orderId: first.orderId },
-      {
-        $setOnInsert: {
-          orderId: first.orderId,
-          purchaseNumber: first.purchaseNumber ?? '',
-          method: entries.every((e) => e.kind === 'cash') ? 'Cash' : 'Mpesa',
-          amount: entries.reduce((n, e) => n + e.amount, 0),
-          reference: entries.find((e) => e.reference)?.reference ?? '',
-          sendByMpesa: entries.some((e) => e.send),
-          refundedById: first.byId,
-          refundedByName: first.byName,
-          refundedAt: first.at,
+    // Two finishers at once (the step's own and a reconciler's): one inserts, the other's upsert
+    // meets the unique index, the line being written either way.
+    await this.refunds
+      .updateOne(
+        { orderId: first.orderId },
+        {
+          $setOnInsert: {
+            orderId: first.orderId,
+            purchaseNumber: first.purchaseNumber ?? '',
+            method: entries.every((e) => e.kind === 'cash') ? 'Cash' : 'Mpesa',
+            amount: entries.reduce((n, e) => n + e.amount, 0),
+            reference: entries.find((e) => e.reference)?.reference ?? '',
+            sendByMpesa: entries.some((e) => e.send),
+            refundedById: first.byId,
+            refundedByName: first.byName,
+            refundedAt: first.at,
+          },
         },
-      },
-      { upsert: true },
-    );
+        { upsert: true },
+      )
+      .catch((error: unknown) => {
+        if (!isDuplicateKeyError(error)) throw error;
+      });
   }
 
   /** An order's money from its entries; a customer's view names no staff and no numbers. */
