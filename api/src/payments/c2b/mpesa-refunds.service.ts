@@ -18,6 +18,8 @@ import { C2bPayment, MpesaRefund } from './c2b.schemas';
 import type { DarajaResult } from './daraja-messages';
 
 /** A refund claimed for sending this long ago without Daraja's answer is sent again. */
+/** How often (every 250 ms) a result naming no known refund looks again while one is being sent. */
+const RESULT_WAIT_TRIES = 20;
 const STALE_SENDING_MS = 60_000;
 
 export type NewRefund = Pick<
@@ -197,11 +199,19 @@ export class MpesaRefundsService {
   /** Daraja's result for a reversal or B2C payment: sent or failed, once. */
   async onResult(result: DarajaResult, quietIfUnknown = false): Promise<void> {
     const ids = [result.originatorConversationId, result.conversationId].filter(Boolean);
-    const refund = await this.refunds
-      .findOne({
-        $or: [{ originatorConversationId: { $in: ids } }, { conversationId: { $in: ids } }],
-      })
-      .lean<MpesaRefund>();
+    const find = () =>
+      this.refunds
+        .findOne({
+          $or: [{ originatorConversationId: { $in: ids } }, { conversationId: { $in: ids } }],
+        })
+        .lean<MpesaRefund>();
+    let refund = await find();
+    // A reversal is known by Daraja's ids only once its answer is written: a result that comes
+    // back before (a busy database) waits for it a few seconds, or the refund would stay pending.
+    for (let i = 0; !refund && i < RESULT_WAIT_TRIES && (await this.anySending()); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      refund = await find();
+    }
     if (!refund) {
       if (quietIfUnknown) return;
       await this.audit.record(
@@ -218,6 +228,11 @@ export class MpesaRefundsService {
       transactionId: result.transactionId,
       from: 'pending',
     });
+  }
+
+  /** Whether a request is on its way to Daraja (its answer, with Daraja's ids, not yet written). */
+  private async anySending(): Promise<boolean> {
+    return !!(await this.refunds.exists({ status: 'sending' }));
   }
 
   /**
