@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsMongoId, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsMongoId,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   BATCH_LIMITS,
   BATCH_STATUSES,
@@ -92,6 +102,7 @@ export class BatchLossDto {
   @ApiProperty({ maxLength: BATCH_LIMITS.noteMaxLength, example: 'damping off' })
   @Transform(trimmed)
   @IsString({ message: 'Say what happened in the note' })
+  @IsNotEmpty({ message: 'Say what happened in the note' })
   @MaxLength(BATCH_LIMITS.noteMaxLength, { message: NOTE_MESSAGE })
   note!: string;
 }
@@ -101,6 +112,7 @@ export class FailBatchDto {
   @ApiProperty({ maxLength: BATCH_LIMITS.noteMaxLength, example: 'hail' })
   @Transform(trimmed)
   @IsString({ message: 'Say why the batch failed in the note' })
+  @IsNotEmpty({ message: 'Say why the batch failed in the note' })
   @MaxLength(BATCH_LIMITS.noteMaxLength, { message: NOTE_MESSAGE })
   note!: string;
 }
