@@ -3,6 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import { canonicalEmail } from '../common/identifiers';
 import { isDuplicateKeyError } from '../common/mongo-errors';
+import { leaseDue } from '../common/outbox-lease';
 import type { MailTemplate } from './mail-log';
 
 export const MAIL_OUTBOX_COLLECTION = 'mail_outbox';
@@ -93,16 +94,7 @@ export class MailOutboxRepository implements OnModuleInit {
    * lets exactly one API instance have it, so two instances never send it at once.
    */
   lease(now: Date, leaseMs: number, id?: string): Promise<QueuedMail | null> {
-    return this.outbox().findOneAndUpdate(
-      {
-        ...(id ? { _id: id } : {}),
-        status: 'pending',
-        nextTryAt: { $lte: now },
-        leaseUntil: { $lte: now },
-      },
-      { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
-      { sort: { nextTryAt: 1 }, returnDocument: 'after' },
-    );
+    return leaseDue(this.outbox(), now, leaseMs, id);
   }
 
   /**

@@ -3,6 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { OrderSmsEvent } from '@spc/shared-contracts';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
+import { leaseDue } from '../common/outbox-lease';
 
 /** `pending`: due a (re)try at `nextTryAt`; `sent`: the gateway took it; `failed`: given up; `skipped`: not sent (the customer turned SMS off, or no mobile number). */
 export type SmsStatus = 'pending' | 'sent' | 'failed' | 'skipped';
@@ -63,16 +64,7 @@ export class SmsOutboxRepository implements OnModuleInit {
    * lets exactly one API instance have it, so two instances never send it twice at once.
    */
   async lease(now: Date, leaseMs: number, id?: string): Promise<SmsRecord | null> {
-    return this.outbox().findOneAndUpdate(
-      {
-        ...(id ? { _id: id } : {}),
-        status: 'pending',
-        nextTryAt: { $lte: now },
-        leaseUntil: { $lte: now },
-      },
-      { $set: { leaseUntil: new Date(now.getTime() + leaseMs) } },
-      { sort: { nextTryAt: 1 }, returnDocument: 'after' },
-    );
+    return leaseDue(this.outbox(), now, leaseMs, id);
   }
 
   async markSent(id: string, at: Date, gatewayId: string, gatewayStatus: string): Promise<void> {
