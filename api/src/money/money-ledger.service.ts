@@ -8,7 +8,12 @@ import {
   type MoneyEntryRecord,
   type NewMoneyEntry,
 } from './money-ledger.repository';
-import type { MoneyEntry, MoneyInKind, MoneyOutKind } from './schemas/money-entry.schema';
+import type {
+  MoneyEntry,
+  MoneyEntryState,
+  MoneyInKind,
+  MoneyOutKind,
+} from './schemas/money-entry.schema';
 
 /** The most one M-Pesa transaction can carry; a paybill amount above it is not believed. */
 export const MPESA_CEILING_KES = MPESA_MAX_AMOUNT_KES;
@@ -247,7 +252,7 @@ export class MoneyLedgerService {
       });
       const ok =
         written.state === 'new' &&
-        (await this.ledger.takeReturn(p.of._id, outId, p.amount, [p.of.state]));
+        (await this.ledger.takeReturn(p.of._id, outId, p.amount, returnableFrom(p.of.state)));
       if (!ok) {
         if (written.state === 'new') await this.ledger.remove(outId, 'claiming');
         await this.abandonOut(taken.map((t) => t.outId));
@@ -299,4 +304,12 @@ export class MoneyLedgerService {
       split: e.split ?? null,
     };
   }
+}
+
+/**
+ * The states an incoming entry read as `state` may be taken back from: a claim its order took may
+ * be marked credited meanwhile (the credit's last step), which is the same money on the same order.
+ */
+function returnableFrom(state: MoneyEntryState): MoneyEntryState[] {
+  return state === 'claimed' ? ['claimed', 'credited'] : [state];
 }
