@@ -301,6 +301,22 @@ describe('batches and bookings', () => {
     await expectBalanced();
   });
 
+  it("refuses a loss whose reason is null or not one of the form's, changing nothing (fuzz)", async () => {
+    const product = await world.createProduct({ quantity: 5, price: 100 });
+    const batch = await newBatch(product._id, 100);
+    for (const reason of [null, 'stolen', 7, '']) {
+      const res = await t
+        .http()
+        .post(`/api/batches/${batch._id}/losses`)
+        .set(staff())
+        .send({ quantity: 20, note: 'damping off', reason });
+      expect({ reason, status: res.status }).toEqual({ reason, status: 400 });
+    }
+    const res = await t.http().get(`/api/batches/${batch._id}`).set(staff()).expect(200);
+    expect(res.body.batch ?? res.body).toEqual(expect.objectContaining({ lost: 0, quantity: 100 }));
+    await expectBalanced();
+  });
+
   it('moves seedlings through the ledger on losses, ready and fail, summing to stock and to each batch', async () => {
     const product = await world.createProduct({ quantity: 5, price: 100 });
     const batch = await newBatch(product._id, 100);

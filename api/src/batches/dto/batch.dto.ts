@@ -10,6 +10,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
 } from 'class-validator';
 import {
   BATCH_LIMITS,
@@ -95,7 +96,8 @@ export class BatchLossDto {
   quantity!: number;
 
   @ApiPropertyOptional({ enum: LOSS_REASONS, default: 'died' })
-  @IsOptional()
+  // Left out, it is 'died'; given (null included), it must be one of the form's reasons.
+  @ValidateIf((_, value) => value !== undefined)
   @IsIn(LOSS_REASONS, { message: STOCK_MESSAGES.lossReason })
   reason?: LossReason;
 
