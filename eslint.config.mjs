@@ -53,7 +53,7 @@ const API_FLOORS = [
   ['common'],
   // Services every module uses: files, e-mail, the audit trail, places.
   ['storage', 'mail', 'audit', 'locations'],
-  // Data owners nothing below depends on: accounts and the money ledger.
+  // Accounts and the money ledger: data the floors above build on.
   ['users', 'money'],
   // The shop's own data and the routes on it.
   ['auth', 'staff', 'catalog', 'inventory', 'delivery', 'contact', 'site', 'health'],
