@@ -40,6 +40,77 @@ const noCrossFeatureImports = {
   },
 };
 
+/**
+ * The API's floors, bottom first: a module (a folder of api/src; `app` is the files directly in it,
+ * the wiring) imports from its own floor and the floors below, never from a floor above. What two
+ * floors share goes down to the lower one. A new folder is placed here before it can be imported
+ * or import anything. The table is the rule: there is no list of exceptions.
+ */
+const API_FLOORS = [
+  // Settings, read once from the environment.
+  ['config'],
+  // The shared mechanisms: the shop clock, quotas, leases, validation, personal keys, the scheduler.
+  ['common'],
+  // Services every module uses: files, e-mail, the audit trail, places.
+  ['storage', 'mail', 'audit', 'locations'],
+  // Accounts and the money ledger: data the floors above build on.
+  ['users', 'money'],
+  // The shop's own data and the routes on it.
+  ['auth', 'staff', 'catalog', 'inventory', 'delivery', 'contact', 'site', 'health'],
+  // Selling: orders, bookings and their batches, and the text messages about them.
+  ['orders', 'batches', 'bookings', 'sms'],
+  // Money coming in: M-Pesa Express, the paybill, refunds.
+  ['payments'],
+  // What reads across the shop: reports, customers' data (export, erasure).
+  ['reports', 'privacy'],
+  // Wiring and the things run by hand.
+  ['app', 'seed', 'scripts'],
+];
+
+/** An api/src import that runs up the floors of API_FLOORS. */
+const apiFloors = {
+  meta: {
+    type: 'problem',
+    messages: {
+      upward:
+        "'{{from}}' (floor {{fromFloor}}) imports from '{{to}}' (floor {{toFloor}}), a floor above it; move what they share down (API_FLOORS, eslint.config.mjs).",
+      unplaced:
+        "The API module '{{module}}' has no floor: add it to API_FLOORS (eslint.config.mjs).",
+    },
+    schema: [],
+  },
+  create(context) {
+    const SRC = /[\\/]api[\\/]src[\\/](.*)$/;
+    const moduleOf = (file) => {
+      const rest = SRC.exec(file)?.[1];
+      if (rest === undefined) return undefined;
+      const parts = rest.split(/[\\/]/);
+      return parts.length > 1 ? parts[0] : 'app';
+    };
+    const floorOf = (module) => API_FLOORS.findIndex((floor) => floor.includes(module));
+    const from = moduleOf(context.filename);
+    if (!from) return {};
+    const fromFloor = floorOf(from);
+    const check = (node) => {
+      const source = node?.source?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const to = moduleOf(path.resolve(path.dirname(context.filename), source));
+      if (!to || to === from) return;
+      const toFloor = floorOf(to);
+      for (const module of [from, to].filter((m) => floorOf(m) < 0))
+        context.report({ node, messageId: 'unplaced', data: { module } });
+      if (fromFloor >= 0 && toFloor > fromFloor)
+        context.report({ node, messageId: 'upward', data: { from, fromFloor, to, toFloor } });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
 /** A limit is claimed in the step it limits, never counted then compared (see below). */
 const QUOTA_RULE = ['left', 'right'].map((side) => ({
   selector: `BinaryExpression[operator=/^[<>]=?$/][${side}.type='AwaitExpression'][${side}.argument.callee.property.name=/^count/][${side === 'left' ? 'right' : 'left'}.value!=0]`,
@@ -116,6 +187,12 @@ export default tseslint.config(
     // elsewhere (issue 39: a module that stores personal data declares it, exports and erases it).
     files: ['api/src/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...QUOTA_RULE, RAW_COLLECTION_RULE] },
+  },
+  {
+    // The API's modules stand on floors (API_FLOORS above): an import never runs up a floor.
+    files: ['api/src/**/*.ts'],
+    plugins: { api: { rules: { floors: apiFloors } } },
+    rules: { 'api/floors': 'error' },
   },
   {
     // Where a raw collection is right: repositories and stores (each owns its collections),

@@ -3,7 +3,7 @@
  * which range. The orders CSV and the audit trail's CSV by their filters, an order's receipt or
  * delivery note PDF when staff or an admin open it (a customer's own documents are theirs).
  */
-import { shopDay } from '../src/reports/shop-time';
+import { shopDay } from '../src/common/shop-clock';
 import { describeAuditActivity } from '@spc/shared-contracts';
 import {
   bearer,

@@ -13,7 +13,7 @@ import { BatchesRepository } from '../src/batches/batches.repository';
 import { BatchesService } from '../src/batches/batches.service';
 import { OrderExpiry } from '../src/orders/order-expiry.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
-import { addDays, shopDay } from '../src/reports/shop-time';
+import { addDays, shopDay } from '../src/common/shop-clock';
 import type request from 'supertest';
 import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
 import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';

@@ -12,7 +12,7 @@ import { BookingLifeService } from '../src/bookings/booking-life.service';
 import { BatchesService } from '../src/batches/batches.service';
 import { OrderBookings } from '../src/orders/order-bookings';
 import { OrdersService } from '../src/orders/orders.service';
-import { addDays, shopDay } from '../src/reports/shop-time';
+import { addDays, shopDay } from '../src/common/shop-clock';
 import { BOOKING_ROUTES } from './support/bookings';
 import { bearer, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';

@@ -14,7 +14,7 @@ import { BookingLifeService } from '../src/bookings/booking-life.service';
 import type { Actor } from '../src/common/principal';
 import { MoneyLedgerService } from '../src/money/money-ledger.service';
 import { OrderReconciler } from '../src/orders/order-reconciler';
-import { addDays, shopDay } from '../src/reports/shop-time';
+import { addDays, shopDay } from '../src/common/shop-clock';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, MPESA_TEST_SETTINGS, type MpesaTestApp } from './support/mpesa';
 import { DELIVERY, placeOrder } from './support/shop';

@@ -4,7 +4,7 @@
  */
 import { Types } from 'mongoose';
 import { BULK_ORDERS_MAX } from '@spc/shared-contracts';
-import { shopDay, addDays } from '../src/reports/shop-time';
+import { shopDay, addDays } from '../src/common/shop-clock';
 import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
 import { DELIVERY, placeOrder, stockOf } from './support/shop';
 import { createShopWorld } from './support/shop-world';

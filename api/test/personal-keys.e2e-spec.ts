@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Db } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { migratePersonalKeys } from '../src/common/migrations/personal-keys.migration';
+import { migratePersonalKeys } from '../src/privacy/migrations/personal-keys.migration';
 import { personalKeys } from '../src/common/personal-key';
 import { QUOTA_COLLECTION } from '../src/common/quota';
 import { RATE_LIMIT_COLLECTION } from '../src/common/rate-limit.store';

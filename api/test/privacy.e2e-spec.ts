@@ -11,7 +11,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { freePort, withDatabaseName } from '../../tools/db/launcher';
 import { RetentionSweep } from '../src/privacy/retention-sweep';
-import { shopDay } from '../src/reports/shop-time';
+import { shopDay } from '../src/common/shop-clock';
 import { ApiProcess, assertBuilt, PRODUCTION_ENV } from './support/api-process';
 import { bearer, registerCustomer, signIn, signInAdmin, type Session } from './support/identity';
 import { createCategory, createProduct, guest, placeOrder } from './support/shop';

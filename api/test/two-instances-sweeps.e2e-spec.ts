@@ -18,7 +18,7 @@ import { InventoryService } from '../src/inventory/inventory.service';
 import { OrderBookings } from '../src/orders/order-bookings';
 import { OrderReconciler } from '../src/orders/order-reconciler';
 import { OrderStock } from '../src/orders/order-stock';
-import { addDays, shopDay } from '../src/reports/shop-time';
+import { addDays, shopDay } from '../src/common/shop-clock';
 import { bearer, UNTHROTTLED } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { DELIVERY, guest, placeOrder } from './support/shop';

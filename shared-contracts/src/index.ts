@@ -25,3 +25,4 @@ export * from './sale-units';
 export * from './sale-units-form';
 export * from './bookings';
 export * from './batch-forms';
+export * from './shop-clock';

@@ -1,7 +1,7 @@
 /**
  * Do multi-document transactions work on this server, and how does a placement as one transaction
  * compare with the saga's writes under contention on ONE hot product? The figures behind the
- * README's "Order placement: round trips". The driver alone (no API): WORKERS concurrent
+ * "Order placement: round trips" in docs/benchmarks.md. The driver alone (no API): WORKERS concurrent
  * placements of one seedling of one product for SECONDS, twice each way; prints whether a
  * transaction commits and aborts, then orders/s, p50/p99 ms, retries (write conflicts), failures
  * and commands per order placed. Needs a server advertising a replica set, e.g.

@@ -8,7 +8,7 @@ import {
 } from '@spc/shared-contracts';
 import { pageRequest } from '../common/pagination';
 import type { Actor, Principal } from '../common/principal';
-import { addDays, startOfShopDay } from '../reports/shop-time';
+import { addDays, startOfShopDay } from '../common/shop-clock';
 import { AuditRepository, type AuditFilter } from './audit.repository';
 import type {
   AuditFilterDto,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { DEV_ADMIN, type AppConfig } from '../config/app-config';
+import type { AppConfig } from '../config/app-config';
+import { DEV_ADMIN } from '../config/production-rules';
 import { APP_CONFIG } from '../config/config.module';
 import { maskEmail } from '../mail/mail-log';
 import { UsersService } from '../users/users.service';

@@ -23,7 +23,7 @@ import type { Actor, Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
-import { shopDay } from '../reports/shop-time';
+import { shopDay } from '../common/shop-clock';
 import { BatchesRepository, batchLedgerKey, type BatchRecord } from './batches.repository';
 import { comingSeasons } from './seasons';
 

@@ -1,6 +1,6 @@
 import { SEASON_NAMES, type SeasonKey } from '@spc/shared-contracts';
 import type { AppConfig } from '../config/app-config';
-import { addDays } from '../reports/shop-time';
+import { addDays } from '../common/shop-clock';
 
 /** A season's coming occurrence: its days, and the ready days that count as "for" it. */
 export interface ComingSeason {

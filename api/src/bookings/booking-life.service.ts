@@ -18,7 +18,7 @@ import { OrderMails } from '../orders/order-mails';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
-import { addDays, shopDay } from '../reports/shop-time';
+import { addDays, shopDay } from '../common/shop-clock';
 import { SmsService } from '../sms/sms.service';
 import { RELEASE_BOOKING } from './booking-steps';
 

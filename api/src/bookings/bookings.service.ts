@@ -15,7 +15,7 @@ import { OrderBookings } from '../orders/order-bookings';
 import { OrderCredits } from '../orders/order-credits';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
-import { balancesDueBy } from '../reports/shop-time';
+import { balancesDueBy } from '../common/shop-clock';
 import { SmsService } from '../sms/sms.service';
 import { REFUND_BOOKING } from './booking-steps';
 import type {

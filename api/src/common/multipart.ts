@@ -6,7 +6,9 @@ import {
 } from '@nestjs/common';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { IMAGE_TOO_LARGE_MESSAGE } from '../storage/image.service';
+import { LIMITS } from '@spc/shared-contracts';
+
+export const IMAGE_TOO_LARGE_MESSAGE = `Images must be at most ${LIMITS.imageMaxBytes / (1024 * 1024)} MB`;
 
 export interface MultipartForm {
   fields: Record<string, string>;

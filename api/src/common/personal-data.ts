@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { UserView } from '../users/user.types';
 import { DiscoveryService } from '@nestjs/core';
 
 /**
@@ -62,8 +61,8 @@ export const OwnsPersonalData = DiscoveryService.createDecorator<void>();
  * at call time: privacy builds on users, so users cannot import it).
  */
 export const ACCOUNT_ERASURE = Symbol('AccountErasure');
-export interface AccountErasure {
-  eraseAccount(user: UserView, reason: 'account-deleted' | 'admin-deleted'): Promise<number>;
+export interface AccountErasure<User> {
+  eraseAccount(user: User, reason: 'account-deleted' | 'admin-deleted'): Promise<number>;
 }
 
 /** What an erased person is shown as wherever a name stood. */

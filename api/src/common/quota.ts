@@ -4,7 +4,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { addDays, shopDay, startOfShopDay } from '../reports/shop-time';
+import { addDays, shopDay, startOfShopDay } from './shop-clock';
 import { isDuplicateKeyError } from './mongo-errors';
 import { personalKeys, type PersonalKey } from './personal-key';
 

@@ -5,7 +5,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { singleLine } from '../mail/mail-text';
+import { singleLine } from './single-line';
 import { canonicalEmail } from './identifiers';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {

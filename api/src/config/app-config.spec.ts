@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, WEAK_SECRET_WORDS, weakSecret } from './app-config';
+import { ConfigError, loadConfig } from './app-config';
+import { WEAK_SECRET_WORDS, weakSecret } from './production-rules';
 
 const productionEnv = {
   NODE_ENV: 'production',

@@ -12,7 +12,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { QueuedMail } from '../mail/mail-outbox.repository';
 import { MailQueue, type MailContent } from '../mail/mail-queue.service';
-import { shopDayAndHour } from '../reports/shop-time';
+import { shopDayAndHour } from '../common/shop-clock';
 import { UsersService } from '../users/users.service';
 import { StockService, type LowStockItem } from './stock.service';
 

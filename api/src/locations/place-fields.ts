@@ -11,7 +11,7 @@ import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
 import { TEXT_LIMITS, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
 import { findCounty, findSubCounty, type County } from '@spc/shared-contracts/locations';
-import { singleLine } from '../mail/mail-text';
+import { singleLine } from '../common/single-line';
 
 const MAX = TEXT_LIMITS.county;
 const quoted = (text: string) => singleLine(text).slice(0, 60);

@@ -8,6 +8,7 @@ import {
   type MoneyEntryRecord,
   type NewMoneyEntry,
 } from './money-ledger.repository';
+import { MoneyPayersRepository } from './money-payers.repository';
 import type {
   MoneyEntry,
   MoneyEntryState,
@@ -77,11 +78,14 @@ const actorFields = (actor: Actor) => ({
  */
 @Injectable()
 export class MoneyLedgerService {
-  constructor(private readonly ledger: MoneyLedgerRepository) {}
+  constructor(
+    private readonly ledger: MoneyLedgerRepository,
+    private readonly payers: MoneyPayersRepository,
+  ) {}
 
   /** Forgets the numbers of erased payers whose paybacks have all been sent (issue 39). */
   forgetSettledPayers(): Promise<number> {
-    return this.ledger.forgetSettledPayers();
+    return this.payers.forgetSettledPayers();
   }
 
   /** A new incoming entry's id: its code's where it has one, so a replay finds it. */

@@ -6,7 +6,7 @@ import {
   type DataSubject,
   type PersonalDataOwner,
 } from '../common/personal-data';
-import { MoneyLedgerRepository } from './money-ledger.repository';
+import { MoneyPayersRepository } from './money-payers.repository';
 
 /**
  * The money ledger keeps the number M-Pesa named as the payer of each payment. Exported: the
@@ -22,7 +22,7 @@ export class MoneyPersonalData implements PersonalDataOwner {
       'the number that paid each M-Pesa payment (kept until money owed back is sent), the clerk who recorded it',
   };
 
-  constructor(private readonly entries: MoneyLedgerRepository) {}
+  constructor(private readonly entries: MoneyPayersRepository) {}
 
   async export(subject: DataSubject): Promise<Record<string, unknown>> {
     if (!subject.orderIds.length) return { money: [] };

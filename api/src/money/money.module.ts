@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { MoneyLedgerRepository } from './money-ledger.repository';
 import { MoneyLedgerService } from './money-ledger.service';
+import { MoneyPayersRepository } from './money-payers.repository';
 import { MoneyPersonalData } from './money-personal-data';
 import { MoneyEntry, MoneyEntrySchema } from './schemas/money-entry.schema';
 
@@ -11,7 +12,7 @@ import { MoneyEntry, MoneyEntrySchema } from './schemas/money-entry.schema';
  */
 @Module({
   imports: [MongooseModule.forFeature([{ name: MoneyEntry.name, schema: MoneyEntrySchema }])],
-  providers: [MoneyLedgerRepository, MoneyLedgerService, MoneyPersonalData],
+  providers: [MoneyLedgerRepository, MoneyPayersRepository, MoneyLedgerService, MoneyPersonalData],
   exports: [MoneyLedgerService],
 })
 export class MoneyModule {}

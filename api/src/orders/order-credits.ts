@@ -20,7 +20,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
-import { addDays, shopDay } from '../reports/shop-time';
+import { addDays, shopDay } from '../common/shop-clock';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CompletePaymentDto } from './dto/order.dto';

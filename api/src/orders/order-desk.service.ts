@@ -15,7 +15,7 @@ import {
 } from '@spc/shared-contracts';
 import { AuditService, countOf, describeFilters } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
-import { shopDateTime, shopDay } from '../reports/shop-time';
+import { shopDateTime, shopDay } from '../common/shop-clock';
 import type { OrderListQueryDto } from './dto/order.dto';
 import type { OrderDto } from './dto/order-view.dto';
 import type {

@@ -1,4 +1,4 @@
-import { addDays, startOfShopDay } from '../reports/shop-time';
+import { addDays, startOfShopDay } from '../common/shop-clock';
 import type { OrderListQueryDto } from './dto/order.dto';
 import type { OrderListFilter } from './order.types';
 

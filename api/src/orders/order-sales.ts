@@ -41,7 +41,7 @@ export class OrderSales {
   }
 
   /**
-   * Bookings whose balance is due by `lastDay` (this week's Sunday) or overdue, still unpaid: how
+   * Bookings whose balance is due by `lastDay` (seven days after today: balancesDueBy) or overdue, still unpaid: how
    * many and the KES still due.
    */
   async balancesDueBy(lastDay: string): Promise<{ count: number; amount: number }> {

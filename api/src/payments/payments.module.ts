@@ -15,6 +15,7 @@ import { OrderRefund, OrderRefundSchema } from '../orders/schemas/order-refund.s
 import { C2bController } from './c2b/c2b.controller';
 import { C2bLoop } from './c2b/c2b-loop';
 import { C2bPayment, C2bPaymentSchema, MpesaRefund, MpesaRefundSchema } from './c2b/c2b.schemas';
+import { C2bInboxService } from './c2b/c2b-inbox.service';
 import { C2bService } from './c2b/c2b.service';
 import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
 
@@ -42,6 +43,7 @@ import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
     DarajaClient,
     PromptLimits,
     C2bService,
+    C2bInboxService,
     MpesaRefundsService,
     C2bLoop,
     PaymentsPersonalData,

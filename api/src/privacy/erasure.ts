@@ -30,7 +30,7 @@ function unique(values: string[]): string[] {
  * deleting a customer, a guest's request, the retention sweep all go through here alike.
  */
 @Injectable()
-export class Erasure implements AccountErasure {
+export class Erasure implements AccountErasure<UserView> {
   constructor(
     private readonly owners: PersonalDataOwners,
     private readonly orders: OrdersPersonalData,

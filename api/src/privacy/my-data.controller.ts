@@ -23,7 +23,7 @@ import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
 import { RateLimit } from '../common/rate-limit';
-import { shopDay } from '../reports/shop-time';
+import { shopDay } from '../common/shop-clock';
 import type { DataExport } from './data-export';
 import { DataRequestsService } from './data-requests.service';
 import {

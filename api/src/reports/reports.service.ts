@@ -3,7 +3,7 @@ import { BatchesService } from '../batches/batches.service';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { SalesRollup } from './sales-rollup';
-import { addDays, balancesDueBy, mondayOf, shopDay, startOfShopDay } from './shop-time';
+import { addDays, balancesDueBy, mondayOf, shopDay, startOfShopDay } from '../common/shop-clock';
 
 const MAX_REPORT_DAYS = 366;
 const TOP_PRODUCTS = 10;

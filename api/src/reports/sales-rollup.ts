@@ -4,7 +4,7 @@ import { lineItemName } from '@spc/shared-contracts';
 import type { Connection } from 'mongoose';
 import { OrderSales } from '../orders/order-sales';
 import type { PaidOrder } from '../orders/orders.repository';
-import { addDays, shopDay, startOfShopDay } from './shop-time';
+import { addDays, shopDay, startOfShopDay } from '../common/shop-clock';
 
 /** One day's sales (Africa/Nairobi), as the report adds them up. */
 export interface SalesDay {

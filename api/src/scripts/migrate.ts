@@ -13,7 +13,7 @@ import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
-import { migratePersonalKeys } from '../common/migrations/personal-keys.migration';
+import { migratePersonalKeys } from '../privacy/migrations/personal-keys.migration';
 import { migrateMailLogSecrets } from '../mail/migrations/mail-log-secrets.migration';
 import { migrateMoneyLedger } from '../money/migrations/money-ledger.migration';
 import { migrateContactKeys } from '../orders/migrations/contact-keys.migration';

@@ -20,7 +20,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from '../orders/order-bookings';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
-import { addDays } from '../reports/shop-time';
+import { addDays } from '../common/shop-clock';
 import { demoStaff } from './orders.seeder';
 import type { Seeder } from './seed.types';
 

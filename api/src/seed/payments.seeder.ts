@@ -12,6 +12,7 @@ import { OrderBookings } from '../orders/order-bookings';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { C2bPayment, MpesaRefund } from '../payments/c2b/c2b.schemas';
+import { C2bInboxService } from '../payments/c2b/c2b-inbox.service';
 import { C2bService } from '../payments/c2b/c2b.service';
 import { MpesaRefundsService } from '../payments/c2b/mpesa-refunds.service';
 import { MpesaService } from '../payments/mpesa.service';
@@ -213,7 +214,7 @@ export class PaymentsSeeder implements Seeder {
       if (order?.paymentStatus === 'Paid') full++;
       else part++;
     }
-    const inbox = await this.get(C2bService).countWaiting();
+    const inbox = await this.get(C2bInboxService).countWaiting();
     const sent = await this.model<MpesaRefund>(MpesaRefund.name).countDocuments({
       status: 'sent',
     });

@@ -10,6 +10,7 @@ import {
 import { Semaphore } from 'async-mutex';
 import sharp from 'sharp';
 import { LIMITS } from '@spc/shared-contracts';
+import { IMAGE_TOO_LARGE_MESSAGE } from '../common/multipart';
 import { FileStorage } from './storage.service';
 
 export type ImageKind = 'jpeg' | 'png' | 'webp';
@@ -54,7 +55,6 @@ sharp.concurrency(1);
 sharp.cache(false);
 
 export const UNSUPPORTED_IMAGE_MESSAGE = 'Only JPEG, PNG or WebP images are accepted';
-export const IMAGE_TOO_LARGE_MESSAGE = `Images must be at most ${LIMITS.imageMaxBytes / (1024 * 1024)} MB`;
 
 /** Tells the image type from the first bytes of the file, whatever its name or declared type says. */
 export function sniffImage(bytes: Buffer): ImageKind | undefined {

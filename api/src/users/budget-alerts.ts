@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { QueuedMail } from '../mail/mail-outbox.repository';
 import { MailQueue, type MailContent } from '../mail/mail-queue.service';
-import { shopDay } from '../reports/shop-time';
+import { shopDay } from '../common/shop-clock';
 import { UsersService } from './users.service';
 
 /**

@@ -280,7 +280,7 @@ export class UsersService {
     const kept =
       role === 'customer'
         ? await this.moduleRef
-            .get<AccountErasure>(ACCOUNT_ERASURE, { strict: false })
+            .get<AccountErasure<UserView>>(ACCOUNT_ERASURE, { strict: false })
             .eraseAccount(target, 'admin-deleted')
         : 0;
     const keys = await this.pictures.keysOf(id);

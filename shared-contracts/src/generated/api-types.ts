@@ -2897,7 +2897,7 @@ export interface components {
             message: string;
             /** @description Deposit due: deposits to confirm */
             deposits: number;
-            /** @description Balance due by Sunday of this week (shop time) or overdue */
+            /** @description Balance due within the next seven days (shop time) or overdue */
             balances: number;
             /** @description Paid bookings not yet sent out */
             dispatch: number;
@@ -3332,7 +3332,7 @@ export interface components {
             weeklySales: number;
             /** @description KES paid, all time */
             totalSales: number;
-            /** @description Bookings whose balance is due by Sunday of this week (Africa/Nairobi) or overdue */
+            /** @description Bookings whose balance is due within the next seven days (Africa/Nairobi) or overdue */
             balancesDueThisWeek: components["schemas"]["BalancesDueDto"];
             /** @description Batches, growing or ready, whose ready date falls in this week (Monday to Sunday) */
             batchesReadyThisWeek: number;

@@ -75,7 +75,7 @@ export class BookingQueueResponseDto extends Envelope(BookingQueueData) {}
 
 export class BookingCountsData {
   @ApiProperty({ description: 'Deposit due: deposits to confirm' }) deposits!: number;
-  @ApiProperty({ description: 'Balance due by Sunday of this week (shop time) or overdue' })
+  @ApiProperty({ description: 'Balance due within the next seven days (shop time) or overdue' })
   balances!: number;
   @ApiProperty({ description: 'Paid bookings not yet sent out' }) dispatch!: number;
   @ApiProperty({ description: 'Their batch failed or fell short: to move or refund' })

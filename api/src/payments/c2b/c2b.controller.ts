@@ -48,6 +48,7 @@ import {
   RegisterC2bResponseDto,
 } from './c2b.dto';
 import type { C2bPayment, MpesaRefund } from './c2b.schemas';
+import { C2bInboxService } from './c2b-inbox.service';
 import { C2B_ACCEPT, C2bService } from './c2b.service';
 import { parseC2bNotice, parseDarajaResult } from './daraja-messages';
 import { MpesaRefundsService } from './mpesa-refunds.service';
@@ -96,6 +97,7 @@ export class C2bController {
 
   constructor(
     private readonly c2b: C2bService,
+    private readonly paymentsInbox: C2bInboxService,
     private readonly refunds: MpesaRefundsService,
     private readonly loop: C2bLoop,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -190,7 +192,10 @@ export class C2bController {
   })
   @Answer('Payments to match', PaymentInboxResponseDto)
   async inbox(): Promise<PaymentInboxData> {
-    const [payments, waiting] = await Promise.all([this.c2b.inbox(), this.c2b.countWaiting()]);
+    const [payments, waiting] = await Promise.all([
+      this.paymentsInbox.inbox(),
+      this.paymentsInbox.countWaiting(),
+    ]);
     return { payments: payments.map(paymentView), waiting };
   }
 
@@ -199,7 +204,7 @@ export class C2bController {
   @ApiOperation({ summary: 'How many payments wait in the inbox (the dashboard count)' })
   @Answer('Payments waiting', PaymentInboxCountResponseDto)
   async inboxCount(): Promise<PaymentInboxCountData> {
-    return { waiting: await this.c2b.countWaiting() };
+    return { waiting: await this.paymentsInbox.countWaiting() };
   }
 
   @Post('c2b/:transId/assign')
@@ -219,7 +224,7 @@ export class C2bController {
     @Param('transId') transId: string,
     @Body() dto: AssignPaymentDto,
   ): Promise<Answered<C2bPaymentData>> {
-    const payment = await this.c2b.assign(actor, paymentId(transId), dto.purchaseNumber);
+    const payment = await this.paymentsInbox.assign(actor, paymentId(transId), dto.purchaseNumber);
     return said(`Payment credited to order ${payment.purchaseNumber}`, {
       payment: paymentView(payment),
     });
@@ -255,7 +260,7 @@ export class C2bController {
       });
     return {
       payment: paymentView(
-        await this.c2b.refund(actor, paymentId(transId), byHand?.trim() || undefined),
+        await this.paymentsInbox.refund(actor, paymentId(transId), byHand?.trim() || undefined),
       ),
     };
   }
@@ -311,6 +316,6 @@ export class C2bController {
     @CurrentUser() actor: Principal,
     @Param('transId') transId: string,
   ): Promise<C2bPaymentData> {
-    return { payment: paymentView(await this.c2b.checkAgain(actor, paymentId(transId))) };
+    return { payment: paymentView(await this.paymentsInbox.checkAgain(actor, paymentId(transId))) };
   }
 }

@@ -17,7 +17,8 @@ export class SalesSummaryData {
   @ApiProperty({ description: 'KES paid, all time' }) totalSales!: number;
   @ApiProperty({
     type: BalancesDueDto,
-    description: 'Bookings whose balance is due by Sunday of this week (Africa/Nairobi) or overdue',
+    description:
+      'Bookings whose balance is due within the next seven days (Africa/Nairobi) or overdue',
   })
   balancesDueThisWeek!: BalancesDueDto;
   @ApiProperty({

@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { BATCH_STATUSES, formatDate, type BatchStatus } from '@spc/shared-contracts';
+import { BATCH_STATUSES, formatDate, shopWeek, type BatchStatus } from '@spc/shared-contracts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -19,7 +19,7 @@ import { ListState } from '../../../components/list-state';
 import { PaginationControl } from '../../../components/pagination-control';
 import { paths } from '../../../config/paths';
 import { useBatches, useCreateBatch, useProductChoices, type BatchRow } from '../api/batches';
-import { shopWeek } from '../api/shop-week';
+
 import { BatchStatusBadge } from '../components/batch-status-badge';
 import { NewBatchModal } from '../components/new-batch-modal';
 

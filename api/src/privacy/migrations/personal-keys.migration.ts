@@ -3,12 +3,12 @@ import type { Db } from 'mongodb';
 import { Types } from 'mongoose';
 import type { AppConfig } from '../../config/app-config';
 import { guestKeyOwner } from '../../orders/order-idempotency';
-import { canonicalEmail, canonicalPhone } from '../identifiers';
-import { isDuplicateKeyError } from '../mongo-errors';
-import { escapeRegExp } from '../pagination';
-import { isPersonalKey, personalKeys, type PersonalKey } from '../personal-key';
-import { QUOTA_COLLECTION, slotName, slotPrefix } from '../quota';
-import { RATE_LIMIT_COLLECTION } from '../rate-limit.store';
+import { canonicalEmail, canonicalPhone } from '../../common/identifiers';
+import { isDuplicateKeyError } from '../../common/mongo-errors';
+import { escapeRegExp } from '../../common/pagination';
+import { isPersonalKey, personalKeys, type PersonalKey } from '../../common/personal-key';
+import { QUOTA_COLLECTION, slotName, slotPrefix } from '../../common/quota';
+import { RATE_LIMIT_COLLECTION } from '../../common/rate-limit.store';
 
 /** What the personal keys migration did. */
 export interface PersonalKeysMigration {

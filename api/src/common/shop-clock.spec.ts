@@ -5,7 +5,7 @@ import {
   shopDay,
   shopDayAndHour,
   startOfShopDay,
-} from './shop-time';
+} from './shop-clock';
 
 describe('shop time (Africa/Nairobi, UTC+3)', () => {
   it('puts 22:30 UTC on the next Nairobi day', () => {

@@ -1,11 +1,13 @@
 /**
- * The shop's clock (Africa/Nairobi) on the API: calendar days, their starts, and the times staff
- * read. The one place the API turns an instant into shop time (the apps use shared-contracts'
- * formatDate / formatDateTime).
+ * The shop's clock (Africa/Nairobi) on the API: an instant's calendar day and hour, a day's start,
+ * and the times staff read. The one place the API turns an instant into shop time (the apps use
+ * shared-contracts' formatDate / formatDateTime); the day and week arithmetic that needs no clock
+ * is shared-contracts' (shop-clock.ts), re-exported here so the API has one clock to import.
  */
-import { SHOP_TIME_ZONE } from '@spc/shared-contracts';
+import { balancesDueByDay, SHOP_TIME_ZONE } from '@spc/shared-contracts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export { addDays, mondayOf } from '@spc/shared-contracts';
+
 const parts = new Intl.DateTimeFormat('en-CA', {
   timeZone: SHOP_TIME_ZONE,
   year: 'numeric',
@@ -50,23 +52,10 @@ export function startOfShopDay(day: string): Date {
   return new Date(guess - offset);
 }
 
-export function addDays(day: string, days: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Monday of the shop week that contains `day`. */
-export function mondayOf(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay(); // 0 Sunday
-  return addDays(day, -((weekday + 6) % 7));
-}
-
 /**
- * The last shop day of "balances due this week": the coming seven days, today's included, and
- * every overdue one before them. A booking's balance falls due BOOKING_BALANCE_DAYS (7) after its
- * batch is ready, so a calendar week would hide most of them until the week they run out.
+ * The last shop day of "balances due this week": today, the seven days after it, and every
+ * overdue one before them (shared-contracts' balancesDueByDay says why not a calendar week).
  */
 export function balancesDueBy(now: Date): string {
-  return addDays(shopDay(now), 7);
+  return balancesDueByDay(shopDay(now));
 }
