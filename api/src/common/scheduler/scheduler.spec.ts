@@ -57,6 +57,23 @@ describe('Scheduler', () => {
     expect(digest.run).toHaveBeenCalledTimes(1);
   });
 
+  it('runs a sweep on every tick of its interval, and no more once the application stops', async () => {
+    jest.useFakeTimers();
+    try {
+      const scheduler = make(memoryLeases().as);
+      const watch = sweep({ runsOn: 'every', everyMs: 1000 });
+      scheduler.declare(watch);
+      scheduler.onApplicationBootstrap();
+      await jest.advanceTimersByTimeAsync(3000);
+      expect(watch.run).toHaveBeenCalledTimes(3);
+      await scheduler.onModuleDestroy();
+      await jest.advanceTimersByTimeAsync(3000);
+      expect(watch.run).toHaveBeenCalledTimes(3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('runs a start-up sweep at once', async () => {
     const scheduler = make(memoryLeases().as);
     const retention = sweep({ atStart: true, everyMs: 24 * HOUR });

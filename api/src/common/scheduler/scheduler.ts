@@ -30,7 +30,7 @@ interface Scheduled extends Sweep {
   everyMs: number;
   /** How long its lease is held unless renewed: a few intervals, at least 30 s, at most 10 min. */
   leaseMs: number;
-  /** When it is next due (ms); it runs again `everyMs` after a run begins. */
+  /** When it is next due (ms). */
   nextAt: number;
   running?: Promise<void>;
   /** The run asked for while it was running, and the latest time asked for. */
@@ -119,7 +119,9 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
       return sweep.after;
     }
     if (this.stopped || sweep.nextAt > at.getTime()) return Promise.resolve();
-    sweep.nextAt = Date.now() + sweep.everyMs;
+    // Due again an interval after the time it ran for; after now when that was ahead (a daily
+    // sweep made due early keeps its rhythm from now on).
+    sweep.nextAt = Math.min(at.getTime(), Date.now()) + sweep.everyMs;
     sweep.running = this.run(sweep, at).finally(() => (sweep.running = undefined));
     return sweep.running;
   }
