@@ -227,6 +227,8 @@ describe('one scheduler on two API instances: every sweep due at once, each piec
       'sms.send-due',
     ])
       expect([name, instances().includes(held.get(name)!)]).toEqual([name, true]);
+    // The database watchdog is each instance's own: it takes no lease.
+    expect(held.has('database.watchdog')).toBe(false);
   });
 
   it("a sweep's lease left by an instance that died is taken over; one a live instance holds is waited for", async () => {
