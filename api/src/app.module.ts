@@ -10,6 +10,7 @@ import { InventoryModule } from './inventory/inventory.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
 import { ClaimsModule } from './common/claims';
+import { SchedulerModule } from './common/scheduler/scheduler.module';
 import { QuotaModule } from './common/quota';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
@@ -49,6 +50,7 @@ export class AppModule {
         }),
         RateLimitModule,
         ClaimsModule,
+        SchedulerModule,
         QuotaModule,
         AuditModule,
         MailModule,

@@ -1,15 +1,10 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { BatchStatus } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { BookingLifeService } from '../bookings/booking-life.service';
 import type { Principal } from '../common/principal';
 import { totalPages } from '../common/pagination';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from '../orders/order-bookings';
@@ -23,9 +18,8 @@ const label = (b: BatchRecord) => `${b.productName}, sown ${b.sownOn}, ready ${b
  * (BatchesService), then tells the bookings' life (BookingLifeService), then is audited.
  */
 @Injectable()
-export class BatchDeskService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BatchDeskService implements OnModuleInit {
   private readonly logger = new Logger(BatchDeskService.name);
-  private timer?: NodeJS.Timeout;
   private telling = false;
 
   constructor(
@@ -33,8 +27,18 @@ export class BatchDeskService implements OnApplicationBootstrap, OnApplicationSh
     private readonly life: BookingLifeService,
     private readonly orders: OrderBookings,
     private readonly audit: AuditService,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'batches.tell-bookings',
+      everyMs: Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+      runsOn: 'one',
+      run: () => this.tellUntold(),
+    });
+  }
 
   async list(query: {
     productId?: string;
@@ -167,18 +171,6 @@ export class BatchDeskService implements OnApplicationBootstrap, OnApplicationSh
         ({ key, name, from, to }) => ({ key, name, from, to }),
       ),
     };
-  }
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(
-      () => void this.tellUntold(),
-      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
-    );
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
   }
 
   /**

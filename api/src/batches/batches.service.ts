@@ -5,8 +5,6 @@ import {
   Injectable,
   Logger,
   NotFoundException,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
 import {
@@ -20,6 +18,7 @@ import { CatalogService } from '../catalog/catalog.service';
 import { CatalogueBatches } from '../catalog/read-model/catalogue-batches';
 import { CatalogueEvents } from '../catalog/read-model/catalogue-events';
 import type { Actor, Principal } from '../common/principal';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
@@ -60,9 +59,8 @@ export interface HoldRef {
  * themselves is the bookings module's (see BookingLifeService).
  */
 @Injectable()
-export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class BatchesService implements OnModuleInit {
   private readonly logger = new Logger(BatchesService.name);
-  private timer?: NodeJS.Timeout;
   private reconciling = false;
 
   constructor(
@@ -71,11 +69,22 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
     private readonly inventory: InventoryService,
     private readonly catalogue: CatalogueEvents,
     private readonly catalogueBatches: CatalogueBatches,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The catalogue in memory reads each product's bookable batches from here when it loads. */
+  /**
+   * The catalogue in memory reads each product's bookable batches from here when it loads; the
+   * batches' reconciliation is declared (run at start-up too).
+   */
   onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'batches.reconcile',
+      everyMs: Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+      runsOn: 'one',
+      atStart: true,
+      run: () => this.reconcile(),
+    });
     this.catalogueBatches.use({
       bookable: async () => {
         const byProduct = new Map<string, { _id: string; readyOn: string; available: number }[]>();
@@ -90,19 +99,6 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
         return { readyFrom: season.readyFrom, readyTo: season.to };
       },
     });
-  }
-
-  onApplicationBootstrap(): void {
-    void this.reconcile();
-    this.timer = setInterval(
-      () => void this.reconcile(),
-      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
-    );
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
   }
 
   /** The shop's day today (`YYYY-MM-DD`, Africa/Nairobi). */

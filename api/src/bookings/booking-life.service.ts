@@ -1,15 +1,9 @@
-import {
-  HttpException,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { HttpException, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { formatMoney, type BookingState } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from '../orders/order-bookings';
@@ -34,9 +28,8 @@ const WAITING: readonly BookingState[] = ['Deposit due', 'Booked', 'Balance due'
  * caught up by the sweep and the customer is told exactly once.
  */
 @Injectable()
-export class BookingLifeService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BookingLifeService implements OnModuleInit {
   private readonly logger = new Logger(BookingLifeService.name);
-  private timer?: NodeJS.Timeout;
   private sweeping = false;
 
   constructor(
@@ -47,17 +40,17 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     private readonly sms: SmsService,
     private readonly mails: OrderMails,
     private readonly audit: AuditService,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const every = Math.min(10 * 60_000, Math.max(1000, this.config.orders.reconcileAfterMs));
-    this.timer = setInterval(() => void this.sweep(), every);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'bookings.sweep',
+      everyMs: Math.min(10 * 60_000, Math.max(1000, this.config.orders.reconcileAfterMs)),
+      runsOn: 'one',
+      run: (now) => this.sweep(now),
+    });
   }
 
   /**

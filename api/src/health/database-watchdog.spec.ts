@@ -1,15 +1,29 @@
 import type { Connection } from 'mongoose';
+import type { Scheduler } from '../common/scheduler/scheduler';
 import { DatabaseWatchdog } from './database-watchdog';
 
 function setup(readyState: number, connect = jest.fn().mockResolvedValue(undefined)) {
   const client = { close: jest.fn().mockResolvedValue(undefined), connect };
   const connection = { readyState, getClient: () => client } as unknown as Connection;
-  const watchdog = new DatabaseWatchdog(connection);
-  watchdog.onApplicationBootstrap();
-  return { watchdog, client, connection: connection as { readyState: number } };
+  const scheduler = { declare: jest.fn() };
+  const watchdog = new DatabaseWatchdog(connection, scheduler as unknown as Scheduler);
+  watchdog.onModuleInit();
+  return {
+    watchdog,
+    client,
+    scheduler,
+    connection: connection as { readyState: number },
+  };
 }
 
 describe('DatabaseWatchdog', () => {
+  it('is a sweep of every instance, every 5 s', () => {
+    const { scheduler } = setup(1);
+    expect(scheduler.declare).toHaveBeenCalledWith(
+      expect.objectContaining({ name: 'database.watchdog', everyMs: 5000, runsOn: 'every' }),
+    );
+  });
+
   it('leaves a connected client alone', async () => {
     const { watchdog, client } = setup(1);
     await watchdog.check(0);

@@ -1,11 +1,7 @@
-import {
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { ConnectionStates, type Connection } from 'mongoose';
+import { Scheduler } from '../common/scheduler/scheduler';
 
 const CHECK_EVERY_MS = 5000;
 const RECONNECT_AFTER_MS = 15_000;
@@ -16,30 +12,38 @@ const RECONNECT_AFTER_MS = 15_000;
  * connection whose socket is already gone, so the driver never notices the database is back and
  * every query fails until the process restarts (tools/drills/db-loss.ts caught it in about one run
  * in four). Closing and reconnecting the client starts a new monitor. It acts only when the driver
- * itself reports no usable server, never because queries are slow.
+ * itself reports no usable server, never because queries are slow. Every instance watches its own
+ * client (a sweep of every instance, which needs no database to run).
  */
 @Injectable()
-export class DatabaseWatchdog implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DatabaseWatchdog implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseWatchdog.name);
-  private timer?: NodeJS.Timeout;
   private downSince?: number;
   private reconnecting = false;
+  private stopped = false;
 
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    private readonly scheduler: Scheduler,
+  ) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.check(), CHECK_EVERY_MS);
-    this.timer.unref();
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'database.watchdog',
+      everyMs: CHECK_EVERY_MS,
+      runsOn: 'every',
+      run: () => this.check(),
+    });
   }
 
+  /** A client closed on purpose is not reconnected. */
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
   }
 
   /** One look: notes since when the driver has had no server, and reconnects past the limit. */
   async check(now = Date.now()): Promise<void> {
-    if (this.reconnecting || !this.timer) return;
+    if (this.reconnecting || this.stopped) return;
     if (this.connection.readyState === ConnectionStates.connected) {
       this.downSince = undefined;
       return;

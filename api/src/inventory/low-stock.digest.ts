@@ -1,13 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ClaimsService } from '../common/claims';
 import { personalKeys, type PersonalKey } from '../common/personal-key';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { QueuedMail } from '../mail/mail-outbox.repository';
@@ -16,27 +10,27 @@ import { shopDayAndHour } from '../common/shop-clock';
 import { UsersService } from '../users/users.service';
 import { StockService, type LowStockItem } from './stock.service';
 
-/** How often an instance looks whether today's digest is due. */
+/** How often the scheduler looks whether today's digest is due. */
 const CHECK_EVERY_MS = 5 * 60 * 1000;
 
 /**
  * The daily e-mail to staff (and admins) listing the products low or out of stock. From the
- * configured hour of each shop day, every instance looks every few minutes; when something is low,
- * the first to claim the day (a once-only claim in the database, so two API instances never both
- * send) queues it, one message per person under the day's key. Its list is made when each message
+ * configured hour of each shop day, the scheduler looks every few minutes (on one instance at a
+ * time); when something is low, the first to claim the day (a once-only claim in the database, so
+ * two API instances never both send) queues it, one message per person under the day's key. Its list is made when each message
  * is sent. Nothing low: no e-mail, and a later look that day may still send one.
  */
 @Injectable()
-export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit {
+export class LowStockDigest implements OnModuleInit {
   private readonly logger = new Logger('LowStockDigest');
   private readonly personalKey: PersonalKey;
-  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly stock: StockService,
     private readonly users: UsersService,
     private readonly mail: MailQueue,
     private readonly claims: ClaimsService,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.personalKey = personalKeys(config);
@@ -44,19 +38,12 @@ export class LowStockDigest implements OnApplicationBootstrap, OnApplicationShut
 
   onModuleInit(): void {
     this.mail.register('low-stock-digest', (m) => this.digest(m));
-  }
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.sendIfDue().catch((e: Error) =>
-        this.logger.error(`Low-stock digest failed: ${e.message}`),
-      );
-    }, CHECK_EVERY_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.scheduler.declare({
+      name: 'stock.low-stock-digest',
+      everyMs: CHECK_EVERY_MS,
+      runsOn: 'one',
+      run: (now) => this.sendIfDue(now),
+    });
   }
 
   /**

@@ -4,7 +4,9 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { StockLedgerRepository } from './stock-ledger.repository';
@@ -17,27 +19,35 @@ import { StockLedgerRepository } from './stock-ledger.repository';
  * change and its copy to `stock_movements` left behind.
  */
 @Injectable()
-export class StockLedgerReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class StockLedgerReconciler
+  implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly logger = new Logger('StockLedger');
-  private timer?: NodeJS.Timeout;
   private running = false;
   /** The pass started at start-up (tests and the shutdown wait for it). */
   startup: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ledger: StockLedgerRepository,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'stock.copy-movements',
+      everyMs: Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+      runsOn: 'one',
+      run: () => this.pass(false),
+    });
+  }
+
   onApplicationBootstrap(): void {
+    // Every instance's own: the ledgers opened and the movements copied before it serves stock.
     this.startup = this.pass(true);
-    const every = Math.max(1000, this.config.orders.reconcileAfterMs / 2);
-    this.timer = setInterval(() => void this.pass(false), every);
-    this.timer.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.startup;
   }
 

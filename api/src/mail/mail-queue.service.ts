@@ -2,9 +2,10 @@ import {
   Injectable,
   Logger,
   type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { canonicalEmail } from '../common/identifiers';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { MailFor, MailTemplate } from './mail-log';
 import { MailLogRepository } from './mail-log.repository';
 import { MailOutboxRepository, type MailParams, type QueuedMail } from './mail-outbox.repository';
@@ -22,7 +23,7 @@ const FIRST_RETRY_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60_000;
 /** Attempts before a message is given up (about two hours of retries). */
 const MAX_ATTEMPTS = 8;
-/** How often each instance looks for messages due (a retry, one a crash left). */
+/** How often the queue is looked at for messages due (a retry, one a crash left). */
 const DRAIN_EVERY_MS = 10_000;
 
 /** What a queued message becomes when it is sent: its words, made then. */
@@ -95,28 +96,32 @@ function ownerOf(mail: QueuedMail): MailFor {
  * only in the e-mail. Sending is MailService's (SMTP, or the .eml outbox in development).
  */
 @Injectable()
-export class MailQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(MailQueue.name);
   private readonly builders = new Map<MailTemplate, MailBuilder>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private timer?: NodeJS.Timeout;
   private draining?: Promise<number>;
 
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly transport: MailService,
     private readonly log: MailLogRepository,
+    private readonly scheduler: Scheduler,
   ) {}
 
-  onApplicationBootstrap(): void {
-    // Messages a crash left are sent at start-up, then whatever falls due.
-    void this.drain();
-    this.timer = setInterval(() => void this.drain(), DRAIN_EVERY_MS);
-    this.timer.unref();
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'mail.send-due',
+      everyMs: DRAIN_EVERY_MS,
+      runsOn: 'one',
+      // Messages a crash left are sent at start-up, then whatever falls due.
+      atStart: true,
+      // The wall clock, not the sweep's time: a message's lease is compared with it.
+      run: () => this.drain(),
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.inFlight]);
   }
 

@@ -1,11 +1,5 @@
-import {
-  HttpException,
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { HttpException, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ORDER_STEPS } from './order-actions';
@@ -20,31 +14,23 @@ import { SHOP_ACTOR } from './shop-actor';
  * from Pending, which keeps it.
  */
 @Injectable()
-export class OrderExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(OrderExpiry.name);
-  private timer?: NodeJS.Timeout;
-
+export class OrderExpiry implements OnModuleInit {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly runner: OrdersService,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
+  onModuleInit(): void {
     const expiry = this.config.orders.unpaidExpiryMs;
-    if (!expiry) return;
-    // Checked a few times per expiry period (at most every 10 minutes, at least every second).
-    const every = Math.min(10 * 60_000, Math.max(1000, Math.round(expiry / 4)));
-    this.timer = setInterval(() => {
-      this.expireUnpaid().catch((e: Error) =>
-        this.logger.error(`Cancelling unpaid orders failed: ${e.message}`),
-      );
-    }, every);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.scheduler.declare({
+      name: 'orders.expire-unpaid',
+      // Checked a few times per expiry period (at most every 10 minutes, at least every second).
+      everyMs: expiry && Math.min(10 * 60_000, Math.max(1000, Math.round(expiry / 4))),
+      runsOn: 'one',
+      run: (now) => this.expireUnpaid(now),
+    });
   }
 
   /**

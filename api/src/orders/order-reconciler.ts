@@ -4,8 +4,10 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import type { FilterQuery } from 'mongoose';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PlacementKeys } from './order-idempotency';
@@ -25,9 +27,10 @@ import type { Order } from './schemas/order.schema';
  * logs it; a claim its reconciler did not live to finish lapses and is taken again.
  */
 @Injectable()
-export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrderReconciler
+  implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly logger = new Logger(OrderReconciler.name);
-  private timer?: NodeJS.Timeout;
   private running = false;
   /** The pass started at start-up (tests and the shutdown wait for it). */
   startup: Promise<void> = Promise.resolve();
@@ -37,22 +40,26 @@ export class OrderReconciler implements OnApplicationBootstrap, OnApplicationShu
     private readonly stock: OrderStock,
     private readonly money: OrderMoney,
     private readonly keys: PlacementKeys,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'orders.reconcile',
+      everyMs: Math.max(1000, this.config.orders.reconcileAfterMs / 2),
+      runsOn: 'one',
+      run: () => this.reconcile(),
+    });
+  }
+
   onApplicationBootstrap(): void {
     // Not awaited: the API serves meanwhile (stock a dead placement holds is only unavailable until
-    // the pass returns it).
+    // the pass returns it). Every instance's own start-up pass: the per-order claims share the work.
     this.startup = this.reconcile({ atStartup: true });
-    this.timer = setInterval(
-      () => void this.reconcile(),
-      Math.max(1000, this.config.orders.reconcileAfterMs / 2),
-    );
-    this.timer.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.startup;
   }
 

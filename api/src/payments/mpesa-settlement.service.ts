@@ -5,11 +5,12 @@ import {
   Injectable,
   Logger,
   type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { MPESA_MESSAGES, MPESA_RESULT_CODES, mpesaResultMessage } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { ClaimsService } from '../common/claims';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
@@ -42,10 +43,9 @@ const RECHECKS = 6;
  * prompt; receipts from callbacks are kept in line with the order.
  */
 @Injectable()
-export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class MpesaSettlementService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(MpesaSettlementService.name);
   private readonly settings: MpesaConfig | null;
-  private timer?: NodeJS.Timeout;
   private reconciling = false;
   private readonly inFlight = new Set<Promise<unknown>>();
 
@@ -57,22 +57,23 @@ export class MpesaSettlementService implements OnApplicationBootstrap, BeforeApp
     private readonly claims: ClaimsService,
     private readonly sms: SmsService,
     private readonly credits: OrderCredits,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.settings) return;
-    this.timer = setInterval(
-      () => this.track(this.reconcile()),
-      Math.max(500, Math.floor(this.settings.reconcileAfterMs / 2)),
-    );
-    this.timer.unref();
+  onModuleInit(): void {
+    const s = this.settings;
+    this.scheduler.declare({
+      name: 'payments.mpesa-reconcile',
+      everyMs: s && Math.max(500, Math.floor(s.reconcileAfterMs / 2)),
+      runsOn: 'one',
+      run: () => this.reconcile(),
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.inFlight]);
   }
 

@@ -1,9 +1,5 @@
-import {
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Scheduler } from '../common/scheduler/scheduler';
 import { OrdersPersonalData } from '../orders/orders-personal-data';
 import { Erasure } from './erasure';
 import { PrivacySettingsService } from './privacy-settings.service';
@@ -18,24 +14,24 @@ const BATCH = 500;
  * settle first).
  */
 @Injectable()
-export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RetentionSweep implements OnModuleInit {
   private readonly logger = new Logger('Retention');
-  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly settings: PrivacySettingsService,
     private readonly orders: OrdersPersonalData,
     private readonly erasure: Erasure,
+    private readonly scheduler: Scheduler,
   ) {}
 
-  onApplicationBootstrap(): void {
-    void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), DAY_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'privacy.retention',
+      everyMs: DAY_MS,
+      runsOn: 'one',
+      atStart: true,
+      run: (now) => this.sweep(now),
+    });
   }
 
   /** Answers how many orders lost their contacts. */

@@ -3,9 +3,10 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { toKenyanMsisdn, type OrderSmsEvent } from '@spc/shared-contracts';
+import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { OrderRecord } from '../orders/order.types';
@@ -30,9 +31,8 @@ const MAX_BACKOFF_MS = 60 * 60_000;
  * tries again later with a growing wait, up to SMS_MAX_ATTEMPTS. Does nothing when SMS is off.
  */
 @Injectable()
-export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SmsService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(SmsService.name);
-  private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;
 
   constructor(
@@ -41,23 +41,21 @@ export class SmsService implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly outbox: SmsOutboxRepository,
     private readonly users: UsersService,
     private readonly budgets: SmsBudgets,
+    private readonly scheduler: Scheduler,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const sms = this.config.sms;
-    if (!sms) {
-      if (this.config.env === 'production')
-        this.logger.warn(
-          'SMS_PROVIDER is off: customers get order e-mails only, no text messages.',
-        );
-      return;
-    }
-    this.timer = setInterval(() => void this.drain(), sms.retryIntervalMs);
-    this.timer.unref();
+  onModuleInit(): void {
+    this.scheduler.declare({
+      name: 'sms.send-due',
+      everyMs: this.config.sms?.retryIntervalMs ?? null,
+      runsOn: 'one',
+      run: () => this.drain(),
+    });
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    if (!this.config.sms && this.config.env === 'production')
+      this.logger.warn('SMS_PROVIDER is off: customers get order e-mails only, no text messages.');
   }
 
   /**

@@ -4,7 +4,9 @@ import {
   Logger,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
+  type OnModuleInit,
 } from '@nestjs/common';
+import { Scheduler } from '../../common/scheduler/scheduler';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
@@ -20,34 +22,36 @@ import { MpesaRefundsService } from './mpesa-refunds.service';
  * and sends the refunds that are due.
  */
 @Injectable()
-export class C2bLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class C2bLoop implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(C2bLoop.name);
   private readonly settings: MpesaConfig | null;
-  private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
   constructor(
     private readonly daraja: DarajaClient,
     private readonly c2b: C2bService,
     private readonly refunds: MpesaRefundsService,
+    private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
   }
 
-  onApplicationBootstrap(): void {
+  onModuleInit(): void {
     const s = this.settings;
-    if (!s) return;
-    if (s.c2b.registerOnStart) void this.register();
-    this.timer = setInterval(
-      () => void this.tick(),
-      Math.max(500, Math.floor(s.reconcileAfterMs / 2)),
-    );
-    this.timer.unref();
+    this.scheduler.declare({
+      name: 'payments.paybill-and-refunds',
+      everyMs: s && Math.max(500, Math.floor(s.reconcileAfterMs / 2)),
+      runsOn: 'one',
+      run: () => this.tick(),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.settings?.c2b.registerOnStart) void this.register();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.running;
   }
 
