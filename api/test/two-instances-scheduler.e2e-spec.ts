@@ -15,7 +15,7 @@ import { Types, type Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
 import { Scheduler } from '../src/common/scheduler/scheduler';
 import { SCHEDULER_LEASES_COLLECTION } from '../src/common/scheduler/sweep-leases.store';
-import { addDays, shopDay } from '../src/reports/shop-time';
+import { addDays, shopDay } from '../src/common/shop-clock';
 import { bearer, UNTHROTTLED } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { guest, placeOrder, stockOf } from './support/shop';
