@@ -10,6 +10,7 @@ import { InventoryModule } from './inventory/inventory.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
 import { ClaimsModule } from './common/claims';
+import { EventsModule } from './common/events/events.module';
 import { SchedulerModule } from './common/scheduler/scheduler.module';
 import { QuotaModule } from './common/quota';
 import { MailModule } from './mail/mail.module';
@@ -51,6 +52,7 @@ export class AppModule {
         RateLimitModule,
         ClaimsModule,
         SchedulerModule,
+        EventsModule,
         QuotaModule,
         AuditModule,
         MailModule,

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuditController } from './audit.controller';
+import { AuditEventsListener } from './audit-events.listener';
 import { AuditPersonalData } from './audit-personal-data';
 import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
@@ -11,7 +12,7 @@ import { AuditLog, AuditLogSchema } from './schemas/audit-log.schema';
 @Module({
   imports: [MongooseModule.forFeature([{ name: AuditLog.name, schema: AuditLogSchema }])],
   controllers: [AuditController],
-  providers: [AuditService, AuditRepository, AuditPersonalData],
+  providers: [AuditService, AuditRepository, AuditPersonalData, AuditEventsListener],
   exports: [AuditService],
 })
 export class AuditModule {}

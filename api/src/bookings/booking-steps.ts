@@ -9,6 +9,7 @@ import { cancelChange, takeRefund, type OrderStep } from '../orders/order-action
  */
 export const RELEASE_BOOKING: OrderStep<{ decision: 'kept' | 'refunded' }> = {
   rule: 'cancel',
+  event: 'booking.released',
   by: ['system'],
   guard: ({ order }) => ({
     'booking.state': 'Balance due',
@@ -47,6 +48,7 @@ export const RELEASE_BOOKING: OrderStep<{ decision: 'kept' | 'refunded' }> = {
  */
 export const REFUND_BOOKING: OrderStep = {
   rule: 'cancel',
+  event: 'booking.refunded',
   access: ({ order, actor }) => {
     if (actor.role === 'customer' && order.placedBy !== actor.id)
       throw new NotFoundException('No order with this id');

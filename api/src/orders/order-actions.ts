@@ -9,6 +9,7 @@ import {
 } from '@spc/shared-contracts';
 import type { Actor } from '../common/principal';
 import type { RefundDto, UpdateOrderDto } from './dto/order.dto';
+import type { OrderEventName } from './order-events';
 import type { OrderMail } from './order-mails';
 import type { CancelRefund, OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
@@ -69,7 +70,12 @@ export interface OrderStep<I = void> {
   duplicate?: (ctx: StepContext<I>) => Promise<Error>;
   /** Work that follows the change, before the audit entry (e.g. returning stock). */
   after?: (ctx: StepContext<I>, updated: OrderRecord) => Promise<void>;
-  /** The audit entry: its action name and its text. */
+  /**
+   * The domain event that announces the step once it happened (`order.cancelled`): the audit
+   * trail, the e-mail queue and the SMS sender subscribe to it (`order-follow-ups.ts`).
+   */
+  event: OrderEventName | ((ctx: StepContext<I>, updated: OrderRecord) => OrderEventName);
+  /** The audit entry the event asks for: its action name and its text. */
   audit: {
     action: string | ((ctx: StepContext<I>) => string);
     text: (ctx: StepContext<I>) => string;
@@ -114,6 +120,7 @@ export async function takeRefund<I>(
 export const ORDER_STEPS = {
   inTransit: {
     rule: 'inTransit',
+    event: 'order.inTransit',
     // A booking goes out paid, from a ready batch; its seedlings then leave the batch as a sale.
     guard: ({ order }) => (order.booking ? { 'booking.state': 'Paid' } : {}),
     prepare: ({ order, now }) => {
@@ -149,6 +156,7 @@ export const ORDER_STEPS = {
 
   confirmDelivery: {
     rule: 'confirmDelivery',
+    event: 'order.delivered',
     prepare: ({ now }) => ({ $set: { orderStatus: 'Delivered', deliveredDate: now } }),
     sms: 'delivered',
     audit: {
@@ -160,6 +168,7 @@ export const ORDER_STEPS = {
 
   fulfil: {
     rule: 'fulfil',
+    event: 'order.fulfilled',
     guard: () => ({ paymentStatus: 'Paid' }),
     // Fulfilling an order still in transit also delivers it (its one "delivered" message).
     sms: 'delivered',
@@ -183,6 +192,7 @@ export const ORDER_STEPS = {
    */
   update: {
     rule: 'update',
+    event: 'order.updated',
     // The fee was worked out from the order as read: it must still be unpaid (or paid) and priced so.
     guard: ({ order }) => ({
       paymentStatus: order.paymentStatus,
@@ -244,6 +254,7 @@ export const ORDER_STEPS = {
    */
   cancel: {
     rule: 'cancel',
+    event: 'order.cancelled',
     access: ({ order, actor, input }) => {
       if (actor.role !== 'customer') return;
       if (order.placedBy !== actor.id) throw new NotFoundException('No order with this id');
@@ -293,6 +304,7 @@ export const ORDER_STEPS = {
   /** The shop cancels an order nobody paid or confirmed in time, and returns its stock. */
   expire: {
     rule: 'cancel',
+    event: 'order.expired',
     by: ['system'],
     guard: () => ({ paymentStatus: 'Pending', amountPaid: { $not: { $gt: 0 } } }),
     prepare: ({ order, now }) => cancelChange(now, 'Expired', order),
@@ -311,6 +323,7 @@ export const ORDER_STEPS = {
    */
   accountClosed: {
     rule: 'cancel',
+    event: 'order.accountClosed',
     by: ['system'],
     guard: () => ({ paymentStatus: 'Pending', amountPaid: { $not: { $gt: 0 } } }),
     prepare: ({ order, now }) => cancelChange(now, 'Expired', order),
@@ -328,6 +341,7 @@ export const ORDER_STEPS = {
    */
   delete: {
     rule: 'delete',
+    event: 'order.deleted',
     by: ['admin'],
     // Unpaid still: a payment recorded meanwhile puts the order in the sales record.
     guard: ({ order }) => ({

@@ -143,6 +143,12 @@ const auditAction = (plan: CreditPlan) =>
 /** A money-ledger entry credited to an order: the order's amounts and state in one conditional write. */
 const CREDIT: OrderStep<CreditInput> = {
   rule: 'completePayment',
+  event: ({ input }) =>
+    input.plan.outcome === 'paid'
+      ? 'order.paid'
+      : input.plan.outcome === 'deposit'
+        ? 'booking.depositPaid'
+        : 'order.partPaid',
   by: ['system', 'staff', 'admin'],
   guard: ({ order, input }) => creditGuard(order, input.entry._id),
   prepare: ({ order, input, actor, now }) => creditUpdate(order, input, actor, now),

@@ -20,6 +20,7 @@ import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
 import { OrderBookings } from './order-bookings';
 import { OrderCredits } from './order-credits';
+import { OrderFollowUps } from './order-follow-ups';
 import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
@@ -68,6 +69,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrderCredits,
     OrderBookings,
     OrderMails,
+    OrderFollowUps,
   ],
   exports: [
     OrdersService,

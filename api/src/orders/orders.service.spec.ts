@@ -1,12 +1,17 @@
 import type { ModuleRef } from '@nestjs/core';
 import { BadRequestException, ConflictException, ForbiddenException } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { AuditEventsListener } from '../audit/audit-events.listener';
 import type { AuditService } from '../audit/audit.service';
+import { DomainEvents, type DomainEvent } from '../common/events/domain-events';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import type { MailQueue } from '../mail/mail-queue.service';
 import type { SmsService } from '../sms/sms.service';
 import type { UsersService } from '../users/users.service';
 import { ORDER_STEPS, type OrderStep } from './order-actions';
+import type { OrderEvent } from './order-events';
+import { OrderFollowUps } from './order-follow-ups';
 import type { OrderMails } from './order-mails';
 import type { OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
@@ -73,18 +78,28 @@ function setup(stored: OrderRecord) {
   const sms = { notifyOrder: jest.fn(async () => undefined) };
   const mailLog = { eraseFor: jest.fn(async () => 0) };
   const mailQueue = { forget: jest.fn(async () => 0) };
+  // The steps' events, heard by the real listeners: the audit trail's and the customer's follow-ups.
+  const emitter = new EventEmitter2({ wildcard: true, delimiter: '.' });
+  const events = new DomainEvents(emitter);
+  const trail = new AuditEventsListener(audit as unknown as AuditService);
+  const followUps = new OrderFollowUps(
+    mails as unknown as OrderMails,
+    sms as unknown as SmsService,
+  );
+  emitter.on('**', (e: DomainEvent) => trail.record(e));
+  emitter.on('order.*', (e: OrderEvent) => followUps.ofOrder(e));
+  emitter.on('booking.*', (e: OrderEvent) => followUps.ofBooking(e));
   const service = new OrdersService(
     repo as unknown as OrdersRepository,
     placement as unknown as OrderPlacementService,
     users as unknown as UsersService,
     audit as unknown as AuditService,
-    mails as unknown as OrderMails,
     { orders: {} } as unknown as AppConfig,
     refunds as unknown as OrderMoney,
-    sms as unknown as SmsService,
     {} as ModuleRef,
     mailLog as unknown as MailLogRepository,
     mailQueue as unknown as MailQueue,
+    events,
   );
   return {
     service,
@@ -153,6 +168,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     const { service, repo } = setup(order());
     const refusing: OrderStep = {
       rule: 'inTransit',
+      event: 'order.inTransit',
       prepare: () => {
         throw new BadRequestException('Not like this');
       },
@@ -167,6 +183,7 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
   it('runs a new action from its declaration alone, mail included, and keeps roles out', async () => {
     const readyForCollection: OrderStep = {
       rule: 'inTransit',
+      event: 'order.inTransit',
       by: ['staff', 'admin'],
       prepare: () => ({ $set: { orderStatus: 'InTransit' } }),
       audit: {

@@ -17,6 +17,7 @@ import {
   type OrderAction,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
+import { DomainEvents } from '../common/events/domain-events';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Actor, Principal } from '../common/principal';
@@ -25,14 +26,12 @@ import { APP_CONFIG } from '../config/config.module';
 import { MailLogRepository } from '../mail/mail-log.repository';
 import { MailQueue } from '../mail/mail-queue.service';
 import { smsSender } from '../sms/sms-budgets';
-import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import { SHOP_ACTOR } from './shop-actor';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { customerView } from './customer-view';
-import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderPlacementService } from './order-placement.service';
 import { orderListFilter } from './order-list-filter';
@@ -63,14 +62,13 @@ export class OrdersService {
     private readonly placement: OrderPlacementService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
-    private readonly mails: OrderMails,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly money: OrderMoney,
-    private readonly sms: SmsService,
     private readonly modules: ModuleRef,
     /** The e-mails recorded and queued for an order: a deleted order takes them along (issue 39). */
     private readonly mailLog: MailLogRepository,
     private readonly mailQueue: MailQueue,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Cancels unpaid orders past their time (the callers of old; the loop is `OrderExpiry`). */
@@ -100,10 +98,13 @@ export class OrdersService {
       );
       throw new UnauthorizedException('This account was deleted');
     }
-    if (!replayed) {
-      void this.mails.send('confirmation', order);
-      void this.sms.notifyOrder(order, 'placed', smsSender(actor?.id, clientAddress));
-    }
+    if (!replayed)
+      void this.events.emit('order.placed', {
+        actor: actor ?? SHOP_ACTOR,
+        order,
+        mail: 'confirmation',
+        sms: { event: 'placed', sender: smsSender(actor?.id, clientAddress) },
+      });
     const [view] = await this.views([order]);
     const whatsappUrl = whatsappLink(this.config.businessWhatsapp, orderChatMessage(order));
     return { order: { ...view!, whatsappUrl }, replayed };
@@ -325,19 +326,27 @@ export class OrdersService {
       return this.refuse(order._id, step.rule, actor);
     }
     await step.after?.(ctx, updated);
-    const action =
-      typeof step.audit.action === 'function' ? step.audit.action(ctx) : step.audit.action;
-    await this.audit.record(actor, action, step.audit.text(ctx), this.target(order));
-    const mail = step.mail?.(ctx, updated);
-    if (mail) await this.mails.send(mail, updated);
-    // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
+    // What follows (the audit entry, the e-mail, the text message) subscribes to the step's event.
     const sms = typeof step.sms === 'function' ? step.sms(ctx) : step.sms;
-    if (sms)
-      void this.sms.notifyOrder(
-        updated,
-        sms,
-        actor.role === 'customer' ? smsSender(actor.id) : undefined,
-      );
+    await this.events.emit(
+      typeof step.event === 'function' ? step.event(ctx, updated) : step.event,
+      {
+        actor,
+        order: updated,
+        audit: {
+          action:
+            typeof step.audit.action === 'function' ? step.audit.action(ctx) : step.audit.action,
+          text: step.audit.text(ctx),
+          target: this.target(order),
+        },
+        mail: step.mail?.(ctx, updated),
+        // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
+        sms: sms && {
+          event: sms,
+          sender: actor.role === 'customer' ? smsSender(actor.id) : undefined,
+        },
+      },
+    );
     return (await this.views([updated]))[0]!;
   }
 

@@ -1,0 +1,51 @@
+import type { OrderSmsEvent } from '@spc/shared-contracts';
+import type { DomainEvent } from '../common/events/domain-events';
+import type { OrderMail } from './order-mails';
+import type { OrderRecord } from './order.types';
+
+/**
+ * A step of an order (or of a booking, which is an order) happened: the order as written, and what
+ * follows it for the customer. The audit trail, the e-mail queue and the SMS sender subscribe.
+ */
+export interface OrderEvent extends DomainEvent {
+  order: OrderRecord;
+  /** The customer's e-mail, if the step sends one (queued once per order and event). */
+  mail?: OrderMail;
+  /** The customer's text message, if any, and whose SMS budget it counts against. */
+  sms?: { event: OrderSmsEvent; sender?: string };
+}
+
+declare module '../common/events/domain-events' {
+  interface DomainEventMap {
+    'order.placed': OrderEvent;
+    'order.inTransit': OrderEvent;
+    'order.delivered': OrderEvent;
+    'order.fulfilled': OrderEvent;
+    'order.updated': OrderEvent;
+    'order.cancelled': OrderEvent;
+    'order.expired': OrderEvent;
+    'order.accountClosed': OrderEvent;
+    'order.deleted': OrderEvent;
+    'order.paid': OrderEvent;
+    'order.partPaid': OrderEvent;
+    'booking.depositPaid': OrderEvent;
+    'booking.released': OrderEvent;
+    'booking.refunded': OrderEvent;
+  }
+}
+
+/** The names of the events an order step announces. */
+export type OrderEventName =
+  | 'order.inTransit'
+  | 'order.delivered'
+  | 'order.fulfilled'
+  | 'order.updated'
+  | 'order.cancelled'
+  | 'order.expired'
+  | 'order.accountClosed'
+  | 'order.deleted'
+  | 'order.paid'
+  | 'order.partPaid'
+  | 'booking.depositPaid'
+  | 'booking.released'
+  | 'booking.refunded';
