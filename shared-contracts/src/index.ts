@@ -24,4 +24,5 @@ export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
 export * from './bookings';
+export * from './booking-state';
 export * from './batch-forms';

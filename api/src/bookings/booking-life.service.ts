@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { formatMoney, type BookingState } from '@spc/shared-contracts';
+import { formatMoney, LIVE_BOOKING_STATES } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
@@ -21,9 +21,6 @@ import { SHOP_ACTOR } from '../orders/shop-actor';
 import { addDays, shopDay } from '../reports/shop-time';
 import { SmsService } from '../sms/sms.service';
 import { RELEASE_BOOKING } from './booking-steps';
-
-/** States of a booking whose seedlings its batch still holds for it, before it is handed over. */
-const WAITING: readonly BookingState[] = ['Deposit due', 'Booked', 'Balance due', 'Paid'];
 
 /**
  * What happens to a batch's bookings when the batch's side has changed (the staff batch routes
@@ -103,7 +100,7 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
     let fits = true;
     for (const order of await this.bookings.ofBatch(batch._id)) {
       const seedlings = held.get(order._id) ?? 0;
-      if (!seedlings || !WAITING.includes(order.booking!.state)) continue;
+      if (!seedlings || !LIVE_BOOKING_STATES.includes(order.booking!.state)) continue;
       fits = fits && kept + seedlings <= seedlingsLeft;
       if (fits) kept += seedlings;
       else await this.affect(order, 'short');
@@ -113,7 +110,7 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
   /** The batch failed: every booking still waiting on it becomes `Affected` (problem `failed`). */
   async onBatchFailed(batch: BatchRecord): Promise<void> {
     for (const order of await this.bookings.ofBatch(batch._id))
-      if (order.booking?.batchId === batch._id && WAITING.includes(order.booking.state))
+      if (order.booking?.batchId === batch._id && LIVE_BOOKING_STATES.includes(order.booking.state))
         await this.affect(order, 'failed');
   }
 
@@ -192,7 +189,7 @@ export class BookingLifeService implements OnApplicationBootstrap, OnApplication
   }
 
   private async affect(order: OrderRecord, problem: 'failed' | 'short'): Promise<void> {
-    const moved = await this.bookings.setState(order._id, WAITING, 'Affected', {
+    const moved = await this.bookings.setState(order._id, LIVE_BOOKING_STATES, 'Affected', {
       problem,
       noticeDue: true,
     });

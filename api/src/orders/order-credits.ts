@@ -492,8 +492,7 @@ export class OrderCredits {
       );
     // A booking's deposit reached (alone, or by a payment in full at once): the deposit's e-mail,
     // and the balance's notices when its batch is ready.
-    const reached =
-      before.booking?.state === 'Deposit due' && plan.split.deposit > 0 && plan.outcome !== 'part';
+    const reached = !!before.booking && plan.split.deposit > 0 && plan.outcome !== 'part';
     if (!reached || !after.booking) return;
     await this.mails.send('deposit', after);
     if (after.booking.state === 'Balance due') {

@@ -6,7 +6,7 @@ import {
   Logger,
   UnauthorizedException,
 } from '@nestjs/common';
-import { BOOKING_MESSAGES, type DeliveryMethod } from '@spc/shared-contracts';
+import { BOOKING_MESSAGES, bookingDeposit, type DeliveryMethod } from '@spc/shared-contracts';
 import { BatchesService } from '../batches/batches.service';
 import { CatalogService } from '../catalog/catalog.service';
 import type { AppConfig } from '../config/app-config';
@@ -242,7 +242,7 @@ export class OrderPlacementService {
     const batch = await this.batches.checkBookable(batchId, lines[0]!.productId, seedlings);
     const total = subtotal + quote.fee;
     const depositPercent = this.config.bookings.depositPercent;
-    const deposit = Math.min(total, Math.max(1, Math.round((total * depositPercent) / 100)));
+    const deposit = bookingDeposit(total, depositPercent);
     return {
       batchId: batch._id,
       productName: batch.productName,
