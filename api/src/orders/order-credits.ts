@@ -36,6 +36,7 @@ import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { OrdersService } from './orders.service';
 import type { Order } from './schemas/order.schema';
 
@@ -182,6 +183,7 @@ const CREDIT: OrderStep<CreditInput> = {
 export class OrderCredits {
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly holdSlots: OrderHoldSlotsRepository,
     private readonly runner: OrdersService,
     private readonly ledger: MoneyLedgerService,
     private readonly money: OrderMoney,
@@ -387,7 +389,9 @@ export class OrderCredits {
    * stranger's payment. Newest first, at most `limit`.
    */
   async openOrdersOfPhone(e164: string, limit = 5): Promise<OrderRecord[]> {
-    const orders = (await this.orders.openUnpaidByPhone(e164, OPEN, 20)).filter((o) => o.placedBy);
+    const orders = (await this.holdSlots.openUnpaidByPhone(e164, OPEN, 20)).filter(
+      (o) => o.placedBy,
+    );
     if (!orders.length) return [];
     const owners = await this.users.findManyByIds([...new Set(orders.map((o) => o.placedBy!))]);
     const registered = new Set(

@@ -9,7 +9,7 @@ import {
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ORDER_STEPS } from './order-actions';
-import { OrdersRepository } from './orders.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
 import { OrdersService } from './orders.service';
 import { SHOP_ACTOR } from './shop-actor';
 
@@ -25,7 +25,7 @@ export class OrderExpiry implements OnApplicationBootstrap, OnApplicationShutdow
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly orders: OrderRecoveryRepository,
     private readonly runner: OrdersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

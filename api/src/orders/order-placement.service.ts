@@ -31,6 +31,8 @@ import {
 } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import type { OrderBooking } from './schemas/order.schema';
 import { newPurchaseNumber } from './purchase-number';
 
@@ -55,6 +57,8 @@ export class OrderPlacementService {
 
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly recovery: OrderRecoveryRepository,
+    private readonly holdSlots: OrderHoldSlotsRepository,
     private readonly catalog: CatalogService,
     private readonly inventory: InventoryService,
     private readonly users: UsersService,
@@ -172,7 +176,7 @@ export class OrderPlacementService {
     // reconciler undoes an interrupted placement; the order never names a person erased.
     if (actor?.role === 'customer' && (await this.users.isClosed(actor.id))) {
       // Claimed as a reconciler claims an undo, so none undoes it beside us.
-      if (await this.orders.claimUndo(order._id, this.config.orders.reconcileAfterMs)) {
+      if (await this.recovery.claimUndo(order._id, this.config.orders.reconcileAfterMs)) {
         await this.stock.releaseAll(order);
         await this.orders.delete(order._id);
       }
@@ -352,7 +356,11 @@ export class OrderPlacementService {
         } as Parameters<OrdersRepository['insert']>[0]);
       } catch (error) {
         // A purchase number drawn twice is drawn again; a cap slot taken meanwhile is the caller's.
-        if (!isDuplicateKeyError(error) || this.orders.isHoldSlotCollision(error) || attempt >= 4)
+        if (
+          !isDuplicateKeyError(error) ||
+          this.holdSlots.isHoldSlotCollision(error) ||
+          attempt >= 4
+        )
           throw error;
       }
     }

@@ -5,7 +5,7 @@ import { InventoryService } from '../inventory/inventory.service';
 import type { StockMovementView } from '../inventory/stock-ledger.repository';
 import { seedlingsByProduct } from './order-lines';
 import type { OrderRecord } from './order.types';
-import { OrdersRepository } from './orders.repository';
+import { OrderPlacementMarks } from './order-placement-marks.repository';
 
 /**
  * An order's stock on its products: given back, released or settled, each once per line. A
@@ -25,7 +25,7 @@ export class OrderStock {
   private settling?: Promise<void>;
 
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly marks: OrderPlacementMarks,
     private readonly inventory: InventoryService,
     private readonly batches: BatchesService,
   ) {}
@@ -45,11 +45,11 @@ export class OrderStock {
           by: isPerson(by) ? by : null,
           note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
         });
-      await this.orders.setFlags(order._id, { stockReturn: 'done' });
+      await this.marks.setFlags(order._id, { stockReturn: 'done' });
     }
     for (const productId of seedlingsOf(order).keys())
       await this.inventory.clearRestockMarker(productId, order._id);
-    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+    await this.marks.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
   /**
@@ -61,7 +61,7 @@ export class OrderStock {
       purchaseNumber: order.purchaseNumber,
       by: isPerson(by) ? by : null,
     });
-    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+    await this.marks.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
   /**
@@ -91,10 +91,10 @@ export class OrderStock {
   /** Turns the reservations of a placed order into sales on the ledger. */
   async settle(order: OrderRecord, reservedHere = false): Promise<void> {
     // A booking's hold stays on its batch until it is handed over, released or refunded.
-    if (order.booking) return this.orders.setFlags(order._id, { ledgerSettled: true });
+    if (order.booking) return this.marks.setFlags(order._id, { ledgerSettled: true });
     for (const productId of seedlingsOf(order).keys())
       await this.inventory.settleReservation(productId, order._id, reservedHere);
-    await this.orders.setFlags(order._id, { ledgerSettled: true });
+    await this.marks.setFlags(order._id, { ledgerSettled: true });
   }
 
   /**
@@ -120,7 +120,7 @@ export class OrderStock {
       const batch = this.queued.splice(0, SETTLE_BATCH);
       let placed: Set<string>;
       try {
-        placed = new Set(await this.orders.markAllPlaced(batch.map(({ order }) => order._id)));
+        placed = new Set(await this.marks.markAllPlaced(batch.map(({ order }) => order._id)));
       } catch (error) {
         for (const { reject } of batch) reject(error as Error);
         continue;
@@ -136,7 +136,7 @@ export class OrderStock {
           byProduct,
           settled.flatMap((b) => b.movements),
         );
-        await this.orders.markSettled(settled.map(({ order }) => order._id));
+        await this.marks.markSettled(settled.map(({ order }) => order._id));
       } catch (error) {
         this.logger.warn(
           `Could not settle ${settled.length} placed orders (the reconciler will): ${(error as Error).message}`,

@@ -24,6 +24,12 @@ import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
+import { OrderListsRepository } from './order-lists.repository';
+import { OrderPlacementMarks } from './order-placement-marks.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
+import { OrderSalesRepository } from './order-sales.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
+import { BookingsRepository } from '../bookings/bookings.repository';
 import { OrdersPersonalData } from './orders-personal-data';
 import { ORDER_EXPIRY, OrdersService } from './orders.service';
 import {
@@ -53,6 +59,12 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrdersPersonalData,
     OrdersService,
     OrdersRepository,
+    OrderListsRepository,
+    OrderPlacementMarks,
+    OrderRecoveryRepository,
+    OrderSalesRepository,
+    OrderHoldSlotsRepository,
+    BookingsRepository,
     OrderPlacementService,
     PlacementKeys,
     OrderReconciler,

@@ -38,6 +38,7 @@ import { OrderPlacementService } from './order-placement.service';
 import { orderListFilter } from './order-list-filter';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderListsRepository } from './order-lists.repository';
 
 /** The expiry loop (`OrderExpiry`), named by token: it runs its step through this runner. */
 export const ORDER_EXPIRY = 'ORDER_EXPIRY';
@@ -60,6 +61,7 @@ export interface OrderPage {
 export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly lists: OrderListsRepository,
     private readonly placement: OrderPlacementService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
@@ -141,7 +143,7 @@ export class OrdersService {
 
   async list(query: OrderListQueryDto, placedBy?: string): Promise<OrderPage> {
     const { page, limit, skip } = pageRequest(query, PAGE_SIZE.orders);
-    const { items, total } = await this.orders.list(orderListFilter(query, placedBy), skip, limit);
+    const { items, total } = await this.lists.list(orderListFilter(query, placedBy), skip, limit);
     return {
       orders: await this.views(items),
       totalOrders: total,
