@@ -5,6 +5,8 @@ import { InventoryModule } from '../inventory/inventory.module';
 import { StockMovement, StockMovementSchema } from '../inventory/schemas/stock-movement.schema';
 import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
+import { BatchFollowUps } from './batch-follow-ups';
+import { BatchFollowUpsRepository } from './batch-follow-ups.repository';
 import { Batch, BatchSchema } from './schemas/batch.schema';
 import { holdsNoPersonalData } from '../common/personal-data';
 
@@ -22,7 +24,13 @@ import { holdsNoPersonalData } from '../common/personal-data';
       { name: StockMovement.name, schema: StockMovementSchema },
     ]),
   ],
-  providers: [BatchesRepository, BatchesService, holdsNoPersonalData('batches')],
+  providers: [
+    BatchesRepository,
+    BatchFollowUpsRepository,
+    BatchFollowUps,
+    BatchesService,
+    holdsNoPersonalData('batches'),
+  ],
   exports: [BatchesService],
 })
 export class BatchesModule {}

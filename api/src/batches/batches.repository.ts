@@ -10,91 +10,17 @@ import {
   type MovementMeta,
   type PendingMovement,
 } from '../inventory/stock-ledger';
+import {
+  PROJECTION,
+  recomputeAvailable,
+  toRecord,
+  batchLedgerKey,
+  type BatchRecord,
+  type LeanBatch,
+} from './batch-record';
 import { Batch } from './schemas/batch.schema';
 
-/** A batch as the API reads it (plain, its ledger's bookkeeping left out). */
-export interface BatchRecord {
-  _id: string;
-  productId: string;
-  productName: string;
-  sownOn: string;
-  readyOn: string;
-  started: number;
-  lost: number;
-  booked: number;
-  available: number;
-  /** What the batch holds now: its stock on the ledger under `batch:<id>`. */
-  quantity: number;
-  status: StoredBatchStatus;
-  readyAt: string | null;
-  failedAt: string | null;
-  note: string;
-  createdAt: string;
-  /** The bookings' seedlings held here, in booking order. */
-  holds: { orderId: string; seedlings: number; at: string }[];
-  /** Seedlings moved into ready stock when the batch was made ready (0 before). */
-  readyMoved: number;
-  /**
-   * 'pending' between making the batch ready and its seedlings reaching the product, 'done' then,
-   * 'cleared' once the product's marker of the move is removed.
-   */
-  readyStock: 'none' | 'pending' | 'done' | 'cleared';
-  /** A step whose bookings are still to be told (see the schema). */
-  pendingTell: { what: 'ready' | 'short' | 'failed'; at: string } | null;
-}
-
-type LeanBatch = Batch & {
-  _id: Types.ObjectId;
-  readyMoved?: number;
-  readyStock?: BatchRecord['readyStock'];
-};
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-
-function toRecord(doc: LeanBatch): BatchRecord {
-  return {
-    _id: doc._id.toString(),
-    productId: doc.productId,
-    productName: doc.productName,
-    sownOn: doc.sownOn,
-    readyOn: doc.readyOn,
-    started: doc.started,
-    lost: doc.lost ?? 0,
-    booked: doc.booked ?? 0,
-    available: doc.available ?? 0,
-    quantity: doc.quantity ?? 0,
-    status: doc.status,
-    readyAt: iso(doc.readyAt),
-    failedAt: iso(doc.failedAt),
-    note: doc.note ?? '',
-    createdAt: iso(doc.createdAt)!,
-    holds: [...(doc.holds ?? [])]
-      .sort((a, b) => +new Date(a.at) - +new Date(b.at))
-      .map((h) => ({ orderId: h.orderId, seedlings: h.seedlings, at: iso(h.at)! })),
-    readyMoved: doc.readyMoved ?? 0,
-    readyStock: doc.readyStock ?? 'none',
-    pendingTell: doc.pendingTell
-      ? { what: doc.pendingTell.what, at: iso(doc.pendingTell.at)! }
-      : null,
-  };
-}
-
-/** The key of a batch's movements in the stock ledger. */
-export const batchLedgerKey = (id: string) => `batch:${id}`;
-
-/** What is left to book, worked out after the other fields of an update are set. */
-const recomputeAvailable = {
-  $set: {
-    available: {
-      $cond: [
-        { $eq: ['$status', 'Growing'] },
-        { $max: [0, { $subtract: [{ $subtract: ['$started', '$lost'] }, '$booked'] }] },
-        0,
-      ],
-    },
-  },
-};
-
-const PROJECTION = { pendingMovements: 0, releasedFor: 0 } as const;
+export { batchLedgerKey, type BatchRecord } from './batch-record';
 
 /** Why a hold was refused, for the placement's message. */
 export type HoldRefusal = 'gone' | 'failed' | 'ready' | 'short';
@@ -371,25 +297,6 @@ export class BatchesRepository {
     return doc ? seedlings : 0;
   }
 
-  /** Bookings released into ready stock before `before`: `[batch, orderId]` (markers to clear). */
-  async releasedBefore(before: Date): Promise<{ batch: BatchRecord; orderId: string }[]> {
-    const docs = await this.batches
-      .find({ 'releasedFor.at': { $lt: before } })
-      .select({ pendingMovements: 0 })
-      .limit(200)
-      .lean<(LeanBatch & { releasedFor: { orderId: string; at: Date }[] })[]>();
-    return docs.flatMap((doc) =>
-      doc.releasedFor
-        .filter((r) => r.at < before)
-        .map((r) => ({ batch: toRecord(doc), orderId: r.orderId })),
-    );
-  }
-
-  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
-  async forgetReleased(id: string, orderId: string): Promise<void> {
-    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: { orderId } } });
-  }
-
   /**
    * A loss of a growing batch (never below 0): what it holds and what is left to book go down,
    * with its movement. Null when the batch is not growing or holds fewer.
@@ -431,56 +338,6 @@ export class BatchesRepository {
         pendingTell: { $literal: { what: 'ready', at: new Date() } },
       },
     );
-  }
-
-  /** The ready batch's seedlings reached the product's stock. */
-  async markReadyStockDone(id: string): Promise<void> {
-    await this.batches.updateOne(
-      { _id: id, readyStock: 'pending' },
-      { $set: { readyStock: 'done', readyStockAt: new Date() } },
-    );
-  }
-
-  /** The bookings heard of the batch's step. */
-  async told(id: string): Promise<void> {
-    await this.batches.updateOne({ _id: id }, { $set: { pendingTell: null } });
-  }
-
-  /** Batches whose bookings were still to be told of a step taken before `before` (a crash). */
-  async untoldBefore(before: Date): Promise<BatchRecord[]> {
-    const docs = await this.batches
-      .find({ 'pendingTell.at': { $lt: before } })
-      .select(PROJECTION)
-      .limit(100)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord);
-  }
-
-  /** Ready batches whose seedlings reached the product before `before` (markers to clear). */
-  async readyStockDoneBefore(before: Date): Promise<BatchRecord[]> {
-    const docs = await this.batches
-      .find({ readyStock: 'done', readyStockAt: { $lt: before } })
-      .select(PROJECTION)
-      .limit(200)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord);
-  }
-
-  async markReadyStockCleared(id: string): Promise<void> {
-    await this.batches.updateOne(
-      { _id: id, readyStock: 'done' },
-      { $set: { readyStock: 'cleared' } },
-    );
-  }
-
-  /** Ready batches whose seedlings may not have reached the product (a crash between the two). */
-  async readyStockPending(): Promise<BatchRecord[]> {
-    const docs = await this.batches
-      .find({ readyStock: 'pending' })
-      .select(PROJECTION)
-      .limit(500)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord);
   }
 
   /** Growing becomes Failed, once: everything it holds is lost. Null when not growing. */
