@@ -1,3 +1,4 @@
+import { BatchHold } from './batch-hold';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
@@ -29,8 +30,9 @@ import { holdsNoPersonalData } from '../common/personal-data';
     BatchFollowUpsRepository,
     BatchFollowUps,
     BatchesService,
+    BatchHold,
     holdsNoPersonalData('batches'),
   ],
-  exports: [BatchesService],
+  exports: [BatchesService, BatchHold],
 })
 export class BatchesModule {}
