@@ -12,7 +12,7 @@ import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { OrderBookings } from '../orders/order-bookings';
+import { OrderBookings } from './booking-orders';
 import { OrderCredits } from '../orders/order-credits';
 import { OrderMails } from '../orders/order-mails';
 import type { OrderRecord } from '../orders/order.types';

@@ -10,7 +10,7 @@ import {
   creditGuard,
   type CreditPlan,
   type CreditPurpose,
-} from './order-booking';
+} from './order-credit-rule';
 import type { OrderRecord } from './order.types';
 import type { Order } from './schemas/order.schema';
 

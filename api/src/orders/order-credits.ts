@@ -21,7 +21,7 @@ import { MoneyLedgerService } from '../money/money-ledger.service';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CompletePaymentDto } from './dto/order.dto';
-import { creditRule, type CreditPlan, type CreditPurpose } from './order-booking';
+import { creditRule, type CreditPlan, type CreditPurpose } from './order-credit-rule';
 import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import type { OrderRecord } from './order.types';

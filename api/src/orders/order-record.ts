@@ -1,6 +1,6 @@
 import { DEFAULT_DELIVERY_ZONE, DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
 import type { OrderRecord } from './order.types';
-import { amountDueNow } from './order-booking';
+import { amountDueNow } from './order-credit-rule';
 import type { Order, OrderBooking, OrderLine } from './schemas/order.schema';
 
 /** An order as the driver reads it (`lean`). */

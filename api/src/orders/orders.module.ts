@@ -18,7 +18,7 @@ import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
-import { OrderBookings } from './order-bookings';
+import { OrderBookings } from '../bookings/booking-orders';
 import { OrderCredits } from './order-credits';
 import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';

@@ -1,3 +1,7 @@
+/**
+ * What an order may be credited and what it owes now (`creditRule`, `amountDueNow`), read from the
+ * order as it is: the one money rule of ordinary orders and bookings (a booking's from BOOKING_RULES).
+ */
 import type { FilterQuery } from 'mongoose';
 import {
   BOOKING_RULES,

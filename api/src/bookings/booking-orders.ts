@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { BookingState } from '@spc/shared-contracts';
 import type { Actor } from '../common/principal';
-import { OrderStock } from './order-stock';
-import type { OrderRecord } from './order.types';
-import { OrdersRepository } from './orders.repository';
-import { BookingsRepository } from '../bookings/bookings.repository';
-import { OrderRecoveryRepository } from './order-recovery.repository';
-import type { OrderBooking } from './schemas/order.schema';
+import { OrderStock } from '../orders/order-stock';
+import type { OrderRecord } from '../orders/order.types';
+import { OrdersRepository } from '../orders/orders.repository';
+import { BookingsRepository } from './bookings.repository';
+import { OrderRecoveryRepository } from '../orders/order-recovery.repository';
+import type { OrderBooking } from '../orders/schemas/order.schema';
 
 /** How long one sweeper holds a move a crash cut off while it finishes it. */
 const STALE_MOVE_CLAIM_MS = 60_000;
 
-/** What other modules (bookings, batches) ask of booking orders: read a batch's, change a state. */
+/**
+ * What the bookings and batches modules ask of booking orders: read a batch's, change a state,
+ * claim and make a move. Provided by the orders module (a booking is an order).
+ */
 @Injectable()
 export class OrderBookings {
   constructor(
