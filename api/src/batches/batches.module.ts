@@ -1,3 +1,4 @@
+import { BatchListsRepository } from './batch-lists.repository';
 import { BatchHold } from './batch-hold';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
@@ -28,6 +29,7 @@ import { holdsNoPersonalData } from '../common/personal-data';
   providers: [
     BatchesRepository,
     BatchFollowUpsRepository,
+    BatchListsRepository,
     BatchFollowUps,
     BatchesService,
     BatchHold,

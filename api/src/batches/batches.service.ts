@@ -25,6 +25,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
 import { shopDay } from '../reports/shop-time';
 import { BatchFollowUps } from './batch-follow-ups';
+import { BatchListsRepository } from './batch-lists.repository';
 import { BatchesRepository, type BatchRecord } from './batches.repository';
 import { comingSeasons } from './seasons';
 
@@ -69,6 +70,7 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
   constructor(
     private readonly batches: BatchesRepository,
     private readonly followUps: BatchFollowUps,
+    private readonly lists: BatchListsRepository,
     private readonly catalog: CatalogService,
     private readonly inventory: InventoryService,
     private readonly catalogue: CatalogueEvents,
@@ -158,7 +160,7 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
       filter.status === 'Sold out' ? 'Growing' : filter.status;
     const bookable =
       filter.status === 'Sold out' ? false : filter.status === 'Growing' ? true : undefined;
-    return this.batches.list({ ...filter, status: stored, bookable }, (page - 1) * limit, limit);
+    return this.lists.list({ ...filter, status: stored, bookable }, (page - 1) * limit, limit);
   }
 
   async update(
@@ -345,7 +347,7 @@ export class BatchesService implements OnModuleInit, OnApplicationBootstrap, OnA
 
   /** Growing batches ready after today with seedlings left to book, soonest first. */
   bookable(options: { productIds?: string[]; readyFrom?: string; readyTo?: string } = {}) {
-    return this.batches.bookable(this.today(), options);
+    return this.lists.bookable(this.today(), options);
   }
 
   /** Tells the catalogue a product's bookable batches now (after any change of one of them). */

@@ -29,6 +29,7 @@ import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import { SHOP_ACTOR } from './shop-actor';
+import { trackedBooking } from '../bookings/booking-tracking';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { customerView } from './customer-view';
@@ -123,21 +124,7 @@ export class OrdersService {
       orderReceivedDate: order.orderDate,
       inTransitDate: order.inTransitDate,
       deliveredDate: order.deliveredDate,
-      booking: order.booking
-        ? {
-            state: order.booking.state,
-            readyOn: order.booking.readyOn,
-            depositPercent: order.booking.depositPercent,
-            deposit: order.booking.deposit,
-            amountPaid: order.amountPaid,
-            balanceDue:
-              order.paymentStatus === 'Paid' || order.orderStatus === 'Cancelled'
-                ? 0
-                : Math.max(0, order.totalAmount - order.amountPaid),
-            amountDueNow: order.amountDueNow,
-            balanceDueBy: order.booking.balanceDueBy,
-          }
-        : null,
+      booking: trackedBooking(order),
     };
   }
 
