@@ -1,6 +1,7 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { CatalogService } from '../catalog/catalog.service';
-import type { Principal } from '../common/principal';
+import { personOf, type HeldOrder, type OrderHold } from '../common/order-hold';
+import type { Actor, Principal } from '../common/principal';
 import { seedlingsByProduct, type PricedLine } from '../orders/order-lines';
 import type { OrderRecord } from '../orders/order.types';
 import { InventoryService } from './inventory.service';
@@ -11,7 +12,7 @@ import type { StockMovementView } from './stock-ledger.repository';
  * sells (a booking's is `BatchHold`'s, on its batch).
  */
 @Injectable()
-export class ReadyStockHold {
+export class ReadyStockHold implements OrderHold {
   constructor(
     private readonly inventory: InventoryService,
     private readonly catalog: CatalogService,
@@ -57,6 +58,45 @@ export class ReadyStockHold {
     }
     return movements;
   }
+
+  /** Every line's reservation released (a line never reserved is left as it is). */
+  async releaseAll(order: HeldOrder): Promise<void> {
+    for (const productId of seedlingsOf(order).keys())
+      await this.inventory.releaseReservation(productId, order._id, order);
+  }
+
+  /**
+   * A cancelled order's stock back on its products, once per line even if called again after a
+   * crash: at `done` every line is back and some markers may already be cleared, so restocking
+   * again would return those lines a second time (the restock marker makes a restock count once).
+   */
+  async giveBack(order: HeldOrder, by: Actor | null, returned: () => Promise<void>): Promise<void> {
+    if (order.stockReturn !== 'done') {
+      for (const [productId, seedlings] of seedlingsOf(order))
+        await this.inventory.restock(productId, order._id, seedlings, {
+          purchaseNumber: order.purchaseNumber,
+          by: personOf(by),
+          note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
+        });
+      await returned();
+    }
+    for (const productId of seedlingsOf(order).keys())
+      await this.inventory.clearRestockMarker(productId, order._id);
+  }
+
+  productsToSettle(order: HeldOrder): string[] {
+    return [...seedlingsOf(order).keys()];
+  }
+
+  async settle(order: HeldOrder, reservedHere: boolean): Promise<void> {
+    for (const productId of seedlingsOf(order).keys())
+      await this.inventory.settleReservation(productId, order._id, reservedHere);
+  }
+
+  /** Ready stock left its products as a sale when the order was settled: nothing is left. */
+  handOver(): Promise<number> {
+    return Promise.resolve(0);
+  }
 }
 
 /** The 409 for cart lines whose product is no longer sold. */
@@ -69,4 +109,15 @@ export function productsUnavailable(productIds: string[]): ConflictException {
       messages: ['This product no longer exists'],
     })),
   });
+}
+
+/** The seedlings the order took from each product (its lines of one product added up). */
+function seedlingsOf(order: HeldOrder): Map<string, number> {
+  return seedlingsByProduct(
+    order.products.map((l) => ({
+      productId: l.product._id,
+      quantity: l.quantity,
+      seedlings: l.unit?.seedlings ?? 1,
+    })),
+  );
 }
