@@ -10,7 +10,7 @@ import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator'
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
 import { BatchesService } from '../src/batches/batches.service';
-import { OrderBookings } from '../src/orders/order-bookings';
+import { OrderBookings } from '../src/bookings/booking-orders';
 import { OrdersService } from '../src/orders/orders.service';
 import { addDays, shopDay } from '../src/common/shop-clock';
 import { BOOKING_ROUTES } from './support/bookings';

@@ -20,7 +20,7 @@ import {
   UNTHROTTLED,
 } from './support/identity';
 import { MailQueue } from '../src/mail/mail-queue.service';
-import { OrderBookings } from '../src/orders/order-bookings';
+import { OrderBookings } from '../src/bookings/booking-orders';
 import { OrderMails } from '../src/orders/order-mails';
 import { decoded, outbox } from './support/mail';
 import { newPerson, personHits } from './support/personal-data';

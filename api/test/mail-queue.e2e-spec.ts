@@ -12,7 +12,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import mongoose, { type Connection } from 'mongoose';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { MailQueue } from '../src/mail/mail-queue.service';
-import { OrderBookings } from '../src/orders/order-bookings';
+import { OrderBookings } from '../src/bookings/booking-orders';
 import { OrderMails } from '../src/orders/order-mails';
 import { bearer, registerCustomer, UNTHROTTLED } from './support/identity';
 import { decoded, outbox } from './support/mail';

@@ -15,7 +15,7 @@ import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator'
 import { BatchesService } from '../src/batches/batches.service';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
 import { InventoryService } from '../src/inventory/inventory.service';
-import { OrderBookings } from '../src/orders/order-bookings';
+import { OrderBookings } from '../src/bookings/booking-orders';
 import { OrderReconciler } from '../src/orders/order-reconciler';
 import { OrderStock } from '../src/orders/order-stock';
 import { addDays, shopDay } from '../src/common/shop-clock';

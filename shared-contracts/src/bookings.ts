@@ -26,9 +26,6 @@ export const BOOKING_STATES = [
 ] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
-/** Booking states whose seedlings the batch still holds. */
-export const LIVE_BOOKING_STATES = ['Deposit due', 'Booked', 'Balance due', 'Paid'] as const;
-
 export const SEASON_KEYS = ['long-rains', 'short-rains'] as const;
 export type SeasonKey = (typeof SEASON_KEYS)[number];
 export const SEASON_NAMES: Record<SeasonKey, string> = {

@@ -24,5 +24,6 @@ export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
 export * from './bookings';
+export * from './booking-state';
 export * from './batch-forms';
 export * from './shop-clock';

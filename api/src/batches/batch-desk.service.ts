@@ -7,7 +7,7 @@ import { totalPages } from '../common/pagination';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { OrderBookings } from '../orders/order-bookings';
+import { OrderBookings } from '../bookings/booking-orders';
 import { BatchesService, batchView, type BatchRecord } from './batches.service';
 import { comingSeasons } from './seasons';
 

@@ -1,3 +1,5 @@
+import { BatchListsRepository } from './batch-lists.repository';
+import { BatchHold } from './batch-hold';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
@@ -5,6 +7,8 @@ import { InventoryModule } from '../inventory/inventory.module';
 import { StockMovement, StockMovementSchema } from '../inventory/schemas/stock-movement.schema';
 import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
+import { BatchFollowUps } from './batch-follow-ups';
+import { BatchFollowUpsRepository } from './batch-follow-ups.repository';
 import { Batch, BatchSchema } from './schemas/batch.schema';
 import { holdsNoPersonalData } from '../common/personal-data';
 
@@ -22,7 +26,15 @@ import { holdsNoPersonalData } from '../common/personal-data';
       { name: StockMovement.name, schema: StockMovementSchema },
     ]),
   ],
-  providers: [BatchesRepository, BatchesService, holdsNoPersonalData('batches')],
-  exports: [BatchesService],
+  providers: [
+    BatchesRepository,
+    BatchFollowUpsRepository,
+    BatchListsRepository,
+    BatchFollowUps,
+    BatchesService,
+    BatchHold,
+    holdsNoPersonalData('batches'),
+  ],
+  exports: [BatchesService, BatchHold],
 })
 export class BatchesModule {}

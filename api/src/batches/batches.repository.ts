@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Types, type FilterQuery, type Model } from 'mongoose';
-import type { StoredBatchStatus } from '@spc/shared-contracts';
+import { Types, type Model } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { StockMovement } from '../inventory/schemas/stock-movement.schema';
 import {
@@ -10,91 +9,17 @@ import {
   type MovementMeta,
   type PendingMovement,
 } from '../inventory/stock-ledger';
+import {
+  PROJECTION,
+  recomputeAvailable,
+  toRecord,
+  batchLedgerKey,
+  type BatchRecord,
+  type LeanBatch,
+} from './batch-record';
 import { Batch } from './schemas/batch.schema';
 
-/** A batch as the API reads it (plain, its ledger's bookkeeping left out). */
-export interface BatchRecord {
-  _id: string;
-  productId: string;
-  productName: string;
-  sownOn: string;
-  readyOn: string;
-  started: number;
-  lost: number;
-  booked: number;
-  available: number;
-  /** What the batch holds now: its stock on the ledger under `batch:<id>`. */
-  quantity: number;
-  status: StoredBatchStatus;
-  readyAt: string | null;
-  failedAt: string | null;
-  note: string;
-  createdAt: string;
-  /** The bookings' seedlings held here, in booking order. */
-  holds: { orderId: string; seedlings: number; at: string }[];
-  /** Seedlings moved into ready stock when the batch was made ready (0 before). */
-  readyMoved: number;
-  /**
-   * 'pending' between making the batch ready and its seedlings reaching the product, 'done' then,
-   * 'cleared' once the product's marker of the move is removed.
-   */
-  readyStock: 'none' | 'pending' | 'done' | 'cleared';
-  /** A step whose bookings are still to be told (see the schema). */
-  pendingTell: { what: 'ready' | 'short' | 'failed'; at: string } | null;
-}
-
-type LeanBatch = Batch & {
-  _id: Types.ObjectId;
-  readyMoved?: number;
-  readyStock?: BatchRecord['readyStock'];
-};
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-
-function toRecord(doc: LeanBatch): BatchRecord {
-  return {
-    _id: doc._id.toString(),
-    productId: doc.productId,
-    productName: doc.productName,
-    sownOn: doc.sownOn,
-    readyOn: doc.readyOn,
-    started: doc.started,
-    lost: doc.lost ?? 0,
-    booked: doc.booked ?? 0,
-    available: doc.available ?? 0,
-    quantity: doc.quantity ?? 0,
-    status: doc.status,
-    readyAt: iso(doc.readyAt),
-    failedAt: iso(doc.failedAt),
-    note: doc.note ?? '',
-    createdAt: iso(doc.createdAt)!,
-    holds: [...(doc.holds ?? [])]
-      .sort((a, b) => +new Date(a.at) - +new Date(b.at))
-      .map((h) => ({ orderId: h.orderId, seedlings: h.seedlings, at: iso(h.at)! })),
-    readyMoved: doc.readyMoved ?? 0,
-    readyStock: doc.readyStock ?? 'none',
-    pendingTell: doc.pendingTell
-      ? { what: doc.pendingTell.what, at: iso(doc.pendingTell.at)! }
-      : null,
-  };
-}
-
-/** The key of a batch's movements in the stock ledger. */
-export const batchLedgerKey = (id: string) => `batch:${id}`;
-
-/** What is left to book, worked out after the other fields of an update are set. */
-const recomputeAvailable = {
-  $set: {
-    available: {
-      $cond: [
-        { $eq: ['$status', 'Growing'] },
-        { $max: [0, { $subtract: [{ $subtract: ['$started', '$lost'] }, '$booked'] }] },
-        0,
-      ],
-    },
-  },
-};
-
-const PROJECTION = { pendingMovements: 0, releasedFor: 0 } as const;
+export { batchLedgerKey, type BatchRecord } from './batch-record';
 
 /** Why a hold was refused, for the placement's message. */
 export type HoldRefusal = 'gone' | 'failed' | 'ready' | 'short';
@@ -165,70 +90,6 @@ export class BatchesRepository {
       .select(PROJECTION)
       .lean<LeanBatch[]>();
     return docs.map(toRecord);
-  }
-
-  /** A page of batches sorted by ready date (then by when they were made). */
-  async list(
-    filter: {
-      productId?: string;
-      status?: StoredBatchStatus;
-      readyFrom?: string;
-      readyTo?: string;
-      /** Growing with something left to book (`Sold out` is growing with nothing left). */
-      bookable?: boolean;
-    },
-    skip: number,
-    limit: number,
-  ): Promise<{ items: BatchRecord[]; total: number }> {
-    const query: FilterQuery<Batch> = {};
-    if (filter.productId) query.productId = filter.productId;
-    if (filter.status) query.status = filter.status;
-    if (filter.bookable !== undefined) query.available = filter.bookable ? { $gt: 0 } : 0;
-    // Every filter a prefix of one index, a range last (SecantusDB plans no sort alone and one
-    // range only): the ready dates, from the first day when none is given; the bookable ones by
-    // what is left (their dates then only with a range of days given).
-    if (filter.readyFrom || filter.readyTo)
-      query.readyOn = {
-        ...(filter.readyFrom ? { $gte: filter.readyFrom } : {}),
-        ...(filter.readyTo ? { $lte: filter.readyTo } : {}),
-      };
-    else if (!filter.bookable) query.readyOn = { $gte: '' };
-    const [docs, total] = await Promise.all([
-      this.batches
-        .find(query)
-        .select(PROJECTION)
-        .sort({ readyOn: 1, createdAt: 1 })
-        .skip(skip)
-        .limit(limit)
-        .lean<LeanBatch[]>(),
-      this.batches.countDocuments(query),
-    ]);
-    return { items: docs.map(toRecord), total };
-  }
-
-  /**
-   * Growing batches ready after `today` with seedlings left to book, soonest first: of some
-   * products (all when none given), and ready by `readyTo` when given.
-   */
-  async bookable(
-    today: string,
-    options: { productIds?: string[]; readyFrom?: string; readyTo?: string; limit?: number } = {},
-  ): Promise<BatchRecord[]> {
-    const from = options.readyFrom && options.readyFrom > today ? options.readyFrom : null;
-    const docs = await this.batches
-      .find({
-        status: 'Growing',
-        readyOn: {
-          ...(from ? { $gte: from } : { $gt: today }),
-          ...(options.readyTo ? { $lte: options.readyTo } : {}),
-        },
-        ...(options.productIds ? { productId: { $in: options.productIds } } : {}),
-      })
-      .select(PROJECTION)
-      .sort({ readyOn: 1, createdAt: 1 })
-      .limit(options.limit ?? 2000)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord).filter((b) => b.available > 0);
   }
 
   /** A growing batch's ready date or note changed; null when it is not growing (or gone). */
@@ -371,25 +232,6 @@ export class BatchesRepository {
     return doc ? seedlings : 0;
   }
 
-  /** Bookings released into ready stock before `before`: `[batch, orderId]` (markers to clear). */
-  async releasedBefore(before: Date): Promise<{ batch: BatchRecord; orderId: string }[]> {
-    const docs = await this.batches
-      .find({ 'releasedFor.at': { $lt: before } })
-      .select({ pendingMovements: 0 })
-      .limit(200)
-      .lean<(LeanBatch & { releasedFor: { orderId: string; at: Date }[] })[]>();
-    return docs.flatMap((doc) =>
-      doc.releasedFor
-        .filter((r) => r.at < before)
-        .map((r) => ({ batch: toRecord(doc), orderId: r.orderId })),
-    );
-  }
-
-  /** Forgets that `orderId`'s seedlings went from this batch into ready stock. */
-  async forgetReleased(id: string, orderId: string): Promise<void> {
-    await this.batches.updateOne({ _id: id }, { $pull: { releasedFor: { orderId } } });
-  }
-
   /**
    * A loss of a growing batch (never below 0): what it holds and what is left to book go down,
    * with its movement. Null when the batch is not growing or holds fewer.
@@ -431,56 +273,6 @@ export class BatchesRepository {
         pendingTell: { $literal: { what: 'ready', at: new Date() } },
       },
     );
-  }
-
-  /** The ready batch's seedlings reached the product's stock. */
-  async markReadyStockDone(id: string): Promise<void> {
-    await this.batches.updateOne(
-      { _id: id, readyStock: 'pending' },
-      { $set: { readyStock: 'done', readyStockAt: new Date() } },
-    );
-  }
-
-  /** The bookings heard of the batch's step. */
-  async told(id: string): Promise<void> {
-    await this.batches.updateOne({ _id: id }, { $set: { pendingTell: null } });
-  }
-
-  /** Batches whose bookings were still to be told of a step taken before `before` (a crash). */
-  async untoldBefore(before: Date): Promise<BatchRecord[]> {
-    const docs = await this.batches
-      .find({ 'pendingTell.at': { $lt: before } })
-      .select(PROJECTION)
-      .limit(100)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord);
-  }
-
-  /** Ready batches whose seedlings reached the product before `before` (markers to clear). */
-  async readyStockDoneBefore(before: Date): Promise<BatchRecord[]> {
-    const docs = await this.batches
-      .find({ readyStock: 'done', readyStockAt: { $lt: before } })
-      .select(PROJECTION)
-      .limit(200)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord);
-  }
-
-  async markReadyStockCleared(id: string): Promise<void> {
-    await this.batches.updateOne(
-      { _id: id, readyStock: 'done' },
-      { $set: { readyStock: 'cleared' } },
-    );
-  }
-
-  /** Ready batches whose seedlings may not have reached the product (a crash between the two). */
-  async readyStockPending(): Promise<BatchRecord[]> {
-    const docs = await this.batches
-      .find({ readyStock: 'pending' })
-      .select(PROJECTION)
-      .limit(500)
-      .lean<LeanBatch[]>();
-    return docs.map(toRecord);
   }
 
   /** Growing becomes Failed, once: everything it holds is lost. Null when not growing. */

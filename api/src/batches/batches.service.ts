@@ -23,7 +23,9 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { InventoryService } from '../inventory/inventory.service';
 import { shopDay } from '../common/shop-clock';
-import { BatchesRepository, batchLedgerKey, type BatchRecord } from './batches.repository';
+import { BatchFollowUps } from './batch-follow-ups';
+import { BatchListsRepository } from './batch-lists.repository';
+import { BatchesRepository, type BatchRecord } from './batches.repository';
 import { comingSeasons } from './seasons';
 
 export type { BatchRecord } from './batches.repository';
@@ -65,6 +67,8 @@ export class BatchesService implements OnModuleInit {
 
   constructor(
     private readonly batches: BatchesRepository,
+    private readonly followUps: BatchFollowUps,
+    private readonly lists: BatchListsRepository,
     private readonly catalog: CatalogService,
     private readonly inventory: InventoryService,
     private readonly catalogue: CatalogueEvents,
@@ -152,7 +156,7 @@ export class BatchesService implements OnModuleInit {
       filter.status === 'Sold out' ? 'Growing' : filter.status;
     const bookable =
       filter.status === 'Sold out' ? false : filter.status === 'Growing' ? true : undefined;
-    return this.batches.list({ ...filter, status: stored, bookable }, (page - 1) * limit, limit);
+    return this.lists.list({ ...filter, status: stored, bookable }, (page - 1) * limit, limit);
   }
 
   async update(
@@ -215,7 +219,7 @@ export class BatchesService implements OnModuleInit {
       note: `Batch ready: seedlings no booking holds went into ready stock`,
     });
     if (!ready) throw new ConflictException(BOOKING_MESSAGES.alreadyReady);
-    await this.moveReadyStock(ready, actor);
+    await this.followUps.moveReadyStock(ready, person(actor));
     await this.announce(ready.productId);
     return ready;
   }
@@ -324,12 +328,12 @@ export class BatchesService implements OnModuleInit {
 
   /** The bookings heard of the batch's last step (ready, short, failed). */
   told(batchId: string): Promise<void> {
-    return this.batches.told(batchId);
+    return this.followUps.told(batchId);
   }
 
   /** Batches whose bookings were still to be told of a step taken before `before` (a crash). */
   untoldBefore(before: Date): Promise<BatchRecord[]> {
-    return this.batches.untoldBefore(before);
+    return this.followUps.untoldBefore(before);
   }
 
   /** The seedlings `orderId` holds on this batch (0 when none). */
@@ -339,7 +343,7 @@ export class BatchesService implements OnModuleInit {
 
   /** Growing batches ready after today with seedlings left to book, soonest first. */
   bookable(options: { productIds?: string[]; readyFrom?: string; readyTo?: string } = {}) {
-    return this.batches.bookable(this.today(), options);
+    return this.lists.bookable(this.today(), options);
   }
 
   /** Tells the catalogue a product's bookable batches now (after any change of one of them). */
@@ -357,34 +361,12 @@ export class BatchesService implements OnModuleInit {
     if (this.reconciling) return;
     this.reconciling = true;
     try {
-      await this.batches.flushPending(new Date(Date.now() - 5000));
-      for (const batch of await this.batches.readyStockPending())
-        await this.moveReadyStock(batch, null);
-      const dayAgo = new Date(Date.now() - 86_400_000);
-      for (const batch of await this.batches.readyStockDoneBefore(dayAgo)) {
-        await this.inventory.clearRestockMarker(batch.productId, batchLedgerKey(batch._id));
-        await this.batches.markReadyStockCleared(batch._id);
-      }
-      for (const { batch, orderId } of await this.batches.releasedBefore(dayAgo)) {
-        await this.inventory.clearRestockMarker(batch.productId, orderId);
-        await this.batches.forgetReleased(batch._id, orderId);
-      }
+      await this.followUps.finish();
     } catch (error) {
       this.logger.error(`Batch reconciliation failed: ${(error as Error).message}`);
     } finally {
       this.reconciling = false;
     }
-  }
-
-  /** The ready batch's free seedlings into the product's stock, once (marked with the batch). */
-  private async moveReadyStock(batch: BatchRecord, actor: Actor | null): Promise<void> {
-    const key = batchLedgerKey(batch._id);
-    if (batch.readyMoved > 0)
-      await this.inventory.receiveFromBatch(batch.productId, key, batch.readyMoved, {
-        by: person(actor),
-        note: `Batch sown on ${batch.sownOn} ready: ${batch.readyMoved} seedlings into ready stock`,
-      });
-    await this.batches.markReadyStockDone(batch._id);
   }
 
   private async refusal(batchId: string, why: 'gone' | 'failed' | 'ready' | 'short') {

@@ -1,12 +1,12 @@
 import { HttpException, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { formatMoney, type BookingState } from '@spc/shared-contracts';
+import { formatMoney, LIVE_BOOKING_STATES } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { OrderBookings } from '../orders/order-bookings';
+import { OrderBookings } from './booking-orders';
 import { OrderCredits } from '../orders/order-credits';
 import { OrderMails } from '../orders/order-mails';
 import type { OrderRecord } from '../orders/order.types';
@@ -15,9 +15,6 @@ import { SHOP_ACTOR } from '../orders/shop-actor';
 import { addDays, shopDay } from '../common/shop-clock';
 import { SmsService } from '../sms/sms.service';
 import { RELEASE_BOOKING } from './booking-steps';
-
-/** States of a booking whose seedlings its batch still holds for it, before it is handed over. */
-const WAITING: readonly BookingState[] = ['Deposit due', 'Booked', 'Balance due', 'Paid'];
 
 /**
  * What happens to a batch's bookings when the batch's side has changed (the staff batch routes
@@ -96,7 +93,7 @@ export class BookingLifeService implements OnModuleInit {
     let fits = true;
     for (const order of await this.bookings.ofBatch(batch._id)) {
       const seedlings = held.get(order._id) ?? 0;
-      if (!seedlings || !WAITING.includes(order.booking!.state)) continue;
+      if (!seedlings || !LIVE_BOOKING_STATES.includes(order.booking!.state)) continue;
       fits = fits && kept + seedlings <= seedlingsLeft;
       if (fits) kept += seedlings;
       else await this.affect(order, 'short');
@@ -106,7 +103,7 @@ export class BookingLifeService implements OnModuleInit {
   /** The batch failed: every booking still waiting on it becomes `Affected` (problem `failed`). */
   async onBatchFailed(batch: BatchRecord): Promise<void> {
     for (const order of await this.bookings.ofBatch(batch._id))
-      if (order.booking?.batchId === batch._id && WAITING.includes(order.booking.state))
+      if (order.booking?.batchId === batch._id && LIVE_BOOKING_STATES.includes(order.booking.state))
         await this.affect(order, 'failed');
   }
 
@@ -185,7 +182,7 @@ export class BookingLifeService implements OnModuleInit {
   }
 
   private async affect(order: OrderRecord, problem: 'failed' | 'short'): Promise<void> {
-    const moved = await this.bookings.setState(order._id, WAITING, 'Affected', {
+    const moved = await this.bookings.setState(order._id, LIVE_BOOKING_STATES, 'Affected', {
       problem,
       noticeDue: true,
     });

@@ -11,7 +11,7 @@ import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import { customerView } from '../orders/customer-view';
 import type { OrderDto } from '../orders/dto/order-view.dto';
-import { OrderBookings } from '../orders/order-bookings';
+import { OrderBookings } from './booking-orders';
 import { OrderCredits } from '../orders/order-credits';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';

@@ -1,3 +1,4 @@
+import { ReadyStockHold } from './ready-stock-hold';
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module';
 import { UsersModule } from '../users/users.module';
@@ -14,7 +15,7 @@ import { StockService } from './stock.service';
 @Module({
   imports: [CatalogModule, StockLedgerModule, UsersModule],
   controllers: [StockController],
-  providers: [InventoryService, StockService, LowStockDigest],
-  exports: [InventoryService],
+  providers: [InventoryService, StockService, LowStockDigest, ReadyStockHold],
+  exports: [InventoryService, ReadyStockHold],
 })
 export class InventoryModule {}

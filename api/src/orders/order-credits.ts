@@ -8,174 +8,35 @@ import {
 import {
   checkOrderAction,
   formatMoney,
-  ORDER_RULES,
   toMpesaPhone,
   type PaymentMethod,
 } from '@spc/shared-contracts';
-import type { UpdateQuery } from 'mongoose';
 import { AuditService } from '../audit/audit.service';
-import { canonicalPhone, canonicalReceiptCode, isReceiptCode } from '../common/identifiers';
+import { canonicalPhone } from '../common/identifiers';
 import type { Actor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
-import { addDays, shopDay } from '../common/shop-clock';
 import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CompletePaymentDto } from './dto/order.dto';
-import type { OrderStep } from './order-actions';
-import {
-  bookingClosedReason,
-  creditGuard,
-  creditRule,
-  type CreditPlan,
-  type CreditPurpose,
-} from './order-booking';
+import { creditRule, type CreditPlan, type CreditPurpose } from './order-credit-rule';
 import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { OrdersService } from './orders.service';
-import type { Order } from './schemas/order.schema';
+import { closedReason, codeOf, CREDIT, OPEN, type CreditResult } from './order-credit-step';
+import { checkTimePaid, codeTaken, deskCode } from './desk-payment-checks';
 
-/** What came of crediting a payment to an order. */
-export type CreditResult =
-  | { state: 'part'; order: OrderRecord }
-  | { state: 'paid'; order: OrderRecord; excess: number }
-  /** This entry was credited to this order before: nothing changed. */
-  | { state: 'already'; order: OrderRecord };
+export { closedReason, type CreditResult } from './order-credit-step';
 
-/** The statuses an unpaid order may take a payment in (the state table's completePayment). */
-const OPEN = ORDER_RULES.completePayment.from;
 /** A claim or payback left midway this long (a crash) is finished or undone. */
 const STALE_MS = 60_000;
 /** Credits that met another credit's write are read again and tried this many times. */
 const ATTEMPTS = 5;
-
-/** Why an order cannot take a payment, or null when it can. */
-export function closedReason(order: OrderRecord): string | null {
-  if (order.paymentStatus === 'Paid') return `order ${order.purchaseNumber} is already paid`;
-  if (!(OPEN as readonly string[]).includes(order.orderStatus))
-    return `order ${order.purchaseNumber} is ${order.orderStatus.toLowerCase()}`;
-  return bookingClosedReason(order);
-}
-
-interface CreditInput {
-  entry: MoneyEntryRecord;
-  plan: CreditPlan;
-  purpose: CreditPurpose;
-  method: PaymentMethod;
-  how: string;
-  timePaid: Date | null;
-  balanceDays: number;
-}
-
-const codeOf = (e: MoneyEntryRecord) => e.code ?? e.reference ?? '';
-
-/** The one conditional write of a credit: its amount, the entry, and the state it brings. */
-function creditUpdate(
-  order: OrderRecord,
-  input: CreditInput,
-  actor: Actor,
-  now: Date,
-): UpdateQuery<Order> {
-  const { entry, plan } = input;
-  const b = order.booking;
-  const code = codeOf(entry);
-  const set: Record<string, unknown> = { amountPaid: plan.paidAfter };
-  const unset: Record<string, ''> = {};
-  if (plan.outcome === 'paid') {
-    const paidAt = input.timePaid ?? now;
-    Object.assign(set, {
-      paymentStatus: 'Paid',
-      paymentMethod: input.method,
-      paymentDetails: {
-        amount:
-          input.purpose === 'due'
-            ? entry.amount
-            : b?.depositPaidAt
-              ? order.totalAmount - b.deposit
-              : order.totalAmount,
-        transactionCode: code,
-        timePaid: input.timePaid,
-        completedById: actor.id,
-        completedByName: actor.fullName,
-      },
-      paidAt,
-      ...(order.orderStatus === 'Pending' ? { orderStatus: 'Processing' } : {}),
-    });
-    if (b) {
-      Object.assign(set, {
-        'booking.state': 'Paid',
-        'booking.balancePaidAt': paidAt,
-        ...(b.depositPaidAt
-          ? {}
-          : { 'booking.depositPaidAt': paidAt, 'booking.depositReceipt': code }),
-      });
-      unset.holdSlots = '';
-    }
-  } else if (plan.outcome === 'deposit' && b) {
-    const ready = !!b.readyAt;
-    Object.assign(set, {
-      'booking.state': ready ? 'Balance due' : 'Booked',
-      'booking.depositPaidAt': now,
-      'booking.depositReceipt': code,
-      ...(ready ? { 'booking.balanceDueBy': addDays(shopDay(now), input.balanceDays) } : {}),
-    });
-    // A booking with its deposit paid no longer counts among the open unpaid orders.
-    unset.holdSlots = '';
-  }
-  return {
-    $set: set,
-    ...(Object.keys(unset).length ? { $unset: unset } : {}),
-    $push: { moneyCredits: { entry: entry._id, amount: entry.amount, ...plan.split, at: now } },
-  };
-}
-
-const auditAction = (plan: CreditPlan) =>
-  plan.outcome === 'paid'
-    ? 'order.payment'
-    : plan.outcome === 'deposit'
-      ? 'booking.deposit'
-      : 'order.payment.part';
-
-/** A money-ledger entry credited to an order: the order's amounts and state in one conditional write. */
-const CREDIT: OrderStep<CreditInput> = {
-  rule: 'completePayment',
-  event: ({ input }) =>
-    input.plan.outcome === 'paid'
-      ? 'order.paid'
-      : input.plan.outcome === 'deposit'
-        ? 'booking.depositPaid'
-        : 'order.partPaid',
-  by: ['system', 'staff', 'admin'],
-  guard: ({ order, input }) => creditGuard(order, input.entry._id),
-  prepare: ({ order, input, actor, now }) => creditUpdate(order, input, actor, now),
-  after: async ({ money, order, input }) => {
-    await money.ledger.credited(input.entry._id, order._id, input.plan.split);
-  },
-  sms: ({ input }) =>
-    input.plan.outcome === 'paid'
-      ? 'paid'
-      : input.plan.outcome === 'deposit'
-        ? 'deposit'
-        : undefined,
-  audit: {
-    action: ({ input }) => auditAction(input.plan),
-    text: ({ actor, order, input }) => {
-      const { entry, plan } = input;
-      const code = codeOf(entry);
-      const what = `${input.method === 'Cash' ? 'a Cash' : 'an Mpesa'} payment of ${formatMoney(entry.amount)}${code ? ` (${code})` : ''}`;
-      if (plan.outcome === 'paid')
-        return `${actor.fullName} recorded ${what} for order ${order.purchaseNumber} (${input.how}): paid, ${formatMoney(plan.paidAfter)} of ${formatMoney(order.totalAmount)}`;
-      if (plan.outcome === 'deposit')
-        return `${actor.fullName} recorded the deposit of booking ${order.purchaseNumber}: ${what} (${input.how}), ${formatMoney(plan.paidAfter)} paid of a deposit of ${formatMoney(order.booking!.deposit)}`;
-      return `${actor.fullName} credited ${what} to order ${order.purchaseNumber} (${input.how})${plan.split.deposit ? ` toward the deposit of ${formatMoney(order.booking!.deposit)}` : ''}: part-paid, ${formatMoney(plan.paidAfter)} of ${formatMoney(order.totalAmount)}, ${formatMoney(order.totalAmount - plan.paidAfter)} outstanding`;
-    },
-  },
-  mail: (ctx) => (ctx.input.plan.outcome === 'paid' ? 'paid' : undefined),
-};
 
 /**
  * Money credited to orders, every way it comes (M-Pesa Express, paybill matched or assigned, a
@@ -188,6 +49,7 @@ const CREDIT: OrderStep<CreditInput> = {
 export class OrderCredits {
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly holdSlots: OrderHoldSlotsRepository,
     private readonly runner: OrdersService,
     private readonly ledger: MoneyLedgerService,
     private readonly money: OrderMoney,
@@ -393,7 +255,9 @@ export class OrderCredits {
    * stranger's payment. Newest first, at most `limit`.
    */
   async openOrdersOfPhone(e164: string, limit = 5): Promise<OrderRecord[]> {
-    const orders = (await this.orders.openUnpaidByPhone(e164, OPEN, 20)).filter((o) => o.placedBy);
+    const orders = (await this.holdSlots.openUnpaidByPhone(e164, OPEN, 20)).filter(
+      (o) => o.placedBy,
+    );
     if (!orders.length) return [];
     const owners = await this.users.findManyByIds([...new Set(orders.map((o) => o.placedBy!))]);
     const registered = new Set(
@@ -498,8 +362,7 @@ export class OrderCredits {
       );
     // A booking's deposit reached (alone, or by a payment in full at once): the deposit's e-mail,
     // and the balance's notices when its batch is ready.
-    const reached =
-      before.booking?.state === 'Deposit due' && plan.split.deposit > 0 && plan.outcome !== 'part';
+    const reached = !!before.booking && plan.split.deposit > 0 && plan.outcome !== 'part';
     if (!reached || !after.booking) return;
     await this.mails.send('deposit', after);
     if (after.booking.state === 'Balance due') {
@@ -514,67 +377,4 @@ export class OrderCredits {
       throw new HttpException({ message: 'No order with this id', code: 'NOT_FOUND' }, 404);
     return order;
   }
-}
-
-/** The 409 for a code already on an entry: which order has it, or that it waits in the inbox. */
-export function codeTaken(
-  code: string,
-  entry: Pick<MoneyEntryRecord, 'purchaseNumber'>,
-): ConflictException {
-  return new ConflictException({
-    message: `The transaction code ${code} is already recorded ${entry.purchaseNumber ? `for order ${entry.purchaseNumber}` : 'as a payment waiting in the payments inbox'}. Check the code on the M-Pesa message.`,
-    code: 'CODE_TAKEN',
-  });
-}
-
-/**
- * The one spelling of a transaction code typed by a clerk (upper case; blanks, punctuation and
- * invisible characters removed), refusing (400) one with other letters than A-Z (a look-alike).
- */
-export function deskCode(typed: string | undefined): string {
-  const code = canonicalReceiptCode(typed ?? '');
-  // An M-Pesa Express prompt's reference (`ws_CO_…`) is the shop's, not a code M-Pesa sent anyone.
-  if (/^WSCO/.test(code))
-    throw new BadRequestException({
-      message:
-        "That is an M-Pesa Express prompt's reference, not an M-Pesa transaction code: use the code on the M-Pesa message",
-      errors: [
-        {
-          field: 'paymentDetails.transactionCode',
-          messages: ['Not a prompt reference (ws_CO_…)'],
-        },
-      ],
-    });
-  if (!code || !isReceiptCode(code)) {
-    throw new BadRequestException({
-      message: 'The transaction code must be the letters and digits of the M-Pesa message',
-      errors: [
-        {
-          field: 'paymentDetails.transactionCode',
-          messages: ['Only the letters A-Z and digits 0-9'],
-        },
-      ],
-    });
-  }
-  return code;
-}
-
-/** Allowance for a payment device's clock running a little ahead of or behind the server's. */
-const CLOCK_SKEW_MS = 5 * 60 * 1000;
-
-/** Refuses (400) a payment time before the order was placed or in the future. */
-export function checkTimePaid(
-  order: Pick<OrderRecord, 'orderDate'>,
-  paid: Date,
-  now = new Date(),
-): void {
-  if (Number.isNaN(paid.getTime()))
-    throw new BadRequestException('Time paid must be a date and time');
-  if (paid.getTime() > now.getTime() + CLOCK_SKEW_MS)
-    throw new BadRequestException('Time paid cannot be in the future');
-  const placed = new Date(order.orderDate);
-  if (paid.getTime() < placed.getTime() - CLOCK_SKEW_MS)
-    throw new BadRequestException(
-      `Time paid cannot be before the order was placed (${placed.toISOString()})`,
-    );
 }

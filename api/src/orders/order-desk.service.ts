@@ -25,7 +25,7 @@ import type {
   OrderQueueCountsDto,
 } from './dto/order-desk.dto';
 import { orderListFilter } from './order-list-filter';
-import { OrdersRepository } from './orders.repository';
+import { OrderListsRepository } from './order-lists.repository';
 import { OrdersService } from './orders.service';
 
 /** Orders read and written at a time by the export. */
@@ -92,7 +92,7 @@ export class OrderDeskService {
 
   constructor(
     private readonly orders: OrdersService,
-    private readonly repository: OrdersRepository,
+    private readonly repository: OrderListsRepository,
     private readonly audit: AuditService,
   ) {}
 

@@ -3,7 +3,7 @@ import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ORDER_STEPS } from './order-actions';
-import { OrdersRepository } from './orders.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
 import { OrdersService } from './orders.service';
 import { SHOP_ACTOR } from './shop-actor';
 
@@ -16,7 +16,7 @@ import { SHOP_ACTOR } from './shop-actor';
 @Injectable()
 export class OrderExpiry implements OnModuleInit {
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly orders: OrderRecoveryRepository,
     private readonly runner: OrdersService,
     private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -4,7 +4,7 @@ import { personalKeys, type PersonalKey } from '../common/personal-key';
 import { holdSlots, type HoldDimension } from '../common/quota';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { OrdersRepository } from './orders.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 
 /** Who an order is for and where the request came from: what the open-order caps count by. */
 export interface OrderSource {
@@ -45,7 +45,7 @@ export class OrderHoldLimits {
   private readonly personalKey: PersonalKey;
 
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly holdSlots: OrderHoldSlotsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.personalKey = personalKeys(config);
@@ -94,12 +94,12 @@ export class OrderHoldLimits {
   ): Promise<T> {
     const answer = await holdSlots(
       this.dimensions(source, units),
-      (keys) => this.orders.takenHoldSlots(keys),
+      (keys) => this.holdSlots.takenHoldSlots(keys),
       insert,
-      (error) => this.orders.isHoldSlotCollision(error),
+      (error) => this.holdSlots.isHoldSlotCollision(error),
     ).catch((error: unknown) => {
       // Other orders took the slots chosen, again and again: a flood from these details.
-      if (!this.orders.isHoldSlotCollision(error)) throw error;
+      if (!this.holdSlots.isHoldSlotCollision(error)) throw error;
       throw new ConflictException(
         'Many orders are being placed with these details at this moment. Please try again in a minute.',
       );

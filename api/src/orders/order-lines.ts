@@ -115,15 +115,4 @@ export function priceCartLines(
   return priced;
 }
 
-/** The seedlings an order's lines take from each product (lines of two units of one product add up). */
-export function seedlingsByProduct(
-  lines: { productId: string; quantity: number; seedlings?: number }[],
-): Map<string, number> {
-  const total = new Map<string, number>();
-  for (const line of lines)
-    total.set(
-      line.productId,
-      (total.get(line.productId) ?? 0) + line.quantity * (line.seedlings ?? 1),
-    );
-  return total;
-}
+export { seedlingsByProduct } from '../common/order-hold';

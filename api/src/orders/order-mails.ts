@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { MailTemplate } from '../mail/mail-log';
 import type { QueuedMail } from '../mail/mail-outbox.repository';
 import { MailQueue, type MailContent, type MailOutcome } from '../mail/mail-queue.service';
-import { balanceDueMail, depositMail } from './order-booking-mail';
+import { balanceDueMail, depositMail } from '../bookings/booking-mails';
 import { confirmationMail } from './order-confirmation-mail';
 import { OrderDocumentLinks } from './order-document-links';
 import { orderMailFor } from './order-mail';

@@ -7,11 +7,11 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { BOOKING_MESSAGES, type DeliveryMethod } from '@spc/shared-contracts';
-import { BatchesService } from '../batches/batches.service';
+import { BatchHold } from '../batches/batch-hold';
 import { CatalogService } from '../catalog/catalog.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { InventoryService } from '../inventory/inventory.service';
+import { productsUnavailable, ReadyStockHold } from '../inventory/ready-stock-hold';
 import type { StockMovementView } from '../inventory/stock-ledger.repository';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Actor, Principal } from '../common/principal';
@@ -22,15 +22,11 @@ import { OrderHoldLimits, type OrderSource } from './order-hold-limits';
 import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
-import {
-  mergeCartLines,
-  priceCartLines,
-  seedlingsByProduct,
-  type CartLine,
-  type PricedLine,
-} from './order-lines';
+import { mergeCartLines, priceCartLines, type CartLine } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import type { OrderBooking } from './schemas/order.schema';
 import { newPurchaseNumber } from './purchase-number';
 
@@ -55,15 +51,17 @@ export class OrderPlacementService {
 
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly recovery: OrderRecoveryRepository,
+    private readonly holdSlots: OrderHoldSlotsRepository,
     private readonly catalog: CatalogService,
-    private readonly inventory: InventoryService,
     private readonly users: UsersService,
     private readonly holdLimits: OrderHoldLimits,
     private readonly deliveryZones: DeliveryService,
     private readonly keys: PlacementKeys,
     private readonly stock: OrderStock,
     private readonly reconciler: OrderReconciler,
-    private readonly batches: BatchesService,
+    private readonly batchHold: BatchHold,
+    private readonly readyStock: ReadyStockHold,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -161,18 +159,26 @@ export class OrderPlacementService {
     batchId: string | null,
   ): Promise<OrderRecord> {
     const priced = await this.priceLines(lines, delivery, method);
-    const booking = batchId ? await this.bookingTerms(batchId, priced) : null;
+    // Step 1b of a booking: its batch checked for these lines, and its deposit.
+    const booking = batchId
+      ? await this.batchHold.terms(batchId, priced.lines, priced.subtotal + priced.quote.fee)
+      : null;
     const order = await this.insertReserving(actor, priced, delivery, source, booking);
-    // A booking holds its seedlings against its batch; any other order reserves ready stock.
-    // undo: release them, delete the order
+    // Step 3, the lines held: a booking's on its batch, any other order's in ready stock. A
+    // refused hold gives back what it took; the order is then deleted.
     let movements: StockMovementView[] = [];
-    if (booking) await this.holdOnBatch(order, booking);
-    else movements = await this.reserveEachLine(actor, order, priced.lines);
+    try {
+      if (booking) await this.batchHold.hold(order, booking.batchId);
+      else movements = await this.readyStock.hold(order, priced.lines, actor);
+    } catch (error) {
+      await this.orders.delete(order._id);
+      throw error;
+    }
     // An account deleted while this was placed (the session still open a moment): undone as the
     // reconciler undoes an interrupted placement; the order never names a person erased.
     if (actor?.role === 'customer' && (await this.users.isClosed(actor.id))) {
       // Claimed as a reconciler claims an undo, so none undoes it beside us.
-      if (await this.orders.claimUndo(order._id, this.config.orders.reconcileAfterMs)) {
+      if (await this.recovery.claimUndo(order._id, this.config.orders.reconcileAfterMs)) {
         await this.stock.releaseAll(order);
         await this.orders.delete(order._id);
       }
@@ -230,102 +236,6 @@ export class OrderPlacementService {
   }
 
   /**
-   * Step 1b of a booking: its batch can be booked for these lines (each of the batch's product;
-   * 400/409 with the shopper's message otherwise, nothing written), and its deposit: the share
-   * BOOKING_DEPOSIT_PERCENT of the total (delivery included), in whole KES and at least KES 1 (a
-   * deposit of 0 could never be taken); the balance is the rest.
-   */
-  private async bookingTerms(batchId: string, { lines, subtotal, quote }: Priced) {
-    const seedlings = lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
-    const productIds = new Set(lines.map((l) => l.productId));
-    if (productIds.size !== 1) throw new BadRequestException(BOOKING_MESSAGES.oneBatch);
-    const batch = await this.batches.checkBookable(batchId, lines[0]!.productId, seedlings);
-    const total = subtotal + quote.fee;
-    const depositPercent = this.config.bookings.depositPercent;
-    const deposit = Math.min(total, Math.max(1, Math.round((total * depositPercent) / 100)));
-    return {
-      batchId: batch._id,
-      productName: batch.productName,
-      readyOn: batch.readyOn,
-      depositPercent,
-      deposit,
-      balance: total - deposit,
-      state: 'Deposit due',
-      depositPaidAt: null,
-      depositReceipt: null,
-      readyAt: null,
-      balanceDueBy: null,
-      balancePaidAt: null,
-      releasedAt: null,
-      releaseDecision: null,
-      problem: null,
-      movedFromBatchId: null,
-    } satisfies BookingTerms;
-  }
-
-  /**
-   * Step 3 of a booking: its seedlings held against the batch (one conditional update on what is
-   * left to book, recorded with the order's id). Refused: the order is deleted and the shopper
-   * told why (the batch failed, is ready, or has fewer left).
-   */
-  private async holdOnBatch(order: OrderRecord, booking: BookingTerms): Promise<void> {
-    const seedlings = order.products.reduce((sum, l) => sum + l.quantity * l.unit.seedlings, 0);
-    try {
-      await this.batches.hold(
-        booking.batchId,
-        order.products[0]!.product._id,
-        order._id,
-        seedlings,
-      );
-    } catch (error) {
-      await this.orders.delete(order._id);
-      throw error;
-    }
-  }
-
-  /**
-   * Step 3: each line's stock reserved on its product (one conditional update that records the
-   * order's id there). A line short of stock releases the lines before it and deletes the order.
-   * Answers the sale movements, copied to the ledger when the order is settled.
-   */
-  private async reserveEachLine(
-    actor: Principal | undefined,
-    order: OrderRecord,
-    lines: PricedLine[],
-  ): Promise<StockMovementView[]> {
-    const reserved: string[] = [];
-    const movements: StockMovementView[] = [];
-    const ref = { by: actor, purchaseNumber: order.purchaseNumber };
-    // One reservation per product: the seedlings of all its lines (a tray and singles add up).
-    for (const [productId, seedlings] of seedlingsByProduct(lines)) {
-      const taken = await this.inventory.reserveForPlacement(productId, order._id, seedlings, ref);
-      if (taken) {
-        reserved.push(productId);
-        movements.push(...taken);
-        continue;
-      }
-      for (const id of reserved) await this.inventory.releaseReservation(id, order._id, ref);
-      await this.orders.delete(order._id);
-      const line = lines.find((l) => l.productId === productId)!;
-      const current = (await this.catalog.findForOrder([productId]))[0];
-      // Removed since the catalogue in memory priced it.
-      if (!current) throw productsUnavailable([productId]);
-      const left = current.productQuantity;
-      const units = lines.filter((l) => l.productId === productId && l.seedlings > 1);
-      const inUnits = units.map((l) => `${Math.floor(left / l.seedlings)} × ${l.unitName}`);
-      throw new ConflictException({
-        message:
-          left > 0
-            ? `Only ${left} left of ${line.productName}${inUnits.length ? ` (${inUnits.join(', ')})` : ''}; please lower the quantity`
-            : `${line.productName} is out of stock`,
-        code: 'OUT_OF_STOCK',
-        errors: [{ field: `products.${productId}`, messages: [`available: ${left}`] }],
-      });
-    }
-    return movements;
-  }
-
-  /**
    * Steps 4 and 5: `reserving` becomes `placed`, unless the reconciler judged it abandoned first;
    * then settled.
    */
@@ -352,7 +262,11 @@ export class OrderPlacementService {
         } as Parameters<OrdersRepository['insert']>[0]);
       } catch (error) {
         // A purchase number drawn twice is drawn again; a cap slot taken meanwhile is the caller's.
-        if (!isDuplicateKeyError(error) || this.orders.isHoldSlotCollision(error) || attempt >= 4)
+        if (
+          !isDuplicateKeyError(error) ||
+          this.holdSlots.isHoldSlotCollision(error) ||
+          attempt >= 4
+        )
           throw error;
       }
     }
@@ -405,18 +319,6 @@ function bookedBatch(items: { batchId?: string }[]): string | null {
     if (ids.size === 1) return [...ids][0]!;
   } else if (ids.size === 1) return null;
   throw new BadRequestException({ message: BOOKING_MESSAGES.oneBatch, code: 'VALIDATION_FAILED' });
-}
-
-/** The 409 for cart lines whose product is no longer sold. */
-function productsUnavailable(productIds: string[]): ConflictException {
-  return new ConflictException({
-    message: 'A product in your cart is no longer sold. Please remove it and try again.',
-    code: 'PRODUCT_UNAVAILABLE',
-    errors: productIds.map((id) => ({
-      field: `products.${id}`,
-      messages: ['This product no longer exists'],
-    })),
-  });
 }
 
 /** Delivery unless the shopper chose collection (old clients send no method). */

@@ -14,6 +14,7 @@ import { PlacementKeys } from './order-idempotency';
 import { OrderMoney } from './order-money';
 import { OrderStock } from './order-stock';
 import { OrdersRepository } from './orders.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
 import type { Order } from './schemas/order.schema';
 
 /**
@@ -37,6 +38,7 @@ export class OrderReconciler
 
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly recovery: OrderRecoveryRepository,
     private readonly stock: OrderStock,
     private readonly money: OrderMoney,
     private readonly keys: PlacementKeys,
@@ -71,7 +73,7 @@ export class OrderReconciler
     this.running = true;
     try {
       const before = new Date(Date.now() - olderThanMs);
-      const { reserving, unsettled, returning } = await this.orders.unfinished(before);
+      const { reserving, unsettled, returning } = await this.recovery.unfinished(before);
       for (const order of reserving) {
         // Only if still unplaced (a slow placement may finish first: then it is left alone) and
         // no other reconciler is undoing it.
@@ -116,7 +118,7 @@ export class OrderReconciler
   private claim(id: string, state?: FilterQuery<Order>): Promise<boolean> {
     const holdMs = this.config.orders.reconcileAfterMs;
     return state
-      ? this.orders.claimUnfinished(id, state, holdMs)
-      : this.orders.claimUndo(id, holdMs);
+      ? this.recovery.claimUnfinished(id, state, holdMs)
+      : this.recovery.claimUndo(id, holdMs);
   }
 }

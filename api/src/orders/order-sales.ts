@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { OrderMoney } from './order-money';
-import { OrdersRepository } from './orders.repository';
+import { BookingsRepository } from '../bookings/bookings.repository';
+import { OrderSalesRepository } from './order-sales.repository';
 
 /** What the sales figures read of the orders: paid orders and recorded refunds. */
 @Injectable()
 export class OrderSales {
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly orders: OrderSalesRepository,
+    private readonly bookings: BookingsRepository,
     private readonly money: OrderMoney,
   ) {}
 
@@ -37,7 +39,7 @@ export class OrderSales {
 
   /** Booking deposits and balances received in [from, to) (money in, apart from sales). */
   bookingMoneyBetween(from: Date, to: Date) {
-    return this.orders.bookingMoneyBetween(from, to);
+    return this.bookings.bookingMoneyBetween(from, to);
   }
 
   /**
@@ -45,7 +47,7 @@ export class OrderSales {
    * many and the KES still due.
    */
   async balancesDueBy(lastDay: string): Promise<{ count: number; amount: number }> {
-    const { items, total } = await this.orders.bookingsIn('Balance due', 'Pending', {
+    const { items, total } = await this.bookings.bookingsIn('Balance due', 'Pending', {
       dueBy: lastDay,
       limit: 1000,
     });

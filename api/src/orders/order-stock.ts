@@ -1,16 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BatchesService } from '../batches/batches.service';
-import type { Actor, Principal } from '../common/principal';
+import { BatchHold } from '../batches/batch-hold';
+import type { OrderHold } from '../common/order-hold';
+import type { Actor } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
+import { ReadyStockHold } from '../inventory/ready-stock-hold';
 import type { StockMovementView } from '../inventory/stock-ledger.repository';
-import { seedlingsByProduct } from './order-lines';
 import type { OrderRecord } from './order.types';
-import { OrdersRepository } from './orders.repository';
+import { OrderPlacementMarks } from './order-placement-marks.repository';
 
 /**
- * An order's stock on its products: given back, released or settled, each once per line. A
- * booking's seedlings are held against its batch instead: given back to the batch (into ready
- * stock once the batch is ready), once.
+ * An order's held stock given back, released, settled or handed over, each once, through its
+ * hold (`OrderHold`: ready stock, or seedlings on a batch); and the placements' finishing write.
  */
 @Injectable()
 export class OrderStock {
@@ -25,9 +25,10 @@ export class OrderStock {
   private settling?: Promise<void>;
 
   constructor(
-    private readonly orders: OrdersRepository,
+    private readonly marks: OrderPlacementMarks,
     private readonly inventory: InventoryService,
-    private readonly batches: BatchesService,
+    private readonly batchHold: BatchHold,
+    private readonly readyStock: ReadyStockHold,
   ) {}
 
   /**
@@ -35,66 +36,26 @@ export class OrderStock {
    * cancelled it, credited with the return in the stock ledger (none for the shop itself).
    */
   async returnStock(order: OrderRecord, by?: Actor | null): Promise<void> {
-    if (order.booking) return this.returnBooking(order, by);
-    // At 'done' every line is back and some markers may already be cleared: restocking again would
-    // return those lines a second time (the restock marker is what makes a restock count once).
-    if (order.stockReturn !== 'done') {
-      for (const [productId, seedlings] of seedlingsOf(order))
-        await this.inventory.restock(productId, order._id, seedlings, {
-          purchaseNumber: order.purchaseNumber,
-          by: isPerson(by) ? by : null,
-          note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
-        });
-      await this.orders.setFlags(order._id, { stockReturn: 'done' });
-    }
-    for (const productId of seedlingsOf(order).keys())
-      await this.inventory.clearRestockMarker(productId, order._id);
-    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+    await this.holdOf(order).giveBack(order, by ?? null, () =>
+      this.marks.setFlags(order._id, { stockReturn: 'done' }),
+    );
+    await this.marks.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
-  /**
-   * A cancelled (or expired) booking's seedlings back to its batch, once however often it is
-   * called: bookable again while the batch grows, into ready stock once it is ready.
-   */
-  private async returnBooking(order: OrderRecord, by?: Actor | null): Promise<void> {
-    await this.batches.release(order.booking!.batchId, order._id, {
-      purchaseNumber: order.purchaseNumber,
-      by: isPerson(by) ? by : null,
-    });
-    await this.orders.setFlags(order._id, { stockReturn: 'cleared' });
+  /** An order handed over (dispatched): what is still held leaves as a sale, once. */
+  fulfilBooking(order: OrderRecord, by?: Actor | null): Promise<number> {
+    return this.holdOf(order).handOver(order, by ?? null);
   }
 
-  /**
-   * A paid booking handed over (dispatched): its seedlings leave the batch as a sale, once (the
-   * batch's hold is taken once; a call after that takes nothing).
-   */
-  async fulfilBooking(order: OrderRecord, by?: Actor | null): Promise<number> {
-    if (!order.booking) return 0;
-    return this.batches.fulfil(order.booking.batchId, order._id, {
-      purchaseNumber: order.purchaseNumber,
-      by: isPerson(by) ? by : null,
-    });
-  }
-
-  /** Releases every line's reservation (a line never reserved is left as it is). */
-  async releaseAll(order: OrderRecord): Promise<void> {
-    if (order.booking) {
-      await this.batches.release(order.booking.batchId, order._id, {
-        purchaseNumber: order.purchaseNumber,
-      });
-      return;
-    }
-    for (const productId of seedlingsOf(order).keys())
-      await this.inventory.releaseReservation(productId, order._id, order);
+  /** Releases every line's hold (a line never held is left as it is). */
+  releaseAll(order: OrderRecord): Promise<void> {
+    return this.holdOf(order).releaseAll(order);
   }
 
   /** Turns the reservations of a placed order into sales on the ledger. */
   async settle(order: OrderRecord, reservedHere = false): Promise<void> {
-    // A booking's hold stays on its batch until it is handed over, released or refunded.
-    if (order.booking) return this.orders.setFlags(order._id, { ledgerSettled: true });
-    for (const productId of seedlingsOf(order).keys())
-      await this.inventory.settleReservation(productId, order._id, reservedHere);
-    await this.orders.setFlags(order._id, { ledgerSettled: true });
+    await this.holdOf(order).settle(order, reservedHere);
+    await this.marks.setFlags(order._id, { ledgerSettled: true });
   }
 
   /**
@@ -115,28 +76,32 @@ export class OrderStock {
     });
   }
 
+  /** How this order's lines are held: on a batch (a booking) or on ready stock. */
+  private holdOf(order: OrderRecord): OrderHold {
+    return this.batchHold.holds(order) ? this.batchHold : this.readyStock;
+  }
+
   private async settleQueued(): Promise<void> {
     while (this.queued.length) {
       const batch = this.queued.splice(0, SETTLE_BATCH);
       let placed: Set<string>;
       try {
-        placed = new Set(await this.orders.markAllPlaced(batch.map(({ order }) => order._id)));
+        placed = new Set(await this.marks.markAllPlaced(batch.map(({ order }) => order._id)));
       } catch (error) {
         for (const { reject } of batch) reject(error as Error);
         continue;
       }
       const settled = batch.filter(({ order }) => placed.has(order._id));
       const byProduct = new Map<string, string[]>();
-      // A booking reserved nothing on its products: its hold stays on its batch (see settle).
-      for (const { order } of settled.filter((b) => !b.order.booking))
-        for (const productId of seedlingsOf(order).keys())
+      for (const { order } of settled)
+        for (const productId of this.holdOf(order).productsToSettle(order))
           byProduct.set(productId, [...(byProduct.get(productId) ?? []), order._id]);
       try {
         await this.inventory.settleReservations(
           byProduct,
           settled.flatMap((b) => b.movements),
         );
-        await this.orders.markSettled(settled.map(({ order }) => order._id));
+        await this.marks.markSettled(settled.map(({ order }) => order._id));
       } catch (error) {
         this.logger.warn(
           `Could not settle ${settled.length} placed orders (the reconciler will): ${(error as Error).message}`,
@@ -150,19 +115,3 @@ export class OrderStock {
 
 /** The most placements one finishing write takes (the rest wait for the next). */
 const SETTLE_BATCH = 200;
-
-/** The seedlings the order took from each product (its lines of one product added up). */
-function seedlingsOf(order: OrderRecord): Map<string, number> {
-  return seedlingsByProduct(
-    order.products.map((l) => ({
-      productId: l.product._id,
-      quantity: l.quantity,
-      seedlings: l.unit?.seedlings ?? 1,
-    })),
-  );
-}
-
-/** A person who acted (credited in the stock ledger), not the shop itself. */
-function isPerson(actor: Actor | null | undefined): actor is Principal {
-  return !!actor && actor.role !== 'system';
-}

@@ -18,13 +18,19 @@ import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
-import { OrderBookings } from './order-bookings';
+import { OrderBookings } from '../bookings/booking-orders';
 import { OrderCredits } from './order-credits';
 import { OrderFollowUps } from './order-follow-ups';
 import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
+import { OrderListsRepository } from './order-lists.repository';
+import { OrderPlacementMarks } from './order-placement-marks.repository';
+import { OrderRecoveryRepository } from './order-recovery.repository';
+import { OrderSalesRepository } from './order-sales.repository';
+import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
+import { BookingsRepository } from '../bookings/bookings.repository';
 import { OrdersPersonalData } from './orders-personal-data';
 import { ORDER_EXPIRY, OrdersService } from './orders.service';
 import {
@@ -54,6 +60,12 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrdersPersonalData,
     OrdersService,
     OrdersRepository,
+    OrderListsRepository,
+    OrderPlacementMarks,
+    OrderRecoveryRepository,
+    OrderSalesRepository,
+    OrderHoldSlotsRepository,
+    BookingsRepository,
     OrderPlacementService,
     PlacementKeys,
     OrderReconciler,

@@ -29,6 +29,7 @@ import { smsSender } from '../sms/sms-budgets';
 import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } from './dto/order.dto';
 import { SHOP_ACTOR } from './shop-actor';
+import { trackedBooking } from '../bookings/booking-tracking';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { customerView } from './customer-view';
@@ -37,6 +38,7 @@ import { OrderPlacementService } from './order-placement.service';
 import { orderListFilter } from './order-list-filter';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import { OrderListsRepository } from './order-lists.repository';
 
 /** The expiry loop (`OrderExpiry`), named by token: it runs its step through this runner. */
 export const ORDER_EXPIRY = 'ORDER_EXPIRY';
@@ -59,6 +61,7 @@ export interface OrderPage {
 export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly lists: OrderListsRepository,
     private readonly placement: OrderPlacementService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
@@ -122,27 +125,13 @@ export class OrdersService {
       orderReceivedDate: order.orderDate,
       inTransitDate: order.inTransitDate,
       deliveredDate: order.deliveredDate,
-      booking: order.booking
-        ? {
-            state: order.booking.state,
-            readyOn: order.booking.readyOn,
-            depositPercent: order.booking.depositPercent,
-            deposit: order.booking.deposit,
-            amountPaid: order.amountPaid,
-            balanceDue:
-              order.paymentStatus === 'Paid' || order.orderStatus === 'Cancelled'
-                ? 0
-                : Math.max(0, order.totalAmount - order.amountPaid),
-            amountDueNow: order.amountDueNow,
-            balanceDueBy: order.booking.balanceDueBy,
-          }
-        : null,
+      booking: trackedBooking(order),
     };
   }
 
   async list(query: OrderListQueryDto, placedBy?: string): Promise<OrderPage> {
     const { page, limit, skip } = pageRequest(query, PAGE_SIZE.orders);
-    const { items, total } = await this.orders.list(orderListFilter(query, placedBy), skip, limit);
+    const { items, total } = await this.lists.list(orderListFilter(query, placedBy), skip, limit);
     return {
       orders: await this.views(items),
       totalOrders: total,

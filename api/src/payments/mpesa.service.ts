@@ -21,7 +21,7 @@ import type { Principal, SystemActor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { MpesaConfig } from '../config/mpesa-config';
-import { bookingClosedReason } from '../orders/order-booking';
+import { bookingClosedReason } from '../orders/order-credit-rule';
 import { OrdersService } from '../orders/orders.service';
 import { DarajaClient, DarajaError } from './daraja.client';
 import { MpesaPushesRepository } from './mpesa-pushes.repository';

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { lineItemName } from '@spc/shared-contracts';
 import type { Connection } from 'mongoose';
 import { OrderSales } from '../orders/order-sales';
-import type { PaidOrder } from '../orders/orders.repository';
+import type { PaidOrder } from '../orders/order-sales.repository';
 import { addDays, shopDay, startOfShopDay } from '../common/shop-clock';
 
 /** One day's sales (Africa/Nairobi), as the report adds them up. */

@@ -8,7 +8,7 @@ import type { ProductListQueryDto } from '../catalog/dto/product.dto';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { OrderBookings } from '../orders/order-bookings';
+import { OrderBookings } from '../bookings/booking-orders';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { C2bPayment, MpesaRefund } from '../payments/c2b/c2b.schemas';

@@ -1,4 +1,4 @@
-import { formatMoney } from '@spc/shared-contracts';
+import { bookingTakesMoney, formatMoney } from '@spc/shared-contracts';
 import { type BookingFactsData } from '../lib/bookings';
 import { readyDay } from '../lib/ready-day';
 import './bookings.css';
@@ -23,7 +23,7 @@ const bookingStateText = (state: string) => BOOKING_STATE_TEXTS[state] ?? state;
  */
 export function BookingFacts({ booking: b }: { booking: BookingFactsData }) {
   const { depositPaid, balancePaid } = b;
-  const open = ['Deposit due', 'Booked', 'Balance due'].includes(b.state);
+  const open = bookingTakesMoney(b.state);
   return (
     <div className="booking-facts" data-testid="booking-facts">
       <p>

@@ -18,9 +18,6 @@ export const bookingSettingsQueryOptions = () =>
 
 export const useBookingSettings = () => useQuery(bookingSettingsQueryOptions());
 
-/** Whole KES of the deposit, as the API computes it: the total's share, rounded. */
-export const depositOf = (total: number, percent: number) => Math.round((total * percent) / 100);
-
 /** "Ready from 12 March: book with a 30 % deposit". */
 export const bookOfferText = (readyOn: string, percent: number) =>
   `Ready from ${readyDay(readyOn)}: book with a ${percent} % deposit`;

@@ -36,10 +36,6 @@ export const factsOfTracking = (b: components['schemas']['TrackBookingDto']): Bo
   balancePaid: b.state === 'Paid',
 });
 
-/** Whether a booking may be paid now (its deposit, or its balance early or once ready). */
-export const bookingPayable = (b: Pick<OrderBooking, 'state'>) =>
-  b.state === 'Deposit due' || b.state === 'Booked' || b.state === 'Balance due';
-
 /** The M-Pesa button of a booking: which part it pays. */
 export const bookingPayLabel = (b: Pick<OrderBooking, 'state'>) =>
   b.state === 'Deposit due' ? 'Pay the deposit with M-Pesa' : 'Pay the balance with M-Pesa';

@@ -1,5 +1,7 @@
 import { ActionIcon, Button, Group, List, Menu, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import {
+  BOOKING_REFUSALS,
+  BOOKING_RULES,
   checkOrderAction,
   formatDate,
   formatMoney,
@@ -40,9 +42,6 @@ export const ORDER_BUTTONS: { action: MenuAction; label: string }[] = [
   ORDER_MENU[3]!,
 ];
 
-/** Booking states in which the booking's money is still taken (the API's list). */
-const PAYABLE = new Set(['Deposit due', 'Booked', 'Balance due']);
-
 /**
  * A booking's own rules (the API's): it goes out only once its balance is paid, from a ready
  * batch, and takes payments only while it is live; the buttons say so instead of offering what the
@@ -56,14 +55,13 @@ export function bookingCheck(order: Order, action: MenuAction): ActionCheck | nu
     reason,
     code: 'ILLEGAL_TRANSITION',
   });
-  if (action === 'completePayment' && !PAYABLE.has(b.state) && b.state !== 'Paid')
-    return refuse(`This booking is ${b.state.toLowerCase()}: it takes no payment`);
-  if (action !== 'inTransit' || b.state === 'Paid') return null;
-  if (b.state === 'Deposit due' || b.state === 'Booked')
-    return refuse(`This booking's batch is not ready yet (expected ${formatDate(b.readyOn)})`);
-  if (b.state === 'Balance due')
-    return refuse('Record the balance of this booking before it goes out');
-  return refuse(`This booking is ${b.state.toLowerCase()}: it does not go out`);
+  const rule = BOOKING_RULES[b.state];
+  if (action === 'completePayment' && !rule.takes && b.state !== 'Paid')
+    return refuse(BOOKING_REFUSALS.noPayment(b.state));
+  if (action !== 'inTransit' || rule.acts.handOver) return null;
+  if (rule.waitsFor === 'batch') return refuse(BOOKING_REFUSALS.notReady(formatDate(b.readyOn)));
+  if (rule.waitsFor === 'balance') return refuse(BOOKING_REFUSALS.balanceFirst);
+  return refuse(BOOKING_REFUSALS.notOut(b.state));
 }
 
 /** Which menu entries this role sees: staff all four, admins none, anyone else only Cancel. */

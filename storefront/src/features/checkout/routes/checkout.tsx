@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  bookingDeposit,
   checkoutFormSchema,
   formatMoney,
   STOREFRONT_MESSAGES,
@@ -20,7 +21,7 @@ import { useOnline } from '../../../lib/use-online';
 import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
 import { readyDay } from '../../../lib/ready-day';
-import { depositOf, useBookingSettings } from '../../../lib/booking-settings';
+import { useBookingSettings } from '../../../lib/booking-settings';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
@@ -493,7 +494,7 @@ function BookingSplit({
   unknown: boolean;
   readyOn: string;
 }) {
-  const deposit = percent === undefined ? undefined : depositOf(total, percent);
+  const deposit = percent === undefined ? undefined : bookingDeposit(total, percent);
   const pending = unknown ? 'shown once placed' : '…';
   return (
     <>

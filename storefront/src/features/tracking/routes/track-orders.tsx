@@ -1,4 +1,5 @@
 import {
+  bookingTakesMoney,
   formatDate,
   PURCHASE_NUMBER,
   STOREFRONT_MESSAGES,
@@ -9,7 +10,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { BookingFacts } from '../../../components/booking-facts';
 import { Loading } from '../../../components/states';
-import { bookingPayable, bookingPayLabel, factsOfTracking } from '../../../lib/bookings';
+import { bookingPayLabel, factsOfTracking } from '../../../lib/bookings';
 import { trackKeys, useTrackOrder } from '../api/track-order';
 import { Timeline } from '../components/timeline';
 import '../tracking.css';
@@ -72,7 +73,7 @@ export function TrackOrdersRoute() {
             </strong>
           </p>
           {data.booking && <BookingFacts booking={factsOfTracking(data.booking)} />}
-          {data.booking && bookingPayable(data.booking) && (
+          {data.booking && bookingTakesMoney(data.booking.state) && (
             <Suspense fallback={null}>
               <PayByMpesa
                 purchaseNumber={data.purchaseNumber}

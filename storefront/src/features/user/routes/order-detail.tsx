@@ -1,4 +1,5 @@
 import {
+  bookingTakesMoney,
   deliveryAddressText,
   deliveryChoiceText,
   deliveryFeeText,
@@ -19,7 +20,7 @@ import { ErrorState, Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { bookingPayable, bookingPayLabel, factsOfOrder } from '../../../lib/bookings';
+import { bookingPayLabel, factsOfOrder } from '../../../lib/bookings';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
 import { errorCode } from '@spc/shared-contracts/web-client';
 import { useCancelOrder } from '../api/cancel-order';
@@ -69,7 +70,7 @@ export function MyOrderDetailRoute() {
     !!askRefusal || (order.orderStatus === 'Pending' && hasMoneyIn(order, money.received));
   const booking = order.booking ?? null;
   const payable = booking
-    ? bookingPayable(booking) && order.orderStatus !== 'Cancelled'
+    ? bookingTakesMoney(booking.state) && order.orderStatus !== 'Cancelled'
     : order.orderStatus === 'Pending' && order.paymentStatus === 'Pending';
 
   const downloadReceipt = async () => {

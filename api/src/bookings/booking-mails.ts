@@ -1,9 +1,10 @@
+/** The texts of a booking's e-mails (deposit received, balance due); the orders' mail queue sends them. */
 import { formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { customerText } from '../mail/mail-text';
 import type { MailMessage } from '../mail/mail.service';
 import { dayAndMonth } from '../sms/sms-text';
-import { ORDER_GREETING, orderMailFor } from './order-mail';
-import type { OrderRecord } from './order.types';
+import { ORDER_GREETING, orderMailFor } from '../orders/order-mail';
+import type { OrderRecord } from '../orders/order.types';
 
 const trackUrl = (storefrontUrl: string, order: OrderRecord) =>
   `${storefrontUrl}/track-orders?purchaseNumber=${encodeURIComponent(order.purchaseNumber)}`;

@@ -1,14 +1,16 @@
+/**
+ * What an order may be credited and what it owes now (`creditRule`, `amountDueNow`), read from the
+ * order as it is: the one money rule of ordinary orders and bookings (a booking's from BOOKING_RULES).
+ */
 import type { FilterQuery } from 'mongoose';
-import { formatMoney, type BookingState } from '@spc/shared-contracts';
+import {
+  BOOKING_RULES,
+  bookingMoneyRefusal,
+  formatMoney,
+  type BookingState,
+} from '@spc/shared-contracts';
 import type { OrderRecord } from './order.types';
 import type { Order } from './schemas/order.schema';
-
-/** Booking states that may still take money: the deposit, then the balance. */
-export const PAYABLE_BOOKING_STATES = [
-  'Deposit due',
-  'Booked',
-  'Balance due',
-] as const satisfies readonly BookingState[];
 
 type Money = Pick<OrderRecord, 'totalAmount' | 'amountPaid' | 'paymentStatus' | 'orderStatus'> & {
   booking?: { state: BookingState; deposit: number } | null;
@@ -23,9 +25,9 @@ export function amountDueNow(order: Money): number {
   if (order.paymentStatus === 'Paid' || order.orderStatus === 'Cancelled') return 0;
   const b = order.booking;
   if (!b) return Math.max(0, order.totalAmount - order.amountPaid);
-  if (b.state === 'Deposit due') return Math.max(0, b.deposit - order.amountPaid);
-  if (b.state === 'Booked' || b.state === 'Balance due')
-    return Math.max(0, order.totalAmount - order.amountPaid);
+  const takes = BOOKING_RULES[b.state].takes;
+  if (takes === 'deposit') return Math.max(0, b.deposit - order.amountPaid);
+  if (takes === 'balance') return Math.max(0, order.totalAmount - order.amountPaid);
   return 0;
 }
 
@@ -34,10 +36,7 @@ export function bookingClosedReason(
   order: Pick<OrderRecord, 'purchaseNumber'> & Money,
 ): string | null {
   const state = order.booking?.state;
-  if (!state || (PAYABLE_BOOKING_STATES as readonly string[]).includes(state)) return null;
-  if (state === 'Affected')
-    return `booking ${order.purchaseNumber} waits to be moved to another batch or refunded`;
-  return `booking ${order.purchaseNumber} is ${state.toLowerCase()}`;
+  return state ? bookingMoneyRefusal(order.purchaseNumber, state) : null;
 }
 
 /**
@@ -90,10 +89,11 @@ export function creditRule(
   const due = order.totalAmount - paid;
   if (due <= 0) return { refuse: `nothing is due on order ${order.purchaseNumber}`, status: 409 };
   const b = order.booking;
-  const depositLeft = b && b.state === 'Deposit due' ? Math.max(0, b.deposit - paid) : 0;
+  const takesDeposit = !!b && BOOKING_RULES[b.state].takes === 'deposit';
+  const depositLeft = b && takesDeposit ? Math.max(0, b.deposit - paid) : 0;
   if (purpose === 'deposit') {
     if (!b) return { refuse: `order ${order.purchaseNumber} is not a booking`, status: 400 };
-    if (b.state !== 'Deposit due' || depositLeft === 0)
+    if (!takesDeposit || depositLeft === 0)
       return {
         refuse: `the deposit of booking ${order.purchaseNumber} is already paid`,
         status: 409,
@@ -124,7 +124,7 @@ export function creditRule(
     outcome:
       paidAfter >= order.totalAmount
         ? 'paid'
-        : b && b.state === 'Deposit due' && paidAfter >= b.deposit
+        : b && takesDeposit && paidAfter >= b.deposit
           ? 'deposit'
           : 'part',
     paidBefore: paid,

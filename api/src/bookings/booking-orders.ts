@@ -1,25 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import type { BookingState } from '@spc/shared-contracts';
 import type { Actor } from '../common/principal';
-import { OrderStock } from './order-stock';
-import type { OrderRecord } from './order.types';
-import { OrdersRepository } from './orders.repository';
-import type { OrderBooking } from './schemas/order.schema';
+import { OrderStock } from '../orders/order-stock';
+import type { OrderRecord } from '../orders/order.types';
+import { OrdersRepository } from '../orders/orders.repository';
+import { BookingsRepository } from './bookings.repository';
+import { OrderRecoveryRepository } from '../orders/order-recovery.repository';
+import type { OrderBooking } from '../orders/schemas/order.schema';
 
 /** How long one sweeper holds a move a crash cut off while it finishes it. */
 const STALE_MOVE_CLAIM_MS = 60_000;
 
-/** What other modules (bookings, batches) ask of booking orders: read a batch's, change a state. */
+/**
+ * What the bookings and batches modules ask of booking orders: read a batch's, change a state,
+ * claim and make a move. Provided by the orders module (a booking is an order).
+ */
 @Injectable()
 export class OrderBookings {
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly bookings: BookingsRepository,
+    private readonly recovery: OrderRecoveryRepository,
     private readonly stock: OrderStock,
   ) {}
 
   /** A batch's booking orders, in booking order (the order they were placed). */
   ofBatch(batchId: string): Promise<OrderRecord[]> {
-    return this.orders.bookingsOfBatch(batchId);
+    return this.bookings.bookingsOfBatch(batchId);
   }
 
   /** One placed order (any status), or null. */
@@ -34,7 +41,7 @@ export class OrderBookings {
     state: BookingState,
     set: Partial<Record<keyof OrderBooking, unknown>> = {},
   ): Promise<boolean> {
-    return this.orders.setBookingState(orderId, from, state, set);
+    return this.bookings.setBookingState(orderId, from, state, set);
   }
 
   /** Placed bookings in a state and order status (a balance due by a day, or before one). */
@@ -43,17 +50,17 @@ export class OrderBookings {
     orderStatus: string | string[],
     options: { dueBefore?: string; dueBy?: string; skip?: number; limit?: number } = {},
   ): Promise<{ items: OrderRecord[]; total: number }> {
-    return this.orders.bookingsIn(state, orderStatus, options);
+    return this.bookings.bookingsIn(state, orderStatus, options);
   }
 
   /** Bookings whose notice (ready, affected) is still to be sent. */
   noticesDue(): Promise<OrderRecord[]> {
-    return this.orders.bookingNoticesDue();
+    return this.bookings.bookingNoticesDue();
   }
 
   /** The notice of this booking is sent: not to be sent again. */
   noticeSent(orderId: string): Promise<void> {
-    return this.orders.clearBookingNotice(orderId);
+    return this.bookings.clearBookingNotice(orderId);
   }
 
   /**
@@ -86,7 +93,7 @@ export class OrderBookings {
    * a minute: false when it ended meanwhile or another sweeper has it.
    */
   claimStaleMove(orderId: string, before: Date): Promise<boolean> {
-    return this.orders.claimUnfinished(
+    return this.recovery.claimUnfinished(
       orderId,
       { 'booking.movePending': true, updatedAt: { $lt: before } },
       STALE_MOVE_CLAIM_MS,
@@ -95,7 +102,7 @@ export class OrderBookings {
 
   /** Moves whose process stopped midway (left since before `before`), with where they were going. */
   movesPending(before: Date): Promise<(OrderRecord & { movingTo: string | null })[]> {
-    return this.orders.movesPending(before);
+    return this.bookings.movesPending(before);
   }
 
   /**
@@ -140,7 +147,7 @@ export class OrderBookings {
    */
   async finishFulfilments(actor: Actor): Promise<number> {
     let done = 0;
-    for (const order of await this.orders.bookingsToFulfil()) {
+    for (const order of await this.bookings.bookingsToFulfil()) {
       await this.stock.fulfilBooking(order, actor);
       await this.orders.transition(
         order._id,

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { orderSearchOf } from './order-contact-keys';
+import { listQuery, listSort, matchesFilter } from './order-list-query';
+import type { OrderListFilter, OrderRecord } from './order.types';
+import { toRecord, type LeanOrder } from './order-record';
+import { Order } from './schemas/order.schema';
+
+/** A purchase number's start (SPD and 3 or more characters) names at most this many orders. */
+const NUMBER_PREFIX_MATCHES = 500;
+
+/** The order lists: the shop's and a customer's pages, the work queue's counts, the export. */
+@Injectable()
+export class OrderListsRepository {
+  constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
+
+  async list(
+    filter: OrderListFilter,
+    skip: number,
+    limit: number,
+  ): Promise<{ items: OrderRecord[]; total: number }> {
+    const searched = filter.search ? await this.searched(filter) : null;
+    if (searched)
+      return {
+        items: searched.slice(skip, skip + limit).map(toRecord),
+        total: searched.length,
+      };
+    const query = listQuery(filter);
+    const [docs, total] = await Promise.all([
+      this.orders.find(query).sort(listSort(filter)).skip(skip).limit(limit).lean<LeanOrder[]>(),
+      this.orders.countDocuments(query),
+    ]);
+    return { items: docs.map(toRecord), total };
+  }
+
+  /** How many placed orders match the filter (the work queue's counts, the export's bound). */
+  async countMatching(filter: OrderListFilter): Promise<number> {
+    const searched = filter.search ? await this.searched(filter) : null;
+    if (searched) return searched.length;
+    return this.orders.countDocuments(listQuery(filter));
+  }
+
+  /**
+   * A search for a purchase number, whole or its start: the orders are looked up by the unique
+   * number index and checked against the other filters here (newest first). Null for any other
+   * search, which `listQuery` asks by the contact keys.
+   */
+  private async searched(filter: OrderListFilter): Promise<LeanOrder[] | null> {
+    const search = orderSearchOf(filter.search!);
+    if (search.kind === 'number') {
+      const doc = await this.orders.findOne({ purchaseNumber: search.number }).lean<LeanOrder>();
+      return doc && matchesFilter(doc, filter) ? [doc] : [];
+    }
+    if (search.kind !== 'number-prefix') return null;
+    const docs = await this.orders
+      .find({ purchaseNumber: { $gte: search.from, $lte: search.to } })
+      .limit(NUMBER_PREFIX_MATCHES)
+      .lean<LeanOrder[]>();
+    const sort = listSort(filter);
+    const [field, dir] = Object.entries(sort)[0]!;
+    const key = (d: LeanOrder) => {
+      const v = (d as unknown as Record<string, unknown>)[field];
+      return v instanceof Date ? v.getTime() : Number(v);
+    };
+    return docs
+      .filter((d) => matchesFilter(d, filter))
+      .sort((a, b) => (key(a) - key(b)) * dir || String(a._id).localeCompare(String(b._id)) * dir);
+  }
+
+  /**
+   * The orders of a list's filters, sorted as the list, at most `max`, `size` at a time from one
+   * cursor (the export streams them instead of holding them all).
+   */
+  async *batches(
+    filter: OrderListFilter,
+    size: number,
+    max: number,
+  ): AsyncGenerator<OrderRecord[]> {
+    const cursor = this.orders
+      .find(listQuery(filter))
+      .sort(listSort(filter))
+      .limit(max)
+      .lean<LeanOrder[]>()
+      .cursor({ batchSize: size });
+    let batch: OrderRecord[] = [];
+    for await (const doc of cursor) {
+      batch.push(toRecord(doc as LeanOrder));
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
+  }
+
+  /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */
+  async purchaseNumbersOf(ids: string[]): Promise<Map<string, string>> {
+    const docs = await this.orders
+      .find({ _id: { $in: ids }, placement: 'placed' })
+      .select({ purchaseNumber: 1 })
+      .lean<{ _id: { toString(): string }; purchaseNumber: string }[]>();
+    return new Map(docs.map((d) => [d._id.toString(), d.purchaseNumber]));
+  }
+}
