@@ -5,6 +5,7 @@ import type { BatchRecord } from '../batches/batches.service';
 import { BatchesService } from '../batches/batches.service';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
+import { DomainEvents } from '../common/events/domain-events';
 import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from './booking-orders';
 import { OrderCredits } from '../orders/order-credits';
@@ -38,6 +39,7 @@ export class BookingLifeService implements OnModuleInit {
     private readonly mails: OrderMails,
     private readonly audit: AuditService,
     private readonly scheduler: Scheduler,
+    private readonly events: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -187,12 +189,16 @@ export class BookingLifeService implements OnModuleInit {
       noticeDue: true,
     });
     if (!moved) return;
-    await this.audit.record(
-      SHOP_ACTOR,
-      'booking.affected',
-      `Booking ${order.purchaseNumber} is affected: its batch ${problem === 'short' ? 'fell short and cannot give it its seedlings' : 'failed'}; it waits to be moved to another batch or refunded`,
-      { type: 'order', id: order._id, label: order.purchaseNumber },
-    );
+    await this.events.emit('booking.affected', {
+      actor: SHOP_ACTOR,
+      order,
+      audit: {
+        action: 'booking.affected',
+        text: `Booking ${order.purchaseNumber} is affected: its batch ${problem === 'short' ? 'fell short and cannot give it its seedlings' : 'failed'}; it waits to be moved to another batch or refunded`,
+        target: { type: 'order', id: order._id, label: order.purchaseNumber },
+      },
+    });
+    // Its notice is owed (noticeDue) and sent by `tell`, which must know the e-mail was queued.
     await this.tell(order._id);
   }
 

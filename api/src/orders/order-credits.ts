@@ -15,14 +15,13 @@ import { AuditService } from '../audit/audit.service';
 import { canonicalPhone } from '../common/identifiers';
 import type { Actor } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
+import { DomainEvents } from '../common/events/domain-events';
 import { APP_CONFIG } from '../config/config.module';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
-import { SmsService } from '../sms/sms.service';
 import { UsersService } from '../users/users.service';
 import type { CompletePaymentDto } from './dto/order.dto';
 import { creditRule, type CreditPlan, type CreditPurpose } from './order-credit-rule';
-import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -55,8 +54,7 @@ export class OrderCredits {
     private readonly money: OrderMoney,
     private readonly users: UsersService,
     private readonly audit: AuditService,
-    private readonly sms: SmsService,
-    private readonly mails: OrderMails,
+    private readonly events: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -354,21 +352,27 @@ export class OrderCredits {
   ): Promise<void> {
     const target = { type: 'order', id: after._id, label: after.purchaseNumber };
     if (plan.split.excess > 0)
-      await this.audit.record(
+      await this.events.emit('order.overPaid', {
         actor,
-        'order.payment.excess',
-        `Order ${after.purchaseNumber} was over-paid by ${formatMoney(plan.split.excess)} (M-Pesa ${codeOf(entry)}); the excess is to be refunded`,
-        target,
-      );
+        order: after,
+        audit: {
+          action: 'order.payment.excess',
+          text: `Order ${after.purchaseNumber} was over-paid by ${formatMoney(plan.split.excess)} (M-Pesa ${codeOf(entry)}); the excess is to be refunded`,
+          target,
+        },
+      });
     // A booking's deposit reached (alone, or by a payment in full at once): the deposit's e-mail,
     // and the balance's notices when its batch is ready.
     const reached = !!before.booking && plan.split.deposit > 0 && plan.outcome !== 'part';
     if (!reached || !after.booking) return;
-    await this.mails.send('deposit', after);
-    if (after.booking.state === 'Balance due') {
-      void this.sms.notifyOrder(after, 'balance-due');
-      await this.mails.send('balance-due', after);
-    }
+    await this.events.emit('booking.depositReached', { actor, order: after, mail: 'deposit' });
+    if (after.booking.state === 'Balance due')
+      await this.events.emit('booking.balanceDue', {
+        actor,
+        order: after,
+        mail: 'balance-due',
+        sms: { event: 'balance-due' },
+      });
   }
 
   private async mustFind(id: string): Promise<OrderRecord> {

@@ -31,6 +31,10 @@ declare module '../common/events/domain-events' {
     'booking.depositPaid': OrderEvent;
     'booking.released': OrderEvent;
     'booking.refunded': OrderEvent;
+    'booking.affected': OrderEvent;
+    'booking.balanceDue': OrderEvent;
+    'booking.depositReached': OrderEvent;
+    'order.overPaid': OrderEvent;
   }
 }
 
@@ -48,4 +52,5 @@ export type OrderEventName =
   | 'order.partPaid'
   | 'booking.depositPaid'
   | 'booking.released'
-  | 'booking.refunded';
+  | 'booking.refunded'
+  | 'order.overPaid';
