@@ -99,6 +99,8 @@ function ownerOf(mail: QueuedMail): MailFor {
 export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(MailQueue.name);
   private readonly builders = new Map<MailTemplate, MailBuilder>();
+  /** Each recipient's messages in hand on this instance, the last one's end (`attempt`). */
+  private readonly turns = new Map<string, Promise<void>>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private draining?: Promise<number>;
 
@@ -213,8 +215,31 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
     }
   }
 
-  /** One attempt at a leased message: made, sent and recorded, or its next try set. */
-  private async attempt(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
+  /**
+   * One attempt at a leased message, in its recipient's turn: this instance makes and sends the
+   * messages to one address one at a time, in the order they were asked for, so the last one that
+   * arrives is the last one made (a reset's link made later voids the earlier ones: the newest
+   * e-mail's link is the one that works). A lease that lapsed while it waited is left to whoever
+   * leased the message since.
+   */
+  private attempt(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
+    const before = this.turns.get(mail.to) ?? Promise.resolve();
+    const mine = before.then(() =>
+      mail.leaseUntil.getTime() <= Date.now() ? ('queued' as const) : this.makeAndSend(mail, clock),
+    );
+    const done = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(mail.to, done);
+    void done.then(() => {
+      if (this.turns.get(mail.to) === done) this.turns.delete(mail.to);
+    });
+    return mine;
+  }
+
+  /** A leased message made, sent and recorded, or its next try set. */
+  private async makeAndSend(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
     let content: MailContent | { skip: string } | { gone: string };
     try {
       const builder = this.builders.get(mail.template);
