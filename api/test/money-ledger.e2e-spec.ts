@@ -2252,6 +2252,35 @@ describe('money ledger: money moves exactly once', () => {
         );
       expect(taken).toEqual({ out: 1, refused: null });
     });
+
+    it("a cancel's refund read from a claim that meanwhile went back to the inbox and was claimed for another order takes nothing of the other order's money", async () => {
+      const o = await order();
+      const other = await order();
+      const code = await partPay(o, 300);
+      const id = MoneyLedgerService.inId('paybill', code);
+      await entriesDb().updateOne({ _id: id }, { $set: { state: 'claimed' } });
+      const ins = (await ledger().ofOrder(o._id)).filter((e) => e.direction === 'in');
+      // Undone and claimed again, for the other order, between the read and the refund.
+      await entriesDb().updateOne(
+        { _id: id },
+        { $set: { orderId: other._id, purchaseNumber: other.purchaseNumber } },
+      );
+      const parts = ledger().planPayback(ins, 300, { method: 'Mpesa', send: true, reference: '' });
+      const taken = await ledger()
+        .takeOut(CLERK, parts, 'refund')
+        .then(
+          (out) => ({ out: out.length, refused: null }),
+          (error: Error) => ({ out: 0, refused: error.message }),
+        );
+      expect(taken).toEqual({
+        out: 0,
+        refused: 'This money is being refunded already: reload to see the refund',
+      });
+      expect(await entriesDb().findOne({ _id: id })).toMatchObject({
+        returnable: 300,
+        returned: 0,
+      });
+    });
   });
 });
 

@@ -244,20 +244,24 @@ export class MoneyLedgerRepository {
   }
 
   /**
-   * Takes `amount` of an incoming entry for outgoing entry `outId`: once per outgoing entry, and
-   * never beyond what the incoming one brought less what went back already. False when it cannot.
+   * Takes `amount` of an incoming entry for outgoing entry `outId`: once per outgoing entry, never
+   * beyond what the incoming one brought less what went back already, and only while it is in one
+   * of `states` on order `orderId` (null: in the inbox). False when it cannot.
    */
   async takeReturn(
     inId: string,
     outId: string,
     amount: number,
     states: MoneyEntryState[],
+    orderId: string | null,
   ): Promise<boolean> {
     const res = await this.entries.updateOne(
       {
         _id: inId,
         direction: 'in',
         state: { $in: states },
+        // Still the money of the order it was read for (or of none, in the inbox).
+        orderId,
         returnable: { $gte: amount },
         'returns.out': { $ne: outId },
       },

@@ -256,7 +256,13 @@ export class MoneyLedgerService {
       });
       const ok =
         written.state === 'new' &&
-        (await this.ledger.takeReturn(p.of._id, outId, p.amount, returnableFrom(p.of.state)));
+        (await this.ledger.takeReturn(
+          p.of._id,
+          outId,
+          p.amount,
+          returnableFrom(p.of.state),
+          p.of.orderId ?? null,
+        ));
       if (!ok) {
         if (written.state === 'new') await this.ledger.remove(outId, 'claiming');
         await this.abandonOut(taken.map((t) => t.outId));
