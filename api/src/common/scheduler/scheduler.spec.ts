@@ -154,4 +154,27 @@ describe('Scheduler', () => {
     await scheduler.runDue(later(2 * HOUR));
     expect(flaky.run).toHaveBeenCalledTimes(2);
   });
+
+  it('lets the lease of a run that never ends lapse, so another instance runs the sweep (attack)', async () => {
+    jest.useFakeTimers();
+    try {
+      const { as } = memoryLeases();
+      // Not stopped in afterEach: its stop would wait for the run that never ends.
+      const stuck = new Scheduler(as);
+      const other = make(as);
+      const hung = sweep({ run: jest.fn(() => new Promise<void>(() => undefined)) });
+      const fine = sweep();
+      stuck.declare(hung);
+      other.declare(fine);
+      void stuck.runDue(later(2 * 60_000));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(hung.run).toHaveBeenCalledTimes(1);
+      // A day later the hung run still renews its lease: the sweep runs nowhere.
+      await jest.advanceTimersByTimeAsync(24 * HOUR);
+      await other.runDue(later(2 * 60_000));
+      expect(fine.run).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
