@@ -38,6 +38,12 @@ interface Scheduled extends Sweep {
   afterAt?: Date;
 }
 
+/**
+ * A run holds its lease at most this many lease lengths: a run that never ends (a hung call) lets
+ * its lease lapse then, so another instance runs the sweep instead of none ever again.
+ */
+const MAX_HOLD_LEASES = 10;
+
 /** The quickest tick: sweeps due more often than this run on the tick after. */
 const MIN_TICK_MS = 100;
 
@@ -132,7 +138,14 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
       if (sweep.runsOn === 'one') {
         // Leases are compared across instances, whose one shared time is the wall clock.
         if (!(await this.leases.take(sweep.name, this.instanceId, sweep.leaseMs))) return;
-        renewal = setInterval(() => void this.renew(sweep), sweep.leaseMs / 3);
+        const until = Date.now() + MAX_HOLD_LEASES * sweep.leaseMs;
+        renewal = setInterval(() => {
+          if (Date.now() < until) return void this.renew(sweep);
+          clearInterval(renewal);
+          this.logger.error(
+            `The ${sweep.name} sweep has run for ${MAX_HOLD_LEASES} leases: its lease is let lapse, another instance may run it`,
+          );
+        }, sweep.leaseMs / 3);
         renewal.unref();
       }
       await sweep.run(at);
