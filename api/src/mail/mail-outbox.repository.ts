@@ -98,6 +98,18 @@ export class MailOutboxRepository implements OnModuleInit {
   }
 
   /**
+   * True while the message is still unsent and under the lease that ended at `leaseUntil` (no one
+   * leased it since, and it was not sent, skipped or erased meanwhile).
+   */
+  async stillLeased(id: string, leaseUntil: Date): Promise<boolean> {
+    const found = await this.outbox().findOne(
+      { _id: id, status: 'pending', leaseUntil },
+      { projection: { _id: 1 } },
+    );
+    return !!found;
+  }
+
+  /**
    * Sent (whatever was decided of it meanwhile: it has left). False when the record is gone: an
    * erasure deleted it while it was being sent.
    */

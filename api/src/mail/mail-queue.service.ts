@@ -224,8 +224,13 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
    */
   private attempt(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
     const before = this.turns.get(mail.to) ?? Promise.resolve();
-    const mine = before.then(() =>
-      mail.leaseUntil.getTime() <= Date.now() ? ('queued' as const) : this.makeAndSend(mail, clock),
+    const mine = before.then(async () =>
+      // Its lease lapsed while it waited, or it was leased again (and maybe sent) meanwhile: the
+      // message is whoever leased it since's, or done.
+      mail.leaseUntil.getTime() <= Date.now() ||
+      !(await this.outbox.stillLeased(mail._id, mail.leaseUntil))
+        ? ('queued' as const)
+        : this.makeAndSend(mail, clock),
     );
     const done = mine.then(
       () => undefined,
