@@ -102,7 +102,7 @@ export class OrdersService {
       throw new UnauthorizedException('This account was deleted');
     }
     if (!replayed)
-      void this.events.emit('order.placed', {
+      this.events.emitInBackground('order.placed', {
         actor: actor ?? SHOP_ACTOR,
         order,
         mail: 'confirmation',

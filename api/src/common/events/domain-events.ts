@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
 import type { Actor } from '../principal';
 
@@ -40,8 +40,20 @@ export type DomainEventName = Extract<keyof DomainEventMap, string>;
 export class DomainEvents {
   constructor(private readonly emitter: EventEmitter2) {}
 
+  private readonly logger = new Logger('DomainEvents');
+
   async emit<K extends DomainEventName>(name: K, event: DomainEventMap[K]): Promise<void> {
     await this.emitter.emitAsync(name, event);
+  }
+
+  /**
+   * Announces it without waiting for its listeners (what follows a placement must not hold its
+   * answer up); a listener's failure is logged, never left to end the process.
+   */
+  emitInBackground<K extends DomainEventName>(name: K, event: DomainEventMap[K]): void {
+    this.emit(name, event).catch((error: Error) =>
+      this.logger.error(`A listener of ${name} failed: ${error.message}`),
+    );
   }
 }
 
