@@ -159,8 +159,19 @@ describe('the mail queue', () => {
     const mail = t.app.get(MailQueue);
     expect(await mail.drain()).toBe(0);
     await sleep(1600);
-    expect(await Promise.all([mail.drain(), mail.drain()])).toEqual([1, 0]);
-    expect(sent()).toBe(2);
+    // Two drains at once (and the scheduler's own, every 10 s, which may come first): sent once.
+    const drained = await Promise.all([mail.drain(), mail.drain()]);
+    await waitFor(
+      async () => sent(),
+      (n) => n >= 2,
+      15_000,
+      100,
+    );
+    await sleep(500);
+    expect({ byTheseDrains: drained.filter((n) => n === 1).length <= 1, sent: sent() }).toEqual({
+      byTheseDrains: true,
+      sent: 2,
+    });
   });
 
   it('sends an e-mail queued before a crash once, though two instances start together', async () => {
