@@ -113,6 +113,8 @@ describe('stock ledger', () => {
         UPLOADS_DIR: uploads.dir,
         DATA_DIR: dataDir,
         LOW_STOCK_THRESHOLD: '5',
+        // 100 placements at once on a loaded CI machine: none is undone as abandoned meanwhile.
+        ORDER_RECONCILE_AFTER_MS: '300000',
       },
     });
     await t.app.get(StockLedgerReconciler).startup;
@@ -455,9 +457,9 @@ describe('stock ledger', () => {
     );
     const placed = answers.filter((r) => r.status === 201).map((r) => r.body.order._id as string);
     // Every answer is placed or sold out (any other is shown with its message).
-    expect(answers.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.body)).toEqual(
-      [],
-    );
+    const soldOut = (r: (typeof answers)[number]) =>
+      r.status === 409 && r.body.code === 'OUT_OF_STOCK';
+    expect(answers.filter((r) => r.status !== 201 && !soldOut(r)).map((r) => r.body)).toEqual([]);
     expect(placed).toHaveLength(75);
     expect(await stockOf(t, scarce._id)).toBe(0);
     expect(await stockOf(t, plenty._id)).toBe(1000 - 2 * 75);

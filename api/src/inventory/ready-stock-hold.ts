@@ -11,6 +11,9 @@ import type { Actor, Principal } from '../common/principal';
 import { InventoryService } from './inventory.service';
 import type { StockMovementView } from './stock-ledger.repository';
 
+/** How often a line's reservation is asked for while a read shows its stock enough. */
+const RESERVE_ATTEMPTS = 3;
+
 /**
  * The hold of an order's lines on ready stock, the placement's usual way of holding what an order
  * sells (a booking's is `BatchHold`'s, on its batch).
@@ -37,7 +40,17 @@ export class ReadyStockHold implements OrderHold {
     const ref = { by: actor, purchaseNumber: order.purchaseNumber };
     // One reservation per product: the seedlings of all its lines (a tray and singles add up).
     for (const [productId, seedlings] of seedlingsByProduct(lines)) {
-      const taken = await this.inventory.reserveForPlacement(productId, order._id, seedlings, ref);
+      let taken: StockMovementView[] | null = null;
+      let current: { productQuantity: number } | undefined;
+      // The conditional update found no stock to take, yet a read after it may show enough: a
+      // write racing it, or a server that answers a write conflict as no match. Asked again then,
+      // a few times; refused only on a read that shows the stock short.
+      for (let attempt = 1; attempt <= RESERVE_ATTEMPTS; attempt++) {
+        taken = await this.inventory.reserveForPlacement(productId, order._id, seedlings, ref);
+        if (taken) break;
+        current = (await this.catalog.findForOrder([productId]))[0];
+        if (!current || current.productQuantity < seedlings) break;
+      }
       if (taken) {
         reserved.push(productId);
         movements.push(...taken);
@@ -45,7 +58,6 @@ export class ReadyStockHold implements OrderHold {
       }
       for (const id of reserved) await this.inventory.releaseReservation(id, order._id, ref);
       const line = lines.find((l) => l.productId === productId)!;
-      const current = (await this.catalog.findForOrder([productId]))[0];
       // Removed since the catalogue in memory priced it.
       if (!current) throw productsUnavailable([productId]);
       const left = current.productQuantity;
