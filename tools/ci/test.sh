@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm test`: every check, in stages, each stage's time printed as it ends and all of them at the
+# end (what CI's time is made of). Stops at the first stage that fails, naming it.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+started=$(date +%s)
+times=()
+
+stage() {
+  local name="$1"
+  shift
+  local t0
+  t0=$(date +%s)
+  echo "== stage: $name"
+  if ! bash -c "$*"; then
+    echo "== stage failed: $name (after $(($(date +%s) - t0)) s)" >&2
+    exit 1
+  fi
+  local took=$(($(date +%s) - t0))
+  times+=("$(printf '%5d s  %s' "$took" "$name")")
+  echo "== stage done: $name in $took s"
+}
+
+stage static 'npm run check:static'
+stage build 'npm run build:ci'
+stage deploy 'npm run check:deploy'
+stage api-e2e 'nx run @spc/api:e2e --exclude-task-dependencies'
+stage journeys 'JOURNEYS_REUSE_BUILDS=1 nx run-many -t e2e --projects=@spc/storefront,@spc/backoffice --parallel=2 --exclude-task-dependencies'
+stage bench 'npm run bench:ci'
+stage drills+fuzz "bash .ci/together 'drills=DRILL_SKIP_BUILD=1 npm run drills:ci' 'fuzz=FUZZ_SKIP_BUILD=1 npm run fuzz'"
+
+echo "== stages"
+printf '%s\n' "${times[@]}"
+echo "$(printf '%5d s' $(($(date +%s) - started)))  all of npm test"
