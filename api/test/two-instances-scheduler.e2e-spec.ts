@@ -7,21 +7,17 @@
  * by a live instance is waited for.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
-import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
 import { Scheduler } from '../src/common/scheduler/scheduler';
 import { SCHEDULER_LEASES_COLLECTION } from '../src/common/scheduler/sweep-leases.store';
 import { addDays, shopDay } from '../src/common/shop-clock';
-import { bearer, UNTHROTTLED } from './support/identity';
+import { bearer } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { guest, placeOrder, stockOf } from './support/shop';
-import { createShopWorld, type ShopWorld } from './support/shop-world';
-import { SMS_TEST_SETTINGS } from './support/sms';
-import { createTestApp, type TestApp } from './support/test-app';
+import type { ShopWorld } from './support/shop-world';
+import type { TestApp } from './support/test-app';
+import { startTwoInstances, type TwoInstances } from './support/two-instances';
 import { sleep, waitFor } from './support/wait';
 
 interface OrderBody {
@@ -38,40 +34,17 @@ function morningIn(days: number): Date {
 }
 
 describe('one scheduler on two API instances: every sweep due at once, each piece of work done once', () => {
-  let sms: SmsSimulator;
+  let two: TwoInstances;
   let dataDir: string;
   let a: TestApp;
   let b: TestApp;
   let world: ShopWorld;
 
   beforeAll(async () => {
-    sms = await startSmsSimulator({
-      username: SMS_TEST_SETTINGS.AT_USERNAME,
-      apiKey: SMS_TEST_SETTINGS.AT_API_KEY,
-    });
-    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-two-scheduler-'));
-    const env = {
-      ...UNTHROTTLED,
-      ...SMS_TEST_SETTINGS,
-      SMS_PROVIDER: 'simulator',
-      SMS_BASE_URL: sms.url,
-      SMS_RETRY_INTERVAL_MS: '200',
-      DATA_DIR: dataDir,
-      BOOKING_DEPOSIT_PERCENT: '30',
-      BOOKING_BALANCE_DAYS: '7',
-      // The bookings sweep and the reconcilers fall due when this test says, not on their timers.
-      ORDER_RECONCILE_AFTER_MS: '600000',
-    };
-    a = await createTestApp({ name: 'two_scheduler', env });
-    b = await createTestApp({ name: 'two_scheduler', env, databaseName: a.databaseName });
-    world = await createShopWorld(a, { product: { price: 500, quantity: 10_000 } });
+    two = await startTwoInstances('two_scheduler');
+    ({ a, b, world, dataDir } = two);
   }, 90_000);
-  afterAll(async () => {
-    await b?.app.close();
-    await a?.close();
-    await sms?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => two?.close());
 
   const db = () => a.app.get<Connection>(getConnectionToken()).db!;
   const staff = () => bearer(world.staff.accessToken);
@@ -171,9 +144,13 @@ describe('one scheduler on two API instances: every sweep due at once, each piec
           m.includes(`balance due for booking ${o.purchaseNumber}`),
       );
     const balanceTexts = (o: OrderBody) =>
-      sms.outbox.filter((s) => s.to === msisdn(o) && /are ready\. Pay the balance/.test(s.message));
+      two.sms.outbox.filter(
+        (s) => s.to === msisdn(o) && /are ready\. Pay the balance/.test(s.message),
+      );
     const cancelTexts = () =>
-      sms.outbox.filter((s) => s.to === msisdn(unpaid) && s.message.includes('has been cancelled'));
+      two.sms.outbox.filter(
+        (s) => s.to === msisdn(unpaid) && s.message.includes('has been cancelled'),
+      );
     await waitFor(
       async () =>
         bookings.every((o) => balanceMails(o).length && balanceTexts(o).length) &&

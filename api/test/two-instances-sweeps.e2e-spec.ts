@@ -5,13 +5,9 @@
  * interrupted stock return) is done, logged and sent once.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
-import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
 import { BatchesService } from '../src/batches/batches.service';
 import { BookingLifeService } from '../src/bookings/booking-life.service';
 import { InventoryService } from '../src/inventory/inventory.service';
@@ -19,12 +15,12 @@ import { OrderBookings } from '../src/bookings/booking-orders';
 import { OrderReconciler } from '../src/orders/order-reconciler';
 import { OrderStock } from '../src/orders/order-stock';
 import { addDays, shopDay } from '../src/common/shop-clock';
-import { bearer, UNTHROTTLED } from './support/identity';
+import { bearer } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { DELIVERY, guest, placeOrder } from './support/shop';
-import { createShopWorld, type ShopWorld } from './support/shop-world';
-import { SMS_TEST_SETTINGS } from './support/sms';
-import { createTestApp, type TestApp } from './support/test-app';
+import type { ShopWorld } from './support/shop-world';
+import type { TestApp } from './support/test-app';
+import { startTwoInstances, type TwoInstances } from './support/two-instances';
 import { sleep, waitFor } from './support/wait';
 
 interface Booking {
@@ -35,40 +31,17 @@ interface Booking {
 }
 
 describe('two API instances run the same sweep at once: each unit of work is done once', () => {
-  let sms: SmsSimulator;
+  let two: TwoInstances;
   let dataDir: string;
   let a: TestApp;
   let b: TestApp;
   let world: ShopWorld;
 
   beforeAll(async () => {
-    sms = await startSmsSimulator({
-      username: SMS_TEST_SETTINGS.AT_USERNAME,
-      apiKey: SMS_TEST_SETTINGS.AT_API_KEY,
-    });
-    dataDir = await mkdtemp(path.join(tmpdir(), 'spc-two-sweeps-'));
-    const env = {
-      ...UNTHROTTLED,
-      ...SMS_TEST_SETTINGS,
-      SMS_PROVIDER: 'simulator',
-      SMS_BASE_URL: sms.url,
-      SMS_RETRY_INTERVAL_MS: '200',
-      DATA_DIR: dataDir,
-      BOOKING_DEPOSIT_PERCENT: '30',
-      BOOKING_BALANCE_DAYS: '7',
-      // The sweeps run when this test says, not on their timers.
-      ORDER_RECONCILE_AFTER_MS: '600000',
-    };
-    a = await createTestApp({ name: 'two_sweeps', env });
-    b = await createTestApp({ name: 'two_sweeps', env, databaseName: a.databaseName });
-    world = await createShopWorld(a, { product: { price: 500, quantity: 10_000 } });
+    two = await startTwoInstances('two_sweeps');
+    ({ a, b, world, dataDir } = two);
   }, 90_000);
-  afterAll(async () => {
-    await b?.app.close();
-    await a?.close();
-    await sms?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => two?.close());
 
   const db = () => a.app.get<Connection>(getConnectionToken()).db!;
   const inDays = (n: number) => addDays(shopDay(new Date()), n);
@@ -142,7 +115,9 @@ describe('two API instances run the same sweep at once: each unit of work is don
         );
     const msisdn = (o: Booking) => `+254${o.guestInfo.phoneNumber.slice(1)}`;
     const balanceTexts = (o: Booking) =>
-      sms.outbox.filter((s) => s.to === msisdn(o) && /are ready\. Pay the balance/.test(s.message));
+      two.sms.outbox.filter(
+        (s) => s.to === msisdn(o) && /are ready\. Pay the balance/.test(s.message),
+      );
     // Sent promptly; then time for any second copy to arrive.
     await waitFor(
       async () => bookings.every((o) => balanceMails(o).length > 0 && balanceTexts(o).length > 0),
