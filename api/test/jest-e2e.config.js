@@ -12,5 +12,6 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // A noisy shared machine has run a 3 s test past 60 s (CI, bookings): a hang still fails.
   testTimeout: 120_000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/status-messages.ts'],
   maxWorkers: 2,
 };
