@@ -156,6 +156,12 @@ describe('orders', () => {
         'Street Address is required',
       ]);
       expect((await placeOrder(t, []).expect(400)).body.message).toBe('Your cart is empty.');
+      // A body without its products is told the same (not that it has too many).
+      const noProducts = await t.http().post('/api/orders').send({ guestInfo: DELIVERY });
+      expect({ status: noProducts.status, message: noProducts.body.message }).toEqual({
+        status: 400,
+        message: 'Your cart is empty.',
+      });
       expect((await placeOrder(t, [{ _id: p._id, quantity: 0 }]).expect(400)).body.message).toBe(
         'Quantity must be at least 1',
       );

@@ -148,13 +148,14 @@ export class CreateOrderDto {
   guestInfo?: DeliveryInfoDto | null;
 
   @ApiProperty({ type: [OrderItemDto] })
-  @IsArray({ message: 'products must be a list' })
-  @ArrayMinSize(1, { message: 'Your cart is empty.' })
+  // Checked from the bottom up: a cart sent without products is told it is empty first.
+  @ValidateNested({ each: true })
+  @Type(() => OrderItemDto)
   @ArrayMaxSize(ORDER_LIMITS.maxLines, {
     message: `An order can have at most ${ORDER_LIMITS.maxLines} different products`,
   })
-  @ValidateNested({ each: true })
-  @Type(() => OrderItemDto)
+  @IsArray({ message: 'products must be a list' })
+  @ArrayMinSize(1, { message: 'Your cart is empty.' })
   products!: OrderItemDto[];
 
   @ApiPropertyOptional({
