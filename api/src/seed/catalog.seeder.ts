@@ -4,7 +4,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { DEFAULT_UNIT_NAME } from '@spc/shared-contracts';
 import type { Seeder } from './seed.types';
-import { ImageService } from '../storage/image.service';
+import { ImageService, type PreparedImage } from '../storage/image.service';
 import { CategoriesRepository } from '../catalog/categories.repository';
 import type { ProductFields, ProductImageFields } from '../catalog/catalog.types';
 import { CatalogueEvents } from '../catalog/read-model/catalogue-events';
@@ -61,7 +61,8 @@ export class CatalogSeeder implements Seeder {
 
     // One drawing per variety, shared by its sizes; each product still stores its own files, so
     // deleting one product never takes another's picture with it.
-    const pictures = new Map<string, Promise<Buffer>>();
+    // Drawn, checked and encoded once a variety, as an upload is (ImageService.prepare).
+    const pictures = new Map<string, Promise<PreparedImage>>();
     const pictureOf = (product: DemoProduct) => {
       let picture = pictures.get(product.variety);
       if (!picture) {
@@ -71,7 +72,7 @@ export class CatalogSeeder implements Seeder {
           categoryColour: category.colour,
           accent: product.accent,
           blooms: product.category === 'Flowers' || product.category === 'Fruits',
-        });
+        }).then((drawn) => this.images.prepare(drawn, DEMO_IMAGE_WIDTHS, 640));
         pictures.set(product.variety, picture);
       }
       return picture;
@@ -82,12 +83,7 @@ export class CatalogSeeder implements Seeder {
       const batch = missing.slice(start, start + BATCH);
       const records = await mapWithConcurrency(batch, CONCURRENCY, async (product) => {
         const id = products.newId();
-        const stored = await this.images.store(
-          await pictureOf(product),
-          `products/${id}`,
-          DEMO_IMAGE_WIDTHS,
-          640,
-        );
+        const stored = await this.images.put(await pictureOf(product), `products/${id}`);
         const image: ProductImageFields = {
           productImage: stored.url,
           productImages: Object.fromEntries(

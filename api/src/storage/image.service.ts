@@ -15,6 +15,18 @@ import { FileStorage } from './storage.service';
 
 export type ImageKind = 'jpeg' | 'png' | 'webp';
 
+/** An image checked and encoded in its widths, not stored yet (`ImageService.prepare`). */
+export interface PreparedImage {
+  widths: number[];
+  defaultWidth: number;
+  /** WebP, one for each of `widths`. */
+  pictures: Buffer[];
+  /** Names the files: the first 16 hex digits of the original's SHA-256. */
+  hash: string;
+  width: number;
+  height: number;
+}
+
 export interface StoredImage {
   /** URL of the default size. */
   url: string;
@@ -130,12 +142,22 @@ export class ImageService {
     return kind;
   }
 
+  /** Checks, decodes and re-encodes `bytes` (see `prepare`), then stores them under `folder`. */
   async store(
     bytes: Buffer,
     folder: string,
     widths: number[],
     defaultWidth: number,
   ): Promise<StoredImage> {
+    return this.put(await this.prepare(bytes, widths, defaultWidth), folder);
+  }
+
+  /**
+   * The image checked by its content and decoded (refusing bombs), as WebP in the given widths,
+   * ready to be stored by `put`: under one folder, or the same pictures under several (the demo
+   * catalogue's sizes of one variety), decoded once.
+   */
+  async prepare(bytes: Buffer, widths: number[], defaultWidth: number): Promise<PreparedImage> {
     this.assertAcceptable(bytes);
     // The header alone (no pixel decoded) says what decoding would cost.
     let metadata: sharp.Metadata;
@@ -151,15 +173,25 @@ export class ImageService {
     const largest = Math.min(Math.max(...widths), full.width);
     if (Math.round((full.height * largest) / full.width) > MAX_OUTPUT_SIDE)
       throw new UnprocessableEntityException(TOO_TALL_MESSAGE);
+    const width = Math.min(defaultWidth, full.width);
+    return {
+      widths,
+      defaultWidth,
+      pictures: await this.render(bytes, widths),
+      hash: createHash('sha256').update(bytes).digest('hex').slice(0, 16),
+      width,
+      height: Math.round((full.height * width) / full.width),
+    };
+  }
 
-    const pictures = await this.render(bytes, widths);
-    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  /** Stores a prepared image's pictures under `folder`: all of them, or none when one fails. */
+  async put(image: PreparedImage, folder: string): Promise<StoredImage> {
     const urls: Record<number, string> = {};
     const keys: string[] = [];
-    for (const [i, width] of widths.entries()) {
-      const key = `${folder}/${hash}-${width}.webp`;
+    for (const [i, width] of image.widths.entries()) {
+      const key = `${folder}/${image.hash}-${width}.webp`;
       try {
-        urls[width] = await this.storage.put(key, pictures[i]!, 'image/webp');
+        urls[width] = await this.storage.put(key, image.pictures[i]!, 'image/webp');
       } catch (error) {
         // The storage (a bucket) is away or refuses: not the uploader's fault, and worth a log line.
         await this.storage.delete(keys);
@@ -170,13 +202,12 @@ export class ImageService {
       }
       keys.push(key);
     }
-    const width = Math.min(defaultWidth, full.width);
     return {
-      url: urls[defaultWidth] ?? urls[widths[0]!]!,
+      url: urls[image.defaultWidth] ?? urls[image.widths[0]!]!,
       urls,
       keys,
-      width,
-      height: Math.round((full.height * width) / full.width),
+      width: image.width,
+      height: image.height,
     };
   }
 
