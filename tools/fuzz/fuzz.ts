@@ -7,9 +7,10 @@
  *
  * Schemathesis comes from a virtual environment in ~/.cache/spc-shop/ (made here when missing, pinned).
  * Settings: FUZZ_MAX_EXAMPLES (examples per operation, 10), FUZZ_SKIP_BUILD=1, FUZZ_ROLES
- * (comma-separated subset of anonymous,customer,staff,admin).
+ * (comma-separated subset of anonymous,customer,staff,admin). The admin pass runs on an API and
+ * database of its own (it deletes and deactivates things), beside the others.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -142,38 +143,41 @@ async function fuzz(
   return code === 0;
 }
 
-async function main(): Promise<void> {
-  ensureSchemathesis();
-  const dir = path.join(DATA_DIR, 'fuzz');
-  rmSync(dir, { recursive: true, force: true });
-  const reports = path.join(dir, 'reports');
-  mkdirSync(reports, { recursive: true });
-  if (process.env.FUZZ_SKIP_BUILD !== '1' || !existsSync(path.join(WORKSPACE_ROOT, 'api/dist')))
-    buildApi();
+/** One API as production runs it, on a private seeded database, with its simulators and tokens. */
+interface FuzzWorld {
+  api: ApiProcess;
+  tokens: Record<string, string | undefined>;
+  stop(): Promise<void>;
+}
+
+async function startWorld(dir: string): Promise<FuzzWorld> {
   const db = await privateDatabase(dir);
   let api: ApiProcess | undefined;
-  let simulator: ChildProcess | undefined;
-  let smsSimulator: ChildProcess | undefined;
-  const failed: string[] = [];
+  // M-Pesa Express is on, against the local Daraja simulator, so its routes are fuzzed for real.
+  const [apiPort, mpesaPort, smsPort] = [await freePort(), await freePort(), await freePort()];
+  const simulator = spawn('node', ['--import', 'tsx', 'tools/mpesa/simulator.ts'], {
+    cwd: WORKSPACE_ROOT,
+    env: { ...process.env, MPESA_SIMULATOR_PORT: String(mpesaPort) },
+    stdio: 'ignore',
+  });
+  // Text messages too, against the local Africa's Talking simulator: a guest's data request
+  // sends its code, and the inbound route takes replies (off, both would answer 503 or 404).
+  const smsSimulator = spawn('node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
+    cwd: WORKSPACE_ROOT,
+    env: {
+      ...process.env,
+      SMS_SIMULATOR_PORT: String(smsPort),
+      SMS_INBOUND_URL: `http://127.0.0.1:${apiPort}/api/sms/inbound/${LOCAL_INBOUND_TOKEN}`,
+    },
+    stdio: 'ignore',
+  });
+  const stop = async () => {
+    simulator.kill('SIGTERM');
+    smsSimulator.kill('SIGTERM');
+    await stopApi(api);
+    await db.stop();
+  };
   try {
-    // M-Pesa Express is on, against the local Daraja simulator, so its routes are fuzzed for real.
-    const [apiPort, mpesaPort, smsPort] = [await freePort(), await freePort(), await freePort()];
-    simulator = spawn('node', ['--import', 'tsx', 'tools/mpesa/simulator.ts'], {
-      cwd: WORKSPACE_ROOT,
-      env: { ...process.env, MPESA_SIMULATOR_PORT: String(mpesaPort) },
-      stdio: 'ignore',
-    });
-    // Text messages too, against the local Africa's Talking simulator: a guest's data request
-    // sends its code, and the inbound route takes replies (off, both would answer 503 or 404).
-    smsSimulator = spawn('node', ['--import', 'tsx', 'tools/sms/simulator.ts'], {
-      cwd: WORKSPACE_ROOT,
-      env: {
-        ...process.env,
-        SMS_SIMULATOR_PORT: String(smsPort),
-        SMS_INBOUND_URL: `http://127.0.0.1:${apiPort}/api/sms/inbound/${LOCAL_INBOUND_TOKEN}`,
-      },
-      stdio: 'ignore',
-    });
     const env = apiEnv(dir, db.uri, {
       NODE_ENV: 'test', // sandbox-local M-Pesa is refused in production
       ADMIN_EMAIL: ADMIN.email,
@@ -187,20 +191,40 @@ async function main(): Promise<void> {
     });
     seed(env);
     api = await startApi(env, { quiet: true, port: apiPort });
-    const byRole = await tokens(api.base);
-    // The admin pass deletes and deactivates things, so it runs alone, after the others (which run
-    // side by side: each is a process of its own).
-    const run = async (roles: string[]) => {
-      const passed = await Promise.all(roles.map((r) => fuzz(api!, r, byRole[r], reports)));
-      roles.forEach((r, i) => passed[i] || failed.push(r));
-    };
-    await run(ROLES.filter((r) => r !== 'admin'));
-    if (ROLES.includes('admin')) await run(['admin']);
+    return { api, tokens: await tokens(api.base), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  ensureSchemathesis();
+  const dir = path.join(DATA_DIR, 'fuzz');
+  rmSync(dir, { recursive: true, force: true });
+  const reports = path.join(dir, 'reports');
+  mkdirSync(reports, { recursive: true });
+  if (process.env.FUZZ_SKIP_BUILD !== '1' || !existsSync(path.join(WORKSPACE_ROOT, 'api/dist')))
+    buildApi();
+  // The admin pass deletes and deactivates things, so it has an API and a database of its own; the
+  // other roles share one. All passes run side by side, each schemathesis a process of its own.
+  const groups = [ROLES.filter((r) => r !== 'admin'), ROLES.filter((r) => r === 'admin')].filter(
+    (roles) => roles.length,
+  );
+  const worlds: FuzzWorld[] = [];
+  const failed: string[] = [];
+  try {
+    for (const i of groups.keys()) worlds.push(await startWorld(path.join(dir, `api-${i}`)));
+    await Promise.all(
+      groups.flatMap((roles, i) =>
+        roles.map(async (role) => {
+          const world = worlds[i]!;
+          if (!(await fuzz(world.api, role, world.tokens[role], reports))) failed.push(role);
+        }),
+      ),
+    );
   } finally {
-    simulator?.kill('SIGTERM');
-    smsSimulator?.kill('SIGTERM');
-    await stopApi(api);
-    await db.stop();
+    for (const world of worlds) await world.stop();
   }
   if (failed.length) {
     log(`schemathesis found failures as: ${failed.join(', ')} (reports in ${reports})`);
