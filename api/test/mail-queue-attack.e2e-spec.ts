@@ -73,3 +73,60 @@ describe('the mail queue turn, attacked', () => {
     expect(queued.map((m) => m.status)).toEqual(['sent']);
   }, 60_000);
 });
+
+describe('the mail queue on two instances with a slow mail server, attacked', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let smtp: SlowSmtp;
+
+  beforeAll(async () => {
+    smtp = await startSlowSmtp(2000);
+    const env = { ...UNTHROTTLED, SMTP_URL: smtp.url };
+    a = await createTestApp({ name: 'mail_turn_two', env });
+    b = await createTestApp({ name: 'mail_turn_two', env, databaseName: a.databaseName });
+  }, 90_000);
+  afterAll(async () => {
+    await b?.app.close();
+    await a?.close();
+    await smtp?.close();
+  });
+
+  it("sends a reset e-mail once when its lease lapsed while it was with a slow mail server and the other instance's drain leased it", async () => {
+    const p = newPerson();
+    await registerCustomer(a, { fullName: p.name, email: p.email, phoneNumber: p.phone });
+    await waitFor(
+      async () => smtp.holding(),
+      (n) => n === 0,
+      10_000,
+      20,
+    );
+    const before = smtp.received.length;
+    const answered = a
+      .http()
+      .post('/api/auth/forgot/password')
+      .send({ email: p.email })
+      .then((r) => r.status);
+    await waitFor(
+      async () => smtp.holding(),
+      (n) => n > 0,
+      10_000,
+      10,
+    );
+    // The other instance's drain of a while later (the lease of 5 min lapsed: the mail server was
+    // that slow) leases the reset while instance a still has it with the mail server.
+    const drained = b.app.get(MailQueue).drain(new Date(Date.now() + 6 * 60_000));
+    expect(await answered).toBe(200);
+    await drained;
+    await waitFor(
+      async () => smtp.holding(),
+      (n) => n === 0,
+      15_000,
+      20,
+    );
+    await sleep(500);
+    const resets = smtp.received
+      .slice(before)
+      .filter((m) => m.to.includes(p.email) && /reset/i.test(m.data));
+    expect(resets).toHaveLength(1);
+  }, 60_000);
+});

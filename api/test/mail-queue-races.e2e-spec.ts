@@ -65,7 +65,9 @@ describe('the mail queue, raced', () => {
       // Each request is queued; wait until none is still on its way.
       await waitFor(
         () => dbOf(t).collection('mail_outbox').find({ accountId: c.user._id }).toArray(),
-        (r) => r.length === spellings.length && r.every((m) => m.status !== 'pending'),
+        (r) =>
+          r.length === spellings.length &&
+          r.every((m) => m.status !== 'pending' && m.status !== 'sending'),
         10_000,
         50,
       );

@@ -9,10 +9,13 @@ import type { MailTemplate } from './mail-log';
 export const MAIL_OUTBOX_COLLECTION = 'mail_outbox';
 
 /**
- * `pending`: due a (re)try at `nextTryAt`; `sent`: the transport took it; `failed`: given up;
- * `skipped`: not sent (what it was about is gone, or a later message of its kind replaced it).
+ * `pending`: due a (re)try at `nextTryAt`; `sending`: one attempt (`sender`) is making it and
+ * handing it to the mail server, under its lease, renewed while it runs; `sent`: the transport
+ * took it; `failed`: given up (also one whose sender stopped while sending it: it may have left,
+ * and it is not sent again); `skipped`: not sent (what it was about is gone, or a later message of
+ * its kind replaced it).
  */
-export type QueuedMailStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+export type QueuedMailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
 
 /** Values a message's text is made from that name nobody and open nothing (a day, a budget). */
 export type MailParams = Record<string, string | number | boolean | null>;
@@ -41,6 +44,8 @@ export interface QueuedMail {
   nextTryAt: Date;
   /** Another attempt may only start after this (the instance sending it holds it until then). */
   leaseUntil: Date;
+  /** The attempt that marked it `sending` (a random id): only that attempt records its end. */
+  sender?: string | null;
   lastError: string;
   createdAt: Date;
   sentAt: Date | null;
@@ -98,15 +103,54 @@ export class MailOutboxRepository implements OnModuleInit {
   }
 
   /**
-   * True while the message is still unsent and under the lease that ended at `leaseUntil` (no one
-   * leased it since, and it was not sent, skipped or erased meanwhile).
+   * Marks the message `sending` by the attempt `sender`, while it is still pending under the lease
+   * that ended at `leaseUntil` (no one leased it since, and it was not sent, skipped or erased
+   * meanwhile), for `leaseMs` from `now`. Answers the new lease's end, or null (not this attempt's
+   * to send). From then on no instance leases it again: only this attempt makes and sends it.
    */
-  async stillLeased(id: string, leaseUntil: Date): Promise<boolean> {
-    const found = await this.outbox().findOne(
+  async markSending(
+    id: string,
+    leaseUntil: Date,
+    sender: string,
+    now: Date,
+    leaseMs: number,
+  ): Promise<Date | null> {
+    const until = new Date(now.getTime() + leaseMs);
+    const res = await this.outbox().updateOne(
       { _id: id, status: 'pending', leaseUntil },
-      { projection: { _id: 1 } },
+      { $set: { status: 'sending', sender, leaseUntil: until } },
     );
-    return !!found;
+    return res.modifiedCount === 1 ? until : null;
+  }
+
+  /** Lengthens the lease of a message `sender` is still sending; false when it is not any more. */
+  async renewSending(id: string, sender: string, until: Date): Promise<boolean> {
+    const res = await this.outbox().updateOne(
+      { _id: id, status: 'sending', sender },
+      { $set: { leaseUntil: until } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  /**
+   * Messages marked `sending` whose lease lapsed by `now`: their sender stopped (a crash) or was
+   * cut off from the database longer than the lease, maybe after the mail server took the message.
+   * Each is given up (`failed`, with `why`), never sent again; answers them as they were.
+   */
+  async giveUpLapsedSends(now: Date, why: string): Promise<QueuedMail[]> {
+    const lapsed = await this.outbox()
+      .find({ status: 'sending', leaseUntil: { $lte: now } })
+      .limit(100)
+      .toArray();
+    const givenUp: QueuedMail[] = [];
+    for (const mail of lapsed) {
+      const res = await this.outbox().updateOne(
+        { _id: mail._id, status: 'sending', sender: mail.sender, leaseUntil: mail.leaseUntil },
+        { $set: { status: 'failed', lastError: why, leaseUntil: now }, $inc: { attempts: 1 } },
+      );
+      if (res.modifiedCount === 1) givenUp.push(mail);
+    }
+    return givenUp;
   }
 
   /**
@@ -126,25 +170,34 @@ export class MailOutboxRepository implements OnModuleInit {
     await this.outbox().deleteOne({ _id: id });
   }
 
-  /** A failed attempt: due again at `nextTryAt`, or given up (`failed`) when null. */
-  async markFailed(id: string, at: Date, error: string, nextTryAt: Date | null): Promise<void> {
+  /**
+   * A failed attempt of `sender`, which had it `sending` and knows it did not leave: due again at
+   * `nextTryAt`, or given up (`failed`) when null. Nothing when the attempt no longer has it.
+   */
+  async markFailed(
+    id: string,
+    sender: string,
+    at: Date,
+    error: string,
+    nextTryAt: Date | null,
+  ): Promise<void> {
     await this.outbox().updateOne(
-      { _id: id, status: 'pending' },
+      { _id: id, status: 'sending', sender },
       {
         $set: {
           lastError: error.slice(0, 500),
           leaseUntil: at,
-          ...(nextTryAt ? { nextTryAt } : { status: 'failed' }),
+          ...(nextTryAt ? { status: 'pending', nextTryAt } : { status: 'failed' }),
         },
         $inc: { attempts: 1 },
       },
     );
   }
 
-  /** Not to be sent, and why. */
-  async markSkipped(id: string, at: Date, why: string): Promise<void> {
+  /** Not to be sent, and why (`sender`: the attempt that had it `sending`). */
+  async markSkipped(id: string, sender: string, at: Date, why: string): Promise<void> {
     await this.outbox().updateOne(
-      { _id: id, status: 'pending' },
+      { _id: id, status: 'sending', sender },
       { $set: { status: 'skipped', lastError: why, leaseUntil: at } },
     );
   }

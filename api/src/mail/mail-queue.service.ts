@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Injectable,
   Logger,
@@ -12,11 +13,18 @@ import { MailOutboxRepository, type MailParams, type QueuedMail } from './mail-o
 import { MailService, type MailMessage } from './mail.service';
 
 /**
- * How long one instance holds a message it is sending before another may try it: longer than a
- * slow mail server's hand-over, so a message is not sent twice for being slow (one whose instance
- * died is sent by another after it).
+ * How long one instance holds a message before another may take it: far longer than a send may
+ * take (the transport gives up on a mail server silent for SMTP_SOCKET_TIMEOUT_MS, see MailService),
+ * and renewed every RENEW_EVERY_MS while the message is made and sent, so a live sender never loses
+ * it. A pending message whose instance died is sent by another after it; one marked `sending` is
+ * given up instead (see MailQueue).
  */
 const LEASE_MS = 5 * 60_000;
+/** How often a message being made and sent has its lease renewed. */
+const RENEW_EVERY_MS = 60_000;
+/** Why a message whose sender stopped while it was with the mail server is not sent again. */
+const LAPSED_SEND =
+  'its sender stopped while it was being sent (the mail server may have taken it): not sent again';
 /** The wait before the first retry of a message the transport refused; doubled each time. */
 const FIRST_RETRY_MS = 30_000;
 /** The longest wait between two attempts at one message. */
@@ -90,8 +98,18 @@ function ownerOf(mail: QueuedMail): MailFor {
 /**
  * The shop's e-mail, through a queue in the database (`mail_outbox`) as text messages go: each
  * event queued once under its key, then sent at once by the instance that queued it; a message the
- * transport refused, or one a crash left, is sent later by whichever instance leases it first, with
- * a growing wait, up to MAX_ATTEMPTS. The queue keeps which message it is and what it is about;
+ * transport refused, or one a crash left before it was sent, is sent later by whichever instance
+ * leases it first, with a growing wait, up to MAX_ATTEMPTS.
+ *
+ * At most once: a leased message is marked `sending` (under its lease, by one attempt) before it is
+ * made, and from then on only that attempt makes it, sends it and records what became of it; its
+ * lease is renewed while it runs. Should the lease of a `sending` message lapse all the same (its
+ * instance died, or lost the database, while the mail server had the message), nobody knows
+ * whether it left, and it is given up, not sent again. Chosen as the shop's customer would: a
+ * reset sent twice brings two links, the second voiding the first (the one they open first says
+ * "not valid"); an order's or a booking's message twice reads as a second order or a second bill.
+ * A missing reset is asked for again, and an order shows in the account; and a send is cut off by
+ * the transport's timeouts long before its lease, so only a crash at that moment loses one. The queue keeps which message it is and what it is about;
  * the text is made when it is sent by the builder its module registered, so a reset's link exists
  * only in the e-mail. Sending is MailService's (SMTP, or the .eml outbox in development).
  */
@@ -163,6 +181,7 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
   private async pass(now?: Date): Promise<number> {
     let sent = 0;
     try {
+      await this.giveUpLapsedSends(now ?? new Date());
       for (;;) {
         const leased = await this.outbox.lease(now ?? new Date(), LEASE_MS);
         if (!leased) break;
@@ -172,6 +191,12 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
       this.logger.error(`Sending due e-mails failed: ${(error as Error).message}`);
     }
     return sent;
+  }
+
+  /** Messages whose sender stopped while sending them: given up, never sent again (see above). */
+  private async giveUpLapsedSends(now: Date): Promise<void> {
+    for (const mail of await this.outbox.giveUpLapsedSends(now, LAPSED_SEND))
+      this.logger.warn(`The ${mail.template} e-mail ${mail._id} is given up: ${LAPSED_SEND}`);
   }
 
   private async queueAndSend(event: MailEvent): Promise<MailOutcome> {
@@ -220,18 +245,31 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
    * messages to one address one at a time, in the order they were asked for, so the last one that
    * arrives is the last one made (a reset's link made later voids the earlier ones: the newest
    * e-mail's link is the one that works). A lease that lapsed while it waited is left to whoever
-   * leased the message since.
+   * leased the message since; otherwise the message is marked `sending` by this attempt first, so
+   * no one else makes or sends it.
    */
   private attempt(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
     const before = this.turns.get(mail.to) ?? Promise.resolve();
-    const mine = before.then(async () =>
+    const mine = before.then(async () => {
       // Its lease lapsed while it waited, or it was leased again (and maybe sent) meanwhile: the
       // message is whoever leased it since's, or done.
-      mail.leaseUntil.getTime() <= Date.now() ||
-      !(await this.outbox.stillLeased(mail._id, mail.leaseUntil))
-        ? ('queued' as const)
-        : this.makeAndSend(mail, clock),
-    );
+      if (mail.leaseUntil.getTime() <= Date.now()) return 'queued' as const;
+      const sender = randomUUID();
+      const until = await this.outbox.markSending(
+        mail._id,
+        mail.leaseUntil,
+        sender,
+        new Date(),
+        LEASE_MS,
+      );
+      if (!until) return 'queued' as const;
+      const renewal = this.renewWhileSending(mail, sender);
+      try {
+        return await this.makeAndSend(mail, sender, clock);
+      } finally {
+        clearInterval(renewal);
+      }
+    });
     const done = mine.then(
       () => undefined,
       () => undefined,
@@ -243,15 +281,31 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
     return mine;
   }
 
-  /** A leased message made, sent and recorded, or its next try set. */
-  private async makeAndSend(mail: QueuedMail, clock?: Date): Promise<MailOutcome> {
+  /** Renews the lease of a message this attempt is making and sending, until it is done. */
+  private renewWhileSending(mail: QueuedMail, sender: string): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      this.outbox
+        .renewSending(mail._id, sender, new Date(Date.now() + LEASE_MS))
+        .then((still) => {
+          if (!still) clearInterval(timer);
+        })
+        .catch((error: Error) =>
+          this.logger.warn(`Could not renew the lease of e-mail ${mail._id}: ${error.message}`),
+        );
+    }, RENEW_EVERY_MS);
+    timer.unref();
+    return timer;
+  }
+
+  /** A message this attempt marked `sending` made, sent and recorded, or its next try set. */
+  private async makeAndSend(mail: QueuedMail, sender: string, clock?: Date): Promise<MailOutcome> {
     let content: MailContent | { skip: string } | { gone: string };
     try {
       const builder = this.builders.get(mail.template);
       if (!builder) throw new Error(`no builder for the template ${mail.template}`);
       content = await builder(mail);
     } catch (error) {
-      await this.failed(mail, `could not make it: ${(error as Error).message}`, clock);
+      await this.failed(mail, sender, `could not make it: ${(error as Error).message}`, clock);
       return 'queued';
     }
     if ('gone' in content) {
@@ -260,7 +314,7 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
       return 'skipped';
     }
     if ('skip' in content) {
-      await this.outbox.markSkipped(mail._id, clock ?? new Date(), content.skip);
+      await this.outbox.markSkipped(mail._id, sender, clock ?? new Date(), content.skip);
       this.logger.log(`The ${mail.template} e-mail ${mail._id} is not sent: ${content.skip}`);
       return 'skipped';
     }
@@ -273,7 +327,8 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
         for: ownerOf(mail),
       });
     } catch (error) {
-      await this.failed(mail, withoutLink((error as Error).message, content.link), clock);
+      const why = withoutLink((error as Error).message, content.link);
+      await this.failed(mail, sender, why, clock);
       return 'queued';
     }
     // Its record gone, an erasure (or an order's delete) ran while it was sent, after the mail
@@ -284,13 +339,14 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
     return 'sent';
   }
 
-  private async failed(mail: QueuedMail, why: string, clock?: Date): Promise<void> {
+  private async failed(mail: QueuedMail, sender: string, why: string, clock?: Date): Promise<void> {
     const now = clock ?? new Date();
     const attempts = mail.attempts + 1;
     const giveUp = attempts >= MAX_ATTEMPTS;
     const wait = Math.min(MAX_BACKOFF_MS, FIRST_RETRY_MS * 2 ** (attempts - 1));
     await this.outbox.markFailed(
       mail._id,
+      sender,
       now,
       why,
       giveUp ? null : new Date(now.getTime() + wait),
