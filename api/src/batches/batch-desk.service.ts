@@ -208,8 +208,8 @@ export class BatchDeskService implements OnModuleInit {
 
   /**
    * Announces the batch's step its bookings are to hear of (`pendingTell`), with its audit entry
-   * when staff took it now (a step a crash cut off was audited, or lost, then); once every
-   * listener has run (the bookings told), the step is marked told.
+   * when staff take it now (the sweep telling a step a crash cut off audits nothing again); once
+   * every listener has run (the bookings told), the step is marked told.
    */
   private async tell(batch: BatchRecord, actor: Actor = SHOP_ACTOR, audit?: AuditNote) {
     const what = batch.pendingTell?.what;
