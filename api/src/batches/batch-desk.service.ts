@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { BatchStatus } from '@spc/shared-contracts';
-import { AuditService } from '../audit/audit.service';
-import { BookingLifeService } from '../bookings/booking-life.service';
-import type { Principal } from '../common/principal';
+import { DomainEvents, type AuditNote } from '../common/events/domain-events';
+import type { Actor, Principal } from '../common/principal';
 import { totalPages } from '../common/pagination';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from '../bookings/booking-orders';
+import { SHOP_ACTOR } from '../orders/shop-actor';
 import { BatchesService, batchView, type BatchRecord } from './batches.service';
 import { comingSeasons } from './seasons';
 
@@ -15,7 +15,9 @@ const label = (b: BatchRecord) => `${b.productName}, sown ${b.sownOn}, ready ${b
 
 /**
  * The staff's batch routes and the public reads of batches: each staff step does the batch's side
- * (BatchesService), then tells the bookings' life (BookingLifeService), then is audited.
+ * (BatchesService), then announces it (`batch.ready`, `batch.failed`, `batch.short`…): the audit
+ * trail records it and the bookings module tells the batch's bookings (it listens; batches call
+ * no booking code).
  */
 @Injectable()
 export class BatchDeskService implements OnModuleInit {
@@ -24,9 +26,8 @@ export class BatchDeskService implements OnModuleInit {
 
   constructor(
     private readonly batches: BatchesService,
-    private readonly life: BookingLifeService,
     private readonly orders: OrderBookings,
-    private readonly audit: AuditService,
+    private readonly events: DomainEvents,
     private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -69,12 +70,15 @@ export class BatchDeskService implements OnModuleInit {
     dto: { productId: string; sownOn: string; readyOn: string; started: number; note?: string },
   ) {
     const batch = await this.batches.create(actor, dto);
-    await this.audit.record(
+    await this.events.emit('batch.created', {
       actor,
-      'batch.create',
-      `${actor.fullName} sowed a batch of ${batch.started} ${label(batch)}`,
-      this.target(batch),
-    );
+      batch,
+      audit: this.note(
+        batch,
+        'batch.create',
+        `${actor.fullName} sowed a batch of ${batch.started} ${label(batch)}`,
+      ),
+    });
     return { batch: await this.detail(batch) };
   }
 
@@ -92,12 +96,15 @@ export class BatchDeskService implements OnModuleInit {
       dto.note != null && batch.note !== before.note ? 'note' : '',
     ].filter(Boolean);
     if (what.length)
-      await this.audit.record(
+      await this.events.emit('batch.updated', {
         actor,
-        'batch.update',
-        `${actor.fullName} changed the ${what.join(' and ')} of batch ${label(batch)}`,
-        this.target(batch),
-      );
+        batch,
+        audit: this.note(
+          batch,
+          'batch.update',
+          `${actor.fullName} changed the ${what.join(' and ')} of batch ${label(batch)}`,
+        ),
+      });
     return { batch: await this.detail(batch) };
   }
 
@@ -111,12 +118,15 @@ export class BatchDeskService implements OnModuleInit {
     dto: { quantity: number; note: string; reason?: 'died' | 'damaged' | 'given_away' },
   ) {
     const batch = await this.batches.recordLoss(actor, id, dto);
-    await this.audit.record(
+    await this.events.emit('batch.lost', {
       actor,
-      'batch.loss',
-      `${actor.fullName} recorded ${dto.quantity} seedlings lost from batch ${label(batch)}${dto.note ? `: ${dto.note}` : ''}`,
-      this.target(batch),
-    );
+      batch,
+      audit: this.note(
+        batch,
+        'batch.loss',
+        `${actor.fullName} recorded ${dto.quantity} seedlings lost from batch ${label(batch)}${dto.note ? `: ${dto.note}` : ''}`,
+      ),
+    });
     // Short of what is booked (the loss's update then marked the bookings to be told).
     if (batch.pendingTell) await this.tell(batch);
     return { batch: await this.detail(await this.batches.get(id)) };
@@ -124,25 +134,29 @@ export class BatchDeskService implements OnModuleInit {
 
   async markReady(actor: Principal, id: string) {
     const batch = await this.batches.markReady(actor, id);
-    await this.audit.record(
+    await this.tell(
+      batch,
       actor,
-      'batch.ready',
-      `${actor.fullName} marked batch ${label(batch)} ready: ${batch.readyMoved} seedlings into ready stock, ${batch.booked} held for bookings`,
-      this.target(batch),
+      this.note(
+        batch,
+        'batch.ready',
+        `${actor.fullName} marked batch ${label(batch)} ready: ${batch.readyMoved} seedlings into ready stock, ${batch.booked} held for bookings`,
+      ),
     );
-    await this.tell(batch);
     return { batch: await this.detail(batch) };
   }
 
   async markFailed(actor: Principal, id: string, note: string) {
     const batch = await this.batches.markFailed(actor, id, note);
-    await this.audit.record(
+    await this.tell(
+      batch,
       actor,
-      'batch.fail',
-      `${actor.fullName} marked batch ${label(batch)} failed${note ? `: ${note}` : ''}`,
-      this.target(batch),
+      this.note(
+        batch,
+        'batch.fail',
+        `${actor.fullName} marked batch ${label(batch)} failed${note ? `: ${note}` : ''}`,
+      ),
     );
-    await this.tell(batch);
     return { batch: await this.detail(batch) };
   }
 
@@ -192,12 +206,21 @@ export class BatchDeskService implements OnModuleInit {
     }
   }
 
-  /** The bookings' life hears of the batch's step, then the step is marked told. */
-  private async tell(batch: BatchRecord): Promise<void> {
+  /**
+   * Announces the batch's step its bookings are to hear of (`pendingTell`), with its audit entry
+   * when staff take it now (the sweep telling a step a crash cut off audits nothing again); once
+   * every listener has run (the bookings told), the step is marked told.
+   */
+  private async tell(batch: BatchRecord, actor: Actor = SHOP_ACTOR, audit?: AuditNote) {
     const what = batch.pendingTell?.what;
-    if (what === 'ready') await this.life.onBatchReady(batch);
-    else if (what === 'failed') await this.life.onBatchFailed(batch);
-    else if (what === 'short') await this.life.onBatchShort(batch, batch.started - batch.lost);
+    if (what === 'short')
+      await this.events.emit('batch.short', {
+        actor,
+        batch,
+        audit,
+        seedlingsLeft: batch.started - batch.lost,
+      });
+    else if (what) await this.events.emit(`batch.${what}`, { actor, batch, audit });
     await this.batches.told(batch._id);
   }
 
@@ -218,7 +241,7 @@ export class BatchDeskService implements OnModuleInit {
     };
   }
 
-  private target(batch: BatchRecord) {
-    return { type: 'batch', id: batch._id, label: label(batch) };
+  private note(batch: BatchRecord, action: string, text: string): AuditNote {
+    return { action, text, target: { type: 'batch', id: batch._id, label: label(batch) } };
   }
 }

@@ -1,11 +1,17 @@
-import { HttpException, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { formatMoney, LIVE_BOOKING_STATES } from '@spc/shared-contracts';
-import { AuditService } from '../audit/audit.service';
-import type { BatchRecord } from '../batches/batches.service';
+import {
+  ConflictException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { LIVE_BOOKING_STATES } from '@spc/shared-contracts';
+import type { BatchEvent, BatchShortEvent } from '../batches/batch-events';
 import { BatchesService } from '../batches/batches.service';
+import { OnDomainEvent } from '../common/events/domain-events';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
-import { DomainEvents } from '../common/events/domain-events';
 import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from './booking-orders';
 import { OrderCredits } from '../orders/order-credits';
@@ -15,11 +21,13 @@ import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
 import { addDays, shopDay } from '../common/shop-clock';
 import { SmsService } from '../sms/sms.service';
-import { RELEASE_BOOKING } from './booking-steps';
+import { BookingMove } from './booking-move';
+import { AFFECT_BOOKING, READY_BOOKING, RELEASE_BOOKING } from './booking-steps';
 
 /**
- * What happens to a batch's bookings when the batch's side has changed (the staff batch routes
- * call these after their own work), and the sweeps that keep the bookings' life going on its own:
+ * What happens to a batch's bookings when the batch's side has changed (listening to the batch's
+ * events: ready, short, failed), each change a step of the order runner, and the sweeps that keep
+ * the bookings' life going on its own:
  * ready → balance due (told by SMS and e-mail), short or failed → affected (told by SMS), a
  * balance unpaid after its day → released. Each change is one conditional update per order, and a
  * notice is owed (`noticeDue`) from the change until it is sent, so a crash between the two is
@@ -37,9 +45,8 @@ export class BookingLifeService implements OnModuleInit {
     private readonly batches: BatchesService,
     private readonly sms: SmsService,
     private readonly mails: OrderMails,
-    private readonly audit: AuditService,
     private readonly scheduler: Scheduler,
-    private readonly events: DomainEvents,
+    private readonly moves: BookingMove,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -57,23 +64,14 @@ export class BookingLifeService implements OnModuleInit {
    * BOOKING_BALANCE_DAYS and is told so; `Deposit due` ones stay so (they still expire like
    * unpaid orders) but know their batch is ready, as do bookings paid early.
    */
-  async onBatchReady(batch: BatchRecord): Promise<void> {
+  @OnDomainEvent('batch.ready')
+  async onBatchReady({ batch }: Pick<BatchEvent, 'batch'>): Promise<void> {
     const readyAt = batch.readyAt ? new Date(batch.readyAt) : new Date();
     const balanceDueBy = addDays(shopDay(readyAt), this.config.bookings.balanceDays);
     for (const order of await this.bookings.ofBatch(batch._id)) {
       if (order.booking?.batchId !== batch._id) continue;
-      const moved = await this.bookings.setState(order._id, ['Booked'], 'Balance due', {
-        readyAt,
-        balanceDueBy,
-        noticeDue: true,
-      });
-      if (moved) {
-        await this.audit.record(
-          SHOP_ACTOR,
-          'booking.ready',
-          `The batch of booking ${order.purchaseNumber} is ready: its balance of ${formatMoney(order.totalAmount - order.amountPaid)} is due by ${balanceDueBy}`,
-          { type: 'order', id: order._id, label: order.purchaseNumber },
-        );
+      const input = { readyAt, balanceDueBy };
+      if (await this.quietly(this.orders.apply(READY_BOOKING, SHOP_ACTOR, order, input))) {
         await this.tell(order._id);
       } else if (order.booking.state === 'Deposit due' || order.booking.state === 'Paid') {
         await this.bookings.setState(order._id, [order.booking.state], order.booking.state, {
@@ -88,7 +86,8 @@ export class BookingLifeService implements OnModuleInit {
    * keep their seedlings; the latest that no longer fit become `Affected` (problem `short`), told
    * by SMS.
    */
-  async onBatchShort(batch: BatchRecord, seedlingsLeft: number): Promise<void> {
+  @OnDomainEvent('batch.short')
+  async onBatchShort({ batch, seedlingsLeft }: BatchShortEvent): Promise<void> {
     let kept = 0;
     const held = new Map(batch.holds.map((h) => [h.orderId, h.seedlings]));
     // In booking order: once one no longer fits, every later one is affected too.
@@ -103,7 +102,8 @@ export class BookingLifeService implements OnModuleInit {
   }
 
   /** The batch failed: every booking still waiting on it becomes `Affected` (problem `failed`). */
-  async onBatchFailed(batch: BatchRecord): Promise<void> {
+  @OnDomainEvent('batch.failed')
+  async onBatchFailed({ batch }: BatchEvent): Promise<void> {
     for (const order of await this.bookings.ofBatch(batch._id))
       if (order.booking?.batchId === batch._id && LIVE_BOOKING_STATES.includes(order.booking.state))
         await this.affect(order, 'failed');
@@ -164,11 +164,7 @@ export class BookingLifeService implements OnModuleInit {
     const before = new Date(now.getTime() - 60_000);
     for (const order of await this.bookings.movesPending(before)) {
       if (!(await this.bookings.claimStaleMove(order._id, before))) continue;
-      const ref = { purchaseNumber: order.purchaseNumber };
-      if (order.movingTo) await this.batches.release(order.movingTo, order._id, ref);
-      else if (order.booking?.movedFromBatchId)
-        await this.batches.release(order.booking.movedFromBatchId, order._id, ref);
-      await this.bookings.endMove(order._id);
+      await this.moves.recover(order);
       done++;
     }
     return done;
@@ -180,26 +176,24 @@ export class BookingLifeService implements OnModuleInit {
     const ids = [...new Set(items.map((o) => o.booking!.batchId))];
     if (!ids.length) return;
     for (const batch of await this.batches.findByIds(ids))
-      if (batch.status === 'Ready') await this.onBatchReady(batch);
+      if (batch.status === 'Ready') await this.onBatchReady({ batch });
   }
 
   private async affect(order: OrderRecord, problem: 'failed' | 'short'): Promise<void> {
-    const moved = await this.bookings.setState(order._id, LIVE_BOOKING_STATES, 'Affected', {
-      problem,
-      noticeDue: true,
-    });
-    if (!moved) return;
-    await this.events.emit('booking.affected', {
-      actor: SHOP_ACTOR,
-      order,
-      audit: {
-        action: 'booking.affected',
-        text: `Booking ${order.purchaseNumber} is affected: its batch ${problem === 'short' ? 'fell short and cannot give it its seedlings' : 'failed'}; it waits to be moved to another batch or refunded`,
-        target: { type: 'order', id: order._id, label: order.purchaseNumber },
-      },
-    });
+    if (!(await this.quietly(this.orders.apply(AFFECT_BOOKING, SHOP_ACTOR, order, { problem }))))
+      return;
     // Its notice is owed (noticeDue) and sent by `tell`, which must know the e-mail was queued.
     await this.tell(order._id);
+  }
+
+  /** A step of the shop's that another hand overtook (the booking moved on): nothing to do. */
+  private async quietly<T>(step: Promise<T>): Promise<T | null> {
+    try {
+      return await step;
+    } catch (error) {
+      if (error instanceof ConflictException) return null;
+      throw error;
+    }
   }
 
   /**

@@ -106,42 +106,6 @@ export class OrderBookings {
   }
 
   /**
-   * Moves a booking to another batch (its hold there already taken), its money kept: `Paid` when
-   * it was paid in full (nothing is asked of it when the batch is ready, and it can be dispatched),
-   * else `Booked` with its deposit or `Deposit due`. Null when it was no longer `Affected`.
-   */
-  moveTo(
-    order: OrderRecord,
-    batch: { _id: string; readyOn: string; productName: string },
-  ): Promise<OrderRecord | null> {
-    const paidInFull = order.paymentStatus === 'Paid' || order.amountPaid >= order.totalAmount;
-    return this.orders.transition(
-      order._id,
-      {
-        'booking.state': 'Affected',
-        'booking.batchId': order.booking!.batchId,
-        'booking.movingTo': batch._id,
-      },
-      {
-        $set: {
-          'booking.state': paidInFull
-            ? 'Paid'
-            : order.booking!.depositPaidAt
-              ? 'Booked'
-              : 'Deposit due',
-          'booking.batchId': batch._id,
-          'booking.readyOn': batch.readyOn,
-          'booking.movedFromBatchId': order.booking!.batchId,
-          'booking.problem': null,
-          'booking.readyAt': null,
-          'booking.balanceDueBy': null,
-          'booking.movingTo': null,
-        },
-      },
-    );
-  }
-
-  /**
    * Dispatched bookings whose seedlings have not left their batch yet (a crash between the two):
    * taken out now, once. Answers how many.
    */

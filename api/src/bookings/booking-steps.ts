@@ -1,6 +1,72 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import { formatMoney } from '@spc/shared-contracts';
-import { cancelChange, takeRefund, type OrderStep } from '../orders/order-actions';
+import {
+  cancelChange,
+  takeRefund,
+  type OrderStep,
+  type StepContext,
+} from '../orders/order-actions';
+import type { OrderEvent } from '../orders/order-events';
+
+declare module '../common/events/domain-events' {
+  interface DomainEventMap {
+    /** Its batch is ready: the booking's balance is due (its notice is sent apart, owed till then). */
+    'booking.ready': OrderEvent;
+    /** An affected booking moved to another batch, its money with it. */
+    'booking.moved': OrderEvent;
+  }
+}
+
+/** A booking step's `access`: a customer sees only their own (404), and only a booking (400). */
+export function ownBooking({ order, actor }: StepContext<unknown>): void {
+  if (actor.role === 'customer' && order.placedBy !== actor.id)
+    throw new NotFoundException('No order with this id');
+  if (!order.booking) throw new BadRequestException('This order is not a booking');
+}
+
+/**
+ * Its batch is ready: a `Booked` booking owes its balance by `balanceDueBy`, its notice owed
+ * (`noticeDue`) until `tell` sends it. The shop's step, once per booking.
+ */
+export const READY_BOOKING: OrderStep<{ readyAt: Date; balanceDueBy: string }> = {
+  rule: { booking: 'ready' },
+  event: 'booking.ready',
+  guard: () => ({ 'booking.state': 'Booked' }),
+  prepare: ({ input }) => ({
+    $set: {
+      'booking.state': 'Balance due',
+      'booking.readyAt': input.readyAt,
+      'booking.balanceDueBy': input.balanceDueBy,
+      'booking.noticeDue': true,
+    },
+  }),
+  audit: {
+    action: 'booking.ready',
+    text: ({ order, input }) =>
+      `The batch of booking ${order.purchaseNumber} is ready: its balance of ${formatMoney(order.totalAmount - order.amountPaid)} is due by ${input.balanceDueBy}`,
+  },
+};
+
+/**
+ * Its batch failed or fell short: a booking it still held becomes `Affected`, to be moved or
+ * refunded, its notice owed (`noticeDue`) until `tell` sends it. The shop's step, once per booking.
+ */
+export const AFFECT_BOOKING: OrderStep<{ problem: 'failed' | 'short' }> = {
+  rule: { booking: 'affect' },
+  event: 'booking.affected',
+  prepare: ({ input }) => ({
+    $set: {
+      'booking.state': 'Affected',
+      'booking.problem': input.problem,
+      'booking.noticeDue': true,
+    },
+  }),
+  audit: {
+    action: 'booking.affected',
+    text: ({ order, input }) =>
+      `Booking ${order.purchaseNumber} is affected: its batch ${input.problem === 'short' ? 'fell short and cannot give it its seedlings' : 'failed'}; it waits to be moved to another batch or refunded`,
+  },
+};
 
 /**
  * A balance unpaid after its day: the booking is released (the order cancelled, its seedlings back
@@ -49,11 +115,7 @@ export const RELEASE_BOOKING: OrderStep<{ decision: 'kept' | 'refunded' }> = {
 export const REFUND_BOOKING: OrderStep = {
   rule: 'cancel',
   event: 'booking.refunded',
-  access: ({ order, actor }) => {
-    if (actor.role === 'customer' && order.placedBy !== actor.id)
-      throw new NotFoundException('No order with this id');
-    if (!order.booking) throw new BadRequestException('This order is not a booking');
-  },
+  access: ownBooking,
   guard: ({ order }) => ({
     'booking.state': 'Affected',
     paymentStatus: order.paymentStatus,

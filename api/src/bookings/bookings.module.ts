@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BatchesModule } from '../batches/batches.module';
 import { OrdersModule } from '../orders/orders.module';
 import { BookingLifeService } from './booking-life.service';
+import { BookingMove } from './booking-move';
 import { BookingsController } from './bookings.controller';
 import { BookingsService } from './bookings.service';
 
@@ -9,7 +10,7 @@ import { BookingsService } from './bookings.service';
 @Module({
   imports: [OrdersModule, BatchesModule],
   controllers: [BookingsController],
-  providers: [BookingLifeService, BookingsService],
+  providers: [BookingLifeService, BookingsService, BookingMove],
   exports: [BookingLifeService],
 })
 export class BookingsModule {}

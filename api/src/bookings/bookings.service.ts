@@ -5,8 +5,6 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { PAGE_SIZE } from '@spc/shared-contracts';
-import { AuditService } from '../audit/audit.service';
-import { BatchesService } from '../batches/batches.service';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import { customerView } from '../orders/customer-view';
@@ -16,7 +14,7 @@ import { OrderCredits } from '../orders/order-credits';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { balancesDueBy } from '../common/shop-clock';
-import { SmsService } from '../sms/sms.service';
+import { BookingMove } from './booking-move';
 import { REFUND_BOOKING } from './booking-steps';
 import type {
   BookingCountsData,
@@ -34,9 +32,7 @@ export class BookingsService {
     private readonly orders: OrdersService,
     private readonly bookings: OrderBookings,
     private readonly credits: OrderCredits,
-    private readonly batches: BatchesService,
-    private readonly sms: SmsService,
-    private readonly audit: AuditService,
+    private readonly moves: BookingMove,
   ) {}
 
   /**
@@ -56,56 +52,12 @@ export class BookingsService {
 
   /**
    * An affected booking moves to another growing batch of the same product with room (held by
-   * the batch's conditional update), keeps its money and its state (`Booked`, or `Paid` when paid in full). Staff, or the
-   * customer who owns it.
+   * the batch's conditional update), keeps its money and its state (`Booked`, or `Paid` when paid
+   * in full). Staff, or the customer who owns it.
    */
   async move(actor: Principal, id: string, dto: MoveBookingDto): Promise<OrderDto> {
     const order = await this.booking(id, actor);
-    const b = order.booking!;
-    if (b.state !== 'Affected')
-      throw new ConflictException({
-        message: `Only a booking whose batch failed or fell short can be moved; booking ${order.purchaseNumber} is ${b.state.toLowerCase()}`,
-        code: 'ILLEGAL_TRANSITION',
-      });
-    if (dto.batchId === b.batchId)
-      throw new BadRequestException('Choose another batch than the one that failed or fell short');
-    const from = await this.batches.get(b.batchId);
-    const seedlings = order.products.reduce((n, l) => n + l.quantity * l.unit.seedlings, 0);
-    const to = await this.batches.checkBookable(dto.batchId, from.productId, seedlings);
-    // Claimed first, so a crash midway is finished or undone by the sweep (BookingLifeService).
-    if (!(await this.bookings.claimMove(order, to._id)))
-      throw new ConflictException({
-        message: 'The booking changed while you were working on it; please reload and try again',
-        code: 'CONFLICT',
-      });
-    try {
-      await this.batches.hold(to._id, to.productId, order._id, seedlings);
-    } catch (error) {
-      await this.bookings.endMove(order._id);
-      throw error;
-    }
-    const moved = await this.bookings.moveTo(order, to);
-    if (!moved) {
-      await this.batches.release(to._id, order._id, { purchaseNumber: order.purchaseNumber });
-      await this.bookings.endMove(order._id);
-      throw new ConflictException({
-        message: 'The booking changed while you were working on it; please reload and try again',
-        code: 'CONFLICT',
-      });
-    }
-    // Its seedlings on the old batch go back (bookable again, or lost with a failed batch).
-    await this.batches.release(from._id, order._id, {
-      purchaseNumber: order.purchaseNumber,
-      by: actor,
-    });
-    await this.bookings.endMove(order._id);
-    await this.audit.record(
-      actor,
-      'booking.move',
-      `${actor.fullName} moved booking ${order.purchaseNumber} (${seedlings} seedlings) from the batch ready on ${from.readyOn} to the batch ready on ${to.readyOn}; its deposit goes with it`,
-      { type: 'order', id: order._id, label: order.purchaseNumber },
-    );
-    void this.sms.notifyOrder(moved, 'moved');
+    await this.orders.apply(this.moves.step, actor, order, { batchId: dto.batchId });
     return this.orders.get(actor, id);
   }
 

@@ -4,6 +4,7 @@ import {
   formatMoney,
   ORDER_RULES,
   type ActorKind,
+  type BookingAction,
   type OrderAction,
   type OrderSmsEvent,
 } from '@spc/shared-contracts';
@@ -14,6 +15,7 @@ import type { OrderMail } from './order-mails';
 import type { CancelRefund, OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
+import type { StepWrite } from './order-step-rules';
 import type { OrdersRepository } from './orders.repository';
 import { contactKeysOf } from './order-contact-keys';
 import type { Order } from './schemas/order.schema';
@@ -42,14 +44,21 @@ export interface StepContext<I> {
  * One thing staff, a customer or the shop itself do to an order, declared once. The runner
  * (`OrdersService.run`) reads the order, checks who may act (`ORDER_RULES` in shared-contracts,
  * narrowed by `by`), `access` and the state machine's `rule` for the actor, lets `prepare` refuse with a 4xx and build the change, runs `before` (what must
- * be written first), applies the change in one conditional update (the order must still be in one
- * of the rule's starting statuses and match `guard`), runs `after`, then writes the audit entry
- * and sends the mail, if any. When the conditional update matches nothing the order changed under
- * us: `before` is taken back and the answer is the reason for the order's current state.
+ * be written first) and `writes`, applies the change in one conditional update (the order must
+ * still be in one of the rule's starting statuses and match `guard`), runs `after`, then
+ * announces its event (the audit entry, the mail, the text). When the conditional update matches
+ * nothing the order changed under us: `writes` and `before` are taken back, last first, and the
+ * answer is the reason for the order's current state.
  */
 export interface OrderStep<I = void> {
-  /** The state-machine rule (`ORDER_RULES`), which gives the starting statuses and who may act. */
-  rule: OrderAction;
+  /**
+   * The state-machine rule (`ORDER_RULES`), which gives the starting statuses and who may act; or,
+   * for a step of a booking's own life that leaves the order's status alone (its batch ready, a
+   * move), the booking action of `BOOKING_RULES`, whose states it starts from and who takes it.
+   */
+  rule: OrderAction | { booking: BookingAction };
+  /** The 409's words when the booking's state does not take the step (`rule: { booking }`). */
+  refusal?: (ctx: StepContext<I>) => string;
   /** Fewer actors than the rule allows, if so (the controller enforces it too). */
   by?: readonly ActorKind[];
   /** Runs before the state rule: may this actor see the order at all (throws a 4xx if not). */
@@ -63,6 +72,11 @@ export interface OrderStep<I = void> {
    * to take it back if the conditional update then matches nothing.
    */
   before?: (ctx: StepContext<I>) => Promise<(() => Promise<void>) | null | undefined>;
+  /**
+   * Writes to other records the change needs, in order, after `before`, each with its undo: when
+   * one fails or the change matches nothing, those done are undone, last first.
+   */
+  writes?: readonly StepWrite<I>[];
   /**
    * The 4xx to answer when the change breaks a unique index (a receipt code another order took
    * between `prepare`'s check and the write); without it such an error is a server error.
@@ -84,6 +98,8 @@ export interface OrderStep<I = void> {
   mail?: (ctx: StepContext<I>, updated: OrderRecord) => OrderMail | undefined;
   /** The customer's text message once the change is made (sent at most once per order and event). */
   sms?: OrderSmsEvent | ((ctx: StepContext<I>) => OrderSmsEvent | undefined);
+  /** Its text is the shop's news, whoever asked: it counts against no customer's SMS budget. */
+  shopText?: boolean;
 }
 
 /**

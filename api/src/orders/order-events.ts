@@ -1,5 +1,5 @@
 import type { OrderSmsEvent } from '@spc/shared-contracts';
-import type { DomainEvent } from '../common/events/domain-events';
+import type { DomainEvent, DomainEventMap, DomainEventName } from '../common/events/domain-events';
 import type { OrderMail } from './order-mails';
 import type { OrderRecord } from './order.types';
 
@@ -38,19 +38,10 @@ declare module '../common/events/domain-events' {
   }
 }
 
-/** The names of the events an order step announces. */
-export type OrderEventName =
-  | 'order.inTransit'
-  | 'order.delivered'
-  | 'order.fulfilled'
-  | 'order.updated'
-  | 'order.cancelled'
-  | 'order.expired'
-  | 'order.accountClosed'
-  | 'order.deleted'
-  | 'order.paid'
-  | 'order.partPaid'
-  | 'booking.depositPaid'
-  | 'booking.released'
-  | 'booking.refunded'
-  | 'order.overPaid';
+/**
+ * The names of the events an order step may announce: every event about an order (a booking's
+ * module adds its own to the map, `bookings/booking-steps.ts`).
+ */
+export type OrderEventName = {
+  [K in DomainEventName]: DomainEventMap[K] extends OrderEvent ? K : never;
+}[DomainEventName];

@@ -1,5 +1,4 @@
 import {
-  ConflictException,
   ForbiddenException,
   Inject,
   Injectable,
@@ -7,15 +6,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import {
-  checkOrderAction,
-  orderChatMessage,
-  ORDER_RULES,
-  startingStatuses,
-  whatsappLink,
-  PAGE_SIZE,
-  type OrderAction,
-} from '@spc/shared-contracts';
+import { orderChatMessage, whatsappLink, PAGE_SIZE, type OrderAction } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { DomainEvents } from '../common/events/domain-events';
 import { isDuplicateKeyError } from '../common/mongo-errors';
@@ -38,6 +29,15 @@ import { OrderPlacementService } from './order-placement.service';
 import { orderListFilter } from './order-list-filter';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
+import {
+  assertStepAllowed,
+  bookingChanged,
+  invokeWrites,
+  orderChanged,
+  stepAnnouncement,
+  stepActors,
+  stepStart,
+} from './order-step-rules';
 import { OrderListsRepository } from './order-lists.repository';
 
 /** The expiry loop (`OrderExpiry`), named by token: it runs its step through this runner. */
@@ -275,7 +275,17 @@ export class OrdersService {
     order: OrderRecord,
     input: I,
   ): Promise<OrderDto> {
-    if (!(step.by ?? ORDER_RULES[step.rule].by).includes(actor.role))
+    return (await this.views([await this.apply(step, actor, order, input)]))[0]!;
+  }
+
+  /** Runs one declared step on an order already read; answers the order as the step wrote it. */
+  async apply<I>(
+    step: OrderStep<I>,
+    actor: Actor,
+    order: OrderRecord,
+    input: I,
+  ): Promise<OrderRecord> {
+    if (!stepActors(step).includes(actor.role))
       throw new ForbiddenException('You do not have permission to do this');
     const ctx: StepContext<I> = {
       order,
@@ -292,9 +302,17 @@ export class OrdersService {
       },
     };
     step.access?.(ctx);
-    this.assertAllowed(order, step.rule, actor);
+    assertStepAllowed(step, ctx);
     const update = await step.prepare(ctx);
-    const undo = await step.before?.(ctx);
+    const undoBefore = await step.before?.(ctx);
+    const undoWrites = await invokeWrites(step.writes, ctx).catch(async (error: unknown) => {
+      await undoBefore?.();
+      throw error;
+    });
+    const undo = async () => {
+      await undoWrites();
+      await undoBefore?.();
+    };
     // A refund taken for the step is named in its write: the step and its refund happen together.
     if (ctx.refundOut?.length)
       update.$set = { ...(update.$set as object), refundOut: ctx.refundOut };
@@ -302,60 +320,29 @@ export class OrdersService {
     try {
       updated = await this.orders.transition(
         order._id,
-        { orderStatus: { $in: startingStatuses(step.rule, actor.role) }, ...step.guard?.(ctx) },
+        { ...stepStart(step, actor), ...step.guard?.(ctx) },
         update,
       );
     } catch (error) {
-      await undo?.();
+      await undo();
       if (step.duplicate && isDuplicateKeyError(error)) throw await step.duplicate(ctx);
       throw error;
     }
     if (!updated) {
-      await undo?.();
+      await undo();
+      if (typeof step.rule !== 'string') throw bookingChanged();
       return this.refuse(order._id, step.rule, actor);
     }
     await step.after?.(ctx, updated);
     // What follows (the audit entry, the e-mail, the text message) subscribes to the step's event.
-    const sms = typeof step.sms === 'function' ? step.sms(ctx) : step.sms;
-    await this.events.emit(
-      typeof step.event === 'function' ? step.event(ctx, updated) : step.event,
-      {
-        actor,
-        order: updated,
-        audit: {
-          action:
-            typeof step.audit.action === 'function' ? step.audit.action(ctx) : step.audit.action,
-          text: step.audit.text(ctx),
-          target: this.target(order),
-        },
-        mail: step.mail?.(ctx, updated),
-        // A customer's own step (cancelling) counts against what they may cause; staff steps do not.
-        sms: sms && {
-          event: sms,
-          sender: actor.role === 'customer' ? smsSender(actor.id) : undefined,
-        },
-      },
-    );
-    return (await this.views([updated]))[0]!;
+    const event = typeof step.event === 'function' ? step.event(ctx, updated) : step.event;
+    await this.events.emit(event, stepAnnouncement(step, ctx, updated));
+    return updated;
   }
 
   /** The order changed under us (another clerk acted first): answer with its current state's reason. */
   private async refuse(id: string, action: OrderAction, actor?: Actor): Promise<never> {
-    const now = await this.mustFind(id);
-    const check = checkOrderAction(now, action, actor?.role);
-    throw new ConflictException(
-      check.allowed
-        ? {
-            message: 'The order changed while you were working on it; please reload and try again',
-            code: 'CONFLICT',
-          }
-        : { message: check.reason, code: check.code },
-    );
-  }
-
-  private assertAllowed(order: OrderRecord, action: OrderAction, actor?: Actor): void {
-    const check = checkOrderAction(order, action, actor?.role);
-    if (!check.allowed) throw new ConflictException({ message: check.reason, code: check.code });
+    throw orderChanged(await this.mustFind(id), action, actor);
   }
 
   private async mustFind(id: string): Promise<OrderRecord> {
@@ -368,7 +355,6 @@ export class OrdersService {
     return { type: 'order', id: order._id, label: order.purchaseNumber };
   }
 
-  /** Joins the placer's name and e-mail in, one query for the whole page. */
   /** Records as the back office shows them (the customer's name from their account). */
   async views(records: OrderRecord[]): Promise<OrderDto[]> {
     const ids = [...new Set(records.map((r) => r.placedBy).filter((id): id is string => !!id))];
