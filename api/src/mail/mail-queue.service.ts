@@ -6,7 +6,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { canonicalEmail } from '../common/identifiers';
-import { Scheduler } from '../common/scheduler/scheduler';
+import { Scheduler, whileRenewing } from '../common/scheduler/scheduler';
 import type { MailFor, MailTemplate } from './mail-log';
 import { MailLogRepository } from './mail-log.repository';
 import { MailOutboxRepository, type MailParams, type QueuedMail } from './mail-outbox.repository';
@@ -263,12 +263,17 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
         LEASE_MS,
       );
       if (!until) return 'queued' as const;
-      const renewal = this.renewWhileSending(mail, sender);
-      try {
-        return await this.makeAndSend(mail, sender, clock);
-      } finally {
-        clearInterval(renewal);
-      }
+      // Its lease renewed while it is made and sent, until done (or the lease is no longer its).
+      return whileRenewing(() => this.makeAndSend(mail, sender, clock), {
+        everyMs: RENEW_EVERY_MS,
+        renew: () =>
+          this.outbox
+            .renewSending(mail._id, sender, new Date(Date.now() + LEASE_MS))
+            .catch((error: Error) => {
+              this.logger.warn(`Could not renew the lease of e-mail ${mail._id}: ${error.message}`);
+              return true;
+            }),
+      });
     });
     const done = mine.then(
       () => undefined,
@@ -279,22 +284,6 @@ export class MailQueue implements OnModuleInit, BeforeApplicationShutdown {
       if (this.turns.get(mail.to) === done) this.turns.delete(mail.to);
     });
     return mine;
-  }
-
-  /** Renews the lease of a message this attempt is making and sending, until it is done. */
-  private renewWhileSending(mail: QueuedMail, sender: string): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      this.outbox
-        .renewSending(mail._id, sender, new Date(Date.now() + LEASE_MS))
-        .then((still) => {
-          if (!still) clearInterval(timer);
-        })
-        .catch((error: Error) =>
-          this.logger.warn(`Could not renew the lease of e-mail ${mail._id}: ${error.message}`),
-        );
-    }, RENEW_EVERY_MS);
-    timer.unref();
-    return timer;
   }
 
   /** A message this attempt marked `sending` made, sent and recorded, or its next try set. */

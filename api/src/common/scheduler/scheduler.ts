@@ -133,26 +133,24 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async run(sweep: Scheduled, at: Date): Promise<void> {
-    let renewal: NodeJS.Timeout | undefined;
     try {
-      if (sweep.runsOn === 'one') {
-        // Leases are compared across instances, whose one shared time is the wall clock.
-        if (!(await this.leases.take(sweep.name, this.instanceId, sweep.leaseMs))) return;
-        const until = Date.now() + MAX_HOLD_LEASES * sweep.leaseMs;
-        renewal = setInterval(() => {
-          if (Date.now() < until) return void this.renew(sweep);
-          clearInterval(renewal);
+      if (sweep.runsOn === 'every') {
+        await sweep.run(at);
+        return;
+      }
+      // Leases are compared across instances, whose one shared time is the wall clock.
+      if (!(await this.leases.take(sweep.name, this.instanceId, sweep.leaseMs))) return;
+      await whileRenewing(() => sweep.run(at), {
+        everyMs: sweep.leaseMs / 3,
+        renew: () => this.renew(sweep),
+        maxMs: MAX_HOLD_LEASES * sweep.leaseMs,
+        onGiveUp: () =>
           this.logger.error(
             `The ${sweep.name} sweep has run for ${MAX_HOLD_LEASES} leases: its lease is let lapse, another instance may run it`,
-          );
-        }, sweep.leaseMs / 3);
-        renewal.unref();
-      }
-      await sweep.run(at);
+          ),
+      });
     } catch (error) {
       this.logger.error(`The ${sweep.name} sweep failed: ${(error as Error).message}`);
-    } finally {
-      if (renewal) clearInterval(renewal);
     }
   }
 
@@ -165,5 +163,40 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(
         `The ${sweep.name} sweep lost its lease while running (taken or unreachable)`,
       );
+  }
+}
+
+/** How `whileRenewing` keeps a lease: renewed every `everyMs` for at most `maxMs`. */
+export interface LeaseRenewal {
+  everyMs: number;
+  /** Takes the lease a while longer; false when it is gone (renewing stops). */
+  renew: () => Promise<boolean | void>;
+  maxMs?: number;
+  /** Told when `maxMs` passed with the work still running (the lease is let lapse). */
+  onGiveUp?: () => void;
+}
+
+/**
+ * Runs `work` while its lease is renewed (a sweep's, a message's being sent), until the work ends,
+ * the lease is gone or `maxMs` passed. With the scheduler's tick, the one timer of the API.
+ */
+export async function whileRenewing<T>(work: () => Promise<T>, lease: LeaseRenewal): Promise<T> {
+  const until = Date.now() + (lease.maxMs ?? Number.POSITIVE_INFINITY);
+  const timer = setInterval(() => {
+    if (Date.now() >= until) {
+      clearInterval(timer);
+      lease.onGiveUp?.();
+      return;
+    }
+    void lease.renew().then(
+      (held) => held === false && clearInterval(timer),
+      () => undefined,
+    );
+  }, lease.everyMs);
+  timer.unref();
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
   }
 }
