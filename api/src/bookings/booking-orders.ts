@@ -112,12 +112,8 @@ export class OrderBookings {
   async finishFulfilments(actor: Actor): Promise<number> {
     let done = 0;
     for (const order of await this.bookings.bookingsToFulfil()) {
-      await this.stock.fulfilBooking(order, actor);
-      await this.orders.transition(
-        order._id,
-        { 'booking.fulfilledAt': null },
-        { $set: { 'booking.fulfilledAt': new Date() } },
-      );
+      // Out of its batch, then its moment recorded (the hold's hand-over does both, once).
+      await this.stock.handOver(order, actor);
       done++;
     }
     return done;

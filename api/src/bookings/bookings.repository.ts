@@ -96,6 +96,14 @@ export class BookingsRepository {
     return docs.filter((d) => d.placement === 'placed').map(toRecord);
   }
 
+  /** A booking's seedlings left its batch as a sale (dispatched): the moment recorded, once. */
+  async markHandedOver(id: string): Promise<void> {
+    await this.orders.updateOne(
+      { _id: id, placement: 'placed', 'booking.fulfilledAt': null },
+      { $set: { 'booking.fulfilledAt': new Date() } },
+    );
+  }
+
   /** Bookings whose ready or affected notice is still to be sent (a crash after the change). */
   async bookingNoticesDue(limit = 100): Promise<OrderRecord[]> {
     const docs = await this.orders

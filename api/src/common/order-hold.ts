@@ -1,5 +1,8 @@
 import type { Actor, Principal } from './principal';
 
+/** What holds an order's line: ready stock, or seedlings on a growing batch (by its id). */
+export type LineHold = { on: 'stock' } | { on: 'batch'; batchId: string };
+
 /** What a hold needs of an order: its id, number, lines and where its stock return stands. */
 export interface HeldOrder {
   _id: string;
@@ -9,24 +12,33 @@ export interface HeldOrder {
 }
 
 /**
- * How an order holds what it sells from placement to hand-over: ready stock (inventory's
- * `ReadyStockHold`) or seedlings on a growing batch (batches' `BatchHold`). Orders ask the hold,
- * never which kind it is.
+ * How some lines of an order are held from placement to hand-over: ready stock (inventory's
+ * `ReadyStockHold`) or seedlings on a growing batch (bookings' `BookingHold`, on batches'
+ * `BatchHold`). Each line is held by one; an order's lines are grouped by their hold, and each
+ * method is given the order with only that group's lines (`products`) and the group's `hold`.
+ * Orders ask the holds, never which kind they are.
  */
-export interface OrderHold {
-  /** Every hold of the order given back (an undone placement); a line never held is left. */
-  releaseAll(order: HeldOrder): Promise<void>;
+export interface OrderHold<O extends HeldOrder = HeldOrder> {
+  /** Every line of the group given back (an undone placement); a line never held is left. */
+  releaseAll(order: O, hold: LineHold): Promise<void>;
+  /** A cancelled order's lines given back, once however often called. */
+  giveBack(order: O, hold: LineHold, by: Actor | null): Promise<void>;
   /**
-   * A cancelled order's lines given back, once however often called; `returned` is told when the
-   * lines are back and only markers are left to clear.
+   * The markers a give-back leaves, cleared once every group's lines are back (absent when it
+   * leaves none): the order's return is recorded `done` before, so a crash between gives nothing
+   * back twice.
    */
-  giveBack(order: HeldOrder, by: Actor | null, returned: () => Promise<void>): Promise<void>;
+  clearReturnMarkers?(order: O, hold: LineHold): Promise<void>;
   /** The products whose reservations a placement's settle turns into sales (none on a batch). */
-  productsToSettle(order: HeldOrder): string[];
-  /** The order's reservations made sales after placement (a batch's hold stays until hand-over). */
-  settle(order: HeldOrder, reservedHere: boolean): Promise<void>;
+  productsToSettle(order: O, hold: LineHold): string[];
+  /** The reservations made sales after placement (a batch's hold stays until hand-over). */
+  settle(order: O, hold: LineHold, reservedHere: boolean): Promise<void>;
+  /** The conditions the order must still meet when it is sent out (none: `{}`). */
+  dispatchGuard(order: O, hold: LineHold): Record<string, unknown>;
+  /** Refuses (4xx) sending the order out now, when these lines may not go yet. */
+  checkDispatch(order: O, hold: LineHold): void;
   /** Handed over: what is still held leaves as a sale, once. Answers how many seedlings. */
-  handOver(order: HeldOrder, by: Actor | null): Promise<number>;
+  handOver(order: O, hold: LineHold, by: Actor | null): Promise<number>;
 }
 
 /** A person who acted (credited in the stock ledger), not the shop itself. */
@@ -57,4 +69,9 @@ export function seedlingsByProduct(lines: HeldLine[]): Map<string, number> {
       (total.get(line.productId) ?? 0) + line.quantity * (line.seedlings ?? 1),
     );
   return total;
+}
+
+/** One key per hold (lines with equal keys are held together). */
+export function holdKey(hold: LineHold): string {
+  return hold.on === 'batch' ? `batch:${hold.batchId}` : 'stock';
 }

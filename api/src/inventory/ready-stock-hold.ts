@@ -4,6 +4,7 @@ import {
   personOf,
   seedlingsByProduct,
   type HeldOrder,
+  type LineHold,
   type LineToHold,
   type OrderHold,
 } from '../common/order-hold';
@@ -16,7 +17,7 @@ const RESERVE_ATTEMPTS = 3;
 
 /**
  * The hold of an order's lines on ready stock, the placement's usual way of holding what an order
- * sells (a booking's is `BatchHold`'s, on its batch).
+ * sells (a booking's lines are held on their batch, `BookingHold`).
  */
 @Injectable()
 export class ReadyStockHold implements OrderHold {
@@ -83,19 +84,19 @@ export class ReadyStockHold implements OrderHold {
 
   /**
    * A cancelled order's stock back on its products, once per line even if called again after a
-   * crash: at `done` every line is back and some markers may already be cleared, so restocking
-   * again would return those lines a second time (the restock marker makes a restock count once).
+   * crash: each restock records a marker on its product, so a line restocked already counts once;
+   * the markers are cleared by `clearReturnMarkers` once every line is back.
    */
-  async giveBack(order: HeldOrder, by: Actor | null, returned: () => Promise<void>): Promise<void> {
-    if (order.stockReturn !== 'done') {
-      for (const [productId, seedlings] of seedlingsOf(order))
-        await this.inventory.restock(productId, order._id, seedlings, {
-          purchaseNumber: order.purchaseNumber,
-          by: personOf(by),
-          note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
-        });
-      await returned();
-    }
+  async giveBack(order: HeldOrder, _hold: LineHold, by: Actor | null): Promise<void> {
+    for (const [productId, seedlings] of seedlingsOf(order))
+      await this.inventory.restock(productId, order._id, seedlings, {
+        purchaseNumber: order.purchaseNumber,
+        by: personOf(by),
+        note: `Order ${order.purchaseNumber} cancelled: its stock came back`,
+      });
+  }
+
+  async clearReturnMarkers(order: HeldOrder): Promise<void> {
     for (const productId of seedlingsOf(order).keys())
       await this.inventory.clearRestockMarker(productId, order._id);
   }
@@ -104,10 +105,17 @@ export class ReadyStockHold implements OrderHold {
     return [...seedlingsOf(order).keys()];
   }
 
-  async settle(order: HeldOrder, reservedHere: boolean): Promise<void> {
+  async settle(order: HeldOrder, _hold: LineHold, reservedHere: boolean): Promise<void> {
     for (const productId of seedlingsOf(order).keys())
       await this.inventory.settleReservation(productId, order._id, reservedHere);
   }
+
+  /** Ready stock may go out whenever the order's state allows. */
+  dispatchGuard(): Record<string, unknown> {
+    return {};
+  }
+
+  checkDispatch(): void {}
 
   /** Ready stock left its products as a sale when the order was settled: nothing is left. */
   handOver(): Promise<number> {

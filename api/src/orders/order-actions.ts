@@ -8,6 +8,7 @@ import {
   type OrderAction,
   type OrderSmsEvent,
 } from '@spc/shared-contracts';
+import { cancelledTerms, type CancelEnding } from '../bookings/booking-terms';
 import type { Actor } from '../common/principal';
 import type { RefundDto, UpdateOrderDto } from './dto/order.dto';
 import type { OrderEventName } from './order-events';
@@ -103,19 +104,20 @@ export interface OrderStep<I = void> {
 }
 
 /**
- * The change that cancels an order and marks its stock to be returned; a booking's state says why
- * it ended (`Expired` unpaid, `Refunded` with its money given back, `Released`).
+ * The change that cancels an order and marks its stock to be returned; `ending` says why its
+ * terms ended (`Expired` unpaid, `Refunded` with its money given back, `Released`), written where
+ * the order has such terms (`cancelledTerms`).
  */
 export const cancelChange = (
   at: Date,
-  bookingState?: 'Expired' | 'Refunded' | 'Released',
-  order?: Pick<OrderRecord, 'booking'>,
+  ending?: CancelEnding,
+  order?: OrderRecord,
 ): UpdateQuery<Order> => ({
   $set: {
     orderStatus: 'Cancelled',
     cancelledDate: at,
     stockReturn: 'pending',
-    ...(order?.booking && bookingState ? { 'booking.state': bookingState } : {}),
+    ...(order && ending ? cancelledTerms(order, ending) : {}),
   },
 });
 
@@ -137,30 +139,15 @@ export const ORDER_STEPS = {
   inTransit: {
     rule: 'inTransit',
     event: 'order.inTransit',
-    // A booking goes out paid, from a ready batch; its seedlings then leave the batch as a sale.
-    guard: ({ order }) => (order.booking ? { 'booking.state': 'Paid' } : {}),
-    prepare: ({ order, now }) => {
-      const b = order.booking;
-      if (b && b.state !== 'Paid')
-        throw new ConflictException({
-          message: `Booking ${order.purchaseNumber} is ${b.state.toLowerCase()}: it goes out once its balance is paid`,
-          code: 'NOT_PAID',
-        });
-      if (b && !b.readyAt)
-        throw new ConflictException({
-          message: `The batch of booking ${order.purchaseNumber} is not ready yet (expected ${b.readyOn})`,
-          code: 'ILLEGAL_TRANSITION',
-        });
+    // What holds its lines says whether it may go out now (seedlings on a batch: paid, the batch
+    // ready); what they still hold then leaves as a sale.
+    guard: ({ order, placement }) => placement.stock.dispatchGuard(order),
+    prepare: ({ order, placement, now }) => {
+      placement.stock.checkDispatch(order);
       return { $set: { orderStatus: 'InTransit', inTransitDate: now } };
     },
-    after: async ({ placement, actor, orders }, updated) => {
-      if (!updated.booking) return;
-      await placement.fulfilBooking(updated, actor);
-      await orders.transition(
-        updated._id,
-        { 'booking.fulfilledAt': null },
-        { $set: { 'booking.fulfilledAt': new Date() } },
-      );
+    after: async ({ placement, actor }, updated) => {
+      await placement.stock.handOver(updated, actor);
     },
     sms: 'sent',
     audit: {

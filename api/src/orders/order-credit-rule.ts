@@ -7,8 +7,12 @@ import {
   BOOKING_RULES,
   bookingMoneyRefusal,
   formatMoney,
+  ORDER_RULES,
   type BookingState,
+  type OrderSmsEvent,
 } from '@spc/shared-contracts';
+import type { Actor } from '../common/principal';
+import type { OrderEvent, OrderEventName } from './order-events';
 import type { OrderRecord } from './order.types';
 import type { Order } from './schemas/order.schema';
 
@@ -37,6 +41,17 @@ export function bookingClosedReason(
 ): string | null {
   const state = order.booking?.state;
   return state ? bookingMoneyRefusal(order.purchaseNumber, state) : null;
+}
+
+/** The statuses an unpaid order may take a payment in (the state table's completePayment). */
+export const OPEN = ORDER_RULES.completePayment.from;
+
+/** Why an order cannot take a payment, or null when it can. */
+export function closedReason(order: OrderRecord): string | null {
+  if (order.paymentStatus === 'Paid') return `order ${order.purchaseNumber} is already paid`;
+  if (!(OPEN as readonly string[]).includes(order.orderStatus))
+    return `order ${order.purchaseNumber} is ${order.orderStatus.toLowerCase()}`;
+  return bookingClosedReason(order);
 }
 
 /**
@@ -144,3 +159,43 @@ export function creditGuard(order: OrderRecord, entryId: string): FilterQuery<Or
     ...(order.booking ? { 'booking.state': order.booking.state } : {}),
   };
 }
+
+/** The event, audit action and text message of a credit's outcome. */
+export interface TermsNews {
+  event: OrderEventName;
+  audit: string;
+  sms: OrderSmsEvent;
+}
+
+/**
+ * The side of a credit an order's terms write (a booking's: `BookingTerms`), so that the credit's
+ * step writes the order's amounts and payment alone. Injected as `CREDIT_TERMS`.
+ */
+export interface CreditTerms {
+  /** The news of a credit that reached the deposit. */
+  readonly deposit: TermsNews;
+  /** The fields the credit sets and unsets on the order's terms (none on an ordinary order). */
+  change(
+    order: OrderRecord,
+    plan: CreditPlan,
+    code: string,
+    paidAt: Date,
+    now: Date,
+  ): { set: Record<string, unknown>; unset: Record<string, ''> };
+  /** What a payment that completes the order pays (the total, less what the terms took before). */
+  paidInFull(order: OrderRecord): number;
+  /** The audit text of a credit that reached the deposit (`what`: the payment, and how it came). */
+  depositText(actor: Actor, order: OrderRecord, what: string, paidAfter: number): string;
+  /** What a part payment's audit text adds of the deposit it went toward ('' for none). */
+  towardDeposit(order: OrderRecord, plan: CreditPlan): string;
+  /** The events that follow the credit, in order. */
+  after(
+    actor: Actor,
+    before: OrderRecord,
+    after: OrderRecord,
+    plan: CreditPlan,
+  ): { name: 'booking.depositReached' | 'booking.balanceDue'; event: OrderEvent }[];
+}
+
+/** The injection token of the orders' `CreditTerms`. */
+export const CREDIT_TERMS = 'CREDIT_TERMS';

@@ -14,23 +14,30 @@ import {
 import { AuditService } from '../audit/audit.service';
 import { canonicalPhone } from '../common/identifiers';
 import type { Actor } from '../common/principal';
-import type { AppConfig } from '../config/app-config';
 import { DomainEvents } from '../common/events/domain-events';
-import { APP_CONFIG } from '../config/config.module';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
 import { UsersService } from '../users/users.service';
 import type { CompletePaymentDto } from './dto/order.dto';
-import { creditRule, type CreditPlan, type CreditPurpose } from './order-credit-rule';
+import {
+  closedReason,
+  creditRule,
+  CREDIT_TERMS,
+  OPEN,
+  type CreditPlan,
+  type CreditPurpose,
+  type CreditTerms,
+} from './order-credit-rule';
 import { OrderMoney } from './order-money';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { OrdersService } from './orders.service';
-import { closedReason, codeOf, CREDIT, OPEN, type CreditResult } from './order-credit-step';
+import { codeOf, CREDIT, type CreditResult } from './order-credit-step';
 import { checkTimePaid, codeTaken, deskCode } from './desk-payment-checks';
 
-export { closedReason, type CreditResult } from './order-credit-step';
+export { closedReason } from './order-credit-rule';
+export { type CreditResult } from './order-credit-step';
 
 /** A claim or payback left midway this long (a crash) is finished or undone. */
 const STALE_MS = 60_000;
@@ -39,7 +46,7 @@ const ATTEMPTS = 5;
 
 /**
  * Money credited to orders, every way it comes (M-Pesa Express, paybill matched or assigned, a
- * code or cash at the desk, a booking's deposit): the money-ledger entry is claimed first (its code
+ * code or cash at the desk, a deposit): the money-ledger entry is claimed first (its code
  * once across the ledger), then the order takes it in one conditional write of `CREDIT` that holds
  * the state rule (`creditRule`): read again and retried when another credit wrote first, refused
  * with nothing left behind otherwise. A claim a crash left is finished or undone by `reconcile`.
@@ -55,7 +62,7 @@ export class OrderCredits {
     private readonly users: UsersService,
     private readonly audit: AuditService,
     private readonly events: DomainEvents,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CREDIT_TERMS) private readonly terms: CreditTerms,
   ) {}
 
   /**
@@ -93,7 +100,7 @@ export class OrderCredits {
           method: how.method ?? (entry.kind === 'cash' ? 'Cash' : 'Mpesa'),
           how: how.how,
           timePaid: how.timePaid === undefined ? new Date(entry.at) : how.timePaid,
-          balanceDays: this.config.bookings.balanceDays,
+          terms: this.terms,
         });
       } catch (error) {
         const changed =
@@ -156,7 +163,7 @@ export class OrderCredits {
   }
 
   /**
-   * A booking's deposit a clerk saw paid: exactly what is left of it, with its M-Pesa code (one
+   * A deposit a clerk saw paid: exactly what is left of it, with its M-Pesa code (one
    * entry per code across the ledger), credited like any payment.
    */
   async recordDeposit(
@@ -361,18 +368,8 @@ export class OrderCredits {
           target,
         },
       });
-    // A booking's deposit reached (alone, or by a payment in full at once): the deposit's e-mail,
-    // and the balance's notices when its batch is ready.
-    const reached = !!before.booking && plan.split.deposit > 0 && plan.outcome !== 'part';
-    if (!reached || !after.booking) return;
-    await this.events.emit('booking.depositReached', { actor, order: after, mail: 'deposit' });
-    if (after.booking.state === 'Balance due')
-      await this.events.emit('booking.balanceDue', {
-        actor,
-        order: after,
-        mail: 'balance-due',
-        sms: { event: 'balance-due' },
-      });
+    for (const next of this.terms.after(actor, before, after, plan))
+      await this.events.emit(next.name, next.event);
   }
 
   private async mustFind(id: string): Promise<OrderRecord> {

@@ -1,16 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BatchHold } from '../batches/batch-hold';
-import type { OrderHold } from '../common/order-hold';
 import type { Actor } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
-import { ReadyStockHold } from '../inventory/ready-stock-hold';
 import type { StockMovementView } from '../inventory/stock-ledger.repository';
+import { OrderHolds } from './order-holds';
 import type { OrderRecord } from './order.types';
 import { OrderPlacementMarks } from './order-placement-marks.repository';
 
 /**
- * An order's held stock given back, released, settled or handed over, each once, through its
- * hold (`OrderHold`: ready stock, or seedlings on a batch); and the placements' finishing write.
+ * An order's held stock given back, released, settled or handed over, each once, through the
+ * holds of its lines (`OrderHolds`: ready stock, or seedlings on a batch); whether it may be sent
+ * out now; and the placements' finishing write.
  */
 @Injectable()
 export class OrderStock {
@@ -27,8 +26,7 @@ export class OrderStock {
   constructor(
     private readonly marks: OrderPlacementMarks,
     private readonly inventory: InventoryService,
-    private readonly batchHold: BatchHold,
-    private readonly readyStock: ReadyStockHold,
+    private readonly holds: OrderHolds,
   ) {}
 
   /**
@@ -36,25 +34,35 @@ export class OrderStock {
    * cancelled it, credited with the return in the stock ledger (none for the shop itself).
    */
   async returnStock(order: OrderRecord, by?: Actor | null): Promise<void> {
-    await this.holdOf(order).giveBack(order, by ?? null, () =>
+    await this.holds.giveBack(order, by ?? null, () =>
       this.marks.setFlags(order._id, { stockReturn: 'done' }),
     );
     await this.marks.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
+  /** The conditions the order must still meet when it is sent out (its lines' holds'). */
+  dispatchGuard(order: OrderRecord): Record<string, unknown> {
+    return this.holds.dispatchGuard(order);
+  }
+
+  /** Refuses (409) sending the order out while one of its holds may not go yet. */
+  checkDispatch(order: OrderRecord): void {
+    this.holds.checkDispatch(order);
+  }
+
   /** An order handed over (dispatched): what is still held leaves as a sale, once. */
-  fulfilBooking(order: OrderRecord, by?: Actor | null): Promise<number> {
-    return this.holdOf(order).handOver(order, by ?? null);
+  handOver(order: OrderRecord, by?: Actor | null): Promise<number> {
+    return this.holds.handOver(order, by ?? null);
   }
 
   /** Releases every line's hold (a line never held is left as it is). */
   releaseAll(order: OrderRecord): Promise<void> {
-    return this.holdOf(order).releaseAll(order);
+    return this.holds.releaseAll(order);
   }
 
   /** Turns the reservations of a placed order into sales on the ledger. */
   async settle(order: OrderRecord, reservedHere = false): Promise<void> {
-    await this.holdOf(order).settle(order, reservedHere);
+    await this.holds.settle(order, reservedHere);
     await this.marks.setFlags(order._id, { ledgerSettled: true });
   }
 
@@ -76,11 +84,6 @@ export class OrderStock {
     });
   }
 
-  /** How this order's lines are held: on a batch (a booking) or on ready stock. */
-  private holdOf(order: OrderRecord): OrderHold {
-    return this.batchHold.holds(order) ? this.batchHold : this.readyStock;
-  }
-
   private async settleQueued(): Promise<void> {
     while (this.queued.length) {
       const batch = this.queued.splice(0, SETTLE_BATCH);
@@ -94,7 +97,7 @@ export class OrderStock {
       const settled = batch.filter(({ order }) => placed.has(order._id));
       const byProduct = new Map<string, string[]>();
       for (const { order } of settled)
-        for (const productId of this.holdOf(order).productsToSettle(order))
+        for (const productId of this.holds.productsToSettle(order))
           byProduct.set(productId, [...(byProduct.get(productId) ?? []), order._id]);
       try {
         await this.inventory.settleReservations(

@@ -31,6 +31,10 @@ import { OrderRecoveryRepository } from './order-recovery.repository';
 import { OrderSalesRepository } from './order-sales.repository';
 import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { BookingsRepository } from '../bookings/bookings.repository';
+import { BookingHold } from '../bookings/booking-hold';
+import { BookingTerms } from '../bookings/booking-terms';
+import { CREDIT_TERMS } from './order-credit-rule';
+import { OrderHolds } from './order-holds';
 import { OrdersPersonalData } from './orders-personal-data';
 import { ORDER_EXPIRY, OrdersService } from './orders.service';
 import {
@@ -70,6 +74,9 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     PlacementKeys,
     OrderReconciler,
     OrderStock,
+    OrderHolds,
+    BookingHold,
+    { provide: CREDIT_TERMS, useClass: BookingTerms },
     OrderHoldLimits,
     OrderMoney,
     OrderDetailService,

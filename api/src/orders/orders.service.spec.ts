@@ -75,7 +75,11 @@ function setup(stored: OrderRecord) {
     finishRefund: jest.fn(async () => undefined),
     undo,
   };
-  const placement = { returnStock: jest.fn(async () => undefined) };
+  // Ready stock: it may go out whenever the order's state allows, and nothing is left to hand over.
+  const placement = {
+    returnStock: jest.fn(async () => undefined),
+    stock: { dispatchGuard: () => ({}), checkDispatch: () => undefined, handOver: async () => 0 },
+  };
   const sms = { notifyOrder: jest.fn(async () => undefined) };
   const mailLog = { eraseFor: jest.fn(async () => 0) };
   const mailQueue = { forget: jest.fn(async () => 0) };
