@@ -25,8 +25,10 @@ stage() {
 stage static 'npm run check:static'
 stage build 'npm run build:ci'
 stage deploy 'npm run check:deploy'
-stage api-e2e 'nx run @spc/api:e2e --exclude-task-dependencies'
-stage journeys 'JOURNEYS_REUSE_BUILDS=1 nx run-many -t e2e --projects=@spc/storefront,@spc/backoffice --parallel=2 --exclude-task-dependencies'
+# The API's e2e tests and the browser journeys side by side: each waits on its database, its
+# browser and its timers much of the time, so one alone leaves a core idle. Each has its own
+# databases and API processes.
+stage api-e2e+journeys "bash .ci/together 'api-e2e=npx nx run @spc/api:e2e --exclude-task-dependencies' 'journeys=JOURNEYS_REUSE_BUILDS=1 npx nx run-many -t e2e --projects=@spc/storefront,@spc/backoffice --parallel=2 --exclude-task-dependencies'"
 stage bench 'npm run bench:ci'
 stage drills+fuzz "bash .ci/together 'drills=DRILL_SKIP_BUILD=1 npm run drills:ci' 'fuzz=FUZZ_SKIP_BUILD=1 npm run fuzz'"
 
