@@ -16,6 +16,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { OrderBookings } from './booking-orders';
 import { OrderCredits } from '../orders/order-credits';
 import { OrderMails } from '../orders/order-mails';
+import type { OrderEvent } from '../orders/order-events';
 import type { OrderRecord } from '../orders/order.types';
 import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
@@ -68,17 +69,61 @@ export class BookingLifeService implements OnModuleInit {
   async onBatchReady({ batch }: Pick<BatchEvent, 'batch'>): Promise<void> {
     const readyAt = batch.readyAt ? new Date(batch.readyAt) : new Date();
     const balanceDueBy = addDays(shopDay(readyAt), this.config.bookings.balanceDays);
-    for (const order of await this.bookings.ofBatch(batch._id)) {
-      if (order.booking?.batchId !== batch._id) continue;
-      const input = { readyAt, balanceDueBy };
-      if (await this.quietly(this.orders.apply(READY_BOOKING, SHOP_ACTOR, order, input))) {
-        await this.tell(order._id);
-      } else if (order.booking.state === 'Deposit due' || order.booking.state === 'Paid') {
-        await this.bookings.setState(order._id, [order.booking.state], order.booking.state, {
-          readyAt,
-        });
-      }
+    for (const order of await this.bookings.ofBatch(batch._id))
+      if (order.booking?.batchId === batch._id)
+        await this.readyOne(order, { readyAt, balanceDueBy });
+  }
+
+  /** One booking of a ready batch: its balance falls due (told), or it knows its batch is ready. */
+  private async readyOne(
+    order: OrderRecord,
+    input: { readyAt: Date; balanceDueBy: string },
+  ): Promise<void> {
+    if (await this.quietly(this.orders.apply(READY_BOOKING, SHOP_ACTOR, order, input))) {
+      await this.tell(order._id);
+    } else if (order.booking!.state === 'Deposit due' || order.booking!.state === 'Paid') {
+      await this.bookings.setState(order._id, [order.booking!.state], order.booking!.state, {
+        readyAt: input.readyAt,
+      });
     }
+  }
+
+  /**
+   * A booking just moved onto a batch. The batch's own steps (failed, short, ready) tell the
+   * bookings they find on it, and a move lands on its batch only after its hold there: a step taken
+   * between the two never saw this booking. Its batch as it is now decides: failed, it is affected;
+   * ready, its balance falls due; short of what its live bookings hold with it, it is affected (the
+   * newcomer, the others were kept).
+   */
+  @OnDomainEvent('booking.moved')
+  async onMoved({ order }: Pick<OrderEvent, 'order'>): Promise<void> {
+    // The move is made: a failure here is logged, never answered as the move's.
+    await this.checkNewBatch(order).catch((error: Error) =>
+      this.logger.error(`Booking ${order.purchaseNumber}'s new batch: ${error.message}`),
+    );
+  }
+
+  private async checkNewBatch(order: OrderRecord): Promise<void> {
+    const batchId = order.booking?.batchId;
+    if (!batchId) return;
+    const [batch] = await this.batches.findByIds([batchId]);
+    const now = await this.bookings.find(order._id);
+    if (!batch || now?.booking?.batchId !== batchId) return;
+    if (!LIVE_BOOKING_STATES.includes(now.booking.state)) return;
+    if (batch.status === 'Failed') return this.affect(now, 'failed');
+    if (batch.status === 'Ready') {
+      const readyAt = batch.readyAt ? new Date(batch.readyAt) : new Date();
+      const balanceDueBy = addDays(shopDay(readyAt), this.config.bookings.balanceDays);
+      return this.readyOne(now, { readyAt, balanceDueBy });
+    }
+    const held = new Map(batch.holds.map((h) => [h.orderId, h.seedlings]));
+    const mine = held.get(now._id) ?? 0;
+    if (!mine || batch.booked <= batch.quantity) return;
+    let others = 0;
+    for (const o of await this.bookings.ofBatch(batchId))
+      if (o._id !== now._id && LIVE_BOOKING_STATES.includes(o.booking!.state))
+        others += held.get(o._id) ?? 0;
+    if (others + mine > batch.quantity) await this.affect(now, 'short');
   }
 
   /**
@@ -165,6 +210,8 @@ export class BookingLifeService implements OnModuleInit {
     for (const order of await this.bookings.movesPending(before)) {
       if (!(await this.bookings.claimStaleMove(order._id, before))) continue;
       await this.moves.recover(order);
+      // Finished on its new batch: that batch may have changed before the booking landed on it.
+      if (!order.movingTo) await this.onMoved({ order });
       done++;
     }
     return done;
