@@ -352,9 +352,9 @@ describe('booking steps under attack', () => {
       expect((await batchNow(next._id)).status).toBe('Failed');
       // Its new batch failed: it must be affected again (to be moved or refunded), and told.
       expect(now.booking).toMatchObject({ state: 'Affected', problem: 'failed' });
-      // One audit entry per affect (the old batch's, the new one's). (Its second "affected" SMS is
-      // not checked here: the SMS outbox keys a text by order and event, so it may be kept back.)
+      // One audit entry and one SMS per affect (the old batch's, the new one's).
       expect(await audits('booking.affected', o.purchaseNumber)).toBe(2);
+      expect(await settledTexts(o, /did not grow as planned/, 2)).toBe(2);
       expect(await audits('booking.move', o.purchaseNumber)).toBe(1);
     });
 
