@@ -66,7 +66,11 @@ export class SmsService implements OnModuleInit, OnApplicationBootstrap {
   async notifyOrder(order: OrderRecord, event: OrderSmsEvent, sender?: string): Promise<void> {
     if (!this.config.sms) return;
     try {
-      const id = `order:${order._id}:${event}`;
+      // A booking's notices come once per batch it is on: moved, it is told again about the new one.
+      const perBatch = event === 'balance-due' || event === 'affected';
+      const id = perBatch
+        ? `order:${order._id}:${event}:${order.booking?.batchId ?? ''}`
+        : `order:${order._id}:${event}`;
       const to = toKenyanMsisdn(order.guestInfo.phoneNumber);
       let skipped = await this.skipReason(order, to);
       let ticket: string[] = [];
