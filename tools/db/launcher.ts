@@ -13,6 +13,7 @@ import {
   closeSync,
   existsSync,
   mkdirSync,
+  statSync,
   openSync,
   readFileSync,
   rmSync,
@@ -304,8 +305,46 @@ function answersHelp(bin: string): boolean {
 function installSecantusPy(log: (m: string) => void): string | { failed: string } {
   const bin = path.join(SECANTUS_PY_VENV, 'bin', 'secantusd-py');
   const stamp = path.join(SECANTUS_PY_VENV, 'installed-version');
-  const installed = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
-  if (installed === SECANTUS_PY_VERSION && existsSync(bin)) return bin;
+  const ready = () =>
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8').trim() === SECANTUS_PY_VERSION &&
+    existsSync(bin);
+  if (ready()) return bin;
+  // Launchers started side by side on a fresh clone (the e2e tests beside the journeys) install
+  // it once: the first takes the lock, the others wait and find it installed.
+  return withLock(`${SECANTUS_PY_VENV}.lock`, () => (ready() ? bin : installVenv(bin, stamp, log)));
+}
+
+/**
+ * Runs `fn` holding a lock directory (made atomically by `mkdir`), waiting while another process
+ * holds it; a lock older than 10 minutes was left by a process that died, and is taken over.
+ */
+function withLock<T>(lock: string, fn: () => T): T {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 500);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function installVenv(
+  bin: string,
+  stamp: string,
+  log: (m: string) => void,
+): string | { failed: string } {
   const python = which('python3');
   if (!python) return { failed: 'no python3 to install SecantusDB' };
   log(`installing SecantusDB ${SECANTUS_PY_VERSION} from PyPI into .data/secantus-py (once)...`);
