@@ -13,5 +13,5 @@ module.exports = {
   // A noisy shared machine has run a 3 s test past 60 s (CI, bookings): a hang still fails.
   testTimeout: 120_000,
   setupFilesAfterEnv: ['<rootDir>/test/support/status-messages.ts'],
-  maxWorkers: 2,
+  maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
 };
