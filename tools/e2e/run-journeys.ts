@@ -160,6 +160,9 @@ async function main(): Promise<void> {
       LOG_PRETTY: 'false',
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000',
+      // argon2id at its least cost (production refuses it): the journeys sign up and in often.
+      PASSWORD_HASH_MEMORY_KIB: '1024',
+      PASSWORD_HASH_PASSES: '1',
       ORDER_MAX_OPEN_UNPAID: '1000',
       ORDER_MAX_UNPAID_UNITS_PER_ADDRESS: '1000000',
       SMS_PER_SENDER_PER_DAY: '1000',

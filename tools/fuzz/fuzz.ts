@@ -183,6 +183,9 @@ async function startWorld(dir: string): Promise<FuzzWorld> {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       SWAGGER_ENABLED: 'true',
+      // argon2id at its least cost (production refuses it): the fuzzer signs up thousands of times.
+      PASSWORD_HASH_MEMORY_KIB: '1024',
+      PASSWORD_HASH_PASSES: '1',
       MPESA_ENV: 'sandbox-local',
       MPESA_BASE_URL: `http://127.0.0.1:${mpesaPort}`,
       MPESA_CALLBACK_BASE_URL: `http://127.0.0.1:${apiPort}`,

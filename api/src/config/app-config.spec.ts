@@ -155,6 +155,30 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('hashes passwords at argon2id defaults, and refuses less than OWASP floor in production', () => {
+    expect(loadConfig({}).passwordHash).toEqual({ memoryKib: 65_536, passes: 3 });
+    expect(
+      loadConfig({ PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_PASSES: '1' }).passwordHash,
+    ).toEqual({
+      memoryKib: 1024,
+      passes: 1,
+    });
+    for (const cheap of [{ PASSWORD_HASH_MEMORY_KIB: '19455' }, { PASSWORD_HASH_PASSES: '1' }])
+      expect(problemsOf({ ...productionEnv, ...cheap })).toEqual([
+        expect.stringContaining('must be at least 19456 and 2 in production'),
+      ]);
+    expect(
+      problemsOf({
+        ...productionEnv,
+        PASSWORD_HASH_MEMORY_KIB: '19456',
+        PASSWORD_HASH_PASSES: '2',
+      }),
+    ).toEqual([]);
+    expect(problemsOf({ PASSWORD_HASH_MEMORY_KIB: '512' })).toEqual([
+      expect.stringContaining('PASSWORD_HASH_MEMORY_KIB'),
+    ]);
+  });
+
   it('reads the booking settings and the seasons, refusing ones that are not', () => {
     expect(loadConfig({}).bookings).toEqual({
       depositPercent: 30,

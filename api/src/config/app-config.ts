@@ -43,6 +43,8 @@ export interface AppConfig {
     contact: number;
     smsInbound: number;
   };
+  /** argon2id's memory (KiB) and passes for new hashes; a stored hash keeps the cost it was made with. */
+  passwordHash: { memoryKib: number; passes: number };
   /** Sign-in lockout per account: after this many wrong passwords in a row, for base seconds, doubling. */
   loginLockout: { afterFailures: number; baseSeconds: number };
   /**
@@ -198,6 +200,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       contact: env.RATE_LIMIT_CONTACT_PER_MINUTE,
       smsInbound: env.RATE_LIMIT_SMS_INBOUND_PER_MINUTE,
     },
+    passwordHash: { memoryKib: env.PASSWORD_HASH_MEMORY_KIB, passes: env.PASSWORD_HASH_PASSES },
     loginLockout: {
       afterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES,
       baseSeconds: env.LOGIN_LOCKOUT_BASE_SECONDS,

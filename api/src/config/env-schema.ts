@@ -67,6 +67,10 @@ export const envSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_CONTACT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_SMS_INBOUND_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  // argon2id's cost: the library's defaults (64 MiB, 3 passes); production refuses less than
+  // OWASP's floor (19 MiB, 2 passes). The tests, which make thousands of accounts, set it low.
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65_536),
+  PASSWORD_HASH_PASSES: z.coerce.number().int().min(1).max(10).default(3),
   LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCKOUT_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORDER_RECONCILE_AFTER_MS: z.coerce.number().int().min(500).default(30_000),

@@ -53,6 +53,9 @@ export function weakSecret(secret: string): boolean {
   return false;
 }
 
+/** OWASP's least cost for argon2id (19 MiB, 2 passes, 1 lane); production refuses less. */
+export const PASSWORD_HASH_FLOOR = { memoryKib: 19_456, passes: 2 } as const;
+
 /** Settings production must be given explicitly: the development defaults are public. */
 const REQUIRED_IN_PRODUCTION = Object.keys(DEV_DEFAULTS) as (keyof typeof DEV_DEFAULTS)[];
 
@@ -86,6 +89,13 @@ export function unsafeInProduction(env: ParsedEnvironment): string[] {
       `JWT_SECRET is guessable (repeated or too few different characters): use a random one (openssl rand -hex 32), or set JWT_ALLOW_WEAK_SECRET=${WEAK_SECRET_WORDS} for a demo`,
     );
   }
+  if (
+    env.PASSWORD_HASH_MEMORY_KIB < PASSWORD_HASH_FLOOR.memoryKib ||
+    env.PASSWORD_HASH_PASSES < PASSWORD_HASH_FLOOR.passes
+  )
+    problems.push(
+      `PASSWORD_HASH_MEMORY_KIB and PASSWORD_HASH_PASSES must be at least ${PASSWORD_HASH_FLOOR.memoryKib} and ${PASSWORD_HASH_FLOOR.passes} in production (OWASP's floor for argon2id): a cheaper hash is quicker to guess`,
+    );
   if (
     env.ADMIN_PASSWORD !== DEV_DEFAULTS.ADMIN_PASSWORD &&
     !STAFF_PASSWORD_PATTERN.test(env.ADMIN_PASSWORD)

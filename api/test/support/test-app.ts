@@ -25,6 +25,13 @@ export const LIFTED_ABUSE_LIMITS = {
   MPESA_PROMPTS_PER_DAY: '10000000',
 };
 
+/**
+ * argon2id at its least cost: the suites make and sign in thousands of accounts, and the library's
+ * default cost (about 170 ms of CPU a hash here) was most of their CPU. Production refuses this
+ * setting (`PASSWORD_HASH_*`); a suite that tests the cost sets its own.
+ */
+export const CHEAP_PASSWORD_HASH = { PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_PASSES: '1' };
+
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
@@ -62,6 +69,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     // The per-account limits and the hoarding caps are lifted for suites that do not test them
     // (they sign in, upload and order far more than one customer would); a suite sets them to test.
     ...LIFTED_ABUSE_LIMITS,
+    ...CHEAP_PASSWORD_HASH,
     ...options.env,
   });
   const app = await createApp(config, { imports: options.imports });
