@@ -163,7 +163,11 @@ describe('loadConfig', () => {
       memoryKib: 1024,
       passes: 1,
     });
-    for (const cheap of [{ PASSWORD_HASH_MEMORY_KIB: '19455' }, { PASSWORD_HASH_PASSES: '1' }])
+    const cheapSettings: Record<string, string>[] = [
+      { PASSWORD_HASH_MEMORY_KIB: '19455' },
+      { PASSWORD_HASH_PASSES: '1' },
+    ];
+    for (const cheap of cheapSettings)
       expect(problemsOf({ ...productionEnv, ...cheap })).toEqual([
         expect.stringContaining('must be at least 19456 and 2 in production'),
       ]);
