@@ -807,7 +807,8 @@ describe('reset and change password: earlier links and tokens end', () => {
     const mails = await waitFor(
       async () => outbox(dataDir),
       (m) => m.length > before,
-      10_000,
+      // The mail queue's sweep writes it; on a machine at a load of 20 that took over 10 s.
+      60_000,
     );
     return /resetPassword\/([\w-]+)/.exec(decoded(mails[mails.length - 1]!))![1]!;
   }

@@ -32,6 +32,18 @@ interface PlacedOrder {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The prompt limits count in fixed ten-minute windows (common/quota.ts), so a burst that straddles
+ * a window's end may pass twice the limit: a test of "at most N in ten minutes" starts its burst at
+ * least two minutes before the end (a loaded machine took over half a minute for 40 prompts).
+ */
+async function awayFromWindowEdge(): Promise<void> {
+  const left = PUSH_LIMITS.windowMs - (Date.now() % PUSH_LIMITS.windowMs);
+  if (left < 120_000) await sleep(left + 1000);
+}
+// A test may wait up to two minutes for the next window before its own steps.
+jest.setTimeout(300_000);
 let phoneSeq = Math.floor(Math.random() * 80_000_000);
 /** A fresh Safaricom number per call, so scenarios and per-phone limits never collide. */
 const newPhone = () => `07${10_000_000 + phoneSeq++}`;
@@ -457,6 +469,7 @@ describe('M-Pesa Express', () => {
   });
 
   it(`limits prompts to ${PUSH_LIMITS.perOrder} per order and ${PUSH_LIMITS.perPhone} per phone in ${PUSH_LIMITS.windowMs / 60_000} minutes`, async () => {
+    await awayFromWindowEdge();
     const phone = newPhone();
     const first = await order(1, phone);
     m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
@@ -483,6 +496,7 @@ describe('M-Pesa Express', () => {
     m.sim.pushes.filter((p) => String(p.request.PhoneNumber) === asDaraja(phone)).length;
 
   it(`sends ${PUSH_LIMITS.perOrder} prompts for one order when 40 are asked at once`, async () => {
+    await awayFromWindowEdge();
     const phone = newPhone();
     m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
     const o = await order(1, phone);
@@ -495,6 +509,7 @@ describe('M-Pesa Express', () => {
   });
 
   it(`sends ${PUSH_LIMITS.perPhone} prompts to one phone in ten minutes when 40 orders naming it ask at once`, async () => {
+    await awayFromWindowEdge();
     const phone = newPhone();
     m.sim.setScenario({ result: 'cancelled', delayMs: 30_000 }, asDaraja(phone));
     const orders = await Promise.all(Array.from({ length: 40 }, () => order(1, phone)));
