@@ -34,6 +34,14 @@ const OrderDocument = page(
   () => import('../features/user/routes/order-document'),
   'OrderDocumentRoute',
 );
+const ForOrganisations = page(
+  () => import('../features/organisations/routes/for-organisations'),
+  'ForOrganisationsRoute',
+);
+const MyOrganisation = page(
+  () => import('../features/organisations/routes/my-organisation'),
+  'MyOrganisationRoute',
+);
 const Privacy = page(() => import('../features/privacy/routes/privacy'), 'PrivacyRoute');
 const NotFound = page(() => import('../features/pages/routes/not-found'), 'NotFoundRoute');
 const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
@@ -69,12 +77,14 @@ export function AppRoutes() {
         <Route path="contactUs" element={<Contact />} />
         <Route path="aboutUs" element={<About />} />
         <Route path="privacy" element={<Privacy />} />
+        <Route path="organisations" element={<ForOrganisations />} />
         <Route element={<RequireAuth />}>
           <Route path="user/profile" element={<Profile />} />
         </Route>
         <Route element={<RequireAuth customerOnly />}>
           <Route path="user/my-orders" element={<MyOrders />} />
           <Route path="user/my-orders/:id" element={<MyOrderDetail />} />
+          <Route path="user/organisation" element={<MyOrganisation />} />
         </Route>
         <Route path="dashboard" element={<DashboardRoute />} />
         <Route path="*" element={<NotFound />} />
