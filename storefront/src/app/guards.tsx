@@ -1,8 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
 import { paths } from '../config/paths';
 import { external } from '../lib/external';
-import { withNext } from '../lib/next-path';
 import { backofficeHome } from '../lib/roles';
 import { useSessionStore } from '../stores/session-store';
 
@@ -16,10 +15,7 @@ export function RequireAuth({
 }) {
   const user = useSessionStore((s) => s.user);
   const hasToken = useSessionStore((s) => Boolean(s.token || s.refreshToken));
-  const here = useLocation();
-  // Back here after signing in (the invitation e-mail links to /user/organisation).
-  if (!user || !hasToken)
-    return <Navigate to={withNext(paths.login, here.pathname + here.search)} replace />;
+  if (!user || !hasToken) return <Navigate to={paths.login} replace />;
   if (customerOnly && user.role !== 'customer') return <Navigate to={paths.home} replace />;
   return <>{children ?? <Outlet />}</>;
 }

@@ -78,13 +78,14 @@ export function AppRoutes() {
         <Route path="aboutUs" element={<About />} />
         <Route path="privacy" element={<Privacy />} />
         <Route path="organisations" element={<ForOrganisations />} />
+        {/* Guards itself, to come back here after signing in (the invitation e-mail's link). */}
+        <Route path="user/organisation" element={<MyOrganisation />} />
         <Route element={<RequireAuth />}>
           <Route path="user/profile" element={<Profile />} />
         </Route>
         <Route element={<RequireAuth customerOnly />}>
           <Route path="user/my-orders" element={<MyOrders />} />
           <Route path="user/my-orders/:id" element={<MyOrderDetail />} />
-          <Route path="user/organisation" element={<MyOrganisation />} />
         </Route>
         <Route path="dashboard" element={<DashboardRoute />} />
         <Route path="*" element={<NotFound />} />

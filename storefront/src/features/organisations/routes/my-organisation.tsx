@@ -1,7 +1,8 @@
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { problemText } from '../../../lib/api-client';
 import { ErrorState, Loading } from '../../../components/states';
 import { paths } from '../../../config/paths';
+import { withNext } from '../../../lib/next-path';
 import { useSessionStore } from '../../../stores/session-store';
 import { useMyOrganisation } from '../api/organisations';
 import { MyInvitations } from '../components/my-invitations';
@@ -11,7 +12,13 @@ import '../organisations.css';
 
 /** /user/organisation: the organisation the customer buys for, and invitations waiting for them. */
 export function MyOrganisationRoute() {
-  const me = useSessionStore((s) => s.user?._id ?? '');
+  const user = useSessionStore((s) => (s.token || s.refreshToken ? s.user : null));
+  if (!user) return <Navigate to={withNext(paths.login, paths.myOrganisation)} replace />;
+  if (user.role !== 'customer') return <Navigate to={paths.home} replace />;
+  return <MyOrganisation me={user._id} />;
+}
+
+function MyOrganisation({ me }: { me: string }) {
   const { data, isPending, isError, error } = useMyOrganisation();
   let body;
   if (isPending) body = <Loading />;

@@ -143,6 +143,15 @@ describe('Your organisation', () => {
     useSessionStore.getState().signIn({ accessToken: fakeJwt(600), refreshToken: 'r', user });
   });
 
+  it('sends someone signed out to sign in, to come back here', () => {
+    useSessionStore.setState({ user: null, token: null, refreshToken: null });
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation',
+      route: '/user/organisation',
+    });
+    expect(screen.getByText('elsewhere')).toBeInTheDocument();
+  });
+
   it('says when the customer buys for none, and lets them accept an invitation', async () => {
     let joined = false;
     const { calls } = mockFetch({
