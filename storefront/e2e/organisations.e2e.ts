@@ -72,7 +72,7 @@ describe('a business account on a phone', () => {
     await page.goto(`${BASE}/`);
     await page.getByRole('link', { name: 'For organisations' }).click();
     await page.getByRole('heading', { name: 'For organisations', level: 1 }).waitFor();
-    await page.getByRole('link', { name: 'sign in' }).click();
+    await page.getByRole('link', { name: 'sign in', exact: true }).click();
     await signIn(page, APPROVER.email);
     await page.waitForURL(/\/organisations$/, { timeout: 10_000 });
 

@@ -21,10 +21,10 @@ const contactsSchema = organisationSignUpSchema.pick({
 type ContactsForm = Pick<OrganisationSignUpForm, 'billingContact' | 'deliveryContact'>;
 
 const STATUS_WORDS: Record<OrganisationView['status'], string> = {
-  pending: 'Waiting for approval: the shop checks each organisation before approving it.',
-  approved: 'Approved by the shop.',
-  suspended: 'Suspended by the shop: for now your people shop as any customer.',
-  declined: 'Declined by the shop.',
+  pending: 'the shop checks each organisation before approving it.',
+  approved: 'the shop has checked it.',
+  suspended: 'for now its people shop as any customer.',
+  declined: 'the shop did not approve it.',
 };
 
 function Contact({ title, c }: { title: string; c: OrganisationContact }) {
