@@ -2,10 +2,17 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { KRA_PIN_MESSAGE, ORGANISATION_MESSAGES } from '@spc/shared-contracts';
 import { Route, Routes } from 'react-router';
 import { renderWithProviders, signInAs } from '../../../testing/render';
-import { CATALOGUE, createOrganisation, json, ORG_ID, PRODUCT_ID, UNIT_ID } from '../../../testing/organisations';
+import {
+  CATALOGUE,
+  createOrganisation,
+  json,
+  ORG_ID,
+  PRODUCT_ID,
+  UNIT_ID,
+} from '../../../testing/organisations';
 import { OrganisationDetailRoute } from './organisation-detail';
 
-type Reply = (request: Request, body: unknown) => Response | undefined;
+type Reply = (request: Request, body: unknown) => Response | Promise<Response> | undefined;
 
 /** The organisation's routes; `reply` answers a change first (undefined: the organisation). */
 function answer(org = createOrganisation(), reply: Reply = () => undefined) {
@@ -202,16 +209,35 @@ describe("an organisation's page", () => {
     );
   });
 
+  it('disables the terms while they are being sent', async () => {
+    let release: (r: Response) => void = () => undefined;
+    const sent = answer(createOrganisation({ status: 'approved' }), (request) =>
+      request.method === 'PUT'
+        ? new Promise<Response>((resolve) => (release = resolve))
+        : undefined,
+    );
+    render('admin');
+    const form = await screen.findByRole('form', { name: 'Terms' });
+    fireEvent.click(within(form).getByLabelText('May order on account'));
+    await waitFor(() =>
+      expect(within(form).getByRole('button', { name: 'Save terms' })).toBeEnabled(),
+    );
+    fireEvent.click(within(form).getByRole('button', { name: 'Save terms' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(within(form).getByLabelText(/Payment days/)).toBeDisabled();
+    expect(within(form).getByLabelText('May order on account')).toBeDisabled();
+    release(json(200, { success: true, message: 'Terms set', organisation: createOrganisation() }));
+    await waitFor(() => expect(within(form).getByLabelText(/Payment days/)).toBeEnabled());
+  });
+
   it('says when the organisation cannot be found', async () => {
-    jest
-      .spyOn(global, 'fetch')
-      .mockImplementation(async () =>
-        json(404, {
-          success: false,
-          statusCode: 404,
-          message: ORGANISATION_MESSAGES.noOrganisation,
-        }),
-      );
+    jest.spyOn(global, 'fetch').mockImplementation(async () =>
+      json(404, {
+        success: false,
+        statusCode: 404,
+        message: ORGANISATION_MESSAGES.noOrganisation,
+      }),
+    );
     render('staff');
     expect(await screen.findByRole('alert')).toHaveTextContent(
       ORGANISATION_MESSAGES.noOrganisation,
