@@ -45,7 +45,7 @@ before(async () => {
     password: 'Seed@1234',
   };
   await apiCall(API, 'POST', '/api/auth/register', customer);
-  const token = await login(customer);
+  const token = await login({ email: customer.email, password: customer.password });
   const contact = { name: 'Grace Wambui', phone: '0712345678', email: customer.email };
   const signedUp = await apiCall<{ organisation: { _id: string; status: string } }>(
     API,
@@ -150,7 +150,9 @@ describe('organisations journey', () => {
       [{ productId: product._id, unitId: unit._id, price: 25 }],
     );
     await admin.reload();
-    await admin.getByRole('form', { name: 'Terms' }).getByDisplayValue('750,000,000').waitFor();
+    const limit = admin.getByRole('form', { name: 'Terms' }).getByLabel(/Credit limit/);
+    await limit.waitFor();
+    assert.equal(await limit.inputValue(), '750,000,000');
     await shot(admin, 'organisation-1280');
     await admin.goto(`${BASE}/manage/organisations`);
     await admin.getByRole('table', { name: 'Organisations' }).getByText(NAME).waitFor();
