@@ -60,14 +60,14 @@ export function OrganisationDetailsForm({
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label="Details and contacts">
       <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput
-            label="Name"
-            maxLength={ORGANISATION_LIMITS.name}
-            {...form.register('name')}
-            error={e.name?.message}
-            disabled={pending}
-          />
+        <TextInput
+          label="Name"
+          maxLength={ORGANISATION_LIMITS.name}
+          {...form.register('name')}
+          error={e.name?.message}
+          disabled={pending}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label="KRA PIN"
             {...form.register('kraPin')}

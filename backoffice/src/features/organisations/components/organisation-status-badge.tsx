@@ -10,7 +10,12 @@ const COLOURS: Record<OrganisationStatus, string> = {
 
 export function OrganisationStatusBadge({ status }: { status: OrganisationStatus }) {
   return (
-    <Badge color={COLOURS[status]} variant="light" tt="none" style={{ flexShrink: 0 }}>
+    <Badge
+      color={COLOURS[status]}
+      variant="light"
+      tt="none"
+      style={{ flexShrink: 0, overflow: 'visible' }}
+    >
       {ORGANISATION_STATUS_LABELS[status]}
     </Badge>
   );

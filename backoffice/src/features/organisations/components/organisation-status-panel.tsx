@@ -38,7 +38,6 @@ export function OrganisationStatusPanel({
   return (
     <Stack gap="xs">
       <Group gap="xs">
-        <Text fw={600}>Status</Text>
         <OrganisationStatusBadge status={status} />
       </Group>
       {reason && (

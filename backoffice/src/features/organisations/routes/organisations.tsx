@@ -49,9 +49,11 @@ function OrganisationsTable({ rows }: { rows: OrganisationRow[] }) {
                   {o.name}
                 </Anchor>
               </Table.Td>
-              <Table.Td ff="monospace">{o.kraPin}</Table.Td>
+              <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                {o.kraPin}
+              </Table.Td>
               <Table.Td>{ORGANISATION_KIND_LABELS[o.kind]}</Table.Td>
-              <Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap', minWidth: 150 }}>
                 <OrganisationStatusBadge status={o.status} />
               </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(o.createdAt)}</Table.Td>
