@@ -1352,7 +1352,8 @@ describe('money ledger: money moves exactly once', () => {
       const payment = await waitFor(
         async () => (await inbox()).find((p) => p.transId === key && p.status === 'inbox'),
         (p) => p !== undefined,
-        15_000,
+        // The callback comes 2 s after the prompt; at a load average of 19 it took over 15 s.
+        60_000,
         150,
       );
       if (!payment) throw new Error(`the prompt's payment ${key} never reached the inbox`);
