@@ -11,8 +11,7 @@ export type MailTemplate =
   | 'contact-copy'
   | 'contact-received'
   | 'low-stock-digest'
-  | 'budget-alert'
-  | 'organisation-invitation';
+  | 'budget-alert';
 
 /**
  * Whom an e-mail was sent for, recorded when it is sent: the account it belongs to (a reset: the

@@ -2,7 +2,6 @@ import {
   AppShell,
   Avatar,
   Burger,
-  ScrollArea,
   Group,
   Menu,
   Text,
@@ -96,10 +95,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="md">
-        {/* Sixteen links and their headings outgrow a phone's height: the sidebar scrolls. */}
-        <AppShell.Section grow component={ScrollArea} type="auto">
-          <Sidebar user={user} onNavigate={() => setNavOpened(false)} />
-        </AppShell.Section>
+        <Sidebar user={user} onNavigate={() => setNavOpened(false)} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<PageLoader />}>

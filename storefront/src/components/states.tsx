@@ -8,11 +8,7 @@ export function Loading({ label = 'Loading...' }: { label?: string }) {
   );
 }
 
-export function ErrorState({
-  message = STOREFRONT_MESSAGES.somethingWentWrongList,
-}: {
-  message?: string;
-}) {
+export function ErrorState({ message = STOREFRONT_MESSAGES.somethingWentWrongList }) {
   return (
     <p className="state state-error" role="alert">
       {message}

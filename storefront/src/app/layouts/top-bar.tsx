@@ -190,17 +190,6 @@ export function TopBar() {
                       </Link>
                     </li>
                   )}
-                  {user.role === 'customer' && (
-                    <li role="none">
-                      <Link
-                        role="menuitem"
-                        to={paths.myOrganisation}
-                        onClick={() => setDropdownOpen(false)}
-                      >
-                        Organisation
-                      </Link>
-                    </li>
-                  )}
                   <li role="none">
                     <button
                       role="menuitem"
