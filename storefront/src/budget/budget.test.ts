@@ -49,7 +49,12 @@ beforeAll(() => {
     const res = spawnSync(
       'npx',
       ['vite', 'build', '--manifest', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'],
-      { cwd: path.join(__dirname, '../..'), encoding: 'utf8' },
+      // Jest runs with NODE_ENV=test, which Vite would build React's development code with.
+      {
+        cwd: path.join(__dirname, '../..'),
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
     );
     if (res.status !== 0) throw new Error(`vite build failed:\n${res.stderr}`);
   } else if (!existsSync(path.join(dist, '.vite', 'manifest.json'))) {
