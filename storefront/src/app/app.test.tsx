@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { mockFetch } from '../testing/render';
 import { App } from './app';
+import { createQueryClient } from './provider';
 
 const emptyList = {
   success: true,
@@ -24,7 +25,7 @@ beforeEach(() => {
 describe('app routes', () => {
   it('shows the home page inside the layout at /', async () => {
     window.history.pushState({}, '', '/');
-    render(<App />);
+    render(<App client={createQueryClient()} />);
     expect(
       await screen.findByRole('heading', { name: 'Premium Quality Seedlings' }),
     ).toBeInTheDocument();
@@ -34,7 +35,7 @@ describe('app routes', () => {
 
   it('shows the login page without the layout', async () => {
     window.history.pushState({}, '', '/authenticate/login');
-    render(<App />);
+    render(<App client={createQueryClient()} />);
     expect(
       await screen.findByRole('heading', { name: 'Sign in to your account' }),
     ).toBeInTheDocument();
@@ -43,7 +44,7 @@ describe('app routes', () => {
 
   it('sends a visitor of a guarded page to login', async () => {
     window.history.pushState({}, '', '/user/profile');
-    render(<App />);
+    render(<App client={createQueryClient()} />);
     expect(
       await screen.findByRole('heading', { name: 'Sign in to your account' }),
     ).toBeInTheDocument();
@@ -51,7 +52,7 @@ describe('app routes', () => {
 
   it('shows the 404 text for an unknown path', async () => {
     window.history.pushState({}, '', '/no/such/page');
-    render(<App />);
+    render(<App client={createQueryClient()} />);
     expect(
       await screen.findByText('404, the page you are looking for cannot be found!'),
     ).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { BrowserRouter, useLocation } from 'react-router';
 import { Loading } from '../components/states';
@@ -17,9 +18,10 @@ function Screens() {
   );
 }
 
-export function App() {
+/** The whole shop; `client` may already hold the first screen's data (main.tsx). */
+export function App({ client }: { client: QueryClient }) {
   return (
-    <AppProvider>
+    <AppProvider client={client}>
       <BrowserRouter>
         <Screens />
       </BrowserRouter>

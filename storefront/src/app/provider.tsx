@@ -1,6 +1,6 @@
 import { TIMINGS } from '@spc/shared-contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Toaster } from '../components/toast';
 import { ApiError } from '../lib/api-client';
 import { forgetUserOnSignOut } from '../lib/forget-user';
@@ -23,8 +23,7 @@ export function createQueryClient() {
   });
 }
 
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [client] = useState(createQueryClient);
+export function AppProvider({ client, children }: { client: QueryClient; children: ReactNode }) {
   // Signing out (or a session that cannot be renewed) leaves nothing of the shopper on the phone.
   useEffect(() => forgetUserOnSignOut(client), [client]);
   return (

@@ -1,23 +1,44 @@
-import { usePrefetchQuery } from '@tanstack/react-query';
-import { lazy, type ComponentType } from 'react';
-import { Route, Routes, useSearchParams } from 'react-router';
+import { usePrefetchQuery, type QueryClient } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import {
+  createRoutesFromChildren,
+  matchRoutes,
+  Route,
+  useRoutes,
+  useSearchParams,
+} from 'react-router';
+import { paymentOptionsQueryOptions } from '../features/checkout/api/get-payment-options';
+import { productQueryOptions } from '../features/shop/api/get-product';
 import { productFiltersFrom, productsQueryOptions } from '../features/shop/api/get-products';
+import { sitePicturesQueryOptions } from '../lib/site-pictures';
 import { DashboardRoute, RequireAuth } from './guards';
 import { MainLayout } from './layouts/main-layout';
+import { page, type Preloadable } from './page';
 
-/** React.lazy for a named export: every screen is its own chunk. */
-function page<M>(load: () => Promise<M>, name: keyof M) {
-  return lazy(() => load().then((m) => ({ default: m[name] as ComponentType })));
-}
-
-const Home = page(() => import('../features/home/routes/home'), 'HomeRoute');
-const Products = page(() => import('../features/shop/routes/products'), 'ProductsRoute');
+// The hero shows the shop's own photos where it has them: which ones is asked with the code. (The
+// featured products, further down, are asked for when the page renders.)
+const Home = page(
+  () => import('../features/home/routes/home'),
+  'HomeRoute',
+  (client) => void client.prefetchQuery(sitePicturesQueryOptions()),
+);
+const Products = page(
+  () => import('../features/shop/routes/products'),
+  'ProductsRoute',
+  (client, _, search) =>
+    void client.prefetchQuery(productsQueryOptions(productFiltersFrom(search))),
+);
 const ProductDetail = page(
   () => import('../features/shop/routes/product-detail'),
   'ProductDetailRoute',
+  (client, { id = '' }) => void client.prefetchQuery(productQueryOptions(id)),
 );
 const CartPage = page(() => import('../features/cart/routes/cart-page'), 'CartPageRoute');
-const Checkout = page(() => import('../features/checkout/routes/checkout'), 'CheckoutRoute');
+const Checkout = page(
+  () => import('../features/checkout/routes/checkout'),
+  'CheckoutRoute',
+  (client) => void client.prefetchQuery(paymentOptionsQueryOptions()),
+);
 const TrackOrders = page(
   () => import('../features/tracking/routes/track-orders'),
   'TrackOrdersRoute',
@@ -53,36 +74,59 @@ function ShopProducts() {
   usePrefetchQuery(productsQueryOptions(productFiltersFrom(params)));
   return <Products />;
 }
+ShopProducts.load = Products.load;
+ShopProducts.prefetch = Products.prefetch;
 
 /** Every route of the spec's table; the auth pages sit outside the layout. */
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route element={<MainLayout />}>
-        <Route index element={<Home />} />
-        <Route path="shop/products" element={<ShopProducts />} />
-        <Route path="single/product/:id" element={<ProductDetail />} />
-        <Route path="viewCart" element={<CartPage />} />
-        <Route path="checkout" element={<Checkout />} />
-        <Route path="track-orders" element={<TrackOrders />} />
-        <Route path="orders/:id/:document" element={<OrderDocument />} />
-        <Route path="contactUs" element={<Contact />} />
-        <Route path="aboutUs" element={<About />} />
-        <Route path="privacy" element={<Privacy />} />
-        <Route element={<RequireAuth />}>
-          <Route path="user/profile" element={<Profile />} />
-        </Route>
-        <Route element={<RequireAuth customerOnly />}>
-          <Route path="user/my-orders" element={<MyOrders />} />
-          <Route path="user/my-orders/:id" element={<MyOrderDetail />} />
-        </Route>
-        <Route path="dashboard" element={<DashboardRoute />} />
-        <Route path="*" element={<NotFound />} />
+const routes = createRoutesFromChildren(
+  <>
+    <Route element={<MainLayout />}>
+      <Route index element={<Home />} />
+      <Route path="shop/products" element={<ShopProducts />} />
+      <Route path="single/product/:id" element={<ProductDetail />} />
+      <Route path="viewCart" element={<CartPage />} />
+      <Route path="checkout" element={<Checkout />} />
+      <Route path="track-orders" element={<TrackOrders />} />
+      <Route path="orders/:id/:document" element={<OrderDocument />} />
+      <Route path="contactUs" element={<Contact />} />
+      <Route path="aboutUs" element={<About />} />
+      <Route path="privacy" element={<Privacy />} />
+      <Route element={<RequireAuth />}>
+        <Route path="user/profile" element={<Profile />} />
       </Route>
-      <Route path="authenticate/login" element={<Login />} />
-      <Route path="authenticate/register" element={<Register />} />
-      <Route path="authenticate/forgotPassword" element={<ForgotPassword />} />
-      <Route path="authenticate/resetPassword/:code" element={<ResetPassword />} />
-    </Routes>
+      <Route element={<RequireAuth customerOnly />}>
+        <Route path="user/my-orders" element={<MyOrders />} />
+        <Route path="user/my-orders/:id" element={<MyOrderDetail />} />
+      </Route>
+      <Route path="dashboard" element={<DashboardRoute />} />
+      <Route path="*" element={<NotFound />} />
+    </Route>
+    <Route path="authenticate/login" element={<Login />} />
+    <Route path="authenticate/register" element={<Register />} />
+    <Route path="authenticate/forgotPassword" element={<ForgotPassword />} />
+    <Route path="authenticate/resetPassword/:code" element={<ResetPassword />} />
+  </>,
+);
+
+export function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/**
+ * Loads the code of the screen at this address and starts its first data (and the layout's),
+ * before the app first renders (main.tsx): the screen then comes in one go, its code beside the
+ * app's own script and its data beside its code, instead of each waiting for the one before.
+ */
+export function preloadScreen(
+  client: QueryClient,
+  { pathname, search }: { pathname: string; search: string },
+): Promise<unknown> {
+  const query = new URLSearchParams(search);
+  return Promise.all(
+    (matchRoutes(routes, pathname) ?? []).map(({ route, params }) => {
+      const screen = (route.element as ReactElement | undefined)?.type as Preloadable | undefined;
+      screen?.prefetch?.(client, params, query);
+      return screen?.load?.();
+    }),
   );
 }

@@ -1,6 +1,8 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Loading } from '../../components/states';
+import { shopContactsQueryOptions } from '../../lib/shop-contacts';
 import { useOnline } from '../../lib/use-online';
 import { useCartStore } from '../../stores/cart-store';
 import { useSessionStore } from '../../stores/session-store';
@@ -76,3 +78,7 @@ export function MainLayout() {
     </>
   );
 }
+
+/** The footer's contacts are asked for with the screen's code, before the first render. */
+MainLayout.prefetch = (client: QueryClient) =>
+  void client.prefetchQuery(shopContactsQueryOptions());
