@@ -16,7 +16,9 @@ export const bookingSettingsQueryOptions = () =>
     retry: 1,
   });
 
-export const useBookingSettings = () => useQuery(bookingSettingsQueryOptions());
+/** `enabled` false: a screen that shows them only sometimes does not ask meanwhile. */
+export const useBookingSettings = (enabled = true) =>
+  useQuery({ ...bookingSettingsQueryOptions(), enabled });
 
 /** "Ready from 12 March: book with a 30 % deposit". */
 export const bookOfferText = (readyOn: string, percent: number) =>

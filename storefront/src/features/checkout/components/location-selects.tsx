@@ -2,7 +2,11 @@ import { KENYA_COUNTIES } from '@spc/shared-contracts/locations';
 import type { UseFormRegister, UseFormSetValue } from 'react-hook-form';
 import type { CheckoutForm } from '@spc/shared-contracts';
 
-/** County -> sub-county -> ward from the embedded Kenyan location data. */
+/**
+ * County -> sub-county -> ward from the embedded Kenyan location data (most of this module). The
+ * checkout loads it beside its form and shows PendingLocationSelects (location-fields.tsx, the same
+ * labels and empty choices) meanwhile.
+ */
 export function LocationSelects({
   county,
   subCounty,

@@ -32,7 +32,9 @@ const DELIVERY_OPTIONS = {
   }),
 };
 
-function fillForm() {
+/** Fills the form once the county list (loaded after the form is shown) is in. */
+async function fillForm() {
+  await screen.findByRole('option', { name: 'Kiambu' });
   fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Wanjiku Kamau' } });
   fireEvent.change(screen.getByLabelText('Phone number (area code and number)'), {
     target: { value: '0712345678' },
@@ -75,12 +77,13 @@ describe('checkout', () => {
     expect(await screen.findByText('Invalid phone number format')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'nope' } });
     expect(await screen.findByText('Invalid email format')).toBeInTheDocument();
-    fillForm();
+    await fillForm();
     await waitFor(() => expect(button).toBeEnabled());
   });
 
   it('lists sub-counties of the chosen county', async () => {
     renderWithProviders(<CheckoutRoute />);
+    await screen.findByRole('option', { name: 'Kiambu' });
     expect(screen.getByLabelText('Sub-county')).toBeDisabled();
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kiambu' } });
     await waitFor(() => expect(screen.getByLabelText('Sub-county')).toBeEnabled());
@@ -93,6 +96,7 @@ describe('checkout', () => {
     expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 350');
     expect(screen.getByTestId('shipping-fee')).toHaveTextContent('Choose your county');
     expect(screen.getByTestId('delivery-options-empty')).toBeInTheDocument();
+    await screen.findByRole('option', { name: 'Kiambu' });
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kiambu' } });
     await waitFor(() => expect(screen.getByTestId('shipping-fee')).toHaveTextContent('KES 200'));
     expect(screen.getByTestId('order-total')).toHaveTextContent('KES 550');
@@ -111,7 +115,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    fillForm();
+    await fillForm();
     const delivery = await screen.findByRole('radio', { name: /Delivery to Kiambu/ });
     expect(delivery).toBeChecked();
     expect(screen.getByTestId('delivery-fee-delivery')).toHaveTextContent('KES 200');
@@ -138,7 +142,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    fillForm();
+    await fillForm();
     expect(await screen.findByRole('button', { name: 'Try again' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'PLACE ORDER' })).toBeDisabled();
   });
@@ -152,7 +156,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    fillForm();
+    await fillForm();
     const button = screen.getByRole('button', { name: 'PLACE ORDER' });
     await waitFor(() => expect(button).toBeEnabled());
     fireEvent.click(button);
@@ -177,7 +181,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    fillForm();
+    await fillForm();
     const button = screen.getByRole('button', { name: 'PLACE ORDER' });
     await waitFor(() => expect(button).toBeEnabled());
     fireEvent.click(button);
@@ -225,7 +229,7 @@ describe('checkout', () => {
     renderWithProviders(<CheckoutRoute />);
     fireEvent.click(await screen.findByLabelText('Pay with M-Pesa'));
     expect(screen.getByLabelText('Pay on delivery')).toBeInTheDocument();
-    fillForm();
+    await fillForm();
     const button = screen.getByRole('button', { name: 'PLACE ORDER' });
     await waitFor(() => expect(button).toBeEnabled());
     fireEvent.click(button);
@@ -311,7 +315,7 @@ describe('checkout', () => {
       expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 2,000');
       expect(await screen.findByLabelText('Pay with M-Pesa')).toBeChecked();
       expect(screen.queryByLabelText('Pay on delivery')).toBeNull();
-      fillForm();
+      await fillForm();
       await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('KES 2,200'));
       expect(screen.getByText('Deposit now:').parentElement).toHaveTextContent(
         'Deposit now: KES 660 (30 %)',

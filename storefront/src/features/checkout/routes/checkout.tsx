@@ -1,15 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   bookingDeposit,
-  checkoutFormSchema,
   formatMoney,
   STOREFRONT_MESSAGES,
   TIMINGS,
   type CheckoutForm,
   type DeliveryMethod,
 } from '@spc/shared-contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
 import { ProductImage } from '../../../components/product-image';
@@ -17,6 +15,7 @@ import { Steps } from '../../../components/steps';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { afterPaint } from '../../../lib/after-paint';
 import { useOnline } from '../../../lib/use-online';
 import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
@@ -29,8 +28,28 @@ import { useDeliveryOptions } from '../api/get-delivery-options';
 import { usePaymentOptions } from '../api/get-payment-options';
 import { usePlaceOrder } from '../api/place-order';
 import { DeliveryOptions } from '../components/delivery-options';
-import { LocationSelects } from '../components/location-selects';
+import { PendingLocationSelects } from '../components/location-fields';
 import { MpesaPayment } from '../../../components/mpesa-payment';
+
+// The Kenyan location list and the form's rules (zod) are over half of this screen's code: they
+// load once the form has been painted instead of before it (the county picker shows disabled and
+// the form's rules apply a moment later), so the page shows as soon as its own code is in.
+const LocationSelects = lazy(() =>
+  afterPaint()
+    .then(() => import('../components/location-selects'))
+    .then((m) => ({ default: m.LocationSelects })),
+);
+let rules: Promise<typeof import('../checkout-resolver')> | undefined;
+const resolver: Resolver<CheckoutForm> = async (values, context, options) => {
+  // A failed download (the network dropped) is tried again at the next check.
+  rules ??= afterPaint()
+    .then(() => import('../checkout-resolver'))
+    .catch((error: unknown) => {
+      rules = undefined;
+      throw error;
+    });
+  return (await rules).checkoutResolver(values, context, options);
+};
 
 const OFFLINE_ORDER = 'You are offline: placing an order needs the network. Your cart is kept.';
 
@@ -68,7 +87,8 @@ export function CheckoutRoute() {
   const total = linesTotal(items);
   const bookingDay = group?.key ? group.readyOn : '';
   const otherLines = cart.length - items.length;
-  const settings = useBookingSettings();
+  // The deposit share shows only beside a booking.
+  const settings = useBookingSettings(Boolean(bookingDay));
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
   const idempotencyKey = useRef(newKey());
@@ -95,7 +115,7 @@ export function CheckoutRoute() {
     reset,
     formState: { errors, isValid },
   } = useForm<CheckoutForm>({
-    resolver: zodResolver(checkoutFormSchema),
+    resolver,
     mode: 'onChange',
     defaultValues: {
       fullName: user?.fullName ?? '',
@@ -305,13 +325,15 @@ export function CheckoutRoute() {
             error={errors.email?.message}
             {...register('email')}
           />
-          <LocationSelects
-            county={county}
-            subCounty={subCounty}
-            register={register}
-            setValue={setValue}
-            countyError={errors.county?.message}
-          />
+          <Suspense fallback={<PendingLocationSelects />}>
+            <LocationSelects
+              county={county}
+              subCounty={subCounty}
+              register={register}
+              setValue={setValue}
+              countyError={errors.county?.message}
+            />
+          </Suspense>
           <Field
             label="Street address (nearest town, include sub-county)"
             autoComplete="street-address"
