@@ -32,6 +32,7 @@ import {
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { WORKSPACE_ROOT as repoRoot } from '../paths';
 
 const CI = !!process.env.CI;
@@ -619,6 +620,20 @@ async function checkNginx(): Promise<void> {
       seen.headers?.['x-forwarded-proto'] === 'http',
     'proxy: api.localhost reaches the API with Host and the client address appended to X-Forwarded-For',
     echoed.body,
+  );
+  // A long answer (the stand-in echoes the address) goes gzipped to a browser that accepts it.
+  const long = `/api/products?search=${'x'.repeat(1500)}`;
+  const plain = await get(listen, long, { Host: 'api.localhost' });
+  const zipped = await get(listen, long, { Host: 'api.localhost', 'Accept-Encoding': 'gzip' });
+  check(
+    plain.status === 200 &&
+      plain.headers['content-encoding'] === undefined &&
+      zipped.headers['content-encoding'] === 'gzip' &&
+      (JSON.parse(plain.body) as { url?: string }).url === long &&
+      (JSON.parse(gunzipSync(Buffer.from(zipped.body, 'latin1')).toString()) as { url?: string })
+        .url === long,
+    "proxy: the API's JSON goes gzipped to a browser that accepts it, plain to one that does not",
+    `${plain.headers['content-encoding']} / ${zipped.headers['content-encoding']}`,
   );
   const unknown = await get(listen, '/', { Host: 'elsewhere.example' });
   check(unknown.status === 404, 'proxy: an unknown host name gets 404');
