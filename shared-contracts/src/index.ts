@@ -27,3 +27,4 @@ export * from './bookings';
 export * from './booking-state';
 export * from './batch-forms';
 export * from './shop-clock';
+export * from './county-names';

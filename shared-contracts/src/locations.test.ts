@@ -1,4 +1,10 @@
-import { findCounty, findSubCounty, placeKey } from './locations';
+import { KENYA_COUNTY_NAMES } from './county-names';
+import { findCounty, findSubCounty, KENYA_COUNTIES, placeKey } from './locations';
+
+it('names the counties of the full list, in its order (the checkout shows them before the rest loads)', () => {
+  expect(KENYA_COUNTY_NAMES).toEqual(KENYA_COUNTIES.map((c) => c.name));
+  expect(KENYA_COUNTY_NAMES).toHaveLength(47);
+});
 
 describe('place names as people type them', () => {
   it.each([

@@ -1,7 +1,9 @@
 /**
  * Cleans the `kenya-locations` package's data once into the shape the apps use (counties, each with
  * its sub-counties, each with its wards under one `wards` key), sorted, without duplicates, and writes
- * it to shared-contracts. Run: npx tsx tools/contracts/kenya-locations.ts
+ * it to shared-contracts, with the county names alone in a file of their own (the checkout shows its
+ * county picker with them and loads the rest once a county is chosen). Run:
+ * npx tsx tools/contracts/kenya-locations.ts
  *
  * The sub-county level is the package's constituencies: its own sub-county list leaves 77 of 307
  * without wards, while the 290 constituencies carry all 1,448 wards (IEBC's electoral wards).
@@ -50,6 +52,10 @@ async function main(): Promise<void> {
 
   const target = path.join(WORKSPACE_ROOT, 'shared-contracts/src/generated/kenya-locations.json');
   writeFileSync(target, `${JSON.stringify(counties)}\n`);
+  writeFileSync(
+    path.join(WORKSPACE_ROOT, 'shared-contracts/src/generated/kenya-county-names.json'),
+    `${JSON.stringify(counties.map((c) => c.name))}\n`,
+  );
   const subs = counties.flatMap((c) => c.sub_counties);
   console.log(
     `wrote ${path.relative(WORKSPACE_ROOT, target)}: ${counties.length} counties, ${subs.length} sub-counties, ` +

@@ -1,12 +1,22 @@
-import { KENYA_COUNTIES } from '@spc/shared-contracts/locations';
+import { KENYA_COUNTY_NAMES, type CheckoutForm } from '@spc/shared-contracts';
+import { useQuery } from '@tanstack/react-query';
 import type { UseFormRegister, UseFormSetValue } from 'react-hook-form';
-import type { CheckoutForm } from '@spc/shared-contracts';
 
 /**
- * County -> sub-county -> ward from the embedded Kenyan location data (most of this module). The
- * checkout loads it beside its form and shows PendingLocationSelects (location-fields.tsx, the same
- * labels and empty choices) meanwhile.
+ * The counties' sub-counties and wards (10 KB gzip, most of the checkout's location code), loaded
+ * once a county is chosen: the county picker shows at once from the names alone.
  */
+function useCountyPlaces(county: string) {
+  const { data } = useQuery({
+    queryKey: ['kenya-locations'],
+    queryFn: async () => (await import('@spc/shared-contracts/locations')).KENYA_COUNTIES,
+    enabled: county !== '',
+    staleTime: Infinity,
+  });
+  return data?.find((c) => c.name === county)?.sub_counties ?? [];
+}
+
+/** County -> sub-county -> ward from the embedded Kenyan location data. */
 export function LocationSelects({
   county,
   subCounty,
@@ -20,7 +30,7 @@ export function LocationSelects({
   setValue: UseFormSetValue<CheckoutForm>;
   countyError?: string;
 }) {
-  const subCounties = KENYA_COUNTIES.find((c) => c.name === county)?.sub_counties ?? [];
+  const subCounties = useCountyPlaces(county);
   const wards = subCounties.find((s) => s.name === subCounty)?.wards ?? [];
   const countyReg = register('county', {
     onChange: () => {
@@ -40,9 +50,9 @@ export function LocationSelects({
           aria-describedby={countyError ? 'county-error' : undefined}
         >
           <option value="">Select county</option>
-          {KENYA_COUNTIES.map((c) => (
-            <option key={c.code + c.name} value={c.name}>
-              {c.name}
+          {KENYA_COUNTY_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {name}
             </option>
           ))}
         </select>

@@ -1,6 +1,7 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MPESA_MESSAGES } from '@spc/shared-contracts';
 import { useCartStore } from '../../../stores/cart-store';
+import { useSessionStore } from '../../../stores/session-store';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
 import { CheckoutRoute } from './checkout';
 
@@ -32,9 +33,7 @@ const DELIVERY_OPTIONS = {
   }),
 };
 
-/** Fills the form once the county list (loaded after the form is shown) is in. */
-async function fillForm() {
-  await screen.findByRole('option', { name: 'Kiambu' });
+function fillForm() {
   fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Wanjiku Kamau' } });
   fireEvent.change(screen.getByLabelText('Phone number (area code and number)'), {
     target: { value: '0712345678' },
@@ -77,17 +76,44 @@ describe('checkout', () => {
     expect(await screen.findByText('Invalid phone number format')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'nope' } });
     expect(await screen.findByText('Invalid email format')).toBeInTheDocument();
-    await fillForm();
+    fillForm();
     await waitFor(() => expect(button).toBeEnabled());
   });
 
   it('lists sub-counties of the chosen county', async () => {
     renderWithProviders(<CheckoutRoute />);
-    await screen.findByRole('option', { name: 'Kiambu' });
     expect(screen.getByLabelText('Sub-county')).toBeDisabled();
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kiambu' } });
     await waitFor(() => expect(screen.getByLabelText('Sub-county')).toBeEnabled());
     expect(screen.getByRole('option', { name: 'Ruiru' })).toBeInTheDocument();
+  });
+
+  it("chooses a signed-in customer's county at once and offers its sub-counties", async () => {
+    act(() =>
+      useSessionStore.getState().signIn({
+        accessToken: 'a.b.c',
+        refreshToken: 'r',
+        user: {
+          _id: 'u1',
+          fullName: 'Wanjiku Kamau',
+          email: 'w@example.co.ke',
+          role: 'customer',
+          county: 'Kiambu',
+        },
+      }),
+    );
+    try {
+      renderWithProviders(<CheckoutRoute />);
+      expect(screen.getByLabelText('County')).toHaveValue('Kiambu');
+      // The 47 counties and "Select county", before the sub-counties are in.
+      expect(within(screen.getByLabelText('County')).getAllByRole('option')).toHaveLength(48);
+      expect(screen.getByLabelText('Sub-county')).toBeDisabled();
+      await waitFor(() => expect(screen.getByLabelText('Sub-county')).toBeEnabled());
+      fireEvent.change(screen.getByLabelText('Sub-county'), { target: { value: 'Ruiru' } });
+      expect(screen.getByLabelText('Sub-county')).toHaveValue('Ruiru');
+    } finally {
+      act(() => useSessionStore.getState().signOut());
+    }
   });
 
   it('shows the My Order summary with subtotal, shipping and total', async () => {
@@ -96,7 +122,6 @@ describe('checkout', () => {
     expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 350');
     expect(screen.getByTestId('shipping-fee')).toHaveTextContent('Choose your county');
     expect(screen.getByTestId('delivery-options-empty')).toBeInTheDocument();
-    await screen.findByRole('option', { name: 'Kiambu' });
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kiambu' } });
     await waitFor(() => expect(screen.getByTestId('shipping-fee')).toHaveTextContent('KES 200'));
     expect(screen.getByTestId('order-total')).toHaveTextContent('KES 550');
@@ -115,7 +140,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    await fillForm();
+    fillForm();
     const delivery = await screen.findByRole('radio', { name: /Delivery to Kiambu/ });
     expect(delivery).toBeChecked();
     expect(screen.getByTestId('delivery-fee-delivery')).toHaveTextContent('KES 200');
@@ -142,7 +167,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    await fillForm();
+    fillForm();
     expect(await screen.findByRole('button', { name: 'Try again' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'PLACE ORDER' })).toBeDisabled();
   });
@@ -156,7 +181,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    await fillForm();
+    fillForm();
     const button = screen.getByRole('button', { name: 'PLACE ORDER' });
     await waitFor(() => expect(button).toBeEnabled());
     fireEvent.click(button);
@@ -181,7 +206,7 @@ describe('checkout', () => {
       }),
     });
     renderWithProviders(<CheckoutRoute />);
-    await fillForm();
+    fillForm();
     const button = screen.getByRole('button', { name: 'PLACE ORDER' });
     await waitFor(() => expect(button).toBeEnabled());
     fireEvent.click(button);
@@ -229,7 +254,7 @@ describe('checkout', () => {
     renderWithProviders(<CheckoutRoute />);
     fireEvent.click(await screen.findByLabelText('Pay with M-Pesa'));
     expect(screen.getByLabelText('Pay on delivery')).toBeInTheDocument();
-    await fillForm();
+    fillForm();
     const button = screen.getByRole('button', { name: 'PLACE ORDER' });
     await waitFor(() => expect(button).toBeEnabled());
     fireEvent.click(button);
@@ -315,7 +340,7 @@ describe('checkout', () => {
       expect(screen.getByText('Cart Subtotal').nextElementSibling).toHaveTextContent('KES 2,000');
       expect(await screen.findByLabelText('Pay with M-Pesa')).toBeChecked();
       expect(screen.queryByLabelText('Pay on delivery')).toBeNull();
-      await fillForm();
+      fillForm();
       await waitFor(() => expect(screen.getByTestId('order-total')).toHaveTextContent('KES 2,200'));
       expect(screen.getByText('Deposit now:').parentElement).toHaveTextContent(
         'Deposit now: KES 660 (30 %)',

@@ -6,7 +6,7 @@ import {
   type CheckoutForm,
   type DeliveryMethod,
 } from '@spc/shared-contracts';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
@@ -15,7 +15,6 @@ import { Steps } from '../../../components/steps';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { afterPaint } from '../../../lib/after-paint';
 import { useOnline } from '../../../lib/use-online';
 import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
@@ -28,27 +27,22 @@ import { useDeliveryOptions } from '../api/get-delivery-options';
 import { usePaymentOptions } from '../api/get-payment-options';
 import { usePlaceOrder } from '../api/place-order';
 import { DeliveryOptions } from '../components/delivery-options';
-import { PendingLocationSelects } from '../components/location-fields';
+import { LocationSelects } from '../components/location-selects';
 import { MpesaPayment } from '../../../components/mpesa-payment';
 
-// The Kenyan location list and the form's rules (zod) are over half of this screen's code: they
-// load once the form has been painted instead of before it (the county picker shows disabled and
-// the form's rules apply a moment later), so the page shows as soon as its own code is in.
-const LocationSelects = lazy(() =>
-  afterPaint()
-    .then(() => import('../components/location-selects'))
-    .then((m) => ({ default: m.LocationSelects })),
-);
+// The form's rules (zod with the shared schema, 26 KB gzip, more than the rest of this screen) load
+// when the shopper starts on the form, or at once for a form filled from their account: an empty
+// form cannot be valid (its required fields are empty), which needs no rules to say.
 let rules: Promise<typeof import('../checkout-resolver')> | undefined;
+const loadRules = () =>
+  (rules ??= import('../checkout-resolver').catch((error: unknown) => {
+    rules = undefined; // the network dropped: tried again at the next check
+    throw error;
+  }));
 const resolver: Resolver<CheckoutForm> = async (values, context, options) => {
-  // A failed download (the network dropped) is tried again at the next check.
-  rules ??= afterPaint()
-    .then(() => import('../checkout-resolver'))
-    .catch((error: unknown) => {
-      rules = undefined;
-      throw error;
-    });
-  return (await rules).checkoutResolver(values, context, options);
+  if (!rules && Object.values(values).every((value) => !value))
+    return { values: {}, errors: { fullName: { type: 'required' } } };
+  return (await loadRules()).checkoutResolver(values, context, options);
 };
 
 const OFFLINE_ORDER = 'You are offline: placing an order needs the network. Your cart is kept.';
@@ -300,6 +294,7 @@ export function CheckoutRoute() {
       <div className="checkout">
         <form
           onSubmit={(e) => void handleSubmit(submit)(e)}
+          onFocus={() => void loadRules().catch(() => undefined)}
           noValidate
           aria-label="Delivery details"
         >
@@ -325,15 +320,13 @@ export function CheckoutRoute() {
             error={errors.email?.message}
             {...register('email')}
           />
-          <Suspense fallback={<PendingLocationSelects />}>
-            <LocationSelects
-              county={county}
-              subCounty={subCounty}
-              register={register}
-              setValue={setValue}
-              countyError={errors.county?.message}
-            />
-          </Suspense>
+          <LocationSelects
+            county={county}
+            subCounty={subCounty}
+            register={register}
+            setValue={setValue}
+            countyError={errors.county?.message}
+          />
           <Field
             label="Street address (nearest town, include sub-county)"
             autoComplete="street-address"
