@@ -8,22 +8,23 @@
  * .data/tools/lighthouse, outside the workspace's node_modules.
  *
  * With STOREFRONT_URL and API_URL set it audits that running stack; otherwise it starts its own
- * (database through the launcher, which honours MONGODB_URI; demo data seeded when empty; the API
- * built and run; the storefront built and served by `vite preview`) and stops it afterwards.
+ * (stack.ts: database through the launcher, which honours MONGODB_URI; demo data seeded when empty;
+ * the API built and run, behind the reverse proxy of tools/docker/proxy as in production when nginx
+ * is installed, LIGHTHOUSE_DIRECT_API=1 to skip it; the storefront built and served by `vite
+ * preview`) and stops it afterwards.
  * LIGHTHOUSE_RUNS=<n> audits each page n times; every figure printed is the median of its n values.
  * LIGHTHOUSE_BASE=<git ref> (own stack only) also builds the storefront as it is at that commit
- * (its storefront/ and shared-contracts/, with this checkout's dependencies) and audits both against
- * the same API and data, each page's runs alternating between the two builds so the machine's load
- * falls on both alike: the table then has before and after columns.
+ * (its storefront/ and shared-contracts/, with this checkout's dependencies, behind that commit's
+ * proxy) and audits both against the same API and data, each page's runs alternating between the
+ * two builds so the machine's load falls on both alike: the table then has before and after columns.
  * LIGHTHOUSE_DETAILS=1 also prints every audit that scored under 0.9 and each run's LCP phases.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureDatabase, freePort, withDatabaseName } from '../db/launcher';
-import { DATA_DIR, WORKSPACE_ROOT } from '../paths';
+import { DATA_DIR } from '../paths';
+import { run, startStack, type Site } from './stack';
 
 const CHROMIUM = '/usr/bin/chromium';
 const LIGHTHOUSE_VERSION = '12.8.2';
@@ -39,13 +40,6 @@ interface Figures {
   lcpElement: string;
 }
 
-/** One storefront audited: where it is served and its first load (gzip bytes) when built here. */
-interface Site {
-  label: string;
-  url: string;
-  firstLoad?: number;
-}
-
 interface LighthouseNode {
   selector?: string;
   nodeLabel?: string;
@@ -55,25 +49,6 @@ interface LighthouseAudit {
   numericValue?: number;
   displayValue?: string;
   details?: { items?: { items?: Record<string, unknown>[] }[] };
-}
-
-function run(command: string, args: string[], env = process.env, cwd = WORKSPACE_ROOT) {
-  const res = spawnSync(command, args, { cwd, env, stdio: 'inherit' });
-  if (res.status !== 0)
-    throw new Error(`${command} ${args.join(' ')} failed (${res.status ?? res.signal})`);
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 /** Lighthouse on demand, pinned, without touching the workspace's dependencies. */
@@ -91,101 +66,6 @@ function ensureLighthouse(): string {
     );
   }
   return path.join(TOOL_DIR, 'node_modules');
-}
-
-/**
- * The storefront's sources at `ref` under .data (inside the workspace, so its packages resolve to
- * this checkout's node_modules); returns its storefront folder.
- */
-function checkoutBase(ref: string): string {
-  const root = path.join(DATA_DIR, 'lighthouse-base');
-  rmSync(root, { recursive: true, force: true });
-  mkdirSync(root, { recursive: true });
-  const archive = spawnSync(
-    'git',
-    ['archive', ref, 'storefront', 'shared-contracts', 'tsconfig.base.json'],
-    { cwd: WORKSPACE_ROOT, maxBuffer: 512 * 1024 * 1024 },
-  );
-  if (archive.status !== 0) throw new Error(`git archive ${ref} failed: ${archive.stderr}`);
-  const untar = spawnSync('tar', ['-x', '-C', root], { input: archive.stdout });
-  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
-  // The storefront's own packages (vite and its plugins) are not hoisted to the root.
-  symlinkSync(
-    path.join(WORKSPACE_ROOT, 'storefront', 'node_modules'),
-    path.join(root, 'storefront', 'node_modules'),
-  );
-  return path.join(root, 'storefront');
-}
-
-/** Starts database, API and built storefront(s); returns their addresses and a stop function. */
-async function startStack(baseRef: string | undefined) {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'spc-lighthouse-'));
-  const db = await ensureDatabase({ dir: path.join(DATA_DIR, 'lighthouse-db') });
-  const children: ChildProcess[] = [];
-  const [apiPort, sitePort, basePort] = [await freePort(), await freePort(), await freePort()];
-  const api = `http://127.0.0.1:${apiPort}`;
-  const sites: Site[] = [];
-  const stop = async () => {
-    for (const child of children) {
-      try {
-        if (child.pid) process.kill(child.spawnargs[0] === 'npx' ? -child.pid : child.pid);
-      } catch {
-        // already gone
-      }
-    }
-    await db.stop();
-    rmSync(work, { recursive: true, force: true });
-  };
-  /** Builds the storefront in `dir` for `url`, serves it there, and records its first load. */
-  const serve = async (label: string, dir: string, port: number) => {
-    const url = `http://127.0.0.1:${port}`;
-    const outDir = path.join(work, `dist-${label}`);
-    run(
-      'npx',
-      ['vite', 'build', '--manifest', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-      { ...process.env, VITE_API_URL: api, VITE_STOREFRONT_URL: url },
-      dir,
-    );
-    children.push(
-      spawn(
-        'npx',
-        ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port)],
-        { cwd: dir, stdio: 'ignore', detached: true },
-      ),
-    );
-    await waitFor(url);
-    // The size budget's own measure (an ES module of the storefront's).
-    const { measureBundle } = await import('../../storefront/src/budget/bundle-size.js');
-    sites.push({ label, url, firstLoad: measureBundle(outDir).firstLoad });
-  };
-  try {
-    const apiEnv = {
-      ...process.env,
-      NODE_ENV: 'test',
-      MONGODB_URI: withDatabaseName(db.uri, 'lighthouse'),
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      STOREFRONT_URL: `http://127.0.0.1:${sitePort}`,
-      // The older build is served where the back office would be: the API lets both origins in.
-      ...(baseRef ? { BACKOFFICE_URL: `http://127.0.0.1:${basePort}` } : {}),
-      UPLOADS_DIR: path.join(DATA_DIR, 'lighthouse-uploads'),
-      DATA_DIR: work,
-      LOG_LEVEL: 'warn',
-      LOG_PRETTY: 'false',
-    };
-    run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
-    run('node', ['--import', 'tsx', 'tools/seed/seed.ts', '--if-empty'], apiEnv);
-    children.push(
-      spawn('node', ['api/dist/main.js'], { cwd: WORKSPACE_ROOT, env: apiEnv, stdio: 'inherit' }),
-    );
-    await waitFor(`${api}/api/health`);
-    if (baseRef) await serve('before', checkoutBase(baseRef), basePort);
-    await serve(baseRef ? 'after' : 'now', path.join(WORKSPACE_ROOT, 'storefront'), sitePort);
-    return { sites, api, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
 }
 
 /** "div.hero-slide > img (a picture)": the LCP element's selector and label, from the audit. */
@@ -330,7 +210,7 @@ async function main(): Promise<void> {
       await chrome.kill();
     }
     console.log(
-      `\nLighthouse ${LIGHTHOUSE_VERSION}, mobile (simulated slow 4G), median of ${runs} run(s), ${stack.sites.map((s) => `${s.label} ${s.url}`).join(', ')}; load average ${os
+      `\nLighthouse ${LIGHTHOUSE_VERSION}, mobile (simulated slow 4G), median of ${runs} run(s), ${stack.sites.map((s) => `${s.label} ${s.url}${s.apiPath ? ` (API ${s.apiPath})` : ''}`).join(', ')}; load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
