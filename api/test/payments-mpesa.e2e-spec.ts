@@ -383,7 +383,14 @@ describe('M-Pesa Express', () => {
       const id = await pay(o, scenario, phone);
       expect(await settledStatus(id)).toEqual({ success: true, status: 'failed', message });
       expect(await orderAsStaff(o._id)).toMatchObject({ paymentStatus: 'Pending' });
-      expect(await auditFor(o._id, 'payment.mpesa.failed')).toHaveLength(1);
+      // The prompt's state is written before its audit entry: the poll can see 'failed' first.
+      const failed = await waitFor(
+        () => auditFor(o._id, 'payment.mpesa.failed'),
+        (entries) => entries.length > 0,
+        10_000,
+        100,
+      );
+      expect(failed).toHaveLength(1);
 
       const retry = await pay(o, 'success', phone);
       expect(await settledStatus(retry)).toMatchObject({ status: 'paid' });
