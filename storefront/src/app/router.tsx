@@ -10,6 +10,13 @@ import {
 import { paymentOptionsQueryOptions } from '../features/checkout/api/get-payment-options';
 import { productQueryOptions } from '../features/shop/api/get-product';
 import { productFiltersFrom, productsQueryOptions } from '../features/shop/api/get-products';
+import {
+  CARD_PICTURE_SIZES,
+  DETAIL_PICTURE_SIZES,
+  EAGER_CARDS,
+  preloadPicture,
+  productPicture,
+} from '../lib/picture-preload';
 import { sitePicturesQueryOptions } from '../lib/site-pictures';
 import { DashboardRoute, RequireAuth } from './guards';
 import { MainLayout } from './layouts/main-layout';
@@ -25,13 +32,26 @@ const Home = page(
 const Products = page(
   () => import('../features/shop/routes/products'),
   'ProductsRoute',
-  (client, _, search) =>
-    void client.prefetchQuery(productsQueryOptions(productFiltersFrom(search))),
+  // The first row's pictures (the page's largest paint on a phone) are asked for as soon as the
+  // list naming them is in, beside the grid's first render.
+  (client, _, search) => {
+    const list = productsQueryOptions(productFiltersFrom(search));
+    void client.prefetchQuery(list).then(() => {
+      for (const p of client.getQueryData(list.queryKey)?.products.slice(0, EAGER_CARDS) ?? [])
+        preloadPicture(productPicture(p.productImage, p.productImages, CARD_PICTURE_SIZES));
+    });
+  },
 );
 const ProductDetail = page(
   () => import('../features/shop/routes/product-detail'),
   'ProductDetailRoute',
-  (client, { id = '' }) => void client.prefetchQuery(productQueryOptions(id)),
+  (client, { id = '' }) => {
+    const product = productQueryOptions(id);
+    void client.prefetchQuery(product).then(() => {
+      const p = client.getQueryData(product.queryKey)?.product;
+      if (p) preloadPicture(productPicture(p.productImage, p.productImages, DETAIL_PICTURE_SIZES));
+    });
+  },
 );
 const CartPage = page(() => import('../features/cart/routes/cart-page'), 'CartPageRoute');
 const Checkout = page(

@@ -1,4 +1,4 @@
-import { assetUrl, srcSet } from '../lib/api-client';
+import { CARD_PICTURE_SIZES, productPicture } from '../lib/picture-preload';
 
 /** A lazy, sized product picture using the API's WebP widths; a drawn seedling when there is none. */
 export function ProductImage({
@@ -7,7 +7,7 @@ export function ProductImage({
   alt,
   width,
   height,
-  sizes = '(max-width: 768px) 50vw, 280px',
+  sizes = CARD_PICTURE_SIZES,
   eager = false,
 }: {
   src: string;
@@ -36,11 +36,12 @@ export function ProductImage({
       </svg>
     );
   }
+  const picture = productPicture(src, images, sizes);
   return (
     <img
-      src={assetUrl(src)}
-      srcSet={srcSet(images)}
-      sizes={images && Object.keys(images).length ? sizes : undefined}
+      src={picture.src}
+      srcSet={picture.srcSet}
+      sizes={picture.sizes}
       alt={alt}
       width={width}
       height={height}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { Price, useAddToCart } from '../../../components/product-card';
 import { ProductImage } from '../../../components/product-image';
+import { DETAIL_PICTURE_SIZES } from '../../../lib/picture-preload';
 import { ErrorState, Loading } from '../../../components/states';
 import { useBookingSettings } from '../../../lib/booking-settings';
 import { useProduct } from '../api/get-product';
@@ -44,7 +45,7 @@ export function ProductDetailRoute() {
           alt={p.productName}
           width={640}
           height={640}
-          sizes="(max-width: 768px) 100vw, 50vw"
+          sizes={DETAIL_PICTURE_SIZES}
           eager
         />
         {offerPrice > 0 && <span className="offer-badge">offer</span>}

@@ -5,6 +5,7 @@ import { Pagination } from '../../../components/pagination';
 import { ProductCard } from '../../../components/product-card';
 import { Empty, ErrorState, Loading } from '../../../components/states';
 import { useBookingSettings } from '../../../lib/booking-settings';
+import { EAGER_CARDS } from '../../../lib/picture-preload';
 import { readyDay } from '../../../lib/ready-day';
 import { productFiltersFrom, useProducts, type Availability } from '../api/get-products';
 import { OrderBanner } from '../components/order-banner';
@@ -202,7 +203,7 @@ export function ProductsRoute() {
           ) : (
             <div className="product-grid">
               {data.products.map((p, i) => (
-                <ProductCard key={p._id} product={p} eager={i < 2} heading="h2" />
+                <ProductCard key={p._id} product={p} eager={i < EAGER_CARDS} heading="h2" />
               ))}
             </div>
           )}
