@@ -18,6 +18,7 @@ import {
   productPicture,
 } from '../lib/picture-preload';
 import { sitePicturesQueryOptions } from '../lib/site-pictures';
+import { CHECKOUT_STEPS, Steps } from '../components/steps';
 import { DashboardRoute, RequireAuth } from './guards';
 import { MainLayout } from './layouts/main-layout';
 import { page, type Preloadable } from './page';
@@ -58,6 +59,13 @@ const Checkout = page(
   () => import('../features/checkout/routes/checkout'),
   'CheckoutRoute',
   (client) => void client.prefetchQuery(paymentOptionsQueryOptions()),
+  // Its form's code (react-hook-form) is a third of the app's script again: the heading comes first.
+  () => (
+    <div className="page" aria-busy="true">
+      <Steps current={1} labels={CHECKOUT_STEPS} />
+      <h1>Checkout</h1>
+    </div>
+  ),
 );
 const TrackOrders = page(
   () => import('../features/tracking/routes/track-orders'),
@@ -146,7 +154,9 @@ export function preloadScreen(
     (matchRoutes(routes, pathname) ?? []).map(({ route, params }) => {
       const screen = (route.element as ReactElement | undefined)?.type as Preloadable | undefined;
       screen?.prefetch?.(client, params, query);
-      return screen?.load?.();
+      const code = screen?.load?.();
+      // A screen with a shell shows it at once; its code comes in behind it.
+      return screen?.shell ? undefined : code;
     }),
   );
 }

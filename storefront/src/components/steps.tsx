@@ -1,3 +1,6 @@
+/** The checkout's three steps, as the cart, the checkout and its shell show them. */
+export const CHECKOUT_STEPS = ['Shopping Cart', 'Checkout', 'Order Complete'];
+
 /** Progress header: Shopping Cart, Secure Checkout, Order Complete. */
 export function Steps({ current, labels }: { current: number; labels: string[] }) {
   return (

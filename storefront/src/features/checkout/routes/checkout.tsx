@@ -11,7 +11,7 @@ import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
 import { ProductImage } from '../../../components/product-image';
-import { Steps } from '../../../components/steps';
+import { CHECKOUT_STEPS, Steps } from '../../../components/steps';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -215,7 +215,7 @@ export function CheckoutRoute() {
   if (placed?.stage === 'pay') {
     return (
       <div className="page">
-        <Steps current={1} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
+        <Steps current={1} labels={CHECKOUT_STEPS} />
         <h1>Pay with M-Pesa</h1>
         {placed.booking ? (
           <p>
@@ -249,7 +249,7 @@ export function CheckoutRoute() {
   if (placed) {
     return (
       <div className="page center">
-        <Steps current={2} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
+        <Steps current={2} labels={CHECKOUT_STEPS} />
         <h1>Thank you for your order</h1>
         <p>
           Your confirmation number is{' '}
@@ -289,7 +289,7 @@ export function CheckoutRoute() {
 
   return (
     <div className="page">
-      <Steps current={1} labels={['Shopping Cart', 'Checkout', 'Order Complete']} />
+      <Steps current={1} labels={CHECKOUT_STEPS} />
       <h1>Checkout</h1>
       <div className="checkout">
         <form
