@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model } from 'mongoose';
 import { AUDIT_SIGN_IN_ACTION, type Role } from '@spc/shared-contracts';
-import type { AuditLogDto, AuditPersonDto } from './dto/audit-log.dto';
+import type { AuditLogDto } from './dto/audit-log.dto';
 import { AuditLog } from './schemas/audit-log.schema';
 
 type LeanAudit = AuditLog & { _id: { toString(): string } };
-
-/** The roles whose people the trail's filter lists, and at most how many people. */
-const PEOPLE_ROLES = ['admin', 'staff', 'system'] as const;
-const MAX_PEOPLE = 1000;
 
 export function toView(doc: LeanAudit): AuditLogDto {
   return {
@@ -33,70 +29,39 @@ export function toView(doc: LeanAudit): AuditLogDto {
 export class AuditRepository {
   constructor(@InjectModel(AuditLog.name) private readonly logs: Model<AuditLog>) {}
 
-  async insert(entry: Omit<AuditLog, 'timestamp'>): Promise<void> {
-    await this.logs.create({ ...entry, timestamp: new Date() });
+  async insert(entry: AuditLog): Promise<void> {
+    await this.logs.create(entry);
   }
 
+  /**
+   * A page of the filtered trail, newest first, read in the order of an index, and its total
+   * counted up to `countUpTo` or the page's end, whichever is further: past that the total is a
+   * lower bound (`totalIsLowerBound`), so a trail of years costs a page and a bounded count.
+   */
   async list(
     filter: AuditFilter,
     skip: number,
     limit: number,
-  ): Promise<{ items: AuditLogDto[]; total: number }> {
+    countUpTo: number,
+  ): Promise<{ items: AuditLogDto[]; total: number; totalIsLowerBound: boolean }> {
     const query = toQuery(filter);
-    const [docs, total] = await Promise.all([
+    const bound = Math.max(countUpTo, skip + limit);
+    const [docs, counted] = await Promise.all([
       this.logs
         .find(query)
         .sort({ timestamp: -1, _id: -1 })
         .skip(skip)
         .limit(limit)
         .lean<LeanAudit[]>(),
-      this.logs.countDocuments(query),
+      // One more than the bound: whether there are more than it.
+      this.logs.countDocuments(query).limit(bound + 1),
     ]);
-    return { items: docs.map(toView), total };
-  }
-
-  /**
-   * The admins, staff and the shop's own actors (system) in the trail, each as their latest entry
-   * names them: one indexed seek per person and role (the next person's id after the last, newest
-   * entry first), so its cost follows the number of people, not the years of entries.
-   */
-  async people(): Promise<AuditPersonDto[]> {
-    const latest = new Map<string, { fullName: string; role: string; at: number }>();
-    for (const role of PEOPLE_ROLES) {
-      let after: string | undefined;
-      for (let n = 0; n < MAX_PEOPLE; n++) {
-        const doc = await this.logs
-          .findOne({
-            'performedBy.role': role,
-            'performedBy.id': after === undefined ? { $gte: '' } : { $gt: after },
-          })
-          .sort({ 'performedBy.id': 1, timestamp: -1 })
-          .select('performedBy timestamp')
-          .lean<Pick<LeanAudit, 'performedBy' | 'timestamp'>>();
-        if (!doc) break;
-        const { id, fullName } = doc.performedBy;
-        after = id;
-        const at = new Date(doc.timestamp).getTime();
-        // One who changed role (staff made admin) is named as their latest entry names them.
-        if ((latest.get(id)?.at ?? -Infinity) < at) latest.set(id, { fullName, role, at });
-      }
-    }
-    return [...latest]
-      .map(([id, p]) => ({ id, fullName: p.fullName, role: p.role }))
-      .sort((a, b) =>
-        a.fullName !== b.fullName ? (a.fullName < b.fullName ? -1 : 1) : a.id < b.id ? -1 : 1,
-      )
-      .slice(0, MAX_PEOPLE) as AuditPersonDto[];
-  }
-
-  /** Every action code in the trail, sorted. */
-  async actions(): Promise<string[]> {
-    // Grouped from the {action, timestamp} index (a bare distinct is a scan on SecantusDB).
-    const rows = await this.logs.aggregate<{ _id: string }>([
-      { $match: { action: { $gte: '' } } },
-      { $group: { _id: '$action' } },
-    ]);
-    return rows.map((r) => r._id).sort();
+    const totalIsLowerBound = counted > bound;
+    return {
+      items: docs.map(toView),
+      total: totalIsLowerBound ? bound : counted,
+      totalIsLowerBound,
+    };
   }
 
   /**
