@@ -259,14 +259,17 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     expect(res.body.actions).toEqual(expect.arrayContaining(['auth.login', 'order.payment']));
   });
 
-  it('counts the whole trail no further than its bound, and pages it in index order', async () => {
+  it('counts the whole trail no further than its bound, and reads its page by windows of time', async () => {
     const plans = await plansOf('/api/audit-logs?hideCustomerSignIns=false&page=2&limit=20');
     const reads = plans.map((p) => JSON.parse(p.read.slice(p.read.indexOf(':') + 1)));
-    const count = reads.find((r) => r.aggregate === 'audit_logs');
+    const counts = reads.filter((r) => r.aggregate === 'audit_logs');
     // countDocuments: the match, then at most the bound and one more, then the sum.
-    expect(count.pipeline).toEqual(expect.arrayContaining([{ $limit: AUDIT_COUNT_LIMIT + 1 }]));
-    const page = reads.find((r) => r.find === 'audit_logs');
-    expect(page).toMatchObject({ sort: { timestamp: -1, _id: -1 }, skip: 20, limit: 20 });
+    expect(counts[0].pipeline).toEqual(expect.arrayContaining([{ $limit: AUDIT_COUNT_LIMIT + 1 }]));
+    const pages = reads.filter((r) => r.find === 'audit_logs');
+    expect(pages.length).toBeGreaterThan(0);
+    for (const read of [...pages, ...counts.map((c) => c.pipeline[0].$match)])
+      expect(JSON.stringify(read)).toContain('"timestamp":{"$gte":');
+    for (const read of pages) expect(read.sort).toEqual({ timestamp: -1, _id: -1 });
   });
 
   it('seeds lines by the tray and paybill payments as the API stores them', async () => {

@@ -16,10 +16,10 @@ export const AUDIT_EXPORT_LIMIT = 10_000;
 
 /**
  * The trail counts its matches up to this many (or to the end of the page asked for, if further):
- * past it the total is a lower bound, "10,000+", and the list says so in TOTAL_IS_LOWER_BOUND_HEADER.
- * The export's limit, so a total that is exact says whether an export holds every entry.
+ * past it the total is a lower bound, "1,000+", and the list says so in TOTAL_IS_LOWER_BOUND_HEADER.
+ * A count costs every entry it counts; a trail of years holds hundreds of thousands.
  */
-export const AUDIT_COUNT_LIMIT = AUDIT_EXPORT_LIMIT;
+export const AUDIT_COUNT_LIMIT = 1_000;
 
 /**
  * The header beside `X-Total-Count` on the audit trail's list and export: `true` when the count

@@ -26,7 +26,7 @@ const TOTAL_HEADERS = {
   },
   [TOTAL_IS_LOWER_BOUND_HEADER]: {
     description:
-      'true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "10,000+"), else false',
+      'true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+"), else false',
     schema: { type: 'boolean' },
   },
 };

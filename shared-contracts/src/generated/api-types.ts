@@ -4381,9 +4381,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Entries matching, all pages: counted up to 10000 (or the end of the page asked for, if further), then a lower bound */
+                    /** @description Entries matching, all pages: counted up to 1000 (or the end of the page asked for, if further), then a lower bound */
                     "X-Total-Count"?: number;
-                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "10,000+"), else false */
+                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+"), else false */
                     "X-Total-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
@@ -4482,9 +4482,9 @@ export interface operations {
             /** @description CSV, one entry a row */
             200: {
                 headers: {
-                    /** @description Entries matching, all pages: counted up to 10000 (or the end of the page asked for, if further), then a lower bound */
+                    /** @description Entries matching, all pages: counted up to 1000 (or the end of the page asked for, if further), then a lower bound */
                     "X-Total-Count"?: number;
-                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "10,000+"), else false */
+                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+"), else false */
                     "X-Total-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };

@@ -62,8 +62,11 @@ export function AuditTrailsRoute() {
           {total === 1 && !orMore
             ? '1 entry'
             : `${total.toLocaleString('en-US')}${orMore ? '+' : ''} entries`}
-          {(total > AUDIT_EXPORT_LIMIT || orMore) &&
-            ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')}; narrow the dates for the rest)`}
+          {total > AUDIT_EXPORT_LIMIT || (orMore && total >= AUDIT_EXPORT_LIMIT)
+            ? ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')}; narrow the dates for the rest)`
+            : orMore
+              ? ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')} at most)`
+              : ''}
         </Text>
       )}
       <ListState
