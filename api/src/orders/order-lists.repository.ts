@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import type { Document, Filter } from 'mongodb';
 import type { Model } from 'mongoose';
 import { orderSearchOf } from './order-contact-keys';
 import { listQuery, listSort, matchesFilter } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
+import { EXPORT_FIELDS, type ExportOrder } from './order-export';
 import { toRecord, type LeanOrder } from './order-record';
 import { Order } from './schemas/order.schema';
 
@@ -70,28 +72,37 @@ export class OrderListsRepository {
 
   /**
    * The orders of a list's filters, sorted as the list, at most `max`, `size` at a time from one
-   * cursor (the export streams them instead of holding them all).
+   * cursor (the export streams them instead of holding them all), each with only the fields of its
+   * row (read with the driver: thousands of documents, no mongoose document for any). The next
+   * batch is asked for as one is handed on, so the database reads it while the caller writes.
    */
   async *batches(
     filter: OrderListFilter,
     size: number,
     max: number,
-  ): AsyncGenerator<OrderRecord[]> {
-    const cursor = this.orders
-      .find(listQuery(filter))
-      .sort(listSort(filter))
-      .limit(max)
-      .lean<LeanOrder[]>()
-      .cursor({ batchSize: size });
-    let batch: OrderRecord[] = [];
-    for await (const doc of cursor) {
-      batch.push(toRecord(doc as LeanOrder));
-      if (batch.length >= size) {
+  ): AsyncGenerator<ExportOrder[]> {
+    const cursor = this.orders.collection.find<ExportOrder>(listQuery(filter) as Filter<Document>, {
+      sort: listSort(filter),
+      limit: max,
+      projection: EXPORT_FIELDS,
+      batchSize: size,
+    });
+    const take = async () => {
+      const batch: ExportOrder[] = [];
+      while (batch.length < size && (await cursor.hasNext()))
+        batch.push(...cursor.readBufferedDocuments(size - batch.length));
+      return batch;
+    };
+    try {
+      for (let next = take(); ;) {
+        const batch = await next;
+        if (!batch.length) return;
+        next = take();
         yield batch;
-        batch = [];
       }
+    } finally {
+      await cursor.close();
     }
-    if (batch.length) yield batch;
   }
 
   /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */
