@@ -23,6 +23,7 @@ import type {
 } from './dto/order-desk.dto';
 import { orderListFilter } from './order-list-filter';
 import { EXPORT_HEADER, exportRow } from './order-export';
+import { OrderExportRepository } from './order-export.repository';
 import { OrderListsRepository } from './order-lists.repository';
 import { OrdersService } from './orders.service';
 
@@ -37,6 +38,7 @@ export class OrderDeskService {
   constructor(
     private readonly orders: OrdersService,
     private readonly repository: OrderListsRepository,
+    private readonly exports: OrderExportRepository,
     private readonly audit: AuditService,
     private readonly users: UsersService,
   ) {}
@@ -93,9 +95,9 @@ export class OrderDeskService {
     query: OrderListQueryDto,
   ): Promise<{ csv: Readable; fileName: string }> {
     const filter = orderListFilter(query);
-    const { repository, users } = this;
+    const { users } = this;
     // The first orders are read while they are all counted (the database reads both at once).
-    const rows = repository.batches(filter, EXPORT_BATCH, ORDER_EXPORT_MAX_ROWS);
+    const rows = this.exports.batches(filter, EXPORT_BATCH, ORDER_EXPORT_MAX_ROWS);
     const first = rows.next();
     first.catch(() => undefined);
     const total = await this.repository.countMatching(filter).catch(async (error: unknown) => {

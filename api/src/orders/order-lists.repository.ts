@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { Document, Filter } from 'mongodb';
 import type { Model } from 'mongoose';
 import { orderSearchOf } from './order-contact-keys';
 import { listQuery, listSort, matchesFilter } from './order-list-query';
 import type { OrderListFilter, OrderRecord } from './order.types';
-import { EXPORT_FIELDS, type ExportOrder } from './order-export';
 import { toRecord, type LeanOrder } from './order-record';
 import { Order } from './schemas/order.schema';
 
 /** A purchase number's start (SPD and 3 or more characters) names at most this many orders. */
 const NUMBER_PREFIX_MATCHES = 500;
 
-/** The order lists: the shop's and a customer's pages, the work queue's counts, the export. */
+/** The order lists: the shop's and a customer's pages, the work queue's counts. */
 @Injectable()
 export class OrderListsRepository {
   constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
@@ -68,41 +66,6 @@ export class OrderListsRepository {
     return docs
       .filter((d) => matchesFilter(d, filter))
       .sort((a, b) => (key(a) - key(b)) * dir || String(a._id).localeCompare(String(b._id)) * dir);
-  }
-
-  /**
-   * The orders of a list's filters, sorted as the list, at most `max`, `size` at a time from one
-   * cursor (the export streams them instead of holding them all), each with only the fields of its
-   * row (read with the driver: thousands of documents, no mongoose document for any). The next
-   * batch is asked for as one is handed on, so the database reads it while the caller writes.
-   */
-  async *batches(
-    filter: OrderListFilter,
-    size: number,
-    max: number,
-  ): AsyncGenerator<ExportOrder[]> {
-    const cursor = this.orders.collection.find<ExportOrder>(listQuery(filter) as Filter<Document>, {
-      sort: listSort(filter),
-      limit: max,
-      projection: EXPORT_FIELDS,
-      batchSize: size,
-    });
-    const take = async () => {
-      const batch: ExportOrder[] = [];
-      while (batch.length < size && (await cursor.hasNext()))
-        batch.push(...cursor.readBufferedDocuments(size - batch.length));
-      return batch;
-    };
-    try {
-      for (let next = take(); ;) {
-        const batch = await next;
-        if (!batch.length) return;
-        next = take();
-        yield batch;
-      }
-    } finally {
-      await cursor.close();
-    }
   }
 
   /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */
