@@ -23,8 +23,9 @@ import { randomBytes } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
-import { LIVE_BOOKING_STATES } from '@spc/shared-contracts';
+import { AUDIT_COUNT_LIMIT, LIVE_BOOKING_STATES } from '@spc/shared-contracts';
 import { seedYears } from '../../tools/seed-years/seed-years';
+import { migrateAuditDirectory } from '../src/audit/migrations/audit-directory.migration';
 import { migrateContactKeys } from '../src/orders/migrations/contact-keys.migration';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
@@ -52,6 +53,8 @@ const SMALL = new Set([
   'rate_limits',
   'quota_slots',
   'sales_rollup_state',
+  // The audit trail's action codes (a few dozen, however many entries).
+  'audit_actions',
 ]);
 
 /** The stage names of a plan, every level down (rejected plans left out). */
@@ -119,8 +122,10 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     await Promise.all(connection.modelNames().map((name) => connection.model(name).init()));
     const db = connection.db!;
     await seedYears(db, { orders: 400, customers: 60, days: 120, seed: 7, batch: 500 });
-    // The orders written by the seed, as those of an older version, get their search keys.
+    // The orders written by the seed, as those of an older version, get their search keys; its
+    // audit entries fill the trail's directory (its filters), as a deploy's migration does.
     await migrateContactKeys(db);
+    await migrateAuditDirectory(db);
     const order = await db.collection('orders').find({}).sort({ orderDate: -1 }).limit(1).next();
     const clerk = await db.collection('users').findOne({ role: 'staff' });
     const booking = await db
@@ -224,6 +229,7 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     ['audit: by person', `/api/audit-logs?user=${clerkId}&hideCustomerSignIns=false`],
     ['audit: by action', '/api/audit-logs?action=order.payment&hideCustomerSignIns=false'],
     ['audit: all', '/api/audit-logs?hideCustomerSignIns=false'],
+    ['audit: all, a later page', '/api/audit-logs?hideCustomerSignIns=false&page=3&limit=50'],
   ];
 
   it('answers every daily back-office call without a collection scan', async () => {
@@ -236,6 +242,34 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
           scans.push(`${name} -> ${plan.read} (${plan.stages.join(' < ') || 'no plan'})`);
     }
     expect(scans).toEqual([]);
+  });
+
+  it("reads the audit filters from the trail's directory, not from its entries", async () => {
+    // (The action codes, a few dozen rows, are read too: a small collection, not recorded here;
+    // and the signed-in account, as on every call.)
+    const plans = await plansOf('/api/audit-logs/filters');
+    const read = plans.map((p) => p.read.split(':')[0]!).filter((c) => c.startsWith('audit_'));
+    expect(read).toEqual(['audit_people', 'audit_people', 'audit_people']);
+    const res = await t
+      .http()
+      .get('/api/audit-logs/filters')
+      .set(bearer(admin.accessToken))
+      .expect(200);
+    expect(res.body.people.map((p: { id: string }) => p.id)).toContain(clerkId);
+    expect(res.body.actions).toEqual(expect.arrayContaining(['auth.login', 'order.payment']));
+  });
+
+  it('counts the whole trail no further than its bound, and reads its page by windows of time', async () => {
+    const plans = await plansOf('/api/audit-logs?hideCustomerSignIns=false&page=2&limit=20');
+    const reads = plans.map((p) => JSON.parse(p.read.slice(p.read.indexOf(':') + 1)));
+    const counts = reads.filter((r) => r.aggregate === 'audit_logs');
+    // countDocuments: the match, then at most the bound and one more, then the sum.
+    expect(counts[0].pipeline).toEqual(expect.arrayContaining([{ $limit: AUDIT_COUNT_LIMIT + 1 }]));
+    const pages = reads.filter((r) => r.find === 'audit_logs');
+    expect(pages.length).toBeGreaterThan(0);
+    for (const read of [...pages, ...counts.map((c) => c.pipeline[0].$match)])
+      expect(JSON.stringify(read)).toContain('"timestamp":{"$gte":');
+    for (const read of pages) expect(read.sort).toEqual({ timestamp: -1, _id: -1 });
   });
 
   it('seeds lines by the tray and paybill payments as the API stores them', async () => {

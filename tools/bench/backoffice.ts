@@ -158,6 +158,12 @@ async function dailyCalls(uri: string): Promise<Call[]> {
       },
       { name: 'audit: filters', path: '/api/audit-logs/filters' },
       { name: 'audit: all', path: '/api/audit-logs?page=1&limit=20' },
+      // What the audit screen asks first: 50 entries without customers' sign-ins.
+      {
+        name: 'audit: the screen',
+        path: '/api/audit-logs?page=1&limit=50&hideCustomerSignIns=true',
+      },
+      { name: 'audit: page 100', path: '/api/audit-logs?page=100&limit=50' },
       {
         name: 'audit: by person, a month',
         path: `/api/audit-logs?user=${String(clerk._id)}&from=${monthFrom}&to=${monthTo}&page=1&limit=20`,

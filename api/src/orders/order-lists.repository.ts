@@ -10,7 +10,7 @@ import { Order } from './schemas/order.schema';
 /** A purchase number's start (SPD and 3 or more characters) names at most this many orders. */
 const NUMBER_PREFIX_MATCHES = 500;
 
-/** The order lists: the shop's and a customer's pages, the work queue's counts, the export. */
+/** The order lists: the shop's and a customer's pages, the work queue's counts. */
 @Injectable()
 export class OrderListsRepository {
   constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
@@ -66,32 +66,6 @@ export class OrderListsRepository {
     return docs
       .filter((d) => matchesFilter(d, filter))
       .sort((a, b) => (key(a) - key(b)) * dir || String(a._id).localeCompare(String(b._id)) * dir);
-  }
-
-  /**
-   * The orders of a list's filters, sorted as the list, at most `max`, `size` at a time from one
-   * cursor (the export streams them instead of holding them all).
-   */
-  async *batches(
-    filter: OrderListFilter,
-    size: number,
-    max: number,
-  ): AsyncGenerator<OrderRecord[]> {
-    const cursor = this.orders
-      .find(listQuery(filter))
-      .sort(listSort(filter))
-      .limit(max)
-      .lean<LeanOrder[]>()
-      .cursor({ batchSize: size });
-    let batch: OrderRecord[] = [];
-    for await (const doc of cursor) {
-      batch.push(toRecord(doc as LeanOrder));
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length) yield batch;
   }
 
   /** The purchase numbers of these placed orders, by id (ids with no placed order are left out). */

@@ -25,6 +25,7 @@ import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
+import { OrderExportRepository } from './order-export.repository';
 import { OrderListsRepository } from './order-lists.repository';
 import { OrderPlacementMarks } from './order-placement-marks.repository';
 import { OrderRecoveryRepository } from './order-recovery.repository';
@@ -65,6 +66,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrdersService,
     OrdersRepository,
     OrderListsRepository,
+    OrderExportRepository,
     OrderPlacementMarks,
     OrderRecoveryRepository,
     OrderSalesRepository,
