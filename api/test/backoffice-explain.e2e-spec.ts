@@ -323,7 +323,8 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
       (p) => p.read.startsWith('orders:'),
     );
     expect(plans.length).toBeGreaterThan(0);
-    for (const plan of plans) expect(plan.read).toContain('"contactKeys":{"$all":[');
+    // The first key is the pair of its words ("wan kam"), which few orders share.
+    for (const plan of plans) expect(plan.read).toMatch(/"contactKeys":\{"\$all":\["\S{3} \S{3}",/);
     // MongoDB and the Rust SecantusDB take `$all` from the index by its first key; the Python
     // SecantusDB (the tests' default) takes an index for an equality only, and scans: known, here.
     const probe = await connection.db!.command({

@@ -25,6 +25,7 @@ import type {
   OrderQueueCountsDto,
 } from './dto/order-desk.dto';
 import { orderListFilter } from './order-list-filter';
+import { OrderLists } from './order-lists';
 import { OrderListsRepository } from './order-lists.repository';
 import { OrdersService } from './orders.service';
 
@@ -93,14 +94,15 @@ export class OrderDeskService {
   constructor(
     private readonly orders: OrdersService,
     private readonly repository: OrderListsRepository,
+    private readonly lists: OrderLists,
     private readonly audit: AuditService,
   ) {}
 
   /** How many orders wait in each bucket of the work queue, and how many there are. */
   async queueCounts(): Promise<OrderQueueCountsDto> {
     const [counts, all] = await Promise.all([
-      Promise.all(ORDER_QUEUES.map((queue) => this.repository.countMatching({ queue }))),
-      this.repository.countMatching({}),
+      Promise.all(ORDER_QUEUES.map((queue) => this.lists.count({ queue }))),
+      this.lists.count({}),
     ]);
     const byQueue = Object.fromEntries(ORDER_QUEUES.map((q, i) => [q, counts[i]!])) as Record<
       OrderQueue,
