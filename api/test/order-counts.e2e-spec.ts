@@ -88,6 +88,40 @@ describe('order counts from the rollup, on two instances', () => {
     ).length;
   }
 
+  /** The ids of the placed orders matching the filter, in the list's order (ties by id). */
+  async function listed(
+    filter: Filter,
+    sortBy: 'orderDate' | 'totalAmount',
+    sortOrder: 'asc' | 'desc',
+  ): Promise<string[]> {
+    const orders = await db()
+      .collection('orders')
+      .find({ placement: 'placed' })
+      .project<{
+        _id: Types.ObjectId;
+        orderStatus: OrderStatus;
+        paymentStatus: PaymentStatus;
+        orderDate: Date;
+        totalAmount: number;
+      }>({ orderStatus: 1, paymentStatus: 1, orderDate: 1, totalAmount: 1 })
+      .toArray();
+    const key = (o: { _id: Types.ObjectId; orderDate: Date; totalAmount: number }) =>
+      `${sortBy === 'orderDate' ? o.orderDate.toISOString() : String(o.totalAmount).padStart(12, '0')} ${String(o._id)}`;
+    return orders
+      .filter(
+        (o) =>
+          (!filter.status || o.orderStatus === filter.status) &&
+          (!filter.paymentStatus || o.paymentStatus === filter.paymentStatus) &&
+          (!filter.queue || inQueue(o, filter.queue)) &&
+          (!filter.from || o.orderDate >= startOfShopDay(filter.from)) &&
+          (!filter.to || o.orderDate < startOfShopDay(addDays(filter.to, 1))),
+      )
+      .sort((a, b) =>
+        sortOrder === 'desc' ? key(b).localeCompare(key(a)) : key(a).localeCompare(key(b)),
+      )
+      .map((o) => String(o._id));
+  }
+
   /** Each filter's total and the queue's counts on this instance, against a count of the orders. */
   async function expectTotalsRight(t: TestApp, step: string): Promise<void> {
     const answered: Record<string, number> = {};
@@ -233,6 +267,29 @@ describe('order counts from the rollup, on two instances', () => {
     // Moved again: the day that counted it is recounted though no order of it changed.
     await moveBack(third, 25);
     await expectBothRight('that order moved back 25 days');
+
+    // Every page of each list by date and by total, both ways, two at a time: each order once,
+    // in the list's order (a page is read from the days, or totals, the rollup says hold it).
+    for (const filter of filters())
+      for (const sortBy of ['orderDate', 'totalAmount'] as const)
+        for (const sortOrder of ['desc', 'asc'] as const) {
+          const seen: string[] = [];
+          for (let page = 1; page <= 20; page++) {
+            const res = await b
+              .http()
+              .get('/api/orders')
+              .query({ ...filter, sortBy, sortOrder, limit: 2, page })
+              .set(bearer(staff.accessToken))
+              .expect(200);
+            seen.push(...res.body.orders.map((o: { _id: string }) => o._id));
+            if (page >= res.body.totalPages) break;
+          }
+          const list = { filter, sortBy, sortOrder };
+          expect({ ...list, seen }).toEqual({
+            ...list,
+            seen: await listed(filter, sortBy, sortOrder),
+          });
+        }
   });
 
   it('stay right when both instances refresh at once, many times, amid writes', async () => {

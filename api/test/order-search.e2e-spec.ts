@@ -53,7 +53,8 @@ describe('the orders search on many orders', () => {
         guestInfo: guest({ fullName: 'Zawadi Boundary' }),
       }).expect(201)
     ).body.order as { _id: string };
-    // One more than the bound: copies of the order as the API wrote it, a minute apart, older.
+    // One more than the bound: copies of the order as the API wrote it, an hour apart, older (six
+    // weeks of them: a search newest first is counted in windows of days).
     const orders = db().collection('orders');
     const template = await orders.findOne({ _id: new Types.ObjectId(placed._id) });
     const { _id: _omit, holdSlots: _slots, ...fields } = template!;
@@ -63,7 +64,7 @@ describe('the orders search on many orders', () => {
       stockReturn: 'none',
       _id: new Types.ObjectId(),
       purchaseNumber: numberOf(i),
-      orderDate: new Date(template!.orderDate.getTime() - (i + 1) * 60_000),
+      orderDate: new Date(template!.orderDate.getTime() - (i + 1) * 3_600_000),
     }));
     await orders.insertMany(copies);
     ids = [placed._id, ...copies.map((c) => String(c._id))];

@@ -4,6 +4,13 @@ import type { OrderStatus, PaymentStatus } from '@spc/shared-contracts';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
+import type { AmountBands } from './order-amount-bands';
+
+/**
+ * The rows' shape: a state of another version is rebuilt from scratch on the next refresh (the
+ * version before counted no amounts).
+ */
+const ROLLUP_VERSION = 2;
 
 /** A shop day's placed orders by order status, then payment status. */
 export type DayCounts = Partial<Record<OrderStatus, Partial<Record<PaymentStatus, number>>>>;
@@ -15,6 +22,8 @@ export interface CountDay {
   /** When the orders it was built from were read: an older rebuild never replaces it. */
   at: Date;
   orderIds: string[];
+  /** Each order's `orderStatus/paymentStatus`, as `orderIds` lists them. */
+  states: string[];
 }
 
 /** One month's days, what a list's total adds up (36 rows for three years). */
@@ -25,12 +34,15 @@ export interface CountMonth {
   month: string;
   /** By day of the month (`DD`). */
   days: Record<string, { at: Date; counts: DayCounts }>;
+  /** Each day's orders by band of their totals (`order-amount-bands.ts`), by day (`DD`). */
+  amounts?: Record<string, AmountBands>;
 }
 
 interface RollupState {
   _id: 'counts';
   /** Every order written before this instant (less the rollup's margin) is in the days. */
   upTo: Date;
+  version: number;
 }
 
 /** A day as rebuilt: when its orders were read, and what they were. */
@@ -38,7 +50,9 @@ export interface RebuiltDay {
   day: string;
   at: Date;
   orderIds: string[];
+  states: string[];
   counts: DayCounts;
+  amounts: AmountBands;
 }
 
 /** The order counts' rollup rows (`order_count_days`, `order_count_months`) and its state. */
@@ -61,14 +75,20 @@ export class OrderCountRowsRepository implements OnModuleInit {
     return this.connection.collection<RollupState>('order_count_state');
   }
 
-  /** Until when every order is in the days, or null before the first build. */
+  /** Until when every order is in the days, or null before the first build (of this version). */
   async upTo(): Promise<Date | null> {
-    return (await this.state().findOne({ _id: 'counts' }))?.upTo ?? null;
+    const state = await this.state().findOne({ _id: 'counts' });
+    return state?.version === ROLLUP_VERSION ? state.upTo : null;
   }
 
   /** Records a refresh that started at `started`; never moves back (an older one ending later). */
-  async refreshedAt(started: Date): Promise<void> {
-    await this.state().updateOne({ _id: 'counts' }, { $max: { upTo: started } }, { upsert: true });
+  async refreshedAt(started: Date, rebuilt: boolean): Promise<void> {
+    await this.state().updateOne(
+      { _id: 'counts' },
+      // A whole rebuild sets the time (an older version's may be later); a refresh moves it on.
+      rebuilt ? { $set: { upTo: started, version: ROLLUP_VERSION } } : { $max: { upTo: started } },
+      { upsert: true },
+    );
   }
 
   /** The days counting any of these orders. */
@@ -78,11 +98,19 @@ export class OrderCountRowsRepository implements OnModuleInit {
       .toArray();
   }
 
-  /** The months from `from` to `to` (YYYY-MM, both included; `to` open when absent). */
+  /** The months from `from` to `to` (YYYY-MM, both included; `to` open when absent), counts only. */
   monthsBetween(from: string, to?: string): Promise<CountMonth[]> {
     return this.months()
-      .find({ month: { $gte: from, ...(to ? { $lte: to } : {}) } })
+      .find({ month: { $gte: from, ...(to ? { $lte: to } : {}) } }, { projection: { amounts: 0 } })
       .toArray();
+  }
+
+  /** Every day's orders by band of their totals. */
+  async amounts(): Promise<AmountBands[]> {
+    const months = await this.months()
+      .find({ month: { $gte: '' } }, { projection: { amounts: 1 } })
+      .toArray();
+    return months.flatMap((m) => Object.values(m.amounts ?? {}));
   }
 
   /**
@@ -93,12 +121,12 @@ export class OrderCountRowsRepository implements OnModuleInit {
     if (!days.length) return;
     const dayRows: AnyBulkWriteOperation<CountDay>[] = [];
     const monthRows: AnyBulkWriteOperation<CountMonth>[] = [];
-    for (const { day, at, orderIds, counts } of days) {
+    for (const { day, at, orderIds, states, counts, amounts } of days) {
       const notNewer = { $not: { $gt: at } };
       dayRows.push({
         replaceOne: {
           filter: { _id: day, at: notNewer },
-          replacement: { at, orderIds },
+          replacement: { at, orderIds, states },
           upsert: true,
         },
       });
@@ -106,7 +134,7 @@ export class OrderCountRowsRepository implements OnModuleInit {
       monthRows.push({
         updateOne: {
           filter: { _id: month, [`days.${dd}.at`]: notNewer },
-          update: { $set: { month, [`days.${dd}`]: { at, counts } } },
+          update: { $set: { month, [`days.${dd}`]: { at, counts }, [`amounts.${dd}`]: amounts } },
           upsert: true,
         },
       });

@@ -11,25 +11,25 @@ export interface CountedOrder {
   orderDate: Date;
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;
+  totalAmount: number;
 }
 
 /** An order written lately, as the counts' rollup reads it to find the days to rebuild. */
-export interface ChangedOrder {
-  _id: string;
+export interface ChangedOrder extends Omit<CountedOrder, 'orderDate'> {
   /** Null when it is not placed (yet, or any more): no day counts it now. */
   orderDate: Date | null;
-  updatedAt: Date;
 }
 
 type Lean<T> = Omit<T, '_id'> & { _id: { toString(): string } };
 
-const COUNTED = { orderDate: 1, orderStatus: 1, paymentStatus: 1 } as const;
+const COUNTED = { orderDate: 1, orderStatus: 1, paymentStatus: 1, totalAmount: 1 } as const;
 
 const counted = (d: Lean<CountedOrder>): CountedOrder => ({
   _id: d._id.toString(),
   orderDate: new Date(d.orderDate),
   orderStatus: d.orderStatus,
   paymentStatus: d.paymentStatus,
+  totalAmount: d.totalAmount,
 });
 
 /** What the order counts' rollup reads of the orders: placed orders by day, and what changed. */
@@ -64,12 +64,11 @@ export class OrderCountsRepository {
   async changedSince(since: Date): Promise<ChangedOrder[]> {
     const docs = await this.orders
       .find({ updatedAt: { $gte: since } })
-      .select({ orderDate: 1, placement: 1, updatedAt: 1 })
-      .lean<Lean<{ orderDate: Date; placement: string; updatedAt: Date }>[]>();
+      .select({ ...COUNTED, placement: 1 })
+      .lean<Lean<CountedOrder & { placement: string }>[]>();
     return docs.map((d) => ({
-      _id: d._id.toString(),
+      ...counted(d),
       orderDate: d.placement === 'placed' ? new Date(d.orderDate) : null,
-      updatedAt: new Date(d.updatedAt),
     }));
   }
 

@@ -100,9 +100,9 @@ export class OrderDeskService {
 
   /** How many orders wait in each bucket of the work queue, and how many there are. */
   async queueCounts(): Promise<OrderQueueCountsDto> {
-    const [counts, all] = await Promise.all([
-      Promise.all(ORDER_QUEUES.map((queue) => this.lists.count({ queue }))),
-      this.lists.count({}),
+    const [all, ...counts] = await this.lists.count([
+      {},
+      ...ORDER_QUEUES.map((queue) => ({ queue })),
     ]);
     const byQueue = Object.fromEntries(ORDER_QUEUES.map((q, i) => [q, counts[i]!])) as Record<
       OrderQueue,

@@ -39,8 +39,16 @@ export class OrderListsRepository {
    * How many placed orders match, counted one by one, up to `limit` when given: a search's and a
    * customer's (the order counts' rollup counts the others).
    */
-  count(filter: OrderListFilter, limit?: number): Promise<number> {
-    return this.orders.countDocuments(listQuery(filter), limit ? { limit } : {});
+  async count(filter: OrderListFilter, limit?: number): Promise<number> {
+    // The `count` command, not countDocuments' aggregation: a server may answer it from the index
+    // keys alone (the Rust SecantusDB does, about three times as fast, where the aggregation reads
+    // every document it counts); on a standalone server or a replica set it is exact.
+    const answer = await this.orders.db.db!.command({
+      count: this.orders.collection.collectionName,
+      query: listQuery(filter),
+      ...(limit ? { limit } : {}),
+    });
+    return (answer as { n: number }).n;
   }
 
   /** How many placed orders match the filter, every one counted (the export's bound). */
