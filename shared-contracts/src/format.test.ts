@@ -1,4 +1,11 @@
-import { formatDate, formatDateTime, formatMoney, initials, paginationWindow } from './format';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatTotal,
+  initials,
+  paginationWindow,
+} from './format';
 
 describe('formatters', () => {
   it('formats whole shillings with en-US grouping', () => {
@@ -13,6 +20,12 @@ describe('formatters', () => {
     ['', ''],
   ])('takes the initials of %p', (name, expected) => {
     expect(initials(name)).toBe(expected);
+  });
+
+  it('writes a total with en-US grouping, a lower bound with a plus', () => {
+    expect(formatTotal(1250)).toBe('1,250');
+    expect(formatTotal(1000, true)).toBe('1,000+');
+    expect(formatTotal(0)).toBe('0');
   });
 
   it('writes dates as dd/MM/yyyy in Nairobi time', () => {

@@ -17,6 +17,11 @@ export function initials(fullName: string): string {
 
 export type PageItem = number | 'ellipsis-start' | 'ellipsis-end';
 
+/** A list's total as a person reads it: "1,250", or "1,000+" when only a lower bound is known. */
+export function formatTotal(total: number, isLowerBound = false): string {
+  return `${total.toLocaleString('en-US')}${isLowerBound ? '+' : ''}`;
+}
+
 /**
  * The pages a pagination control shows: every page up to 8 pages; beyond that the first, the last,
  * a window around the current page, and ellipses where pages are skipped.

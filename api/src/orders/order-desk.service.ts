@@ -24,6 +24,7 @@ import type {
 import { orderListFilter } from './order-list-filter';
 import { EXPORT_HEADER, exportRow } from './order-export';
 import { OrderExportRepository } from './order-export.repository';
+import { OrderLists } from './order-lists';
 import { OrderListsRepository } from './order-lists.repository';
 import { OrdersService } from './orders.service';
 
@@ -39,15 +40,16 @@ export class OrderDeskService {
     private readonly orders: OrdersService,
     private readonly repository: OrderListsRepository,
     private readonly exports: OrderExportRepository,
+    private readonly lists: OrderLists,
     private readonly audit: AuditService,
     private readonly users: UsersService,
   ) {}
 
   /** How many orders wait in each bucket of the work queue, and how many there are. */
   async queueCounts(): Promise<OrderQueueCountsDto> {
-    const [counts, all] = await Promise.all([
-      Promise.all(ORDER_QUEUES.map((queue) => this.repository.countMatching({ queue }))),
-      this.repository.countMatching({}),
+    const [all, ...counts] = await this.lists.count([
+      {},
+      ...ORDER_QUEUES.map((queue) => ({ queue })),
     ]);
     const byQueue = Object.fromEntries(ORDER_QUEUES.map((q, i) => [q, counts[i]!])) as Record<
       OrderQueue,

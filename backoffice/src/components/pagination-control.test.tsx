@@ -29,4 +29,21 @@ describe('pagination control', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(onChange).toHaveBeenCalledWith(43);
   });
+
+  it('keeps next enabled past the last page counted when more follow, and names the total', () => {
+    const onChange = jest.fn();
+    renderWithProviders(
+      <PaginationControl
+        page={50}
+        totalPages={50}
+        more
+        total="1,000+ orders"
+        onChange={onChange}
+      />,
+    );
+    expect(screen.getByTestId('pagination-total')).toHaveTextContent('1,000+ orders');
+    expect(screen.getByRole('button', { name: '50' })).toHaveAttribute('aria-current', 'page');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onChange).toHaveBeenCalledWith(51);
+  });
 });

@@ -2637,7 +2637,11 @@ export interface components {
             /** @example Done */
             message: string;
             orders: components["schemas"]["OrderDto"][];
+            /** @description Orders matching, all pages. A search's are counted up to 1000 (or to the end of the page asked for, if further): beyond that it is a lower bound, and totalIsLowerBound is true */
             totalOrders: number;
+            /** @description true when more orders match than totalOrders says (a search counted up to its bound: show it as "1,000+", and a next page exists), else false */
+            totalIsLowerBound: boolean;
+            /** @description ceil(totalOrders / limit): a lower bound too when totalIsLowerBound */
             totalPages: number;
             page: number;
         };
