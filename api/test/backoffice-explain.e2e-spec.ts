@@ -33,6 +33,7 @@ import { bearer, type Session } from './support/identity';
 import { createShopWorld } from './support/shop-world';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
+import { MailQueue } from '../src/mail/mail-queue.service';
 
 function monitored(database: string): string {
   const url = new URL(withDatabaseName(serverUri(), database));
@@ -158,11 +159,23 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
   });
 
   /** The reads one call makes, each with the stages of its plan. */
-  async function plansOf(path: string): Promise<{ read: string; stages: string[] }[]> {
+  function plansOf(path: string): Promise<{ read: string; stages: string[] }[]> {
+    return plansDuring(async () => {
+      await t.http().get(path).set(bearer(admin.accessToken)).expect(200);
+    });
+  }
+
+  /** The reads made while `work` runs, each with the stages of its plan. */
+  async function plansDuring(
+    work: () => Promise<unknown>,
+  ): Promise<{ read: string; stages: string[] }[]> {
     reads.length = 0;
     recording = true;
-    await t.http().get(path).set(bearer(admin.accessToken)).expect(200);
-    recording = false;
+    try {
+      await work();
+    } finally {
+      recording = false;
+    }
     const plans = [];
     for (const { collection, command } of reads) {
       const explained = await connection.db!.command({
@@ -242,6 +255,18 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
           scans.push(`${name} -> ${plan.read} (${plan.stages.join(' < ') || 'no plan'})`);
     }
     expect(scans).toEqual([]);
+  });
+
+  it("sweeps the mail queue's lapsed sends by an index", async () => {
+    // The queue's pass runs every few seconds beside any call (its reads land in the calls' above).
+    // Its lease (a findAndModify with two ranges, due and not leased) is not a read recorded here.
+    const plans = await plansDuring(() => t.app.get(MailQueue).drain());
+    const sweep = plans.filter((p) =>
+      /^mail_outbox: .*"filter":\{"status":"sending","leaseUntil":\{"\$lte":/.test(p.read),
+    );
+    expect(sweep).toHaveLength(1);
+    expect(sweep[0]!.stages).toContain('IXSCAN');
+    expect(sweep[0]!.stages).not.toContain('COLLSCAN');
   });
 
   it("reads the audit filters from the trail's directory, not from its entries", async () => {
