@@ -23,7 +23,9 @@ export const AUDIT_COUNT_LIMIT = 1_000;
 
 /**
  * The header beside `X-Total-Count` on the audit trail's list and export: `true` when the count
- * stopped at its bound and more entries match (the total is a lower bound), else `false`.
+ * stopped at its bound and more entries match (the total is a lower bound), else `false`. It is
+ * the orders list's `totalIsLowerBound` field; a header here because the trail's answer is a plain
+ * array with its total in `X-Total-Count` (the spec's contract), so the bound goes beside the total.
  */
 export const TOTAL_IS_LOWER_BOUND_HEADER = 'X-Total-Is-Lower-Bound';
 

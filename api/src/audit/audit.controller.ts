@@ -26,7 +26,7 @@ const TOTAL_HEADERS = {
   },
   [TOTAL_IS_LOWER_BOUND_HEADER]: {
     description:
-      'true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+"), else false',
+      'true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+", and a next page exists), else false. The orders list\'s totalIsLowerBound, beside the total: this answer is a plain array.',
     schema: { type: 'boolean' },
   },
 };

@@ -1,38 +1,49 @@
 import { Button, Group, Text } from '@mantine/core';
-import { paginationWindow } from '@spc/shared-contracts';
+import { describeTotal, paginationWindow } from '@spc/shared-contracts';
+
+/** A list's total as the API answers it: exact, or a lower bound (the count stopped there). */
+export interface ListTotal {
+  total: number;
+  totalIsLowerBound: boolean;
+}
 
 /**
  * Previous / numbered pages / next: every page up to 8, else first, last, a window around
- * the current page and ellipses. Previous is disabled on page 1, next on the last page, unless
- * `more` says pages follow the ones counted (a total that is a lower bound: an ellipsis after the
- * last page counted, and next stays enabled). `total` names the count before the buttons.
+ * the current page and ellipses. Previous is disabled on page 1, next on the last page, unless the
+ * total is a lower bound (more match than were counted: an ellipsis after the last page counted,
+ * and next stays enabled, asking for a page the API then counts to). With `noun`, the total is
+ * named before the buttons: "37 orders", "1,000+ orders".
  */
 export function PaginationControl({
   page,
   totalPages,
   onChange,
-  more = false,
   total,
+  noun,
 }: {
   page: number;
   totalPages: number;
   onChange: (page: number) => void;
-  more?: boolean;
-  /** The list's total as read, e.g. "1,000+ orders". */
-  total?: string;
+  /** The list's total; its lower bound lets the pages go on past the last counted. */
+  total?: ListTotal;
+  /** What the total counts, to name it before the buttons. */
+  noun?: { one: string; many: string };
 }) {
-  if (totalPages <= 1 && !more) return null;
+  const more = total?.totalIsLowerBound ?? false;
+  // Past a lower bound the page asked for is a page, counted or not.
+  const pages = more ? Math.max(totalPages, page) : totalPages;
+  if (pages <= 1 && !more) return null;
   return (
     <Group gap={4} justify="center" mt="md" component="nav" aria-label="Pagination">
-      {total && (
+      {total && noun && (
         <Text size="sm" c="dimmed" mr="sm" data-testid="pagination-total">
-          {total}
+          {describeTotal(total.total, more, noun)}
         </Text>
       )}
       <Button variant="default" size="xs" disabled={page <= 1} onClick={() => onChange(page - 1)}>
         Previous
       </Button>
-      {paginationWindow(page, totalPages).map((item) =>
+      {paginationWindow(page, pages).map((item) =>
         typeof item === 'number' ? (
           <Button
             key={item}
@@ -57,7 +68,7 @@ export function PaginationControl({
       <Button
         variant="default"
         size="xs"
-        disabled={page >= totalPages && !more}
+        disabled={page >= pages && !more}
         onClick={() => onChange(page + 1)}
       >
         Next

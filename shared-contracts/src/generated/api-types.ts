@@ -4387,7 +4387,7 @@ export interface operations {
                 headers: {
                     /** @description Entries matching, all pages: counted up to 1000 (or the end of the page asked for, if further), then a lower bound */
                     "X-Total-Count"?: number;
-                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+"), else false */
+                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+", and a next page exists), else false. The orders list's totalIsLowerBound, beside the total: this answer is a plain array. */
                     "X-Total-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
@@ -4488,7 +4488,7 @@ export interface operations {
                 headers: {
                     /** @description Entries matching, all pages: counted up to 1000 (or the end of the page asked for, if further), then a lower bound */
                     "X-Total-Count"?: number;
-                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+"), else false */
+                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+", and a next page exists), else false. The orders list's totalIsLowerBound, beside the total: this answer is a plain array. */
                     "X-Total-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };

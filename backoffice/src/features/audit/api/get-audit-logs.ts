@@ -15,8 +15,8 @@ export const auditKeys = {
 
 /**
  * A plain array, newest first; the total comes in the X-Total-Count header, counted up to a bound:
- * past it X-Total-Is-Lower-Bound says "true", and one page more than the total fills is offered
- * (asking for it counts further).
+ * past it X-Total-Is-Lower-Bound says "true" (the pagination then offers the pages after the last
+ * counted; asking for one counts further).
  */
 export async function getAuditLogs(filters: AuditFilters, page: number) {
   const result = await api.GET('/api/audit-logs', {
@@ -26,8 +26,12 @@ export async function getAuditLogs(filters: AuditFilters, page: number) {
   const headers = result.response.headers;
   const total = Number(headers.get('X-Total-Count') ?? logs.length);
   const totalIsLowerBound = headers.get(TOTAL_IS_LOWER_BOUND_HEADER) === 'true';
-  const counted = Math.ceil(total / PAGE_SIZE.auditLogs);
-  return { logs, total, totalIsLowerBound, totalPages: totalIsLowerBound ? counted + 1 : counted };
+  return {
+    logs,
+    total,
+    totalIsLowerBound,
+    totalPages: Math.ceil(total / PAGE_SIZE.auditLogs),
+  };
 }
 
 export const auditLogsQueryOptions = (filters: AuditFilters, page: number) =>

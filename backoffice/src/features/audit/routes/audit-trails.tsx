@@ -4,6 +4,7 @@ import {
   AUDIT_EXPORT_LIMIT,
   BACKOFFICE_MESSAGES,
   describeAuditActivity,
+  describeTotal,
   formatDateTime,
   PAGE_SIZE,
 } from '@spc/shared-contracts';
@@ -59,9 +60,7 @@ export function AuditTrailsRoute() {
       />
       {query.isSuccess && (
         <Text size="sm" c="dimmed" aria-live="polite" data-testid="audit-count">
-          {total === 1 && !orMore
-            ? '1 entry'
-            : `${total.toLocaleString('en-US')}${orMore ? '+' : ''} entries`}
+          {describeTotal(total, orMore, { one: 'entry', many: 'entries' })}
           {total > AUDIT_EXPORT_LIMIT || (orMore && total >= AUDIT_EXPORT_LIMIT)
             ? ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')}; narrow the dates for the rest)`
             : orMore
@@ -126,7 +125,12 @@ export function AuditTrailsRoute() {
           ))}
         </Stack>
       )}
-      <PaginationControl page={page} totalPages={query.data?.totalPages ?? 0} onChange={setPage} />
+      <PaginationControl
+        page={page}
+        totalPages={query.data?.totalPages ?? 0}
+        total={query.data}
+        onChange={setPage}
+      />
     </Stack>
   );
 }

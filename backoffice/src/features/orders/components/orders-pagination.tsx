@@ -1,4 +1,3 @@
-import { formatTotal } from '@spc/shared-contracts';
 import { PaginationControl } from '../../../components/pagination-control';
 
 interface OrdersPage {
@@ -7,6 +6,8 @@ interface OrdersPage {
   totalIsLowerBound: boolean;
   totalPages: number;
 }
+
+const ORDERS = { one: 'order', many: 'orders' };
 
 /** An orders list's pages with its total: "37 orders", or "1,000+ orders" for a search's bound. */
 export function OrdersPagination({
@@ -18,14 +19,12 @@ export function OrdersPagination({
   answer: OrdersPage | undefined;
   onChange: (page: number) => void;
 }) {
-  const total = answer?.totalOrders ?? 0;
-  const more = answer?.totalIsLowerBound ?? false;
   return (
     <PaginationControl
       page={page}
       totalPages={answer?.totalPages ?? 0}
-      more={more}
-      total={answer && `${formatTotal(total, more)} ${total === 1 && !more ? 'order' : 'orders'}`}
+      total={answer && { total: answer.totalOrders, totalIsLowerBound: answer.totalIsLowerBound }}
+      noun={ORDERS}
       onChange={onChange}
     />
   );
