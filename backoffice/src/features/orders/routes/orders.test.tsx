@@ -39,6 +39,8 @@ const pageAsked = (fetchMock: jest.SpyInstance) =>
     .filter((u) => u.pathname === '/api/orders')
     .map((u) => Number(u.searchParams.get('page')));
 
+const LONG = { timeout: 10_000 };
+
 describe('the orders list on many orders', () => {
   beforeEach(() => signInAs('admin'));
   afterEach(() => jest.restoreAllMocks());
@@ -46,19 +48,23 @@ describe('the orders list on many orders', () => {
   it("shows a search's bounded total as 1,000+ and pages on past it and back", async () => {
     const fetchMock = ordersApi();
     renderWithProviders(<AdminOrdersRoute />, { route: '/admin/orders?search=wanjiku&page=100' });
-    expect(await screen.findByTestId('pagination-total')).toHaveTextContent('1,000+ orders');
+    // The first render loads the route's components: a busy machine takes seconds.
+    expect(await screen.findByTestId('pagination-total', {}, LONG)).toHaveTextContent(
+      '1,000+ orders',
+    );
     expect(screen.getByRole('button', { name: '100' })).toHaveAttribute('aria-current', 'page');
     // The last page counted is not the last page: next stays enabled.
     const next = screen.getByRole('button', { name: 'Next' });
     expect(next).toBeEnabled();
     fireEvent.click(next);
-    await waitFor(() => expect(pageAsked(fetchMock)).toContain(101));
-    await waitFor(() =>
-      expect(screen.getByTestId('pagination-total')).toHaveTextContent('1,004 orders'),
+    await waitFor(() => expect(pageAsked(fetchMock)).toContain(101), LONG);
+    await waitFor(
+      () => expect(screen.getByTestId('pagination-total')).toHaveTextContent('1,004 orders'),
+      LONG,
     );
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
-    await waitFor(() => expect(pageAsked(fetchMock).at(-1)).toBe(100));
-    expect(await screen.findByText('SPDPAGE100')).toBeInTheDocument();
+    await waitFor(() => expect(pageAsked(fetchMock).at(-1)).toBe(100), LONG);
+    expect(await screen.findByText('SPDPAGE100', {}, LONG)).toBeInTheDocument();
   });
 });
