@@ -6,7 +6,7 @@ import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { LIMITS } from '@spc/shared-contracts';
+import { LIMITS, TOTAL_IS_LOWER_BOUND_HEADER } from '@spc/shared-contracts';
 import { AppModule } from './app.module';
 import { CatalogReadModel } from './catalog/read-model/catalog-read-model';
 import { AccessLog } from './common/access-log';
@@ -131,7 +131,12 @@ export async function createApp(
       'isAdmin',
       'isAdminOrStaff',
     ],
-    exposedHeaders: ['X-Total-Count', REQUEST_ID_HEADER, 'Content-Disposition'],
+    exposedHeaders: [
+      'X-Total-Count',
+      TOTAL_IS_LOWER_BOUND_HEADER,
+      REQUEST_ID_HEADER,
+      'Content-Disposition',
+    ],
     maxAge: 600,
   });
 

@@ -14,6 +14,21 @@ export interface AuditActivity {
 /** The most entries one CSV export of the audit trail holds (the newest ones matching). */
 export const AUDIT_EXPORT_LIMIT = 10_000;
 
+/**
+ * The trail counts its matches up to this many (or to the end of the page asked for, if further):
+ * past it the total is a lower bound, "1,000+", and the list says so in TOTAL_IS_LOWER_BOUND_HEADER.
+ * A count costs every entry it counts; a trail of years holds hundreds of thousands.
+ */
+export const AUDIT_COUNT_LIMIT = 1_000;
+
+/**
+ * The header beside `X-Total-Count` on the audit trail's list and export: `true` when the count
+ * stopped at its bound and more entries match (the total is a lower bound), else `false`. It is
+ * the orders list's `totalIsLowerBound` field; a header here because the trail's answer is a plain
+ * array with its total in `X-Total-Count` (the spec's contract), so the bound goes beside the total.
+ */
+export const TOTAL_IS_LOWER_BOUND_HEADER = 'X-Total-Is-Lower-Bound';
+
 /** The action of a sign-in, which the trail can hide for customers. */
 export const AUDIT_SIGN_IN_ACTION = 'auth.login';
 

@@ -1,4 +1,12 @@
-import { formatDate, formatDateTime, formatMoney, initials, paginationWindow } from './format';
+import {
+  describeTotal,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatTotal,
+  initials,
+  paginationWindow,
+} from './format';
 
 describe('formatters', () => {
   it('formats whole shillings with en-US grouping', () => {
@@ -13,6 +21,19 @@ describe('formatters', () => {
     ['', ''],
   ])('takes the initials of %p', (name, expected) => {
     expect(initials(name)).toBe(expected);
+  });
+
+  it('writes a total with en-US grouping, a lower bound with a plus', () => {
+    expect(formatTotal(1250)).toBe('1,250');
+    expect(formatTotal(1000, true)).toBe('1,000+');
+    expect(formatTotal(0)).toBe('0');
+  });
+
+  it('names a total with its noun, a lower bound always in the plural', () => {
+    const orders = { one: 'order', many: 'orders' };
+    expect(describeTotal(1, false, orders)).toBe('1 order');
+    expect(describeTotal(1250, false, orders)).toBe('1,250 orders');
+    expect(describeTotal(1000, true, { one: 'entry', many: 'entries' })).toBe('1,000+ entries');
   });
 
   it('writes dates as dd/MM/yyyy in Nairobi time', () => {

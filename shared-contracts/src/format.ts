@@ -17,6 +17,20 @@ export function initials(fullName: string): string {
 
 export type PageItem = number | 'ellipsis-start' | 'ellipsis-end';
 
+/** A list's total as a person reads it: "1,250", or "1,000+" when only a lower bound is known. */
+export function formatTotal(total: number, isLowerBound = false): string {
+  return `${total.toLocaleString('en-US')}${isLowerBound ? '+' : ''}`;
+}
+
+/** A list's total with its noun: "1 order", "37 orders", "1,000+ entries" (a lower bound). */
+export function describeTotal(
+  total: number,
+  isLowerBound: boolean,
+  noun: { one: string; many: string },
+): string {
+  return `${formatTotal(total, isLowerBound)} ${total === 1 && !isLowerBound ? noun.one : noun.many}`;
+}
+
 /**
  * The pages a pagination control shows: every page up to 8 pages; beyond that the first, the last,
  * a window around the current page, and ellipses where pages are skipped.

@@ -89,6 +89,12 @@ export const BULK_ORDER_ACTION_LABELS: Record<BulkOrderAction, string> = {
 /** At most this many orders in one bulk call. */
 export const BULK_ORDERS_MAX = 100;
 
+/**
+ * A search's orders are counted up to this many (or to the end of the page asked for, if further);
+ * beyond it the list's total is a lower bound (`totalIsLowerBound`), shown as "1,000+".
+ */
+export const ORDER_SEARCH_COUNT_LIMIT = 1_000;
+
 /** At most this many rows in one orders export; more matching orders are refused (narrow the filters). */
 export const ORDER_EXPORT_MAX_ROWS = 10_000;
 

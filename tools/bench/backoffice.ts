@@ -82,6 +82,9 @@ async function dailyCalls(uri: string): Promise<Call[]> {
     const older = await orders.find({}).sort({ orderDate: 1 }).skip(1000).limit(1).next();
     const clerk = await db.collection('users').findOne({ role: 'staff' });
     if (!sample || !older || !clerk) throw new Error('the seeded database has no orders or clerks');
+    // A customer with an account and orders (the list counted by its customer, not the rollup).
+    const customer = await orders.findOne({ placedBy: { $ne: null } });
+    if (!customer) throw new Error('the seeded database has no orders of customers with accounts');
     // The batch holding the most bookings (seed:years sows batches and books them, issue 32).
     const batch = await db.collection('batches').find({}).sort({ booked: -1 }).limit(1).next();
     if (!batch) throw new Error('the seeded database has no batches');
@@ -130,6 +133,15 @@ async function dailyCalls(uri: string): Promise<Call[]> {
         name: 'search: first name',
         path: `/api/orders?search=${encodeURIComponent(guest.fullName.split(' ')[0]!)}&page=1&limit=20`,
       },
+      {
+        // Past the search's count bound (1,000): counted to the end of the page asked for.
+        name: 'search: first name, page 51',
+        path: `/api/orders?search=${encodeURIComponent(guest.fullName.split(' ')[0]!)}&page=51&limit=20`,
+      },
+      {
+        name: "a customer's orders",
+        path: `/api/orders/user/${String(customer.placedBy)}?page=1&limit=20`,
+      },
       { name: 'order detail', path: `/api/orders/${String(sample._id)}` },
       { name: 'order detail (old)', path: `/api/orders/${String(older._id)}` },
       { name: 'dashboard: sales', path: '/api/sales-summary' },
@@ -158,6 +170,12 @@ async function dailyCalls(uri: string): Promise<Call[]> {
       },
       { name: 'audit: filters', path: '/api/audit-logs/filters' },
       { name: 'audit: all', path: '/api/audit-logs?page=1&limit=20' },
+      // What the audit screen asks first: 50 entries without customers' sign-ins.
+      {
+        name: 'audit: the screen',
+        path: '/api/audit-logs?page=1&limit=50&hideCustomerSignIns=true',
+      },
+      { name: 'audit: page 100', path: '/api/audit-logs?page=100&limit=50' },
       {
         name: 'audit: by person, a month',
         path: `/api/audit-logs?user=${String(clerk._id)}&from=${monthFrom}&to=${monthTo}&page=1&limit=20`,

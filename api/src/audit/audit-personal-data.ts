@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
   ANONYMOUS_NAME,
+  NO_PERSONAL_DATA,
   OwnsPersonalData,
   scrubText,
   type DataSubject,
   type PersonalDataOwner,
 } from '../common/personal-data';
+import { AuditDirectoryRepository } from './audit-directory.repository';
 import { AuditRepository } from './audit.repository';
 
 const PAGE = 500;
@@ -14,16 +16,24 @@ const PAGE = 500;
  * The audit trail names who did what: a customer's sign-ins, downloads and cancels carry their name,
  * and staff's entries about a customer's orders may quote it. Exported: the customer's own entries
  * (`activity`: what they did, when). Erased: each entry stays (the action, the time, the ids), the
- * person's name, e-mail and phone leave its texts and labels ("Deleted customer").
+ * person's name, e-mail and phone leave its texts and labels ("Deleted customer"), and their row
+ * leaves the trail's directory of people (`audit_people`). The directory is not exported: it holds
+ * the name their own entries (`activity`) and their account already give.
  */
 @Injectable()
 @OwnsPersonalData()
 export class AuditPersonalData implements PersonalDataOwner {
   readonly collections = {
     audit_logs: "who did what: a customer's name on their own entries, names quoted in texts",
+    audit_actions: NO_PERSONAL_DATA,
+    audit_people:
+      "the trail's filter of people: each author's name and role as their latest entry names them (a customer's too)",
   };
 
-  constructor(private readonly logs: AuditRepository) {}
+  constructor(
+    private readonly logs: AuditRepository,
+    private readonly directory: AuditDirectoryRepository,
+  ) {}
 
   async export(subject: DataSubject): Promise<Record<string, unknown>> {
     if (!subject.accountId) return { activity: [] };
@@ -83,5 +93,7 @@ export class AuditPersonalData implements PersonalDataOwner {
       }
     }
     await this.logs.rewrite(changes);
+    // Their entries now say "Deleted customer": the filter's people name them no more either.
+    if (me) await this.directory.forget([me]);
   }
 }

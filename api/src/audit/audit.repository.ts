@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model } from 'mongoose';
 import { AUDIT_SIGN_IN_ACTION, type Role } from '@spc/shared-contracts';
-import type { AuditLogDto, AuditPersonDto } from './dto/audit-log.dto';
+import type { AuditLogDto } from './dto/audit-log.dto';
 import { AuditLog } from './schemas/audit-log.schema';
 
 type LeanAudit = AuditLog & { _id: { toString(): string } };
-
-/** The roles whose people the trail's filter lists, and at most how many people. */
-const PEOPLE_ROLES = ['admin', 'staff', 'system'] as const;
-const MAX_PEOPLE = 1000;
 
 export function toView(doc: LeanAudit): AuditLogDto {
   return {
@@ -33,70 +29,76 @@ export function toView(doc: LeanAudit): AuditLogDto {
 export class AuditRepository {
   constructor(@InjectModel(AuditLog.name) private readonly logs: Model<AuditLog>) {}
 
-  async insert(entry: Omit<AuditLog, 'timestamp'>): Promise<void> {
-    await this.logs.create({ ...entry, timestamp: new Date() });
+  async insert(entry: AuditLog): Promise<void> {
+    await this.logs.create(entry);
   }
 
+  /**
+   * A page of the filtered trail, newest first, and its total counted up to `countUpTo` or the
+   * page's end, whichever is further: past that the total is a lower bound (`totalIsLowerBound`).
+   *
+   * Read by windows of time back from the newest (`trailWindows`: an hour, then each four times the
+   * last): in each, the matches are counted, and the page's part is read in the order of an index,
+   * until the page is filled and the count has passed its bound, or the filter's first day is
+   * reached. A range read costs the keys in its range, whatever its limit (on SecantusDB: measured,
+   * about 4 µs a key), so a page of the whole trail costs the entries of its last hours and a
+   * thousand more, not the years.
+   */
   async list(
     filter: AuditFilter,
     skip: number,
     limit: number,
-  ): Promise<{ items: AuditLogDto[]; total: number }> {
+    countUpTo: number,
+  ): Promise<{ items: AuditLogDto[]; total: number; totalIsLowerBound: boolean }> {
     const query = toQuery(filter);
-    const [docs, total] = await Promise.all([
-      this.logs
-        .find(query)
-        .sort({ timestamp: -1, _id: -1 })
-        .skip(skip)
-        .limit(limit)
-        .lean<LeanAudit[]>(),
-      this.logs.countDocuments(query),
-    ]);
-    return { items: docs.map(toView), total };
+    const bound = Math.max(countUpTo, skip + limit);
+    const docs: LeanAudit[] = [];
+    let counted = 0;
+    for (const window of trailWindows(filter)) {
+      const inWindow = { ...query, timestamp: window };
+      // The page starts here or before: its part is read beside the count.
+      const reading = skip <= counted && docs.length < limit;
+      const [n, read] = await Promise.all([
+        // One more than the bound: whether there are more than it.
+        this.count(inWindow, bound - counted + 1),
+        reading ? this.page(inWindow, 0, limit - docs.length) : [],
+      ]);
+      if (!reading && docs.length < limit && skip < counted + n)
+        docs.push(...(await this.page(inWindow, skip - counted, limit - docs.length)));
+      docs.push(...read);
+      counted += n;
+      if (counted > bound) break;
+    }
+    const totalIsLowerBound = counted > bound;
+    return {
+      items: docs.map(toView),
+      total: totalIsLowerBound ? bound : counted,
+      totalIsLowerBound,
+    };
   }
 
   /**
-   * The admins, staff and the shop's own actors (system) in the trail, each as their latest entry
-   * names them: one indexed seek per person and role (the next person's id after the last, newest
-   * entry first), so its cost follows the number of people, not the years of entries.
+   * The entries matching, up to `limit` (the count may stop there). Without the customers'
+   * sign-ins: all entries less those sign-ins, two counts from indexes (the `$nor` itself fetches
+   * every entry to look at it).
    */
-  async people(): Promise<AuditPersonDto[]> {
-    const latest = new Map<string, { fullName: string; role: string; at: number }>();
-    for (const role of PEOPLE_ROLES) {
-      let after: string | undefined;
-      for (let n = 0; n < MAX_PEOPLE; n++) {
-        const doc = await this.logs
-          .findOne({
-            'performedBy.role': role,
-            'performedBy.id': after === undefined ? { $gte: '' } : { $gt: after },
-          })
-          .sort({ 'performedBy.id': 1, timestamp: -1 })
-          .select('performedBy timestamp')
-          .lean<Pick<LeanAudit, 'performedBy' | 'timestamp'>>();
-        if (!doc) break;
-        const { id, fullName } = doc.performedBy;
-        after = id;
-        const at = new Date(doc.timestamp).getTime();
-        // One who changed role (staff made admin) is named as their latest entry names them.
-        if ((latest.get(id)?.at ?? -Infinity) < at) latest.set(id, { fullName, role, at });
-      }
-    }
-    return [...latest]
-      .map(([id, p]) => ({ id, fullName: p.fullName, role: p.role }))
-      .sort((a, b) =>
-        a.fullName !== b.fullName ? (a.fullName < b.fullName ? -1 : 1) : a.id < b.id ? -1 : 1,
-      )
-      .slice(0, MAX_PEOPLE) as AuditPersonDto[];
+  private async count(query: FilterQuery<AuditLog>, limit: number): Promise<number> {
+    if (!query.$nor) return this.logs.countDocuments(query).limit(limit);
+    const { $nor: _hidden, ...all } = query;
+    const [entries, signIns] = await Promise.all([
+      this.logs.countDocuments(all),
+      this.logs.countDocuments({ ...all, ...CUSTOMER_SIGN_IN }),
+    ]);
+    return entries - signIns;
   }
 
-  /** Every action code in the trail, sorted. */
-  async actions(): Promise<string[]> {
-    // Grouped from the {action, timestamp} index (a bare distinct is a scan on SecantusDB).
-    const rows = await this.logs.aggregate<{ _id: string }>([
-      { $match: { action: { $gte: '' } } },
-      { $group: { _id: '$action' } },
-    ]);
-    return rows.map((r) => r._id).sort();
+  private page(query: FilterQuery<AuditLog>, skip: number, limit: number) {
+    return this.logs
+      .find(query)
+      .sort({ timestamp: -1, _id: -1 })
+      .skip(skip)
+      .limit(limit)
+      .lean<LeanAudit[]>();
   }
 
   /**
@@ -146,19 +148,44 @@ export interface AuditFilter {
   hideCustomerSignIns?: boolean;
 }
 
+/** What "hide customers' sign-ins" hides. */
+const CUSTOMER_SIGN_IN = { action: AUDIT_SIGN_IN_ACTION, 'performedBy.role': 'customer' } as const;
+
+/** The trail's first window: the last hour (of the filter's last day); each next is GROWTH times longer. */
+const FIRST_WINDOW_MS = 3_600_000;
+const GROWTH = 4;
+
+/**
+ * The filter's time range as windows, newest first, each a range of `timestamp` meeting the next
+ * (inclusive start, exclusive end): the first open-ended when no last day is given (an entry of an
+ * instance whose clock runs ahead is in it), the last starting at the filter's first instant (the
+ * first instant of all without a first day).
+ */
+export function* trailWindows(filter: AuditFilter): Generator<{ $gte: Date; $lt?: Date }> {
+  const first = filter.since?.getTime() ?? 0;
+  const anchor = filter.before?.getTime() ?? Date.now();
+  let end = filter.before?.getTime();
+  for (let span = FIRST_WINDOW_MS; ; span *= GROWTH) {
+    const start = Math.max(first, anchor - span);
+    yield { $gte: new Date(start), ...(end !== undefined ? { $lt: new Date(end) } : {}) };
+    if (start <= first) return;
+    end = start;
+  }
+}
+
+/**
+ * The filters but the days (`trailWindows` gives the range): each with a range of `timestamp` is a
+ * prefix of one of the trail's indexes, newest first (SecantusDB plans no sort alone).
+ */
 function toQuery(filter: AuditFilter): FilterQuery<AuditLog> {
   const query: FilterQuery<AuditLog> = {};
   if (filter.action) query.action = filter.action;
   if (filter.user) query['performedBy.id'] = filter.user;
   if (filter.role) query['performedBy.role'] = filter.role;
-  // Always a time range (from the first instant when no day is given), so every filter is a prefix
-  // of one of the trail's indexes, newest first (SecantusDB plans no sort alone).
-  query.timestamp = {
-    $gte: filter.since ?? new Date(0),
-    ...(filter.before ? { $lt: filter.before } : {}),
-  };
-  if (filter.hideCustomerSignIns) {
-    query.$nor = [{ action: AUDIT_SIGN_IN_ACTION, 'performedBy.role': 'customer' }];
-  }
+  // Only where the other filters leave customers' sign-ins in.
+  const signInsMatch =
+    (!filter.role || filter.role === 'customer') &&
+    (!filter.action || filter.action === AUDIT_SIGN_IN_ACTION);
+  if (filter.hideCustomerSignIns && signInsMatch) query.$nor = [CUSTOMER_SIGN_IN];
   return query;
 }

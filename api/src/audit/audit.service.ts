@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable, Logger } from '@nestjs/common';
 import {
+  AUDIT_COUNT_LIMIT,
   AUDIT_EXPORT_LIMIT,
   describeAuditActivity,
   PAGE_SIZE,
@@ -9,6 +10,7 @@ import {
 import { pageRequest } from '../common/pagination';
 import type { Actor, Principal } from '../common/principal';
 import { addDays, startOfShopDay } from '../common/shop-clock';
+import { AuditDirectoryRepository } from './audit-directory.repository';
 import { AuditRepository, type AuditFilter } from './audit.repository';
 import type {
   AuditFilterDto,
@@ -23,12 +25,26 @@ export interface AuditTargetRef {
   label?: string;
 }
 
+/** The roles whose people the trail's filter lists (customers, many, are reached by role), at most how many. */
+const PEOPLE_ROLES = ['admin', 'staff', 'system'] as const;
+const MAX_PEOPLE = 1000;
+
+/** A page of the trail and how many entries match (at least, when `totalIsLowerBound`). */
+export interface AuditPage {
+  items: AuditLogDto[];
+  total: number;
+  totalIsLowerBound: boolean;
+}
+
 /** The audit trail: every change made by admin or staff, and every sign-in, as one entry each. */
 @Injectable()
 export class AuditService {
   private readonly logger = new Logger(AuditService.name);
 
-  constructor(private readonly repository: AuditRepository) {}
+  constructor(
+    private readonly repository: AuditRepository,
+    private readonly directory: AuditDirectoryRepository,
+  ) {}
 
   /**
    * Writes one entry. A failure to write is logged, never thrown: the change it describes has
@@ -40,19 +56,28 @@ export class AuditService {
     message: string,
     target?: AuditTargetRef,
   ): Promise<void> {
-    try {
-      await this.repository.insert({
-        action,
-        message,
-        performedBy: { id: actor.id, fullName: actor.fullName, role: actor.role },
-        target,
-      });
-    } catch (error) {
-      // Not the message: it names people (and e-mails), which the logs keep none of.
+    const entry = {
+      action,
+      message,
+      performedBy: { id: actor.id, fullName: actor.fullName, role: actor.role },
+      target,
+      timestamp: new Date(),
+    };
+    // The entry and the directory of the trail's filters (its action and author), side by side.
+    const [written, noted] = await Promise.allSettled([
+      this.repository.insert(entry),
+      this.directory.note(entry),
+    ]);
+    // Not the message: it names people (and e-mails), which the logs keep none of.
+    const about = `${action}${target ? ` about ${target.type} ${target.id}` : ''}`;
+    if (written.status === 'rejected')
       this.logger.error(
-        `Could not write audit entry ${action}${target ? ` about ${target.type} ${target.id}` : ''}: ${(error as Error).message}`,
+        `Could not write audit entry ${about}: ${(written.reason as Error).message}`,
       );
-    }
+    else if (noted.status === 'rejected')
+      this.logger.warn(
+        `Could not note audit entry ${about} in the trail's filters: ${(noted.reason as Error).message}`,
+      );
   }
 
   /**
@@ -68,9 +93,10 @@ export class AuditService {
     });
   }
 
-  async list(query: AuditQueryDto): Promise<{ items: AuditLogDto[]; total: number }> {
+  /** A page of the trail; its total counted up to AUDIT_COUNT_LIMIT (or the page), then "or more". */
+  async list(query: AuditQueryDto): Promise<AuditPage> {
     const { skip, limit } = pageRequest(query, PAGE_SIZE.auditLogs);
-    return this.repository.list(toFilter(query), skip, limit);
+    return this.repository.list(toFilter(query), skip, limit, AUDIT_COUNT_LIMIT);
   }
 
   /**
@@ -80,8 +106,13 @@ export class AuditService {
   async exportCsv(
     actor: Principal,
     filter: AuditFilterDto,
-  ): Promise<{ csv: string; rows: number; total: number }> {
-    const { items, total } = await this.repository.list(toFilter(filter), 0, AUDIT_EXPORT_LIMIT);
+  ): Promise<{ csv: string; rows: number; total: number; totalIsLowerBound: boolean }> {
+    const { items, total, totalIsLowerBound } = await this.repository.list(
+      toFilter(filter),
+      0,
+      AUDIT_EXPORT_LIMIT,
+      AUDIT_COUNT_LIMIT,
+    );
     const rows: CsvValue[][] = [
       ['timestamp', 'user', 'role', 'activity', 'action', 'message', 'record_type', 'record'],
     ];
@@ -104,14 +135,14 @@ export class AuditService {
       'audit-trail.csv',
       `${countOf(items.length, 'audit entry', 'audit entries')} as CSV (${describeFilters(filter)})`,
     );
-    return { csv, rows: items.length, total };
+    return { csv, rows: items.length, total, totalIsLowerBound };
   }
 
   /** Who and what the trail can be filtered on. */
   async filterOptions(): Promise<AuditFilterOptionsData> {
     const [people, actions] = await Promise.all([
-      this.repository.people(),
-      this.repository.actions(),
+      this.directory.people(PEOPLE_ROLES, MAX_PEOPLE),
+      this.directory.actions(),
     ]);
     return { people, actions };
   }

@@ -71,6 +71,8 @@ export class MailOutboxRepository implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const indexes: mongo.IndexSpecification[] = [
       { status: 1, nextTryAt: 1 },
+      // The sweep for sends whose sender stopped: `sending` with a lapsed lease.
+      { status: 1, leaseUntil: 1 },
       { accountId: 1 },
       { orderId: 1 },
       { to: 1 },

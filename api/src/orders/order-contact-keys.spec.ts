@@ -15,13 +15,40 @@ function finds(search: string, of = contact): boolean {
 
 describe('the orders search by contact keys', () => {
   it('finds a name by the start of any word, in any case and without accents', () => {
-    for (const search of ['grace', 'GRACE WANJIKU', 'wanj', 'Wanjĩ', 'kamau grace', 'ka', 'g'])
+    for (const search of [
+      'grace',
+      'GRACE WANJIKU',
+      'wanj',
+      'Wanjĩ',
+      'kamau grace',
+      'ka',
+      'g',
+      'gra kam wanji',
+      'wanjiku wanj',
+    ])
       expect({ search, found: finds(search) }).toEqual({ search, found: search !== 'g' });
   });
 
   it('does not find a part in the middle of a word, or a word the contact lacks', () => {
-    for (const search of ['anjik', 'race', 'grace njoroge'])
+    for (const search of ['anjik', 'race', 'grace njoroge', 'grace wanjiru', 'kamau kamande'])
       expect({ search, found: finds(search) }).toEqual({ search, found: false });
+  });
+
+  it('reads a search of two words from the key of their pair, one word from the longest', () => {
+    expect(orderSearchOf('Wanjiku Kamau')).toEqual({
+      kind: 'keys',
+      keys: ['kam wan', 'wanjiku', 'kamau'],
+    });
+    expect(orderSearchOf('grace wanj kamau')).toEqual({
+      kind: 'keys',
+      keys: ['gra kam', 'grace', 'kamau', 'wanj'],
+    });
+    // Words too short to pair, or one starting the other (both may start one word): no pair.
+    expect(orderSearchOf('jo kamau')).toEqual({ kind: 'keys', keys: ['kamau', 'jo'] });
+    expect(orderSearchOf('wanj wanjiku')).toEqual({ kind: 'keys', keys: ['wanjiku', 'wanj'] });
+    expect(contactKeysOf(contact)).toEqual(
+      expect.arrayContaining(['gra wan', 'gra kam', 'kam wan']),
+    );
   });
 
   it('finds a phone however it is typed, by its start or its end', () => {

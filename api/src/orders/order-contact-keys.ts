@@ -15,6 +15,14 @@ import { PURCHASE_NUMBER } from '@spc/shared-contracts';
  *   +254 712 345 678 and 712345678 are one number;
  * - a purchase number whole, or by its start (SPD and at least 3 characters of its code).
  * A part in the middle of a word or number ("anjik", "2345") finds nothing.
+ *
+ * A search of several words is asked by all their keys (`$all`), which the index serves from the
+ * first key alone: from a word, that reads every order of the word (thousands share a first name).
+ * Each order therefore also carries a key for each pair of its words, `"gra kam"`: the first
+ * PAIR_PREFIX characters of each, in alphabetical order (of the first PAIR_WORDS words at least that
+ * long). A search of two such words puts their pair's key first, so the index reads the few orders
+ * whose words start so, and the words' own keys narrow them; any other search puts its longest word
+ * first. Older orders get their pairs from the migration (migrations/contact-keys.migration.ts).
  */
 
 /** The longest key: a longer word is keyed and searched by its first characters. */
@@ -25,6 +33,10 @@ const MIN_PREFIX = 2;
 const MIN_DIGITS = 3;
 /** A purchase number's start names few enough orders from this many characters of its code. */
 const MIN_CODE_PREFIX = 3;
+/** A word pair's key holds this many first characters of each word (a shorter word whole). */
+const PAIR_PREFIX = 3;
+/** The pairs are made of the contact's first this many distinct words (names, then e-mail). */
+const PAIR_WORDS = 8;
 
 export interface ContactFields {
   fullName?: string | null;
@@ -56,16 +68,28 @@ function addPrefixes(keys: Set<string>, word: string, min: number): void {
     keys.add(chars.slice(0, n).join(''));
 }
 
+const length = (word: string) => [...word].length;
+
+/** The key of two words (see above): a space cannot occur in any other key. */
+function pairKey(a: string, b: string): string {
+  const start = (w: string) => [...w].slice(0, PAIR_PREFIX).join('');
+  return [start(a), start(b)].sort().join(' ');
+}
+
 /** The keys an order's contact is found by (see above); empty when it has none (an erased one). */
 export function contactKeysOf(contact: ContactFields): string[] {
   const keys = new Set<string>();
-  for (const word of wordsOf(contact.fullName ?? '')) addPrefixes(keys, word, MIN_PREFIX);
+  const words = wordsOf(contact.fullName ?? '');
   const email = (contact.email ?? '').trim().toLowerCase();
   if (email.includes('@')) {
     if (email.length <= 100) keys.add(email);
-    for (const word of wordsOf(email.slice(0, email.lastIndexOf('@'))))
-      addPrefixes(keys, word, MIN_PREFIX);
+    words.push(...wordsOf(email.slice(0, email.lastIndexOf('@'))));
   }
+  for (const word of words) addPrefixes(keys, word, MIN_PREFIX);
+  // A shorter word is never in a searched pair (see `orderSearchOf`).
+  const paired = [...new Set(words)].filter((w) => length(w) >= PAIR_PREFIX).slice(0, PAIR_WORDS);
+  for (let i = 0; i < paired.length; i++)
+    for (let j = i + 1; j < paired.length; j++) keys.add(pairKey(paired[i]!, paired[j]!));
   const digits = nationalDigits(contact.phoneNumber ?? '');
   if (digits) {
     addPrefixes(keys, digits, MIN_DIGITS);
@@ -78,6 +102,7 @@ export function contactKeysOf(contact: ContactFields): string[] {
 export type OrderSearch =
   | { kind: 'number'; number: string }
   | { kind: 'number-prefix'; from: string; to: string }
+  /** Every key must be the order's; the first is the one the index is read by (see above). */
   | { kind: 'keys'; keys: string[] }
   /** Nothing a contact or purchase number could be found by (only punctuation, say). */
   | { kind: 'nothing' };
@@ -105,6 +130,21 @@ export function orderSearchOf(search: string): OrderSearch {
   if (text.includes('@') && !/\s/.test(text)) return { kind: 'keys', keys: [text.toLowerCase()] };
   const digits = nationalDigits(text);
   if (digits) return { kind: 'keys', keys: [digits] };
-  const keys = [...new Set(wordsOf(text))];
-  return keys.length ? { kind: 'keys', keys } : { kind: 'nothing' };
+  const words = [...new Set(wordsOf(text))].sort((a, b) => length(b) - length(a));
+  if (!words.length) return { kind: 'nothing' };
+  const pair = searchedPair(words.filter((w) => length(w) >= PAIR_PREFIX));
+  return { kind: 'keys', keys: pair ? [pair, ...words] : words };
+}
+
+/**
+ * The pair key of the two longest words of which neither starts the other (two words one of which
+ * starts the other may both start one word of the contact, which then holds no pair of them).
+ */
+function searchedPair(words: string[]): string | null {
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j < words.length; j++) {
+      const [a, b] = [words[i]!, words[j]!];
+      if (!a.startsWith(b) && !b.startsWith(a)) return pairKey(a, b);
+    }
+  return null;
 }

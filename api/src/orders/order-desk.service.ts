@@ -5,17 +5,14 @@ import {
   isErrorCode,
   ORDER_EXPORT_MAX_ROWS,
   ORDER_QUEUES,
-  statusLabel,
   toCsv,
   type BulkOrderAction,
-  type CsvValue,
   type OrderQueue,
-  lineItemName,
-  lineSeedlings,
 } from '@spc/shared-contracts';
 import { AuditService, countOf, describeFilters } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
-import { shopDateTime, shopDay } from '../common/shop-clock';
+import { shopDay } from '../common/shop-clock';
+import { UsersService } from '../users/users.service';
 import type { OrderListQueryDto } from './dto/order.dto';
 import type { OrderDto } from './dto/order-view.dto';
 import type {
@@ -25,65 +22,14 @@ import type {
   OrderQueueCountsDto,
 } from './dto/order-desk.dto';
 import { orderListFilter } from './order-list-filter';
+import { EXPORT_HEADER, exportRow } from './order-export';
+import { OrderExportRepository } from './order-export.repository';
+import { OrderLists } from './order-lists';
 import { OrderListsRepository } from './order-lists.repository';
 import { OrdersService } from './orders.service';
 
 /** Orders read and written at a time by the export. */
-const EXPORT_BATCH = 500;
-
-const EXPORT_HEADER = [
-  'Purchase number',
-  'Order date (Nairobi)',
-  'Customer',
-  'Phone',
-  'E-mail',
-  'County',
-  'Sub-county',
-  'Ward',
-  'Street address',
-  'Products',
-  'Items',
-  'Subtotal (KES)',
-  'Delivery (KES)',
-  'Total (KES)',
-  'Deposit (KES)',
-  'Balance (KES)',
-  'Payment status',
-  'Payment method',
-  'Transaction code',
-  'Paid at (Nairobi)',
-  'Order status',
-  'Fulfillment status',
-] as const;
-
-function exportRow(o: OrderDto): CsvValue[] {
-  const g = o.guestInfo;
-  return [
-    o.purchaseNumber,
-    shopDateTime(o.orderDate),
-    o.customerName,
-    g.phoneNumber,
-    g.email,
-    g.county,
-    g.subCounty,
-    g.ward,
-    g.streetAddress,
-    o.products.map((l) => `${lineItemName(l)} x ${l.quantity}`).join('; '),
-    o.products.reduce((n, l) => n + lineSeedlings(l), 0),
-    o.subtotal,
-    o.shippingFee,
-    o.totalAmount,
-    // A booking's deposit and balance; blank on an ordinary order.
-    o.booking?.deposit ?? '',
-    o.booking?.balance ?? '',
-    statusLabel(o.paymentStatus),
-    o.paymentMethod ?? '',
-    o.paymentDetails?.transactionCode ?? '',
-    shopDateTime(o.paidAt),
-    statusLabel(o.orderStatus),
-    statusLabel(o.fulfillmentStatus),
-  ];
-}
+const EXPORT_BATCH = 1000;
 
 /** The dispatch desk: the work queue's counts, actions on many orders at once, and the export. */
 @Injectable()
@@ -93,14 +39,17 @@ export class OrderDeskService {
   constructor(
     private readonly orders: OrdersService,
     private readonly repository: OrderListsRepository,
+    private readonly exports: OrderExportRepository,
+    private readonly lists: OrderLists,
     private readonly audit: AuditService,
+    private readonly users: UsersService,
   ) {}
 
   /** How many orders wait in each bucket of the work queue, and how many there are. */
   async queueCounts(): Promise<OrderQueueCountsDto> {
-    const [counts, all] = await Promise.all([
-      Promise.all(ORDER_QUEUES.map((queue) => this.repository.countMatching({ queue }))),
-      this.repository.countMatching({}),
+    const [all, ...counts] = await this.lists.count([
+      {},
+      ...ORDER_QUEUES.map((queue) => ({ queue })),
     ]);
     const byQueue = Object.fromEntries(ORDER_QUEUES.map((q, i) => [q, counts[i]!])) as Record<
       OrderQueue,
@@ -140,16 +89,25 @@ export class OrderDeskService {
 
   /**
    * The orders matching the list's filters as CSV, at most ORDER_EXPORT_MAX_ROWS of them, streamed:
-   * read from one cursor EXPORT_BATCH at a time and written as they come, so the API holds one
-   * batch, not the month.
+   * read from one cursor EXPORT_BATCH at a time, only the fields the rows need (order-export.ts),
+   * and written as they come, so the API holds one batch, not the month.
    */
   async exportCsv(
     actor: Principal,
     query: OrderListQueryDto,
   ): Promise<{ csv: Readable; fileName: string }> {
     const filter = orderListFilter(query);
-    const total = await this.repository.countMatching(filter);
+    const { users } = this;
+    // The first orders are read while they are all counted (the database reads both at once).
+    const rows = this.exports.batches(filter, EXPORT_BATCH, ORDER_EXPORT_MAX_ROWS);
+    const first = rows.next();
+    first.catch(() => undefined);
+    const total = await this.repository.countMatching(filter).catch(async (error: unknown) => {
+      await rows.return(undefined);
+      throw error;
+    });
     if (total > ORDER_EXPORT_MAX_ROWS) {
+      await rows.return(undefined);
       throw new BadRequestException(
         `${total.toLocaleString('en-US')} orders match; an export holds at most ${ORDER_EXPORT_MAX_ROWS.toLocaleString('en-US')}. Narrow the dates or filters.`,
       );
@@ -165,13 +123,24 @@ export class OrderDeskService {
       fileName,
       `${countOf(total, 'order', 'orders')} as CSV (${describeFilters(query)})`,
     );
-    const { repository, orders } = this;
     async function* lines(): AsyncGenerator<string> {
       yield toCsv([EXPORT_HEADER]);
-      for await (const batch of repository.batches(filter, EXPORT_BATCH, ORDER_EXPORT_MAX_ROWS))
-        yield toCsv((await orders.views(batch)).map(exportRow));
+      // The names of the accounts that placed them, as the orders list shows them: each asked for
+      // once an export (a regular customer orders every week).
+      const names = new Map<string, string | undefined>();
+      for (let read = await first; !read.done; read = await rows.next()) {
+        const batch = read.value;
+        const ids = [...new Set(batch.flatMap((o) => (o.placedBy ? [o.placedBy] : [])))];
+        const asked = ids.filter((id) => !names.has(id));
+        const found = await users.namesOf(asked);
+        for (const id of asked) names.set(id, found.get(id));
+        yield toCsv(batch.map((o) => exportRow(o, o.placedBy ? names.get(o.placedBy) : undefined)));
+      }
     }
-    return { csv: Readable.from(lines()), fileName };
+    const csv = Readable.from(lines());
+    // The cursor is closed however the download ends: written whole, aborted, or never begun.
+    csv.once('close', () => void rows.return(undefined));
+    return { csv, fileName };
   }
 
   private step(action: BulkOrderAction, actor: Principal, id: string): Promise<OrderDto> {

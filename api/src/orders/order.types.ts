@@ -117,4 +117,7 @@ export interface OrderListFilter {
   queue?: OrderQueue;
   sortBy?: OrderSortField;
   sortOrder?: SortOrder;
+  /** Totals from (included) and to (excluded): where the rollup says a page sorted by total is. */
+  amountFrom?: number;
+  amountTo?: number;
 }

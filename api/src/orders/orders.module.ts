@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { holdsNoPersonalData } from '../common/personal-data';
 import { BatchesModule } from '../batches/batches.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryModule } from '../inventory/inventory.module';
@@ -25,7 +26,12 @@ import { OrderMails } from './order-mails';
 import { OrderMoney } from './order-money';
 import { OrderSales } from './order-sales';
 import { OrdersRepository } from './orders.repository';
+import { OrderExportRepository } from './order-export.repository';
 import { OrderListsRepository } from './order-lists.repository';
+import { OrderLists } from './order-lists';
+import { OrderCountRollup } from './order-count-rollup';
+import { OrderCountsRepository } from './order-counts.repository';
+import { OrderCountRowsRepository } from './order-count-rows.repository';
 import { OrderPlacementMarks } from './order-placement-marks.repository';
 import { OrderRecoveryRepository } from './order-recovery.repository';
 import { OrderSalesRepository } from './order-sales.repository';
@@ -44,6 +50,7 @@ import {
   OrderSchema,
 } from './schemas/order.schema';
 import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
+import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.schema';
 
 @Module({
   imports: [
@@ -57,6 +64,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
       { name: Order.name, schema: OrderSchema },
       { name: OrderIdempotency.name, schema: OrderIdempotencySchema },
       { name: OrderRefund.name, schema: OrderRefundSchema },
+      { name: OrderDeletion.name, schema: OrderDeletionSchema },
     ]),
   ],
   controllers: [OrdersController, OrderDocumentsController, OrderDeskController],
@@ -65,6 +73,18 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
     OrdersService,
     OrdersRepository,
     OrderListsRepository,
+    OrderExportRepository,
+    OrderLists,
+    OrderCountRollup,
+    OrderCountsRepository,
+    OrderCountRowsRepository,
+    // The order counts' rollup and the deletions it reads: days, counts, order ids and times.
+    holdsNoPersonalData(
+      'order_count_days',
+      'order_count_months',
+      'order_count_state',
+      'order_deletions',
+    ),
     OrderPlacementMarks,
     OrderRecoveryRepository,
     OrderSalesRepository,

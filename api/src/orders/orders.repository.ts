@@ -5,6 +5,7 @@ import { MONEY_WRITE_CONCERN } from '../common/write-concern';
 import { contactKeysOf } from './order-contact-keys';
 import type { OrderRecord } from './order.types';
 import { toRecord, type LeanOrder, type NewOrder } from './order-record';
+import { OrderDeletion } from './schemas/order-deletion.schema';
 import { Order } from './schemas/order.schema';
 
 export type { NewOrder } from './order-record';
@@ -18,7 +19,10 @@ const RECEIPT_INDEX = 'receipt_code_pays_once';
  */
 @Injectable()
 export class OrdersRepository implements OnModuleInit {
-  constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    @InjectModel(OrderDeletion.name) private readonly deletions: Model<OrderDeletion>,
+  ) {}
 
   /**
    * The unique index the money rules rest on, made before the API serves (it refuses to start
@@ -129,7 +133,16 @@ export class OrdersRepository implements OnModuleInit {
       : null;
   }
 
+  /**
+   * Deletes the order, its deletion recorded first (the order counts rebuild the day that counted
+   * it; recorded after, a crash between would leave the order counted for ever).
+   */
   async delete(id: string): Promise<boolean> {
+    await this.deletions.updateOne(
+      { _id: id },
+      { $set: { deletedAt: new Date() } },
+      { upsert: true },
+    );
     return (await this.orders.deleteOne({ _id: id })).deletedCount === 1;
   }
 

@@ -16,7 +16,7 @@ import type { OrderMails } from './order-mails';
 import type { OrderMoney } from './order-money';
 import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
-import type { OrderListsRepository } from './order-lists.repository';
+import type { OrderLists } from './order-lists';
 import type { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import type { MailLogRepository } from '../mail/mail-log.repository';
@@ -96,7 +96,7 @@ function setup(stored: OrderRecord) {
   emitter.on('booking.*', (e: OrderEvent) => followUps.ofBooking(e));
   const service = new OrdersService(
     repo as unknown as OrdersRepository,
-    {} as OrderListsRepository,
+    {} as OrderLists,
     placement as unknown as OrderPlacementService,
     users as unknown as UsersService,
     audit as unknown as AuditService,

@@ -38,7 +38,7 @@ import {
   stepActors,
   stepStart,
 } from './order-step-rules';
-import { OrderListsRepository } from './order-lists.repository';
+import { OrderLists } from './order-lists';
 
 /** The expiry loop (`OrderExpiry`), named by token: it runs its step through this runner. */
 export const ORDER_EXPIRY = 'ORDER_EXPIRY';
@@ -49,6 +49,8 @@ interface OrderExpiryLoop {
 export interface OrderPage {
   orders: OrderDto[];
   totalOrders: number;
+  /** True when more orders match than `totalOrders` (a search counted up to its bound). */
+  totalIsLowerBound: boolean;
   totalPages: number;
   page: number;
 }
@@ -61,7 +63,7 @@ export interface OrderPage {
 export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
-    private readonly lists: OrderListsRepository,
+    private readonly lists: OrderLists,
     private readonly placement: OrderPlacementService,
     private readonly users: UsersService,
     private readonly audit: AuditService,
@@ -131,10 +133,15 @@ export class OrdersService {
 
   async list(query: OrderListQueryDto, placedBy?: string): Promise<OrderPage> {
     const { page, limit, skip } = pageRequest(query, PAGE_SIZE.orders);
-    const { items, total } = await this.lists.list(orderListFilter(query, placedBy), skip, limit);
+    const { items, total, totalIsLowerBound } = await this.lists.page(
+      orderListFilter(query, placedBy),
+      skip,
+      limit,
+    );
     return {
       orders: await this.views(items),
       totalOrders: total,
+      totalIsLowerBound,
       totalPages: totalPages(total, limit),
       page,
     };

@@ -7,11 +7,13 @@
  * log (no old record keeps the text of a message that carried a link, a password reset's above all),
  * and the personal keys (orders' open-order cap slots named by a keyed hash of the phone or e-mail,
  * not in clear; limit counters keyed in clear deleted, so their counts start again; guests'
- * Idempotency-Keys owned by the keyed hash).
+ * Idempotency-Keys owned by the keyed hash), and the audit trail's directory (the action codes and
+ * people its filters list, from the entries written before the API kept it).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
+import { migrateAuditDirectory } from '../audit/migrations/audit-directory.migration';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
 import { migratePersonalKeys } from '../privacy/migrations/personal-keys.migration';
 import { migrateMailLogSecrets } from '../mail/migrations/mail-log-secrets.migration';
@@ -41,6 +43,11 @@ async function main(): Promise<void> {
     const mailLog = await migrateMailLogSecrets(connection.db!);
     console.log(
       `[migrate] mail log: the text of ${mailLog.stripped} old message(s) that carried a link removed`,
+    );
+    const directoryStarted = Date.now();
+    const directory = await migrateAuditDirectory(connection.db!);
+    console.log(
+      `[migrate] audit directory: ${directory.actions} action code(s) and ${directory.people} people added from ${directory.entries} entries (${((Date.now() - directoryStarted) / 1000).toFixed(1)} s)`,
     );
     const personal = await migratePersonalKeys(connection.db!, config);
     console.log(

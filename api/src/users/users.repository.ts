@@ -53,6 +53,15 @@ export class UsersRepository {
     return doc ? toView(doc) : null;
   }
 
+  /** The names of these accounts, by id (unknown ids are left out): the name and nothing else. */
+  async namesOf(ids: string[]): Promise<Map<string, string>> {
+    const docs = await this.users
+      .find({ _id: { $in: ids } })
+      .select({ fullName: 1 })
+      .lean<{ _id: { toString(): string }; fullName: string }[]>();
+    return new Map(docs.map((d) => [d._id.toString(), d.fullName]));
+  }
+
   async findManyByIds(ids: string[]): Promise<UserView[]> {
     const docs = await this.users.find({ _id: { $in: ids } }).lean<LeanUser[]>();
     return docs.map(toView);

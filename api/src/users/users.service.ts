@@ -109,6 +109,11 @@ export class UsersService {
     return ids.length ? this.users.findManyByIds(ids) : Promise.resolve([]);
   }
 
+  /** Accounts' names by id, for a long list (an export) that shows nothing else of them. */
+  namesOf(ids: string[]): Promise<Map<string, string>> {
+    return ids.length ? this.users.namesOf(ids) : Promise.resolve(new Map());
+  }
+
   /** A customer's checkout details become their saved delivery details. */
   async updateDeliveryDetails(
     id: string,

@@ -29,4 +29,50 @@ describe('pagination control', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(onChange).toHaveBeenCalledWith(43);
   });
+
+  it('keeps next enabled past the last page counted when the total is a lower bound, and names it', () => {
+    const onChange = jest.fn();
+    renderWithProviders(
+      <PaginationControl
+        page={50}
+        totalPages={50}
+        total={{ total: 1000, totalIsLowerBound: true }}
+        noun={{ one: 'order', many: 'orders' }}
+        onChange={onChange}
+      />,
+    );
+    expect(screen.getByTestId('pagination-total')).toHaveTextContent('1,000+ orders');
+    expect(screen.getByRole('button', { name: '50' })).toHaveAttribute('aria-current', 'page');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onChange).toHaveBeenCalledWith(51);
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(onChange).toHaveBeenCalledWith(49);
+  });
+
+  it('shows a lower bound that fills a single page, with next enabled', () => {
+    renderWithProviders(
+      <PaginationControl
+        page={1}
+        totalPages={1}
+        total={{ total: 20, totalIsLowerBound: true }}
+        onChange={jest.fn()}
+      />,
+    );
+    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
+    expect(screen.queryByTestId('pagination-total')).toBeNull();
+  });
+
+  it('names an exact total and stops at its last page', () => {
+    renderWithProviders(
+      <PaginationControl
+        page={2}
+        totalPages={2}
+        total={{ total: 37, totalIsLowerBound: false }}
+        noun={{ one: 'order', many: 'orders' }}
+        onChange={jest.fn()}
+      />,
+    );
+    expect(screen.getByTestId('pagination-total')).toHaveTextContent(/^37 orders$/);
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
 });

@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Audit trail, newest first (a plain array; the total is in X-Total-Count) */
+        /** Audit trail, newest first (a plain array; the total is in X-Total-Count, a lower bound when X-Total-Is-Lower-Bound is true) */
         get: operations["AuditController_list"];
         put?: never;
         post?: never;
@@ -47,7 +47,7 @@ export interface paths {
         };
         /**
          * The filtered audit trail as CSV, newest first, at most 10000 entries
-         * @description X-Total-Count says how many entries matched; when it is above the limit only the newest are in the file.
+         * @description X-Total-Count says how many entries matched (at least, when X-Total-Is-Lower-Bound is true); when it is above the limit, or a lower bound, only the newest are in the file.
          */
         get: operations["AuditController_export"];
         put?: never;
@@ -2637,7 +2637,11 @@ export interface components {
             /** @example Done */
             message: string;
             orders: components["schemas"]["OrderDto"][];
+            /** @description Orders matching, all pages. A search's are counted up to 1000 (or to the end of the page asked for, if further): beyond that it is a lower bound, and totalIsLowerBound is true */
             totalOrders: number;
+            /** @description true when more orders match than totalOrders says (a search counted up to its bound: show it as "1,000+", and a next page exists), else false */
+            totalIsLowerBound: boolean;
+            /** @description ceil(totalOrders / limit): a lower bound too when totalIsLowerBound */
             totalPages: number;
             page: number;
         };
@@ -4381,8 +4385,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Entries matching, all pages */
+                    /** @description Entries matching, all pages: counted up to 1000 (or the end of the page asked for, if further), then a lower bound */
                     "X-Total-Count"?: number;
+                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+", and a next page exists), else false. The orders list's totalIsLowerBound, beside the total: this answer is a plain array. */
+                    "X-Total-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4480,8 +4486,10 @@ export interface operations {
             /** @description CSV, one entry a row */
             200: {
                 headers: {
-                    /** @description Entries matching, all pages */
+                    /** @description Entries matching, all pages: counted up to 1000 (or the end of the page asked for, if further), then a lower bound */
                     "X-Total-Count"?: number;
+                    /** @description true when more entries match than X-Total-Count says (the count stopped at its bound: show it as "1,000+", and a next page exists), else false. The orders list's totalIsLowerBound, beside the total: this answer is a plain array. */
+                    "X-Total-Is-Lower-Bound"?: boolean;
                     [name: string]: unknown;
                 };
                 content: {

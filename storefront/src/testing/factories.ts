@@ -184,6 +184,7 @@ export function createOrderList(orders: Order[]): OrderListResponseDto {
     message: 'ok',
     orders,
     totalOrders: orders.length,
+    totalIsLowerBound: false,
     totalPages: 1,
     page: 1,
   };

@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import {
   BOOKING_STATES,
   FULFILLMENT_STATUSES,
+  ORDER_SEARCH_COUNT_LIMIT,
   ORDER_STATUSES,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
@@ -182,8 +183,19 @@ export class OrderResponseDto extends Envelope(OrderData) {}
 
 export class OrderListData {
   @ApiProperty({ type: [OrderDto] }) orders!: OrderDto[];
-  @ApiProperty() totalOrders!: number;
-  @ApiProperty() totalPages!: number;
+  @ApiProperty({
+    description: `Orders matching, all pages. A search's are counted up to ${ORDER_SEARCH_COUNT_LIMIT} (or to the end of the page asked for, if further): beyond that it is a lower bound, and totalIsLowerBound is true`,
+  })
+  totalOrders!: number;
+  @ApiProperty({
+    description:
+      'true when more orders match than totalOrders says (a search counted up to its bound: show it as "1,000+", and a next page exists), else false',
+  })
+  totalIsLowerBound!: boolean;
+  @ApiProperty({
+    description: 'ceil(totalOrders / limit): a lower bound too when totalIsLowerBound',
+  })
+  totalPages!: number;
   @ApiProperty() page!: number;
 }
 

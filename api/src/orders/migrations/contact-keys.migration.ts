@@ -9,16 +9,21 @@ export interface ContactKeysMigration {
 
 const BATCH = 1000;
 
+const sameKeys = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
 /**
- * Gives every order written before issue 33's search its `contactKeys` (order-contact-keys.ts), from
- * its `guestInfo`, so the back office finds old orders by name, e-mail and phone as it finds new ones.
- * Idempotent: each write is conditional on the keys still missing, so an order edited meanwhile
- * (whose edit writes its keys) and a second run at once are left alone.
+ * Gives every order the `contactKeys` its `guestInfo` gives today (order-contact-keys.ts): the keys
+ * of issue 33's search to the orders written before it, and the keys of word pairs (issue 48) to
+ * the orders written before them, so the back office finds old orders as it finds new ones.
+ * Idempotent: an order whose keys are already right is left alone, and each write is conditional on
+ * the keys still being those read, so an order edited meanwhile (whose edit writes its keys) and a
+ * second run at once are left alone. Every order is read on each run; only those behind are written.
  */
 export async function migrateContactKeys(db: Db): Promise<ContactKeysMigration> {
   const orders = db.collection('orders');
-  const missing = { contactKeys: { $exists: false } };
   let migrated = 0;
+  let alreadyMigrated = 0;
   let batch: AnyBulkWriteOperation<Document>[] = [];
   const flush = async () => {
     if (!batch.length) return;
@@ -26,15 +31,23 @@ export async function migrateContactKeys(db: Db): Promise<ContactKeysMigration> 
     migrated += res.modifiedCount;
     batch = [];
   };
-  const cursor = orders.find(missing, { projection: { _id: 1, guestInfo: 1 } });
+  const cursor = orders.find({}, { projection: { _id: 1, guestInfo: 1, contactKeys: 1 } });
   for await (const doc of cursor) {
     const keys = contactKeysOf((doc.guestInfo ?? {}) as ContactFields);
+    const had = doc.contactKeys as string[] | undefined;
+    if (had && sameKeys(had, keys)) {
+      alreadyMigrated++;
+      continue;
+    }
+    const unchanged = had ? { contactKeys: had } : { contactKeys: { $exists: false } };
     batch.push({
-      updateOne: { filter: { _id: doc._id, ...missing }, update: { $set: { contactKeys: keys } } },
+      updateOne: {
+        filter: { _id: doc._id, ...unchanged },
+        update: { $set: { contactKeys: keys } },
+      },
     });
     if (batch.length >= BATCH) await flush();
   }
   await flush();
-  const alreadyMigrated = (await orders.estimatedDocumentCount()) - migrated;
   return { migrated, alreadyMigrated };
 }

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { AuditTrailsRoute } from './audit-trails';
 
@@ -30,7 +30,7 @@ const ENTRIES = [
 ];
 
 /** Answers the trail and its filter options, recording each list request's query. */
-function answer(entries = ENTRIES) {
+function answer(entries = ENTRIES, totals: Record<string, string> = {}) {
   const queries: URLSearchParams[] = [];
   jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
     const url = new URL((input as Request).url);
@@ -42,7 +42,7 @@ function answer(entries = ENTRIES) {
         actions: ['auth.login', 'category.create', 'order.inTransit'],
       });
     queries.push(url.searchParams);
-    return json(200, entries, { 'X-Total-Count': String(entries.length) });
+    return json(200, entries, { 'X-Total-Count': String(entries.length), ...totals });
   });
   return queries;
 }
@@ -91,6 +91,48 @@ describe('audit trails screen', () => {
     await screen.findByRole('switch', { checked: false });
     await new Promise((r) => setTimeout(r, 0));
     expect(queries.at(-1)!.has('hideCustomerSignIns')).toBe(false);
+  });
+
+  it('shows a total that is a lower bound as "1,000+", and pages on past it', async () => {
+    const queries = answer(ENTRIES, {
+      'X-Total-Count': '1000',
+      'X-Total-Is-Lower-Bound': 'true',
+    });
+    renderWithProviders(<AuditTrailsRoute />, { route: '/admin/audit-trails?page=20' });
+    await screen.findByRole('table', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('audit-count')).toHaveTextContent(
+      '1,000+ entries (an export holds the newest 10,000 at most)',
+    );
+    // 20 pages of 50 are counted; more match, so next stays enabled past the last counted.
+    const pages = screen.getByRole('navigation', { name: 'Pagination' });
+    expect(within(pages).getByRole('button', { name: '20' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(pages).getByRole('button', { name: 'Next' })).toBeEnabled();
+    fireEvent.click(within(pages).getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(queries.at(-1)!.get('page')).toBe('21'));
+    fireEvent.click(within(pages).getByRole('button', { name: 'Previous' }));
+    await waitFor(() => expect(queries.at(-1)!.get('page')).toBe('20'));
+  });
+
+  it('says an export leaves entries out once more than it holds are known to match', async () => {
+    answer(ENTRIES, { 'X-Total-Count': '10050', 'X-Total-Is-Lower-Bound': 'true' });
+    renderWithProviders(<AuditTrailsRoute />, { route: '/admin/audit-trails?page=201' });
+    await screen.findByRole('table', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('audit-count')).toHaveTextContent(
+      '10,050+ entries (an export holds the newest 10,000; narrow the dates for the rest)',
+    );
+  });
+
+  it('shows an exact total as it is, with no page past it', async () => {
+    answer(ENTRIES, { 'X-Total-Count': '120', 'X-Total-Is-Lower-Bound': 'false' });
+    renderWithProviders(<AuditTrailsRoute />, { route: '/admin/audit-trails?page=3' });
+    await screen.findByRole('table', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('audit-count')).toHaveTextContent(/^120 entries$/);
+    const pages = screen.getByRole('navigation', { name: 'Pagination' });
+    expect(within(pages).queryByRole('button', { name: '4' })).toBeNull();
+    expect(within(pages).getByRole('button', { name: 'Next' })).toBeDisabled();
   });
 
   it('says so when nothing matches, and offers no export', async () => {

@@ -4,6 +4,7 @@ import {
   AUDIT_EXPORT_LIMIT,
   BACKOFFICE_MESSAGES,
   describeAuditActivity,
+  describeTotal,
   formatDateTime,
   PAGE_SIZE,
 } from '@spc/shared-contracts';
@@ -31,6 +32,7 @@ export function AuditTrailsRoute() {
   const exporter = useExportAuditLogs();
   const logs = query.data?.logs ?? [];
   const total = query.data?.total ?? 0;
+  const orMore = query.data?.totalIsLowerBound ?? false;
   // Cards on a phone, the table from 48em; the table unless the screen is known to be narrow.
   const narrow = useMediaQuery('(max-width: 47.99em)', false);
 
@@ -58,9 +60,12 @@ export function AuditTrailsRoute() {
       />
       {query.isSuccess && (
         <Text size="sm" c="dimmed" aria-live="polite" data-testid="audit-count">
-          {total === 1 ? '1 entry' : `${total.toLocaleString('en-US')} entries`}
-          {total > AUDIT_EXPORT_LIMIT &&
-            ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')}; narrow the dates for the rest)`}
+          {describeTotal(total, orMore, { one: 'entry', many: 'entries' })}
+          {total > AUDIT_EXPORT_LIMIT || (orMore && total >= AUDIT_EXPORT_LIMIT)
+            ? ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')}; narrow the dates for the rest)`
+            : orMore
+              ? ` (an export holds the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en-US')} at most)`
+              : ''}
         </Text>
       )}
       <ListState
@@ -120,7 +125,12 @@ export function AuditTrailsRoute() {
           ))}
         </Stack>
       )}
-      <PaginationControl page={page} totalPages={query.data?.totalPages ?? 0} onChange={setPage} />
+      <PaginationControl
+        page={page}
+        totalPages={query.data?.totalPages ?? 0}
+        total={query.data}
+        onChange={setPage}
+      />
     </Stack>
   );
 }

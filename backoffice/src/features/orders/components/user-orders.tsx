@@ -1,9 +1,9 @@
 import { Stack, Title } from '@mantine/core';
 import { BACKOFFICE_MESSAGES } from '@spc/shared-contracts';
 import { ListState } from '../../../components/list-state';
-import { PaginationControl } from '../../../components/pagination-control';
 import { useUserOrders } from '../api/get-user-orders';
 import { OrderFilters } from './order-filters';
+import { OrdersPagination } from './orders-pagination';
 import { OrdersTable } from './orders-table';
 import { CLEARED_FILTERS, useOrderFilters } from './use-order-filters';
 
@@ -23,11 +23,7 @@ export function UserOrders({ userId }: { userId: string }) {
         emptyText={BACKOFFICE_MESSAGES.noOrders}
       />
       {orders.length > 0 && <OrdersTable orders={orders} page={filter.page} role="admin" />}
-      <PaginationControl
-        page={filter.page}
-        totalPages={query.data?.totalPages ?? 0}
-        onChange={setPage}
-      />
+      <OrdersPagination page={filter.page} answer={query.data} onChange={setPage} />
     </Stack>
   );
 }

@@ -4,13 +4,13 @@ import { useMemo, useState } from 'react';
 import { ListState } from '../../../components/list-state';
 import { PaymentsInboxTile } from '../components/payments-inbox-tile';
 import { LowStockTile } from '../../../components/low-stock-tile';
-import { PaginationControl } from '../../../components/pagination-control';
 import { storefrontPaths } from '../../../config/paths';
 import type { BulkOrdersResult } from '../api/bulk-orders';
 import { useOrders } from '../api/get-orders';
 import { BulkBar, BulkResult } from '../components/bulk-bar';
 import { ExportButton } from '../components/export-button';
 import { OrderFilters } from '../components/order-filters';
+import { OrdersPagination } from '../components/orders-pagination';
 import { OrdersTable, type OrderSelection } from '../components/orders-table';
 import { QueueTabs } from '../components/queue-tabs';
 import { CLEARED_FILTERS, useOrderFilters } from '../components/use-order-filters';
@@ -98,11 +98,7 @@ function OrdersPage({ role }: { role: Role }) {
           selection={canAct ? selection : undefined}
         />
       )}
-      <PaginationControl
-        page={filter.page}
-        totalPages={query.data?.totalPages ?? 0}
-        onChange={setPage}
-      />
+      <OrdersPagination page={filter.page} answer={query.data} onChange={setPage} />
     </Stack>
   );
 }
