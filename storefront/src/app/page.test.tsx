@@ -1,9 +1,10 @@
 import { act, render, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { page } from './page';
 
 function controlled() {
-  let resolve!: (m: { Screen: () => JSX.Element }) => void;
-  const load = () => new Promise<{ Screen: () => JSX.Element }>((r) => (resolve = r));
+  let resolve!: (m: { Screen: () => ReactElement }) => void;
+  const load = () => new Promise<{ Screen: () => ReactElement }>((r) => (resolve = r));
   return { load, done: () => resolve({ Screen: () => <h1>The screen</h1> }) };
 }
 
