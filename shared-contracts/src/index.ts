@@ -27,3 +27,5 @@ export * from './bookings';
 export * from './booking-state';
 export * from './batch-forms';
 export * from './shop-clock';
+export * from './organisations';
+export * from './organisation-forms';
