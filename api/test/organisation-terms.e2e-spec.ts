@@ -4,7 +4,11 @@
  * a discount elsewhere). Staff and its approver get 403; a price below zero, a discount outside
  * 0–100 or a product or unit the catalogue does not sell is refused 400; nothing changes.
  */
-import { ORGANISATION_MESSAGES as OM, type OrganisationView } from '@spc/shared-contracts';
+import {
+  ORGANISATION_LIMITS as L,
+  ORGANISATION_MESSAGES as OM,
+  type OrganisationView,
+} from '@spc/shared-contracts';
 import { OrganisationsService } from '../src/organisations/organisations.service';
 import { postProduct, productFields } from './support/factories';
 import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
@@ -148,6 +152,40 @@ describe('organisation terms and price lists', () => {
     expect((await trail('organisation.price-list')).some((e) => e.target?.id === org._id)).toBe(
       true,
     );
+  });
+
+  it('refuses a price list holding anything but prices, or more prices than it may hold, with 400', async () => {
+    const org = await signUpOrganisation(t, await registerCustomer(t));
+    const put = (body: object) =>
+      t.http().put(`/api/organisations/${org._id}/price-list`).set(admin()).send(body);
+    const entry = {
+      productId: world.productId,
+      unitId: world.productId,
+      price: 1200,
+    };
+    for (const bad of [0, false, null, 'a price', [entry], {}]) {
+      const body = { discountPercent: 0, prices: [entry, bad] };
+      const res = await put(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+      expect(JSON.stringify(res.body.errors)).toContain('prices.1');
+    }
+    // One more than the limit is refused by name, not as a body too large (413).
+    const many = (n: number) => ({
+      discountPercent: 0,
+      prices: Array.from({ length: n }, () => entry),
+    });
+    const over = await put(many(L.priceListEntries + 1));
+    expect({ status: over.status, message: over.body.message }).toEqual({
+      status: 400,
+      message: OM.priceListTooLong,
+    });
+    // As many as it may hold are read (and these refused only for naming one price twice).
+    const full = await put(many(L.priceListEntries));
+    expect({ status: full.status, message: full.body.message }).toEqual({
+      status: 400,
+      message: OM.priceListDuplicate,
+    });
+    expect((await read(org._id)).priceList).toEqual({ discountPercent: 0, prices: [] });
   });
 
   it('tells orders and quotations the approved organisation, role and price list of a customer', async () => {

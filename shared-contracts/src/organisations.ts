@@ -115,7 +115,11 @@ export const ORGANISATION_LIMITS = {
   paymentDaysMax: 180,
   /** Whole KES. */
   creditLimitMax: 1_000_000_000,
-  priceListEntries: 500,
+  /**
+   * Prices one list holds: a full list (about four JSON values a price) stays within the 1,000
+   * values the API reads in any body, so one price too many is refused by name, not as too large.
+   */
+  priceListEntries: 200,
   /** Whole KES for one unit of a product. */
   priceMax: 10_000_000,
   /** Days an invitation to join an organisation may be accepted. */

@@ -144,28 +144,31 @@ export class OrganisationsService {
     };
   }
 
-  /** Its approvers change the contacts; the shop changes anything. A buyer changes nothing. */
+  /**
+   * Its approvers change the contacts; the shop changes anything. A buyer changes nothing. A field
+   * left out or sent as null stays as it is, so an empty change answers the organisation as it is.
+   */
   async update(
     actor: Principal,
     id: string,
     dto: UpdateOrganisationDto,
   ): Promise<OrganisationView> {
-    const { standing } = await this.views.load(actor, id);
+    const { org: current, standing } = await this.views.load(actor, id);
     if (!standing.shop) {
       if (standing.role !== 'approver')
         throw new ForbiddenException('Only an approver of the organisation can change it');
-      if (dto.name !== undefined || dto.kraPin !== undefined || dto.kind !== undefined)
+      if (dto.name != null || dto.kraPin != null || dto.kind != null)
         throw new ForbiddenException(
           'The name, KRA PIN and kind are changed by the shop: contact the shop to correct them',
         );
     }
     const changes: OrganisationChanges = {};
-    if (dto.name !== undefined) changes.name = dto.name;
-    if (dto.kraPin !== undefined) changes.kraPin = dto.kraPin;
-    if (dto.kind !== undefined) changes.kind = dto.kind;
+    if (dto.name != null) changes.name = dto.name;
+    if (dto.kraPin != null) changes.kraPin = dto.kraPin;
+    if (dto.kind != null) changes.kind = dto.kind;
     if (dto.billingContact) changes.billingContact = contact(dto.billingContact);
     if (dto.deliveryContact) changes.deliveryContact = contact(dto.deliveryContact);
-    if (!Object.keys(changes).length) throw new BadRequestException('Nothing to change');
+    if (!Object.keys(changes).length) return this.views.view(current, standing);
     let org: OrganisationRecord | null;
     try {
       org = await this.orgs.update(id, changes);

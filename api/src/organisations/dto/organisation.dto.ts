@@ -120,6 +120,7 @@ export class CreateOrganisationDto {
 /**
  * `PATCH /api/organisations/:id`: any of these. Its approvers change the contacts; the name, KRA
  * PIN and kind, which the shop approved and its invoices carry, are changed by staff and admins.
+ * A field left out or null stays as it is (none given: the organisation is answered unchanged).
  */
 export class UpdateOrganisationDto {
   @TextField(L.name, OM.nameRequired, NAME_TOO_LONG, true)
