@@ -9,6 +9,7 @@ import {
   IsString,
   Matches,
   MaxLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -71,10 +72,11 @@ function KindField(optional = false) {
   );
 }
 
+/** Optional, it may be left out but not null: the document cannot say a `$ref` may be null. */
 function ContactField(optional = false) {
   return applyDecorators(
     optional ? ApiPropertyOptional({ type: ContactDto }) : ApiProperty({ type: ContactDto }),
-    ...(optional ? [IsOptional()] : []),
+    ...(optional ? [ValidateIf((_, value) => value !== undefined)] : []),
     IsObject({ message: OM.contactRequired }),
     ValidateNested(),
     Type(() => ContactDto),
@@ -120,7 +122,8 @@ export class CreateOrganisationDto {
 /**
  * `PATCH /api/organisations/:id`: any of these. Its approvers change the contacts; the name, KRA
  * PIN and kind, which the shop approved and its invoices carry, are changed by staff and admins.
- * A field left out or null stays as it is (none given: the organisation is answered unchanged).
+ * A field left out (a text also when null) stays as it is: none given, the organisation is
+ * answered unchanged.
  */
 export class UpdateOrganisationDto {
   @TextField(L.name, OM.nameRequired, NAME_TOO_LONG, true)
