@@ -56,7 +56,17 @@ const API_FLOORS = [
   // Accounts and the money ledger: data the floors above build on.
   ['users', 'money'],
   // The shop's own data and the routes on it.
-  ['auth', 'staff', 'catalog', 'inventory', 'delivery', 'contact', 'site', 'health'],
+  [
+    'auth',
+    'staff',
+    'catalog',
+    'inventory',
+    'delivery',
+    'contact',
+    'site',
+    'health',
+    'organisations',
+  ],
   // Selling: orders, bookings and their batches, and the text messages about them.
   ['orders', 'batches', 'bookings', 'sms'],
   // Money coming in: M-Pesa Express, the paybill, refunds.

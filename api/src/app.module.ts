@@ -16,6 +16,7 @@ import { QuotaModule } from './common/quota';
 import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
+import { OrganisationsModule } from './organisations/organisations.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { BatchDeskModule } from './batches/batch-desk.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -74,6 +75,7 @@ export class AppModule {
         ContactModule,
         DeliveryModule,
         PrivacyModule,
+        OrganisationsModule,
         ...extraImports,
       ],
     };

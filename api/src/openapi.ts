@@ -1,4 +1,6 @@
-import type { INestApplication } from '@nestjs/common';
+import { ParseUUIDPipe, type INestApplication } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import {
   DocumentBuilder,
@@ -14,6 +16,7 @@ import {
   validationMetadatasToSchemas,
 } from 'class-validator-jsonschema';
 import { OPTIONAL_AUTH_EXTENSION } from './common/access.decorators';
+import { ParseObjectIdPipe } from './common/parse-object-id.pipe';
 
 export const DOCS_PATH = 'api/docs';
 
@@ -29,43 +32,100 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
-  return completeDocument(SwaggerModule.createDocument(app, config), bodyClasses(app));
+  return completeDocument(
+    SwaggerModule.createDocument(app, config),
+    bodyClasses(app),
+    pathParameterSchemas(app),
+  );
+}
+
+interface ControllerClass {
+  readonly name: string;
+  readonly prototype: object;
+}
+
+/** Each handler of the application's controllers, with its class. */
+function* handlers(
+  app: INestApplication,
+): Generator<{ controller: ControllerClass; method: string }> {
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as ControllerClass | null;
+      if (!controller?.prototype) continue;
+      for (const method of Object.getOwnPropertyNames(controller.prototype))
+        if (method !== 'constructor') yield { controller, method };
+    }
+  }
 }
 
 /** The classes the controllers take as arguments (bodies and queries), by name. */
 function bodyClasses(app: INestApplication): Map<string, new () => unknown> {
   const classes = new Map<string, new () => unknown>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const controller of module.controllers.values()) {
-      const prototype = (controller.metatype as { prototype?: object } | null)?.prototype;
-      if (!prototype) continue;
-      for (const method of Object.getOwnPropertyNames(prototype)) {
-        const types = (Reflect.getMetadata('design:paramtypes', prototype, method) ??
-          []) as unknown[];
-        for (const type of types) {
-          if (typeof type === 'function' && type.name.endsWith('Dto'))
-            classes.set(type.name, type as new () => unknown);
-        }
-      }
+  for (const { controller, method } of handlers(app)) {
+    const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, method) ??
+      []) as unknown[];
+    for (const type of types) {
+      if (typeof type === 'function' && type.name.endsWith('Dto'))
+        classes.set(type.name, type as new () => unknown);
     }
   }
   return classes;
 }
 
+interface RouteArgument {
+  data?: unknown;
+  pipes?: unknown[];
+}
+
+type PathSchema = SchemaObject & { type: 'string' };
+const OBJECT_ID: PathSchema = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' };
+const UUID: PathSchema = { type: 'string', format: 'uuid' };
+
+/** What the pipe a path parameter is read through takes, as a schema (none: any text). */
+function pathSchemaOf(pipes: unknown[] = []): PathSchema | undefined {
+  for (const pipe of pipes) {
+    if (pipe === ParseObjectIdPipe || pipe instanceof ParseObjectIdPipe) return OBJECT_ID;
+    if (pipe === ParseUUIDPipe || pipe instanceof ParseUUIDPipe) return UUID;
+  }
+  return undefined;
+}
+
+/**
+ * The schema of each path parameter an operation (by its operationId, `Controller_method`) reads
+ * through ParseObjectIdPipe or ParseUUIDPipe, so that the document says what the pipe takes.
+ */
+function pathParameterSchemas(app: INestApplication): Map<string, Map<string, PathSchema>> {
+  const byOperation = new Map<string, Map<string, PathSchema>>();
+  for (const { controller, method } of handlers(app)) {
+    const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<
+      string,
+      RouteArgument
+    >;
+    for (const [key, arg] of Object.entries(args)) {
+      const inPath = key.split(':')[0] === String(RouteParamtypes.PARAM);
+      const schema = pathSchemaOf(arg.pipes);
+      if (!inPath || typeof arg.data !== 'string' || !schema) continue;
+      const id = `${controller.name}_${method}`;
+      byOperation.set(id, (byOperation.get(id) ?? new Map()).set(arg.data, schema));
+    }
+  }
+  return byOperation;
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-const OBJECT_ID_PARAMS = new Set(['id', 'orderId']);
 const ERROR_SCHEMA = { $ref: '#/components/schemas/ErrorResponseDto' };
 
 /**
  * What holds for every route and the decorators would only repeat: a route with parameters or a body
  * can answer 400 (the validation pipe) and a JSON body 413 (over 1 MB); a path with an id answers
- * 404 and takes only a 24-hex-digit id; a request body takes no property it does not list (the
+ * 404, and an id read through ParseObjectIdPipe or ParseUUIDPipe is documented as what it takes; a request body takes no property it does not list (the
  * validation pipe refuses unknown ones), states the limits its validators enforce and lets an optional
  * property be null; a token marked optional may be left out.
  */
 function completeDocument(
   document: OpenAPIObject,
   classes: Map<string, new () => unknown>,
+  pathSchemas: Map<string, Map<string, PathSchema>>,
 ): OpenAPIObject {
   const rules = validationMetadatasToSchemas() as Record<string, SchemaObject>;
   // A class that only inherits its fields (UpdateAdminProfileDto) has its parent's rules.
@@ -89,8 +149,11 @@ function completeDocument(
       };
       const parameters = (operation.parameters ?? []) as ParameterObject[];
       for (const parameter of parameters) {
-        if (parameter.in === 'path' && OBJECT_ID_PARAMS.has(parameter.name))
-          parameter.schema = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' };
+        const pathSchema =
+          parameter.in === 'path'
+            ? pathSchemas.get(operation.operationId ?? '')?.get(parameter.name)
+            : undefined;
+        if (pathSchema) parameter.schema = { ...pathSchema };
         if (parameter.in === 'query' && parameter.schema && !('$ref' in parameter.schema)) {
           addValidationRules(
             { type: 'object', properties: { [parameter.name]: parameter.schema } },

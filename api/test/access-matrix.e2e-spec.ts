@@ -24,6 +24,7 @@ import { DELIVERY } from './support/shop';
 import { STOCK_ROUTES } from './support/stock';
 import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
 import { BOOKING_ROUTES } from './support/bookings';
+import { ORGANISATION_ROUTES } from './support/organisations';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
@@ -476,7 +477,7 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
@@ -492,4 +493,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...BATCH_ROUTES,
   ...PUBLIC_BATCH_ROUTES,
   ...BOOKING_ROUTES,
+  ...ORGANISATION_ROUTES,
 ];

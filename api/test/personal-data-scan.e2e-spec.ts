@@ -22,6 +22,7 @@ import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
 import { newPerson, personHits, type Person } from './support/personal-data';
+import { addPerson, signUpOrganisation } from './support/organisations';
 import { waitFor } from './support/wait';
 
 interface Order {
@@ -164,6 +165,21 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
           subject: 'Avocado seedlings',
           message: `Please call me on ${p.spaced} about grafted Hass.`,
         })
+        .expect(201);
+    },
+    OrganisationsPersonalData: async (p, c) => {
+      // They sign an organisation up, as its billing contact too, and another invites them.
+      if (!c) return;
+      const own = await signUpOrganisation(m.t, c, {
+        billingContact: { name: p.name, phone: p.spaced, email: p.email },
+      });
+      const colleague = await registerCustomer(m.t);
+      await addPerson(m.t, own._id, c, colleague, 'approver');
+      const other = await signUpOrganisation(m.t, await registerCustomer(m.t));
+      await http()
+        .post(`/api/organisations/${other._id}/invitations`)
+        .set(staff())
+        .send({ email: p.email, role: 'buyer' })
         .expect(201);
     },
     PrivacyPersonalData: async (_p, c) => {

@@ -73,6 +73,47 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   'batch.ready': { name: 'Marked a batch ready', sentence: 'Marked batch {target} ready' },
   'batch.fail': { name: 'Marked a batch failed', sentence: 'Marked batch {target} failed' },
 
+  'organisation.create': {
+    name: 'Registered an organisation',
+    sentence: 'Registered organisation {target}',
+  },
+  'organisation.update': {
+    name: 'Changed an organisation',
+    sentence: 'Changed organisation {target}',
+  },
+  'organisation.approve': { name: 'Approved an organisation', sentence: 'Approved {target}' },
+  'organisation.suspend': { name: 'Suspended an organisation', sentence: 'Suspended {target}' },
+  'organisation.decline': { name: 'Declined an organisation', sentence: 'Declined {target}' },
+  'organisation.terms': {
+    name: "Set an organisation's terms",
+    sentence: 'Set the terms of {target}',
+  },
+  'organisation.price-list': {
+    name: "Set an organisation's price list",
+    sentence: 'Set the price list of {target}',
+  },
+  'organisation.invite': {
+    name: 'Invited a person to an organisation',
+    sentence: 'Invited a person to {target}',
+  },
+  'organisation.invitation.withdraw': {
+    name: 'Withdrew an invitation to an organisation',
+    sentence: 'Withdrew an invitation to {target}',
+  },
+  'organisation.invitation.decline': {
+    name: 'Declined an invitation to an organisation',
+    sentence: 'Declined an invitation to {target}',
+  },
+  'organisation.join': { name: 'Joined an organisation', sentence: 'Joined {target}' },
+  'organisation.role': {
+    name: "Changed a person's role in an organisation",
+    sentence: 'Changed the organisation role of {target}',
+  },
+  'organisation.remove': {
+    name: 'Removed a person from an organisation',
+    sentence: 'Removed {target} from their organisation',
+  },
+
   'order.payment': {
     name: 'Recorded a payment',
     sentence: 'Recorded a payment for order {target}',

@@ -28,6 +28,9 @@ const NAMES = [
   'ORDERS_OPEN',
   'LINK_EXPIRED',
   'EMAIL_TAKEN',
+  'KRA_PIN_TAKEN',
+  'ALREADY_IN_ORGANISATION',
+  'LAST_APPROVER',
   'CONFLICT',
   'IDEMPOTENCY_KEY_REUSED',
   'PAYLOAD_TOO_LARGE',
@@ -72,8 +75,8 @@ export const ERROR_CODES = {
   BATCH_READY: 'The batch is ready; order its seedlings as ready stock',
   /** A product of the order is no longer sold. */
   PRODUCT_UNAVAILABLE: 'A product is no longer sold',
-  /** The order's status does not allow this action. */
-  ILLEGAL_TRANSITION: "The order's status does not allow this action",
+  /** The status of the order (or organisation) does not allow this action. */
+  ILLEGAL_TRANSITION: 'The status of the order or organisation does not allow this action',
   /** The order is already paid. */
   ALREADY_PAID: 'The order is already paid',
   /** The M-Pesa code is already on a money-ledger entry (`message` names its order). */
@@ -90,6 +93,12 @@ export const ERROR_CODES = {
   LINK_EXPIRED: 'The link has expired',
   /** The email address belongs to another account. */
   EMAIL_TAKEN: 'The email address is already used',
+  /** An organisation with this KRA PIN is already registered (nothing else is said of it). */
+  KRA_PIN_TAKEN: 'An organisation with this KRA PIN is already registered',
+  /** A customer account buys for one organisation only. */
+  ALREADY_IN_ORGANISATION: 'The account already buys for an organisation',
+  /** The change would leave an organisation without an approver. */
+  LAST_APPROVER: 'An organisation keeps at least one approver',
   /** Any other conflict with the current state (a name taken, changed meanwhile, ...). */
   CONFLICT: 'The request conflicts with the current state',
   /** The Idempotency-Key was used for a different order. */

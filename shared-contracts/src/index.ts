@@ -28,3 +28,5 @@ export * from './booking-state';
 export * from './batch-forms';
 export * from './shop-clock';
 export * from './county-names';
+export * from './organisations';
+export * from './organisation-forms';

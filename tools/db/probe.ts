@@ -195,6 +195,68 @@ export async function checkConformance(db: Db, options: ConformanceOptions = {})
     `${released} released, ${final.reservations.length} entries left`,
   );
 
+  // An organisation's people (issue 42): sub-documents under a unique index partial on their
+  // field (empty lists are not indexed), one account in one organisation however many join at
+  // once; a role changed with arrayFilters, and a removal under the "another approver remains"
+  // condition, of which only one of two concurrent ones can pass.
+  type Person = { accountId: string; role: string };
+  const orgs = db.collection<{ _id: number; members: Person[] }>('probe_members');
+  await orgs.drop().catch(() => {});
+  await orgs.createIndex(
+    { 'members.accountId': 1 },
+    { unique: true, partialFilterExpression: { 'members.accountId': { $exists: true } } },
+  );
+  await orgs.insertMany(Array.from({ length: 5 }, (_, i) => ({ _id: i, members: [] })));
+  const joins = await Promise.all(
+    Array.from({ length: 5 }, (_, i) =>
+      codeOf(orgs.updateOne({ _id: i }, { $push: { members: { accountId: 'x', role: 'buyer' } } })),
+    ),
+  );
+  await orgs.updateOne(
+    { _id: 100 },
+    {
+      $set: {
+        members: [
+          { accountId: 'a', role: 'approver' },
+          { accountId: 'b', role: 'approver' },
+        ],
+      },
+    },
+    { upsert: true },
+  );
+  const keep = (id: string) => ({
+    _id: 100,
+    members: { $elemMatch: { accountId: { $ne: id }, role: 'approver' } },
+  });
+  const [pulled, demoted] = await Promise.all([
+    orgs.updateOne(
+      { ...keep('b'), 'members.accountId': 'b' },
+      { $pull: { members: { accountId: 'b' } } },
+    ),
+    orgs.updateOne(
+      { ...keep('a'), 'members.accountId': 'a' },
+      { $set: { 'members.$[m].role': 'buyer' } },
+      { arrayFilters: [{ 'm.accountId': 'a' }] },
+    ),
+  ]);
+  const approvers = (await orgs.findOne({ _id: 100 }))!.members.filter(
+    (m) => m.role === 'approver',
+  );
+  // Taken out of its organisation (its last person), the account may join another.
+  await orgs.updateOne({ 'members.accountId': 'x' }, { $pull: { members: { accountId: 'x' } } });
+  const rejoined = await codeOf(
+    orgs.updateOne({ _id: 100 }, { $push: { members: { accountId: 'x', role: 'buyer' } } }),
+  );
+  check(
+    joins.filter((c) => c === 'accepted').length === 1 &&
+      joins.filter((c) => c === '11000').length === 4 &&
+      pulled.modifiedCount + demoted.modifiedCount === 1 &&
+      approvers.length === 1 &&
+      rejoined === 'accepted',
+    "an organisation's people: a partial unique index on sub-documents, arrayFilters, one of two approvers kept",
+    `${joins.filter((c) => c === 'accepted').length} of 5 joins of one account accepted; ${pulled.modifiedCount + demoted.modifiedCount} of 2 approver changes; ${approvers.length} approver left; out and in again: ${rejoined}`,
+  );
+
   // findOneAndUpdate with a projection (mongoose sends one for the schemas' hidden fields).
   const hidden = db.collection<{ _id: number; shown: number; secret: string }>('probe_projection');
   await hidden.deleteMany({});
@@ -246,6 +308,7 @@ export async function checkConformance(db: Db, options: ConformanceOptions = {})
     'probe_quota',
     'probe_slots',
     'probe_reservations',
+    'probe_members',
     'probe_projection',
     'probe_ttl',
   ])

@@ -11,7 +11,8 @@ export type MailTemplate =
   | 'contact-copy'
   | 'contact-received'
   | 'low-stock-digest'
-  | 'budget-alert';
+  | 'budget-alert'
+  | 'organisation-invitation';
 
 /**
  * Whom an e-mail was sent for, recorded when it is sent: the account it belongs to (a reset: the

@@ -26,6 +26,10 @@ export interface DataExport {
   emailsNotSent: Row[];
   activity: Row[];
   contactMessages: Row[];
+  /** The organisation they buy for: their role, and the contacts of it that are them. */
+  organisations: Row[];
+  /** Invitations to buy for an organisation waiting for them. */
+  organisationInvitations: Row[];
   consents: { granted: boolean; history: unknown[] } | null;
   dataRequests: Row[];
 }
@@ -54,6 +58,8 @@ export class DataExportBuilder {
       emailsNotSent: list(sections.emailsNotSent),
       activity: list(sections.activity),
       contactMessages: list(sections.contactMessages),
+      organisations: list(sections.organisations),
+      organisationInvitations: list(sections.organisationInvitations),
       consents,
       dataRequests: list(sections.dataRequests),
     };
@@ -78,6 +84,9 @@ function summaryOf(d: DataExport): string[] {
     `Orders: ${d.orders.length}${d.orders.length ? ` (${d.orders.map((o) => `${String(o.purchaseNumber)} ${formatMoney(Number(o.totalAmount))} ${String(o.orderStatus)}`).join('; ')})` : ''}.`,
     `Payments: ${kinds('payment')}; paybill payments: ${kinds('mpesa-paybill')}; M-Pesa prompts: ${kinds('mpesa-prompt')}; refunds: ${d.refunds.length}.`,
     `Text messages sent to you: ${d.smsMessages.length}. E-mails sent to you: ${d.emails.length}.`,
+    d.organisations.length
+      ? `You buy for: ${d.organisations.map((o) => `${String(o.organisation)} (${String(o.role)})`).join('; ')}.`
+      : 'You buy for no organisation.',
     d.consents && d.consents.history.length
       ? `Offers by text message: ${d.consents.granted ? 'you agreed' : 'you did not agree, or withdrew'} (${d.consents.history.length} change${d.consents.history.length === 1 ? '' : 's'} recorded).`
       : 'Offers by text message: you never agreed to them.',

@@ -2,6 +2,7 @@ import {
   AppShell,
   Avatar,
   Burger,
+  ScrollArea,
   Group,
   Menu,
   Text,
@@ -95,7 +96,10 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="md">
-        <Sidebar user={user} onNavigate={() => setNavOpened(false)} />
+        {/* Sixteen links and their headings outgrow a phone's height: the sidebar scrolls. */}
+        <AppShell.Section grow component={ScrollArea} type="auto">
+          <Sidebar user={user} onNavigate={() => setNavOpened(false)} />
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<PageLoader />}>

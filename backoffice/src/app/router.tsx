@@ -80,6 +80,14 @@ const BatchDetail = page(
   'BatchDetailRoute',
 );
 const Bookings = page(() => import('../features/bookings/routes/bookings'), 'BookingsRoute');
+const Organisations = page(
+  () => import('../features/organisations/routes/organisations'),
+  'OrganisationsRoute',
+);
+const OrganisationDetail = page(
+  () => import('../features/organisations/routes/organisation-detail'),
+  'OrganisationDetailRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -118,6 +126,8 @@ export function AppRoutes() {
             <Route path="/manage/batches" element={<Batches />} />
             <Route path="/manage/batches/:id" element={<BatchDetail />} />
             <Route path="/manage/bookings" element={<Bookings />} />
+            <Route path="/manage/organisations" element={<Organisations />} />
+            <Route path="/manage/organisations/:id" element={<OrganisationDetail />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

@@ -6,38 +6,53 @@ export interface SidebarLink {
   to: string;
   /** Links to the storefront leave the console. */
   external?: boolean;
+  /** The heading it is listed under. */
+  group?: SidebarGroup;
 }
 
-/** The sidebar's links per role. */
+/** The headings the sidebar groups its links under, in this order. */
+export const SIDEBAR_GROUPS = [
+  'Sales',
+  'Catalogue',
+  'Customers and organisations',
+  'Shop settings',
+] as const;
+export type SidebarGroup = (typeof SIDEBAR_GROUPS)[number];
+
+const CUSTOMERS: SidebarGroup = 'Customers and organisations';
+
+/** The sidebar's links per role, each under its heading (none: above or below the groups). */
 export function sidebarLinks(role: Role | undefined): SidebarLink[] {
   if (role === 'admin') {
     return [
       { label: 'Dashboard', to: paths.adminDashboard },
-      { label: 'Staff', to: paths.adminStaff },
-      { label: 'Orders', to: paths.adminOrders },
-      { label: 'Payments to match', to: paths.managePayments },
-      { label: 'Bookings', to: paths.manageBookings },
-      { label: 'Reports', to: paths.adminReports },
-      { label: 'Categories', to: paths.manageCategories },
-      { label: 'Products', to: paths.manageProducts },
-      { label: 'Batches', to: paths.manageBatches },
-      { label: 'Audit trails', to: paths.adminAuditTrails },
-      { label: 'Shop pictures', to: paths.adminSitePictures },
-      { label: 'Messages', to: paths.manageMessages },
-      { label: 'Delivery zones', to: paths.adminDeliveryZones },
-      { label: 'Data requests', to: paths.adminDataRequests },
-      { label: 'Privacy', to: paths.adminPrivacy },
+      { label: 'Orders', to: paths.adminOrders, group: 'Sales' },
+      { label: 'Payments to match', to: paths.managePayments, group: 'Sales' },
+      { label: 'Bookings', to: paths.manageBookings, group: 'Sales' },
+      { label: 'Reports', to: paths.adminReports, group: 'Sales' },
+      { label: 'Categories', to: paths.manageCategories, group: 'Catalogue' },
+      { label: 'Products', to: paths.manageProducts, group: 'Catalogue' },
+      { label: 'Batches', to: paths.manageBatches, group: 'Catalogue' },
+      { label: 'Organisations', to: paths.manageOrganisations, group: CUSTOMERS },
+      { label: 'Messages', to: paths.manageMessages, group: CUSTOMERS },
+      { label: 'Data requests', to: paths.adminDataRequests, group: CUSTOMERS },
+      { label: 'Staff', to: paths.adminStaff, group: 'Shop settings' },
+      { label: 'Shop pictures', to: paths.adminSitePictures, group: 'Shop settings' },
+      { label: 'Delivery zones', to: paths.adminDeliveryZones, group: 'Shop settings' },
+      { label: 'Privacy', to: paths.adminPrivacy, group: 'Shop settings' },
+      { label: 'Audit trails', to: paths.adminAuditTrails, group: 'Shop settings' },
     ];
   }
   if (role === 'staff') {
     return [
-      { label: 'Orders', to: paths.staffOrders },
-      { label: 'Payments to match', to: paths.managePayments },
-      { label: 'Bookings', to: paths.manageBookings },
-      { label: 'Categories', to: paths.manageCategories },
-      { label: 'Products', to: paths.manageProducts },
-      { label: 'Batches', to: paths.manageBatches },
-      { label: 'Messages', to: paths.manageMessages },
+      { label: 'Orders', to: paths.staffOrders, group: 'Sales' },
+      { label: 'Payments to match', to: paths.managePayments, group: 'Sales' },
+      { label: 'Bookings', to: paths.manageBookings, group: 'Sales' },
+      { label: 'Categories', to: paths.manageCategories, group: 'Catalogue' },
+      { label: 'Products', to: paths.manageProducts, group: 'Catalogue' },
+      { label: 'Batches', to: paths.manageBatches, group: 'Catalogue' },
+      { label: 'Organisations', to: paths.manageOrganisations, group: CUSTOMERS },
+      { label: 'Messages', to: paths.manageMessages, group: CUSTOMERS },
       { label: 'Shop', to: storefrontPaths.shop, external: true },
     ];
   }
@@ -45,6 +60,19 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
     { label: 'Shop', to: storefrontPaths.shop, external: true },
     { label: 'My Orders', to: storefrontPaths.myOrders, external: true },
   ];
+}
+
+/** The links in runs: a run without a heading, or the links of one heading. */
+export function groupedLinks(
+  links: SidebarLink[],
+): { group?: SidebarGroup; links: SidebarLink[] }[] {
+  const runs: { group?: SidebarGroup; links: SidebarLink[] }[] = [];
+  for (const link of links) {
+    const last = runs[runs.length - 1];
+    if (last && last.group === link.group) last.links.push(link);
+    else runs.push({ group: link.group, links: [link] });
+  }
+  return runs;
 }
 
 /** Pages without a link of their own, and the link of the section they belong to. */

@@ -17,11 +17,10 @@ describe('sidebar', () => {
     expect(screen.getByTestId('sidebar-role')).toHaveTextContent('admin');
   });
 
-  it('gives an admin dashboard, Staff, Orders, Reports, Categories, Products, audit trails, shop pictures and delivery zones', () => {
+  it('gives an admin every screen, grouped under sales, catalogue, customers and organisations, shop settings', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'admin' })} />);
     expect(linkNames()).toEqual([
       'Dashboard',
-      'Staff',
       'Orders',
       'Payments to match',
       'Bookings',
@@ -29,13 +28,38 @@ describe('sidebar', () => {
       'Categories',
       'Products',
       'Batches',
-      'Audit trails',
-      'Shop pictures',
+      'Organisations',
       'Messages',
-      'Delivery zones',
       'Data requests',
+      'Staff',
+      'Shop pictures',
+      'Delivery zones',
       'Privacy',
+      'Audit trails',
     ]);
+    const group = (name: string) =>
+      within(screen.getByRole('group', { name }))
+        .getAllByRole('link')
+        .map((a) => a.textContent);
+    expect(group('Sales')).toEqual(['Orders', 'Payments to match', 'Bookings', 'Reports']);
+    expect(group('Catalogue')).toEqual(['Categories', 'Products', 'Batches']);
+    expect(group('Customers and organisations')).toEqual([
+      'Organisations',
+      'Messages',
+      'Data requests',
+    ]);
+    expect(group('Shop settings')).toEqual([
+      'Staff',
+      'Shop pictures',
+      'Delivery zones',
+      'Privacy',
+      'Audit trails',
+    ]);
+    expect(screen.getByText('Shop settings')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Organisations' })).toHaveAttribute(
+      'href',
+      '/manage/organisations',
+    );
     expect(screen.getByRole('link', { name: 'Messages' })).toHaveAttribute(
       'href',
       '/manage/messages',
@@ -64,9 +88,11 @@ describe('sidebar', () => {
       'Categories',
       'Products',
       'Batches',
+      'Organisations',
       'Messages',
       'Shop',
     ]);
+    expect(screen.queryByRole('group', { name: 'Shop settings' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/staff/orders');
     expect(screen.getByRole('link', { name: 'Bookings' })).toHaveAttribute(
       'href',

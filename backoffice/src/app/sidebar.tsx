@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { useUnreadMessageCount } from '../features/messages/api/messages';
 import { paths } from '../config/paths';
 import type { LoggedInUser } from '../lib/api-client';
-import { currentLink, sidebarLinks } from './sidebar-links';
+import { currentLink, groupedLinks, sidebarLinks, type SidebarLink } from './sidebar-links';
 
 /** Initials, full name and role of the signed-in user, then the links of their role. */
 export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?: () => void }) {
@@ -14,6 +14,33 @@ export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?:
   const current = currentLink(links, pathname);
   const hasMessages = links.some((l) => l.to === paths.manageMessages);
   const unread = useUnreadMessageCount(hasMessages).data ?? 0;
+  const item = (link: SidebarLink) =>
+    link.external ? (
+      <NavLink key={link.label} label={link.label} href={link.to} component="a" />
+    ) : (
+      <NavLink
+        key={link.label}
+        label={link.label}
+        aria-label={
+          link.to === paths.manageMessages && unread > 0
+            ? `${link.label}, ${unread} unread`
+            : undefined
+        }
+        rightSection={
+          link.to === paths.manageMessages && unread > 0 ? (
+            <Badge size="sm" circle={unread < 10} aria-hidden data-testid="unread-messages">
+              {unread}
+            </Badge>
+          ) : undefined
+        }
+        component={Link}
+        to={link.to}
+        onClick={onNavigate}
+        active={link === current}
+        aria-current={link === current ? 'page' : undefined}
+        fw={link === current ? 700 : undefined}
+      />
+    );
   return (
     <Stack gap="md">
       <Group wrap="nowrap">
@@ -30,32 +57,16 @@ export function Sidebar({ user, onNavigate }: { user: LoggedInUser; onNavigate?:
         </div>
       </Group>
       <nav aria-label="Main">
-        {links.map((link) =>
-          link.external ? (
-            <NavLink key={link.label} label={link.label} href={link.to} component="a" />
+        {groupedLinks(links).map((run) =>
+          run.group ? (
+            <div key={run.group} role="group" aria-label={run.group}>
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4} aria-hidden>
+                {run.group}
+              </Text>
+              {run.links.map(item)}
+            </div>
           ) : (
-            <NavLink
-              key={link.label}
-              label={link.label}
-              aria-label={
-                link.to === paths.manageMessages && unread > 0
-                  ? `${link.label}, ${unread} unread`
-                  : undefined
-              }
-              rightSection={
-                link.to === paths.manageMessages && unread > 0 ? (
-                  <Badge size="sm" circle={unread < 10} aria-hidden data-testid="unread-messages">
-                    {unread}
-                  </Badge>
-                ) : undefined
-              }
-              component={Link}
-              to={link.to}
-              onClick={onNavigate}
-              active={link === current}
-              aria-current={link === current ? 'page' : undefined}
-              fw={link === current ? 700 : undefined}
-            />
+            run.links.map(item)
           ),
         )}
       </nav>

@@ -30,6 +30,10 @@ export const paths = {
   manageMessages: '/manage/messages',
   /** Paybill payments no order took (admins and staff). */
   managePayments: '/manage/payments',
+  /** Business accounts (staff and admins); `?status=pending`: those waiting for approval. */
+  manageOrganisations: '/manage/organisations',
+  organisationsWaiting: '/manage/organisations?status=pending',
+  organisation: (id: string) => `/manage/organisations/${id}`,
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

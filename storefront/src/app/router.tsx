@@ -83,6 +83,14 @@ const OrderDocument = page(
   () => import('../features/user/routes/order-document'),
   'OrderDocumentRoute',
 );
+const ForOrganisations = page(
+  () => import('../features/organisations/routes/for-organisations'),
+  'ForOrganisationsRoute',
+);
+const MyOrganisation = page(
+  () => import('../features/organisations/routes/my-organisation'),
+  'MyOrganisationRoute',
+);
 const Privacy = page(() => import('../features/privacy/routes/privacy'), 'PrivacyRoute');
 const NotFound = page(() => import('../features/pages/routes/not-found'), 'NotFoundRoute');
 const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
@@ -119,6 +127,9 @@ const routes = createRoutesFromChildren(
       <Route path="contactUs" element={<Contact />} />
       <Route path="aboutUs" element={<About />} />
       <Route path="privacy" element={<Privacy />} />
+      <Route path="organisations" element={<ForOrganisations />} />
+      {/* Guards itself, to come back here after signing in (the invitation e-mail's link). */}
+      <Route path="user/organisation" element={<MyOrganisation />} />
       <Route element={<RequireAuth />}>
         <Route path="user/profile" element={<Profile />} />
       </Route>

@@ -8,7 +8,11 @@ export function Loading({ label = 'Loading...' }: { label?: string }) {
   );
 }
 
-export function ErrorState({ message = STOREFRONT_MESSAGES.somethingWentWrongList }) {
+export function ErrorState({
+  message = STOREFRONT_MESSAGES.somethingWentWrongList,
+}: {
+  message?: string;
+}) {
   return (
     <p className="state state-error" role="alert">
       {message}

@@ -19,5 +19,7 @@ export const paths = {
   profile: '/user/profile',
   myOrders: '/user/my-orders',
   myOrder: (id: string) => `/user/my-orders/${id}`,
+  organisations: '/organisations',
+  myOrganisation: '/user/organisation',
   dashboard: '/dashboard',
 } as const;

@@ -16,6 +16,15 @@ function answer(salesStatus: number) {
         message: '',
         counts: { toConfirmPayment: 3, toDispatch: 5, inTransit: 2, toComplete: 1, all: 40 },
       });
+    if (url.pathname === '/api/organisations')
+      return json(200, {
+        success: true,
+        message: '',
+        organisations: [],
+        totalOrganisations: url.searchParams.get('status') === 'pending' ? 6 : 99,
+        totalPages: 1,
+        page: 1,
+      });
     if (url.pathname === '/api/users')
       return json(200, { success: true, message: '', users: [], totalUsers: 27, totalPages: 3 });
     if (salesStatus !== 200)
@@ -72,6 +81,16 @@ describe('dashboard', () => {
     const batches = screen.getByRole('link', { name: /^Batches ready this week / });
     expect(batches).toHaveTextContent('2');
     expect(batches).toHaveAttribute('href', '/manage/batches?week=this');
+  });
+
+  it('shows how many organisations wait for approval, linking to that view', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    const waiting = await screen.findByRole('link', {
+      name: /^Organisations waiting for approval /,
+    });
+    expect(await within(waiting).findByText('6')).toBeInTheDocument();
+    expect(waiting).toHaveAttribute('href', '/manage/organisations?status=pending');
   });
 
   it('shows an error icon when a dashboard query fails', async () => {

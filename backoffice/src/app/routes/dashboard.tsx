@@ -20,6 +20,7 @@ import { useOrderQueue } from '../../features/orders/api/get-order-queue';
 import { QueueTiles } from '../../features/orders/components/queue-tiles';
 import { useStaff } from '../../features/staff/api/get-staff';
 import { useUsers } from '../../features/users/api/get-users';
+import { useOrganisations } from '../../features/organisations/api/organisations';
 import { UsersList } from '../../features/users/components/users-list';
 
 function Tile({ label, value, to }: { label: string; value: ReactNode; to?: string }) {
@@ -48,7 +49,9 @@ export function DashboardRoute() {
   const users = useUsers({ page: 1 });
   const sales = useSalesSummary();
   const queue = useOrderQueue();
-  const failed = staff.isError || users.isError || sales.isError || queue.isError;
+  const waiting = useOrganisations({ page: 1, status: 'pending' });
+  const failed =
+    staff.isError || users.isError || sales.isError || queue.isError || waiting.isError;
   const show = (q: { isPending: boolean; isError: boolean }, value: ReactNode) =>
     q.isPending ? '…' : q.isError ? '—' : value;
   return (
@@ -106,6 +109,13 @@ export function DashboardRoute() {
           label="Batches ready this week"
           to={`${paths.manageBatches}?week=this`}
           value={show(sales, sales.data?.batchesReadyThisWeek ?? 0)}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} aria-label="Organisations">
+        <Tile
+          label="Organisations waiting for approval"
+          to={paths.organisationsWaiting}
+          value={show(waiting, waiting.data?.totalOrganisations ?? 0)}
         />
       </SimpleGrid>
       <Title order={3} size="h4">

@@ -26,6 +26,9 @@ export function Footer() {
             <li>
               <Link to={paths.contact}>Let&apos;s Connect</Link>
             </li>
+            <li>
+              <Link to={paths.organisations}>For organisations</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Important links">

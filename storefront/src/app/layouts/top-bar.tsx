@@ -190,6 +190,17 @@ export function TopBar() {
                       </Link>
                     </li>
                   )}
+                  {user.role === 'customer' && (
+                    <li role="none">
+                      <Link
+                        role="menuitem"
+                        to={paths.myOrganisation}
+                        onClick={() => setDropdownOpen(false)}
+                      >
+                        Organisation
+                      </Link>
+                    </li>
+                  )}
                   <li role="none">
                     <button
                       role="menuitem"

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { loginFormSchema, STOREFRONT_MESSAGES, TIMINGS } from '@spc/shared-contracts';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { Field } from '../../../components/field';
 import { PasswordField } from '../../../components/password-field';
@@ -10,6 +10,7 @@ import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { external } from '../../../lib/external';
+import { nextPath } from '../../../lib/next-path';
 import { backofficeHome } from '../../../lib/roles';
 import { useCartStore } from '../../../stores/cart-store';
 import { useSessionStore } from '../../../stores/session-store';
@@ -21,6 +22,7 @@ type LoginForm = z.infer<typeof loginFormSchema>;
 /** After 2 s: admin and staff to the back office, everyone else to the shop. */
 export function LoginRoute() {
   const navigate = useNavigate();
+  const [search] = useSearchParams();
   const signIn = useSessionStore((s) => s.signIn);
   const mutation = useLogin();
   const [target, setTarget] = useState<string | null>(null);
@@ -49,7 +51,7 @@ export function LoginRoute() {
       // A guest's cart goes along with whoever signs in (another user's cart is emptied).
       useCartStore.getState().adoptUser(res.data.user._id);
       toast.success(res.message);
-      setTarget(backofficeHome(res.data.user.role) ?? paths.shop);
+      setTarget(backofficeHome(res.data.user.role) ?? nextPath(search) ?? paths.shop);
     } catch (e) {
       toast.error(e instanceof ApiError ? e.message : STOREFRONT_MESSAGES.loginError);
     }

@@ -7,17 +7,20 @@ import {
 } from '@spc/shared-contracts';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../../components/field';
 import { PasswordField } from '../../../components/password-field';
 import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { nextPath, withNext } from '../../../lib/next-path';
 import { useRegister } from '../api/register';
 import { AuthLayout } from '../components/auth-layout';
 
 export function RegisterRoute() {
   const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const login = withNext(paths.login, nextPath(search));
   const mutation = useRegister();
   const [done, setDone] = useState(false);
   const {
@@ -31,9 +34,9 @@ export function RegisterRoute() {
 
   useEffect(() => {
     if (!done) return;
-    const t = setTimeout(() => navigate(paths.login), TIMINGS.redirectAfterSuccessMs);
+    const t = setTimeout(() => navigate(login), TIMINGS.redirectAfterSuccessMs);
     return () => clearTimeout(t);
-  }, [done, navigate]);
+  }, [done, navigate, login]);
 
   const onSubmit = handleSubmit(async ({ confirmPassword: _c, ...body }) => {
     try {
@@ -88,7 +91,7 @@ export function RegisterRoute() {
         How we use your details: <Link to={paths.privacy}>privacy notice</Link>.
       </p>
       <p className="small">
-        Already have an account? <Link to={paths.login}>Sign in</Link>
+        Already have an account? <Link to={login}>Sign in</Link>
       </p>
     </AuthLayout>
   );

@@ -1,0 +1,92 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Checkbox, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  formatMoney,
+  ORGANISATION_LIMITS,
+  organisationTermsSchema,
+  type OrganisationTerms,
+} from '@spc/shared-contracts';
+import { Controller, useForm } from 'react-hook-form';
+
+/** Staff read the terms; only admins change them. */
+export function OrganisationTermsView({ terms }: { terms: OrganisationTerms }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} aria-label="Terms">
+      <Text>
+        Payment days: <b>{terms.paymentDays}</b>
+      </Text>
+      <Text style={{ overflowWrap: 'anywhere' }}>
+        Credit limit: <b>{formatMoney(terms.creditLimit)}</b>
+      </Text>
+      <Text>
+        May order on account: <b>{terms.onAccount ? 'Yes' : 'No'}</b>
+      </Text>
+    </SimpleGrid>
+  );
+}
+
+export function OrganisationTermsForm({
+  initial,
+  pending,
+  onSubmit,
+}: {
+  initial: OrganisationTerms;
+  pending?: boolean;
+  onSubmit: (values: OrganisationTerms) => void;
+}) {
+  const form = useForm<OrganisationTerms>({
+    resolver: zodResolver(organisationTermsSchema),
+    mode: 'onChange',
+    defaultValues: initial,
+  });
+  const e = form.formState.errors;
+  return (
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label="Terms">
+      <Stack gap="sm">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Controller
+            control={form.control}
+            name="paymentDays"
+            render={({ field }) => (
+              <NumberInput
+                label="Payment days"
+                description="Days after the invoice (0: on delivery)"
+                min={0}
+                max={ORGANISATION_LIMITS.paymentDaysMax}
+                allowDecimal={false}
+                value={field.value}
+                onChange={(v) => field.onChange(v === '' ? undefined : Number(v))}
+                error={e.paymentDays?.message}
+                disabled={pending}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="creditLimit"
+            render={({ field }) => (
+              <NumberInput
+                label="Credit limit (KES)"
+                description="Invoiced and unpaid, plus accepted and not invoiced"
+                min={0}
+                max={ORGANISATION_LIMITS.creditLimitMax}
+                allowDecimal={false}
+                thousandSeparator=","
+                value={field.value}
+                onChange={(v) => field.onChange(v === '' ? undefined : Number(v))}
+                error={e.creditLimit?.message}
+                disabled={pending}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <Checkbox label="May order on account" {...form.register('onAccount')} disabled={pending} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={pending} disabled={!form.formState.isDirty}>
+            Save terms
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

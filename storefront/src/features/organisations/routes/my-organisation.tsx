@@ -1,0 +1,55 @@
+import { Link, Navigate } from 'react-router';
+import { problemText } from '../../../lib/api-client';
+import { ErrorState, Loading } from '../../../components/states';
+import { paths } from '../../../config/paths';
+import { withNext } from '../../../lib/next-path';
+import { useSessionStore } from '../../../stores/session-store';
+import { useMyOrganisation } from '../api/organisations';
+import { MyInvitations } from '../components/my-invitations';
+import { OrgDetails } from '../components/org-details';
+import { OrgPeople } from '../components/org-people';
+import '../organisations.css';
+
+/** /user/organisation: the organisation the customer buys for, and invitations waiting for them. */
+export function MyOrganisationRoute() {
+  const user = useSessionStore((s) => (s.token || s.refreshToken ? s.user : null));
+  if (!user) return <Navigate to={withNext(paths.login, paths.myOrganisation)} replace />;
+  if (user.role !== 'customer') return <Navigate to={paths.home} replace />;
+  return <MyOrganisation me={user._id} />;
+}
+
+function MyOrganisation({ me }: { me: string }) {
+  const { data, isPending, isError, error } = useMyOrganisation();
+  let body;
+  if (isPending) body = <Loading />;
+  else if (isError) body = <ErrorState message={problemText(error)} />;
+  else if (!data.organisation)
+    body = (
+      <section className="org-card">
+        <p>You do not buy for an organisation yet.</p>
+        <p>
+          Accept an invitation above, or{' '}
+          <Link to={paths.organisations}>sign up your organisation</Link>.
+        </p>
+      </section>
+    );
+  else {
+    const org = data.organisation;
+    const approver = data.role === 'approver';
+    body = (
+      <>
+        <h2 className="org-name org-title">{org.name}</h2>
+        <p className="muted small">You are its {approver ? 'approver' : 'buyer'}.</p>
+        <OrgDetails org={org} approver={approver} />
+        <OrgPeople org={org} approver={approver} me={me} />
+      </>
+    );
+  }
+  return (
+    <div className="page org-page">
+      <h1>Your organisation</h1>
+      <MyInvitations />
+      {body}
+    </div>
+  );
+}

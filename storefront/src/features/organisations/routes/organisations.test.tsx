@@ -1,0 +1,245 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  KRA_PIN_MESSAGE,
+  ORGANISATION_MESSAGES,
+  type OrganisationView,
+} from '@spc/shared-contracts';
+import { useSessionStore } from '../../../stores/session-store';
+import { fakeJwt, mockFetch, renderWithProviders } from '../../../testing/render';
+import { ForOrganisationsRoute } from './for-organisations';
+import { MyOrganisationRoute } from './my-organisation';
+
+const user = {
+  _id: 'u1',
+  fullName: 'Achieng Otieno',
+  email: 'a@example.co.ke',
+  role: 'customer' as const,
+};
+const contact = { name: 'Achieng Otieno', phone: '0712345678', email: 'a@example.co.ke' };
+const org = (over: Partial<OrganisationView> = {}): OrganisationView => ({
+  _id: 'o1',
+  name: 'Green Belt Schools Trust',
+  kraPin: 'P051234567X',
+  kind: 'ngo',
+  status: 'approved',
+  statusReason: '',
+  billingContact: contact,
+  deliveryContact: contact,
+  terms: { paymentDays: 30, creditLimit: 0, onAccount: false },
+  priceList: { discountPercent: 0, prices: [] },
+  people: [
+    {
+      accountId: 'u1',
+      fullName: 'Achieng Otieno',
+      email: 'a@example.co.ke',
+      role: 'approver',
+      joinedAt: '2026-11-01T08:00:00Z',
+    },
+    {
+      accountId: 'u2',
+      fullName: 'Baraka Mwangi',
+      email: 'b@example.co.ke',
+      role: 'approver',
+      joinedAt: '2026-11-02T08:00:00Z',
+    },
+  ],
+  invitations: [],
+  createdAt: '2026-11-01T08:00:00Z',
+  updatedAt: '2026-11-01T08:00:00Z',
+  ...over,
+});
+const ok = (body: object) => ({ body: { success: true, message: 'Done', ...body } });
+const noInvitations = () => ok({ invitations: [] });
+
+describe('For organisations', () => {
+  it('asks a guest to sign in or register and brings them back', () => {
+    useSessionStore.setState({ user: null, token: null, refreshToken: null });
+    renderWithProviders(<ForOrganisationsRoute />);
+    expect(screen.getByRole('link', { name: 'sign in' })).toHaveAttribute(
+      'href',
+      '/authenticate/login?next=%2Forganisations',
+    );
+    expect(screen.getByRole('link', { name: 'create an account' })).toHaveAttribute(
+      'href',
+      '/authenticate/register?next=%2Forganisations',
+    );
+    expect(screen.queryByRole('form')).not.toBeInTheDocument();
+  });
+
+  it('checks the KRA PIN as it is typed, sends the sign-up, then says it waits for approval', async () => {
+    useSessionStore.getState().signIn({ accessToken: fakeJwt(600), refreshToken: 'r', user });
+    let signedUp: unknown = null;
+    const { calls } = mockFetch({
+      '/api/organisations/mine': () =>
+        ok(
+          signedUp
+            ? { organisation: org({ status: 'pending' }), role: 'approver' }
+            : { organisation: null, role: null },
+        ),
+      '/api/organisations': async (req) => {
+        signedUp = await req.json();
+        return {
+          status: 201,
+          body: {
+            success: true,
+            message: 'Organisation signed up',
+            organisation: org({ status: 'pending' }),
+          },
+        };
+      },
+    });
+    renderWithProviders(<ForOrganisationsRoute />);
+    const pin = await screen.findByLabelText('KRA PIN');
+    fireEvent.change(pin, { target: { value: 'P05123' } });
+    expect(await screen.findByText(KRA_PIN_MESSAGE)).toBeInTheDocument();
+    fireEvent.change(pin, { target: { value: ' p051234567x ' } });
+    await waitFor(() => expect(screen.queryByText(KRA_PIN_MESSAGE)).not.toBeInTheDocument());
+    fireEvent.change(screen.getByLabelText('Organisation name'), {
+      target: { value: 'Green Belt Schools Trust' },
+    });
+    for (const set of screen.getAllByRole('group')) {
+      const g = within(set);
+      fireEvent.change(g.getByLabelText('Name'), { target: { value: contact.name } });
+      fireEvent.change(g.getByLabelText('Phone'), { target: { value: contact.phone } });
+      fireEvent.change(g.getByLabelText('E-mail'), { target: { value: contact.email } });
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up the organisation' }));
+    expect(await screen.findByText(/waiting for approval/)).toBeInTheDocument();
+    expect(signedUp).toEqual({
+      name: 'Green Belt Schools Trust',
+      kraPin: 'P051234567X',
+      kind: 'ngo',
+      billingContact: contact,
+      deliveryContact: contact,
+    });
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
+  it('shows the API refusal of a KRA PIN already registered', async () => {
+    useSessionStore.getState().signIn({ accessToken: fakeJwt(600), refreshToken: 'r', user });
+    mockFetch({
+      '/api/organisations/mine': () => ok({ organisation: null, role: null }),
+      '/api/organisations': () => ({
+        status: 409,
+        body: { success: false, message: ORGANISATION_MESSAGES.kraPinTaken },
+      }),
+    });
+    renderWithProviders(<ForOrganisationsRoute />);
+    fireEvent.change(await screen.findByLabelText('KRA PIN'), { target: { value: 'P051234567X' } });
+    fireEvent.change(screen.getByLabelText('Organisation name'), { target: { value: 'X' } });
+    for (const set of screen.getAllByRole('group')) {
+      const g = within(set);
+      fireEvent.change(g.getByLabelText('Name'), { target: { value: contact.name } });
+      fireEvent.change(g.getByLabelText('Phone'), { target: { value: contact.phone } });
+      fireEvent.change(g.getByLabelText('E-mail'), { target: { value: contact.email } });
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up the organisation' }));
+    expect(await screen.findByText(ORGANISATION_MESSAGES.kraPinTaken)).toBeInTheDocument();
+  });
+});
+
+describe('Your organisation', () => {
+  beforeEach(() => {
+    useSessionStore.getState().signIn({ accessToken: fakeJwt(600), refreshToken: 'r', user });
+  });
+
+  it('sends someone signed out to sign in, to come back here', () => {
+    useSessionStore.setState({ user: null, token: null, refreshToken: null });
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation',
+      route: '/user/organisation',
+    });
+    expect(screen.getByText('elsewhere')).toBeInTheDocument();
+  });
+
+  it('says when the customer buys for none, and lets them accept an invitation', async () => {
+    let joined = false;
+    const { calls } = mockFetch({
+      '/api/organisations/mine': () =>
+        ok(joined ? { organisation: org(), role: 'buyer' } : { organisation: null, role: null }),
+      '/api/organisation-invitations': () =>
+        ok({
+          invitations: joined
+            ? []
+            : [
+                {
+                  _id: 'i1',
+                  organisation: { _id: 'o1', name: 'Green Belt Schools Trust', kind: 'ngo' },
+                  role: 'buyer',
+                  invitedAt: '2026-11-20T08:00:00Z',
+                  expiresAt: '2026-12-04T08:00:00Z',
+                },
+              ],
+        }),
+      '/api/organisation-invitations/i1/accept': () => {
+        joined = true;
+        return {
+          status: 201,
+          body: { success: true, message: 'You joined the organisation', organisation: org() },
+        };
+      },
+    });
+    renderWithProviders(<MyOrganisationRoute />);
+    expect(await screen.findByText('You do not buy for an organisation yet.')).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText('You joined the organisation')).toBeInTheDocument();
+    expect(await screen.findByText('You are its buyer.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit contacts' })).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/i1/accept'))).toBe(true);
+  });
+
+  it('lets an approver change a role and shows the API refusal (last approver)', async () => {
+    mockFetch({
+      '/api/organisations/mine': () => ok({ organisation: org(), role: 'approver' }),
+      '/api/organisation-invitations': noInvitations,
+      '/api/organisations/o1/people/u2': () => ({
+        status: 409,
+        body: { success: false, message: ORGANISATION_MESSAGES.lastApprover },
+      }),
+    });
+    renderWithProviders(<MyOrganisationRoute />);
+    const role = await screen.findByRole('combobox', { name: 'Role of Baraka Mwangi' });
+    fireEvent.change(role, { target: { value: 'buyer' } });
+    expect(await screen.findByText(ORGANISATION_MESSAGES.lastApprover)).toBeInTheDocument();
+  });
+
+  it('invites a person by e-mail and shows the shop’s answer', async () => {
+    let sent: unknown = null;
+    mockFetch({
+      '/api/organisations/mine': () => ok({ organisation: org(), role: 'approver' }),
+      '/api/organisation-invitations': noInvitations,
+      '/api/organisations/o1/invitations': async (req) => {
+        sent = await req.json();
+        return {
+          status: 201,
+          body: {
+            success: true,
+            message: ORGANISATION_MESSAGES.invitationSent(14),
+            invitation: {},
+          },
+        };
+      },
+    });
+    renderWithProviders(<MyOrganisationRoute />);
+    const email = await screen.findByLabelText('Their e-mail');
+    fireEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Email is required')).toBeInTheDocument();
+    fireEvent.change(email, { target: { value: 'c@example.co.ke' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText(ORGANISATION_MESSAGES.invitationSent(14))).toBeInTheDocument();
+    expect(sent).toEqual({ email: 'c@example.co.ke', role: 'buyer' });
+  });
+
+  it('shows the API words when the organisation cannot be read', async () => {
+    mockFetch({
+      '/api/organisations/mine': () => ({
+        status: 500,
+        body: { success: false, message: 'Something broke' },
+      }),
+      '/api/organisation-invitations': noInvitations,
+    });
+    renderWithProviders(<MyOrganisationRoute />);
+    expect(await screen.findByText('Something broke')).toHaveClass('state-error');
+    expect(screen.queryByRole('button', { name: 'Send invitation' })).not.toBeInTheDocument();
+  });
+});
