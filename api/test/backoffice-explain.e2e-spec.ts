@@ -243,6 +243,8 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     ['audit: by action', '/api/audit-logs?action=order.payment&hideCustomerSignIns=false'],
     ['audit: all', '/api/audit-logs?hideCustomerSignIns=false'],
     ['audit: all, a later page', '/api/audit-logs?hideCustomerSignIns=false&page=3&limit=50'],
+    ["audit: the screen (customers' sign-ins hidden)", '/api/audit-logs?hideCustomerSignIns=true'],
+    ['audit: the screen, a later page', '/api/audit-logs?hideCustomerSignIns=true&page=3&limit=50'],
   ];
 
   it('answers every daily back-office call without a collection scan', async () => {
@@ -295,6 +297,23 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     for (const read of [...pages, ...counts.map((c) => c.pipeline[0].$match)])
       expect(JSON.stringify(read)).toContain('"timestamp":{"$gte":');
     for (const read of pages) expect(read.sort).toEqual({ timestamp: -1, _id: -1 });
+  });
+
+  it("counts the trail without customers' sign-ins no further than its bound, by their mark", async () => {
+    const plans = await plansOf('/api/audit-logs?hideCustomerSignIns=true&page=2&limit=20');
+    const reads = plans.map((p) => JSON.parse(p.read.slice(p.read.indexOf(':') + 1)));
+    const counts = reads.filter((r) => r.aggregate === 'audit_logs');
+    expect(counts.length).toBeGreaterThan(0);
+    // Each window's count stops at what the bound still needs (the first: the bound and one more).
+    expect(counts[0].pipeline).toEqual(expect.arrayContaining([{ $limit: AUDIT_COUNT_LIMIT + 1 }]));
+    for (const count of counts) {
+      const limit = count.pipeline.find((s: { $limit?: number }) => s.$limit)?.$limit;
+      expect(limit).toBeLessThanOrEqual(AUDIT_COUNT_LIMIT + 1);
+      expect(count.pipeline[0].$match).toMatchObject({ customerSignIn: false });
+    }
+    const pages = reads.filter((r) => r.find === 'audit_logs');
+    expect(pages.length).toBeGreaterThan(0);
+    for (const read of pages) expect(read.filter).toMatchObject({ customerSignIn: false });
   });
 
   it('seeds lines by the tray and paybill payments as the API stores them', async () => {

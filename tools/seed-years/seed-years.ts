@@ -13,7 +13,7 @@
  * --batch / SEED_BATCH (5000). Prints what it wrote and how long it took.
  */
 import { MongoClient, ObjectId, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
-import type { SaleUnit } from '@spc/shared-contracts';
+import { AUDIT_SIGN_IN_ACTION, type SaleUnit } from '@spc/shared-contracts';
 import {
   buildContact,
   buildOrder,
@@ -324,7 +324,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
     const built = booked ?? buildOrder(r, placed, now, contact, products, staff, SYSTEM);
     await writer.add('orders', built.order);
     for (const m of built.movements) await ledgers.move(m);
-    for (const a of built.audit) await writer.add('audit_logs', a);
+    for (const a of built.audit) await writer.add('audit_logs', auditEntry(a));
     for (const s of built.sms) await writer.add('sms_outbox', s);
     if (built.refund) await writer.add('order_refunds', built.refund);
     for (const p of built.payments) await writer.add('mpesa_c2b_payments', p);
@@ -336,6 +336,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
       lastDay = day;
       for (const clerk of staff)
         await writer.add('audit_logs', {
+          customerSignIn: false,
           _id: new ObjectId(),
           action: 'auth.login',
           message: `${clerk.fullName} signed in`,
@@ -354,7 +355,7 @@ export async function seedYears(db: Db, options: SeedYearsOptions): Promise<Seed
   const finished = book.finish();
   for (const b of finished.batches) await writer.add('batches', b);
   for (const m of finished.movements) await writer.add('stock_movements', m);
-  for (const a of finished.audit) await writer.add('audit_logs', a);
+  for (const a of finished.audit) await writer.add('audit_logs', auditEntry(a));
   for (const m of finished.productMovements.sort((a, b) => a.at.getTime() - b.at.getTime()))
     await ledgers.move(m);
   await ledgers.close(db, now, products);
@@ -436,4 +437,10 @@ if (require.main === module) {
     console.error(`[seed:years] ${error.message}`);
     process.exit(1);
   });
+}
+
+/** An entry as the API writes it: with `customerSignIn`, which the trail's screen hides by. */
+function auditEntry(entry: Record<string, unknown>): Record<string, unknown> {
+  const role = (entry.performedBy as { role?: string } | null)?.role;
+  return { ...entry, customerSignIn: entry.action === AUDIT_SIGN_IN_ACTION && role === 'customer' };
 }

@@ -29,8 +29,8 @@ export function toView(doc: LeanAudit): AuditLogDto {
 export class AuditRepository {
   constructor(@InjectModel(AuditLog.name) private readonly logs: Model<AuditLog>) {}
 
-  async insert(entry: AuditLog): Promise<void> {
-    await this.logs.create(entry);
+  async insert(entry: Omit<AuditLog, 'customerSignIn'>): Promise<void> {
+    await this.logs.create({ ...entry, customerSignIn: isCustomerSignIn(entry) });
   }
 
   /**
@@ -77,19 +77,9 @@ export class AuditRepository {
     };
   }
 
-  /**
-   * The entries matching, up to `limit` (the count may stop there). Without the customers'
-   * sign-ins: all entries less those sign-ins, two counts from indexes (the `$nor` itself fetches
-   * every entry to look at it).
-   */
-  private async count(query: FilterQuery<AuditLog>, limit: number): Promise<number> {
-    if (!query.$nor) return this.logs.countDocuments(query).limit(limit);
-    const { $nor: _hidden, ...all } = query;
-    const [entries, signIns] = await Promise.all([
-      this.logs.countDocuments(all),
-      this.logs.countDocuments({ ...all, ...CUSTOMER_SIGN_IN }),
-    ]);
-    return entries - signIns;
+  /** The entries matching, up to `limit` (the count may stop there), from an index. */
+  private count(query: FilterQuery<AuditLog>, limit: number): Promise<number> {
+    return this.logs.countDocuments(query).limit(limit).exec();
   }
 
   private page(query: FilterQuery<AuditLog>, skip: number, limit: number) {
@@ -148,8 +138,10 @@ export interface AuditFilter {
   hideCustomerSignIns?: boolean;
 }
 
-/** What "hide customers' sign-ins" hides. */
-const CUSTOMER_SIGN_IN = { action: AUDIT_SIGN_IN_ACTION, 'performedBy.role': 'customer' } as const;
+/** What "hide customers' sign-ins" hides: an entry's `customerSignIn`, set as it is written. */
+export function isCustomerSignIn(entry: { action: string; performedBy: { role: string } }) {
+  return entry.action === AUDIT_SIGN_IN_ACTION && entry.performedBy.role === 'customer';
+}
 
 /** The trail's first window: the last hour (of the filter's last day); each next is GROWTH times longer. */
 const FIRST_WINDOW_MS = 3_600_000;
@@ -186,6 +178,6 @@ function toQuery(filter: AuditFilter): FilterQuery<AuditLog> {
   const signInsMatch =
     (!filter.role || filter.role === 'customer') &&
     (!filter.action || filter.action === AUDIT_SIGN_IN_ACTION);
-  if (filter.hideCustomerSignIns && signInsMatch) query.$nor = [CUSTOMER_SIGN_IN];
+  if (filter.hideCustomerSignIns && signInsMatch) query.customerSignIn = false;
   return query;
 }

@@ -8,12 +8,14 @@
  * and the personal keys (orders' open-order cap slots named by a keyed hash of the phone or e-mail,
  * not in clear; limit counters keyed in clear deleted, so their counts start again; guests'
  * Idempotency-Keys owned by the keyed hash), and the audit trail's directory (the action codes and
- * people its filters list, from the entries written before the API kept it).
+ * people its filters list, from the entries written before the API kept it), and each older entry
+ * marked as a customer's sign-in or not (the trail's screen hides those by an index).
  */
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { loadConfig } from '../config/app-config';
 import { migrateAuditDirectory } from '../audit/migrations/audit-directory.migration';
+import { migrateAuditSignIns } from '../audit/migrations/audit-sign-ins.migration';
 import { migrateSaleUnits } from '../catalog/migrations/sale-units.migration';
 import { migratePersonalKeys } from '../privacy/migrations/personal-keys.migration';
 import { migrateMailLogSecrets } from '../mail/migrations/mail-log-secrets.migration';
@@ -48,6 +50,11 @@ async function main(): Promise<void> {
     const directory = await migrateAuditDirectory(connection.db!);
     console.log(
       `[migrate] audit directory: ${directory.actions} action code(s) and ${directory.people} people added from ${directory.entries} entries (${((Date.now() - directoryStarted) / 1000).toFixed(1)} s)`,
+    );
+    const signInsStarted = Date.now();
+    const signIns = await migrateAuditSignIns(connection.db!);
+    console.log(
+      `[migrate] audit sign-ins: ${signIns.signIns} customer sign-in(s) and ${signIns.others} other entries marked for the trail's default view (${((Date.now() - signInsStarted) / 1000).toFixed(1)} s)`,
     );
     const personal = await migratePersonalKeys(connection.db!, config);
     console.log(
