@@ -70,6 +70,18 @@ describe('organisations under attack', () => {
     expect(people).toHaveLength(1);
   });
 
+  it('answers five invitations of one address at once alike, and keeps one invitation', async () => {
+    const org = await signUpOrganisation(t, await registerCustomer(t));
+    const invited = await registerCustomer(t);
+    const answers = await Promise.all(
+      ['buyer', 'approver', 'buyer', 'approver', 'buyer'].map((role) =>
+        invite(org._id, world.staff, invited.user.email, role),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+    expect((await read(org._id)).invitations.map((i) => i.email)).toEqual([invited.user.email]);
+  });
+
   it('keeps an approver when two approvers make each other buyers, or one removes the other, at once', async () => {
     for (const second of ['demote', 'remove'] as const) {
       const a = await registerCustomer(t);
