@@ -23,7 +23,10 @@ export interface DataSubject {
   emails: string[];
   /** The names they gave (the account's, those typed on their orders), to replace in texts. */
   names: string[];
-  /** Other records about them that texts may refer to (a guest's data requests). */
+  /**
+   * Other records about them that texts may refer to (a guest's data requests; the organisation an
+   * account buys for, whose entries in the trail may quote them: the shop's reasons).
+   */
   otherIds: string[];
   /**
    * Addresses proven to be theirs: the phone a guest proved with an SMS code (an account's e-mail

@@ -4,6 +4,7 @@ import { canonicalEmail, canonicalPhone } from '../common/identifiers';
 import {
   ANONYMOUS_NAME,
   OwnsPersonalData,
+  scrubText,
   type DataSubject,
   type PersonalDataOwner,
 } from '../common/personal-data';
@@ -37,7 +38,9 @@ function names(
  * customer's: an erasure replaces a contact by "Deleted customer" with no phone or e-mail when it
  * is the person — in the organisations the person buys for, matched by their name, e-mail or phone;
  * in any other, only by an address proven theirs (an address merely typed proves nobody, and must
- * not blank another organisation's contact). The organisation then names a new contact.
+ * not blank another organisation's contact). The organisation then names a new contact. The
+ * shop's reason for declining or suspending the organisation they buy for may quote them: their
+ * names, e-mails and phones leave it.
  */
 @Injectable()
 @OwnsPersonalData()
@@ -93,6 +96,9 @@ export class OrganisationsPersonalData implements PersonalDataOwner {
   async erase(subject: DataSubject): Promise<void> {
     const own = subject.accountId ? await this.orgs.findByMember(subject.accountId) : null;
     if (own) await this.eraseContacts(own, subject);
+    // The shop's reason for declining or suspending the organisation they buy for may quote them.
+    const reason = own ? scrubText(own.statusReason, subject) : '';
+    if (own && reason !== own.statusReason) await this.orgs.setStatusReason(own._id, reason);
     for (const org of await this.orgs.withContacts(subject.proven.emails, subject.proven.phones))
       await this.eraseContacts(org, {
         emails: subject.proven.emails,

@@ -185,6 +185,11 @@ export class OrganisationsRepository {
     );
   }
 
+  /** Rewrites the shop's reason for its status (an erasure takes a person out of it). */
+  async setStatusReason(id: string, reason: string): Promise<void> {
+    await this.orgs.updateOne({ _id: id }, { $set: { statusReason: reason } });
+  }
+
   /** Takes the account out of any organisation, whatever its role (an erasure); how many. */
   async forgetMember(accountId: string): Promise<number> {
     const res = await this.orgs.updateMany(

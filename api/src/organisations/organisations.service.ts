@@ -293,6 +293,11 @@ export class OrganisationsService {
     return org && role && org.status === 'approved' ? { organisation: org, role } : null;
   }
 
+  /** The id of the organisation this account is one of the people of, whatever its status. */
+  async organisationIdOf(accountId: string): Promise<string | null> {
+    return (await this.orgs.findByMember(accountId))?._id ?? null;
+  }
+
   /**
    * The price list of an approved organisation (price it with `organisationUnitPrice` of
    * shared-contracts); null when there is no such organisation or it is not approved.

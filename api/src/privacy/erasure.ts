@@ -10,6 +10,7 @@ import { ORDER_STEPS } from '../orders/order-actions';
 import { OrdersPersonalData, type PersonOrder } from '../orders/orders-personal-data';
 import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
+import { OrganisationsService } from '../organisations/organisations.service';
 import type { UserView } from '../users/user.types';
 import { PersonalDataOwners } from './personal-data-owners';
 
@@ -35,11 +36,15 @@ export class Erasure implements AccountErasure<UserView> {
     private readonly owners: PersonalDataOwners,
     private readonly orders: OrdersPersonalData,
     private readonly ordersService: OrdersService,
+    private readonly organisations: OrganisationsService,
   ) {}
 
   /** An account and its orders as one person (their contacts as typed on each order too). */
   async subjectOfAccount(user: UserView): Promise<{ subject: DataSubject; orders: PersonOrder[] }> {
-    const orders = await this.orders.ofAccount(user._id);
+    const [orders, organisationId] = await Promise.all([
+      this.orders.ofAccount(user._id),
+      this.organisations.organisationIdOf(user._id),
+    ]);
     const typed = OrdersPersonalData.contactsOf(orders);
     const subject: DataSubject = {
       accountId: user._id,
@@ -51,7 +56,8 @@ export class Erasure implements AccountErasure<UserView> {
       ]),
       emails: unique([canonicalEmail(user.email), ...typed.emails]),
       names: unique([user.fullName, ...typed.names]).filter((n) => n !== ANONYMOUS_NAME),
-      otherIds: [],
+      // The shop's entries about their organisation may quote them (a reason to decline it).
+      otherIds: organisationId ? [organisationId] : [],
       // An account's e-mail is not verified at sign-up: it proves nothing (anyone may register
       // with a guest's address). Its records are found by the account id.
       proven: { emails: [], phones: [] },

@@ -3,6 +3,7 @@ import { ACCOUNT_ERASURE } from '../common/personal-data';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { OrdersModule } from '../orders/orders.module';
+import { OrganisationsModule } from '../organisations/organisations.module';
 import { UsersModule } from '../users/users.module';
 import { ConsentsRepository } from './consents.repository';
 import { ConsentsService } from './consents.service';
@@ -25,7 +26,7 @@ import { SmsInboundController } from './sms-inbound.controller';
  * their collections; an admin deleting a customer goes through the same `Erasure`.
  */
 @Module({
-  imports: [UsersModule, AuthModule, OrdersModule, DiscoveryModule],
+  imports: [UsersModule, AuthModule, OrdersModule, OrganisationsModule, DiscoveryModule],
   controllers: [PrivacyController, MyDataController, SmsInboundController],
   providers: [
     PersonalDataOwners,
