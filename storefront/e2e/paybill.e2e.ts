@@ -163,11 +163,15 @@ describe('paybill after a failed prompt', () => {
       async () => {
         await page.reload();
         await page.getByRole('heading', { name: `Order ${order.purchaseNumber}` }).waitFor();
-        return page.getByText('Paid', { exact: true }).count();
+        // The order turns Paid as the entry is claimed, a moment before the entry is marked
+        // credited (the list shows credited entries): both are awaited.
+        const shown = await page.getByText('Paid', { exact: true }).count();
+        return shown > 0 ? money.getByTestId('money-entry').count() : 0;
       },
-      (n) => n > 0,
+      (n) => n === 2,
       20_000,
     );
+    assert.equal((await page.getByText('Paid', { exact: true }).count()) > 0, true);
     assert.equal(await page.getByRole('button', { name: 'Try M-Pesa again' }).count(), 0);
     assert.equal(await money.getByTestId('money-entry').count(), 2);
     await context.close();
