@@ -25,14 +25,14 @@ stage() {
 stage static 'npm run check:static'
 stage build 'npm run build:ci'
 stage deploy 'npm run check:deploy'
+# The bench first, alone on the machine, so its figures mean what they say.
+stage bench 'npm run bench:ci'
 # Then everything else side by side, in two lanes: the API's e2e tests in one; in the other the
-# browser journeys, then the drills followed by the bench, beside the fuzzer. Each waits on its
-# database, its browser, its timers and its killed processes much of the time, so one alone leaves a
-# core idle. Each has its own databases and API processes; none fails on a time. The bench here
-# fails only on errors or lost stock, and its figures are taken beside the other checks (it prints
-# the load average): `npm run bench` alone gives the figures to compare.
-lane_b="JOURNEYS_REUSE_BUILDS=1 npx nx run-many -t e2e --projects=@spc/storefront,@spc/backoffice --parallel=2 --exclude-task-dependencies && bash .ci/together 'drills-bench=DRILL_SKIP_BUILD=1 npm run drills:ci && npm run bench:ci' 'fuzz=FUZZ_SKIP_BUILD=1 npm run fuzz'"
-stage 'api-e2e | journeys, then drills+bench beside fuzz' "bash .ci/together 'api-e2e=npx nx run @spc/api:e2e --exclude-task-dependencies' \"journeys-drills-fuzz=$lane_b\""
+# browser journeys, then the drills and the fuzzer together. Each waits on its database, its
+# browser, its timers and its killed processes much of the time, so one alone leaves a core idle.
+# Each has its own databases and API processes; none measures time.
+lane_b="JOURNEYS_REUSE_BUILDS=1 npx nx run-many -t e2e --projects=@spc/storefront,@spc/backoffice --parallel=2 --exclude-task-dependencies && bash .ci/together 'drills=DRILL_SKIP_BUILD=1 npm run drills:ci' 'fuzz=FUZZ_SKIP_BUILD=1 npm run fuzz'"
+stage 'api-e2e | journeys, then drills+fuzz' "bash .ci/together 'api-e2e=npx nx run @spc/api:e2e --exclude-task-dependencies' \"journeys-drills-fuzz=$lane_b\""
 
 echo "== stages"
 printf '%s\n' "${times[@]}"
