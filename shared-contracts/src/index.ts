@@ -30,3 +30,4 @@ export * from './shop-clock';
 export * from './county-names';
 export * from './organisations';
 export * from './organisation-forms';
+export * from './quotations';

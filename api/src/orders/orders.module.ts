@@ -51,6 +51,7 @@ import {
 } from './schemas/order.schema';
 import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.schema';
+import { OrderFromQuotationService } from './order-from-quotation.service';
 
 @Module({
   imports: [
@@ -99,6 +100,7 @@ import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.sch
     { provide: CREDIT_TERMS, useClass: BookingTerms },
     OrderHoldLimits,
     OrderMoney,
+    OrderFromQuotationService,
     OrderDetailService,
     OrderDocumentLinks,
     OrderDeskService,
@@ -117,6 +119,7 @@ import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.sch
     OrderBookings,
     OrderMails,
     OrderMoney,
+    OrderFromQuotationService,
     OrdersPersonalData,
   ],
 })
