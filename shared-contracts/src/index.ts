@@ -31,3 +31,4 @@ export * from './county-names';
 export * from './organisations';
 export * from './organisation-forms';
 export * from './quotations';
+export * from './quotation-forms';

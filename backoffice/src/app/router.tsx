@@ -88,6 +88,14 @@ const OrganisationDetail = page(
   () => import('../features/organisations/routes/organisation-detail'),
   'OrganisationDetailRoute',
 );
+const Quotations = page(
+  () => import('../features/quotations/routes/quotations'),
+  'QuotationsRoute',
+);
+const QuotationDetail = page(
+  () => import('../features/quotations/routes/quotation-detail'),
+  'QuotationDetailRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -128,6 +136,8 @@ export function AppRoutes() {
             <Route path="/manage/bookings" element={<Bookings />} />
             <Route path="/manage/organisations" element={<Organisations />} />
             <Route path="/manage/organisations/:id" element={<OrganisationDetail />} />
+            <Route path="/manage/quotations" element={<Quotations />} />
+            <Route path="/manage/quotations/:id" element={<QuotationDetail />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

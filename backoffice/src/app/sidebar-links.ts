@@ -34,6 +34,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Products', to: paths.manageProducts, group: 'Catalogue' },
       { label: 'Batches', to: paths.manageBatches, group: 'Catalogue' },
       { label: 'Organisations', to: paths.manageOrganisations, group: CUSTOMERS },
+      { label: 'Quotations', to: paths.manageQuotations, group: CUSTOMERS },
       { label: 'Messages', to: paths.manageMessages, group: CUSTOMERS },
       { label: 'Data requests', to: paths.adminDataRequests, group: CUSTOMERS },
       { label: 'Staff', to: paths.adminStaff, group: 'Shop settings' },
@@ -52,6 +53,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Products', to: paths.manageProducts, group: 'Catalogue' },
       { label: 'Batches', to: paths.manageBatches, group: 'Catalogue' },
       { label: 'Organisations', to: paths.manageOrganisations, group: CUSTOMERS },
+      { label: 'Quotations', to: paths.manageQuotations, group: CUSTOMERS },
       { label: 'Messages', to: paths.manageMessages, group: CUSTOMERS },
       { label: 'Shop', to: storefrontPaths.shop, external: true },
     ];

@@ -29,6 +29,7 @@ describe('sidebar', () => {
       'Products',
       'Batches',
       'Organisations',
+      'Quotations',
       'Messages',
       'Data requests',
       'Staff',
@@ -45,6 +46,7 @@ describe('sidebar', () => {
     expect(group('Catalogue')).toEqual(['Categories', 'Products', 'Batches']);
     expect(group('Customers and organisations')).toEqual([
       'Organisations',
+      'Quotations',
       'Messages',
       'Data requests',
     ]);
@@ -59,6 +61,10 @@ describe('sidebar', () => {
     expect(screen.getByRole('link', { name: 'Organisations' })).toHaveAttribute(
       'href',
       '/manage/organisations',
+    );
+    expect(screen.getByRole('link', { name: 'Quotations' })).toHaveAttribute(
+      'href',
+      '/manage/quotations',
     );
     expect(screen.getByRole('link', { name: 'Messages' })).toHaveAttribute(
       'href',
@@ -89,6 +95,7 @@ describe('sidebar', () => {
       'Products',
       'Batches',
       'Organisations',
+      'Quotations',
       'Messages',
       'Shop',
     ]);

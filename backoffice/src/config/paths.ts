@@ -34,6 +34,10 @@ export const paths = {
   manageOrganisations: '/manage/organisations',
   organisationsWaiting: '/manage/organisations?status=pending',
   organisation: (id: string) => `/manage/organisations/${id}`,
+  /** The quote desk (staff and admins); `?status=requested`: those awaiting the shop. */
+  manageQuotations: '/manage/quotations',
+  quotationsAwaiting: '/manage/quotations?status=requested',
+  quotation: (id: string) => `/manage/quotations/${id}`,
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

@@ -25,6 +25,8 @@ function answer(salesStatus: number) {
         totalPages: 1,
         page: 1,
       });
+    if (url.pathname === '/api/quotations/awaiting-shop/count')
+      return json(200, { success: true, message: '', count: 7 });
     if (url.pathname === '/api/users')
       return json(200, { success: true, message: '', users: [], totalUsers: 27, totalPages: 3 });
     if (salesStatus !== 200)
@@ -91,6 +93,14 @@ describe('dashboard', () => {
     });
     expect(await within(waiting).findByText('6')).toBeInTheDocument();
     expect(waiting).toHaveAttribute('href', '/manage/organisations?status=pending');
+  });
+
+  it('shows how many quotations await the shop, linking to that view of the quote desk', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    const awaiting = await screen.findByRole('link', { name: /^Quotations awaiting the shop / });
+    expect(await within(awaiting).findByText('7')).toBeInTheDocument();
+    expect(awaiting).toHaveAttribute('href', '/manage/quotations?status=requested');
   });
 
   it('shows an error icon when a dashboard query fails', async () => {

@@ -21,6 +21,7 @@ import { QueueTiles } from '../../features/orders/components/queue-tiles';
 import { useStaff } from '../../features/staff/api/get-staff';
 import { useUsers } from '../../features/users/api/get-users';
 import { useOrganisations } from '../../features/organisations/api/organisations';
+import { useAwaitingShopCount } from '../../features/quotations/api/get-awaiting-count';
 import { UsersList } from '../../features/users/components/users-list';
 
 function Tile({ label, value, to }: { label: string; value: ReactNode; to?: string }) {
@@ -50,8 +51,14 @@ export function DashboardRoute() {
   const sales = useSalesSummary();
   const queue = useOrderQueue();
   const waiting = useOrganisations({ page: 1, status: 'pending' });
+  const quotes = useAwaitingShopCount();
   const failed =
-    staff.isError || users.isError || sales.isError || queue.isError || waiting.isError;
+    staff.isError ||
+    users.isError ||
+    sales.isError ||
+    queue.isError ||
+    waiting.isError ||
+    quotes.isError;
   const show = (q: { isPending: boolean; isError: boolean }, value: ReactNode) =>
     q.isPending ? '…' : q.isError ? '—' : value;
   return (
@@ -116,6 +123,11 @@ export function DashboardRoute() {
           label="Organisations waiting for approval"
           to={paths.organisationsWaiting}
           value={show(waiting, waiting.data?.totalOrganisations ?? 0)}
+        />
+        <Tile
+          label="Quotations awaiting the shop"
+          to={paths.quotationsAwaiting}
+          value={show(quotes, quotes.data?.count ?? 0)}
         />
       </SimpleGrid>
       <Title order={3} size="h4">

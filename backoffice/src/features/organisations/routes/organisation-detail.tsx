@@ -25,6 +25,7 @@ import {
 } from '../api/organisations';
 import { OrganisationDetailsForm } from '../components/organisation-details-form';
 import { InviteForm, OrganisationPeople } from '../components/organisation-people';
+import { OrganisationQuotations } from '../components/organisation-quotations';
 import { OrganisationStatusPanel } from '../components/organisation-status-panel';
 import {
   OrganisationTermsForm,
@@ -171,6 +172,9 @@ export function OrganisationDetailRoute() {
       </Section>
       <Section title="People">
         <PeopleSection org={org} />
+      </Section>
+      <Section title="Quotations">
+        <OrganisationQuotations organisationId={org._id} approved={org.status === 'approved'} />
       </Section>
       {role === 'admin' ? (
         <AdminSections org={org} />

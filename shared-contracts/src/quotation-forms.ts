@@ -1,0 +1,82 @@
+/**
+ * The quotation forms of both apps: the buyer's request from the cart, the staff's draft, the
+ * acceptance with an LPO number, and a message. The API's DTOs keep the same limits and messages.
+ */
+import { TEXT_LIMITS } from './constants';
+import { QUOTATION_LIMITS as L, QUOTATION_MESSAGES as QM } from './quotations';
+import { z } from './zod';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const trimmed = () => z.string().trim();
+const wholeKes = (label: string) =>
+  z
+    .number({ error: `${label} must be a whole number of KES` })
+    .int(`${label} must be a whole number of KES`)
+    .min(0, `${label} cannot be below zero`)
+    .max(10_000_000, `${label} must be at most 10000000`);
+
+/** Where and when the organisation wants its seedlings. */
+export const quotationDeliverySchema = z.object({
+  siteName: trimmed()
+    .min(1, 'The delivery site needs a name')
+    .max(L.siteName, `The site's name must be at most ${L.siteName} characters`),
+  county: trimmed().min(1, 'The county is required'),
+  subCounty: trimmed().optional(),
+  streetAddress: trimmed()
+    .min(1, 'The street address is required')
+    .max(
+      TEXT_LIMITS.streetAddress,
+      `The street address must be at most ${TEXT_LIMITS.streetAddress} characters`,
+    ),
+  date: z.string().regex(DAY, 'The delivery date must be a day written YYYY-MM-DD'),
+});
+export type QuotationDeliveryForm = z.input<typeof quotationDeliverySchema>;
+
+const note = trimmed().max(L.note, `The note must be at most ${L.note} characters`);
+
+/** A buyer's request from the cart: its lines come from the cart, these from the form. */
+export const quotationRequestSchema = z.object({
+  note,
+  delivery: quotationDeliverySchema,
+});
+export type QuotationRequestForm = z.input<typeof quotationRequestSchema>;
+
+/** One line of the staff's draft; `batchId` empty: ready stock. */
+export const quotationDraftLineSchema = z.object({
+  productId: z.string().min(1, 'Choose a product'),
+  unitId: z.string().min(1, 'Choose a unit'),
+  quantity: z
+    .number({ error: QM.lineQuantity })
+    .int(QM.lineQuantity)
+    .min(1, QM.lineQuantity)
+    .max(L.lineSeedlings, QM.lineQuantity),
+  batchId: z.string(),
+  /** Empty: the API prices it (the price list on the shop's price). */
+  unitPrice: wholeKes('The unit price').optional(),
+});
+
+/** `PUT /api/quotations/{id}/draft` as the quote desk's form holds it. */
+export const quotationDraftSchema = z.object({
+  lines: z.array(quotationDraftLineSchema).min(1, QM.linesRequired).max(L.lines, QM.tooManyLines),
+  delivery: quotationDeliverySchema,
+  deliveryFee: wholeKes('The delivery fee'),
+  validUntil: z.string().regex(DAY, QM.validUntil),
+  note,
+});
+export type QuotationDraftForm = z.input<typeof quotationDraftSchema>;
+
+/** Accepting a version: its LPO number. */
+export const quotationAcceptSchema = z.object({
+  lpoNumber: trimmed()
+    .min(1, QM.lpoRequired)
+    .max(L.lpoNumber, `The LPO number must be at most ${L.lpoNumber} characters`),
+});
+export type QuotationAcceptForm = z.input<typeof quotationAcceptSchema>;
+
+/** A message in the thread (also what asking for changes says). */
+export const quotationMessageSchema = z.object({
+  text: trimmed()
+    .min(1, QM.messageRequired)
+    .max(L.message, `A message must be at most ${L.message} characters`),
+});
+export type QuotationMessageForm = z.input<typeof quotationMessageSchema>;
