@@ -10,7 +10,15 @@ import {
   PRODUCT_ID,
   UNIT_ID,
 } from '../../../testing/organisations';
+import { createQuotation, createVersion, summaryOf } from '../../../testing/quotations';
 import { OrganisationDetailRoute } from './organisation-detail';
+
+const QUOTATIONS = {
+  quotations: [summaryOf(createQuotation({ status: 'sent', versions: [createVersion()] }))],
+  totalQuotations: 1,
+  totalPages: 1,
+  page: 1,
+};
 
 type Reply = (request: Request, body: unknown) => Response | Promise<Response> | undefined;
 
@@ -21,6 +29,8 @@ function answer(org = createOrganisation(), reply: Reply = () => undefined) {
     const request = input as Request;
     const url = new URL(request.url);
     if (url.pathname === '/api/products') return json(200, CATALOGUE);
+    if (url.pathname === '/api/quotations' && request.method === 'GET')
+      return json(200, { success: true, message: '', ...QUOTATIONS });
     if (request.method === 'GET')
       return json(200, { success: true, message: '', organisation: org });
     const body =
@@ -241,6 +251,51 @@ describe("an organisation's page", () => {
     render('staff');
     expect(await screen.findByRole('alert')).toHaveTextContent(
       ORGANISATION_MESSAGES.noOrganisation,
+    );
+  });
+
+  it('lists its quotations, and staff write a new one from a phone call, then open it', async () => {
+    const created = createQuotation({ _id: '6650f0c2a1b2c3d4e5f6f0aa' });
+    const sent = answer(createOrganisation({ status: 'approved' }), (request) =>
+      new URL(request.url).pathname === '/api/quotations'
+        ? json(201, { success: true, message: 'Quotation requested', quotation: created })
+        : undefined,
+    );
+    render('staff');
+    const quotes = await screen.findByRole('region', { name: 'Quotations' });
+    const link = await within(quotes).findByRole('link', { name: 'QUO-000123' });
+    expect(link).toHaveAttribute('href', '/manage/quotations/6650f0c2a1b2c3d4e5f6f001');
+    expect(quotes).toHaveTextContent('Awaiting your answer');
+    expect(quotes).toHaveTextContent('KES 755,000');
+    fireEvent.click(within(quotes).getByRole('button', { name: 'New quotation' }));
+    const form = await screen.findByRole('form', { name: 'New quotation' });
+    const create = within(form).getByRole('button', { name: 'Create the quotation' });
+    expect(create).toBeDisabled();
+    fireEvent.change(within(form).getByLabelText('Product'), { target: { value: PRODUCT_ID } });
+    fireEvent.change(within(form).getByLabelText('Unit'), { target: { value: UNIT_ID } });
+    fireEvent.change(within(form).getByLabelText('Quantity'), { target: { value: '30000' } });
+    fireEvent.change(within(form).getByLabelText(/Note/), {
+      target: { value: ' Called: 30,000 for the greening drive ' },
+    });
+    fireEvent.click(create);
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          method: 'POST',
+          path: '/api/quotations',
+          body: {
+            organisationId: ORG_ID,
+            lines: [{ productId: PRODUCT_ID, unitId: UNIT_ID, quantity: 30000 }],
+            note: 'Called: 30,000 for the greening drive',
+          },
+        },
+      ]),
+    );
+    // Created: the quote desk's page of the new quotation opens (this test routes only the organisation's).
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('heading', { name: 'Kiambu County Government' }),
+      ).not.toBeInTheDocument(),
     );
   });
 });

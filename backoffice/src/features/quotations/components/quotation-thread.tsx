@@ -55,7 +55,7 @@ export function QuotationThread({
           </Paper>
         ))}
       </Stack>
-      <form onSubmit={submit} noValidate aria-label="Reply">
+      <form onSubmit={submit} noValidate aria-label="Reply to the organisation">
         <Stack gap="xs">
           <Textarea
             label="Reply"
