@@ -1,19 +1,15 @@
 import type { OrganisationRole, OrganisationSignUpForm } from '@spc/shared-contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
+import { myOrganisationQueryOptions } from '../../../lib/my-organisation';
 
 export const orgKeys = {
   all: ['organisations'] as const,
-  mine: ['organisations', 'mine'] as const,
+  mine: myOrganisationQueryOptions().queryKey,
   invitations: ['organisations', 'invitations'] as const,
 };
 
 /** The organisation the signed-in customer buys for and their role (nulls: none). */
-export const myOrganisationQueryOptions = () =>
-  queryOptions({
-    queryKey: orgKeys.mine,
-    queryFn: () => unwrap(api.GET('/api/organisations/mine')),
-  });
 export const useMyOrganisation = (enabled = true) =>
   useQuery({ ...myOrganisationQueryOptions(), enabled });
 
@@ -75,11 +71,13 @@ export const useRemovePerson = (id: string) =>
     ),
   );
 
+/** Accept or decline an invitation with the code of its e-mail's link. */
 export const useAnswerInvitation = () =>
-  useOrgMutation(({ id, answer }: { id: string; answer: 'accept' | 'decline' }) =>
-    answer === 'accept'
-      ? unwrap(api.POST('/api/organisation-invitations/{id}/accept', { params: { path: { id } } }))
-      : unwrap(
-          api.POST('/api/organisation-invitations/{id}/decline', { params: { path: { id } } }),
-        ),
+  useOrgMutation(
+    ({ id, code, answer }: { id: string; code: string; answer: 'accept' | 'decline' }) => {
+      const options = { params: { path: { id } }, body: { code } };
+      return answer === 'accept'
+        ? unwrap(api.POST('/api/organisation-invitations/{id}/accept', options))
+        : unwrap(api.POST('/api/organisation-invitations/{id}/decline', options));
+    },
   );

@@ -152,25 +152,20 @@ describe('Your organisation', () => {
     expect(screen.getByText('elsewhere')).toBeInTheDocument();
   });
 
-  it('says when the customer buys for none, and lets them accept an invitation', async () => {
+  const invitation = {
+    _id: 'i1',
+    organisation: { _id: 'o1', name: 'Green Belt Schools Trust', kind: 'ngo' },
+    role: 'buyer',
+    invitedAt: '2026-11-20T08:00:00Z',
+    expiresAt: '2026-12-04T08:00:00Z',
+  };
+
+  it("says when the customer buys for none, and accepts the invitation of the e-mail's link with its code", async () => {
     let joined = false;
     const { calls } = mockFetch({
       '/api/organisations/mine': () =>
         ok(joined ? { organisation: org(), role: 'buyer' } : { organisation: null, role: null }),
-      '/api/organisation-invitations': () =>
-        ok({
-          invitations: joined
-            ? []
-            : [
-                {
-                  _id: 'i1',
-                  organisation: { _id: 'o1', name: 'Green Belt Schools Trust', kind: 'ngo' },
-                  role: 'buyer',
-                  invitedAt: '2026-11-20T08:00:00Z',
-                  expiresAt: '2026-12-04T08:00:00Z',
-                },
-              ],
-        }),
+      '/api/organisation-invitations': () => ok({ invitations: joined ? [] : [invitation] }),
       '/api/organisation-invitations/i1/accept': () => {
         joined = true;
         return {
@@ -179,13 +174,59 @@ describe('Your organisation', () => {
         };
       },
     });
-    renderWithProviders(<MyOrganisationRoute />);
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation?invitation=i1&code=q3Jx-9',
+      route: '/user/organisation',
+    });
     expect(await screen.findByText('You do not buy for an organisation yet.')).toBeInTheDocument();
     fireEvent.click(await screen.findByRole('button', { name: 'Accept' }));
     expect(await screen.findByText('You joined the organisation')).toBeInTheDocument();
     expect(await screen.findByText('You are its buyer.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit contacts' })).not.toBeInTheDocument();
-    expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/i1/accept'))).toBe(true);
+    const accepted = calls.find((c) => c.method === 'POST' && c.url.endsWith('/i1/accept'))!;
+    expect(await accepted.json()).toEqual({ code: 'q3Jx-9' });
+  });
+
+  it('declines with the code too; an invitation listed without its link says to open the e-mail', async () => {
+    const other = {
+      ...invitation,
+      _id: 'i2',
+      organisation: { ...invitation.organisation, name: 'Kisii Farmers Co-operative' },
+    };
+    const { calls } = mockFetch({
+      '/api/organisations/mine': () => ok({ organisation: null, role: null }),
+      '/api/organisation-invitations': () => ok({ invitations: [invitation, other] }),
+      '/api/organisation-invitations/i1/decline': () => ok({}),
+    });
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation?invitation=i1&code=q3Jx-9',
+      route: '/user/organisation',
+    });
+    const items = await screen.findAllByRole('listitem');
+    const kisii = items.find((li) => li.textContent?.includes('Kisii'))!;
+    expect(kisii).toHaveTextContent('Open the link in the invitation e-mail to accept it');
+    expect(within(kisii).queryByRole('button')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/i1/decline'))).toBe(true),
+    );
+    const declined = calls.find((c) => c.url.endsWith('/i1/decline'))!;
+    expect(await declined.json()).toEqual({ code: 'q3Jx-9' });
+  });
+
+  it('without a code in the address, no invitation can be answered from the page', async () => {
+    mockFetch({
+      '/api/organisations/mine': () => ok({ organisation: null, role: null }),
+      '/api/organisation-invitations': () => ok({ invitations: [invitation] }),
+    });
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation?invitation=i1',
+      route: '/user/organisation',
+    });
+    expect(
+      await screen.findByText('Open the link in the invitation e-mail to accept it'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument();
   });
 
   it('lets an approver change a role and shows the API refusal (last approver)', async () => {
