@@ -1,6 +1,6 @@
 /**
  * The organisation forms of both apps (sign-up, the shop's edit, terms, price list, inviting a
- * person), with the messages the API gives. The API's DTOs enforce the same rules (a test feeds
+ * person; a quotation's acceptance and a message on it), with the messages the API gives. The API's DTOs enforce the same rules (a test feeds
  * both the same samples).
  */
 import { z } from './zod';
@@ -15,6 +15,7 @@ import {
   ORGANISATION_MESSAGES as OM,
   ORGANISATION_ROLES,
 } from './organisations';
+import { QUOTATION_LIMITS as QL, QUOTATION_MESSAGES as QM } from './quotations';
 
 const trimmed = () => z.string().trim();
 
@@ -100,3 +101,21 @@ export const organisationInvitationSchema = z.object({
 export const organisationRoleSchema = z.object({
   role: z.enum(ORGANISATION_ROLES, { error: OM.roleInvalid }),
 });
+
+// What an organisation's people (and staff on their word) answer a quotation with (issue 42).
+
+/** Accepting a version: its LPO number. */
+export const quotationAcceptSchema = z.object({
+  lpoNumber: trimmed()
+    .min(1, QM.lpoRequired)
+    .max(QL.lpoNumber, `The LPO number must be at most ${QL.lpoNumber} characters`),
+});
+export type QuotationAcceptForm = z.input<typeof quotationAcceptSchema>;
+
+/** A message in the thread (also what asking for changes says). */
+export const quotationMessageSchema = z.object({
+  text: trimmed()
+    .min(1, QM.messageRequired)
+    .max(QL.message, `A message must be at most ${QL.message} characters`),
+});
+export type QuotationMessageForm = z.input<typeof quotationMessageSchema>;

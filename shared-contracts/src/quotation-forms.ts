@@ -1,13 +1,15 @@
 /**
- * The quotation forms of both apps: the buyer's request from the cart, the staff's draft, the
- * acceptance with an LPO number, and a message. The API's DTOs keep the same limits and messages.
+ * A quotation's request (the buyer's, from the cart) and the staff's draft, with the messages the
+ * API gives; accepting one and writing on it are organisation forms. Apart so that the storefront's
+ * cart loads these without the organisation area's forms.
  */
 import { TEXT_LIMITS } from './constants';
-import { QUOTATION_LIMITS as L, QUOTATION_MESSAGES as QM } from './quotations';
+import { QUOTATION_LIMITS as QL, QUOTATION_MESSAGES as QM } from './quotations';
 import { z } from './zod';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const trimmed = () => z.string().trim();
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const wholeKes = (label: string) =>
   z
     .number({ error: `${label} must be a whole number of KES` })
@@ -19,7 +21,7 @@ const wholeKes = (label: string) =>
 export const quotationDeliverySchema = z.object({
   siteName: trimmed()
     .min(1, 'The delivery site needs a name')
-    .max(L.siteName, `The site's name must be at most ${L.siteName} characters`),
+    .max(QL.siteName, `The site's name must be at most ${QL.siteName} characters`),
   county: trimmed().min(1, 'The county is required'),
   subCounty: trimmed().optional(),
   streetAddress: trimmed()
@@ -32,11 +34,11 @@ export const quotationDeliverySchema = z.object({
 });
 export type QuotationDeliveryForm = z.input<typeof quotationDeliverySchema>;
 
-const note = trimmed().max(L.note, `The note must be at most ${L.note} characters`);
+const quotationNote = trimmed().max(QL.note, `The note must be at most ${QL.note} characters`);
 
 /** A buyer's request from the cart: its lines come from the cart, these from the form. */
 export const quotationRequestSchema = z.object({
-  note,
+  note: quotationNote,
   delivery: quotationDeliverySchema,
 });
 export type QuotationRequestForm = z.input<typeof quotationRequestSchema>;
@@ -49,7 +51,7 @@ export const quotationDraftLineSchema = z.object({
     .number({ error: QM.lineQuantity })
     .int(QM.lineQuantity)
     .min(1, QM.lineQuantity)
-    .max(L.lineSeedlings, QM.lineQuantity),
+    .max(QL.lineSeedlings, QM.lineQuantity),
   batchId: z.string(),
   /** Empty: the API prices it (the price list on the shop's price). */
   unitPrice: wholeKes('The unit price').optional(),
@@ -57,26 +59,10 @@ export const quotationDraftLineSchema = z.object({
 
 /** `PUT /api/quotations/{id}/draft` as the quote desk's form holds it. */
 export const quotationDraftSchema = z.object({
-  lines: z.array(quotationDraftLineSchema).min(1, QM.linesRequired).max(L.lines, QM.tooManyLines),
+  lines: z.array(quotationDraftLineSchema).min(1, QM.linesRequired).max(QL.lines, QM.tooManyLines),
   delivery: quotationDeliverySchema,
   deliveryFee: wholeKes('The delivery fee'),
   validUntil: z.string().regex(DAY, QM.validUntil),
-  note,
+  note: quotationNote,
 });
 export type QuotationDraftForm = z.input<typeof quotationDraftSchema>;
-
-/** Accepting a version: its LPO number. */
-export const quotationAcceptSchema = z.object({
-  lpoNumber: trimmed()
-    .min(1, QM.lpoRequired)
-    .max(L.lpoNumber, `The LPO number must be at most ${L.lpoNumber} characters`),
-});
-export type QuotationAcceptForm = z.input<typeof quotationAcceptSchema>;
-
-/** A message in the thread (also what asking for changes says). */
-export const quotationMessageSchema = z.object({
-  text: trimmed()
-    .min(1, QM.messageRequired)
-    .max(L.message, `A message must be at most ${L.message} characters`),
-});
-export type QuotationMessageForm = z.input<typeof quotationMessageSchema>;

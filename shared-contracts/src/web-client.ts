@@ -28,8 +28,6 @@ export class ApiError extends Error {
     readonly errors?: FieldError[],
     /** The server's own message, when it gave one (`message` falls back to a generic text). */
     readonly serverMessage?: string,
-    /** The answer's whole body, for a refusal that carries more than its message (409 `SHORT`'s lines). */
-    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -56,7 +54,6 @@ function toApiError(body: unknown, response: Response): ApiError {
     isErrorCode(code) ? code : undefined,
     Array.isArray(errors) ? (errors as FieldError[]) : undefined,
     server,
-    body,
   );
 }
 
@@ -77,14 +74,6 @@ export function unwrap<T>(result: Result<T>): T;
 export function unwrap<T>(result: Promise<Result<T>>): Promise<T>;
 export function unwrap<T>(result: Result<T> | Promise<Result<T>>): T | Promise<T> {
   return result instanceof Promise ? result.then(unwrapResult) : unwrapResult(result);
-}
-
-/** A fetch answer of the API (read as JSON): its body, or an `ApiError`, as `unwrap` does. */
-export async function unwrapResponse<T>(response: Response): Promise<T> {
-  const body: unknown = await response.json().catch(() => undefined);
-  return unwrapResult<T>(
-    response.ok ? { data: body as T, response } : { error: body ?? null, response },
-  );
 }
 
 /** The server's message, else the screen's own fallback text. */
@@ -157,21 +146,10 @@ export interface WebClient<U, A> {
   api: ApiClient;
   /** fetch with one silent refresh on a 401 of a signed-in call. */
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-  /**
-   * A JSON call signed in as the session, for a route the typed client does not list yet (its
-   * answer typed by the caller from the shared contract); refreshes on a 401 like `fetch`.
-   */
-  request: <T>(method: string, path: string, options?: RequestOptions) => Promise<T>;
   /** Renews the session's tokens (one renewal at a time); resolves when it is settled. */
   renew: () => Promise<Renewal>;
   /** The renewal started at load for a stored session whose access token expired, if any. */
   startup: Promise<void>;
-}
-
-export interface RequestOptions {
-  /** Query parameters; undefined and empty values are left out. */
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
 }
 
 export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebClient<U, A> {
@@ -323,21 +301,5 @@ export function createWebClient<U, A>(settings: WebClientSettings<U, A>): WebCli
         })
       : Promise.resolve();
 
-  const request = async <T>(method: string, path: string, options: RequestOptions = {}) => {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(options.query ?? {}))
-      if (value !== undefined && value !== '') query.set(name, String(value));
-    const search = query.toString();
-    const token = session.getState().token;
-    const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetchWithRefresh(`${apiBase}${path}${search ? `?${search}` : ''}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    return unwrapResponse<T>(response);
-  };
-
-  return { session, api, fetch: fetchWithRefresh, request, renew, startup };
+  return { session, api, fetch: fetchWithRefresh, renew, startup };
 }

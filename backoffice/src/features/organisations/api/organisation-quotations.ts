@@ -5,7 +5,8 @@ import {
   type QuotationView,
 } from '@spc/shared-contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { webClient } from '../../../lib/api-client';
+import { unwrap } from '@spc/shared-contracts/web-client';
+import { looseApi } from '../../../lib/api-client';
 import { quotationKeys, QUOTATIONS_PAGE_SIZE } from '../../../lib/quotation-keys';
 import { refreshQueries } from '../../../lib/refresh-queries';
 
@@ -15,10 +16,11 @@ export const useOrganisationQuotations = (organisationId: string) => {
   return useQuery({
     queryKey: quotationKeys.list(filter),
     queryFn: () =>
-      webClient.request<{ quotations: QuotationSummary[]; totalQuotations: number }>(
-        'GET',
-        '/api/quotations',
-        { query: { ...filter, limit: QUOTATIONS_PAGE_SIZE } },
+      unwrap(
+        looseApi.GET<{ quotations: QuotationSummary[]; totalQuotations: number }>(
+          '/api/quotations',
+          { params: { query: { ...filter, limit: QUOTATIONS_PAGE_SIZE } } },
+        ),
       ),
   });
 };
@@ -28,9 +30,11 @@ export function useCreateQuotation(organisationId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { lines: QuotationRequestLine[]; note: string }) =>
-      webClient.request<{ message: string; quotation: QuotationView }>('POST', '/api/quotations', {
-        body: { ...body, organisationId },
-      }),
+      unwrap(
+        looseApi.POST<{ message: string; quotation: QuotationView }>('/api/quotations', {
+          body: { ...body, organisationId },
+        }),
+      ),
     meta: { errorMessage: BACKOFFICE_MESSAGES.genericError },
     onSettled: () => refreshQueries(client, quotationKeys.all),
   });

@@ -1,10 +1,11 @@
 import type { QuotationView } from '@spc/shared-contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { webClient } from '../../../lib/api-client';
+import { unwrap } from '@spc/shared-contracts/web-client';
+import { looseApi } from '../../../lib/api-client';
 import { quotationKeys } from '../../../lib/quotation-keys';
 
 export const getQuotation = async (id: string) =>
-  (await webClient.request<{ quotation: QuotationView }>('GET', `/api/quotations/${id}`)).quotation;
+  (await unwrap(looseApi.GET<{ quotation: QuotationView }>(`/api/quotations/${id}`))).quotation;
 
 export const quotationQueryOptions = (id: string) =>
   queryOptions({ queryKey: quotationKeys.detail(id), queryFn: () => getQuotation(id) });

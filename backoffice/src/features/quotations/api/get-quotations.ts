@@ -1,6 +1,7 @@
 import type { QuotationSummary } from '@spc/shared-contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { webClient } from '../../../lib/api-client';
+import { unwrap } from '@spc/shared-contracts/web-client';
+import { looseApi } from '../../../lib/api-client';
 import {
   quotationKeys,
   QUOTATIONS_PAGE_SIZE,
@@ -15,9 +16,11 @@ export interface QuotationsPage {
 }
 
 export const getQuotations = ({ page, status, organisationId, search }: QuotationsFilter) =>
-  webClient.request<QuotationsPage>('GET', '/api/quotations', {
-    query: { page, limit: QUOTATIONS_PAGE_SIZE, status, organisationId, search },
-  });
+  unwrap(
+    looseApi.GET<QuotationsPage>('/api/quotations', {
+      params: { query: { page, limit: QUOTATIONS_PAGE_SIZE, status, organisationId, search } },
+    }),
+  );
 
 export const quotationsQueryOptions = (filter: QuotationsFilter) =>
   queryOptions({

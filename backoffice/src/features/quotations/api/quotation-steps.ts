@@ -4,7 +4,8 @@ import {
   type QuotationView,
 } from '@spc/shared-contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { webClient } from '../../../lib/api-client';
+import { unwrap } from '@spc/shared-contracts/web-client';
+import { looseApi } from '../../../lib/api-client';
 import { quotationKeys } from '../../../lib/quotation-keys';
 import { refreshQueries } from '../../../lib/refresh-queries';
 
@@ -12,7 +13,7 @@ import { refreshQueries } from '../../../lib/refresh-queries';
 type Answer = { message: string; quotation: QuotationView };
 
 const post = (id: string, step: string, body?: unknown) =>
-  webClient.request<Answer>('POST', `/api/quotations/${id}/${step}`, { body: body ?? {} });
+  unwrap(looseApi.POST<Answer>(`/api/quotations/${id}/${step}`, { body: body ?? {} }));
 
 const meta = { errorMessage: BACKOFFICE_MESSAGES.genericError };
 
@@ -28,17 +29,19 @@ function useStep<T>(fn: (input: T) => Promise<Answer>) {
 /** `PUT /api/quotations/{id}/draft`: an empty source is ready stock; an empty price, the API's. */
 export const useSaveDraft = (id: string) =>
   useStep((form: QuotationDraftForm) =>
-    webClient.request<Answer>('PUT', `/api/quotations/${id}/draft`, {
-      body: {
-        ...form,
-        lines: form.lines.map(({ batchId, unitPrice, ...line }) => ({
-          ...line,
-          batchId: batchId || null,
-          ...(unitPrice === undefined ? {} : { unitPrice }),
-        })),
-        delivery: { ...form.delivery, subCounty: form.delivery.subCounty || null },
-      },
-    }),
+    unwrap(
+      looseApi.PUT<Answer>(`/api/quotations/${id}/draft`, {
+        body: {
+          ...form,
+          lines: form.lines.map(({ batchId, unitPrice, ...line }) => ({
+            ...line,
+            batchId: batchId || null,
+            ...(unitPrice === undefined ? {} : { unitPrice }),
+          })),
+          delivery: { ...form.delivery, subCounty: form.delivery.subCounty || null },
+        },
+      }),
+    ),
   );
 
 export const useSendQuotation = (id: string) => useStep(() => post(id, 'send'));

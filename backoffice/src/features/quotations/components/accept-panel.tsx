@@ -7,7 +7,7 @@ import {
   type QuotationAcceptForm,
   type QuotationShortLine,
 } from '@spc/shared-contracts';
-import { errorCode, errorMessage, ApiError } from '@spc/shared-contracts/web-client';
+import { errorMessage } from '@spc/shared-contracts/web-client';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { shortLines } from '../api/accept-quotation';
@@ -42,14 +42,8 @@ function ShortLines({ lines }: { lines: QuotationShortLine[] }) {
 /** What a refusal of the acceptance says: the short lines, or the API's message (credit limit…). */
 function Refusal({ error }: { error: unknown }) {
   const lines = shortLines(error);
-  const code =
-    error instanceof ApiError ? (error.body as { code?: unknown })?.code : errorCode(error);
   return (
-    <Alert
-      color="red"
-      role="alert"
-      title={lines ? 'Short' : code === 'CREDIT_LIMIT' ? 'Credit limit' : undefined}
-    >
+    <Alert color="red" role="alert" title={lines ? 'Not enough stock or batches' : 'Not accepted'}>
       <Text size="sm">{errorMessage(error, 'The quotation could not be accepted')}</Text>
       {lines && <ShortLines lines={lines} />}
     </Alert>

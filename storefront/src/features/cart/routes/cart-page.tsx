@@ -1,5 +1,5 @@
 import { formatMoney, STOREFRONT_MESSAGES } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../../components/icons';
 import { ProductImage } from '../../../components/product-image';
@@ -15,12 +15,30 @@ import { cartGroups } from '../../../stores/cart-groups';
 import { LineUnit, lineTotal } from '../../../components/line-unit';
 import { DeleteConfirm } from '../components/delete-confirm';
 import { QuantityControl } from '../components/quantity-control';
+import { Loading } from '../../../components/states';
+import { useBuysForApprovedOrganisation } from '../api/get-my-organisation';
+import { useSessionStore } from '../../../stores/session-store';
+
+// The request's form (its rules, the county list) loads only when a buyer asks for a quote.
+const RequestQuoteForm = lazy(() =>
+  import('../components/request-quote-form').then((m) => ({ default: m.RequestQuoteForm })),
+);
+
+/** "Request a quote": for a signed-in person of an approved organisation. */
+function useCanRequestQuote() {
+  const customer = useSessionStore(
+    (s) => Boolean(s.token || s.refreshToken) && s.user?.role === 'customer',
+  );
+  return useBuysForApprovedOrganisation(customer);
+}
 
 /** /viewCart. */
 export function CartPageRoute() {
   const items = useCartItems();
   const total = useCartTotal();
   const [deleting, setDeleting] = useState<string | null>(null);
+  const canQuote = useCanRequestQuote();
+  const [quoting, setQuoting] = useState(false);
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const allChecked = items.length > 0 && items.every((i) => checked.has(cartKey(i)));
   const groups = cartGroups(items);
@@ -122,8 +140,24 @@ export function CartPageRoute() {
                 Checkout
               </Link>
             )}
+            {canQuote && !quoting && (
+              <button type="button" className="btn btn-outline" onClick={() => setQuoting(true)}>
+                Request a quote
+              </button>
+            )}
           </aside>
         </div>
+      )}
+      {canQuote && quoting && items.length > 0 && (
+        <section className="summary" aria-labelledby="quote-title">
+          <h2 id="quote-title">Request a quote</h2>
+          <p className="small muted">
+            The shop prices these lines for your organisation and sends a quotation.
+          </p>
+          <Suspense fallback={<Loading />}>
+            <RequestQuoteForm items={items} onCancel={() => setQuoting(false)} />
+          </Suspense>
+        </section>
       )}
       <DeleteConfirm itemId={deleting} onClose={() => setDeleting(null)} />
     </div>

@@ -1,15 +1,19 @@
 import type { OrganisationRole, OrganisationSignUpForm } from '@spc/shared-contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
-import { myOrganisationQueryOptions } from '../../../lib/my-organisation';
 
 export const orgKeys = {
   all: ['organisations'] as const,
-  mine: myOrganisationQueryOptions().queryKey,
+  mine: ['organisations', 'mine'] as const,
   invitations: ['organisations', 'invitations'] as const,
 };
 
 /** The organisation the signed-in customer buys for and their role (nulls: none). */
+export const myOrganisationQueryOptions = () =>
+  queryOptions({
+    queryKey: orgKeys.mine,
+    queryFn: () => unwrap(api.GET('/api/organisations/mine')),
+  });
 export const useMyOrganisation = (enabled = true) =>
   useQuery({ ...myOrganisationQueryOptions(), enabled });
 

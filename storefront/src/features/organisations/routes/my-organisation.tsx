@@ -8,7 +8,11 @@ import { useMyOrganisation } from '../api/organisations';
 import { MyInvitations } from '../components/my-invitations';
 import { OrgDetails } from '../components/org-details';
 import { OrgPeople } from '../components/org-people';
+import { OrgQuotations } from '../components/org-quotations';
 import '../organisations.css';
+
+/** A quotation's page comes with the organisation's area (one chunk: see the router). */
+export { QuotationRoute } from './quotation';
 
 /** /user/organisation: the organisation the customer buys for, and invitations waiting for them. */
 export function MyOrganisationRoute() {
@@ -40,6 +44,7 @@ function MyOrganisation({ me }: { me: string }) {
       <>
         <h2 className="org-name org-title">{org.name}</h2>
         <p className="muted small">You are its {approver ? 'approver' : 'buyer'}.</p>
+        {org.status === 'approved' && <OrgQuotations />}
         <OrgDetails org={org} approver={approver} />
         <OrgPeople org={org} approver={approver} me={me} />
       </>

@@ -1,0 +1,73 @@
+import { formatDate, QUOTATION_STATUS_LABELS, type QuotationView } from '@spc/shared-contracts';
+import { Link, useParams } from 'react-router';
+import { ErrorState, Loading } from '../../../components/states';
+import { paths } from '../../../config/paths';
+import { problemText } from '../../../lib/api-client';
+import { useMyOrganisation } from '../api/organisations';
+import { useQuotation } from '../api/quotations';
+import { QuotationAnswer } from '../components/quotation-answer';
+import { QuotationThread } from '../components/quotation-thread';
+import { QuotationVersion } from '../components/quotation-version';
+import '../organisations.css';
+
+function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' | null }) {
+  const a = q.acceptance;
+  return (
+    <>
+      <div className="quote-head">
+        <h1>{q.number}</h1>
+        <span className={`quote-status quote-status-${q.status}`}>
+          {QUOTATION_STATUS_LABELS[q.status]}
+        </span>
+      </div>
+      <p className="muted small org-wrap">
+        {q.organisationName} · asked by {q.requestedBy} on {formatDate(q.createdAt)}
+      </p>
+      {a && (
+        <p className="org-status" role="status">
+          Accepted (version {a.version}, LPO {a.lpoNumber}) by {a.acceptedBy} on{' '}
+          {formatDate(a.acceptedAt)}: order{' '}
+          <Link to={paths.myOrder(a.orderId)}>{a.purchaseNumber}</Link>.
+        </p>
+      )}
+      {q.versions.length === 0 ? (
+        <section className="org-card">
+          <p>The shop is pricing your request. You will get an e-mail when it sends a quotation.</p>
+        </section>
+      ) : (
+        [...q.versions]
+          .reverse()
+          .map((v, i) => (
+            <QuotationVersion
+              key={v.version}
+              quotationId={q._id}
+              number={q.number}
+              version={v}
+              latest={i === 0}
+            />
+          ))
+      )}
+      {role && <QuotationAnswer q={q} role={role} />}
+      <QuotationThread id={q._id} messages={q.messages} />
+    </>
+  );
+}
+
+/** /user/quotations/:id: a quotation of the customer's organisation, every version sent. */
+export function QuotationRoute() {
+  const { id = '' } = useParams();
+  const quotation = useQuotation(id);
+  const mine = useMyOrganisation();
+  let body;
+  if (quotation.isPending || mine.isPending) body = <Loading />;
+  else if (quotation.isError) body = <ErrorState message={problemText(quotation.error)} />;
+  else body = <Quotation q={quotation.data} role={mine.data?.role ?? null} />;
+  return (
+    <div className="page org-page">
+      <p className="small">
+        <Link to={paths.myOrganisation}>← Your organisation</Link>
+      </p>
+      {body}
+    </div>
+  );
+}
