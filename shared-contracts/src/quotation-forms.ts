@@ -43,8 +43,8 @@ export const quotationRequestSchema = z.object({
 });
 export type QuotationRequestForm = z.input<typeof quotationRequestSchema>;
 
-/** One line of the staff's draft; `batchId` empty: ready stock. */
-export const quotationDraftLineSchema = z.object({
+/** A line as asked (from a phone call): product, unit and quantity; the desk chooses the source. */
+export const quotationRequestLineSchema = z.object({
   productId: z.string().min(1, 'Choose a product'),
   unitId: z.string().min(1, 'Choose a unit'),
   quantity: z
@@ -52,6 +52,20 @@ export const quotationDraftLineSchema = z.object({
     .int(QM.lineQuantity)
     .min(1, QM.lineQuantity)
     .max(QL.lineSeedlings, QM.lineQuantity),
+});
+
+/** Staff writing an organisation's request from a phone call: its lines and what the caller said. */
+export const staffQuotationRequestSchema = z.object({
+  lines: z
+    .array(quotationRequestLineSchema)
+    .min(1, QM.linesRequired)
+    .max(QL.lines, QM.tooManyLines),
+  note: quotationNote,
+});
+export type StaffQuotationRequestForm = z.input<typeof staffQuotationRequestSchema>;
+
+/** One line of the staff's draft; `batchId` empty: ready stock. */
+export const quotationDraftLineSchema = quotationRequestLineSchema.extend({
   batchId: z.string(),
   /** Empty: the API prices it (the price list on the shop's price). */
   unitPrice: wholeKes('The unit price').optional(),

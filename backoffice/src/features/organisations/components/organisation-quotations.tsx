@@ -11,12 +11,16 @@ import {
   Text,
   Textarea,
 } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   formatDate,
   formatMoney,
   QUOTATION_LIMITS,
+  staffQuotationRequestSchema,
   type QuotationRequestLine,
+  type StaffQuotationRequestForm,
 } from '@spc/shared-contracts';
+import { Controller, useFieldArray, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ListState } from '../../../components/list-state';
@@ -25,8 +29,76 @@ import { paths } from '../../../config/paths';
 import { useCatalogueUnits, type CatalogueProduct } from '../api/organisations';
 import { useCreateQuotation, useOrganisationQuotations } from '../api/organisation-quotations';
 
-type Draft = { productId: string; unitId: string; quantity: number | '' };
-const EMPTY: Draft = { productId: '', unitId: '', quantity: '' };
+const EMPTY_LINE = { productId: '', unitId: '', quantity: 1 };
+
+function LineFields({
+  form,
+  index,
+  products,
+  onRemove,
+}: {
+  form: UseFormReturn<StaffQuotationRequestForm>;
+  index: number;
+  products: CatalogueProduct[];
+  onRemove?: () => void;
+}) {
+  const productId = useWatch({ control: form.control, name: `lines.${index}.productId` });
+  const units = products.find((p) => p._id === productId)?.units ?? [];
+  const e = form.formState.errors.lines?.[index];
+  return (
+    <Group align="flex-start" wrap="wrap" gap="xs" role="group" aria-label={`Line ${index + 1}`}>
+      <NativeSelect
+        label="Product"
+        data={[
+          { value: '', label: 'Choose a product' },
+          ...products.map((p) => ({ value: p._id, label: p.name })),
+        ]}
+        {...form.register(`lines.${index}.productId`, {
+          onChange: () => form.setValue(`lines.${index}.unitId`, ''),
+        })}
+        error={e?.productId?.message}
+        w={{ base: '100%', xs: 220 }}
+      />
+      <NativeSelect
+        label="Unit"
+        data={[
+          { value: '', label: 'Choose a unit' },
+          ...units.map((u) => ({ value: u._id, label: u.name })),
+        ]}
+        {...form.register(`lines.${index}.unitId`)}
+        error={e?.unitId?.message}
+        w={{ base: '100%', xs: 160 }}
+      />
+      <Controller
+        control={form.control}
+        name={`lines.${index}.quantity`}
+        render={({ field }) => (
+          <NumberInput
+            label="Quantity"
+            min={1}
+            allowDecimal={false}
+            thousandSeparator=","
+            value={field.value}
+            onChange={(v) => field.onChange(v === '' ? undefined : Number(v))}
+            error={e?.quantity?.message}
+            w={{ base: '100%', xs: 140 }}
+          />
+        )}
+      />
+      {onRemove && (
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          mt={28}
+          aria-label={`Remove line ${index + 1}`}
+          onClick={onRemove}
+        >
+          ×
+        </ActionIcon>
+      )}
+    </Group>
+  );
+}
 
 /** What staff take down from a phone call: the lines asked and a note; pricing is the desk's. */
 function NewQuotationForm({
@@ -38,79 +110,31 @@ function NewQuotationForm({
   pending: boolean;
   onSubmit: (body: { lines: QuotationRequestLine[]; note: string }) => void;
 }) {
-  const [lines, setLines] = useState<Draft[]>([EMPTY]);
-  const [note, setNote] = useState('');
-  const set = (i: number, patch: Partial<Draft>) =>
-    setLines((all) => all.map((l, j) => (j === i ? { ...l, ...patch } : l)));
-  const complete = lines.every((l) => l.productId && l.unitId && Number(l.quantity) >= 1);
+  const form = useForm<StaffQuotationRequestForm>({
+    resolver: zodResolver(staffQuotationRequestSchema),
+    defaultValues: { lines: [EMPTY_LINE], note: '' },
+  });
+  const lines = useFieldArray({ control: form.control, name: 'lines' });
   return (
     <form
       aria-label="New quotation"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!complete) return;
-        onSubmit({
-          lines: lines.map((l) => ({
-            productId: l.productId,
-            unitId: l.unitId,
-            quantity: Number(l.quantity),
-          })),
-          note: note.trim(),
-        });
-      }}
+      onSubmit={form.handleSubmit((v) => onSubmit(staffQuotationRequestSchema.parse(v)))}
     >
       <Stack gap="sm">
-        {lines.map((l, i) => {
-          const units = products.find((p) => p._id === l.productId)?.units ?? [];
-          return (
-            <Group key={i} align="flex-end" wrap="wrap" gap="xs" aria-label={`Line ${i + 1}`}>
-              <NativeSelect
-                label="Product"
-                data={[
-                  { value: '', label: 'Choose a product' },
-                  ...products.map((p) => ({ value: p._id, label: p.name })),
-                ]}
-                value={l.productId}
-                onChange={(e) => set(i, { productId: e.currentTarget.value, unitId: '' })}
-                w={{ base: '100%', xs: 220 }}
-              />
-              <NativeSelect
-                label="Unit"
-                data={[
-                  { value: '', label: 'Choose a unit' },
-                  ...units.map((u) => ({ value: u._id, label: u.name })),
-                ]}
-                value={l.unitId}
-                onChange={(e) => set(i, { unitId: e.currentTarget.value })}
-                w={{ base: '100%', xs: 160 }}
-              />
-              <NumberInput
-                label="Quantity"
-                min={1}
-                allowDecimal={false}
-                thousandSeparator=","
-                value={l.quantity}
-                onChange={(v) => set(i, { quantity: v === '' ? '' : Number(v) })}
-                w={{ base: '100%', xs: 140 }}
-              />
-              {lines.length > 1 && (
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove line ${i + 1}`}
-                  onClick={() => setLines((all) => all.filter((_, j) => j !== i))}
-                >
-                  ×
-                </ActionIcon>
-              )}
-            </Group>
-          );
-        })}
+        {lines.fields.map((f, i) => (
+          <LineFields
+            key={f.id}
+            form={form}
+            index={i}
+            products={products}
+            onRemove={lines.fields.length > 1 ? () => lines.remove(i) : undefined}
+          />
+        ))}
         <Button
           variant="default"
-          onClick={() => setLines((all) => [...all, EMPTY])}
-          disabled={lines.length >= QUOTATION_LIMITS.lines}
+          onClick={() => lines.append(EMPTY_LINE)}
+          disabled={lines.fields.length >= QUOTATION_LIMITS.lines}
           style={{ alignSelf: 'flex-start' }}
         >
           Add a line
@@ -120,10 +144,10 @@ function NewQuotationForm({
           autosize
           minRows={2}
           maxLength={QUOTATION_LIMITS.note}
-          value={note}
-          onChange={(e) => setNote(e.currentTarget.value)}
+          {...form.register('note')}
+          error={form.formState.errors.note?.message}
         />
-        <Button type="submit" loading={pending} disabled={!complete}>
+        <Button type="submit" loading={pending}>
           Create the quotation
         </Button>
       </Stack>

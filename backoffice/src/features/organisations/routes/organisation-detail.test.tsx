@@ -270,7 +270,9 @@ describe("an organisation's page", () => {
     fireEvent.click(within(quotes).getByRole('button', { name: 'New quotation' }));
     const form = await screen.findByRole('form', { name: 'New quotation' });
     const create = within(form).getByRole('button', { name: 'Create the quotation' });
-    expect(create).toBeDisabled();
+    fireEvent.click(create);
+    expect(await within(form).findByText('Choose a product')).toBeInTheDocument();
+    expect(sent).toEqual([]);
     fireEvent.change(within(form).getByLabelText('Product'), { target: { value: PRODUCT_ID } });
     fireEvent.change(within(form).getByLabelText('Unit'), { target: { value: UNIT_ID } });
     fireEvent.change(within(form).getByLabelText('Quantity'), { target: { value: '30000' } });
