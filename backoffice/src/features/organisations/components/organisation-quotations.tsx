@@ -7,7 +7,6 @@ import {
   NativeSelect,
   NumberInput,
   Stack,
-  Table,
   Text,
   Textarea,
 } from '@mantine/core';
@@ -178,28 +177,20 @@ export function OrganisationQuotations({
         emptyText="No quotations yet."
       />
       {rows.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
-          <Table verticalSpacing="xs" aria-label="Quotations of the organisation">
-            <Table.Tbody>
-              {rows.map((q) => (
-                <Table.Tr key={q._id}>
-                  <Table.Td ff="monospace">
-                    <Anchor component={Link} to={paths.quotation(q._id)}>
-                      {q.number}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <QuotationStatusBadge status={q.status} />
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {q.total === null ? '—' : formatMoney(q.total)}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(q.updatedAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <Stack gap={4} component="ul" p={0} m={0} aria-label="Quotations of the organisation">
+          {rows.map((q) => (
+            <Group key={q._id} component="li" gap="xs" wrap="wrap" style={{ listStyle: 'none' }}>
+              <Anchor component={Link} to={paths.quotation(q._id)} ff="monospace">
+                {q.number}
+              </Anchor>
+              <QuotationStatusBadge status={q.status} />
+              <Text size="sm">{q.total === null ? '' : formatMoney(q.total)}</Text>
+              <Text size="sm" c="dimmed">
+                updated {formatDate(q.updatedAt)}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
       )}
       {approved ? (
         <Button onClick={() => setOpened(true)} style={{ alignSelf: 'flex-start' }}>

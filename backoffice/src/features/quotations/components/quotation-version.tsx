@@ -7,6 +7,7 @@ import {
   type QuotationLineView,
   type QuotationVersionView,
 } from '@spc/shared-contracts';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { downloadPdf } from '../../../lib/pdf';
 import { showToast } from '../../../lib/query-client';
@@ -19,47 +20,75 @@ export const deliveryText = (d: QuotationDelivery | null) =>
     ? `${d.siteName}, ${d.streetAddress}, ${d.subCounty ? `${d.subCounty}, ` : ''}${d.county} · ${formatDate(d.date)}`
     : 'No delivery named';
 
+const quantity = (l: QuotationLineView) =>
+  `${l.quantity.toLocaleString('en-US')} (${(l.quantity * l.seedlings).toLocaleString('en-US')} seedlings)`;
+
+/** On a phone each line is a few wrapped lines of text: nothing scrolls sideways. */
+function LineList({ version }: { version: QuotationVersionView }) {
+  return (
+    <Stack gap={4} component="ul" aria-label={`Lines of version ${version.version}`} p={0} m={0}>
+      {version.lines.map((l, i) => (
+        <Text
+          key={i}
+          component="li"
+          size="sm"
+          style={{ listStyle: 'none', overflowWrap: 'anywhere' }}
+        >
+          <b>
+            {l.productName} · {l.unitName}
+          </b>
+          : {quantity(l)}, {source(l)}, {formatMoney(l.unitPrice)} each
+          {l.unitPrice !== l.shopUnitPrice ? ` (shop ${formatMoney(l.shopUnitPrice)})` : ''} ={' '}
+          <b>{formatMoney(l.lineTotal)}</b>
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
 /** A version's lines, delivery, fee and totals (the draft's too). */
 export function VersionLines({ version }: { version: QuotationVersionView }) {
+  const wide = useMediaQuery('(min-width: 62em)', true);
   return (
     <Stack gap="xs">
-      <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="xs" aria-label={`Lines of version ${version.version}`}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Product</Table.Th>
-              <Table.Th>Quantity</Table.Th>
-              <Table.Th>Source</Table.Th>
-              <Table.Th>Unit price</Table.Th>
-              <Table.Th>Line total</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {version.lines.map((l, i) => (
-              <Table.Tr key={i}>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  {l.productName} · {l.unitName}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {l.quantity.toLocaleString('en-US')} (
-                  {(l.quantity * l.seedlings).toLocaleString('en-US')} seedlings)
-                </Table.Td>
-                <Table.Td>{source(l)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {formatMoney(l.unitPrice)}
-                  {l.unitPrice !== l.shopUnitPrice && (
-                    <Text span size="xs" c="dimmed">
-                      {' '}
-                      (shop {formatMoney(l.shopUnitPrice)})
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatMoney(l.lineTotal)}</Table.Td>
+      {wide ? (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="xs" aria-label={`Lines of version ${version.version}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Product</Table.Th>
+                <Table.Th>Quantity</Table.Th>
+                <Table.Th>Source</Table.Th>
+                <Table.Th>Unit price</Table.Th>
+                <Table.Th>Line total</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+            </Table.Thead>
+            <Table.Tbody>
+              {version.lines.map((l, i) => (
+                <Table.Tr key={i}>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {l.productName} · {l.unitName}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{quantity(l)}</Table.Td>
+                  <Table.Td>{source(l)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatMoney(l.unitPrice)}
+                    {l.unitPrice !== l.shopUnitPrice && (
+                      <Text span size="xs" c="dimmed">
+                        {' '}
+                        (shop {formatMoney(l.shopUnitPrice)})
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatMoney(l.lineTotal)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : (
+        <LineList version={version} />
+      )}
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         Delivery: {deliveryText(version.delivery)} · fee {formatMoney(version.deliveryFee)}
       </Text>

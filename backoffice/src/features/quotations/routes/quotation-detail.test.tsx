@@ -150,8 +150,10 @@ describe('a quotation on the quote desk', () => {
     );
     render();
     const v1 = await screen.findByRole('region', { name: 'Version 1' });
-    expect(v1).toHaveTextContent('30,000 (30,000 seedlings)');
-    expect(v1).toHaveTextContent('KES 25 (shop KES 30)');
+    // A phone (the tests' screen) reads each line as text.
+    expect(within(v1).getByRole('list', { name: 'Lines of version 1' })).toHaveTextContent(
+      'Grevillea robusta · Seedling: 30,000 (30,000 seedlings), Ready stock, KES 25 each (shop KES 30) = KES 750,000',
+    );
     expect(v1).toHaveTextContent('Total KES 755,000');
     expect(within(v1).getByRole('button', { name: 'PDF of version 1' })).toBeInTheDocument();
     const accept = within(section("Accept on the buyer's word")).getByRole('form');
