@@ -144,6 +144,24 @@ export const QUOTATION_MESSAGES = {
 /** Where a line's seedlings come from: ready stock, or a batch still growing (its id). */
 export type QuotationLineSource = { kind: 'stock' } | { kind: 'batch'; batchId: string };
 
+/**
+ * A line of the accepted version that stock or its batch no longer covers, in the 409 `SHORT`'s
+ * `lines`: what it asks, what its source has left, and the growing batches of its product that
+ * have seedlings left to offer instead (soonest first; its own batch left out).
+ */
+export interface QuotationShortLine {
+  productId: string;
+  unitId: string;
+  productName: string;
+  source: QuotationLineSource;
+  /** Units of `unitId` asked, and the seedlings they hold. */
+  quantity: number;
+  seedlings: number;
+  /** Seedlings its source has left now (ready stock, or left to book on its batch). */
+  available: number;
+  batches: { _id: string; readyOn: string; available: number }[];
+}
+
 /** A line as a buyer asks for it (from the cart) or staff write it. */
 export interface QuotationRequestLine {
   productId: string;

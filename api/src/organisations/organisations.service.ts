@@ -299,6 +299,15 @@ export class OrganisationsService {
   }
 
   /**
+   * The credit limit (whole KES) of an approved organisation, which its orders from quotations
+   * may owe at once; null when there is no such organisation or it is not approved.
+   */
+  async creditLimitOf(organisationId: string): Promise<number | null> {
+    const org = await this.orgs.findById(organisationId);
+    return org && org.status === 'approved' ? org.terms.creditLimit : null;
+  }
+
+  /**
    * The price list of an approved organisation (price it with `organisationUnitPrice` of
    * shared-contracts); null when there is no such organisation or it is not approved.
    */
