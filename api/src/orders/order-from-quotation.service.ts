@@ -135,9 +135,12 @@ export class OrderFromQuotationService {
         try {
           return await this.placeOnce(request, lpoNumber);
         } catch (error) {
-          // Another call wrote the quotation's order first: it is that one.
-          if (this.orders.duplicateOf(error) !== 'quotation') throw error;
-          continue;
+          // Another call wrote the quotation's order first (its LPO number with it): it is that one.
+          const duplicate = this.orders.duplicateOf(error);
+          if (duplicate === 'quotation') continue;
+          if (duplicate !== 'lpo') throw error;
+          if (await this.orders.findByQuotation(request.quotationId)) continue;
+          throw new ConflictException({ message: QUOTATION_MESSAGES.lpoTaken, code: 'LPO_TAKEN' });
         }
       }
       if (Date.now() > deadline)
@@ -182,12 +185,10 @@ export class OrderFromQuotationService {
   }
 
   /**
-   * What a failed placement answers: its LPO number taken; a hold refused after the check (stock
-   * or a batch taken meanwhile) read again as `SHORT` when the lines are short now.
+   * What a failed placement answers: a hold refused after the check (stock or a batch taken
+   * meanwhile) read again as `SHORT` when the lines are short now.
    */
   private async refusal(error: unknown, run: PlacementRun): Promise<unknown> {
-    if (this.orders.duplicateOf(error) === 'lpo')
-      return new ConflictException({ message: QUOTATION_MESSAGES.lpoTaken, code: 'LPO_TAKEN' });
     const code = error instanceof HttpException ? codeOf(error) : undefined;
     if (!run.priced || !code || ['SHORT', 'CREDIT_LIMIT', 'VALIDATION_FAILED'].includes(code))
       return error;
