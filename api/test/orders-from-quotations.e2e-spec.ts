@@ -15,6 +15,9 @@ import {
   type QuotationOrderRequest,
 } from '../src/orders/order-from-quotation.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
+import { placementSteps } from '../src/orders/order-placement-steps';
+import { quotationPlan, quotationRun } from '../src/orders/order-quotation-plan';
+import { runSaga } from '../src/common/saga';
 import type { ProductBody } from './support/factories';
 import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
 import { signUpOrganisation } from './support/organisations';
@@ -233,6 +236,41 @@ describe('orders from accepted quotations', () => {
     expect(await stockOf(t, acacia._id)).toBe(5_000);
     expect((await batchOf(first._id)).booked).toBe(12_000);
     expect((await batchOf(second._id)).booked).toBe(8_000);
+  });
+
+  it('places the quotation again after a crash cut its placement off: what the crash held is given back once', async () => {
+    const { first, second, lines } = await countyWorld();
+    const total = 200 * 1200 + 20_000 * 25 + 2500;
+    const org = await approvedOrganisation(total);
+    const asked = request(org, lines);
+    // The placement's steps up to its lines held, as a process that died then leaves them: the
+    // order `reserving`, the stock reserved, both batches held, the credit claimed.
+    const deps = service()['deps'];
+    const steps = placementSteps(deps, quotationPlan(deps, asked));
+    const upTo = steps.findIndex((s) => s.name === 'hold the lines') + 1;
+    const cut = quotationRun(asked, asked.lpoNumber);
+    await runSaga(steps.slice(0, upTo), cut);
+    expect(await stockOf(t, acacia._id)).toBe(5_000);
+    expect((await batchOf(first._id)).booked).toBe(12_000);
+
+    // Accepted again: it waits for the reconciler to undo the dead placement, then places anew.
+    const again = service().place(asked);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.get(OrderPlacementService).reconcile({ olderThanMs: 0 });
+    const order = await again;
+    expect(order._id).not.toBe(cut.order!._id);
+    expect(order.placement).toBe('placed');
+    expect(await stockOf(t, acacia._id)).toBe(5_000);
+    expect(await batchOf(first._id)).toMatchObject({ booked: 12_000, available: 8_000 });
+    expect(await batchOf(second._id)).toMatchObject({ booked: 8_000, available: 2_000 });
+    // Its credit claimed once: the limit (one order's total) refuses a shilling more.
+    const more = [
+      { productId: acacia._id, unitId: acacia.singleId, quantity: 1, unitPrice: 1, batchId: null },
+    ];
+    expect((await refusal(service().place(request(org, more, { deliveryFee: 0 })))).body).toEqual({
+      message: QUOTATION_MESSAGES.creditLimit(total, 0),
+      code: 'CREDIT_LIMIT',
+    });
   });
 
   it('refuses the acceptance past the credit limit, and lets only one of two at once pass it', async () => {

@@ -23,8 +23,8 @@ import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { OrderHolds } from './order-holds';
 import { placementSteps, type PlacementRun } from './order-placement-steps';
 import {
-  holdOfQuotedLine,
   quotationPlan,
+  quotationRun,
   shortRefusal,
   type QuotationPlanDeps,
   type QuotedLine,
@@ -153,22 +153,7 @@ export class OrderFromQuotationService {
   }
 
   private async placeOnce(request: QuotationOrderRequest, lpoNumber: string): Promise<OrderRecord> {
-    const { delivery, actor } = request;
-    const run: PlacementRun = {
-      actor,
-      lines: [],
-      holdOf: holdOfQuotedLine,
-      delivery: { ...delivery, subCounty: delivery.subCounty ?? undefined },
-      method: 'delivery',
-      source: { phoneNumber: delivery.phoneNumber, email: delivery.email },
-      orderFields: {
-        placedBy: request.buyerAccountId,
-        quotationId: request.quotationId,
-        organisationId: request.organisationId,
-        lpoNumber,
-        lpoKey: lpoKeyOf(lpoNumber),
-      },
-    };
+    const run = quotationRun(request, lpoNumber);
     try {
       await runSaga(placementSteps(this.deps, quotationPlan(this.deps, request)), run);
     } catch (error) {
@@ -176,7 +161,7 @@ export class OrderFromQuotationService {
     }
     const order = { ...run.order!, placement: 'placed' as const };
     this.events.emitInBackground('order.placed', {
-      actor,
+      actor: request.actor,
       order,
       mail: 'confirmation',
       sms: { event: 'placed', sender: smsSender(request.buyerAccountId) },
@@ -201,9 +186,6 @@ function codeOf(error: HttpException): string | undefined {
   const body = error.getResponse();
   return typeof body === 'object' ? (body as { code?: string }).code : undefined;
 }
-
-/** An LPO number in its one spelling: the same number however it is cased or spaced. */
-const lpoKeyOf = (lpo: string) => lpo.toUpperCase().replace(/\s+/g, '');
 
 /** Refuses (400) a request the quotation could not have made; answers the LPO number trimmed. */
 function checkRequest(request: QuotationOrderRequest): string {

@@ -23,6 +23,29 @@ export type QuotedLine = PricedLine & { batchId: string | null };
 export const holdOfQuotedLine = (line: Pick<PricedLine, 'batchId'>): LineHold =>
   line.batchId ? { on: 'batch', batchId: line.batchId } : READY_STOCK;
 
+/** An LPO number in its one spelling: the same number however it is cased or spaced. */
+export const lpoKeyOf = (lpo: string) => lpo.toUpperCase().replace(/\s+/g, '');
+
+/** The placement of an accepted quotation as its steps start it (`lpoNumber` trimmed). */
+export function quotationRun(request: QuotationOrderRequest, lpoNumber: string): PlacementRun {
+  const { delivery } = request;
+  return {
+    actor: request.actor,
+    lines: [],
+    holdOf: holdOfQuotedLine,
+    delivery: { ...delivery, subCounty: delivery.subCounty ?? undefined },
+    method: 'delivery',
+    source: { phoneNumber: delivery.phoneNumber, email: delivery.email },
+    orderFields: {
+      placedBy: request.buyerAccountId,
+      quotationId: request.quotationId,
+      organisationId: request.organisationId,
+      lpoNumber,
+      lpoKey: lpoKeyOf(lpoNumber),
+    },
+  };
+}
+
 /** The 409 `SHORT`: the lines their source no longer covers, with what could grow them. */
 export function shortRefusal(lines: Awaited<ReturnType<typeof shortLines>>) {
   return new ConflictException({ message: QUOTATION_MESSAGES.short, code: 'SHORT', lines });
