@@ -6,40 +6,42 @@
  * organisation's credit limit (claimed atomically, given back when the order is cancelled or
  * paid), and 409 SHORT naming the batches that could grow what is short, nothing held.
  */
-import { randomUUID } from 'node:crypto';
 import { QUOTATION_MESSAGES, type QuotationShortLine } from '@spc/shared-contracts';
-import { addDays, shopDay } from '../src/common/shop-clock';
-import type { Principal } from '../src/common/principal';
-import {
-  OrderFromQuotationService,
-  type QuotationOrderRequest,
-} from '../src/orders/order-from-quotation.service';
+import { runSaga } from '../src/common/saga';
+import { OrderFromQuotationService } from '../src/orders/order-from-quotation.service';
 import { OrderPlacementService } from '../src/orders/order-placement.service';
 import { placementSteps } from '../src/orders/order-placement-steps';
 import { quotationPlan, quotationRun } from '../src/orders/order-quotation-plan';
-import { runSaga } from '../src/common/saga';
-import type { ProductBody } from './support/factories';
-import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
-import { signUpOrganisation } from './support/organisations';
+import { bearer, UNTHROTTLED } from './support/identity';
+import {
+  approvedOrganisation as approved,
+  newAcacia,
+  newBatch as batch,
+  quotationRequest as request,
+  refusal,
+  type Acacia,
+  type BatchView,
+} from './support/quotation-orders';
 import { DELIVERY, stockOf } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
-
-interface BatchView {
-  _id: string;
-  booked: number;
-  available: number;
-}
 
 describe('orders from accepted quotations', () => {
   let t: TestApp;
   let world: ShopWorld;
   /** Sold singly and by the tray of 50 (KES 1,500 a tray in the shop). */
-  let acacia: { _id: string; singleId: string; trayId: string };
+  let acacia: Acacia;
 
   const staff = () => bearer(world.staff.accessToken);
-  const admin = () => bearer(world.admin.accessToken);
   const service = () => t.app.get(OrderFromQuotationService);
+  const newProduct = (quantity: number) => newAcacia(world, quantity);
+  const newBatch = (productId: string, started: number, readyIn: number) =>
+    batch(t, world, productId, started, readyIn);
+  const approvedOrganisation = (creditLimit: number) => approved(t, world, creditLimit);
+  const batchOf = async (id: string) =>
+    (await t.http().get(`/api/batches/${id}`).set(staff()).expect(200)).body.batch as BatchView;
+  const orderOf = async (id: string) =>
+    (await t.http().get(`/api/orders/${id}`).set(staff()).expect(200)).body.order;
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -56,90 +58,6 @@ describe('orders from accepted quotations', () => {
     world = await createShopWorld(t);
   });
   afterAll(() => t.close());
-
-  /** A product with 10,000 seedlings in ready stock, singly at KES 40 and by the tray of 50. */
-  async function newProduct(quantity = 10_000) {
-    const units = [
-      { name: 'Single seedling', seedlings: 1 },
-      { name: 'Tray of 50', seedlings: 50, price: 1500, sku: `Q-T50-${randomUUID().slice(0, 8)}` },
-    ];
-    const made = (await world.createProduct({
-      name: `Acacia ${randomUUID().slice(0, 6)}`,
-      price: 40,
-      quantity,
-      fields: { units: JSON.stringify(units) },
-    })) as ProductBody & { units: { _id: string; seedlings: number }[] };
-    return {
-      _id: made._id,
-      singleId: made.units.find((u) => u.seedlings === 1)!._id,
-      trayId: made.units.find((u) => u.seedlings === 50)!._id,
-    };
-  }
-
-  async function newBatch(productId: string, started: number, readyIn: number) {
-    const today = shopDay(new Date());
-    const res = await t
-      .http()
-      .post('/api/batches')
-      .set(staff())
-      .send({ productId, sownOn: addDays(today, -10), readyOn: addDays(today, readyIn), started })
-      .expect(201);
-    return res.body.batch as BatchView & { readyOn: string };
-  }
-
-  const batchOf = async (id: string) =>
-    (await t.http().get(`/api/batches/${id}`).set(staff()).expect(200)).body.batch as BatchView;
-  const orderOf = async (id: string) =>
-    (await t.http().get(`/api/orders/${id}`).set(staff()).expect(200)).body.order;
-
-  /** An organisation staff approved, its credit limit set by an admin; its approver. */
-  async function approvedOrganisation(creditLimit: number) {
-    const approver = await registerCustomer(t);
-    const org = await signUpOrganisation(t, approver);
-    await t.http().post(`/api/organisations/${org._id}/approve`).set(staff()).send({}).expect(201);
-    await t
-      .http()
-      .put(`/api/organisations/${org._id}/terms`)
-      .set(admin())
-      .send({ paymentDays: 30, creditLimit, onAccount: false })
-      .expect(200);
-    return { organisationId: org._id, approver };
-  }
-
-  const principal = (s: Session): Principal => ({
-    id: s.user._id,
-    role: 'customer',
-    fullName: s.user.fullName,
-  });
-
-  function request(
-    org: { organisationId: string; approver: Session },
-    lines: QuotationOrderRequest['lines'],
-    overrides: Partial<QuotationOrderRequest> = {},
-  ): QuotationOrderRequest {
-    return {
-      quotationId: randomUUID(),
-      version: 2,
-      organisationId: org.organisationId,
-      actor: principal(org.approver),
-      buyerAccountId: org.approver.user._id,
-      lines,
-      delivery: { ...DELIVERY, fullName: 'Joseph Kariuki' },
-      deliveryFee: 2500,
-      lpoNumber: `LPO/${randomUUID().slice(0, 8)}`,
-      ...overrides,
-    };
-  }
-
-  /** What the service refused with: its status and body, as the accept route would answer. */
-  async function refusal(placing: Promise<unknown>) {
-    const error = (await placing.then(
-      () => null,
-      (e: unknown) => e,
-    )) as { getStatus(): number; getResponse(): unknown } | null;
-    if (!error) throw new Error('expected a refusal');
-    return { status: error.getStatus(), body: error.getResponse() as Record<string, unknown> };
-  }
 
   /** 10,000 seedlings of ready stock in trays, 12,000 and 8,000 on two growing batches. */
   async function countyWorld() {
