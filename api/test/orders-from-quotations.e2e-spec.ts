@@ -110,12 +110,17 @@ describe('orders from accepted quotations', () => {
     expect(seen.products.map((l: { unitPrice: number; quantity: number }) => l.unitPrice)).toEqual([
       1200, 25, 25,
     ]);
-    expect(order.quotation).toEqual({
+    expect(seen.quotation).toEqual({
       quotationId: asked.quotationId,
       organisationId: org.organisationId,
       lpoNumber: asked.lpoNumber,
     });
-    expect(order.products.map((l) => l.batchId)).toEqual([null, first._id, second._id]);
+    expect(seen.products.map((l: { batchId: string | null }) => l.batchId)).toEqual([
+      null,
+      first._id,
+      second._id,
+    ]);
+    expect(order.quotation).toEqual(seen.quotation);
     expect(order.placedBy).toBe(org.approver.user._id);
 
     // Ready stock: 10,000 seedlings sold out of 15,000, on the ledger under the order's number.

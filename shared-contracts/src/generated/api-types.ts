@@ -2657,6 +2657,8 @@ export interface components {
             unit: components["schemas"]["OrderLineUnitDto"];
             /** @description The quantity price applied, or null (the unit price or its offer) */
             tier: components["schemas"]["OrderLineTierDto"] | null;
+            /** @description On an order from a quotation only: the growing batch holding the line, or null for ready stock */
+            batchId?: string | null;
         };
         OrderDeliveryDto: {
             /** @enum {string} */
@@ -2721,6 +2723,12 @@ export interface components {
              */
             fulfilledAt: string | null;
         };
+        OrderQuotationDto: {
+            quotationId: string;
+            organisationId: string;
+            /** @example LPO/2026/114 */
+            lpoNumber: string;
+        };
         PlacedOrderDto: {
             _id: string;
             /** @example SPD7K3MX9QA */
@@ -2757,6 +2765,8 @@ export interface components {
             amountDueNow: number;
             /** @description Null on ordinary orders */
             booking: components["schemas"]["OrderBookingDto"] | null;
+            /** @description On an order from an accepted quotation only */
+            quotation?: components["schemas"]["OrderQuotationDto"];
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2857,6 +2867,8 @@ export interface components {
             amountDueNow: number;
             /** @description Null on ordinary orders */
             booking: components["schemas"]["OrderBookingDto"] | null;
+            /** @description On an order from an accepted quotation only */
+            quotation?: components["schemas"]["OrderQuotationDto"];
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
