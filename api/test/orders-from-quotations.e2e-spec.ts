@@ -135,9 +135,27 @@ describe('orders from accepted quotations', () => {
     expect(ledger.filter((m) => m.purchaseNumber === order.purchaseNumber)).toEqual([
       expect.objectContaining({ reason: 'sale', change: -10_000 }),
     ]);
-    // Both batches hold the order's seedlings.
-    expect(await batchOf(first._id)).toMatchObject({ booked: 12_000, available: 8_000 });
-    expect(await batchOf(second._id)).toMatchObject({ booked: 8_000, available: 2_000 });
+    // Both batches hold the order's seedlings, and say which order holds them.
+    const held = (seedlings: number) => ({
+      orders: [
+        expect.objectContaining({
+          orderId: order._id,
+          purchaseNumber: order.purchaseNumber,
+          seedlings,
+        }),
+      ],
+      bookings: [],
+    });
+    expect(await batchOf(first._id)).toMatchObject({
+      booked: 12_000,
+      available: 8_000,
+      ...held(12_000),
+    });
+    expect(await batchOf(second._id)).toMatchObject({
+      booked: 8_000,
+      available: 2_000,
+      ...held(8_000),
+    });
 
     // Not sent out before its batches are ready.
     const dispatch = await t

@@ -18,6 +18,8 @@ export interface BatchView {
   readyOn: string;
   booked: number;
   available: number;
+  bookings: { orderId: string }[];
+  orders: { orderId: string; purchaseNumber: string; seedlings: number }[];
 }
 
 export interface Acacia {

@@ -3236,6 +3236,16 @@ export interface components {
             /** Format: date-time */
             placedAt: string;
         };
+        BatchOrderHoldDto: {
+            orderId: string;
+            /** @example SPD1A2B3C4D */
+            purchaseNumber: string;
+            /** @example Kiambu County Government */
+            customer: string;
+            seedlings: number;
+            /** Format: date-time */
+            placedAt: string;
+        };
         BatchDetailDto: {
             _id: string;
             productId: string;
@@ -3269,6 +3279,8 @@ export interface components {
             createdAt: string;
             /** @description In booking order */
             bookings: components["schemas"]["BatchBookingDto"][];
+            /** @description Orders holding seedlings of it that are not bookings (orders from quotations: no deposit), in the order they held them */
+            orders: components["schemas"]["BatchOrderHoldDto"][];
         };
         BatchResponseDto: {
             /** @example true */
