@@ -157,14 +157,23 @@ describe('orders from accepted quotations', () => {
       ...held(8_000),
     });
 
-    // Not sent out before its batches are ready.
-    const dispatch = await t
-      .http()
-      .patch(`/api/orders/inTransit/${order._id}`)
-      .set(staff())
-      .send({});
-    expect(dispatch.status).toBe(409);
-    expect(dispatch.body.message).toContain('not ready yet');
+    // Sent out only once every batch it holds is ready; then both holds leave as its sale.
+    const dispatch = () =>
+      t.http().patch(`/api/orders/inTransit/${order._id}`).set(staff()).send({});
+    const early = await dispatch();
+    expect(early.status).toBe(409);
+    expect(early.body.message).toContain('not ready yet');
+    const ready = (id: string) =>
+      t.http().post(`/api/batches/${id}/ready`).set(staff()).send({}).expect(201);
+    await ready(first._id);
+    expect((await dispatch()).status).toBe(409);
+    await ready(second._id);
+    // What the order did not hold went into ready stock: 8,000 and 2,000.
+    expect(await stockOf(t, acacia._id)).toBe(15_000);
+    expect((await dispatch()).status).toBe(200);
+    expect(await batchOf(first._id)).toMatchObject({ quantity: 0, booked: 0, orders: [] });
+    expect(await batchOf(second._id)).toMatchObject({ quantity: 0, booked: 0, orders: [] });
+    expect(await stockOf(t, acacia._id)).toBe(15_000);
   });
 
   it('answers the same order when the same quotation is accepted twice at once, and again later', async () => {

@@ -48,6 +48,11 @@ export class BatchLineHold implements OrderHold {
   async checkDispatch(order: HeldOrder, hold: LineHold): Promise<void> {
     const batch = await this.batches.get(batchOf(hold));
     if (batch.status === 'Ready') return;
+    if (batch.status === 'Failed')
+      throw new ConflictException({
+        message: `Order ${order.purchaseNumber} holds seedlings of ${batch.productName} on a batch that failed: cancel the order, or place its seedlings again from stock or another batch`,
+        code: 'BATCH_FAILED',
+      });
     throw new ConflictException({
       message: `Order ${order.purchaseNumber} holds seedlings of ${batch.productName} on a batch that is not ready yet (expected ${batch.readyOn}): it goes out once every batch it holds is ready`,
       code: 'ILLEGAL_TRANSITION',

@@ -18,6 +18,7 @@ export interface BatchView {
   readyOn: string;
   booked: number;
   available: number;
+  quantity: number;
   bookings: { orderId: string }[];
   orders: { orderId: string; purchaseNumber: string; seedlings: number }[];
 }
