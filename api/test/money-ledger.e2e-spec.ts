@@ -1470,6 +1470,39 @@ describe('money ledger: money moves exactly once', () => {
       expect((await inbox()).some((p) => p.transId === s.payment.transId)).toBe(true);
     });
 
+    it("a waiting M-Pesa Express payment the status query settled before its callback gets the callback's receipt as its code (CI, stop 51)", async () => {
+      const phone = newPhone();
+      const o = await order({ phone });
+      // Paid on the phone after 1.5 s, which the status query reports; the callback comes 4 s later.
+      m.sim.setScenario(
+        { result: 'success', delayMs: 1500, lateCallbackMs: 4000 },
+        asDaraja(phone),
+      );
+      const res = await http()
+        .post('/api/payments/mpesa/stk-push')
+        .send({ purchaseNumber: o.purchaseNumber, phoneNumber: phone })
+        .expect(200);
+      const id = res.body.checkoutRequestId as string;
+      await deskCash(o, o.totalAmount).expect(200);
+      const receipt = (await m.sim.settled(id)).outcome!.receipt!;
+      // Before the callback, the query's settlement waits under the prompt's reference.
+      const first = await waitFor(
+        async () => (await inbox()).find((p) => [id, receipt].includes(p.transId)),
+        (p) => p !== undefined,
+        20_000,
+        150,
+      );
+      expect(first?.status).toBe('inbox');
+      const after = await waitFor(
+        async () => (await inbox()).find((p) => p.transId === receipt && p.status === 'inbox'),
+        (p) => p !== undefined,
+        30_000,
+        150,
+      );
+      expect(after).toMatchObject({ transId: receipt, status: 'inbox' });
+      expect((await inbox()).filter((p) => [id, receipt].includes(p.transId))).toHaveLength(1);
+    });
+
     it("a waiting M-Pesa Express payment's receipt replayed as a paybill confirmation does not hide it: the shop can still give it back", async () => {
       const s = await strayPrompt(true);
       await confirmation({

@@ -13,6 +13,7 @@ import {
 } from './support/identity';
 import {
   addPerson,
+  invitationCode,
   organisationBody,
   ORGANISATION_ROUTES,
   signUpOrganisation,
@@ -161,7 +162,7 @@ describe('organisation routes: who may call them', () => {
         const { person, id } = await invitee();
         return {
           path: `/api/organisation-invitations/${id}/${route.split('/').pop()}`,
-          body: {},
+          body: { code: await invitationCode(t, id) },
           customer: person,
         };
       }

@@ -8,7 +8,12 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { OrganisationView } from '@spc/shared-contracts';
 import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
-import { addPerson, organisationBody, signUpOrganisation } from './support/organisations';
+import {
+  addPerson,
+  invitationCode,
+  organisationBody,
+  signUpOrganisation,
+} from './support/organisations';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -31,8 +36,13 @@ describe('organisations under attack', () => {
     db().collection('organisations').countDocuments({ 'members.accountId': accountId });
   const invite = (org: string, by: Session, email: string, role = 'buyer') =>
     t.http().post(`/api/organisations/${org}/invitations`).set(as(by)).send({ email, role });
-  const accept = (id: string, by: Session) =>
-    t.http().post(`/api/organisation-invitations/${id}/accept`).set(as(by));
+  /** Accepts with the code of the invitation's e-mail, as the person invited would. */
+  const accept = async (id: string, by: Session, code?: string) =>
+    t
+      .http()
+      .post(`/api/organisation-invitations/${id}/accept`)
+      .set(as(by))
+      .send({ code: code ?? (await invitationCode(t, id)) });
 
   it('keeps a customer signing up five organisations at once in one of them', async () => {
     const customer = await registerCustomer(t);
@@ -50,9 +60,10 @@ describe('organisations under attack', () => {
     const customer = await registerCustomer(t);
     const invitation = (await invite(other._id, world.staff, customer.user.email).expect(201)).body
       .invitation as { _id: string };
+    const code = await invitationCode(t, invitation._id);
     const [signUp, joined] = await Promise.all([
       t.http().post('/api/organisations').set(as(customer)).send(organisationBody()),
-      accept(invitation._id, customer),
+      accept(invitation._id, customer, code),
     ]);
     expect([signUp.status, joined.status].sort()).toEqual([201, 409]);
     expect(await membershipsOf(customer.user._id)).toBe(1);
@@ -63,7 +74,8 @@ describe('organisations under attack', () => {
     const customer = await registerCustomer(t);
     const invitation = (await invite(org._id, world.staff, customer.user.email).expect(201)).body
       .invitation as { _id: string };
-    const answers = await Promise.all([1, 2, 3].map(() => accept(invitation._id, customer)));
+    const code = await invitationCode(t, invitation._id);
+    const answers = await Promise.all([1, 2, 3].map(() => accept(invitation._id, customer, code)));
     expect(answers.some((a) => a.status === 201)).toBe(true);
     for (const a of answers) expect([201, 404]).toContain(a.status);
     const people = (await read(org._id)).people.filter((p) => p.accountId === customer.user._id);
@@ -186,15 +198,17 @@ describe('organisations under attack', () => {
     const spelled = `  ${invited.user.email.toUpperCase()} `;
     const invitation = (await invite(org._id, world.staff, spelled).expect(201)).body
       .invitation as { _id: string };
-    await accept(invitation._id, stranger).expect(404);
-    await accept(invitation._id, world.staff).expect(403);
+    // The e-mail's code does not open it to another account, nor to staff.
+    const code = await invitationCode(t, invitation._id);
+    expect((await accept(invitation._id, stranger, code)).status).toBe(404);
+    expect((await accept(invitation._id, world.staff, code)).status).toBe(403);
     await db()
       .collection('organisation_invitations')
       .updateOne(
         { email: invited.user.email },
         { $set: { expiresAt: new Date(Date.now() - 1000) } },
       );
-    await accept(invitation._id, invited).expect(404);
+    expect((await accept(invitation._id, invited, code)).status).toBe(404);
     expect((await read(org._id)).people.map((p) => p.accountId)).not.toContain(invited.user._id);
     expect(await membershipsOf(stranger.user._id)).toBe(0);
   });

@@ -23,7 +23,7 @@ import {
   type Session,
 } from './support/identity';
 import { decoded, outbox } from './support/mail';
-import { addPerson, signUpOrganisation } from './support/organisations';
+import { addPerson, invitationCode, signUpOrganisation } from './support/organisations';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { sleep, waitFor } from './support/wait';
@@ -85,7 +85,8 @@ describe('the people of an organisation', () => {
     expect(mail[0]).toContain(
       'You were invited to buy for "Nyeri Tree Growers Co-operative" (Co-operative)',
     );
-    expect(mail[0]).toContain('/user/organisation');
+    expect(mail[0]).toMatch(/\/user\/organisation\?invitation=[0-9a-f]{24}&code=[\w-]{43}/);
+    const code = await invitationCode(t, res.body.invitation._id);
     // Not yet one of its people: they have not said yes.
     expect(await roles(org._id)).toEqual({ [approver.user._id]: 'approver' });
     const mine = await t.http().get('/api/organisation-invitations').set(as(buyer)).expect(200);
@@ -96,10 +97,21 @@ describe('the people of an organisation', () => {
         organisation: { _id: org._id, name: org.name, kind: 'cooperative' },
       }),
     ]);
+    // Without the e-mail's code, or with another, the invitation is not found: nothing changes.
+    for (const body of [{}, { code: '' }, { code: code.slice(1) }, { code: `${code}x` }]) {
+      const refused = await t
+        .http()
+        .post(`/api/organisation-invitations/${res.body.invitation._id}/accept`)
+        .set(as(buyer))
+        .send(body);
+      expect([400, 404]).toContain(refused.status);
+    }
+    expect(await roles(org._id)).toEqual({ [approver.user._id]: 'approver' });
     const joined = await t
       .http()
       .post(`/api/organisation-invitations/${res.body.invitation._id}/accept`)
       .set(as(buyer))
+      .send({ code })
       .expect(201);
     expect(joined.body.organisation.people).toContainEqual(
       expect.objectContaining({
@@ -114,6 +126,7 @@ describe('the people of an organisation', () => {
       .http()
       .post(`/api/organisation-invitations/${res.body.invitation._id}/accept`)
       .set(as(buyer))
+      .send({ code })
       .expect(404);
     expect((await trail('organisation.invite')).some((e) => e.target?.id === org._id)).toBe(true);
     const joins = await trail('organisation.join');
@@ -160,6 +173,7 @@ describe('the people of an organisation', () => {
       .http()
       .post(`/api/organisation-invitations/${waiting._id}/accept`)
       .set(as(latecomer))
+      .send({ code: 'a'.repeat(43) })
       .expect(404);
     // Nor can another customer take up someone else's.
     const other = (await read(org._id)).invitations.find((i) => i.email === known.user.email)!;
@@ -167,6 +181,7 @@ describe('the people of an organisation', () => {
       .http()
       .post(`/api/organisation-invitations/${other._id}/accept`)
       .set(as(latecomer))
+      .send({ code: await invitationCode(t, other._id) })
       .expect(404);
     expect(Object.keys(await roles(org._id))).toEqual([approver.user._id]);
   });
@@ -255,10 +270,12 @@ describe('the people of an organisation', () => {
     const person = await registerCustomer(t);
     await addPerson(t, one._id, world.staff, person, 'buyer');
     const res = await invite(two._id, twoApprover, person.user.email).expect(201);
+    const code = await invitationCode(t, res.body.invitation._id);
     const refused = await t
       .http()
       .post(`/api/organisation-invitations/${res.body.invitation._id}/accept`)
       .set(as(person))
+      .send({ code })
       .expect(409);
     expect(refused.body).toEqual(
       expect.objectContaining({ code: 'ALREADY_IN_ORGANISATION', message: OM.alreadyMember }),
@@ -269,6 +286,7 @@ describe('the people of an organisation', () => {
       .http()
       .post(`/api/organisation-invitations/${res.body.invitation._id}/decline`)
       .set(as(person))
+      .send({ code })
       .expect(201);
     expect((await read(two._id)).invitations).toEqual([]);
     const again = await invite(two._id, twoApprover, uniqueEmail()).expect(201);

@@ -32,6 +32,18 @@ export const TOTAL_IS_LOWER_BOUND_HEADER = 'X-Total-Is-Lower-Bound';
 /** The action of a sign-in, which the trail can hide for customers. */
 export const AUDIT_SIGN_IN_ACTION = 'auth.login';
 
+/**
+ * What "hide customers' sign-ins" hides: a customer's sign-in. The API stores it on each entry as
+ * `customerSignIn` when it writes it (and seed-years on the entries it makes); the migration states
+ * the same rule as a query.
+ */
+export function isCustomerSignIn(entry: {
+  action: string;
+  performedBy?: { role?: string } | null;
+}): boolean {
+  return entry.action === AUDIT_SIGN_IN_ACTION && entry.performedBy?.role === 'customer';
+}
+
 export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   'auth.login': { name: 'Signed in' },
   'auth.password.change': { name: 'Changed their password' },

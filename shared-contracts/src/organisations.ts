@@ -153,6 +153,8 @@ export const ORGANISATION_MESSAGES = {
   notMember: 'No person of this organisation has this id',
   noOrganisation: 'No organisation with this id',
   noInvitation: 'No invitation with this id',
+  invitationCode:
+    'The code from the invitation e-mail is required: open the link in the e-mail to accept or decline',
   invitationSent: (days: number) =>
     `Invitation recorded. If this address belongs to a customer account of the shop, its owner has been e-mailed and can accept it from their account within ${days} days. Someone without an account must create one first, then be invited again.`,
   tooManyInvitations: `An organisation can send at most ${ORGANISATION_LIMITS.invitationsPerDay} invitations a day: try again tomorrow`,

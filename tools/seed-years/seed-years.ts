@@ -13,7 +13,7 @@
  * --batch / SEED_BATCH (5000). Prints what it wrote and how long it took.
  */
 import { MongoClient, ObjectId, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
-import { AUDIT_SIGN_IN_ACTION, type SaleUnit } from '@spc/shared-contracts';
+import { isCustomerSignIn, type SaleUnit } from '@spc/shared-contracts';
 import {
   buildContact,
   buildOrder,
@@ -441,6 +441,5 @@ if (require.main === module) {
 
 /** An entry as the API writes it: with `customerSignIn`, which the trail's screen hides by. */
 function auditEntry(entry: Record<string, unknown>): Record<string, unknown> {
-  const role = (entry.performedBy as { role?: string } | null)?.role;
-  return { ...entry, customerSignIn: entry.action === AUDIT_SIGN_IN_ACTION && role === 'customer' };
+  return { ...entry, customerSignIn: isCustomerSignIn(entry as { action: string }) };
 }

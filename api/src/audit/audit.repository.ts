@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model } from 'mongoose';
-import { AUDIT_SIGN_IN_ACTION, type Role } from '@spc/shared-contracts';
+import { AUDIT_SIGN_IN_ACTION, isCustomerSignIn, type Role } from '@spc/shared-contracts';
 import type { AuditLogDto } from './dto/audit-log.dto';
 import { AuditLog } from './schemas/audit-log.schema';
 
@@ -136,11 +136,6 @@ export interface AuditFilter {
   /** Exclusive. */
   before?: Date;
   hideCustomerSignIns?: boolean;
-}
-
-/** What "hide customers' sign-ins" hides: an entry's `customerSignIn`, set as it is written. */
-export function isCustomerSignIn(entry: { action: string; performedBy: { role: string } }) {
-  return entry.action === AUDIT_SIGN_IN_ACTION && entry.performedBy.role === 'customer';
 }
 
 /** The trail's first window: the last hour (of the filter's last day); each next is GROWTH times longer. */

@@ -10,6 +10,14 @@ import { Order, type OrderBooking } from '../orders/schemas/order.schema';
  * The bookings' queries: a booking is an order with `booking` set, so these read and change the
  * orders collection (the orders module provides this repository, its collection's owner).
  */
+/** A booking's deposit or balance as received: its order, KES and when. */
+export interface BookingPayment {
+  orderId: string;
+  kind: 'deposit' | 'balance';
+  amount: number;
+  at: Date;
+}
+
 @Injectable()
 export class BookingsRepository {
   constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
@@ -117,11 +125,21 @@ export class BookingsRepository {
     await this.orders.updateOne({ _id: id }, { $unset: { 'booking.noticeDue': '' } });
   }
 
-  /** Deposits and balances of bookings received in [from, to) (KES), for the money received. */
-  async bookingMoneyBetween(
-    from: Date,
-    to: Date,
-  ): Promise<{ deposits: number; depositCount: number; balances: number; balanceCount: number }> {
+  /** When the first deposit was received, or null. */
+  async firstDepositAt(): Promise<Date | null> {
+    const doc = await this.orders
+      .findOne({ 'booking.depositPaidAt': { $gte: new Date(0) } })
+      .sort({ 'booking.depositPaidAt': 1 })
+      .select({ 'booking.depositPaidAt': 1 })
+      .lean<{ booking?: { depositPaidAt?: Date | null } }>();
+    return doc?.booking?.depositPaidAt ? new Date(doc.booking.depositPaidAt) : null;
+  }
+
+  /**
+   * Deposits and balances of bookings received in [from, to), one per order and kind, with the
+   * instant each came: the sales rollup's days of money received (reports/sales-rollup.ts).
+   */
+  async bookingPaymentsBetween(from: Date, to: Date): Promise<BookingPayment[]> {
     const [deposits, balances] = await Promise.all([
       this.orders
         .find({ 'booking.depositPaidAt': { $gte: from, $lt: to } })
@@ -133,14 +151,20 @@ export class BookingsRepository {
         .lean<LeanOrder[]>(),
     ]);
     const placed = (d: LeanOrder) => d.placement === 'placed' && !!d.booking;
-    const dep = deposits.filter(placed);
-    const bal = balances.filter(placed);
-    return {
-      // A booking paid in full at once counts its deposit part as a deposit, the rest as balance.
-      deposits: dep.reduce((n, d) => n + d.booking!.deposit, 0),
-      depositCount: dep.length,
-      balances: bal.reduce((n, d) => n + d.totalAmount - d.booking!.deposit, 0),
-      balanceCount: bal.length,
-    };
+    // A booking paid in full at once counts its deposit part as a deposit, the rest as balance.
+    return [
+      ...deposits.filter(placed).map((d) => ({
+        orderId: String(d._id),
+        kind: 'deposit' as const,
+        amount: d.booking!.deposit,
+        at: new Date(d.booking!.depositPaidAt!),
+      })),
+      ...balances.filter(placed).map((d) => ({
+        orderId: String(d._id),
+        kind: 'balance' as const,
+        amount: d.totalAmount - d.booking!.deposit,
+        at: new Date(d.booking!.balancePaidAt!),
+      })),
+    ];
   }
 }

@@ -58,15 +58,26 @@ export class OrderSalesRepository {
     return doc?.paidAt ? new Date(doc.paidAt) : null;
   }
 
-  /** The orders written since `since` (by `updatedAt`), with the instant each was paid, if paid. */
-  async changedSince(since: Date): Promise<{ _id: string; paidAt: Date | null }[]> {
+  /**
+   * The orders written since `since` (by `updatedAt`), each with the instants money came for it:
+   * paid in full, and a booking's deposit and balance.
+   */
+  async changedSince(since: Date): Promise<{ _id: string; paidAt: Date[] }[]> {
     const docs = await this.orders
       .find({ updatedAt: { $gte: since } })
-      .select({ paidAt: 1 })
-      .lean<{ _id: { toString(): string }; paidAt: Date | null }[]>();
+      .select({ paidAt: 1, 'booking.depositPaidAt': 1, 'booking.balancePaidAt': 1 })
+      .lean<
+        {
+          _id: { toString(): string };
+          paidAt: Date | null;
+          booking?: { depositPaidAt?: Date | null; balancePaidAt?: Date | null } | null;
+        }[]
+      >();
     return docs.map((d) => ({
       _id: d._id.toString(),
-      paidAt: d.paidAt ? new Date(d.paidAt) : null,
+      paidAt: [d.paidAt, d.booking?.depositPaidAt, d.booking?.balancePaidAt]
+        .filter((at): at is Date => !!at)
+        .map((at) => new Date(at)),
     }));
   }
 }

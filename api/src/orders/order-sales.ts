@@ -22,7 +22,12 @@ export class OrderSales {
     return this.orders.firstPaidAt();
   }
 
-  /** Orders written since `since`, with when each was paid (the sales rollup's changes). */
+  /** When the first booking deposit came, or null (a deposit comes before its order is paid). */
+  firstBookingPaymentAt() {
+    return this.bookings.firstDepositAt();
+  }
+
+  /** Orders written since `since`, with when each was paid, in full or in part (the sales rollup's changes). */
   changedSince(since: Date) {
     return this.orders.changedSince(since);
   }
@@ -37,9 +42,9 @@ export class OrderSales {
     return this.money.refundedBetween(from, to);
   }
 
-  /** Booking deposits and balances received in [from, to) (money in, apart from sales). */
-  bookingMoneyBetween(from: Date, to: Date) {
-    return this.bookings.bookingMoneyBetween(from, to);
+  /** Booking deposits and balances received in [from, to), each with its order and instant. */
+  bookingPaymentsBetween(from: Date, to: Date) {
+    return this.bookings.bookingPaymentsBetween(from, to);
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   OrganisationInvitationsRepository,
   type InvitationRecord,
 } from './organisation-invitations.repository';
+import { OrganisationInvitationCodes } from './organisation-invitation-codes';
 import { OrganisationsRepository } from './organisations.repository';
 
 /** Where a customer answers their invitations in the shop (the storefront's organisation page). */
@@ -27,6 +28,7 @@ export class OrganisationInvitationMail {
     private readonly invitations: OrganisationInvitationsRepository,
     private readonly orgs: OrganisationsRepository,
     private readonly users: UsersService,
+    private readonly codes: OrganisationInvitationCodes,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -53,7 +55,12 @@ export class OrganisationInvitationMail {
     // The name was typed by whoever signed it up: quoted so no part of it becomes a link.
     const name = customerText(org.name, 120);
     const role = ORGANISATION_ROLE_LABELS[invitation.role].toLowerCase();
-    const page = `${this.config.storefrontUrl}${ORGANISATION_PAGE_PATH}`;
+    // The link carries the invitation's code: only someone who read this e-mail can answer it.
+    const query = new URLSearchParams({
+      invitation: invitation._id,
+      code: this.codes.code(invitation),
+    });
+    const page = `${this.config.storefrontUrl}${ORGANISATION_PAGE_PATH}?${query.toString()}`;
     return {
       subject: `Invitation to buy for ${customerText(org.name, 60)}`,
       text: [
@@ -65,7 +72,8 @@ export class OrganisationInvitationMail {
           ? 'An approver accepts the quotations the shop sends and manages who buys for it.'
           : 'A buyer asks the shop for quotations for the organisation.',
         '',
-        `To accept or decline, sign in with this address and open ${page}`,
+        `To accept or decline, sign in with this address and open this link:`,
+        page,
         `The invitation is open until ${invitation.expiresAt.slice(0, 10)}.`,
         '',
         'If you do not know this organisation, decline it or ignore this e-mail: nothing changes',

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -13,7 +13,7 @@ import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import { OrganisationResponseDto } from './dto/organisation.dto';
-import { MyInvitationsResponseDto } from './dto/organisation-people.dto';
+import { AnswerInvitationDto, MyInvitationsResponseDto } from './dto/organisation-people.dto';
 import { OrganisationPeopleService } from './organisation-people.service';
 
 /** A customer's own invitations to buy for an organisation: read, accept, decline. */
@@ -37,14 +37,18 @@ export class OrganisationInvitationsController {
   @Answer('You joined the organisation', OrganisationResponseDto, { status: 201 })
   @ApiNotFoundResponse({
     type: ErrorResponseDto,
-    description: 'No open invitation to this account',
+    description: 'No open invitation to this account with this code',
   })
   @ApiConflictResponse({
     type: ErrorResponseDto,
     description: 'ALREADY_IN_ORGANISATION: the account buys for an organisation already',
   })
-  async accept(@CurrentUser() actor: Principal, @Param('id', ParseObjectIdPipe) id: string) {
-    return { organisation: await this.people.accept(actor, id) };
+  async accept(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Body() dto: AnswerInvitationDto,
+  ) {
+    return { organisation: await this.people.accept(actor, id, dto.code) };
   }
 
   @Post(':id/decline')
@@ -53,9 +57,13 @@ export class OrganisationInvitationsController {
   @Answer('Invitation declined', MessageDto, { status: 201 })
   @ApiNotFoundResponse({
     type: ErrorResponseDto,
-    description: 'No open invitation to this account',
+    description: 'No open invitation to this account with this code',
   })
-  decline(@CurrentUser() actor: Principal, @Param('id', ParseObjectIdPipe) id: string) {
-    return this.people.decline(actor, id);
+  decline(
+    @CurrentUser() actor: Principal,
+    @Param('id', ParseObjectIdPipe) id: string,
+    @Body() dto: AnswerInvitationDto,
+  ) {
+    return this.people.decline(actor, id, dto.code);
   }
 }

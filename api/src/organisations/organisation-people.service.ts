@@ -23,6 +23,7 @@ import { TooManyRequestsException } from '../common/rate-limit';
 import { MailQueue } from '../mail/mail-queue.service';
 import { UsersService } from '../users/users.service';
 import type { MyInvitationDto } from './dto/organisation-people.dto';
+import { OrganisationInvitationCodes } from './organisation-invitation-codes';
 import { OrganisationInvitationMail } from './organisation-invitation-mail';
 import {
   OrganisationInvitationsRepository,
@@ -75,6 +76,7 @@ export class OrganisationPeopleService implements OnModuleInit, BeforeApplicatio
     private readonly mail: MailQueue,
     private readonly quota: QuotaService,
     private readonly invitationMail: OrganisationInvitationMail,
+    private readonly codes: OrganisationInvitationCodes,
   ) {}
 
   onModuleInit(): void {
@@ -164,10 +166,11 @@ export class OrganisationPeopleService implements OnModuleInit, BeforeApplicatio
   }
 
   /** The invited customer joins, in the invitation's role; 409 when they buy for one already. */
-  async accept(actor: Principal, invitationId: string): Promise<OrganisationView> {
+  async accept(actor: Principal, invitationId: string, code: string): Promise<OrganisationView> {
     const now = new Date();
     const invitation = await this.invitations.findOpen(invitationId, { accountId: actor.id }, now);
-    if (!invitation) throw new NotFoundException(OM.noInvitation);
+    if (!invitation || !this.codes.matches(invitation, code))
+      throw new NotFoundException(OM.noInvitation);
     let org: OrganisationRecord | null;
     try {
       org = await this.orgs.addMember(
@@ -197,13 +200,17 @@ export class OrganisationPeopleService implements OnModuleInit, BeforeApplicatio
   }
 
   /** The invited customer says no: the invitation goes. */
-  async decline(actor: Principal, invitationId: string): Promise<void> {
+  async decline(actor: Principal, invitationId: string, code: string): Promise<void> {
     const invitation = await this.invitations.findOpen(
       invitationId,
       { accountId: actor.id },
       new Date(),
     );
-    if (!invitation || !(await this.invitations.delete(invitationId, { accountId: actor.id })))
+    if (
+      !invitation ||
+      !this.codes.matches(invitation, code) ||
+      !(await this.invitations.delete(invitationId, { accountId: actor.id }))
+    )
       throw new NotFoundException(OM.noInvitation);
     const org = await this.orgs.findById(invitation.organisationId);
     if (org)

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogModule } from '../catalog/catalog.module';
 import { UsersModule } from '../users/users.module';
+import { OrganisationInvitationCodes } from './organisation-invitation-codes';
 import { OrganisationInvitationMail } from './organisation-invitation-mail';
 import { OrganisationInvitationsController } from './organisation-invitations.controller';
 import { OrganisationInvitationsRepository } from './organisation-invitations.repository';
@@ -38,6 +39,7 @@ import { Organisation, OrganisationSchema } from './schemas/organisation.schema'
     OrganisationsService,
     OrganisationPeopleService,
     OrganisationInvitationMail,
+    OrganisationInvitationCodes,
     OrganisationsPersonalData,
   ],
   exports: [OrganisationsService],

@@ -196,7 +196,14 @@ export class MpesaSettlementService implements OnModuleInit, BeforeApplicationSh
     if (!push || push.status !== 'paid' || receipts.length === 0) return;
     const order = await this.orders.findByPurchaseNumber(push.purchaseNumber);
     const code = order?.paymentMethod === 'Mpesa' ? order.paymentDetails?.transactionCode : null;
-    if (!order || !code) return;
+    if (!order || !code) {
+      // A stray prompt: its order was paid another way (or closed) before its money came, and its
+      // entry waits in the inbox. The receipt becomes that entry's code all the same, so a paybill
+      // confirmation replaying it is known, and the shop gives it back by the code it sees.
+      if (receipts.length === 1 && !push.receiptDisputed && push.receipt !== receipts[0])
+        await this.strayReceipt(push, receipts[0]!);
+      return;
+    }
 
     if (receipts.length > 1) {
       if (await this.pushes.markDisputed(id)) {
@@ -235,6 +242,20 @@ export class MpesaSettlementService implements OnModuleInit, BeforeApplicationSh
     if (attached) await this.pushes.setReceipt(id, receipt);
     // A second receipt that came meanwhile undoes this one.
     if (attached && again) await this.settleReceipt(id, false);
+  }
+
+  /** The one receipt of a stray prompt's callbacks made its waiting entry's code (see above). */
+  private async strayReceipt(push: MpesaPushRecord, receipt: string): Promise<void> {
+    if (await this.credits.promptReceipt(push._id, receipt)) {
+      await this.pushes.setReceipt(push._id, receipt);
+      return;
+    }
+    await this.audit.record(
+      MPESA_ACTOR,
+      'payment.mpesa.receipt-disputed',
+      `M-Pesa named receipt ${receipt} for the prompt of order ${push.purchaseNumber}, but that code is already recorded for another payment; its payment keeps the prompt's reference ${push._id}: check the M-Pesa statement`,
+      this.target(push),
+    );
   }
 
   /** Decides and applies a prompt's outcome once; later callbacks for it change nothing. */

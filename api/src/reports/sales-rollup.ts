@@ -3,6 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { lineItemName } from '@spc/shared-contracts';
 import type { Connection } from 'mongoose';
 import { OrderSales } from '../orders/order-sales';
+import type { BookingPayment } from '../bookings/bookings.repository';
 import type { PaidOrder } from '../orders/order-sales.repository';
 import { addDays, shopDay, startOfShopDay } from '../common/shop-clock';
 
@@ -23,7 +24,16 @@ export interface SalesDay {
     quantity: number;
     revenue: number;
   }[];
-  /** The orders counted in this day, so a day an order leaves (its payment moved) is rebuilt too. */
+  /** Bookings' deposits received this day: KES and how many. */
+  deposits: number;
+  depositCount: number;
+  /** Bookings' balances received this day (a booking paid in full at once: the rest after its deposit). */
+  balances: number;
+  balanceCount: number;
+  /**
+   * The orders counted in this day (paid, or a booking's deposit or balance received), so a day an
+   * order leaves (its payment moved) is rebuilt too.
+   */
   orderIds: string[];
 }
 
@@ -31,7 +41,12 @@ interface RollupState {
   _id: 'sales';
   /** Every order written before this instant (less MARGIN_MS) is in the days. */
   upTo: Date;
+  /** The rows' shape: days written by an older one are all rebuilt once (ROLLUP_VERSION). */
+  version?: number;
 }
+
+/** 2: days carry bookings' deposits and balances (the report's money received, issue 48). */
+const ROLLUP_VERSION = 2;
 
 /**
  * Writes still in flight when a refresh starts are caught by the next one: the changes are read
@@ -42,12 +57,14 @@ const MARGIN_MS = 60_000;
 
 /**
  * The sales report's rollup: one row per day in `sales_days`, so a year's report reads 365 rows
- * instead of every paid order of the year (a scan that grows with the years).
+ * instead of every paid order of the year (a scan that grows with the years), and the money
+ * bookings brought in (deposits, balances) with them.
  *
  * It stays correct by being rebuilt incrementally from the orders, never written beside them:
  * before each read, the orders written since the last refresh (`updatedAt`, indexed) name the days
- * to rebuild: the day each is paid in now and any day that counted it before (`orderIds`). Each
- * such day is recomputed from its paid orders (indexed by `paidAt`) and replaced whole, so a
+ * to rebuild: the days each is paid in now (in full, or a booking's deposit and balance) and any day
+ * that counted it before (`orderIds`). Each such day is recomputed from its paid orders (indexed by
+ * `paidAt`) and bookings' payments (by `booking.depositPaidAt`, `balancePaidAt`) and replaced whole, so a
  * rebuild is idempotent and two API instances refreshing at once write the same rows. The first
  * refresh on a database builds every day in one pass.
  */
@@ -80,7 +97,7 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
     return this.connection.collection<RollupState>('sales_rollup_state');
   }
 
-  /** The days in [from, to] (YYYY-MM-DD) with sales, oldest first, brought up to date first. */
+  /** The days in [from, to] (YYYY-MM-DD) with sales or bookings' money, oldest first, brought up to date first. */
   async between(from: string, to: string): Promise<Omit<SalesDay, 'orderIds'>[]> {
     await this.refresh();
     return this.days()
@@ -109,13 +126,13 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
   private async refreshNow(): Promise<void> {
     const started = new Date();
     const state = await this.state().findOne({ _id: 'sales' });
-    if (!state) {
+    if (!state || state.version !== ROLLUP_VERSION) {
       await this.rebuildAll(started);
     } else {
       const changed = await this.sales.changedSince(new Date(state.upTo.getTime() - MARGIN_MS));
       if (changed.length) {
         const days = new Set<string>();
-        for (const order of changed) if (order.paidAt) days.add(shopDay(order.paidAt));
+        for (const order of changed) for (const at of order.paidAt) days.add(shopDay(at));
         const holding = await this.days()
           .find({ orderIds: { $in: changed.map((o) => o._id) } }, { projection: { _id: 1 } })
           .toArray();
@@ -123,35 +140,53 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
         for (const day of days) await this.rebuildDay(day);
       }
     }
-    await this.state().updateOne({ _id: 'sales' }, { $set: { upTo: started } }, { upsert: true });
+    await this.state().updateOne(
+      { _id: 'sales' },
+      { $set: { upTo: started, version: ROLLUP_VERSION } },
+      { upsert: true },
+    );
   }
 
-  /** Every day from the first payment on, a month of orders in memory at a time. */
+  /**
+   * Every day from the first payment on (a booking's deposit comes before its order is paid), a
+   * month of orders in memory at a time.
+   */
   private async rebuildAll(started: Date): Promise<void> {
-    const first = await this.sales.firstPaidAt();
-    if (!first) return;
+    const firsts = [await this.sales.firstPaidAt(), await this.sales.firstBookingPaymentAt()];
+    const first = firsts.filter((at): at is Date => !!at).sort((a, b) => +a - +b)[0];
     const end = new Date(started.getTime() + 1);
-    for (let day = shopDay(first); startOfShopDay(day) < end; day = addDays(day, 31)) {
-      const from = startOfShopDay(day);
-      const to = new Date(Math.min(startOfShopDay(addDays(day, 31)).getTime(), end.getTime()));
-      const byDay = new Map<string, PaidOrder[]>();
-      for (const order of await this.sales.paidBetween(from, to)) {
-        const paidDay = shopDay(new Date(order.paidAt!));
-        const orders = byDay.get(paidDay) ?? [];
-        orders.push(order);
-        byDay.set(paidDay, orders);
+    if (first)
+      for (let day = shopDay(first); startOfShopDay(day) < end; day = addDays(day, 31)) {
+        const from = startOfShopDay(day);
+        const to = new Date(Math.min(startOfShopDay(addDays(day, 31)).getTime(), end.getTime()));
+        const byDay = new Map<string, { paid: PaidOrder[]; bookings: BookingPayment[] }>();
+        const dayOf = (at: Date) => {
+          const key = shopDay(at);
+          const entry = byDay.get(key) ?? { paid: [], bookings: [] };
+          byDay.set(key, entry);
+          return entry;
+        };
+        const [paid, bookings] = await Promise.all([
+          this.sales.paidBetween(from, to),
+          this.sales.bookingPaymentsBetween(from, to),
+        ]);
+        for (const order of paid) dayOf(new Date(order.paidAt!)).paid.push(order);
+        for (const payment of bookings) dayOf(payment.at).bookings.push(payment);
+        for (const [key, entry] of byDay) await this.write(key, entry.paid, entry.bookings);
       }
-      for (const [paidDay, paid] of byDay) await this.write(paidDay, paid);
-    }
   }
 
   private async rebuildDay(day: string): Promise<void> {
-    const paid = await this.sales.paidBetween(startOfShopDay(day), startOfShopDay(addDays(day, 1)));
-    await this.write(day, paid);
+    const [from, to] = [startOfShopDay(day), startOfShopDay(addDays(day, 1))];
+    const [paid, bookings] = await Promise.all([
+      this.sales.paidBetween(from, to),
+      this.sales.bookingPaymentsBetween(from, to),
+    ]);
+    await this.write(day, paid, bookings);
   }
 
-  private async write(day: string, paid: PaidOrder[]): Promise<void> {
-    if (!paid.length) {
+  private async write(day: string, paid: PaidOrder[], bookings: BookingPayment[]): Promise<void> {
+    if (!paid.length && !bookings.length) {
       await this.days().deleteOne({ _id: day });
       return;
     }
@@ -177,8 +212,21 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
       revenue: paid.reduce((n, o) => n + o.totalAmount, 0),
       deliveryFees: paid.reduce((n, o) => n + o.shippingFee, 0),
       products: [...products.values()],
-      orderIds: paid.map((o) => o._id),
+      ...bookingMoney(bookings),
+      orderIds: [...new Set([...paid.map((o) => o._id), ...bookings.map((b) => b.orderId)])],
     };
     await this.days().replaceOne({ _id: day }, row, { upsert: true });
   }
+}
+
+/** Bookings' deposits and balances received: KES and how many of each. */
+export function bookingMoney(payments: BookingPayment[]) {
+  const of = (kind: BookingPayment['kind']) => payments.filter((p) => p.kind === kind);
+  const sum = (list: BookingPayment[]) => list.reduce((n, p) => n + p.amount, 0);
+  return {
+    deposits: sum(of('deposit')),
+    depositCount: of('deposit').length,
+    balances: sum(of('balance')),
+    balanceCount: of('balance').length,
+  };
 }

@@ -1,7 +1,13 @@
 /** Business accounts in the e2e suites: their routes, a sign-up's body, a fresh KRA PIN. */
 import { randomInt } from 'node:crypto';
 import type { OrganisationKind, OrganisationView } from '@spc/shared-contracts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppConfig } from '../../src/config/app-config';
+import { APP_CONFIG } from '../../src/config/config.module';
 import { bearer, uniqueEmail, type Session } from './identity';
+import { decoded } from './mail';
+import { waitFor } from './wait';
 import type { TestApp } from './test-app';
 
 /** The organisation routes as the OpenAPI document names them; organisations.e2e-spec.ts tests who may call them. */
@@ -100,11 +106,39 @@ export async function addPerson(
     .send({ email: person.user.email, role });
   if (invited.status !== 201)
     throw new Error(`invitation failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const code = await invitationCode(t, invited.body.invitation._id as string);
   const accepted = await t
     .http()
     .post(`/api/organisation-invitations/${invited.body.invitation._id}/accept`)
-    .set(bearer(person.accessToken));
+    .set(bearer(person.accessToken))
+    .send({ code });
   if (accepted.status !== 201)
     throw new Error(`acceptance failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   return accepted.body.organisation as OrganisationView;
+}
+
+/**
+ * The code of an invitation, read from the link of the e-mail sent for it (the test app's outbox),
+ * as the person invited opens it: `…/user/organisation?invitation=<id>&code=<code>`.
+ */
+export async function invitationCode(t: TestApp, invitationId: string): Promise<string> {
+  const dataDir = path.resolve(t.app.get<AppConfig>(APP_CONFIG).dataDir);
+  const link = new RegExp(`invitation=${invitationId}&code=([A-Za-z0-9_-]+)`);
+  // Only the invitations' files are read (named by their subject): the suites share one outbox.
+  const read = () => {
+    const dir = path.join(dataDir, 'outbox');
+    const files = existsSync(dir)
+      ? readdirSync(dir).filter((f) => f.includes('-invitation-to-buy-for-'))
+      : [];
+    return files
+      .map((f) => decoded(readFileSync(path.join(dir, f), 'utf8')))
+      .filter((m) => link.test(m));
+  };
+  const mails = await waitFor(
+    async () => read(),
+    (found) => found.length > 0,
+    15_000,
+  );
+  if (!mails.length) throw new Error(`no invitation e-mail for ${invitationId}`);
+  return link.exec(mails.at(-1)!)![1]!;
 }

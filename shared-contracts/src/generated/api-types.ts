@@ -4861,6 +4861,13 @@ export interface components {
             message: string;
             invitations: components["schemas"]["MyInvitationDto"][];
         };
+        AnswerInvitationDto: {
+            /**
+             * @description The `code` of the invitation e-mail’s link
+             * @example q3Jx…
+             */
+            code: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -13201,7 +13208,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerInvitationDto"];
+            };
+        };
         responses: {
             201: {
                 headers: {
@@ -13237,7 +13248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description No open invitation to this account */
+            /** @description No open invitation to this account with this code */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13248,6 +13259,15 @@ export interface operations {
             };
             /** @description ALREADY_IN_ORGANISATION: the account buys for an organisation already */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13266,7 +13286,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerInvitationDto"];
+            };
+        };
         responses: {
             201: {
                 headers: {
@@ -13302,8 +13326,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description No open invitation to this account */
+            /** @description No open invitation to this account with this code */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { IsIn, IsString, Length } from 'class-validator';
 import {
   ORGANISATION_KINDS,
   ORGANISATION_MESSAGES as OM,
@@ -25,6 +25,17 @@ export class InviteDto {
 
   @RoleField()
   role!: OrganisationRole;
+}
+
+/**
+ * `POST /api/organisation-invitations/:id/accept` and `…/decline`: the code of the e-mail's link
+ * (organisation-invitation-codes.ts), proof that the account's owner read the invitation.
+ */
+export class AnswerInvitationDto {
+  @ApiProperty({ description: 'The `code` of the invitation e-mail’s link', example: 'q3Jx…' })
+  @IsString({ message: OM.invitationCode })
+  @Length(1, 100, { message: OM.invitationCode })
+  code!: string;
 }
 
 /** `PATCH /api/organisations/:id/people/:accountId`. */
