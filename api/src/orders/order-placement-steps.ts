@@ -14,6 +14,7 @@ import type { DeliveryInfoDto } from './dto/order.dto';
 import type { OrderHoldLimits, OrderSource } from './order-hold-limits';
 import type { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import type { OrderHolds } from './order-holds';
+import { OrderOrganisationPrices } from './order-organisation-prices';
 import { priceCartLines, type CartLine, type PricedLine } from './order-lines';
 import type { OrderRecord } from './order.types';
 import type { OrderRecoveryRepository } from './order-recovery.repository';
@@ -81,7 +82,7 @@ export interface PlacementPlan {
  * A shopper's cart: each line at the product's price now, a booking's terms from its one batch,
  * the order holding a slot of each cap on anonymous unpaid orders (`OrderHoldLimits`).
  */
-export function cartPlan(d: PlacementDeps): PlacementPlan {
+export function cartPlan(d: PlacementDeps, prices?: OrderOrganisationPrices): PlacementPlan {
   return {
     price: {
       /**
@@ -94,7 +95,10 @@ export function cartPlan(d: PlacementDeps): PlacementPlan {
         const byId = new Map(products.map((p) => [p._id, p]));
         const missing = run.lines.filter((l) => !byId.has(l._id));
         if (missing.length) throw productsUnavailable(missing.map((l) => l._id));
-        const lines = priceCartLines(run.lines, byId);
+        const shopLines = priceCartLines(run.lines, byId);
+        // A buyer of an approved organisation, signed in, pays its price list.
+        const list = await prices?.listFor(run.actor);
+        const lines = list ? OrderOrganisationPrices.apply(shopLines, list) : shopLines;
         // The unit limits count seedlings (a tray of 50 holds 50 of the stock).
         d.holdLimits.checkUnits(lines);
         const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);

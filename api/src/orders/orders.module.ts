@@ -56,6 +56,7 @@ import {
 import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.schema';
 import { OrderFromQuotationService } from './order-from-quotation.service';
+import { OrderOrganisationPrices } from './order-organisation-prices';
 
 @Module({
   imports: [
@@ -111,6 +112,7 @@ import { OrderFromQuotationService } from './order-from-quotation.service';
     OrderHoldLimits,
     OrderMoney,
     OrderFromQuotationService,
+    OrderOrganisationPrices,
     OrderDetailService,
     OrderDocumentLinks,
     OrderDeskService,
