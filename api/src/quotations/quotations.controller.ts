@@ -4,6 +4,7 @@ import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOperation,
+  ApiParam,
   ApiResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -132,6 +133,7 @@ export class QuotationsController {
   @Get(':id/versions/:version/pdf')
   @Auth('customer', 'staff', 'admin')
   @ApiOperation({ summary: 'A version sent, as a PDF (A4)' })
+  @ApiParam({ name: 'version', schema: { type: 'integer', minimum: 1, maximum: 20 } })
   @ApiResponse({
     status: 200,
     description: 'The PDF (A4)',
@@ -141,7 +143,7 @@ export class QuotationsController {
   async pdf(
     @CurrentUser() actor: Principal,
     @Id() id: string,
-    @Param('version', ParseIntPipe) version: number,
+    @Param('version', new ParseIntPipe({ errorHttpStatusCode: 400 })) version: number,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const { filename, pdf } = await this.documents.pdf(actor, id, version);
