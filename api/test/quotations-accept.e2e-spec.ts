@@ -184,6 +184,22 @@ describe('accepting quotations', () => {
     expect((await read(second._id)).status).toBe('sent');
   });
 
+  it('makes one order of two accepts at once: the other is refused 409', async () => {
+    const org = await approvedOrganisation(t, world, 'Nyeri Water Trust');
+    await setTerms(org.org._id, 10_000_000);
+    const tray = await trayProduct(t, world, 5000, 'Cordia africana');
+    const q = await quoted(org, [{ productId: tray.productId, unitId: tray.trayId, quantity: 4 }]);
+    const answers = await Promise.all([
+      accept(q._id, org.approver, 1, 'NWT-1'),
+      accept(q._id, world.staff, 1, 'NWT-1'),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const after = await read(q._id);
+    expect(after.status).toBe('accepted');
+    expect(after.acceptance?.orderId).toBe(answers.find((r) => r.status === 201)!.body.order._id);
+    expect(await stockOf(t, tray.productId)).toBe(5000 - 4 * 50);
+  });
+
   it('settles a claim left by a crash on the next read: accepted with the order already made', async () => {
     const org = await approvedOrganisation(t, world, 'Kitui Farmers Co-operative');
     await setTerms(org.org._id, 10_000_000);

@@ -18,6 +18,7 @@ import {
   type QuotationView,
 } from '@spc/shared-contracts';
 import { addDays, shopDay } from '../src/common/shop-clock';
+import { QuotationsRepository } from '../src/quotations/quotations.repository';
 import { bearer, UNTHROTTLED, type Session } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import {
@@ -392,31 +393,84 @@ describe('quotations', () => {
     await t.http().get(`/api/quotations/${q._id}/versions/2/pdf`).set(as(county.buyer)).expect(404);
   });
 
-  it('lets two accepts at once claim the quotation once: the other is refused 409', async () => {
+  it("exports a person's requests and messages to them, and sends two sends at once as one version", async () => {
+    const q = await sentQuotation();
+    await t
+      .http()
+      .post(`/api/quotations/${q._id}/messages`)
+      .set(as(county.buyer))
+      .send({ text: 'Please keep the trays for us' })
+      .expect(201);
+    const res = await t
+      .http()
+      .get('/api/users/profile/data-export')
+      .set(as(county.buyer))
+      .expect(200);
+    const file = JSON.parse(res.text) as {
+      quotations: { number: string; youAskedForIt: boolean; yourMessages: { text: string }[] }[];
+    };
+    expect(file.quotations.find((x) => x.number === q.number)).toMatchObject({
+      youAskedForIt: true,
+      yourMessages: [{ text: 'Please keep the trays for us' }],
+    });
+    // The approver asked for none of them and wrote nothing: none is theirs.
+    const theirs = await t
+      .http()
+      .get('/api/users/profile/data-export')
+      .set(as(county.approver))
+      .expect(200);
+    expect(JSON.parse(theirs.text).quotations).toEqual([]);
+
+    // A revision sent twice at once is one version 2.
+    await t
+      .http()
+      .post(`/api/quotations/${q._id}/ask-changes`)
+      .set(as(county.approver))
+      .send({ text: 'Delivery in two tranches' })
+      .expect(201);
+    await draft(q._id, {
+      lines: cartLines(),
+      delivery: site(addDays(today(), 25)),
+      deliveryFee: 8000,
+      validUntil: addDays(today(), 30),
+    }).expect(200);
+    const sends = await Promise.all([send(q._id), send(q._id)]);
+    expect(sends.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect((await read(q._id)).versions.map((v) => v.version)).toEqual([1, 2]);
+  });
+
+  it('claims a quotation for acceptance once, however many accepts come at once', async () => {
     const q: QuotationView = await sentQuotation();
-    const accept = (who: Session, lpo: string) =>
-      t
-        .http()
-        .post(`/api/quotations/${q._id}/accept`)
-        .set(as(who))
-        .send({ version: 1, lpoNumber: lpo });
-    const answers = await Promise.all([
-      accept(county.approver, 'KCG/LPO/2026/0100'),
-      accept(world.staff, 'KCG/LPO/2026/0100'),
-    ]);
-    const refused = answers.filter((r) => r.status === 409);
-    // One claims it (201 once the orders place it; their refusal otherwise), the other is refused.
-    expect(refused).toHaveLength(1);
-    expect(refused[0]!.body.code).toMatch(/ILLEGAL_TRANSITION|CONFLICT/);
-    const winner = answers.find((r) => r.status !== 409)!;
-    const after = await read(q._id);
-    if (winner.status === 201) {
-      expect(after.status).toBe('accepted');
-      expect(after.acceptance?.orderId).toBe(winner.body.order._id);
-    } else {
-      // The orders refused (501 until they are built): the claim was given back.
-      expect(after.status).toBe('sent');
-      expect(after.acceptance).toBeNull();
-    }
+    const repository = t.app.get(QuotationsRepository);
+    const claim = (n: number) =>
+      repository
+        .claim(q._id, today(), {
+          version: 1,
+          lpoNumber: `LPO-RACE-${n}`,
+          lpoKey: `LPO-RACE-${n}`,
+          acceptedAt: new Date().toISOString(),
+          acceptedById: county.approver.user._id,
+          acceptedByName: county.approver.user.fullName,
+          acceptedByRole: 'customer',
+          byShop: false,
+          orderId: null,
+          purchaseNumber: null,
+        })
+        .catch(() => null);
+    const claims = await Promise.all([1, 2, 3, 4, 5].map(claim));
+    const won = claims.filter((c) => c !== null);
+    expect(won).toHaveLength(1);
+    // While claimed it reads as sent, and every other step waits: an accept is refused.
+    expect((await read(q._id, county.approver)).status).toBe('sent');
+    const res = await t
+      .http()
+      .post(`/api/quotations/${q._id}/accept`)
+      .set(as(county.approver))
+      .send({ version: 1, lpoNumber: 'LPO-LATE' })
+      .expect(409);
+    expect(res.body.message).toBe(QUOTATION_RULES.accept.refused);
+    await t.http().post(`/api/quotations/${q._id}/withdraw`).set(staff()).send({}).expect(409);
+    await repository.release(q._id, won[0]!.acceptance!.acceptedAt);
+    expect((await read(q._id)).acceptance).toBeNull();
   });
 });
