@@ -163,6 +163,16 @@ describe('quotations', () => {
     const mine = await t.http().get('/api/quotations').set(as(county.approver)).expect(200);
     expect((mine.body.quotations as QuotationSummary[]).map((x) => x.number)).toContain(q.number);
     expect((await trail('quotation.request')).some((e) => e.target?.id === q._id)).toBe(true);
+    const found = async (query: string) =>
+      (
+        (await t.http().get(`/api/quotations?${query}`).set(staff()).expect(200)).body
+          .quotations as QuotationSummary[]
+      ).map((x) => x._id);
+    const digits = q.number.slice(4).replace(/^0+/, '');
+    expect(await found(`search=${q.number}`)).toEqual([q._id]);
+    expect(await found(`search=${digits}`)).toContain(q._id);
+    expect(await found(`search=kiambu%20county&organisationId=${county.org._id}`)).toContain(q._id);
+    expect(await found(`organisationId=${other.org._id}`)).not.toContain(q._id);
 
     // A customer of no organisation asks nothing.
     const stranger = await world.createCustomer();
