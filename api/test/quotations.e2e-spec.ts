@@ -36,6 +36,7 @@ import { createTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
 const today = () => shopDay(new Date());
+const SHOP_PIN = 'P000111222K';
 
 describe('quotations', () => {
   let t: TestApp;
@@ -47,7 +48,10 @@ describe('quotations', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'spc-quotations-'));
-    t = await createTestApp({ name: 'quotations', env: { ...UNTHROTTLED, DATA_DIR: dataDir } });
+    t = await createTestApp({
+      name: 'quotations',
+      env: { ...UNTHROTTLED, DATA_DIR: dataDir, SHOP_KRA_PIN: SHOP_PIN },
+    });
     world = await createShopWorld(t);
     county = await approvedOrganisation(t, world);
     other = await approvedOrganisation(t, world, 'Green Schools Trust');
@@ -399,6 +403,7 @@ describe('quotations', () => {
     expect(text).toContain(`Quotation ${q.number}`);
     expect(text).toContain(county.org.name);
     expect(text).toContain(county.org.kraPin);
+    expect(text).toContain(`KRA PIN ${SHOP_PIN}`);
     expect(text).toContain('Grevillea robusta');
     await t.http().get(`/api/quotations/${q._id}/versions/2/pdf`).set(as(county.buyer)).expect(404);
   });
