@@ -158,7 +158,7 @@ describe('accepting quotations', () => {
       { productId: small.productId, unitId: small.trayId, quantity: 100 },
     ]);
     const refused = await accept(next._id, county.approver, 1, 'KCG/LPO/2026/0413').expect(409);
-    expect(refused.body.code).toBe('CREDIT_LIMIT');
+    expect(refused.body).toMatchObject({ code: 'CREDIT_LIMIT' });
     expect((await read(next._id)).status).toBe('sent');
     expect((await read(next._id)).acceptance).toBeNull();
     expect(await stockOf(t, small.productId)).toBe(5000);
@@ -180,7 +180,7 @@ describe('accepting quotations', () => {
       { productId: tray.productId, unitId: tray.trayId, quantity: 10 },
     ]);
     const taken = await accept(second._id, ngo.approver, 1, 'gbs-lpo-77').expect(409);
-    expect(taken.body.message).toBe(QM.lpoTaken);
+    expect(taken.body).toMatchObject({ code: 'LPO_TAKEN', message: QM.lpoTaken });
     expect((await read(second._id)).status).toBe('sent');
   });
 

@@ -81,7 +81,7 @@ export class QuotationAcceptanceService {
       claimed = await this.quotations.claim(id, today, claim);
     } catch (error) {
       if (isDuplicateKeyError(error))
-        throw new ConflictException({ message: QM.lpoTaken, code: 'CONFLICT' });
+        throw new ConflictException({ message: QM.lpoTaken, code: 'LPO_TAKEN' });
       throw error;
     }
     if (!claimed) {

@@ -227,7 +227,7 @@ export class QuotationsController {
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not an approver' })
   @ApiConflictResponse({
     type: ErrorResponseDto,
-    description: `${ILLEGAL}: expired, not the latest version; CONFLICT: the LPO number was used; SHORT, CREDIT_LIMIT: the order cannot be placed`,
+    description: `${ILLEGAL}: expired, not the latest version; LPO_TAKEN: the LPO number was used; SHORT (with lines), CREDIT_LIMIT: the order cannot be placed`,
   })
   async accept(@CurrentUser() actor: Principal, @Id() id: string, @Body() dto: AcceptQuotationDto) {
     return this.acceptance.accept(actor, id, dto);
