@@ -1,4 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { formatMoney } from '@spc/shared-contracts';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -20,7 +26,10 @@ export const QUOTATIONS_PAGE_PATH = '/user/organisation';
  * people typed (its name) is quoted so that no part of it becomes a link.
  */
 @Injectable()
-export class QuotationMail implements OnModuleInit {
+export class QuotationMail implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(QuotationMail.name);
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(
     private readonly mail: MailQueue,
     private readonly quotations: QuotationsRepository,
@@ -31,6 +40,23 @@ export class QuotationMail implements OnModuleInit {
 
   onModuleInit(): void {
     this.mail.register('quotation-sent', (m) => this.build(m));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Mails version `version` to its people after the answer (a slow mail server does not hold the
+   * clerk's send); an instance stopping waits for it.
+   */
+  notify(q: QuotationRecord, version: number): void {
+    const run = this.sent(q, version)
+      .catch((error: unknown) =>
+        this.logger.error(`${q.number} v${version}: not mailed: ${String(error)}`),
+      )
+      .finally(() => this.inFlight.delete(run));
+    this.inFlight.add(run);
   }
 
   async sent(q: QuotationRecord, version: number): Promise<void> {

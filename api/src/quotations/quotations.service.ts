@@ -246,7 +246,7 @@ export class QuotationsService {
       `${actor.fullName} sent version ${version.version} of quotation ${q.number} to ${q.organisationName}: ${formatMoney(totalOf(version))}, valid until ${version.validUntil}`,
       quotationTarget(q),
     );
-    await this.mail.sent(sent, version.version);
+    this.mail.notify(sent, version.version);
     return quotationView(sent, true, day);
   }
 }
