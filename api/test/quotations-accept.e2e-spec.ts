@@ -256,6 +256,16 @@ describe('accepting quotations', () => {
     const settled = await read(q._id, org.approver);
     expect(settled.status).toBe('sent');
     expect(settled.acceptance).toBeNull();
+    const trail = await t
+      .http()
+      .get('/api/audit-logs?action=quotation.accept-undone&limit=100')
+      .set(as(world.admin))
+      .expect(200);
+    expect(
+      (trail.body as { message: string; target?: { id: string } }[]).find(
+        (e) => e.target?.id === q._id,
+      )?.message,
+    ).toContain('given back');
     // The claim's LPO number is free again.
     const raw = await db()
       .collection('quotations')

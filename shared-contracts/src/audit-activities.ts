@@ -134,6 +134,10 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     sentence: 'Withdrew quotation {target}',
   },
   'quotation.accept': { name: 'Accepted a quotation', sentence: 'Accepted quotation {target}' },
+  'quotation.accept-undone': {
+    name: 'Gave back an unfinished acceptance',
+    sentence: 'Gave back the unfinished acceptance of quotation {target}',
+  },
 
   'order.payment': {
     name: 'Recorded a payment',

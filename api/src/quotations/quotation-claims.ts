@@ -1,9 +1,16 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
 import { OrderFromQuotationService } from '../orders/order-from-quotation.service';
+import { SHOP_ACTOR } from '../orders/shop-actor';
 import { OrganisationsService } from '../organisations/organisations.service';
 import { orderRequestOf } from './quotation-order-request';
-import type { QuotationRecord } from './quotation-record';
+import { quotationTarget } from './quotation-rules';
+import type { AcceptanceRecord, QuotationRecord } from './quotation-record';
 import { QuotationsRepository } from './quotations.repository';
+
+/** Who accepted, as the trail names them: a customer's name stays out of the shop's own entries. */
+const by = (claim: AcceptanceRecord) =>
+  claim.byShop ? `by ${claim.acceptedByName}` : 'by its approver';
 
 /** How long an acceptance may run before its claim counts as left by a crash. */
 export const CLAIM_STALE_MS = 60_000;
@@ -24,6 +31,7 @@ export class QuotationClaims {
     private readonly quotations: QuotationsRepository,
     private readonly orgs: OrganisationsService,
     private readonly orders: OrderFromQuotationService,
+    private readonly audit: AuditService,
   ) {}
 
   async settle(q: QuotationRecord, now = new Date()): Promise<QuotationRecord> {
@@ -41,9 +49,13 @@ export class QuotationClaims {
         order._id,
         order.purchaseNumber,
       );
-      this.logger.warn(
-        `${q.number}: a claim left at ${claim.acceptedAt} has order ${order.purchaseNumber}`,
-      );
+      if (settled)
+        await this.audit.record(
+          SHOP_ACTOR,
+          'quotation.accept',
+          `Quotation ${q.number} accepted ${by(claim)} (LPO ${claim.lpoNumber}), left unfinished by a stop of the API, was finished: order ${order.purchaseNumber}`,
+          quotationTarget(q),
+        );
     } catch (error) {
       if (!(error instanceof HttpException) && org) {
         this.logger.error(
@@ -52,7 +64,13 @@ export class QuotationClaims {
         return q;
       }
       settled = await this.quotations.release(q._id, claim.acceptedAt);
-      this.logger.warn(`${q.number}: a claim left at ${claim.acceptedAt} was given back`);
+      if (settled)
+        await this.audit.record(
+          SHOP_ACTOR,
+          'quotation.accept-undone',
+          `The acceptance of quotation ${q.number} ${by(claim)} (LPO ${claim.lpoNumber}), left unfinished by a stop of the API, was given back: ${error instanceof Error ? error.message : String(error)}`,
+          quotationTarget(q),
+        );
     }
     return settled ?? (await this.quotations.findById(q._id)) ?? q;
   }
