@@ -8,6 +8,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import {
+  QUOTATION_LIMITS,
   QUOTATION_MESSAGES as QM,
   QUOTATION_RULES,
   type QuotationSummary,
@@ -217,5 +218,34 @@ describe('quotations: what they refuse', () => {
     await t.http().post(`/api/quotations/${q._id}/withdraw`).set(staff()).send({}).expect(409);
     await repository.release(q._id, won[0]!.acceptance!.acceptedAt);
     expect((await read(q._id)).acceptance).toBeNull();
+  });
+
+  it("limits an organisation's requests and messages a day (the shop's are not), and refuses the rest 429 changing nothing", async () => {
+    const ask = () =>
+      t.http().post('/api/quotations').set(as(other.buyer)).send({ lines: lines() });
+    const first = quotationOf(await ask().expect(201));
+    for (let i = 1; i < QUOTATION_LIMITS.requestsPerDay; i++) await ask().expect(201);
+    const refused = await ask().expect(429);
+    expect(refused.body.message).toBe(QM.tooManyRequests);
+    // Staff writing one for it from a call are not counted.
+    await t
+      .http()
+      .post('/api/quotations')
+      .set(staff())
+      .send({ lines: lines(), organisationId: other.org._id })
+      .expect(201);
+    const listed = await t.http().get('/api/quotations').set(as(other.approver)).expect(200);
+    expect(listed.body.totalQuotations).toBe(QUOTATION_LIMITS.requestsPerDay + 1);
+
+    const write = (who: Session, text: string) =>
+      t.http().post(`/api/quotations/${first._id}/messages`).set(as(who)).send({ text });
+    for (let i = 0; i < QUOTATION_LIMITS.messagesPerDay; i++)
+      await write(i % 2 ? other.buyer : other.approver, `Question ${i}`).expect(201);
+    const tooMany = await write(other.buyer, 'One more').expect(429);
+    expect(tooMany.body.message).toBe(QM.tooManyMessages);
+    await write(world.staff, 'We will call you').expect(201);
+    const thread = (await read(first._id)).messages;
+    expect(thread).toHaveLength(QUOTATION_LIMITS.messagesPerDay + 1);
+    expect(thread.at(-1)).toMatchObject({ from: 'shop', text: 'We will call you' });
   });
 });
