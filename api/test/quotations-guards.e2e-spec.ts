@@ -17,6 +17,7 @@ import {
 import { addDays, shopDay } from '../src/common/shop-clock';
 import { QuotationsRepository } from '../src/quotations/quotations.repository';
 import { bearer, UNTHROTTLED, type Session } from './support/identity';
+import { signUpOrganisation } from './support/organisations';
 import {
   approvedOrganisation,
   quotationOf,
@@ -175,6 +176,10 @@ describe('quotations: what they refuse', () => {
       .send({ reason: 'Stock sold to another county' })
       .expect(201);
     expect(quotationOf(withdrawn).status).toBe('withdrawn');
+    expect(quotationOf(withdrawn).messages.at(-1)).toMatchObject({
+      from: 'shop',
+      text: 'Stock sold to another county',
+    });
     const again = await accept(county.approver, { version: 1, lpoNumber: 'LPO-7' }).expect(409);
     expect(again.body).toMatchObject({
       code: 'ILLEGAL_TRANSITION',
@@ -247,5 +252,41 @@ describe('quotations: what they refuse', () => {
     const thread = (await read(first._id)).messages;
     expect(thread).toHaveLength(QUOTATION_LIMITS.messagesPerDay + 1);
     expect(thread.at(-1)).toMatchObject({ from: 'shop', text: 'We will call you' });
+  });
+
+  it('lets staff write one from a call only for an approved organisation they name, and an approver decline one', async () => {
+    const write = (body: object) => t.http().post('/api/quotations').set(staff()).send(body);
+    const unnamed = await write({ lines: lines() }).expect(400);
+    expect(unnamed.body.errors[0].field).toBe('organisationId');
+    const pending = await world.createCustomer();
+    const signed = await signUpOrganisation(t, pending, { name: 'Pending Orchard Co-op' });
+    await write({ lines: lines(), organisationId: signed._id }).expect(400);
+    // Its own person cannot ask either until the shop approves it.
+    await t.http().post('/api/quotations').set(as(pending)).send({ lines: lines() }).expect(403);
+
+    const byPhone = quotationOf(
+      await write({ lines: lines(), organisationId: county.org._id }).expect(201),
+    );
+    expect(byPhone.requestedBy).toBe(world.staff.user.fullName);
+    expect((await read(byPhone._id, county.approver)).status).toBe('requested');
+
+    const q = await sentQuotation();
+    const declined = await t
+      .http()
+      .post(`/api/quotations/${q._id}/decline`)
+      .set(as(county.approver))
+      .send({ reason: 'The budget moved to next year' })
+      .expect(201);
+    expect(quotationOf(declined)).toMatchObject({ status: 'declined' });
+    expect(quotationOf(declined).messages.at(-1)).toMatchObject({
+      from: 'organisation',
+      text: 'The budget moved to next year',
+    });
+    await t
+      .http()
+      .post(`/api/quotations/${q._id}/decline`)
+      .set(as(county.approver))
+      .send({})
+      .expect(409);
   });
 });
