@@ -67,8 +67,8 @@ const API_FLOORS = [
     'health',
     'organisations',
   ],
-  // Selling: orders, bookings and their batches, and the text messages about them.
-  ['orders', 'batches', 'bookings', 'sms'],
+  // Selling: orders, bookings and their batches, quotations, and the text messages about them.
+  ['orders', 'batches', 'bookings', 'sms', 'quotations'],
   // Money coming in: M-Pesa Express, the paybill, refunds.
   ['payments'],
   // What reads across the shop: reports, customers' data (export, erasure).

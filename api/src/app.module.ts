@@ -17,6 +17,7 @@ import { MailModule } from './mail/mail.module';
 import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganisationsModule } from './organisations/organisations.module';
+import { QuotationsModule } from './quotations/quotations.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { BatchDeskModule } from './batches/batch-desk.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -76,6 +77,7 @@ export class AppModule {
         DeliveryModule,
         PrivacyModule,
         OrganisationsModule,
+        QuotationsModule,
         ...extraImports,
       ],
     };

@@ -25,6 +25,7 @@ import { STOCK_ROUTES } from './support/stock';
 import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
 import { BOOKING_ROUTES } from './support/bookings';
 import { ORGANISATION_ROUTES } from './support/organisations';
+import { QUOTATION_ROUTES } from './support/quotations';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
@@ -494,4 +495,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...PUBLIC_BATCH_ROUTES,
   ...BOOKING_ROUTES,
   ...ORGANISATION_ROUTES,
+  ...QUOTATION_ROUTES,
 ];

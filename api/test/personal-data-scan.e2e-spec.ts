@@ -182,6 +182,38 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
         .send({ email: p.email, role: 'buyer' })
         .expect(201);
     },
+    QuotationsPersonalData: async (p, c) => {
+      // The organisation they signed up (above) is approved; they ask for a quotation with their
+      // phone in its note and write in its thread; the shop's reply names them.
+      if (!c) return;
+      const mine = await http()
+        .get('/api/organisations/mine')
+        .set(bearer(c.accessToken))
+        .expect(200);
+      const orgId = mine.body.organisation._id as string;
+      await http().post(`/api/organisations/${orgId}/approve`).set(staff()).expect(201);
+      const product = await http().get(`/api/products/${world.productId}`).expect(200);
+      const unitId = product.body.product.units[0]._id as string;
+      const q = await http()
+        .post('/api/quotations')
+        .set(bearer(c.accessToken))
+        .send({
+          lines: [{ productId: world.productId, unitId, quantity: 300 }],
+          note: `Please call ${p.name} on ${p.spaced}`,
+        })
+        .expect(201);
+      const id = q.body.quotation._id as string;
+      await http()
+        .post(`/api/quotations/${id}/messages`)
+        .set(bearer(c.accessToken))
+        .send({ text: `Write to me at ${p.email}` })
+        .expect(201);
+      await http()
+        .post(`/api/quotations/${id}/messages`)
+        .set(staff())
+        .send({ text: `Thank you ${p.name}, we will call ${p.spaced}` })
+        .expect(201);
+    },
     PrivacyPersonalData: async (_p, c) => {
       if (c)
         await http()

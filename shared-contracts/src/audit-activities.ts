@@ -126,6 +126,31 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     sentence: 'Removed {target} from their organisation',
   },
 
+  'quotation.request': {
+    name: 'Asked for a quotation',
+    sentence: 'Asked for quotation {target}',
+  },
+  'quotation.draft': { name: 'Priced a quotation', sentence: 'Priced quotation {target}' },
+  'quotation.send': { name: 'Sent a quotation', sentence: 'Sent quotation {target}' },
+  'quotation.message': {
+    name: 'Wrote on a quotation',
+    sentence: 'Wrote on quotation {target}',
+  },
+  'quotation.ask-changes': {
+    name: 'Asked for changes to a quotation',
+    sentence: 'Asked for changes to quotation {target}',
+  },
+  'quotation.decline': { name: 'Declined a quotation', sentence: 'Declined quotation {target}' },
+  'quotation.withdraw': {
+    name: 'Withdrew a quotation',
+    sentence: 'Withdrew quotation {target}',
+  },
+  'quotation.accept': { name: 'Accepted a quotation', sentence: 'Accepted quotation {target}' },
+  'quotation.accept-undone': {
+    name: 'Gave back an unfinished acceptance',
+    sentence: 'Gave back the unfinished acceptance of quotation {target}',
+  },
+
   'order.payment': {
     name: 'Recorded a payment',
     sentence: 'Recorded a payment for order {target}',

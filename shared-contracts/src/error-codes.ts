@@ -31,6 +31,9 @@ const NAMES = [
   'KRA_PIN_TAKEN',
   'ALREADY_IN_ORGANISATION',
   'LAST_APPROVER',
+  'SHORT',
+  'CREDIT_LIMIT',
+  'LPO_TAKEN',
   'CONFLICT',
   'IDEMPOTENCY_KEY_REUSED',
   'PAYLOAD_TOO_LARGE',
@@ -99,6 +102,13 @@ export const ERROR_CODES = {
   ALREADY_IN_ORGANISATION: 'The account already buys for an organisation',
   /** The change would leave an organisation without an approver. */
   LAST_APPROVER: 'An organisation keeps at least one approver',
+  /** Accepting a quotation: stock or its batches no longer cover some lines (`lines` names them). */
+  SHORT:
+    'Some lines are no longer available as quoted; `lines` names them and what could grow them',
+  /** Accepting a quotation would pass the organisation's credit limit. */
+  CREDIT_LIMIT: "The order would pass the organisation's credit limit",
+  /** The LPO number was already used for another order of the organisation. */
+  LPO_TAKEN: 'The LPO number was already used for another order of the organisation',
   /** Any other conflict with the current state (a name taken, changed meanwhile, ...). */
   CONFLICT: 'The request conflicts with the current state',
   /** The Idempotency-Key was used for a different order. */

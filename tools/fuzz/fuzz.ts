@@ -7,7 +7,8 @@
  *
  * Schemathesis comes from a virtual environment in ~/.cache/spc-shop/ (made here when missing, pinned).
  * Settings: FUZZ_MAX_EXAMPLES (examples per operation, 10), FUZZ_SKIP_BUILD=1, FUZZ_ROLES
- * (comma-separated subset of anonymous,customer,staff,admin). The admin pass runs on an API and
+ * (comma-separated subset of anonymous,customer,staff,admin), FUZZ_PATHS (a regular expression:
+ * only the paths it matches, e.g. `quotations` while working on them). The admin pass runs on an API and
  * database of its own (it deletes and deactivates things), beside the others.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -134,6 +135,7 @@ async function fuzz(
       '--report-junit-path',
       path.join(reports, `${role}.xml`),
       ...(token ? ['--header', `Authorization: Bearer ${token}`] : []),
+      ...(process.env.FUZZ_PATHS ? ['--include-path-regex', process.env.FUZZ_PATHS] : []),
     ],
     { stdio: ['ignore', out, out] },
   );

@@ -227,7 +227,21 @@ export class BatchDeskService implements OnModuleInit {
   private async detail(batch: BatchRecord) {
     const held = new Map(batch.holds.map((h) => [h.orderId, h.seedlings]));
     const orders = await this.orders.ofBatch(batch._id);
+    // Holds of orders that are not bookings (orders from quotations: a hold per line).
+    const booked = new Set(orders.map((o) => o._id));
+    const others = [];
+    for (const h of batch.holds.filter((h) => !booked.has(h.orderId))) {
+      const order = await this.orders.find(h.orderId);
+      if (order?.placement === 'placed') others.push({ order, seedlings: h.seedlings });
+    }
     return {
+      orders: others.map(({ order, seedlings }) => ({
+        orderId: order._id,
+        purchaseNumber: order.purchaseNumber,
+        customer: order.guestInfo.fullName,
+        seedlings,
+        placedAt: order.orderDate,
+      })),
       ...batchView(batch),
       bookings: orders.map((o) => ({
         orderId: o._id,

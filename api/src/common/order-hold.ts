@@ -36,7 +36,7 @@ export interface OrderHold<O extends HeldOrder = HeldOrder> {
   /** The conditions the order must still meet when it is sent out (none: `{}`). */
   dispatchGuard(order: O, hold: LineHold): Record<string, unknown>;
   /** Refuses (4xx) sending the order out now, when these lines may not go yet. */
-  checkDispatch(order: O, hold: LineHold): void;
+  checkDispatch(order: O, hold: LineHold): void | Promise<void>;
   /** Handed over: what is still held leaves as a sale, once. Answers how many seedlings. */
   handOver(order: O, hold: LineHold, by: Actor | null): Promise<number>;
 }

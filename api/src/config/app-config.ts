@@ -21,6 +21,8 @@ export interface AppConfig {
   businessWhatsapp: string;
   /** The shop's phone and e-mail shown to shoppers; contact-form messages are e-mailed to `email`. */
   shopContacts: { phone: string; whatsapp: string; email: string };
+  /** The shop's KRA PIN (SHOP_KRA_PIN), printed on quotations; null when not set. */
+  shopKraPin: string | null;
   /** Contact-form messages accepted an hour from one client address, and for one e-mail address. */
   contactPerHour: number;
   /** Order text messages (Africa's Talking, or the local simulator); null when SMS is off. */
@@ -184,6 +186,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     dataDir: env.DATA_DIR,
     businessWhatsapp: env.BUSINESS_WHATSAPP,
     shopContacts: { phone: env.SHOP_PHONE, whatsapp: env.BUSINESS_WHATSAPP, email: env.SHOP_EMAIL },
+    shopKraPin: env.SHOP_KRA_PIN ?? null,
     contactPerHour: env.RATE_LIMIT_CONTACT_PER_HOUR,
     sms,
     log: {

@@ -1,5 +1,10 @@
 /** The environment the API reads, as one zod schema: names, types, ranges and defaults. */
-import { PASSWORD_PATTERN, PASSWORD_RULE_MESSAGE } from '@spc/shared-contracts';
+import {
+  KRA_PIN_MESSAGE,
+  KRA_PIN_PATTERN,
+  PASSWORD_PATTERN,
+  PASSWORD_RULE_MESSAGE,
+} from '@spc/shared-contracts';
 import { z } from 'zod';
 import { SHOP_CONTACT_PLACEHOLDERS } from './production-rules';
 
@@ -56,6 +61,8 @@ export const envSchema = z.object({
     .regex(/^\+?\d[\d ]{7,18}\d$/, 'must be a phone number (digits, spaces, an optional +)')
     .default(SHOP_CONTACT_PLACEHOLDERS.SHOP_PHONE),
   SHOP_EMAIL: z.string().email().default(SHOP_CONTACT_PLACEHOLDERS.SHOP_EMAIL),
+  /** The shop's own KRA PIN, printed on quotations (and the invoices to come); unset: not printed. */
+  SHOP_KRA_PIN: z.string().regex(KRA_PIN_PATTERN, KRA_PIN_MESSAGE).optional(),
   RATE_LIMIT_CONTACT_PER_HOUR: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: booleanFlag.optional(),

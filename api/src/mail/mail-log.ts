@@ -12,7 +12,8 @@ export type MailTemplate =
   | 'contact-received'
   | 'low-stock-digest'
   | 'budget-alert'
-  | 'organisation-invitation';
+  | 'organisation-invitation'
+  | 'quotation-sent';
 
 /**
  * Whom an e-mail was sent for, recorded when it is sent: the account it belongs to (a reset: the

@@ -142,8 +142,8 @@ export const ORDER_STEPS = {
     // What holds its lines says whether it may go out now (seedlings on a batch: paid, the batch
     // ready); what they still hold then leaves as a sale.
     guard: ({ order, placement }) => placement.stock.dispatchGuard(order),
-    prepare: ({ order, placement, now }) => {
-      placement.stock.checkDispatch(order);
+    prepare: async ({ order, placement, now }) => {
+      await placement.stock.checkDispatch(order);
       return { $set: { orderStatus: 'InTransit', inTransitDate: now } };
     },
     after: async ({ placement, actor }, updated) => {

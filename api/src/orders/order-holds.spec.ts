@@ -1,4 +1,5 @@
 import type { BatchHold } from '../batches/batch-hold';
+import type { BatchLineHold } from '../batches/batch-line-hold';
 import type { BookingHold } from '../bookings/booking-hold';
 import type { ReadyStockHold } from '../inventory/ready-stock-hold';
 import { holdsOfCart, OrderHolds, type LineToPlace } from './order-holds';
@@ -19,12 +20,14 @@ function setup(batchRefuses = false) {
     }),
   };
   const bookingHold = { heldOn: () => null, releaseAll: jest.fn(async () => undefined) };
+  const batchLineHold = { releaseAll: jest.fn(async () => undefined) };
   const holds = new OrderHolds(
     readyStock as unknown as ReadyStockHold,
     batchHold as unknown as BatchHold,
     bookingHold as unknown as BookingHold,
+    batchLineHold as unknown as BatchLineHold,
   );
-  return { holds, readyStock, batchHold };
+  return { holds, readyStock, batchHold, batchLineHold };
 }
 
 describe('OrderHolds at placement (a hold per line)', () => {
@@ -60,6 +63,34 @@ describe('OrderHolds at placement (a hold per line)', () => {
       expect.objectContaining({ _id: 'o1', products: [stored('p1')] }),
       { on: 'stock' },
     );
+  });
+
+  it("reads a stored line's own hold: ready stock and two batches in one order", async () => {
+    const { holds, readyStock, batchLineHold } = setup();
+    const withHolds = {
+      ...order,
+      booking: null,
+      products: [
+        { ...stored('p1'), batchId: null },
+        { ...stored('p2'), batchId: 'b1' },
+        { ...stored('p2'), batchId: 'b2' },
+      ],
+    } as unknown as OrderRecord;
+    await holds.releaseAll(withHolds);
+    expect(readyStock.releaseAll).toHaveBeenCalledWith(
+      expect.objectContaining({ products: [{ ...stored('p1'), batchId: null }] }),
+      { on: 'stock' },
+    );
+    expect(batchLineHold.releaseAll.mock.calls).toEqual([
+      [
+        expect.objectContaining({ products: [{ ...stored('p2'), batchId: 'b1' }] }),
+        { on: 'batch', batchId: 'b1' },
+      ],
+      [
+        expect.objectContaining({ products: [{ ...stored('p2'), batchId: 'b2' }] }),
+        { on: 'batch', batchId: 'b2' },
+      ],
+    ]);
   });
 
   it('reads each line of a cart: the batch it names, else ready stock', () => {

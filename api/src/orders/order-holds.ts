@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BatchHold } from '../batches/batch-hold';
+import { BatchLineHold } from '../batches/batch-line-hold';
 import { BookingHold } from '../bookings/booking-hold';
 import { holdKey, type LineHold, type OrderHold } from '../common/order-hold';
 import type { Actor, Principal } from '../common/principal';
@@ -47,6 +48,7 @@ export class OrderHolds {
     private readonly readyStock: ReadyStockHold,
     private readonly batchHold: BatchHold,
     private readonly bookingHold: BookingHold,
+    private readonly batchLineHold: BatchLineHold,
   ) {}
 
   /**
@@ -73,7 +75,7 @@ export class OrderHolds {
         throw error;
       }
       const only = { ...order, products: group.map((p) => p.stored) };
-      held.push({ order: only, hold, by: this.strategy(hold) });
+      held.push({ order: only, hold, by: this.strategy(hold, order) });
     }
     return movements;
   }
@@ -113,8 +115,8 @@ export class OrderHolds {
   }
 
   /** Refuses (4xx) sending the order out while a group's lines may not go yet. */
-  checkDispatch(order: OrderRecord): void {
-    for (const g of this.groups(order)) g.by.checkDispatch(g.order, g.hold);
+  async checkDispatch(order: OrderRecord): Promise<void> {
+    for (const g of this.groups(order)) await g.by.checkDispatch(g.order, g.hold);
   }
 
   /** Handed over: what each group still holds leaves as a sale, once. Answers how many seedlings. */
@@ -125,23 +127,32 @@ export class OrderHolds {
   }
 
   /**
-   * A stored order's lines by their hold. Orders store no hold per line: a line's is read from
-   * the order's fields (a booking's lines are all on its batch, any other order's on ready stock).
+   * A stored order's lines by their hold: the line's own (`batchId`, on an order from a
+   * quotation), else the order's (a booking's lines are all on its batch, any other order's on
+   * ready stock).
    */
   private groups(order: OrderRecord): HoldGroup[] {
     const batch = this.bookingHold.heldOn(order);
-    const groups = groupBy(order.products, () => batch ?? READY_STOCK);
+    const groups = groupBy(order.products, (line) =>
+      line.batchId !== undefined ? lineHold(line.batchId) : (batch ?? READY_STOCK),
+    );
     return groups.map(([hold, lines]) => ({
       order: groups.length === 1 ? order : { ...order, products: lines },
       hold,
-      by: this.strategy(hold),
+      by: this.strategy(hold, order),
     }));
   }
 
-  private strategy(hold: LineHold): OrderHold<OrderRecord> {
-    return hold.on === 'batch' ? this.bookingHold : this.readyStock;
+  /** Ready stock; on a batch, a booking's hold (its deposit and states) or a line's own. */
+  private strategy(hold: LineHold, order: Pick<OrderRecord, 'booking'>): OrderHold<OrderRecord> {
+    if (hold.on !== 'batch') return this.readyStock;
+    return order.booking ? this.bookingHold : this.batchLineHold;
   }
 }
+
+/** The hold a line names: its batch, or ready stock (null). */
+const lineHold = (batchId: string | null): LineHold =>
+  batchId ? { on: 'batch', batchId } : READY_STOCK;
 
 /** Items grouped by their hold, in the order each hold first appears. */
 function groupBy<T>(items: T[], holdOf: (item: T) => LineHold): [LineHold, T[]][] {

@@ -27,6 +27,11 @@ export interface PricedLine {
   unitPrice: number;
   quantity: number;
   lineTotal: number;
+  /**
+   * Set on a line that names its own hold (an accepted quotation's): its batch, or null for ready
+   * stock; stored on the order's line. A cart's lines leave it out (their hold is the order's).
+   */
+  batchId?: string | null;
 }
 
 /**

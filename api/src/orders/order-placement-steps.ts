@@ -14,6 +14,7 @@ import type { DeliveryInfoDto } from './dto/order.dto';
 import type { OrderHoldLimits, OrderSource } from './order-hold-limits';
 import type { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import type { OrderHolds } from './order-holds';
+import { OrderOrganisationPrices } from './order-organisation-prices';
 import { priceCartLines, type CartLine, type PricedLine } from './order-lines';
 import type { OrderRecord } from './order.types';
 import type { OrderRecoveryRepository } from './order-recovery.repository';
@@ -34,6 +35,8 @@ export interface PlacementRun {
   priced?: { lines: PricedLine[]; subtotal: number; quote: Quote; now: Date };
   /** The terms of lines held on a batch (their deposit), or null. */
   terms?: OrderBooking | null;
+  /** What the plan adds to the order written (a quotation's, its buyer as `placedBy`). */
+  orderFields?: Partial<NewOrder>;
   order?: OrderRecord;
   movements?: StockMovementView[];
 }
@@ -57,13 +60,31 @@ export interface PlacementDeps {
 }
 
 /**
- * The placement saga's steps, in order, each undone when a later one fails (`runSaga`). A crash
- * between steps is the reconciler's: an order left `reserving` is undone, an unsettled one settled.
+ * What differs between placements (a shopper's cart, an accepted quotation): how the lines are
+ * priced, the terms their batch sets, what the order's insert holds besides its lines (the caps'
+ * slots) and what it claims once written (an organisation's credit), each claim with its undo.
  */
-export function placementSteps(d: PlacementDeps): SagaStep<PlacementRun>[] {
-  const order = (run: PlacementRun) => run.order!;
-  return [
-    {
+export interface PlacementPlan {
+  /** Fills `run.priced`: the lines as sold, the subtotal, the delivery's terms. */
+  price: SagaStep<PlacementRun>;
+  /** Fills `run.terms` (a booking's deposit) or checks what must be so before anything is written. */
+  terms: SagaStep<PlacementRun>;
+  /** Writes the order with `insert`, given the cap slots it holds (none: it holds no slots). */
+  insert(
+    run: PlacementRun,
+    insert: (holdSlots?: string[]) => Promise<OrderRecord>,
+  ): Promise<OrderRecord>;
+  /** What the order claims once written, before its lines are held (undone in reverse). */
+  claims: SagaStep<PlacementRun>[];
+}
+
+/**
+ * A shopper's cart: each line at the product's price now, a booking's terms from its one batch,
+ * the order holding a slot of each cap on anonymous unpaid orders (`OrderHoldLimits`).
+ */
+export function cartPlan(d: PlacementDeps, prices?: OrderOrganisationPrices): PlacementPlan {
+  return {
+    price: {
       /**
        * Each line at the product's price now (the catalogue in memory, no read per order), the
        * fee and date from the shop's zones; any figure the client sent is ignored.
@@ -74,7 +95,10 @@ export function placementSteps(d: PlacementDeps): SagaStep<PlacementRun>[] {
         const byId = new Map(products.map((p) => [p._id, p]));
         const missing = run.lines.filter((l) => !byId.has(l._id));
         if (missing.length) throw productsUnavailable(missing.map((l) => l._id));
-        const lines = priceCartLines(run.lines, byId);
+        const shopLines = priceCartLines(run.lines, byId);
+        // A buyer of an approved organisation, signed in, pays its price list.
+        const list = await prices?.listFor(run.actor);
+        const lines = list ? OrderOrganisationPrices.apply(shopLines, list) : shopLines;
         // The unit limits count seedlings (a tray of 50 holds 50 of the stock).
         d.holdLimits.checkUnits(lines);
         const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
@@ -84,7 +108,7 @@ export function placementSteps(d: PlacementDeps): SagaStep<PlacementRun>[] {
         run.priced = { lines, subtotal, quote, now };
       },
     },
-    {
+    terms: {
       /** Lines on a batch: the batch checked for them, and their deposit (nothing written). */
       name: 'the terms of a batch',
       invoke: async (run) => {
@@ -97,16 +121,37 @@ export function placementSteps(d: PlacementDeps): SagaStep<PlacementRun>[] {
             : null;
       },
     },
+    insert: (run, insert) => {
+      const units = run.priced!.lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
+      return d.holdLimits.hold(run.source, units, insert);
+    },
+    claims: [],
+  };
+}
+
+/**
+ * The placement saga's steps, in order, each undone when a later one fails (`runSaga`). A crash
+ * between steps is the reconciler's: an order left `reserving` is undone, an unsettled one settled.
+ */
+export function placementSteps(
+  d: PlacementDeps,
+  plan: PlacementPlan = cartPlan(d),
+): SagaStep<PlacementRun>[] {
+  const order = (run: PlacementRun) => run.order!;
+  return [
+    plan.price,
+    plan.terms,
     {
-      /** The order written as `reserving`, holding its slots of the open unpaid order caps. */
+      /** The order written as `reserving`, holding what its plan says (the caps' slots). */
       name: 'insert the order as reserving',
       invoke: async (run) => {
-        run.order = await insertReserving(d, run);
+        run.order = await plan.insert(run, (holdSlots) => insertReserving(d, run, holdSlots));
       },
       compensate: async (run) => {
         await d.orders.delete(order(run)._id);
       },
     },
+    ...plan.claims,
     {
       /** Each line held by its own hold; a refused hold gives back what it took. */
       name: 'hold the lines',
@@ -150,27 +195,29 @@ export function placementSteps(d: PlacementDeps): SagaStep<PlacementRun>[] {
   ];
 }
 
-/** The order inserted with a fresh purchase number, refused (409) when a cap is full. */
-function insertReserving(d: PlacementDeps, run: PlacementRun): Promise<OrderRecord> {
+/** The order inserted with a fresh purchase number, holding these cap slots (if any). */
+function insertReserving(
+  d: PlacementDeps,
+  run: PlacementRun,
+  holdSlots: string[] | undefined,
+): Promise<OrderRecord> {
   const { actor, delivery, source } = run;
   const { lines, subtotal, quote, now } = run.priced!;
-  const units = lines.reduce((sum, l) => sum + l.quantity * l.seedlings, 0);
-  return d.holdLimits.hold(source, units, (holdSlots) =>
-    insertWithFreshNumber(d, {
-      placedBy: actor?.id ?? null,
-      guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
-      clientAddress: source.clientAddress ?? null,
-      holdSlots,
-      products: lines,
-      subtotal,
-      shippingFee: quote.fee,
-      delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
-      totalAmount: subtotal + quote.fee,
-      orderDate: now,
-      estimatedDeliveryDate: quote.estimatedDeliveryDate,
-      ...(run.terms ? { booking: run.terms } : {}),
-    }),
-  );
+  return insertWithFreshNumber(d, {
+    placedBy: actor?.id ?? null,
+    guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
+    clientAddress: source.clientAddress ?? null,
+    holdSlots,
+    products: lines,
+    subtotal,
+    shippingFee: quote.fee,
+    delivery: { method: quote.method, zoneName: quote.zoneName, days: quote.days },
+    totalAmount: subtotal + quote.fee,
+    orderDate: now,
+    estimatedDeliveryDate: quote.estimatedDeliveryDate,
+    ...(run.terms ? { booking: run.terms } : {}),
+    ...run.orderFields,
+  });
 }
 
 type NewOrder = Parameters<OrdersRepository['insert']>[0];
@@ -183,8 +230,14 @@ async function insertWithFreshNumber(
     try {
       return await d.orders.insert({ ...order, purchaseNumber: newPurchaseNumber() } as NewOrder);
     } catch (error) {
-      // A purchase number drawn twice is drawn again; a cap slot taken meanwhile is the caller's.
-      if (!isDuplicateKeyError(error) || d.holdSlots.isHoldSlotCollision(error) || attempt >= 4)
+      // A purchase number drawn twice is drawn again; a cap slot taken meanwhile, or a
+      // quotation's order or LPO number already written, is the caller's.
+      if (
+        !isDuplicateKeyError(error) ||
+        d.holdSlots.isHoldSlotCollision(error) ||
+        d.orders.duplicateOf(error) ||
+        attempt >= 4
+      )
         throw error;
     }
   }

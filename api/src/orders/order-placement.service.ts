@@ -12,7 +12,8 @@ import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
 import { OrderHoldLimits } from './order-hold-limits';
 import { holdsOfCart, OrderHolds } from './order-holds';
 import { PlacementKeys } from './order-idempotency';
-import { placementSteps, type PlacementRun } from './order-placement-steps';
+import { cartPlan, placementSteps, type PlacementRun } from './order-placement-steps';
+import { OrderOrganisationPrices } from './order-organisation-prices';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
 import { mergeCartLines } from './order-lines';
@@ -60,9 +61,10 @@ export class OrderPlacementService {
     private readonly reconciler: OrderReconciler,
     holds: OrderHolds,
     batchHold: BatchHold,
+    organisationPrices: OrderOrganisationPrices,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    const steps = placementSteps({
+    const deps = {
       orders,
       recovery,
       holdSlots,
@@ -74,7 +76,8 @@ export class OrderPlacementService {
       holds,
       batchHold,
       reconcileAfterMs: config.orders.reconcileAfterMs,
-    });
+    };
+    const steps = placementSteps(deps, cartPlan(deps, organisationPrices));
     this.request = [
       {
         /** The same Idempotency-Key answers the same order; let go when the placement fails. */

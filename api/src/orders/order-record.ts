@@ -85,6 +85,8 @@ export function toRecord(doc: LeanOrder): OrderRecord {
       quantity: l.quantity,
       lineTotal: l.lineTotal,
       ...lineUnit(l),
+      // Only on an order whose lines name their hold (from a quotation): other orders as before.
+      ...(l.batchId !== undefined ? { batchId: l.batchId } : {}),
     })),
     subtotal: doc.subtotal,
     shippingFee: doc.shippingFee,
@@ -126,6 +128,15 @@ export function toRecord(doc: LeanOrder): OrderRecord {
     credited: (doc.moneyCredits ?? []).map((c) => c.entry),
     refundOut: doc.refundOut ?? [],
     booking: bookingOf(doc.booking),
+    ...(doc.quotationId
+      ? {
+          quotation: {
+            quotationId: doc.quotationId,
+            organisationId: doc.organisationId!,
+            lpoNumber: doc.lpoNumber!,
+          },
+        }
+      : {}),
   };
   const money = { ...record, ...amounts(doc) };
   return { ...money, amountDueNow: amountDueNow(money) };

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
 import type { StockMovementView } from '../inventory/stock-ledger.repository';
+import { OrderCreditLimit } from './order-credit-limit';
 import { OrderHolds } from './order-holds';
 import type { OrderRecord } from './order.types';
 import { OrderPlacementMarks } from './order-placement-marks.repository';
@@ -27,6 +28,7 @@ export class OrderStock {
     private readonly marks: OrderPlacementMarks,
     private readonly inventory: InventoryService,
     private readonly holds: OrderHolds,
+    private readonly creditLimit: OrderCreditLimit,
   ) {}
 
   /**
@@ -37,6 +39,8 @@ export class OrderStock {
     await this.holds.giveBack(order, by ?? null, () =>
       this.marks.setFlags(order._id, { stockReturn: 'done' }),
     );
+    // An order from a quotation also holds its share of its organisation's credit.
+    await this.creditLimit.release(order);
     await this.marks.setFlags(order._id, { stockReturn: 'cleared' });
   }
 
@@ -46,8 +50,8 @@ export class OrderStock {
   }
 
   /** Refuses (409) sending the order out while one of its holds may not go yet. */
-  checkDispatch(order: OrderRecord): void {
-    this.holds.checkDispatch(order);
+  checkDispatch(order: OrderRecord): Promise<void> {
+    return this.holds.checkDispatch(order);
   }
 
   /** An order handed over (dispatched): what is still held leaves as a sale, once. */
@@ -55,9 +59,10 @@ export class OrderStock {
     return this.holds.handOver(order, by ?? null);
   }
 
-  /** Releases every line's hold (a line never held is left as it is). */
-  releaseAll(order: OrderRecord): Promise<void> {
-    return this.holds.releaseAll(order);
+  /** Releases every line's hold (a line never held is left as it is), and its credit claim. */
+  async releaseAll(order: OrderRecord): Promise<void> {
+    await this.holds.releaseAll(order);
+    await this.creditLimit.release(order);
   }
 
   /** Turns the reservations of a placed order into sales on the ledger. */

@@ -32,6 +32,11 @@ export interface OrderLineView {
   unit: { _id: string; name: string; seedlings: number };
   /** The quantity price applied, or null. */
   tier: { minQuantity: number; price: number } | null;
+  /**
+   * On an order from a quotation, what holds the line: the growing batch, or null for ready stock
+   * (absent on other orders: a booking's lines are on its batch, the rest on ready stock).
+   */
+  batchId?: string | null;
 }
 
 /** A booking of seedlings still growing, as the API answers it (dates as ISO instants). */
@@ -104,6 +109,8 @@ export interface OrderRecord {
   amountDueNow: number;
   /** A booking of seedlings still growing; null on an ordinary order. */
   booking: OrderBookingView | null;
+  /** The accepted quotation the order is, with its organisation and LPO number (issue 42). */
+  quotation?: { quotationId: string; organisationId: string; lpoNumber: string };
 }
 
 export interface OrderListFilter {

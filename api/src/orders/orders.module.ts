@@ -6,7 +6,10 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { MoneyModule } from '../money/money.module';
+import { OrganisationsModule } from '../organisations/organisations.module';
 import { UsersModule } from '../users/users.module';
+import { CreditLimitUseRepository } from './credit-limit-use.repository';
+import { OrderCreditLimit } from './order-credit-limit';
 import { OrderDeskController } from './order-desk.controller';
 import { OrderDeskService } from './order-desk.service';
 import { OrderPlacementService } from './order-placement.service';
@@ -38,6 +41,7 @@ import { OrderSalesRepository } from './order-sales.repository';
 import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { BookingsRepository } from '../bookings/bookings.repository';
 import { BookingHold } from '../bookings/booking-hold';
+import { BatchLineHold } from '../batches/batch-line-hold';
 import { BookingTerms } from '../bookings/booking-terms';
 import { CREDIT_TERMS } from './order-credit-rule';
 import { OrderHolds } from './order-holds';
@@ -52,6 +56,7 @@ import {
 import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.schema';
 import { OrderFromQuotationService } from './order-from-quotation.service';
+import { OrderOrganisationPrices } from './order-organisation-prices';
 
 @Module({
   imports: [
@@ -61,6 +66,7 @@ import { OrderFromQuotationService } from './order-from-quotation.service';
     DeliveryModule,
     UsersModule,
     MoneyModule,
+    OrganisationsModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
       { name: OrderIdempotency.name, schema: OrderIdempotencySchema },
@@ -79,13 +85,17 @@ import { OrderFromQuotationService } from './order-from-quotation.service';
     OrderCountRollup,
     OrderCountsRepository,
     OrderCountRowsRepository,
-    // The order counts' rollup and the deletions it reads: days, counts, order ids and times.
+    // The order counts' rollup and the deletions it reads: days, counts, order ids and times;
+    // what each organisation's open orders from quotations owe against its credit limit.
     holdsNoPersonalData(
       'order_count_days',
       'order_count_months',
       'order_count_state',
       'order_deletions',
+      'credit_limit_use',
     ),
+    CreditLimitUseRepository,
+    OrderCreditLimit,
     OrderPlacementMarks,
     OrderRecoveryRepository,
     OrderSalesRepository,
@@ -97,10 +107,12 @@ import { OrderFromQuotationService } from './order-from-quotation.service';
     OrderStock,
     OrderHolds,
     BookingHold,
+    BatchLineHold,
     { provide: CREDIT_TERMS, useClass: BookingTerms },
     OrderHoldLimits,
     OrderMoney,
     OrderFromQuotationService,
+    OrderOrganisationPrices,
     OrderDetailService,
     OrderDocumentLinks,
     OrderDeskService,

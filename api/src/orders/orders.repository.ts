@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
+import { duplicateKeyField } from '../common/mongo-errors';
 import { MONEY_WRITE_CONCERN } from '../common/write-concern';
 import { contactKeysOf } from './order-contact-keys';
 import type { OrderRecord } from './order.types';
@@ -11,6 +12,8 @@ import { Order } from './schemas/order.schema';
 export type { NewOrder } from './order-record';
 
 const RECEIPT_INDEX = 'receipt_code_pays_once';
+const QUOTATION_INDEX = 'one_order_per_quotation';
+const LPO_INDEX = 'lpo_number_used_once';
 
 /**
  * One order at a time: written, read, changed under a guard. The lists, the placement's marks,
@@ -37,6 +40,36 @@ export class OrdersRepository implements OnModuleInit {
         partialFilterExpression: { 'paymentDetails.receiptKey': { $exists: true } },
       },
     );
+    // An accepted quotation is one order, however often (or concurrently) it is accepted; an
+    // organisation's LPO number is on one order.
+    await this.orders.collection.createIndex(
+      { quotationId: 1 },
+      {
+        name: QUOTATION_INDEX,
+        unique: true,
+        partialFilterExpression: { quotationId: { $exists: true } },
+      },
+    );
+    await this.orders.collection.createIndex(
+      { organisationId: 1, lpoKey: 1 },
+      { name: LPO_INDEX, unique: true, partialFilterExpression: { lpoKey: { $exists: true } } },
+    );
+  }
+
+  /** Which rule of an order's unique indexes an insert broke: its quotation's, its LPO's, or none. */
+  duplicateOf(error: unknown): 'quotation' | 'lpo' | null {
+    const field = duplicateKeyField(error);
+    if (field === undefined) return null;
+    const text = String(error);
+    if (field === 'quotationId' || text.includes(QUOTATION_INDEX)) return 'quotation';
+    if (field === 'lpoKey' || field === 'organisationId' || text.includes(LPO_INDEX)) return 'lpo';
+    return null;
+  }
+
+  /** The order an accepted quotation became, however far its placement got; null if none. */
+  async findByQuotation(quotationId: string): Promise<OrderRecord | null> {
+    const doc = await this.orders.findOne({ quotationId }).lean<LeanOrder>();
+    return doc ? toRecord(doc) : null;
   }
 
   /**

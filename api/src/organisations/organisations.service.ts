@@ -293,9 +293,35 @@ export class OrganisationsService {
     return org && role && org.status === 'approved' ? { organisation: org, role } : null;
   }
 
+  /**
+   * The organisation this account is one of the people of, whatever its status, and their role;
+   * null when none. What the quotations read by (a suspended organisation still sees its own).
+   */
+  async membership(
+    accountId: string,
+  ): Promise<{ organisation: OrganisationRecord; role: OrganisationRole } | null> {
+    const org = await this.orgs.findByMember(accountId);
+    const role = org?.members.find((m) => m.accountId === accountId)?.role;
+    return org && role ? { organisation: org, role } : null;
+  }
+
+  /** The organisation with this id, whatever its status; null when there is none. */
+  findRecord(id: string): Promise<OrganisationRecord | null> {
+    return this.orgs.findById(id);
+  }
+
   /** The id of the organisation this account is one of the people of, whatever its status. */
   async organisationIdOf(accountId: string): Promise<string | null> {
     return (await this.orgs.findByMember(accountId))?._id ?? null;
+  }
+
+  /**
+   * The credit limit (whole KES) of an approved organisation, which its orders from quotations
+   * may owe at once; null when there is no such organisation or it is not approved.
+   */
+  async creditLimitOf(organisationId: string): Promise<number | null> {
+    const org = await this.orgs.findById(organisationId);
+    return org && org.status === 'approved' ? org.terms.creditLimit : null;
   }
 
   /**

@@ -30,6 +30,8 @@ export interface DataExport {
   organisations: Row[];
   /** Invitations to buy for an organisation waiting for them. */
   organisationInvitations: Row[];
+  /** Quotations they asked for, accepted or wrote in, with their own messages. */
+  quotations: Row[];
   consents: { granted: boolean; history: unknown[] } | null;
   dataRequests: Row[];
 }
@@ -60,6 +62,7 @@ export class DataExportBuilder {
       contactMessages: list(sections.contactMessages),
       organisations: list(sections.organisations),
       organisationInvitations: list(sections.organisationInvitations),
+      quotations: list(sections.quotations),
       consents,
       dataRequests: list(sections.dataRequests),
     };
@@ -87,6 +90,11 @@ function summaryOf(d: DataExport): string[] {
     d.organisations.length
       ? `You buy for: ${d.organisations.map((o) => `${String(o.organisation)} (${String(o.role)})`).join('; ')}.`
       : 'You buy for no organisation.',
+    ...(d.quotations.length
+      ? [
+          `Quotations you asked for, accepted or wrote in: ${d.quotations.map((q) => String(q.number)).join(', ')}.`,
+        ]
+      : []),
     d.consents && d.consents.history.length
       ? `Offers by text message: ${d.consents.granted ? 'you agreed' : 'you did not agree, or withdrew'} (${d.consents.history.length} change${d.consents.history.length === 1 ? '' : 's'} recorded).`
       : 'Offers by text message: you never agreed to them.',

@@ -2182,15 +2182,203 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/quotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Quotations, latest change first, by status, organisation or number: staff all, a customer their organisation's */
+        get: operations["QuotationsController_list"];
+        put?: never;
+        /** Ask for a quotation: a person of an approved organisation (its lines, note, delivery), or staff for one (organisationId) */
+        post: operations["QuotationsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/awaiting-shop/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many quotations wait for the shop to price them */
+        get: operations["QuotationsController_awaitingCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A quotation with its versions and messages (the draft for the shop) */
+        get: operations["QuotationsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Price the quotation: lines (a price each, else the organisation's price list on the shop's price), delivery, fee, validity, note */
+        put: operations["QuotationsController_saveDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the draft as the next version; its requester and approvers are e-mailed */
+        post: operations["QuotationsController_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/versions/{version}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A version sent, as a PDF (A4) */
+        get: operations["QuotationsController_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write in the quotation's thread (its organisation's people, the shop) */
+        post: operations["QuotationsController_write"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/ask-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a revision (its people): the message says what; it waits for the shop again */
+        post: operations["QuotationsController_askChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a quotation sent (an approver of its organisation) */
+        post: operations["QuotationsController_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a quotation (the shop) */
+        post: operations["QuotationsController_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quotations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept the latest version, still valid, with the LPO number (an approver, or staff on the buyer's written word): it becomes an order */
+        post: operations["QuotationsController_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `SHORT`: Some lines are no longer available as quoted; `lines` names them and what could grow them; `CREDIT_LIMIT`: The order would pass the organisation's credit limit; `LPO_TAKEN`: The LPO number was already used for another order of the organisation; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -2209,7 +2397,7 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             /**
-             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `SHORT`: Some lines are no longer available as quoted; `lines` names them and what could grow them; `CREDIT_LIMIT`: The order would pass the organisation's credit limit; `LPO_TAKEN`: The LPO number was already used for another order of the organisation; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
              * @example VALIDATION_FAILED
              */
             code: components["schemas"]["ErrorCode"];
@@ -2657,6 +2845,8 @@ export interface components {
             unit: components["schemas"]["OrderLineUnitDto"];
             /** @description The quantity price applied, or null (the unit price or its offer) */
             tier: components["schemas"]["OrderLineTierDto"] | null;
+            /** @description On an order from a quotation only: the growing batch holding the line, or null for ready stock */
+            batchId?: string | null;
         };
         OrderDeliveryDto: {
             /** @enum {string} */
@@ -2721,6 +2911,12 @@ export interface components {
              */
             fulfilledAt: string | null;
         };
+        OrderQuotationDto: {
+            quotationId: string;
+            organisationId: string;
+            /** @example LPO/2026/114 */
+            lpoNumber: string;
+        };
         PlacedOrderDto: {
             _id: string;
             /** @example SPD7K3MX9QA */
@@ -2757,6 +2953,8 @@ export interface components {
             amountDueNow: number;
             /** @description Null on ordinary orders */
             booking: components["schemas"]["OrderBookingDto"] | null;
+            /** @description On an order from an accepted quotation only */
+            quotation?: components["schemas"]["OrderQuotationDto"];
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2857,6 +3055,8 @@ export interface components {
             amountDueNow: number;
             /** @description Null on ordinary orders */
             booking: components["schemas"]["OrderBookingDto"] | null;
+            /** @description On an order from an accepted quotation only */
+            quotation?: components["schemas"]["OrderQuotationDto"];
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -2963,7 +3163,7 @@ export interface components {
             /** @description Why the state machine refuses it */
             reason?: string;
             /** @enum {string} */
-            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         };
         OrderDocumentAvailabilityDto: {
             available: boolean;
@@ -3092,7 +3292,7 @@ export interface components {
              * @description Why, as a stable error code
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Why, in words a clerk can act on */
             message: string;
         };
@@ -3224,6 +3424,16 @@ export interface components {
             /** Format: date-time */
             placedAt: string;
         };
+        BatchOrderHoldDto: {
+            orderId: string;
+            /** @example SPD1A2B3C4D */
+            purchaseNumber: string;
+            /** @example Kiambu County Government */
+            customer: string;
+            seedlings: number;
+            /** Format: date-time */
+            placedAt: string;
+        };
         BatchDetailDto: {
             _id: string;
             productId: string;
@@ -3257,6 +3467,8 @@ export interface components {
             createdAt: string;
             /** @description In booking order */
             bookings: components["schemas"]["BatchBookingDto"][];
+            /** @description Orders holding seedlings of it that are not bookings (orders from quotations: no deposit), in the order they held them */
+            orders: components["schemas"]["BatchOrderHoldDto"][];
         };
         BatchResponseDto: {
             /** @example true */
@@ -4843,6 +5055,300 @@ export interface components {
              * @example q3Jx…
              */
             code: string;
+        };
+        QuotationRequestLineDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            productId: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            unitId: string;
+            /** @example 300 */
+            quantity: number;
+            /**
+             * @description A batch of the product still growing; left out or null: ready stock
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            batchId?: Record<string, never> | null;
+        };
+        QuotationDeliveryDto: {
+            siteName: string;
+            /**
+             * @description A county of the Kenyan locations list
+             * @example Kiambu
+             */
+            county: string;
+            /**
+             * @description A sub-county of that county
+             * @example Ruiru
+             */
+            subCounty?: Record<string, never> | null;
+            streetAddress: string;
+            /**
+             * Format: date
+             * @description The shop's day
+             * @example 2026-10-15
+             */
+            date: string;
+        };
+        CreateQuotationDto: {
+            lines: components["schemas"]["QuotationRequestLineDto"][];
+            note?: string | null;
+            delivery?: components["schemas"]["QuotationDeliveryDto"];
+            /**
+             * @description Staff and admins: the approved organisation it is for (required for them)
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            organisationId?: string | null;
+        };
+        /** @enum {string} */
+        QuotationStatus: "requested" | "sent" | "expired" | "accepted" | "declined" | "withdrawn";
+        QuotationRequestLineViewDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            productId: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            unitId: string;
+            /** @example 300 */
+            quantity: number;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            batchId?: string | null;
+        };
+        QuotationDeliveryViewDto: {
+            /** @example Gatundu North tree nursery site */
+            siteName: string;
+            /** @example Kiambu */
+            county: string;
+            /** @example Gatundu North */
+            subCounty?: string | null;
+            /** @example Kamwangi, behind the sub-county office */
+            streetAddress: string;
+            /**
+             * Format: date
+             * @example 2026-10-15
+             */
+            date: string;
+        };
+        QuotationRequestViewDto: {
+            lines: components["schemas"]["QuotationRequestLineViewDto"][];
+            /** @example For the county greening programme */
+            note: string;
+            delivery: components["schemas"]["QuotationDeliveryViewDto"] | null;
+        };
+        QuotationLineSourceDto: {
+            /** @enum {string} */
+            kind: "stock" | "batch";
+            /**
+             * @description The batch, when kind is batch
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            batchId?: string;
+        };
+        QuotationLineViewDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            productId: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            unitId: string;
+            /** @example Grevillea robusta */
+            productName: string;
+            /** @example Tray of 50 */
+            unitName: string;
+            /** @example 50 */
+            seedlings: number;
+            /** @example 200 */
+            quantity: number;
+            source: components["schemas"]["QuotationLineSourceDto"];
+            /** @example 2026-11-01 */
+            readyDate: string | null;
+            /** @example 1500 */
+            shopUnitPrice: number;
+            /** @example 1400 */
+            unitPrice: number;
+            /** @example 280000 */
+            lineTotal: number;
+        };
+        QuotationVersionViewDto: {
+            /**
+             * @description 1, 2, …; 0 for the staff's unsent draft
+             * @example 1
+             */
+            version: number;
+            lines: components["schemas"]["QuotationLineViewDto"][];
+            delivery: components["schemas"]["QuotationDeliveryViewDto"] | null;
+            /** @example 15000 */
+            deliveryFee: number;
+            /** @example 280000 */
+            subtotal: number;
+            /** @example 295000 */
+            total: number;
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
+            validUntil: string;
+            /** @example Prices hold for the short rains season */
+            note: string;
+            /** Format: date-time */
+            sentAt: string | null;
+            /** @example Jane Clerk */
+            sentBy: string | null;
+        };
+        QuotationMessageViewDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @enum {string} */
+            from: "organisation" | "shop";
+            /** @example Grace Wambui */
+            authorName: string;
+            /** @example Can the first tranche come in October? */
+            text: string;
+            /** Format: date-time */
+            at: string;
+        };
+        QuotationAcceptanceViewDto: {
+            /** @example 2 */
+            version: number;
+            /** @example KCG/LPO/2026/0412 */
+            lpoNumber: string;
+            /** Format: date-time */
+            acceptedAt: string;
+            /** @example Grace Wambui */
+            acceptedBy: string;
+            /** @example false */
+            byShop: boolean;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            orderId: string;
+            /** @example SPDAB12CD34 */
+            purchaseNumber: string;
+        };
+        QuotationViewDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example QUO-000123 */
+            number: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            organisationId: string;
+            /** @example Kiambu County Government */
+            organisationName: string;
+            status: components["schemas"]["QuotationStatus"];
+            request: components["schemas"]["QuotationRequestViewDto"];
+            /** @example Grace Wambui */
+            requestedBy: string;
+            /** @description Versions sent, oldest first */
+            versions: components["schemas"]["QuotationVersionViewDto"][];
+            /** @description Staff's unsent draft: null for the organisation */
+            draft: components["schemas"]["QuotationVersionViewDto"] | null;
+            messages: components["schemas"]["QuotationMessageViewDto"][];
+            acceptance: components["schemas"]["QuotationAcceptanceViewDto"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        QuotationResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            quotation: components["schemas"]["QuotationViewDto"];
+        };
+        QuotationSummaryDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example QUO-000123 */
+            number: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            organisationId: string;
+            /** @example Kiambu County Government */
+            organisationName: string;
+            status: components["schemas"]["QuotationStatus"];
+            /** @example 295000 */
+            total: number | null;
+            /** @example 2026-12-31 */
+            validUntil: string | null;
+            /** @example 2 */
+            versions: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        QuotationListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            quotations: components["schemas"]["QuotationSummaryDto"][];
+            /** @example 12 */
+            totalQuotations: number;
+            /** @example 1 */
+            totalPages: number;
+            /** @example 1 */
+            page: number;
+        };
+        QuotationCountResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /**
+             * @description Requests waiting for the shop to price them
+             * @example 3
+             */
+            count: number;
+        };
+        QuotationDraftLineDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            productId: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            unitId: string;
+            /** @example 300 */
+            quantity: number;
+            /**
+             * @description A batch of the product still growing; left out or null: ready stock
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            batchId?: Record<string, never> | null;
+            /** @description Whole KES per unit; left out: the organisation's price list on the shop's price */
+            unitPrice?: number | null;
+        };
+        QuotationDraftDto: {
+            lines: components["schemas"]["QuotationDraftLineDto"][];
+            delivery: components["schemas"]["QuotationDeliveryDto"];
+            /** @example 15000 */
+            deliveryFee: number;
+            /**
+             * Format: date
+             * @description The validity date must be from today to 90 days ahead
+             * @example 2026-12-31
+             */
+            validUntil: string;
+            note?: string | null;
+        };
+        QuotationMessageDto: {
+            text: string;
+        };
+        QuotationReasonDto: {
+            reason?: string | null;
+        };
+        AcceptQuotationDto: {
+            /** @example 2 */
+            version: number;
+            /** @example KCG/LPO/2026/0412 */
+            lpoNumber: string;
+        };
+        QuotationOrderDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            _id: string;
+            /** @example SPDAB12CD34 */
+            purchaseNumber: string;
+            /** @example 1245000 */
+            totalAmount: number;
+        };
+        AcceptedQuotationResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            quotation: components["schemas"]["QuotationViewDto"];
+            order: components["schemas"]["QuotationOrderDto"];
         };
     };
     responses: never;
@@ -13304,6 +13810,862 @@ export interface operations {
             };
             /** @description No open invitation to this account with this code */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: components["schemas"]["QuotationStatus"];
+                organisationId?: string;
+                /** @description The number (QUO-000123, or 123), or part of the organisation's name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuotationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description Not a person of an approved organisation
+             *
+             *     Deactivated account, or a role other than: customer, staff, admin
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests today */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_awaitingCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationCountResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_saveDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotationDraftDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its status (the rule in words) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its status (the rule in words); no draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation; or no such version */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_write: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotationMessageDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The thread is full */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many messages today */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_askChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotationMessageDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description The shop
+             *
+             *     Deactivated account, or a role other than: customer, staff, admin
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its status (the rule in words) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many messages today */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotationReasonDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description Not an approver
+             *
+             *     Deactivated account, or a role other than: customer, staff, admin
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its status (the rule in words) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many messages today */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotationReasonDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description Not the shop
+             *
+             *     Deactivated account, or a role other than: customer, staff, admin
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its status (the rule in words) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    QuotationsController_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptQuotationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedQuotationResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description Not an approver
+             *
+             *     Deactivated account, or a role other than: customer, staff, admin
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such quotation, or not one of the caller's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its status (the rule in words): expired, not the latest version; LPO_TAKEN: the LPO number was used; SHORT (with lines), CREDIT_LIMIT: the order cannot be placed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -189,9 +189,24 @@ export class BatchBookingDto {
   @ApiProperty({ format: 'date-time' }) placedAt!: string;
 }
 
+/** An order that holds seedlings of the batch without being a booking (from a quotation). */
+export class BatchOrderHoldDto {
+  @ApiProperty() orderId!: string;
+  @ApiProperty({ example: 'SPD1A2B3C4D' }) purchaseNumber!: string;
+  @ApiProperty({ example: 'Kiambu County Government' }) customer!: string;
+  @ApiProperty({ type: 'integer' }) seedlings!: number;
+  @ApiProperty({ format: 'date-time' }) placedAt!: string;
+}
+
 export class BatchDetailDto extends BatchDto {
   @ApiProperty({ type: [BatchBookingDto], description: 'In booking order' })
   bookings!: BatchBookingDto[];
+  @ApiProperty({
+    type: [BatchOrderHoldDto],
+    description:
+      'Orders holding seedlings of it that are not bookings (orders from quotations: no deposit), in the order they held them',
+  })
+  orders!: BatchOrderHoldDto[];
 }
 
 export class BatchData {

@@ -1,5 +1,5 @@
 /** What the orders routes answer: an order as its customer, the desk and tracking see it. */
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   BOOKING_STATES,
   FULFILLMENT_STATUSES,
@@ -57,6 +57,20 @@ export class OrderLineDto {
     description: 'The quantity price applied, or null (the unit price or its offer)',
   })
   tier!: OrderLineTierDto | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'On an order from a quotation only: the growing batch holding the line, or null for ready stock',
+  })
+  batchId?: string | null;
+}
+
+/** The accepted quotation an order is (issue 42): its organisation and LPO number. */
+export class OrderQuotationDto {
+  @ApiProperty() quotationId!: string;
+  @ApiProperty() organisationId!: string;
+  @ApiProperty({ example: 'LPO/2026/114' }) lpoNumber!: string;
 }
 
 export class PersonRefDto {
@@ -155,6 +169,11 @@ export class OrderDto {
   amountDueNow!: number;
   @ApiProperty({ type: OrderBookingDto, nullable: true, description: 'Null on ordinary orders' })
   booking!: OrderBookingDto | null;
+  @ApiPropertyOptional({
+    type: OrderQuotationDto,
+    description: 'On an order from an accepted quotation only',
+  })
+  quotation?: OrderQuotationDto;
   @ApiProperty({ format: 'date-time' }) orderDate!: string;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;

@@ -42,6 +42,12 @@ export class OrderLine {
   @Prop({ type: Number }) seedlings?: number;
   /** The quantity price applied ({ minQuantity, price }), or null. */
   @Prop({ type: Object, default: null }) tier?: { minQuantity: number; price: number } | null;
+  /**
+   * What holds the line, on an order whose lines each name theirs (an order from a quotation): the
+   * growing batch, or null for ready stock. Absent on other orders: a booking's lines are on its
+   * batch, any other order's on ready stock.
+   */
+  @Prop({ type: String, default: undefined }) batchId?: string | null;
 }
 
 /** How the order reaches the shopper, as charged when it was placed. */
@@ -201,6 +207,15 @@ export class Order {
   @Prop({ type: [String], default: undefined }) refundOut?: string[];
   /** A booking of seedlings still growing; null on an ordinary order. */
   @Prop({ type: OrderBooking, default: null }) booking?: OrderBooking | null;
+  /**
+   * The accepted quotation this order is (issue 42), its organisation and LPO number; absent on
+   * other orders. Unique indexes (OrdersRepository): one order per quotation, an organisation's
+   * LPO number (`lpoKey`, its one spelling) on one order.
+   */
+  @Prop({ type: String, default: undefined }) quotationId?: string;
+  @Prop({ type: String, default: undefined }) organisationId?: string;
+  @Prop({ type: String, default: undefined }) lpoNumber?: string;
+  @Prop({ type: String, default: undefined }) lpoKey?: string;
   /** When the order lost its person (an erasure or the retention sweep; issue 39). */
   @Prop({ type: Date, default: undefined }) erasedAt?: Date;
   createdAt!: Date;
