@@ -87,11 +87,10 @@ const ForOrganisations = page(
   () => import('../features/organisations/routes/for-organisations'),
   'ForOrganisationsRoute',
 );
-// The organisation's area and its quotations' pages are one chunk: a second import would add its own
-// list of chunks to the first load.
-const organisationArea = () => import('../features/organisations/routes/my-organisation');
-const MyOrganisation = page(organisationArea, 'MyOrganisationRoute');
-const MyQuotation = page(organisationArea, 'QuotationRoute');
+const MyOrganisation = page(
+  () => import('../features/organisations/routes/my-organisation'),
+  'MyOrganisationRoute',
+);
 const Privacy = page(() => import('../features/privacy/routes/privacy'), 'PrivacyRoute');
 const NotFound = page(() => import('../features/pages/routes/not-found'), 'NotFoundRoute');
 const Login = page(() => import('../features/auth/routes/login'), 'LoginRoute');
@@ -137,7 +136,6 @@ const routes = createRoutesFromChildren(
       <Route element={<RequireAuth customerOnly />}>
         <Route path="user/my-orders" element={<MyOrders />} />
         <Route path="user/my-orders/:id" element={<MyOrderDetail />} />
-        <Route path="user/quotations/:id" element={<MyQuotation />} />
       </Route>
       <Route path="dashboard" element={<DashboardRoute />} />
       <Route path="*" element={<NotFound />} />

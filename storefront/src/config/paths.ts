@@ -21,7 +21,5 @@ export const paths = {
   myOrder: (id: string) => `/user/my-orders/${id}`,
   organisations: '/organisations',
   myOrganisation: '/user/organisation',
-  /** One quotation of the customer's organisation: its versions, messages and answer. */
-  myQuotation: (id: string) => `/user/quotations/${id}`,
   dashboard: '/dashboard',
 } as const;

@@ -42,7 +42,7 @@ export function RequestQuoteForm({ items, onCancel }: { items: CartItem[]; onCan
         delivery: { ...delivery, subCounty: delivery.subCounty || null },
       });
       toast.success(res.message);
-      navigate(paths.myQuotation(res.quotation._id));
+      navigate(`${paths.myOrganisation}?quotation=${res.quotation._id}`);
     } catch (err) {
       toast.error(problemText(err));
     }

@@ -56,7 +56,7 @@ describe("the organisation's quotations", () => {
     renderWithProviders(<OrgQuotations />);
     expect(screen.getByRole('status')).toHaveTextContent('Loading');
     const link = await screen.findByRole('link', { name: 'QUO-000123' });
-    expect(link).toHaveAttribute('href', '/user/quotations/q1');
+    expect(link).toHaveAttribute('href', '/user/organisation?quotation=q1');
     const item = link.closest('li')!;
     expect(item).toHaveTextContent('Awaiting your answer');
     expect(item).toHaveTextContent('KES 12,345,678');

@@ -27,7 +27,7 @@ export function OrgQuotations() {
         <ul className="org-list">
           {data.quotations.map((q) => (
             <li key={q._id} className="quote-row">
-              <Link to={paths.myQuotation(q._id)}>
+              <Link to={`${paths.myOrganisation}?quotation=${q._id}`}>
                 <strong>{q.number}</strong>
               </Link>
               <span className={`quote-status quote-status-${q.status}`}>

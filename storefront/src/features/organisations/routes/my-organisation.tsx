@@ -1,4 +1,4 @@
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { problemText } from '../../../lib/api-client';
 import { ErrorState, Loading } from '../../../components/states';
 import { paths } from '../../../config/paths';
@@ -9,17 +9,21 @@ import { MyInvitations } from '../components/my-invitations';
 import { OrgDetails } from '../components/org-details';
 import { OrgPeople } from '../components/org-people';
 import { OrgQuotations } from '../components/org-quotations';
+import { QuotationPage } from '../components/quotation-page';
 import '../organisations.css';
 
-/** A quotation's page comes with the organisation's area (one chunk: see the router). */
-export { QuotationRoute } from './quotation';
-
-/** /user/organisation: the organisation the customer buys for, and invitations waiting for them. */
+/**
+ * /user/organisation: the organisation the customer buys for, and invitations waiting for them;
+ * with `?quotation=<id>`, one of its quotations.
+ */
 export function MyOrganisationRoute() {
   const user = useSessionStore((s) => (s.token || s.refreshToken ? s.user : null));
-  if (!user) return <Navigate to={withNext(paths.login, paths.myOrganisation)} replace />;
+  const [params] = useSearchParams();
+  const { pathname, search } = useLocation();
+  const quotation = params.get('quotation');
+  if (!user) return <Navigate to={withNext(paths.login, pathname + search)} replace />;
   if (user.role !== 'customer') return <Navigate to={paths.home} replace />;
-  return <MyOrganisation me={user._id} />;
+  return quotation ? <QuotationPage id={quotation} /> : <MyOrganisation me={user._id} />;
 }
 
 function MyOrganisation({ me }: { me: string }) {

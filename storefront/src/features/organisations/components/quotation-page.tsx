@@ -1,14 +1,13 @@
 import { formatDate, QUOTATION_STATUS_LABELS, type QuotationView } from '@spc/shared-contracts';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { ErrorState, Loading } from '../../../components/states';
 import { paths } from '../../../config/paths';
 import { problemText } from '../../../lib/api-client';
 import { useMyOrganisation } from '../api/organisations';
 import { useQuotation } from '../api/quotations';
-import { QuotationAnswer } from '../components/quotation-answer';
-import { QuotationThread } from '../components/quotation-thread';
-import { QuotationVersion } from '../components/quotation-version';
-import '../organisations.css';
+import { QuotationAnswer } from './quotation-answer';
+import { QuotationThread } from './quotation-thread';
+import { QuotationVersion } from './quotation-version';
 
 function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' | null }) {
   const a = q.acceptance;
@@ -53,9 +52,11 @@ function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' |
   );
 }
 
-/** /user/quotations/:id: a quotation of the customer's organisation, every version sent. */
-export function QuotationRoute() {
-  const { id = '' } = useParams();
+/**
+ * A quotation of the customer's organisation, every version sent: /user/organisation?quotation=<id>
+ * (the organisation area's screen, so that it adds no route to the shop's first load).
+ */
+export function QuotationPage({ id }: { id: string }) {
   const quotation = useQuotation(id);
   const mine = useMyOrganisation();
   let body;

@@ -3,7 +3,7 @@ import { QUOTATION_MESSAGES } from '@spc/shared-contracts';
 import { useSessionStore } from '../../../stores/session-store';
 import { fakeJwt, mockFetch, renderWithProviders } from '../../../testing/render';
 import { createQuotation, createVersion, mine } from '../../../testing/quotations';
-import { QuotationRoute } from './quotation';
+import { MyOrganisationRoute } from '../routes/my-organisation';
 
 const user = {
   _id: 'u1',
@@ -13,16 +13,16 @@ const user = {
 };
 const ok = (body: object) => ({ body: { success: true, message: 'Done', ...body } });
 const render = () =>
-  renderWithProviders(<QuotationRoute />, {
-    path: '/user/quotations/q1',
-    route: '/user/quotations/:id',
+  renderWithProviders(<MyOrganisationRoute />, {
+    path: '/user/organisation?quotation=q1',
+    route: '/user/organisation',
   });
 
 beforeEach(() =>
   useSessionStore.getState().signIn({ accessToken: fakeJwt(600), refreshToken: 'r', user }),
 );
 
-describe('a quotation of the organisation', () => {
+describe('a quotation of the organisation (/user/organisation?quotation=<id>)', () => {
   it('shows every version sent, latest first, with lines, totals, validity and a PDF', async () => {
     mockFetch({
       '/api/organisations/mine': () => ({ body: mine('buyer') }),
