@@ -2,12 +2,13 @@
  * Browser journey of a business account (issue 42) on a phone: a guest opens "For organisations"
  * from the footer, signs in and comes back, signs up an organisation with a long name (360 px) and
  * sees it waiting for approval; staff approve it through the API; the approver invites a colleague
- * by e-mail, who signs in from /user/organisation (the invitation e-mail's link, 390 px), accepts
+ * by e-mail, who opens the invitation e-mail's link (/user/organisation?invitation=…&code=…), signs in
+ * and comes back to it (390 px), accepts
  * and buys for it. Each page passes the phone checks; shots at 360, 390 and 1280 px when
  * JOURNEY_SHOTS_DIR is set.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -18,6 +19,7 @@ import { phoneProblems } from '../../tools/e2e/phone-check';
 const BASE = process.env.STOREFRONT_URL ?? 'http://localhost:5173';
 const API = process.env.API_URL ?? 'http://localhost:3101';
 const SHOTS = process.env.JOURNEY_SHOTS_DIR;
+const OUTBOX = process.env.OUTBOX_DIR ?? path.resolve('.data/outbox');
 const RUN = Date.now().toString(36);
 const PASSWORD = 'Seedling@1';
 const APPROVER = { fullName: 'Wanjiru Approver', email: `org.approver.${RUN}@example.co.ke` };
@@ -41,6 +43,31 @@ async function tokenOf(email: string, password: string): Promise<string> {
     password,
   });
   return login.data.accessToken;
+}
+/** The newest e-mail to an address in the API's outbox (OUTBOX_DIR), decoded, waited for. */
+async function mailTo(address: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(OUTBOX)
+        .filter((f) => f.endsWith('.eml'))
+        .sort();
+    } catch {
+      // not made yet
+    }
+    const found = files
+      .map((f) => readFileSync(path.join(OUTBOX, f), 'utf8'))
+      .filter((m) => m.includes(`To: ${address}`));
+    // Quoted-printable: soft line breaks joined, =XX decoded (the link's "=" is "=3D").
+    if (found.length)
+      return found
+        .at(-1)!
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${address} in ${OUTBOX}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -124,13 +151,20 @@ describe('a business account on a phone', () => {
     problems.push(...(await phoneProblems(page, '360 px /user/organisation approved')));
     await shot(page, 'organisation-360-approved');
 
-    // The colleague follows the e-mail's link, signs in, comes back and accepts (390 px).
+    // The colleague follows the e-mail's link (its code proves they read it), signs in, comes back
+    // to it and accepts (390 px).
+    const mail = await mailTo(COLLEAGUE.email);
+    const link = mail.match(
+      /https?:\/\/\S+?\/user\/organisation\?invitation=[0-9a-f]{24}&code=[\w-]+/,
+    )?.[0];
+    assert.ok(link, `the invitation e-mail carries its link: ${mail.slice(-600)}`);
+    assert.ok(link.startsWith(`${BASE}/user/organisation?`), `the link opens the shop: ${link}`);
     const ctx2 = await phone(390, 844);
     const page2 = await ctx2.newPage();
-    await page2.goto(`${BASE}/user/organisation`);
+    await page2.goto(link);
     await page2.waitForURL(/\/authenticate\/login\?next=/);
     await signIn(page2, COLLEAGUE.email);
-    await page2.waitForURL(/\/user\/organisation$/, { timeout: 10_000 });
+    await page2.waitForURL(/\/user\/organisation\?invitation=/, { timeout: 10_000 });
     await page2.getByText(/asks you to buy for it as buyer/).waitFor();
     await shot(page2, 'organisation-390-invitation');
     problems.push(...(await phoneProblems(page2, '390 px /user/organisation invitation')));

@@ -16,7 +16,7 @@ import { UsersService } from '../users/users.service';
 import { totalOf, type QuotationRecord } from './quotation-record';
 import { QuotationsRepository } from './quotations.repository';
 
-/** Where the organisation's people read their quotations in the shop. */
+/** Where the organisation's people read a quotation in the shop: its area, `?quotation=<id>`. */
 export const QUOTATIONS_PAGE_PATH = '/user/organisation';
 
 /**
@@ -98,7 +98,7 @@ export class QuotationMail implements OnModuleInit, BeforeApplicationShutdown {
         `${formatMoney(totalOf(version))} in total, valid until ${version.validUntil}.`,
         '',
         `To read it, ask questions, download it as a PDF or accept it with your LPO number, sign in`,
-        `and open ${this.config.storefrontUrl}${QUOTATIONS_PAGE_PATH}`,
+        `and open ${this.config.storefrontUrl}${QUOTATIONS_PAGE_PATH}?quotation=${q._id}`,
         '',
         'An approver of the organisation accepts it; the shop holds no stock for it until then.',
         '',
