@@ -1,14 +1,20 @@
-import { DEFAULT_UNIT_NAME, formatMoney, nextTier } from '@spc/shared-contracts';
+import {
+  DEFAULT_UNIT_NAME,
+  formatMoney,
+  nextTier,
+  organisationUnitPrice,
+  type PriceList,
+} from '@spc/shared-contracts';
 import { linePricing, type CartItem } from '../stores/cart-store';
 
 /**
  * A cart line's unit and price each ("Tray of 50 · KES 1,350 each, 10+ price"), and how many more
  * would reach the next tier. Nothing for a single seedling sold without tiers (old carts too).
  */
-export function LineUnit({ item }: { item: CartItem }) {
+export function LineUnit({ item, list }: { item: CartItem; list?: PriceList | null }) {
   const unit = item.unit;
   if (!unit || (unit.name === DEFAULT_UNIT_NAME && unit.tiers.length === 0)) return null;
-  const { unitPrice, tier } = linePricing(item);
+  const { unitPrice, tier } = priceOf(item, list);
   const next = nextTier(unit, item.quantity);
   return (
     <span className="line-unit small">
@@ -25,7 +31,32 @@ export function LineUnit({ item }: { item: CartItem }) {
   );
 }
 
-/** The line's total at its tier. */
-export function lineTotal(item: CartItem): number {
-  return linePricing(item).unitPrice * item.quantity;
+/**
+ * What one unit of the line costs: its tier or offer, or with `list` (the buyer's approved
+ * organisation's) the list's price for the product and unit, else the shop's less its discount.
+ */
+export function priceOf(item: CartItem, list?: PriceList | null) {
+  const shop = linePricing(item);
+  if (!list) return shop;
+  const unitPrice = organisationUnitPrice(
+    list,
+    item._id,
+    item.unit?._id ?? item._id,
+    shop.unitPrice,
+  );
+  return unitPrice === shop.unitPrice
+    ? shop
+    : { unitPrice, tier: hasOwn(list, item) ? null : shop.tier };
 }
+
+const hasOwn = (list: PriceList, item: CartItem) =>
+  list.prices.some((p) => p.productId === item._id && p.unitId === (item.unit?._id ?? item._id));
+
+/** The line's total at its tier (or the buyer's organisation's price). */
+export function lineTotal(item: CartItem, list?: PriceList | null): number {
+  return priceOf(item, list).unitPrice * item.quantity;
+}
+
+/** The lines' sum, as `lineTotal` prices each. */
+export const linesTotalAt = (items: CartItem[], list: PriceList | null) =>
+  items.reduce((sum, i) => sum + lineTotal(i, list), 0);

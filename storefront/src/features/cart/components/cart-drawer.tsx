@@ -10,9 +10,10 @@ import {
   groupTitle,
   SEPARATE_ORDERS_TEXT,
 } from '../../../components/cart-group-head';
-import { cartKey, useCartItems, useCartTotal, type CartItem } from '../../../stores/cart-store';
+import { cartKey, useCartItems, type CartItem } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
-import { LineUnit, lineTotal } from '../../../components/line-unit';
+import { LineUnit, lineTotal, linesTotalAt } from '../../../components/line-unit';
+import { useCartPriceList } from '../../../components/organisation-prices';
 import { useUiStore } from '../../../stores/ui-store';
 import { DeleteConfirm } from './delete-confirm';
 import { QuantityControl } from './quantity-control';
@@ -22,7 +23,8 @@ export function CartDrawer() {
   const open = useUiStore((s) => s.cartOpen);
   const setOpen = useUiStore((s) => s.setCartOpen);
   const items = useCartItems();
-  const total = useCartTotal();
+  const list = useCartPriceList();
+  const total = linesTotalAt(items, list);
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState<string | null>(null);
 
@@ -40,8 +42,8 @@ export function CartDrawer() {
       <div className="cart-line-body">
         <strong>{item.productName}</strong>
         <span className="muted clamp">{item.productDescription}</span>
-        <LineUnit item={item} />
-        <span>{formatMoney(lineTotal(item))}</span>
+        <LineUnit item={item} list={list} />
+        <span>{formatMoney(lineTotal(item, list))}</span>
         <QuantityControl
           id={cartKey(item)}
           quantity={item.quantity}

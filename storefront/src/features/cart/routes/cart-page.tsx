@@ -10,34 +10,30 @@ import {
   groupTitle,
   SEPARATE_ORDERS_TEXT,
 } from '../../../components/cart-group-head';
-import { cartKey, useCartItems, useCartTotal, type CartItem } from '../../../stores/cart-store';
+import { cartKey, useCartItems, type CartItem } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
-import { LineUnit, lineTotal } from '../../../components/line-unit';
+import { LineUnit, lineTotal, linesTotalAt } from '../../../components/line-unit';
 import { DeleteConfirm } from '../components/delete-confirm';
 import { QuantityControl } from '../components/quantity-control';
 import { Loading } from '../../../components/states';
-import { useBuysForApprovedOrganisation } from '../api/get-my-organisation';
-import { useSessionStore } from '../../../stores/session-store';
+import {
+  useBuysForApprovedOrganisation,
+  useCartPriceList,
+} from '../../../components/organisation-prices';
 
 // The request's form (its rules, the county list) loads only when a buyer asks for a quote.
 const RequestQuoteForm = lazy(() =>
   import('../components/request-quote-form').then((m) => ({ default: m.RequestQuoteForm })),
 );
 
-/** "Request a quote": for a signed-in person of an approved organisation. */
-function useCanRequestQuote() {
-  const customer = useSessionStore(
-    (s) => Boolean(s.token || s.refreshToken) && s.user?.role === 'customer',
-  );
-  return useBuysForApprovedOrganisation(customer);
-}
-
 /** /viewCart. */
 export function CartPageRoute() {
   const items = useCartItems();
-  const total = useCartTotal();
+  // A buyer of an approved organisation pays its price list (and may request a quote).
+  const list = useCartPriceList();
+  const total = linesTotalAt(items, list);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const canQuote = useCanRequestQuote();
+  const canQuote = useBuysForApprovedOrganisation();
   const [quoting, setQuoting] = useState(false);
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const allChecked = items.length > 0 && items.every((i) => checked.has(cartKey(i)));
@@ -79,7 +75,7 @@ export function CartPageRoute() {
             <Icon name="trash" size={18} />
           </button>
         </div>
-        <LineUnit item={item} />
+        <LineUnit item={item} list={list} />
         <span className="muted small">{item.productDescription}</span>
         <div className="line-bottom">
           <QuantityControl
@@ -89,7 +85,7 @@ export function CartPageRoute() {
             min={item.unit?.minQuantity}
             step={item.unit?.step}
           />
-          <span className="line-price">{formatMoney(lineTotal(item))}</span>
+          <span className="line-price">{formatMoney(lineTotal(item, list))}</span>
         </div>
       </div>
     </li>

@@ -139,4 +139,35 @@ describe('Request a quote from the cart', () => {
     await act(async () => {});
     expect(screen.queryByRole('button', { name: 'Request a quote' })).not.toBeInTheDocument();
   });
+
+  it("prices the lines at the buyer's approved organisation's list, as the API charges them", async () => {
+    signIn();
+    const priceList = {
+      discountPercent: 10,
+      prices: [{ productId: 'p1', unitId: 'u-tray', price: 1200, productName: 'G', unitName: 'T' }],
+    };
+    const withList = (status: 'approved' | 'pending') => {
+      const answer = mine('buyer', status);
+      return { ...answer, organisation: { ...answer.organisation, priceList } };
+    };
+    mockFetch({ '/api/organisations/mine': () => ({ body: withList('approved') }) });
+    renderWithProviders(<CartPageRoute />);
+    // 600 trays at its own 1,200 (not the shop's 1,400); 9,000 singles at 30 less 10 % (27).
+    await screen.findByText('KES 720,000');
+    expect(screen.getByText('KES 243,000')).toBeTruthy();
+    expect(screen.getAllByText('KES 963,000').length).toBeGreaterThan(0);
+  });
+
+  it("keeps the shop's prices for a buyer of an organisation not approved", async () => {
+    signIn();
+    const answer = mine('buyer', 'pending');
+    const organisation = {
+      ...answer.organisation,
+      priceList: { discountPercent: 50, prices: [] },
+    };
+    mockFetch({ '/api/organisations/mine': () => ({ body: { ...answer, organisation } }) });
+    renderWithProviders(<CartPageRoute />);
+    await screen.findByText('KES 840,000');
+    expect(screen.getByText('KES 270,000')).toBeTruthy();
+  });
 });

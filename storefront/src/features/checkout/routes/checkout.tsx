@@ -16,11 +16,12 @@ import { toast } from '../../../components/toast';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useOnline } from '../../../lib/use-online';
-import { cartKey, linesTotal, useCartItems, useCartStore } from '../../../stores/cart-store';
+import { cartKey, useCartItems, useCartStore } from '../../../stores/cart-store';
 import { cartGroups } from '../../../stores/cart-groups';
 import { readyDay } from '../../../lib/ready-day';
 import { useBookingSettings } from '../../../lib/booking-settings';
-import { LineUnit, lineTotal } from '../../../components/line-unit';
+import { LineUnit, lineTotal, linesTotalAt } from '../../../components/line-unit';
+import { useCartPriceList } from '../../../components/organisation-prices';
 import { useOrderBannerStore } from '../../../stores/order-banner-store';
 import { useSessionStore } from '../../../stores/session-store';
 import { useDeliveryOptions } from '../api/get-delivery-options';
@@ -78,7 +79,9 @@ export function CheckoutRoute() {
   const groups = cartGroups(cart);
   const group = groups.find((g) => g.key === (params.get('batch') ?? '')) ?? groups[0];
   const items = group?.items ?? [];
-  const total = linesTotal(items);
+  // A buyer of an approved organisation pays its price list, as the API prices the order.
+  const list = useCartPriceList();
+  const total = linesTotalAt(items, list);
   const bookingDay = group?.key ? group.readyOn : '';
   const otherLines = cart.length - items.length;
   // The deposit share shows only beside a booking.
@@ -455,10 +458,10 @@ export function CheckoutRoute() {
                     {i.productDescription && (
                       <span className="muted small">{i.productDescription}</span>
                     )}
-                    <LineUnit item={i} />
+                    <LineUnit item={i} list={list} />
                     <span className="muted">Qty {i.quantity}</span>
                   </div>
-                  <span className="line-price">{formatMoney(lineTotal(i))}</span>
+                  <span className="line-price">{formatMoney(lineTotal(i, list))}</span>
                 </li>
               ))}
             </ul>
