@@ -104,6 +104,28 @@ function Payment({ order }: { order: Order }) {
   );
 }
 
+/** An order an organisation's accepted quotation made: its LPO, the quotation and the organisation. */
+function FromQuotation({ quotation }: { quotation: NonNullable<Order['quotation']> }) {
+  return (
+    <Card withBorder>
+      <Title order={3} size="h4" mb="sm">
+        From a quotation
+      </Title>
+      <Text size="sm">
+        LPO number <strong style={{ overflowWrap: 'anywhere' }}>{quotation.lpoNumber}</strong>
+      </Text>
+      <Group gap="md" mt={4}>
+        <Anchor component={Link} to={paths.quotation(quotation.quotationId)} size="sm">
+          The quotation
+        </Anchor>
+        <Anchor component={Link} to={paths.organisation(quotation.organisationId)} size="sm">
+          The organisation
+        </Anchor>
+      </Group>
+    </Card>
+  );
+}
+
 function Lines({ order }: { order: Order }) {
   const choice = deliveryChoiceText(deliveryOf(order));
   return (
@@ -124,7 +146,17 @@ function Lines({ order }: { order: Order }) {
           <Table.Tbody>
             {order.products.map((line, i) => (
               <Table.Tr key={`${line.product?._id ?? i}-${i}`}>
-                <Table.Td>{lineItemName(line)}</Table.Td>
+                <Table.Td>
+                  {lineItemName(line)}
+                  {line.batchId && (
+                    <Text size="xs" c="dimmed">
+                      From{' '}
+                      <Anchor component={Link} to={paths.batch(line.batchId)} size="xs">
+                        a growing batch
+                      </Anchor>
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td ta="right">{line.quantity}</Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {formatMoney(line.unitPrice, 'KSH')}
@@ -234,6 +266,7 @@ function OrderDetailPage({ role }: { role: Role }) {
         </Card>
       )}
       {order.booking && <OrderBooking order={order} canAct={role === 'staff'} />}
+      {order.quotation && <FromQuotation quotation={order.quotation} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Customer order={order} />
         <Payment order={order} />
