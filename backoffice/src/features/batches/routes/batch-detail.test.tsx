@@ -69,6 +69,31 @@ describe('batch page', () => {
     );
   });
 
+  it('lists the orders from quotations holding its seedlings, beside its bookings', async () => {
+    answer(
+      createBatch({
+        booked: 12_300,
+        bookings: BOOKINGS,
+        orders: [
+          {
+            orderId: 'o9',
+            purchaseNumber: 'SPCOUNTY09',
+            customer: 'Nyandarua County Government',
+            seedlings: 12_000,
+            placedAt: '2027-01-12T07:00:00.000Z',
+          },
+        ],
+      }),
+    );
+    render('staff');
+    await screen.findByRole('heading', { name: 'Orders from quotations' });
+    expect(screen.getByRole('link', { name: 'SPCOUNTY09' })).toHaveAttribute(
+      'href',
+      '/staff/orders/o9',
+    );
+    expect(screen.getByText(/Nyandarua County Government · 12,000 seedlings/)).toBeInTheDocument();
+  });
+
   it('shows the bookings as a table on a wide screen', async () => {
     await onWideScreen(async () => {
       answer(createBatch({ booked: 300, available: 200, bookings: BOOKINGS }));

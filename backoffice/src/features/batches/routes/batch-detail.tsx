@@ -265,6 +265,23 @@ export function BatchDetailRoute() {
         ) : (
           <BookingCards bookings={batch.bookings} role={role} />
         ))}
+      {(batch.orders ?? []).length > 0 && (
+        <>
+          <Title order={3} size="h4">
+            Orders from quotations
+          </Title>
+          <Stack gap={4} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+            {(batch.orders ?? []).map((o) => (
+              <Text key={o.orderId} component="li" size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Anchor component={Link} to={paths.orderDetail(role, o.orderId)}>
+                  {o.purchaseNumber}
+                </Anchor>{' '}
+                · {o.customer} · {count(o.seedlings)} seedlings · {formatDateTime(o.placedAt)}
+              </Text>
+            ))}
+          </Stack>
+        </>
+      )}
     </Stack>
   );
 }
