@@ -1,4 +1,9 @@
-import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  NotFoundException,
+} from '@nestjs/common';
 import type { FilterQuery, UpdateQuery } from 'mongoose';
 import {
   formatMoney,
@@ -261,6 +266,13 @@ export const ORDER_STEPS = {
     access: ({ order, actor, input }) => {
       if (actor.role !== 'customer') return;
       if (order.placedBy !== actor.id) throw new NotFoundException('No order with this id');
+      // An accepted quotation's order is its organisation's under an LPO, placed for one of its
+      // people (who may be a buyer, or no longer one of them): the shop cancels it.
+      if (order.quotation)
+        throw new ForbiddenException({
+          message: `Order ${order.purchaseNumber} was made from a quotation with LPO ${order.quotation.lpoNumber}: ask the shop to cancel it, in the quotation's messages`,
+          code: 'ASK_THE_SHOP',
+        });
       if (input != null)
         throw new BadRequestException({
           message: 'A refund is decided by the shop: cancel without a refund, or ask the shop',

@@ -23,6 +23,7 @@ import { OrderHoldSlotsRepository } from './order-hold-slots.repository';
 import { OrderHolds } from './order-holds';
 import { placementSteps, type PlacementRun } from './order-placement-steps';
 import {
+  lpoKeyOf,
   quotationPlan,
   quotationRun,
   shortRefusal,
@@ -191,7 +192,8 @@ function codeOf(error: HttpException): string | undefined {
 function checkRequest(request: QuotationOrderRequest): string {
   const bad = (message: string) => new BadRequestException({ message, code: 'VALIDATION_FAILED' });
   const lpo = request.lpoNumber?.trim() ?? '';
-  if (!lpo) throw bad(QUOTATION_MESSAGES.lpoRequired);
+  // Invisible characters alone are no number.
+  if (!lpoKeyOf(lpo)) throw bad(QUOTATION_MESSAGES.lpoRequired);
   if (lpo.length > QUOTATION_LIMITS.lpoNumber)
     throw bad(`The LPO number can have at most ${QUOTATION_LIMITS.lpoNumber} characters`);
   if (!request.lines.length) throw bad(QUOTATION_MESSAGES.linesRequired);

@@ -23,8 +23,16 @@ export type QuotedLine = PricedLine & { batchId: string | null };
 export const holdOfQuotedLine = (line: Pick<PricedLine, 'batchId'>): LineHold =>
   line.batchId ? { on: 'batch', batchId: line.batchId } : READY_STOCK;
 
-/** An LPO number in its one spelling: the same number however it is cased or spaced. */
-export const lpoKeyOf = (lpo: string) => lpo.toUpperCase().replace(/\s+/g, '');
+/**
+ * An LPO number in its one spelling: the same number however it is cased or spaced, pasted with
+ * invisible characters (zero-width spaces, soft hyphens: Unicode's format characters) or typed in
+ * full-width letters and digits (NFKC).
+ */
+export const lpoKeyOf = (lpo: string) =>
+  lpo
+    .normalize('NFKC')
+    .replace(/[\s\p{Cf}]+/gu, '')
+    .toUpperCase();
 
 /** The placement of an accepted quotation as its steps start it (`lpoNumber` trimmed). */
 export function quotationRun(request: QuotationOrderRequest, lpoNumber: string): PlacementRun {

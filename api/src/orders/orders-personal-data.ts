@@ -152,6 +152,33 @@ export class OrdersPersonalData implements PersonalDataOwner {
     return { names, phones, emails };
   }
 
+  private async eraseAsContact(subject: DataSubject): Promise<void> {
+    const docs = await this.orders
+      .find({ organisationId: { $exists: true }, placedBy: { $ne: subject.accountId } })
+      .select({ ...PERSON_FIELDS, organisationId: 1 })
+      .lean<(LeanOrder & { organisationId?: string })[]>();
+    const ids = docs
+      .filter((o) =>
+        subject.otherIds.includes(o.organisationId ?? '')
+          ? namesContact(personOrder(o), subject)
+          : namesContact(personOrder(o), { names: [], ...subject.proven }),
+      )
+      .map((o) => o._id);
+    if (!ids.length) return;
+    await this.orders.updateMany(
+      { _id: { $in: ids } },
+      {
+        $set: {
+          'guestInfo.fullName': ANONYMOUS_NAME,
+          'guestInfo.phoneNumber': '',
+          'guestInfo.email': '',
+          contactKeys: contactKeysOf({ fullName: ANONYMOUS_NAME }),
+        },
+      },
+      { timestamps: false },
+    );
+  }
+
   async export(subject: DataSubject): Promise<Record<string, unknown>> {
     if (!subject.orderIds.length) return { orders: [], payments: [], refunds: [] };
     const docs = await this.orders
@@ -186,6 +213,7 @@ export class OrdersPersonalData implements PersonalDataOwner {
   }
 
   async erase(subject: DataSubject): Promise<void> {
+    await this.eraseAsContact(subject);
     if (!subject.orderIds.length) return;
     await this.orders.updateMany(
       { _id: { $in: subject.orderIds } },
@@ -208,6 +236,25 @@ export class OrdersPersonalData implements PersonalDataOwner {
       { timestamps: false },
     );
   }
+}
+
+/**
+ * Orders from quotations are delivered to their organisation's delivery contact, who may be a
+ * person other than the one they were placed for. The person erased leaves them as they leave the
+ * organisation's contacts (OrganisationsPersonalData): in the orders of the organisation they buy
+ * for, matched by name, e-mail or phone; in any other organisation's, only by an address proven
+ * theirs. The order keeps its site; the shop asks the organisation for its new contact.
+ */
+function namesContact(
+  o: PersonOrder,
+  by: { names: string[]; emails: string[]; phones: string[] },
+): boolean {
+  const name = o.fullName.trim().toLowerCase();
+  return (
+    (!!o.email && by.emails.includes(canonicalEmail(o.email))) ||
+    (!!o.phoneNumber && by.phones.includes(canonicalPhone(o.phoneNumber))) ||
+    (name !== '' && by.names.some((n) => n.trim().toLowerCase() === name))
+  );
 }
 
 /** An order as its person reads it in their export: no internals, no staff. */

@@ -4,6 +4,7 @@ import type {
   QuotationStatus,
 } from '@spc/shared-contracts';
 import type { Types } from 'mongoose';
+import { lpoKeyOf } from '../orders/order-quotation-plan';
 import type { Quotation, StoredQuotationStatus } from './schemas/quotation.schema';
 
 export interface LineRecord {
@@ -181,8 +182,8 @@ export const latestVersion = (q: QuotationRecord): VersionRecord | null =>
 
 export const quotationNumber = (seq: number) => `QUO-${String(seq).padStart(6, '0')}`;
 
-/** An LPO number as compared: upper case, without blanks. */
-export const lpoKey = (lpo: string) => lpo.replace(/\s+/g, '').toUpperCase();
+/** An LPO number as compared: the orders' one spelling of it (`lpoKeyOf`). */
+export const lpoKey = lpoKeyOf;
 
 export const lineTotal = (l: Pick<LineRecord, 'unitPrice' | 'quantity'>) =>
   l.unitPrice * l.quantity;

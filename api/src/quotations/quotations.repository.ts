@@ -275,8 +275,8 @@ export class QuotationsRepository {
 
   /**
    * Takes the person out of the quotations they asked for or wrote in: their account and name
-   * (the request's, their messages', an acceptance's) become `anonymous`; every message of those
-   * quotations loses what `scrub` takes (their names, phones and e-mails).
+   * (the request's, their messages', an acceptance's) become `anonymous`; every message, version
+   * note and status reason of those quotations loses what `scrub` takes (names, phones, e-mails).
    */
   async forget(
     accountId: string,
@@ -299,6 +299,14 @@ export class QuotationsRepository {
         const text = scrubbed.get(m._id);
         if (text !== undefined && text !== m.text) set[`messages.${i}.text`] = text;
       });
+      // The shop's texts on them (a version's note, the draft's, the reason it was declined or
+      // withdrawn with) may quote the person too.
+      q.versions.forEach((v, i) => {
+        const note = scrub(v.note);
+        if (note !== v.note) set[`versions.${i}.note`] = note;
+      });
+      if (q.draft && scrub(q.draft.note) !== q.draft.note) set['draft.note'] = scrub(q.draft.note);
+      if (scrub(q.statusReason) !== q.statusReason) set.statusReason = scrub(q.statusReason);
       if (q.acceptance?.acceptedById === accountId) {
         set['acceptance.acceptedById'] = null;
         set['acceptance.acceptedByName'] = anonymous;
