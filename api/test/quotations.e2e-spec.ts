@@ -269,7 +269,15 @@ describe('quotations', () => {
       ['organisation', county.buyer.user.fullName, 'Can the first tranche come in October?'],
       ['shop', world.staff.user.fullName, 'Yes, from the 5th.'],
     ]);
-    expect((await read(q._id, county.approver)).messages).toHaveLength(2);
+    // The organisation reads the shop's side as the shop's, naming no member of its staff (as a
+    // customer's money list does); the shop sees who wrote.
+    const seen = await read(q._id, county.approver);
+    expect(seen.messages.map((m) => [m.from, m.authorName])).toEqual([
+      ['organisation', county.buyer.user.fullName],
+      ['shop', 'The shop'],
+    ]);
+    expect(seen.versions.map((v) => v.sentBy)).toEqual(['The shop']);
+    expect(JSON.stringify(seen)).not.toContain(world.staff.user.fullName);
   });
 
   it('gives each version sent as a real PDF with its number, the organisation and its KRA PIN', async () => {

@@ -14,7 +14,13 @@ import {
   type VersionRecord,
 } from './quotation-record';
 
-export function versionView(v: VersionRecord): QuotationVersionView {
+/**
+ * How the organisation reads the shop's side (who sent a version, wrote a message, accepted on its
+ * word): as the shop's, naming no member of its staff, as a customer's money list does.
+ */
+export const SHOP_AS_SEEN = 'The shop';
+
+export function versionView(v: VersionRecord, shop = true): QuotationVersionView {
   return {
     version: v.version,
     lines: v.lines.map((l) => ({
@@ -37,19 +43,19 @@ export function versionView(v: VersionRecord): QuotationVersionView {
     validUntil: v.validUntil,
     note: v.note,
     sentAt: v.sentAt,
-    sentBy: v.sentBy,
+    sentBy: shop || !v.sentBy ? v.sentBy : SHOP_AS_SEEN,
   };
 }
 
 /** The acceptance once it has its order (a claim in progress shows none). */
-function acceptanceView(q: QuotationRecord): QuotationAcceptanceView | null {
+function acceptanceView(q: QuotationRecord, shop: boolean): QuotationAcceptanceView | null {
   const a = q.acceptance;
   if (q.status !== 'accepted' || !a?.orderId || !a.purchaseNumber) return null;
   return {
     version: a.version,
     lpoNumber: a.lpoNumber,
     acceptedAt: a.acceptedAt,
-    acceptedBy: a.acceptedByName,
+    acceptedBy: a.byShop && !shop ? SHOP_AS_SEEN : a.acceptedByName,
     byShop: a.byShop,
     orderId: a.orderId,
     purchaseNumber: a.purchaseNumber,
@@ -66,16 +72,16 @@ export function quotationView(q: QuotationRecord, shop: boolean, today: string):
     status: statusOn(q, today),
     request: q.request,
     requestedBy: q.requestedByName,
-    versions: q.versions.map(versionView),
+    versions: q.versions.map((v) => versionView(v, shop)),
     draft: shop && q.draft ? versionView(q.draft) : null,
     messages: q.messages.map((m) => ({
       _id: m._id,
       from: m.from,
-      authorName: m.authorName,
+      authorName: m.from === 'shop' && !shop ? SHOP_AS_SEEN : m.authorName,
       text: m.text,
       at: m.at,
     })),
-    acceptance: acceptanceView(q),
+    acceptance: acceptanceView(q, shop),
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };

@@ -47,8 +47,7 @@ export function QuotationThread({
           {messages.map((m) => (
             <li key={m._id} className={m.from === 'shop' ? 'from-shop' : undefined}>
               <p className="muted small">
-                {m.from === 'shop' ? `${m.authorName} (the shop)` : m.authorName} ·{' '}
-                {formatDateTime(m.at)}
+                {m.authorName} · {formatDateTime(m.at)}
               </p>
               <p className="quote-note org-wrap">{m.text}</p>
             </li>
