@@ -15,7 +15,7 @@ import {
 } from './support/identity';
 import { addPerson, signUpOrganisation } from './support/organisations';
 import { needles, newPerson, personHits } from './support/personal-data';
-import { quotationOf, site, trayProduct } from './support/quotations';
+import { priceAndSend, quotationOf, site, trayProduct } from './support/quotations';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -152,18 +152,7 @@ describe('a quotation’s person erased', () => {
     const q = quotationOf(
       await t.http().post('/api/quotations').set(as(approver)).send({ lines }).expect(201),
     );
-    await t
-      .http()
-      .put(`/api/quotations/${q._id}/draft`)
-      .set(as(world.staff))
-      .send({
-        lines,
-        delivery: site(addDays(today(), 10)),
-        deliveryFee: 0,
-        validUntil: addDays(today(), 30),
-      })
-      .expect(200);
-    await t.http().post(`/api/quotations/${q._id}/send`).set(as(world.staff)).expect(201);
+    await priceAndSend(t, world.staff, q._id, lines);
     // The shop accepts it on the approver's written word: the order goes to the depot's contact.
     const made = await t
       .http()

@@ -4,11 +4,10 @@
  * and an approver removed from the organisation (or of one suspended) still trying to accept.
  */
 import { QUOTATION_MESSAGES as QM } from '@spc/shared-contracts';
-import { addDays, shopDay } from '../src/common/shop-clock';
 import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
 import { addPerson } from './support/organisations';
 import { approvedOrganisation, type ApprovedOrganisation } from './support/quotation-orders';
-import { quotationOf, site, trayProduct, type TrayProduct } from './support/quotations';
+import { priceAndSend, quotationOf, trayProduct, type TrayProduct } from './support/quotations';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 
@@ -27,7 +26,6 @@ describe('quotation acceptance attacked', () => {
   afterAll(() => t.close());
 
   const as = (s: Session) => bearer(s.accessToken);
-  const today = () => shopDay(new Date());
 
   /** A quotation of two trays written by staff for the organisation and sent as version 1. */
   async function sentQuotation(): Promise<string> {
@@ -40,18 +38,7 @@ describe('quotation acceptance attacked', () => {
         .send({ organisationId: org.organisationId, lines })
         .expect(201),
     );
-    await t
-      .http()
-      .put(`/api/quotations/${q._id}/draft`)
-      .set(as(world.staff))
-      .send({
-        lines,
-        delivery: site(addDays(today(), 10)),
-        deliveryFee: 0,
-        validUntil: addDays(today(), 30),
-      })
-      .expect(200);
-    await t.http().post(`/api/quotations/${q._id}/send`).set(as(world.staff)).expect(201);
+    await priceAndSend(t, world.staff, q._id, lines);
     return q._id;
   }
 

@@ -3,15 +3,14 @@
  * placed for (the shop accepted on the approver's written word) is not the one who decides on it,
  * still less once removed from the organisation. The shop cancels it (credit and stock back once).
  */
-import { addDays, shopDay } from '../src/common/shop-clock';
 import { bearer, UNTHROTTLED, type Session } from './support/identity';
 import {
   approvedOrganisation,
   quotationOf,
-  site,
   trayProduct,
   type Buyers,
   type TrayProduct,
+  priceAndSend,
 } from './support/quotations';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -37,7 +36,6 @@ describe('an order from a quotation attacked by its organisation’s people', ()
   afterAll(() => t.close());
 
   const as = (s: Session) => bearer(s.accessToken);
-  const today = () => shopDay(new Date());
 
   /** The buyer asks, the shop prices, sends and accepts it on the approver's word: the order. */
   async function orderForBuyer(lpoNumber: string): Promise<{ _id: string }> {
@@ -45,18 +43,7 @@ describe('an order from a quotation attacked by its organisation’s people', ()
     const q = quotationOf(
       await t.http().post('/api/quotations').set(as(county.buyer)).send({ lines }).expect(201),
     );
-    await t
-      .http()
-      .put(`/api/quotations/${q._id}/draft`)
-      .set(as(world.staff))
-      .send({
-        lines,
-        delivery: site(addDays(today(), 10)),
-        deliveryFee: 0,
-        validUntil: addDays(today(), 30),
-      })
-      .expect(200);
-    await t.http().post(`/api/quotations/${q._id}/send`).set(as(world.staff)).expect(201);
+    await priceAndSend(t, world.staff, q._id, lines);
     const res = await t
       .http()
       .post(`/api/quotations/${q._id}/accept`)

@@ -1,4 +1,12 @@
-import PDFDocument from 'pdfkit';
+import {
+  GREEN,
+  INK,
+  MARGIN,
+  MUTED,
+  renderPdf as render,
+  rule,
+  type Doc,
+} from '../common/pdf-document';
 import {
   deliveryAddressText,
   deliveryChoiceText,
@@ -20,33 +28,9 @@ export interface ShopContacts {
   website: string;
 }
 
-type Doc = PDFKit.PDFDocument;
-
-const MARGIN = 50;
-const INK = '#1f2a1f';
-const MUTED = '#5b665b';
-const GREEN = '#2f7d32';
-
 /** The order's delivery choice, when checkout recorded one. */
 export function deliveryOf(order: OrderDto): OrderDeliveryChoice | null {
   return (order as OrderDto & { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
-}
-
-/** Renders into a buffer: pdfkit writes a stream, the answer needs the whole file. */
-function render(title: string, draw: (doc: Doc) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
-      size: 'A4',
-      margin: MARGIN,
-      info: { Title: title, Author: SHOP_IDENTITY.name, Creator: SHOP_IDENTITY.name },
-    });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
 }
 
 function header(doc: Doc, shop: ShopContacts, title: string, order: OrderDto): void {
@@ -62,17 +46,6 @@ function header(doc: Doc, shop: ShopContacts, title: string, order: OrderDto): v
   doc.text(`Purchase number: ${order.purchaseNumber}`);
   doc.text(`Order date: ${formatDate(order.orderDate)}`);
   doc.moveDown(0.8);
-}
-
-function rule(doc: Doc): void {
-  const y = doc.y + 2;
-  doc
-    .moveTo(MARGIN, y)
-    .lineTo(doc.page.width - MARGIN, y)
-    .lineWidth(0.5)
-    .strokeColor('#b9c2b9')
-    .stroke();
-  doc.y = y + 6;
 }
 
 interface Column {

@@ -1,46 +1,20 @@
-import PDFDocument from 'pdfkit';
+import {
+  GREEN,
+  INK,
+  MARGIN,
+  MUTED,
+  renderPdf as render,
+  rule,
+  type Doc,
+} from '../common/pdf-document';
 import { formatDate, formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { lineTotal, subtotalOf, totalOf, type VersionRecord } from './quotation-record';
-
-type Doc = PDFKit.PDFDocument;
-
-const MARGIN = 50;
-const INK = '#1f2a1f';
-const MUTED = '#5b665b';
-const GREEN = '#2f7d32';
 
 export interface QuotationPdfInput {
   number: string;
   version: VersionRecord;
   organisation: { name: string; kraPin: string };
   shop: { phone: string; email: string; website: string; kraPin: string | null };
-}
-
-function render(title: string, draw: (doc: Doc) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
-      size: 'A4',
-      margin: MARGIN,
-      info: { Title: title, Author: SHOP_IDENTITY.name, Creator: SHOP_IDENTITY.name },
-    });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    draw(doc);
-    doc.end();
-  });
-}
-
-function rule(doc: Doc): void {
-  const y = doc.y + 2;
-  doc
-    .moveTo(MARGIN, y)
-    .lineTo(doc.page.width - MARGIN, y)
-    .lineWidth(0.5)
-    .strokeColor('#b9c2b9')
-    .stroke();
-  doc.y = y + 6;
 }
 
 const COLUMNS = [

@@ -1,6 +1,7 @@
 /** Quotations in the e2e suites: their routes, an approved organisation with its people, a product sold by the tray. */
 import type { Response } from 'supertest';
 import type { OrganisationView, QuotationView } from '@spc/shared-contracts';
+import { addDays, shopDay } from '../../src/common/shop-clock';
 import { bearer, registerCustomer, type Session } from './identity';
 import { addPerson, signUpOrganisation } from './organisations';
 import type { ShopWorld } from './shop-world';
@@ -95,6 +96,35 @@ export function site(date: string) {
     streetAddress: 'Kamwangi, behind the sub-county office',
     date,
   };
+}
+
+/**
+ * The shop prices a quotation as asked (`lines`, no fee, delivered in 10 days, valid for 30) and
+ * sends it as `staff`: version 1 waits for the organisation.
+ */
+export async function priceAndSend(
+  t: TestApp,
+  staff: Session,
+  quotationId: string,
+  lines: { productId: string; unitId: string; quantity: number }[],
+): Promise<void> {
+  const today = shopDay(new Date());
+  await t
+    .http()
+    .put(`/api/quotations/${quotationId}/draft`)
+    .set(bearer(staff.accessToken))
+    .send({
+      lines,
+      delivery: site(addDays(today, 10)),
+      deliveryFee: 0,
+      validUntil: addDays(today, 30),
+    })
+    .expect(200);
+  await t
+    .http()
+    .post(`/api/quotations/${quotationId}/send`)
+    .set(bearer(staff.accessToken))
+    .expect(201);
 }
 
 /** supertest buffers an application/pdf body as binary with this parser. */

@@ -1,0 +1,39 @@
+import PDFDocument from 'pdfkit';
+import { SHOP_IDENTITY } from '@spc/shared-contracts';
+
+/** The shop's printed documents (an order's receipt and delivery note, a quotation): A4, one look. */
+export type Doc = PDFKit.PDFDocument;
+
+export const MARGIN = 50;
+export const INK = '#1f2a1f';
+export const MUTED = '#5b665b';
+export const GREEN = '#2f7d32';
+
+/** Renders into a buffer: pdfkit writes a stream, the answer needs the whole file. */
+export function renderPdf(title: string, draw: (doc: Doc) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      info: { Title: title, Author: SHOP_IDENTITY.name, Creator: SHOP_IDENTITY.name },
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    draw(doc);
+    doc.end();
+  });
+}
+
+/** A thin rule across the page under what was last written. */
+export function rule(doc: Doc): void {
+  const y = doc.y + 2;
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(doc.page.width - MARGIN, y)
+    .lineWidth(0.5)
+    .strokeColor('#b9c2b9')
+    .stroke();
+  doc.y = y + 6;
+}
