@@ -171,7 +171,7 @@ describe('the quote desk', () => {
     await draft.getByRole('button', { name: 'Save draft' }).click();
     await clerk.getByText('Draft saved').first().waitFor();
     await clerk.getByText('The draft as saved').waitFor();
-    await shot(clerk, 'quotation-1280-draft');
+    await shot(clerk, 'desk-quotation-1280-draft');
     const send = clerk.getByRole('button', { name: 'Send version 1' });
     assert.equal(await send.isEnabled(), true);
     await send.click();
@@ -188,7 +188,7 @@ describe('the quote desk', () => {
     assert.equal(deliveryFee, 12_500);
     await version.getByText(`Total ${formatMoney(total)}`).waitFor();
     await clerk.getByText('Awaiting your answer').first().waitFor();
-    await shot(clerk, 'quotation-1280-sent');
+    await shot(clerk, 'desk-quotation-1280-sent');
 
     // The approver accepts through the API; the clerk sees it accepted with its order.
     const accepted = await apiCall<{ order: { purchaseNumber: string } }>(
@@ -204,7 +204,7 @@ describe('the quote desk', () => {
     await status.waitFor();
     await status.getByRole('link', { name: purchaseNumber }).waitFor();
     await clerk.getByText('Accepted', { exact: true }).first().waitFor();
-    await shot(clerk, 'quotation-1280-accepted');
+    await shot(clerk, 'desk-quotation-1280-accepted');
     await clerk.context().close();
 
     // On a phone (390 px): the desk list as cards, and the quotation.
@@ -219,7 +219,7 @@ describe('the quote desk', () => {
     await phone.getByRole('heading', { name: number }).waitFor();
     await phone.getByRole('region', { name: 'Version 1' }).waitFor();
     problems.push(...(await phoneProblems(phone, 'quotation at 390 px')));
-    await shot(phone, 'quotation-390-accepted');
+    await shot(phone, 'desk-quotation-390-accepted');
     await phone.context().close();
     assert.deepEqual(problems, []);
   });
