@@ -187,7 +187,7 @@ describe('the quote desk', () => {
     const { total, deliveryFee } = sent.quotation.versions[0]!;
     assert.equal(deliveryFee, 12_500);
     await version.getByText(`Total ${formatMoney(total)}`).waitFor();
-    await clerk.getByText('Awaiting your answer').first().waitFor();
+    await clerk.getByText('Sent: awaiting the organisation').first().waitFor();
     await shot(clerk, 'desk-quotation-1280-sent');
 
     // The approver accepts through the API; the clerk sees it accepted with its order.

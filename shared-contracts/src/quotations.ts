@@ -38,6 +38,15 @@ export const QUOTATION_STATUS_LABELS: Readonly<Record<QuotationStatus, string>> 
   withdrawn: 'Withdrawn',
 };
 
+/**
+ * The same statuses as the shop's staff read them: a sent quotation waits for the organisation,
+ * not for them (the organisation's words, above, speak to the organisation).
+ */
+export const QUOTATION_STATUS_LABELS_FOR_SHOP: Readonly<Record<QuotationStatus, string>> = {
+  ...QUOTATION_STATUS_LABELS,
+  sent: 'Sent: awaiting the organisation',
+};
+
 /** What is done to a quotation, by whom, from which statuses. */
 export type QuotationAction = 'send' | 'accept' | 'decline' | 'withdraw' | 'askChanges';
 

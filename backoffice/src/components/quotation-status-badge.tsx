@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { QUOTATION_STATUS_LABELS, type QuotationStatus } from '@spc/shared-contracts';
+import { QUOTATION_STATUS_LABELS_FOR_SHOP, type QuotationStatus } from '@spc/shared-contracts';
 
 const COLOURS: Record<QuotationStatus, string> = {
   requested: 'yellow',
@@ -19,7 +19,7 @@ export function QuotationStatusBadge({ status }: { status: QuotationStatus }) {
       tt="none"
       style={{ flexShrink: 0, overflow: 'visible' }}
     >
-      {QUOTATION_STATUS_LABELS[status]}
+      {QUOTATION_STATUS_LABELS_FOR_SHOP[status]}
     </Badge>
   );
 }

@@ -265,7 +265,7 @@ describe("an organisation's page", () => {
     const quotes = await screen.findByRole('region', { name: 'Quotations' });
     const link = await within(quotes).findByRole('link', { name: 'QUO-000123' });
     expect(link).toHaveAttribute('href', '/manage/quotations/6650f0c2a1b2c3d4e5f6f001');
-    expect(quotes).toHaveTextContent('Awaiting your answer');
+    expect(quotes).toHaveTextContent('Sent: awaiting the organisation');
     expect(quotes).toHaveTextContent('KES 755,000');
     fireEvent.click(within(quotes).getByRole('button', { name: 'New quotation' }));
     const form = await screen.findByRole('form', { name: 'New quotation' });

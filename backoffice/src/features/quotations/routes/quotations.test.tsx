@@ -43,7 +43,7 @@ describe('the quote desk', () => {
     render();
     expect(screen.getByLabelText('Loading')).toBeInTheDocument();
     const card = await screen.findByRole('article', { name: 'QUO-000123' });
-    expect(card).toHaveTextContent('Awaiting your answer');
+    expect(card).toHaveTextContent('Sent: awaiting the organisation');
     expect(card).toHaveTextContent('The Nyandarua County Department');
     expect(card).toHaveTextContent('KES 12,345,678');
     expect(screen.getByRole('link', { name: 'QUO-000123' })).toHaveAttribute(
@@ -58,7 +58,7 @@ describe('the quote desk', () => {
       render();
       const table = await screen.findByRole('table', { name: 'Quotations' });
       expect(table).toHaveTextContent('NumberOrganisationStatusTotalValid until');
-      expect(table).toHaveTextContent('Awaiting your answerKES 12,345,678');
+      expect(table).toHaveTextContent('Sent: awaiting the organisationKES 12,345,678');
     });
   });
 
@@ -72,7 +72,7 @@ describe('the quote desk', () => {
     expect([...select.options].map((o) => o.textContent)).toEqual([
       'All statuses',
       'Awaiting the shop',
-      'Awaiting your answer',
+      'Sent: awaiting the organisation',
       'Expired',
       'Accepted',
       'Declined',

@@ -13,7 +13,7 @@ import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import {
   formatDate,
   formatMoney,
-  QUOTATION_STATUS_LABELS,
+  QUOTATION_STATUS_LABELS_FOR_SHOP,
   QUOTATION_STATUSES,
   type QuotationStatus,
   type QuotationSummary,
@@ -138,7 +138,10 @@ export function QuotationsRoute() {
           aria-label="Filter by status"
           data={[
             { value: '', label: 'All statuses' },
-            ...QUOTATION_STATUSES.map((s) => ({ value: s, label: QUOTATION_STATUS_LABELS[s] })),
+            ...QUOTATION_STATUSES.map((s) => ({
+              value: s,
+              label: QUOTATION_STATUS_LABELS_FOR_SHOP[s],
+            })),
           ]}
           value={status}
           onChange={(e) => setStatus(e.currentTarget.value)}
