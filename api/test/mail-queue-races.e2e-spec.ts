@@ -319,6 +319,14 @@ describe('the mail queue when the mail server refuses a reset, quoting its link'
       expect(record).toMatchObject({ status: 'pending', attempts: 1 });
       expect(record!.lastError).toContain('554');
       expect(record!.lastError).not.toContain('resetPassword/');
+      // The refusal is logged a moment after its record is written (markFailed, then the
+      // warning): CI once read the logs in between.
+      await waitFor(
+        async () => said.join('\n'),
+        (text) => text.includes('554'),
+        10_000,
+        50,
+      );
       expect(said.join('\n')).toContain('554');
       expect(said.filter((l) => l.includes('resetPassword/'))).toEqual([]);
     } finally {
