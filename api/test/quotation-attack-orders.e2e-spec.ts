@@ -71,6 +71,18 @@ describe('an order from a quotation attacked by its organisation’s people', ()
       .send({});
     expect(byBuyer.status).toBe(403);
     expect(byBuyer.body.code).toBe('ASK_THE_SHOP');
+    // Their order page offers no cancel: it says why, in the same words.
+    const page = await t
+      .http()
+      .get(`/api/orders/${order._id}/detail`)
+      .set(as(county.buyer))
+      .expect(200);
+    expect(page.body.actions).toContainEqual({
+      action: 'cancel',
+      allowed: false,
+      reason: expect.stringContaining('KCG/LPO/2026/0777: ask the shop to cancel it'),
+      code: 'ASK_THE_SHOP',
+    });
     await t
       .http()
       .delete(`/api/organisations/${county.org._id}/people/${county.buyer.user._id}`)

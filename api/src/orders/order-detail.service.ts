@@ -195,6 +195,14 @@ export class OrderDetailService {
       paymentStatus: order.paymentStatus as PaymentStatus,
     };
     return ROLE_ACTIONS[role].map((action) => {
+      // An accepted quotation's order is its organisation's, under an LPO: the shop cancels it.
+      if (role === 'customer' && action === 'cancel' && order.quotation)
+        return {
+          action,
+          allowed: false,
+          reason: `This order was made from a quotation with LPO ${order.quotation.lpoNumber}: ask the shop to cancel it, in the quotation's messages`,
+          code: 'ASK_THE_SHOP',
+        };
       // With money received, cancelling a customer's order is the shop's act (it refunds them).
       if (
         role === 'customer' &&

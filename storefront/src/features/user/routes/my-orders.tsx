@@ -39,6 +39,8 @@ function CancelButton({
   check: CancelCheck;
   cancel: ReturnType<typeof useCancelOrder>;
 }) {
+  // An accepted quotation's order is its organisation's: the shop cancels it (its page says so).
+  if (order.quotation) return null;
   if (order.orderStatus === 'Pending' && hasMoneyIn(order))
     return (
       <Link className="btn btn-sm btn-outline" to={askTheShopPath(order.purchaseNumber)}>

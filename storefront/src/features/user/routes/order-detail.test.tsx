@@ -318,6 +318,52 @@ describe("the money on a customer's order", () => {
   });
 });
 
+describe("an order from an organisation's quotation", () => {
+  const fromQuote = () =>
+    order({
+      orderStatus: 'Pending',
+      paymentStatus: 'Pending',
+      paymentDetails: null,
+      paymentMethod: null,
+      paidAt: null,
+      quotation: { quotationId: 'q1', organisationId: 'org1', lpoNumber: 'KCG/LPO/2026/0777' },
+    });
+  const reason =
+    "This order was made from a quotation with LPO KCG/LPO/2026/0777: ask the shop to cancel it, in the quotation's messages";
+
+  it('offers no Cancel: it says why and links to the quotation to write to the shop', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail(fromQuote(), undefined, createOrderMoney([]), {
+          action: 'cancel',
+          allowed: false,
+          reason,
+          code: 'ASK_THE_SHOP',
+        }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    const ask = await screen.findByTestId('ask-the-shop');
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    expect(ask).toHaveTextContent(reason);
+    expect(within(ask).getByRole('link', { name: 'Write to the shop' })).toHaveAttribute(
+      'href',
+      '/user/organisation?quotation=q1',
+    );
+  });
+
+  it('My Orders shows no Cancel on it', async () => {
+    mockFetch({ '/api/orders/user': () => ({ body: createOrderList([fromQuote()]) }) });
+    renderWithProviders(<MyOrdersRoute />);
+    const card = (await screen.findAllByTestId('order-card'))[0]!;
+    expect(within(card).getByText('SPD7K3MX9QA')).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    expect(within(card).queryByRole('link', { name: 'Ask the shop to cancel' })).toBeNull();
+  });
+});
+
 describe('a booking on My Orders and its order page', () => {
   const booking = createBooking({
     state: 'Balance due',

@@ -213,7 +213,19 @@ export function MyOrderDetailRoute() {
 
       {cancelCheck && (
         <section className="order-card" aria-label="Cancel this order">
-          {askTheShop ? (
+          {order.quotation ? (
+            // An accepted quotation's order is its organisation's: the shop cancels it, asked in
+            // the quotation's messages.
+            <div className="ask-the-shop" data-testid="ask-the-shop">
+              <p>{cancelCheck.reason}</p>
+              <Link
+                className="btn btn-sm btn-outline"
+                to={`${paths.myOrganisation}?quotation=${order.quotation.quotationId}`}
+              >
+                Write to the shop
+              </Link>
+            </div>
+          ) : askTheShop ? (
             <AskTheShop
               purchaseNumber={order.purchaseNumber}
               held={money.refundable > 0 ? money.refundable : order.amountPaid}
