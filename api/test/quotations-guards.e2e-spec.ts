@@ -204,6 +204,7 @@ describe('quotations: what they refuse', () => {
           acceptedByName: county.approver.user.fullName,
           acceptedByRole: 'customer',
           byShop: false,
+          onAccount: false,
           orderId: null,
           purchaseNumber: null,
         })

@@ -20,6 +20,11 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export interface OrderState {
   orderStatus: OrderStatus;
   paymentStatus: PaymentStatus;
+  /**
+   * An order on account (issue 43): made from an accepted quotation of an organisation whose
+   * terms let it order on account; its money is due by its invoice. Absent or false: today's rules.
+   */
+  onAccount?: boolean;
 }
 
 export type ActionCheck =
@@ -58,6 +63,11 @@ export interface OrderActionRule {
   saysPaid?: true;
   /** The payment status the order must have, and the refusal otherwise (the status one if absent). */
   payment?: { is: PaymentStatus; refusal?: string; code?: ActionRefusal; checkedFirst?: true };
+  /**
+   * The actors who may not take it on an order on account, and why ("This order is on account;
+   * {refusal}"). The API's atomic guards leave orders on account out for them (`onAccountExempt`).
+   */
+  notOnAccountFor?: Partial<Record<ActorKind, string>>;
 }
 
 const PEOPLE_OF_THE_SHOP = ['staff', 'admin'] as const;
@@ -107,6 +117,11 @@ export const ORDER_RULES: Record<OrderAction, OrderActionRule> = {
     by: [...PEOPLE_OF_THE_SHOP, 'customer', 'system'],
     refusal: 'only pending or processing orders can be cancelled',
     refusalFor: { customer: 'please contact the shop to cancel it' },
+    // The clock cancels unpaid orders (expiry, an account closed as it ordered); an order on
+    // account is unpaid by design until its invoice falls due, so only the shop cancels it.
+    notOnAccountFor: {
+      system: 'it does not expire unpaid: its money is due by its invoice',
+    },
   },
   update: {
     from: ['Pending', 'Processing'],
@@ -133,6 +148,13 @@ export function startingStatuses(
   return rule.fromFor?.[kind] ?? rule.from;
 }
 
+/**
+ * Whether this kind of actor's `action` leaves orders on account out (`notOnAccountFor`): the
+ * API's atomic guards and the loops' queries add `onAccount: { $ne: true }` when it does.
+ */
+export const onAccountExempt = (action: OrderAction, kind: ActorKind): boolean =>
+  !!ORDER_RULES[action].notOnAccountFor?.[kind];
+
 /** May this action be taken on an order in this state, by this kind of actor? And if not, why. */
 export function checkOrderAction(
   order: OrderState,
@@ -157,6 +179,13 @@ export function checkOrderAction(
       : null;
   if (pay?.checkedFirst && paymentRefusal) return paymentRefusal;
   if (!startingStatuses(action, role).includes(status)) return statusRefusal;
+  const onAccountRefusal = order.onAccount ? rule.notOnAccountFor?.[role] : undefined;
+  if (onAccountRefusal)
+    return {
+      allowed: false,
+      reason: `This order is on account; ${onAccountRefusal}`,
+      code: 'ILLEGAL_TRANSITION',
+    };
   return paymentRefusal ?? { allowed: true };
 }
 

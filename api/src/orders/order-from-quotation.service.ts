@@ -70,6 +70,8 @@ export interface QuotationOrderRequest {
   /** Whole KES, as the version priced it. */
   deliveryFee: number;
   lpoNumber: string;
+  /** On account (issue 43): the organisation's terms let it, as they stood at the acceptance. */
+  onAccount: boolean;
 }
 
 /** How often a placement of the same quotation running beside this one is looked at again. */

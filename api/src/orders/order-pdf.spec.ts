@@ -24,6 +24,7 @@ function order(lines: number): OrderDto {
     amountPaid: 0,
     amountOutstanding: 0,
     excessPaid: 0,
+    onAccount: false,
     amountDueNow: 0,
     booking: null,
     placedBy: null,

@@ -50,6 +50,8 @@ export function quotationRun(request: QuotationOrderRequest, lpoNumber: string):
       organisationId: request.organisationId,
       lpoNumber,
       lpoKey: lpoKeyOf(lpoNumber),
+      // Only an order on account carries the field: every other order reads as not on account.
+      ...(request.onAccount ? { onAccount: true } : {}),
     },
   };
 }

@@ -128,6 +128,7 @@ export function toRecord(doc: LeanOrder): OrderRecord {
     credited: (doc.moneyCredits ?? []).map((c) => c.entry),
     refundOut: doc.refundOut ?? [],
     booking: bookingOf(doc.booking),
+    onAccount: doc.onAccount === true,
     ...(doc.quotationId
       ? {
           quotation: {

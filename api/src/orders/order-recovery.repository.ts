@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { FilterQuery, Model } from 'mongoose';
 import type { OrderRecord } from './order.types';
 import { toRecord, type LeanOrder } from './order-record';
+import { NOT_ON_ACCOUNT } from './order-terms';
 import { Order } from './schemas/order.schema';
 
 /**
@@ -93,6 +94,8 @@ export class OrderRecoveryRepository {
         // A part-paid order holds the customer's money: a clerk settles it, not the clock.
         amountPaid: { $not: { $gt: 0 } },
         orderDate: { $lt: before },
+        // An order on account does not expire unpaid (ORDER_RULES.cancel.notOnAccountFor.system).
+        ...NOT_ON_ACCOUNT,
       })
       .sort({ orderDate: 1 })
       .limit(limit)

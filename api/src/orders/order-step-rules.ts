@@ -4,6 +4,7 @@ import {
   BOOKING_RULES,
   BOOKING_STATES,
   checkOrderAction,
+  onAccountExempt,
   ORDER_RULES,
   startingStatuses,
   type ActorKind,
@@ -15,6 +16,7 @@ import type { Actor } from '../common/principal';
 import { smsSender } from '../sms/sms-budgets';
 import type { OrderStep, StepContext } from './order-actions';
 import type { OrderEvent } from './order-events';
+import { NOT_ON_ACCOUNT } from './order-terms';
 import type { OrderRecord } from './order.types';
 import type { Order } from './schemas/order.schema';
 
@@ -64,9 +66,13 @@ export function assertAllowed(order: OrderRecord, action: OrderAction, actor?: A
 /** What the order must still be when the change is written: in one of the rule's starting states. */
 export function stepStart<I>(step: OrderStep<I>, actor: Actor): FilterQuery<Order> {
   const { rule } = step;
-  return typeof rule === 'string'
-    ? { orderStatus: { $in: startingStatuses(rule, actor.role) } }
-    : { 'booking.state': { $in: bookingStatesFor(rule.booking, actor.role) } };
+  if (typeof rule !== 'string')
+    return { 'booking.state': { $in: bookingStatesFor(rule.booking, actor.role) } };
+  return {
+    orderStatus: { $in: startingStatuses(rule, actor.role) },
+    // Orders on account are not this actor's to take the step on (the clock's cancel).
+    ...(onAccountExempt(rule, actor.role) ? NOT_ON_ACCOUNT : {}),
+  };
 }
 
 /** The 409 when the order changed under a step: its current state's reason, if it has one. */

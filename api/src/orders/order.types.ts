@@ -111,6 +111,8 @@ export interface OrderRecord {
   booking: OrderBookingView | null;
   /** The accepted quotation the order is, with its organisation and LPO number (issue 42). */
   quotation?: { quotationId: string; organisationId: string; lpoNumber: string };
+  /** On account (issue 43): its money is due by its invoice; false on every other order. */
+  onAccount: boolean;
 }
 
 export interface OrderListFilter {

@@ -50,6 +50,8 @@ function setup(stored: OrderRecord) {
       // `{ $not: { $gt: n } }`: absent, or not above n (a part-paid order's guard).
       if (want && typeof want === 'object' && '$not' in want)
         return !(typeof have === 'number' && have > (want.$not as { $gt: number }).$gt);
+      // `{ $ne: v }`: absent, or another value (orders not on account).
+      if (want && typeof want === 'object' && '$ne' in want) return have !== want.$ne;
       return have === want;
     });
   const repo = {

@@ -73,6 +73,7 @@ export class QuotationAcceptanceService {
       acceptedByName: actor.fullName,
       acceptedByRole: actor.role,
       byShop: standing.shop,
+      onAccount: org.terms.onAccount,
       orderId: null,
       purchaseNumber: null,
     };

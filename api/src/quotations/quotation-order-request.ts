@@ -54,5 +54,6 @@ export function orderRequestOf(
     },
     deliveryFee: version.deliveryFee,
     lpoNumber: claim.lpoNumber,
+    onAccount: claim.onAccount,
   };
 }

@@ -49,6 +49,8 @@ export interface AcceptanceRecord {
   acceptedByName: string;
   acceptedByRole: string;
   byShop: boolean;
+  /** The organisation's terms at the acceptance let it order on account (issue 43). */
+  onAccount: boolean;
   orderId: string | null;
   purchaseNumber: string | null;
 }
@@ -154,6 +156,7 @@ export function toRecord(doc: LeanQuotation): QuotationRecord {
           acceptedByName: a.acceptedByName,
           acceptedByRole: a.acceptedByRole ?? (a.byShop ? 'staff' : 'customer'),
           byShop: a.byShop,
+          onAccount: a.onAccount === true,
           orderId: a.orderId ?? null,
           purchaseNumber: a.purchaseNumber ?? null,
         }

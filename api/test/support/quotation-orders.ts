@@ -111,6 +111,7 @@ export function quotationRequest(
     delivery: { ...DELIVERY, fullName: 'Joseph Kariuki' },
     deliveryFee: 2500,
     lpoNumber: `LPO/${randomUUID().slice(0, 8)}`,
+    onAccount: false,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountOutstanding: 0,
     excessPaid: 0,
     amountDueNow: 0,
+    onAccount: false,
     placedBy: {
       _id: '6650f0c2a1b2c3d4e5f60009',
       fullName: 'Kamau Mwangi',

@@ -2955,6 +2955,8 @@ export interface components {
             booking: components["schemas"]["OrderBookingDto"] | null;
             /** @description On an order from an accepted quotation only */
             quotation?: components["schemas"]["OrderQuotationDto"];
+            /** @description On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order */
+            onAccount: boolean;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -3057,6 +3059,8 @@ export interface components {
             booking: components["schemas"]["OrderBookingDto"] | null;
             /** @description On an order from an accepted quotation only */
             quotation?: components["schemas"]["OrderQuotationDto"];
+            /** @description On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order */
+            onAccount: boolean;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */

@@ -117,6 +117,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     amountOutstanding: 0,
     excessPaid: 0,
     amountDueNow: 0,
+    onAccount: false,
     booking: null,
     placedBy: null,
     customerName: 'Wanjiku Kamau',

@@ -174,6 +174,11 @@ export class OrderDto {
     description: 'On an order from an accepted quotation only',
   })
   quotation?: OrderQuotationDto;
+  @ApiProperty({
+    description:
+      'On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order',
+  })
+  onAccount!: boolean;
   @ApiProperty({ format: 'date-time' }) orderDate!: string;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;

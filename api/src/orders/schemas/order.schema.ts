@@ -216,6 +216,11 @@ export class Order {
   @Prop({ type: String, default: undefined }) organisationId?: string;
   @Prop({ type: String, default: undefined }) lpoNumber?: string;
   @Prop({ type: String, default: undefined }) lpoKey?: string;
+  /**
+   * On account (issue 43): its organisation's terms let it order on account when the quotation
+   * was accepted. Its money is due by its invoice: the clock does not cancel it unpaid.
+   */
+  @Prop({ type: Boolean, default: undefined }) onAccount?: boolean;
   /** When the order lost its person (an erasure or the retention sweep; issue 39). */
   @Prop({ type: Date, default: undefined }) erasedAt?: Date;
   createdAt!: Date;

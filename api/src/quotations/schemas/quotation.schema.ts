@@ -127,6 +127,9 @@ export class StoredAcceptance {
   acceptedByRole!: string;
   @Prop({ required: true })
   byShop!: boolean;
+  /** The organisation's terms let it order on account, as they stood when it was accepted. */
+  @Prop({ type: Boolean, default: false })
+  onAccount!: boolean;
   @Prop({ type: String, default: null })
   orderId!: string | null;
   @Prop({ type: String, default: null })

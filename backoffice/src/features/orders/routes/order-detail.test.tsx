@@ -32,6 +32,7 @@ describe("an order's page", () => {
     const order = {
       ...base,
       quotation: { quotationId: 'q1', organisationId: 'org1', lpoNumber: 'LPO/NDR/2026/0114' },
+      onAccount: true,
       products: [{ ...base.products[0]!, batchId: 'b1' }],
     } as typeof base;
     answer(order);
@@ -44,6 +45,9 @@ describe("an order's page", () => {
     );
     await screen.findByRole('heading', { name: 'From a quotation' });
     expect(screen.getByText('LPO/NDR/2026/0114')).toBeTruthy();
+    expect(
+      screen.getByText('On account: paid by its invoice; it does not expire unpaid'),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'The quotation' }).getAttribute('href')).toBe(
       '/manage/quotations/q1',
     );

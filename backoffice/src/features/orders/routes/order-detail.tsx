@@ -105,7 +105,13 @@ function Payment({ order }: { order: Order }) {
 }
 
 /** An order an organisation's accepted quotation made: its LPO, the quotation and the organisation. */
-function FromQuotation({ quotation }: { quotation: NonNullable<Order['quotation']> }) {
+function FromQuotation({
+  quotation,
+  onAccount,
+}: {
+  quotation: NonNullable<Order['quotation']>;
+  onAccount: boolean;
+}) {
   return (
     <Card withBorder>
       <Title order={3} size="h4" mb="sm">
@@ -113,6 +119,11 @@ function FromQuotation({ quotation }: { quotation: NonNullable<Order['quotation'
       </Title>
       <Text size="sm">
         LPO number <strong style={{ overflowWrap: 'anywhere' }}>{quotation.lpoNumber}</strong>
+      </Text>
+      <Text size="sm" c="dimmed">
+        {onAccount
+          ? 'On account: paid by its invoice; it does not expire unpaid'
+          : 'Paid up front, like any order'}
       </Text>
       <Group gap="md" mt={4}>
         <Anchor component={Link} to={paths.quotation(quotation.quotationId)} size="sm">
@@ -266,7 +277,7 @@ function OrderDetailPage({ role }: { role: Role }) {
         </Card>
       )}
       {order.booking && <OrderBooking order={order} canAct={role === 'staff'} />}
-      {order.quotation && <FromQuotation quotation={order.quotation} />}
+      {order.quotation && <FromQuotation quotation={order.quotation} onAccount={order.onAccount} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Customer order={order} />
         <Payment order={order} />
