@@ -208,6 +208,19 @@ export interface PriceList {
 export const EMPTY_PRICE_LIST: PriceList = { discountPercent: 0, prices: [] };
 
 /**
+ * The list's own price (whole KES) for this product and unit, or null when it has none (ids are
+ * matched however they are cased). A line at its own price no longer has a tier.
+ */
+export function ownPriceOf(list: PriceList, productId: string, unitId: string): number | null {
+  const product = productId.toLowerCase();
+  const unit = unitId.toLowerCase();
+  const own = list.prices.find(
+    (p) => p.productId.toLowerCase() === product && p.unitId.toLowerCase() === unit,
+  );
+  return own ? own.price : null;
+}
+
+/**
  * What an organisation pays for one unit: its own price for this product and unit when the list has
  * one, else `shopPrice` (the price the shop would charge anyone for this quantity: `priceUnit`'s)
  * less the list's discount, rounded to the nearest shilling (half up). Whole KES in, whole KES out.
@@ -218,12 +231,8 @@ export function organisationUnitPrice(
   unitId: string,
   shopPrice: number,
 ): number {
-  const own = list.prices.find(
-    (p) =>
-      p.productId.toLowerCase() === productId.toLowerCase() &&
-      p.unitId.toLowerCase() === unitId.toLowerCase(),
-  );
-  if (own) return own.price;
+  const own = ownPriceOf(list, productId, unitId);
+  if (own !== null) return own;
   if (!list.discountPercent) return shopPrice;
   // Integers only: shopPrice × (100 − d) is exact; halves round up.
   return Math.floor((shopPrice * (100 - list.discountPercent) + 50) / 100);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { organisationUnitPrice, type PriceList } from '@spc/shared-contracts';
+import { organisationUnitPrice, ownPriceOf, type PriceList } from '@spc/shared-contracts';
 import type { Principal } from '../common/principal';
 import { OrganisationsService } from '../organisations/organisations.service';
 import type { PricedLine } from './order-lines';
@@ -28,11 +28,7 @@ export class OrderOrganisationPrices {
     return lines.map((line) => {
       const unitPrice = organisationUnitPrice(list, line.productId, line.unitId, line.unitPrice);
       if (unitPrice === line.unitPrice) return line;
-      const own = list.prices.some(
-        (p) =>
-          p.productId.toLowerCase() === line.productId.toLowerCase() &&
-          p.unitId.toLowerCase() === line.unitId.toLowerCase(),
-      );
+      const own = ownPriceOf(list, line.productId, line.unitId) !== null;
       return {
         ...line,
         unitPrice,

@@ -3,6 +3,7 @@ import {
   formatMoney,
   nextTier,
   organisationUnitPrice,
+  ownPriceOf,
   type PriceList,
 } from '@spc/shared-contracts';
 import { linePricing, type CartItem } from '../stores/cart-store';
@@ -44,13 +45,11 @@ export function priceOf(item: CartItem, list?: PriceList | null) {
     item.unit?._id ?? item._id,
     shop.unitPrice,
   );
-  return unitPrice === shop.unitPrice
-    ? shop
-    : { unitPrice, tier: hasOwn(list, item) ? null : shop.tier };
+  if (unitPrice === shop.unitPrice) return shop;
+  // A line at the list's own price no longer has a tier; at its discount it keeps the shop's.
+  const own = ownPriceOf(list, item._id, item.unit?._id ?? item._id) !== null;
+  return { unitPrice, tier: own ? null : shop.tier };
 }
-
-const hasOwn = (list: PriceList, item: CartItem) =>
-  list.prices.some((p) => p.productId === item._id && p.unitId === (item.unit?._id ?? item._id));
 
 /** The line's total at its tier (or the buyer's organisation's price). */
 export function lineTotal(item: CartItem, list?: PriceList | null): number {

@@ -7,7 +7,7 @@ import { useSessionStore } from '../stores/session-store';
  * The organisation the signed-in customer buys for (`GET /api/organisations/mine`), under the key
  * the organisation's area asks it by, so one answer serves the cart, the checkout and the area.
  */
-const myOrganisationQueryOptions = () =>
+export const myOrganisationQueryOptions = () =>
   queryOptions({
     queryKey: ['organisations', 'mine'] as const,
     queryFn: () => unwrap(api.GET('/api/organisations/mine')),

@@ -1,5 +1,6 @@
 import type { OrganisationRole, OrganisationSignUpForm } from '@spc/shared-contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { myOrganisationQueryOptions } from '../../../components/organisation-prices';
 import { api, unwrap } from '../../../lib/api-client';
 
 export const orgKeys = {
@@ -9,11 +10,6 @@ export const orgKeys = {
 };
 
 /** The organisation the signed-in customer buys for and their role (nulls: none). */
-export const myOrganisationQueryOptions = () =>
-  queryOptions({
-    queryKey: orgKeys.mine,
-    queryFn: () => unwrap(api.GET('/api/organisations/mine')),
-  });
 export const useMyOrganisation = (enabled = true) =>
   useQuery({ ...myOrganisationQueryOptions(), enabled });
 
