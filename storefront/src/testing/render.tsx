@@ -4,7 +4,10 @@ import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { Toaster } from '../components/toast';
 
-/** Renders a screen with a fresh query client (no retries) and a router at `path`. */
+/**
+ * Renders a screen with a fresh query client (no retries) and a router at `path`; answers the
+ * render's result with that `client` (to wait for a query a screen asks in the background).
+ */
 export function renderWithProviders(
   ui: ReactElement,
   { path = '/', route = '/' }: { path?: string; route?: string } = {},
@@ -12,7 +15,7 @@ export function renderWithProviders(
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
-  return render(
+  const result = render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[path]}>
         <Routes>
@@ -23,6 +26,7 @@ export function renderWithProviders(
       <Toaster />
     </QueryClientProvider>,
   );
+  return { ...result, client };
 }
 
 /** A fetch stand-in answering JSON per path; unknown paths answer 404. */

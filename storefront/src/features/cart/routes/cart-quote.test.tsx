@@ -166,7 +166,11 @@ describe('Request a quote from the cart', () => {
       priceList: { discountPercent: 50, prices: [] },
     };
     mockFetch({ '/api/organisations/mine': () => ({ body: { ...answer, organisation } }) });
-    renderWithProviders(<CartPageRoute />);
+    const { client } = renderWithProviders(<CartPageRoute />);
+    // The shop's prices show before the organisation is known: wait until it is.
+    await waitFor(() =>
+      expect(client.getQueryState(['organisations', 'mine'])?.status).toBe('success'),
+    );
     await screen.findByText('KES 840,000');
     expect(screen.getByText('KES 270,000')).toBeTruthy();
   });
