@@ -138,6 +138,34 @@ describe('orders on account', () => {
     expect((await orderOf(order._id)).orderStatus).toBe('Cancelled');
   });
 
+  it('cannot be asked for: an accept that says onAccount is refused and makes nothing', async () => {
+    const lines = [{ productId: tray.productId, unitId: tray.trayId, quantity: 2 }];
+    const q = quotationOf(
+      await t.http().post('/api/quotations').set(as(upFront.buyer)).send({ lines }).expect(201),
+    );
+    await priceAndSend(t, world.staff, q._id, lines);
+    for (const body of [
+      { version: 1, lpoNumber: 'GBST/LPO/90', onAccount: true },
+      { version: 1, lpoNumber: 'GBST/LPO/90', order: { onAccount: true } },
+    ]) {
+      const res = await t
+        .http()
+        .post(`/api/quotations/${q._id}/accept`)
+        .set(as(upFront.approver))
+        .send(body);
+      expect(res.status).toBe(400);
+    }
+    const read = await t.http().get(`/api/quotations/${q._id}`).set(as(upFront.approver));
+    expect(read.body.quotation.status).not.toBe('accepted');
+    const order = await t
+      .http()
+      .post(`/api/quotations/${q._id}/accept`)
+      .set(as(upFront.approver))
+      .send({ version: 1, lpoNumber: 'GBST/LPO/90' })
+      .expect(201);
+    expect((await orderOf(order.body.order._id)).onAccount).toBe(false);
+  });
+
   it('keeps the terms as they stood when it was accepted', async () => {
     const order = await accepted(onAccount, 'KCG/LPO/2026/1203');
     await setTerms(onAccount, false);
