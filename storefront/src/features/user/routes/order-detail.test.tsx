@@ -348,9 +348,35 @@ describe("an order from an organisation's quotation", () => {
     const ask = await screen.findByTestId('ask-the-shop');
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
     expect(ask).toHaveTextContent(reason);
+    const quote = screen.getByRole('region', { name: 'From a quotation' });
+    expect(quote).toHaveTextContent('LPO KCG/LPO/2026/0777');
+    expect(quote).toHaveTextContent('Paid up front, like any order.');
+    expect(within(quote).getByRole('link', { name: 'The quotation' })).toHaveAttribute(
+      'href',
+      '/user/organisation?quotation=q1',
+    );
     expect(within(ask).getByRole('link', { name: 'Write to the shop' })).toHaveAttribute(
       'href',
       '/user/organisation?quotation=q1',
+    );
+  });
+
+  it('says an order on account is paid by its invoice', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail({ ...fromQuote(), onAccount: true }, undefined, createOrderMoney([]), {
+          action: 'cancel',
+          allowed: false,
+          reason,
+          code: 'ASK_THE_SHOP',
+        }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    expect(await screen.findByRole('region', { name: 'From a quotation' })).toHaveTextContent(
+      'On account: your organisation pays it by its invoice.',
     );
   });
 

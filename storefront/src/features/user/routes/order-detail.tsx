@@ -96,6 +96,23 @@ export function MyOrderDetailRoute() {
       </div>
       <p className="muted small">Placed {formatDateTime(order.orderDate)}</p>
 
+      {order.quotation && (
+        <section className="order-card" aria-labelledby="quotation-title">
+          <h2 id="quotation-title">From a quotation</h2>
+          <p>
+            LPO <strong>{order.quotation.lpoNumber}</strong> ·{' '}
+            <Link to={`${paths.myOrganisation}?quotation=${order.quotation.quotationId}`}>
+              The quotation
+            </Link>
+          </p>
+          <p className="muted small">
+            {order.onAccount
+              ? 'On account: your organisation pays it by its invoice.'
+              : 'Paid up front, like any order.'}
+          </p>
+        </section>
+      )}
+
       {booking && (
         <section className="order-card" aria-labelledby="booking-title">
           <h2 id="booking-title">Booking</h2>
