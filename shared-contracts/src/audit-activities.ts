@@ -178,6 +178,21 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     sentence: 'Cancelled unpaid order {target} automatically',
   },
   'order.delete': { name: 'Deleted order', sentence: 'Deleted order {target}' },
+  // Tranches of an order (issue 43): the target is the order, the text names the tranche.
+  'tranche.plan': { name: 'Planned a tranche', sentence: 'Planned a tranche of order {target}' },
+  'tranche.change': { name: 'Changed a tranche', sentence: 'Changed a tranche of order {target}' },
+  'tranche.cancel': {
+    name: 'Cancelled a tranche',
+    sentence: 'Cancelled a tranche of order {target}',
+  },
+  'tranche.dispatch': {
+    name: 'Dispatched a tranche',
+    sentence: 'Dispatched a tranche of order {target}',
+  },
+  'tranche.deliver': {
+    name: 'Recorded a signed delivery note',
+    sentence: 'Recorded the signed note of a tranche of order {target}',
+  },
 
   'booking.deposit': {
     name: "Recorded a booking's deposit",
