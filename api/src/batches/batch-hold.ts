@@ -87,4 +87,42 @@ export class BatchHold {
       by: personOf(by),
     });
   }
+
+  /**
+   * Part of the order's seedlings handed over (a tranche sent out): `seedlings` leave the batch as
+   * a sale, once per `key` (a retry takes nothing). Answers how many seedlings left.
+   */
+  handOverPart(
+    order: Pick<HeldOrder, '_id' | 'purchaseNumber'>,
+    batchId: string,
+    seedlings: number,
+    key: string,
+    by: Actor | null,
+    note: string,
+  ): Promise<number> {
+    return this.batches.fulfilPart(batchId, order._id, seedlings, key, {
+      purchaseNumber: order.purchaseNumber,
+      by: personOf(by),
+      note,
+    });
+  }
+
+  /**
+   * Seedlings handed over that came back undelivered: into the batch and the order's hold again,
+   * once per `key`. Answers how many seedlings came back.
+   */
+  bringBackPart(
+    order: Pick<HeldOrder, '_id' | 'purchaseNumber'>,
+    batchId: string,
+    seedlings: number,
+    key: string,
+    by: Actor | null,
+    note: string,
+  ): Promise<number> {
+    return this.batches.returnPart(batchId, order._id, seedlings, key, {
+      purchaseNumber: order.purchaseNumber,
+      by: personOf(by),
+      note,
+    });
+  }
 }

@@ -1,5 +1,5 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import type { HeldOrder, LineHold, OrderHold } from '../common/order-hold';
+import type { HeldOrder, HeldPart, LineHold, OrderHold } from '../common/order-hold';
 import type { Actor } from '../common/principal';
 import { BatchHold } from './batch-hold';
 import { BatchesService } from './batches.service';
@@ -61,5 +61,29 @@ export class BatchLineHold implements OrderHold {
 
   handOver(order: HeldOrder, hold: LineHold, by: Actor | null): Promise<number> {
     return this.batchHold.handOver(order, batchOf(hold), by);
+  }
+
+  /** A tranche sent out: its seedlings leave the batch as a sale, once per key. */
+  handOverPart(order: HeldOrder, hold: LineHold, part: HeldPart, by: Actor | null) {
+    return this.batchHold.handOverPart(
+      order,
+      batchOf(hold),
+      part.seedlings,
+      part.key,
+      by,
+      part.note,
+    );
+  }
+
+  /** A tranche's seedlings that came back: into the batch and the order's hold, once per key. */
+  bringBackPart(order: HeldOrder, hold: LineHold, part: HeldPart, by: Actor | null) {
+    return this.batchHold.bringBackPart(
+      order,
+      batchOf(hold),
+      part.seedlings,
+      part.key,
+      by,
+      part.note,
+    );
   }
 }

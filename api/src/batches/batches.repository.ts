@@ -233,6 +233,114 @@ export class BatchesRepository {
   }
 
   /**
+   * Takes `seedlings` of `orderId`'s hold out of a ready batch with their movement (a sale: a part
+   * of the order sent out, a tranche), once per `key` (recorded on the batch in the same update:
+   * a retry or a second caller takes nothing). The hold keeps the rest (it goes when it reaches
+   * 0). Answers the seedlings taken (0 when already taken for this key, or the hold is short).
+   */
+  async takeHeldPart(
+    id: string,
+    orderId: string,
+    seedlings: number,
+    key: string,
+    meta: MovementMeta,
+  ): Promise<number> {
+    if (!Types.ObjectId.isValid(id) || seedlings <= 0) return 0;
+    const doc = await this.changeQuantity(
+      {
+        _id: new Types.ObjectId(id),
+        status: 'Ready',
+        holds: { $elemMatch: { orderId, seedlings: { $gte: seedlings } } },
+        'partsMoved.key': { $ne: key },
+      },
+      -seedlings,
+      { ...meta, orderId },
+      {
+        booked: { $subtract: ['$booked', seedlings] },
+        holds: {
+          $filter: {
+            input: {
+              $map: {
+                input: '$holds',
+                in: {
+                  $cond: [
+                    { $eq: ['$$this.orderId', { $literal: orderId }] },
+                    {
+                      orderId: '$$this.orderId',
+                      seedlings: { $subtract: ['$$this.seedlings', seedlings] },
+                      at: '$$this.at',
+                    },
+                    '$$this',
+                  ],
+                },
+              },
+            },
+            cond: { $gt: ['$$this.seedlings', 0] },
+          },
+        },
+        partsMoved: partMoved(key),
+      },
+    );
+    return doc ? seedlings : 0;
+  }
+
+  /**
+   * Puts `seedlings` back into a ready batch and into `orderId`'s hold there, with their movement
+   * (a return: part of a load that came back undelivered, to go again), once per `key`. Answers
+   * the seedlings put back (0 when already put back for this key).
+   */
+  async returnHeldPart(
+    id: string,
+    orderId: string,
+    seedlings: number,
+    key: string,
+    meta: MovementMeta,
+  ): Promise<number> {
+    if (!Types.ObjectId.isValid(id) || seedlings <= 0) return 0;
+    const mine = { $eq: ['$$this.orderId', { $literal: orderId }] };
+    const has = {
+      $gt: [{ $size: { $filter: { input: { $ifNull: ['$holds', []] }, cond: mine } } }, 0],
+    };
+    const doc = await this.changeQuantity(
+      { _id: new Types.ObjectId(id), status: 'Ready', 'partsMoved.key': { $ne: key } },
+      seedlings,
+      { ...meta, orderId },
+      {
+        booked: { $add: ['$booked', seedlings] },
+        holds: {
+          $cond: [
+            has,
+            {
+              $map: {
+                input: '$holds',
+                in: {
+                  $cond: [
+                    { $eq: ['$$this.orderId', { $literal: orderId }] },
+                    {
+                      orderId: '$$this.orderId',
+                      seedlings: { $add: ['$$this.seedlings', seedlings] },
+                      at: '$$this.at',
+                    },
+                    '$$this',
+                  ],
+                },
+              },
+            },
+            {
+              $concatArrays: [
+                { $ifNull: ['$holds', []] },
+                [{ orderId: { $literal: orderId }, seedlings, at: { $literal: new Date() } }],
+              ],
+            },
+          ],
+        },
+        partsMoved: partMoved(key),
+      },
+    );
+    return doc ? seedlings : 0;
+  }
+
+  /**
    * A loss of a growing batch (never below 0): what it holds and what is left to book go down,
    * with its movement. Null when the batch is not growing or holds fewer.
    */
@@ -364,3 +472,11 @@ export class BatchesRepository {
     } as never);
   }
 }
+
+/** The batch's record of a part of a hold moved (`takeHeldPart`, `returnHeldPart`): once per key. */
+const partMoved = (key: string) => ({
+  $concatArrays: [
+    { $ifNull: ['$partsMoved', []] },
+    [{ key: { $literal: key }, at: { $literal: new Date() } }],
+  ],
+});

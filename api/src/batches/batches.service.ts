@@ -326,6 +326,46 @@ export class BatchesService implements OnModuleInit {
     });
   }
 
+  /**
+   * Part of an order's hold on a ready batch handed over (a tranche of it sent out): `seedlings`
+   * leave the batch as a sale, once per `key`. Answers the seedlings (0: already handed over for
+   * this key, or the order holds fewer here).
+   */
+  fulfilPart(
+    batchId: string,
+    orderId: string,
+    seedlings: number,
+    key: string,
+    ref: HoldRef & { note: string },
+  ): Promise<number> {
+    return this.batches.takeHeldPart(batchId, orderId, seedlings, key, {
+      reason: 'sale',
+      by: ref.by ?? null,
+      purchaseNumber: ref.purchaseNumber ?? null,
+      note: ref.note,
+    });
+  }
+
+  /**
+   * Seedlings of an order's load that came back undelivered, into the ready batch and the order's
+   * hold there again (to go in a later load), once per `key`, with a return movement. Answers the
+   * seedlings (0 when already put back for this key).
+   */
+  returnPart(
+    batchId: string,
+    orderId: string,
+    seedlings: number,
+    key: string,
+    ref: HoldRef & { note: string },
+  ): Promise<number> {
+    return this.batches.returnHeldPart(batchId, orderId, seedlings, key, {
+      reason: 'return',
+      by: ref.by ?? null,
+      purchaseNumber: ref.purchaseNumber ?? null,
+      note: ref.note,
+    });
+  }
+
   /** The bookings heard of the batch's last step (ready, short, failed). */
   told(batchId: string): Promise<void> {
     return this.followUps.told(batchId);

@@ -39,6 +39,25 @@ export interface OrderHold<O extends HeldOrder = HeldOrder> {
   checkDispatch(order: O, hold: LineHold): void | Promise<void>;
   /** Handed over: what is still held leaves as a sale, once. Answers how many seedlings. */
   handOver(order: O, hold: LineHold, by: Actor | null): Promise<number>;
+  /**
+   * Part of the group handed over (a tranche of an order from a quotation sent out): `seedlings`
+   * leave as a sale, once per `part.key`. Answers how many seedlings moved on the ledger.
+   */
+  handOverPart?(order: O, hold: LineHold, part: HeldPart, by: Actor | null): Promise<number>;
+  /**
+   * Seedlings handed over that came back undelivered (a tranche delivered short): held for the
+   * order again, to go in a later load, once per `part.key`. Answers how many moved on the ledger.
+   */
+  bringBackPart?(order: O, hold: LineHold, part: HeldPart, by: Actor | null): Promise<number>;
+}
+
+/** A part of an order's held seedlings moved at once (a tranche's), named so it moves once. */
+export interface HeldPart {
+  seedlings: number;
+  /** Unique to this move: a retry with the same key moves nothing. */
+  key: string;
+  /** What the ledger's movement says. */
+  note: string;
 }
 
 /** A person who acted (credited in the stock ledger), not the shop itself. */

@@ -121,6 +121,22 @@ export class ReadyStockHold implements OrderHold {
   handOver(): Promise<number> {
     return Promise.resolve(0);
   }
+
+  /**
+   * A tranche of ready stock sent out: its seedlings left the products as the order's sale when it
+   * was placed, so the products' ledger has nothing more to move.
+   */
+  handOverPart(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  /**
+   * Ready seedlings that came back undelivered stay the order's (sold to it at placement), to go
+   * in a later load: the products' stock, what the shop may sell, does not change.
+   */
+  bringBackPart(): Promise<number> {
+    return Promise.resolve(0);
+  }
 }
 
 /** The 409 for cart lines whose product is no longer sold. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BatchHold } from '../batches/batch-hold';
 import { BatchLineHold } from '../batches/batch-line-hold';
 import { BookingHold } from '../bookings/booking-hold';
-import { holdKey, type LineHold, type OrderHold } from '../common/order-hold';
+import { holdKey, type HeldPart, type LineHold, type OrderHold } from '../common/order-hold';
 import type { Actor, Principal } from '../common/principal';
 import { ReadyStockHold } from '../inventory/ready-stock-hold';
 import type { StockMovementView } from '../inventory/stock-ledger.repository';
@@ -124,6 +124,23 @@ export class OrderHolds {
     let seedlings = 0;
     for (const g of this.groups(order)) seedlings += await g.by.handOver(g.order, g.hold, by);
     return seedlings;
+  }
+
+  /**
+   * Part of the seedlings one hold keeps for the order handed over (a tranche sent out), once per
+   * `part.key`. Answers the seedlings moved on the ledger (0 on ready stock: sold at placement).
+   */
+  handOverPart(order: OrderRecord, hold: LineHold, part: HeldPart, by: Actor | null) {
+    const strategy = this.strategy(hold, order);
+    if (!strategy.handOverPart) throw new Error(`${holdKey(hold)} is not sent out in parts`);
+    return strategy.handOverPart(order, hold, part, by);
+  }
+
+  /** Seedlings of a tranche that came back undelivered, held for the order again (once per key). */
+  bringBackPart(order: OrderRecord, hold: LineHold, part: HeldPart, by: Actor | null) {
+    const strategy = this.strategy(hold, order);
+    if (!strategy.bringBackPart) throw new Error(`${holdKey(hold)} is not sent out in parts`);
+    return strategy.bringBackPart(order, hold, part, by);
   }
 
   /**

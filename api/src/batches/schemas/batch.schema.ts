@@ -40,6 +40,11 @@ export class Batch {
    * product's marker of each (which makes the move count once) is cleared a day later.
    */
   @Prop({ type: [Object], default: [] }) releasedFor!: { orderId: string; at: Date }[];
+  /**
+   * Parts of holds moved out of (or back into) the ready batch by key (an order's tranche sent out
+   * or part of its load come back): each key moves once, whatever runs beside it or is retried.
+   */
+  @Prop({ type: [Object], default: [] }) partsMoved!: { key: string; at: Date }[];
   /** When the ready seedlings reached the product (its marker is cleared a day later). */
   @Prop({ type: Date, default: null }) readyStockAt!: Date | null;
   /**
