@@ -24,6 +24,7 @@ import type { OrderRecord } from './order.types';
 import type { StepWrite } from './order-step-rules';
 import type { OrdersRepository } from './orders.repository';
 import { contactKeysOf } from './order-contact-keys';
+import { refuseWholeOrderStep, wholeOrderGuard } from './order-tranche-steps';
 import type { Order } from './schemas/order.schema';
 
 /** What every hook of a step sees: the order as read, who acts, what they sent, and when. */
@@ -146,8 +147,13 @@ export const ORDER_STEPS = {
     event: 'order.inTransit',
     // What holds its lines says whether it may go out now (seedlings on a batch: paid, the batch
     // ready); what they still hold then leaves as a sale.
-    guard: ({ order, placement }) => placement.stock.dispatchGuard(order),
+    guard: ({ order, placement }) => ({
+      ...placement.stock.dispatchGuard(order),
+      // An order delivered in tranches goes out tranche by tranche (its stock would move twice).
+      ...wholeOrderGuard('inTransit'),
+    }),
     prepare: async ({ order, placement, now }) => {
+      refuseWholeOrderStep(order, 'inTransit');
       await placement.stock.checkDispatch(order);
       return { $set: { orderStatus: 'InTransit', inTransitDate: now } };
     },
@@ -165,7 +171,11 @@ export const ORDER_STEPS = {
   confirmDelivery: {
     rule: 'confirmDelivery',
     event: 'order.delivered',
-    prepare: ({ now }) => ({ $set: { orderStatus: 'Delivered', deliveredDate: now } }),
+    guard: () => wholeOrderGuard('confirmDelivery'),
+    prepare: ({ order, now }) => {
+      refuseWholeOrderStep(order, 'confirmDelivery');
+      return { $set: { orderStatus: 'Delivered', deliveredDate: now } };
+    },
     sms: 'delivered',
     audit: {
       action: 'order.delivered',
@@ -177,16 +187,19 @@ export const ORDER_STEPS = {
   fulfil: {
     rule: 'fulfil',
     event: 'order.fulfilled',
-    guard: () => ({ paymentStatus: 'Paid' }),
+    guard: () => ({ paymentStatus: 'Paid', ...wholeOrderGuard('fulfil') }),
     // Fulfilling an order still in transit also delivers it (its one "delivered" message).
     sms: 'delivered',
-    prepare: ({ order, now }) => ({
-      $set: {
-        orderStatus: 'Completed',
-        fulfillmentStatus: 'Fulfilled',
-        deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : now,
-      },
-    }),
+    prepare: ({ order, now }) => {
+      refuseWholeOrderStep(order, 'fulfil');
+      return {
+        $set: {
+          orderStatus: 'Completed',
+          fulfillmentStatus: 'Fulfilled',
+          deliveredDate: order.deliveredDate ? new Date(order.deliveredDate) : now,
+        },
+      };
+    },
     audit: {
       action: 'order.fulfil',
       text: ({ actor, order }) => `${actor.fullName} fulfilled order ${order.purchaseNumber}`,

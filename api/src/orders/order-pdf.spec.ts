@@ -25,6 +25,7 @@ function order(lines: number): OrderDto {
     amountOutstanding: 0,
     excessPaid: 0,
     onAccount: false,
+    inTranches: false,
     amountDueNow: 0,
     booking: null,
     placedBy: null,

@@ -129,6 +129,7 @@ export function toRecord(doc: LeanOrder): OrderRecord {
     refundOut: doc.refundOut ?? [],
     booking: bookingOf(doc.booking),
     onAccount: doc.onAccount === true,
+    inTranches: doc.inTranches === true,
     ...(doc.quotationId
       ? {
           quotation: {

@@ -113,6 +113,8 @@ export interface OrderRecord {
   quotation?: { quotationId: string; organisationId: string; lpoNumber: string };
   /** On account (issue 43): its money is due by its invoice; false on every other order. */
   onAccount: boolean;
+  /** Delivered in tranches (issue 43): its stock goes out tranche by tranche. */
+  inTranches: boolean;
 }
 
 export interface OrderListFilter {

@@ -57,6 +57,7 @@ import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.schema';
 import { OrderFromQuotationService } from './order-from-quotation.service';
 import { OrderOrganisationPrices } from './order-organisation-prices';
+import { TrancheOrders } from './tranche-orders';
 
 @Module({
   imports: [
@@ -123,6 +124,7 @@ import { OrderOrganisationPrices } from './order-organisation-prices';
     OrderBookings,
     OrderMails,
     OrderFollowUps,
+    TrancheOrders,
   ],
   exports: [
     OrdersService,
@@ -133,6 +135,7 @@ import { OrderOrganisationPrices } from './order-organisation-prices';
     OrderMoney,
     OrderFromQuotationService,
     OrdersPersonalData,
+    TrancheOrders,
   ],
 })
 export class OrdersModule {}

@@ -179,6 +179,11 @@ export class OrderDto {
       'On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order',
   })
   onAccount!: boolean;
+  @ApiProperty({
+    description:
+      'Delivered in tranches (issue 43): its stock goes out tranche by tranche from the dispatch desk (`/api/orders/{id}/tranches`), so the whole order is not sent out, marked delivered or completed by hand; it is in transit from its first tranche and delivered once every unit is',
+  })
+  inTranches!: boolean;
   @ApiProperty({ format: 'date-time' }) orderDate!: string;
   @ApiProperty({ format: 'date-time' }) estimatedDeliveryDate!: string;
   @ApiProperty({ nullable: true, format: 'date-time', type: String }) inTransitDate!: string | null;

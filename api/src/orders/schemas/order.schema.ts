@@ -221,6 +221,12 @@ export class Order {
    * was accepted. Its money is due by its invoice: the clock does not cancel it unpaid.
    */
   @Prop({ type: Boolean, default: undefined }) onAccount?: boolean;
+  /**
+   * Delivered in tranches (issue 43): set when its first tranche is planned, never unset. Its
+   * stock goes out tranche by tranche, so the whole order's in-transit, delivered and completed
+   * steps are refused while its tranches are under way (orders/order-tranche-steps.ts).
+   */
+  @Prop({ type: Boolean, default: undefined }) inTranches?: boolean;
   /** When the order lost its person (an erasure or the retention sweep; issue 39). */
   @Prop({ type: Date, default: undefined }) erasedAt?: Date;
   createdAt!: Date;
