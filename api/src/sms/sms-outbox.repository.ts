@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import type { OrderSmsEvent } from '@spc/shared-contracts';
+import type { OrderSmsEvent, TrancheSmsEvent } from '@spc/shared-contracts';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { leaseDue } from '../common/outbox-lease';
@@ -10,13 +10,17 @@ export type SmsStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 
 /** One order text message and everything that happened to it. */
 export interface SmsRecord {
-  /** `order:<orderId>:<event>`: the key that lets each event be sent at most once. */
+  /**
+   * `order:<orderId>:<event>` (a tranche's: `tranche:<orderId>:T<n>:<event>…`): the key that lets
+   * each event be sent at most once.
+   */
   _id: string;
   orderId: string;
   /** The account the order is for (its `placedBy`); null for a guest's order. */
   accountId: string | null;
   purchaseNumber: string;
-  event: OrderSmsEvent;
+  /** An order's event (to its customer), or a tranche's (to its site's contact). */
+  event: OrderSmsEvent | TrancheSmsEvent;
   to: string;
   message: string;
   status: SmsStatus;

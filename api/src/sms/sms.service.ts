@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleInit,
 } from '@nestjs/common';
-import { toKenyanMsisdn, type OrderSmsEvent } from '@spc/shared-contracts';
+import { toKenyanMsisdn, type OrderSmsEvent, type TrancheSmsEvent } from '@spc/shared-contracts';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -15,6 +15,26 @@ import { SmsBudgets } from './sms-budgets';
 import { AfricasTalkingGateway, type SmsGateway } from './sms-gateway';
 import { SmsOutboxRepository, type SmsRecord, type SmsStatus } from './sms-outbox.repository';
 import { orderSmsText } from './sms-text';
+
+/** A text about an order to someone other than its customer (`notifyContact`). */
+export interface ContactText {
+  /** Its one key: the same key is never sent twice. */
+  id: string;
+  orderId: string;
+  /** The account the order is for (its people's data export and erasure find the text by it). */
+  accountId: string | null;
+  purchaseNumber: string;
+  event: TrancheSmsEvent;
+  /** As typed; sent to its +254 form (a number that is not a Kenyan mobile is skipped). */
+  phone: string;
+  message: string;
+}
+
+/** A message about to be recorded: its key, whom and what about, and its words (made once). */
+type Outgoing = Pick<SmsRecord, 'orderId' | 'accountId' | 'purchaseNumber' | 'event' | 'to'> & {
+  id: string;
+  message: () => string;
+};
 
 /** Injection token of the gateway (Africa's Talking, or the simulator speaking its protocol). */
 export const SMS_GATEWAY = Symbol('SMS_GATEWAY');
@@ -65,33 +85,76 @@ export class SmsService implements OnModuleInit, OnApplicationBootstrap {
    */
   async notifyOrder(order: OrderRecord, event: OrderSmsEvent, sender?: string): Promise<void> {
     if (!this.config.sms) return;
-    try {
-      // A booking's notices come once per batch it is on: moved, it is told again about the new one.
-      const perBatch = event === 'balance-due' || event === 'affected';
-      const id = perBatch
-        ? `order:${order._id}:${event}:${order.booking?.batchId ?? ''}`
-        : `order:${order._id}:${event}`;
-      const to = toKenyanMsisdn(order.guestInfo.phoneNumber);
-      let skipped = await this.skipReason(order, to);
-      let ticket: string[] = [];
-      if (!skipped) {
-        const budget = await this.budgets.claim(to!, sender);
-        if (budget.granted) ticket = budget.ticket;
-        else skipped = budget.why;
-      }
-      const now = new Date();
-      const inserted = await this.outbox.insertOnce({
-        _id: id,
+    // A booking's notices come once per batch it is on: moved, it is told again about the new one.
+    const perBatch = event === 'balance-due' || event === 'affected';
+    const id = perBatch
+      ? `order:${order._id}:${event}:${order.booking?.batchId ?? ''}`
+      : `order:${order._id}:${event}`;
+    const to = toKenyanMsisdn(order.guestInfo.phoneNumber);
+    await this.record(
+      {
+        id,
         orderId: order._id,
         accountId: order.placedBy ?? null,
         purchaseNumber: order.purchaseNumber,
         event,
         to: to ?? order.guestInfo.phoneNumber,
-        message: orderSmsText(event, order, {
-          storefrontUrl: this.config.storefrontUrl,
-          shopPhone: this.config.shopContacts.phone,
-          paybill: this.config.mpesa?.shortcode,
-        }),
+        message: () =>
+          orderSmsText(event, order, {
+            storefrontUrl: this.config.storefrontUrl,
+            shopPhone: this.config.shopContacts.phone,
+            paybill: this.config.mpesa?.shortcode,
+          }),
+      },
+      async () => (to ? this.skipReason(order) : 'not a Kenyan mobile number'),
+      sender,
+    );
+  }
+
+  /**
+   * Records and sends a text about an order to someone other than its customer (a tranche's site
+   * contact, issue 43), once per `id`, within the day's budgets (to the number, and the shop's).
+   * Never throws, like `notifyOrder`.
+   */
+  async notifyContact(text: ContactText): Promise<void> {
+    if (!this.config.sms) return;
+    const to = toKenyanMsisdn(text.phone);
+    await this.record({ ...text, to: to ?? text.phone, message: () => text.message }, async () =>
+      to ? null : 'not a Kenyan mobile number',
+    );
+  }
+
+  /** The shop's contacts a text message may name. */
+  smsLinks(): { storefrontUrl: string; shopPhone: string } {
+    return { storefrontUrl: this.config.storefrontUrl, shopPhone: this.config.shopContacts.phone };
+  }
+
+  /**
+   * Records one message under its key (never twice) within the budgets, or skipped with why, and
+   * sends it now when it may go.
+   */
+  private async record(
+    text: Outgoing,
+    skip: () => Promise<string | null>,
+    sender?: string,
+  ): Promise<void> {
+    try {
+      let skipped = await skip();
+      let ticket: string[] = [];
+      if (!skipped) {
+        const budget = await this.budgets.claim(text.to, sender);
+        if (budget.granted) ticket = budget.ticket;
+        else skipped = budget.why;
+      }
+      const now = new Date();
+      const inserted = await this.outbox.insertOnce({
+        _id: text.id,
+        orderId: text.orderId,
+        accountId: text.accountId,
+        purchaseNumber: text.purchaseNumber,
+        event: text.event,
+        to: text.to,
+        message: text.message(),
         status: (skipped ? 'skipped' : 'pending') satisfies SmsStatus,
         attempts: 0,
         nextTryAt: now,
@@ -108,11 +171,11 @@ export class SmsService implements OnModuleInit, OnApplicationBootstrap {
         return;
       }
       if (skipped) return;
-      const leased = await this.outbox.lease(now, LEASE_MS, id);
+      const leased = await this.outbox.lease(now, LEASE_MS, text.id);
       if (leased) await this.attempt(leased);
     } catch (error) {
       this.logger.error(
-        `The ${event} SMS for ${order.purchaseNumber} was not recorded: ${(error as Error).message}`,
+        `The ${text.event} SMS for ${text.purchaseNumber} was not recorded: ${(error as Error).message}`,
       );
     }
   }
@@ -140,8 +203,7 @@ export class SmsService implements OnModuleInit, OnApplicationBootstrap {
     return this.draining;
   }
 
-  private async skipReason(order: OrderRecord, to: string | null): Promise<string | null> {
-    if (!to) return 'not a Kenyan mobile number';
+  private async skipReason(order: OrderRecord): Promise<string | null> {
     if (!order.placedBy) return null;
     const user = await this.users.findById(order.placedBy);
     return user && !user.smsNotifications ? 'the customer turned SMS off' : null;
