@@ -67,8 +67,9 @@ const API_FLOORS = [
     'health',
     'organisations',
   ],
-  // Selling: orders, bookings and their batches, quotations, and the text messages about them.
-  ['orders', 'batches', 'bookings', 'sms', 'quotations'],
+  // Selling: orders, bookings and their batches, quotations, the tranches orders are delivered
+  // in, and the text messages about them.
+  ['orders', 'batches', 'bookings', 'sms', 'quotations', 'tranches'],
   // Money coming in: M-Pesa Express, the paybill, refunds.
   ['payments'],
   // What reads across the shop: reports, customers' data (export, erasure).

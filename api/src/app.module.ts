@@ -18,6 +18,7 @@ import { LocationsModule } from './locations/locations.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganisationsModule } from './organisations/organisations.module';
 import { QuotationsModule } from './quotations/quotations.module';
+import { TranchesModule } from './tranches/tranches.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { BatchDeskModule } from './batches/batch-desk.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -78,6 +79,7 @@ export class AppModule {
         PrivacyModule,
         OrganisationsModule,
         QuotationsModule,
+        TranchesModule,
         ...extraImports,
       ],
     };
