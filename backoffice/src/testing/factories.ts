@@ -19,6 +19,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     excessPaid: 0,
     amountDueNow: 0,
     onAccount: false,
+    inTranches: false,
     placedBy: {
       _id: '6650f0c2a1b2c3d4e5f60009',
       fullName: 'Kamau Mwangi',

@@ -2370,6 +2370,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/tranches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's tranches and where each of its lines stands (planned, on its way, delivered, to plan); an order not from a quotation has none */
+        get: operations["OrderTranchesController_ofOrder"];
+        put?: never;
+        /** Plan a tranche of an order from a quotation: a site (name, county, sub-county, contact), a day, and units of its lines (at most what each line holds beside its other tranches; not dated before a growing batch is ready) */
+        post: operations["OrderTranchesController_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/tranches/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tranche of an order */
+        get: operations["OrderTranchesController_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a planned tranche's site, day or lines (the plan's rules) */
+        patch: operations["OrderTranchesController_change"];
+        trace?: never;
+    };
+    "/api/orders/{id}/tranches/{number}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a planned tranche: its units are free to plan again */
+        post: operations["OrderTranchesController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/tranches/{number}/dispatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dispatch a planned tranche: only its lines' units leave (a batch's once it is ready); the order is in transit from its first tranche; audited, and its site contact is texted */
+        post: operations["OrderTranchesController_dispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/tranches/{number}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the signed delivery note of a dispatched tranche: who signed, when, what arrived of each line (a short line with its reason: its rest came back and is to deliver in a later tranche) */
+        post: operations["OrderTranchesController_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/tranches/{number}/delivery-note.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tranche's delivery note as a PDF (A4): the site, its contact, the day, the LPO number, the lines and the Received by / Signature / Date boxes */
+        get: operations["OrderTranchesController_deliveryNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tranches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tranches by day (then order and number), by state, desk bucket and days: the shop every order's, a customer their organisation's */
+        get: operations["TranchesDeskController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tranches/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The desk's tranche buckets counted: to dispatch (planned, due today or earlier), planned later, awaiting the signed note */
+        get: operations["TranchesDeskController_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2957,6 +3095,8 @@ export interface components {
             quotation?: components["schemas"]["OrderQuotationDto"];
             /** @description On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order */
             onAccount: boolean;
+            /** @description Delivered in tranches (issue 43): its stock goes out tranche by tranche from the dispatch desk (`/api/orders/{id}/tranches`), so the whole order is not sent out, marked delivered or completed by hand; it is in transit from its first tranche and delivered once every unit is */
+            inTranches: boolean;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -3061,6 +3201,8 @@ export interface components {
             quotation?: components["schemas"]["OrderQuotationDto"];
             /** @description On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order */
             onAccount: boolean;
+            /** @description Delivered in tranches (issue 43): its stock goes out tranche by tranche from the dispatch desk (`/api/orders/{id}/tranches`), so the whole order is not sent out, marked delivered or completed by hand; it is in transit from its first tranche and delivered once every unit is */
+            inTranches: boolean;
             /** Format: date-time */
             orderDate: string;
             /** Format: date-time */
@@ -5353,6 +5495,279 @@ export interface components {
             message: string;
             quotation: components["schemas"]["QuotationViewDto"];
             order: components["schemas"]["QuotationOrderDto"];
+        };
+        TrancheLineStandingDto: {
+            productId: string;
+            /** @example Grevillea robusta */
+            productName: string;
+            unitId: string;
+            /** @example Tray of 50 */
+            unitName: string;
+            /** @description Seedlings one unit holds */
+            seedlings: number;
+            /** @description The batch holding it; null: ready stock */
+            batchId: string | null;
+            /** @description Units the order holds */
+            quantity: number;
+            /** @description In planned tranches */
+            planned: number;
+            /** @description Dispatched, not yet signed for */
+            onTheWay: number;
+            /** @description Signed for */
+            delivered: number;
+            /** @description In no live tranche yet (short parts that came back too): free to plan */
+            toPlan: number;
+        };
+        /** @enum {string} */
+        TrancheState: "Planned" | "Dispatched" | "Delivered" | "Cancelled";
+        TrancheContactViewDto: {
+            /** @example Peter Mwangi */
+            name: string;
+            /**
+             * @description In its +254 form
+             * @example +254712345678
+             */
+            phone: string;
+        };
+        TrancheSiteViewDto: {
+            /** @example Gatundu North planting site */
+            name: string;
+            /** @example Kiambu */
+            county: string;
+            /**
+             * @description '' when none
+             * @example Gatundu North
+             */
+            subCounty: string;
+            contact: components["schemas"]["TrancheContactViewDto"];
+        };
+        TrancheLineViewDto: {
+            productId: string;
+            /** @example Grevillea robusta */
+            productName: string;
+            unitId: string;
+            /** @example Tray of 50 */
+            unitName: string;
+            /** @description Seedlings one unit holds */
+            seedlings: number;
+            /** @description The batch holding it; null: ready stock */
+            batchId: string | null;
+            /** @description Units planned */
+            quantity: number;
+            /** @description Units that left (null until dispatched) */
+            dispatched: number | null;
+            /** @description Units that arrived, as the signed note says (null until recorded) */
+            delivered: number | null;
+            /** @description Why fewer arrived than left */
+            shortReason: string | null;
+        };
+        TrancheDto: {
+            orderId: string;
+            /** @example SPD7K3MX9QA */
+            purchaseNumber: string;
+            /** @example LPO/2026/114 */
+            lpoNumber: string;
+            /** @example 2 */
+            number: number;
+            /** @example T2 */
+            label: string;
+            state: components["schemas"]["TrancheState"];
+            /**
+             * Format: date
+             * @example 2026-10-15
+             */
+            date: string;
+            site: components["schemas"]["TrancheSiteViewDto"];
+            lines: components["schemas"]["TrancheLineViewDto"][];
+            /** @description Seedlings planned (sent, once dispatched) */
+            seedlings: number;
+            /** Format: date-time */
+            plannedAt: string;
+            /** Format: date-time */
+            changedAt: string | null;
+            /** Format: date-time */
+            dispatchedAt: string | null;
+            /** @description Who signed the delivery note */
+            signedBy: string | null;
+            /** Format: date-time */
+            signedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the clerk recorded the signed note
+             */
+            recordedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+        };
+        OrderTranchesResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            orderId: string;
+            purchaseNumber: string;
+            lines: components["schemas"]["TrancheLineStandingDto"][];
+            /** @description By number */
+            tranches: components["schemas"]["TrancheDto"][];
+        };
+        TrancheContactDto: {
+            /** @example Peter Mwangi */
+            name: string;
+            /** @example 0712345678 */
+            phone: string;
+        };
+        TrancheSiteDto: {
+            /** @example Gatundu North planting site */
+            name: string;
+            /**
+             * @description A county of the Kenyan locations list
+             * @example Kiambu
+             */
+            county: string;
+            /**
+             * @description A sub-county of that county
+             * @example Ruiru
+             */
+            subCounty?: Record<string, never> | null;
+            contact: components["schemas"]["TrancheContactDto"];
+        };
+        TrancheLineDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            productId: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            unitId: string;
+            /**
+             * @description The batch holding the order's line; left out or null: ready stock
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            batchId?: Record<string, never> | null;
+            /** @example 200 */
+            quantity: number;
+        };
+        PlanTrancheDto: {
+            site: components["schemas"]["TrancheSiteDto"];
+            /**
+             * Format: date
+             * @description The shop's day it is delivered on: from today, and not before a batch of its lines is ready
+             * @example 2026-10-15
+             */
+            date: string;
+            lines: components["schemas"]["TrancheLineDto"][];
+        };
+        TrancheResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            tranche: components["schemas"]["TrancheDto"];
+        };
+        ChangeTrancheDto: {
+            site?: components["schemas"]["TrancheSiteDto"];
+            /**
+             * Format: date
+             * @description The shop's day it is delivered on: from today, and not before a batch of its lines is ready
+             * @example 2026-10-15
+             */
+            date?: string | null;
+            lines?: components["schemas"]["TrancheLineDto"][] | null;
+        };
+        DeliveredLineDto: {
+            /** @example 665f1c2b9d3e4a0012345678 */
+            productId: string;
+            /** @example 665f1c2b9d3e4a0012345678 */
+            unitId: string;
+            /**
+             * @description The batch holding the order's line; left out or null: ready stock
+             * @example 665f1c2b9d3e4a0012345678
+             */
+            batchId?: Record<string, never> | null;
+            /** @example 190 */
+            delivered: number;
+            /**
+             * @description Required when fewer arrived than left
+             * @example 10 trays were crushed on the road and came back
+             */
+            shortReason?: string | null;
+        };
+        RecordDeliveryDto: {
+            /** @example Peter Mwangi */
+            signedBy: string;
+            /**
+             * Format: date-time
+             * @description When the note was signed: not in the future, not before the load left
+             * @example 2026-10-15T11:30:00.000Z
+             */
+            signedAt: string;
+            /** @description Each line of the load once, with what arrived; left out: everything arrived */
+            lines?: components["schemas"]["DeliveredLineDto"][] | null;
+        };
+        /** @enum {string} */
+        TrancheQueue: "toDispatch" | "upcoming" | "awaitingSignature";
+        TrancheListItemDto: {
+            orderId: string;
+            /** @example SPD7K3MX9QA */
+            purchaseNumber: string;
+            /** @example LPO/2026/114 */
+            lpoNumber: string;
+            /** @example 2 */
+            number: number;
+            /** @example T2 */
+            label: string;
+            state: components["schemas"]["TrancheState"];
+            /**
+             * Format: date
+             * @example 2026-10-15
+             */
+            date: string;
+            site: components["schemas"]["TrancheSiteViewDto"];
+            lines: components["schemas"]["TrancheLineViewDto"][];
+            /** @description Seedlings planned (sent, once dispatched) */
+            seedlings: number;
+            /** Format: date-time */
+            plannedAt: string;
+            /** Format: date-time */
+            changedAt: string | null;
+            /** Format: date-time */
+            dispatchedAt: string | null;
+            /** @description Who signed the delivery note */
+            signedBy: string | null;
+            /** Format: date-time */
+            signedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the clerk recorded the signed note
+             */
+            recordedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            /** @example Kiambu County Government */
+            organisationName: string;
+        };
+        TrancheListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description By day, then order and number */
+            tranches: components["schemas"]["TrancheListItemDto"][];
+            total: number;
+            page: number;
+            totalPages: number;
+        };
+        TrancheQueueCountsDto: {
+            /** @description Planned, dated today or earlier */
+            toDispatch: number;
+            /** @description Planned, dated after today */
+            upcoming: number;
+            /** @description Dispatched, awaiting the signed note */
+            awaitingSignature: number;
+        };
+        TrancheQueueResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            counts: components["schemas"]["TrancheQueueCountsDto"];
         };
     };
     responses: never;
@@ -14679,6 +15094,660 @@ export interface operations {
             };
             /** @description The body is larger than 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_ofOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderTranchesResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanTrancheDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its state, or its order may take no tranche now; BATCH_FAILED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeTrancheDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its state, or its order may take no tranche now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its state, or its order may take no tranche now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_dispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its state, or its order may take no tranche now (dispatched already); a batch not ready (its expected day) or failed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordDeliveryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not from its state, or its order may take no tranche now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_deliveryNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The tranche was cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TranchesDeskController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                state?: components["schemas"]["TrancheState"];
+                /** @description A bucket of the desk: planned and due (today or earlier), planned later, or dispatched and awaiting the signed note */
+                queue?: components["schemas"]["TrancheQueue"];
+                /** @description Tranches dated from this day */
+                from?: string;
+                /** @description Tranches dated up to this day */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TranchesDeskController_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheQueueResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -118,6 +118,7 @@ export function createOrder(overrides: Partial<Order> = {}): Order {
     excessPaid: 0,
     amountDueNow: 0,
     onAccount: false,
+    inTranches: false,
     booking: null,
     placedBy: null,
     customerName: 'Wanjiku Kamau',
