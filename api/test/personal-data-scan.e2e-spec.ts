@@ -6,8 +6,9 @@
  * A collection that no owner declares fails the test, so a new feature must say what it keeps.
  */
 import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { Types, type Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
+import { OrderFromQuotationService } from '../src/orders/order-from-quotation.service';
 import { PersonalDataOwners } from '../src/privacy/personal-data-owners';
 import { RetentionSweep } from '../src/privacy/retention-sweep';
 import {
@@ -213,6 +214,87 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
         .set(staff())
         .send({ text: `Thank you ${p.name}, we will call ${p.spaced}` })
         .expect(201);
+    },
+    TranchesPersonalData: async (p, c) => {
+      // Their organisation's order from a quotation (approved above) goes in a tranche to a site
+      // named after them, with them as its contact (texted when it leaves) and signing for it.
+      if (!c) return;
+      const mine = await http().get('/api/organisations/mine').set(bearer(c.accessToken));
+      const orgId = mine.body.organisation._id as string;
+      await http()
+        .put(`/api/organisations/${orgId}/terms`)
+        .set(admin())
+        .send({ paymentDays: 30, creditLimit: 1_000_000, onAccount: true })
+        .expect(200);
+      const product = await http().get(`/api/products/${world.productId}`).expect(200);
+      const unitId = product.body.product.units[0]._id as string;
+      const line = { productId: world.productId, unitId, batchId: null };
+      const order = await m.t.app.get(OrderFromQuotationService).place({
+        quotationId: new Types.ObjectId().toHexString(),
+        version: 1,
+        organisationId: orgId,
+        actor: { id: c.user._id, role: 'customer', fullName: p.name },
+        buyerAccountId: c.user._id,
+        lines: [{ ...line, quantity: 3, unitPrice: 300 }],
+        delivery: { ...DELIVERY, fullName: p.name, phoneNumber: p.spaced, email: p.email },
+        deliveryFee: 0,
+        lpoNumber: `LPO-${new Types.ObjectId().toHexString().slice(-8)}`,
+        onAccount: true,
+      });
+      await http()
+        .post(`/api/orders/${order._id}/tranches`)
+        .set(staff())
+        .send({
+          site: {
+            name: `${p.name} farm`,
+            county: 'Kiambu',
+            contact: { name: p.name, phone: p.spaced },
+          },
+          date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+          lines: [{ ...line, quantity: 3 }],
+        })
+        .expect(201);
+      await http().post(`/api/orders/${order._id}/tranches/1/dispatch`).set(staff()).expect(200);
+      await http()
+        .post(`/api/orders/${order._id}/tranches/1/delivery`)
+        .set(staff())
+        .send({
+          signedBy: p.name,
+          signedAt: new Date().toISOString(),
+          lines: [{ ...line, delivered: 2, shortReason: `${p.name} asked for one less` }],
+        })
+        .expect(200);
+      // The one that came back goes again; the order, delivered, is paid and completed.
+      await http()
+        .post(`/api/orders/${order._id}/tranches`)
+        .set(staff())
+        .send({
+          site: {
+            name: 'Kiambu depot',
+            county: 'Kiambu',
+            contact: { name: p.name, phone: p.spaced },
+          },
+          date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+          lines: [{ ...line, quantity: 1 }],
+        })
+        .expect(201);
+      await http().post(`/api/orders/${order._id}/tranches/2/dispatch`).set(staff()).expect(200);
+      await http()
+        .post(`/api/orders/${order._id}/tranches/2/delivery`)
+        .set(staff())
+        .send({ signedBy: p.name, signedAt: new Date().toISOString() })
+        .expect(200);
+      await http()
+        .patch(`/api/orders/complete-payment/${order._id}`)
+        .set(staff())
+        .send({ paymentMethod: 'Cash', paymentDetails: { amount: order.totalAmount } })
+        .expect(200);
+      await http().patch(`/api/orders/complete-order/${order._id}`).set(staff()).expect(200);
+      await waitFor(
+        async () => sms.outbox.filter((x) => x.message.includes(order.purchaseNumber)).length,
+        (n) => n >= 4,
+        10_000,
+      );
     },
     PrivacyPersonalData: async (_p, c) => {
       if (c)

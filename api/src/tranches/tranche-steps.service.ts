@@ -209,7 +209,7 @@ export class TrancheSteps implements OnModuleInit {
         );
       await this.announce('tranche.dispatched', by, doc, t, {
         action: 'tranche.dispatch',
-        text: `${by.fullName} dispatched ${trancheName(doc, t.number)}: ${seedlingsOf(doc, t, (l) => l.dispatched ?? 0).toLocaleString('en-US')} seedlings to ${t.site.name} (${t.site.county})`,
+        text: `${by.fullName} dispatched ${trancheName(doc, t.number)}: ${seedlingsOf(doc, t, (l) => l.dispatched ?? 0).toLocaleString('en-US')} seedlings to its site in ${t.site.county}`,
       });
     } else {
       const short = (l: TrancheLineRecord) => Math.max(0, (l.dispatched ?? 0) - (l.delivered ?? 0));
