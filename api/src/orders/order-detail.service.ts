@@ -26,6 +26,7 @@ import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
 import { deliveryNotePdf, receiptPdf, type ShopContacts } from './order-pdf';
 import { OrderSales } from './order-sales';
+import { wholeOrderRefusal } from './order-tranche-steps';
 import { OrdersService } from './orders.service';
 import { SHOP_ACTOR } from './shop-actor';
 
@@ -52,6 +53,11 @@ const AUDIT_STEPS: Record<string, string> = {
   'booking.move': 'Moved to another batch',
   'booking.refund': 'Refunded',
   'booking.release': 'Released (balance unpaid)',
+  'tranche.plan': 'Tranche planned',
+  'tranche.change': 'Tranche changed',
+  'tranche.cancel': 'Tranche cancelled',
+  'tranche.dispatch': 'Tranche dispatched',
+  'tranche.deliver': 'Tranche signed for',
 };
 
 /** What a customer's timeline says of each step (no names of staff, no audit wording). */
@@ -69,6 +75,8 @@ const CUSTOMER_TEXT: Record<string, string> = {
   'Moved to another batch': 'Your booking was moved to another batch',
   Refunded: 'Your booking was cancelled and your payment refunded',
   'Released (balance unpaid)': 'Your booking was released as the balance was not paid in time',
+  'Tranche dispatched': 'A load of your order left for its site',
+  'Tranche signed for': 'A load of your order was signed for at its site',
 };
 
 export interface OrderPdf {
@@ -216,6 +224,10 @@ export class OrderDetailService {
           reason: `We have received ${formatMoney(order.amountPaid)} on this order: ask the shop to cancel it, and it will refund you`,
           code: 'ASK_THE_SHOP',
         };
+      // An order delivered in tranches is sent out and delivered tranche by tranche.
+      const inTranches = wholeOrderRefusal(order, action);
+      if (inTranches && checkOrderAction(state, action, role).allowed)
+        return { action, allowed: false, reason: inTranches, code: 'ILLEGAL_TRANSITION' };
       const check = checkOrderAction(state, action, role);
       return check.allowed
         ? { action, allowed: true }

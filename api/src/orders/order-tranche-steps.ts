@@ -8,7 +8,7 @@ import type { OrderRecord } from './order.types';
  * its stock goes out tranche by tranche (each dispatched from the desk), so sending the whole
  * order out would move it twice; it is delivered once every unit is, and completed after that.
  */
-const BY_TRANCHES: Partial<Record<OrderAction, (o: OrderRecord) => string>> = {
+const BY_TRANCHES: Partial<Record<OrderAction, (o: { purchaseNumber: string }) => string>> = {
   inTransit: (o) =>
     `Order ${o.purchaseNumber} is delivered in tranches: dispatch each tranche from the dispatch desk (the order is in transit from its first)`,
   confirmDelivery: (o) =>
@@ -25,10 +25,18 @@ export const NOT_IN_TRANCHES = { inTranches: { $ne: true } } as const;
  * completion only once every tranche is delivered (the order then reads Delivered).
  */
 export function refuseWholeOrderStep(order: OrderRecord, action: OrderAction): void {
-  if (!order.inTranches) return;
-  if (action === 'fulfil' && order.orderStatus !== 'InTransit') return;
-  const words = BY_TRANCHES[action];
-  if (words) throw new ConflictException({ message: words(order), code: 'ILLEGAL_TRANSITION' });
+  const words = wholeOrderRefusal(order, action);
+  if (words) throw new ConflictException({ message: words, code: 'ILLEGAL_TRANSITION' });
+}
+
+/** Why an order in tranches does not take this whole order's step now (null: it may). */
+export function wholeOrderRefusal(
+  order: { inTranches: boolean; orderStatus: string; purchaseNumber: string },
+  action: OrderAction,
+): string | null {
+  if (!order.inTranches) return null;
+  if (action === 'fulfil' && order.orderStatus !== 'InTransit') return null;
+  return BY_TRANCHES[action]?.(order) ?? null;
 }
 
 /** The guard those steps add: not in tranches (completing one: only once it is delivered). */
