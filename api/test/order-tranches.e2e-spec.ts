@@ -243,6 +243,17 @@ describe('orders delivered in tranches', () => {
     expect(steps).toContain(
       `recorded the signed delivery note of tranche T2 of order ${o.purchaseNumber}: 1 line short`,
     );
+    const named = (detail.body.timeline as { step: string }[]).map((e) => e.step);
+    expect(named.filter((n) => n === 'Tranche dispatched')).toHaveLength(5);
+    expect(named.filter((n) => n === 'Tranche signed for')).toHaveLength(5);
+    // Its buyer's own timeline says so in their words.
+    const theirs = await http()
+      .get(`/api/orders/${o.orderId}/detail`)
+      .set(as(o.people.approver))
+      .expect(200);
+    expect(theirs.body.timeline).toContainEqual(
+      expect.objectContaining({ text: 'A load of your order left for its site', by: null }),
+    );
   });
 
   it('lets exactly one of two clerks dispatch a tranche at once: the batch moves once', async () => {
@@ -507,6 +518,12 @@ describe('orders delivered in tranches', () => {
     expect(await orderOf(o)).toMatchObject({ orderStatus: 'InTransit' });
     await expectAgreement(s.t, world.staff, o.orderId, { [o.first._id]: 10_000 });
     expect((await db().collection('order_tranches').findOne({ _id: id }))!.work).toEqual([]);
+    // Finished once: one audit entry, one text to the site, whoever swept beside whom.
+    const entries = await db()
+      .collection('audit_logs')
+      .find({ 'target.id': o.orderId, action: { $in: ['tranche.dispatch', 'order.inTransit'] } })
+      .toArray();
+    expect(entries.map((e) => e.action).sort()).toEqual(['order.inTransit', 'tranche.dispatch']);
   });
 
   it('answers every tranche route by role: 401 signed out, 403 for roles it is not theirs', async () => {

@@ -114,10 +114,16 @@ export class TrancheSteps implements OnModuleInit {
       const doc = await this.repository.find(orderId);
       const t = trancheOf(doc, order.purchaseNumber, number);
       assertTrancheStep('recordDelivery', t, order.purchaseNumber);
-      // Its dispatch is finished first (a crash may have left it).
+      // Its dispatch is finished first (a crash may have left it; one under way is waited for).
       const left = doc!.work.find((w) => w.what === 'dispatched' && w.number === number);
       if (left) {
-        await this.finish(orderId, left);
+        const mine = this.stale(left) ? await this.claim(orderId, left) : null;
+        if (!mine)
+          throw new ConflictException({
+            message: `${capital(trancheName(order, number))} is being dispatched at this moment: try again shortly`,
+            code: 'CONFLICT',
+          });
+        await this.finish(orderId, mine);
         continue;
       }
       const now = new Date();
@@ -156,7 +162,10 @@ export class TrancheSteps implements OnModuleInit {
     for (const doc of await this.repository.withWorkBefore(before)) {
       for (const work of doc.work.filter((w) => new Date(w.at) < before)) {
         try {
-          await this.finish(doc._id, work);
+          // Claimed first: a second sweeper (or a clerk's step) beside this one leaves it.
+          const mine = await this.claim(doc._id, work);
+          if (!mine) continue;
+          await this.finish(doc._id, mine);
           done++;
         } catch (error) {
           this.logger.error(
@@ -264,6 +273,27 @@ export class TrancheSteps implements OnModuleInit {
       )
         return;
     }
+  }
+
+  /** Work left longer than the reconcile delay: its step is taken to have died. */
+  private stale(work: WorkRecord): boolean {
+    return Date.now() - new Date(work.at).getTime() > this.config.orders.reconcileAfterMs;
+  }
+
+  /**
+   * Takes over work a step left (its time set to now, in one compare-and-set on the time read):
+   * null when another took it first or it is done.
+   */
+  private async claim(orderId: string, work: WorkRecord): Promise<WorkRecord | null> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const doc = await this.repository.find(orderId);
+      const now = doc?.work.find((w) => same(w, work));
+      if (!doc || !now || new Date(now.at).getTime() !== new Date(work.at).getTime()) return null;
+      const mine = { ...now, at: new Date() };
+      const rest = doc.work.map((w) => (same(w, work) ? mine : w));
+      if (await this.repository.replace(orderId, doc.rev, { ...doc, work: rest })) return mine;
+    }
+    return null;
   }
 
   /** The work done: taken off the order's tranches. */
