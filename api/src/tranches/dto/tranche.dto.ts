@@ -181,12 +181,14 @@ export class ChangeTrancheDto {
   lines?: TrancheLineDto[];
 }
 
+const DELIVERED = `delivered must be a whole number of units, from 0 to ${L.lineQuantity.toLocaleString('en-US')}`;
+
 /** What arrived of one line of the load, and why not all of it. */
 export class DeliveredLineDto extends TrancheLineRefDto {
   @ApiProperty({ type: 'integer', minimum: 0, maximum: L.lineQuantity, example: 190 })
-  @IsInt({ message: 'delivered must be a whole number of units, 0 or more' })
-  @Min(0, { message: 'delivered must be a whole number of units, 0 or more' })
-  @Max(L.lineQuantity, { message: TM.lineQuantity })
+  @IsInt({ message: DELIVERED })
+  @Min(0, { message: DELIVERED })
+  @Max(L.lineQuantity, { message: DELIVERED })
   delivered!: number;
 
   @ApiPropertyOptional({
