@@ -355,6 +355,86 @@ describe('tranches under attack', () => {
     expect(late.body.message).toContain('was sent out whole');
   });
 
+  it('gives every seedling back once when an order is cancelled after its batches are ready: its ready stock and both batches of the same product', async () => {
+    const o = await countyOrder(t, world);
+    await t.http().post(`/api/batches/${o.first._id}/ready`).set(staff()).send({}).expect(201);
+    await t.http().post(`/api/batches/${o.second._id}/ready`).set(staff()).send({}).expect(201);
+    // 5,000 left of ready stock, and what the batches did not hold for the order: 8,000 and 2,000.
+    expect(await stockOf(t, o.acacia._id)).toBe(15_000);
+    await http().patch(`/api/orders/cancel/${o.orderId}`).set(staff()).send({}).expect(200);
+    expect(await stockOf(t, o.acacia._id)).toBe(15_000 + 10_000 + 12_000 + 8_000);
+    await expectAgreement(t, world.staff, o.orderId, { [o.first._id]: 0, [o.second._id]: 0 });
+  });
+
+  it("lets a tranche's first load and the order's cancellation race: one wins, and stock and batches agree either way", async () => {
+    for (let round = 0; round < 3; round++) {
+      const o = await countyOrder(t, world);
+      await t.http().post(`/api/batches/${o.first._id}/ready`).set(staff()).send({}).expect(201);
+      await plan(o, {
+        ...ok(o),
+        lines: [
+          { ...o.lines.stock, quantity: 10 },
+          { ...o.lines.first, quantity: 1_000 },
+        ],
+      }).expect(201);
+      const [sent, cancelled] = await Promise.all([
+        http().post(path(o, '/1/dispatch')).set(staff()),
+        http()
+          .patch(`/api/orders/cancel/${o.orderId}`)
+          .set(bearer(otherStaff.accessToken))
+          .send({}),
+      ]);
+      expect([sent.status, cancelled.status].sort()).toEqual([200, 409]);
+      const tranche = (await http().get(path(o, '/1')).set(staff()).expect(200)).body.tranche;
+      const order = (await http().get(`/api/orders/${o.orderId}`).set(staff()).expect(200)).body
+        .order;
+      if (sent.status === 200) {
+        expect([order.orderStatus, tranche.state]).toEqual(['InTransit', 'Dispatched']);
+        await expectAgreement(t, world.staff, o.orderId, {
+          [o.first._id]: 11_000,
+          [o.second._id]: 8_000,
+        });
+      } else {
+        expect([order.orderStatus, tranche.state]).toEqual(['Cancelled', 'Cancelled']);
+        expect(await stockOf(t, o.acacia._id)).toBe(15_000 + 8_000 + 12_000);
+        await expectAgreement(t, world.staff, o.orderId, { [o.first._id]: 0, [o.second._id]: 0 });
+      }
+    }
+  });
+
+  it('lets the first tranche and the whole order sent out race: one wins, the stock goes once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const o = await countyOrder(t, world);
+      await t.http().post(`/api/batches/${o.first._id}/ready`).set(staff()).send({}).expect(201);
+      await t.http().post(`/api/batches/${o.second._id}/ready`).set(staff()).send({}).expect(201);
+      const [planned, whole] = await Promise.all([
+        plan(o, ok(o)),
+        http()
+          .patch(`/api/orders/inTransit/${o.orderId}`)
+          .set(bearer(otherStaff.accessToken))
+          .send({}),
+      ]);
+      // One of them, the other refused with a 409.
+      expect([
+        [planned.status, whole.status],
+        [planned.status === 201, whole.status === 200].filter(Boolean).length,
+      ]).toEqual([planned.status === 201 ? [201, 409] : [409, 200], 1]);
+      const order = (await http().get(`/api/orders/${o.orderId}`).set(staff()).expect(200)).body
+        .order;
+      if (whole.status === 200) {
+        expect(order).toMatchObject({ orderStatus: 'InTransit', inTranches: false });
+        expect((await http().get(path(o)).set(staff()).expect(200)).body.tranches).toEqual([]);
+        await expectAgreement(t, world.staff, o.orderId, { [o.first._id]: 0, [o.second._id]: 0 });
+      } else {
+        expect(order).toMatchObject({ orderStatus: 'Pending', inTranches: true });
+        await expectAgreement(t, world.staff, o.orderId, {
+          [o.first._id]: 12_000,
+          [o.second._id]: 8_000,
+        });
+      }
+    }
+  });
+
   it('refuses a tranche of a batch that failed, or dated before a growing batch is ready', async () => {
     const o = await countyOrder(t, world);
     await http()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../common/principal';
 import { InventoryService } from '../inventory/inventory.service';
 import { BatchFollowUpsRepository } from './batch-follow-ups.repository';
-import { batchLedgerKey, type BatchRecord } from './batch-record';
+import { batchLedgerKey, releaseKey, type BatchRecord } from './batch-record';
 import { BatchesRepository } from './batches.repository';
 
 /**
@@ -30,7 +30,7 @@ export class BatchFollowUps {
       await this.marks.markReadyStockCleared(batch._id);
     }
     for (const { batch, orderId } of await this.marks.releasedBefore(dayAgo)) {
-      await this.inventory.clearRestockMarker(batch.productId, orderId);
+      await this.inventory.clearRestockMarker(batch.productId, releaseKey(batch._id, orderId));
       await this.marks.forgetReleased(batch._id, orderId);
     }
   }

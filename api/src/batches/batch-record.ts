@@ -71,6 +71,14 @@ export function toRecord(doc: LeanBatch): BatchRecord {
 /** The key of a batch's movements in the stock ledger. */
 export const batchLedgerKey = (id: string) => `batch:${id}`;
 
+/**
+ * The product's marker of an order's seedlings released from a ready batch into its ready stock:
+ * the batch and the order (an order from a quotation may hold ready stock of the product and
+ * seedlings on two of its batches, each returned once on its own).
+ */
+export const releaseKey = (batchId: string, orderId: string) =>
+  `${batchLedgerKey(batchId)}:${orderId}`;
+
 /** What is left to book, worked out after the other fields of an update are set. */
 export const recomputeAvailable = {
   $set: {

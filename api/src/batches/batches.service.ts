@@ -25,6 +25,7 @@ import { InventoryService } from '../inventory/inventory.service';
 import { shopDay } from '../common/shop-clock';
 import { BatchFollowUps } from './batch-follow-ups';
 import { BatchListsRepository } from './batch-lists.repository';
+import { releaseKey } from './batch-record';
 import { BatchesRepository, type BatchRecord } from './batches.repository';
 import { comingSeasons } from './seasons';
 
@@ -295,7 +296,9 @@ export class BatchesService implements OnModuleInit {
     // (cleared by `reconcile`), so a call running beside this one cannot count them again.
     const held = batch.holds.find((h) => h.orderId === orderId)?.seedlings ?? 0;
     if (!held) return 0;
-    await this.inventory.receiveFromBatch(batch.productId, orderId, held, {
+    // Marked with this batch and the order: the order's ready stock of the product (its own
+    // marker) and its holds on other batches of the product come back on their own.
+    await this.inventory.receiveFromBatch(batch.productId, releaseKey(batchId, orderId), held, {
       purchaseNumber: ref.purchaseNumber,
       by: ref.by ?? null,
       note: `Booking ${ref.purchaseNumber ?? orderId} released: its seedlings went into ready stock`,
