@@ -435,6 +435,36 @@ describe('tranches under attack', () => {
     }
   });
 
+  it('never plans past a line with ten clerks at once, and stops an order at 50 tranches', async () => {
+    const o = await countyOrder(t, world);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        http()
+          .post(path(o))
+          .set(bearer((i % 2 ? otherStaff : world.staff).accessToken))
+          .send(ok(o, 30)),
+      ),
+    );
+    const made = answers.filter((a) => a.status === 201).length;
+    expect(answers.every((a) => [201, 400, 409].includes(a.status))).toBe(true);
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(6);
+    const standing = (await http().get(path(o)).set(staff()).expect(200)).body;
+    expect(standing.lines[0]).toMatchObject({ planned: 30 * made, toPlan: 200 - 30 * made });
+    expect(standing.tranches.map((x: { number: number }) => x.number)).toEqual(
+      Array.from({ length: made }, (_, i) => i + 1),
+    );
+    // Numbers are never reused; the 51st tranche (cancelled ones count) is refused.
+    for (let n = made + 1; n <= 50; n++) {
+      await plan(o, ok(o, 1)).expect(201);
+      await http()
+        .post(path(o, `/${n}/cancel`))
+        .set(staff())
+        .expect(200);
+    }
+    await refusedUnchanged(o, () => plan(o, ok(o, 1)), 409, /at most 50 tranches/);
+  });
+
   it('refuses a tranche of a batch that failed, or dated before a growing batch is ready', async () => {
     const o = await countyOrder(t, world);
     await http()
