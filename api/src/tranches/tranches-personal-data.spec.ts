@@ -77,7 +77,6 @@ describe('the tranches as an owner of personal data', () => {
     ]);
     await new TranchesPersonalData(repo).erase(
       subject({ orderIds: ['a'], names: ['Wairimu Njeri'], phones: [wairimu.phone] }),
-      'account-deleted',
     );
     const [mine, theirs] = store.get('a')!.tranches;
     expect(mine!.site.contact).toEqual({ name: ANONYMOUS_NAME, phone: '' });
@@ -98,7 +97,6 @@ describe('the tranches as an owner of personal data', () => {
     ]);
     await new TranchesPersonalData(repo).erase(
       subject({ accountId: null, proven: { emails: [], phones: [peter.phone] } }),
-      'guest-request',
     );
     expect(store.get('a')!.tranches[0]!.site.contact).toEqual({ name: ANONYMOUS_NAME, phone: '' });
     expect(store.get('b')!.tranches[0]!.site.contact).toEqual(wairimu);
