@@ -132,7 +132,8 @@ describe('OrdersService.run (one runner for every declared order step)', () => {
     expect(view.inTransitDate).toBeInstanceOf(Date);
     expect(repo.transition).toHaveBeenCalledWith(
       ID,
-      { orderStatus: { $in: ['Pending', 'Processing'] } },
+      // An order delivered in tranches goes out tranche by tranche, never whole.
+      { orderStatus: { $in: ['Pending', 'Processing'] }, inTranches: { $ne: true } },
       expect.objectContaining({ $set: expect.objectContaining({ orderStatus: 'InTransit' }) }),
     );
     expect(audit.record).toHaveBeenCalledWith(
