@@ -8,6 +8,7 @@
  */
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
+import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { Scheduler } from '../src/common/scheduler/scheduler';
 import { TrancheSteps } from '../src/tranches/tranche-steps.service';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
@@ -246,6 +247,8 @@ describe('orders delivered in tranches', () => {
     const named = (detail.body.timeline as { step: string }[]).map((e) => e.step);
     expect(named.filter((n) => n === 'Tranche dispatched')).toHaveLength(5);
     expect(named.filter((n) => n === 'Tranche signed for')).toHaveLength(5);
+    // No money moved with the loads: the money ledger agrees with the orders as before.
+    expect((await checkMoneyLedger(db())).problems).toEqual([]);
     // Its buyer's own timeline says so in their words.
     const theirs = await http()
       .get(`/api/orders/${o.orderId}/detail`)
