@@ -38,6 +38,30 @@ export function scanMessages(what: string) {
   };
 }
 
+/** A scan in a few words: "PDF, 212 KB", "Photo, 1.4 MB". */
+export function scanDescription(scan: Pick<ScanAbout, 'contentType' | 'size'>): string {
+  const size =
+    scan.size >= 1024 * 1024
+      ? `${(scan.size / (1024 * 1024)).toFixed(1)} MB`
+      : `${Math.max(1, Math.round(scan.size / 1024))} KB`;
+  return `${scan.contentType === 'application/pdf' ? 'PDF' : 'Photo'}, ${size}`;
+}
+
+/**
+ * What the apps say of a file picked before sending it (null: send it): too large, or plainly
+ * neither a PDF nor a picture. The API checks the bytes again; a browser's type is only a hint.
+ */
+export function scanFileProblem(
+  file: { size: number; type: string },
+  messages: { tooLarge: string; unsupported: string; chooseFile: string },
+): string | null {
+  if (file.size === 0) return messages.chooseFile;
+  if (file.size > LIMITS.imageMaxBytes) return messages.tooLarge;
+  if (file.type && file.type !== 'application/pdf' && !file.type.startsWith('image/'))
+    return messages.unsupported;
+  return null;
+}
+
 /** The scanned LPO's words, the API's and both apps'. */
 export const LPO_SCAN_MESSAGES = {
   ...scanMessages(SCAN_KINDS.lpo),
@@ -53,10 +77,11 @@ export const LPO_SCAN_MESSAGES = {
 export const LPO_SCAN_TEXTS = {
   field: 'Scanned LPO (PDF or photo, optional)',
   title: 'Scanned LPO',
-  open: 'Open the scanned LPO',
+  download: 'Download the scanned LPO',
   attach: 'Attach the scanned LPO',
   replace: 'Replace the scanned LPO',
   none: 'No scanned LPO attached',
+  sending: 'Attaching the scanned LPO…',
 } as const;
 
 /** The file name a scan is served and saved under: `LPO-<number>.pdf`, letters, digits and dashes only. */
