@@ -70,7 +70,7 @@ export const LPO_SCAN_MESSAGES = {
   notApprover: 'Only an approver of the organisation, or the shop, can attach its scanned LPO',
   attached: 'Scanned LPO attached',
   /** Accepted, then the upload failed: the order stands. */
-  notAttached: 'The order was made, but the scanned LPO was not attached. Attach it again below.',
+  notAttached: 'The order was made, but the scanned LPO was not attached: attach it again.',
 } as const;
 
 /** Labels of the apps' LPO scan pieces. */
