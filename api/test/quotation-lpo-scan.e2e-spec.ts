@@ -448,6 +448,20 @@ describe('the scanned LPO of an order from a quotation', () => {
       expect(got.headers['content-disposition']).not.toMatch(/html/);
     });
 
+    it('a photo carrying HTML (in a comment, after its end) is kept without it', async () => {
+      const o = await order();
+      const photo = await phonePhoto(800, 600);
+      const html = Buffer.from('<html><script>fetch("/api/users/profile")</script></html>');
+      const comment = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.alloc(2), html]);
+      comment.writeUInt16BE(html.length + 2, 2);
+      const crafted = Buffer.concat([photo.subarray(0, 2), comment, photo.subarray(2), html]);
+      expect((await sharp(crafted).metadata()).format).toBe('jpeg');
+      await attach(o.orderId, county.approver, crafted, 'lpo.html', 'text/html').expect(200);
+      const got = await read(o.orderId, county.buyer).expect(200);
+      expect(got.headers['content-type']).toBe('image/jpeg');
+      expect((got.body as Buffer).includes(Buffer.from('<script'))).toBe(false);
+    });
+
     it('an LPO number full of path and header characters gives a plain filename', async () => {
       const o = await acceptedOrder(
         t,

@@ -66,6 +66,11 @@ export class OrderLpoScans {
       bytes,
       by: actor,
     });
+    // Deleted while it was kept (its listener may have run before this write): no orphan stays.
+    if (kept.written && !(await this.orders.findById(order._id))) {
+      await this.scans.removeOwner(ownerOf(order._id));
+      throw new NotFoundException(NO_ORDER);
+    }
     if (kept.written)
       await this.audit.record(
         actor,
