@@ -178,6 +178,10 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     sentence: 'Cancelled unpaid order {target} automatically',
   },
   'order.delete': { name: 'Deleted order', sentence: 'Deleted order {target}' },
+  'order.lpo-scan': {
+    name: 'Attached a scanned LPO',
+    sentence: 'Attached the scanned LPO of order {target}',
+  },
 
   'booking.deposit': {
     name: "Recorded a booking's deposit",

@@ -32,3 +32,4 @@ export * from './organisations';
 export * from './organisation-forms';
 export * from './quotations';
 export * from './quotation-forms';
+export * from './scans';
