@@ -7,6 +7,7 @@ import {
 import {
   LPO_SCAN_MESSAGES as LM,
   lpoScanFilename,
+  scanDescription,
   type ScanAbout,
   type ScanContentType,
 } from '@spc/shared-contracts';
@@ -14,12 +15,7 @@ import { AuditService } from '../audit/audit.service';
 import { OnDomainEvent } from '../common/events/domain-events';
 import type { Principal } from '../common/principal';
 import { OrganisationsService } from '../organisations/organisations.service';
-import {
-  scanAbout,
-  ScannedDocuments,
-  type ScanOwner,
-  type ScanRecord,
-} from '../scans/scanned-documents.service';
+import { scanAbout, ScannedDocuments, type ScanOwner } from '../scans/scanned-documents.service';
 import type { OrderEvent } from './order-events';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
@@ -28,12 +24,6 @@ import { OrdersRepository } from './orders.repository';
 const NO_ORDER = 'No order with this id';
 
 const ownerOf = (orderId: string): ScanOwner => ({ kind: 'order', id: orderId });
-
-/** A scan's kind and size in the trail's words: "PDF, 212 KB", "photo (JPEG), 1,480 KB". */
-function described(scan: ScanRecord): string {
-  const kb = Math.max(1, Math.round(scan.size / 1024)).toLocaleString('en-US');
-  return `${scan.contentType === 'application/pdf' ? 'PDF' : 'photo (JPEG)'}, ${kb} KB`;
-}
 
 export interface LpoScanFile {
   bytes: Buffer;
@@ -75,7 +65,7 @@ export class OrderLpoScans {
       await this.audit.record(
         actor,
         'order.lpo-scan',
-        `${actor.fullName} ${kept.replaced ? 'replaced' : 'attached'} the scanned LPO of order ${order.purchaseNumber} (LPO ${quotation.lpoNumber}): ${described(kept.scan)}`,
+        `${actor.fullName} ${kept.replaced ? 'replaced' : 'attached'} the scanned LPO of order ${order.purchaseNumber} (LPO ${quotation.lpoNumber}): ${scanDescription(scanAbout(kept.scan))}`,
         { type: 'order', id: order._id, label: order.purchaseNumber },
       );
     return scanAbout(kept.scan);
