@@ -96,7 +96,7 @@ function DraftSection({ q }: { q: QuotationView }) {
   return (
     <Section title="Draft">
       {products.isPending ? (
-        <Loader size="sm" aria-label="Loading" />
+        <Loader size="sm" role="status" aria-label="Loading" />
       ) : products.isError ? (
         <Text c="red" role="alert">
           {errorMessage(products.error, BACKOFFICE_MESSAGES.listError)}
@@ -153,7 +153,7 @@ function LpoScanLine({
   role: 'staff' | 'admin';
 }) {
   const order = (
-    <Anchor component={Link} to={paths.orderDetail(role, a.orderId)}>
+    <Anchor component={Link} to={paths.orderDetail(role, a.orderId)} underline="always">
       order {a.purchaseNumber}
     </Anchor>
   );
@@ -277,7 +277,7 @@ export function QuotationDetailRoute() {
   if (query.isPending)
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </Center>
     );
   if (query.isError)
