@@ -51,8 +51,8 @@ const API_FLOORS = [
   ['config'],
   // The shared mechanisms: the shop clock, quotas, leases, validation, personal keys, the scheduler.
   ['common'],
-  // Services every module uses: files, e-mail, the audit trail, places.
-  ['storage', 'mail', 'audit', 'locations'],
+  // Services every module uses: files (and scanned papers), e-mail, the audit trail, places.
+  ['storage', 'scans', 'mail', 'audit', 'locations'],
   // Accounts and the money ledger: data the floors above build on.
   ['users', 'money'],
   // The shop's own data and the routes on it.

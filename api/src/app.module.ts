@@ -28,6 +28,7 @@ import { SiteModule } from './site/site.module';
 import { SmsModule } from './sms/sms.module';
 import { ContactModule } from './contact/contact.module';
 import { StaffModule } from './staff/staff.module';
+import { ScansModule } from './scans/scans.module';
 import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
 
@@ -61,6 +62,7 @@ export class AppModule {
         MailModule,
         SmsModule,
         StorageModule,
+        ScansModule,
         HealthModule,
         UsersModule,
         StaffModule,

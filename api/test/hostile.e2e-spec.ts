@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { ORDER_LIMITS, PURCHASE_NUMBER_PATTERN } from '@spc/shared-contracts';
 import { OrdersService } from '../src/orders/orders.service';
 import { bearer, createStaff, signInAdmin, UNTHROTTLED, type Session } from './support/identity';
 import {
   createCategory,
   createProduct,
+  pngBomb,
   pngImage,
   postProduct,
   productFields,
@@ -14,28 +14,6 @@ import {
 } from './support/factories';
 import { placeOrder, stockOf } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
-
-/** A PNG of a few hundred bytes that claims `width` x `height` pixels (a decompression bomb). */
-function pngBomb(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(64 * 1024))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });

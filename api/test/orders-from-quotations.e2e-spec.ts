@@ -114,13 +114,14 @@ describe('orders from accepted quotations', () => {
       quotationId: asked.quotationId,
       organisationId: org.organisationId,
       lpoNumber: asked.lpoNumber,
+      lpoScan: null,
     });
     expect(seen.products.map((l: { batchId: string | null }) => l.batchId)).toEqual([
       null,
       first._id,
       second._id,
     ]);
-    expect(order.quotation).toEqual(seen.quotation);
+    expect({ ...order.quotation, lpoScan: null }).toEqual(seen.quotation);
     expect(order.placedBy).toBe(org.approver.user._id);
 
     // Ready stock: 10,000 seedlings sold out of 15,000, on the ledger under the order's number.

@@ -24,6 +24,8 @@ import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
 import { newPerson, personHits, type Person } from './support/personal-data';
 import { addPerson, signUpOrganisation } from './support/organisations';
+import { scannedPdf } from './support/lpo-scans';
+import { priceAndSend } from './support/quotations';
 import { waitFor } from './support/wait';
 
 interface Order {
@@ -296,6 +298,43 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
         10_000,
       );
     },
+    ScansPersonalData: async (_p, c) => {
+      // The organisation they signed up (approved above) gets a credit limit; they accept a
+      // quotation for it and attach its scanned LPO; the shop cancels the order, so they may leave.
+      if (!c) return;
+      const mine = await http()
+        .get('/api/organisations/mine')
+        .set(bearer(c.accessToken))
+        .expect(200);
+      const orgId = mine.body.organisation._id as string;
+      await http()
+        .put(`/api/organisations/${orgId}/terms`)
+        .set(admin())
+        .send({ paymentDays: 30, creditLimit: 1_000_000, onAccount: false })
+        .expect(200);
+      const product = await http().get(`/api/products/${world.productId}`).expect(200);
+      const lines = [
+        { productId: world.productId, unitId: product.body.product.units[0]._id, quantity: 2 },
+      ];
+      const q = await http()
+        .post('/api/quotations')
+        .set(staff())
+        .send({ organisationId: orgId, lines })
+        .expect(201);
+      await priceAndSend(m.t, world.staff, q.body.quotation._id, lines);
+      const accepted = await http()
+        .post(`/api/quotations/${q.body.quotation._id}/accept`)
+        .set(bearer(c.accessToken))
+        .send({ version: 1, lpoNumber: 'LPO/2026/0007' })
+        .expect(201);
+      const orderId = accepted.body.order._id as string;
+      await http()
+        .put(`/api/orders/${orderId}/lpo-scan`)
+        .set(bearer(c.accessToken))
+        .attach('file', await scannedPdf(), 'lpo.pdf')
+        .expect(200);
+      await http().patch(`/api/orders/cancel/${orderId}`).set(staff()).send({}).expect(200);
+    },
     PrivacyPersonalData: async (_p, c) => {
       if (c)
         await http()
@@ -337,6 +376,10 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
       .send({ password: STRONG_PASSWORD })
       .expect(200);
     expect(await hits(p)).toEqual([]);
+    // Nothing keeps their account as the one who did it (the scanned LPO they attached stays).
+    const uploads = db().collection('scanned_documents');
+    expect(await uploads.countDocuments({ uploadedById: c.user._id })).toBe(0);
+    expect(await uploads.countDocuments({})).toBeGreaterThan(0);
     // Every collection the scenarios wrote is declared too.
     const declared = m.t.app.get(PersonalDataOwners).declared();
     const names = (await db().listCollections().toArray()).map((x) => x.name);

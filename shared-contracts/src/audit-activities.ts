@@ -193,6 +193,10 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     name: 'Recorded a signed delivery note',
     sentence: 'Recorded the signed note of a tranche of order {target}',
   },
+  'order.lpo-scan': {
+    name: 'Attached a scanned LPO',
+    sentence: 'Attached the scanned LPO of order {target}',
+  },
 
   'booking.deposit': {
     name: "Recorded a booking's deposit",

@@ -33,3 +33,4 @@ export * from './organisation-forms';
 export * from './quotations';
 export * from './quotation-forms';
 export * from './tranches';
+export * from './scans';

@@ -8,6 +8,7 @@
  * stock, or a growing batch). The API enforces these rules; both apps show the same words.
  */
 import type { ActorKind } from './constants';
+import type { ScanAbout } from './scans';
 
 /**
  * Where a quotation stands:
@@ -245,6 +246,8 @@ export interface QuotationAcceptanceView {
   byShop: boolean;
   orderId: string;
   purchaseNumber: string;
+  /** The LPO's scan attached to the order, if any (`GET /api/orders/{orderId}/lpo-scan`). */
+  lpoScan: ScanAbout | null;
 }
 
 /** A quotation as its organisation's people and the shop see it. */
@@ -298,6 +301,8 @@ export interface QuotationSummary {
  * - `POST /quotations/{id}/accept` `{ version, lpoNumber }`: 201 `{ quotation, order }`; 409 `SHORT`
  *   with `lines` (what is short and the batches that could grow it) when stock or batches do not
  *   cover it; 409 `CREDIT_LIMIT` when it would pass the organisation's credit limit.
+ * - then, optionally, `PUT /orders/{orderId}/lpo-scan` (multipart, one `file`: a PDF or a photo)
+ *   attaches the scanned LPO to the order (`GET` the same path reads it; see `scans.ts`).
  */
 export const QUOTATION_ROUTES = {
   list: '/api/quotations',

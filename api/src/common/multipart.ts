@@ -17,9 +17,13 @@ export interface MultipartForm {
 
 /**
  * Reads a multipart form with at most one file. The file's name and declared type are ignored (its
- * content decides what it is); a file over the limit is cut off by the parser and answered 413.
+ * content decides what it is); a file over the limit is cut off by the parser and answered 413
+ * (`tooLarge` says so: images by default).
  */
-export async function readMultipartForm(request: FastifyRequest): Promise<MultipartForm> {
+export async function readMultipartForm(
+  request: FastifyRequest,
+  tooLarge = IMAGE_TOO_LARGE_MESSAGE,
+): Promise<MultipartForm> {
   if (!request.isMultipart()) {
     throw new UnsupportedMediaTypeException('Send this form as multipart/form-data');
   }
@@ -39,8 +43,7 @@ export async function readMultipartForm(request: FastifyRequest): Promise<Multip
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new BadRequestException('The form has too many fields');
     if (error instanceof HttpException) throw error;
-    if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new PayloadTooLargeException(IMAGE_TOO_LARGE_MESSAGE);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeException(tooLarge);
     // Anything else the parser met (no boundary, a cut-off body, a broken part) is the client's form.
     throw new BadRequestException('The form could not be read');
   }

@@ -7,6 +7,7 @@ import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { MoneyModule } from '../money/money.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
+import { ScansModule } from '../scans/scans.module';
 import { UsersModule } from '../users/users.module';
 import { CreditLimitUseRepository } from './credit-limit-use.repository';
 import { OrderCreditLimit } from './order-credit-limit';
@@ -17,6 +18,8 @@ import { OrdersController } from './orders.controller';
 import { OrderDetailService } from './order-detail.service';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderDocumentsController } from './order-documents.controller';
+import { OrderLpoScanController } from './order-lpo-scan.controller';
+import { OrderLpoScans } from './order-lpo-scans';
 import { OrderHoldLimits } from './order-hold-limits';
 import { PlacementKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
@@ -68,6 +71,7 @@ import { TrancheOrders } from './tranche-orders';
     UsersModule,
     MoneyModule,
     OrganisationsModule,
+    ScansModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
       { name: OrderIdempotency.name, schema: OrderIdempotencySchema },
@@ -75,7 +79,12 @@ import { TrancheOrders } from './tranche-orders';
       { name: OrderDeletion.name, schema: OrderDeletionSchema },
     ]),
   ],
-  controllers: [OrdersController, OrderDocumentsController, OrderDeskController],
+  controllers: [
+    OrdersController,
+    OrderDocumentsController,
+    OrderLpoScanController,
+    OrderDeskController,
+  ],
   providers: [
     OrdersPersonalData,
     OrdersService,
@@ -116,6 +125,7 @@ import { TrancheOrders } from './tranche-orders';
     OrderOrganisationPrices,
     OrderDetailService,
     OrderDocumentLinks,
+    OrderLpoScans,
     OrderDeskService,
     OrderExpiry,
     { provide: ORDER_EXPIRY, useExisting: OrderExpiry },
@@ -134,6 +144,7 @@ import { TrancheOrders } from './tranche-orders';
     OrderMails,
     OrderMoney,
     OrderFromQuotationService,
+    OrderLpoScans,
     OrdersPersonalData,
     TrancheOrders,
   ],

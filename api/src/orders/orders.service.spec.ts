@@ -18,6 +18,7 @@ import type { OrderPlacementService } from './order-placement.service';
 import type { OrderRecord } from './order.types';
 import type { OrderLists } from './order-lists';
 import type { OrdersRepository } from './orders.repository';
+import { OrderLpoScans } from './order-lpo-scans';
 import { OrdersService } from './orders.service';
 import type { MailLogRepository } from '../mail/mail-log.repository';
 import { SHOP_ACTOR } from './shop-actor';
@@ -108,6 +109,7 @@ function setup(stored: OrderRecord) {
     mailLog as unknown as MailLogRepository,
     mailQueue as unknown as MailQueue,
     events,
+    { aboutOrders: async () => new Map() } as unknown as OrderLpoScans,
   );
   return {
     service,

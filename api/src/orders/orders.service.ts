@@ -39,6 +39,7 @@ import {
   stepStart,
 } from './order-step-rules';
 import { OrderLists } from './order-lists';
+import { OrderLpoScans } from './order-lpo-scans';
 
 /** The expiry loop (`OrderExpiry`), named by token: it runs its step through this runner. */
 export const ORDER_EXPIRY = 'ORDER_EXPIRY';
@@ -74,6 +75,7 @@ export class OrdersService {
     private readonly mailLog: MailLogRepository,
     private readonly mailQueue: MailQueue,
     private readonly events: DomainEvents,
+    private readonly lpoScans: OrderLpoScans,
   ) {}
 
   /** Cancels unpaid orders past their time (the callers of old; the loop is `OrderExpiry`). */
@@ -362,10 +364,16 @@ export class OrdersService {
     return { type: 'order', id: order._id, label: order.purchaseNumber };
   }
 
-  /** Records as the back office shows them (the customer's name from their account). */
+  /**
+   * Records as the back office shows them (the customer's name from their account; on an order
+   * from a quotation, whether its scanned LPO is attached).
+   */
   async views(records: OrderRecord[]): Promise<OrderDto[]> {
     const ids = [...new Set(records.map((r) => r.placedBy).filter((id): id is string => !!id))];
-    const people = new Map((await this.users.findManyByIds(ids)).map((u) => [u._id, u]));
+    const [people, scans] = await Promise.all([
+      this.users.findManyByIds(ids).then((found) => new Map(found.map((u) => [u._id, u]))),
+      this.lpoScans.aboutOrders(records.filter((r) => r.quotation).map((r) => r._id)),
+    ]);
     return records.map(
       ({
         placement: _p,
@@ -374,11 +382,13 @@ export class OrdersService {
         credited: _c,
         refundOut: _r,
         placedBy,
+        quotation,
         ...rest
       }) => {
         const person = placedBy ? people.get(placedBy) : undefined;
         return {
           ...rest,
+          ...(quotation && { quotation: { ...quotation, lpoScan: scans.get(rest._id) ?? null } }),
           placedBy: person
             ? { _id: person._id, fullName: person.fullName, email: person.email }
             : null,

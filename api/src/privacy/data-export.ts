@@ -32,6 +32,8 @@ export interface DataExport {
   organisationInvitations: Row[];
   /** Quotations they asked for, accepted or wrote in, with their own messages. */
   quotations: Row[];
+  /** Scanned papers they attached to their organisation's orders (what and when; not the papers). */
+  scannedDocuments: Row[];
   consents: { granted: boolean; history: unknown[] } | null;
   dataRequests: Row[];
 }
@@ -63,6 +65,7 @@ export class DataExportBuilder {
       organisations: list(sections.organisations),
       organisationInvitations: list(sections.organisationInvitations),
       quotations: list(sections.quotations),
+      scannedDocuments: list(sections.scannedDocuments),
       consents,
       dataRequests: list(sections.dataRequests),
     };
@@ -93,6 +96,11 @@ function summaryOf(d: DataExport): string[] {
     ...(d.quotations.length
       ? [
           `Quotations you asked for, accepted or wrote in: ${d.quotations.map((q) => String(q.number)).join(', ')}.`,
+        ]
+      : []),
+    ...(d.scannedDocuments.length
+      ? [
+          `Scanned papers you attached to your organisation's orders: ${d.scannedDocuments.length} (the papers are your organisation's; ask it for them).`,
         ]
       : []),
     d.consents && d.consents.history.length

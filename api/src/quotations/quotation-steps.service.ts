@@ -8,6 +8,7 @@ import {
   type QuotationView,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
+import { OrderLpoScans } from '../orders/order-lpo-scans';
 import type { Principal } from '../common/principal';
 import { QuotaService } from '../common/quota';
 import { TooManyRequestsException } from '../common/rate-limit';
@@ -32,6 +33,7 @@ export class QuotationStepsService {
     private readonly access: QuotationAccess,
     private readonly quota: QuotaService,
     private readonly audit: AuditService,
+    private readonly lpoScans: OrderLpoScans,
   ) {}
 
   private message(actor: Principal, standing: QuotationStanding, text: string): NewMessage {
@@ -73,7 +75,8 @@ export class QuotationStepsService {
       `${actor.fullName} wrote on quotation ${q.number} (${standing.shop ? 'the shop' : q.organisationName})`,
       quotationTarget(q),
     );
-    return quotationView(saved, standing.shop, today());
+    const lpoScan = await this.lpoScans.aboutOrder(saved.acceptance?.orderId);
+    return quotationView(saved, standing.shop, today(), lpoScan);
   }
 
   private full() {

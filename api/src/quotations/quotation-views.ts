@@ -1,5 +1,6 @@
 import type {
   QuotationAcceptanceView,
+  ScanAbout,
   QuotationSummary,
   QuotationVersionView,
   QuotationView,
@@ -47,8 +48,12 @@ export function versionView(v: VersionRecord, shop = true): QuotationVersionView
   };
 }
 
-/** The acceptance once it has its order (a claim in progress shows none). */
-function acceptanceView(q: QuotationRecord, shop: boolean): QuotationAcceptanceView | null {
+/** The acceptance once it has its order (a claim in progress shows none), with its LPO's scan. */
+function acceptanceView(
+  q: QuotationRecord,
+  shop: boolean,
+  lpoScan: ScanAbout | null,
+): QuotationAcceptanceView | null {
   const a = q.acceptance;
   if (q.status !== 'accepted' || !a?.orderId || !a.purchaseNumber) return null;
   return {
@@ -59,11 +64,21 @@ function acceptanceView(q: QuotationRecord, shop: boolean): QuotationAcceptanceV
     byShop: a.byShop,
     orderId: a.orderId,
     purchaseNumber: a.purchaseNumber,
+    lpoScan,
   };
 }
 
-/** The quotation as the shop (`shop`: with the draft) or its organisation sees it on `today`. */
-export function quotationView(q: QuotationRecord, shop: boolean, today: string): QuotationView {
+/**
+ * The quotation as the shop (`shop`: with the draft) or its organisation sees it on `today`; an
+ * accepted one with what its order's scanned LPO is (`lpoScan`, read from the orders; none given:
+ * none attached, as right after the acceptance).
+ */
+export function quotationView(
+  q: QuotationRecord,
+  shop: boolean,
+  today: string,
+  lpoScan: ScanAbout | null = null,
+): QuotationView {
   return {
     _id: q._id,
     number: q.number,
@@ -81,7 +96,7 @@ export function quotationView(q: QuotationRecord, shop: boolean, today: string):
       text: m.text,
       at: m.at,
     })),
-    acceptance: acceptanceView(q, shop),
+    acceptance: acceptanceView(q, shop, lpoScan),
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };

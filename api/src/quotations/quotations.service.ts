@@ -11,6 +11,7 @@ import {
   type QuotationView,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
+import { OrderLpoScans } from '../orders/order-lpo-scans';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Principal } from '../common/principal';
 import { QuotaService } from '../common/quota';
@@ -70,6 +71,7 @@ export class QuotationsService {
     private readonly quota: QuotaService,
     private readonly audit: AuditService,
     private readonly mail: QuotationMail,
+    private readonly lpoScans: OrderLpoScans,
   ) {}
 
   /** The approved organisation a request is for: the customer's own, or the one staff name. */
@@ -165,7 +167,8 @@ export class QuotationsService {
 
   async get(actor: Principal, id: string): Promise<QuotationView> {
     const { q, standing } = await this.access.load(actor, id);
-    return quotationView(q, standing.shop, today());
+    const lpoScan = await this.lpoScans.aboutOrder(q.acceptance?.orderId);
+    return quotationView(q, standing.shop, today(), lpoScan);
   }
 
   /** Staff price the quotation: the draft that `send` makes the next version. */

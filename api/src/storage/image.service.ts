@@ -159,17 +159,7 @@ export class ImageService {
    */
   async prepare(bytes: Buffer, widths: number[], defaultWidth: number): Promise<PreparedImage> {
     this.assertAcceptable(bytes);
-    // The header alone (no pixel decoded) says what decoding would cost.
-    let metadata: sharp.Metadata;
-    try {
-      metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-    } catch (error) {
-      if (error instanceof Error && TOO_MANY_PIXELS.test(error.message))
-        throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
-      throw new UnprocessableEntityException(DAMAGED_MESSAGE);
-    }
-    assertAffordable(metadata);
-    const full = upright(metadata);
+    const full = upright(await this.inspect(bytes));
     const largest = Math.min(Math.max(...widths), full.width);
     if (Math.round((full.height * largest) / full.width) > MAX_OUTPUT_SIDE)
       throw new UnprocessableEntityException(TOO_TALL_MESSAGE);
@@ -212,33 +202,70 @@ export class ImageService {
   }
 
   /**
-   * The picture as WebP in each width, decoded once (turned upright, at the largest width) when its
-   * turn comes: IMAGE_DECODES_AT_ONCE at a time, IMAGE_DECODES_WAITING more waiting, any more 503.
+   * A photo of a paper (a scanned document) as JPEG, checked and decoded as any picture is (bombs
+   * refused, one decode at a time): turned upright, at most `maxSide` pixels on its longer side,
+   * flattened on white, and without its metadata (a phone's EXIF names where it was taken).
    */
-  private async render(bytes: Buffer, widths: number[]): Promise<Buffer[]> {
+  async uprightJpeg(bytes: Buffer, maxSide: number): Promise<Buffer> {
+    await this.inspect(bytes);
+    return this.inTurn(() =>
+      sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+        .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
+        .rotate()
+        .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 85 })
+        .toBuffer(),
+    );
+  }
+
+  /** The image's header, no pixel decoded: refuses (422) what would cost too much to decode. */
+  private async inspect(bytes: Buffer): Promise<sharp.Metadata> {
+    let metadata: sharp.Metadata;
+    try {
+      metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    } catch (error) {
+      if (error instanceof Error && TOO_MANY_PIXELS.test(error.message))
+        throw new UnprocessableEntityException(TOO_LARGE_DIMENSIONS_MESSAGE);
+      throw new UnprocessableEntityException(DAMAGED_MESSAGE);
+    }
+    assertAffordable(metadata);
+    return metadata;
+  }
+
+  /** The picture as WebP in each width, decoded once (turned upright, at the largest width). */
+  private render(bytes: Buffer, widths: number[]): Promise<Buffer[]> {
+    return this.inTurn(async () => {
+      const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+        .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
+        .rotate()
+        .resize({ width: Math.max(...widths), withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const raw = { width: info.width, height: info.height, channels: info.channels };
+      const pictures: Buffer[] = [];
+      for (const width of widths) {
+        pictures.push(
+          await sharp(data, { raw })
+            .resize({ width, withoutEnlargement: true })
+            .webp({ quality: 80 })
+            .toBuffer(),
+        );
+      }
+      return pictures;
+    });
+  }
+
+  /**
+   * Runs a decode when its turn comes: IMAGE_DECODES_AT_ONCE at a time, IMAGE_DECODES_WAITING more
+   * waiting, any more 503; what libvips says of a failed decode becomes a 422 in words.
+   */
+  private async inTurn<T>(decode: () => Promise<T>): Promise<T> {
     if (this.pending >= IMAGE_DECODES_AT_ONCE + IMAGE_DECODES_WAITING)
       throw new ServiceUnavailableException(IMAGES_BUSY_MESSAGE);
     this.pending++;
     try {
-      return await this.decodes.runExclusive(async () => {
-        const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
-          .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
-          .rotate()
-          .resize({ width: Math.max(...widths), withoutEnlargement: true })
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        const raw = { width: info.width, height: info.height, channels: info.channels };
-        const pictures: Buffer[] = [];
-        for (const width of widths) {
-          pictures.push(
-            await sharp(data, { raw })
-              .resize({ width, withoutEnlargement: true })
-              .webp({ quality: 80 })
-              .toBuffer(),
-          );
-        }
-        return pictures;
-      });
+      return await this.decodes.runExclusive(decode);
     } catch (error) {
       const message = error instanceof Error ? error.message : '';
       if (TOO_MANY_PIXELS.test(message))

@@ -18,7 +18,7 @@ export function ListState({
   if (isLoading)
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </Center>
     );
   if (isError)

@@ -742,6 +742,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/lpo-scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scanned LPO of an order from a quotation, as kept (a PDF, or a JPEG): the organisation's people, staff and admin */
+        get: operations["OrderLpoScanController_read"];
+        /** Attach (or replace) the scanned LPO of an order from a quotation: an approver of its organisation, or staff and admin (on the buyer's word). The same file again changes nothing */
+        put: operations["OrderLpoScanController_attach"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/queue": {
         parameters: {
             query?: never;
@@ -3049,11 +3067,27 @@ export interface components {
              */
             fulfilledAt: string | null;
         };
+        ScanAboutDto: {
+            /**
+             * @description A PDF as sent, or a photo re-encoded as JPEG (upright, without its metadata)
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/jpeg";
+            /**
+             * @description Bytes, as kept
+             * @example 284113
+             */
+            size: number;
+            /** Format: date-time */
+            uploadedAt: string;
+        };
         OrderQuotationDto: {
             quotationId: string;
             organisationId: string;
             /** @example LPO/2026/114 */
             lpoNumber: string;
+            /** @description The scanned LPO attached to the order (`GET /api/orders/{id}/lpo-scan`), or null when none is */
+            lpoScan: components["schemas"]["ScanAboutDto"] | null;
         };
         PlacedOrderDto: {
             _id: string;
@@ -3399,6 +3433,20 @@ export interface components {
             money: components["schemas"]["OrderMoneyDto"];
             /** @description What receipts and delivery notes print as the seller */
             shop: components["schemas"]["OrderShopDto"];
+        };
+        LpoScanUploadDto: {
+            /**
+             * Format: binary
+             * @description A PDF (kept as sent) or a photo: JPEG, PNG or WebP (kept as an upright JPEG without its metadata); at most 5 MB. Told by its content, not its name or type
+             */
+            file: string;
+        };
+        LpoScanResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            lpoScan: components["schemas"]["ScanAboutDto"];
         };
         OrderQueueCountsDto: {
             /** @description Unpaid and still open (Pending, Processing, InTransit, Delivered) */
@@ -5363,6 +5411,8 @@ export interface components {
             orderId: string;
             /** @example SPDAB12CD34 */
             purchaseNumber: string;
+            /** @description The scanned LPO attached to its order (`GET /api/orders/{orderId}/lpo-scan`) */
+            lpoScan: components["schemas"]["ScanAboutDto"] | null;
         };
         QuotationViewDto: {
             /** @example 665f1c2b9d3e4a0012345678 */
@@ -8658,6 +8708,181 @@ export interface operations {
             };
             /** @description The signed link has expired */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderLpoScanController_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, inline, never cached, in a sandbox */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff, customer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not an order from a quotation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderLpoScanController_attach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["LpoScanUploadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LpoScanResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description A buyer, not an approver
+             *
+             *     Deactivated account, or a role other than: admin, staff, customer
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not an order from a quotation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not a PDF or a photo */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A photo that cannot be read, or has too many pixels */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

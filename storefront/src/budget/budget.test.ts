@@ -38,7 +38,9 @@ const ROUTE_BUDGETS: Record<string, number> = {
   'reset-password': 48 * KB,
   // Issue 42's business accounts: the forms (zod, react-hook-form) as login's, and their own code.
   'for-organisations': 46 * KB,
-  'my-organisation': 51 * KB, // 47 before its quotations (the list, and one quotation's page: ?quotation=<id>)
+  // 51 before the scanned LPO (the accept form's file; the order's scan: download, attach, replace);
+  // 47 before its quotations (the list, and one quotation's page: ?quotation=<id>).
+  'my-organisation': 52 * KB,
 };
 
 let sizes: BundleSizes;

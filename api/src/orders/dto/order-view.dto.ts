@@ -10,6 +10,7 @@ import {
 } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
 import { OrderDeliveryDto } from '../../delivery/dto/delivery.dto';
+import { ScanAboutDto } from '../../scans/dto/scan-about.dto';
 
 export class DeliveryInfoViewDto {
   @ApiProperty() fullName!: string;
@@ -66,11 +67,18 @@ export class OrderLineDto {
   batchId?: string | null;
 }
 
-/** The accepted quotation an order is (issue 42): its organisation and LPO number. */
+/** The accepted quotation an order is (issue 42): its organisation, LPO number and its scan. */
 export class OrderQuotationDto {
   @ApiProperty() quotationId!: string;
   @ApiProperty() organisationId!: string;
   @ApiProperty({ example: 'LPO/2026/114' }) lpoNumber!: string;
+  @ApiProperty({
+    type: ScanAboutDto,
+    nullable: true,
+    description:
+      'The scanned LPO attached to the order (`GET /api/orders/{id}/lpo-scan`), or null when none is',
+  })
+  lpoScan!: ScanAboutDto | null;
 }
 
 export class PersonRefDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { QUOTATION_STATUSES, type QuotationStatus } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
+import { ScanAboutDto } from '../../scans/dto/scan-about.dto';
 
 const ID = '665f1c2b9d3e4a0012345678';
 
@@ -111,6 +112,12 @@ export class QuotationAcceptanceViewDto {
   orderId!: string;
   @ApiProperty({ example: 'SPDAB12CD34' })
   purchaseNumber!: string;
+  @ApiProperty({
+    type: ScanAboutDto,
+    nullable: true,
+    description: 'The scanned LPO attached to its order (`GET /api/orders/{orderId}/lpo-scan`)',
+  })
+  lpoScan!: ScanAboutDto | null;
 }
 
 export class QuotationRequestViewDto {

@@ -1,9 +1,11 @@
-import { screen } from '@testing-library/react';
+import { File as NodeFile } from 'node:buffer';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { LPO_SCAN_MESSAGES as LM, type ScanAbout } from '@spc/shared-contracts';
 import { Route, Routes } from 'react-router';
 import { createOrder, createOrderMoney } from '../../../testing/factories';
 import { json } from '../../../testing/organisations';
 import { renderWithProviders, signInAs } from '../../../testing/render';
-import { AdminOrderDetailRoute } from './order-detail';
+import { AdminOrderDetailRoute, StaffOrderDetailRoute } from './order-detail';
 
 /** The detail's answer for `order`; any other call answers an empty success. */
 function answer(order: ReturnType<typeof createOrder>) {
@@ -31,7 +33,12 @@ describe("an order's page", () => {
     const base = createOrder();
     const order = {
       ...base,
-      quotation: { quotationId: 'q1', organisationId: 'org1', lpoNumber: 'LPO/NDR/2026/0114' },
+      quotation: {
+        quotationId: 'q1',
+        organisationId: 'org1',
+        lpoNumber: 'LPO/NDR/2026/0114',
+        lpoScan: null,
+      },
       onAccount: true,
       products: [{ ...base.products[0]!, batchId: 'b1' }],
     } as typeof base;
@@ -71,5 +78,116 @@ describe("an order's page", () => {
     );
     await screen.findByRole('heading', { name: `Order ${order.purchaseNumber}` });
     expect(screen.queryByRole('heading', { name: 'From a quotation' })).toBeNull();
+  });
+
+  describe('its scanned LPO', () => {
+    const pdfScan: ScanAbout = {
+      contentType: 'application/pdf',
+      size: 212 * 1024,
+      uploadedAt: '2026-11-26T10:30:00.000Z',
+    };
+    /** Node's File: the tests' FormData (Node's) takes no jsdom File. */
+    const file = (size: number, name = 'lpo.pdf', type = 'application/pdf') =>
+      new NodeFile([new Uint8Array(size)], name, { type }) as unknown as File;
+
+    /** The order from a quotation, its scan `scan`; PUT answers `put` (recorded in `sent`). */
+    function world(scan: ScanAbout | null, put: () => Response) {
+      const base = createOrder();
+      const order = {
+        ...base,
+        quotation: {
+          quotationId: 'q1',
+          organisationId: 'org1',
+          lpoNumber: 'LPO/NDR/2026/0114',
+          lpoScan: scan,
+        },
+      } as typeof base;
+      const sent: { method: string; file: string | null }[] = [];
+      jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+        const request = input as Request;
+        const url = new URL(request.url);
+        if (url.pathname === `/api/orders/${order._id}/detail`)
+          return json(200, {
+            success: true,
+            message: '',
+            order,
+            timeline: [],
+            actions: [],
+            documents: { receipt: { available: false }, deliveryNote: { available: false } },
+            money: createOrderMoney(),
+            shop: { name: 'Seedling Propagation Centre', place: 'Kiambu', phone: '', website: '' },
+          });
+        if (url.pathname === `/api/orders/${order._id}/lpo-scan`) {
+          if (request.method === 'GET')
+            return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
+              headers: { 'Content-Type': 'application/pdf' },
+            });
+          const form = await request.formData();
+          sent.push({
+            method: request.method,
+            file: (form.get('file') as File | null)?.name ?? null,
+          });
+          return put();
+        }
+        return json(200, { success: true, message: '', payments: [], refunds: [] });
+      });
+      signInAs('staff');
+      renderWithProviders(
+        <Routes>
+          <Route path="/staff/orders/:id" element={<StaffOrderDetailRoute />} />
+        </Routes>,
+        { route: `/staff/orders/${order._id}` },
+      );
+      return sent;
+    }
+    const picker = () => document.querySelector<HTMLInputElement>('input[type="file"]')!;
+
+    it('says what is attached, downloads it signed in, and replaces it with a notification', async () => {
+      URL.createObjectURL = jest.fn(() => 'blob:lpo');
+      URL.revokeObjectURL = jest.fn();
+      const names: string[] = [];
+      jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        names.push(this.download);
+      });
+      const sent = world(pdfScan, () =>
+        json(200, { success: true, message: LM.attached, lpoScan: pdfScan }),
+      );
+      const card = await screen.findByRole('group', { name: 'Scanned LPO' });
+      expect(card.textContent).toMatch(/^Scanned LPO: PDF, 212 KB, attached /);
+      fireEvent.click(screen.getByRole('button', { name: 'Download the scanned LPO' }));
+      await waitFor(() => expect(names).toEqual(['LPO-LPO-NDR-2026-0114.pdf']));
+      const get = (global.fetch as jest.Mock).mock.calls
+        .map((c) => c[0] as Request)
+        .find((r) => r.url.endsWith('/lpo-scan'))!;
+      expect(get.headers.get('Authorization')).toBe('Bearer access-token');
+      expect(screen.getByRole('button', { name: 'Replace the scanned LPO' })).toBeTruthy();
+      fireEvent.change(picker(), { target: { files: [file(4096, 'clearer copy.pdf')] } });
+      expect(await screen.findByText(LM.attached)).toBeTruthy();
+      expect(sent).toEqual([{ method: 'PUT', file: 'clearer copy.pdf' }]);
+    });
+
+    it('attaches one where none is; refuses a file over 5 MB before sending, and shows the API refusal in words', async () => {
+      const sent = world(null, () =>
+        json(415, {
+          success: false,
+          statusCode: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: LM.unsupported,
+        }),
+      );
+      const card = await screen.findByRole('group', { name: 'Scanned LPO' });
+      expect(card.textContent).toContain('Scanned LPO: none attached');
+      expect(screen.queryByRole('button', { name: 'Download the scanned LPO' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Attach the scanned LPO' })).toBeTruthy();
+      expect(picker().getAttribute('accept')).toBe('application/pdf,image/*');
+      fireEvent.change(picker(), { target: { files: [file(5 * 1024 * 1024 + 1)] } });
+      expect(await screen.findByText(LM.tooLarge)).toBeTruthy();
+      expect(sent).toEqual([]);
+      fireEvent.change(picker(), { target: { files: [file(2048, 'notes.pdf')] } });
+      expect(await screen.findByText(LM.unsupported)).toBeTruthy();
+      expect(sent).toEqual([{ method: 'PUT', file: 'notes.pdf' }]);
+    });
   });
 });

@@ -30,6 +30,7 @@ import type { Order } from '../api/get-orders';
 import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-detail';
 import { OrderActions } from '../components/order-actions';
 import { OrderDocuments } from '../components/order-documents';
+import { OrderLpoScan } from '../components/order-lpo-scan';
 import { OrderBooking } from '../components/order-booking';
 import { OrderMoneyCard } from '../components/order-money';
 import { OrderMpesa } from '../components/order-mpesa';
@@ -104,11 +105,16 @@ function Payment({ order }: { order: Order }) {
   );
 }
 
-/** An order an organisation's accepted quotation made: its LPO, the quotation and the organisation. */
+/**
+ * An order an organisation's accepted quotation made: its LPO (number and scan), the quotation and
+ * the organisation.
+ */
 function FromQuotation({
+  orderId,
   quotation,
   onAccount,
 }: {
+  orderId: string;
   quotation: NonNullable<Order['quotation']>;
   onAccount: boolean;
 }) {
@@ -125,6 +131,7 @@ function FromQuotation({
           ? 'On account: paid by its invoice; it does not expire unpaid'
           : 'Paid up front, like any order'}
       </Text>
+      <OrderLpoScan orderId={orderId} lpoNumber={quotation.lpoNumber} scan={quotation.lpoScan} />
       <Group gap="md" mt={4}>
         <Anchor component={Link} to={paths.quotation(quotation.quotationId)} size="sm">
           The quotation
@@ -277,7 +284,13 @@ function OrderDetailPage({ role }: { role: Role }) {
         </Card>
       )}
       {order.booking && <OrderBooking order={order} canAct={role === 'staff'} />}
-      {order.quotation && <FromQuotation quotation={order.quotation} onAccount={order.onAccount} />}
+      {order.quotation && (
+        <FromQuotation
+          orderId={order._id}
+          quotation={order.quotation}
+          onAccount={order.onAccount}
+        />
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Customer order={order} />
         <Payment order={order} />

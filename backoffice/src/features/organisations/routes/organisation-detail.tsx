@@ -88,7 +88,7 @@ function AdminSections({ org }: { org: OrganisationDetail }) {
       </Section>
       <Section title="Price list">
         {catalogue.isPending ? (
-          <Loader size="sm" aria-label="Loading" />
+          <Loader size="sm" role="status" aria-label="Loading" />
         ) : (
           <PriceListForm
             key={JSON.stringify(org.priceList)}
@@ -120,7 +120,7 @@ export function OrganisationDetailRoute() {
   if (query.isPending)
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </Center>
     );
   if (query.isError)

@@ -1,11 +1,13 @@
 import {
   BACKOFFICE_MESSAGES,
+  LPO_SCAN_MESSAGES,
   type QuotationShortLine,
   type QuotationView,
 } from '@spc/shared-contracts';
 import { unwrap } from '@spc/shared-contracts/web-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { looseApi } from '../../../lib/api-client';
+import { uploadLpoScan } from '../../../lib/lpo-scan';
 import { quotationKeys } from '../../../lib/quotation-keys';
 import { refreshQueries } from '../../../lib/refresh-queries';
 
@@ -42,6 +44,20 @@ export function useAcceptQuotation(id: string) {
   return useMutation({
     mutationFn: (body: { version: number; lpoNumber: string }) => accept(id, body),
     meta: { errorMessage: BACKOFFICE_MESSAGES.genericError },
+    onSettled: () => refreshQueries(client, quotationKeys.all),
+  });
+}
+
+/**
+ * The scanned LPO picked with an acceptance, sent to the order it made. Its failure leaves the
+ * order standing (the page says so and links to the order, where it can be attached again).
+ */
+export function useAttachLpoScanAfterAccept() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ orderId, file }: { orderId: string; file: File }) =>
+      uploadLpoScan(orderId, file),
+    meta: { errorMessage: LPO_SCAN_MESSAGES.notAttached },
     onSettled: () => refreshQueries(client, quotationKeys.all),
   });
 }

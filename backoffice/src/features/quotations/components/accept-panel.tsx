@@ -1,11 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, List, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  FileInput,
+  Group,
+  List,
+  NativeSelect,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import {
   formatDate,
+  LPO_SCAN_MESSAGES,
+  LPO_SCAN_TEXTS,
   QUOTATION_LIMITS,
   quotationAcceptSchema,
   type QuotationAcceptForm,
   type QuotationShortLine,
+  SCAN_ACCEPT,
+  scanFileProblem,
 } from '@spc/shared-contracts';
 import { errorMessage } from '@spc/shared-contracts/web-client';
 import { useState } from 'react';
@@ -50,7 +64,10 @@ function Refusal({ error }: { error: unknown }) {
   );
 }
 
-/** Staff accepting on the buyer's written word: the version and the LPO number. */
+/**
+ * Staff accepting on the buyer's written word: the version, the LPO number and, optionally, the
+ * scanned LPO (checked here, sent to the order once the acceptance made it).
+ */
 export function AcceptPanel({
   versions,
   pending,
@@ -60,18 +77,22 @@ export function AcceptPanel({
   versions: number[];
   pending?: boolean;
   error: unknown;
-  onAccept: (body: { version: number; lpoNumber: string }) => void;
+  onAccept: (body: { version: number; lpoNumber: string }, scan: File | null) => void;
 }) {
   const [version, setVersion] = useState(String(versions[versions.length - 1] ?? ''));
+  const [scan, setScan] = useState<File | null>(null);
+  const [scanProblem, setScanProblem] = useState<string | null>(null);
   const form = useForm<QuotationAcceptForm>({
     resolver: zodResolver(quotationAcceptSchema),
     defaultValues: { lpoNumber: '' },
   });
   return (
     <form
-      onSubmit={form.handleSubmit(({ lpoNumber }) =>
-        onAccept({ version: Number(version), lpoNumber: lpoNumber.trim() }),
-      )}
+      onSubmit={form.handleSubmit(({ lpoNumber }) => {
+        const problem = scan ? scanFileProblem(scan, LPO_SCAN_MESSAGES) : null;
+        setScanProblem(problem);
+        if (!problem) onAccept({ version: Number(version), lpoNumber: lpoNumber.trim() }, scan);
+      })}
       noValidate
       aria-label="Accept on the buyer's word"
     >
@@ -94,6 +115,20 @@ export function AcceptPanel({
             w={{ base: '100%', xs: 240 }}
           />
         </Group>
+        <FileInput
+          label={LPO_SCAN_TEXTS.field}
+          placeholder="Choose a PDF or a photo"
+          accept={SCAN_ACCEPT}
+          clearable
+          value={scan}
+          onChange={(file) => {
+            setScan(file);
+            setScanProblem(null);
+          }}
+          error={scanProblem}
+          disabled={pending}
+          w={{ base: '100%', xs: 416 }}
+        />
         <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
           Accept
         </Button>

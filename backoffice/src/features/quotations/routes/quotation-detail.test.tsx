@@ -1,5 +1,11 @@
+import { File as NodeFile } from 'node:buffer';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { QUOTATION_MESSAGES, type QuotationView } from '@spc/shared-contracts';
+import {
+  LPO_SCAN_MESSAGES as LM,
+  QUOTATION_MESSAGES,
+  type QuotationView,
+  type ScanAbout,
+} from '@spc/shared-contracts';
 import { Route, Routes } from 'react-router';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { CATALOGUE, json, PRODUCT_ID, UNIT_ID } from '../../../testing/organisations';
@@ -265,6 +271,7 @@ describe('a quotation on the quote desk', () => {
           byShop: false,
           orderId: '6650f0c2a1b2c3d4e5f6a777',
           purchaseNumber: 'SPD1A2B3C4D',
+          lpoScan: null,
         },
       }),
     );
@@ -276,5 +283,124 @@ describe('a quotation on the quote desk', () => {
     expect(screen.queryByRole('form', { name: 'Draft' })).not.toBeInTheDocument();
     for (const name of [/^Send version/, 'Withdraw', 'Accept'])
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+  });
+
+  describe('with the scanned LPO', () => {
+    const ORDER_ID = '6650f0c2a1b2c3d4e5f6a777';
+    const pdfScan: ScanAbout = {
+      contentType: 'application/pdf',
+      size: 212 * 1024,
+      uploadedAt: '2026-11-26T10:30:00.000Z',
+    };
+    const acceptedWith = (lpoScan: ScanAbout | null) =>
+      createQuotation({
+        status: 'accepted',
+        versions: [createVersion()],
+        acceptance: {
+          version: 1,
+          lpoNumber: 'LPO/2026/0412',
+          acceptedAt: '2026-11-26T10:00:00.000Z',
+          acceptedBy: 'Wanjiku Mary Kamau',
+          byShop: true,
+          orderId: ORDER_ID,
+          purchaseNumber: 'SPD1A2B3C4D',
+          lpoScan,
+        },
+      });
+    /** Node's File: the tests' FormData (Node's) takes no jsdom File. */
+    const file = (size: number, name = 'lpo.pdf') =>
+      new NodeFile([new Uint8Array(size)], name, { type: 'application/pdf' }) as unknown as File;
+
+    /** A sent quotation accepted on the buyer's word; the order's scan PUT answers `put`. */
+    function desk(put: () => Response | Promise<Response>) {
+      let q = createQuotation({ status: 'sent', versions: [createVersion()] });
+      const sent: { method: string; path: string; file?: string }[] = [];
+      jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
+        const request = input as Request;
+        const url = new URL(request.url);
+        if (url.pathname === '/api/products') return json(200, CATALOGUE);
+        if (url.pathname === '/api/batches') return json(200, BATCHES);
+        if (request.method === 'GET')
+          return json(200, { success: true, message: '', quotation: q });
+        if (url.pathname === `${base}/accept`) {
+          sent.push({ method: request.method, path: url.pathname });
+          q = acceptedWith(null);
+          return json(201, {
+            success: true,
+            message: 'Quotation accepted',
+            quotation: q,
+            order: { _id: ORDER_ID, purchaseNumber: 'SPD1A2B3C4D' },
+          });
+        }
+        const form = await request.formData();
+        sent.push({
+          method: request.method,
+          path: url.pathname,
+          file: (form.get('file') as File | null)?.name,
+        });
+        const res = await put();
+        if (res.ok) q = acceptedWith(pdfScan);
+        return res;
+      });
+      render();
+      return sent;
+    }
+    const fill = async (scan: File) => {
+      const form = await screen.findByRole('form', { name: "Accept on the buyer's word" });
+      fireEvent.change(within(form).getByLabelText('LPO number'), {
+        target: { value: 'LPO/2026/0412' },
+      });
+      const picker = form.querySelector<HTMLInputElement>('input[type="file"]')!;
+      expect(picker.getAttribute('accept')).toBe('application/pdf,image/*');
+      fireEvent.change(picker, { target: { files: [scan] } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Accept' }));
+      return form;
+    };
+
+    it('sends the scan picked with the acceptance to the order it made; the page says it is attached', async () => {
+      let release!: () => void;
+      const sent = desk(async () => {
+        await new Promise<void>((r) => (release = r));
+        return json(200, { success: true, message: LM.attached, lpoScan: pdfScan });
+      });
+      expect(await screen.findByText(/Scanned LPO \(PDF or photo, optional\)/)).toBeTruthy();
+      await fill(file(2048, 'LPO 0412.pdf'));
+      expect(await screen.findByText('Attaching the scanned LPO…')).toBeTruthy();
+      expect(sent).toEqual([
+        { method: 'POST', path: `${base}/accept` },
+        { method: 'PUT', path: `/api/orders/${ORDER_ID}/lpo-scan`, file: 'LPO 0412.pdf' },
+      ]);
+      release();
+      expect(await screen.findByText(LM.attached)).toBeTruthy();
+      expect(await screen.findByText(/^Scanned LPO: PDF, 212 KB, attached/)).toBeTruthy();
+    });
+
+    it('says the order stands when the scan is refused, and links to the order to attach it again', async () => {
+      desk(() =>
+        json(415, {
+          success: false,
+          statusCode: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: LM.unsupported,
+        }),
+      );
+      await fill(file(2048));
+      // The notification says the API's words; the page says the order stands, and where to go.
+      const alert = (await screen.findByText(LM.notAttached)).closest<HTMLElement>(
+        '[role="alert"]',
+      )!;
+      expect(alert.textContent).toContain(LM.unsupported);
+      expect(within(alert).getByRole('link', { name: 'order SPD1A2B3C4D' })).toHaveAttribute(
+        'href',
+        `/staff/orders/${ORDER_ID}`,
+      );
+    });
+
+    it('refuses a file over 5 MB before accepting: nothing is sent', async () => {
+      const sent = desk(() => json(200, {}));
+      const form = await fill(file(5 * 1024 * 1024 + 1, 'huge.pdf'));
+      expect(await within(form).findByText(LM.tooLarge)).toBeTruthy();
+      expect(sent).toEqual([]);
+    });
   });
 });

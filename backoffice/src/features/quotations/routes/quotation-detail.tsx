@@ -1,11 +1,26 @@
-import { Anchor, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import {
   addDays,
   BACKOFFICE_MESSAGES,
   canActOnQuotation,
   formatDate,
   formatDateTime,
+  LPO_SCAN_MESSAGES,
+  LPO_SCAN_TEXTS,
+  scanDescription,
   shopToday,
+  type QuotationAcceptanceView,
   type QuotationDraftForm,
   type QuotationView,
 } from '@spc/shared-contracts';
@@ -16,7 +31,7 @@ import { ConfirmModal } from '../../../components/confirm-modal';
 import { QuotationStatusBadge } from '../../../components/quotation-status-badge';
 import { paths } from '../../../config/paths';
 import { useSessionRole } from '../../../lib/session-store';
-import { useAcceptQuotation } from '../api/accept-quotation';
+import { useAcceptQuotation, useAttachLpoScanAfterAccept } from '../api/accept-quotation';
 import { useProductUnits } from '../api/get-draft-choices';
 import { useQuotation } from '../api/get-quotation';
 import {
@@ -81,7 +96,7 @@ function DraftSection({ q }: { q: QuotationView }) {
   return (
     <Section title="Draft">
       {products.isPending ? (
-        <Loader size="sm" aria-label="Loading" />
+        <Loader size="sm" role="status" aria-label="Loading" />
       ) : products.isError ? (
         <Text c="red" role="alert">
           {errorMessage(products.error, BACKOFFICE_MESSAGES.listError)}
@@ -123,9 +138,48 @@ function DraftSection({ q }: { q: QuotationView }) {
   );
 }
 
+/**
+ * Whether the accepted quotation's order has its scanned LPO: sending it right after the
+ * acceptance, attached, or not (then the order page attaches it; a failed send says the order
+ * stands).
+ */
+function LpoScanLine({
+  acceptance: a,
+  attach,
+  role,
+}: {
+  acceptance: QuotationAcceptanceView;
+  attach: ReturnType<typeof useAttachLpoScanAfterAccept>;
+  role: 'staff' | 'admin';
+}) {
+  const order = (
+    <Anchor component={Link} to={paths.orderDetail(role, a.orderId)} underline="always">
+      order {a.purchaseNumber}
+    </Anchor>
+  );
+  if (attach.isPending) return <Text size="sm">{LPO_SCAN_TEXTS.sending}</Text>;
+  if (attach.isError && !a.lpoScan)
+    return (
+      <Alert color="red" role="alert" title={LPO_SCAN_MESSAGES.notAttached}>
+        <Text size="sm">
+          {errorMessage(attach.error, LPO_SCAN_MESSAGES.notAttached)} Attach it on {order}.
+        </Text>
+      </Alert>
+    );
+  return (
+    <Text size="sm" c="dimmed">
+      {a.lpoScan
+        ? `Scanned LPO: ${scanDescription(a.lpoScan)}, attached ${formatDateTime(a.lpoScan.uploadedAt)}`
+        : `${LPO_SCAN_TEXTS.none}: attach it on the order`}{' '}
+      ({order}).
+    </Text>
+  );
+}
+
 function QuotationPage({ q }: { q: QuotationView }) {
   const role = useSessionRole() === 'admin' ? 'admin' : 'staff';
   const accept = useAcceptQuotation(q._id);
+  const attachScan = useAttachLpoScanAfterAccept();
   const withdraw = useWithdrawQuotation(q._id);
   const reply = useWriteMessage(q._id);
   const [withdrawing, setWithdrawing] = useState(false);
@@ -155,6 +209,7 @@ function QuotationPage({ q }: { q: QuotationView }) {
           .
         </Text>
       )}
+      {q.acceptance && <LpoScanLine acceptance={q.acceptance} attach={attachScan} role={role} />}
       <Section title="Request">
         <Stack gap="xs">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -180,7 +235,13 @@ function QuotationPage({ q }: { q: QuotationView }) {
             versions={q.versions.map((v) => v.version)}
             pending={accept.isPending}
             error={accept.error}
-            onAccept={(body) => accept.mutate(body)}
+            onAccept={(body, scan) =>
+              accept.mutate(body, {
+                onSuccess: (res) => {
+                  if (scan) attachScan.mutate({ orderId: res.order._id, file: scan });
+                },
+              })
+            }
           />
         </Section>
       )}
@@ -216,7 +277,7 @@ export function QuotationDetailRoute() {
   if (query.isPending)
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </Center>
     );
   if (query.isError)

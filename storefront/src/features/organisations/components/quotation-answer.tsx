@@ -20,6 +20,10 @@ import {
   useAskChanges,
   useDeclineQuotation,
 } from '../api/quotations';
+import { LpoScanField, lpoScanProblem } from './lpo-scan';
+
+/** After an acceptance: the order it made, and the scanned LPO picked to go with it (if any). */
+export type OnAccepted = (orderId: string, scan: File) => void;
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -38,10 +42,15 @@ function ShortLines({ lines }: { lines: QuotationShortLine[] }) {
   );
 }
 
-/** The approver's acceptance: the latest version, with the LPO number. */
-function AcceptForm({ q }: { q: QuotationView }) {
+/**
+ * The approver's acceptance: the latest version, with the LPO number and, optionally, its scan
+ * (sent to the order once the acceptance made it: `onAccepted`).
+ */
+function AcceptForm({ q, onAccepted }: { q: QuotationView; onAccepted: OnAccepted }) {
   const accept = useAcceptQuotation(q._id);
   const version = q.versions[q.versions.length - 1]!.version;
+  const [scan, setScan] = useState<File | null>(null);
+  const [scanProblem, setScanProblem] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -51,9 +60,14 @@ function AcceptForm({ q }: { q: QuotationView }) {
     defaultValues: { lpoNumber: '' },
   });
   const onSubmit = handleSubmit(async ({ lpoNumber }) => {
+    const problem = lpoScanProblem(scan);
+    setScanProblem(problem);
+    if (problem) return;
     try {
       const res = await accept.mutateAsync({ version, lpoNumber: lpoNumber.trim() });
       toast.success(res.message);
+      const orderId = res.quotation.acceptance?.orderId;
+      if (scan && orderId) onAccepted(orderId, scan);
     } catch (e) {
       toast.error(problemText(e));
     }
@@ -72,6 +86,15 @@ function AcceptForm({ q }: { q: QuotationView }) {
         />
         {errors.lpoNumber && <p className="field-error">{errors.lpoNumber.message}</p>}
       </div>
+      <LpoScanField
+        file={scan}
+        error={scanProblem}
+        disabled={accept.isPending}
+        onChange={(file) => {
+          setScan(file);
+          setScanProblem(null);
+        }}
+      />
       <button type="submit" className="btn" disabled={accept.isPending}>
         {accept.isPending ? 'Accepting…' : `Accept version ${version}`}
       </button>
@@ -161,14 +184,22 @@ function DeclineButton({ q }: { q: QuotationView }) {
 }
 
 /** What the organisation may do with a quotation sent to it, by its role and the rules table. */
-export function QuotationAnswer({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' }) {
+export function QuotationAnswer({
+  q,
+  role,
+  onAccepted,
+}: {
+  q: QuotationView;
+  role: 'approver' | 'buyer';
+  onAccepted: OnAccepted;
+}) {
   const [asking, setAsking] = useState(false);
   const can = (a: 'accept' | 'decline' | 'askChanges') => canActOnQuotation(a, q.status, role);
   if (!can('accept') && !can('decline') && !can('askChanges')) return null;
   return (
     <section className="org-card" aria-labelledby="quote-answer">
       <h2 id="quote-answer">Your answer</h2>
-      {can('accept') && q.versions.length > 0 && <AcceptForm q={q} />}
+      {can('accept') && q.versions.length > 0 && <AcceptForm q={q} onAccepted={onAccepted} />}
       {!can('accept') && role === 'buyer' && q.status === 'sent' && (
         <p className="muted small">An approver of your organisation accepts or declines it.</p>
       )}

@@ -4,13 +4,18 @@ import { ErrorState, Loading } from '../../../components/states';
 import { paths } from '../../../config/paths';
 import { problemText } from '../../../lib/api-client';
 import { useMyOrganisation } from '../api/organisations';
+import { useAttachLpoScan } from '../api/lpo-scan';
 import { useQuotation } from '../api/quotations';
+import { LpoScanCard } from './lpo-scan';
 import { QuotationAnswer } from './quotation-answer';
 import { QuotationThread } from './quotation-thread';
 import { QuotationVersion } from './quotation-version';
 
 function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' | null }) {
   const a = q.acceptance;
+  // The page's, not the acceptance form's: the form is gone once the quotation reads accepted,
+  // while its scan may still be on its way (or have failed, the order standing without it).
+  const attach = useAttachLpoScan();
   return (
     <>
       <div className="quote-head">
@@ -29,6 +34,7 @@ function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' |
           <Link to={paths.myOrder(a.orderId)}>{a.purchaseNumber}</Link>.
         </p>
       )}
+      {a && <LpoScanCard acceptance={a} canAttach={role === 'approver'} attach={attach} />}
       {q.versions.length === 0 ? (
         <section className="org-card">
           <p>The shop is pricing your request. You will get an e-mail when it sends a quotation.</p>
@@ -46,7 +52,13 @@ function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' |
             />
           ))
       )}
-      {role && <QuotationAnswer q={q} role={role} />}
+      {role && (
+        <QuotationAnswer
+          q={q}
+          role={role}
+          onAccepted={(orderId, file) => attach.mutate({ orderId, file, afterAccept: true })}
+        />
+      )}
       <QuotationThread id={q._id} messages={q.messages} />
     </>
   );

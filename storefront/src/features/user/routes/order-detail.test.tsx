@@ -326,7 +326,12 @@ describe("an order from an organisation's quotation", () => {
       paymentDetails: null,
       paymentMethod: null,
       paidAt: null,
-      quotation: { quotationId: 'q1', organisationId: 'org1', lpoNumber: 'KCG/LPO/2026/0777' },
+      quotation: {
+        quotationId: 'q1',
+        organisationId: 'org1',
+        lpoNumber: 'KCG/LPO/2026/0777',
+        lpoScan: null,
+      },
     });
   const reason =
     "This order was made from a quotation with LPO KCG/LPO/2026/0777: ask the shop to cancel it, in the quotation's messages";
