@@ -10,6 +10,7 @@ import path from 'node:path';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
+import { MpesaRefundsService } from '../src/payments/c2b/mpesa-refunds.service';
 import { RetentionSweep } from '../src/privacy/retention-sweep';
 import { bearer, registerCustomer, STRONG_PASSWORD, type Session } from './support/identity';
 import { decoded, outbox } from './support/mail';
@@ -417,6 +418,73 @@ describe('privacy attacks: export, erasure, keys', () => {
         200,
       ),
     ).toEqual([]);
+  });
+
+  it('a crash between a refund sent and its erased payer forgotten: the refunds sweep forgets the number', async () => {
+    const p = newPerson('Atieno');
+    const o = await order(detailsOf(p), null);
+    await payAndComplete(p, o);
+    const stray = await m.sim.payBill({
+      account: p.phone,
+      amount: 250,
+      phone: asDaraja(p.phone),
+      validate: false,
+      firstName: p.surname,
+    } as never);
+    await waitFor(
+      async () => (await http().get('/api/payments/mpesa/inbox').set(staff()).expect(200)).text,
+      (text) => text.includes(stray.transId),
+      15_000,
+      200,
+    );
+    await guestErasure(o, p.phone);
+    // What the erasure left to forget once the money is back: the payment, the ledger's entries.
+    const payment = await db()
+      .collection('mpesa_c2b_payments')
+      .findOne({ _id: stray.transId as never });
+    expect(payment?.forgetPayer).toBe(true);
+    const entries = await db().collection('money_entries').find({ forgetPayer: true }).toArray();
+    await http()
+      .post(`/api/payments/mpesa/c2b/${stray.transId}/refund`)
+      .set(staff())
+      .send({})
+      .expect((res) => expect([200, 201]).toContain(res.status));
+    const refundId = `payment:${stray.transId}`;
+    await waitFor(
+      () => hits(p),
+      (h) => h.length === 0,
+      20_000,
+      200,
+    );
+    // The crash: the transfer was recorded sent, and the API stopped before forgetting anything.
+    await db()
+      .collection('mpesa_c2b_payments')
+      .updateOne(
+        { _id: stray.transId as never },
+        {
+          $set: {
+            phone: payment!.phone,
+            payerName: payment!.payerName,
+            account: payment!.account,
+            forgetPayer: true,
+          },
+        },
+      );
+    for (const e of entries)
+      await db()
+        .collection('money_entries')
+        .updateOne({ _id: e._id }, { $set: { payer: e.payer, forgetPayer: true } });
+    expect((await hits(p)).length).toBeGreaterThan(0);
+    // The next sweep (any instance, after a restart) finishes it.
+    await m.t.app.get(MpesaRefundsService).sweep();
+    expect(await hits(p)).toEqual([]);
+    expect(
+      (
+        await db()
+          .collection('mpesa_refunds')
+          .findOne({ _id: refundId as never })
+      )?.status,
+    ).toBe('sent');
   });
 
   // ---------------------------------------------------------------------------------------------

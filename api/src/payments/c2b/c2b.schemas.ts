@@ -47,6 +47,8 @@ export const C2bPaymentSchema = SchemaFactory.createForClass(C2bPayment);
 C2bPaymentSchema.index({ status: 1, createdAt: -1 });
 C2bPaymentSchema.index({ orderId: 1 });
 C2bPaymentSchema.index({ queryConversationId: 1 });
+// The payments an erasure marked to forget once given back (the refunds sweep looks for them).
+C2bPaymentSchema.index({ forgetPayer: 1 }, { sparse: true });
 
 export const REFUND_TRANSFER_STATUSES = ['queued', 'sending', 'pending', 'sent', 'failed'] as const;
 export type RefundTransferStatus = (typeof REFUND_TRANSFER_STATUSES)[number];

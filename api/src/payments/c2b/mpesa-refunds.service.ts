@@ -279,6 +279,33 @@ export class MpesaRefundsService {
       .limit(20)
       .lean<MpesaRefund[]>();
     for (const r of due) await this.send(r._id);
+    await this.forgetLeftPayers();
+  }
+
+  /**
+   * A crash between a refund recorded `sent` and its erased payer forgotten (`finish`) leaves the
+   * number on the transfer, the paybill payment it gave back or the ledger: forgotten here, on the
+   * next sweep of any instance. Only for transfers sent: one still to go keeps its number.
+   */
+  private async forgetLeftPayers(): Promise<void> {
+    const left = await this.refunds
+      .find({ status: 'sent', forgetPhone: true })
+      .select({ _id: 1, originalTransId: 1 })
+      .limit(100)
+      .lean<MpesaRefund[]>();
+    const payments = await this.paybill
+      .find({ forgetPayer: true, status: { $ne: 'inbox' }, refundId: { $ne: null } })
+      .select({ refundId: 1 })
+      .limit(100)
+      .lean<{ refundId: string }[]>();
+    const given = payments.length
+      ? await this.refunds
+          .find({ _id: { $in: payments.map((p) => p.refundId) }, status: 'sent' })
+          .select({ _id: 1, originalTransId: 1 })
+          .lean<MpesaRefund[]>()
+      : [];
+    for (const refund of [...left, ...given]) await this.forgetErasedPayer(refund);
+    await this.ledger.forgetSettledPayers();
   }
 
   private async finish(
