@@ -37,3 +37,30 @@ export function rule(doc: Doc): void {
     .stroke();
   doc.y = y + 6;
 }
+
+/** A column of a printed table: its heading, its width in points, and how its cells align. */
+export interface PdfColumn {
+  label: string;
+  width: number;
+  align: 'left' | 'right';
+}
+
+/** One row of a table from the left margin: each cell in its column, as tall as its tallest cell. */
+export function tableRow(
+  doc: Doc,
+  columns: readonly PdfColumn[],
+  cells: string[],
+  gap: number,
+): void {
+  const top = doc.y;
+  let x = MARGIN;
+  let height = 0;
+  cells.forEach((cell, i) => {
+    const c = columns[i]!;
+    height = Math.max(height, doc.heightOfString(cell, { width: c.width - 6 }));
+    doc.text(cell, x, top, { width: c.width - 6, align: c.align });
+    x += c.width;
+  });
+  doc.x = MARGIN;
+  doc.y = top + height + gap;
+}

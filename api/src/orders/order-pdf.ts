@@ -5,7 +5,9 @@ import {
   MUTED,
   renderPdf as render,
   rule,
+  tableRow,
   type Doc,
+  type PdfColumn,
 } from '../common/pdf-document';
 import {
   deliveryAddressText,
@@ -48,34 +50,15 @@ function header(doc: Doc, shop: ShopContacts, title: string, order: OrderDto): v
   doc.moveDown(0.8);
 }
 
-interface Column {
-  label: string;
-  width: number;
-  align: 'left' | 'right';
-}
-
 /** A simple table that starts a new page when a row would not fit, repeating the heading. */
-function table(doc: Doc, columns: Column[], rows: string[][]): void {
+function table(doc: Doc, columns: PdfColumn[], rows: string[][]): void {
   const heading = () => {
     doc.font('Helvetica-Bold').fontSize(10).fillColor(INK);
     row(columns.map((c) => c.label));
     rule(doc);
     doc.font('Helvetica');
   };
-  const row = (cells: string[]) => {
-    const top = doc.y;
-    let x = MARGIN;
-    let height = 0;
-    cells.forEach((cell, i) => {
-      const c = columns[i]!;
-      const h = doc.heightOfString(cell, { width: c.width - 6 });
-      doc.text(cell, x, top, { width: c.width - 6, align: c.align });
-      height = Math.max(height, h);
-      x += c.width;
-    });
-    doc.x = MARGIN;
-    doc.y = top + height + 4;
-  };
+  const row = (cells: string[]) => tableRow(doc, columns, cells, 4);
   heading();
   for (const cells of rows) {
     if (doc.y + 40 > doc.page.height - MARGIN) {

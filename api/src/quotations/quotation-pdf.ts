@@ -5,7 +5,9 @@ import {
   MUTED,
   renderPdf as render,
   rule,
+  tableRow,
   type Doc,
+  type PdfColumn,
 } from '../common/pdf-document';
 import { formatDate, formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { lineTotal, subtotalOf, totalOf, type VersionRecord } from './quotation-record';
@@ -17,28 +19,16 @@ export interface QuotationPdfInput {
   shop: { phone: string; email: string; website: string; kraPin: string | null };
 }
 
-const COLUMNS = [
-  { label: 'Item', width: 175, align: 'left' as const },
-  { label: 'From', width: 85, align: 'left' as const },
-  { label: 'Qty', width: 55, align: 'right' as const },
-  { label: 'Seedlings', width: 60, align: 'right' as const },
-  { label: 'Unit price', width: 60, align: 'right' as const },
-  { label: 'Total', width: 60, align: 'right' as const },
+const COLUMNS: PdfColumn[] = [
+  { label: 'Item', width: 175, align: 'left' },
+  { label: 'From', width: 85, align: 'left' },
+  { label: 'Qty', width: 55, align: 'right' },
+  { label: 'Seedlings', width: 60, align: 'right' },
+  { label: 'Unit price', width: 60, align: 'right' },
+  { label: 'Total', width: 60, align: 'right' },
 ];
 
-function row(doc: Doc, cells: string[]): void {
-  const top = doc.y;
-  let x = MARGIN;
-  let height = 0;
-  cells.forEach((cell, i) => {
-    const c = COLUMNS[i]!;
-    height = Math.max(height, doc.heightOfString(cell, { width: c.width - 6 }));
-    doc.text(cell, x, top, { width: c.width - 6, align: c.align });
-    x += c.width;
-  });
-  doc.x = MARGIN;
-  doc.y = top + height + 4;
-}
+const row = (doc: Doc, cells: string[]) => tableRow(doc, COLUMNS, cells, 4);
 
 function totalLine(doc: Doc, label: string, value: string, bold = false): void {
   const width = doc.page.width - MARGIN * 2;

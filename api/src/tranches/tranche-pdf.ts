@@ -5,7 +5,17 @@ import {
   TRANCHE_NOTE_TEXTS as T,
   trancheLabel,
 } from '@spc/shared-contracts';
-import { GREEN, INK, MARGIN, MUTED, renderPdf, rule, type Doc } from '../common/pdf-document';
+import {
+  GREEN,
+  INK,
+  MARGIN,
+  MUTED,
+  renderPdf,
+  rule,
+  tableRow,
+  type Doc,
+  type PdfColumn,
+} from '../common/pdf-document';
 import type { OrderLineCopy, OrderTranchesRecord, TrancheRecord } from './tranche-record';
 
 export interface TrancheNoteInput {
@@ -17,27 +27,15 @@ export interface TrancheNoteInput {
   shop: { phone: string; website: string };
 }
 
-const COLUMNS = [
-  { label: 'Item', width: 165, align: 'left' as const },
-  { label: 'From', width: 95, align: 'left' as const },
-  { label: 'Sent', width: 60, align: 'right' as const },
-  { label: 'Seedlings', width: 70, align: 'right' as const },
-  { label: 'Received', width: 105, align: 'right' as const },
+const COLUMNS: PdfColumn[] = [
+  { label: 'Item', width: 165, align: 'left' },
+  { label: 'From', width: 95, align: 'left' },
+  { label: 'Sent', width: 60, align: 'right' },
+  { label: 'Seedlings', width: 70, align: 'right' },
+  { label: 'Received', width: 105, align: 'right' },
 ];
 
-function row(doc: Doc, cells: string[]): void {
-  const top = doc.y;
-  let x = MARGIN;
-  let height = 0;
-  cells.forEach((cell, i) => {
-    const c = COLUMNS[i]!;
-    height = Math.max(height, doc.heightOfString(cell, { width: c.width - 6 }));
-    doc.text(cell, x, top, { width: c.width - 6, align: c.align });
-    x += c.width;
-  });
-  doc.x = MARGIN;
-  doc.y = top + height + 6;
-}
+const row = (doc: Doc, cells: string[]) => tableRow(doc, COLUMNS, cells, 6);
 
 const fromOf = (line: OrderLineCopy, readyOn: Map<string, string>) =>
   line.batchId
