@@ -24,6 +24,24 @@ export { batchLedgerKey, type BatchRecord } from './batch-record';
 /** Why a hold was refused, for the placement's message. */
 export type HoldRefusal = 'gone' | 'failed' | 'ready' | 'short';
 
+/** `holds` with `orderId`'s hold changed by `seedlings` (less than 0 takes), as an expression. */
+const holdsMovedBy = (orderId: string, seedlings: number) => ({
+  $map: {
+    input: '$holds',
+    in: {
+      $cond: [
+        { $eq: ['$$this.orderId', { $literal: orderId }] },
+        {
+          orderId: '$$this.orderId',
+          seedlings: { $add: ['$$this.seedlings', seedlings] },
+          at: '$$this.at',
+        },
+        '$$this',
+      ],
+    },
+  },
+});
+
 /**
  * The only place that touches the `batches` collection. Every change of what a batch holds is one
  * atomic update that also appends its stock movement (copied then to `stock_movements` under
@@ -259,22 +277,7 @@ export class BatchesRepository {
         booked: { $subtract: ['$booked', seedlings] },
         holds: {
           $filter: {
-            input: {
-              $map: {
-                input: '$holds',
-                in: {
-                  $cond: [
-                    { $eq: ['$$this.orderId', { $literal: orderId }] },
-                    {
-                      orderId: '$$this.orderId',
-                      seedlings: { $subtract: ['$$this.seedlings', seedlings] },
-                      at: '$$this.at',
-                    },
-                    '$$this',
-                  ],
-                },
-              },
-            },
+            input: holdsMovedBy(orderId, -seedlings),
             cond: { $gt: ['$$this.seedlings', 0] },
           },
         },
@@ -310,22 +313,7 @@ export class BatchesRepository {
         holds: {
           $cond: [
             has,
-            {
-              $map: {
-                input: '$holds',
-                in: {
-                  $cond: [
-                    { $eq: ['$$this.orderId', { $literal: orderId }] },
-                    {
-                      orderId: '$$this.orderId',
-                      seedlings: { $add: ['$$this.seedlings', seedlings] },
-                      at: '$$this.at',
-                    },
-                    '$$this',
-                  ],
-                },
-              },
-            },
+            holdsMovedBy(orderId, seedlings),
             {
               $concatArrays: [
                 { $ifNull: ['$holds', []] },
