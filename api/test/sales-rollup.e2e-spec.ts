@@ -95,6 +95,48 @@ describe('sales rollup and money writes', () => {
     expect(await total()).toBe(totalBefore);
   });
 
+  it("a whole month's products, added up once, follow a payment made after", async () => {
+    const month = today().slice(0, 7);
+    const [y, m] = month.split('-').map(Number);
+    const last = `${month}-${new Date(Date.UTC(y!, m!, 0)).getUTCDate()}`;
+    const sold = async () => {
+      const body = (
+        await t
+          .http()
+          .get(`/api/sales-summary/report?from=${month}-01&to=${last}`)
+          .set(bearer(admin.accessToken))
+          .expect(200)
+      ).body as {
+        totals: { revenue: number };
+        topProducts: { productId: string; quantity: number }[];
+      };
+      return {
+        revenue: body.totals.revenue,
+        quantity: body.topProducts.find((p) => p.productId === productId)?.quantity ?? 0,
+      };
+    };
+    const pay = async (quantity: number) => {
+      const order = (
+        await placeOrder(t, [{ _id: productId, quantity }], { guestInfo: guest() }).expect(201)
+      ).body.order as { _id: string; totalAmount: number };
+      await t
+        .http()
+        .patch(`/api/orders/complete-payment/${order._id}`)
+        .set(bearer(staff.accessToken))
+        .send({ paymentMethod: 'Cash', paymentDetails: { amount: order.totalAmount } })
+        .expect(200);
+    };
+    await pay(4);
+    const first = await sold();
+    const db = t.app.get<Connection>(getConnectionToken()).db!;
+    expect(await db.collection('sales_months').countDocuments({ _id: month as never })).toBe(1);
+    await pay(5);
+    expect(await sold()).toEqual({
+      revenue: first.revenue + 5 * 250,
+      quantity: first.quantity + 5,
+    });
+  });
+
   it('rebuilds every day once when its rows were written by an older build (days without bookings money)', async () => {
     const order = (
       await placeOrder(t, [{ _id: productId, quantity: 2 }], { guestInfo: guest() }).expect(201)

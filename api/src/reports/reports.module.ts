@@ -9,6 +9,10 @@ import { holdsNoPersonalData } from '../common/personal-data';
 @Module({
   imports: [OrdersModule, BatchesModule],
   controllers: [ReportsController],
-  providers: [ReportsService, SalesRollup, holdsNoPersonalData('sales_days', 'sales_rollup_state')],
+  providers: [
+    ReportsService,
+    SalesRollup,
+    holdsNoPersonalData('sales_days', 'sales_months', 'sales_rollup_state'),
+  ],
 })
 export class ReportsModule {}

@@ -53,8 +53,9 @@ export class ReportsService {
       if (days.length > MAX_REPORT_DAYS)
         throw new BadRequestException(`A report covers at most ${MAX_REPORT_DAYS} days`);
     }
-    // Days from the rollup (sales-rollup.ts): a year is 365 rows, not a year of orders.
-    const [rows, refunds] = await Promise.all([
+    // Days from the rollup (sales-rollup.ts): a year is 365 small rows and twelve months' products,
+    // not a year of orders.
+    const [{ days: rows, products: productRows }, refunds] = await Promise.all([
       this.rollup.between(from, to),
       this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
@@ -84,19 +85,19 @@ export class ReportsService {
       moneyReceived.depositCount += row.depositCount ?? 0;
       moneyReceived.balances += row.balances ?? 0;
       moneyReceived.balanceCount += row.balanceCount ?? 0;
-      for (const line of row.products) {
-        // A row per product and unit (rows written before units count as single seedlings).
-        const key = `${line.productId}:${line.unitName ?? ''}`;
-        const p = products.get(key) ?? {
-          productId: line.productId,
-          productName: line.productName,
-          quantity: 0,
-          revenue: 0,
-        };
-        p.quantity += line.quantity;
-        p.revenue += line.revenue;
-        products.set(key, p);
-      }
+    }
+    for (const line of productRows) {
+      // A row per product and unit (rows written before units count as single seedlings).
+      const key = `${line.productId}:${line.unitName ?? ''}`;
+      const p = products.get(key) ?? {
+        productId: line.productId,
+        productName: line.productName,
+        quantity: 0,
+        revenue: 0,
+      };
+      p.quantity += line.quantity;
+      p.revenue += line.revenue;
+      products.set(key, p);
     }
     return {
       from,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { lineItemName } from '@spc/shared-contracts';
@@ -35,6 +36,29 @@ export interface SalesDay {
    * order leaves (its payment moved) is rebuilt too.
    */
   orderIds: string[];
+  /** New at each write of the row: a month's products (`sales_months`) name the rows they add up. */
+  stamp: string;
+}
+
+/** A product's sales in a day or a month, per unit. */
+export type ProductSales = SalesDay['products'][number];
+
+/**
+ * A month's products added up from its days (`sales_months`, `_id` YYYY-MM), so a year's report
+ * reads twelve lists of products instead of 365. `days` names the day rows it was added up from
+ * (each `day:stamp`): a month whose days were written since is added up again when read.
+ */
+interface SalesMonth {
+  _id: string;
+  days: string;
+  products: ProductSales[];
+}
+
+/** The days in [from, to] and what their products sold: the sales report's rows. */
+export interface SalesRows {
+  days: Omit<SalesDay, 'orderIds' | 'products'>[];
+  /** Per product and unit, possibly more than one row each (months and days): the caller adds up. */
+  products: ProductSales[];
 }
 
 interface RollupState {
@@ -45,8 +69,11 @@ interface RollupState {
   version?: number;
 }
 
-/** 2: days carry bookings' deposits and balances (the report's money received, issue 48). */
-const ROLLUP_VERSION = 2;
+/**
+ * 2: days carry bookings' deposits and balances (the report's money received, issue 48);
+ * 3: days carry a stamp, and months add up their products.
+ */
+const ROLLUP_VERSION = 3;
 
 /**
  * Writes still in flight when a refresh starts are caught by the next one: the changes are read
@@ -93,17 +120,83 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
   private days() {
     return this.connection.collection<SalesDay>('sales_days');
   }
+  private months() {
+    return this.connection.collection<SalesMonth>('sales_months');
+  }
   private state() {
     return this.connection.collection<RollupState>('sales_rollup_state');
   }
 
-  /** The days in [from, to] (YYYY-MM-DD) with sales or bookings' money, oldest first, brought up to date first. */
-  async between(from: string, to: string): Promise<Omit<SalesDay, 'orderIds'>[]> {
+  /**
+   * The days in [from, to] (YYYY-MM-DD) with sales or bookings' money, oldest first, brought up to
+   * date first, and their products: a whole month's from its month row (added up again when one of
+   * its days was written since), the other days' from their rows.
+   */
+  async between(from: string, to: string): Promise<SalesRows> {
     await this.refresh();
-    return this.days()
-      .find({ day: { $gte: from, $lte: to } }, { projection: { orderIds: 0 } })
+    const days = await this.days()
+      .find({ day: { $gte: from, $lte: to } }, { projection: { orderIds: 0, products: 0 } })
       .sort({ day: 1 })
       .toArray();
+    const byMonth = new Map<string, typeof days>();
+    for (const row of days) {
+      const month = row.day.slice(0, 7);
+      byMonth.set(month, [...(byMonth.get(month) ?? []), row]);
+    }
+    const whole = [...byMonth.keys()].filter(
+      (month) => `${month}-01` >= from && lastDayOf(month) <= to,
+    );
+    const stored = new Map(
+      (
+        await this.months()
+          .find({ _id: { $in: whole } })
+          .toArray()
+      ).map((m) => [m._id, m]),
+    );
+    const products: ProductSales[] = [];
+    for (const month of whole) {
+      const key = byMonth
+        .get(month)!
+        .map((d) => `${d.day}:${d.stamp}`)
+        .join(',');
+      const row = stored.get(month);
+      products.push(...(row?.days === key ? row.products : await this.addUpMonth(month, key)));
+    }
+    const rest = days.filter((d) => !whole.includes(d.day.slice(0, 7))).map((d) => d.day);
+    if (rest.length)
+      for (const row of await this.days()
+        .find({ day: { $in: rest } }, { projection: { products: 1 } })
+        .toArray())
+        products.push(...row.products);
+    return { days, products };
+  }
+
+  /** A month's products added up from its day rows (`key`: the days and stamps read before). */
+  private async addUpMonth(month: string, key: string): Promise<ProductSales[]> {
+    const rows = await this.days()
+      .find(
+        { day: { $gte: `${month}-01`, $lte: lastDayOf(month) } },
+        { projection: { day: 1, stamp: 1, products: 1 } },
+      )
+      .sort({ day: 1 })
+      .toArray();
+    const products = new Map<string, ProductSales>();
+    for (const line of rows.flatMap((r) => r.products)) {
+      const id = `${line.productId}:${line.unitName}`;
+      const p = products.get(id) ?? { ...line, quantity: 0, revenue: 0 };
+      p.quantity += line.quantity;
+      p.revenue += line.revenue;
+      products.set(id, p);
+    }
+    const list = [...products.values()];
+    // Kept only when the days read are the days the caller saw: a day written between is read next time.
+    if (rows.map((d) => `${d.day}:${d.stamp}`).join(',') === key)
+      await this.months().replaceOne(
+        { _id: month },
+        { days: key, products: list },
+        { upsert: true },
+      );
+    return list;
   }
 
   /** KES of every paid, not cancelled order ever. */
@@ -214,9 +307,16 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
       products: [...products.values()],
       ...bookingMoney(bookings),
       orderIds: [...new Set([...paid.map((o) => o._id), ...bookings.map((b) => b.orderId)])],
+      stamp: randomUUID(),
     };
     await this.days().replaceOne({ _id: day }, row, { upsert: true });
   }
+}
+
+/** The last day (YYYY-MM-DD) of a month (YYYY-MM). */
+function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return `${month}-${String(new Date(Date.UTC(y!, m!, 0)).getUTCDate()).padStart(2, '0')}`;
 }
 
 /** Bookings' deposits and balances received: KES and how many of each. */
