@@ -19,20 +19,17 @@ export class ReportsService {
 
   async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
     const today = shopDay(now);
-    const weekStart = startOfShopDay(mondayOf(today));
-    const dayStart = startOfShopDay(today);
-    const tomorrow = startOfShopDay(addDays(today, 1));
     const sunday = addDays(mondayOf(today), 6);
+    // The week's days from the rollup (its orders paid each day), not the week's orders.
     const [week, totalSales, balancesDueThisWeek, batchesReadyThisWeek] = await Promise.all([
-      this.orders.paidBetween(weekStart, tomorrow),
+      this.rollup.daysBetween(mondayOf(today), today),
       this.rollup.total(),
       this.orders.balancesDueBy(balancesDueBy(now)),
       this.batchesReadyBetween(mondayOf(today), sunday),
     ]);
-    const sum = (rows: { totalAmount: number }[]) => rows.reduce((n, r) => n + r.totalAmount, 0);
     return {
-      dailySales: sum(week.filter((o) => new Date(o.paidAt!) >= dayStart)),
-      weeklySales: sum(week),
+      dailySales: week.find((d) => d.day === today)?.revenue ?? 0,
+      weeklySales: week.reduce((n, d) => n + d.revenue, 0),
       totalSales,
       balancesDueThisWeek,
       batchesReadyThisWeek,

@@ -133,11 +133,7 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
    * its days was written since), the other days' from their rows.
    */
   async between(from: string, to: string): Promise<SalesRows> {
-    await this.refresh();
-    const days = await this.days()
-      .find({ day: { $gte: from, $lte: to } }, { projection: { orderIds: 0, products: 0 } })
-      .sort({ day: 1 })
-      .toArray();
+    const days = await this.daysBetween(from, to);
     const byMonth = new Map<string, typeof days>();
     for (const row of days) {
       const month = row.day.slice(0, 7);
@@ -169,6 +165,15 @@ export class SalesRollup implements OnModuleInit, OnApplicationBootstrap {
         .toArray())
         products.push(...row.products);
     return { days, products };
+  }
+
+  /** The days in [from, to] with sales or bookings' money, without their products, brought up to date first. */
+  async daysBetween(from: string, to: string): Promise<SalesRows['days']> {
+    await this.refresh();
+    return this.days()
+      .find({ day: { $gte: from, $lte: to } }, { projection: { orderIds: 0, products: 0 } })
+      .sort({ day: 1 })
+      .toArray();
   }
 
   /** A month's products added up from its day rows (`key`: the days and stamps read before). */
