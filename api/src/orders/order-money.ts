@@ -179,12 +179,13 @@ export class OrderMoney {
   }
 
   /** Refunds recorded in [from, to), for the sales report. */
-  async refundedBetween(from: Date, to: Date): Promise<RefundView[]> {
+  /** The refunds made in [from, to): how many and the KES (the sales report's; a year is thousands). */
+  async refundTotalsBetween(from: Date, to: Date): Promise<{ orders: number; amount: number }> {
     const docs = await this.refunds
       .find({ refundedAt: { $gte: from, $lt: to } })
-      .sort({ refundedAt: 1 })
-      .lean<OrderRefund[]>();
-    return docs.map((d) => this.view(d));
+      .select({ _id: 0, amount: 1 })
+      .lean<Pick<OrderRefund, 'amount'>[]>();
+    return { orders: docs.length, amount: docs.reduce((n, d) => n + d.amount, 0) };
   }
 
   private view(d: OrderRefund): RefundView {

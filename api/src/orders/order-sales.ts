@@ -38,8 +38,8 @@ export class OrderSales {
   }
 
   /** Refunds recorded in [from, to), for the sales report. */
-  refundedBetween(from: Date, to: Date) {
-    return this.money.refundedBetween(from, to);
+  refundTotalsBetween(from: Date, to: Date) {
+    return this.money.refundTotalsBetween(from, to);
   }
 
   /** Booking deposits and balances received in [from, to), each with its order and instant. */

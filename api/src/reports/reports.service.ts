@@ -54,7 +54,7 @@ export class ReportsService {
     // not a year of orders.
     const [{ days: rows, products: productRows }, refunds] = await Promise.all([
       this.rollup.between(from, to),
-      this.orders.refundedBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
+      this.orders.refundTotalsBetween(startOfShopDay(from), startOfShopDay(addDays(to, 1))),
     ]);
     const moneyReceived = { deposits: 0, depositCount: 0, balances: 0, balanceCount: 0 };
     const series = new Map(days.map((date) => [date, { date, orders: 0, revenue: 0 }]));
@@ -107,10 +107,7 @@ export class ReportsService {
         orders: count,
         revenue,
         averageOrderValue: count ? Math.round(revenue / count) : 0,
-        refunds: {
-          orders: refunds.length,
-          amount: refunds.reduce((n, r) => n + r.amount, 0),
-        },
+        refunds,
       },
       salesBreakdown: {
         productSales: revenue - deliveryFees,
