@@ -358,6 +358,26 @@ describe("a tranche's signed delivery note, attached as a photo or a scan", () =
         .expect(400);
       await a.http().put(path(o, 1)).set(staff()).send({ file: 'JVBERi0=' }).expect(415);
     });
+
+    it('refuses a body that is not a form: a raw photo, or a form whose parts cannot be read', async () => {
+      const photo = await phonePhoto(400, 300);
+      const raw = await a
+        .http()
+        .put(path(o, 1))
+        .set(staff())
+        .set('Content-Type', 'image/jpeg')
+        .send(photo);
+      expect(raw.status).toBe(415);
+      const garbled = await a
+        .http()
+        .put(path(o, 1))
+        .set(staff())
+        .set('Content-Type', 'multipart/form-data; boundary=----x')
+        .send(
+          '------x\r\nContent-Disposition: form-data; name="file"; filename="n.pdf"\r\n\r\n%PDF-1.7',
+        );
+      expect(garbled.status).toBe(400);
+    });
   });
 
   describe('who may', () => {
