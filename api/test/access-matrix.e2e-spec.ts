@@ -26,7 +26,7 @@ import { BATCH_ROUTES, PUBLIC_BATCH_ROUTES } from './support/batches';
 import { BOOKING_ROUTES } from './support/bookings';
 import { ORGANISATION_ROUTES } from './support/organisations';
 import { QUOTATION_ROUTES } from './support/quotations';
-import { TRANCHE_ROUTES } from './support/tranches';
+import { SIGNED_NOTE_ROUTES, TRANCHE_ROUTES } from './support/tranches';
 import { LPO_SCAN_ROUTES } from './support/lpo-scans';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -480,7 +480,7 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts, order-tranche-signed-note.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
@@ -499,5 +499,6 @@ const EXTRA_ROUTES: readonly string[] = [
   ...ORGANISATION_ROUTES,
   ...QUOTATION_ROUTES,
   ...TRANCHE_ROUTES,
+  ...SIGNED_NOTE_ROUTES,
   ...LPO_SCAN_ROUTES,
 ];

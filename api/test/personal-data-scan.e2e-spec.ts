@@ -24,7 +24,7 @@ import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { SMS_TEST_SETTINGS } from './support/sms';
 import { newPerson, personHits, type Person } from './support/personal-data';
 import { addPerson, signUpOrganisation } from './support/organisations';
-import { scannedPdf } from './support/lpo-scans';
+import { phonePhoto, scannedPdf } from './support/lpo-scans';
 import { priceAndSend } from './support/quotations';
 import { waitFor } from './support/wait';
 
@@ -265,6 +265,12 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
           signedAt: new Date().toISOString(),
           lines: [{ ...line, delivered: 2, shortReason: `${p.name} asked for one less` }],
         })
+        .expect(200);
+      // The clerk attaches the photo of the note they signed (the paper stays the organisation's).
+      await http()
+        .put(`/api/orders/${order._id}/tranches/1/signed-note`)
+        .set(staff())
+        .attach('file', await phonePhoto(), 'note.jpg')
         .expect(200);
       // The one that came back goes again; the order, delivered, is paid and completed.
       await http()

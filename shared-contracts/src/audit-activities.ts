@@ -193,6 +193,10 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     name: 'Recorded a signed delivery note',
     sentence: 'Recorded the signed note of a tranche of order {target}',
   },
+  'tranche.signed-note': {
+    name: 'Attached a signed delivery note',
+    sentence: 'Attached the signed delivery note of a tranche of order {target}',
+  },
   'order.lpo-scan': {
     name: 'Attached a scanned LPO',
     sentence: 'Attached the scanned LPO of order {target}',

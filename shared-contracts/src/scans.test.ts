@@ -3,6 +3,8 @@ import {
   lpoScanFilename,
   scanDescription,
   scanFileProblem,
+  SIGNED_NOTE_MESSAGES,
+  signedNoteFilename,
 } from './scans';
 
 describe('scanned papers', () => {
@@ -30,5 +32,16 @@ describe('scanned papers', () => {
     expect(scanFileProblem({ size: 0, type: 'application/pdf' }, LM)).toBe(LM.chooseFile);
     expect(scanFileProblem({ size: 6 * 1024 * 1024, type: 'image/jpeg' }, LM)).toBe(LM.tooLarge);
     expect(scanFileProblem({ size: 10, type: 'text/html' }, LM)).toBe(LM.unsupported);
+  });
+
+  it("names a tranche's signed note by its order and tranche, whatever the purchase number holds", () => {
+    expect(signedNoteFilename('SPD7K3MX9QA', 2, 'application/pdf')).toBe(
+      'SPD7K3MX9QA-T2-signed.pdf',
+    );
+    expect(signedNoteFilename('SPD7K3MX9QA', 12, 'image/jpeg')).toBe('SPD7K3MX9QA-T12-signed.jpg');
+    expect(signedNoteFilename('../"x";\r\n', 1, 'image/jpeg')).toBe('x-T1-signed.jpg');
+    expect(SIGNED_NOTE_MESSAGES.unsupported).toBe(
+      'A signed delivery note must be a PDF or a photo (JPEG, PNG or WebP)',
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Scanned paper documents kept with an order (private: never among the public uploads): the LPO an
- * order from a quotation was accepted with (issue 42); later the signed delivery note (issue 43).
+ * order from a quotation was accepted with (issue 42), and each tranche's signed delivery note
+ * (issue 43).
  * The API keeps a PDF as sent and a photo re-encoded as JPEG (upright, without its metadata).
  */
 import { LIMITS } from './constants';
@@ -9,8 +10,8 @@ import { LIMITS } from './constants';
 export const SCAN_CONTENT_TYPES = ['application/pdf', 'image/jpeg'] as const;
 export type ScanContentType = (typeof SCAN_CONTENT_TYPES)[number];
 
-/** The papers kept, in words: an order's LPO now; its signed delivery note next (issue 43). */
-export const SCAN_KINDS = { lpo: 'scanned LPO' } as const;
+/** The papers kept, in words: an order's LPO, and the signed delivery note of each of its tranches. */
+export const SCAN_KINDS = { lpo: 'scanned LPO', signedNote: 'signed delivery note' } as const;
 export type ScanKind = keyof typeof SCAN_KINDS;
 
 /** The file picker's `accept`: a scanner's PDF or a phone's photo (checked again by content). */
@@ -94,4 +95,36 @@ export function lpoScanFilename(lpoNumber: string, contentType: ScanContentType)
       .slice(0, 60)
       .replace(/-+$/, '') || 'scan';
   return `LPO-${plain}.${contentType === 'application/pdf' ? 'pdf' : 'jpg'}`;
+}
+
+/** The signed delivery note of a tranche (issue 43): its words, the API's and both apps'. */
+export const SIGNED_NOTE_MESSAGES = {
+  ...scanMessages(SCAN_KINDS.signedNote),
+  none: (purchaseNumber: string, label: string) =>
+    `Tranche ${label} of order ${purchaseNumber} has no signed delivery note attached`,
+  attached: 'Signed delivery note attached',
+} as const;
+
+/** Labels of the apps' signed note pieces. */
+export const SIGNED_NOTE_TEXTS = {
+  field: 'Photo or scan of the signed note (PDF or photo, optional)',
+  title: 'Signed delivery note',
+  download: 'View the signed delivery note',
+  attach: 'Attach the signed note',
+  replace: 'Replace the signed note',
+  none: 'No signed note attached',
+  sending: 'Attaching the signed note…',
+} as const;
+
+/**
+ * The file name a tranche's signed note is served and saved under:
+ * `<purchase number>-T<n>-signed.pdf` (or `.jpg`), letters, digits and dashes only.
+ */
+export function signedNoteFilename(
+  purchaseNumber: string,
+  number: number,
+  contentType: ScanContentType,
+): string {
+  const plain = purchaseNumber.replace(/[^A-Za-z0-9]+/g, '').slice(0, 40) || 'order';
+  return `${plain}-T${number}-signed.${contentType === 'application/pdf' ? 'pdf' : 'jpg'}`;
 }

@@ -29,7 +29,8 @@ export const TRANCHE_STATE_LABELS: Readonly<Record<TrancheState, string>> = {
 export const trancheLabel = (number: number) => `T${number}`;
 
 /** What is done to a tranche, by whom, from which states. */
-export type TrancheAction = 'change' | 'cancel' | 'dispatch' | 'recordDelivery';
+export type TrancheAction =
+  'change' | 'cancel' | 'dispatch' | 'recordDelivery' | 'attachSignedNote';
 
 export interface TrancheActionRule {
   from: readonly TrancheState[];
@@ -60,6 +61,13 @@ export const TRANCHE_RULES: Readonly<Record<TrancheAction, TrancheActionRule>> =
     from: ['Dispatched'],
     by: ['staff'],
     refused: 'only a dispatched tranche can have its signed delivery note recorded',
+  },
+  /** The photo or scan of the signed note, kept with the tranche (a new one replaces the old). */
+  attachSignedNote: {
+    from: ['Dispatched', 'Delivered'],
+    by: ['staff', 'admin'],
+    refused:
+      'only a tranche that left (dispatched or delivered) has a signed delivery note to attach',
   },
 };
 

@@ -59,6 +59,7 @@ const AUDIT_STEPS: Record<string, string> = {
   'tranche.cancel': 'Tranche cancelled',
   'tranche.dispatch': 'Tranche dispatched',
   'tranche.deliver': 'Tranche signed for',
+  'tranche.signed-note': 'Signed note attached',
 };
 
 /** What a customer's timeline says of each step (no names of staff, no audit wording). */
@@ -79,6 +80,7 @@ const CUSTOMER_TEXT: Record<string, string> = {
   'Released (balance unpaid)': 'Your booking was released as the balance was not paid in time',
   'Tranche dispatched': 'A load of your order left for its site',
   'Tranche signed for': 'A load of your order was signed for at its site',
+  'Signed note attached': 'The signed delivery note of a load was attached',
 };
 
 export interface OrderPdf {

@@ -4,7 +4,7 @@ import type { Model } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { ScannedDocument } from './schemas/scanned-document.schema';
 
-/** What a scan belongs to: an order (its LPO, its signed delivery note). */
+/** What a scan belongs to: an order (its LPO, its tranches' signed delivery notes). */
 export interface ScanOwner {
   kind: 'order';
   id: string;
@@ -121,7 +121,24 @@ export class ScannedDocumentsRepository {
     }
   }
 
-  /** Removes every scan of this owner (its order deleted). */
+  /**
+   * The scans of these owners whose kind is `kind:<part>` (one per part: a tranche's signed note,
+   * `signedNote:T2`), without their bytes.
+   */
+  async ofOwnersParts(
+    ownerKind: ScanOwner['kind'],
+    ids: string[],
+    kind: string,
+  ): Promise<ScanRecord[]> {
+    if (!ids.length) return [];
+    const docs = await this.scans
+      .find({ ownerKind, ownerId: { $in: ids }, kind: { $regex: `^${kind}:` } })
+      .select(WITHOUT_BYTES)
+      .lean<ScannedDocument[]>();
+    return docs.map(recordOf);
+  }
+
+  /** Removes every scan of this owner, of every kind and part (its order deleted). */
   async removeOwner(owner: ScanOwner): Promise<void> {
     await this.scans.deleteMany({ ownerKind: owner.kind, ownerId: owner.id });
   }

@@ -6,11 +6,12 @@ import {
   type PersonalDataOwner,
 } from '../common/personal-data';
 import { ScannedDocumentsRepository } from './scanned-documents.repository';
+import { scanKindOf } from './scanned-documents.service';
 
 /**
- * A scanned paper is its organisation's record (an LPO may show the names and signatures of its
- * officers, as the paper the shop files does), read by the organisation's people and the shop; the
- * person in it is who uploaded it. Exported to that person: what they attached and when, not the
+ * A scanned paper is its organisation's record (an LPO, a tranche's signed delivery note: each may
+ * show the names and signatures of its officers, as the paper the shop files does), read by the
+ * organisation's people and the shop; the person in it is who uploaded it. Exported to that person: what they attached and when, not the
  * paper (it is the organisation's, and may name others). Erased: the upload becomes nobody's; the
  * paper stays with its order.
  */
@@ -19,7 +20,7 @@ import { ScannedDocumentsRepository } from './scanned-documents.repository';
 export class ScansPersonalData implements PersonalDataOwner {
   readonly collections = {
     scanned_documents:
-      "organisations' scanned papers kept with their orders (an LPO, which may show its officers' names and signatures), and the account that uploaded each",
+      "organisations' scanned papers kept with their orders (an LPO, each tranche's signed delivery note: either may show officers' names and signatures), and the account that uploaded each",
   };
 
   constructor(private readonly scans: ScannedDocumentsRepository) {}
@@ -29,7 +30,7 @@ export class ScansPersonalData implements PersonalDataOwner {
     const mine = await this.scans.ofUploader(subject.accountId);
     return {
       scannedDocuments: mine.map((s) => ({
-        kind: SCAN_KINDS[s.kind as ScanKind] ?? s.kind,
+        kind: SCAN_KINDS[scanKindOf(s.kind) as ScanKind] ?? s.kind,
         contentType: s.contentType,
         size: s.size,
         uploadedAt: s.uploadedAt,

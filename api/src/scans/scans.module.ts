@@ -5,7 +5,7 @@ import { ScannedDocuments } from './scanned-documents.service';
 import { ScansPersonalData } from './scans-personal-data';
 import { ScannedDocument, ScannedDocumentSchema } from './schemas/scanned-document.schema';
 
-/** Scanned paper documents kept with an order: its LPO (issue 42), its signed delivery note (43). */
+/** Scanned paper documents kept with an order: its LPO (issue 42), its tranches' signed delivery notes (43). */
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: ScannedDocument.name, schema: ScannedDocumentSchema }]),

@@ -360,10 +360,14 @@ export class TrancheSteps implements OnModuleInit {
   }
 
   private async view(orderId: string, number: number): Promise<TrancheDto> {
-    const doc = await this.repository.find(orderId);
+    const [doc, notes] = await Promise.all([
+      this.repository.find(orderId),
+      this.tranches.signedNotesOf(orderId),
+    ]);
     return trancheView(
       doc!,
       doc!.tranches.find((t) => t.number === number)!,
+      notes,
     );
   }
 }

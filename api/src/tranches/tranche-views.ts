@@ -1,4 +1,4 @@
-import { trancheLabel } from '@spc/shared-contracts';
+import { trancheLabel, type ScanAbout } from '@spc/shared-contracts';
 import type { OrderRecord } from '../orders/order.types';
 import type { OrderTranchesData, TrancheDto } from './dto/tranche-view.dto';
 import {
@@ -21,10 +21,17 @@ const lineRef = (l: OrderLineCopy) => ({
   batchId: l.batchId,
 });
 
-/** A tranche as the API answers it (no staff names: the trail has them). */
+/** The signed notes attached to an order's tranches, by the tranche's label (`T2`). */
+export type SignedNotes = ReadonlyMap<string, ScanAbout>;
+
+/**
+ * A tranche as the API answers it (no staff names: the trail has them), with what its attached
+ * signed note is (`notes`: the order's, by label).
+ */
 export function trancheView(
   doc: Pick<OrderTranchesRecord, '_id' | 'purchaseNumber' | 'lpoNumber' | 'lines'>,
   t: TrancheRecord,
+  notes: SignedNotes | undefined,
 ): TrancheDto {
   const sent = t.state === 'Dispatched' || t.state === 'Delivered';
   return {
@@ -56,6 +63,7 @@ export function trancheView(
     signedAt: iso(t.signedAt),
     recordedAt: iso(t.recordedAt),
     cancelledAt: iso(t.cancelledAt),
+    signedNote: notes?.get(trancheLabel(t.number)) ?? null,
   };
 }
 
@@ -63,6 +71,7 @@ export function trancheView(
 export function orderTranchesView(
   order: OrderRecord,
   doc: OrderTranchesRecord | null,
+  notes: SignedNotes | undefined,
 ): OrderTranchesData {
   const lines = doc?.lines ?? (order.quotation ? linesOf(order) : []);
   const tranches = doc?.tranches ?? [];
@@ -77,6 +86,8 @@ export function orderTranchesView(
     orderId: order._id,
     purchaseNumber: order.purchaseNumber,
     lines: lines.map((l, i) => ({ ...lineRef(l), ...standings[i]! })),
-    tranches: [...tranches].sort((a, b) => a.number - b.number).map((t) => trancheView(named, t)),
+    tranches: [...tranches]
+      .sort((a, b) => a.number - b.number)
+      .map((t) => trancheView(named, t, notes)),
   };
 }

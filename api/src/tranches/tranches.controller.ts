@@ -8,31 +8,41 @@ import {
   Param,
   Patch,
   Post,
+  Put,
   Query,
+  Req,
   Res,
   type PipeTransform,
 } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
+  ApiConsumes,
   ApiNotFoundResponse,
   ApiOperation,
   ApiParam,
+  ApiPayloadTooLargeResponse,
   ApiResponse,
   ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
-import { TRANCHE_LIMITS } from '@spc/shared-contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SCAN_FIELD, SIGNED_NOTE_MESSAGES as SM, TRANCHE_LIMITS } from '@spc/shared-contracts';
 import { Answer } from '../common/answer';
 import { Auth } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
+import { readMultipartForm } from '../common/multipart';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
+import { RateLimit } from '../common/rate-limit';
 import {
   ChangeTrancheDto,
   PlanTrancheDto,
   RecordDeliveryDto,
+  SignedNoteUploadDto,
   TrancheListQueryDto,
 } from './dto/tranche.dto';
 import {
@@ -42,6 +52,7 @@ import {
   TrancheResponseDto,
 } from './dto/tranche-view.dto';
 import { TrancheDocuments } from './tranche-documents';
+import { TrancheSignedNotes } from './tranche-signed-notes';
 import { TrancheSteps } from './tranche-steps.service';
 import { TranchesService } from './tranches.service';
 
@@ -75,8 +86,9 @@ const ILLEGAL = 'ILLEGAL_TRANSITION: not from its state, or its order may take n
 
 /**
  * An order's tranches (issue 43): the shop plans, changes and cancels them (staff and admins),
- * dispatches them and records their signed notes (staff); the shop and the order's organisation's
- * people read them and print their delivery notes (any other caller: 404).
+ * dispatches them and records their signed notes (staff), attaches the photo of a signed note
+ * (staff and admins); the shop and the order's organisation's people read them, print their
+ * delivery notes and read the signed notes' photos (any other caller: 404).
  */
 @ApiTags('tranches')
 @Controller('orders')
@@ -87,6 +99,7 @@ export class OrderTranchesController {
     private readonly tranches: TranchesService,
     private readonly steps: TrancheSteps,
     private readonly documents: TrancheDocuments,
+    private readonly signedNotes: TrancheSignedNotes,
   ) {}
 
   @Get(':id/tranches')
@@ -208,6 +221,71 @@ export class OrderTranchesController {
       .header('Content-Disposition', `inline; filename="${filename}"`)
       .header('Cache-Control', 'private, no-store')
       .send(pdf);
+  }
+
+  @Put(':id/tranches/:number/signed-note')
+  @Auth('staff', 'admin')
+  @RateLimit('uploads')
+  @ApiParam(NUMBER_PARAM)
+  @ApiOperation({
+    summary:
+      "Attach (or replace) the photo or scan of a tranche's signed delivery note, once the load left (dispatched or delivered). The same file again changes nothing",
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: SignedNoteUploadDto })
+  @Answer(SM.attached, TrancheResponseDto)
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'ILLEGAL_TRANSITION: the tranche is planned or cancelled',
+  })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto })
+  @ApiUnsupportedMediaTypeResponse({ type: ErrorResponseDto, description: 'Not a PDF or a photo' })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorResponseDto,
+    description: 'A photo that cannot be read, or has too many pixels',
+  })
+  async attachSignedNote(
+    @CurrentUser() actor: Principal,
+    @Id() id: string,
+    @Number_() number: string,
+    @Req() request: FastifyRequest,
+  ) {
+    const { file } = await readMultipartForm(request, SM.tooLarge);
+    if (!file || file.fieldname !== SCAN_FIELD) throw new BadRequestException(SM.chooseFile);
+    return { tranche: await this.signedNotes.attach(actor, id, Number(number), file.buffer) };
+  }
+
+  @Get(':id/tranches/:number/signed-note')
+  @Auth('customer', 'staff', 'admin')
+  @ApiParam(NUMBER_PARAM)
+  @ApiOperation({
+    summary:
+      "The photo or scan of a tranche's signed delivery note, as kept (a PDF, or a JPEG): the order's organisation's people, staff and admin",
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The file, inline, never cached, in a sandbox',
+    content: {
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  async readSignedNote(
+    @CurrentUser() actor: Principal,
+    @Id() id: string,
+    @Number_() number: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { bytes, contentType, filename } = await this.signedNotes.read(actor, id, Number(number));
+    // A paper from outside: never cached, never sniffed into another type, and opened in a
+    // sandbox (no script, no same-origin) whatever a crafted file holds.
+    await reply
+      .header('Content-Type', contentType)
+      .header('Content-Disposition', `inline; filename="${filename}"`)
+      .header('Cache-Control', 'private, no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', 'sandbox')
+      .send(bytes);
   }
 }
 

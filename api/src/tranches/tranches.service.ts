@@ -21,6 +21,7 @@ import { addDays, shopDay } from '../common/shop-clock';
 import type { OrderRecord } from '../orders/order.types';
 import { TrancheOrders } from '../orders/tranche-orders';
 import { OrganisationsService } from '../organisations/organisations.service';
+import { ScannedDocuments } from '../scans/scanned-documents.service';
 import type {
   ChangeTrancheDto,
   PlanTrancheDto,
@@ -50,7 +51,7 @@ import {
   plannedLines,
   trancheOf,
 } from './tranche-rules';
-import { orderTranchesView, trancheView } from './tranche-views';
+import { orderTranchesView, trancheView, type SignedNotes } from './tranche-views';
 import { TranchesRepository, type TrancheFilter } from './tranches.repository';
 
 /** How often a change is tried again when another change of the order's tranches came first. */
@@ -77,7 +78,18 @@ export class TranchesService {
     private readonly batches: BatchesService,
     private readonly orgs: OrganisationsService,
     private readonly events: DomainEvents,
+    private readonly scans: ScannedDocuments,
   ) {}
+
+  /** The signed notes attached to these orders' tranches: by order id, then by label (`T2`). */
+  signedNotes(orderIds: string[]): Promise<Map<string, SignedNotes>> {
+    return this.scans.aboutParts('order', orderIds, 'signedNote');
+  }
+
+  /** The signed notes attached to one order's tranches, by label. */
+  async signedNotesOf(orderId: string): Promise<SignedNotes | undefined> {
+    return (await this.signedNotes([orderId])).get(orderId);
+  }
 
   /**
    * The order, for a caller who may read its tranches: the shop any; a customer the order they
@@ -97,13 +109,18 @@ export class TranchesService {
   /** An order's tranches with where each line stands (an ordinary order: none, no lines). */
   async ofOrder(actor: Principal, orderId: string): Promise<OrderTranchesData> {
     const order = await this.readable(actor, orderId);
-    return orderTranchesView(order, await this.repository.find(order._id));
+    const [doc, notes] = await Promise.all([
+      this.repository.find(order._id),
+      this.signedNotesOf(order._id),
+    ]);
+    return orderTranchesView(order, doc, notes);
   }
 
   async one(actor: Principal, orderId: string, number: number): Promise<TrancheDto> {
     const order = await this.readable(actor, orderId);
     const doc = await this.repository.find(order._id);
-    return trancheView(doc!, trancheOf(doc, order.purchaseNumber, number));
+    const tranche = trancheOf(doc, order.purchaseNumber, number);
+    return trancheView(doc!, tranche, await this.signedNotesOf(order._id));
   }
 
   /**
@@ -128,6 +145,7 @@ export class TranchesService {
     const names = new Map<string, string>();
     for (const id of new Set(items.map((i) => i.organisationId)))
       names.set(id, (await this.orgs.findRecord(id))?.name ?? '');
+    const notes = await this.signedNotes(items.map((i) => i.orderId));
     return {
       tranches: items.map((i) => ({
         ...trancheView(
@@ -138,6 +156,7 @@ export class TranchesService {
             lines: i.lines,
           },
           i.tranche,
+          notes.get(i.orderId),
         ),
         organisationName: names.get(i.organisationId) ?? '',
       })),
@@ -391,7 +410,7 @@ export class TranchesService {
           target: { type: 'order', id: order._id, label: order.purchaseNumber },
         },
       } satisfies TrancheEvent);
-      return trancheView(doc, made.tranche);
+      return trancheView(doc, made.tranche, await this.signedNotesOf(order._id));
     }
     throw new ConflictException({
       message:

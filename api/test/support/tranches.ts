@@ -29,6 +29,15 @@ export const TRANCHE_ROUTES = [
   'GET /api/tranches/queue',
 ] as const;
 
+/**
+ * The routes of a tranche's signed note (its photo or scan), as the OpenAPI document names them;
+ * who may call them is tested in order-tranche-signed-note.e2e-spec.ts.
+ */
+export const SIGNED_NOTE_ROUTES = [
+  'PUT /api/orders/{id}/tranches/{number}/signed-note',
+  'GET /api/orders/{id}/tranches/{number}/signed-note',
+] as const;
+
 /** A mobile number of its own (07 and 8 digits): each test's texts are told apart by it. */
 export const mobile = () => `07${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 /** The number as texts go to it. */

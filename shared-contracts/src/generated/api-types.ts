@@ -2492,6 +2492,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/tranches/{number}/signed-note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The photo or scan of a tranche's signed delivery note, as kept (a PDF, or a JPEG): the order's organisation's people, staff and admin */
+        get: operations["OrderTranchesController_readSignedNote"];
+        /** Attach (or replace) the photo or scan of a tranche's signed delivery note, once the load left (dispatched or delivered). The same file again changes nothing */
+        put: operations["OrderTranchesController_attachSignedNote"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tranches": {
         parameters: {
             query?: never;
@@ -5648,6 +5666,8 @@ export interface components {
             recordedAt: string | null;
             /** Format: date-time */
             cancelledAt: string | null;
+            /** @description The photo or scan of the signed delivery note, when one is attached (its file: GET …/signed-note) */
+            signedNote: components["schemas"]["ScanAboutDto"] | null;
         };
         OrderTranchesResponseDto: {
             /** @example true */
@@ -5751,6 +5771,13 @@ export interface components {
             /** @description Each line of the load once, with what arrived; left out: everything arrived */
             lines?: components["schemas"]["DeliveredLineDto"][] | null;
         };
+        SignedNoteUploadDto: {
+            /**
+             * Format: binary
+             * @description A PDF (kept as sent) or a photo: JPEG, PNG or WebP (kept as an upright JPEG without its metadata); at most 5 MB. Told by its content, not its name or type
+             */
+            file: string;
+        };
         /** @enum {string} */
         TrancheQueue: "toDispatch" | "upcoming" | "awaitingSignature";
         TrancheListItemDto: {
@@ -5790,6 +5817,8 @@ export interface components {
             recordedAt: string | null;
             /** Format: date-time */
             cancelledAt: string | null;
+            /** @description The photo or scan of the signed delivery note, when one is attached (its file: GET …/signed-note) */
+            signedNote: components["schemas"]["ScanAboutDto"] | null;
             /** @example Kiambu County Government */
             organisationName: string;
         };
@@ -15873,6 +15902,172 @@ export interface operations {
             };
             /** @description The tranche was cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_readSignedNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, inline, never cached, in a sandbox */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderTranchesController_attachSignedNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The tranche: T1 is 1 */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SignedNoteUploadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrancheResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: the tranche is planned or cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not a PDF or a photo */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A photo that cannot be read, or has too many pixels */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests from this client; wait a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

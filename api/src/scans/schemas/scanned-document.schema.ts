@@ -1,8 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /**
- * A scanned paper document kept with what it belongs to (an order's LPO; later its signed delivery
- * note), its bytes here and nowhere else: private, never in the public uploads. One per owner and
+ * A scanned paper document kept with what it belongs to (an order's LPO, its tranches' signed delivery
+ * notes), its bytes here and nowhere else: private, never in the public uploads. One per owner and
  * kind; a new scan replaces the old one in place.
  */
 @Schema({ collection: 'scanned_documents', versionKey: false })
@@ -10,7 +10,7 @@ export class ScannedDocument {
   /** What it belongs to: `order`. */
   @Prop({ required: true }) ownerKind!: string;
   @Prop({ required: true }) ownerId!: string;
-  /** Which paper: `lpo`. */
+  /** Which paper: `lpo`; `signedNote:T<n>` (tranche n's signed delivery note). */
   @Prop({ required: true }) kind!: string;
   /** The organisation whose paper it is. */
   @Prop({ type: String, default: null }) organisationId!: string | null;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TRANCHE_STATES, type TrancheState } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
+import { ScanAboutDto } from '../../scans/dto/scan-about.dto';
 
 export class TrancheContactViewDto {
   @ApiProperty({ example: 'Peter Mwangi' }) name!: string;
@@ -47,10 +48,7 @@ export class TrancheLineViewDto extends TrancheOrderLineDto {
   shortReason!: string | null;
 }
 
-/**
- * A tranche of an order. (The photo of its signed note is not here yet: it is to come from the
- * scanned-documents module as a `signedNote` field.)
- */
+/** A tranche of an order. */
 export class TrancheDto {
   @ApiProperty() orderId!: string;
   @ApiProperty({ example: 'SPD7K3MX9QA' }) purchaseNumber!: string;
@@ -77,6 +75,13 @@ export class TrancheDto {
   })
   recordedAt!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) cancelledAt!: string | null;
+  @ApiProperty({
+    type: ScanAboutDto,
+    nullable: true,
+    description:
+      'The photo or scan of the signed delivery note, when one is attached (its file: GET …/signed-note)',
+  })
+  signedNote!: ScanAboutDto | null;
 }
 
 /** A tranche on the dispatch desk's list, with its organisation's name. */

@@ -227,6 +227,17 @@ export class RecordDeliveryDto {
 }
 
 /** The dispatch desk's list of tranches. */
+/** The photo or scan of a tranche's signed delivery note, as a multipart form. */
+export class SignedNoteUploadDto {
+  @ApiProperty({
+    type: 'string',
+    format: 'binary',
+    description:
+      'A PDF (kept as sent) or a photo: JPEG, PNG or WebP (kept as an upright JPEG without its metadata); at most 5 MB. Told by its content, not its name or type',
+  })
+  file!: unknown;
+}
+
 export class TrancheListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: TRANCHE_STATES, enumName: 'TrancheState' })
   @IsOptional()
