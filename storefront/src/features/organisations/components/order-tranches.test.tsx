@@ -4,7 +4,7 @@ import { useSessionStore } from '../../../stores/session-store';
 import { fakeJwt, mockFetch, renderWithProviders } from '../../../testing/render';
 import { createQuotation, mine } from '../../../testing/quotations';
 import { MyOrganisationRoute } from '../routes/my-organisation';
-import type { OrderTranches as OrderTranchesData, TrancheView } from '../api/tranches';
+import { createTranche, delivered, grevillea, standing } from '../../../testing/tranches';
 import { OrderTranches } from './order-tranches';
 
 const user = {
@@ -15,91 +15,6 @@ const user = {
 };
 const ok = (body: object) => ({ body: { success: true, message: 'Done', ...body } });
 
-const grevillea = {
-  productId: 'p1',
-  productName: 'Grevillea robusta (silky oak), nursery-raised in root trainers',
-  unitId: 'u-seedling',
-  unitName: 'Seedling',
-  seedlings: 1,
-  batchId: 'b1',
-};
-const croton = {
-  productId: 'p2',
-  productName: 'Croton megalocarpus',
-  unitId: 'u-tray',
-  unitName: 'Tray of 50',
-  seedlings: 50,
-  batchId: null,
-};
-
-function createTranche(overrides: Partial<TrancheView> = {}): TrancheView {
-  return {
-    orderId: 'ord1',
-    purchaseNumber: 'SPDAB12CD34',
-    lpoNumber: 'LPO/GBST/0412',
-    number: 1,
-    label: 'T1',
-    state: 'Planned',
-    date: '2027-03-20',
-    site: {
-      name: 'Ol Kalou Forest Station, Nyandarua County tree-growing site no. 4',
-      county: 'Nyandarua',
-      subCounty: 'Ol Kalou',
-      contact: { name: 'Peter Mwangi', phone: '+254712345678' },
-    },
-    lines: [
-      { ...grevillea, quantity: 120_000, dispatched: null, delivered: null, shortReason: null },
-    ],
-    seedlings: 120_000,
-    plannedAt: '2026-11-27T08:00:00.000Z',
-    changedAt: null,
-    dispatchedAt: null,
-    signedBy: null,
-    signedAt: null,
-    recordedAt: null,
-    cancelledAt: null,
-    ...overrides,
-  };
-}
-
-const delivered = createTranche({
-  number: 2,
-  label: 'T2',
-  state: 'Delivered',
-  date: '2026-12-01',
-  lines: [
-    {
-      ...croton,
-      quantity: 600,
-      dispatched: 600,
-      delivered: 580,
-      shortReason: '20 trays crushed on the Nyahururu road',
-    },
-  ],
-  seedlings: 30_000,
-  dispatchedAt: '2026-12-01T05:30:00.000Z',
-  signedBy: 'Wanjiru Njoroge, forest officer',
-  signedAt: '2026-12-01T11:15:00.000Z',
-  recordedAt: '2026-12-01T14:00:00.000Z',
-});
-
-const standing = (tranches: TrancheView[]): OrderTranchesData => ({
-  orderId: 'ord1',
-  purchaseNumber: 'SPDAB12CD34',
-  lines: [
-    {
-      ...grevillea,
-      quantity: 150_000,
-      planned: 120_000,
-      onTheWay: 0,
-      delivered: 0,
-      toPlan: 30_000,
-    },
-    { ...croton, quantity: 600, planned: 0, onTheWay: 0, delivered: 580, toPlan: 20 },
-  ],
-  tranches,
-});
-
 const render = () => renderWithProviders(<OrderTranches orderId="ord1" />);
 const section = () => screen.getByRole('region', { name: 'Deliveries' });
 
@@ -108,7 +23,7 @@ beforeEach(() =>
 );
 
 describe("an order's deliveries (tranches) in the organisation's area", () => {
-  it('says it is loading, then that nothing is planned yet, with what is still to deliver', async () => {
+  it('says it is loading, then that no loads are planned (nothing to count as still to deliver)', async () => {
     let release!: () => void;
     mockFetch({
       '/api/orders/ord1/tranches': async () => {
@@ -120,11 +35,12 @@ describe("an order's deliveries (tranches) in the organisation's area", () => {
     expect(within(section()).getByRole('status')).toHaveTextContent('Loading the deliveries…');
     await waitFor(() => expect(release).toBeDefined());
     release();
-    expect(await within(section()).findByText(/^No deliveries planned yet/)).toBeInTheDocument();
-    const left = within(section()).getByRole('region', { name: 'Still to deliver' });
-    expect(left).toHaveTextContent('150,000 × Seedling of 150,000 to deliver');
-    expect(left).toHaveTextContent('30,000 not planned yet · 120,000 planned');
-    expect(left).toHaveTextContent('20 × Tray of 50 (1,000 seedlings) of 600 to deliver');
+    expect(
+      await within(section()).findByText(/^No deliveries planned in parts/),
+    ).toBeInTheDocument();
+    expect(
+      within(section()).queryByRole('region', { name: 'Still to deliver' }),
+    ).not.toBeInTheDocument();
     expect(within(section()).queryByRole('button')).not.toBeInTheDocument();
   });
 
@@ -200,6 +116,12 @@ describe("an order's deliveries (tranches) in the organisation's area", () => {
     const t3 = within(section()).getByRole('article', { name: /^T3/ });
     expect(within(t3).getByText('Cancelled')).toBeInTheDocument();
     expect(within(t3).queryByRole('button')).not.toBeInTheDocument();
+
+    const left = within(section()).getByRole('region', { name: 'Still to deliver' });
+    expect(left).toHaveTextContent('150,000 × Seedling of 150,000 to deliver');
+    expect(left).toHaveTextContent('30,000 not planned yet · 120,000 planned');
+    expect(left).toHaveTextContent('20 × Tray of 50 (1,000 seedlings) of 600 to deliver');
+    expect(left).toHaveTextContent('20 not planned yet · 580 delivered');
 
     const t4 = within(section()).getByRole('article', { name: /^T4/ });
     expect(within(t4).getByText('On its way')).toBeInTheDocument();
@@ -286,5 +208,21 @@ describe("an order's deliveries (tranches) in the organisation's area", () => {
     });
     const deliveries = await screen.findByRole('region', { name: 'Deliveries' });
     expect(await within(deliveries).findByRole('article', { name: /^T2/ })).toBeInTheDocument();
+  });
+
+  it("has its own page in the organisation's area (?order=<id>), named by the order", async () => {
+    mockFetch({ '/api/orders/ord1/tranches': () => ok(standing([delivered])) });
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation?order=ord1',
+      route: '/user/organisation',
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Order SPDAB12CD34' }),
+    ).toBeInTheDocument();
+    expect(await within(section()).findByRole('article', { name: /^T2/ })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '← Your organisation' })).toHaveAttribute(
+      'href',
+      '/user/organisation',
+    );
   });
 });

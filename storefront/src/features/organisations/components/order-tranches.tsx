@@ -192,8 +192,8 @@ export function OrderTranches({ orderId }: { orderId: string }) {
       <>
         {data.tranches.length === 0 ? (
           <p className="muted">
-            No deliveries planned yet. The shop plans each load to your planting sites; each shows
-            here with its delivery note.
+            No deliveries planned in parts. When the shop delivers this order in loads to your
+            planting sites, each shows here with its delivery note.
           </p>
         ) : (
           <ol className="tranche-list">
@@ -207,7 +207,8 @@ export function OrderTranches({ orderId }: { orderId: string }) {
             ))}
           </ol>
         )}
-        {data.lines.length > 0 && <StillToDeliver lines={data.lines} />}
+        {/* Only once it goes in loads: an order sent whole has no tranches to count from. */}
+        {data.tranches.length > 0 && <StillToDeliver lines={data.lines} />}
       </>
     );
   return (

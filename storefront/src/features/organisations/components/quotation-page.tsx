@@ -14,7 +14,7 @@ import { QuotationVersion } from './quotation-version';
 
 // Its own chunk, loaded with an accepted quotation: the organisation's screen stays within its budget.
 const OrderTranches = lazy(() =>
-  import('./order-tranches').then((m) => ({ default: m.OrderTranches })),
+  import('./org-deliveries').then((m) => ({ default: m.OrderTranches })),
 );
 
 function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' | null }) {
