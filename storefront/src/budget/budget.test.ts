@@ -38,9 +38,11 @@ const ROUTE_BUDGETS: Record<string, number> = {
   'reset-password': 48 * KB,
   // Issue 42's business accounts: the forms (zod, react-hook-form) as login's, and their own code.
   'for-organisations': 46 * KB,
-  // 51 before the scanned LPO (the accept form's file; the order's scan: download, attach, replace);
+  // 53 since issue 43's deliveries: only their lazy entry points (the accepted quotation's page,
+  // `?order=<id>`, the overview's loads under way); their code is its own chunk, loaded with them.
+  // 52 before them; 51 before the scanned LPO (the accept form's file; the order's scan: download, attach, replace);
   // 47 before its quotations (the list, and one quotation's page: ?quotation=<id>).
-  'my-organisation': 52 * KB,
+  'my-organisation': 53 * KB,
 };
 
 let sizes: BundleSizes;

@@ -1,4 +1,5 @@
 import { formatDate, QUOTATION_STATUS_LABELS, type QuotationView } from '@spc/shared-contracts';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { ErrorState, Loading } from '../../../components/states';
 import { paths } from '../../../config/paths';
@@ -10,6 +11,11 @@ import { LpoScanCard } from './lpo-scan';
 import { QuotationAnswer } from './quotation-answer';
 import { QuotationThread } from './quotation-thread';
 import { QuotationVersion } from './quotation-version';
+
+// Its own chunk, loaded with an accepted quotation: the organisation's screen stays within its budget.
+const OrderTranches = lazy(() =>
+  import('./org-deliveries').then((m) => ({ default: m.OrderTranches })),
+);
 
 function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' | null }) {
   const a = q.acceptance;
@@ -35,6 +41,11 @@ function Quotation({ q, role }: { q: QuotationView; role: 'approver' | 'buyer' |
         </p>
       )}
       {a && <LpoScanCard acceptance={a} canAttach={role === 'approver'} attach={attach} />}
+      {a && (
+        <Suspense fallback={<Loading label="Loading the deliveries…" />}>
+          <OrderTranches orderId={a.orderId} />
+        </Suspense>
+      )}
       {q.versions.length === 0 ? (
         <section className="org-card">
           <p>The shop is pricing your request. You will get an e-mail when it sends a quotation.</p>

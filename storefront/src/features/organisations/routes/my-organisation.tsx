@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { problemText } from '../../../lib/api-client';
 import { ErrorState, Loading } from '../../../components/states';
@@ -12,18 +13,31 @@ import { OrgQuotations } from '../components/org-quotations';
 import { QuotationPage } from '../components/quotation-page';
 import '../organisations.css';
 
+// The deliveries (tranches) are their own chunk: the screen stays within its budget.
+const deliveries = () => import('../components/org-deliveries');
+const OrgDeliveries = lazy(() => deliveries().then((m) => ({ default: m.OrgDeliveries })));
+const OrderDeliveries = lazy(() => deliveries().then((m) => ({ default: m.OrderDeliveriesPage })));
+
 /**
  * /user/organisation: the organisation the customer buys for, and invitations waiting for them;
- * with `?quotation=<id>`, one of its quotations.
+ * with `?quotation=<id>`, one of its quotations; with `?order=<id>`, one order's deliveries.
  */
 export function MyOrganisationRoute() {
   const user = useSessionStore((s) => (s.token || s.refreshToken ? s.user : null));
   const [params] = useSearchParams();
   const { pathname, search } = useLocation();
   const quotation = params.get('quotation');
+  const order = params.get('order');
   if (!user) return <Navigate to={withNext(paths.login, pathname + search)} replace />;
   if (user.role !== 'customer') return <Navigate to={paths.home} replace />;
-  return quotation ? <QuotationPage id={quotation} /> : <MyOrganisation me={user._id} />;
+  if (quotation) return <QuotationPage id={quotation} />;
+  if (order)
+    return (
+      <Suspense fallback={<Loading />}>
+        <OrderDeliveries orderId={order} />
+      </Suspense>
+    );
+  return <MyOrganisation me={user._id} />;
 }
 
 function MyOrganisation({ me }: { me: string }) {
@@ -49,6 +63,11 @@ function MyOrganisation({ me }: { me: string }) {
         <h2 className="org-name org-title">{org.name}</h2>
         <p className="muted small">You are its {approver ? 'approver' : 'buyer'}.</p>
         {org.status === 'approved' && <OrgQuotations />}
+        {org.status === 'approved' && (
+          <Suspense fallback={null}>
+            <OrgDeliveries />
+          </Suspense>
+        )}
         <OrgDetails org={org} approver={approver} />
         <OrgPeople org={org} approver={approver} me={me} />
       </>

@@ -6,6 +6,8 @@ import {
 } from '@spc/shared-contracts';
 import { useSessionStore } from '../../../stores/session-store';
 import { fakeJwt, mockFetch, renderWithProviders } from '../../../testing/render';
+import { createTranche } from '../../../testing/tranches';
+import type { TrancheView } from '../api/tranches';
 import { ForOrganisationsRoute } from './for-organisations';
 import { MyOrganisationRoute } from './my-organisation';
 
@@ -282,5 +284,80 @@ describe('Your organisation', () => {
     renderWithProviders(<MyOrganisationRoute />);
     expect(await screen.findByText('Something broke')).toHaveClass('state-error');
     expect(screen.queryByRole('button', { name: 'Send invitation' })).not.toBeInTheDocument();
+  });
+});
+
+describe("the organisation's loads under way, on its area's overview", () => {
+  const item = (t: TrancheView) => ({ ...t, organisationName: 'Green Belt Schools Trust' });
+  const list = (tranches: TrancheView[], total = tranches.length) =>
+    ok({ tranches: tranches.map(item), total, page: 1, totalPages: total ? 1 : 0 });
+  const renderOverview = () =>
+    renderWithProviders(<MyOrganisationRoute />, {
+      path: '/user/organisation',
+      route: '/user/organisation',
+    });
+  const base = {
+    '/api/organisations/mine': () => ok({ organisation: org(), role: 'buyer' }),
+    '/api/organisation-invitations': noInvitations,
+    '/api/quotations': () => ok({ quotations: [], totalQuotations: 0, totalPages: 0, page: 1 }),
+  };
+  beforeEach(() => {
+    useSessionStore.getState().signIn({ accessToken: fakeJwt(600), refreshToken: 'r', user });
+  });
+
+  it('lists the loads on their way, then those planned, each linking to its order', async () => {
+    const onItsWay = createTranche({ number: 4, label: 'T4', state: 'Dispatched' });
+    const { calls } = mockFetch({
+      ...base,
+      '/api/tranches': (req) => {
+        const q = new URL(req.url).searchParams;
+        return q.get('queue') === 'awaitingSignature'
+          ? list([onItsWay])
+          : list([createTranche()], 7);
+      },
+    });
+    renderOverview();
+    const card = await screen.findByRole('region', { name: 'Deliveries' });
+    const rows = within(card).getAllByRole('listitem');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('SPDAB12CD34 T4On its way'),
+      expect.stringContaining('SPDAB12CD34 T1Planned20/03/2027 · Ol Kalou Forest Station'),
+    ]);
+    expect(rows[1]).toHaveTextContent('120,000 seedlings');
+    expect(within(rows[0]!).getByRole('link')).toHaveAttribute(
+      'href',
+      '/user/organisation?order=ord1',
+    );
+    expect(card).toHaveTextContent("Each order's page lists all its deliveries.");
+    const asked = calls.filter((c) => c.url.includes('/api/tranches')).map((c) => c.url);
+    expect(asked.some((u) => u.includes('state=Planned'))).toBe(true);
+  });
+
+  it('adds nothing when the organisation has no loads under way', async () => {
+    mockFetch({ ...base, '/api/tranches': () => list([]) });
+    const { client } = renderOverview();
+    expect(await screen.findByRole('region', { name: 'Quotations' })).toBeInTheDocument();
+    await waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(screen.queryByRole('region', { name: 'Deliveries' })).not.toBeInTheDocument();
+  });
+
+  it('says in words when the loads could not be read, and tries again', async () => {
+    let tries = 0;
+    mockFetch({
+      ...base,
+      '/api/tranches': (req) => {
+        tries += 1;
+        if (tries > 2 && new URL(req.url).searchParams.get('queue')) return list([]);
+        return tries <= 2
+          ? { status: 503, body: { success: false, code: 'INTERNAL_ERROR', message: 'Try later' } }
+          : list([createTranche()]);
+      },
+    });
+    renderOverview();
+    const card = await screen.findByRole('region', { name: 'Deliveries' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Try later');
+    await waitFor(() => expect(tries).toBe(2));
+    fireEvent.click(within(card).getByRole('button', { name: 'Try again' }));
+    expect(await within(card).findByRole('link', { name: 'SPDAB12CD34 T1' })).toBeInTheDocument();
   });
 });

@@ -380,8 +380,29 @@ describe("an order from an organisation's quotation", () => {
       path: '/user/my-orders/o1',
       route: '/user/my-orders/:id',
     });
-    expect(await screen.findByRole('region', { name: 'From a quotation' })).toHaveTextContent(
-      'On account: your organisation pays it by its invoice.',
+    const quote = await screen.findByRole('region', { name: 'From a quotation' });
+    expect(quote).toHaveTextContent('On account: your organisation pays it by its invoice.');
+    expect(within(quote).queryByRole('link', { name: 'its deliveries' })).toBeNull();
+  });
+
+  it('links an order delivered in loads to its deliveries in the organisation area', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () =>
+        detail({ ...fromQuote(), inTranches: true }, undefined, createOrderMoney([]), {
+          action: 'cancel',
+          allowed: false,
+          reason,
+          code: 'ASK_THE_SHOP',
+        }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    const quote = await screen.findByRole('region', { name: 'From a quotation' });
+    expect(within(quote).getByRole('link', { name: 'its deliveries' })).toHaveAttribute(
+      'href',
+      '/user/organisation?order=o1',
     );
   });
 

@@ -110,6 +110,12 @@ export function MyOrderDetailRoute() {
               ? 'On account: your organisation pays it by its invoice.'
               : 'Paid up front, like any order.'}
           </p>
+          {order.inTranches && (
+            <p>
+              Delivered in loads to your planting sites:{' '}
+              <Link to={`${paths.myOrganisation}?order=${order._id}`}>its deliveries</Link>
+            </p>
+          )}
         </section>
       )}
 
