@@ -45,6 +45,7 @@ export function createTranche(overrides: Partial<TrancheView> = {}): TrancheView
     dispatchedAt: null,
     signedBy: null,
     signedAt: null,
+    signedNote: null,
     recordedAt: null,
     cancelledAt: null,
     ...overrides,

@@ -162,6 +162,41 @@ describe("an order's deliveries (tranches) in the organisation's area", () => {
     click.mockRestore();
   });
 
+  it('offers the photo of the signed note the shop attached, fetched signed in', async () => {
+    URL.createObjectURL = jest.fn(() => 'blob:signed');
+    URL.revokeObjectURL = jest.fn();
+    const names: string[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      names.push(this.download);
+    });
+    const photographed = {
+      ...delivered,
+      signedNote: {
+        contentType: 'image/jpeg' as const,
+        size: 412_000,
+        uploadedAt: '2026-12-01T14:05:00.000Z',
+      },
+    };
+    const { calls } = mockFetch({
+      '/api/orders/ord1/tranches': () => ok(standing([photographed, createTranche()])),
+      '/api/orders/ord1/tranches/2/signed-note': () => ({ body: 'jpeg bytes' }),
+    });
+    render();
+    const t2 = await within(section()).findByRole('article', { name: /^T2/ });
+    const t1 = within(section()).getByRole('article', { name: /^T1/ });
+    expect(
+      within(t1).queryByRole('button', { name: /signed delivery note/i }),
+    ).not.toBeInTheDocument();
+    fireEvent.click(within(t2).getByRole('button', { name: 'View the signed delivery note T2' }));
+    await waitFor(() => expect(names).toHaveLength(1));
+    expect(names[0]).toMatch(/^SPDAB12CD34-T2-signed\.(pdf|jpg)$/);
+    const get = calls.find((c) => c.url.endsWith('/tranches/2/signed-note'))!;
+    expect(get.headers.get('Authorization')).toMatch(/^Bearer /);
+    click.mockRestore();
+  });
+
   it('says in words why the delivery note cannot be downloaded', async () => {
     mockFetch({
       '/api/orders/ord1/tranches': () => ok(standing([createTranche()])),

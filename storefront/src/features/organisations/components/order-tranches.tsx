@@ -1,6 +1,7 @@
 import {
   formatDate,
   formatDateTime,
+  SIGNED_NOTE_TEXTS,
   TRANCHE_STATE_LABELS,
   trancheLabel,
 } from '@spc/shared-contracts';
@@ -10,6 +11,7 @@ import { toast } from '../../../components/toast';
 import { problemText } from '../../../lib/api-client';
 import {
   downloadDeliveryNote,
+  downloadSignedNote,
   useOrderTranches,
   type TrancheLineStanding,
   type TrancheView,
@@ -81,15 +83,39 @@ function TrancheLine({ line: l, state }: { line: TrancheView['lines'][number]; s
 }
 
 /**
- * The signed delivery note: who signed it and when. (The photo of the signed note goes here too,
- * once the tranche carries it: a `signedNote` field and its own route.)
+ * The signed delivery note: who signed it and when, and the photo or scan of the signed paper when
+ * the shop attached one (fetched signed in).
  */
-function SignedNote({ tranche: t }: { tranche: TrancheView }) {
-  if (!t.signedBy) return null;
+function SignedNote({
+  tranche: t,
+  orderId,
+  purchaseNumber,
+}: {
+  tranche: TrancheView;
+  orderId: string;
+  purchaseNumber: string;
+}) {
+  const [fetching, setFetching] = useState(false);
+  if (!t.signedBy && !t.signedNote) return null;
+  const view = () => {
+    setFetching(true);
+    downloadSignedNote(orderId, purchaseNumber, t.number)
+      .catch((e: Error) => toast.error(e.message))
+      .finally(() => setFetching(false));
+  };
   return (
-    <p className="small org-wrap tranche-signed">
-      Signed for by <strong>{t.signedBy}</strong> on {formatDateTime(t.signedAt)}
-    </p>
+    <div className="tranche-signed">
+      {t.signedBy && (
+        <p className="small org-wrap">
+          Signed for by <strong>{t.signedBy}</strong> on {formatDateTime(t.signedAt)}
+        </p>
+      )}
+      {t.signedNote && (
+        <button type="button" className="btn btn-outline btn-sm" onClick={view} disabled={fetching}>
+          {fetching ? 'Preparing…' : `${SIGNED_NOTE_TEXTS.download} ${trancheLabel(t.number)}`}
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -146,7 +172,7 @@ function TrancheCard({
           {t.dispatchedAt && ` · left the nursery ${formatDateTime(t.dispatchedAt)}`}
           {t.cancelledAt && ` · cancelled ${formatDateTime(t.cancelledAt)}`}
         </p>
-        <SignedNote tranche={t} />
+        <SignedNote tranche={t} orderId={orderId} purchaseNumber={purchaseNumber} />
         {t.state !== 'Cancelled' && (
           <button
             type="button"
