@@ -158,15 +158,18 @@ export class OrderPlacementService {
 
   /**
    * The delivery terms of this order were it going to another place: its own method, fee and days
-   * from the zones as they are now, the date counted from the day it was placed.
+   * from the zones as they are now, the date counted from the day it was placed. An order from a
+   * quotation keeps the fee its organisation accepted (as `quotationPlan` priced it): its total is
+   * the one of its LPO, of its credit claimed and of its invoice.
    */
-  requote(order: OrderRecord, place: { county: string; subCounty?: string }) {
-    return this.deliveryZones.quote(
+  async requote(order: OrderRecord, place: { county: string; subCounty?: string }) {
+    const zone = await this.deliveryZones.quote(
       order.delivery.method,
       place.county,
       place.subCounty,
       new Date(order.orderDate),
     );
+    return order.quotation ? { ...zone, fee: order.shippingFee } : zone;
   }
 
   /**
