@@ -38,46 +38,45 @@ const quantityOf = (q: number | undefined) => (q === undefined || q === 0 ? unde
 
 /** The plan (or change) of a tranche: its site, a day from today, and units within what is left. */
 export function tranchePlanSchema(lines: TrancheFormLine[], today: string) {
-  return z
-    .object({
-      site: z.object({
+  return z.object({
+    site: z.object({
+      name: text()
+        .min(1, TM.siteRequired)
+        .max(L.siteName, `The site's name must be at most ${L.siteName} characters`),
+      county: text().min(1, VALIDATION_MESSAGES.countyRequired),
+      subCounty: text(),
+      contact: z.object({
         name: text()
-          .min(1, TM.siteRequired)
-          .max(L.siteName, `The site's name must be at most ${L.siteName} characters`),
-        county: text().min(1, VALIDATION_MESSAGES.countyRequired),
-        subCounty: text(),
-        contact: z.object({
-          name: text()
-            .min(1, TM.contactNameRequired)
-            .max(L.contactName, `The contact's name must be at most ${L.contactName} characters`),
-          phone: text().refine((v) => !!toKenyanMsisdn(v), TM.contactPhone),
-        }),
+          .min(1, TM.contactNameRequired)
+          .max(L.contactName, `The contact's name must be at most ${L.contactName} characters`),
+        phone: text().refine((v) => !!toKenyanMsisdn(v), TM.contactPhone),
       }),
-      date: z
-        .string()
-        .regex(DAY, "The tranche's date must be a day written YYYY-MM-DD")
-        .refine((d) => d >= today, TM.datePast)
-        .refine((d) => d <= addDays(today, L.daysAhead), TM.dateTooFar),
-      quantities: z.array(z.number().optional()),
-    })
-    .superRefine((values, ctx) => {
+    }),
+    date: z
+      .string()
+      .regex(DAY, "The tranche's date must be a day written YYYY-MM-DD")
+      .refine((d) => d >= today, TM.datePast)
+      .refine((d) => d <= addDays(today, L.daysAhead), TM.dateTooFar),
+    quantities: z.array(z.number().optional()).superRefine((quantities, ctx) => {
+      // Here, not on the whole form, so that it is checked beside the site's own errors.
       let any = false;
-      values.quantities.forEach((raw, i) => {
+      quantities.forEach((raw, i) => {
         const q = quantityOf(raw);
         if (q === undefined) return;
         any = true;
-        const path = ['quantities', i];
+        const line = lines[i];
         if (!Number.isInteger(q) || q < 1 || q > L.lineQuantity)
-          ctx.addIssue({ code: 'custom', message: TM.lineQuantity, path });
-        else if (q > (lines[i]?.max ?? 0))
+          ctx.addIssue({ code: 'custom', message: TM.lineQuantity, path: [i] });
+        else if (q > (line?.max ?? 0))
           ctx.addIssue({
             code: 'custom',
-            message: `${lines[i]?.words ?? 'This line'}: at most ${(lines[i]?.max ?? 0).toLocaleString('en-US')} left to plan`,
-            path,
+            message: `${line?.words ?? 'This line'}: at most ${(line?.max ?? 0).toLocaleString('en-US')} left to plan`,
+            path: [i],
           });
       });
-      if (!any) ctx.addIssue({ code: 'custom', message: TM.linesRequired, path: ['quantities'] });
-    });
+      if (!any) ctx.addIssue({ code: 'custom', message: TM.linesRequired });
+    }),
+  });
 }
 
 export interface SignedNoteValues {
@@ -106,24 +105,24 @@ export function signedNoteSchema(
   now: () => number = Date.now,
 ) {
   const delivered = `delivered must be a whole number of units, from 0 to ${L.lineQuantity.toLocaleString('en-US')}`;
-  return z
-    .object({
-      signedBy: text()
-        .min(1, TM.signedByRequired)
-        .max(L.signedBy, `Who signed must be at most ${L.signedBy} characters`),
-      signedAt: z
-        .string()
-        .refine((v) => !Number.isNaN(new Date(v).getTime()), 'When the note was signed is required')
-        .refine(
-          (v) => new Date(v).getTime() <= now() + L.clockSkewMinutes * MINUTE,
-          TM.signedAtFuture,
-        )
-        .refine(
-          // The field holds minutes: the minute the load left is after it left.
-          (v) => !dispatchedAt || new Date(v).getTime() + MINUTE > new Date(dispatchedAt).getTime(),
-          `The note cannot be signed before the load left (${formatDateTime(dispatchedAt)})`,
-        ),
-      lines: z.array(
+  return z.object({
+    signedBy: text()
+      .min(1, TM.signedByRequired)
+      .max(L.signedBy, `Who signed must be at most ${L.signedBy} characters`),
+    signedAt: z
+      .string()
+      .refine((v) => !Number.isNaN(new Date(v).getTime()), 'When the note was signed is required')
+      .refine(
+        (v) => new Date(v).getTime() <= now() + L.clockSkewMinutes * MINUTE,
+        TM.signedAtFuture,
+      )
+      .refine(
+        // The field holds minutes: the minute the load left is after it left.
+        (v) => !dispatchedAt || new Date(v).getTime() + MINUTE > new Date(dispatchedAt).getTime(),
+        `The note cannot be signed before the load left (${formatDateTime(dispatchedAt)})`,
+      ),
+    lines: z
+      .array(
         z.object({
           delivered: z.number().optional(),
           shortReason: text().max(
@@ -131,27 +130,32 @@ export function signedNoteSchema(
             `The reason must be at most ${L.shortReason} characters`,
           ),
         }),
-      ),
-    })
-    .superRefine((values, ctx) => {
-      values.lines.forEach((line, i) => {
-        const sent = lines[i]?.max ?? 0;
-        if (line.delivered === undefined || !Number.isInteger(line.delivered) || line.delivered < 0)
-          ctx.addIssue({ code: 'custom', message: delivered, path: ['lines', i, 'delivered'] });
-        else if (line.delivered > sent)
-          ctx.addIssue({
-            code: 'custom',
-            message: TM.deliveredTooMany(lines[i]?.words ?? 'This line', sent),
-            path: ['lines', i, 'delivered'],
-          });
-        else if (line.delivered < sent && !line.shortReason.trim())
-          ctx.addIssue({
-            code: 'custom',
-            message: TM.shortReasonRequired,
-            path: ['lines', i, 'shortReason'],
-          });
-      });
-    });
+      )
+      // Here, not on the whole form, so that it is checked beside who signed and when.
+      .superRefine((given, ctx) => {
+        given.forEach((line, i) => {
+          const sent = lines[i]?.max ?? 0;
+          if (
+            line.delivered === undefined ||
+            !Number.isInteger(line.delivered) ||
+            line.delivered < 0
+          )
+            ctx.addIssue({ code: 'custom', message: delivered, path: [i, 'delivered'] });
+          else if (line.delivered > sent)
+            ctx.addIssue({
+              code: 'custom',
+              message: TM.deliveredTooMany(lines[i]?.words ?? 'This line', sent),
+              path: [i, 'delivered'],
+            });
+          else if (line.delivered < sent && !line.shortReason.trim())
+            ctx.addIssue({
+              code: 'custom',
+              message: TM.shortReasonRequired,
+              path: [i, 'shortReason'],
+            });
+        });
+      }),
+  });
 }
 
 /**

@@ -108,7 +108,7 @@ export function TrancheDesk({ role }: { role: Role }) {
       <Tabs value={queue} onChange={(v) => v && select(v as TrancheQueue)}>
         <Tabs.List aria-label="Tranches to handle">
           {TRANCHE_QUEUES.map((q) => {
-            const n = counts.data?.counts[q];
+            const n = counts.data?.counts?.[q];
             return (
               <Tabs.Tab
                 key={q}
@@ -177,7 +177,7 @@ export function TrancheTiles({ ordersPath }: { ordersPath: string }) {
               {TRANCHE_QUEUE_LABELS[q]}
             </Text>
             <Text fw={700} size="xl" data-testid={`tranche-tile-${q}`}>
-              {counts.data?.counts[q] ?? (counts.isError ? '—' : '…')}
+              {counts.data?.counts?.[q] ?? (counts.isError ? '—' : '…')}
             </Text>
           </Card>
         </Anchor>

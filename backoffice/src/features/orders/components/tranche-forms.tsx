@@ -67,6 +67,8 @@ export function TranchePlanForm({
   const e = form.formState.errors;
   const county = findCounty(form.watch('site.county') ?? '');
   const send = useOnce(pending, onSubmit);
+  // With its lines registered one by one, the resolver files the list's own error under `root`.
+  const noLines = e.quantities?.root?.message ?? e.quantities?.message;
   return (
     <form onSubmit={form.handleSubmit(send)} noValidate aria-label="Tranche">
       <Stack gap="sm">
@@ -145,9 +147,9 @@ export function TranchePlanForm({
             ))}
           </Stack>
         </Fieldset>
-        {e.quantities?.message && (
+        {noLines && (
           <Text c="red" size="sm" role="alert">
-            {e.quantities.message}
+            {noLines}
           </Text>
         )}
         <Button type="submit" loading={pending} disabled={pending}>
