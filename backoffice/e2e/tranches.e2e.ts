@@ -11,7 +11,7 @@
  * 1280 px go to JOURNEY_SHOTS_DIR (or SHOTS_DIR) when set.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -209,16 +209,22 @@ describe('tranches on the back office', () => {
     await form.getByText('The site needs a name').waitFor();
     await form.getByText('A tranche needs at least one line').waitFor();
     await form.getByLabel('Site', { exact: true }).fill(SITE);
-    await form.getByLabel('County').selectOption('Nyandarua');
+    await form.getByLabel('County', { exact: true }).selectOption('Nyandarua');
     await form.getByLabel('Sub-county').selectOption('Ol Kalou');
     await form.getByLabel("Contact's name").fill('Samuel Kariuki Mwangi');
     await form.getByLabel("Contact's phone").fill('0722 111 333');
-    await form.getByLabel('Date').fill(nairobiDay(0));
+    await form.getByLabel('Date', { exact: true }).fill(nairobiDay(0));
     await form
-      .getByRole('textbox', { name: new RegExp(`${first.unitName} of ${first.productName}`) })
+      .getByRole('textbox', {
+        name: `${first.unitName} of ${first.productName} from ready stock`,
+        exact: true,
+      })
       .fill(String(first.quantity));
     await form
-      .getByRole('textbox', { name: new RegExp(`${second.unitName} of ${second.productName}`) })
+      .getByRole('textbox', {
+        name: `${second.unitName} of ${second.productName} from ready stock`,
+        exact: true,
+      })
       .fill(String(secondPart));
     await shot(clerk, 'tranche-plan-1280');
     const plan = form.getByRole('button', { name: 'Plan tranche' });
@@ -272,7 +278,8 @@ describe('tranches on the back office', () => {
     ]);
     assert.equal(response.status(), 200);
     assert.equal(response.headers()['content-type'], 'application/pdf');
-    const pdf = await response.body();
+    // The file the browser saved (the response's body was read by the page, as a blob).
+    const pdf = readFileSync(await download.path());
     assert.ok(pdf.length > 1_500, `a real PDF (${pdf.length} bytes)`);
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
     assert.equal(download.suggestedFilename(), `delivery-note-${purchaseNumber}-T1.pdf`);

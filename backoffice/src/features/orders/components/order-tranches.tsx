@@ -104,8 +104,8 @@ function TrancheLine({ line }: { line: Tranche['lines'][number] }) {
         {line.delivered !== null && ` · ${units(line.delivered)} delivered`}
       </Text>
       {short && (
-        <Text size="sm" c="orange.8" style={{ overflowWrap: 'anywhere' }}>
-          Short by {units(line.dispatched! - line.delivered!)}: {line.shortReason}
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          <strong>Short by {units(line.dispatched! - line.delivered!)}:</strong> {line.shortReason}
         </Text>
       )}
     </li>
@@ -142,7 +142,7 @@ function TrancheItem({
       </Text>
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         Contact {site.contact.name} ·{' '}
-        <Anchor href={`tel:${site.contact.phone}`} size="sm">
+        <Anchor href={`tel:${site.contact.phone}`} size="sm" underline="always">
           {site.contact.phone}
         </Anchor>
       </Text>

@@ -19,8 +19,8 @@ import {
   type TranchePlanValues,
 } from '@spc/shared-contracts';
 import { findCounty } from '@spc/shared-contracts/locations';
-import { useRef } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect, useRef } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 
 const units = (n: number) => n.toLocaleString('en-US');
 
@@ -33,7 +33,9 @@ const toNumber = (v: string | number) => (typeof v === 'number' ? v : undefined)
  */
 function useOnce<T>(pending: boolean | undefined, send: (values: T) => void) {
   const sending = useRef(false);
-  if (!pending) sending.current = false;
+  useEffect(() => {
+    if (!pending) sending.current = false;
+  }, [pending]);
   return (values: T) => {
     if (pending || sending.current) return;
     sending.current = true;
@@ -65,7 +67,7 @@ export function TranchePlanForm({
     defaultValues,
   });
   const e = form.formState.errors;
-  const county = findCounty(form.watch('site.county') ?? '');
+  const county = findCounty(useWatch({ control: form.control, name: 'site.county' }) ?? '');
   const send = useOnce(pending, onSubmit);
   // With its lines registered one by one, the resolver files the list's own error under `root`.
   const noLines = e.quantities?.root?.message ?? e.quantities?.message;
@@ -183,7 +185,7 @@ export function SignedNoteForm({
     defaultValues,
   });
   const e = form.formState.errors;
-  const delivered = form.watch('lines');
+  const delivered = useWatch({ control: form.control, name: 'lines' });
   const send = useOnce(pending, onSubmit);
   return (
     <form onSubmit={form.handleSubmit(send)} noValidate aria-label="Signed delivery note">
