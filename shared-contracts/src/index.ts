@@ -33,4 +33,5 @@ export * from './organisation-forms';
 export * from './quotations';
 export * from './quotation-forms';
 export * from './tranches';
+export * from './tranche-forms';
 export * from './scans';

@@ -27,6 +27,12 @@ function answer(salesStatus: number) {
       });
     if (url.pathname === '/api/quotations/awaiting-shop/count')
       return json(200, { success: true, message: '', count: 7 });
+    if (url.pathname === '/api/tranches/queue')
+      return json(200, {
+        success: true,
+        message: '',
+        counts: { toDispatch: 8, upcoming: 12, awaitingSignature: 1 },
+      });
     if (url.pathname === '/api/users')
       return json(200, { success: true, message: '', users: [], totalUsers: 27, totalPages: 3 });
     if (salesStatus !== 200)
@@ -72,6 +78,18 @@ describe('dashboard', () => {
       'href',
       '/admin/orders?queue=toComplete',
     );
+  });
+
+  it('shows the tranches to handle as tiles opening the orders page on that bucket', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    const toDispatch = await screen.findByRole('link', { name: /^Tranches to dispatch / });
+    expect(toDispatch).toHaveAttribute('href', '/admin/orders?tranches=toDispatch');
+    expect(await within(toDispatch).findByText('8')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /^Tranches planned later / })).toHaveTextContent('12');
+    expect(
+      screen.getByRole('link', { name: /^Tranches awaiting the signed note / }),
+    ).toHaveAttribute('href', '/admin/orders?tranches=awaitingSignature');
   });
 
   it('shows the bookings tiles: balances due this week (count and KSH) and batches ready this week', async () => {

@@ -18,6 +18,7 @@ import { paths } from '../../config/paths';
 import { useSalesSummary } from '../../features/reports/api/get-sales-summary';
 import { useOrderQueue } from '../../features/orders/api/get-order-queue';
 import { QueueTiles } from '../../features/orders/components/queue-tiles';
+import { TrancheTiles } from '../../features/orders/components/tranche-desk';
 import { useStaff } from '../../features/staff/api/get-staff';
 import { useUsers } from '../../features/users/api/get-users';
 import { useOrganisations } from '../../features/organisations/api/organisations';
@@ -137,6 +138,7 @@ export function DashboardRoute() {
         <LowStockTile />
         <PaymentsInboxTile />
       </QueueTiles>
+      <TrancheTiles ordersPath={paths.adminOrders} />
       <UsersList />
     </Stack>
   );

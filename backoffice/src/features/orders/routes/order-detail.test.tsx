@@ -117,6 +117,15 @@ describe("an order's page", () => {
             money: createOrderMoney(),
             shop: { name: 'Seedling Propagation Centre', place: 'Kiambu', phone: '', website: '' },
           });
+        if (url.pathname === `/api/orders/${order._id}/tranches`)
+          return json(200, {
+            success: true,
+            message: '',
+            orderId: order._id,
+            purchaseNumber: order.purchaseNumber,
+            lines: [],
+            tranches: [],
+          });
         if (url.pathname === `/api/orders/${order._id}/lpo-scan`) {
           if (request.method === 'GET')
             return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {

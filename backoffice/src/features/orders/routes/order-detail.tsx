@@ -34,6 +34,7 @@ import { OrderLpoScan } from '../components/order-lpo-scan';
 import { OrderBooking } from '../components/order-booking';
 import { OrderMoneyCard } from '../components/order-money';
 import { OrderMpesa } from '../components/order-mpesa';
+import { OrderTranches } from '../components/order-tranches';
 
 /** A label and its value, one row of a card. */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -291,6 +292,7 @@ function OrderDetailPage({ role }: { role: Role }) {
           onAccount={order.onAccount}
         />
       )}
+      {order.quotation && <OrderTranches orderId={order._id} role={role} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Customer order={order} />
         <Payment order={order} />

@@ -19,6 +19,14 @@ function ordersApi() {
         message: '',
         counts: { toConfirmPayment: 1, toDispatch: 2, inTransit: 3, toComplete: 4, all: 4000 },
       });
+    if (url.pathname === '/api/tranches/queue')
+      return json({
+        success: true,
+        message: '',
+        counts: { toDispatch: 0, upcoming: 0, awaitingSignature: 0 },
+      });
+    if (url.pathname === '/api/tranches')
+      return json({ success: true, message: '', tranches: [], total: 0, page: 1, totalPages: 0 });
     const page = Number(url.searchParams.get('page'));
     const counted = page > 100;
     return json({

@@ -13,6 +13,7 @@ import { OrderFilters } from '../components/order-filters';
 import { OrdersPagination } from '../components/orders-pagination';
 import { OrdersTable, type OrderSelection } from '../components/orders-table';
 import { QueueTabs } from '../components/queue-tabs';
+import { TrancheDesk } from '../components/tranche-desk';
 import { CLEARED_FILTERS, useOrderFilters } from '../components/use-order-filters';
 
 function OrdersPage({ role }: { role: Role }) {
@@ -72,6 +73,7 @@ function OrdersPage({ role }: { role: Role }) {
           <PaymentsInboxTile />
         </SimpleGrid>
       )}
+      <TrancheDesk role={role} />
       <OrderFilters filter={filter} onChange={update} onClear={() => update(CLEARED_FILTERS)} />
       {result && <BulkResult result={result} onClose={() => setResult(null)} />}
       {canAct && (
