@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -56,7 +57,12 @@ export function measureBundle(dist: string): BundleSizes {
 
   const routes: BundleSizes['routes'] = {};
   for (const [key, chunk] of Object.entries(manifest)) {
-    const m = chunk.src?.match(/\/routes\/([^/]+)\.tsx$/) ?? key.match(/\/routes\/([^/]+)\.tsx$/);
+    // A screen whose chunk another lazy chunk also imports (the organisation's area: its deliveries)
+    // is listed by Vite under its chunk's name, without its source.
+    const m =
+      chunk.src?.match(/\/routes\/([^/]+)\.tsx$/) ??
+      key.match(/\/routes\/([^/]+)\.tsx$/) ??
+      (!chunk.src && chunk.name ? [key, chunk.name] : null);
     if (!m || !chunk.isDynamicEntry) continue;
     const own = new Set<string>();
     closure(key, own);

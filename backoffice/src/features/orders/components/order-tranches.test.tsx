@@ -49,6 +49,7 @@ function tranche(overrides: Partial<Tranche> = {}): Tranche {
     signedAt: null,
     recordedAt: null,
     cancelledAt: null,
+    signedNote: null,
     ...overrides,
   } as Tranche;
 }
@@ -122,6 +123,52 @@ describe("an order's tranches card", () => {
         .map((b) => b.textContent),
     ).toEqual(['Delivery note (PDF)', 'Record signed note']);
     expect(screen.getByRole('button', { name: 'Plan a tranche' })).toBeEnabled();
+  });
+
+  it("attaches a photo of a dispatched tranche's signed note, and offers the one attached", async () => {
+    const dispatched = tranche({
+      state: 'Dispatched',
+      dispatchedAt: '2026-05-02T06:00:00.000Z',
+    });
+    const photographed = tranche({
+      number: 2,
+      label: 'T2',
+      state: 'Delivered',
+      dispatchedAt: '2026-05-02T06:00:00.000Z',
+      signedBy: 'Peter Mwangi',
+      signedAt: '2026-05-02T11:00:00.000Z',
+      signedNote: {
+        contentType: 'image/jpeg',
+        size: 204_800,
+        uploadedAt: '2026-05-02T12:00:00.000Z',
+      },
+    });
+    const fetchMock = api(
+      () => ok(answer([dispatched, photographed, tranche({ number: 3, label: 'T3' })])),
+      () => ok({ tranche: { ...dispatched, signedNote: photographed.signedNote } }),
+    );
+    renderWithProviders(<OrderTranchesCard orderId={ORDER} role="staff" />);
+    const t1 = await screen.findByRole('article', { name: 'Tranche T1' });
+    const t2 = screen.getByRole('article', { name: 'Tranche T2' });
+    const t3 = screen.getByRole('article', { name: 'Tranche T3' });
+    // A planned load has no signed note to attach.
+    expect(within(t3).queryByText(/signed delivery note/i)).not.toBeInTheDocument();
+    expect(t2).toHaveTextContent('Signed delivery note: Photo, 200 KB, attached');
+    expect(within(t2).getByRole('button', { name: 'View the signed delivery note' })).toBeEnabled();
+    expect(within(t2).getByRole('button', { name: 'Replace the signed note' })).toBeEnabled();
+    expect(t1).toHaveTextContent('Signed delivery note: no signed note attached');
+    within(t1).getByRole('button', { name: 'Attach the signed note' });
+    const input = t1.querySelector('input[type="file"]') as HTMLInputElement;
+    const photo = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'note.jpg', {
+      type: 'image/jpeg',
+    });
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [photo] } });
+    });
+    await waitFor(() => expect(sent(fetchMock, 'PUT')).toHaveLength(1));
+    expect(sent(fetchMock, 'PUT')[0]!.url).toMatch(
+      new RegExp(`/api/orders/${ORDER}/tranches/1/signed-note$`),
+    );
   });
 
   it('gives an admin what the rules table gives admins: plan, change and cancel, no dispatch', async () => {

@@ -25,6 +25,7 @@ import {
 } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { ListState } from '../../../components/list-state';
+import { TrancheSignedNote } from './tranche-signed-note';
 import {
   useOrderTranches,
   useTrancheSteps,
@@ -157,6 +158,7 @@ function TrancheItem({
         {tranche.signedBy && ` · signed by ${tranche.signedBy} ${formatDateTime(tranche.signedAt)}`}
         {tranche.cancelledAt && ` · cancelled ${formatDateTime(tranche.cancelledAt)}`}
       </Text>
+      <TrancheSignedNote tranche={tranche} role={role} />
       {tranche.state !== 'Cancelled' && (
         <Group mt="xs">
           <TrancheActions tranche={tranche} role={role} orderLines={orderLines} />

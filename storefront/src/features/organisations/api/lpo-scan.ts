@@ -1,5 +1,6 @@
 import {
   lpoScanFilename,
+  signedNoteFilename,
   SCAN_CONTENT_TYPES,
   SCAN_FIELD,
   type ScanContentType,
@@ -48,4 +49,23 @@ export async function downloadLpoScan(orderId: string, lpoNumber: string): Promi
     ? (blob.type as ScanContentType)
     : 'application/pdf';
   saveBlob(new Blob([blob], { type }), lpoScanFilename(lpoNumber, type));
+}
+
+/**
+ * The photo or scan of the tranche's signed note the shop attached, fetched signed in and saved as
+ * `<purchase number>-T<n>-signed.pdf|.jpg`.
+ */
+export async function downloadSignedNote(
+  orderId: string,
+  purchaseNumber: string,
+  number: number,
+): Promise<void> {
+  const blob = await fetchPdf(
+    documentUrl(`/api/orders/${orderId}/tranches/${number}/signed-note`),
+    true,
+  );
+  const type = (SCAN_CONTENT_TYPES as readonly string[]).includes(blob.type)
+    ? (blob.type as ScanContentType)
+    : 'application/pdf';
+  saveBlob(new Blob([blob], { type }), signedNoteFilename(purchaseNumber, number, type));
 }

@@ -1,11 +1,4 @@
-import {
-  SCAN_CONTENT_TYPES,
-  signedNoteFilename,
-  trancheLabel,
-  type components,
-  type ScanContentType,
-  type TrancheState,
-} from '@spc/shared-contracts';
+import { trancheLabel, type components, type TrancheState } from '@spc/shared-contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { documentUrl, fetchPdf, saveBlob } from '../../../lib/pdf';
@@ -60,23 +53,4 @@ export async function downloadDeliveryNote(
     new Blob([blob], { type: 'application/pdf' }),
     `delivery-note-${purchaseNumber}-${trancheLabel(number)}.pdf`,
   );
-}
-
-/**
- * The photo or scan of the tranche's signed note the shop attached, fetched signed in and saved as
- * `<purchase number>-T<n>-signed.pdf|.jpg`.
- */
-export async function downloadSignedNote(
-  orderId: string,
-  purchaseNumber: string,
-  number: number,
-): Promise<void> {
-  const blob = await fetchPdf(
-    documentUrl(`/api/orders/${orderId}/tranches/${number}/signed-note`),
-    true,
-  );
-  const type = (SCAN_CONTENT_TYPES as readonly string[]).includes(blob.type)
-    ? (blob.type as ScanContentType)
-    : 'application/pdf';
-  saveBlob(new Blob([blob], { type }), signedNoteFilename(purchaseNumber, number, type));
 }

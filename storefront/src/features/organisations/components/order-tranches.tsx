@@ -11,11 +11,11 @@ import { toast } from '../../../components/toast';
 import { problemText } from '../../../lib/api-client';
 import {
   downloadDeliveryNote,
-  downloadSignedNote,
   useOrderTranches,
   type TrancheLineStanding,
   type TrancheView,
 } from '../api/tranches';
+import { downloadSignedNote } from '../api/lpo-scan';
 import './order-tranches.css';
 
 const n = (x: number) => x.toLocaleString('en-US');
