@@ -4,7 +4,7 @@
  * asks for a quotation of two lines of ready stock; the shop prices and sends it and the approver
  * accepts it, which makes an order on account. Then a clerk (staff), on a 1280 px screen, plans a
  * tranche of that order on its page (the form checks before sending; the button busy while it
- * sends), dispatches it from the dispatch desk's "Tranches to dispatch", and downloads its delivery
+ * sends), dispatches it from the dispatch desk's "Tranches due out", and downloads its delivery
  * note (a PDF, fetched signed in); on a 390 px phone the clerk records the signed note with one
  * line delivered short and its reason, and sees the tranche "Delivered (signed)". The order page
  * and the desk pass the phone checks (width, axe) at 360 and 390 px; screenshots at 360, 390 and

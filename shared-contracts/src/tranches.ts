@@ -86,7 +86,7 @@ export const TRANCHE_QUEUES = ['toDispatch', 'upcoming', 'awaitingSignature'] as
 export type TrancheQueue = (typeof TRANCHE_QUEUES)[number];
 
 export const TRANCHE_QUEUE_LABELS: Readonly<Record<TrancheQueue, string>> = {
-  toDispatch: 'Tranches to dispatch',
+  toDispatch: 'Tranches due out',
   upcoming: 'Tranches planned later',
   awaitingSignature: 'Tranches awaiting the signed note',
 };

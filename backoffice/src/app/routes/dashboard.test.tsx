@@ -83,7 +83,7 @@ describe('dashboard', () => {
   it('shows the tranches to handle as tiles opening the orders page on that bucket', async () => {
     answer(200);
     renderWithProviders(<DashboardRoute />);
-    const toDispatch = await screen.findByRole('link', { name: /^Tranches to dispatch / });
+    const toDispatch = await screen.findByRole('link', { name: /^Tranches due out / });
     expect(toDispatch).toHaveAttribute('href', '/admin/orders?tranches=toDispatch');
     expect(await within(toDispatch).findByText('8')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /^Tranches planned later / })).toHaveTextContent('12');
