@@ -24,6 +24,7 @@ import type { Principal } from '../common/principal';
 import { RateLimit } from '../common/rate-limit';
 import { LpoScanData, LpoScanResponseDto, LpoScanUploadDto } from './dto/order-lpo-scan.dto';
 import { OrderLpoScans } from './order-lpo-scans';
+import { sendScan } from '../scans/send-scan';
 
 /** The scanned LPO of an order made from a quotation: attached by its approver or the shop, read by its people. */
 @ApiTags('orders')
@@ -80,15 +81,6 @@ export class OrderLpoScanController {
     @Param('id', ParseObjectIdPipe) id: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { bytes, contentType, filename } = await this.scans.read(actor, id);
-    // A paper sent by someone else: never cached, never sniffed into another type, and opened in
-    // a sandbox (no script, no same-origin) whatever a crafted file holds.
-    await reply
-      .header('Content-Type', contentType)
-      .header('Content-Disposition', `inline; filename="${filename}"`)
-      .header('Cache-Control', 'private, no-store')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', 'sandbox')
-      .send(bytes);
+    await sendScan(reply, await this.scans.read(actor, id));
   }
 }

@@ -55,6 +55,7 @@ import { TrancheDocuments } from './tranche-documents';
 import { TrancheSignedNotes } from './tranche-signed-notes';
 import { TrancheSteps } from './tranche-steps.service';
 import { TranchesService } from './tranches.service';
+import { sendScan } from '../scans/send-scan';
 
 /**
  * A tranche's number in a path: 1, 2, 3…, digits only ("01", "1.0", "T1" are a 400 in words).
@@ -276,16 +277,7 @@ export class OrderTranchesController {
     @Number_() number: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { bytes, contentType, filename } = await this.signedNotes.read(actor, id, Number(number));
-    // A paper from outside: never cached, never sniffed into another type, and opened in a
-    // sandbox (no script, no same-origin) whatever a crafted file holds.
-    await reply
-      .header('Content-Type', contentType)
-      .header('Content-Disposition', `inline; filename="${filename}"`)
-      .header('Cache-Control', 'private, no-store')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', 'sandbox')
-      .send(bytes);
+    await sendScan(reply, await this.signedNotes.read(actor, id, Number(number)));
   }
 }
 
