@@ -34,4 +34,5 @@ export * from './quotations';
 export * from './quotation-forms';
 export * from './tranches';
 export * from './tranche-forms';
+export * from './invoices';
 export * from './scans';
