@@ -19,6 +19,7 @@ import { OrdersModule } from './orders/orders.module';
 import { OrganisationsModule } from './organisations/organisations.module';
 import { QuotationsModule } from './quotations/quotations.module';
 import { TranchesModule } from './tranches/tranches.module';
+import { InvoicesModule } from './invoices/invoices.module';
 import { BookingsModule } from './bookings/bookings.module';
 import { BatchDeskModule } from './batches/batch-desk.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -82,6 +83,7 @@ export class AppModule {
         OrganisationsModule,
         QuotationsModule,
         TranchesModule,
+        InvoicesModule,
         ...extraImports,
       ],
     };

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { MoneyModule } from '../money/money.module';
+import { OrdersModule } from '../orders/orders.module';
+import { OrganisationsModule } from '../organisations/organisations.module';
+import {
+  Invoice,
+  InvoiceCounter,
+  InvoiceCounterSchema,
+  InvoiceSchema,
+} from './schemas/invoice.schema';
+
+/**
+ * Invoices on account (issue 44, docs/invoices.md): issued per tranche delivered or per order,
+ * settled by paybill, bank transfers, tax withheld and credit notes through the money ledger;
+ * statements with their ageing, and reminders on the due date and a week after.
+ */
+@Module({
+  imports: [
+    OrdersModule,
+    OrganisationsModule,
+    MoneyModule,
+    MongooseModule.forFeature([
+      { name: Invoice.name, schema: InvoiceSchema },
+      { name: InvoiceCounter.name, schema: InvoiceCounterSchema },
+    ]),
+  ],
+  controllers: [
+    // issue: InvoicesController, OrderInvoicesController
+    // money: (settlement routes)
+    // statements: StatementsController
+  ],
+  providers: [
+    // issue: InvoicesRepository, InvoiceIssuing, InvoiceViews, InvoicePdf
+    // money: InvoiceSettlements, ...
+    // statements: InvoiceStatements, InvoiceReminders
+  ],
+  exports: [MongooseModule],
+})
+export class InvoicesModule {}
