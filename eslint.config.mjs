@@ -68,8 +68,8 @@ const API_FLOORS = [
     'organisations',
   ],
   // Selling: orders, bookings and their batches, quotations, the tranches orders are delivered
-  // in, and the text messages about them.
-  ['orders', 'batches', 'bookings', 'sms', 'quotations', 'tranches'],
+  // in, the invoices that bill them, and the text messages about them.
+  ['orders', 'batches', 'bookings', 'sms', 'quotations', 'tranches', 'invoices'],
   // Money coming in: M-Pesa Express, the paybill, refunds.
   ['payments'],
   // What reads across the shop: reports, customers' data (export, erasure).
