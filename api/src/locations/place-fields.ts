@@ -53,7 +53,7 @@ function Check(
 /** A county of the location list, stored with the list's spelling. */
 export function CountyField(description = 'A county of the Kenyan locations list') {
   return applyDecorators(
-    ApiProperty({ example: 'Kiambu', maxLength: MAX, description }),
+    ApiProperty({ type: String, example: 'Kiambu', maxLength: MAX, description }),
     Transform(({ value }: { value: unknown }) => countyOf(value)?.name ?? value),
     Check('kenyanCounty', (value) => countyProblem(value)),
   );
@@ -65,7 +65,7 @@ export function CountyField(description = 'A county of the Kenyan locations list
  */
 export function SubCountyField(description = 'A sub-county of that county') {
   return applyDecorators(
-    ApiPropertyOptional({ example: 'Ruiru', maxLength: MAX, description }),
+    ApiPropertyOptional({ type: String, example: 'Ruiru', maxLength: MAX, description }),
     Transform(({ value, obj }: { value: unknown; obj: Record<string, unknown> }) => {
       if (typeof value !== 'string') return value;
       if (!value.trim()) return undefined;

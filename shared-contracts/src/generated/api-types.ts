@@ -5292,7 +5292,7 @@ export interface components {
              * @description A sub-county of that county
              * @example Ruiru
              */
-            subCounty?: Record<string, never> | null;
+            subCounty?: string | null;
             streetAddress: string;
             /**
              * Format: date
@@ -5698,7 +5698,7 @@ export interface components {
              * @description A sub-county of that county
              * @example Ruiru
              */
-            subCounty?: Record<string, never> | null;
+            subCounty?: string | null;
             contact: components["schemas"]["TrancheContactDto"];
         };
         TrancheLineDto: {
@@ -5710,7 +5710,7 @@ export interface components {
              * @description The batch holding the order's line; left out or null: ready stock
              * @example 665f1c2b9d3e4a0012345678
              */
-            batchId?: Record<string, never> | null;
+            batchId?: string | null;
             /** @example 200 */
             quantity: number;
         };
@@ -5750,7 +5750,7 @@ export interface components {
              * @description The batch holding the order's line; left out or null: ready stock
              * @example 665f1c2b9d3e4a0012345678
              */
-            batchId?: Record<string, never> | null;
+            batchId?: string | null;
             /** @example 190 */
             delivered: number;
             /**

@@ -108,6 +108,7 @@ export class TrancheLineRefDto {
   unitId!: string;
 
   @ApiPropertyOptional({
+    type: String,
     example: ID_EXAMPLE,
     nullable: true,
     description: "The batch holding the order's line; left out or null: ready stock",
