@@ -76,6 +76,26 @@ export const useStatement = (organisationId: string, from: string, to: string, e
     enabled: enabled && organisationId !== '',
   });
 
+/**
+ * The shop's paybill number, as the order pages learn it (`GET /api/payments/mpesa/pay-info/{n}`
+ * of the invoice's order): null when M-Pesa is not set up. Asked here rather than through the
+ * checkout's M-Pesa module, which would then be split from its chunk into one the first load names.
+ */
+export const usePaybill = (purchaseNumber: string, enabled: boolean) =>
+  useQuery({
+    queryKey: ['payments', 'mpesa', 'paybill', purchaseNumber] as const,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/payments/mpesa/pay-info/{purchaseNumber}', {
+            params: { path: { purchaseNumber } },
+          }),
+        )
+      ).paybill,
+    enabled,
+    staleTime: 60 * 60_000,
+  });
+
 /** The invoice's PDF, fetched signed in (the token goes in a header) and saved as `INV-….pdf`. */
 export async function downloadInvoicePdf(id: string, number: string): Promise<void> {
   const blob = await fetchPdf(documentUrl(`/api/invoices/${at(id)}/pdf`), true);

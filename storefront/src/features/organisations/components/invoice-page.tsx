@@ -10,8 +10,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
-import { useMpesaPayInfo } from '../../../lib/mpesa-prompt';
-import { downloadInvoicePdf, useInvoice } from '../api/invoices';
+import { downloadInvoicePdf, useInvoice, usePaybill } from '../api/invoices';
 import { invoicePaths } from '../invoice-paths';
 import { Failed, InvoiceState, trancheText } from './invoice-bits';
 
@@ -22,9 +21,8 @@ const n = (x: number) => x.toLocaleString('en-US');
  * as the account; the account alone when the paybill is not known.
  */
 function PayingWords({ invoice: i }: { invoice: InvoiceView }) {
-  const info = useMpesaPayInfo(i.purchaseNumber, i.balance > 0);
+  const { data: paybill } = usePaybill(i.purchaseNumber, i.balance > 0);
   if (i.balance <= 0) return null;
-  const paybill = info.data?.paybill;
   return (
     <p className="invoice-pay" data-testid="invoice-paying-words">
       {paybill ? (
