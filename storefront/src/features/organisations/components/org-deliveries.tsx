@@ -1,9 +1,16 @@
 import { formatDate, TRANCHE_STATE_LABELS } from '@spc/shared-contracts';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { problemText } from '../../../lib/api-client';
 import { useMyTranches, useOrderTranches, type TrancheListItem } from '../api/tranches';
+import { invoicePaths } from '../invoice-paths';
 import { OrderTranches } from './order-tranches';
+
+// The order's invoices come with the invoices' own chunk.
+const OrderInvoices = lazy(() =>
+  import('./org-invoices').then((m) => ({ default: m.OrderInvoices })),
+);
 
 export { OrderTranches };
 
@@ -92,6 +99,12 @@ export function OrderDeliveriesPage({ orderId }: { orderId: string }) {
       </p>
       <h1>{data ? `Order ${data.purchaseNumber}` : 'Order'}</h1>
       <OrderTranches orderId={orderId} />
+      <Suspense fallback={null}>
+        <OrderInvoices orderId={orderId} />
+      </Suspense>
+      <p className="small">
+        <Link to={invoicePaths.list()}>All your organisation&apos;s invoices</Link>
+      </p>
     </div>
   );
 }

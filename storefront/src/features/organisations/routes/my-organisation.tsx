@@ -6,6 +6,7 @@ import { paths } from '../../../config/paths';
 import { withNext } from '../../../lib/next-path';
 import { useSessionStore } from '../../../stores/session-store';
 import { useMyOrganisation } from '../api/organisations';
+import { invoicePaths } from '../invoice-paths';
 import { MyInvitations } from '../components/my-invitations';
 import { OrgDetails } from '../components/org-details';
 import { OrgPeople } from '../components/org-people';
@@ -17,10 +18,17 @@ import '../organisations.css';
 const deliveries = () => import('../components/org-deliveries');
 const OrgDeliveries = lazy(() => deliveries().then((m) => ({ default: m.OrgDeliveries })));
 const OrderDeliveries = lazy(() => deliveries().then((m) => ({ default: m.OrderDeliveriesPage })));
+// The invoices and the statement too.
+const invoices = () => import('../components/org-invoices');
+const InvoicesPage = lazy(() => invoices().then((m) => ({ default: m.InvoicesPage })));
+const InvoicePage = lazy(() => invoices().then((m) => ({ default: m.InvoicePage })));
+const StatementPage = lazy(() => invoices().then((m) => ({ default: m.StatementPage })));
 
 /**
  * /user/organisation: the organisation the customer buys for, and invitations waiting for them;
- * with `?quotation=<id>`, one of its quotations; with `?order=<id>`, one order's deliveries.
+ * with `?quotation=<id>`, one of its quotations; with `?order=<id>`, one order's deliveries; with
+ * `?invoices=<filter>&page=<n>`, its invoices; `?invoice=<id>`, one invoice; `?statement&from=&to=`,
+ * its statement of account.
  */
 export function MyOrganisationRoute() {
   const user = useSessionStore((s) => (s.token || s.refreshToken ? s.user : null));
@@ -28,6 +36,8 @@ export function MyOrganisationRoute() {
   const { pathname, search } = useLocation();
   const quotation = params.get('quotation');
   const order = params.get('order');
+  const invoice = params.get('invoice');
+  const filter = params.get('invoices');
   if (!user) return <Navigate to={withNext(paths.login, pathname + search)} replace />;
   if (user.role !== 'customer') return <Navigate to={paths.home} replace />;
   if (quotation) return <QuotationPage id={quotation} />;
@@ -35,6 +45,18 @@ export function MyOrganisationRoute() {
     return (
       <Suspense fallback={<Loading />}>
         <OrderDeliveries orderId={order} />
+      </Suspense>
+    );
+  if (invoice || filter !== null || params.has('statement'))
+    return (
+      <Suspense fallback={<Loading />}>
+        {invoice ? (
+          <InvoicePage id={invoice} />
+        ) : filter !== null ? (
+          <InvoicesPage filter={filter} page={params.get('page')} />
+        ) : (
+          <StatementPage />
+        )}
       </Suspense>
     );
   return <MyOrganisation me={user._id} />;
@@ -67,6 +89,19 @@ function MyOrganisation({ me }: { me: string }) {
           <Suspense fallback={null}>
             <OrgDeliveries />
           </Suspense>
+        )}
+        {org.status === 'approved' && (
+          <section className="org-card" aria-labelledby="org-invoices">
+            <h2 id="org-invoices">Invoices</h2>
+            <p className="muted small">
+              What the shop has invoiced your organisation, what is paid and what is still owed.
+            </p>
+            <p className="org-links">
+              <Link to={invoicePaths.list()}>Invoices</Link>
+              <Link to={invoicePaths.list('overdue')}>Overdue</Link>
+              <Link to={invoicePaths.statement}>Statement of account</Link>
+            </p>
+          </section>
         )}
         <OrgDetails org={org} approver={approver} />
         <OrgPeople org={org} approver={approver} me={me} />

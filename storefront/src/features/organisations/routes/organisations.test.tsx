@@ -360,4 +360,35 @@ describe("the organisation's loads under way, on its area's overview", () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Try again' }));
     expect(await within(card).findByRole('link', { name: 'SPDAB12CD34 T1' })).toBeInTheDocument();
   });
+
+  it("links to the organisation's invoices, the overdue ones and its statement", async () => {
+    mockFetch({ ...base, '/api/tranches': () => list([]) });
+    renderOverview();
+    const card = await screen.findByRole('region', { name: 'Invoices' });
+    expect(within(card).getByRole('link', { name: 'Invoices' })).toHaveAttribute(
+      'href',
+      '/user/organisation?invoices=all',
+    );
+    expect(within(card).getByRole('link', { name: 'Overdue' })).toHaveAttribute(
+      'href',
+      '/user/organisation?invoices=overdue',
+    );
+    expect(within(card).getByRole('link', { name: 'Statement of account' })).toHaveAttribute(
+      'href',
+      '/user/organisation?statement',
+    );
+  });
+
+  it('shows no invoices to an organisation not approved yet', async () => {
+    mockFetch({
+      ...base,
+      '/api/organisations/mine': () =>
+        ok({ organisation: org({ status: 'pending' }), role: 'buyer' }),
+    });
+    renderOverview();
+    expect(
+      await screen.findByRole('heading', { name: 'Green Belt Schools Trust' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Invoices' })).not.toBeInTheDocument();
+  });
 });
