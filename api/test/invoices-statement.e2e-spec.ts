@@ -284,6 +284,7 @@ describe('invoices: statements, reminders and the dashboard (issue 44)', () => {
       expect(quiet.closingBalance).toBe(27_000);
     });
 
+    // The route's role matrix (support/invoice-statements.ts, access-matrix.e2e-spec.ts).
     it("lets the organisation's people read their own statement and answers 404 for another's", async () => {
       const mine = await statement(
         own._id,
