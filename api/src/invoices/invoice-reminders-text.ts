@@ -29,22 +29,27 @@ function lpoForText(lpo: string): string | null {
   return /^[A-Za-z0-9/.-]{1,20}$/.test(t) ? t : null;
 }
 
+/** One text message's length: a longer one is sent as two, and costs two. */
+const SMS_LENGTH = 160;
+
 /**
  * The billing contact's text message: on the due date ("is due today") and a week after ("was due
- * on …"), with how to pay (the paybill, the invoice number as the account). About 150 characters.
+ * on …"), with how to pay (the paybill, the invoice number as the account); the LPO number too
+ * while it fits in one message of SMS_LENGTH characters.
  */
 export function invoiceReminderSms(
   kind: InvoiceReminder,
   inv: ReminderInvoice,
   links: ReminderLinks,
 ): string {
-  const lpo = lpoForText(inv.lpoNumber);
-  const what = `invoice ${inv.number} of ${formatMoney(inv.balance)}${lpo ? ` for LPO ${lpo}` : ''}`;
   const when = kind === 'due' ? 'is due today' : `was due on ${dayAndMonth(inv.dueDate)}`;
   const pay = links.paybill
     ? `Pay by M-Pesa paybill ${links.paybill}, account ${inv.number}.`
     : `Questions? Call ${links.shopPhone}.`;
-  return `${SHOP_IDENTITY.name}: ${what} ${when}. ${pay}`;
+  const text = (lpo: string | null) =>
+    `${SHOP_IDENTITY.name}: invoice ${inv.number} of ${formatMoney(inv.balance)}${lpo ? ` for LPO ${lpo}` : ''} ${when}. ${pay}`;
+  const withLpo = text(lpoForText(inv.lpoNumber));
+  return withLpo.length <= SMS_LENGTH ? withLpo : text(null);
 }
 
 /** The billing contact's e-mail, the same words at more length. */
