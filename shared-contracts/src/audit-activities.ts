@@ -242,6 +242,14 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
   'orders.export': { name: 'Exported orders', sentence: 'Exported {target}' },
   'audit.export': { name: 'Exported the audit trail', sentence: 'Exported {target}' },
   'order.document': { name: 'Downloaded an order document', sentence: 'Downloaded {target}' },
+  'invoice.statement': {
+    name: "Downloaded an organisation's statement",
+    sentence: 'Downloaded {target}',
+  },
+  'invoice.reminder': {
+    name: 'Reminded a billing contact of an invoice',
+    sentence: 'Reminded the billing contact of invoice {target}',
+  },
 
   'privacy.settings.update': {
     name: 'Changed the privacy settings',

@@ -31,3 +31,10 @@ export const ORDER_SMS_EVENTS = [
   'refunded',
 ] as const;
 export type OrderSmsEvent = (typeof ORDER_SMS_EVENTS)[number];
+
+/**
+ * The texts an invoice's billing contact gets (issue 44): on its due date and a week after, each
+ * once (`INVOICE_REMINDERS` of invoices.ts).
+ */
+export const INVOICE_SMS_EVENTS = ['invoice-due', 'invoice-week'] as const;
+export type InvoiceSmsEvent = (typeof INVOICE_SMS_EVENTS)[number];

@@ -3,12 +3,15 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { MoneyModule } from '../money/money.module';
 import { OrdersModule } from '../orders/orders.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
+import { InvoiceReminders } from './invoice-reminders';
+import { InvoiceStatements } from './invoice-statements';
 import {
   Invoice,
   InvoiceCounter,
   InvoiceCounterSchema,
   InvoiceSchema,
 } from './schemas/invoice.schema';
+import { StatementsController } from './statements.controller';
 
 /**
  * Invoices on account (issue 44, docs/invoices.md): issued per tranche delivered or per order,
@@ -29,12 +32,15 @@ import {
     // issue: InvoicesController, OrderInvoicesController
     // money: (settlement routes)
     // statements: StatementsController
+    StatementsController,
   ],
   providers: [
     // issue: InvoicesRepository, InvoiceIssuing, InvoiceViews, InvoicePdf
     // money: InvoiceSettlements, ...
     // statements: InvoiceStatements, InvoiceReminders
+    InvoiceStatements,
+    InvoiceReminders,
   ],
-  exports: [MongooseModule],
+  exports: [MongooseModule, InvoiceStatements],
 })
 export class InvoicesModule {}

@@ -13,7 +13,8 @@ export type MailTemplate =
   | 'low-stock-digest'
   | 'budget-alert'
   | 'organisation-invitation'
-  | 'quotation-sent';
+  | 'quotation-sent'
+  | 'invoice-reminder';
 
 /**
  * Whom an e-mail was sent for, recorded when it is sent: the account it belongs to (a reset: the

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BatchesModule } from '../batches/batches.module';
+import { InvoicesModule } from '../invoices/invoices.module';
 import { OrdersModule } from '../orders/orders.module';
 import { ReportsController } from './reports.controller';
 import { ReportsService } from './reports.service';
@@ -7,7 +8,7 @@ import { SalesRollup } from './sales-rollup';
 import { holdsNoPersonalData } from '../common/personal-data';
 
 @Module({
-  imports: [OrdersModule, BatchesModule],
+  imports: [OrdersModule, BatchesModule, InvoicesModule],
   controllers: [ReportsController],
   providers: [
     ReportsService,

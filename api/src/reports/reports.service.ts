@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { BatchesService } from '../batches/batches.service';
+import { InvoiceStatements } from '../invoices/invoice-statements';
 import { OrderSales } from '../orders/order-sales';
 import type { SalesReportDto, SalesSummaryDto } from './dto/report.dto';
 import { SalesRollup } from './sales-rollup';
@@ -15,24 +16,28 @@ export class ReportsService {
     private readonly orders: OrderSales,
     private readonly rollup: SalesRollup,
     private readonly batches: BatchesService,
+    private readonly invoices: InvoiceStatements,
   ) {}
 
   async summary(now = new Date()): Promise<Omit<SalesSummaryDto, 'success' | 'message'>> {
     const today = shopDay(now);
     const sunday = addDays(mondayOf(today), 6);
     // The week's days from the rollup (its orders paid each day), not the week's orders.
-    const [week, totalSales, balancesDueThisWeek, batchesReadyThisWeek] = await Promise.all([
-      this.rollup.daysBetween(mondayOf(today), today),
-      this.rollup.total(),
-      this.orders.balancesDueBy(balancesDueBy(now)),
-      this.batchesReadyBetween(mondayOf(today), sunday),
-    ]);
+    const [week, totalSales, balancesDueThisWeek, batchesReadyThisWeek, overdueInvoices] =
+      await Promise.all([
+        this.rollup.daysBetween(mondayOf(today), today),
+        this.rollup.total(),
+        this.orders.balancesDueBy(balancesDueBy(now)),
+        this.batchesReadyBetween(mondayOf(today), sunday),
+        this.invoices.overdueTotals(now),
+      ]);
     return {
       dailySales: week.find((d) => d.day === today)?.revenue ?? 0,
       weeklySales: week.reduce((n, d) => n + d.revenue, 0),
       totalSales,
       balancesDueThisWeek,
       batchesReadyThisWeek,
+      overdueInvoices,
     };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import type { OrderSmsEvent, TrancheSmsEvent } from '@spc/shared-contracts';
+import type { InvoiceSmsEvent, OrderSmsEvent, TrancheSmsEvent } from '@spc/shared-contracts';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { leaseDue } from '../common/outbox-lease';
@@ -19,8 +19,11 @@ export interface SmsRecord {
   /** The account the order is for (its `placedBy`); null for a guest's order. */
   accountId: string | null;
   purchaseNumber: string;
-  /** An order's event (to its customer), or a tranche's (to its site's contact). */
-  event: OrderSmsEvent | TrancheSmsEvent;
+  /**
+   * An order's event (to its customer), a tranche's (to its site's contact), or an invoice's
+   * reminder (to its organisation's billing contact).
+   */
+  event: OrderSmsEvent | TrancheSmsEvent | InvoiceSmsEvent;
   to: string;
   message: string;
   status: SmsStatus;

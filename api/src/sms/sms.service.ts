@@ -5,7 +5,12 @@ import {
   type OnApplicationBootstrap,
   type OnModuleInit,
 } from '@nestjs/common';
-import { toKenyanMsisdn, type OrderSmsEvent, type TrancheSmsEvent } from '@spc/shared-contracts';
+import {
+  toKenyanMsisdn,
+  type InvoiceSmsEvent,
+  type OrderSmsEvent,
+  type TrancheSmsEvent,
+} from '@spc/shared-contracts';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -24,7 +29,7 @@ export interface ContactText {
   /** The account the order is for (its people's data export and erasure find the text by it). */
   accountId: string | null;
   purchaseNumber: string;
-  event: TrancheSmsEvent;
+  event: TrancheSmsEvent | InvoiceSmsEvent;
   /** As typed; sent to its +254 form (a number that is not a Kenyan mobile is skipped). */
   phone: string;
   message: string;

@@ -2544,6 +2544,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organisations/{id}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organisation's statement of account over a period (at most two years, to today at the latest): opening balance, invoices and settlements with the running balance, closing balance, ageing; format=pdf|csv answers the file statement-<PIN>-<to>.pdf|.csv */
+        get: operations["StatementsController_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3990,6 +4007,12 @@ export interface components {
             /** @description KES still due on them */
             amount: number;
         };
+        OverdueInvoicesDto: {
+            /** @description Open invoices past their due date (Africa/Nairobi) */
+            count: number;
+            /** @description KES they still owe */
+            amount: number;
+        };
         SalesSummaryDto: {
             /** @example true */
             success: boolean;
@@ -4005,6 +4028,8 @@ export interface components {
             balancesDueThisWeek: components["schemas"]["BalancesDueDto"];
             /** @description Batches, growing or ready, whose ready date falls in this week (Monday to Sunday) */
             batchesReadyThisWeek: number;
+            /** @description Invoices on account still owing whose due date is before today (Africa/Nairobi) */
+            overdueInvoices: components["schemas"]["OverdueInvoicesDto"];
         };
         DailySalesDto: {
             /** @example 2026-11-22 */
@@ -5847,6 +5872,71 @@ export interface components {
             /** @example Done */
             message: string;
             counts: components["schemas"]["TrancheQueueCountsDto"];
+        };
+        StatementPartyDto: {
+            id: string;
+            name: string;
+            kraPin: string;
+        };
+        StatementShopDto: {
+            name: string;
+            /** @description The shop's KRA PIN (SHOP_KRA_PIN; '' when not set) */
+            kraPin: string;
+        };
+        StatementLineDto: {
+            /**
+             * @description The shop's day
+             * @example 2026-11-03
+             */
+            date: string;
+            /** @enum {string} */
+            kind: "invoice" | "paybill" | "bank" | "withholding" | "creditNote";
+            /** @description The invoice's or credit note's number; the M-Pesa code, bank reference or certificate */
+            reference: string;
+            /** @example INV-000001 */
+            invoiceNumber: string;
+            description: string;
+            /** @description KES it adds to what is owed (an invoice) */
+            debit: number;
+            /** @description KES it takes off (a payment, tax withheld, a credit note) */
+            credit: number;
+            /** @description KES owed after it */
+            balance: number;
+        };
+        StatementAgeingDto: {
+            /** @description Current */
+            current: number;
+            /** @description 1–30 days */
+            days30: number;
+            /** @description 31–60 days */
+            days60: number;
+            /** @description 61–90 days */
+            days90: number;
+            /** @description 90+ days */
+            over90: number;
+        };
+        StatementResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            organisation: components["schemas"]["StatementPartyDto"];
+            shop: components["schemas"]["StatementShopDto"];
+            /** @example 2026-11-01 */
+            from: string;
+            /** @example 2026-11-30 */
+            to: string;
+            /** @description KES owed before `from` */
+            openingBalance: number;
+            lines: components["schemas"]["StatementLineDto"][];
+            /** @description KES owed at the end of `to` */
+            closingBalance: number;
+            /** @description KES owed at `to`, by days past due */
+            ageing: components["schemas"]["StatementAgeingDto"];
+            /** @description KES of the closing balance past due */
+            overdue: number;
+            /** @description KES paid in excess and not given back, in the organisation's favour */
+            excess: number;
         };
     };
     responses: never;
@@ -16168,6 +16258,70 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: staff, admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    StatementsController_statement: {
+        parameters: {
+            query?: {
+                /** @description First day (Africa/Nairobi), included; the first day of `to`'s month if left out */
+                from?: string;
+                /** @description Last day (Africa/Nairobi), included, not after today; today if left out */
+                to?: string;
+                format?: "json" | "pdf" | "csv";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement as JSON; format=pdf: the PDF (A4, application/pdf), format=csv: CSV (text/csv), as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementResponseDto"];
+                };
+            };
+            /** @description The request is not valid; `errors` names each field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such organisation, or not one the caller buys for */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

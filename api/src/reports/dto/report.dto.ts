@@ -10,6 +10,12 @@ export class BalancesDueDto {
   @ApiProperty({ description: 'KES still due on them' }) amount!: number;
 }
 
+export class OverdueInvoicesDto {
+  @ApiProperty({ description: 'Open invoices past their due date (Africa/Nairobi)' })
+  count!: number;
+  @ApiProperty({ description: 'KES they still owe' }) amount!: number;
+}
+
 export class SalesSummaryData {
   @ApiProperty({ description: 'KES paid today (Africa/Nairobi)' }) dailySales!: number;
   @ApiProperty({ description: 'KES paid since Monday 00:00 (Africa/Nairobi)' })
@@ -26,6 +32,11 @@ export class SalesSummaryData {
       'Batches, growing or ready, whose ready date falls in this week (Monday to Sunday)',
   })
   batchesReadyThisWeek!: number;
+  @ApiProperty({
+    type: OverdueInvoicesDto,
+    description: 'Invoices on account still owing whose due date is before today (Africa/Nairobi)',
+  })
+  overdueInvoices!: OverdueInvoicesDto;
 }
 
 export class SalesSummaryDto extends Envelope(SalesSummaryData) {}
