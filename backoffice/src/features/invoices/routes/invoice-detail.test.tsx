@@ -146,9 +146,7 @@ describe('an invoice', () => {
     await waitFor(() => expect(within(form).getByLabelText('Bank reference')).toBeDisabled());
     expect(within(form).getByLabelText('Amount (KES)')).toBeDisabled();
     expect(within(form).getByRole('button', { name: 'Record payment' })).toBeDisabled();
-    release(
-      json(409, { success: false, statusCode: 409, code: 'CONFLICT', message: words }),
-    );
+    release(json(409, { success: false, statusCode: 409, code: 'CONFLICT', message: words }));
     expect(await within(form).findByRole('alert')).toHaveTextContent(words);
     expect(within(form).getByLabelText('Bank reference')).toBeEnabled();
   });
@@ -158,9 +156,7 @@ describe('an invoice', () => {
     render();
     const form = await screen.findByRole('form', { name: 'Record tax withheld' });
     fireEvent.click(within(form).getByRole('button', { name: '2 %' }));
-    await waitFor(() =>
-      expect(within(form).getByLabelText('Amount (KES)')).toHaveValue('2,469'),
-    );
+    await waitFor(() => expect(within(form).getByLabelText('Amount (KES)')).toHaveValue('2,469'));
     fireEvent.change(within(form).getByLabelText('Amount (KES)'), { target: { value: '2470' } });
     fireEvent.change(within(form).getByLabelText('Certificate number'), {
       target: { value: 'WHT-0099812' },
@@ -237,16 +233,14 @@ describe('an invoice', () => {
   });
 
   it('says when there is no such invoice', async () => {
-    jest
-      .spyOn(global, 'fetch')
-      .mockImplementation(async () =>
-        json(404, {
-          success: false,
-          statusCode: 404,
-          code: 'NOT_FOUND',
-          message: INVOICE_MESSAGES.notFound,
-        }),
-      );
+    jest.spyOn(global, 'fetch').mockImplementation(async () =>
+      json(404, {
+        success: false,
+        statusCode: 404,
+        code: 'NOT_FOUND',
+        message: INVOICE_MESSAGES.notFound,
+      }),
+    );
     render();
     expect(await screen.findByRole('alert')).toHaveTextContent(INVOICE_MESSAGES.notFound);
   });

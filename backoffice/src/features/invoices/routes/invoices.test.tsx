@@ -7,11 +7,13 @@ import { InvoicesRoute } from './invoices';
 
 /** Answers every list with `page` (or an error status); returns the URLs asked. */
 function answer(page: InvoiceListResponse | number) {
-  const spy = jest.spyOn(global, 'fetch').mockImplementation(async () =>
-    typeof page === 'number'
-      ? json(page, { success: false, statusCode: page, message: 'Down' })
-      : json(200, { success: true, message: '', ...page }),
-  );
+  const spy = jest
+    .spyOn(global, 'fetch')
+    .mockImplementation(async () =>
+      typeof page === 'number'
+        ? json(page, { success: false, statusCode: page, message: 'Down' })
+        : json(200, { success: true, message: '', ...page }),
+    );
   return () => spy.mock.calls.map(([input]) => new URL((input as Request).url));
 }
 
