@@ -18,7 +18,7 @@ export function InvoiceStateBadge({
   return (
     <Badge
       color={overdue ? 'red' : COLOURS[invoice.state]}
-      variant={overdue ? 'filled' : 'light'}
+      variant="light"
       tt="none"
       style={{ flexShrink: 0, overflow: 'visible' }}
     >

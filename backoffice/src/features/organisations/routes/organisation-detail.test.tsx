@@ -57,6 +57,8 @@ const render = (role: 'staff' | 'admin') => {
 };
 
 const section = (name: string) => screen.getByRole('region', { name });
+/** The admin's page is long (terms, price list, statement): on a loaded machine it takes a while. */
+const slow = { timeout: 10_000 };
 
 describe("an organisation's page", () => {
   afterEach(() => jest.restoreAllMocks());
@@ -271,7 +273,7 @@ describe("an organisation's page", () => {
   it('lets an admin add a price for a product and unit picked from the catalogue', async () => {
     const sent = answer(createOrganisation({ status: 'approved' }));
     render('admin');
-    const form = await screen.findByRole('form', { name: 'Price list' });
+    const form = await screen.findByRole('form', { name: 'Price list' }, slow);
     fireEvent.change(within(form).getByLabelText(/Discount/), { target: { value: '5' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Add a price' }));
     fireEvent.change(within(form).getByLabelText('Product of price 1'), {
