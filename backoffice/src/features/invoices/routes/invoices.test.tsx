@@ -5,16 +5,31 @@ import { json, ORG_ID } from '../../../testing/organisations';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { InvoicesRoute } from './invoices';
 
-/** Answers every list with `page` (or an error status); returns the URLs asked. */
+const NAKURU = { _id: '6650f0c2a1b2c3d4e5f6c002', name: 'Nakuru Water and Sanitation Company' };
+
+/**
+ * Answers every list of invoices with `page` (or an error status), and the organisations' search
+ * with Nakuru's; returns the invoices' URLs asked.
+ */
 function answer(page: InvoiceListResponse | number) {
-  const spy = jest
-    .spyOn(global, 'fetch')
-    .mockImplementation(async () =>
-      typeof page === 'number'
+  const spy = jest.spyOn(global, 'fetch').mockImplementation(async (input) =>
+    new URL((input as Request).url).pathname === '/api/organisations'
+      ? json(200, {
+          success: true,
+          message: '',
+          organisations: [NAKURU],
+          totalOrganisations: 1,
+          totalPages: 1,
+          page: 1,
+        })
+      : typeof page === 'number'
         ? json(page, { success: false, statusCode: page, message: 'Down' })
         : json(200, { success: true, message: '', ...page }),
-    );
-  return () => spy.mock.calls.map(([input]) => new URL((input as Request).url));
+  );
+  return () =>
+    spy.mock.calls
+      .map(([input]) => new URL((input as Request).url))
+      .filter((url) => url.pathname === '/api/invoices');
 }
 
 const render = (route = '/invoices', role: 'staff' | 'admin' = 'staff') => {
@@ -88,14 +103,26 @@ describe('the invoices page', () => {
   it("asks only one organisation's invoices when the address names it, and can show all again", async () => {
     const asked = answer(invoicePage([createInvoice()]));
     render(`/invoices?organisationId=${ORG_ID}`);
-    await waitFor(() =>
-      expect(screen.getByText(/Only the invoices of/)).toHaveTextContent(
-        'Only the invoices of Kiambu County Government',
-      ),
-    );
+    const picker = screen.getByRole('textbox', { name: 'Organisation' });
+    await waitFor(() => expect(picker).toHaveValue('Kiambu County Government'));
     expect(asked()[0]!.searchParams.get('organisationId')).toBe(ORG_ID);
+    // Cleared: every organisation's.
     fireEvent.click(screen.getByRole('button', { name: 'Show every organisation' }));
     await waitFor(() => expect(asked().at(-1)!.searchParams.has('organisationId')).toBe(false));
+    expect(picker).toHaveValue('');
+  });
+
+  it('narrows the invoices to an organisation picked by name', async () => {
+    const asked = answer(invoicePage([createInvoice()]));
+    render();
+    await screen.findByRole('table', { name: 'Invoices' });
+    const picker = screen.getByRole('textbox', { name: 'Organisation' });
+    fireEvent.click(picker);
+    fireEvent.change(picker, { target: { value: 'Nakuru' } });
+    fireEvent.click(await screen.findByRole('option', { name: NAKURU.name }));
+    await waitFor(() =>
+      expect(asked().at(-1)!.searchParams.get('organisationId')).toBe(NAKURU._id),
+    );
   });
 
   it('pages through the invoices', async () => {

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import {
   formatDate,
   formatMoney,
@@ -15,6 +15,7 @@ import { PaginationControl } from '../../../components/pagination-control';
 import { paths } from '../../../config/paths';
 import { useSessionRole } from '../../../lib/session-store';
 import { useInvoices } from '../api/get-invoices';
+import { OrganisationPicker } from '../components/organisation-picker';
 
 const TAB_LABELS: Record<InvoiceFilter, string> = {
   all: 'All',
@@ -113,20 +114,17 @@ export function InvoicesRoute() {
     setParams(next, { replace: true });
     setPage(1);
   };
-  const organisationName = rows[0]?.organisation.name;
+  const organisationName = organisationId
+    ? rows.find((i) => i.organisation.id === organisationId)?.organisation.name
+    : undefined;
   return (
     <Stack>
       <Title order={2}>Invoices</Title>
-      {organisationId && (
-        <Group gap="xs">
-          <Text size="sm">
-            Only the invoices of <strong>{organisationName ?? 'one organisation'}</strong>
-          </Text>
-          <Button variant="subtle" size="compact-sm" onClick={() => change('organisationId', null)}>
-            Show every organisation
-          </Button>
-        </Group>
-      )}
+      <OrganisationPicker
+        value={organisationId}
+        name={organisationName}
+        onChange={(id) => change('organisationId', id)}
+      />
       <Tabs value={filter} onChange={(v) => change('filter', v)} keepMounted={false}>
         <Tabs.List style={{ flexWrap: 'wrap' }}>
           {INVOICE_FILTERS.map((f) => (
