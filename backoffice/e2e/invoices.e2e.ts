@@ -285,7 +285,7 @@ describe('invoices on the back office', () => {
       card.getByRole('button', { name: 'Download PDF', exact: true }).click(),
     ]);
     assert.equal(response.status(), 200);
-    assert.equal(response.headers()['content-type'], 'application/pdf');
+    assert.match(response.headers()['content-type'] ?? '', /^application\/pdf/);
     const pdf = readFileSync(await download.path());
     assert.ok(pdf.length > 1_000, `a real PDF (${pdf.length} bytes)`);
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
