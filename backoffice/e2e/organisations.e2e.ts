@@ -131,16 +131,15 @@ describe('organisations journey', () => {
     const saved = await apiCall<{
       organisation: {
         status: string;
-        terms: unknown;
+        terms: Record<string, unknown>;
         priceList: { prices: { productId: string; unitId: string; price: number }[] };
       };
     }>(API, 'GET', `/api/organisations/${orgId}`, undefined, adminToken);
     assert.equal(saved.organisation.status, 'approved');
-    assert.deepEqual(saved.organisation.terms, {
-      paymentDays: 60,
-      creditLimit: 750_000_000,
-      onAccount: true,
-    });
+    // The form sends the invoicing mode too (issue 44), untouched here: per tranche.
+    const { invoicing = 'perTranche', ...terms } = saved.organisation.terms;
+    assert.deepEqual(terms, { paymentDays: 60, creditLimit: 750_000_000, onAccount: true });
+    assert.equal(invoicing, 'perTranche');
     assert.deepEqual(
       saved.organisation.priceList.prices.map(({ productId, unitId, price }) => ({
         productId,

@@ -96,6 +96,11 @@ const QuotationDetail = page(
   () => import('../features/quotations/routes/quotation-detail'),
   'QuotationDetailRoute',
 );
+const Invoices = page(() => import('../features/invoices/routes/invoices'), 'InvoicesRoute');
+const InvoiceDetail = page(
+  () => import('../features/invoices/routes/invoice-detail'),
+  'InvoiceDetailRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -138,6 +143,8 @@ export function AppRoutes() {
             <Route path="/manage/organisations/:id" element={<OrganisationDetail />} />
             <Route path="/manage/quotations" element={<Quotations />} />
             <Route path="/manage/quotations/:id" element={<QuotationDetail />} />
+            <Route path="/invoices" element={<Invoices />} />
+            <Route path="/invoices/:id" element={<InvoiceDetail />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

@@ -28,6 +28,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
       { label: 'Dashboard', to: paths.adminDashboard },
       { label: 'Orders', to: paths.adminOrders, group: 'Sales' },
       { label: 'Payments to match', to: paths.managePayments, group: 'Sales' },
+      { label: 'Invoices', to: paths.invoices, group: 'Sales' },
       { label: 'Bookings', to: paths.manageBookings, group: 'Sales' },
       { label: 'Reports', to: paths.adminReports, group: 'Sales' },
       { label: 'Categories', to: paths.manageCategories, group: 'Catalogue' },
@@ -48,6 +49,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
     return [
       { label: 'Orders', to: paths.staffOrders, group: 'Sales' },
       { label: 'Payments to match', to: paths.managePayments, group: 'Sales' },
+      { label: 'Invoices', to: paths.invoices, group: 'Sales' },
       { label: 'Bookings', to: paths.manageBookings, group: 'Sales' },
       { label: 'Categories', to: paths.manageCategories, group: 'Catalogue' },
       { label: 'Products', to: paths.manageProducts, group: 'Catalogue' },

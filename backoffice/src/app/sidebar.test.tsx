@@ -23,6 +23,7 @@ describe('sidebar', () => {
       'Dashboard',
       'Orders',
       'Payments to match',
+      'Invoices',
       'Bookings',
       'Reports',
       'Categories',
@@ -42,7 +43,13 @@ describe('sidebar', () => {
       within(screen.getByRole('group', { name }))
         .getAllByRole('link')
         .map((a) => a.textContent);
-    expect(group('Sales')).toEqual(['Orders', 'Payments to match', 'Bookings', 'Reports']);
+    expect(group('Sales')).toEqual([
+      'Orders',
+      'Payments to match',
+      'Invoices',
+      'Bookings',
+      'Reports',
+    ]);
     expect(group('Catalogue')).toEqual(['Categories', 'Products', 'Batches']);
     expect(group('Customers and organisations')).toEqual([
       'Organisations',
@@ -90,6 +97,7 @@ describe('sidebar', () => {
     expect(linkNames()).toEqual([
       'Orders',
       'Payments to match',
+      'Invoices',
       'Bookings',
       'Categories',
       'Products',

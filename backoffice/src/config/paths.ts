@@ -38,6 +38,11 @@ export const paths = {
   manageQuotations: '/manage/quotations',
   quotationsAwaiting: '/manage/quotations?status=requested',
   quotation: (id: string) => `/manage/quotations/${id}`,
+  /** Invoices on account (staff and admins); `?filter=overdue`, `?organisationId=` narrow it. */
+  invoices: '/invoices',
+  invoicesOverdue: '/invoices?filter=overdue',
+  organisationInvoices: (organisationId: string) => `/invoices?organisationId=${organisationId}`,
+  invoice: (id: string) => `/invoices/${id}`,
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

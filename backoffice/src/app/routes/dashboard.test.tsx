@@ -5,7 +5,7 @@ import { DashboardRoute } from './dashboard';
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-function answer(salesStatus: number) {
+function answer(salesStatus: number, salesExtra: Record<string, unknown> = {}) {
   jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
     const url = new URL((input as Request).url);
     if (url.pathname === '/api/staff')
@@ -45,6 +45,7 @@ function answer(salesStatus: number) {
       totalSales: 10130,
       balancesDueThisWeek: { count: 3, amount: 31500 },
       batchesReadyThisWeek: 2,
+      ...salesExtra,
     });
   });
 }
@@ -119,6 +120,21 @@ describe('dashboard', () => {
     const awaiting = await screen.findByRole('link', { name: /^Quotations awaiting the shop / });
     expect(await within(awaiting).findByText('7')).toBeInTheDocument();
     expect(awaiting).toHaveAttribute('href', '/manage/quotations?status=requested');
+  });
+
+  it('shows the overdue invoices (count and KSH), linking to the overdue list', async () => {
+    answer(200, { overdueInvoices: { count: 4, amount: 1_250_000 } });
+    renderWithProviders(<DashboardRoute />);
+    const overdue = await screen.findByRole('link', { name: /^Overdue invoices / });
+    expect(await within(overdue).findByText('4 · KSH 1,250,000')).toBeInTheDocument();
+    expect(overdue).toHaveAttribute('href', '/invoices?filter=overdue');
+  });
+
+  it('counts no overdue invoices when the summary does not tell them', async () => {
+    answer(200);
+    renderWithProviders(<DashboardRoute />);
+    const overdue = await screen.findByRole('link', { name: /^Overdue invoices / });
+    expect(await within(overdue).findByText('0 · KSH 0')).toBeInTheDocument();
   });
 
   it('shows an error icon when a dashboard query fails', async () => {

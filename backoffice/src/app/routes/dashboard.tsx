@@ -45,6 +45,11 @@ function Tile({ label, value, to }: { label: string; value: ReactNode; to?: stri
   );
 }
 
+/** What is owed on invoices past their due date (issue 44); an API without it counts none. */
+const overdueOf = (summary: object | undefined) =>
+  (summary as { overdueInvoices?: { count: number; amount: number } } | undefined)
+    ?.overdueInvoices ?? { count: 0, amount: 0 };
+
 /** /admin/dashboard: insight tiles, the sales cards, and the users list. */
 export function DashboardRoute() {
   const staff = useStaff({ page: 1 });
@@ -62,6 +67,7 @@ export function DashboardRoute() {
     quotes.isError;
   const show = (q: { isPending: boolean; isError: boolean }, value: ReactNode) =>
     q.isPending ? '…' : q.isError ? '—' : value;
+  const overdue = overdueOf(sales.data);
   return (
     <Stack>
       <Group>
@@ -129,6 +135,11 @@ export function DashboardRoute() {
           label="Quotations awaiting the shop"
           to={paths.quotationsAwaiting}
           value={show(quotes, quotes.data?.count ?? 0)}
+        />
+        <Tile
+          label="Overdue invoices"
+          to={paths.invoicesOverdue}
+          value={show(sales, `${overdue.count} · ${formatMoney(overdue.amount, 'KSH')}`)}
         />
       </SimpleGrid>
       <Title order={3} size="h4">

@@ -13,6 +13,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { invoiceKeys } from '../../../lib/invoices';
 import { downloadPdf } from '../../../lib/pdf';
 import { refreshQueries } from '../../../lib/refresh-queries';
 import { orderKeys } from './get-orders';
@@ -99,11 +100,16 @@ export const useTrancheList = (queue: TrancheQueue, page: number) =>
     }),
   );
 
-/** After a tranche changes: its order (status, timeline, tranches) and the desk's buckets. */
+/**
+ * After a tranche changes: its order (status, timeline, tranches), the desk's buckets, and the
+ * invoices (a signed note issues the tranche's invoice).
+ */
 function useRefresh() {
   const client = useQueryClient();
   return () =>
-    Promise.all([orderKeys.all, trancheKeys.desk].map((key) => refreshQueries(client, key)));
+    Promise.all(
+      [orderKeys.all, trancheKeys.desk, invoiceKeys.all].map((key) => refreshQueries(client, key)),
+    );
 }
 
 const path = (orderId: string, number: number) => ({

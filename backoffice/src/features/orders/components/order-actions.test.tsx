@@ -125,6 +125,49 @@ describe('order actions', () => {
     expect(enabled('In transit')).toBe(true);
   });
 
+  describe('an order delivered in tranches', () => {
+    const buttons = (orderStatus: OrderStatus, paymentStatus: PaymentStatus = 'Paid') =>
+      renderWithProviders(
+        <OrderActions
+          order={createOrder({ orderStatus, paymentStatus, inTranches: true, onAccount: true })}
+          role="staff"
+          layout="buttons"
+        />,
+      );
+    const button = (name: string) => screen.getByRole('button', { name });
+
+    it('refuses Confirm Delivery and Fulfill Order while its tranches are on their way, saying why', () => {
+      buttons('InTransit');
+      expect(button('Confirm Delivery')).toBeDisabled();
+      expect(button('Fulfill Order')).toBeDisabled();
+      expect(screen.getByTestId('reason-confirmDelivery')).toHaveTextContent(
+        "Order SPDBMUYD9PD is delivered in tranches: record each tranche's signed delivery note",
+      );
+      expect(screen.getByTestId('reason-fulfil')).toHaveTextContent(
+        'some are not delivered yet: record their signed notes before completing it',
+      );
+    });
+
+    it('refuses sending the whole order out: each tranche is dispatched from the desk', () => {
+      buttons('Processing');
+      expect(button('In transit')).toBeDisabled();
+      expect(screen.getByTestId('reason-inTransit')).toHaveTextContent(
+        'dispatch each tranche from the dispatch desk',
+      );
+    });
+
+    it('lets it be completed once every tranche is delivered', () => {
+      buttons('Delivered');
+      expect(button('Fulfill Order')).toBeEnabled();
+      expect(button('Confirm Delivery')).toBeDisabled();
+    });
+
+    it("keeps the order's own reason where its rules refuse first", () => {
+      buttons('Completed');
+      expect(screen.getByTestId('reason-inTransit')).not.toHaveTextContent('tranches');
+    });
+  });
+
   it('shows admins no menu at all', () => {
     renderWithProviders(<OrderActions order={createOrder()} role="admin" />);
     expect(screen.queryByRole('button', { name: /actions for order/i })).not.toBeInTheDocument();

@@ -64,6 +64,35 @@ export function bookingCheck(order: Order, action: MenuAction): ActionCheck | nu
   return refuse(BOOKING_REFUSALS.notOut(b.state));
 }
 
+/**
+ * An order delivered in tranches (issue 43) goes out and is delivered tranche by tranche: the whole
+ * order's In transit and Confirm Delivery are refused (the API answers 409), and completing it waits
+ * until every tranche is delivered. The API's words, so the button says what the server would.
+ * Null: the order's own rules decide.
+ */
+export function tranchesCheck(order: Order, action: MenuAction): ActionCheck | null {
+  if (!order.inTranches) return null;
+  const refuse = (reason: string): ActionCheck => ({
+    allowed: false,
+    reason,
+    code: 'ILLEGAL_TRANSITION',
+  });
+  const n = order.purchaseNumber;
+  if (action === 'inTransit')
+    return refuse(
+      `Order ${n} is delivered in tranches: dispatch each tranche from the dispatch desk (the order is in transit from its first)`,
+    );
+  if (action === 'confirmDelivery')
+    return refuse(
+      `Order ${n} is delivered in tranches: record each tranche's signed delivery note (the order is delivered once every unit is)`,
+    );
+  if (action === 'fulfil' && order.orderStatus === 'InTransit')
+    return refuse(
+      `Order ${n} is delivered in tranches and some are not delivered yet: record their signed notes before completing it`,
+    );
+  return null;
+}
+
 /** Which menu entries this role sees: staff all four, admins none, anyone else only Cancel. */
 export function menuFor(role: Role | undefined, entries = ORDER_MENU) {
   if (role === 'admin') return [];
@@ -151,8 +180,13 @@ export function OrderActions({
       { onSuccess: () => setTimeout(() => setOpen(null), 1000) },
     );
 
-  const check = (action: MenuAction) =>
-    bookingCheck(order, action) ?? checkOrderAction(state, action as OrderAction, role);
+  const check = (action: MenuAction) => {
+    const own = checkOrderAction(state, action as OrderAction, role);
+    // Tranches refuse only what the order's own rules would allow (the API's order of checks).
+    return (
+      bookingCheck(order, action) ?? (own.allowed ? (tranchesCheck(order, action) ?? own) : own)
+    );
+  };
   const checks = entries.map((entry) => ({ ...entry, check: check(entry.action) }));
   const refused = checks.filter((c) => !c.check.allowed);
   const trigger =

@@ -1,5 +1,5 @@
 import { File as NodeFile } from 'node:buffer';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { LPO_SCAN_MESSAGES as LM, type ScanAbout } from '@spc/shared-contracts';
 import { Route, Routes } from 'react-router';
 import { createOrder, createOrderMoney } from '../../../testing/factories';
@@ -22,7 +22,7 @@ function answer(order: ReturnType<typeof createOrder>) {
         money: createOrderMoney(),
         shop: { name: 'Seedling Propagation Centre', place: 'Kiambu', phone: '', website: '' },
       });
-    return json(200, { success: true, message: '', payments: [] });
+    return json(200, { success: true, message: '', payments: [], invoices: [] });
   });
 }
 
@@ -126,6 +126,8 @@ describe("an order's page", () => {
             lines: [],
             tranches: [],
           });
+        if (url.pathname === `/api/orders/${order._id}/invoices`)
+          return json(200, { success: true, message: '', invoices: [] });
         if (url.pathname === `/api/orders/${order._id}/lpo-scan`) {
           if (request.method === 'GET')
             return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
@@ -175,6 +177,13 @@ describe("an order's page", () => {
       fireEvent.change(picker(), { target: { files: [file(4096, 'clearer copy.pdf')] } });
       expect(await screen.findByText(LM.attached)).toBeTruthy();
       expect(sent).toEqual([{ method: 'PUT', file: 'clearer copy.pdf' }]);
+    });
+
+    it('shows its invoices card, with the whole order to invoice while none is', async () => {
+      world(pdfScan, () => json(200, { success: true, message: '' }));
+      const card = await screen.findByRole('region', { name: 'Invoices' });
+      expect(await within(card).findByText('No invoices yet')).toBeTruthy();
+      expect(within(card).getByRole('button', { name: 'Issue invoice' })).toBeTruthy();
     });
 
     it('attaches one where none is; refuses a file over 5 MB before sending, and shows the API refusal in words', async () => {

@@ -30,6 +30,7 @@ import type { Order } from '../api/get-orders';
 import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-detail';
 import { OrderActions } from '../components/order-actions';
 import { OrderDocuments } from '../components/order-documents';
+import { OrderInvoices } from '../components/order-invoices';
 import { OrderLpoScan } from '../components/order-lpo-scan';
 import { OrderBooking } from '../components/order-booking';
 import { OrderMoneyCard } from '../components/order-money';
@@ -293,6 +294,7 @@ function OrderDetailPage({ role }: { role: Role }) {
         />
       )}
       {order.quotation && <OrderTranches orderId={order._id} role={role} />}
+      {order.quotation && <OrderInvoices orderId={order._id} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Customer order={order} />
         <Payment order={order} />

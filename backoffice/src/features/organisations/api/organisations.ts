@@ -1,6 +1,7 @@
 import {
   BACKOFFICE_MESSAGES,
   MAX_PAGE_SIZE,
+  type InvoicingMode,
   type OrganisationAction,
   type OrganisationKind,
   type OrganisationRole,
@@ -121,7 +122,8 @@ export function useOrganisationAction(id: string) {
 export function useSetTerms(id: string) {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: async (body: OrganisationTerms) =>
+    // `invoicing` (issue 44) is not in the API's generated document yet: the contract types it.
+    mutationFn: async (body: OrganisationTerms & { invoicing: InvoicingMode }) =>
       unwrap(await api.PUT('/api/organisations/{id}/terms', { params: { path: { id } }, body })),
     meta,
     onSuccess: refresh,

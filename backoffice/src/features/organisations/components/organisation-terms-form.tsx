@@ -1,15 +1,39 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Checkbox, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@mantine/core';
+import {
+  DEFAULT_INVOICING_MODE,
   formatMoney,
+  INVOICING_MODE_LABELS,
+  INVOICING_MODES,
   ORGANISATION_LIMITS,
   organisationTermsSchema,
+  type InvoicingMode,
   type OrganisationTerms,
 } from '@spc/shared-contracts';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+
+/**
+ * The terms with how the organisation is invoiced (issue 44: per tranche delivered or once for the
+ * whole order), which the API keeps with them; terms saved before it read as per tranche.
+ */
+export type TermsWithInvoicing = OrganisationTerms & { invoicing: InvoicingMode };
+
+export const withInvoicing = (
+  terms: OrganisationTerms & { invoicing?: InvoicingMode },
+): TermsWithInvoicing => ({ ...terms, invoicing: terms.invoicing ?? DEFAULT_INVOICING_MODE });
 
 /** Staff read the terms; only admins change them. */
 export function OrganisationTermsView({ terms }: { terms: OrganisationTerms }) {
+  const { invoicing } = withInvoicing(terms);
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} aria-label="Terms">
       <Text>
@@ -20,6 +44,9 @@ export function OrganisationTermsView({ terms }: { terms: OrganisationTerms }) {
       </Text>
       <Text>
         May order on account: <b>{terms.onAccount ? 'Yes' : 'No'}</b>
+      </Text>
+      <Text>
+        Invoicing: <b>{INVOICING_MODE_LABELS[invoicing]}</b>
       </Text>
     </SimpleGrid>
   );
@@ -32,16 +59,23 @@ export function OrganisationTermsForm({
 }: {
   initial: OrganisationTerms;
   pending?: boolean;
-  onSubmit: (values: OrganisationTerms) => void;
+  onSubmit: (values: TermsWithInvoicing) => void;
 }) {
-  const form = useForm<OrganisationTerms>({
-    resolver: zodResolver(organisationTermsSchema),
+  const form = useForm<TermsWithInvoicing>({
+    // The shared schema checks the numbers (and drops `invoicing`, added back on submit).
+    resolver: zodResolver(organisationTermsSchema) as unknown as Resolver<TermsWithInvoicing>,
     mode: 'onChange',
-    defaultValues: initial,
+    defaultValues: withInvoicing(initial),
   });
   const e = form.formState.errors;
   return (
-    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label="Terms">
+    <form
+      onSubmit={form.handleSubmit((v) =>
+        onSubmit({ ...v, invoicing: form.getValues('invoicing') }),
+      )}
+      noValidate
+      aria-label="Terms"
+    >
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Controller
@@ -81,6 +115,13 @@ export function OrganisationTermsForm({
           />
         </SimpleGrid>
         <Checkbox label="May order on account" {...form.register('onAccount')} disabled={pending} />
+        <NativeSelect
+          label="Invoicing"
+          description="When its orders on account are invoiced"
+          data={INVOICING_MODES.map((m) => ({ value: m, label: INVOICING_MODE_LABELS[m] }))}
+          disabled={pending}
+          {...form.register('invoicing')}
+        />
         <Group justify="flex-end">
           <Button type="submit" loading={pending} disabled={!form.formState.isDirty}>
             Save terms

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { KRA_PIN_MESSAGE, ORGANISATION_MESSAGES } from '@spc/shared-contracts';
+import { KRA_PIN_MESSAGE, ORGANISATION_MESSAGES, shopToday } from '@spc/shared-contracts';
 import { Route, Routes } from 'react-router';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import {
@@ -11,6 +11,7 @@ import {
   UNIT_ID,
 } from '../../../testing/organisations';
 import { createQuotation, createVersion, summaryOf } from '../../../testing/quotations';
+import { createStatement } from '../../../testing/invoices';
 import { OrganisationDetailRoute } from './organisation-detail';
 
 const QUOTATIONS = {
@@ -31,6 +32,10 @@ function answer(org = createOrganisation(), reply: Reply = () => undefined) {
     if (url.pathname === '/api/products') return json(200, CATALOGUE);
     if (url.pathname === '/api/quotations' && request.method === 'GET')
       return json(200, { success: true, message: '', ...QUOTATIONS });
+    if (url.pathname.endsWith('/statement')) {
+      sent.push({ method: 'GET', path: `${url.pathname}${url.search}`, body: undefined });
+      return json(200, { success: true, message: '', ...createStatement() });
+    }
     if (request.method === 'GET')
       return json(200, { success: true, message: '', organisation: org });
     const body =
@@ -52,6 +57,8 @@ const render = (role: 'staff' | 'admin') => {
 };
 
 const section = (name: string) => screen.getByRole('region', { name });
+/** The admin's page is long (terms, price list, statement): on a loaded machine it takes a while. */
+const slow = { timeout: 10_000 };
 
 describe("an organisation's page", () => {
   afterEach(() => jest.restoreAllMocks());
@@ -65,6 +72,7 @@ describe("an organisation's page", () => {
     const terms = section('Terms');
     expect(terms).toHaveTextContent('Payment days: 30');
     expect(terms).toHaveTextContent('Credit limit: KES 0');
+    expect(terms).toHaveTextContent('Invoicing: One invoice per tranche delivered');
     expect(within(terms).queryByRole('button')).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Price list' })).not.toBeInTheDocument();
     // Pending: approve or decline, never suspend.
@@ -180,16 +188,92 @@ describe("an organisation's page", () => {
         {
           method: 'PUT',
           path: `/api/organisations/${ORG_ID}/terms`,
-          body: { paymentDays: 60, creditLimit: 750000000, onAccount: true },
+          body: {
+            paymentDays: 60,
+            creditLimit: 750000000,
+            onAccount: true,
+            invoicing: 'perTranche',
+          },
         },
       ]),
     );
   });
 
+  it('lets an admin invoice an organisation once for the whole order', async () => {
+    const sent = answer(
+      createOrganisation({
+        status: 'approved',
+        terms: { paymentDays: 30, creditLimit: 0, onAccount: true, invoicing: 'perTranche' },
+      }),
+    );
+    render('admin');
+    const form = await screen.findByRole('form', { name: 'Terms' });
+    const invoicing = within(form).getByLabelText(/Invoicing/);
+    expect(invoicing).toHaveValue('perTranche');
+    fireEvent.change(invoicing, { target: { value: 'wholeOrder' } });
+    await waitFor(() =>
+      expect(within(form).getByRole('button', { name: 'Save terms' })).toBeEnabled(),
+    );
+    fireEvent.click(within(form).getByRole('button', { name: 'Save terms' }));
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          method: 'PUT',
+          path: `/api/organisations/${ORG_ID}/terms`,
+          body: { paymentDays: 30, creditLimit: 0, onAccount: true, invoicing: 'wholeOrder' },
+        },
+      ]),
+    );
+  });
+
+  it('shows the statement of this month as a table with its balances and ageing', async () => {
+    const sent = answer(createOrganisation({ status: 'approved' }));
+    render('staff');
+    const card = await screen.findByRole('region', { name: 'Statement' });
+    const today = shopToday();
+    expect(within(card).getByLabelText('From')).toHaveValue(`${today.slice(0, 8)}01`);
+    expect(within(card).getByLabelText('To')).toHaveValue(today);
+    fireEvent.change(within(card).getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(within(card).getByLabelText('To'), { target: { value: '2026-11-29' } });
+    expect(sent).toEqual([]);
+    fireEvent.click(within(card).getByRole('button', { name: 'View' }));
+    const table = await within(card).findByRole('table', { name: 'Statement' });
+    expect(sent).toEqual([
+      {
+        method: 'GET',
+        path: `/api/organisations/${ORG_ID}/statement?from=2026-11-01&to=2026-11-29&format=json`,
+        body: undefined,
+      },
+    ]);
+    const rows = within(table).getAllByRole('row');
+    expect(rows[0]).toHaveTextContent('DateKindReferenceDescriptionDebitCreditBalance');
+    expect(rows[1]).toHaveTextContent('01/11/2026Opening balanceKES 20,000');
+    expect(rows[2]).toHaveTextContent(
+      '20/11/2026InvoiceINV-000042Order SPDBMUYD9PD, tranche T1KES 100,000KES 120,000',
+    );
+    expect(rows[3]).toHaveTextContent('25/11/2026Bank transferFT2633012345');
+    expect(rows[4]).toHaveTextContent('29/11/2026Closing balanceKES 80,000');
+    expect(within(card).getByRole('table', { name: 'Ageing' })).toHaveTextContent(
+      'Current1–30 days31–60 days61–90 days90+ daysKES 60,000KES 20,000KES 0KES 0KES 0',
+    );
+    expect(card).toHaveTextContent('Overdue: KES 20,000');
+  });
+
+  it('refuses a statement period that ends before it starts', async () => {
+    answer(createOrganisation({ status: 'approved' }));
+    render('staff');
+    const card = await screen.findByRole('region', { name: 'Statement' });
+    fireEvent.change(within(card).getByLabelText('From'), { target: { value: '2026-11-20' } });
+    fireEvent.change(within(card).getByLabelText('To'), { target: { value: '2026-11-01' } });
+    expect(within(card).getByRole('button', { name: 'View' })).toBeDisabled();
+    expect(within(card).getByRole('button', { name: 'Download PDF' })).toBeDisabled();
+    expect(within(card).getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+  });
+
   it('lets an admin add a price for a product and unit picked from the catalogue', async () => {
     const sent = answer(createOrganisation({ status: 'approved' }));
     render('admin');
-    const form = await screen.findByRole('form', { name: 'Price list' });
+    const form = await screen.findByRole('form', { name: 'Price list' }, slow);
     fireEvent.change(within(form).getByLabelText(/Discount/), { target: { value: '5' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Add a price' }));
     fireEvent.change(within(form).getByLabelText('Product of price 1'), {

@@ -26,6 +26,7 @@ import {
 import { OrganisationDetailsForm } from '../components/organisation-details-form';
 import { InviteForm, OrganisationPeople } from '../components/organisation-people';
 import { OrganisationQuotations } from '../components/organisation-quotations';
+import { OrganisationStatement } from '../components/organisation-statement';
 import { OrganisationStatusPanel } from '../components/organisation-status-panel';
 import {
   OrganisationTermsForm,
@@ -110,7 +111,10 @@ function AdminSections({ org }: { org: OrganisationDetail }) {
   );
 }
 
-/** /manage/organisations/:id: details, status, people; terms and price list for admins. */
+/**
+ * /manage/organisations/:id: details, status, people, quotations, the statement; terms and price
+ * list for admins.
+ */
 export function OrganisationDetailRoute() {
   const { id = '' } = useParams();
   const role = useSessionRole() ?? 'staff';
@@ -175,6 +179,9 @@ export function OrganisationDetailRoute() {
       </Section>
       <Section title="Quotations">
         <OrganisationQuotations organisationId={org._id} approved={org.status === 'approved'} />
+      </Section>
+      <Section title="Statement">
+        <OrganisationStatement organisationId={org._id} kraPin={org.kraPin} />
       </Section>
       {role === 'admin' ? (
         <AdminSections org={org} />

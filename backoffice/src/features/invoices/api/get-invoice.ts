@@ -1,0 +1,14 @@
+import type { InvoiceView } from '@spc/shared-contracts';
+import { unwrap } from '@spc/shared-contracts/web-client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { looseApi } from '../../../lib/api-client';
+import { invoiceKeys } from '../../../lib/invoices';
+
+/** `GET /api/invoices/:id`: the invoice with its lines, payments, credit notes and reminders. */
+export const getInvoice = async (id: string) =>
+  (await unwrap(looseApi.GET<{ invoice: InvoiceView }>(`/api/invoices/${id}`))).invoice;
+
+export const invoiceQueryOptions = (id: string) =>
+  queryOptions({ queryKey: invoiceKeys.detail(id), queryFn: () => getInvoice(id) });
+
+export const useInvoice = (id: string) => useQuery(invoiceQueryOptions(id));
