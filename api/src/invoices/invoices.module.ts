@@ -3,6 +3,9 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { MoneyModule } from '../money/money.module';
 import { OrdersModule } from '../orders/orders.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
+import { InvoiceSettlements } from './invoice-settlements';
+import { InvoiceSettlementsController } from './invoice-settlements.controller';
+import { InvoiceSettlementsRepository } from './invoice-settlements.repository';
 import {
   Invoice,
   InvoiceCounter,
@@ -28,13 +31,16 @@ import {
   controllers: [
     // issue: InvoicesController, OrderInvoicesController
     // money: (settlement routes)
+    InvoiceSettlementsController,
     // statements: StatementsController
   ],
   providers: [
     // issue: InvoicesRepository, InvoiceIssuing, InvoiceViews, InvoicePdf
     // money: InvoiceSettlements, ...
+    InvoiceSettlementsRepository,
+    InvoiceSettlements,
     // statements: InvoiceStatements, InvoiceReminders
   ],
-  exports: [MongooseModule],
+  exports: [MongooseModule, InvoiceSettlements],
 })
 export class InvoicesModule {}

@@ -2544,6 +2544,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a bank transfer against an invoice: its reference once per organisation; above the balance only with `excess: true` */
+        post: operations["InvoiceSettlementsController_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/withholding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record tax withheld by a public body: its certificate once per organisation, never above the balance */
+        post: operations["InvoiceSettlementsController_withholding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a credit note (short delivery, return, price correction), numbered CN-000001…; never above the invoice less its credit notes */
+        post: operations["InvoiceSettlementsController_creditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3394,7 +3445,7 @@ export interface components {
              * @description How the money came in or went back
              * @enum {string}
              */
-            kind: "mpesa-express" | "paybill" | "desk-mpesa" | "cash" | "reversal" | "b2c" | "mpesa-by-hand";
+            kind: "mpesa-express" | "paybill" | "desk-mpesa" | "cash" | "bank" | "withholding" | "reversal" | "b2c" | "mpesa-by-hand";
             /** @description Whole KES */
             amount: number;
             /** @description An incoming M-Pesa entry's code */
@@ -5847,6 +5898,99 @@ export interface components {
             /** @example Done */
             message: string;
             counts: components["schemas"]["TrancheQueueCountsDto"];
+        };
+        InvoiceBankPaymentDto: {
+            /**
+             * @description Whole KES received
+             * @example 58000
+             */
+            amount: number;
+            /**
+             * @description The bank's reference: once per organisation (compared upper case, blanks removed)
+             * @example FT24123ABC
+             */
+            reference: string;
+            /**
+             * @description The day it was paid, YYYY-MM-DD, not after today
+             * @example 2026-11-20
+             */
+            paidOn: string;
+            /** @description It really was paid above the balance: keep the part above as a recorded excess */
+            excess?: boolean | null;
+        };
+        SettledByDto: {
+            fullName: string;
+            role: string;
+        };
+        InvoiceSettledPaymentDto: {
+            /** @description The money-ledger entry's id */
+            id: string;
+            /** @enum {string} */
+            kind: "paybill" | "bank" | "withholding";
+            /** @description Whole KES it took off the balance */
+            amount: number;
+            /** @description The M-Pesa code, the bank's reference or the certificate */
+            reference: string;
+            /** Format: date-time */
+            at: string;
+            /** @description KES beyond the balance, kept as a recorded excess */
+            excess: number;
+            by: components["schemas"]["SettledByDto"] | null;
+        };
+        InvoiceSettledCreditNoteDto: {
+            id: string;
+            /** @example CN-000001 */
+            number: string;
+            /** @enum {string} */
+            reason: "short" | "return" | "price";
+            amount: number;
+            note: string;
+            /** Format: date-time */
+            at: string;
+            by: components["schemas"]["SettledByDto"] | null;
+        };
+        InvoiceSettledDto: {
+            id: string;
+            /** @example INV-000001 */
+            number: string;
+            /** @enum {string} */
+            state: "Open" | "Paid" | "Credited";
+            total: number;
+            paid: number;
+            withheld: number;
+            credited: number;
+            /** @description total − paid − withheld − credited, never below 0 */
+            balance: number;
+            excess: number;
+            payments: components["schemas"]["InvoiceSettledPaymentDto"][];
+            creditNotes: components["schemas"]["InvoiceSettledCreditNoteDto"][];
+        };
+        InvoiceSettledResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            invoice: components["schemas"]["InvoiceSettledDto"];
+        };
+        InvoiceWithholdingDto: {
+            /**
+             * @description Whole KES withheld
+             * @example 1160
+             */
+            amount: number;
+            /** @description The withholding certificate number: once per organisation */
+            certificate: string;
+        };
+        InvoiceCreditNoteDto: {
+            /** @enum {string} */
+            reason: "short" | "return" | "price";
+            /**
+             * @description Whole KES credited
+             * @example 2500
+             */
+            amount: number;
+            /** @description Why it is given */
+            note: string;
         };
     };
     responses: never;
@@ -16168,6 +16312,240 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: staff, admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoiceSettlementsController_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceBankPaymentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The reference is recorded already, or the amount is above the balance */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoiceSettlementsController_withholding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceWithholdingDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The certificate is recorded already, or the amount is above the balance */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoiceSettlementsController_creditNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreditNoteDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Above what is left to credit */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
