@@ -60,7 +60,7 @@ export function counted(
     if (s.amount > left)
       throw new SettlementRefused({
         message: INVOICE_MESSAGES.creditAboveInvoice(kes(left)),
-        code: 'CREDIT_ABOVE_INVOICE',
+        code: 'ABOVE_INVOICE',
       });
     // A credit note on what was paid already leaves that much paid beyond what is owed: an excess.
     beyond = Math.max(0, s.amount - inv.balance);

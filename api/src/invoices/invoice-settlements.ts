@@ -107,13 +107,13 @@ export class InvoiceSettlements implements OnModuleInit {
     const inv = await this.invoices.mustFind(invoiceId);
     const bad = badAmount(input.amount);
     if (bad)
-      throw new BadRequestException({ message: INVOICE_MESSAGES.amountWhole, code: 'BAD_AMOUNT' });
+      throw new BadRequestException({ message: INVOICE_MESSAGES.amountWhole, code: 'BAD_REQUEST' });
     const reference = input.reference.trim();
     const key = referenceKey(reference);
     if (!key) throw new BadRequestException(INVOICE_MESSAGES.referenceRequired);
     const at = paidOnInstant(input.paidOn);
     if (inv.balance === 0 && !input.excess)
-      throw new ConflictException({ message: INVOICE_MESSAGES.settled, code: 'SETTLED' });
+      throw new ConflictException({ message: INVOICE_MESSAGES.settled, code: 'CONFLICT' });
     if (input.amount > inv.balance && !input.excess)
       throw new ConflictException({
         message: INVOICE_MESSAGES.aboveBalance(kes(inv.balance)),
@@ -140,7 +140,7 @@ export class InvoiceSettlements implements OnModuleInit {
     const inv = await this.invoices.mustFind(invoiceId);
     const bad = badAmount(input.amount);
     if (bad)
-      throw new BadRequestException({ message: INVOICE_MESSAGES.amountWhole, code: 'BAD_AMOUNT' });
+      throw new BadRequestException({ message: INVOICE_MESSAGES.amountWhole, code: 'BAD_REQUEST' });
     const certificate = input.certificate.trim();
     const key = referenceKey(certificate);
     if (!key) throw new BadRequestException(INVOICE_MESSAGES.certificateRequired);
@@ -173,14 +173,14 @@ export class InvoiceSettlements implements OnModuleInit {
   ): Promise<Settled> {
     const inv = await this.invoices.mustFind(invoiceId);
     if (badAmount(input.amount))
-      throw new BadRequestException({ message: INVOICE_MESSAGES.amountWhole, code: 'BAD_AMOUNT' });
+      throw new BadRequestException({ message: INVOICE_MESSAGES.amountWhole, code: 'BAD_REQUEST' });
     const note = input.note.trim();
     if (!note) throw new BadRequestException(INVOICE_MESSAGES.noteRequired);
     const left = inv.total - inv.credited;
     if (input.amount > left)
       throw new ConflictException({
         message: INVOICE_MESSAGES.creditAboveInvoice(kes(left)),
-        code: 'CREDIT_ABOVE_INVOICE',
+        code: 'ABOVE_INVOICE',
       });
     const number = await this.invoices.nextCreditNoteNumber();
     const settled = await this.invoices.settle(
@@ -281,7 +281,7 @@ export class InvoiceSettlements implements OnModuleInit {
         : (other.purchaseNumber ?? '');
       throw new ConflictException({
         message: e.used(number || 'another invoice'),
-        code: e.kind === 'bank' ? 'REFERENCE_USED' : 'CERTIFICATE_USED',
+        code: 'REFERENCE_USED',
       });
     }
     try {
