@@ -15,6 +15,7 @@ import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
 import { InvoiceSettlements } from '../src/invoices/invoice-settlements';
 import { bearer, type Session } from './support/identity';
+import { INVOICE_SETTLEMENT_ROUTES } from './support/invoice-settlements';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import {
   approvedOrganisation,
@@ -382,11 +383,13 @@ describe('invoices: settlements', () => {
         message: INVOICE_MESSAGES.creditAboveInvoice(kes(7_500)),
       });
     });
-    const rest = await post(inv, 'credit-notes', {
-      reason: 'return',
-      amount: 7_500,
-      note: 'All returned',
-    }).expect(201);
+    // An admin may too.
+    const rest = await post(
+      inv,
+      'credit-notes',
+      { reason: 'return', amount: 7_500, note: 'All returned' },
+      admin,
+    ).expect(201);
     expect(rest.body.invoice).toMatchObject({ credited: 10_000, balance: 0, state: 'Credited' });
     const numbers = (rest.body.invoice.creditNotes as { number: string }[]).map((c) => c.number);
     expect(new Set(numbers).size).toBe(2);
@@ -419,19 +422,23 @@ describe('invoices: settlements', () => {
         expect([what, res.status]).toEqual([what, 400]);
         expect(typeof res.body.message).toBe('string');
       }
-      for (const who of [org.approver, org.buyer]) {
-        const res = await post(
-          inv,
-          'payments',
-          { amount: 100, reference: 'R2', paidOn: today() },
-          who,
-        );
-        expect(res.status).toBe(403);
+      // Every settlement route: staff and admin only (an organisation's people: 403; nobody: 401).
+      const bodies: Record<string, object> = {
+        payments: { amount: 100, reference: 'R2', paidOn: today() },
+        withholding: { amount: 100, certificate: 'C2' },
+        'credit-notes': { reason: 'short', amount: 100, note: 'n' },
+      };
+      for (const route of INVOICE_SETTLEMENT_ROUTES) {
+        const what = route.split('/').at(-1)!;
+        for (const who of [org.approver, org.buyer, world.customer ?? org.buyer]) {
+          const res = await post(inv, what, bodies[what], who);
+          expect([route, res.status]).toEqual([route, 403]);
+        }
+        await http()
+          .post(`/api/invoices/${inv._id.toString()}/${what}`)
+          .send(bodies[what])
+          .expect(401);
       }
-      await http()
-        .post(`/api/invoices/${inv._id.toString()}/payments`)
-        .send({ amount: 100, reference: 'R3', paidOn: today() })
-        .expect(401);
       for (const id of [new ObjectId().toHexString(), 'not-an-id']) {
         const res = await http()
           .post(`/api/invoices/${id}/withholding`)

@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Types, type Model } from 'mongoose';
+import { InjectConnection, InjectModel } from '@nestjs/mongoose';
+import { Types, type Connection, type Model } from 'mongoose';
 import {
   creditNoteNumber,
   INVOICE_MESSAGES,
@@ -104,7 +104,19 @@ export class InvoiceSettlementsRepository {
   constructor(
     @InjectModel(Invoice.name) private readonly invoices: Model<Invoice>,
     @InjectModel(InvoiceCounter.name) private readonly counters: Model<InvoiceCounter>,
+    @InjectConnection() private readonly connection: Connection,
   ) {}
+
+  /** An order's tranches' numbers and states (none: not delivered in tranches), to see it fully invoiced. */
+  async tranchesOf(orderId: string): Promise<{ number: number; state: string }[]> {
+    if (!Types.ObjectId.isValid(orderId)) return [];
+    const doc = await this.connection
+      .collection<{ _id: Types.ObjectId; tranches: { number: number; state: string }[] }>(
+        'order_tranches',
+      )
+      .findOne({ _id: new Types.ObjectId(orderId) }, { projection: { tranches: 1 } });
+    return doc?.tranches ?? [];
+  }
 
   findById(id: string): Promise<InvoiceRecord | null> {
     if (!Types.ObjectId.isValid(id)) return Promise.resolve(null);

@@ -6,8 +6,6 @@ import {
   Logger,
   type OnModuleInit,
 } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
 import { Types } from 'mongoose';
 import {
   CREDIT_NOTE_REASON_LABELS,
@@ -28,7 +26,6 @@ import { SHOP_ACTOR } from '../orders/shop-actor';
 import { INVOICES_SETTLED } from './invoice-settlements-order';
 import {
   InvoiceSettlementsRepository,
-  SettlementRefused,
   type InvoiceRecord,
   type Settled,
 } from './invoice-settlements.repository';
@@ -80,7 +77,6 @@ export class InvoiceSettlements implements OnModuleInit {
     private readonly orders: OrdersService,
     private readonly audit: AuditService,
     private readonly scheduler: Scheduler,
-    @InjectConnection() private readonly connection: Connection,
   ) {}
 
   onModuleInit(): void {
@@ -303,24 +299,18 @@ export class InvoiceSettlements implements OnModuleInit {
     const invoiceId = entry.invoiceId!;
     const kind =
       entry.kind === 'withholding' ? 'withholding' : entry.kind === 'bank' ? 'bank' : 'paybill';
-    let settled: Settled;
-    try {
-      settled = await this.invoices.settle(
-        invoiceId,
-        {
-          id: entry._id,
-          kind,
-          amount: entry.amount,
-          reference: kind === 'paybill' ? (entry.code ?? '') : entry.reference,
-          at: new Date(entry.at),
-          by: { id: entry.byId, fullName: entry.byName, role: entry.byRole },
-        },
-        allowExcess,
-      );
-    } catch (error) {
-      if (error instanceof SettlementRefused) throw error;
-      throw error;
-    }
+    const settled = await this.invoices.settle(
+      invoiceId,
+      {
+        id: entry._id,
+        kind,
+        amount: entry.amount,
+        reference: kind === 'paybill' ? (entry.code ?? '') : entry.reference,
+        at: new Date(entry.at),
+        by: { id: entry.byId, fullName: entry.byName, role: entry.byRole },
+      },
+      allowExcess,
+    );
     await this.ledger.invoiceCounted(entry._id, invoiceId, {
       deposit: 0,
       balance: settled.settlement.amount,
@@ -379,13 +369,8 @@ export class InvoiceSettlements implements OnModuleInit {
     if (!all.length || all.some((i) => i.balance > 0 || !i.number)) return;
     const keys = new Set(all.map((i) => i.trancheKey));
     if (!keys.has('order')) {
-      if (!Types.ObjectId.isValid(inv.orderId)) return;
-      const doc = await this.connection
-        .collection<{ _id: Types.ObjectId; tranches: { number: number; state: string }[] }>(
-          'order_tranches',
-        )
-        .findOne({ _id: new Types.ObjectId(inv.orderId) });
-      const live = (doc?.tranches ?? []).filter((t) => t.state !== 'Cancelled');
+      const tranches = await this.invoices.tranchesOf(inv.orderId);
+      const live = tranches.filter((t) => t.state !== 'Cancelled');
       if (!live.length) return;
       if (live.some((t) => t.state !== 'Delivered' || !keys.has(`T${t.number}`))) return;
     }
