@@ -151,6 +151,19 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     sentence: 'Gave back the unfinished acceptance of quotation {target}',
   },
 
+  'invoice.payment': {
+    name: 'Recorded a payment on an invoice',
+    sentence: 'Recorded a payment on invoice {target}',
+  },
+  'invoice.withholding': {
+    name: 'Recorded tax withheld on an invoice',
+    sentence: 'Recorded tax withheld on invoice {target}',
+  },
+  'invoice.credit-note': {
+    name: 'Gave a credit note',
+    sentence: 'Gave a credit note on invoice {target}',
+  },
+
   'order.payment': {
     name: 'Recorded a payment',
     sentence: 'Recorded a payment for order {target}',

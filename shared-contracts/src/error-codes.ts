@@ -34,6 +34,9 @@ const NAMES = [
   'SHORT',
   'CREDIT_LIMIT',
   'LPO_TAKEN',
+  'ABOVE_BALANCE',
+  'ABOVE_INVOICE',
+  'REFERENCE_USED',
   'CONFLICT',
   'IDEMPOTENCY_KEY_REUSED',
   'PAYLOAD_TOO_LARGE',
@@ -109,6 +112,12 @@ export const ERROR_CODES = {
   CREDIT_LIMIT: "The order would pass the organisation's credit limit",
   /** The LPO number was already used for another order of the organisation. */
   LPO_TAKEN: 'The LPO number was already used for another order of the organisation',
+  /** A payment or tax withheld above what the invoice still owes (issue 44). */
+  ABOVE_BALANCE: 'The amount is above what the invoice still owes',
+  /** A credit note above the invoice less its credit notes (issue 44). */
+  ABOVE_INVOICE: 'A credit note cannot be above its invoice',
+  /** A bank reference or withholding certificate already recorded for the organisation (issue 44). */
+  REFERENCE_USED: 'The reference or certificate is already recorded for this organisation',
   /** Any other conflict with the current state (a name taken, changed meanwhile, ...). */
   CONFLICT: 'The request conflicts with the current state',
   /** The Idempotency-Key was used for a different order. */

@@ -5,6 +5,9 @@ import { OrdersModule } from '../orders/orders.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
 import { InvoiceReminders } from './invoice-reminders';
 import { InvoiceStatements } from './invoice-statements';
+import { InvoiceSettlements } from './invoice-settlements';
+import { InvoiceSettlementsController } from './invoice-settlements.controller';
+import { InvoiceSettlementsRepository } from './invoice-settlements.repository';
 import {
   Invoice,
   InvoiceCounter,
@@ -31,16 +34,19 @@ import { StatementsController } from './statements.controller';
   controllers: [
     // issue: InvoicesController, OrderInvoicesController
     // money: (settlement routes)
+    InvoiceSettlementsController,
     // statements: StatementsController
     StatementsController,
   ],
   providers: [
     // issue: InvoicesRepository, InvoiceIssuing, InvoiceViews, InvoicePdf
     // money: InvoiceSettlements, ...
+    InvoiceSettlementsRepository,
+    InvoiceSettlements,
     // statements: InvoiceStatements, InvoiceReminders
     InvoiceStatements,
     InvoiceReminders,
   ],
-  exports: [MongooseModule, InvoiceStatements],
+  exports: [MongooseModule, InvoiceStatements, InvoiceSettlements],
 })
 export class InvoicesModule {}

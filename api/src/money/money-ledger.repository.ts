@@ -30,6 +30,7 @@ export type NewMoneyEntry = Pick<
       | 'byName'
       | 'byRole'
       | 'claimedAt'
+      | 'invoiceId'
     >
   >;
 
@@ -179,6 +180,66 @@ export class MoneyLedgerRepository {
         },
       },
     );
+  }
+
+  /**
+   * An inbox (open) entry credited to an invoice (issue 44), once: still open and confirmed, or
+   * already credited to this invoice (a retry). Null when it cannot be.
+   */
+  creditToInvoice(
+    id: string,
+    invoice: { invoiceId: string; number: string },
+  ): Promise<MoneyEntryRecord | null> {
+    return this.entries
+      .findOneAndUpdate(
+        {
+          _id: id,
+          direction: 'in',
+          returned: 0,
+          unconfirmed: { $ne: true },
+          $or: [{ state: 'open' }, { state: 'credited', invoiceId: invoice.invoiceId }],
+        },
+        {
+          $set: {
+            state: 'credited',
+            invoiceId: invoice.invoiceId,
+            purchaseNumber: invoice.number,
+            meantFor: null,
+            claimedAt: null,
+          },
+        },
+        { new: true },
+      )
+      .lean<MoneyEntryRecord>()
+      .exec();
+  }
+
+  /** The invoice counted the entry: its split (what it took off, the excess), once. */
+  async invoiceCounted(id: string, invoiceId: string, split: MoneyEntry['split']): Promise<void> {
+    await this.entries.updateOne({ _id: id, invoiceId, split: null }, { $set: { split } });
+  }
+
+  /**
+   * Entries credited to an invoice that it has not counted yet (`split` null), written before
+   * `before`: a crash between the entry and the invoice's write.
+   */
+  uncountedForInvoices(before: Date, limit = 50): Promise<MoneyEntryRecord[]> {
+    return this.entries
+      .find({
+        invoiceId: { $type: 'string' },
+        split: null,
+        state: 'credited',
+        createdAt: { $lt: before },
+      })
+      .limit(limit)
+      .lean<MoneyEntryRecord[]>()
+      .exec();
+  }
+
+  /** An entry written for an invoice that refused it (not counted): gone. */
+  async removeUncounted(id: string, invoiceId: string): Promise<boolean> {
+    const res = await this.entries.deleteOne({ _id: id, invoiceId, split: null, returned: 0 });
+    return res.deletedCount === 1;
   }
 
   /** Orders that money from this payer's number was credited to (M-Pesa named the payer). */

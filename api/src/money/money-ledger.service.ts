@@ -182,6 +182,23 @@ export class MoneyLedgerService {
     return twin ?? null;
   }
 
+  /** An inbox entry credited to an invoice (issue 44); null when it is not open (or confirmed). */
+  creditToInvoice(id: string, invoice: { invoiceId: string; number: string }) {
+    return this.ledger.creditToInvoice(id, invoice);
+  }
+
+  invoiceCounted(id: string, invoiceId: string, split: MoneyEntry['split']): Promise<void> {
+    return this.ledger.invoiceCounted(id, invoiceId, split);
+  }
+
+  uncountedForInvoices(before: Date): Promise<MoneyEntryRecord[]> {
+    return this.ledger.uncountedForInvoices(before);
+  }
+
+  removeUncounted(id: string, invoiceId: string): Promise<boolean> {
+    return this.ledger.removeUncounted(id, invoiceId);
+  }
+
   unfinished(before: Date): Promise<MoneyEntryRecord[]> {
     return this.ledger.unfinished(before);
   }

@@ -9,6 +9,8 @@ export interface CreditClaim {
   orderId: string;
   amount: number;
   at: Date;
+  /** The invoice settlements that took part of it already (issue 44), each once. */
+  reduced?: string[];
 }
 
 /** An organisation's credit in use: the sum of its open orders' claims, and the claims. */
@@ -65,6 +67,38 @@ export class CreditLimitUseRepository {
       { $inc: { used: -claim.amount }, $pull: { orders: { orderId } } },
       { writeConcern: MONEY_WRITE_CONCERN },
     );
+  }
+
+  /**
+   * Takes `amount` off the order's claim for an invoice's settlement (issue 44: a payment, tax
+   * withheld, a credit note), once per settlement id however often asked, never below 0; the
+   * claim's remaining amount is what its release gives back. No claim (paid, released): nothing.
+   */
+  async reduce(
+    organisationId: string,
+    orderId: string,
+    settlementId: string,
+    amount: number,
+  ): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const claim = (await this.read(organisationId)).orders.find((o) => o.orderId === orderId);
+      if (!claim || claim.reduced?.includes(settlementId)) return;
+      const by = Math.max(0, Math.min(amount, claim.amount));
+      const res = await this.use().updateOne(
+        {
+          _id: organisationId,
+          orders: {
+            $elemMatch: { orderId, amount: claim.amount, reduced: { $ne: settlementId } },
+          },
+        },
+        {
+          $inc: { used: -by, 'orders.$.amount': -by },
+          $push: { 'orders.$.reduced': settlementId },
+        },
+        { writeConcern: MONEY_WRITE_CONCERN },
+      );
+      if (res.modifiedCount === 1) return;
+    }
   }
 
   /** The organisation's credit in use now and its open orders' claims. */

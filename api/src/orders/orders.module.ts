@@ -138,6 +138,7 @@ import { TrancheOrders } from './tranche-orders';
   ],
   exports: [
     OrdersService,
+    CreditLimitUseRepository,
     OrderSales,
     OrderCredits,
     OrderBookings,

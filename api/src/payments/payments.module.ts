@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { OrdersModule } from '../orders/orders.module';
 import { MoneyModule } from '../money/money.module';
+import { InvoicesModule } from '../invoices/invoices.module';
 import { UsersModule } from '../users/users.module';
 import { DarajaClient } from './daraja.client';
 import { MpesaPushesRepository } from './mpesa-pushes.repository';
@@ -28,6 +29,7 @@ import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
     OrdersModule,
     UsersModule,
     MoneyModule,
+    InvoicesModule,
     MongooseModule.forFeature([
       { name: MpesaPush.name, schema: MpesaPushSchema },
       { name: C2bPayment.name, schema: C2bPaymentSchema },

@@ -2544,6 +2544,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a bank transfer against an invoice: its reference once per organisation; above the balance only with `excess: true` */
+        post: operations["InvoiceSettlementsController_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/withholding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record tax withheld by a public body: its certificate once per organisation, never above the balance */
+        post: operations["InvoiceSettlementsController_withholding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a credit note (short delivery, return, price correction), numbered CN-000001…; never above the invoice less its credit notes */
+        post: operations["InvoiceSettlementsController_creditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organisations/{id}/statement": {
         parameters: {
             query?: never;
@@ -2566,10 +2617,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `SHORT`: Some lines are no longer available as quoted; `lines` names them and what could grow them; `CREDIT_LIMIT`: The order would pass the organisation's credit limit; `LPO_TAKEN`: The LPO number was already used for another order of the organisation; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+         * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `SHORT`: Some lines are no longer available as quoted; `lines` names them and what could grow them; `CREDIT_LIMIT`: The order would pass the organisation's credit limit; `LPO_TAKEN`: The LPO number was already used for another order of the organisation; `ABOVE_BALANCE`: The amount is above what the invoice still owes; `ABOVE_INVOICE`: A credit note cannot be above its invoice; `REFERENCE_USED`: The reference or certificate is already recorded for this organisation; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "ABOVE_BALANCE" | "ABOVE_INVOICE" | "REFERENCE_USED" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldErrorDto: {
             /** @example email */
             field: string;
@@ -2588,7 +2639,7 @@ export interface components {
             /** @example 400 */
             statusCode: number;
             /**
-             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `SHORT`: Some lines are no longer available as quoted; `lines` names them and what could grow them; `CREDIT_LIMIT`: The order would pass the organisation's credit limit; `LPO_TAKEN`: The LPO number was already used for another order of the organisation; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
+             * @description Stable, machine-readable reason; branch on it, never on `message`. `VALIDATION_FAILED`: The request is not valid; `errors` names each field and why; `BAD_REQUEST`: The request cannot be taken as sent; `UNAUTHENTICATED`: No token, or one that is not valid; `TOKEN_EXPIRED`: The access token expired; refresh it and try again; `INVALID_CREDENTIALS`: The email or password is not correct; `SESSION_EXPIRED`: The session is over; sign in again; `ACCOUNT_DEACTIVATED`: The account is deactivated; `FORBIDDEN`: This is not allowed for this account; `NOT_FOUND`: Nothing has this id; `METHOD_NOT_ALLOWED`: The path is served under other methods; `OUT_OF_STOCK`: Not enough stock; nothing was taken; `BATCH_FAILED`: The batch failed; nothing can be booked from it; `BATCH_READY`: The batch is ready; order its seedlings as ready stock; `PRODUCT_UNAVAILABLE`: A product is no longer sold; `ILLEGAL_TRANSITION`: The status of the order or organisation does not allow this action; `ALREADY_PAID`: The order is already paid; `CODE_TAKEN`: The M-Pesa code is already recorded; `ASK_THE_SHOP`: Money was received on this order: ask the shop; `NOT_PAID`: The order must be paid first; `SALES_RECORD`: The order is part of the sales record; `ORDERS_OPEN`: Orders are still open: cancel them or wait until they are completed; `LINK_EXPIRED`: The link has expired; `EMAIL_TAKEN`: The email address is already used; `KRA_PIN_TAKEN`: An organisation with this KRA PIN is already registered; `ALREADY_IN_ORGANISATION`: The account already buys for an organisation; `LAST_APPROVER`: An organisation keeps at least one approver; `SHORT`: Some lines are no longer available as quoted; `lines` names them and what could grow them; `CREDIT_LIMIT`: The order would pass the organisation's credit limit; `LPO_TAKEN`: The LPO number was already used for another order of the organisation; `ABOVE_BALANCE`: The amount is above what the invoice still owes; `ABOVE_INVOICE`: A credit note cannot be above its invoice; `REFERENCE_USED`: The reference or certificate is already recorded for this organisation; `CONFLICT`: The request conflicts with the current state; `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used for a different request; `PAYLOAD_TOO_LARGE`: The body or file is too large; `UNSUPPORTED_MEDIA_TYPE`: The body or file is of a type the route does not take; `UNPROCESSABLE`: The request is well formed but cannot be processed; `RATE_LIMITED`: Too many requests; wait and try again; `UPSTREAM_FAILED`: A payment provider refused or failed; `SERVICE_UNAVAILABLE`: Temporarily unavailable; try again shortly; `INTERNAL_ERROR`: An unexpected failure; quote requestId.
              * @example VALIDATION_FAILED
              */
             code: components["schemas"]["ErrorCode"];
@@ -3378,7 +3429,7 @@ export interface components {
             /** @description Why the state machine refuses it */
             reason?: string;
             /** @enum {string} */
-            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code?: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "ABOVE_BALANCE" | "ABOVE_INVOICE" | "REFERENCE_USED" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         };
         OrderDocumentAvailabilityDto: {
             available: boolean;
@@ -3411,7 +3462,7 @@ export interface components {
              * @description How the money came in or went back
              * @enum {string}
              */
-            kind: "mpesa-express" | "paybill" | "desk-mpesa" | "cash" | "reversal" | "b2c" | "mpesa-by-hand";
+            kind: "mpesa-express" | "paybill" | "desk-mpesa" | "cash" | "bank" | "withholding" | "reversal" | "b2c" | "mpesa-by-hand";
             /** @description Whole KES */
             amount: number;
             /** @description An incoming M-Pesa entry's code */
@@ -3521,7 +3572,7 @@ export interface components {
              * @description Why, as a stable error code
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "ACCOUNT_DEACTIVATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "OUT_OF_STOCK" | "BATCH_FAILED" | "BATCH_READY" | "PRODUCT_UNAVAILABLE" | "ILLEGAL_TRANSITION" | "ALREADY_PAID" | "CODE_TAKEN" | "ASK_THE_SHOP" | "NOT_PAID" | "SALES_RECORD" | "ORDERS_OPEN" | "LINK_EXPIRED" | "EMAIL_TAKEN" | "KRA_PIN_TAKEN" | "ALREADY_IN_ORGANISATION" | "LAST_APPROVER" | "SHORT" | "CREDIT_LIMIT" | "LPO_TAKEN" | "ABOVE_BALANCE" | "ABOVE_INVOICE" | "REFERENCE_USED" | "CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description Why, in words a clerk can act on */
             message: string;
         };
@@ -5872,6 +5923,99 @@ export interface components {
             /** @example Done */
             message: string;
             counts: components["schemas"]["TrancheQueueCountsDto"];
+        };
+        InvoiceBankPaymentDto: {
+            /**
+             * @description Whole KES received
+             * @example 58000
+             */
+            amount: number;
+            /**
+             * @description The bank's reference: once per organisation (compared upper case, blanks removed)
+             * @example FT24123ABC
+             */
+            reference: string;
+            /**
+             * @description The day it was paid, YYYY-MM-DD, not after today
+             * @example 2026-11-20
+             */
+            paidOn: string;
+            /** @description It really was paid above the balance: keep the part above as a recorded excess */
+            excess?: boolean | null;
+        };
+        SettledByDto: {
+            fullName: string;
+            role: string;
+        };
+        InvoiceSettledPaymentDto: {
+            /** @description The money-ledger entry's id */
+            id: string;
+            /** @enum {string} */
+            kind: "paybill" | "bank" | "withholding";
+            /** @description Whole KES it took off the balance */
+            amount: number;
+            /** @description The M-Pesa code, the bank's reference or the certificate */
+            reference: string;
+            /** Format: date-time */
+            at: string;
+            /** @description KES beyond the balance, kept as a recorded excess */
+            excess: number;
+            by: components["schemas"]["SettledByDto"] | null;
+        };
+        InvoiceSettledCreditNoteDto: {
+            id: string;
+            /** @example CN-000001 */
+            number: string;
+            /** @enum {string} */
+            reason: "short" | "return" | "price";
+            amount: number;
+            note: string;
+            /** Format: date-time */
+            at: string;
+            by: components["schemas"]["SettledByDto"] | null;
+        };
+        InvoiceSettledDto: {
+            id: string;
+            /** @example INV-000001 */
+            number: string;
+            /** @enum {string} */
+            state: "Open" | "Paid" | "Credited";
+            total: number;
+            paid: number;
+            withheld: number;
+            credited: number;
+            /** @description total − paid − withheld − credited, never below 0 */
+            balance: number;
+            excess: number;
+            payments: components["schemas"]["InvoiceSettledPaymentDto"][];
+            creditNotes: components["schemas"]["InvoiceSettledCreditNoteDto"][];
+        };
+        InvoiceSettledResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            invoice: components["schemas"]["InvoiceSettledDto"];
+        };
+        InvoiceWithholdingDto: {
+            /**
+             * @description Whole KES withheld
+             * @example 1160
+             */
+            amount: number;
+            /** @description The withholding certificate number: once per organisation */
+            certificate: string;
+        };
+        InvoiceCreditNoteDto: {
+            /** @enum {string} */
+            reason: "short" | "return" | "price";
+            /**
+             * @description Whole KES credited
+             * @example 2500
+             */
+            amount: number;
+            /** @description Why it is given */
+            note: string;
         };
         StatementPartyDto: {
             id: string;
@@ -16258,6 +16402,240 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: staff, admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoiceSettlementsController_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceBankPaymentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The reference is recorded already, or the amount is above the balance */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoiceSettlementsController_withholding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceWithholdingDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The certificate is recorded already, or the amount is above the balance */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoiceSettlementsController_creditNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreditNoteDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Above what is left to credit */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

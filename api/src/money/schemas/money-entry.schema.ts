@@ -1,8 +1,19 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { MONEY_WRITE_CONCERN } from '../../common/write-concern';
 
-/** Ways money comes in: a prompt, the paybill, a code a clerk typed at the desk, cash. */
-export const MONEY_IN_KINDS = ['mpesa-express', 'paybill', 'desk-mpesa', 'cash'] as const;
+/**
+ * Ways money comes in: a prompt, the paybill, a code a clerk typed at the desk, cash; and against
+ * invoices (issue 44) a bank transfer a clerk records and tax a public body withheld (its
+ * certificate stands for the shillings it paid the KRA).
+ */
+export const MONEY_IN_KINDS = [
+  'mpesa-express',
+  'paybill',
+  'desk-mpesa',
+  'cash',
+  'bank',
+  'withholding',
+] as const;
 /** Ways money goes back: a reversal of its code, B2C to who paid, by hand (M-Pesa or cash). */
 export const MONEY_OUT_KINDS = ['reversal', 'b2c', 'mpesa-by-hand', 'cash'] as const;
 export type MoneyInKind = (typeof MONEY_IN_KINDS)[number];
@@ -58,6 +69,12 @@ export class MoneyEntry {
   @Prop({ default: '' }) reference!: string;
   @Prop({ type: String, default: null }) orderId!: string | null;
   @Prop({ type: String, default: null }) purchaseNumber!: string | null;
+  /**
+   * The invoice it is credited to (issue 44; an incoming entry credited to an invoice names no
+   * order): its id is in that invoice's `settlements` once, written after the entry. `split` stays
+   * null until the invoice counted it (then `balance` is what it took off, `excess` the rest).
+   */
+  @Prop({ type: String, default: undefined }) invoiceId?: string | null;
   /** The number that paid (2547XXXXXXXX) where M-Pesa named it; null at the desk and for cash. */
   @Prop({ type: String, default: null }) payer!: string | null;
   /** The order a payment was meant for when that order could not take it (it waits, open). */
@@ -108,3 +125,8 @@ MoneyEntrySchema.index(
   { partialFilterExpression: { meantFor: { $type: 'string' } } },
 );
 MoneyEntrySchema.index({ forgetPayer: 1 }, { sparse: true });
+// An invoice's entries; the settlements' sweep (entries credited to an invoice not yet counted).
+MoneyEntrySchema.index(
+  { invoiceId: 1, split: 1 },
+  { partialFilterExpression: { invoiceId: { $type: 'string' } } },
+);

@@ -57,7 +57,17 @@ export class MoneyEntryViewDto {
   @ApiProperty({ example: 'c2b:SGR4T5Y6U7' }) id!: string;
   @ApiProperty({ enum: ['in', 'out'] }) direction!: 'in' | 'out';
   @ApiProperty({
-    enum: ['mpesa-express', 'paybill', 'desk-mpesa', 'cash', 'reversal', 'b2c', 'mpesa-by-hand'],
+    enum: [
+      'mpesa-express',
+      'paybill',
+      'desk-mpesa',
+      'cash',
+      'bank',
+      'withholding',
+      'reversal',
+      'b2c',
+      'mpesa-by-hand',
+    ],
     description: 'How the money came in or went back',
   })
   kind!: string;

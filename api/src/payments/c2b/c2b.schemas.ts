@@ -26,6 +26,11 @@ export class C2bPayment {
   @Prop({ default: '' }) reason!: string;
   @Prop({ type: String, default: null }) orderId!: string | null;
   @Prop({ type: String, default: null }) purchaseNumber!: string | null;
+  /**
+   * The invoice it paid (issue 44: the account was an open invoice's number); `purchaseNumber`
+   * then holds the invoice's number and `orderId` stays null.
+   */
+  @Prop({ type: String, default: undefined }) invoiceId?: string | null;
   @Prop({ type: String, default: null }) matchedBy!: 'account' | 'phone' | 'staff' | null;
   /** Paid beyond the order's amount due, to give back. */
   @Prop({ default: 0 }) excess!: number;

@@ -1,7 +1,7 @@
 import { ConflictException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { formatMoney, toMpesaPhone } from '@spc/shared-contracts';
+import { formatMoney, invoiceNumberOf, toMpesaPhone } from '@spc/shared-contracts';
 import { AuditService } from '../../audit/audit.service';
 import { canonicalPhone } from '../../common/identifiers';
 import { maskContacts } from '../../common/personal-data';
@@ -10,6 +10,8 @@ import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
+import { InvoiceSettlements } from '../../invoices/invoice-settlements';
+import type { InvoiceRecord } from '../../invoices/invoice-settlements.repository';
 import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
 import { badAmount, MoneyLedgerService, MPESA_CEILING_KES } from '../../money/money-ledger.service';
 import { closedReason, OrderCredits } from '../../orders/order-credits';
@@ -51,15 +53,25 @@ export class C2bService {
     private readonly credits: OrderCredits,
     private readonly ledger: MoneyLedgerService,
     private readonly audit: AuditService,
+    private readonly invoices: InvoiceSettlements,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.settings = config.mpesa;
   }
 
-  /** Validation: an open order's purchase number, or (MPESA_C2B_ANY_ACCOUNT) any account. */
+  /**
+   * Validation: an open order's purchase number, an open invoice's number (issue 44, as
+   * `invoiceNumberOf` reads it), or (MPESA_C2B_ANY_ACCOUNT) any account. A settled invoice's
+   * number is refused as an unknown account is.
+   */
   async validate(notice: C2bNotice | null) {
     if (!notice) return C2B_REJECT_ACCOUNT;
     if (this.settings?.c2b.anyAccount) return C2B_ACCEPT;
+    const invoice = invoiceNumberOf(notice.account);
+    if (invoice) {
+      const inv = await this.invoices.findByNumber(invoice);
+      return inv?.state === 'Open' ? C2B_ACCEPT : C2B_REJECT_ACCOUNT;
+    }
     const order = await this.orders.findByPurchaseNumber(accountKey(notice.account));
     return order && !closedReason(order) ? C2B_ACCEPT : C2B_REJECT_ACCOUNT;
   }
@@ -205,6 +217,24 @@ export class C2bService {
       const how = creditedTo.purchaseNumber === key ? 'account' : 'phone';
       return this.apply(MPESA_ACTOR, payment, creditedTo, how, 'matching');
     }
+    // Credited to an invoice before a crash kept this record from saying so: finish it there.
+    const invoiceOf = held?.state === 'credited' && held.invoiceId;
+    const inv = invoiceOf ? await this.invoices.findById(invoiceOf) : null;
+    if (inv) return this.applyToInvoice(payment, inv);
+    // An invoice's number (issue 44): an open invoice takes it; a settled or unknown one does not,
+    // and the payment waits in the inbox (no guess by the payer's phone for an invoice's money).
+    const invoiceNumber = invoiceNumberOf(payment.account);
+    if (invoiceNumber) {
+      const named = await this.invoices.findByNumber(invoiceNumber);
+      if (named?.state === 'Open') return this.applyToInvoice(payment, named);
+      return this.toInbox(
+        payment,
+        named
+          ? `The account names invoice ${invoiceNumber}, which is settled (${named.state.toLowerCase()})`
+          : `No invoice has the number ${invoiceNumber}`,
+        'matching',
+      );
+    }
     const byAccount = key ? await this.orders.findByPurchaseNumber(key) : null;
     if (byAccount) {
       const closed = closedReason(byAccount);
@@ -336,6 +366,38 @@ export class C2bService {
           ...(result.state === 'already'
             ? {}
             : { excess: result.state === 'paid' ? result.excess : 0 }),
+        },
+      },
+    );
+  }
+
+  /**
+   * Credits a payment to the invoice its account names (issue 44): its ledger entry credited to the
+   * invoice and counted there (above the balance, the rest is an excess), then marked matched; a
+   * refusal sends it to the inbox.
+   */
+  private async applyToInvoice(payment: C2bPayment, inv: InvoiceRecord): Promise<void> {
+    let excess = 0;
+    try {
+      const held = await this.entryOf(payment._id);
+      if (typeof held === 'string') throw new ConflictException(held);
+      const settled = await this.invoices.creditPaybill(MPESA_ACTOR, held, inv);
+      excess = settled.settlement.excess;
+    } catch (error) {
+      if (!(error instanceof HttpException) || error.getStatus() >= 500) throw error;
+      return this.toInbox(payment, error.message, 'matching');
+    }
+    await this.payments.updateOne(
+      { _id: payment._id, status: 'matching' },
+      {
+        $set: {
+          status: 'matched',
+          reason: '',
+          orderId: null,
+          purchaseNumber: inv.number,
+          invoiceId: inv._id.toString(),
+          matchedBy: 'account',
+          excess,
         },
       },
     );
