@@ -1,8 +1,15 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { holdsNoPersonalData } from '../common/personal-data';
 import { MoneyModule } from '../money/money.module';
 import { OrdersModule } from '../orders/orders.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
+import { TranchesModule } from '../tranches/tranches.module';
+import { InvoiceIssuing } from './invoice-issuing';
+import { InvoicePdf } from './invoice-pdf';
+import { InvoiceViews } from './invoice-views';
+import { InvoicesController, OrderInvoicesController } from './invoices.controller';
+import { InvoicesRepository } from './invoices.repository';
 import {
   Invoice,
   InvoiceCounter,
@@ -20,21 +27,30 @@ import {
     OrdersModule,
     OrganisationsModule,
     MoneyModule,
+    TranchesModule,
     MongooseModule.forFeature([
       { name: Invoice.name, schema: InvoiceSchema },
       { name: InvoiceCounter.name, schema: InvoiceCounterSchema },
     ]),
   ],
   controllers: [
-    // issue: InvoicesController, OrderInvoicesController
+    InvoicesController,
+    OrderInvoicesController,
     // money: (settlement routes)
     // statements: StatementsController
   ],
   providers: [
-    // issue: InvoicesRepository, InvoiceIssuing, InvoiceViews, InvoicePdf
+    InvoicesRepository,
+    InvoiceIssuing,
+    InvoiceViews,
+    InvoicePdf,
+    // An invoice names its organisation (name, KRA PIN) and the clerks who issued and settled it
+    // (the shop's people), never a customer: the billing contact is read from the organisation.
+    holdsNoPersonalData('invoices', 'invoice_counters'),
     // money: InvoiceSettlements, ...
     // statements: InvoiceStatements, InvoiceReminders
   ],
-  exports: [MongooseModule],
+  // The invoices' reads (`InvoicesRepository`) and who may read one (`InvoiceViews.readable`).
+  exports: [MongooseModule, InvoicesRepository, InvoiceViews],
 })
 export class InvoicesModule {}
