@@ -28,6 +28,7 @@ import { ORGANISATION_ROUTES } from './support/organisations';
 import { QUOTATION_ROUTES } from './support/quotations';
 import { SIGNED_NOTE_ROUTES, TRANCHE_ROUTES } from './support/tranches';
 import { LPO_SCAN_ROUTES } from './support/lpo-scans';
+import { INVOICE_ISSUE_ROUTES } from './support/invoices-issue';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
@@ -480,7 +481,7 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
- * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts, order-tranche-signed-note.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts, order-tranche-signed-note.e2e-spec.ts, invoices-issue.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
@@ -501,4 +502,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...TRANCHE_ROUTES,
   ...SIGNED_NOTE_ROUTES,
   ...LPO_SCAN_ROUTES,
+  ...INVOICE_ISSUE_ROUTES,
 ];

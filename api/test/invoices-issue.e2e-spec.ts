@@ -13,6 +13,7 @@ import { Types, type Connection } from 'mongoose';
 import { InvoiceIssuing } from '../src/invoices/invoice-issuing';
 import { addDays } from '../src/common/shop-clock';
 import { bearer, UNTHROTTLED, type Session } from './support/identity';
+import { INVOICE_ISSUE_ROUTES } from './support/invoices-issue';
 import { binary, pdfText } from './support/quotations';
 import { placeOrder } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
@@ -317,5 +318,35 @@ describe('invoices issued', () => {
     });
     const again = await issue(o.orderId, {}).expect(200);
     expect(again.body.invoice.id).toBe(invoices[0]!.id);
+  });
+
+  it('answers every invoice route by role: 401 signed out, 403 for roles it is not theirs', async () => {
+    const people = await countyPeople(t, world);
+    const orderId = new Types.ObjectId().toHexString();
+    const id = new Types.ObjectId().toHexString();
+    const routes: [string, string, readonly ('customer' | 'staff' | 'admin')[]][] = [
+      ['get', '/api/invoices', ['customer', 'staff', 'admin']],
+      ['get', `/api/invoices/${id}`, ['customer', 'staff', 'admin']],
+      ['get', `/api/invoices/${id}/pdf`, ['customer', 'staff', 'admin']],
+      ['get', `/api/orders/${orderId}/invoices`, ['customer', 'staff', 'admin']],
+      ['post', `/api/orders/${orderId}/invoices`, ['staff', 'admin']],
+    ];
+    expect(routes).toHaveLength(INVOICE_ISSUE_ROUTES.length);
+    const sessions = { customer: people.buyer, staff: world.staff, admin: world.admin };
+    type Call = (p: string) => {
+      set(h: object): { send(b: object): Promise<{ status: number }> };
+      send(b: object): Promise<{ status: number }>;
+    };
+    for (const [method, path, allowed] of routes) {
+      const anonymous = await (http() as never as Record<string, Call>)[method]!(path).send({});
+      expect({ path, status: anonymous.status }).toEqual({ path, status: 401 });
+      for (const role of ['customer', 'staff', 'admin'] as const) {
+        const res = await (http() as never as Record<string, Call>)[method]!(path)
+          .set(as(sessions[role]))
+          .send({});
+        const expected = allowed.includes(role) ? [200, 404] : [403];
+        expect({ path, role, ok: expected.includes(res.status) }).toEqual({ path, role, ok: true });
+      }
+    }
   });
 });
