@@ -70,6 +70,10 @@ describe('terms and price list: zod and the DTOs agree', () => {
     { ...terms, paymentDays: 181 },
     { ...terms, creditLimit: 10.5 },
     { ...terms, onAccount: 'true' },
+    { ...terms, invoicing: 'wholeOrder' },
+    { ...terms, invoicing: 'perTranche' },
+    { ...terms, invoicing: 'monthly' },
+    { ...terms, invoicing: null },
   ])('terms %#', (sample) =>
     expectAgreement(organisationTermsSchema, OrganisationTermsDto, sample),
   );
