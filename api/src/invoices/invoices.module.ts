@@ -9,6 +9,7 @@ import { InvoiceIssuing } from './invoice-issuing';
 import { InvoicePdf } from './invoice-pdf';
 import { InvoiceViews } from './invoice-views';
 import { InvoicesController, OrderInvoicesController } from './invoices.controller';
+import { InvoicesPersonalData } from './invoices-personal-data';
 import { InvoicesRepository } from './invoices.repository';
 import {
   Invoice,
@@ -44,9 +45,8 @@ import {
     InvoiceIssuing,
     InvoiceViews,
     InvoicePdf,
-    // An invoice names its organisation (name, KRA PIN) and the clerks who issued and settled it
-    // (the shop's people), never a customer: the billing contact is read from the organisation.
-    holdsNoPersonalData('invoices', 'invoice_counters'),
+    InvoicesPersonalData,
+    holdsNoPersonalData('invoice_counters'),
     // money: InvoiceSettlements, ...
     // statements: InvoiceStatements, InvoiceReminders
   ],

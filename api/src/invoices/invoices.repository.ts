@@ -241,6 +241,23 @@ export class InvoicesRepository {
     return docs.map(toRecord);
   }
 
+  /** The invoices of these orders (a person's data export and erasure). */
+  async forOrders(orderIds: readonly string[]): Promise<InvoiceRecord[]> {
+    if (!orderIds.length) return [];
+    const docs = (await this.collection()
+      .find({ orderId: { $in: [...orderIds] } })
+      .toArray()) as unknown as Doc[];
+    return docs.map(toRecord);
+  }
+
+  /** The site's name without a person's (an erasure); the invoice's sums are not touched. */
+  async renameSite(id: string, name: string): Promise<void> {
+    await this.collection().updateOne(
+      { _id: new Types.ObjectId(id) },
+      { $set: { 'site.name': name }, $inc: { rev: 1 } },
+    );
+  }
+
   /** Of these orders, those that have an invoice. */
   async invoicedOrders(orderIds: readonly string[]): Promise<Set<string>> {
     if (!orderIds.length) return new Set();
