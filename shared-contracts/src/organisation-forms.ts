@@ -65,8 +65,8 @@ export const organisationTermsSchema = z.object({
   paymentDays: wholeNumber(OM.paymentDays, L.paymentDaysMax),
   creditLimit: wholeNumber(OM.creditLimit, L.creditLimitMax),
   onAccount: z.boolean({ error: OM.onAccount }),
-  /** Absent (or null): the organisation keeps how it is invoiced. */
-  invoicing: z.enum(INVOICING_MODES, { error: OM.invoicing }).nullish(),
+  /** Absent: the organisation keeps how it is invoiced. */
+  invoicing: z.enum(INVOICING_MODES, { error: OM.invoicing }).optional(),
 });
 
 export const priceListEntrySchema = z.object({

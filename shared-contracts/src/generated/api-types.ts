@@ -5121,7 +5121,10 @@ export interface components {
             email: string;
         };
         OrganisationTermsViewDto: {
-            /** @example 30 */
+            /**
+             * @description Days after the invoice it pays in
+             * @example 30
+             */
             paymentDays: number;
             /**
              * @description Whole KES it may owe at once
@@ -5131,11 +5134,11 @@ export interface components {
             /** @description May order on account (pay on its terms) */
             onAccount: boolean;
             /**
-             * @description How it is invoiced: one invoice per tranche delivered, or one for the whole order; absent keeps what it is
+             * @description One invoice per tranche delivered, or one for the whole order
              * @example perTranche
              * @enum {string}
              */
-            invoicing?: "perTranche" | "wholeOrder";
+            invoicing: "perTranche" | "wholeOrder";
         };
         PriceListEntryViewDto: {
             /** @example 665f1c2b9d3e4a0012345678 */

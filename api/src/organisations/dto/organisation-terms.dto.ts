@@ -56,10 +56,23 @@ export class OrganisationTermsDto {
   invoicing?: InvoicingMode;
 }
 
-/** The terms as an organisation shows them. */
-export class OrganisationTermsViewDto extends OrganisationTermsDto {
-  @ApiProperty({ enum: INVOICING_MODES, example: 'perTranche' })
-  declare invoicing: InvoicingMode;
+/** The terms as an organisation shows them (every field set). */
+export class OrganisationTermsViewDto {
+  @ApiProperty({ type: 'integer', example: 30, description: 'Days after the invoice it pays in' })
+  paymentDays!: number;
+
+  @ApiProperty({ type: 'integer', example: 500_000, description: 'Whole KES it may owe at once' })
+  creditLimit!: number;
+
+  @ApiProperty({ description: 'May order on account (pay on its terms)' })
+  onAccount!: boolean;
+
+  @ApiProperty({
+    enum: INVOICING_MODES,
+    example: 'perTranche',
+    description: 'One invoice per tranche delivered, or one for the whole order',
+  })
+  invoicing!: InvoicingMode;
 }
 
 /** One negotiated price: whole KES for one unit of a product. */

@@ -121,8 +121,10 @@ export function useOrganisationAction(id: string) {
 export function useSetTerms(id: string) {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: async (body: OrganisationTerms) =>
-      unwrap(await api.PUT('/api/organisations/{id}/terms', { params: { path: { id } }, body })),
+    // `invoicing` left out keeps how the organisation is invoiced.
+    mutationFn: async (
+      body: Omit<OrganisationTerms, 'invoicing'> & Partial<Pick<OrganisationTerms, 'invoicing'>>,
+    ) => unwrap(await api.PUT('/api/organisations/{id}/terms', { params: { path: { id } }, body })),
     meta,
     onSuccess: refresh,
   });

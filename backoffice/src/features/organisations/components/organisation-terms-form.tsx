@@ -4,6 +4,7 @@ import {
   formatMoney,
   ORGANISATION_LIMITS,
   organisationTermsSchema,
+  type InvoicingMode,
   type OrganisationTerms,
 } from '@spc/shared-contracts';
 import { Controller, useForm } from 'react-hook-form';
@@ -25,6 +26,9 @@ export function OrganisationTermsView({ terms }: { terms: OrganisationTerms }) {
   );
 }
 
+/** What the form sends: `invoicing` left out keeps how the organisation is invoiced. */
+type TermsValues = Omit<OrganisationTerms, 'invoicing'> & { invoicing?: InvoicingMode };
+
 export function OrganisationTermsForm({
   initial,
   pending,
@@ -32,9 +36,9 @@ export function OrganisationTermsForm({
 }: {
   initial: OrganisationTerms;
   pending?: boolean;
-  onSubmit: (values: OrganisationTerms) => void;
+  onSubmit: (values: TermsValues) => void;
 }) {
-  const form = useForm<OrganisationTerms>({
+  const form = useForm<TermsValues>({
     resolver: zodResolver(organisationTermsSchema),
     mode: 'onChange',
     defaultValues: initial,
