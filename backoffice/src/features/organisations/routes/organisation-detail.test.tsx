@@ -180,7 +180,12 @@ describe("an organisation's page", () => {
         {
           method: 'PUT',
           path: `/api/organisations/${ORG_ID}/terms`,
-          body: { paymentDays: 60, creditLimit: 750000000, onAccount: true },
+          body: {
+            paymentDays: 60,
+            creditLimit: 750000000,
+            onAccount: true,
+            invoicing: 'perTranche',
+          },
         },
       ]),
     );
