@@ -37,7 +37,7 @@ const ROUTE_BUDGETS: Record<string, number> = {
   'forgot-password': 48 * KB,
   'reset-password': 48 * KB,
   // Issue 42's business accounts: the forms (zod, react-hook-form) as login's, and their own code.
-  'for-organisations': 46 * KB,
+  'for-organisations': 47 * KB, // 46 before issue 44's invoicing mode in the organisations' terms (its words and the form's rule)
   // 53 since issue 43's deliveries: only their lazy entry points (the accepted quotation's page,
   // `?order=<id>`, the overview's loads under way); their code is its own chunk, loaded with them.
   // 52 before them; 51 before the scanned LPO (the accept form's file; the order's scan: download, attach, replace);
