@@ -15,6 +15,7 @@ import {
   ORGANISATION_MESSAGES as OM,
   ORGANISATION_ROLES,
 } from './organisations';
+import { INVOICING_MODES } from './invoices';
 import { QUOTATION_LIMITS as QL, QUOTATION_MESSAGES as QM } from './quotations';
 
 const trimmed = () => z.string().trim();
@@ -64,6 +65,8 @@ export const organisationTermsSchema = z.object({
   paymentDays: wholeNumber(OM.paymentDays, L.paymentDaysMax),
   creditLimit: wholeNumber(OM.creditLimit, L.creditLimitMax),
   onAccount: z.boolean({ error: OM.onAccount }),
+  /** Absent: the organisation keeps how it is invoiced. */
+  invoicing: z.enum(INVOICING_MODES, { error: OM.invoicing }).optional(),
 });
 
 export const priceListEntrySchema = z.object({

@@ -4,6 +4,7 @@
  * storefront and the back office show the same words and offer only what the API would take.
  */
 import type { ActorKind } from './constants';
+import { DEFAULT_INVOICING_MODE, INVOICING_MODES, type InvoicingMode } from './invoices';
 
 /** What an organisation is; the codes are stored, the labels shown. */
 export const ORGANISATION_KINDS = [
@@ -135,6 +136,7 @@ export const DEFAULT_ORGANISATION_TERMS: OrganisationTerms = {
   paymentDays: 30,
   creditLimit: 0,
   onAccount: false,
+  invoicing: DEFAULT_INVOICING_MODE,
 };
 
 export const ORGANISATION_MESSAGES = {
@@ -163,6 +165,7 @@ export const ORGANISATION_MESSAGES = {
   paymentDays: `Payment days must be a whole number from 0 to ${ORGANISATION_LIMITS.paymentDaysMax}`,
   creditLimit: `The credit limit must be a whole number of shillings from 0 to ${ORGANISATION_LIMITS.creditLimitMax.toLocaleString('en-US')}`,
   onAccount: 'onAccount must be true or false',
+  invoicing: `invoicing must be one of: ${INVOICING_MODES.join(', ')}`,
   discount: 'The discount must be a whole percent from 0 to 100',
   price: `A price must be a whole number of shillings from 0 to ${ORGANISATION_LIMITS.priceMax.toLocaleString('en-US')}`,
   priceListTooLong: `A price list can have at most ${ORGANISATION_LIMITS.priceListEntries} prices`,
@@ -187,6 +190,8 @@ export interface OrganisationTerms {
   creditLimit: number;
   /** May order on account (pay on terms) rather than before delivery. */
   onAccount: boolean;
+  /** Invoiced per tranche delivered (the default) or once for the whole order (issue 44). */
+  invoicing: InvoicingMode;
 }
 
 /** One negotiated price: KES for one unit of a product (its single seedling or a larger unit). */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { holdsNoPersonalData } from '../common/personal-data';
 import { MoneyModule } from '../money/money.module';
 import { OrdersModule } from '../orders/orders.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
@@ -8,6 +9,13 @@ import { InvoiceStatements } from './invoice-statements';
 import { InvoiceSettlements } from './invoice-settlements';
 import { InvoiceSettlementsController } from './invoice-settlements.controller';
 import { InvoiceSettlementsRepository } from './invoice-settlements.repository';
+import { TranchesModule } from '../tranches/tranches.module';
+import { InvoiceIssuing } from './invoice-issuing';
+import { InvoicePdf } from './invoice-pdf';
+import { InvoiceViews } from './invoice-views';
+import { InvoicesController, OrderInvoicesController } from './invoices.controller';
+import { InvoicesPersonalData } from './invoices-personal-data';
+import { InvoicesRepository } from './invoices.repository';
 import {
   Invoice,
   InvoiceCounter,
@@ -26,20 +34,27 @@ import { StatementsController } from './statements.controller';
     OrdersModule,
     OrganisationsModule,
     MoneyModule,
+    TranchesModule,
     MongooseModule.forFeature([
       { name: Invoice.name, schema: InvoiceSchema },
       { name: InvoiceCounter.name, schema: InvoiceCounterSchema },
     ]),
   ],
   controllers: [
-    // issue: InvoicesController, OrderInvoicesController
+    InvoicesController,
+    OrderInvoicesController,
     // money: (settlement routes)
     InvoiceSettlementsController,
     // statements: StatementsController
     StatementsController,
   ],
   providers: [
-    // issue: InvoicesRepository, InvoiceIssuing, InvoiceViews, InvoicePdf
+    InvoicesRepository,
+    InvoiceIssuing,
+    InvoiceViews,
+    InvoicePdf,
+    InvoicesPersonalData,
+    holdsNoPersonalData('invoice_counters'),
     // money: InvoiceSettlements, ...
     InvoiceSettlementsRepository,
     InvoiceSettlements,
@@ -47,6 +62,13 @@ import { StatementsController } from './statements.controller';
     InvoiceStatements,
     InvoiceReminders,
   ],
-  exports: [MongooseModule, InvoiceStatements, InvoiceSettlements],
+  // The invoices' reads (`InvoicesRepository`) and who may read one (`InvoiceViews.readable`).
+  exports: [
+    MongooseModule,
+    InvoicesRepository,
+    InvoiceViews,
+    InvoiceStatements,
+    InvoiceSettlements,
+  ],
 })
 export class InvoicesModule {}

@@ -60,6 +60,7 @@ const AUDIT_STEPS: Record<string, string> = {
   'tranche.dispatch': 'Tranche dispatched',
   'tranche.deliver': 'Tranche signed for',
   'tranche.signed-note': 'Signed note attached',
+  'invoice.issued': 'Invoice issued',
 };
 
 /** What a customer's timeline says of each step (no names of staff, no audit wording). */
@@ -81,6 +82,7 @@ const CUSTOMER_TEXT: Record<string, string> = {
   'Tranche dispatched': 'A load of your order left for its site',
   'Tranche signed for': 'A load of your order was signed for at its site',
   'Signed note attached': 'The signed delivery note of a load was attached',
+  'Invoice issued': 'An invoice was issued for your order',
 };
 
 export interface OrderPdf {

@@ -1,10 +1,11 @@
-import type {
-  OrganisationContact,
-  OrganisationKind,
-  OrganisationRole,
-  OrganisationStatus,
-  OrganisationTerms,
-  PriceList,
+import {
+  DEFAULT_INVOICING_MODE,
+  type OrganisationContact,
+  type OrganisationKind,
+  type OrganisationRole,
+  type OrganisationStatus,
+  type OrganisationTerms,
+  type PriceList,
 } from '@spc/shared-contracts';
 import type { Organisation } from './schemas/organisation.schema';
 
@@ -55,6 +56,7 @@ export function toRecord(doc: LeanOrganisation): OrganisationRecord {
       paymentDays: doc.terms.paymentDays,
       creditLimit: doc.terms.creditLimit,
       onAccount: doc.terms.onAccount,
+      invoicing: doc.terms.invoicing ?? DEFAULT_INVOICING_MODE,
     },
     priceList: {
       discountPercent: doc.priceList?.discountPercent ?? 0,

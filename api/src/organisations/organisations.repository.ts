@@ -128,8 +128,17 @@ export class OrganisationsRepository {
     );
   }
 
-  setTerms(id: string, terms: OrganisationTerms): Promise<OrganisationRecord | null> {
-    return this.change({ _id: id }, { $set: { terms } });
+  /** Sets the terms given; `invoicing` left out keeps what the organisation has. */
+  setTerms(
+    id: string,
+    terms: Omit<OrganisationTerms, 'invoicing'> & Partial<Pick<OrganisationTerms, 'invoicing'>>,
+  ): Promise<OrganisationRecord | null> {
+    const set = Object.fromEntries(
+      Object.entries(terms)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [`terms.${k}`, v]),
+    );
+    return this.change({ _id: id }, { $set: set });
   }
 
   setPriceList(id: string, priceList: PriceList): Promise<OrganisationRecord | null> {

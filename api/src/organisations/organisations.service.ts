@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import {
   formatMoney,
+  INVOICING_MODE_LABELS,
   ORGANISATION_MESSAGES as OM,
   ORGANISATION_RULES,
   ORGANISATION_STATUS_LABELS,
@@ -213,22 +214,24 @@ export class OrganisationsService {
     return this.views.view(org, { shop: true });
   }
 
+  /** Sets the terms; `invoicing` left out keeps how the organisation is invoiced. */
   async setTerms(
     actor: Principal,
     id: string,
     dto: OrganisationTermsDto,
   ): Promise<OrganisationView> {
-    const terms = {
+    const org = await this.orgs.setTerms(id, {
       paymentDays: dto.paymentDays,
       creditLimit: dto.creditLimit,
       onAccount: dto.onAccount,
-    };
-    const org = await this.orgs.setTerms(id, terms);
+      ...(dto.invoicing ? { invoicing: dto.invoicing } : {}),
+    });
     if (!org) throw new NotFoundException(OM.noOrganisation);
+    const terms = org.terms;
     await this.audit.record(
       actor,
       'organisation.terms',
-      `${actor.fullName} set the terms of ${org.name}: ${terms.paymentDays} days, credit limit ${formatMoney(terms.creditLimit)}, ${terms.onAccount ? 'may' : 'may not'} order on account`,
+      `${actor.fullName} set the terms of ${org.name}: ${terms.paymentDays} days, credit limit ${formatMoney(terms.creditLimit)}, ${terms.onAccount ? 'may' : 'may not'} order on account, ${INVOICING_MODE_LABELS[terms.invoicing].toLowerCase()}`,
       target(org),
     );
     return this.views.view(org, { shop: true });

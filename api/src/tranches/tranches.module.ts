@@ -39,5 +39,7 @@ import { TranchesService } from './tranches.service';
     TrancheFollowUps,
     TranchesPersonalData,
   ],
+  // The invoices read an order's tranches (what each delivered).
+  exports: [TranchesRepository],
 })
 export class TranchesModule {}

@@ -119,6 +119,22 @@ export class TranchesRepository {
     return docs.map(toRecord);
   }
 
+  /**
+   * The orders with a tranche whose signed note was recorded between `from` and `to` (what the
+   * invoices' sweep looks at: by the index on the tranches' state).
+   */
+  async deliveredBetween(from: Date, to: Date, limit = 500): Promise<string[]> {
+    const docs = (await this.collection()
+      .find({
+        'tranches.state': 'Delivered',
+        tranches: { $elemMatch: { state: 'Delivered', recordedAt: { $gte: from, $lt: to } } },
+      })
+      .project({ _id: 1 })
+      .limit(limit)
+      .toArray()) as { _id: Types.ObjectId }[];
+    return docs.map((d) => d._id.toHexString());
+  }
+
   /** Orders with a tranche planned for `day` whose contact is not yet texted for it. */
   async plannedFor(day: string, limit = 500): Promise<OrderTranchesRecord[]> {
     const docs = (await this.collection()

@@ -16,7 +16,7 @@ export function createOrganisation(overrides: Record<string, unknown> = {}) {
     statusReason: '',
     billingContact: { name: 'Grace Wambui', phone: '0712345678', email: 'grace@kiambu.go.ke' },
     deliveryContact: { name: 'Peter Njoroge', phone: '0722345678', email: 'peter@kiambu.go.ke' },
-    terms: { paymentDays: 30, creditLimit: 0, onAccount: false },
+    terms: { paymentDays: 30, creditLimit: 0, onAccount: false, invoicing: 'perTranche' },
     priceList: { discountPercent: 0, prices: [] },
     people: [
       {

@@ -2544,6 +2544,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invoices, newest first (overdue: the oldest due first), by filter (all, open, overdue, paid): the shop every organisation's or one's, an organisation's people their own */
+        get: operations["InvoicesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invoice, with its payments, credit notes and reminders */
+        get: operations["InvoicesController_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice as a PDF (A4): both KRA PINs, the LPO, the lines delivered, the total, the due date, the balance and how to pay */
+        get: operations["InvoicesController_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's invoices (the whole order's, then by tranche) */
+        get: operations["OrderInvoicesController_ofOrder"];
+        put?: never;
+        /** Issue the invoice of a delivered tranche (`tranche`) or of the whole order (none), as its organisation's terms say; the one there is when it exists (200) */
+        post: operations["OrderInvoicesController_issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invoices/{id}/payments": {
         parameters: {
             query?: never;
@@ -5127,8 +5196,11 @@ export interface components {
              */
             email: string;
         };
-        OrganisationTermsDto: {
-            /** @example 30 */
+        OrganisationTermsViewDto: {
+            /**
+             * @description Days after the invoice it pays in
+             * @example 30
+             */
             paymentDays: number;
             /**
              * @description Whole KES it may owe at once
@@ -5137,6 +5209,12 @@ export interface components {
             creditLimit: number;
             /** @description May order on account (pay on its terms) */
             onAccount: boolean;
+            /**
+             * @description One invoice per tranche delivered, or one for the whole order
+             * @example perTranche
+             * @enum {string}
+             */
+            invoicing: "perTranche" | "wholeOrder";
         };
         PriceListEntryViewDto: {
             /** @example 665f1c2b9d3e4a0012345678 */
@@ -5201,7 +5279,7 @@ export interface components {
             statusReason: string;
             billingContact: components["schemas"]["ContactViewDto"];
             deliveryContact: components["schemas"]["ContactViewDto"];
-            terms: components["schemas"]["OrganisationTermsDto"];
+            terms: components["schemas"]["OrganisationTermsViewDto"];
             priceList: components["schemas"]["PriceListViewDto"];
             people: components["schemas"]["OrganisationPersonDto"][];
             /** @description Waiting invitations: for its approvers and the shop (empty for a buyer) */
@@ -5267,6 +5345,23 @@ export interface components {
         OrganisationStatusDto: {
             /** @example The KRA PIN does not match the name */
             reason?: string | null;
+        };
+        OrganisationTermsDto: {
+            /** @example 30 */
+            paymentDays: number;
+            /**
+             * @description Whole KES it may owe at once
+             * @example 500000
+             */
+            creditLimit: number;
+            /** @description May order on account (pay on its terms) */
+            onAccount: boolean;
+            /**
+             * @description How it is invoiced: one invoice per tranche delivered, or one for the whole order; absent keeps what it is
+             * @example perTranche
+             * @enum {string|null}
+             */
+            invoicing?: "perTranche" | "wholeOrder" | null;
         };
         PriceListEntryDto: {
             /** @example 665f1c2b9d3e4a0012345678 */
@@ -5923,6 +6018,143 @@ export interface components {
             /** @example Done */
             message: string;
             counts: components["schemas"]["TrancheQueueCountsDto"];
+        };
+        /** @enum {string} */
+        InvoiceFilter: "all" | "open" | "overdue" | "paid";
+        /** @enum {string} */
+        InvoiceState: "Open" | "Paid" | "Credited";
+        InvoicePartyDto: {
+            id: string;
+            name: string;
+            /** @example P051234567X */
+            kraPin: string;
+        };
+        InvoiceShopDto: {
+            name: string;
+            /** @description SHOP_KRA_PIN; '' when not set */
+            kraPin: string;
+        };
+        InvoiceLineViewDto: {
+            /** @description The order line's position */
+            line: number;
+            /** @example Grevillea robusta */
+            productName: string;
+            /** @example Tray of 50 */
+            unitName: string;
+            /** @description Units delivered (billed) */
+            quantity: number;
+            /** @description Whole KES for one unit, as quoted */
+            unitPrice: number;
+            amount: number;
+        };
+        /** @enum {string} */
+        InvoicePaymentKind: "paybill" | "bank" | "withholding";
+        InvoiceByDto: {
+            fullName: string;
+            role: string;
+        };
+        InvoicePaymentViewDto: {
+            /** @description The money-ledger entry's id */
+            id: string;
+            kind: components["schemas"]["InvoicePaymentKind"];
+            amount: number;
+            /** @description The M-Pesa code, the bank's reference or the certificate number */
+            reference: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Part of it beyond what was owed */
+            excess: number;
+            by: components["schemas"]["InvoiceByDto"] | null;
+        };
+        /** @enum {string} */
+        CreditNoteReason: "short" | "return" | "price";
+        CreditNoteViewDto: {
+            id: string;
+            /** @example CN-000001 */
+            number: string;
+            reason: components["schemas"]["CreditNoteReason"];
+            amount: number;
+            note: string;
+            /** Format: date-time */
+            at: string;
+            by: components["schemas"]["InvoiceByDto"] | null;
+        };
+        /** @enum {string} */
+        InvoiceReminder: "due" | "week";
+        InvoiceReminderViewDto: {
+            kind: components["schemas"]["InvoiceReminder"];
+            /** Format: date-time */
+            at: string;
+        };
+        InvoiceViewDto: {
+            id: string;
+            /** @example INV-000042 */
+            number: string;
+            state: components["schemas"]["InvoiceState"];
+            organisation: components["schemas"]["InvoicePartyDto"];
+            shop: components["schemas"]["InvoiceShopDto"];
+            orderId: string;
+            /** @example SPD7K3MX9QA */
+            purchaseNumber: string;
+            /** @example LPO/2026/114 */
+            lpoNumber: string;
+            /** @description The tranche it bills (T1 is 1); null: the whole order */
+            tranche: number | null;
+            lines: components["schemas"]["InvoiceLineViewDto"][];
+            /** @description The quoted delivery fee (on the whole-order invoice or the order's first) */
+            fee: number;
+            total: number;
+            /** Format: date-time */
+            issuedAt: string;
+            /**
+             * Format: date
+             * @description The shop's day it is due
+             */
+            dueDate: string;
+            paid: number;
+            withheld: number;
+            credited: number;
+            /** @description total − paid − withheld − credited, at least 0 */
+            balance: number;
+            excess: number;
+            overdue: boolean;
+            daysOverdue: number;
+            payments: components["schemas"]["InvoicePaymentViewDto"][];
+            creditNotes: components["schemas"]["CreditNoteViewDto"][];
+            reminders: components["schemas"]["InvoiceReminderViewDto"][];
+        };
+        InvoiceListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            invoices: components["schemas"]["InvoiceViewDto"][];
+            total: number;
+            page: number;
+            pages: number;
+            /** @description What the listed filter owes in all */
+            owed: number;
+        };
+        InvoiceResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            invoice: components["schemas"]["InvoiceViewDto"];
+        };
+        OrderInvoicesResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            invoices: components["schemas"]["InvoiceViewDto"][];
+        };
+        IssueInvoiceDto: {
+            /**
+             * @description The delivered tranche to invoice (T1 is 1); left out: the whole order (an organisation invoiced once for the whole order, or an order without tranches)
+             * @example 1
+             */
+            tranche?: number | null;
         };
         InvoiceBankPaymentDto: {
             /**
@@ -16402,6 +16634,314 @@ export interface operations {
             };
             /** @description Deactivated account, or a role other than: staff, admin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoicesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description overdue: open and past its due date (Africa/Nairobi), the oldest due first */
+                filter?: components["schemas"]["InvoiceFilter"];
+                /** @description One organisation's invoices (the shop); an organisation's people read only their own */
+                organisationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoicesController_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Invoice not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    InvoicesController_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (A4), `INV-000001.pdf` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Invoice not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderInvoicesController_ofOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderInvoicesResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: customer, staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    OrderInvoicesController_issue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueInvoiceDto"];
+            };
+        };
+        responses: {
+            /** @description Invoiced already: that invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such order, not one the caller may see (another organisation's), or no such tranche */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description ILLEGAL_TRANSITION: not an order from a quotation, the tranche or order not delivered, or not as its organisation's terms invoice it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,7 +37,7 @@ const ROUTE_BUDGETS: Record<string, number> = {
   'forgot-password': 48 * KB,
   'reset-password': 48 * KB,
   // Issue 42's business accounts: the forms (zod, react-hook-form) as login's, and their own code.
-  'for-organisations': 46 * KB,
+  'for-organisations': 47 * KB, // 46 before issue 44's invoicing mode in the organisations' terms (its words and the form's rule)
   // Issue 44's invoices add only their lazy entry points (?invoices, ?invoice, ?statement) and the
   // overview's links (52.8); their code and styles are their own chunk.
   // 53 since issue 43's deliveries: only their lazy entry points (the accepted quotation's page,

@@ -96,6 +96,8 @@ export class Invoice {
   @Prop({ type: [InvoiceLine], required: true }) lines!: InvoiceLine[];
   /** The quoted delivery fee, on the whole-order invoice or the order's first. */
   @Prop({ default: 0 }) fee!: number;
+  /** It bills the order's delivery fee: one invoice of an order does (a unique index). */
+  @Prop({ default: false }) carriesFee!: boolean;
   @Prop({ required: true }) total!: number;
   @Prop({ type: Date, required: true }) issuedAt!: Date;
   /** The shop's day it is due (YYYY-MM-DD, Africa/Nairobi). */
@@ -123,6 +125,17 @@ InvoiceSchema.index({ orderId: 1, trancheKey: 1 }, { unique: true, name: INVOICE
 InvoiceSchema.index(
   { number: 1 },
   { unique: true, partialFilterExpression: { number: { $type: 'string' } } },
+);
+// The order's delivery fee is billed once, whichever invoice of the order takes it first.
+export const INVOICE_ONE_FEE_PER_ORDER = 'one_delivery_fee_per_order';
+InvoiceSchema.index(
+  { orderId: 1 },
+  { unique: true, name: INVOICE_ONE_FEE_PER_ORDER, partialFilterExpression: { carriesFee: true } },
+);
+// The sweep's invoices a crash left without a number.
+InvoiceSchema.index(
+  { issuedAt: 1, _id: 1 },
+  { name: 'invoices_to_number', partialFilterExpression: { number: { $type: 'null' } } },
 );
 // An organisation's list and statement; the back office's lists by state and due day.
 InvoiceSchema.index({ organisationId: 1, issuedAt: -1, _id: -1 });

@@ -70,6 +70,9 @@ describe('terms and price list: zod and the DTOs agree', () => {
     { ...terms, paymentDays: 181 },
     { ...terms, creditLimit: 10.5 },
     { ...terms, onAccount: 'true' },
+    { ...terms, invoicing: 'wholeOrder' },
+    { ...terms, invoicing: 'perTranche' },
+    { ...terms, invoicing: 'monthly' },
   ])('terms %#', (sample) =>
     expectAgreement(organisationTermsSchema, OrganisationTermsDto, sample),
   );

@@ -1,20 +1,27 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsMongoId,
+  IsOptional,
   Max,
   Min,
   ValidateNested,
 } from 'class-validator';
-import { ORGANISATION_LIMITS as L, ORGANISATION_MESSAGES as OM } from '@spc/shared-contracts';
+import {
+  INVOICING_MODES,
+  ORGANISATION_LIMITS as L,
+  ORGANISATION_MESSAGES as OM,
+  type InvoicingMode,
+} from '@spc/shared-contracts';
 
 const lower = Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value));
 
-/** `PUT /api/organisations/:id/terms` (admins), and the terms as an organisation shows them. */
+/** `PUT /api/organisations/:id/terms` (admins). */
 export class OrganisationTermsDto {
   @ApiProperty({ type: 'integer', minimum: 0, maximum: L.paymentDaysMax, example: 30 })
   @IsInt({ message: OM.paymentDays })
@@ -37,6 +44,35 @@ export class OrganisationTermsDto {
   @ApiProperty({ description: 'May order on account (pay on its terms)' })
   @IsBoolean({ message: OM.onAccount })
   onAccount!: boolean;
+
+  @ApiPropertyOptional({
+    enum: INVOICING_MODES,
+    example: 'perTranche',
+    description:
+      'How it is invoiced: one invoice per tranche delivered, or one for the whole order; absent keeps what it is',
+  })
+  @IsOptional()
+  @IsIn(INVOICING_MODES, { message: OM.invoicing })
+  invoicing?: InvoicingMode;
+}
+
+/** The terms as an organisation shows them (every field set). */
+export class OrganisationTermsViewDto {
+  @ApiProperty({ type: 'integer', example: 30, description: 'Days after the invoice it pays in' })
+  paymentDays!: number;
+
+  @ApiProperty({ type: 'integer', example: 500_000, description: 'Whole KES it may owe at once' })
+  creditLimit!: number;
+
+  @ApiProperty({ description: 'May order on account (pay on its terms)' })
+  onAccount!: boolean;
+
+  @ApiProperty({
+    enum: INVOICING_MODES,
+    example: 'perTranche',
+    description: 'One invoice per tranche delivered, or one for the whole order',
+  })
+  invoicing!: InvoicingMode;
 }
 
 /** One negotiated price: whole KES for one unit of a product. */

@@ -35,7 +35,7 @@ import {
   singleLineText,
   trim,
 } from '../../common/validation-decorators';
-import { OrganisationTermsDto } from './organisation-terms.dto';
+import { OrganisationTermsViewDto } from './organisation-terms.dto';
 
 const KRA_PIN_EXAMPLE = 'P051234567X';
 
@@ -254,8 +254,8 @@ export class OrganisationViewDto {
   billingContact!: ContactViewDto;
   @ApiProperty({ type: ContactViewDto })
   deliveryContact!: ContactViewDto;
-  @ApiProperty({ type: OrganisationTermsDto })
-  terms!: OrganisationTermsDto;
+  @ApiProperty({ type: OrganisationTermsViewDto })
+  terms!: OrganisationTermsViewDto;
   @ApiProperty({ type: PriceListViewDto })
   priceList!: PriceListViewDto;
   @ApiProperty({ type: [OrganisationPersonDto] })

@@ -1,9 +1,11 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import {
   DEFAULT_ORGANISATION_TERMS,
+  INVOICING_MODES,
   ORGANISATION_KINDS,
   ORGANISATION_ROLES,
   ORGANISATION_STATUSES,
+  type InvoicingMode,
   type OrganisationKind,
   type OrganisationRole,
   type OrganisationStatus,
@@ -47,6 +49,9 @@ export class Terms {
   creditLimit!: number;
   @Prop({ required: true, default: DEFAULT_ORGANISATION_TERMS.onAccount })
   onAccount!: boolean;
+  /** Per tranche delivered or once for the whole order (issue 44); absent on older documents. */
+  @Prop({ type: String, enum: INVOICING_MODES, default: DEFAULT_ORGANISATION_TERMS.invoicing })
+  invoicing!: InvoicingMode;
 }
 const TermsSchema = SchemaFactory.createForClass(Terms);
 

@@ -1,7 +1,6 @@
 import {
   BACKOFFICE_MESSAGES,
   MAX_PAGE_SIZE,
-  type InvoicingMode,
   type OrganisationAction,
   type OrganisationKind,
   type OrganisationRole,
@@ -122,9 +121,10 @@ export function useOrganisationAction(id: string) {
 export function useSetTerms(id: string) {
   const refresh = useRefresh();
   return useMutation({
-    // `invoicing` (issue 44) is not in the API's generated document yet: the contract types it.
-    mutationFn: async (body: OrganisationTerms & { invoicing: InvoicingMode }) =>
-      unwrap(await api.PUT('/api/organisations/{id}/terms', { params: { path: { id } }, body })),
+    // `invoicing` left out keeps how the organisation is invoiced.
+    mutationFn: async (
+      body: Omit<OrganisationTerms, 'invoicing'> & Partial<Pick<OrganisationTerms, 'invoicing'>>,
+    ) => unwrap(await api.PUT('/api/organisations/{id}/terms', { params: { path: { id } }, body })),
     meta,
     onSuccess: refresh,
   });

@@ -19,7 +19,7 @@ import {
   type InvoicingMode,
   type OrganisationTerms,
 } from '@spc/shared-contracts';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 
 /**
  * The terms with how the organisation is invoiced (issue 44: per tranche delivered or once for the
@@ -52,6 +52,9 @@ export function OrganisationTermsView({ terms }: { terms: OrganisationTerms }) {
   );
 }
 
+/** What the form sends: `invoicing` left out keeps how the organisation is invoiced. */
+type TermsValues = Omit<OrganisationTerms, 'invoicing'> & { invoicing?: InvoicingMode };
+
 export function OrganisationTermsForm({
   initial,
   pending,
@@ -59,11 +62,10 @@ export function OrganisationTermsForm({
 }: {
   initial: OrganisationTerms;
   pending?: boolean;
-  onSubmit: (values: TermsWithInvoicing) => void;
+  onSubmit: (values: TermsValues) => void;
 }) {
-  const form = useForm<TermsWithInvoicing>({
-    // The shared schema checks the numbers (and drops `invoicing`, added back on submit).
-    resolver: zodResolver(organisationTermsSchema) as unknown as Resolver<TermsWithInvoicing>,
+  const form = useForm<TermsValues>({
+    resolver: zodResolver(organisationTermsSchema),
     mode: 'onChange',
     defaultValues: withInvoicing(initial),
   });

@@ -27,7 +27,7 @@ const org = (over: Partial<OrganisationView> = {}): OrganisationView => ({
   statusReason: '',
   billingContact: contact,
   deliveryContact: contact,
-  terms: { paymentDays: 30, creditLimit: 0, onAccount: false },
+  terms: { paymentDays: 30, creditLimit: 0, onAccount: false, invoicing: 'perTranche' },
   priceList: { discountPercent: 0, prices: [] },
   people: [
     {
