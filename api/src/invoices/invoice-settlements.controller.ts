@@ -6,68 +6,28 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { CreditNoteReason, InvoicePaymentKind } from '@spc/shared-contracts';
 import { Answer } from '../common/answer';
 import { Auth } from '../common/access.decorators';
 import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal } from '../common/principal';
+import { InvoiceResponseDto, type InvoiceData } from './dto/invoice.dto';
 import {
   InvoiceBankPaymentDto,
   InvoiceCreditNoteDto,
-  InvoiceSettledResponseDto,
   InvoiceWithholdingDto,
-  type InvoiceSettledData,
-  type InvoiceSettledDto,
 } from './dto/invoice-settlement.dto';
 import { InvoiceSettlements } from './invoice-settlements';
-import type { InvoiceRecord } from './invoice-settlements.repository';
-
-const by = (s: { byName: string; byRole: string }) =>
-  s.byName ? { fullName: s.byName, role: s.byRole } : null;
-
-/** The money fields of an invoice after a settlement (the `InvoiceView` fields it moves). */
-export function settledView(inv: InvoiceRecord): InvoiceSettledDto {
-  return {
-    id: inv._id.toString(),
-    number: inv.number ?? '',
-    state: inv.state,
-    total: inv.total,
-    paid: inv.paid,
-    withheld: inv.withheld,
-    credited: inv.credited,
-    balance: inv.balance,
-    excess: inv.excess,
-    payments: inv.settlements
-      .filter((s) => s.kind !== 'creditNote')
-      .map((s) => ({
-        id: s.id,
-        kind: s.kind as InvoicePaymentKind,
-        amount: s.amount,
-        reference: s.reference,
-        at: new Date(s.at).toISOString(),
-        excess: s.excess,
-        by: by(s),
-      })),
-    creditNotes: inv.settlements
-      .filter((s) => s.kind === 'creditNote')
-      .map((s) => ({
-        id: s.id,
-        number: s.number ?? '',
-        reason: s.reason as CreditNoteReason,
-        amount: s.amount,
-        note: s.note,
-        at: new Date(s.at).toISOString(),
-        by: by(s),
-      })),
-  };
-}
+import { InvoiceViews } from './invoice-views';
 
 /** Money against an invoice (issue 44): bank transfers, tax withheld, credit notes. Staff only. */
 @ApiTags('invoices')
 @Controller('invoices')
 export class InvoiceSettlementsController {
-  constructor(private readonly settlements: InvoiceSettlements) {}
+  constructor(
+    private readonly settlements: InvoiceSettlements,
+    private readonly views: InvoiceViews,
+  ) {}
 
   @Post(':id/payments')
   @HttpCode(201)
@@ -76,7 +36,7 @@ export class InvoiceSettlementsController {
     summary:
       'Record a bank transfer against an invoice: its reference once per organisation; above the balance only with `excess: true`',
   })
-  @Answer('Payment recorded', InvoiceSettledResponseDto, { status: 201 })
+  @Answer('Payment recorded', InvoiceResponseDto, { status: 201 })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such invoice' })
   @ApiConflictResponse({
@@ -87,9 +47,10 @@ export class InvoiceSettlementsController {
     @CurrentUser() actor: Principal,
     @Param('id') id: string,
     @Body() dto: InvoiceBankPaymentDto,
-  ): Promise<InvoiceSettledData> {
-    const { invoice } = await this.settlements.recordBank(actor, id, dto);
-    return { invoice: settledView(invoice) };
+  ): Promise<InvoiceData> {
+    await this.settlements.recordBank(actor, id, dto);
+    // The whole invoice as GET answers it (read again: its view names the order's tranche and site).
+    return { invoice: await this.views.one(actor, id) };
   }
 
   @Post(':id/withholding')
@@ -99,7 +60,7 @@ export class InvoiceSettlementsController {
     summary:
       'Record tax withheld by a public body: its certificate once per organisation, never above the balance',
   })
-  @Answer('Tax withheld recorded', InvoiceSettledResponseDto, { status: 201 })
+  @Answer('Tax withheld recorded', InvoiceResponseDto, { status: 201 })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such invoice' })
   @ApiConflictResponse({
@@ -110,9 +71,10 @@ export class InvoiceSettlementsController {
     @CurrentUser() actor: Principal,
     @Param('id') id: string,
     @Body() dto: InvoiceWithholdingDto,
-  ): Promise<InvoiceSettledData> {
-    const { invoice } = await this.settlements.recordWithholding(actor, id, dto);
-    return { invoice: settledView(invoice) };
+  ): Promise<InvoiceData> {
+    await this.settlements.recordWithholding(actor, id, dto);
+    // The whole invoice as GET answers it (read again: its view names the order's tranche and site).
+    return { invoice: await this.views.one(actor, id) };
   }
 
   @Post(':id/credit-notes')
@@ -122,7 +84,7 @@ export class InvoiceSettlementsController {
     summary:
       'Give a credit note (short delivery, return, price correction), numbered CN-000001…; never above the invoice less its credit notes',
   })
-  @Answer('Credit note given', InvoiceSettledResponseDto, { status: 201 })
+  @Answer('Credit note given', InvoiceResponseDto, { status: 201 })
   @ApiBadRequestResponse({ type: ErrorResponseDto })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such invoice' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Above what is left to credit' })
@@ -130,8 +92,9 @@ export class InvoiceSettlementsController {
     @CurrentUser() actor: Principal,
     @Param('id') id: string,
     @Body() dto: InvoiceCreditNoteDto,
-  ): Promise<InvoiceSettledData> {
-    const { invoice } = await this.settlements.recordCreditNote(actor, id, dto);
-    return { invoice: settledView(invoice) };
+  ): Promise<InvoiceData> {
+    await this.settlements.recordCreditNote(actor, id, dto);
+    // The whole invoice as GET answers it (read again: its view names the order's tranche and site).
+    return { invoice: await this.views.one(actor, id) };
   }
 }

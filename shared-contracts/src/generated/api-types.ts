@@ -6175,60 +6175,6 @@ export interface components {
             /** @description It really was paid above the balance: keep the part above as a recorded excess */
             excess?: boolean | null;
         };
-        SettledByDto: {
-            fullName: string;
-            role: string;
-        };
-        InvoiceSettledPaymentDto: {
-            /** @description The money-ledger entry's id */
-            id: string;
-            /** @enum {string} */
-            kind: "paybill" | "bank" | "withholding";
-            /** @description Whole KES it took off the balance */
-            amount: number;
-            /** @description The M-Pesa code, the bank's reference or the certificate */
-            reference: string;
-            /** Format: date-time */
-            at: string;
-            /** @description KES beyond the balance, kept as a recorded excess */
-            excess: number;
-            by: components["schemas"]["SettledByDto"] | null;
-        };
-        InvoiceSettledCreditNoteDto: {
-            id: string;
-            /** @example CN-000001 */
-            number: string;
-            /** @enum {string} */
-            reason: "short" | "return" | "price";
-            amount: number;
-            note: string;
-            /** Format: date-time */
-            at: string;
-            by: components["schemas"]["SettledByDto"] | null;
-        };
-        InvoiceSettledDto: {
-            id: string;
-            /** @example INV-000001 */
-            number: string;
-            /** @enum {string} */
-            state: "Open" | "Paid" | "Credited";
-            total: number;
-            paid: number;
-            withheld: number;
-            credited: number;
-            /** @description total − paid − withheld − credited, never below 0 */
-            balance: number;
-            excess: number;
-            payments: components["schemas"]["InvoiceSettledPaymentDto"][];
-            creditNotes: components["schemas"]["InvoiceSettledCreditNoteDto"][];
-        };
-        InvoiceSettledResponseDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Done */
-            message: string;
-            invoice: components["schemas"]["InvoiceSettledDto"];
-        };
         InvoiceWithholdingDto: {
             /**
              * @description Whole KES withheld
@@ -16971,7 +16917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
                 };
             };
             400: {
@@ -17049,7 +16995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
                 };
             };
             400: {
@@ -17127,7 +17073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceSettledResponseDto"];
+                    "application/json": components["schemas"]["InvoiceResponseDto"];
                 };
             };
             400: {

@@ -14,13 +14,8 @@ import {
   CREDIT_NOTE_REASONS,
   INVOICE_LIMITS as L,
   INVOICE_MESSAGES as IM,
-  INVOICE_PAYMENT_KINDS,
-  INVOICE_STATES,
   type CreditNoteReason,
-  type InvoicePaymentKind,
-  type InvoiceState,
 } from '@spc/shared-contracts';
-import { Envelope } from '../../common/answer';
 import { trim } from '../../common/validation-decorators';
 
 /** A bank transfer a clerk records against an invoice. */
@@ -96,52 +91,3 @@ export class InvoiceCreditNoteDto {
   @MaxLength(L.note, { message: `note must be at most ${L.note} characters` })
   note!: string;
 }
-
-class SettledByDto {
-  @ApiProperty() fullName!: string;
-  @ApiProperty() role!: string;
-}
-
-export class InvoiceSettledPaymentDto {
-  @ApiProperty({ description: "The money-ledger entry's id" }) id!: string;
-  @ApiProperty({ enum: INVOICE_PAYMENT_KINDS }) kind!: InvoicePaymentKind;
-  @ApiProperty({ description: 'Whole KES it took off the balance' }) amount!: number;
-  @ApiProperty({ description: "The M-Pesa code, the bank's reference or the certificate" })
-  reference!: string;
-  @ApiProperty({ format: 'date-time' }) at!: string;
-  @ApiProperty({ description: 'KES beyond the balance, kept as a recorded excess' })
-  excess!: number;
-  @ApiProperty({ type: SettledByDto, nullable: true }) by!: SettledByDto | null;
-}
-
-export class InvoiceSettledCreditNoteDto {
-  @ApiProperty() id!: string;
-  @ApiProperty({ example: 'CN-000001' }) number!: string;
-  @ApiProperty({ enum: CREDIT_NOTE_REASONS }) reason!: CreditNoteReason;
-  @ApiProperty() amount!: number;
-  @ApiProperty() note!: string;
-  @ApiProperty({ format: 'date-time' }) at!: string;
-  @ApiProperty({ type: SettledByDto, nullable: true }) by!: SettledByDto | null;
-}
-
-/** An invoice's money after a settlement (the fields of `InvoiceView` a settlement moves). */
-export class InvoiceSettledDto {
-  @ApiProperty() id!: string;
-  @ApiProperty({ example: 'INV-000001' }) number!: string;
-  @ApiProperty({ enum: INVOICE_STATES }) state!: InvoiceState;
-  @ApiProperty() total!: number;
-  @ApiProperty() paid!: number;
-  @ApiProperty() withheld!: number;
-  @ApiProperty() credited!: number;
-  @ApiProperty({ description: 'total − paid − withheld − credited, never below 0' })
-  balance!: number;
-  @ApiProperty() excess!: number;
-  @ApiProperty({ type: [InvoiceSettledPaymentDto] }) payments!: InvoiceSettledPaymentDto[];
-  @ApiProperty({ type: [InvoiceSettledCreditNoteDto] })
-  creditNotes!: InvoiceSettledCreditNoteDto[];
-}
-
-export class InvoiceSettledData {
-  @ApiProperty({ type: InvoiceSettledDto }) invoice!: InvoiceSettledDto;
-}
-export class InvoiceSettledResponseDto extends Envelope(InvoiceSettledData) {}
