@@ -14,6 +14,7 @@ import { BookingLifeService } from '../src/bookings/booking-life.service';
 import type { Actor } from '../src/common/principal';
 import { MoneyLedgerService } from '../src/money/money-ledger.service';
 import { OrderReconciler } from '../src/orders/order-reconciler';
+import { MpesaRefundsService } from '../src/payments/c2b/mpesa-refunds.service';
 import { addDays, shopDay } from '../src/common/shop-clock';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, MPESA_TEST_SETTINGS, type MpesaTestApp } from './support/mpesa';
@@ -716,6 +717,34 @@ describe('money ledger: money moves exactly once', () => {
     );
     await sleep(700);
     expect(transfersFor(waiting.transId)).toHaveLength(2);
+  }, 60_000);
+
+  it("a failed refund is not sent again by the sweep when its payback's mark of being sent was lost (only a clerk's retry sends it)", async () => {
+    const waiting = await stray(778);
+    const id = `payment:${waiting.transId}`;
+    m.sim.setResultScenario('reversal', ['failed']);
+    await refundPayment(waiting.transId).expect(200);
+    await waitFor(
+      async () =>
+        (await audit('payment.mpesa.refund.failed')).filter((e) => e.target?.id === id).length,
+      (k) => k === 1,
+      15_000,
+      150,
+    );
+    expect(transfersFor(waiting.transId)).toHaveLength(1);
+    // The sweep finds the payback as if its `transfer` mark had not been written yet (the moment
+    // between the refund asked for and the mark, or a crash there): it asks for the refund again.
+    const db = m.t.app.get<Connection>(getConnectionToken()).db!;
+    const marked = await db
+      .collection('money_entries')
+      .updateMany({ direction: 'out', transfer: id }, { $set: { transfer: null } });
+    expect(marked.modifiedCount).toBe(1);
+    await m.t.app.get(MpesaRefundsService).sweep();
+    await sleep(700);
+    expect(transfersFor(waiting.transId)).toHaveLength(1);
+    expect((await db.collection('mpesa_refunds').findOne({ _id: id as never }))?.status).toBe(
+      'failed',
+    );
   }, 60_000);
 
   it('paybill amounts with cents and of 1e21: 200 to Daraja, the payment waits in the inbox with why, nothing credited, nothing to assign', async () => {

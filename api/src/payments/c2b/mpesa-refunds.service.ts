@@ -107,7 +107,7 @@ export class MpesaRefundsService {
   }
 
   /**
-   * Sends a refund once: claims it (only from queued, failed, or a send that got no answer), then
+   * Sends a refund once: claims it (only from queued, or a send that got no answer), then
    * asks Daraja. Daraja refusing outright fails it; no answer leaves it claimed for a later resend.
    */
   async send(id: string): Promise<void> {
@@ -116,7 +116,10 @@ export class MpesaRefundsService {
     if (!s || !current) return;
     const stale = new Date(Date.now() - STALE_SENDING_MS);
     const resend = current.status === 'sending' && current.claimedAt && current.claimedAt < stale;
-    if (!['queued', 'failed'].includes(current.status) && !resend) return;
+    // Never from `failed`: a failed refund goes again only when a clerk retries it (which puts it
+    // back to `queued`); the sweep asking again for a payback whose refund had just failed (its
+    // ledger entry not yet marked sent) would otherwise send it without anyone deciding to.
+    if (current.status !== 'queued' && !resend) return;
     const originator =
       resend && current.originatorConversationId ? current.originatorConversationId : randomUUID();
     const claimed = await this.refunds
