@@ -137,8 +137,8 @@ describe('organisations journey', () => {
     }>(API, 'GET', `/api/organisations/${orgId}`, undefined, adminToken);
     assert.equal(saved.organisation.status, 'approved');
     // The form sends the invoicing mode too (issue 44), untouched here: per tranche.
-    const { invoicing = 'perTranche', ...terms } = saved.organisation.terms;
-    assert.deepEqual(terms, { paymentDays: 60, creditLimit: 750_000_000, onAccount: true });
+    const { invoicing = 'perTranche', ...savedTerms } = saved.organisation.terms;
+    assert.deepEqual(savedTerms, { paymentDays: 60, creditLimit: 750_000_000, onAccount: true });
     assert.equal(invoicing, 'perTranche');
     assert.deepEqual(
       saved.organisation.priceList.prices.map(({ productId, unitId, price }) => ({
