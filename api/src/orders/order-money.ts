@@ -178,7 +178,6 @@ export class OrderMoney {
     return d ? this.view(d) : null;
   }
 
-  /** Refunds recorded in [from, to), for the sales report. */
   /** The refunds made in [from, to): how many and the KES (the sales report's; a year is thousands). */
   async refundTotalsBetween(from: Date, to: Date): Promise<{ orders: number; amount: number }> {
     const docs = await this.refunds
