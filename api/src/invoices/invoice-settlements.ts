@@ -33,8 +33,11 @@ import {
 /** An entry written this long ago and not yet counted by its invoice is a crash's, not in flight. */
 export const SETTLE_STALE_MS = 60_000;
 
-/** A bank reference or certificate number as its code's key: upper case, no blanks. */
-export const referenceKey = (typed: string) => typed.replace(/[\s\p{C}]/gu, '').toUpperCase();
+/**
+ * A bank reference or certificate number as its code's key: upper case, no blanks, no dashes (a
+ * bank prints FT-24123 where a clerk types FT 24123 or FT24123: one transfer, one key).
+ */
+export const referenceKey = (typed: string) => typed.replace(/[\s\p{C}\p{Pd}]/gu, '').toUpperCase();
 
 export interface BankPaymentInput {
   amount: number;
