@@ -8,6 +8,7 @@ import {
   type InvoiceState,
 } from '@spc/shared-contracts';
 import { isDuplicateKeyError } from '../common/mongo-errors';
+import type { OrderTranchesRecord } from '../tranches/tranche-record';
 import { Invoice, InvoiceCounter, type InvoiceSettlement } from './schemas/invoice.schema';
 
 /** An invoice as the settlements read it. */
@@ -107,15 +108,19 @@ export class InvoiceSettlementsRepository {
     @InjectConnection() private readonly connection: Connection,
   ) {}
 
-  /** An order's tranches' numbers and states (none: not delivered in tranches), to see it fully invoiced. */
-  async tranchesOf(orderId: string): Promise<{ number: number; state: string }[]> {
-    if (!Types.ObjectId.isValid(orderId)) return [];
-    const doc = await this.connection
-      .collection<{ _id: Types.ObjectId; tranches: { number: number; state: string }[] }>(
+  /**
+   * An order's tranches and lines (null: not delivered in tranches), to see it fully invoiced:
+   * every live tranche delivered and invoiced, and nothing of its lines left to plan.
+   */
+  async tranchesOf(
+    orderId: string,
+  ): Promise<Pick<OrderTranchesRecord, 'lines' | 'tranches'> | null> {
+    if (!Types.ObjectId.isValid(orderId)) return null;
+    return this.connection
+      .collection<Pick<OrderTranchesRecord, 'lines' | 'tranches'> & { _id: Types.ObjectId }>(
         'order_tranches',
       )
-      .findOne({ _id: new Types.ObjectId(orderId) }, { projection: { tranches: 1 } });
-    return doc?.tranches ?? [];
+      .findOne({ _id: new Types.ObjectId(orderId) }, { projection: { lines: 1, tranches: 1 } });
   }
 
   findById(id: string): Promise<InvoiceRecord | null> {

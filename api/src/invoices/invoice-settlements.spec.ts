@@ -67,6 +67,9 @@ describe('bank references and paid-on days', () => {
     expect(new Set([' ft 123 ', 'FT123', 'ft\t1 2 3'].map(referenceKey))).toEqual(
       new Set(['FT123']),
     );
+    // Dashes (ASCII and typographic) are a bank's print, not the reference.
+    expect(new Set(['FT-123', 'ft–1-2-3', 'FT—123'].map(referenceKey))).toEqual(new Set(['FT123']));
+    expect(referenceKey(' - – ')).toBe('');
   });
 
   it('paidOn is a real day, not after today', () => {

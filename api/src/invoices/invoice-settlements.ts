@@ -23,6 +23,7 @@ import { badAmount, MoneyLedgerService } from '../money/money-ledger.service';
 import { CreditLimitUseRepository } from '../orders/credit-limit-use.repository';
 import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
+import { lineStandings } from '../tranches/tranche-record';
 import { INVOICES_SETTLED } from './invoice-settlements-order';
 import {
   InvoiceSettlementsRepository,
@@ -33,8 +34,11 @@ import {
 /** An entry written this long ago and not yet counted by its invoice is a crash's, not in flight. */
 export const SETTLE_STALE_MS = 60_000;
 
-/** A bank reference or certificate number as its code's key: upper case, no blanks. */
-export const referenceKey = (typed: string) => typed.replace(/[\s\p{C}]/gu, '').toUpperCase();
+/**
+ * A bank reference or certificate number as its code's key: upper case, no blanks, no dashes (a
+ * bank prints FT-24123 where a clerk types FT 24123 or FT24123: one transfer, one key).
+ */
+export const referenceKey = (typed: string) => typed.replace(/[\s\p{C}\p{Pd}]/gu, '').toUpperCase();
 
 export interface BankPaymentInput {
   amount: number;
@@ -359,7 +363,8 @@ export class InvoiceSettlements implements OnModuleInit {
 
   /**
    * The order is Paid when it is fully invoiced and every invoice of it is settled: a whole-order
-   * invoice, or (per tranche) one invoice per tranche not cancelled, each tranche delivered.
+   * invoice, or (per tranche) one invoice per tranche not cancelled, each tranche delivered and
+   * nothing of the order left to plan (a part delivered and paid leaves the rest owed).
    */
   private async markOrderPaid(inv: InvoiceRecord): Promise<void> {
     const order = await this.orders.findAnyOrder(inv.orderId);
@@ -369,10 +374,11 @@ export class InvoiceSettlements implements OnModuleInit {
     if (!all.length || all.some((i) => i.balance > 0 || !i.number)) return;
     const keys = new Set(all.map((i) => i.trancheKey));
     if (!keys.has('order')) {
-      const tranches = await this.invoices.tranchesOf(inv.orderId);
-      const live = tranches.filter((t) => t.state !== 'Cancelled');
+      const doc = await this.invoices.tranchesOf(inv.orderId);
+      const live = (doc?.tranches ?? []).filter((t) => t.state !== 'Cancelled');
       if (!live.length) return;
       if (live.some((t) => t.state !== 'Delivered' || !keys.has(`T${t.number}`))) return;
+      if (lineStandings(doc!).some((s) => s.toPlan > 0)) return;
     }
     try {
       await this.orders.apply(INVOICES_SETTLED, SHOP_ACTOR, order, {

@@ -6163,7 +6163,7 @@ export interface components {
              */
             amount: number;
             /**
-             * @description The bank's reference: once per organisation (compared upper case, blanks removed)
+             * @description The bank's reference: once per organisation (compared upper case, blanks and dashes removed)
              * @example FT24123ABC
              */
             reference: string;

@@ -28,7 +28,7 @@ export class InvoiceBankPaymentDto {
   @ApiProperty({
     maxLength: L.reference,
     description:
-      "The bank's reference: once per organisation (compared upper case, blanks removed)",
+      "The bank's reference: once per organisation (compared upper case, blanks and dashes removed)",
     example: 'FT24123ABC',
   })
   @trim
