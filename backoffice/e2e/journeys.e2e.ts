@@ -241,10 +241,14 @@ describe('back-office journeys', () => {
       `refund.${RUN.toLowerCase()}@example.co.ke`,
       'Thika Road, near the market',
     );
+    // The report page opens on the shop's last 30 days: the same period, before the refund.
     const day = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Nairobi' });
+    const monthAgo = new Date(Date.parse(`${day}T00:00:00Z`) - 29 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     const reportBefore = await call<{ totals: { refunds: { orders: number; amount: number } } }>(
       'GET',
-      `/api/sales-summary/report?from=${day}&to=${day}`,
+      `/api/sales-summary/report?from=${monthAgo}&to=${day}`,
     );
 
     const page = await signIn(STAFF);
