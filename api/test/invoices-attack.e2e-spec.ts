@@ -8,11 +8,11 @@
  * formula-looking references in the CSV. Each refusal changes nothing; money:check agrees.
  */
 import { getConnectionToken } from '@nestjs/mongoose';
-import { invoiceNumber } from '@spc/shared-contracts';
 import { ObjectId, type Db } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
+import { insertOpenInvoice } from './support/invoice-settlements';
 import { bearer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import {
@@ -42,7 +42,6 @@ interface StoredInvoice {
   settlements: { id: string; kind: string; amount: number; excess: number; reference: string }[];
 }
 
-const HOUR = 3_600_000;
 let phoneSeq = Math.floor(Math.random() * 80_000_000);
 const newPhone = () => `2547${String(10_000_000 + phoneSeq++).slice(-8)}`;
 
@@ -69,51 +68,13 @@ describe('invoices: attacked', () => {
     total: number,
     over: { orderId?: string; owner?: Buyers } = {},
   ): Promise<StoredInvoice> {
-    const owner = over.owner ?? org;
-    const n = ++seq;
-    const doc = {
-      _id: new ObjectId(),
-      number: invoiceNumber(n),
-      organisationId: owner.org._id,
-      organisationName: owner.org.name,
-      organisationKraPin: owner.org.kraPin,
-      shopName: 'Seedlings Plant Centre',
-      shopKraPin: 'P051234567Q',
-      orderId: over.orderId ?? new ObjectId().toHexString(),
-      purchaseNumber: `SPC-${80_000 + n}`,
-      lpoNumber: `KCG/LPO/2026/${n}`,
-      tranche: null,
-      trancheKey: 'order',
-      site: { name: 'Gatundu North planting site', county: 'Kiambu', subCounty: '' },
-      lines: [
-        {
-          line: 0,
-          productName: 'Grevillea robusta',
-          unitName: 'Tray of 50',
-          quantity: 1,
-          unitPrice: total,
-          amount: total,
-        },
-      ],
-      fee: 0,
+    return insertOpenInvoice<StoredInvoice>(
+      db,
+      (over.owner ?? org).org,
       total,
-      issuedAt: new Date(),
-      dueDate: shopDay(new Date(Date.now() + 30 * 24 * HOUR)),
-      paid: 0,
-      withheld: 0,
-      credited: 0,
-      excess: 0,
-      balance: total,
-      state: 'Open',
-      settlements: [],
-      reminders: [],
-      rev: 0,
-      byId: '',
-      byName: '',
-      byRole: 'system',
-    };
-    await invoices().insertOne(doc as never);
-    return doc as unknown as StoredInvoice;
+      ++seq,
+      over.orderId,
+    );
   }
 
   const post = (inv: { _id: ObjectId }, what: string, body: unknown, who = staff) =>

@@ -8,14 +8,14 @@
  * issuing has its own tests): numbered, for an organisation created through the API.
  */
 import { getConnectionToken } from '@nestjs/mongoose';
-import { invoiceNumber, INVOICE_MESSAGES } from '@spc/shared-contracts';
+import { INVOICE_MESSAGES } from '@spc/shared-contracts';
 import { ObjectId, type Db } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
 import { InvoiceSettlements } from '../src/invoices/invoice-settlements';
 import { bearer, type Session } from './support/identity';
-import { INVOICE_SETTLEMENT_ROUTES } from './support/invoice-settlements';
+import { INVOICE_SETTLEMENT_ROUTES, insertOpenInvoice } from './support/invoice-settlements';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import {
   approvedOrganisation,
@@ -89,51 +89,13 @@ describe('invoices: settlements', () => {
     total: number,
     over: { orderId?: string; organisation?: Buyers } = {},
   ): Promise<StoredInvoice> {
-    const owner = over.organisation ?? org;
-    const n = ++seq;
-    const doc = {
-      _id: new ObjectId(),
-      number: invoiceNumber(n),
-      organisationId: owner.org._id,
-      organisationName: owner.org.name,
-      organisationKraPin: owner.org.kraPin,
-      shopName: 'Seedlings Plant Centre',
-      shopKraPin: 'P051234567Q',
-      orderId: over.orderId ?? new ObjectId().toHexString(),
-      purchaseNumber: `SPC-${70_000 + n}`,
-      lpoNumber: `KCG/LPO/2026/${n}`,
-      tranche: null,
-      trancheKey: 'order',
-      site: { name: 'Gatundu North planting site', county: 'Kiambu', subCounty: '' },
-      lines: [
-        {
-          line: 0,
-          productName: 'Grevillea robusta',
-          unitName: 'Tray of 50',
-          quantity: total / 500,
-          unitPrice: 500,
-          amount: total,
-        },
-      ],
-      fee: 0,
+    return insertOpenInvoice<StoredInvoice>(
+      db,
+      (over.organisation ?? org).org,
       total,
-      issuedAt: new Date(),
-      dueDate: shopDay(new Date(Date.now() + 30 * 24 * HOUR)),
-      paid: 0,
-      withheld: 0,
-      credited: 0,
-      excess: 0,
-      balance: total,
-      state: 'Open',
-      settlements: [],
-      reminders: [],
-      rev: 0,
-      byId: '',
-      byName: '',
-      byRole: 'system',
-    };
-    await invoices().insertOne(doc as never);
-    return doc as unknown as StoredInvoice;
+      ++seq,
+      over.orderId,
+    );
   }
 
   const post = (inv: { _id: ObjectId | string }, what: string, body: unknown, who = staff) =>

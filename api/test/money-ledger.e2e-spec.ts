@@ -684,8 +684,9 @@ describe('money ledger: money moves exactly once', () => {
     expect(await get(o._id)).toMatchObject({ orderStatus: 'Cancelled' });
   }, 90_000);
 
-  it('two retries of a failed refund at once: one 200, one 409, one audit entry, one more transfer', async () => {
-    const waiting = await stray(777);
+  /** A stray paybill payment whose refund by reversal failed: one transfer, audited as failed. */
+  async function failedRefund(amount: number) {
+    const waiting = await stray(amount);
     const id = `payment:${waiting.transId}`;
     m.sim.setResultScenario('reversal', ['failed']);
     await refundPayment(waiting.transId).expect(200);
@@ -697,6 +698,11 @@ describe('money ledger: money moves exactly once', () => {
       150,
     );
     expect(transfersFor(waiting.transId)).toHaveLength(1);
+    return { waiting, id };
+  }
+
+  it('two retries of a failed refund at once: one 200, one 409, one audit entry, one more transfer', async () => {
+    const { waiting, id } = await failedRefund(777);
 
     const retry = (as: Session) =>
       http()
@@ -720,18 +726,7 @@ describe('money ledger: money moves exactly once', () => {
   }, 60_000);
 
   it("a failed refund is not sent again by the sweep when its payback's mark of being sent was lost (only a clerk's retry sends it)", async () => {
-    const waiting = await stray(778);
-    const id = `payment:${waiting.transId}`;
-    m.sim.setResultScenario('reversal', ['failed']);
-    await refundPayment(waiting.transId).expect(200);
-    await waitFor(
-      async () =>
-        (await audit('payment.mpesa.refund.failed')).filter((e) => e.target?.id === id).length,
-      (k) => k === 1,
-      15_000,
-      150,
-    );
-    expect(transfersFor(waiting.transId)).toHaveLength(1);
+    const { waiting, id } = await failedRefund(778);
     // The sweep finds the payback as if its `transfer` mark had not been written yet (the moment
     // between the refund asked for and the mark, or a crash there): it asks for the refund again.
     const db = m.t.app.get<Connection>(getConnectionToken()).db!;
