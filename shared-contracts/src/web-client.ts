@@ -8,7 +8,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createApiClient, type ApiClient } from './client';
 import { STORAGE_KEYS } from './constants';
-import { isErrorCode, type ErrorCode } from './error-codes';
+import type { ErrorCode } from './error-codes';
 
 // ---------------------------------------------------------------------------------------------
 // Errors and unwrapping
@@ -51,11 +51,18 @@ function toApiError(body: unknown, response: Response): ApiError {
   return new ApiError(
     server ?? fallback,
     response.status,
-    isErrorCode(code) ? code : undefined,
+    codeOf(code),
     Array.isArray(errors) ? (errors as FieldError[]) : undefined,
     server,
   );
 }
+
+/**
+ * The answer's `code`, read by its shape: the API sends only the codes of ERROR_CODE_LIST (its
+ * tests check every answer), so the list of names stays out of every phone's first download.
+ */
+const codeOf = (value: unknown): ErrorCode | undefined =>
+  typeof value === 'string' && /^[A-Z][A-Z_]{1,40}$/.test(value) ? (value as ErrorCode) : undefined;
 
 function unwrapResult<T>(result: Result<T>): T {
   if (result.error !== undefined || result.data === undefined) {
