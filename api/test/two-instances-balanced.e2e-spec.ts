@@ -250,6 +250,9 @@ describe('two API instances behind a balancer: everything happens once', () => {
         })
         .expect(201)
     ).body.batch._id as string;
+    // Each booking's deposit is recorded at the desk as soon as it is placed (each clerk's request
+    // reaches either instance): unpaid orders expire after 18 s here, which twelve placements in a
+    // row can outlast on a loaded machine.
     const bookings: OrderBody[] = [];
     for (let i = 0; i < BOOKINGS; i++) {
       const res = await placeOrder(
@@ -261,10 +264,7 @@ describe('two API instances behind a balancer: everything happens once', () => {
       );
       if (res.status !== 201)
         throw new Error(`booking ${i + 1}: ${res.status} ${JSON.stringify(res.body)}`);
-      bookings.push(res.body.order as OrderBody);
-    }
-    // Their deposits, recorded at the desk (each clerk's request reaches either instance).
-    for (const o of bookings)
+      const o = res.body.order as OrderBody;
       await lb
         .http()
         .post(`/api/orders/${o._id}/booking/deposit`)
@@ -274,6 +274,8 @@ describe('two API instances behind a balancer: everything happens once', () => {
           amount: o.booking!.deposit,
         })
         .expect(200);
+      bookings.push(o);
+    }
     await lb.http().post(`/api/batches/${batch}/ready`).set(bearer(staff)).send({}).expect(201);
     for (const o of bookings)
       await waitFor(
