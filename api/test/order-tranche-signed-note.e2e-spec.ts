@@ -266,14 +266,14 @@ describe("a tranche's signed delivery note, attached as a photo or a scan", () =
     await attach({ orderId: 'not-an-id' }, 1, world().staff, pdf).expect(400);
     await nothingKept(o);
 
-    // An ordinary order (not from a quotation) has no tranches: 400 in the tranches' words.
+    // An ordinary order (not from a quotation) has no tranches: 409 in the tranches' words.
     const shopper = await registerCustomer(a);
     const placed = await placeOrder(a, [{ _id: world().productId, quantity: 1 }], {
       token: shopper.accessToken,
       guestInfo: DELIVERY,
     }).expect(201);
     const ordinary = { orderId: placed.body.order._id as string };
-    const refused = await attach(ordinary, 1, world().staff, pdf).expect(400);
+    const refused = await attach(ordinary, 1, world().staff, pdf).expect(409);
     expect(refused.body.message).toContain('was not made from a quotation');
     await read(ordinary, 1, shopper).expect(404);
   });

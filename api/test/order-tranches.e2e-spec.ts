@@ -369,7 +369,7 @@ describe('orders delivered in tranches', () => {
         date: today(),
         lines: [{ productId: world.productId, unitId: world.productId, quantity: 1 }],
       });
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('was not made from a quotation');
   });
 

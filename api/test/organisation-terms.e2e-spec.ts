@@ -48,6 +48,7 @@ describe('organisation terms and price lists', () => {
       paymentDays: 30,
       creditLimit: 0,
       onAccount: false,
+      invoicing: 'perTranche',
     });
 
     for (const bad of [
@@ -56,13 +57,15 @@ describe('organisation terms and price lists', () => {
       { ...terms, creditLimit: '1000' },
       { ...terms, paymentDays: 181 },
       { ...terms, onAccount: 'yes' },
+      { ...terms, invoicing: null },
+      { ...terms, invoicing: 'monthly' },
       { paymentDays: 30, creditLimit: 1000 },
     ])
       expect({ bad, status: (await put(admin(), bad)).status }).toEqual({ bad, status: 400 });
     expect((await read(org._id)).terms.creditLimit).toBe(0);
 
     const res = await put(admin(), terms).expect(200);
-    expect(res.body.organisation.terms).toEqual(terms);
+    expect(res.body.organisation.terms).toEqual({ ...terms, invoicing: 'perTranche' });
     const entry = (await trail('organisation.terms')).find((e) => e.target?.id === org._id);
     expect(entry?.message).toContain('credit limit KES 1,500,000');
   });

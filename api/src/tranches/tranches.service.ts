@@ -324,16 +324,17 @@ export class TranchesService {
   }
 
   /**
-   * An order the shop plans tranches of: placed, and made from a quotation (400: an ordinary
-   * order is delivered whole).
+   * An order the shop plans tranches of: placed, and made from a quotation (409, as the scanned
+   * LPO's: the request is well formed, the order is not one that has tranches; an ordinary order is
+   * delivered whole).
    */
   async shopOrder(orderId: string): Promise<OrderRecord> {
     const order = await this.orders.find(orderId);
     if (!order) throw noOrder();
     if (!order.quotation)
-      throw new BadRequestException({
+      throw new ConflictException({
         message: TM.notFromQuotation(order.purchaseNumber),
-        code: 'BAD_REQUEST',
+        code: 'CONFLICT',
       });
     return order;
   }

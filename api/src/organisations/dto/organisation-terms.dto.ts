@@ -7,9 +7,9 @@ import {
   IsIn,
   IsInt,
   IsMongoId,
-  IsOptional,
   Max,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -51,7 +51,8 @@ export class OrganisationTermsDto {
     description:
       'How it is invoiced: one invoice per tranche delivered, or one for the whole order; absent keeps what it is',
   })
-  @IsOptional()
+  // Left out keeps it; null is no mode (400), as the document says.
+  @ValidateIf((o: { invoicing?: unknown }) => o.invoicing !== undefined)
   @IsIn(INVOICING_MODES, { message: OM.invoicing })
   invoicing?: InvoicingMode;
 }
