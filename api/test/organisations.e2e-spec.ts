@@ -58,7 +58,7 @@ describe('organisations', () => {
         kraPin: 'P051234567X',
         kind: 'county',
         status: 'pending',
-        terms: { paymentDays: 30, creditLimit: 0, onAccount: false },
+        terms: { paymentDays: 30, creditLimit: 0, onAccount: false, invoicing: 'perTranche' },
         priceList: { discountPercent: 0, prices: [] },
       }),
     );
