@@ -12,11 +12,10 @@ import { ObjectId, type Db } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
-import { insertOpenInvoice } from './support/invoice-settlements';
+import { insertOpenInvoice, organisationsOnAccount } from './support/invoice-settlements';
 import { bearer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import {
-  approvedOrganisation,
   priceAndSend,
   quotationOf,
   trayProduct,
@@ -127,20 +126,10 @@ describe('invoices: attacked', () => {
     ({ staff, admin } = world);
     db = m.t.app.get<Connection>(getConnectionToken()).db as unknown as Db;
     tray = await trayProduct(m.t, world, 5000);
-    org = await approvedOrganisation(m.t, world, 'Machakos County Government');
-    other = await approvedOrganisation(m.t, world, 'Kitui County Government');
-    for (const o of [org, other])
-      await http()
-        .put(`/api/organisations/${o.org._id}/terms`)
-        .set(as(admin))
-        .send({ paymentDays: 30, creditLimit: 5_000_000, onAccount: true })
-        .expect(200);
-    await waitFor(
-      async () => m.sim.c2b.registrations.length,
-      (n) => n > 0,
-      10_000,
-      100,
-    );
+    [org, other] = await organisationsOnAccount(m, world, [
+      'Machakos County Government',
+      'Kitui County Government',
+    ]);
   });
   afterAll(() => m.close());
 

@@ -15,10 +15,13 @@ import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
 import { InvoiceSettlements } from '../src/invoices/invoice-settlements';
 import { bearer, type Session } from './support/identity';
-import { INVOICE_SETTLEMENT_ROUTES, insertOpenInvoice } from './support/invoice-settlements';
+import {
+  INVOICE_SETTLEMENT_ROUTES,
+  insertOpenInvoice,
+  organisationsOnAccount,
+} from './support/invoice-settlements';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import {
-  approvedOrganisation,
   priceAndSend,
   quotationOf,
   trayProduct,
@@ -126,20 +129,10 @@ describe('invoices: settlements', () => {
     ({ staff, admin } = world);
     db = m.t.app.get<Connection>(getConnectionToken()).db as unknown as Db;
     tray = await trayProduct(m.t, world, 5000);
-    org = await approvedOrganisation(m.t, world, 'Kiambu County Government');
-    other = await approvedOrganisation(m.t, world, 'Nyeri County Government');
-    for (const o of [org, other])
-      await http()
-        .put(`/api/organisations/${o.org._id}/terms`)
-        .set(as(admin))
-        .send({ paymentDays: 30, creditLimit: 5_000_000, onAccount: true })
-        .expect(200);
-    await waitFor(
-      async () => m.sim.c2b.registrations.length,
-      (n) => n > 0,
-      10_000,
-      100,
-    );
+    [org, other] = await organisationsOnAccount(m, world, [
+      'Kiambu County Government',
+      'Nyeri County Government',
+    ]);
   });
   afterAll(() => m.close());
 

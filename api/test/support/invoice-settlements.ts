@@ -1,6 +1,11 @@
 import { invoiceNumber } from '@spc/shared-contracts';
 import { ObjectId, type Db } from 'mongodb';
 import { shopDay } from '../../src/common/shop-clock';
+import { bearer } from './identity';
+import type { MpesaTestApp } from './mpesa';
+import { approvedOrganisation, type Buyers } from './quotations';
+import type { ShopWorld } from './shop-world';
+import { waitFor } from './wait';
 
 /** The invoices' settlement routes (issue 44): staff and admin only; their access is tested in invoices-settle. */
 export const INVOICE_SETTLEMENT_ROUTES = [
@@ -63,4 +68,33 @@ export async function insertOpenInvoice<T>(
   };
   await db.collection('invoices').insertOne(doc as never);
   return doc as unknown as T;
+}
+
+/**
+ * Approved organisations that order on account (30 days, KES 5,000,000), once the API has
+ * registered its paybill URLs with the simulator (a paybill payment is validated from then on).
+ */
+export async function organisationsOnAccount(
+  m: MpesaTestApp,
+  world: ShopWorld,
+  names: string[],
+): Promise<Buyers[]> {
+  const made: Buyers[] = [];
+  for (const name of names) {
+    const o = await approvedOrganisation(m.t, world, name);
+    await m.t
+      .http()
+      .put(`/api/organisations/${o.org._id}/terms`)
+      .set(bearer(world.admin.accessToken))
+      .send({ paymentDays: 30, creditLimit: 5_000_000, onAccount: true })
+      .expect(200);
+    made.push(o);
+  }
+  await waitFor(
+    async () => m.sim.c2b.registrations.length,
+    (n) => n > 0,
+    10_000,
+    100,
+  );
+  return made;
 }
