@@ -45,6 +45,16 @@ export interface PdfColumn {
   align: 'left' | 'right';
 }
 
+/** A label and its amount, right-aligned under a table's last column (bold: the total). */
+export function totalLine(doc: Doc, label: string, value: string, bold = false): void {
+  const width = doc.page.width - MARGIN * 2;
+  const top = doc.y;
+  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10);
+  doc.text(label, MARGIN, top, { width: width - 120, align: 'right' });
+  doc.text(value, MARGIN + width - 110, top, { width: 110, align: 'right' });
+  doc.x = MARGIN;
+}
+
 /** One row of a table from the left margin: each cell in its column, as tall as its tallest cell. */
 export function tableRow(
   doc: Doc,

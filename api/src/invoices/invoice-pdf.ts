@@ -18,6 +18,7 @@ import {
   tableRow,
   type Doc,
   type PdfColumn,
+  totalLine,
 } from '../common/pdf-document';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
@@ -43,15 +44,6 @@ const COLUMNS: PdfColumn[] = [
 ];
 
 const row = (doc: Doc, cells: string[]) => tableRow(doc, COLUMNS, cells, 4);
-
-function totalLine(doc: Doc, label: string, value: string, bold = false): void {
-  const width = doc.page.width - MARGIN * 2;
-  const top = doc.y;
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10);
-  doc.text(label, MARGIN, top, { width: width - 120, align: 'right' });
-  doc.text(value, MARGIN + width - 110, top, { width: 110, align: 'right' });
-  doc.x = MARGIN;
-}
 
 /** The day an ISO instant or a shop day falls on, in words. */
 const day = (value: string) => formatDate(value.length === 10 ? `${value}T12:00:00Z` : value);

@@ -8,6 +8,7 @@ import {
   tableRow,
   type Doc,
   type PdfColumn,
+  totalLine,
 } from '../common/pdf-document';
 import {
   deliveryAddressText,
@@ -68,15 +69,6 @@ function table(doc: Doc, columns: PdfColumn[], rows: string[][]): void {
     row(cells);
   }
   rule(doc);
-}
-
-function totalLine(doc: Doc, label: string, value: string, bold = false): void {
-  const width = doc.page.width - MARGIN * 2;
-  const top = doc.y;
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10);
-  doc.text(label, MARGIN, top, { width: width - 120, align: 'right' });
-  doc.text(value, MARGIN + width - 110, top, { width: 110, align: 'right' });
-  doc.x = MARGIN;
 }
 
 /** A stamp ("PAID", "REFUNDED") at (x, y); the text cursor and font stay where they were. */

@@ -8,6 +8,7 @@ import {
   tableRow,
   type Doc,
   type PdfColumn,
+  totalLine,
 } from '../common/pdf-document';
 import { formatDate, formatMoney, SHOP_IDENTITY } from '@spc/shared-contracts';
 import { lineTotal, subtotalOf, totalOf, type VersionRecord } from './quotation-record';
@@ -29,15 +30,6 @@ const COLUMNS: PdfColumn[] = [
 ];
 
 const row = (doc: Doc, cells: string[]) => tableRow(doc, COLUMNS, cells, 4);
-
-function totalLine(doc: Doc, label: string, value: string, bold = false): void {
-  const width = doc.page.width - MARGIN * 2;
-  const top = doc.y;
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10);
-  doc.text(label, MARGIN, top, { width: width - 120, align: 'right' });
-  doc.text(value, MARGIN + width - 110, top, { width: 110, align: 'right' });
-  doc.x = MARGIN;
-}
 
 /**
  * A version of a quotation as the PDF the organisation files: the shop and the organisation with
