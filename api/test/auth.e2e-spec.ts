@@ -21,7 +21,8 @@ import {
 } from './support/identity';
 import { decoded, outbox } from './support/mail';
 import { createTestApp, type TestApp } from './support/test-app';
-import { sleep, waitFor } from './support/wait';
+import { waitFor } from './support/wait';
+import { earlyInAWindow } from './support/rate-window';
 
 describe('auth', () => {
   let t: TestApp;
@@ -748,14 +749,8 @@ describe('change password: guesses limited per account and per address', () => {
     return res.body.data as Session;
   }
 
-  /**
-   * Limits count in windows of a minute aligned on the clock: a test that counts to the limit
-   * starts early in one, so the count does not begin again midway (a busy CI machine hashes slowly).
-   */
-  async function earlyInAMinute(): Promise<void> {
-    const into = Date.now() % 60_000;
-    if (into > 15_000) await sleep(60_000 - into + 50);
-  }
+  /** A test that counts to a limit starts early in its minute (a busy CI machine hashes slowly). */
+  const earlyInAMinute = () => earlyInAWindow(60_000, 45_000);
 
   it('limits wrong current-password guesses per account, whatever the address, with Retry-After', async () => {
     await earlyInAMinute();

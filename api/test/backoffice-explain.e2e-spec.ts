@@ -34,6 +34,11 @@ import { createShopWorld } from './support/shop-world';
 import { withDatabaseName } from '../../tools/db/launcher';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 import { MailQueue } from '../src/mail/mail-queue.service';
+import { InvoiceIssuing } from '../src/invoices/invoice-issuing';
+import { InvoiceSettlements } from '../src/invoices/invoice-settlements';
+import { InvoiceReminders } from '../src/invoices/invoice-reminders';
+import { TrancheReminders } from '../src/tranches/tranche-reminders';
+import { TrancheSteps } from '../src/tranches/tranche-steps.service';
 
 function monitored(database: string): string {
   const url = new URL(withDatabaseName(serverUri(), database));
@@ -269,6 +274,26 @@ describe('back-office reads use indexes (explain on a small seed:years shop)', (
     expect(sweep).toHaveLength(1);
     expect(sweep[0]!.stages).toContain('IXSCAN');
     expect(sweep[0]!.stages).not.toContain('COLLSCAN');
+  });
+
+  it("runs the invoices' and tranches' sweeps by indexes (they run beside any call)", async () => {
+    // Each sweep as the scheduler runs it, at 10:00 in Nairobi (after the reminders' and the eve
+    // texts' hour, so their reads are made). A sweep's reads land in whatever call is in hand, so a
+    // scan here would fail the daily calls above at random.
+    const at = new Date(`${day(0)}T07:00:00.000Z`);
+    const plans = await plansDuring(async () => {
+      await t.app.get(InvoiceIssuing).sweep(at);
+      await t.app.get(InvoiceSettlements).sweep(at);
+      await t.app.get(InvoiceReminders).sweep(at);
+      await t.app.get(TrancheReminders).textTomorrows(at);
+      await t.app.get(TrancheSteps).finishLeft(at);
+    });
+    const collections = new Set(plans.map((p) => p.read.split(':')[0]));
+    expect([...collections]).toEqual(expect.arrayContaining(['invoices', 'order_tranches']));
+    const scans = plans
+      .filter((p) => p.stages.includes('COLLSCAN') || p.stages.length === 0)
+      .map((p) => `${p.read} (${p.stages.join(' < ') || 'no plan'})`);
+    expect(scans).toEqual([]);
   });
 
   it("reads the audit filters from the trail's directory, not from its entries", async () => {

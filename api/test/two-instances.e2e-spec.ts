@@ -14,13 +14,13 @@ import { signInAdmin, bearer } from './support/identity';
 import { createCategory, createProduct, placeOrder, stockOf } from './support/shop';
 import { waitFor } from './support/wait';
 import { serverUri, type TestApp } from './support/test-app';
+import { earlyInAWindow } from './support/rate-window';
 
 const SYNC_INTERVAL_MS = 500;
 const AUTH_LIMIT = 6;
 
 /** The shared helpers only use `http()` and `config.admin`, which a process provides. */
 const asApp = (p: ApiProcess) => p as unknown as TestApp;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Another instance's change must show long before the caches' 30 s lifetime would bring it: asks
@@ -142,8 +142,7 @@ describe('two API instances on one database', () => {
 
   it('counts one rate limit for a client across both instances, by its forwarded address', async () => {
     // Windows are whole minutes: do not start a burst in the last seconds of one.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await sleep(60_000 - intoMinute + 200);
+    await earlyInAWindow(60_000, 10_000);
     const attempt = (p: ApiProcess, client: string) =>
       p
         .http()

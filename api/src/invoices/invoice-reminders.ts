@@ -27,6 +27,11 @@ const CHECK_EVERY_MS = 10 * 60_000;
 export const INVOICE_REMINDER_HOUR = 8;
 /** The most invoices one sweep reminds of (the next sweep takes the rest). */
 const BATCH = 500;
+/**
+ * How late a reminder still goes out: an invoice due longer ago than this when the API comes back
+ * (or when its terms made it due in the past) gets none it missed.
+ */
+export const INVOICE_REMINDER_CATCH_UP_DAYS = 30;
 
 type LeanInvoice = Invoice & { _id: { toString(): string } };
 
@@ -81,22 +86,20 @@ export class InvoiceReminders implements OnModuleInit {
   async sweep(now = new Date()): Promise<number> {
     const { day: today, hour } = shopDayAndHour(now);
     if (hour < INVOICE_REMINDER_HOUR) return 0;
-    const due = await this.invoices
+    // The open invoices due from INVOICE_REMINDER_CATCH_UP_DAYS ago to today, by the index on
+    // state and due day (a few hundred at most); those reminded already are skipped here.
+    const open = await this.invoices
       .find({
         state: 'Open',
-        balance: { $gt: 0 },
-        number: { $type: 'string' },
-        $or: INVOICE_REMINDERS.map((kind) => ({
-          dueDate: { $lte: addDays(today, -INVOICE_REMINDER_DAYS[kind]) },
-          'reminders.kind': { $ne: kind },
-        })),
+        dueDate: { $gte: addDays(today, -INVOICE_REMINDER_CATCH_UP_DAYS), $lte: today },
       })
-      .sort({ dueDate: 1, _id: 1 })
-      .limit(BATCH)
+      .sort({ state: 1, dueDate: 1, _id: 1 })
       .lean<LeanInvoice[]>()
       .exec();
     let sent = 0;
-    for (const inv of due) {
+    for (const inv of open) {
+      if (sent >= BATCH) break;
+      if (inv.balance <= 0 || typeof inv.number !== 'string') continue;
       const kind = latestReminder(inv.dueDate, today);
       if (!kind || inv.reminders.some((r) => r.kind === kind)) continue;
       try {

@@ -205,7 +205,7 @@ export class InvoicesRepository {
   /** Invoices written before `before` and still without a number (a crash), numbered. */
   async numberLeft(before: Date, limit = 100): Promise<number> {
     const docs = (await this.collection()
-      .find({ number: { $type: 'null' }, issuedAt: { $lt: before } })
+      .find({ number: null, issuedAt: { $lt: before } })
       .sort({ issuedAt: 1, _id: 1 })
       .limit(limit)
       .project({ _id: 1 })

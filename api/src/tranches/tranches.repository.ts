@@ -121,28 +121,25 @@ export class TranchesRepository {
 
   /**
    * The orders with a tranche whose signed note was recorded between `from` and `to` (what the
-   * invoices' sweep looks at: by the index on the tranches' state).
+   * invoices' sweep looks at, by the index on the notes' times: only a delivered tranche has one).
    */
   async deliveredBetween(from: Date, to: Date, limit = 500): Promise<string[]> {
     const docs = (await this.collection()
-      .find({
-        'tranches.state': 'Delivered',
-        tranches: { $elemMatch: { state: 'Delivered', recordedAt: { $gte: from, $lt: to } } },
-      })
+      .find({ 'tranches.recordedAt': { $gte: from, $lt: to } })
       .project({ _id: 1 })
       .limit(limit)
       .toArray()) as { _id: Types.ObjectId }[];
     return docs.map((d) => d._id.toHexString());
   }
 
-  /** Orders with a tranche planned for `day` whose contact is not yet texted for it. */
+  /**
+   * Orders with a tranche planned for `day` (by the index on the tranches' state and day; a
+   * server that plans by rules scans an `$elemMatch` or a `$ne`): the caller skips the tranches of
+   * another day or state and those whose contact is texted already.
+   */
   async plannedFor(day: string, limit = 500): Promise<OrderTranchesRecord[]> {
     const docs = (await this.collection()
-      .find({
-        tranches: {
-          $elemMatch: { state: 'Planned', date: day, remindedFor: { $ne: day } },
-        },
-      })
+      .find({ 'tranches.state': 'Planned', 'tranches.date': day })
       .limit(limit)
       .toArray()) as unknown as Doc[];
     return docs.map(toRecord);

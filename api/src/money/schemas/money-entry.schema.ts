@@ -125,8 +125,10 @@ MoneyEntrySchema.index(
   { partialFilterExpression: { meantFor: { $type: 'string' } } },
 );
 MoneyEntrySchema.index({ forgetPayer: 1 }, { sparse: true });
-// An invoice's entries; the settlements' sweep (entries credited to an invoice not yet counted).
+// An invoice's entries.
 MoneyEntrySchema.index(
   { invoiceId: 1, split: 1 },
   { partialFilterExpression: { invoiceId: { $type: 'string' } } },
 );
+// The settlements' sweep: entries credited to an invoice and not yet counted by it.
+MoneyEntrySchema.index({ split: 1, state: 1, invoiceId: 1, _id: 1 });

@@ -112,5 +112,7 @@ export const OrderTranchesSchema = SchemaFactory.createForClass(OrderTranches);
 // The dispatch desk's lists and counts (by state and day), an organisation's, the eve's texts.
 OrderTranchesSchema.index({ 'tranches.state': 1, 'tranches.date': 1 });
 OrderTranchesSchema.index({ organisationId: 1, 'tranches.state': 1, 'tranches.date': 1 });
+// The invoices' sweep: the signed notes recorded lately.
+OrderTranchesSchema.index({ 'tranches.recordedAt': 1 });
 // The sweep that finishes what a crash left.
 OrderTranchesSchema.index({ 'work.at': 1 });
