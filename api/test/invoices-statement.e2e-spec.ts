@@ -418,6 +418,12 @@ describe('invoices: statements, reminders and the dashboard (issue 44)', () => {
           }),
         ],
       });
+      // Due longer ago than the reminders catch up (30 days): none of those it missed is sent.
+      const longAgo = await invoice(org, {
+        total: 3_000,
+        issuedOn: addDays(today, -75),
+        dueDate: addDays(today, -45),
+      });
 
       const reminders = s.t.app.get(InvoiceReminders);
       // Before 08:00 nothing goes out.
@@ -440,6 +446,7 @@ describe('invoices: statements, reminders and the dashboard (issue 44)', () => {
       expect(await kinds(weekLate._id)).toEqual(['due', 'week']);
       expect(await kinds(notYet._id)).toEqual([]);
       expect(await kinds(settled._id)).toEqual([]);
+      expect(await kinds(longAgo._id)).toEqual([]);
 
       const msisdn = toKenyanMsisdn(phone)!;
       const texts = await s.messagesTo(msisdn, 2);
@@ -491,7 +498,7 @@ describe('invoices: statements, reminders and the dashboard (issue 44)', () => {
           .set(bearer(admin.accessToken))
           .expect(200)
       ).body as { target?: { id: string } }[];
-      const ours = [dueToday, weekLate, notYet, settled].map((x) => String(x._id));
+      const ours = [dueToday, weekLate, notYet, settled, longAgo].map((x) => String(x._id));
       expect(
         trail
           .map((e) => e.target?.id)

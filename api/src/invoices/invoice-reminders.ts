@@ -87,11 +87,13 @@ export class InvoiceReminders implements OnModuleInit {
     const { day: today, hour } = shopDayAndHour(now);
     if (hour < INVOICE_REMINDER_HOUR) return 0;
     // The open invoices due from INVOICE_REMINDER_CATCH_UP_DAYS ago to today, by the index on
-    // state and due day (a few hundred at most); those reminded already are skipped here.
+    // state and due day (a few hundred at most); those reminded already are skipped here. Before
+    // tomorrow, not up to today: SecantusDB 0.7 (Python) leaves out a key equal to a `$lte` bound
+    // on a field an index has more fields after ({state, dueDate, _id}); MongoDB does not.
     const open = await this.invoices
       .find({
         state: 'Open',
-        dueDate: { $gte: addDays(today, -INVOICE_REMINDER_CATCH_UP_DAYS), $lte: today },
+        dueDate: { $gte: addDays(today, -INVOICE_REMINDER_CATCH_UP_DAYS), $lt: addDays(today, 1) },
       })
       .sort({ state: 1, dueDate: 1, _id: 1 })
       .lean<LeanInvoice[]>()
