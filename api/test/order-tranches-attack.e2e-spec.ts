@@ -237,6 +237,25 @@ describe('tranches under attack', () => {
     await plan(o, ok(o, 5)).expect(201);
     const nothing = await http().patch(path(o, '/3')).set(staff()).send({}).expect(400);
     expect(nothing.body.message).toBe('Send the site, the date or the lines to change');
+    // Fields sent as null are not sent, as in every update (the fuzzer's `lines: null` was a 400
+    // on the lines): nulls alone change nothing and say so; beside a field, only that one changes.
+    const nulls = await http()
+      .patch(path(o, '/3'))
+      .set(staff())
+      .send({ site: null, date: null, lines: null })
+      .expect(400);
+    expect(nulls.body.message).toBe('Send the site, the date or the lines to change');
+    const before = (await http().get(path(o, '')).set(staff()).expect(200)).body.tranches.find(
+      (x: { number: number }) => x.number === 3,
+    );
+    const moved = await http()
+      .patch(path(o, '/3'))
+      .set(staff())
+      .send({ date: inDays(6), lines: null, site: null })
+      .expect(200);
+    expect(moved.body.tranche).toEqual(
+      expect.objectContaining({ date: inDays(6), lines: before.lines, site: before.site }),
+    );
   });
 
   it('refuses a signed note that is not the load: signed in the future or before it left, more than left, short without a reason, lines missing or not in it', async () => {

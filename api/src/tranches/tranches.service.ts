@@ -230,7 +230,8 @@ export class TranchesService {
     number: number,
     dto: ChangeTrancheDto,
   ): Promise<TrancheDto> {
-    if (dto.site === undefined && dto.date === undefined && dto.lines === undefined)
+    // A field sent as null is not sent (as in every update of the API).
+    if (dto.site == null && dto.date == null && dto.lines == null)
       throw new BadRequestException({ message: TM.nothingToChange, code: 'VALIDATION_FAILED' });
     const found = await this.shopOrder(orderId);
     const today = shopDay(new Date());
@@ -241,8 +242,8 @@ export class TranchesService {
         assertTrancheStep('change', t, order.purchaseNumber);
         const lines = dto.lines ? plannedLines(doc, dto.lines, number) : t.lines;
         const date = dto.date ?? t.date;
-        if (dto.date !== undefined) checkDate(date, today);
-        if (dto.lines || dto.date !== undefined)
+        if (dto.date != null) checkDate(date, today);
+        if (dto.lines || dto.date != null)
           checkBatches(doc, lines, date, await this.batchesOf(doc, lines));
         const tranche: TrancheRecord = {
           ...t,
@@ -253,7 +254,7 @@ export class TranchesService {
         };
         const what = [
           dto.site ? 'its site' : '',
-          dto.date !== undefined ? `its date (${t.date} → ${date})` : '',
+          dto.date != null ? `its date (${t.date} → ${date})` : '',
           dto.lines ? 'its lines' : '',
         ].filter(Boolean);
         return {

@@ -17,7 +17,6 @@ import {
   MaxLength,
   Min,
   ValidateBy,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -55,7 +54,7 @@ function OneLine(max: number, required: string, label: string, example?: string)
 function Nested(type: () => new () => object, message: string, optional = false) {
   return applyDecorators(
     optional ? ApiPropertyOptional({ type: type() }) : ApiProperty({ type: type() }),
-    ...(optional ? [ValidateIf((_, value) => value !== undefined)] : []),
+    ...(optional ? [IsOptional()] : []),
     IsObject({ message }),
     ValidateNested(),
     Type(type),
@@ -135,7 +134,7 @@ function Lines(type: () => ClassType<object>, optional = false, description?: st
   };
   return applyDecorators(
     optional ? ApiPropertyOptional(docs) : ApiProperty(docs),
-    ...(optional ? [ValidateIf((_, value) => value !== undefined)] : []),
+    ...(optional ? [IsOptional()] : []),
     IsArray({ message: TM.linesRequired }),
     ArrayMinSize(1, { message: TM.linesRequired }),
     ArrayMaxSize(L.lines, { message: TM.tooManyLines }),
@@ -153,7 +152,7 @@ function Day(optional = false) {
   };
   return applyDecorators(
     optional ? ApiPropertyOptional(docs) : ApiProperty(docs),
-    ...(optional ? [ValidateIf((_, value) => value !== undefined)] : []),
+    ...(optional ? [IsOptional()] : []),
     IsCalendarDay({ message: "The tranche's date must be a day written YYYY-MM-DD" }),
   );
 }
