@@ -71,6 +71,11 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     // The per-account limits and the hoarding caps are lifted for suites that do not test them
     // (they sign in, upload and order far more than one customer would); a suite sets them to test.
     ...LIFTED_ABUSE_LIMITS,
+    // The reconciler's timer undoes a placement still unfinished after this long (30 s by
+    // default). On CI's loaded machine 40 placements at once once took longer, and the timer undid
+    // one a suite about SMS budgets expected placed; suites that test the reconciler call it with
+    // their own age or set this.
+    ORDER_RECONCILE_AFTER_MS: '300000',
     // Production refuses the least cost, so an app started as production keeps the default.
     ...(options.env?.NODE_ENV === 'production' ? {} : CHEAP_PASSWORD_HASH),
     ...options.env,
