@@ -85,6 +85,13 @@ export function mpesaResultMessage(code: number, resultDesc?: string): string {
  * A Kenyan mobile number as Daraja wants it (`2547XXXXXXXX` or `2541XXXXXXXX`), from the ways people
  * type it: 0712 345 678, +254 712 345 678, 254712345678, 712345678. Null when it is not one.
  */
+/**
+ * The numbers toMpesaPhone accepts, as a pattern (the OpenAPI document's, so that a client or a
+ * fuzzer knows them): spaces and dashes anywhere, then 254, 0 or nothing, then 7 or 1 and 8 digits.
+ */
+export const MPESA_PHONE_PATTERN =
+  /^[\s-]*\+?[\s-]*(2[\s-]*5[\s-]*4|0)?[\s-]*[17]([\s-]*[0-9]){8}[\s-]*$/;
+
 export function toMpesaPhone(typed: string): string | null {
   const digits = typed.trim().replace(/[\s-]/g, '').replace(/^\+/, '');
   if (!/^\d+$/.test(digits)) return null;

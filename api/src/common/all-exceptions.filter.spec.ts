@@ -41,4 +41,41 @@ describe('AllExceptionsFilter', () => {
     });
     expect(written).not.toContain(token);
   });
+
+  it('answers 503 in words, unlogged, when the database does not answer in time or is away', async () => {
+    const { MongoNetworkTimeoutError, MongoServerSelectionError, MongoNetworkError } =
+      await import('mongodb');
+    let written = '';
+    const logger = pino(
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          written += chunk.toString();
+          done();
+        },
+      }),
+    );
+    const sent: { statusCode: number; code: string; message: string }[] = [];
+    const reply = {
+      header: () => reply,
+      status: () => reply,
+      send: (body: (typeof sent)[number]) => sent.push(body),
+    };
+    const host = {
+      switchToHttp: () => ({
+        getRequest: () => ({ id: 'req-2', method: 'GET', url: '/api/orders' }),
+        getResponse: () => reply,
+      }),
+    } as unknown as ArgumentsHost;
+    const filter = new AllExceptionsFilter(logger);
+    filter.catch(new MongoNetworkTimeoutError('connection 2 to 127.0.0.1:35739 timed out'), host);
+    filter.catch(new MongoNetworkError('connection closed'), host);
+    filter.catch(new MongoServerSelectionError('Server selection timed out', {} as never), host);
+    expect(sent.map((b) => [b.statusCode, b.code])).toEqual([
+      [503, 'SERVICE_UNAVAILABLE'],
+      [503, 'SERVICE_UNAVAILABLE'],
+      [503, 'SERVICE_UNAVAILABLE'],
+    ]);
+    expect(sent[0]!.message).toContain('database unreachable');
+    expect(written).toBe('');
+  });
 });

@@ -26,9 +26,11 @@ export interface ErrorBody {
   requestId?: string;
 }
 
-// The last: the database closed its end while a command was being written (it is stopping).
+// A connection that did not open or answer in time (MongoNetworkTimeoutError: the server is
+// overloaded or away) is the database unreachable too. The last: the database closed its end while
+// a command was being written (it is stopping).
 const DATABASE_DOWN =
-  /MongoServerSelectionError|MongoNetworkError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|MongoTopologyClosedError|Topology is closed|buffering timed out|This socket has been ended by the other party/;
+  /MongoServerSelectionError|MongoNetworkError|MongoNetworkTimeoutError|MongoNotConnectedError|MongooseServerSelectionError|MongoPoolClearedError|MongoTopologyClosedError|Topology is closed|buffering timed out|This socket has been ended by the other party/;
 
 /**
  * Turns every error into `{ success: false, message, statusCode, code, errors? }` and hides

@@ -48,6 +48,12 @@ interface FieldOptions {
   description?: string;
 }
 
+interface PhoneOptions extends FieldOptions {
+  /** The numbers taken (PHONE_PATTERN: any phone); the OpenAPI document names it. */
+  pattern?: RegExp;
+  invalidMessage?: string;
+}
+
 function docs(optional: boolean | undefined, options: Parameters<typeof ApiProperty>[0]) {
   return optional ? ApiPropertyOptional(options) : ApiProperty(options);
 }
@@ -134,15 +140,20 @@ export function PasswordField({ requiredMessage = M.passwordRequired }: FieldOpt
 
 export function PhoneField(
   maxLength: number,
-  { optional, requiredMessage = M.phoneRequired }: FieldOptions = {},
+  {
+    optional,
+    requiredMessage = M.phoneRequired,
+    pattern = PHONE_PATTERN,
+    invalidMessage = M.phoneInvalid,
+  }: PhoneOptions = {},
 ) {
   return applyDecorators(
-    docs(optional, { example: '0712345678', maxLength, pattern: PHONE_PATTERN.source }),
+    docs(optional, { example: '0712345678', maxLength, pattern: pattern.source }),
     trim,
     presence(optional, requiredMessage),
     IsString(),
-    MaxLength(maxLength, { message: M.phoneInvalid }),
-    Matches(PHONE_PATTERN, { message: M.phoneInvalid }),
+    MaxLength(maxLength, { message: invalidMessage }),
+    Matches(pattern, { message: invalidMessage }),
   );
 }
 

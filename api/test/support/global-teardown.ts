@@ -1,4 +1,4 @@
-/** Stops the database server if global-setup started it (a reused or given one is left running). */
+/** Stops the database servers global-setup started (a reused or given one is left running). */
 export default async function globalTeardown(): Promise<void> {
-  await globalThis.__SPC_E2E_DB__?.stop();
+  await Promise.all((globalThis.__SPC_E2E_DBS__ ?? []).map((server) => server.stop()));
 }

@@ -51,11 +51,13 @@ export interface TestAppOptions {
   databaseName?: string;
 }
 
+/** This jest worker's database server (global-setup starts one per worker). */
 export function serverUri(): string {
-  const uri = process.env.SPC_E2E_MONGODB_URI;
-  if (!uri)
-    throw new Error('SPC_E2E_MONGODB_URI is not set: run the e2e tests through their jest config');
-  return uri;
+  const uris = (process.env.SPC_E2E_MONGODB_URIS ?? '').split(',').filter(Boolean);
+  if (!uris.length)
+    throw new Error('SPC_E2E_MONGODB_URIS is not set: run the e2e tests through their jest config');
+  const worker = Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1));
+  return uris[(worker - 1) % uris.length]!;
 }
 
 /** The real application on a fresh database of its own, ready for supertest. */

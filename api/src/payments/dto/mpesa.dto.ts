@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import {
   MPESA_MESSAGES,
+  MPESA_PHONE_PATTERN,
   MPESA_PUSH_STATUSES,
   VALIDATION_MESSAGES as M,
 } from '@spc/shared-contracts';
@@ -16,8 +17,7 @@ export class StkPushDto {
     example: '0712345678',
     description:
       'The Safaricom number that gets the prompt: 0712 345 678, +254 712 345 678, 254712345678 or 712345678',
-    // What toMpesaPhone accepts: spaces and dashes anywhere, then 254, 0 or nothing, then 7/1 and 8 digits.
-    pattern: '^[\\s-]*\\+?[\\s-]*(2[\\s-]*5[\\s-]*4|0)?[\\s-]*[17]([\\s-]*[0-9]){8}[\\s-]*$',
+    pattern: MPESA_PHONE_PATTERN.source,
   })
   @IsNotEmpty({ message: M.phoneRequired })
   @IsString({ message: MPESA_MESSAGES.invalidPhone })

@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import {
   LIMITS,
+  MPESA_PHONE_PATTERN,
   toKenyanMsisdn,
   TRANCHE_LIMITS as L,
   TRANCHE_MESSAGES as TM,
@@ -76,7 +77,11 @@ export class TrancheContactDto {
   @OneLine(L.contactName, TM.contactNameRequired, "The contact's name", 'Peter Mwangi')
   name!: string;
 
-  @PhoneField(LIMITS.checkoutPhoneMaxLength)
+  // A Kenyan mobile, as the OpenAPI document says (the texts go to it).
+  @PhoneField(LIMITS.checkoutPhoneMaxLength, {
+    pattern: MPESA_PHONE_PATTERN,
+    invalidMessage: TM.contactPhone,
+  })
   @KenyanMobile()
   phone!: string;
 }
