@@ -88,11 +88,7 @@ describe('eTIMS signing queue', () => {
   let kra: OscuClient;
 
   const docs = () =>
-    db
-      .collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION)
-      .find({})
-      .sort({ invcNo: 1 })
-      .toArray();
+    db.collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION).find({}).sort({ invcNo: 1 }).toArray();
   const doc = async (source: string) =>
     (await db.collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION).findOne({ _id: source }))!;
   const invoiceOf = (invcNo: number) => sim.invoices().filter((i) => i.invcNo === invcNo);
@@ -145,7 +141,10 @@ describe('eTIMS signing queue', () => {
     const [a, b, ...rest] = await Promise.all([1, 2, 3, 4, 5].map(() => queue.enqueue(input)));
     expect([a, b, ...rest].filter((r) => r!.created)).toHaveLength(1);
     expect(new Set([a, b, ...rest].map((r) => r!.document.invcNo))).toEqual(new Set([1]));
-    expect((await queue.enqueue(input))!).toMatchObject({ created: false, document: { invcNo: 1 } });
+    expect((await queue.enqueue(input))!).toMatchObject({
+      created: false,
+      document: { invcNo: 1 },
+    });
 
     // Other sources at once: numbers 2… without a gap or a repeat.
     const others = await Promise.all([1, 2, 3, 4].map(() => queue.enqueue(sale())));
@@ -266,13 +265,17 @@ describe('eTIMS signing queue', () => {
 
   it('keeps KRA’s refusal and message, lets the line go on, and signs it once fixed and resent', async () => {
     // A line in the wrong classification: KRA refuses it (910) with the field.
-    const wrong = await queued(sale({ lines: [{ ...lineOf(tomato, 1), itemClsCd: '1016160000' }] }));
+    const wrong = await queued(
+      sale({ lines: [{ ...lineOf(tomato, 1), itemClsCd: '1016160000' }] }),
+    );
     const next = await queued(sale());
     await queue.sendDue();
     expect(await doc(wrong._id)).toMatchObject({
       state: 'failed',
       lastCode: '910',
-      lastMessage: expect.stringContaining(`itemCd ${tomato.itemCd} is registered in class 1015150000`),
+      lastMessage: expect.stringContaining(
+        `itemCd ${tomato.itemCd} is registered in class 1015150000`,
+      ),
       attempts: 1,
     });
     // Not retried by itself; the documents after it are signed.

@@ -163,7 +163,9 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /** The documents in these states (the back office's queue: failed and pending, with KRA's words). */
-  list(states: EtimsState[] = ['queued', 'sending', 'failed', 'pending']): Promise<EtimsDocument[]> {
+  list(
+    states: EtimsState[] = ['queued', 'sending', 'failed', 'pending'],
+  ): Promise<EtimsDocument[]> {
     return this.settings ? this.documents.list(states) : Promise.resolve([]);
   }
 
@@ -263,8 +265,7 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
           );
         const outcome = await whileRenewing(() => client.sendSale(claimed.request), {
           everyMs: leaseMs / 3,
-          renew: () =>
-            this.documents.renew(claimed._id, sender, new Date(Date.now() + leaseMs)),
+          renew: () => this.documents.renew(claimed._id, sender, new Date(Date.now() + leaseMs)),
         });
         const result = await this.save(claimed, sender, outcome);
         if (result === 'signed') signed++;

@@ -1,4 +1,9 @@
-import { buildSalesRequest, inputProblem, registrarOf, type EtimsDocumentInput } from './etims-request';
+import {
+  buildSalesRequest,
+  inputProblem,
+  registrarOf,
+  type EtimsDocumentInput,
+} from './etims-request';
 
 const at = new Date('2026-03-02T07:30:00Z');
 const input: EtimsDocumentInput = {
@@ -85,9 +90,9 @@ describe('eTIMS request of a queued document', () => {
     expect(inputProblem({ ...input, at: new Date(at.getTime() + 3600_000) }, at)).toContain(
       'in the future',
     );
-    expect(
-      inputProblem({ ...input, lines: [{ ...input.lines[0]!, qty: 0 }] }, at),
-    ).toBe('lines[0].qty must be more than 0');
+    expect(inputProblem({ ...input, lines: [{ ...input.lines[0]!, qty: 0 }] }, at)).toBe(
+      'lines[0].qty must be more than 0',
+    );
     expect(
       inputProblem({ ...input, lines: [{ ...input.lines[1]!, discount: 301 }] }, at),
     ).toContain('discount');

@@ -81,9 +81,11 @@ export function buildSalesRequest(
 
 /** What is wrong with a document before anything is written; null when it can be queued. */
 export function inputProblem(input: EtimsDocumentInput, now: Date): string | null {
-  if (!input.source || input.source.length > 200) return 'source must name the document (at most 200 characters)';
+  if (!input.source || input.source.length > 200)
+    return 'source must name the document (at most 200 characters)';
   if (!input.trdInvcNo) return 'trdInvcNo is required';
-  if (input.kind !== 'sale' && input.kind !== 'credit-note') return 'kind must be sale or credit-note';
+  if (input.kind !== 'sale' && input.kind !== 'credit-note')
+    return 'kind must be sale or credit-note';
   if (input.kind === 'credit-note' && !input.original)
     return 'a credit note names the sale it credits (original)';
   if (!input.lines.length) return 'a document has at least one line';
@@ -92,7 +94,8 @@ export function inputProblem(input: EtimsDocumentInput, now: Date): string | nul
     if (!(line.unitPrice >= 0)) return `lines[${i}].unitPrice must not be negative`;
     if ((line.discount ?? 0) < 0 || (line.discount ?? 0) > line.unitPrice * line.qty)
       return `lines[${i}].discount must be between 0 and the line's amount`;
-    if (!line.itemCd || !line.itemClsCd) return `lines[${i}] needs its item code and classification`;
+    if (!line.itemCd || !line.itemClsCd)
+      return `lines[${i}] needs its item code and classification`;
   }
   if (Number.isNaN(input.at.getTime())) return 'at must be a time';
   // Five minutes for clocks to disagree; KRA refuses a sale dated ahead.
