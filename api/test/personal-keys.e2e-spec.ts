@@ -174,16 +174,18 @@ describe('personal keys in limit counters and hold slots', () => {
           },
         );
       const day = '2026-01-15';
+      // Not yet expired: the server's TTL pass removed one expiring now before the migration ran.
+      const later = new Date(Date.now() + 3_600_000);
       await db()
         .collection<{ _id: string; n: number; expiresAt: Date }>(QUOTA_COLLECTION)
         .insertMany([
-          { _id: `sms-recipient:${phone.e164}:${day}`, n: 1, expiresAt: new Date() },
-          { _id: `contact:email:${email}:123`, n: 1, expiresAt: new Date() },
+          { _id: `sms-recipient:${phone.e164}:${day}`, n: 1, expiresAt: later },
+          { _id: `contact:email:${email}:123`, n: 1, expiresAt: later },
         ]);
       const oldRateLimit = `account:${createHash('sha256').update(email).digest('hex')}:456:1`;
       await db()
         .collection<{ _id: string; w: string; expiresAt: Date }>(RATE_LIMIT_COLLECTION)
-        .insertOne({ _id: oldRateLimit, w: oldRateLimit.slice(0, -1), expiresAt: new Date() });
+        .insertOne({ _id: oldRateLimit, w: oldRateLimit.slice(0, -1), expiresAt: later });
       const counters = async () =>
         (await db().collection(QUOTA_COLLECTION).find().toArray()).map((c) => String(c._id));
       const hashedCounters = (await counters()).filter((id) => !/\+254|@/.test(id));

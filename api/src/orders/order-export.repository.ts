@@ -39,14 +39,18 @@ export class OrderExportRepository {
         batch.push(...cursor.readBufferedDocuments(size - batch.length));
       return batch;
     };
+    let next = take();
     try {
-      for (let next = take(); ;) {
+      for (;;) {
         const batch = await next;
         if (!batch.length) return;
         next = take();
         yield batch;
       }
     } finally {
+      // The read asked for ahead ends before the cursor is closed under it (closed first, it fails
+      // with "cursor id not found" and nobody is there to hear it).
+      await next.catch(() => undefined);
       await cursor.close();
     }
   }
