@@ -55,8 +55,10 @@ const API_FLOORS = [
   ['storage', 'scans', 'mail', 'audit', 'locations'],
   // Accounts and the money ledger: data the floors above build on.
   ['users', 'money'],
-  // The shop's own data and the routes on it.
+  // The shop's own data and the routes on it; eTIMS signing (the selling floor above queues its
+  // documents, it reads the catalogue's tax types beside it).
   [
+    'etims',
     'auth',
     'staff',
     'catalog',

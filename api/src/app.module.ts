@@ -6,6 +6,7 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { DeliveryModule } from './delivery/delivery.module';
+import { EtimsModule } from './etims/etims.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
@@ -84,6 +85,7 @@ export class AppModule {
         QuotationsModule,
         TranchesModule,
         InvoicesModule,
+        EtimsModule,
         ...extraImports,
       ],
     };

@@ -18,6 +18,7 @@ import { CATALOG_ROUTES, SITE_PICTURE_ROUTES } from './support/factories';
 import { CONTACT_ROUTES } from './support/contact';
 import { DELIVERY_ROUTES } from './support/delivery';
 import { PRIVACY_ROUTES } from './support/privacy';
+import { TAX_ROUTES } from './support/tax';
 import { PAYBILL_ROUTES, PAYMENT_ROUTES } from './support/mpesa';
 import { ORDER_DESK_ROUTES } from './support/order-desk';
 import { DELIVERY } from './support/shop';
@@ -482,12 +483,13 @@ describe('the role matrix', () => {
 });
 
 /**
- * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts,
+ * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts, catalog-tax.e2e-spec.ts,
  * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts, order-tranche-signed-note.e2e-spec.ts, invoices-statement.e2e-spec.ts, invoices-settle.e2e-spec.ts, invoices-issue.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
   ...CATALOG_ROUTES,
+  ...TAX_ROUTES,
   ...PAYMENT_ROUTES,
   ...Object.keys(PAYBILL_ROUTES),
   ...SITE_PICTURE_ROUTES,

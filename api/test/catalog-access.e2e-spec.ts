@@ -1,6 +1,6 @@
 /**
- * Who may call each catalog route: reads are public; admin and staff manage
- * categories and products; only admin deletes a product. Anonymous callers of a protected route get
+ * Who may call each catalog route: reads are public (a product's tax is for admin and staff); admin
+ * and staff manage categories and products; only admin deletes a product. Anonymous callers of a protected route get
  * 401, other roles 403, and allowed roles a 2xx. A catalog route missing here fails the last test.
  */
 import type { Role } from '@spc/shared-contracts';
@@ -88,6 +88,11 @@ describe('catalog access rules', () => {
       route: 'GET /api/products/{id}',
       allowed: 'public',
       call: async () => ({ path: `/api/products/${(await product())._id}` }),
+    },
+    {
+      route: 'GET /api/products/{id}/tax',
+      allowed: MANAGERS,
+      call: async () => ({ path: `/api/products/${(await product())._id}/tax` }),
     },
     {
       route: 'POST /api/products',

@@ -269,6 +269,11 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     sentence: 'Changed the privacy settings: {target}',
   },
   'privacy.export': { name: 'Downloaded their data' },
+
+  'tax.settings.update': {
+    name: "Changed the shop's default tax type",
+    sentence: "Changed the shop's default tax type: {target}",
+  },
   'privacy.delete-account': { name: 'Deleted their account' },
   'privacy.request.create': {
     name: 'Asked about their data',

@@ -7,6 +7,7 @@
 import { z } from './zod';
 import { OBJECT_ID_PATTERN } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
+import { readItemClassCodeInput, readTaxTypeInput, TAX_MESSAGES } from './tax';
 
 /** Upper bounds of catalog fields. */
 export const CATALOG_LIMITS = {
@@ -142,6 +143,24 @@ const onOfferField = z.unknown().transform((value, ctx) => {
   return flag ?? false;
 });
 
+/**
+ * An optional field read by `read` (left out: undefined, empty: null) and refused with `message`
+ * when `read` says false.
+ */
+function optionalCode<T>(read: (value: unknown) => T | null | undefined | false, message: string) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const code = read(value);
+      if (code === false) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return code;
+    });
+}
+
 const text = (max: number, requiredMessage: string, label: string) =>
   z
     .string({ error: requiredMessage })
@@ -153,7 +172,7 @@ const text = (max: number, requiredMessage: string, label: string) =>
  * Back office: Add/Update Product. Accepts the form's values or the multipart payload's texts
  * (`'1200'`, `'true'`). When `onOffer`, `offerPrice` is required and below the price; otherwise it is
  * ignored and the output carries 0. `initialPrice` is accepted and ignored: the API keeps it equal to
- * the price.
+ * the price. `taxType` and `itemClassCode` sent empty are null (the shop default, none).
  */
 export const productFormSchema = z
   .object({
@@ -173,6 +192,10 @@ export const productFormSchema = z
       .regex(OBJECT_ID_PATTERN, CATALOG_MESSAGES.categoryInvalid),
     onOffer: onOfferField,
     offerPrice: z.unknown().optional(),
+    /** KRA tax type A–E; empty: the shop default. */
+    taxType: optionalCode(readTaxTypeInput, TAX_MESSAGES.taxType),
+    /** KRA item classification code (8 or 10 digits); empty: none. */
+    itemClassCode: optionalCode(readItemClassCodeInput, TAX_MESSAGES.itemClassCode),
   })
   .transform(({ initialPrice: _ignored, ...form }, ctx) => {
     if (!form.onOffer) return { ...form, offerPrice: 0 };

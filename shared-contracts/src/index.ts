@@ -23,6 +23,7 @@ export * from './sms';
 export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
+export * from './tax';
 export * from './bookings';
 export * from './booking-state';
 export * from './batch-forms';

@@ -7,6 +7,7 @@ import { z } from './zod';
 import { OBJECT_ID_PATTERN } from './constants';
 import { PRICE_RULE, wholeNumberProblem, type WholeNumberRule } from './catalog-forms';
 import { SALE_UNIT_LIMITS, SALE_UNIT_MESSAGES, type PriceTier } from './sale-units';
+import { readTaxTypeInput, TAX_MESSAGES, type TaxType } from './tax';
 
 const rule = (label: string, min: number, max: number, tooSmall: string): WholeNumberRule => ({
   required: `${label} is required`,
@@ -66,6 +67,19 @@ const optionalWhole = (r: WholeNumberRule, fallback?: number) =>
       return Number(value);
     });
 
+/** A unit's own tax type: left out or empty, none (the product's applies); else one of A–E. */
+const unitTaxType = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): TaxType | null => {
+    const type = readTaxTypeInput(value);
+    if (type === false) {
+      ctx.addIssue({ code: 'custom', message: TAX_MESSAGES.taxType });
+      return z.NEVER;
+    }
+    return type ?? null;
+  });
+
 export const priceTierSchema = z.object({
   minQuantity: optionalWhole(TIER_FROM_RULE),
   price: optionalWhole(UNIT_PRICE_RULE),
@@ -103,6 +117,8 @@ export const saleUnitInputSchema = z.object({
     .max(SALE_UNIT_LIMITS.tiersPerUnit, SALE_UNIT_MESSAGES.tooManyTiers)
     .optional()
     .default([]),
+  /** The unit's own KRA tax type (a tray taxed apart from its seedlings); null: the product's. */
+  taxType: unitTaxType,
 });
 
 export type SaleUnitInput = z.input<typeof saleUnitInputSchema>;

@@ -8,6 +8,8 @@
  * `priceUnit`; the back office and the storefront use the same functions to show the rules.
  */
 
+import type { TaxType } from './tax';
+
 export const SALE_UNIT_LIMITS = {
   unitsPerProduct: 10,
   tiersPerUnit: 10,
@@ -53,6 +55,12 @@ export interface SaleUnit {
   minQuantity: number;
   step: number;
   tiers: PriceTier[];
+  /**
+   * The unit's own KRA tax type, stored only when it has one (else its product's applies). Staff
+   * read it through the product's tax (`GET /api/products/:id/tax`); the catalogue's views leave it
+   * out.
+   */
+  taxType?: TaxType;
 }
 
 /**

@@ -19,8 +19,14 @@ import { Category, CategorySchema } from './schemas/category.schema';
 import { Product, ProductSchema } from './schemas/product.schema';
 import { StockLedgerModule } from '../inventory/stock-ledger.module';
 import { holdsNoPersonalData } from '../common/personal-data';
+import { TaxSettingsController } from './tax-settings.controller';
+import { TaxSettingsRepository, TAX_SETTINGS_COLLECTION } from './tax-settings.repository';
+import { TaxSettingsService } from './tax-settings.service';
 
-/** Categories, products and their images; other modules use {@link CatalogService}. */
+/**
+ * Categories, products, their images and tax types (with the shop's default); other modules use
+ * {@link CatalogService}.
+ */
 @Module({
   imports: [
     StockLedgerModule,
@@ -29,9 +35,11 @@ import { holdsNoPersonalData } from '../common/personal-data';
       { name: Product.name, schema: ProductSchema },
     ]),
   ],
-  controllers: [CategoriesController, ProductsController],
+  controllers: [CategoriesController, ProductsController, TaxSettingsController],
   providers: [
-    holdsNoPersonalData('categories', 'catalog_versions'),
+    holdsNoPersonalData('categories', 'catalog_versions', TAX_SETTINGS_COLLECTION),
+    TaxSettingsRepository,
+    TaxSettingsService,
     CategoriesRepository,
     ProductsRepository,
     CategoriesService,
@@ -87,6 +95,8 @@ import { holdsNoPersonalData } from '../common/personal-data';
     CatalogueEvents,
     CatalogueBatches,
     ProductsRepository,
+    // The shop's default tax type, for what signs sales with eTIMS.
+    TaxSettingsService,
   ],
 })
 export class CatalogModule implements BeforeApplicationShutdown {

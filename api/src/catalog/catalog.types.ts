@@ -1,4 +1,4 @@
-import type { SaleUnit } from '@spc/shared-contracts';
+import type { SaleUnit, TaxType } from '@spc/shared-contracts';
 
 /** A product's category as products carry it. */
 export interface CategoryRef {
@@ -67,6 +67,31 @@ export interface ProductFields {
    * a new product: its single seedling alone.
    */
   units?: SaleUnit[];
+  /** KRA tax type; null (or absent: a bulk load) is the shop's default. */
+  taxType?: TaxType | null;
+  /** KRA item classification code; null (or absent) is none. */
+  itemClassCode?: string | null;
+}
+
+/** A unit's tax as staff read it. */
+export interface UnitTaxView {
+  _id: string;
+  name: string;
+  /** Its own type; null: its product's. */
+  taxType: TaxType | null;
+  /** The type it is taxed at (its own, the product's, the shop's default); null: none. */
+  effectiveTaxType: TaxType | null;
+}
+
+/** `GET /api/products/:id/tax`: a product's tax fields and each unit's tax (staff only). */
+export interface ProductTaxView {
+  productId: string;
+  taxType: TaxType | null;
+  itemClassCode: string | null;
+  shopDefaultTaxType: TaxType | null;
+  /** The type the product's units are taxed at unless they have their own. */
+  effectiveTaxType: TaxType | null;
+  units: UnitTaxView[];
 }
 
 export interface ProductImageFields {

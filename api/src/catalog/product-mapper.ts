@@ -94,7 +94,9 @@ export function toView(
 ): ProductView {
   const categoryId = doc.category.toString();
   const _id = doc._id.toString();
-  const units = pool ? unitsOf(doc).map((unit) => pooledUnit(unit, _id, pool)) : unitsOf(doc);
+  const units = pool
+    ? unitsOf(doc).map((unit) => pooledUnit(unit, _id, pool))
+    : unitsOf(doc).map(viewUnit);
   const s = pool ? (text: string) => pool.intern(text) : (text: string) => text;
   return {
     _id,
@@ -137,6 +139,13 @@ function imagesByWidth(
         typeof value === 'string' ? pool.intern(value) : value,
       )
     : JSON.parse(text);
+}
+
+/** A unit as a view shows it: without its own tax type (staff read a product's tax apart). */
+function viewUnit(unit: SaleUnit): SaleUnit {
+  if (unit.taxType === undefined) return unit;
+  const { taxType: _staffOnly, ...shown } = unit;
+  return shown;
 }
 
 /** A unit as the in-memory catalogue keeps it (see toView). */

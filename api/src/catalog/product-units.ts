@@ -7,7 +7,8 @@ import { SALE_UNIT_MESSAGES, saleUnitsSchema, type SaleUnit } from '@spc/shared-
  * schema against the product's merged price and offer: 400 with every problem, nothing changed.
  * A unit sent with `_id` keeps that id and must be one of `current`; the first (the single seedling)
  * keeps the product's own id; a new unit gets a fresh id. Units left out are deleted (orders placed
- * with them keep their prices and names as placed).
+ * with them keep their prices and names as placed). A unit's `taxType` left out or empty is none
+ * (its product's applies), like every other field of a unit sent.
  */
 export function readUnits(
   sent: unknown,
@@ -50,6 +51,8 @@ export function readUnits(
       minQuantity: unit.minQuantity,
       step: unit.step,
       tiers: unit.tiers.map((t) => ({ minQuantity: t.minQuantity, price: t.price })),
+      // Stored only when the unit has a type of its own.
+      ...(unit.taxType ? { taxType: unit.taxType } : {}),
     };
   });
 }

@@ -44,6 +44,7 @@ import {
   UpdateProductFormDto,
   UpdateStockDto,
 } from './dto/product.dto';
+import { ProductTaxData, ProductTaxResponseDto } from './dto/tax.dto';
 import { CatalogReadModel } from './read-model/catalog-read-model';
 import { readProductForm } from './product-form';
 import { ProductsService } from './products.service';
@@ -88,6 +89,18 @@ export class ProductsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
     return this.readModel.sendProduct(reply, await this.products.get(id));
+  }
+
+  @Get(':id/tax')
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      "A product's KRA tax type and item classification code, the shop's default tax type, and the tax type each sale unit has of its own and is taxed at",
+  })
+  @Answer('Product tax retrieved', ProductTaxResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async tax(@Param('id', ParseObjectIdPipe) id: string): Promise<ProductTaxData> {
+    return { tax: await this.products.tax(id) };
   }
 
   @Post()

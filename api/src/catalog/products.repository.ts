@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
+import type { SaleUnit } from '@spc/shared-contracts';
 import { openingBalance, type MovementMeta } from '../inventory/stock-ledger';
 import { StockLedgerRepository } from '../inventory/stock-ledger.repository';
 import { CategoriesRepository } from './categories.repository';
@@ -104,6 +105,26 @@ export class ProductsRepository {
       onOffer: doc.onOffer === true,
       productQuantity: doc.productQuantity ?? 0,
       category: doc.category.toString(),
+      units: unitsOf(doc),
+      taxType: doc.taxType ?? null,
+      itemClassCode: doc.itemClassCode ?? null,
+    };
+  }
+
+  /** The product's tax fields and its units (each with its own tax type, when it has one). */
+  async findTax(
+    id: string,
+  ): Promise<
+    (Required<Pick<ProductFields, 'taxType' | 'itemClassCode'>> & { units: SaleUnit[] }) | null
+  > {
+    const doc = await this.products
+      .findById(id)
+      .select('taxType itemClassCode units price onOffer offerPrice')
+      .lean<LeanProduct>();
+    if (!doc) return null;
+    return {
+      taxType: doc.taxType ?? null,
+      itemClassCode: doc.itemClassCode ?? null,
       units: unitsOf(doc),
     };
   }

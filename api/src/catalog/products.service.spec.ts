@@ -10,6 +10,7 @@ import { CatalogReadModel } from './read-model/catalog-read-model';
 import { CatalogueEvents } from './read-model/catalogue-events';
 import type { ProductsRepository } from './products.repository';
 import { ProductsService } from './products.service';
+import type { TaxSettingsService } from './tax-settings.service';
 
 const actor: Principal = { id: 'a1', role: 'staff', fullName: 'Grace Njeri' };
 const ID = '665f1c2b9d3e4a0012345679';
@@ -21,6 +22,8 @@ const fields: ProductFields = {
   onOffer: false,
   productQuantity: 10,
   category: '665f1c2b9d3e4a0012345678',
+  taxType: null,
+  itemClassCode: null,
 };
 const view = (changes: Partial<ProductView> = {}): ProductView => ({
   _id: ID,
@@ -90,6 +93,9 @@ function setup(catalogue: ProductView[] = [view()]) {
     events,
   );
   const list = async (dto: ProductListQueryDto) => (await readModel.list(dto)).page;
+  const taxSettings = {
+    defaultTaxType: jest.fn(async (): Promise<'B' | null> => 'B'),
+  };
   const service = new ProductsService(
     products as unknown as ProductsRepository,
     categories as unknown as CategoriesService,
@@ -97,8 +103,20 @@ function setup(catalogue: ProductView[] = [view()]) {
     images as unknown as ImageService,
     events,
     readModel,
+    taxSettings as unknown as TaxSettingsService,
   );
-  return { service, list, readModel, products, categories, images, audit, catalogue, loads };
+  return {
+    service,
+    list,
+    readModel,
+    products,
+    categories,
+    images,
+    audit,
+    catalogue,
+    loads,
+    taxSettings,
+  };
 }
 
 describe('ProductsService', () => {
@@ -118,6 +136,26 @@ describe('ProductsService', () => {
       `products/${ID}/new-320.webp`,
       `products/${ID}/new-640.webp`,
     ]);
+  });
+
+  it('refuses a product without a tax type when the shop has no default, storing nothing', async () => {
+    const { service, taxSettings, images, products } = setup();
+    taxSettings.defaultTaxType.mockResolvedValue(null);
+    await expect(service.create(actor, { ...fields }, Buffer.from('x'))).rejects.toThrow(
+      /no default tax type/,
+    );
+    await expect(service.update(actor, ID, { price: 650 })).rejects.toThrow(/no default tax type/);
+    expect(images.store).not.toHaveBeenCalled();
+    expect(products.create).not.toHaveBeenCalled();
+    expect(products.replaceFields).not.toHaveBeenCalled();
+    // Its own type needs no default.
+    await service.create(actor, { ...fields, taxType: 'A' });
+    expect(products.create).toHaveBeenCalledWith(
+      ID,
+      expect.objectContaining({ taxType: 'A', itemClassCode: null }),
+      undefined,
+      actor,
+    );
   });
 
   it('checks the category before storing anything', async () => {

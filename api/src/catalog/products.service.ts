@@ -4,17 +4,29 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
-import { CATALOG_MESSAGES, formatMoney, VALIDATION_MESSAGES as M } from '@spc/shared-contracts';
+import {
+  CATALOG_MESSAGES,
+  effectiveTaxType,
+  formatMoney,
+  TAX_MESSAGES,
+  VALIDATION_MESSAGES as M,
+} from '@spc/shared-contracts';
 import { AuditService, type AuditTargetRef } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import { ImageService } from '../storage/image.service';
 import { CategoriesService } from './categories.service';
-import type { ProductFields, ProductImageFields, ProductView } from './catalog.types';
+import type {
+  ProductFields,
+  ProductImageFields,
+  ProductTaxView,
+  ProductView,
+} from './catalog.types';
 import type { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { CatalogReadModel } from './read-model/catalog-read-model';
 import { CatalogueEvents } from './read-model/catalogue-events';
 import { ProductsRepository } from './products.repository';
 import { readUnits } from './product-units';
+import { TaxSettingsService } from './tax-settings.service';
 
 export const PRODUCT_NOT_FOUND = 'No product with this id';
 /** Image widths stored for a product (srcset), and the one `productImage` points at. */
@@ -32,6 +44,8 @@ const FIELD_LABELS: Record<keyof ProductFields, string> = {
   productQuantity: 'stock',
   category: 'category',
   units: 'units',
+  taxType: 'tax type',
+  itemClassCode: 'item classification code',
 };
 
 /** Products: the forms, stock, offers and images (reads are the read model's, see CatalogReadModel). */
@@ -44,11 +58,37 @@ export class ProductsService {
     private readonly images: ImageService,
     private readonly events: CatalogueEvents,
     private readonly readModel: CatalogReadModel,
+    private readonly taxSettings: TaxSettingsService,
   ) {}
 
   /** `GET /api/products/:id`: from the in-memory catalogue, else (new elsewhere) the database. */
   async get(id: string): Promise<ProductView> {
     return (await this.readModel.product(id)) ?? this.load(id);
+  }
+
+  /**
+   * `GET /api/products/:id/tax` (staff): the product's tax type and item classification code, the
+   * shop's default, and each unit's own and effective tax type.
+   */
+  async tax(id: string): Promise<ProductTaxView> {
+    const [product, shopDefault] = await Promise.all([
+      this.products.findTax(id),
+      this.taxSettings.defaultTaxType(),
+    ]);
+    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    return {
+      productId: id,
+      taxType: product.taxType,
+      itemClassCode: product.itemClassCode,
+      shopDefaultTaxType: shopDefault,
+      effectiveTaxType: effectiveTaxType(null, product.taxType, shopDefault),
+      units: product.units.map((unit) => ({
+        _id: unit._id,
+        name: unit.name,
+        taxType: unit.taxType ?? null,
+        effectiveTaxType: effectiveTaxType(unit.taxType, product.taxType, shopDefault),
+      })),
+    };
   }
 
   /** The product as the database has it now. */
@@ -69,8 +109,11 @@ export class ProductsService {
       offerPrice: onOffer ? (dto.offerPrice ?? 0) : 0,
       productQuantity: dto.productQuantity,
       category: dto.category,
+      taxType: dto.taxType ?? null,
+      itemClassCode: dto.itemClassCode ?? null,
     };
     assertOffer(fields);
+    await this.assertTaxed(fields);
 
     const id = this.products.newId();
     if (dto.units !== undefined) fields.units = readUnits(dto.units, { id, ...fields }, []);
@@ -107,6 +150,7 @@ export class ProductsService {
     }
     let next = merge(current, dto, id);
     assertOffer(next);
+    await this.assertTaxed(next);
 
     const oldKeys = image ? await this.products.imageKeys(id) : [];
     const stored = image ? await this.storeImage(id, image) : undefined;
@@ -128,6 +172,7 @@ export class ProductsService {
         current = await this.currentFields(id);
         next = merge(current, dto, id);
         assertOffer(next);
+        await this.assertTaxed(next);
       }
     } catch (error) {
       if (stored) await this.images.remove(stored.imageKeys);
@@ -211,6 +256,20 @@ export class ProductsService {
     return deleted.product;
   }
 
+  /**
+   * A product is taxed at its own type or the shop's default: without either it is refused (400,
+   * nothing written), so eTIMS never meets an item without a tax type.
+   */
+  private async assertTaxed(fields: ProductFields): Promise<void> {
+    if (fields.taxType) return;
+    if (await this.taxSettings.defaultTaxType()) return;
+    throw new BadRequestException({
+      message: TAX_MESSAGES.noDefault,
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'taxType', messages: [TAX_MESSAGES.noDefault] }],
+    });
+  }
+
   private async currentFields(id: string): Promise<ProductFields> {
     const fields = await this.products.findFields(id);
     if (!fields) throw new NotFoundException(PRODUCT_NOT_FOUND);
@@ -245,6 +304,10 @@ function merge(current: ProductFields, dto: UpdateProductDto, id: string): Produ
     offerPrice: onOffer ? (dto.offerPrice ?? current.offerPrice) : 0,
     productQuantity: dto.productQuantity ?? current.productQuantity,
     category: dto.category?.toLowerCase() ?? current.category,
+    // Left out: as stored; sent empty (null): the shop's default, no classification.
+    taxType: dto.taxType !== undefined ? dto.taxType : (current.taxType ?? null),
+    itemClassCode:
+      dto.itemClassCode !== undefined ? dto.itemClassCode : (current.itemClassCode ?? null),
   };
   // Units sent replace the units (checked against the merged price); else they stay.
   const units =

@@ -37,6 +37,14 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.orders.maxUnpaidUnitsPerAddress).toBe(4000);
     expect(config.rateLimits.contact).toBe(5);
+    // eTIMS is off unless asked for; the simulator's settings need nothing else.
+    expect(loadConfig({}).etims).toBeNull();
+    expect(loadConfig({ ETIMS_ENV: 'sandbox-local' }).etims).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4020/etims-api',
+      sendEveryMs: 10_000,
+      retryMs: 60_000,
+    });
+    expect(() => loadConfig({ ETIMS_ENV: 'sandbox' })).toThrow(/ETIMS_PIN is required/);
     expect(loadConfig({ SMS_PROVIDER: 'simulator', MPESA_ENV: 'sandbox-local' })).toMatchObject({
       sms: { budgets: { perRecipientPerDay: 10, perSenderPerDay: 20, perDay: 500 } },
       mpesa: { budgets: { perPhonePerDay: 10, perDay: 1000 } },

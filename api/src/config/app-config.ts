@@ -1,4 +1,5 @@
 import { envSchema } from './env-schema';
+import { readEtimsConfig, type EtimsConfig } from './etims-config';
 import { readMpesaConfig, type MpesaConfig } from './mpesa-config';
 import { DEV_DEFAULTS, missingInProduction, unsafeInProduction } from './production-rules';
 import { readSmsConfig, type SmsConfig } from './sms-config';
@@ -85,6 +86,8 @@ export interface AppConfig {
   };
   /** M-Pesa Express (STK push) at checkout; null when MPESA_ENV is unset or `off`. */
   mpesa: MpesaConfig | null;
+  /** KRA eTIMS (OSCU) signing; null when ETIMS_ENV is unset or `off` (nothing is queued or sent). */
+  etims: EtimsConfig | null;
   /** Which forwarded addresses to believe (Fastify's `trustProxy`): false, hop count, or addresses. */
   trustProxy: boolean | number | string[];
   /** At most this long before one instance's catalog cache sees another instance's catalog write. */
@@ -150,6 +153,11 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
     port: env.PORT,
   });
   if (mpesaProblems.length) throw new ConfigError(mpesaProblems);
+
+  const { etims, problems: etimsProblems } = readEtimsConfig(withDefaults, {
+    nodeEnv: env.NODE_ENV,
+  });
+  if (etimsProblems.length) throw new ConfigError(etimsProblems);
 
   const { sms, problems: smsProblems } = readSmsConfig(withDefaults, env.NODE_ENV);
   if (smsProblems.length) throw new ConfigError(smsProblems);
@@ -227,6 +235,7 @@ export function loadConfig(source: Record<string, string | undefined>): AppConfi
       leadDays: env.SEASON_LEAD_DAYS,
     },
     mpesa,
+    etims,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     catalogSyncIntervalMs: env.CATALOG_SYNC_INTERVAL_MS,
     stock: {

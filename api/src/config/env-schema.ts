@@ -1,4 +1,8 @@
-/** The environment the API reads, as one zod schema: names, types, ranges and defaults. */
+/**
+ * The environment the API reads, as one zod schema: names, types, ranges and defaults. M-Pesa
+ * (MPESA_*), SMS (SMS_*, AT_*) and KRA eTIMS (ETIMS_*) have schemas of their own beside it
+ * (mpesa-config.ts, sms-config.ts, etims-config.ts), read by loadConfig from the same values.
+ */
 import {
   KRA_PIN_MESSAGE,
   KRA_PIN_PATTERN,

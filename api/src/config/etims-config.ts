@@ -55,6 +55,8 @@ const etimsSchema = z.object({
   ETIMS_DEVICE_SERIAL: z.string().min(1).max(100).optional(),
   ETIMS_CMC_KEY: z.string().min(1).max(255).optional(),
   ETIMS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  ETIMS_SEND_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  ETIMS_RETRY_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   ETIMS_ALLOW_TEST_IN_PRODUCTION: z.string().optional(),
 });
 
@@ -77,6 +79,10 @@ export interface EtimsConfig {
   /** The communication key, when known before the initialisation (it is also stored once obtained). */
   cmcKey: string | null;
   timeoutMs: number;
+  /** How often the signing queue looks for documents due (the sender sweep's interval). */
+  sendEveryMs: number;
+  /** The wait before a document OSCU did not answer is sent again; doubled each time, at most an hour. */
+  retryMs: number;
   /** True when the invoices it signs are not valid tax invoices (a test environment). */
   testEnvironment: boolean;
 }
@@ -140,6 +146,8 @@ export function readEtimsConfig(
       deviceSerial: v.ETIMS_DEVICE_SERIAL!,
       cmcKey: v.ETIMS_CMC_KEY ?? null,
       timeoutMs: v.ETIMS_TIMEOUT_MS,
+      sendEveryMs: v.ETIMS_SEND_EVERY_MS,
+      retryMs: v.ETIMS_RETRY_MS,
       testEnvironment,
     },
     problems: [],

@@ -52,6 +52,7 @@ export const CATALOG_ROUTES = [
   'DELETE /api/categories/delete/{id}',
   'GET /api/products',
   'GET /api/products/{id}',
+  'GET /api/products/{id}/tax',
   'POST /api/products',
   'PUT /api/products/update/{id}',
   'PATCH /api/products/check-stock/{id}',

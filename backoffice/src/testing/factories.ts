@@ -178,3 +178,65 @@ export function createOrderMoney(
   const refunded = sum('out');
   return { received, refunded, refundable: received - refunded, entries, ...overrides };
 }
+
+type Product = components['schemas']['ProductDto'];
+type ProductTax = components['schemas']['ProductTaxDto'];
+
+/** A product as the catalogue shows it: 350 KES, 40 in stock, its single seedling and a tray. */
+export function createProduct(overrides: Partial<Product> = {}): Product {
+  const _id = overrides._id ?? '6650f0c2a1b2c3d4e5f6a001';
+  const unit = {
+    name: 'Single seedling',
+    seedlings: 1,
+    price: 350,
+    offerPrice: 0,
+    sku: '',
+    minQuantity: 1,
+    step: 1,
+    tiers: [],
+  };
+  return {
+    _id,
+    productName: 'Kale Sukuma Wiki',
+    productDescription: 'Hardened off and ready to transplant',
+    price: 350,
+    initialPrice: 350,
+    offerPrice: 0,
+    onOffer: false,
+    effectivePrice: 350,
+    productQuantity: 40,
+    units: [
+      { ...unit, _id },
+      { ...unit, _id: '6650f0c2a1b2c3d4e5f6a0aa', name: 'Tray of 50', seedlings: 50, price: 1500 },
+    ],
+    fromPrice: 30,
+    category: { _id: '6650f0c2a1b2c3d4e5f6000a', name: 'Vegetables' },
+    productImage: '',
+    productImages: {},
+    batches: [],
+    createdAt: '2026-11-01T07:00:00.000Z',
+    updatedAt: '2026-11-01T07:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A product's tax as staff read it: its own type E, the tray exempt (A), the shop default B. */
+export function createProductTax(
+  product: Product,
+  overrides: Partial<ProductTax> = {},
+): ProductTax {
+  return {
+    productId: product._id,
+    taxType: 'E',
+    itemClassCode: '5059690800',
+    shopDefaultTaxType: 'B',
+    effectiveTaxType: 'E',
+    units: product.units.map((u, i) => ({
+      _id: u._id,
+      name: u.name,
+      taxType: i === 1 ? 'A' : null,
+      effectiveTaxType: i === 1 ? 'A' : 'E',
+    })),
+    ...overrides,
+  };
+}

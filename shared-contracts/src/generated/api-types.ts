@@ -1444,6 +1444,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/products/{id}/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product's KRA tax type and item classification code, the shop's default tax type, and the tax type each sale unit has of its own and is taxed at */
+        get: operations["ProductsController_tax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products/update/{id}": {
         parameters: {
             query?: never;
@@ -1524,6 +1541,24 @@ export interface paths {
         post?: never;
         /** Delete a product and its images (past orders keep their copy) */
         delete: operations["ProductsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's default tax type and KRA's tax types */
+        get: operations["TaxSettingsController_get"];
+        /** Set the shop's default tax type (null: none, and then every product needs its own); the audit trail records the change */
+        put: operations["TaxSettingsController_put"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4491,6 +4526,59 @@ export interface components {
             message: string;
             product: components["schemas"]["ProductDto"];
         };
+        UnitTaxDto: {
+            /** @example 665f1c2b9d3e4a00123456aa */
+            _id: string;
+            /** @example Tray of 50 */
+            name: string;
+            /**
+             * @description The unit's own tax type; null: its product's
+             * @example null
+             * @enum {string|null}
+             */
+            taxType: "A" | "B" | "C" | "D" | "E" | null;
+            /**
+             * @description What the unit is taxed at: its own type, else its product's, else the shop's default; null when none is set
+             * @example B
+             * @enum {string|null}
+             */
+            effectiveTaxType: "A" | "B" | "C" | "D" | "E" | null;
+        };
+        ProductTaxDto: {
+            /** @example 665f1c2b9d3e4a0012345679 */
+            productId: string;
+            /**
+             * @description KRA eTIMS tax type: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %; null: the shop's default
+             * @example null
+             * @enum {string|null}
+             */
+            taxType: "A" | "B" | "C" | "D" | "E" | null;
+            /**
+             * @description KRA's item classification code (8 or 10 digits); null: none yet
+             * @example 5059690800
+             */
+            itemClassCode: string | null;
+            /**
+             * @example B
+             * @enum {string|null}
+             */
+            shopDefaultTaxType: "A" | "B" | "C" | "D" | "E" | null;
+            /**
+             * @description The product's own type, else the shop's default; null when neither is set
+             * @example B
+             * @enum {string|null}
+             */
+            effectiveTaxType: "A" | "B" | "C" | "D" | "E" | null;
+            /** @description Each sale unit, in the order sold */
+            units: components["schemas"]["UnitTaxDto"][];
+        };
+        ProductTaxResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            tax: components["schemas"]["ProductTaxDto"];
+        };
         CreateProductFormDto: {
             /** @example Hass Avocado Grafted Seedling */
             productName: string;
@@ -4521,10 +4609,21 @@ export interface components {
              */
             offerPrice?: number;
             /**
-             * @description JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }] }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.
+             * @description JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }], taxType? (its own KRA tax type A–E; left out or empty: the product's) }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.
              * @example [{"name":"Single seedling","seedlings":1,"minQuantity":10,"step":10},{"name":"Tray of 50","seedlings":50,"price":1500,"tiers":[{"minQuantity":10,"price":1350},{"minQuantity":50,"price":1200}]}]
              */
             units?: string;
+            /**
+             * @description KRA eTIMS tax type: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %; empty: the shop's default tax type (GET /api/tax/settings). Refused when empty and the shop has no default
+             * @example B
+             * @enum {string}
+             */
+            taxType?: "A" | "B" | "C" | "D" | "E" | "";
+            /**
+             * @description KRA's item classification code (the code list of eTIMS item classes): 8 or 10 digits; empty: none
+             * @example 5059690800
+             */
+            itemClassCode?: string;
             /**
              * Format: binary
              * @description JPEG, PNG or WebP (checked by content), at most 5 MB; stored as WebP
@@ -4561,10 +4660,21 @@ export interface components {
              */
             offerPrice?: number;
             /**
-             * @description JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }] }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.
+             * @description JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }], taxType? (its own KRA tax type A–E; left out or empty: the product's) }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.
              * @example [{"name":"Single seedling","seedlings":1,"minQuantity":10,"step":10},{"name":"Tray of 50","seedlings":50,"price":1500,"tiers":[{"minQuantity":10,"price":1350},{"minQuantity":50,"price":1200}]}]
              */
             units?: string;
+            /**
+             * @description KRA eTIMS tax type: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %; empty: the shop's default tax type (GET /api/tax/settings). Refused when empty and the shop has no default
+             * @example B
+             * @enum {string}
+             */
+            taxType?: "A" | "B" | "C" | "D" | "E" | "";
+            /**
+             * @description KRA's item classification code (the code list of eTIMS item classes): 8 or 10 digits; empty: none
+             * @example 5059690800
+             */
+            itemClassCode?: string;
             /**
              * Format: binary
              * @description A new image replaces the old one; leave it out to keep the current image
@@ -4584,6 +4694,47 @@ export interface components {
              * @example 300
              */
             offerPrice: number;
+        };
+        TaxTypeInfoDto: {
+            /**
+             * @example B
+             * @enum {string}
+             */
+            code: "A" | "B" | "C" | "D" | "E";
+            /** @example Standard rate 16 % */
+            label: string;
+            /**
+             * @description Percent
+             * @example 16
+             */
+            rate: number;
+        };
+        TaxSettingsDto: {
+            /**
+             * @description KRA eTIMS tax type: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %. A product without a tax type of its own is taxed at this one; null: none (every product must then have its own)
+             * @example B
+             * @enum {string|null}
+             */
+            defaultTaxType: "A" | "B" | "C" | "D" | "E" | null;
+            /** @description KRA's tax types, in KRA's order */
+            taxTypes: components["schemas"]["TaxTypeInfoDto"][];
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        TaxSettingsResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            settings: components["schemas"]["TaxSettingsDto"];
+        };
+        UpdateTaxSettingsDto: {
+            /**
+             * @description KRA eTIMS tax type: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %; null: no default
+             * @example B
+             * @enum {string|null}
+             */
+            defaultTaxType: "A" | "B" | "C" | "D" | "E" | null;
         };
         LowStockItemDto: {
             _id: string;
@@ -11745,6 +11896,61 @@ export interface operations {
             };
         };
     };
+    ProductsController_tax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductTaxResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
     ProductsController_update: {
         parameters: {
             query?: never;
@@ -12084,6 +12290,101 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TaxSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettingsResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TaxSettingsController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTaxSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettingsResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

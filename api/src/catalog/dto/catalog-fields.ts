@@ -12,7 +12,11 @@ import {
   CATALOG_MESSAGES,
   OBJECT_ID_PATTERN,
   readBooleanInput,
+  readItemClassCodeInput,
   readNumberInput,
+  readTaxTypeInput,
+  TAX_MESSAGES,
+  TAX_TYPES,
   wholeNumberProblem,
   type WholeNumberRule,
 } from '@spc/shared-contracts';
@@ -165,5 +169,48 @@ export function QueryWholeNumber(name: string, description: string) {
       if (value < 0) return `${name} cannot be negative`;
       return undefined;
     }),
+  );
+}
+
+/**
+ * A product's KRA tax type (multipart text): `A`–`E`, or empty for the shop's default (read as
+ * null); left out, it stays (an update) or is the shop's default (a new product).
+ */
+export function TaxTypeField() {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      enum: [...TAX_TYPES, ''],
+      example: 'B',
+      description:
+        "KRA eTIMS tax type: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %; empty: the shop's default tax type (GET /api/tax/settings). Refused when empty and the shop has no default",
+    }),
+    Transform(({ value }) => {
+      const type = readTaxTypeInput(value);
+      return type === false ? value : type;
+    }),
+    IsOptional(), // null (sent empty) is the shop's default
+    Check('taxType', (value) => (readTaxTypeInput(value) ? undefined : TAX_MESSAGES.taxType)),
+  );
+}
+
+/** KRA's item classification code (multipart text): 8 or 10 digits, or empty for none (null). */
+export function ItemClassCodeField() {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      pattern: '^([0-9]{8}|[0-9]{10})?$',
+      example: '5059690800',
+      description:
+        "KRA's item classification code (the code list of eTIMS item classes): 8 or 10 digits; empty: none",
+    }),
+    Transform(({ value }) => {
+      const code = readItemClassCodeInput(value);
+      return code === false ? value : code;
+    }),
+    IsOptional(),
+    Check('itemClassCode', (value) =>
+      readItemClassCodeInput(value) ? undefined : TAX_MESSAGES.itemClassCode,
+    ),
   );
 }

@@ -58,6 +58,9 @@ describe('product form: zod and the DTO agree', () => {
     { ...product, onOffer: 'false', offerPrice: 'not used' },
     { ...product, onOffer: undefined },
     { ...product, price: ' 350 ', category: category.toUpperCase() },
+    { ...product, taxType: 'E', itemClassCode: '5059690800' },
+    { ...product, taxType: '', itemClassCode: '' },
+    { ...product, taxType: 'A', itemClassCode: '14111400' },
   ])('both accept %j', (sample) => expectAgreement(productFormSchema, CreateProductDto, sample));
 
   it.each([
@@ -86,6 +89,13 @@ describe('product form: zod and the DTO agree', () => {
     { ...product, onOffer: 'true', offerPrice: '350' },
     { ...product, onOffer: true, offerPrice: 400 },
     { ...product, onOffer: 'true', offerPrice: '99.5' },
+    { ...product, taxType: 'F' },
+    { ...product, taxType: 'b' },
+    { ...product, taxType: ' B' },
+    { ...product, taxType: 16 },
+    { ...product, itemClassCode: '123456789' },
+    { ...product, itemClassCode: ' 14111400' },
+    { ...product, itemClassCode: '14111400a' },
   ])('both refuse %j', (sample) => expectAgreement(productFormSchema, CreateProductDto, sample));
 });
 

@@ -12,14 +12,17 @@ import {
   RESTOCK_QUANTITY_RULE,
   VALIDATION_MESSAGES as M,
   type AvailabilityFilter,
+  type TaxType,
 } from '@spc/shared-contracts';
 import { PageQueryDto } from '../../common/pagination';
 import { Envelope } from '../../common/answer';
 import {
   CategoryIdField,
+  ItemClassCodeField,
   OfferPriceField,
   OnOfferField,
   QueryWholeNumber,
+  TaxTypeField,
   TextField,
   WholeNumberField,
 } from './catalog-fields';
@@ -271,6 +274,12 @@ export class CreateProductDto {
 
   @UnitsField()
   units?: unknown;
+
+  @TaxTypeField()
+  taxType?: TaxType | null;
+
+  @ItemClassCodeField()
+  itemClassCode?: string | null;
 }
 
 /**
@@ -327,6 +336,12 @@ export class UpdateProductDto {
 
   @UnitsField()
   units?: unknown;
+
+  @TaxTypeField()
+  taxType?: TaxType | null;
+
+  @ItemClassCodeField()
+  itemClassCode?: string | null;
 }
 
 /** How the multipart form is documented: the text fields plus the optional image file. */

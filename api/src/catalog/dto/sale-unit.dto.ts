@@ -78,7 +78,7 @@ export function UnitsField() {
       type: 'string',
       example: UNITS_EXAMPLE,
       description:
-        "JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }] }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.",
+        "JSON list of sale units: { _id? (keeps a unit), name, seedlings, price, offerPrice?, sku?, minQuantity?, step?, tiers?: [{ minQuantity, price }], taxType? (its own KRA tax type A–E; left out or empty: the product's) }. The first is the single seedling (seedlings 1); its price and offer are the form's price and offer. Units left out are deleted.",
     }),
     Allow(),
   );

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types, type HydratedDocument } from 'mongoose';
-import type { SaleUnit } from '@spc/shared-contracts';
+import type { SaleUnit, TaxType } from '@spc/shared-contracts';
 import { Category } from './category.schema';
 
 /** Stock an order being placed holds on a product. */
@@ -93,6 +93,17 @@ export class Product {
   /** When the product's ledger began (its opening balance); absent until then. */
   @Prop({ type: Date, select: false })
   ledgerSince?: Date;
+
+  /**
+   * KRA's tax type of the product (A–E); null: the shop's default tax type. A unit may have its
+   * own (`units[].taxType`), which wins.
+   */
+  @Prop({ type: String, default: null })
+  taxType!: TaxType | null;
+
+  /** KRA's item classification code (8 or 10 digits), which eTIMS registers the items with. */
+  @Prop({ type: String, default: null })
+  itemClassCode!: string | null;
 
   /** Stock at or below this is low; null uses the shop-wide default (LOW_STOCK_THRESHOLD). */
   @Prop({ type: Number, default: null })

@@ -15,6 +15,8 @@ export const productKeys = {
   all: ['products'] as const,
   lists: () => [...productKeys.all, 'list'] as const,
   list: (filter: ProductsFilter) => [...productKeys.lists(), filter] as const,
+  /** A product's tax (staff only); under `all`, so a save refreshes it too. */
+  tax: (id: string) => [...productKeys.all, 'tax', id] as const,
 };
 
 export async function getProducts({ page, search, category }: ProductsFilter) {

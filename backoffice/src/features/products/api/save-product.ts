@@ -24,6 +24,9 @@ export function productFormData({ values, image, units }: SaveProductInput): For
   data.set('category', values.category);
   data.set('onOffer', String(values.onOffer));
   if (values.onOffer) data.set('offerPrice', String(values.offerPrice));
+  // Always sent: empty is the shop's default tax type, and no classification code.
+  data.set('taxType', values.taxType ?? '');
+  data.set('itemClassCode', values.itemClassCode ?? '');
   if (units) data.set('units', JSON.stringify(units));
   if (image) data.set('productImage', image);
   return data;

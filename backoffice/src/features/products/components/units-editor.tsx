@@ -3,14 +3,22 @@ import {
   Button,
   Fieldset,
   Group,
+  NativeSelect,
   NumberInput,
   SimpleGrid,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
-import { DEFAULT_UNIT_NAME, SALE_UNIT_LIMITS, saleUnitsSchema } from '@spc/shared-contracts';
+import {
+  DEFAULT_UNIT_NAME,
+  SALE_UNIT_LIMITS,
+  saleUnitsSchema,
+  TAX_TYPES,
+  taxTypeText,
+} from '@spc/shared-contracts';
 import type { Product } from '../api/get-products';
+import type { ProductTax } from '../api/get-product-tax';
 
 type Num = number | '';
 
@@ -30,6 +38,8 @@ export interface UnitDraft {
   minQuantity: Num;
   step: Num;
   tiers: TierDraft[];
+  /** The unit's own tax type; empty: its product's. */
+  taxType: string;
 }
 
 const emptyUnit = (): UnitDraft => ({
@@ -41,11 +51,16 @@ const emptyUnit = (): UnitDraft => ({
   minQuantity: 1,
   step: 1,
   tiers: [],
+  taxType: '',
 });
 
-/** The product's units as drafts (a new product: its single seedling alone). */
-export function draftsOf(product?: Product | null): UnitDraft[] {
+/**
+ * The product's units as drafts (a new product: its single seedling alone), each with its own tax
+ * type from the product's tax (staff read it apart from the product).
+ */
+export function draftsOf(product?: Product | null, tax?: ProductTax): UnitDraft[] {
   const units = product?.units ?? [];
+  const ownTax = new Map<string, string>(tax?.units.map((u) => [u._id, u.taxType ?? ''] as const));
   if (!units.length) return [{ ...emptyUnit(), name: DEFAULT_UNIT_NAME, seedlings: 1 }];
   return units.map((u) => ({
     _id: u._id,
@@ -57,6 +72,7 @@ export function draftsOf(product?: Product | null): UnitDraft[] {
     minQuantity: u.minQuantity,
     step: u.step,
     tiers: u.tiers.map((t) => ({ minQuantity: t.minQuantity, price: t.price })),
+    taxType: ownTax.get(u._id) ?? '',
   }));
 }
 
@@ -78,6 +94,8 @@ export function unitsPayload(drafts: UnitDraft[]) {
       minQuantity: numberOrAbsent(t.minQuantity),
       price: numberOrAbsent(t.price),
     })),
+    // Left out: the unit is taxed at its product's type.
+    ...(u.taxType ? { taxType: u.taxType } : {}),
   }));
 }
 
@@ -104,15 +122,20 @@ export function unitProblems(
 
 const toNum = (v: string | number): Num => (typeof v === 'number' ? v : '');
 
-/** Sale units of a product: each unit's name, seedlings, price, offer, SKU, minimum, step and tiers. */
+/**
+ * Sale units of a product: each unit's name, seedlings, price, offer, SKU, minimum, step, tiers and
+ * its own tax type (`productTax` names what the product's is, for the unit that has none).
+ */
 export function UnitsEditor({
   drafts,
   onChange,
   problems,
+  productTax,
 }: {
   drafts: UnitDraft[];
   onChange: (drafts: UnitDraft[]) => void;
   problems: Map<string, string>;
+  productTax: string;
 }) {
   const set = (i: number, change: Partial<UnitDraft>) =>
     onChange(drafts.map((u, j) => (j === i ? { ...u, ...change } : u)));
@@ -170,6 +193,16 @@ export function UnitsEditor({
                   value={unit.sku}
                   onChange={(ev) => set(i, { sku: ev.currentTarget.value })}
                   error={err(`${i}.sku`)}
+                />
+                <NativeSelect
+                  label="Unit tax type"
+                  data={[
+                    { value: '', label: `Product's (${productTax})` },
+                    ...TAX_TYPES.map((t) => ({ value: t, label: taxTypeText(t) })),
+                  ]}
+                  value={unit.taxType}
+                  onChange={(ev) => set(i, { taxType: ev.currentTarget.value })}
+                  error={err(`${i}.taxType`)}
                 />
               </SimpleGrid>
               {i === 0 && (

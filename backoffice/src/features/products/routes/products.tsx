@@ -16,6 +16,8 @@ import type { ProductActionHandlers } from '../components/product-actions';
 import { ProductFormModal } from '../components/product-form-modal';
 import { ProductCards, ProductsTable } from '../components/products-view';
 import { RestockModal } from '../components/restock-modal';
+import { TaxSettingsModal } from '../components/tax-settings-modal';
+import { useTaxSettings } from '../api/tax-settings';
 
 /** /manage/products: table on wide screens, cards on narrow ones. */
 export function ProductsRoute() {
@@ -33,6 +35,9 @@ export function ProductsRoute() {
     search: debounced || undefined,
     category: category || undefined,
   });
+  // The product form names the shop's default tax type ("Shop default (B · …)").
+  const taxSettings = useTaxSettings();
+  const [taxSettingsOpen, setTaxSettingsOpen] = useState(false);
   const outOfStock = useMarkOutOfStock();
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Product | null | undefined>(undefined);
@@ -52,7 +57,14 @@ export function ProductsRoute() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Products</Title>
-        <Button onClick={() => setEditing(null)}>Add Product</Button>
+        <Group gap="sm">
+          {role === 'admin' && (
+            <Button variant="default" onClick={() => setTaxSettingsOpen(true)}>
+              Tax settings
+            </Button>
+          )}
+          <Button onClick={() => setEditing(null)}>Add Product</Button>
+        </Group>
       </Group>
       <Group>
         <TextInput
@@ -111,8 +123,10 @@ export function ProductsRoute() {
         opened={editing !== undefined}
         product={editing}
         categories={query.data?.categories ?? []}
+        shopDefaultTaxType={taxSettings.data?.defaultTaxType}
         onClose={() => setEditing(undefined)}
       />
+      <TaxSettingsModal opened={taxSettingsOpen} onClose={() => setTaxSettingsOpen(false)} />
       <OfferModal product={offering} onClose={() => setOffering(null)} />
       <RestockModal product={restocking} onClose={() => setRestocking(null)} />
       <ConfirmModal

@@ -1,0 +1,288 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import type { Connection, mongo } from 'mongoose';
+import { isDuplicateKeyError } from '../common/mongo-errors';
+import { MONEY_WRITE_CONCERN } from '../common/write-concern';
+import type { EtimsDocumentInput } from './etims-request';
+import type { OscuSignature } from './oscu-client';
+import type { OscuSalesRequest } from './oscu.types';
+
+export const ETIMS_DOCUMENTS_COLLECTION = 'etims_documents';
+export const ETIMS_COUNTERS_COLLECTION = 'etims_counters';
+
+/**
+ * `queued`: waiting its turn (due at `nextTryAt`; a retry after OSCU did not answer);
+ * `sending`: one attempt (`sender`) has it under its lease; `signed`: KRA's signature is saved;
+ * `failed`: KRA refused it (`lastCode`, `lastMessage`): a clerk fixes the data and resends;
+ * `pending`: KRA had received its number before and gave no signature: a clerk copies it from
+ * KRA's portal.
+ */
+export type EtimsState = 'queued' | 'sending' | 'signed' | 'failed' | 'pending';
+
+/** What KRA gave a signed document, with the QR link printed on it. */
+export interface EtimsSignature extends OscuSignature {
+  /** KRA's receipt check page for this document (the QR code). */
+  qrUrl: string;
+}
+
+/** One document to sign (`etims_documents`), keyed by its source. Never deleted: a tax record. */
+export interface EtimsDocument {
+  /** The source key (`order:<id>:sale`, `refund:<id>`, `invoice:<id>`). */
+  _id: string;
+  kind: EtimsDocumentInput['kind'];
+  /** The branch's sequence of invoice numbers: `<PIN>/<bhfId>`. */
+  sequence: string;
+  /** The branch's gap-free number, given in the same write that inserted the document. */
+  invcNo: number;
+  /** A credit note's original: its source and number (0 and null on a sale). */
+  original: string | null;
+  orgInvcNo: number;
+  orderId: string | null;
+  trdInvcNo: string;
+  /** The buyer named is a person (their PIN and name are erased with them). */
+  personalBuyer: boolean;
+  /** What was asked (kept so a clerk's fix rebuilds the request with the same number). */
+  input: EtimsDocumentInput;
+  /** The `saveTrnsSalesOsdc` request, as sent (every resend carries the same). */
+  request: OscuSalesRequest;
+  state: EtimsState;
+  /** Attempts that reached an outcome (a send answered or not). */
+  attempts: number;
+  nextTryAt: Date;
+  /** While `sending`: no other attempt takes it before this (renewed while it is sent). */
+  leaseUntil: Date;
+  sender: string | null;
+  /** KRA's last result code (`000`, `994`, `910`…); null when OSCU gave no answer. */
+  lastCode: string | null;
+  lastMessage: string | null;
+  signature: EtimsSignature | null;
+  createdAt: Date;
+  updatedAt: Date;
+  signedAt: Date | null;
+}
+
+interface Counter {
+  /** The sequence (`<PIN>/<bhfId>`). */
+  _id: string;
+  /** The highest number known to be held by a document (a hint: never above the highest held). */
+  last: number;
+}
+
+export type NewEtimsDocument = Omit<EtimsDocument, 'invcNo' | 'request'>;
+
+/** The states a document is still to be sent in: the head of the line is the lowest number of these. */
+const IN_LINE: EtimsState[] = ['queued', 'sending'];
+
+/**
+ * The `etims_documents` collection and its per-branch counters (`etims_counters`): the one place
+ * that reads or writes them.
+ *
+ * Numbers are gap-free without a transaction: a document is inserted already holding the number
+ * after the counter's, under a unique index on `(sequence, invcNo)`, so a number exists exactly
+ * when a document holds it. The counter is only raised after a document holds the number (by the
+ * inserter, or by whoever ran into that number), so it never runs ahead of the documents; a crash
+ * between the insert and the raise leaves it behind, and the next insert, finding the number held,
+ * raises it and takes the next. A source asked for twice runs into the `_id` and allocates nothing.
+ */
+@Injectable()
+export class EtimsDocumentsRepository {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  async ensureIndexes(): Promise<void> {
+    await this.documents().createIndex({ sequence: 1, invcNo: 1 }, { unique: true });
+    // The head of each branch's line, and the back office's queue by state.
+    await this.documents().createIndex({ sequence: 1, state: 1, invcNo: 1 });
+    await this.documents().createIndex({ state: 1, invcNo: 1 });
+    await this.documents().createIndex({ orderId: 1 });
+  }
+
+  /**
+   * Inserts the document with the next number of its sequence, unless its source has one (then
+   * answers that one, `created` false, and no number is taken). `orgInvcNo` is given for a credit
+   * note; `build` makes the request once the number is known.
+   */
+  async insertNumbered(
+    doc: NewEtimsDocument,
+    build: (invcNo: number) => OscuSalesRequest,
+  ): Promise<{ document: EtimsDocument; created: boolean }> {
+    for (let attempt = 0; attempt < 1000; attempt++) {
+      const existing = await this.find(doc._id);
+      if (existing) return { document: existing, created: false };
+      const counter = await this.counters().findOne({ _id: doc.sequence });
+      const invcNo = (counter?.last ?? 0) + 1;
+      const document: EtimsDocument = { ...doc, invcNo, request: build(invcNo) };
+      try {
+        await this.documents().insertOne(document);
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        // The source has its document now (answered on the next turn), or the number is held by
+        // another document: the counter is behind it. Raised only to a number a document holds.
+        const holder = await this.documents().findOne(
+          { sequence: doc.sequence, invcNo },
+          { projection: { _id: 1 } },
+        );
+        if (holder) await this.raise(doc.sequence, invcNo);
+        continue;
+      }
+      await this.raise(doc.sequence, invcNo);
+      return { document, created: true };
+    }
+    throw new Error(`No eTIMS number could be taken for ${doc._id}`);
+  }
+
+  /** Raises the sequence's counter to `held` (a number a document holds); never lowers it. */
+  private async raise(sequence: string, held: number): Promise<void> {
+    const raise = () =>
+      this.counters().updateOne({ _id: sequence }, { $max: { last: held } }, { upsert: true });
+    try {
+      await raise();
+    } catch (error) {
+      // Two first raises of a sequence upserting at once: the counter exists now.
+      if (!isDuplicateKeyError(error)) throw error;
+      await raise();
+    }
+  }
+
+  find(source: string): Promise<EtimsDocument | null> {
+    return this.documents().findOne({ _id: source });
+  }
+
+  /** The next document of the sequence's line: its lowest number still to be sent; null when none. */
+  async head(sequence: string): Promise<EtimsDocument | null> {
+    const [first] = await this.documents()
+      .find({ sequence, state: { $in: IN_LINE } })
+      .sort({ invcNo: 1 })
+      .limit(1)
+      .toArray();
+    return first ?? null;
+  }
+
+  /**
+   * Marks the document `sending` by `sender` until `leaseUntil`: a queued one due by `now`, or one
+   * whose sender's lease lapsed (it crashed, maybe after KRA signed it: the same number is sent
+   * again and answered as a duplicate). Null when it is not this attempt's to send.
+   */
+  async claim(
+    doc: EtimsDocument,
+    sender: string,
+    now: Date,
+    clock: Date,
+    leaseUntil: Date,
+  ): Promise<EtimsDocument | null> {
+    const filter: mongo.Filter<EtimsDocument> =
+      doc.state === 'sending'
+        ? { _id: doc._id, state: 'sending', sender: doc.sender, leaseUntil: { $lte: clock } }
+        : { _id: doc._id, state: 'queued', nextTryAt: { $lte: now } };
+    return this.documents().findOneAndUpdate(
+      filter,
+      { $set: { state: 'sending', sender, leaseUntil, updatedAt: clock } },
+      { returnDocument: 'after' },
+    ) as Promise<EtimsDocument | null>;
+  }
+
+  /** Lengthens the lease of a document `sender` is sending; false when it is not any more. */
+  async renew(source: string, sender: string, leaseUntil: Date): Promise<boolean> {
+    const res = await this.documents().updateOne(
+      { _id: source, state: 'sending', sender },
+      { $set: { leaseUntil } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  /** What became of `sender`'s attempt; false when the attempt no longer had it. */
+  async settle(
+    source: string,
+    sender: string,
+    at: Date,
+    change: Pick<EtimsDocument, 'state' | 'lastCode' | 'lastMessage'> &
+      Partial<Pick<EtimsDocument, 'signature' | 'signedAt' | 'nextTryAt'>>,
+  ): Promise<boolean> {
+    const res = await this.documents().updateOne(
+      { _id: source, state: 'sending', sender },
+      {
+        $set: {
+          ...change,
+          lastMessage: change.lastMessage?.slice(0, 1000) ?? null,
+          sender: null,
+          leaseUntil: at,
+          updatedAt: at,
+        },
+        $inc: { attempts: 1 },
+      },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /**
+   * Back in line (a clerk's resend of a failed or pending document), with its request rebuilt
+   * when given; false when it was not in one of `from` any more.
+   */
+  async requeue(
+    source: string,
+    from: EtimsState[],
+    at: Date,
+    rebuilt?: Pick<EtimsDocument, 'input' | 'request' | 'personalBuyer' | 'trdInvcNo'>,
+  ): Promise<boolean> {
+    const res = await this.documents().updateOne(
+      { _id: source, state: { $in: from } },
+      { $set: { ...rebuilt, state: 'queued', nextTryAt: at, leaseUntil: at, updatedAt: at } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** Documents in these states, oldest number first (the back office's queue). */
+  list(states: EtimsState[], limit = 200): Promise<EtimsDocument[]> {
+    return this.documents()
+      .find({ state: { $in: states } })
+      .sort({ invcNo: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  forOrders(orderIds: readonly string[]): Promise<EtimsDocument[]> {
+    if (!orderIds.length) return Promise.resolve([]);
+    return this.documents()
+      .find({ orderId: { $in: [...orderIds] } })
+      .toArray();
+  }
+
+  /** A person buyer's PIN and name out of a document (an erasure): the sums and KRA's signature stay. */
+  async forgetBuyer(source: string): Promise<void> {
+    await this.documents().updateOne(
+      { _id: source },
+      {
+        $set: {
+          'input.buyer': null,
+          'request.custTin': null,
+          'request.custNm': null,
+          'request.receipt.custTin': null,
+          personalBuyer: false,
+        },
+      },
+    );
+  }
+
+  /** An organisation buyer's name with a person's name in it replaced (an erasure). */
+  async renameBuyer(source: string, name: string): Promise<void> {
+    await this.documents().updateOne(
+      { _id: source },
+      { $set: { 'input.buyer.name': name, 'request.custNm': name } },
+    );
+  }
+
+  /**
+   * With the money writes' concern: a number or a signature a failover rolled back would be given
+   * again to another document, which KRA would answer with the first one's signature.
+   */
+  private documents(): mongo.Collection<EtimsDocument> {
+    return this.connection.db!.collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION, {
+      writeConcern: MONEY_WRITE_CONCERN,
+    });
+  }
+
+  private counters(): mongo.Collection<Counter> {
+    return this.connection.db!.collection<Counter>(ETIMS_COUNTERS_COLLECTION, {
+      writeConcern: MONEY_WRITE_CONCERN,
+    });
+  }
+}

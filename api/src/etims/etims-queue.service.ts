@@ -1,0 +1,405 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type BeforeApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { Scheduler, whileRenewing } from '../common/scheduler/scheduler';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { EtimsConfig } from '../config/etims-config';
+import {
+  EtimsDocumentsRepository,
+  type EtimsDocument,
+  type EtimsSignature,
+  type EtimsState,
+} from './etims-documents.repository';
+import { EtimsDevicesStore, type EtimsDevice } from './etims-devices.store';
+import { buildSalesRequest, inputProblem, type EtimsDocumentInput } from './etims-request';
+import {
+  OscuClient,
+  receiptVerificationUrl,
+  type OscuSaleOutcome,
+  type OscuSignature,
+} from './oscu-client';
+
+/** The longest wait between two attempts at a document OSCU did not answer. */
+const MAX_BACKOFF_MS = 60 * 60_000;
+/** Why a document answered 994 without a signature waits for a clerk. */
+const NO_SIGNATURE =
+  'KRA had received this invoice number before and gave no signature: copy it from KRA’s eTIMS portal';
+
+/** What `enqueue` answers: the document, and whether this call queued it. */
+export interface Enqueued {
+  document: EtimsDocument;
+  created: boolean;
+}
+
+/**
+ * The eTIMS signing queue (issue 45). A module that has something to sign (a paid order, a
+ * refund, an invoice on account) calls `enqueue` after the money is in; the document is written
+ * once per source, holding the branch's next gap-free number (`invcNo`) and its request, and is
+ * sent by the sender sweep, never in the way of the sale.
+ *
+ * Sending keeps KRA's order: each branch's line is sent by number, and the lowest number still to
+ * be sent (queued or being sent) is the head; nothing after it goes before it. A document is
+ * claimed (`sending`, under a lease renewed while it is sent) by one attempt of one instance, so
+ * two never send it at once. What KRA answers is saved: signed, or a duplicate with its
+ * signature (saved so), or a duplicate without (`pending`, a clerk copies the signature), or a
+ * refusal (`failed` with KRA's code and message, out of the line: a clerk fixes the data and
+ * resends under the same number). No answer (offline, a timeout, a gateway's error) leaves it
+ * queued, tried again with a growing wait, and the line waits for it. A crash between the send and
+ * the save leaves it `sending`; once its lease lapses it is sent again under the same number,
+ * which KRA answers as a duplicate with the first signature: never a second invoice.
+ */
+@Injectable()
+export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(EtimsQueue.name);
+  private readonly settings: EtimsConfig | null;
+  private client: OscuClient | null = null;
+  private device: Pick<EtimsDevice, 'sdcId' | 'mrcNo'> = { sdcId: null, mrcNo: null };
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private draining?: Promise<number>;
+  private stopping = false;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly documents: EtimsDocumentsRepository,
+    private readonly devices: EtimsDevicesStore,
+    private readonly scheduler: Scheduler,
+  ) {
+    this.settings = config.etims;
+  }
+
+  /** False with ETIMS_ENV=off: nothing is queued, nothing is sent. */
+  get enabled(): boolean {
+    return this.settings !== null;
+  }
+
+  /** The branch's line of numbers: `<PIN>/<bhfId>`. */
+  get sequence(): string | null {
+    return this.settings ? `${this.settings.pin}/${this.settings.branch}` : null;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.settings) return;
+    await this.documents.ensureIndexes();
+    this.scheduler.declare({
+      name: 'etims.send-due',
+      everyMs: this.settings.sendEveryMs,
+      runsOn: 'one',
+      // What a crash or a stop left unsent is sent at start-up.
+      atStart: true,
+      run: (now) => this.sendDue(now),
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Queues a document for signing, once per source: its number is taken in the same write that
+   * inserts it; a source queued before answers its document and takes no number. Answers null
+   * when eTIMS is off. A document that cannot be queued (no lines, a tax point ahead, a credit
+   * note whose sale was never queued) is a 400, nothing written. Sending starts at once, in the
+   * background.
+   */
+  async enqueue(input: EtimsDocumentInput): Promise<Enqueued | null> {
+    if (!this.settings) return null;
+    // Asked again (a callback twice): the first document, whatever this call carries.
+    const existing = await this.documents.find(input.source);
+    if (existing) return { document: existing, created: false };
+    const now = new Date();
+    const problem = inputProblem(input, now);
+    if (problem) throw new BadRequestException(problem);
+    let orgInvcNo = 0;
+    if (input.kind === 'credit-note') {
+      const original = await this.documents.find(input.original!);
+      if (!original || original.kind !== 'sale')
+        throw new BadRequestException(
+          `The credit note's sale (${input.original}) was never queued for eTIMS`,
+        );
+      orgInvcNo = original.invcNo;
+    }
+    const result = await this.documents.insertNumbered(
+      {
+        _id: input.source,
+        kind: input.kind,
+        sequence: this.sequence!,
+        original: input.kind === 'credit-note' ? input.original! : null,
+        orgInvcNo,
+        orderId: input.orderId ?? null,
+        trdInvcNo: input.trdInvcNo,
+        personalBuyer: !!input.buyer?.person,
+        input,
+        state: 'queued',
+        attempts: 0,
+        nextTryAt: now,
+        leaseUntil: now,
+        sender: null,
+        lastCode: null,
+        lastMessage: null,
+        signature: null,
+        createdAt: now,
+        updatedAt: now,
+        signedAt: null,
+      },
+      (invcNo) => buildSalesRequest(input, invcNo, orgInvcNo, now),
+    );
+    if (result.created) this.kick();
+    return result;
+  }
+
+  /** A document by its source; null when there is none (or eTIMS is off). */
+  find(source: string): Promise<EtimsDocument | null> {
+    return this.settings ? this.documents.find(source) : Promise.resolve(null);
+  }
+
+  /** The documents in these states (the back office's queue: failed and pending, with KRA's words). */
+  list(
+    states: EtimsState[] = ['queued', 'sending', 'failed', 'pending'],
+  ): Promise<EtimsDocument[]> {
+    return this.settings ? this.documents.list(states) : Promise.resolve([]);
+  }
+
+  /**
+   * A clerk's resend of a document KRA refused (or answered without a signature), under its
+   * number; `changes` rebuild its request (a line's classification, the buyer's PIN). A signed
+   * document is a 409, as is one still in the line; an unknown one a 404.
+   */
+  async resend(
+    source: string,
+    changes: Partial<Pick<EtimsDocumentInput, 'lines' | 'buyer' | 'trdInvcNo' | 'by'>> = {},
+  ): Promise<EtimsDocument> {
+    if (!this.settings) throw new ConflictException('eTIMS is off (ETIMS_ENV)');
+    const doc = await this.documents.find(source);
+    if (!doc) throw new NotFoundException(`No eTIMS document ${source}`);
+    if (doc.state === 'signed')
+      throw new ConflictException(`${doc.trdInvcNo} is signed already (eTIMS ${doc.invcNo})`);
+    if (doc.state === 'queued' || doc.state === 'sending')
+      throw new ConflictException(`${doc.trdInvcNo} is on its way to KRA already`);
+    const now = new Date();
+    let rebuilt: Parameters<EtimsDocumentsRepository['requeue']>[3];
+    if (Object.keys(changes).length) {
+      const input: EtimsDocumentInput = { ...doc.input, ...changes, at: new Date(doc.input.at) };
+      const problem = inputProblem(input, now);
+      if (problem) throw new BadRequestException(problem);
+      rebuilt = {
+        input,
+        request: buildSalesRequest(input, doc.invcNo, doc.orgInvcNo, doc.createdAt),
+        personalBuyer: !!input.buyer?.person,
+        trdInvcNo: input.trdInvcNo,
+      };
+    }
+    if (!(await this.documents.requeue(source, [doc.state], now, rebuilt)))
+      throw new ConflictException(`${doc.trdInvcNo} changed meanwhile: look again`);
+    this.kick();
+    return (await this.documents.find(source))!;
+  }
+
+  /**
+   * Sends the branch's line from its head while documents are due at `now` (the wall clock by
+   * default; a later `now` makes waiting retries due), one at a time, one pass at a time per
+   * instance; stops at a document not due, one another attempt holds, or one OSCU did not answer.
+   * Answers how many were signed.
+   */
+  async sendDue(now?: Date): Promise<number> {
+    if (!this.settings) return 0;
+    while (this.draining) await this.draining.catch(() => undefined);
+    const pass = this.track(this.pass(now));
+    this.draining = pass;
+    try {
+      return await pass;
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /** A pass in the background (a document queued or resent), awaited on shutdown. */
+  private kick(): void {
+    if (this.stopping) return;
+    void this.sendDue().catch(() => undefined);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  private async pass(at?: Date): Promise<number> {
+    const settings = this.settings!;
+    let signed = 0;
+    try {
+      for (;;) {
+        if (this.stopping) break;
+        const now = at ?? new Date();
+        const clock = new Date();
+        const head = await this.documents.head(this.sequence!);
+        if (!head) break;
+        const lapsed = head.state === 'sending' && head.leaseUntil <= clock;
+        if (head.state === 'sending' && !lapsed) break; // another attempt has it
+        if (head.state === 'queued' && head.nextTryAt > now) break; // its retry is not due
+        const client = await this.readyClient();
+        if (!client) break;
+        const sender = randomUUID();
+        const leaseMs = Math.max(60_000, 3 * settings.timeoutMs);
+        const claimed = await this.documents.claim(
+          head,
+          sender,
+          now,
+          clock,
+          new Date(clock.getTime() + leaseMs),
+        );
+        if (!claimed) break;
+        if (lapsed)
+          this.logger.warn(
+            `eTIMS ${claimed.invcNo} (${claimed._id}) was left being sent: sent again under its number`,
+          );
+        const outcome = await whileRenewing(() => client.sendSale(claimed.request), {
+          everyMs: leaseMs / 3,
+          renew: () => this.documents.renew(claimed._id, sender, new Date(Date.now() + leaseMs)),
+        });
+        const result = await this.save(claimed, sender, outcome);
+        if (result === 'signed') signed++;
+        if (result === 'unreachable') break;
+      }
+    } catch (error) {
+      this.logger.error(`Sending eTIMS documents failed: ${(error as Error).message}`);
+    }
+    return signed;
+  }
+
+  /** Saves what KRA answered an attempt; answers the state saved ('lost': the claim had gone). */
+  private async save(
+    doc: EtimsDocument,
+    sender: string,
+    outcome: OscuSaleOutcome,
+  ): Promise<'signed' | 'pending' | 'failed' | 'unreachable' | 'lost'> {
+    const at = new Date();
+    let saved = false;
+    let state: 'signed' | 'pending' | 'failed' | 'unreachable';
+    switch (outcome.kind) {
+      case 'signed':
+      case 'duplicate':
+        if (outcome.kind === 'duplicate' && !outcome.signature) {
+          state = 'pending';
+          saved = await this.documents.settle(doc._id, sender, at, {
+            state: 'pending',
+            lastCode: '994',
+            lastMessage: `${outcome.message} — ${NO_SIGNATURE}`,
+          });
+          this.logger.warn(`eTIMS ${doc.invcNo} (${doc._id}): ${NO_SIGNATURE}`);
+          break;
+        }
+        state = 'signed';
+        saved = await this.documents.settle(doc._id, sender, at, {
+          state: 'signed',
+          lastCode: outcome.kind === 'signed' ? '000' : '994',
+          lastMessage: outcome.kind === 'signed' ? null : outcome.message,
+          signature: this.signatureOf(outcome.signature!),
+          signedAt: at,
+        });
+        break;
+      case 'rejected':
+        state = 'failed';
+        saved = await this.documents.settle(doc._id, sender, at, {
+          state: 'failed',
+          lastCode: outcome.code,
+          lastMessage: outcome.message,
+        });
+        this.logger.warn(
+          `KRA refused eTIMS ${doc.invcNo} (${doc._id}): ${outcome.code} ${outcome.message}`,
+        );
+        break;
+      case 'unreachable': {
+        state = 'unreachable';
+        const wait = Math.min(MAX_BACKOFF_MS, this.settings!.retryMs * 2 ** doc.attempts);
+        saved = await this.documents.settle(doc._id, sender, at, {
+          state: 'queued',
+          lastCode: null,
+          lastMessage: outcome.message,
+          nextTryAt: new Date(at.getTime() + wait),
+        });
+        break;
+      }
+    }
+    if (!saved)
+      this.logger.warn(
+        `eTIMS ${doc.invcNo} (${doc._id}): the attempt lost its lease before saving ${outcome.kind}`,
+      );
+    return saved ? state : 'lost';
+  }
+
+  private signatureOf(signature: OscuSignature): EtimsSignature {
+    const { portalUrl, pin, branch } = this.settings!;
+    return {
+      ...signature,
+      sdcId: signature.sdcId ?? this.device.sdcId,
+      mrcNo: signature.mrcNo ?? this.device.mrcNo,
+      qrUrl: receiptVerificationUrl(portalUrl, pin, branch, signature.rcptSign),
+    };
+  }
+
+  /**
+   * The OSCU client with the device's communication key: the configured one, else the one kept
+   * from an earlier initialisation, else the device is initialised now and its key kept. Null
+   * (logged) while KRA cannot be asked or refuses the device: the line waits.
+   */
+  private async readyClient(): Promise<OscuClient | null> {
+    if (this.client) return this.client;
+    const s = this.settings!;
+    const id = `${s.pin}/${s.branch}/${s.deviceSerial}`;
+    const kept = await this.devices.find(id);
+    if (kept) this.device = { sdcId: kept.sdcId, mrcNo: kept.mrcNo };
+    const key = s.cmcKey ?? kept?.cmcKey ?? null;
+    if (key) return (this.client = this.clientWith(key));
+    const client = this.clientWith(null);
+    const init = await client.initialise();
+    if (init.kind === 'ok') {
+      const device = await this.devices.keep({
+        _id: id,
+        cmcKey: init.data.cmcKey,
+        sdcId: init.data.sdcId ?? null,
+        mrcNo: init.data.mrcNo ?? null,
+        initialisedAt: new Date(),
+      });
+      this.device = { sdcId: device.sdcId, mrcNo: device.mrcNo };
+      return (this.client = this.clientWith(device.cmcKey));
+    }
+    // 902 without a key: another instance may have kept it a moment ago.
+    const other = init.kind === 'installed' ? await this.devices.find(id) : null;
+    if (other) {
+      this.device = { sdcId: other.sdcId, mrcNo: other.mrcNo };
+      return (this.client = this.clientWith(other.cmcKey));
+    }
+    this.logger.error(
+      init.kind === 'installed'
+        ? 'eTIMS: KRA says the device is initialised already and gives no key again: set ETIMS_CMC_KEY to the key it gave first'
+        : `eTIMS: the device could not be initialised: ${init.kind === 'rejected' ? `${init.code} ` : ''}${init.message}`,
+    );
+    return null;
+  }
+
+  private clientWith(cmcKey: string | null): OscuClient {
+    const s = this.settings!;
+    return new OscuClient({
+      baseUrl: s.baseUrl,
+      tokenUrl: s.tokenUrl,
+      consumerKey: s.consumerKey,
+      consumerSecret: s.consumerSecret,
+      tin: s.pin,
+      bhfId: s.branch,
+      deviceSerial: s.deviceSerial,
+      cmcKey,
+      timeoutMs: s.timeoutMs,
+    });
+  }
+}
