@@ -31,6 +31,12 @@ const PIN = 'P000000000Z';
 const CMC_KEY = 'local-cmc-key-not-secret';
 const TOMATO_CLASS = '1015150000';
 const FLOWER_CLASS = '1015190000';
+const registrar = {
+  regrId: 'dead',
+  regrNm: 'Dead instance',
+  modrId: 'dead',
+  modrNm: 'Dead instance',
+};
 const DELIVERY_FEE = 200;
 
 jest.setTimeout(180_000);
@@ -101,14 +107,20 @@ describe('eTIMS: orders signed', () => {
     (await m.t.http().get(`/api/orders/${id}`).set(bearer(staff.accessToken)).expect(200)).body
       .order;
 
-  /** The document of a source, once it is in one of `states`. */
-  const settled = (source: string, states = ['signed']) =>
-    waitFor(
+  /** The document of a source, once it is in one of `states` (else the test fails here). */
+  const settled = async (source: string, states = ['signed']): Promise<EtimsDocument> => {
+    const found = await waitFor(
       () => doc(source),
       (d) => !!d && states.includes(d.state),
       30_000,
       100,
-    ) as Promise<EtimsDocument>;
+    );
+    if (!found || !states.includes(found.state))
+      throw new Error(
+        `${source} is ${found?.state ?? 'not queued'}, not ${states.join(' or ')} (${found?.lastMessage ?? ''})`,
+      );
+    return found!;
+  };
 
   beforeAll(async () => {
     sim = await startEtimsSimulator({ cmcKey: CMC_KEY });
@@ -385,8 +397,11 @@ describe('eTIMS: orders signed', () => {
     await settled(source, ['queued']);
     await queue.sendDue();
     sim.setScenario('accepted');
-    // The dead instance's attempt: KRA signed it, the instance died before saving.
+    // The dead instance's attempt: its items registered, KRA signed it, it died before saving.
     const request = (await doc(source))!.request;
+    expect(await items.ensureRegistered(kra, request.itemList, registrar)).toMatchObject({
+      kind: 'ok',
+    });
     expect(await kra.sendSale(request)).toMatchObject({ kind: 'signed' });
     await documents().updateOne(
       { _id: source },
@@ -501,7 +516,10 @@ describe('eTIMS: orders signed', () => {
       30_000,
       100,
     );
-    expect(signedDeposit!.request).toMatchObject({ rcptTyCd: 'S', totAmt: deposit });
+    expect(signedDeposit).toMatchObject({
+      state: 'signed',
+      request: { rcptTyCd: 'S', totAmt: deposit },
+    });
     expect(await doc(`order:${o._id}:balance`)).toBeNull();
 
     // The balance paid at the desk: the rest is signed, once.
