@@ -228,6 +228,7 @@ const DEFAULT_ITEM_CLASSES: ItemClassification[] = [
   cls('1016150000', 'Trees and shrubs', 4),
   cls('1016160000', 'Floral plants', 4),
   cls('1017150000', 'Organic fertilizers and plant nutrients', 4),
+  cls('7810180000', 'Road cargo transport (delivery)', 4),
   cls('5059690800', 'Sample item class of the KRA collection', 5, 'B'),
   cls('9999999999', 'Withdrawn class', 5, null, 'N'),
 ];

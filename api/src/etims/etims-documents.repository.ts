@@ -94,6 +94,8 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ sequence: 1, state: 1, invcNo: 1 });
     await this.documents().createIndex({ state: 1, invcNo: 1 });
     await this.documents().createIndex({ orderId: 1 });
+    // The credit notes against a sale (never more than the sale).
+    await this.documents().createIndex({ original: 1 });
   }
 
   /**
@@ -237,6 +239,20 @@ export class EtimsDocumentsRepository {
       .sort({ invcNo: 1 })
       .limit(limit)
       .toArray();
+  }
+
+  /** The credit notes queued against a sale. */
+  creditsOf(original: string): Promise<EtimsDocument[]> {
+    return this.documents().find({ original }).toArray();
+  }
+
+  /** Which of these sources have a document. */
+  async existing(sources: readonly string[]): Promise<Set<string>> {
+    if (!sources.length) return new Set();
+    const docs = await this.documents()
+      .find({ _id: { $in: [...sources] } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(docs.map((d) => d._id));
   }
 
   forOrders(orderIds: readonly string[]): Promise<EtimsDocument[]> {

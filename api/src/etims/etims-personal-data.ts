@@ -11,6 +11,7 @@ import {
   EtimsDocumentsRepository,
 } from './etims-documents.repository';
 import { ETIMS_DEVICES_COLLECTION } from './etims-devices.store';
+import { ETIMS_ITEMS_COLLECTION } from './etims-items.repository';
 
 /**
  * eTIMS documents name their buyer when one gave a KRA PIN: an organisation (a body, not a person)
@@ -26,6 +27,8 @@ export class EtimsPersonalData implements PersonalDataOwner {
       "the buyer's KRA PIN and name on a document signed in their name (a shopper who gave a PIN)",
     [ETIMS_COUNTERS_COLLECTION]: '',
     [ETIMS_DEVICES_COLLECTION]: '',
+    // Products' sale units and what KRA was told of them: no one's data.
+    [ETIMS_ITEMS_COLLECTION]: '',
   };
 
   constructor(private readonly documents: EtimsDocumentsRepository) {}

@@ -20,7 +20,14 @@ import {
   type EtimsState,
 } from './etims-documents.repository';
 import { EtimsDevicesStore, type EtimsDevice } from './etims-devices.store';
-import { buildSalesRequest, inputProblem, type EtimsDocumentInput } from './etims-request';
+import { EtimsItems, type ItemsOutcome } from './etims-items.service';
+import {
+  buildSalesRequest,
+  inputProblem,
+  registrarOf,
+  type EtimsDocumentInput,
+} from './etims-request';
+import { oscuSalesItems, oscuTotals } from './oscu-tax';
 import {
   OscuClient,
   receiptVerificationUrl,
@@ -72,6 +79,7 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     private readonly documents: EtimsDocumentsRepository,
     private readonly devices: EtimsDevicesStore,
     private readonly scheduler: Scheduler,
+    private readonly items: EtimsItems,
   ) {
     this.settings = config.etims;
   }
@@ -127,7 +135,9 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
           `The credit note's sale (${input.original}) was never queued for eTIMS`,
         );
       orgInvcNo = original.invcNo;
+      await this.assertWithinOriginal(input, original);
     }
+    const blocked = input.problem?.trim() || null;
     const result = await this.documents.insertNumbered(
       {
         _id: input.source,
@@ -139,13 +149,14 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         trdInvcNo: input.trdInvcNo,
         personalBuyer: !!input.buyer?.person,
         input,
-        state: 'queued',
+        // A document the shop's data keeps from KRA waits for a clerk, holding its number.
+        state: blocked ? 'failed' : 'queued',
         attempts: 0,
         nextTryAt: now,
         leaseUntil: now,
         sender: null,
         lastCode: null,
-        lastMessage: null,
+        lastMessage: blocked,
         signature: null,
         createdAt: now,
         updatedAt: now,
@@ -162,6 +173,20 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     return this.settings ? this.documents.find(source) : Promise.resolve(null);
   }
 
+  /** KES cents credited so far against a sale (its credit notes' totals). */
+  async creditedOf(original: string): Promise<number> {
+    if (!this.settings) return 0;
+    return (await this.documents.creditsOf(original)).reduce(
+      (sum, d) => sum + Math.round(d.request.totAmt * 100),
+      0,
+    );
+  }
+
+  /** Which of these sources have a document (a sweep's look for what was never queued). */
+  existing(sources: readonly string[]): Promise<Set<string>> {
+    return this.settings ? this.documents.existing(sources) : Promise.resolve(new Set());
+  }
+
   /** The documents in these states (the back office's queue: failed and pending, with KRA's words). */
   list(
     states: EtimsState[] = ['queued', 'sending', 'failed', 'pending'],
@@ -176,7 +201,9 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
    */
   async resend(
     source: string,
-    changes: Partial<Pick<EtimsDocumentInput, 'lines' | 'buyer' | 'trdInvcNo' | 'by'>> = {},
+    changes: Partial<
+      Pick<EtimsDocumentInput, 'lines' | 'buyer' | 'trdInvcNo' | 'by' | 'problem'>
+    > = {},
   ): Promise<EtimsDocument> {
     if (!this.settings) throw new ConflictException('eTIMS is off (ETIMS_ENV)');
     const doc = await this.documents.find(source);
@@ -187,8 +214,15 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
       throw new ConflictException(`${doc.trdInvcNo} is on its way to KRA already`);
     const now = new Date();
     let rebuilt: Parameters<EtimsDocumentsRepository['requeue']>[3];
-    if (Object.keys(changes).length) {
-      const input: EtimsDocumentInput = { ...doc.input, ...changes, at: new Date(doc.input.at) };
+    if (Object.keys(changes).length || doc.input.problem) {
+      const input: EtimsDocumentInput = {
+        ...doc.input,
+        ...changes,
+        problem: changes.problem ?? null,
+        at: new Date(doc.input.at),
+      };
+      // Still not fixed: said again, nothing changes.
+      if (changes.problem) throw new BadRequestException(changes.problem);
       const problem = inputProblem(input, now);
       if (problem) throw new BadRequestException(problem);
       rebuilt = {
@@ -263,6 +297,24 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
           this.logger.warn(
             `eTIMS ${claimed.invcNo} (${claimed._id}) was left being sent: sent again under its number`,
           );
+        // Each line's item registered as the line has it, before the document that sells it.
+        const items = await whileRenewing(
+          () =>
+            this.items.ensureRegistered(
+              client,
+              claimed.request.itemList,
+              registrarOf(claimed.input.by),
+            ),
+          {
+            everyMs: leaseMs / 3,
+            renew: () => this.documents.renew(claimed._id, sender, new Date(Date.now() + leaseMs)),
+          },
+        );
+        if (items.kind !== 'ok') {
+          const result = await this.saveItems(claimed, sender, items);
+          if (result === 'failed') continue;
+          break;
+        }
         const outcome = await whileRenewing(() => client.sendSale(claimed.request), {
           everyMs: leaseMs / 3,
           renew: () => this.documents.renew(claimed._id, sender, new Date(Date.now() + leaseMs)),
@@ -336,6 +388,58 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         `eTIMS ${doc.invcNo} (${doc._id}): the attempt lost its lease before saving ${outcome.kind}`,
       );
     return saved ? state : 'lost';
+  }
+
+  /** Saves why a document's items kept it from being sent (KRA refused one, or did not answer). */
+  private async saveItems(
+    doc: EtimsDocument,
+    sender: string,
+    outcome: Exclude<ItemsOutcome, { kind: 'ok' }>,
+  ): Promise<'failed' | 'queued' | 'lost'> {
+    const at = new Date();
+    let saved: boolean;
+    if (outcome.kind === 'rejected') {
+      saved = await this.documents.settle(doc._id, sender, at, {
+        state: 'failed',
+        lastCode: outcome.code,
+        lastMessage: outcome.message,
+      });
+      this.logger.warn(`eTIMS ${doc.invcNo} (${doc._id}) not sent: ${outcome.message}`);
+      if (saved) return 'failed';
+    } else {
+      const wait =
+        outcome.kind === 'busy'
+          ? 1000
+          : Math.min(MAX_BACKOFF_MS, this.settings!.retryMs * 2 ** doc.attempts);
+      saved = await this.documents.settle(doc._id, sender, at, {
+        state: 'queued',
+        lastCode: null,
+        lastMessage: outcome.message,
+        nextTryAt: new Date(at.getTime() + wait),
+      });
+      if (saved) return 'queued';
+    }
+    return 'lost';
+  }
+
+  /**
+   * A credit note never credits more than is left of its sale: the sale's total less the credit
+   * notes queued against it before (400, nothing written).
+   */
+  private async assertWithinOriginal(
+    input: EtimsDocumentInput,
+    original: EtimsDocument,
+  ): Promise<void> {
+    const cents = (kes: number) => Math.round(kes * 100);
+    const asked = cents(oscuTotals(oscuSalesItems(input.lines)).totAmt);
+    const before = (await this.documents.creditsOf(original._id))
+      .filter((d) => d._id !== input.source)
+      .reduce((sum, d) => sum + cents(d.request.totAmt), 0);
+    const left = cents(original.request.totAmt) - before;
+    if (asked > left)
+      throw new BadRequestException(
+        `A credit note of KES ${(asked / 100).toFixed(2)} is more than is left of ${original.trdInvcNo} to credit (KES ${(Math.max(0, left) / 100).toFixed(2)} of ${original.request.totAmt.toFixed(2)})`,
+      );
   }
 
   private signatureOf(signature: OscuSignature): EtimsSignature {

@@ -33,6 +33,12 @@ export interface EtimsDocumentInput {
   lines: OscuLine[];
   /** Who asked for it (`system` for automatic signing). */
   by?: { id: string; name: string } | null;
+  /**
+   * Why the document cannot be sent as it is (a product without an item classification code): it
+   * is queued `failed` with this message, holding its number, for a clerk to fix the data and
+   * resend.
+   */
+  problem?: string | null;
 }
 
 /** KRA's registrar fields, at most 20 and 60 characters. */
@@ -94,7 +100,7 @@ export function inputProblem(input: EtimsDocumentInput, now: Date): string | nul
     if (!(line.unitPrice >= 0)) return `lines[${i}].unitPrice must not be negative`;
     if ((line.discount ?? 0) < 0 || (line.discount ?? 0) > line.unitPrice * line.qty)
       return `lines[${i}].discount must be between 0 and the line's amount`;
-    if (!line.itemCd || !line.itemClsCd)
+    if (!line.itemCd || (!line.itemClsCd && !input.problem))
       return `lines[${i}] needs its item code and classification`;
   }
   if (Number.isNaN(input.at.getTime())) return 'at must be a time';

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EtimsDevicesStore } from './etims-devices.store';
 import { EtimsDocumentsRepository } from './etims-documents.repository';
+import { EtimsItemsRepository } from './etims-items.repository';
+import { EtimsItems } from './etims-items.service';
 import { EtimsPersonalData } from './etims-personal-data';
 import { EtimsQueue } from './etims-queue.service';
 
@@ -10,7 +12,14 @@ import { EtimsQueue } from './etims-queue.service';
  * default) it writes and sends nothing.
  */
 @Module({
-  providers: [EtimsQueue, EtimsDocumentsRepository, EtimsDevicesStore, EtimsPersonalData],
-  exports: [EtimsQueue],
+  providers: [
+    EtimsQueue,
+    EtimsItems,
+    EtimsItemsRepository,
+    EtimsDocumentsRepository,
+    EtimsDevicesStore,
+    EtimsPersonalData,
+  ],
+  exports: [EtimsQueue, EtimsItems],
 })
 export class EtimsModule {}

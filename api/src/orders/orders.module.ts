@@ -5,12 +5,14 @@ import { BatchesModule } from '../batches/batches.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { EtimsModule } from '../etims/etims.module';
 import { MoneyModule } from '../money/money.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
 import { ScansModule } from '../scans/scans.module';
 import { UsersModule } from '../users/users.module';
 import { CreditLimitUseRepository } from './credit-limit-use.repository';
 import { OrderCreditLimit } from './order-credit-limit';
+import { OrderEtims } from './order-etims';
 import { OrderDeskController } from './order-desk.controller';
 import { OrderDeskService } from './order-desk.service';
 import { OrderPlacementService } from './order-placement.service';
@@ -68,6 +70,7 @@ import { TrancheOrders } from './tranche-orders';
     CatalogModule,
     InventoryModule,
     DeliveryModule,
+    EtimsModule,
     UsersModule,
     MoneyModule,
     OrganisationsModule,
@@ -135,6 +138,7 @@ import { TrancheOrders } from './tranche-orders';
     OrderMails,
     OrderFollowUps,
     TrancheOrders,
+    OrderEtims,
   ],
   exports: [
     OrdersService,

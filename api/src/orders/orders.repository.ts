@@ -132,6 +132,20 @@ export class OrdersRepository implements OnModuleInit {
     return doc ? toRecord(doc) : null;
   }
 
+  /**
+   * Orders paid at or after `since`, oldest payment first, after `after` (the last `paidAt` and
+   * `_id` of the page before): the eTIMS sweep's look for paid orders never queued, served by
+   * `{ paymentStatus, paidAt }`.
+   */
+  async paidSince(since: Date, limit: number): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ paymentStatus: 'Paid', paidAt: { $gte: since } })
+      .sort({ paidAt: 1 })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.map((doc) => toRecord(doc));
+  }
+
   async findByPurchaseNumber(purchaseNumber: string): Promise<OrderRecord | null> {
     const doc = await this.orders
       .findOne({ purchaseNumber, placement: 'placed' })

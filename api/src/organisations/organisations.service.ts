@@ -335,4 +335,13 @@ export class OrganisationsService {
     const org = await this.orgs.findById(organisationId);
     return org && org.status === 'approved' ? org.priceList : null;
   }
+
+  /**
+   * The name and KRA PIN an organisation's tax invoices carry (eTIMS signs its orders in its name);
+   * null when there is no such organisation.
+   */
+  async taxBuyerOf(organisationId: string): Promise<{ name: string; kraPin: string } | null> {
+    const org = await this.orgs.findById(organisationId);
+    return org ? { name: org.name, kraPin: org.kraPin } : null;
+  }
 }

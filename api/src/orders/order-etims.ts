@@ -1,0 +1,432 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { effectiveTaxType } from '@spc/shared-contracts';
+import { ProductsRepository } from '../catalog/products.repository';
+import { TaxSettingsService } from '../catalog/tax-settings.service';
+import { OnDomainEvent } from '../common/events/domain-events';
+import { Scheduler } from '../common/scheduler/scheduler';
+import { EtimsItems } from '../etims/etims-items.service';
+import { EtimsQueue } from '../etims/etims-queue.service';
+import type { EtimsDocumentInput } from '../etims/etims-request';
+import type { OscuLine } from '../etims/oscu-tax';
+import type { OscuPaymentType } from '../etims/oscu.types';
+import { MoneyLedgerService } from '../money/money-ledger.service';
+import { OrganisationsService } from '../organisations/organisations.service';
+import type { OrderEvent } from './order-events';
+import type { OrderRecord } from './order.types';
+import { OrdersRepository } from './orders.repository';
+
+/**
+ * The delivery fee's item classification: UNSPSC 78101800 "Road cargo transport" in KRA's
+ * ten-digit form. Check it against `selectItemClsList` in the sandbox when onboarding.
+ */
+export const DELIVERY_ITEM_CLASS = '7810180000';
+/** How far back the sweep looks for paid orders never queued for signing. */
+export const ETIMS_SWEEP_DAYS = 7;
+const SWEEP_EVERY_MS = 10 * 60_000;
+const SWEEP_PAGE = 200;
+
+/** The tax point's parts of a booking: each deposit payment, then the balance. */
+export const saleSource = (orderId: string) => `order:${orderId}:sale`;
+export const depositSource = (orderId: string, entryId: string) =>
+  `order:${orderId}:deposit:${entryId}`;
+export const balanceSource = (orderId: string) => `order:${orderId}:balance`;
+
+const cents = (kes: number) => Math.round(kes * 100);
+
+/** The order's lines as eTIMS lines, and what keeps them from KRA (null when nothing does). */
+interface Lines {
+  lines: OscuLine[];
+  problem: string | null;
+}
+
+/**
+ * Each line's share of `amount` (KES, at most the lines' total), as discounts on the lines so each
+ * line keeps its item, quantity, price and tax type: a deposit, a balance or a part credit note is
+ * that share of every line, its tax worked per type as for the whole. Cents left by rounding go to
+ * the largest remainders.
+ */
+export function shareOfLines(lines: readonly OscuLine[], amount: number): OscuLine[] {
+  const totals = lines.map((l) => cents(l.unitPrice * l.qty) - cents(l.discount ?? 0));
+  const whole = totals.reduce((a, b) => a + b, 0);
+  const target = Math.min(cents(amount), whole);
+  if (target === whole) return lines.map((l) => ({ ...l }));
+  // Each line's exact share rounded down, then the cents left to the largest remainders (a line's
+  // share never goes above its own total).
+  const exact = totals.map((t) => (t * target) / whole);
+  const shares = exact.map((e) => Math.floor(e));
+  let left = target - shares.reduce((a, b) => a + b, 0);
+  const order = exact
+    .map((e, i) => ({ i, rest: e - Math.floor(e) }))
+    .sort((x, y) => y.rest - x.rest || x.i - y.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    if (shares[i]! < totals[i]!) {
+      shares[i]! += 1;
+      left -= 1;
+    }
+  }
+  return lines.map((line, i) => ({
+    ...line,
+    discount: (cents(line.unitPrice * line.qty) - shares[i]!) / 100,
+  }));
+}
+
+/**
+ * Signs the shop's orders with KRA eTIMS (issue 45, docs/etims.md "What is signed"), after the money
+ * is in and never in its way: a listener's failure is logged, and the sweep queues what a crash
+ * left. With eTIMS off it does nothing.
+ *
+ * - A paid order: `order:<id>:sale` at its payment (the tax point), M-Pesa `06`, cash `01`.
+ * - A booking: each payment's deposit part when it is received (`order:<id>:deposit:<entry>`),
+ *   the balance when it is paid (`order:<id>:balance`), each the same share of every line.
+ * - A refund (a paid order cancelled, a booking's deposit given back): a credit note
+ *   `refund:<first outgoing entry>` against the order's sale (or its deposits and balance).
+ *
+ * Orders on account are signed by their invoice (the invoices module), not here.
+ */
+@Injectable()
+export class OrderEtims implements OnModuleInit {
+  private readonly logger = new Logger(OrderEtims.name);
+
+  constructor(
+    private readonly queue: EtimsQueue,
+    private readonly items: EtimsItems,
+    private readonly products: ProductsRepository,
+    private readonly taxSettings: TaxSettingsService,
+    private readonly organisations: OrganisationsService,
+    private readonly orders: OrdersRepository,
+    private readonly ledger: MoneyLedgerService,
+    private readonly scheduler: Scheduler,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.queue.enabled) return;
+    this.scheduler.declare({
+      name: 'etims.orders-sweep',
+      everyMs: SWEEP_EVERY_MS,
+      runsOn: 'one',
+      atStart: true,
+      run: (now) => this.sweep(now),
+    });
+  }
+
+  @OnDomainEvent('order.paid')
+  async onPaid(event: OrderEvent): Promise<void> {
+    await this.safely(event.order, () => this.signPaid(event.order));
+  }
+
+  @OnDomainEvent('booking.depositPaid')
+  async onDeposit(event: OrderEvent): Promise<void> {
+    await this.safely(event.order, () => this.signDeposits(event.order));
+  }
+
+  @OnDomainEvent('order.partPaid')
+  async onPartPaid(event: OrderEvent): Promise<void> {
+    if (event.order.booking) await this.safely(event.order, () => this.signDeposits(event.order));
+  }
+
+  @OnDomainEvent('order.cancelled')
+  async onCancelled(event: OrderEvent): Promise<void> {
+    await this.safely(event.order, () => this.creditRefund(event.order));
+  }
+
+  @OnDomainEvent('booking.refunded')
+  async onBookingRefunded(event: OrderEvent): Promise<void> {
+    await this.safely(event.order, () => this.creditRefund(event.order));
+  }
+
+  /**
+   * The paid orders of the last days without their document (a crash between the payment and the
+   * queue, eTIMS turned on after): queued now, under the same keys. Answers how many were queued.
+   */
+  async sweep(now = new Date()): Promise<number> {
+    if (!this.queue.enabled) return 0;
+    let since = new Date(now.getTime() - ETIMS_SWEEP_DAYS * 86_400_000);
+    const seen = new Set<string>();
+    let queued = 0;
+    for (;;) {
+      const read = await this.orders.paidSince(since, SWEEP_PAGE);
+      const page = read.filter((o) => !seen.has(o._id));
+      if (!page.length) break;
+      const wanted = page.filter((o) => !o.onAccount);
+      const have = await this.queue.existing(
+        wanted.map((o) => (o.booking ? balanceSource(o._id) : saleSource(o._id))),
+      );
+      for (const order of wanted) {
+        seen.add(order._id);
+        if (have.has(order.booking ? balanceSource(order._id) : saleSource(order._id))) continue;
+        try {
+          if (await this.signPaid(order)) queued++;
+        } catch (error) {
+          this.logger.error(
+            `eTIMS: order ${order.purchaseNumber} could not be queued: ${(error as Error).message}`,
+          );
+        }
+      }
+      for (const order of page) seen.add(order._id);
+      const last = read[read.length - 1]!.paidAt;
+      if (read.length < SWEEP_PAGE || !last || new Date(last).getTime() === since.getTime()) break;
+      since = new Date(last);
+    }
+    if (queued) this.logger.warn(`eTIMS: ${queued} paid order(s) found unqueued and queued`);
+    return queued;
+  }
+
+  /** Queues a paid order's document (a booking's: its deposits and balance); true when new. */
+  async signPaid(order: OrderRecord): Promise<boolean> {
+    if (!this.queue.enabled || order.onAccount || !order.paidAt) return false;
+    if (order.booking) {
+      await this.signDeposits(order);
+      return this.signBalance(order);
+    }
+    const { lines, problem } = await this.linesOf(order);
+    const result = await this.queue.enqueue({
+      ...(await this.common(order)),
+      source: saleSource(order._id),
+      kind: 'sale',
+      at: new Date(order.paidAt),
+      lines,
+      problem,
+    });
+    return !!result?.created;
+  }
+
+  /**
+   * A clerk's resend of an order's document KRA refused or the shop's data kept back: its lines
+   * are built again from the products as they are now (a classification set, a tax type fixed)
+   * and sent under its number. Still not fixed: 400 with why.
+   */
+  async resend(source: string): Promise<void> {
+    const doc = await this.queue.find(source);
+    const order = doc?.orderId ? await this.orders.findAnyById(doc.orderId) : null;
+    if (!doc || !order) {
+      await this.queue.resend(source);
+      return;
+    }
+    const { lines, problem } = await this.linesOf(order);
+    const total = cents(doc.request.totAmt);
+    const whole = lines.reduce(
+      (n, l) => n + cents(l.unitPrice * l.qty) - cents(l.discount ?? 0),
+      0,
+    );
+    await this.queue.resend(source, {
+      lines: total === whole ? lines : shareOfLines(lines, total / 100),
+      problem,
+      buyer: await this.buyerOf(order),
+    });
+  }
+
+  /** A booking's deposit payments, each its own document when received. */
+  private async signDeposits(order: OrderRecord): Promise<void> {
+    if (!this.queue.enabled || order.onAccount || !order.booking) return;
+    const entries = (await this.ledger.ofOrder(order._id)).filter(
+      (e) => e.direction === 'in' && e.state === 'credited' && (e.split?.deposit ?? 0) > 0,
+    );
+    if (!entries.length) return;
+    const { lines, problem } = await this.linesOf(order);
+    const sorted = entries.sort((a, b) => a.at.getTime() - b.at.getTime());
+    for (const [index, entry] of sorted.entries())
+      await this.queue.enqueue({
+        ...(await this.common(order)),
+        // Each payment its own document: the purchase number and the deposit's place (-D1, -D2).
+        trdInvcNo: `${order.purchaseNumber}-D${index + 1}`,
+        source: depositSource(order._id, entry._id),
+        kind: 'sale',
+        paymentType: paymentTypeOf(entry.kind === 'cash' ? 'Cash' : 'Mpesa'),
+        at: new Date(entry.at),
+        lines: shareOfLines(lines, entry.split!.deposit),
+        problem,
+      });
+  }
+
+  /** A booking's balance, when it is paid: what the order costs less the deposits signed. */
+  private async signBalance(order: OrderRecord): Promise<boolean> {
+    const entries = (await this.ledger.ofOrder(order._id)).filter(
+      (e) => e.direction === 'in' && e.state === 'credited',
+    );
+    const deposits = await this.queue.existing(entries.map((e) => depositSource(order._id, e._id)));
+    const signed = entries
+      .filter((e) => deposits.has(depositSource(order._id, e._id)))
+      .reduce((n, e) => n + cents(e.split?.deposit ?? 0), 0);
+    const rest = cents(order.totalAmount) - signed;
+    if (rest <= 0) return false;
+    const { lines, problem } = await this.linesOf(order);
+    const result = await this.queue.enqueue({
+      ...(await this.common(order)),
+      trdInvcNo: `${order.purchaseNumber}-B`,
+      source: balanceSource(order._id),
+      kind: 'sale',
+      at: new Date(order.paidAt!),
+      lines: shareOfLines(lines, rest / 100),
+      problem,
+    });
+    return !!result?.created;
+  }
+
+  /**
+   * The credit note of a cancelled order's refund, against what was signed of it: KES refunded
+   * (its outgoing entries) taken off its sale (or its deposits and balance, in order).
+   */
+  private async creditRefund(order: OrderRecord): Promise<void> {
+    if (!this.queue.enabled || order.onAccount || !order.refundOut.length) return;
+    const outs = (await this.ledger.findByIds(order.refundOut)).filter(
+      (e) => e.direction === 'out' && e.state !== 'open',
+    );
+    let left = outs.reduce((n, e) => n + cents(e.amount), 0);
+    if (left <= 0) return;
+    // The sale first, should its listener have missed it (a paid order always has one).
+    if (order.paidAt) await this.signPaid(order);
+    else if (order.booking) await this.signDeposits(order);
+    const sources = order.booking
+      ? [
+          ...(await this.ledger.ofOrder(order._id))
+            .filter((e) => e.direction === 'in')
+            .sort((a, b) => a.at.getTime() - b.at.getTime())
+            .map((e) => depositSource(order._id, e._id)),
+          balanceSource(order._id),
+        ]
+      : [saleSource(order._id)];
+    const first = [...order.refundOut].sort()[0]!;
+    let n = 0;
+    for (const source of sources) {
+      if (left <= 0) break;
+      const original = await this.queue.find(source);
+      if (!original) continue;
+      const credited = await this.queue.creditedOf(source);
+      const room = cents(original.request.totAmt) - credited;
+      const amount = Math.min(room, left);
+      if (amount <= 0) continue;
+      await this.queue.enqueue({
+        source: n === 0 ? `refund:${first}` : `refund:${first}:${n}`,
+        kind: 'credit-note',
+        original: source,
+        trdInvcNo: `${order.purchaseNumber}-CN${n ? `-${n + 1}` : ''}`,
+        orderId: order._id,
+        buyer: original.input.buyer ?? null,
+        paymentType: original.input.paymentType,
+        at: new Date(outs[0]!.at),
+        creditReason: '06',
+        lines: shareOfLines(original.input.lines, amount / 100),
+        by: outs[0]!.byId ? { id: outs[0]!.byId, name: outs[0]!.byName } : null,
+      });
+      left -= amount;
+      n++;
+    }
+    if (left > 0)
+      this.logger.error(
+        `eTIMS: KES ${left / 100} of order ${order.purchaseNumber}'s refund has no signed sale to credit`,
+      );
+  }
+
+  /** What every document of an order carries: its number, buyer, payment type and registrar. */
+  private async common(
+    order: OrderRecord,
+  ): Promise<Pick<EtimsDocumentInput, 'trdInvcNo' | 'orderId' | 'buyer' | 'paymentType' | 'by'>> {
+    return {
+      trdInvcNo: order.purchaseNumber,
+      orderId: order._id,
+      buyer: await this.buyerOf(order),
+      paymentType: paymentTypeOf(order.paymentMethod),
+      by: null,
+    };
+  }
+
+  /**
+   * The buyer named on the tax invoice: an organisation's order from a quotation carries the
+   * organisation's PIN (a body); a shopper's own KRA PIN, when the order has one, names them (a
+   * person); else none (an anonymous sale).
+   */
+  private async buyerOf(order: OrderRecord): Promise<EtimsDocumentInput['buyer']> {
+    if (order.quotation) {
+      const org = await this.organisations.taxBuyerOf(order.quotation.organisationId);
+      if (org?.kraPin) return { tin: org.kraPin, name: org.name, person: false };
+    }
+    const pin = (order as OrderRecord & { kraPin?: string | null }).kraPin;
+    if (pin) return { tin: pin, name: order.guestInfo.fullName || null, person: true };
+    return null;
+  }
+
+  /**
+   * Each line of the order as placed (its sale unit, quantity and price paid, a quantity tier's
+   * price included), its item that unit's, its tax type the unit's, else the product's, else the
+   * shop's default, and its classification the product's; the delivery fee a line of its own, a
+   * service taxed at the shop's default type. A product without a classification (or a tax type
+   * with the shop having no default) is the problem a clerk fixes.
+   */
+  private async linesOf(order: OrderRecord): Promise<Lines> {
+    const shopDefault = await this.taxSettings.defaultTaxType();
+    const problems: string[] = [];
+    const products = new Map<string, Awaited<ReturnType<ProductsRepository['findTax']>>>();
+    const lines: OscuLine[] = [];
+    for (const line of order.products) {
+      const productId = line.product._id;
+      if (!products.has(productId)) products.set(productId, await this.products.findTax(productId));
+      const product = products.get(productId) ?? null;
+      const unit = product?.units.find((u) => u._id === line.unit._id);
+      const name = `${line.productName}, ${line.unit.name}`.slice(0, 200);
+      const taxType = effectiveTaxType(unit?.taxType, product?.taxType, shopDefault);
+      if (!product)
+        problems.push(
+          `"${line.productName}" is no longer in the catalogue: its item classification is not known`,
+        );
+      else if (!product.itemClassCode)
+        problems.push(
+          `"${line.productName}" has no item classification code: set it on the product and resend`,
+        );
+      if (!taxType)
+        problems.push(
+          `"${line.productName}" has no tax type and the shop has no default: set one and resend`,
+        );
+      const gross = cents(line.unitPrice * line.quantity);
+      const paid = cents(line.lineTotal);
+      lines.push({
+        itemCd: (await this.items.codeOf(
+          `product:${productId}:${line.unit._id}`,
+          '2',
+          unit?.price ?? line.unitPrice,
+        ))!,
+        itemClsCd: product?.itemClassCode ?? '',
+        itemNm: name,
+        pkgUnitCd: 'NT',
+        qtyUnitCd: 'U',
+        qty: line.quantity,
+        unitPrice: line.unitPrice,
+        ...(gross > paid ? { discount: (gross - paid) / 100 } : {}),
+        taxTyCd: taxType ?? 'B',
+      });
+    }
+    if (order.shippingFee > 0) {
+      if (!shopDefault)
+        problems.push(
+          'The delivery fee has no tax type: set the shop’s default tax type and resend',
+        );
+      lines.push({
+        itemCd: (await this.items.codeOf('delivery', '3', order.shippingFee))!,
+        itemClsCd: DELIVERY_ITEM_CLASS,
+        itemNm: 'Delivery',
+        pkgUnitCd: 'NT',
+        qtyUnitCd: 'U',
+        qty: 1,
+        unitPrice: order.shippingFee,
+        taxTyCd: shopDefault ?? 'B',
+      });
+    }
+    return { lines, problem: problems.length ? [...new Set(problems)].join('; ') : null };
+  }
+
+  /** A listener's work, never in the way of the step that announced it. */
+  private async safely(order: OrderRecord, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.logger.error(
+        `eTIMS: order ${order.purchaseNumber} could not be queued for signing: ${(error as Error).message}`,
+      );
+    }
+  }
+}
+
+/** KRA's payment type of an order's payment: cash `01`, M-Pesa (mobile money) `06`. */
+export function paymentTypeOf(method: OrderRecord['paymentMethod']): OscuPaymentType {
+  return method === 'Cash' ? '01' : '06';
+}
