@@ -76,7 +76,7 @@ export const ETIMS_OFFICE_MESSAGES = {
 
 /** A signature KRA gave (or a clerk copied from KRA's portal). */
 export interface EtimsSignatureView {
-  /** `SCU-ID/receipt number`, as printed. */
+  /** `SCU-ID/receipt number`, as printed (the receipt number alone while the SCU ID is unknown). */
   cuInvoiceNumber: string;
   sdcId: string | null;
   mrcNo: string | null;

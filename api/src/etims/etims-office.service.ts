@@ -358,7 +358,8 @@ function signatureView(doc: EtimsDocument): EtimsSignatureView | null {
   if (!s) return null;
   const signedAt = parseOscuTimestamp(s.signedAt) ?? doc.signedAt ?? doc.updatedAt;
   return {
-    cuInvoiceNumber: `${s.sdcId ?? ''}/${s.rcptNo}`,
+    // The SCU ID is unknown when neither the answer nor a kept initialisation gave it.
+    cuInvoiceNumber: s.sdcId ? `${s.sdcId}/${s.rcptNo}` : String(s.rcptNo),
     sdcId: s.sdcId ?? null,
     mrcNo: s.mrcNo ?? null,
     rcptNo: s.rcptNo,
