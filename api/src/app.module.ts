@@ -7,6 +7,7 @@ import { AuthModule } from './auth/auth.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { EtimsModule } from './etims/etims.module';
+import { EtimsOfficeModule } from './etims/etims-office.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './common/rate-limit';
@@ -86,6 +87,7 @@ export class AppModule {
         TranchesModule,
         InvoicesModule,
         EtimsModule,
+        EtimsOfficeModule,
         ...extraImports,
       ],
     };

@@ -263,6 +263,15 @@ export const AUDIT_ACTIVITIES: Readonly<Record<string, AuditActivity>> = {
     name: 'Reminded a billing contact of an invoice',
     sentence: 'Reminded the billing contact of invoice {target}',
   },
+  'etims.resend': {
+    name: 'Resent a document to KRA eTIMS',
+    sentence: 'Resent {target} to KRA eTIMS',
+  },
+  'etims.signature': {
+    name: "Copied a document's eTIMS signature from KRA's portal",
+    sentence: "Copied the eTIMS signature of {target} from KRA's portal",
+  },
+  'etims.export': { name: 'Exported the daily eTIMS summary', sentence: 'Exported {target}' },
 
   'privacy.settings.update': {
     name: 'Changed the privacy settings',

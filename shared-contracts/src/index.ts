@@ -37,3 +37,4 @@ export * from './tranches';
 export * from './tranche-forms';
 export * from './invoices';
 export * from './scans';
+export * from './etims-office';

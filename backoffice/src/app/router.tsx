@@ -101,6 +101,11 @@ const InvoiceDetail = page(
   () => import('../features/invoices/routes/invoice-detail'),
   'InvoiceDetailRoute',
 );
+const EtimsQueue = page(() => import('../features/etims/routes/etims-queue'), 'EtimsQueueRoute');
+const EtimsSummary = page(
+  () => import('../features/etims/routes/etims-summary'),
+  'EtimsSummaryRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -145,6 +150,8 @@ export function AppRoutes() {
             <Route path="/manage/quotations/:id" element={<QuotationDetail />} />
             <Route path="/invoices" element={<Invoices />} />
             <Route path="/invoices/:id" element={<InvoiceDetail />} />
+            <Route path="/manage/etims" element={<EtimsQueue />} />
+            <Route path="/manage/etims/summary" element={<EtimsSummary />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />

@@ -24,8 +24,10 @@ describe('sidebar', () => {
       'Orders',
       'Payments to match',
       'Invoices',
+      'eTIMS',
       'Bookings',
       'Reports',
+      'eTIMS summary',
       'Categories',
       'Products',
       'Batches',
@@ -47,8 +49,10 @@ describe('sidebar', () => {
       'Orders',
       'Payments to match',
       'Invoices',
+      'eTIMS',
       'Bookings',
       'Reports',
+      'eTIMS summary',
     ]);
     expect(group('Catalogue')).toEqual(['Categories', 'Products', 'Batches']);
     expect(group('Customers and organisations')).toEqual([
@@ -98,6 +102,7 @@ describe('sidebar', () => {
       'Orders',
       'Payments to match',
       'Invoices',
+      'eTIMS',
       'Bookings',
       'Categories',
       'Products',

@@ -43,6 +43,10 @@ export const paths = {
   invoicesOverdue: '/invoices?filter=overdue',
   organisationInvoices: (organisationId: string) => `/invoices?organisationId=${organisationId}`,
   invoice: (id: string) => `/invoices/${id}`,
+  /** The eTIMS queue (staff and admins); `?state=` narrows it. */
+  etims: '/manage/etims',
+  /** The daily eTIMS summary and its CSV. */
+  etimsSummary: '/manage/etims/summary',
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

@@ -2716,6 +2716,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/etims/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** eTIMS documents by state (none: every one not signed yet) and tax-point days, newest first, with KRA's last code and words; empty with enabled false when eTIMS is off */
+        get: operations["EtimsDocumentsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/etims/documents/{source}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a failed or pending document to KRA again under its number, with the buyer's KRA PIN or name fixed when given (audited) */
+        post: operations["EtimsDocumentsController_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/etims/documents/{source}/signature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save the signature a clerk copied from KRA's portal for a pending document (KRA had its number and gave no signature) (audited) */
+        post: operations["EtimsDocumentsController_signature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/etims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per shop day (Africa/Nairobi) of the documents' tax point: signed, pending, failed and waiting counts, and the signed documents' taxable amounts and tax by type A–E (credit notes subtract); at most 366 days */
+        get: operations["EtimsReportsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/etims.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The daily eTIMS summary as CSV: a row per day, then the totals (audited). Cells a spreadsheet would run as a formula are written as text */
+        get: operations["EtimsReportsController_summaryCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6410,6 +6495,181 @@ export interface components {
             overdue: number;
             /** @description KES paid in excess and not given back, in the organisation's favour */
             excess: number;
+        };
+        /** @enum {string} */
+        EtimsListState: "failed" | "pending" | "queued" | "signed";
+        /** @enum {string} */
+        EtimsDocumentState: "queued" | "sending" | "signed" | "failed" | "pending";
+        EtimsBuyerDto: {
+            /** @example P051234567X */
+            pin: string;
+            name: string | null;
+        };
+        EtimsSignatureViewDto: {
+            /** @example KRACU0100000001/12 */
+            cuInvoiceNumber: string;
+            sdcId: string | null;
+            mrcNo: string | null;
+            rcptNo: number;
+            totRcptNo: number | null;
+            intrlData: string | null;
+            rcptSign: string;
+            /** Format: date-time */
+            signedAt: string;
+            /** @description KRA's receipt check page (the QR code) */
+            qrUrl: string;
+            /** @description Who copied it from KRA's portal, when a clerk did */
+            enteredBy: string | null;
+        };
+        EtimsDocumentViewDto: {
+            /** @example order:6650f0c2a1b2c3d4e5f6a001:sale */
+            source: string;
+            /** @enum {string} */
+            kind: "sale" | "credit-note";
+            /** @example SPD7K3MX9QA */
+            trdInvcNo: string;
+            invcNo: number;
+            state: components["schemas"]["EtimsDocumentState"];
+            attempts: number;
+            /** @example 910 */
+            lastCode: string | null;
+            /** @description KRA's words */
+            lastMessage: string | null;
+            /**
+             * Format: date-time
+             * @description The tax point
+             */
+            at: string;
+            /** Format: date-time */
+            queuedAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            nextTryAt: string | null;
+            /** @description KES, tax included */
+            total: number;
+            buyer: components["schemas"]["EtimsBuyerDto"] | null;
+            orderId: string | null;
+            /** @description A credit note's sale (its source) */
+            original: string | null;
+            signature: components["schemas"]["EtimsSignatureViewDto"] | null;
+        };
+        EtimsDocumentListResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            /** @description False with ETIMS_ENV=off: the list is empty, nothing is sent */
+            enabled: boolean;
+            documents: components["schemas"]["EtimsDocumentViewDto"][];
+            total: number;
+            page: number;
+            pages: number;
+        };
+        ResendEtimsDocumentDto: {
+            /**
+             * @description The buyer's KRA PIN (trimmed, upper-cased)
+             * @example P051234567X
+             */
+            buyerPin?: string | null;
+            /**
+             * @description The buyer's name as KRA should print it
+             * @example Kiambu County Government
+             */
+            buyerName?: string | null;
+        };
+        EtimsDocumentResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            document: components["schemas"]["EtimsDocumentViewDto"];
+        };
+        EtimsSignatureEntryDto: {
+            /**
+             * @description The control unit invoice number: the SCU ID, a slash and the receipt number
+             * @example KRACU0100000001/12
+             */
+            cuInvoiceNumber: string;
+            /**
+             * @description The receipt signature (KRA's rcptSign)
+             * @example VZBRUTNY5NM6RKYS
+             */
+            rcptSign: string;
+            /**
+             * Format: date-time
+             * @description When KRA signed it, as its portal shows it
+             * @example 2026-11-20T09:41:00+03:00
+             */
+            signedAt: string;
+            /** @description KRA's internal data */
+            intrlData?: string | null;
+            /** @description The total receipt number */
+            totRcptNo?: number | null;
+        };
+        EtimsTaxAmountsDto: {
+            /** @description KES */
+            taxable: number;
+            /** @description KES */
+            tax: number;
+        };
+        EtimsTaxByTypeDto: {
+            /** @description A exempt */
+            A: components["schemas"]["EtimsTaxAmountsDto"];
+            /** @description B 16 % */
+            B: components["schemas"]["EtimsTaxAmountsDto"];
+            /** @description C zero-rated */
+            C: components["schemas"]["EtimsTaxAmountsDto"];
+            /** @description D non-VAT */
+            D: components["schemas"]["EtimsTaxAmountsDto"];
+            /** @description E 8 % */
+            E: components["schemas"]["EtimsTaxAmountsDto"];
+        };
+        EtimsSummaryDayDto: {
+            /** @description Documents signed (sales and credit notes) */
+            signed: number;
+            /** @description Of them, credit notes */
+            creditNotes: number;
+            pending: number;
+            failed: number;
+            /** @description Queued or being sent */
+            waiting: number;
+            /** @description Signed documents' taxable amounts and tax by type (A, B, C, D, E); credit notes subtract */
+            taxByType: components["schemas"]["EtimsTaxByTypeDto"];
+            /** @description Signed documents' total, KES (credit notes subtract) */
+            total: number;
+            /**
+             * @description The shop day of the documents' tax point
+             * @example 2026-11-20
+             */
+            date: string;
+        };
+        EtimsSummaryFiguresDto: {
+            /** @description Documents signed (sales and credit notes) */
+            signed: number;
+            /** @description Of them, credit notes */
+            creditNotes: number;
+            pending: number;
+            failed: number;
+            /** @description Queued or being sent */
+            waiting: number;
+            /** @description Signed documents' taxable amounts and tax by type (A, B, C, D, E); credit notes subtract */
+            taxByType: components["schemas"]["EtimsTaxByTypeDto"];
+            /** @description Signed documents' total, KES (credit notes subtract) */
+            total: number;
+        };
+        EtimsSummaryResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            enabled: boolean;
+            /** @example 2026-11-01 */
+            from: string;
+            /** @example 2026-11-30 */
+            to: string;
+            days: components["schemas"]["EtimsSummaryDayDto"][];
+            totals: components["schemas"]["EtimsSummaryFiguresDto"];
         };
     };
     responses: never;
@@ -17487,6 +17747,319 @@ export interface operations {
             };
             /** @description No such organisation, or not one the caller buys for */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    EtimsDocumentsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description failed: KRA refused it; pending: KRA had its number and gave no signature; queued: waiting its turn or being sent; signed. None: every document not signed yet */
+                state?: components["schemas"]["EtimsListState"];
+                /** @description First day of the tax point (Africa/Nairobi), inclusive */
+                from?: string;
+                /** @description Last day of the tax point (Africa/Nairobi), inclusive */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtimsDocumentListResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    EtimsDocumentsController_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The document's source key (URL-encoded or not) */
+                source: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResendEtimsDocumentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtimsDocumentResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Signed already, on its way to KRA, a change to a pending one (KRA has its number), or eTIMS is off */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    EtimsDocumentsController_signature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The document's source key (URL-encoded or not) */
+                source: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EtimsSignatureEntryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtimsDocumentResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Not pending, or eTIMS is off */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    EtimsReportsController_summary: {
+        parameters: {
+            query: {
+                /** @description First day (Africa/Nairobi), inclusive */
+                from: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtimsSummaryResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    EtimsReportsController_summaryCsv: {
+        parameters: {
+            query: {
+                /** @description First day (Africa/Nairobi), inclusive */
+                from: string;
+                /** @description Last day (Africa/Nairobi), inclusive */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, one day a row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: staff, admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
