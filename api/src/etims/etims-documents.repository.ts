@@ -94,6 +94,8 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ sequence: 1, state: 1, invcNo: 1 });
     await this.documents().createIndex({ state: 1, invcNo: 1 });
     await this.documents().createIndex({ orderId: 1 });
+    // An invoice's credit notes (its PDF prints them).
+    await this.documents().createIndex({ original: 1 });
   }
 
   /**
@@ -244,6 +246,11 @@ export class EtimsDocumentsRepository {
     return this.documents()
       .find({ orderId: { $in: [...orderIds] } })
       .toArray();
+  }
+
+  /** The documents crediting `source` (an invoice's or a sale's credit notes), oldest first. */
+  creditsOf(source: string): Promise<EtimsDocument[]> {
+    return this.documents().find({ original: source }).sort({ invcNo: 1 }).toArray();
   }
 
   /** A person buyer's PIN and name out of a document (an erasure): the sums and KRA's signature stay. */

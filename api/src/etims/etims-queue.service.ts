@@ -20,6 +20,7 @@ import {
   type EtimsState,
 } from './etims-documents.repository';
 import { EtimsDevicesStore, type EtimsDevice } from './etims-devices.store';
+import { etimsView, type EtimsDocumentView } from './etims-views';
 import { buildSalesRequest, inputProblem, type EtimsDocumentInput } from './etims-request';
 import {
   OscuClient,
@@ -160,6 +161,29 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
   /** A document by its source; null when there is none (or eTIMS is off). */
   find(source: string): Promise<EtimsDocument | null> {
     return this.settings ? this.documents.find(source) : Promise.resolve(null);
+  }
+
+  /**
+   * An order's documents as its readers see them (its sale, a booking's deposits and balance,
+   * its invoices and credit notes), in number order; an empty list with eTIMS off.
+   */
+  async forOrder(orderId: string): Promise<EtimsDocumentView[]> {
+    if (!this.settings) return [];
+    const docs = await this.documents.forOrders([orderId]);
+    return docs.sort((a, b) => a.invcNo - b.invcNo).map(etimsView);
+  }
+
+  /**
+   * A document and the credit notes against it, as their readers see them (an invoice's PDF);
+   * an empty list with eTIMS off or when nothing was queued for it.
+   */
+  async withCredits(source: string): Promise<EtimsDocumentView[]> {
+    if (!this.settings) return [];
+    const [doc, credits] = await Promise.all([
+      this.documents.find(source),
+      this.documents.creditsOf(source),
+    ]);
+    return [...(doc ? [doc] : []), ...credits].map(etimsView);
   }
 
   /** The documents in these states (the back office's queue: failed and pending, with KRA's words). */

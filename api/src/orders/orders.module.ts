@@ -5,6 +5,7 @@ import { BatchesModule } from '../batches/batches.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryModule } from '../inventory/inventory.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { EtimsModule } from '../etims/etims.module';
 import { MoneyModule } from '../money/money.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
 import { ScansModule } from '../scans/scans.module';
@@ -68,6 +69,7 @@ import { TrancheOrders } from './tranche-orders';
     CatalogModule,
     InventoryModule,
     DeliveryModule,
+    EtimsModule,
     UsersModule,
     MoneyModule,
     OrganisationsModule,
