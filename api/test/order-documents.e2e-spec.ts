@@ -168,6 +168,8 @@ describe('order detail, receipts and delivery notes', () => {
         receipt: { available: true },
         deliveryNote: { available: true },
       });
+      // eTIMS is off here (ETIMS_ENV unset): no documents, none printed.
+      expect(res.body.etims).toEqual([]);
     });
 
     it('gives the admin the order with the delete action only, refused with its reason for a paid order', async () => {

@@ -8,6 +8,8 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Types, type Connection } from 'mongoose';
 import { startSmsSimulator, type SmsSimulator } from '../../tools/sms/simulator';
+import { EtimsDocumentsRepository } from '../src/etims/etims-documents.repository';
+import { buildSalesRequest, type EtimsDocumentInput } from '../src/etims/etims-request';
 import { OrderFromQuotationService } from '../src/orders/order-from-quotation.service';
 import { PersonalDataOwners } from '../src/privacy/personal-data-owners';
 import { RetentionSweep } from '../src/privacy/retention-sweep';
@@ -342,6 +344,58 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
         .attach('file', await scannedPdf(), 'lpo.pdf')
         .expect(200);
       await http().patch(`/api/orders/cancel/${orderId}`).set(staff()).send({}).expect(200);
+    },
+    EtimsPersonalData: async (p, c) => {
+      // A receipt signed in their name (a shopper who gave a KRA PIN). This suite runs with eTIMS
+      // off (no OSCU to sign), so the document is written as the queue writes it, number and all.
+      const o = await order(p, c);
+      const now = new Date();
+      const input: EtimsDocumentInput = {
+        source: `order:${o._id}:sale`,
+        kind: 'sale',
+        trdInvcNo: o.purchaseNumber,
+        orderId: o._id,
+        buyer: { tin: 'A123456789Z', name: p.name, person: true },
+        paymentType: '06',
+        at: now,
+        lines: [
+          {
+            itemCd: 'KE2NTU0000001',
+            itemClsCd: '1010160000',
+            itemNm: 'Hass avocado seedling',
+            pkgUnitCd: 'NT',
+            qtyUnitCd: 'U',
+            qty: 1,
+            unitPrice: o.totalAmount,
+            taxTyCd: 'B',
+          },
+        ],
+      };
+      await m.t.app.get(EtimsDocumentsRepository).insertNumbered(
+        {
+          _id: input.source,
+          kind: 'sale',
+          sequence: 'P051234567X/00',
+          original: null,
+          orgInvcNo: 0,
+          orderId: o._id,
+          trdInvcNo: o.purchaseNumber,
+          personalBuyer: true,
+          input,
+          state: 'signed',
+          attempts: 1,
+          nextTryAt: now,
+          leaseUntil: now,
+          sender: null,
+          lastCode: '000',
+          lastMessage: null,
+          signature: null,
+          createdAt: now,
+          updatedAt: now,
+          signedAt: now,
+        },
+        (invcNo) => buildSalesRequest(input, invcNo, 0, now),
+      );
     },
     PrivacyPersonalData: async (_p, c) => {
       if (c)

@@ -24,6 +24,7 @@ export * from './contact-forms';
 export * from './sale-units';
 export * from './sale-units-form';
 export * from './tax';
+export * from './etims';
 export * from './bookings';
 export * from './booking-state';
 export * from './batch-forms';

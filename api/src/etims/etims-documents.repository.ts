@@ -94,7 +94,7 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ sequence: 1, state: 1, invcNo: 1 });
     await this.documents().createIndex({ state: 1, invcNo: 1 });
     await this.documents().createIndex({ orderId: 1 });
-    // The credit notes against a sale (never more than the sale).
+    // The credit notes against a sale (never more than the sale; an invoice's PDF prints them).
     await this.documents().createIndex({ original: 1 });
   }
 
@@ -241,11 +241,6 @@ export class EtimsDocumentsRepository {
       .toArray();
   }
 
-  /** The credit notes queued against a sale. */
-  creditsOf(original: string): Promise<EtimsDocument[]> {
-    return this.documents().find({ original }).toArray();
-  }
-
   /** Which of these sources have a document. */
   async existing(sources: readonly string[]): Promise<Set<string>> {
     if (!sources.length) return new Set();
@@ -260,6 +255,11 @@ export class EtimsDocumentsRepository {
     return this.documents()
       .find({ orderId: { $in: [...orderIds] } })
       .toArray();
+  }
+
+  /** The documents crediting `source` (an invoice's or a sale's credit notes), oldest first. */
+  creditsOf(source: string): Promise<EtimsDocument[]> {
+    return this.documents().find({ original: source }).sort({ invcNo: 1 }).toArray();
   }
 
   /** A person buyer's PIN and name out of a document (an erasure): the sums and KRA's signature stay. */

@@ -28,6 +28,7 @@ import {
   type EtimsDocumentInput,
 } from './etims-request';
 import { oscuSalesItems, oscuTotals } from './oscu-tax';
+import { etimsView, type EtimsDocumentView } from './etims-views';
 import {
   OscuClient,
   receiptVerificationUrl,
@@ -185,6 +186,29 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
   /** Which of these sources have a document (a sweep's look for what was never queued). */
   existing(sources: readonly string[]): Promise<Set<string>> {
     return this.settings ? this.documents.existing(sources) : Promise.resolve(new Set());
+  }
+
+  /**
+   * An order's documents as its readers see them (its sale, a booking's deposits and balance,
+   * its invoices and credit notes), in number order; an empty list with eTIMS off.
+   */
+  async forOrder(orderId: string): Promise<EtimsDocumentView[]> {
+    if (!this.settings) return [];
+    const docs = await this.documents.forOrders([orderId]);
+    return docs.sort((a, b) => a.invcNo - b.invcNo).map(etimsView);
+  }
+
+  /**
+   * A document and the credit notes against it, as their readers see them (an invoice's PDF);
+   * an empty list with eTIMS off or when nothing was queued for it.
+   */
+  async withCredits(source: string): Promise<EtimsDocumentView[]> {
+    if (!this.settings) return [];
+    const [doc, credits] = await Promise.all([
+      this.documents.find(source),
+      this.documents.creditsOf(source),
+    ]);
+    return [...(doc ? [doc] : []), ...credits].map(etimsView);
   }
 
   /** The documents in these states (the back office's queue: failed and pending, with KRA's words). */

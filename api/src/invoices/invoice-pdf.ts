@@ -23,6 +23,8 @@ import {
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { drawEtims, type EtimsPrint } from '../etims/etims-pdf';
+import { EtimsQueue } from '../etims/etims-queue.service';
 import { invoiceView, InvoiceViews } from './invoice-views';
 
 export interface InvoicePdfInput {
@@ -34,6 +36,8 @@ export interface InvoicePdfInput {
   paybill: string | null;
   /** The shop's bank details in words, when configured. */
   bank: string | null;
+  /** KRA's signing of the invoice and its credit notes (or "eTIMS pending"); null when off. */
+  etims?: EtimsPrint | null;
 }
 
 const COLUMNS: PdfColumn[] = [
@@ -52,7 +56,9 @@ const day = (value: string) => formatDate(value.length === 10 ? `${value}T12:00:
  * An invoice as the PDF the organisation files (A4): the shop and the organisation with their KRA
  * PINs, the LPO and purchase numbers, the tranche and its site, the lines delivered at the quoted
  * prices, the delivery fee, the total and due date, what is paid, withheld and credited, the
- * balance, and how to pay (the paybill with the invoice number as the account; the bank).
+ * balance, and how to pay (the paybill with the invoice number as the account; the bank); with
+ * eTIMS on, KRA's CU invoice number, signature, time and QR code (or "eTIMS pending") and the tax
+ * by type, for the invoice and each credit note against it.
  */
 export function invoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const { invoice: i, shop } = input;
@@ -140,6 +146,7 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Buffer> {
         width: doc.page.width - MARGIN * 2,
       })
       .fillColor(INK);
+    drawEtims(doc, input.etims ?? null);
   });
 }
 
@@ -148,6 +155,7 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Buffer> {
 export class InvoicePdf {
   constructor(
     private readonly views: InvoiceViews,
+    private readonly etims: EtimsQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -164,6 +172,9 @@ export class InvoicePdf {
       },
       paybill: this.config.mpesa?.shortcode ?? null,
       bank: null,
+      etims: this.etims.enabled
+        ? { documents: await this.etims.withCredits(`invoice:${invoice.id}`), expected: true }
+        : null,
     });
     return { filename: `${invoice.number || `invoice-${invoice.id}`}.pdf`, pdf };
   }

@@ -15,8 +15,11 @@ import { CurrentUser } from '../common/current-user.decorator';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
+import { EtimsQueue } from '../etims/etims-queue.service';
+import type { EtimsDocumentView } from '../etims/etims-views';
 import {
   InvoiceListQueryDto,
+  InvoiceDetailResponseDto,
   InvoiceListResponseDto,
   InvoiceResponseDto,
   IssueInvoiceDto,
@@ -39,6 +42,7 @@ export class InvoicesController {
   constructor(
     private readonly views: InvoiceViews,
     private readonly pdfs: InvoicePdf,
+    private readonly etims: EtimsQueue,
   ) {}
 
   @Get()
@@ -57,11 +61,19 @@ export class InvoicesController {
 
   @Get(':id')
   @Auth('customer', 'staff', 'admin')
-  @ApiOperation({ summary: 'One invoice, with its payments, credit notes and reminders' })
-  @Answer('Invoice retrieved', InvoiceResponseDto)
+  @ApiOperation({
+    summary:
+      'One invoice, with its payments, credit notes and reminders, and their KRA eTIMS signing',
+  })
+  @Answer('Invoice retrieved', InvoiceDetailResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Invoice not found' })
-  async one(@CurrentUser() actor: Principal, @Id() id: string): Promise<{ invoice: InvoiceView }> {
-    return { invoice: await this.views.one(actor, id) };
+  async one(
+    @CurrentUser() actor: Principal,
+    @Id() id: string,
+  ): Promise<{ invoice: InvoiceView; etims: EtimsDocumentView[] }> {
+    const invoice = await this.views.one(actor, id);
+    // KRA's signing of the invoice and of the credit notes against it (empty with eTIMS off).
+    return { invoice, etims: await this.etims.withCredits(`invoice:${invoice.id}`) };
   }
 
   @Get(':id/pdf')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { holdsNoPersonalData } from '../common/personal-data';
+import { EtimsModule } from '../etims/etims.module';
 import { MoneyModule } from '../money/money.module';
 import { OrdersModule } from '../orders/orders.module';
 import { OrganisationsModule } from '../organisations/organisations.module';
@@ -31,6 +32,7 @@ import { StatementsController } from './statements.controller';
  */
 @Module({
   imports: [
+    EtimsModule,
     OrdersModule,
     OrganisationsModule,
     MoneyModule,

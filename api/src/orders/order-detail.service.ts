@@ -15,6 +15,8 @@ import { AuditService } from '../audit/audit.service';
 import type { Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import type { EtimsPrint } from '../etims/etims-pdf';
+import { EtimsQueue } from '../etims/etims-queue.service';
 import type { OrderDto } from './dto/order-view.dto';
 import type {
   OrderActionCheckDto,
@@ -102,6 +104,7 @@ export class OrderDetailService {
     private readonly audit: AuditService,
     private readonly links: OrderDocumentLinks,
     private readonly money: OrderMoney,
+    private readonly etims: EtimsQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -109,9 +112,10 @@ export class OrderDetailService {
   async detail(actor: Principal, id: string): Promise<OrderDetailData> {
     const order = await this.orders.get(actor, id);
     const customer = actor.role === 'customer';
-    const [timeline, money] = await Promise.all([
+    const [timeline, money, etims] = await Promise.all([
       this.timeline(order),
       this.money.moneyOf(order._id, customer),
+      this.etims.forOrder(order._id),
     ]);
     return {
       order: customer ? customerView(order) : order,
@@ -124,6 +128,7 @@ export class OrderDetailService {
       documents: this.documents(order, actor.role),
       money,
       shop: { ...SHOP_IDENTITY, ...this.shopContacts() },
+      etims,
     };
   }
 
@@ -164,10 +169,11 @@ export class OrderDetailService {
       kind === 'receipt' && order.orderStatus === 'Cancelled'
         ? await this.sales.refundOf(order._id)
         : null;
+    const etims = await this.etimsPrint(order);
     const pdf =
       kind === 'receipt'
-        ? await receiptPdf(order, shop, refund)
-        : await deliveryNotePdf(order, shop);
+        ? await receiptPdf(order, shop, refund, etims)
+        : await deliveryNotePdf(order, shop, etims);
     const filename = `${kind}-${order.purchaseNumber}.pdf`;
     // Staff and admin print anyone's documents: the trail says who took which. (A customer's own,
     // or one opened through the e-mail's link, is the customer's.)
@@ -187,6 +193,18 @@ export class OrderDetailService {
       phone: this.config.shopContacts.phone,
       website: this.config.storefrontUrl.replace(/^https?:\/\//, ''),
     };
+  }
+
+  /**
+   * What the order's documents print of eTIMS: its signed (or pending) documents; with eTIMS on,
+   * money received and nothing queued yet, "eTIMS pending" all the same. Null with eTIMS off.
+   */
+  private async etimsPrint(order: OrderDto): Promise<EtimsPrint | null> {
+    if (!this.etims.enabled) return null;
+    const documents = await this.etims.forOrder(order._id);
+    const moneyIn =
+      order.paymentStatus === 'Paid' || order.amountPaid > 0 || !!order.booking?.depositPaidAt;
+    return { documents, expected: moneyIn && !order.onAccount };
   }
 
   private documents(order: OrderDto, role: Role): OrderDocumentsDto {

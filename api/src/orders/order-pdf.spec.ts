@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { inflateSync } from 'node:zlib';
+import { qrMatrix, type EtimsPrint } from '../etims/etims-pdf';
+import type { EtimsDocumentView } from '../etims/etims-views';
 import type { OrderDto } from './dto/order-view.dto';
 import { deliveryNotePdf, receiptPdf } from './order-pdf';
 
@@ -187,5 +189,122 @@ describe('order PDFs', () => {
     expect(text).not.toContain('PAID');
     expect(drawnText(await receiptPdf(o, SHOP))).toContain('CANCELLED');
     expect(drawnText(await receiptPdf(order(2), SHOP))).toContain('PAID');
+  });
+});
+
+/** A sale signed by KRA (the simulator's shapes), of lines taxed at B and A. */
+const QR_URL =
+  'http://127.0.0.1:4020/common/link/etims/receipt/indexEtimsReceiptData?Data=P000000000Z00ABCDEFGHIJKLMNOP';
+const signedSale: EtimsDocumentView = {
+  kind: 'sale',
+  trdInvcNo: 'SPD7K3MX9QA',
+  state: 'signed',
+  cuInvoiceNo: 'KRACU0100000001/7',
+  signature: 'ABCDEFGHIJKLMNOP',
+  internalData: 'QRSTUVWXYZ234567QRSTUVWXYZ',
+  mrcNo: 'WIS00000001',
+  signedAt: '2026-03-01T10:00:05.000Z',
+  qrUrl: QR_URL,
+  taxes: [
+    { taxType: 'A', label: 'Exempt', rate: 0, amount: 250, taxable: 250, tax: 0 },
+    {
+      taxType: 'B',
+      label: 'Standard rate 16 %',
+      rate: 16,
+      amount: 900,
+      taxable: 775.86,
+      tax: 124.14,
+    },
+  ],
+  total: { amount: 1150, taxable: 1025.86, tax: 124.14 },
+};
+const pendingSale: EtimsDocumentView = {
+  ...signedSale,
+  state: 'pending',
+  cuInvoiceNo: null,
+  signature: null,
+  internalData: null,
+  mrcNo: null,
+  signedAt: null,
+  qrUrl: null,
+};
+
+/** The squares drawn in the PDF's content streams (pdfkit's `re` operator). */
+function drawnSquares(pdf: Buffer): number {
+  const raw = pdf.toString('latin1');
+  let count = 0;
+  for (const m of raw.matchAll(/stream\r?\n/g)) {
+    const start = m.index! + m[0].length;
+    try {
+      const content = inflateSync(
+        Buffer.from(raw.slice(start, raw.indexOf('endstream', start)), 'latin1'),
+      ).toString('latin1');
+      count += content.match(/ re\b/g)?.length ?? 0;
+    } catch {
+      // not deflated
+    }
+  }
+  return count;
+}
+
+describe('eTIMS on the order PDFs', () => {
+  const signed: EtimsPrint = { documents: [signedSale], expected: true };
+
+  it("prints a signed sale's CU invoice number, signature, time, QR link and the tax by type", async () => {
+    for (const make of [
+      (o: OrderDto) => receiptPdf(o, SHOP, null, signed),
+      (o: OrderDto) => deliveryNotePdf(o, SHOP, signed),
+    ]) {
+      const pdf = await make(order(2));
+      const text = drawnText(pdf);
+      expect(text).toContain('KRA eTIMS');
+      expect(text).toContain('Sale SPD7K3MX9QA');
+      expect(text).toContain('CU invoice number: KRACU0100000001/7');
+      expect(text).toContain('Signature: ABCDEFGHIJKLMNOP');
+      expect(text).toContain('Internal data: QRSTUVWXYZ234567QRSTUVWXYZ');
+      expect(text).toContain('Signed: 01/03/2026 (1:00 PM)');
+      expect(text).toContain('MRC number: WIS00000001');
+      expect(text).not.toContain('eTIMS pending');
+      // The tax by type: each type the lines have, then the total.
+      expect(text).toContain('A · Exempt');
+      expect(text).toContain('B · Standard rate 16 %');
+      expect(text).toContain('KES 775.86');
+      expect(text).toContain('KES 124.14');
+      expect(text).toContain('KES 1,025.86');
+      // The QR code: every dark module of the link's code drawn as a square, and a link to it.
+      const qr = qrMatrix(QR_URL);
+      let dark = 0;
+      for (let r = 0; r < qr.size; r++) for (let c = 0; c < qr.size; c++) if (qr.dark(r, c)) dark++;
+      expect(dark).toBeGreaterThan(100);
+      expect(drawnSquares(pdf)).toBe(dark);
+      expect(pdf.toString('latin1')).toContain(`/URI (${QR_URL})`);
+    }
+  });
+
+  it('prints "eTIMS pending" and the tax by type for a document KRA has not signed', async () => {
+    const pdf = await receiptPdf(order(2), SHOP, null, {
+      documents: [pendingSale],
+      expected: true,
+    });
+    const text = drawnText(pdf);
+    expect(text).toContain('eTIMS pending');
+    expect(text).toContain('Sale SPD7K3MX9QA');
+    expect(text).not.toContain('CU invoice number');
+    expect(text).toContain('B · Standard rate 16 %');
+    expect(drawnSquares(pdf)).toBe(0);
+    expect(pdf.toString('latin1')).not.toContain('/URI');
+  });
+
+  it('prints "eTIMS pending" for money received that nothing was queued for yet; nothing with eTIMS off', async () => {
+    const waiting = drawnText(
+      await receiptPdf(order(1), SHOP, null, { documents: [], expected: true }),
+    );
+    expect(waiting).toContain('eTIMS pending');
+    const off = drawnText(await receiptPdf(order(1), SHOP));
+    expect(off).not.toContain('eTIMS');
+    const unpaidNote = drawnText(
+      await deliveryNotePdf(order(1), SHOP, { documents: [], expected: false }),
+    );
+    expect(unpaidNote).not.toContain('eTIMS');
   });
 });

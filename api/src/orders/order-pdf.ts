@@ -23,6 +23,7 @@ import {
   lineItemName,
   lineSeedlings,
 } from '@spc/shared-contracts';
+import { drawEtims, type EtimsPrint } from '../etims/etims-pdf';
 import type { OrderDto } from './dto/order-view.dto';
 
 /** Who the documents name as the seller, beside the shop's name and place. */
@@ -102,12 +103,14 @@ export interface ReceiptRefund {
  * The receipt: proof of payment, with the "Paid" stamp. Only for paid orders (the caller checks).
  * A paid order cancelled since is stamped "Refunded" (or "Cancelled" when no refund is on record)
  * and says when it was cancelled and what was given back: a receipt never says paid alone for
- * money the shop returned.
+ * money the shop returned. `etims`: KRA's signing of the order's documents (its CU invoice
+ * number, signature, time and QR code, or "eTIMS pending") with the tax by type; null when off.
  */
 export function receiptPdf(
   order: OrderDto,
   shop: ShopContacts,
   refund: ReceiptRefund | null = null,
+  etims: EtimsPrint | null = null,
 ): Promise<Buffer> {
   const cancelled = order.orderStatus === 'Cancelled';
   const booking = order.booking;
@@ -205,13 +208,21 @@ export function receiptPdf(
         );
       }
     }
+    drawEtims(doc, etims);
     doc.moveDown(2);
     doc.fillColor(MUTED).fontSize(9).text(`Thank you for buying from ${SHOP_IDENTITY.name}.`);
   });
 }
 
-/** The delivery note for the driver: where, who to call, what, and a line to sign. */
-export function deliveryNotePdf(order: OrderDto, shop: ShopContacts): Promise<Buffer> {
+/**
+ * The delivery note for the driver: where, who to call, what, and a line to sign; with eTIMS on,
+ * the order's signed documents (or "eTIMS pending") and their tax by type.
+ */
+export function deliveryNotePdf(
+  order: OrderDto,
+  shop: ShopContacts,
+  etims: EtimsPrint | null = null,
+): Promise<Buffer> {
   return render(`${T.deliveryNote} ${order.purchaseNumber}`, (doc) => {
     header(doc, shop, T.deliveryNote, order);
     const g = order.guestInfo;
@@ -233,6 +244,7 @@ export function deliveryNotePdf(order: OrderDto, shop: ShopContacts): Promise<Bu
     );
     const units = order.products.reduce((n, l) => n + lineSeedlings(l), 0);
     totalLine(doc, 'Seedlings in all', String(units), true);
+    drawEtims(doc, etims);
     doc.moveDown(3);
     if (doc.y + 80 > doc.page.height - MARGIN) doc.addPage();
     const y = doc.y + 30;

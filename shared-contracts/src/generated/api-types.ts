@@ -2603,7 +2603,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One invoice, with its payments, credit notes and reminders */
+        /** One invoice, with its payments, credit notes and reminders, and their KRA eTIMS signing */
         get: operations["InvoicesController_one"];
         put?: never;
         post?: never;
@@ -3692,6 +3692,78 @@ export interface components {
             /** @example shop.example.co.ke */
             website: string;
         };
+        EtimsTaxDto: {
+            /**
+             * @example B
+             * @enum {string}
+             */
+            taxType: "A" | "B" | "C" | "D" | "E";
+            /** @example Standard rate 16 % */
+            label: string;
+            /**
+             * @description Percent
+             * @example 16
+             */
+            rate: number;
+            /**
+             * @description KES of lines of this type, tax included
+             * @example 1160
+             */
+            amount: number;
+            /**
+             * @description KES: amount less tax
+             * @example 1000
+             */
+            taxable: number;
+            /**
+             * @description KES, to the cent
+             * @example 160
+             */
+            tax: number;
+        };
+        EtimsTotalDto: {
+            /** @description KES, tax included */
+            amount: number;
+            /** @description KES, tax excluded */
+            taxable: number;
+            /** @description KES of tax */
+            tax: number;
+        };
+        EtimsDocumentDto: {
+            /**
+             * @description The order's sale, a booking's deposit or balance, an invoice, a credit note
+             * @enum {string}
+             */
+            kind: "sale" | "deposit" | "balance" | "invoice" | "credit-note";
+            /**
+             * @description The shop number KRA was sent
+             * @example SPD7K3MX9QA
+             */
+            trdInvcNo: string;
+            /**
+             * @description signed by KRA, or pending (waiting, or refused and being fixed: 'eTIMS pending')
+             * @enum {string}
+             */
+            state: "signed" | "pending";
+            /**
+             * @description The control unit invoice number, <sdcId>/<rcptNo>; null while pending
+             * @example KRACU0100000001/7
+             */
+            cuInvoiceNo: string | null;
+            /** @description KRA's receipt signature (rcptSign) */
+            signature: string | null;
+            /** @description KRA's internal data (intrlData) */
+            internalData: string | null;
+            /** @description The machine registration code */
+            mrcNo: string | null;
+            /** Format: date-time */
+            signedAt: string | null;
+            /** @description KRA's page checking the document (what its QR code holds) */
+            qrUrl: string | null;
+            /** @description Per tax type the lines have, A to E */
+            taxes: components["schemas"]["EtimsTaxDto"][];
+            total: components["schemas"]["EtimsTotalDto"];
+        };
         OrderDetailResponseDto: {
             /** @example true */
             success: boolean;
@@ -3708,6 +3780,8 @@ export interface components {
             money: components["schemas"]["OrderMoneyDto"];
             /** @description What receipts and delivery notes print as the seller */
             shop: components["schemas"]["OrderShopDto"];
+            /** @description The order's documents as KRA eTIMS signed them (its sale, a booking's deposits and balance, invoices, credit notes), in number order; empty while none was queued or eTIMS is off */
+            etims: components["schemas"]["EtimsDocumentDto"][];
         };
         LpoScanUploadDto: {
             /**
@@ -6371,12 +6445,14 @@ export interface components {
             /** @description What the listed filter owes in all */
             owed: number;
         };
-        InvoiceResponseDto: {
+        InvoiceDetailResponseDto: {
             /** @example true */
             success: boolean;
             /** @example Done */
             message: string;
             invoice: components["schemas"]["InvoiceViewDto"];
+            /** @description The invoice and its credit notes as KRA eTIMS signed them, in number order; empty while none was queued or eTIMS is off */
+            etims: components["schemas"]["EtimsDocumentDto"][];
         };
         OrderInvoicesResponseDto: {
             /** @example true */
@@ -6391,6 +6467,13 @@ export interface components {
              * @example 1
              */
             tranche?: number | null;
+        };
+        InvoiceResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Done */
+            message: string;
+            invoice: components["schemas"]["InvoiceViewDto"];
         };
         InvoiceBankPaymentDto: {
             /**
@@ -17218,7 +17301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceResponseDto"];
+                    "application/json": components["schemas"]["InvoiceDetailResponseDto"];
                 };
             };
             400: {

@@ -204,6 +204,7 @@ export function createOrderDetail(
     actions: [],
     documents: { receipt: { available: true }, deliveryNote: { available: true } },
     money: { received: 0, refunded: 0, refundable: 0, entries: [] },
+    etims: [],
     shop: {
       name: 'Seedling Propagation Centre',
       place: 'Kiambu, Kenya',

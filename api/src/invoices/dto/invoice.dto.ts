@@ -16,6 +16,7 @@ import {
 } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
 import { PageQueryDto } from '../../common/pagination';
+import { EtimsDocumentDto } from '../../etims/dto/etims-document.dto';
 
 const TRANCHE_WORDS = `tranche must be the number of a tranche of the order, from 1 to ${TRANCHE_LIMITS.perOrder} (T1 is 1)`;
 
@@ -155,6 +156,17 @@ export class InvoiceData {
   @ApiProperty({ type: InvoiceViewDto }) invoice!: InvoiceViewDto;
 }
 export class InvoiceResponseDto extends Envelope(InvoiceData) {}
+
+/** One invoice as `GET /api/invoices/:id` answers it: with its KRA eTIMS signing. */
+export class InvoiceDetailData extends InvoiceData {
+  @ApiProperty({
+    type: [EtimsDocumentDto],
+    description:
+      'The invoice and its credit notes as KRA eTIMS signed them, in number order; empty while none was queued or eTIMS is off',
+  })
+  etims!: EtimsDocumentDto[];
+}
+export class InvoiceDetailResponseDto extends Envelope(InvoiceDetailData) {}
 
 export class InvoicesData {
   @ApiProperty({ type: [InvoiceViewDto] }) invoices!: InvoiceViewDto[];

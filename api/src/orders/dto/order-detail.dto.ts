@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { ERROR_CODE_LIST, ORDER_ACTIONS } from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
+import { EtimsDocumentDto } from '../../etims/dto/etims-document.dto';
 import { OrderDto } from './order-view.dto';
 
 export class OrderTimelineEntryDto {
@@ -136,6 +137,12 @@ export class OrderDetailData {
     description: 'What receipts and delivery notes print as the seller',
   })
   shop!: OrderShopDto;
+  @ApiProperty({
+    type: [EtimsDocumentDto],
+    description:
+      "The order's documents as KRA eTIMS signed them (its sale, a booking's deposits and balance, invoices, credit notes), in number order; empty while none was queued or eTIMS is off",
+  })
+  etims!: EtimsDocumentDto[];
 }
 
 export class OrderDetailResponseDto extends Envelope(OrderDetailData) {}

@@ -24,12 +24,13 @@ import { errorCode } from '@spc/shared-contracts/web-client';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { DownloadButton } from '../../../components/download-button';
+import { EtimsDocuments } from '../../../components/etims-documents';
 import { InvoiceStateBadge } from '../../../components/invoice-state-badge';
 import { ListState } from '../../../components/list-state';
 import { paths } from '../../../config/paths';
 import { downloadInvoicePdf } from '../../../lib/invoices';
 import { useSessionRole } from '../../../lib/session-store';
-import { useInvoice } from '../api/get-invoice';
+import { useInvoice, useInvoiceEtims } from '../api/get-invoice';
 import {
   BankPaymentForm,
   CreditNoteForm,
@@ -275,6 +276,7 @@ export function InvoiceDetailRoute() {
   const { id = '' } = useParams();
   const role = useSessionRole() ?? 'staff';
   const query = useInvoice(id);
+  const etims = useInvoiceEtims(id);
   const back = (
     <Anchor component={Link} to={paths.invoices} size="sm">
       ← Invoices
@@ -323,6 +325,7 @@ export function InvoiceDetailRoute() {
       </Group>
       <Parties invoice={invoice} orderLink={paths.orderDetail(role, invoice.orderId)} />
       <Lines invoice={invoice} />
+      <EtimsDocuments documents={etims.data ?? []} />
       {open && (
         <Section title="Record a bank payment">
           <BankPaymentForm invoice={invoice} />

@@ -252,6 +252,7 @@ describe('order actions', () => {
             actions: [],
             documents: { receipt: { available: true }, deliveryNote: { available: true } },
             money,
+            etims: [],
             shop: { name: 'SPC', place: 'Kiambu', phone: '+254700000000', website: 'spc' },
           });
         return cancel();

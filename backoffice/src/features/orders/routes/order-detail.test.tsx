@@ -20,6 +20,7 @@ function answer(order: ReturnType<typeof createOrder>) {
         actions: [],
         documents: { receipt: { available: false }, deliveryNote: { available: false } },
         money: createOrderMoney(),
+        etims: [],
         shop: { name: 'Seedling Propagation Centre', place: 'Kiambu', phone: '', website: '' },
       });
     return json(200, { success: true, message: '', payments: [], invoices: [] });
@@ -115,6 +116,7 @@ describe("an order's page", () => {
             actions: [],
             documents: { receipt: { available: false }, deliveryNote: { available: false } },
             money: createOrderMoney(),
+            etims: [],
             shop: { name: 'Seedling Propagation Centre', place: 'Kiambu', phone: '', website: '' },
           });
         if (url.pathname === `/api/orders/${order._id}/tranches`)

@@ -30,6 +30,7 @@ import type { Order } from '../api/get-orders';
 import { deliveryOf, useOrderDetail, type OrderDetail } from '../api/get-order-detail';
 import { OrderActions } from '../components/order-actions';
 import { OrderDocuments } from '../components/order-documents';
+import { EtimsDocuments } from '../../../components/etims-documents';
 import { OrderInvoices } from '../components/order-invoices';
 import { OrderLpoScan } from '../components/order-lpo-scan';
 import { OrderBooking } from '../components/order-booking';
@@ -300,6 +301,7 @@ function OrderDetailPage({ role }: { role: Role }) {
         <Payment order={order} />
       </SimpleGrid>
       <OrderMoneyCard money={detail.money} />
+      <EtimsDocuments documents={detail.etims} />
       <OrderMpesa
         orderId={order._id}
         canRetry={role === 'staff'}

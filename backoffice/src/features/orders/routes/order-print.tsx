@@ -5,8 +5,11 @@ import {
   deliveryAddressText,
   deliveryChoiceText,
   deliveryFeeText,
+  ETIMS_KIND_LABELS,
+  ETIMS_TEXTS,
   formatDate,
   formatDateTime,
+  formatKes,
   formatMoney,
   ORDER_DOCUMENT_TEXTS as T,
   type OrderDocument,
@@ -124,8 +127,56 @@ function Receipt({ detail }: { detail: OrderDetail }) {
           </>
         )}
       </p>
+      <EtimsPrinted documents={detail.etims} />
       <p className="muted">Thank you for buying from {shop.name}.</p>
     </>
+  );
+}
+
+/**
+ * KRA eTIMS on a printed receipt or delivery note: each document's CU invoice number, signature,
+ * time and check link, or "eTIMS pending", and the tax by type. (The PDF carries the QR code.)
+ */
+function EtimsPrinted({ documents }: { documents: OrderDetail['etims'] }) {
+  if (!documents.length) return null;
+  return (
+    <div data-testid="etims-printed">
+      <p>
+        <strong>{ETIMS_TEXTS.heading}</strong>
+      </p>
+      {documents.map((d) => (
+        <p key={`${d.kind}-${d.trdInvcNo}`}>
+          {ETIMS_KIND_LABELS[d.kind]} {d.trdInvcNo}
+          <br />
+          {d.state === 'signed' ? (
+            <>
+              {ETIMS_TEXTS.cuInvoiceNo} <strong>{d.cuInvoiceNo}</strong>
+              <br />
+              {ETIMS_TEXTS.signature} {d.signature}
+              <br />
+              {ETIMS_TEXTS.signedAt} {formatDateTime(d.signedAt)}
+              {d.qrUrl && (
+                <>
+                  <br />
+                  <span className="muted" style={{ overflowWrap: 'anywhere' }}>
+                    {d.qrUrl}
+                  </span>
+                </>
+              )}
+            </>
+          ) : (
+            <strong>{ETIMS_TEXTS.pending}</strong>
+          )}
+          {d.taxes.map((t) => (
+            <span key={t.taxType}>
+              <br />
+              {t.taxType} · {t.label}: {formatKes(t.amount)}, {ETIMS_TEXTS.tax.toLowerCase()}{' '}
+              {formatKes(t.tax)}
+            </span>
+          ))}
+        </p>
+      ))}
+    </div>
   );
 }
 
@@ -177,6 +228,7 @@ function DeliveryNote({ detail }: { detail: OrderDetail }) {
           </tr>
         </tbody>
       </table>
+      <EtimsPrinted documents={detail.etims} />
       <p className="signature">{T.signature}</p>
     </>
   );

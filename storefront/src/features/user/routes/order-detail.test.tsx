@@ -161,6 +161,75 @@ describe("a customer's order detail", () => {
   });
 });
 
+describe("the eTIMS tax invoice on a customer's order", () => {
+  const QR =
+    'https://etims-sbx.kra.go.ke/common/link/etims/receipt/indexEtimsReceiptData?Data=P000000000Z00ABCDEFGHIJKLMNOP';
+  const signed: OrderDetailResponseDto['etims'][number] = {
+    kind: 'sale',
+    trdInvcNo: 'SPD7K3MX9QA',
+    state: 'signed',
+    cuInvoiceNo: 'KRACU0100000001/7',
+    signature: 'ABCDEFGHIJKLMNOP',
+    internalData: 'QRSTUVWXYZ234567QRSTUVWXYZ',
+    mrcNo: 'WIS00000001',
+    signedAt: '2026-03-01T10:00:05.000Z',
+    qrUrl: QR,
+    taxes: [
+      {
+        taxType: 'B',
+        label: 'Standard rate 16 %',
+        rate: 16,
+        amount: 1050,
+        taxable: 905.17,
+        tax: 144.83,
+      },
+    ],
+    total: { amount: 1050, taxable: 905.17, tax: 144.83 },
+  };
+  const render = (etims: OrderDetailResponseDto['etims']) => {
+    mockFetch({
+      '/api/orders/o1/detail': () => ({ body: { ...detail().body, etims } }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+  };
+
+  it("links a signed sale's CU number to KRA's check page, with its tax by type", async () => {
+    render([signed]);
+    const link = await screen.findByRole('link', { name: 'eTIMS: KRACU0100000001/7' });
+    expect(link).toHaveAttribute('href', QR);
+    const section = screen.getByRole('region', { name: /Tax invoice/ });
+    expect(within(section).getByText(/B · Standard rate 16 %: KES 1,050.00/)).toBeInTheDocument();
+    expect(within(section).getByText('Tax KES 144.83')).toBeInTheDocument();
+    expect(within(section).queryByText('eTIMS pending')).not.toBeInTheDocument();
+  });
+
+  it('says "eTIMS pending" for a sale KRA has not signed, with no link', async () => {
+    render([
+      {
+        ...signed,
+        state: 'pending',
+        cuInvoiceNo: null,
+        signature: null,
+        internalData: null,
+        mrcNo: null,
+        signedAt: null,
+        qrUrl: null,
+      },
+    ]);
+    expect(await screen.findByText('eTIMS pending')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /eTIMS:/ })).not.toBeInTheDocument();
+  });
+
+  it('shows no eTIMS section while the order has no documents (eTIMS off)', async () => {
+    render([]);
+    expect(await screen.findByRole('heading', { name: 'Order SPD7K3MX9QA' })).toBeInTheDocument();
+    expect(screen.queryByText(/eTIMS/)).not.toBeInTheDocument();
+  });
+});
+
 describe("the money on a customer's order", () => {
   const openDetail = () =>
     renderWithProviders(<MyOrderDetailRoute />, {

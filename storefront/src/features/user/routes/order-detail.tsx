@@ -35,6 +35,10 @@ import '../user.css';
 const PayByMpesa = lazy(() =>
   import('../../../components/pay-by-mpesa').then((m) => ({ default: m.PayByMpesa })),
 );
+// Its own chunk, loaded only for an order with eTIMS documents.
+const OrderEtims = lazy(() =>
+  import('../components/order-etims').then((m) => ({ default: m.OrderEtims })),
+);
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */
 export function MyOrderDetailRoute() {
@@ -59,7 +63,7 @@ export function MyOrderDetailRoute() {
         )}
       </div>
     );
-  const { order, timeline, actions, documents, money } = data;
+  const { order, timeline, actions, documents, money, etims } = data;
   const g = order.guestInfo;
   const p = order.paymentDetails;
   const delivery = (order as { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
@@ -208,6 +212,12 @@ export function MyOrderDetailRoute() {
         </button>
         {!documents.receipt.available && <p className="muted small">{documents.receipt.reason}</p>}
       </section>
+
+      {etims.length > 0 && (
+        <Suspense fallback={<p className="muted small">Loading the eTIMS tax invoice...</p>}>
+          <OrderEtims documents={etims} />
+        </Suspense>
+      )}
 
       <OrderMoneySection money={money} />
 
