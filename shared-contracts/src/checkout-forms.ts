@@ -11,6 +11,7 @@ import {
   TEXT_LIMITS,
 } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
+import { buyerKraPinSchema } from './buyer-kra-pin';
 
 const trimmed = () => z.string().trim();
 
@@ -40,6 +41,8 @@ export const checkoutFormSchema = z.object({
       TEXT_LIMITS.streetAddress,
       `Street address must be at most ${TEXT_LIMITS.streetAddress} characters`,
     ),
+  /** Sent beside `guestInfo` (the order's `kraPin`), not in it. */
+  kraPin: buyerKraPinSchema.optional(),
 });
 export type CheckoutForm = z.infer<typeof checkoutFormSchema>;
 

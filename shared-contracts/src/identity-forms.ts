@@ -7,6 +7,7 @@ import { z } from './zod';
 import { LIMITS, PHONE_PATTERN, TEXT_LIMITS } from './constants';
 import { VALIDATION_MESSAGES as M } from './messages';
 import { PASSWORD_PATTERN, STAFF_PASSWORD_PATTERN } from './password';
+import { buyerKraPinSchema } from './buyer-kra-pin';
 
 const trimmed = () => z.string().trim();
 
@@ -131,6 +132,8 @@ export const profilePayloadSchema = z.object({
   streetAddress: optionalText(TEXT_LIMITS.streetAddress, 'Street address'),
   /** Order text messages (SMS); unchanged when left out. */
   smsNotifications: z.boolean().optional(),
+  /** The KRA PIN a customer's receipts are tax invoices to; unchanged when left out, empty: none. */
+  kraPin: buyerKraPinSchema.optional(),
 });
 export const profileFormSchema = profilePayloadSchema;
 

@@ -4,6 +4,7 @@ export * from './messages';
 export * from './password';
 export * from './identity-forms';
 export * from './checkout-forms';
+export * from './buyer-kra-pin';
 export * from './refund-form';
 export * from './order-state';
 export * from './order-documents';

@@ -87,6 +87,7 @@ export class AuthService implements BeforeApplicationShutdown, OnModuleInit {
         streetAddress: '',
         profilePicture: '',
         smsNotifications: true,
+        kraPin: null,
         createdAt: now,
         updatedAt: now,
       };

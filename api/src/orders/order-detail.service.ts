@@ -23,7 +23,6 @@ import type {
   OrderDetailData,
   OrderDocumentsDto,
 } from './dto/order-detail.dto';
-import { customerView } from './customer-view';
 import { OrderDocumentLinks } from './order-document-links';
 import { OrderMoney } from './order-money';
 import { deliveryNotePdf, receiptPdf, type ShopContacts } from './order-pdf';
@@ -110,7 +109,7 @@ export class OrderDetailService {
 
   /** Staff and admin: any order, all of it. A customer: their own (else 404), no staff-only parts. */
   async detail(actor: Principal, id: string): Promise<OrderDetailData> {
-    const order = await this.orders.get(actor, id);
+    const order = await this.orders.getDetail(actor, id);
     const customer = actor.role === 'customer';
     const [timeline, money, etims] = await Promise.all([
       this.timeline(order),
@@ -118,7 +117,7 @@ export class OrderDetailService {
       this.etims.forOrder(order._id),
     ]);
     return {
-      order: customer ? customerView(order) : order,
+      order,
       timeline: customer
         ? timeline
             .filter((e) => e.step in CUSTOMER_TEXT)

@@ -32,6 +32,8 @@ export interface PlacementRun {
   delivery: DeliveryInfoDto;
   method: DeliveryMethod;
   source: OrderSource;
+  /** The buyer's KRA PIN the order keeps (issue 45); none when left out. */
+  kraPin?: string | null;
   priced?: { lines: PricedLine[]; subtotal: number; quote: Quote; now: Date };
   /** The terms of lines held on a batch (their deposit), or null. */
   terms?: OrderBooking | null;
@@ -207,6 +209,7 @@ function insertReserving(
     placedBy: actor?.id ?? null,
     guestInfo: { ...delivery, subCounty: delivery.subCounty ?? '', ward: delivery.ward ?? '' },
     clientAddress: source.clientAddress ?? null,
+    kraPin: run.kraPin ?? null,
     holdSlots,
     products: lines,
     subtotal,

@@ -135,6 +135,7 @@ export class OrderPlacementService {
     this.holdLimits.checkUnits(lines);
     const delivery = await this.deliveryFor(actor, dto.guestInfo ?? undefined);
     const method = deliveryMethodOf(dto);
+    const kraPin = await this.kraPinFor(actor, dto.kraPin);
     const run = await runSaga(this.request, {
       actor,
       lines,
@@ -148,9 +149,16 @@ export class OrderPlacementService {
         clientAddress,
       },
       idempotencyKey,
-      // Only on a booking: an ordinary order's fingerprint stays as it was.
-      fingerprint: { lines, delivery, method, ...(batchId ? { batchId } : {}) },
+      // Only on a booking, only with a PIN: an ordinary order's fingerprint stays as it was.
+      fingerprint: {
+        lines,
+        delivery,
+        method,
+        ...(batchId ? { batchId } : {}),
+        ...(kraPin ? { kraPin } : {}),
+      },
       guestInfo: dto.guestInfo,
+      kraPin,
     } satisfies PlacementRequest);
     if (run.replay) return { order: run.replay, replayed: true };
     return { order: { ...run.order!, placement: 'placed' as const }, replayed: false };
@@ -188,6 +196,19 @@ export class OrderPlacementService {
   /** Finishes or undoes what an interrupted placement or cancellation left. */
   reconcile(options?: { atStartup?: boolean; olderThanMs?: number }): Promise<void> {
     return this.reconciler.reconcile(options);
+  }
+
+  /**
+   * The buyer's KRA PIN the order keeps (issue 45): the one given, checked by the DTO (empty: none);
+   * left out, a signed-in customer's profile PIN (none for a guest, or staff placing an order).
+   */
+  private async kraPinFor(
+    actor: Principal | undefined,
+    given: string | null | undefined,
+  ): Promise<string | null> {
+    if (typeof given === 'string') return given || null;
+    if (actor?.role !== 'customer') return null;
+    return (await this.users.findById(actor.id))?.kraPin ?? null;
   }
 
   /** Guests must give delivery details; a signed-in customer may rely on their saved ones. */

@@ -77,6 +77,7 @@ export function toRecord(doc: LeanOrder): OrderRecord {
       ward: doc.guestInfo.ward ?? '',
       streetAddress: doc.guestInfo.streetAddress,
     },
+    kraPin: doc.kraPin ?? null,
     products: doc.products.map((l) => ({
       product: { _id: l.productId, productName: l.productName, productImage: l.productImage ?? '' },
       productName: l.productName,

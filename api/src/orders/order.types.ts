@@ -69,6 +69,8 @@ export interface OrderRecord {
   purchaseNumber: string;
   placedBy: string | null;
   guestInfo: DeliveryInfoView;
+  /** The buyer's KRA PIN the receipt is a tax invoice to (issue 45); null: none. */
+  kraPin: string | null;
   products: OrderLineView[];
   subtotal: number;
   shippingFee: number;

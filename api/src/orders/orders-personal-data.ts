@@ -55,8 +55,8 @@ const PERSON_FIELDS = {
 } as const;
 
 /**
- * Orders keep the name, phone, e-mail and address typed at checkout and the client's network
- * address. Exported: the person's orders as they would read them, without the shop's internals
+ * Orders keep the name, phone, e-mail and address typed at checkout, the buyer's KRA PIN when they
+ * gave one (issue 45) and the client's network address. Exported: the person's orders as they would read them, without the shop's internals
  * (hold slots, search keys, receipt keys, ledger states) or the staff who handled them. Erased: the
  * order stays whole (lines, totals, payment, dates: the sales report and the tax records do not
  * change) and loses the person.
@@ -66,7 +66,7 @@ const PERSON_FIELDS = {
 export class OrdersPersonalData implements PersonalDataOwner {
   readonly collections = {
     orders:
-      'the name, phone, e-mail and address typed at checkout, the network address it came from',
+      "the name, phone, e-mail and address typed at checkout, the buyer's KRA PIN given for a tax invoice, the network address it came from",
     order_refunds: 'the staff member who recorded each refund (no customer data)',
     order_idempotency: NO_PERSONAL_DATA,
   };
@@ -225,6 +225,7 @@ export class OrdersPersonalData implements PersonalDataOwner {
           'guestInfo.streetAddress': '',
           'guestInfo.ward': '',
           'guestInfo.subCounty': '',
+          kraPin: null,
           clientAddress: null,
           // The search finds an erased order only by what it still shows.
           contactKeys: contactKeysOf({ fullName: ANONYMOUS_NAME }),
@@ -269,6 +270,7 @@ function orderForPerson(o: LeanOrder): Record<string, unknown> {
     fulfillmentStatus: o.fulfillmentStatus,
     paymentMethod: o.paymentMethod,
     guestInfo: o.guestInfo,
+    kraPin: o.kraPin ?? null,
     products: o.products.map((l) => ({
       productName: l.productName,
       unitName: l.unitName ?? null,

@@ -94,6 +94,7 @@ export class OrdersRepository implements OnModuleInit {
       })),
       delivery: order.delivery ?? null,
       clientAddress: order.clientAddress ?? null,
+      kraPin: order.kraPin ?? null,
       booking: order.booking ?? null,
       contactKeys: contactKeysOf(order.guestInfo),
       orderStatus: 'Pending',

@@ -22,6 +22,7 @@ import type { CreateOrderDto, OrderListQueryDto, RefundDto, UpdateOrderDto } fro
 import { SHOP_ACTOR } from './shop-actor';
 import { trackedBooking } from '../bookings/booking-tracking';
 import type { OrderDto, PlacedOrderDto, TrackOrderData } from './dto/order-view.dto';
+import type { OrderDetailOrderDto } from './dto/order-detail.dto';
 import { ORDER_STEPS, type OrderStep, type StepContext } from './order-actions';
 import { customerView } from './customer-view';
 import { OrderMoney } from './order-money';
@@ -166,11 +167,25 @@ export class OrdersService {
 
   /** One order: staff and admin any, a customer their own (without staff names), else a 404. */
   async get(actor: Actor, id: string): Promise<OrderDto> {
+    const { view } = await this.readable(actor, id);
+    return view;
+  }
+
+  /** One order as its detail shows it (`get`), with the buyer's KRA PIN (issue 45). */
+  async getDetail(actor: Actor, id: string): Promise<OrderDetailOrderDto> {
+    const { order, view } = await this.readable(actor, id);
+    return { ...view, kraPin: order.kraPin };
+  }
+
+  private async readable(
+    actor: Actor,
+    id: string,
+  ): Promise<{ order: OrderRecord; view: OrderDto }> {
     const order = await this.mustFind(id);
     if (actor.role === 'customer' && order.placedBy !== actor.id)
       throw new NotFoundException('No order with this id');
     const [view] = await this.views([order]);
-    return actor.role === 'customer' ? customerView(view!) : view!;
+    return { order, view: actor.role === 'customer' ? customerView(view!) : view! };
   }
 
   /** A placed order by its id, or null (the payments module's way in). */
@@ -381,6 +396,8 @@ export class OrdersService {
         stockReturn: _s,
         credited: _c,
         refundOut: _r,
+        // The buyer's PIN is the order detail's alone (`getDetail`), not the lists' or the exports'.
+        kraPin: _k,
         placedBy,
         quotation,
         ...rest

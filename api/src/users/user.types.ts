@@ -13,6 +13,8 @@ export interface UserView {
   profilePicture: string;
   /** Order text messages (SMS) wanted; true unless turned off in the profile. */
   smsNotifications: boolean;
+  /** The KRA PIN their receipts are tax invoices to (issue 45); null: none. */
+  kraPin: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,5 +45,6 @@ export type UserChanges = Partial<
     | 'isActive'
     | 'profilePicture'
     | 'smsNotifications'
+    | 'kraPin'
   >
 > & { profilePictureKeys?: string[] };

@@ -9,7 +9,7 @@ import { ProfilePicturesService } from './profile-pictures.service';
 import { UsersRepository } from './users.repository';
 
 /**
- * Accounts: the name, e-mail, phone, address and picture a person gave. Exported as `account` and
+ * Accounts: the name, e-mail, phone, address, KRA PIN and picture a person gave. Exported as `account` and
  * `deliveryDetails`; erased by closing the account (a closed record keeps the id the orders and
  * the trail refer to, and nothing else of the person) and deleting the pictures.
  */
@@ -17,7 +17,8 @@ import { UsersRepository } from './users.repository';
 @OwnsPersonalData()
 export class UsersPersonalData implements PersonalDataOwner {
   readonly collections = {
-    users: 'name, e-mail, phone, county, street address and picture of each account',
+    users:
+      'name, e-mail, phone, county, street address, KRA PIN (for tax invoices) and picture of each account',
   };
 
   constructor(

@@ -20,6 +20,7 @@ function toView(doc: LeanUser): UserView {
     streetAddress: doc.streetAddress ?? '',
     profilePicture: doc.profilePicture ?? '',
     smsNotifications: doc.smsNotifications !== false,
+    kraPin: doc.kraPin ?? null,
     createdAt: new Date(doc.createdAt).toISOString(),
     updatedAt: new Date(doc.updatedAt).toISOString(),
   };
@@ -232,6 +233,7 @@ export class UsersRepository {
           phoneNumber: '',
           county: '',
           streetAddress: '',
+          kraPin: null,
           profilePicture: '',
           profilePictureKeys: [],
           passwordHash: 'closed',

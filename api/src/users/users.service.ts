@@ -205,7 +205,10 @@ export class UsersService {
   }
 
   async updateProfile(actor: Principal, dto: UpdateProfileDto): Promise<UserView> {
-    const updated = await this.applyChanges(actor.id, { ...dto });
+    const { kraPin, ...fields } = dto;
+    // The PIN given (empty: none, kept as null); left out or null, unchanged.
+    const pin = typeof kraPin === 'string' ? { kraPin: kraPin || null } : {};
+    const updated = await this.applyChanges(actor.id, fields, pin);
     if (actor.role !== 'customer') {
       await this.audit.record(actor, 'profile.update', `${actor.fullName} updated their profile`, {
         type: actor.role,
@@ -330,11 +333,19 @@ export class UsersService {
     }
   }
 
-  private async applyChanges(id: string, changes: UserChanges): Promise<UserView> {
+  /** `changes`, less those left out or null; `cleared`: fields set as they are, null too. */
+  private async applyChanges(
+    id: string,
+    changes: UserChanges,
+    cleared: UserChanges = {},
+  ): Promise<UserView> {
     // An optional field sent as null is not given (its validators skipped it): it changes nothing.
-    const given = Object.fromEntries(
-      Object.entries(changes).filter(([, value]) => value !== null && value !== undefined),
-    ) as UserChanges;
+    const given = {
+      ...(Object.fromEntries(
+        Object.entries(changes).filter(([, value]) => value !== null && value !== undefined),
+      ) as UserChanges),
+      ...cleared,
+    };
     try {
       const updated = await this.users.update(id, given);
       if (!updated) throw new NotFoundException('No account with this id');

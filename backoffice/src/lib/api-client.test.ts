@@ -72,6 +72,7 @@ describe('API client session refresh', () => {
       streetAddress: 'Ruiru',
       profilePicture: '',
       smsNotifications: true,
+      kraPin: null,
       createdAt: '2026-11-01T00:00:00.000Z',
       updatedAt: '2026-11-01T00:00:00.000Z',
     };

@@ -2926,6 +2926,11 @@ export interface components {
             profilePicture: string;
             /** @description Order text messages (SMS) wanted; false once turned off */
             smsNotifications: boolean;
+            /**
+             * @description The KRA PIN the customer's receipts are tax invoices to; null: none
+             * @example A012345678Z
+             */
+            kraPin: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2982,6 +2987,11 @@ export interface components {
             streetAddress?: string | null;
             /** @description Order text messages (SMS): false turns them off, true on; unchanged when left out */
             smsNotifications?: boolean | null;
+            /**
+             * @description Your KRA PIN (A or P, 9 digits, a letter), so your receipts are tax invoices in your name: trimmed and upper-cased. Empty: none. Unchanged when left out or null
+             * @example P051234567X
+             */
+            kraPin?: string | null;
         };
         ProfilePictureUploadDto: {
             /**
@@ -3227,6 +3237,11 @@ export interface components {
             delivery?: components["schemas"]["DeliveryChoiceDto"] | null;
             /** @description Ignored: the fee is computed from the shop's delivery zones */
             shippingFee?: Record<string, never> | null;
+            /**
+             * @description The buyer's KRA PIN (A or P, 9 digits, a letter), so the receipt is a tax invoice in their name: trimmed and upper-cased. Empty: none. Left out or null: a signed-in customer's profile PIN, none for a guest
+             * @example P051234567X
+             */
+            kraPin?: string | null;
         };
         PlacedByDto: {
             _id: string;
@@ -3601,6 +3616,68 @@ export interface components {
         UpdateOrderDto: {
             guestInfo: components["schemas"]["DeliveryInfoDto"];
         };
+        OrderDetailOrderDto: {
+            _id: string;
+            /** @example SPD7K3MX9QA */
+            purchaseNumber: string;
+            placedBy: components["schemas"]["PlacedByDto"] | null;
+            /** @description The placer's or guest's name */
+            customerName: string;
+            guestInfo: components["schemas"]["DeliveryInfoViewDto"];
+            products: components["schemas"]["OrderLineDto"][];
+            subtotal: number;
+            /** @description Delivery fee in whole KES, computed by the server */
+            shippingFee: number;
+            delivery: components["schemas"]["OrderDeliveryDto"];
+            /** @description subtotal + shippingFee */
+            totalAmount: number;
+            /** @enum {string} */
+            orderStatus: "Pending" | "Processing" | "InTransit" | "Delivered" | "Completed" | "Cancelled";
+            /** @enum {string} */
+            paymentStatus: "Pending" | "Paid";
+            /** @enum {string} */
+            fulfillmentStatus: "Unfulfilled" | "Fulfilled";
+            /** @enum {string|null} */
+            paymentMethod: "Cash" | "Mpesa" | null;
+            paymentDetails: components["schemas"]["PaymentDetailsViewDto"] | null;
+            /** Format: date-time */
+            paidAt: string | null;
+            /** @description Paid so far in whole KES: paybill part payments while paymentStatus is Pending, the payment once Paid */
+            amountPaid: number;
+            /** @description Still due while unpaid (totalAmount − amountPaid); 0 once Paid */
+            amountOutstanding: number;
+            /** @description Paid beyond the total (an over-payment), to be refunded */
+            excessPaid: number;
+            /** @description What the customer is asked to pay now (KES): a booking its deposit while Deposit due, then its balance; an ordinary order what is outstanding; 0 once paid or closed */
+            amountDueNow: number;
+            /** @description Null on ordinary orders */
+            booking: components["schemas"]["OrderBookingDto"] | null;
+            /** @description On an order from an accepted quotation only */
+            quotation?: components["schemas"]["OrderQuotationDto"];
+            /** @description On account (issue 43): made from an accepted quotation of an organisation whose terms let it order on account; its money is due by its invoice and it does not expire unpaid. False on every other order */
+            onAccount: boolean;
+            /** @description Delivered in tranches (issue 43): its stock goes out tranche by tranche from the dispatch desk (`/api/orders/{id}/tranches`), so the whole order is not sent out, marked delivered or completed by hand; it is in transit from its first tranche and delivered once every unit is */
+            inTranches: boolean;
+            /** Format: date-time */
+            orderDate: string;
+            /** Format: date-time */
+            estimatedDeliveryDate: string;
+            /** Format: date-time */
+            inTransitDate: string | null;
+            /** Format: date-time */
+            deliveredDate: string | null;
+            /** Format: date-time */
+            cancelledDate: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The buyer's KRA PIN (issue 45): the receipt is a tax invoice to it, in the order's name; null when none was given. Only here: not in the lists or the exports
+             * @example A012345678Z
+             */
+            kraPin: string | null;
+        };
         OrderTimelineEntryDto: {
             /** @example Payment recorded */
             step: string;
@@ -3770,7 +3847,7 @@ export interface components {
             /** @example Done */
             message: string;
             /** @description The order; in a customer's view the payment's recorder is the shop, not a staff member */
-            order: components["schemas"]["OrderDto"];
+            order: components["schemas"]["OrderDetailOrderDto"];
             /** @description Every step, oldest first */
             timeline: components["schemas"]["OrderTimelineEntryDto"][];
             /** @description The actions the caller's role has on orders, each allowed or refused with why */

@@ -8,7 +8,7 @@ export { ApiError, unwrap } from '@spc/shared-contracts/web-client';
 
 /** The signed-in user as stored under `loggedInUser` (role and _id are what the app reads). */
 export type SessionUser = Pick<User, '_id' | 'fullName' | 'email' | 'role'> &
-  Partial<Pick<User, 'phoneNumber' | 'county' | 'streetAddress' | 'profilePicture'>> & {
+  Partial<Pick<User, 'phoneNumber' | 'county' | 'streetAddress' | 'profilePicture' | 'kraPin'>> & {
     isAdmin?: boolean;
   };
 

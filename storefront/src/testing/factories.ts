@@ -192,14 +192,20 @@ export function createOrderList(orders: Order[]): OrderListResponseDto {
   };
 }
 
-/** An order's detail (GET /api/orders/{id}/detail) with the shop's block filled in. */
-export function createOrderDetail(
-  overrides: Partial<OrderDetailResponseDto> = {},
-): OrderDetailResponseDto {
+/**
+ * An order's detail (GET /api/orders/{id}/detail) with the shop's block filled in; its order gives
+ * no buyer's KRA PIN unless told.
+ */
+export function createOrderDetail({
+  order = createOrder(),
+  ...overrides
+}: Partial<Omit<OrderDetailResponseDto, 'order'>> & {
+  order?: Order & { kraPin?: string | null };
+} = {}): OrderDetailResponseDto {
   return {
     success: true,
     message: 'Order retrieved',
-    order: createOrder(),
+    order: { kraPin: null, ...order },
     timeline: [],
     actions: [],
     documents: { receipt: { available: true }, deliveryNote: { available: true } },

@@ -123,11 +123,15 @@ const cases: [string, ZodType, ClassConstructor<object>, object[], object[]][] =
     [
       { fullName: 'A B', phoneNumber: '0711000111' },
       { fullName: 'A B', phoneNumber: '0711000111', county: 'Kiambu', streetAddress: 'Ruiru' },
+      { fullName: 'A B', phoneNumber: '0711000111', kraPin: ' a012345678z ' },
+      { fullName: 'A B', phoneNumber: '0711000111', kraPin: '' },
     ],
     [
       { fullName: '', phoneNumber: '0711000111' },
       { fullName: 'A B', phoneNumber: '' },
       { fullName: 'A B', phoneNumber: '0711000111', county: 'x'.repeat(61) },
+      { fullName: 'A B', phoneNumber: '0711000111', kraPin: 'A01234567Z' },
+      { fullName: 'A B', phoneNumber: '0711000111', kraPin: 'B012345678Z' },
     ],
   ],
   [

@@ -4,8 +4,8 @@
  */
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import { checkoutFormSchema, paymentFormSchema } from '@spc/shared-contracts';
-import { CompletePaymentDto, DeliveryInfoDto } from './order.dto';
+import { checkoutFormSchema, KRA_PIN_MESSAGE, paymentFormSchema } from '@spc/shared-contracts';
+import { CompletePaymentDto, CreateOrderDto, DeliveryInfoDto } from './order.dto';
 
 function messages(errors: ValidationError[]): string[] {
   return errors.flatMap((e) => [
@@ -57,6 +57,55 @@ describe('checkout form and DeliveryInfoDto agree', () => {
     const dto = await api(DeliveryInfoDto, sample);
     expect(dto.ok).toBe(false);
     expect(dto.messages).toContain(message);
+  });
+});
+
+describe("the checkout's KRA PIN and CreateOrderDto agree", () => {
+  const order = (kraPin: unknown) => ({
+    products: [{ _id: '665f1c2b9d3e4a0012345679', quantity: 1 }],
+    kraPin,
+  });
+  const form = (kraPin: string) => {
+    const { subCounty: _s, ward: _w, ...rest } = checkout;
+    return { ...rest, kraPin };
+  };
+
+  it.each([
+    ['P051234567X', 'P051234567X'],
+    ['  a012345678z ', 'A012345678Z'],
+    ['', ''],
+    ['   ', ''],
+  ])('both take %j as %j', async (typed, stored) => {
+    const zod = checkoutFormSchema.safeParse(form(typed));
+    expect(zod.success && zod.data.kraPin).toBe(stored);
+    const dto = plainToInstance(CreateOrderDto, order(typed));
+    expect(dto.kraPin).toBe(stored);
+    expect(await api(CreateOrderDto, order(typed))).toEqual({ ok: true, messages: [] });
+  });
+
+  it.each([
+    'P05123456X', // 8 digits
+    'P0512345678X', // 10 digits
+    'B051234567X', // neither A nor P
+    'P051234567', // no closing letter
+    'P 051234567X', // a blank inside
+    'P051234567XX',
+  ])("both refuse %j with the organisations' message", async (typed) => {
+    const zod = checkoutFormSchema.safeParse(form(typed));
+    expect(zod.success).toBe(false);
+    expect(zod.error!.issues.map((i) => i.message)).toEqual([KRA_PIN_MESSAGE]);
+    expect(await api(CreateOrderDto, order(typed))).toEqual({
+      ok: false,
+      messages: [KRA_PIN_MESSAGE],
+    });
+  });
+
+  it('the API also refuses what is not text, and takes null as left out', async () => {
+    expect(await api(CreateOrderDto, order(51234567))).toEqual({
+      ok: false,
+      messages: [KRA_PIN_MESSAGE, KRA_PIN_MESSAGE],
+    });
+    expect((await api(CreateOrderDto, order(null))).ok).toBe(true);
   });
 });
 

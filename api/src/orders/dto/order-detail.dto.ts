@@ -111,13 +111,25 @@ export class OrderMoneyDto {
   entries!: MoneyEntryViewDto[];
 }
 
+/** The order as its detail shows it: with what only the detail carries. */
+export class OrderDetailOrderDto extends OrderDto {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'A012345678Z',
+    description:
+      "The buyer's KRA PIN (issue 45): the receipt is a tax invoice to it, in the order's name; null when none was given. Only here: not in the lists or the exports",
+  })
+  kraPin!: string | null;
+}
+
 export class OrderDetailData {
   @ApiProperty({
-    type: OrderDto,
+    type: OrderDetailOrderDto,
     description:
       "The order; in a customer's view the payment's recorder is the shop, not a staff member",
   })
-  order!: OrderDto;
+  order!: OrderDetailOrderDto;
   @ApiProperty({ type: [OrderTimelineEntryDto], description: 'Every step, oldest first' })
   timeline!: OrderTimelineEntryDto[];
   @ApiProperty({

@@ -47,6 +47,7 @@ import { PageQueryDto } from '../../common/pagination';
 import {
   EmailField,
   FullNameField,
+  KraPinField,
   OptionalTextField,
   PhoneField,
   PurchaseNumberField,
@@ -192,6 +193,13 @@ export class CreateOrderDto {
   })
   @Allow()
   shippingFee?: unknown;
+
+  @KraPinField({
+    emptyIsNone: true,
+    description:
+      "The buyer's KRA PIN (A or P, 9 digits, a letter), so the receipt is a tax invoice in their name: trimmed and upper-cased. Empty: none. Left out or null: a signed-in customer's profile PIN, none for a guest",
+  })
+  kraPin?: string | null;
 }
 
 export class PaymentDetailsDto {

@@ -180,6 +180,11 @@ export class Order {
   /** The network address the order was placed from. */
   @Prop({ type: String, default: null }) clientAddress?: string | null;
   /**
+   * The buyer's KRA PIN (issue 45): the receipt is a tax invoice to it, in the name the order
+   * carries. Null when none was given (and on orders from before).
+   */
+  @Prop({ type: String, default: null }) kraPin?: string | null;
+  /**
    * The slots of the open unpaid order caps this order holds while it is Pending and unpaid
    * (`OrderHoldLimits`); a unique partial index (OrdersRepository) lets each be held once.
    */

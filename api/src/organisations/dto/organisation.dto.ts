@@ -1,22 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   IsIn,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
-  KRA_PIN_MESSAGE,
-  KRA_PIN_PATTERN,
   LIMITS,
-  normaliseKraPin,
   ORGANISATION_KINDS,
   ORGANISATION_LIMITS as L,
   ORGANISATION_MESSAGES as OM,
@@ -30,6 +26,7 @@ import { Envelope } from '../../common/answer';
 import { PageQueryDto } from '../../common/pagination';
 import {
   EmailField,
+  KraPinField,
   PhoneField,
   SINGLE_LINE_TEXT_PATTERN,
   singleLineText,
@@ -49,17 +46,6 @@ function TextField(max: number, requiredMessage: string, tooLong: string, option
     IsNotEmpty({ message: requiredMessage }),
     IsString({ message: requiredMessage }),
     MaxLength(max, { message: tooLong }),
-  );
-}
-
-function KraPinField(optional = false) {
-  const doc = { example: KRA_PIN_EXAMPLE, pattern: KRA_PIN_PATTERN.source };
-  return applyDecorators(
-    optional ? ApiPropertyOptional(doc) : ApiProperty(doc),
-    Transform(({ value }) => (typeof value === 'string' ? normaliseKraPin(value) : value)),
-    ...(optional ? [IsOptional()] : []),
-    IsString({ message: KRA_PIN_MESSAGE }),
-    Matches(KRA_PIN_PATTERN, { message: KRA_PIN_MESSAGE }),
   );
 }
 
@@ -129,7 +115,7 @@ export class UpdateOrganisationDto {
   @TextField(L.name, OM.nameRequired, NAME_TOO_LONG, true)
   name?: string;
 
-  @KraPinField(true)
+  @KraPinField({ optional: true })
   kraPin?: string;
 
   @KindField(true)

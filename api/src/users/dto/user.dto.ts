@@ -15,6 +15,7 @@ import { PageQueryDto } from '../../common/pagination';
 import {
   EmailField,
   FullNameField,
+  KraPinField,
   OptionalTextField,
   PhoneField,
 } from '../../common/validation-decorators';
@@ -41,6 +42,13 @@ export class UserDto {
   profilePicture!: string;
   @ApiProperty({ description: 'Order text messages (SMS) wanted; false once turned off' })
   smsNotifications!: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'A012345678Z',
+    description: "The KRA PIN the customer's receipts are tax invoices to; null: none",
+  })
+  kraPin!: string | null;
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
   @ApiProperty({ format: 'date-time' })
@@ -127,6 +135,13 @@ export class UpdateProfileDto {
   @IsOptional()
   @IsBoolean({ message: 'smsNotifications must be true or false' })
   smsNotifications?: boolean;
+
+  @KraPinField({
+    emptyIsNone: true,
+    description:
+      'Your KRA PIN (A or P, 9 digits, a letter), so your receipts are tax invoices in your name: trimmed and upper-cased. Empty: none. Unchanged when left out or null',
+  })
+  kraPin?: string | null;
 }
 
 /** `PATCH /api/admin/profile`. */

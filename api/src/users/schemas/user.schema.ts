@@ -34,6 +34,10 @@ export class User {
   @Prop({ default: true })
   smsNotifications!: boolean;
 
+  /** The KRA PIN the customer's receipts are tax invoices to (issue 45); null: none. */
+  @Prop({ type: String, default: null })
+  kraPin?: string | null;
+
   /** URL path of the picture (256 px WebP), or empty. */
   @Prop({ default: '' })
   profilePicture!: string;

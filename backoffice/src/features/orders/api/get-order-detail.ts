@@ -2,7 +2,7 @@ import type { components, OrderDeliveryChoice } from '@spc/shared-contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { unwrap } from '@spc/shared-contracts/web-client';
-import { orderKeys } from './get-orders';
+import { orderKeys, type Order } from './get-orders';
 
 /** The detail's data (the answer without its envelope). */
 export type OrderDetail = Omit<
@@ -23,6 +23,6 @@ export const orderDetailQueryOptions = (id: string) =>
 export const useOrderDetail = (id: string) => useQuery(orderDetailQueryOptions(id));
 
 /** The order's delivery choice, when checkout recorded one (older orders have none). */
-export function deliveryOf(order: OrderDetail['order']): OrderDeliveryChoice | null {
+export function deliveryOf(order: Order): OrderDeliveryChoice | null {
   return (order as { delivery?: OrderDeliveryChoice | null }).delivery ?? null;
 }

@@ -8,7 +8,7 @@ import { renderWithProviders, signInAs } from '../../../testing/render';
 import { AdminOrderDetailRoute, StaffOrderDetailRoute } from './order-detail';
 
 /** The detail's answer for `order`; any other call answers an empty success. */
-function answer(order: ReturnType<typeof createOrder>) {
+function answer(order: ReturnType<typeof createOrder> & { kraPin?: string | null }) {
   jest.spyOn(global, 'fetch').mockImplementation(async (input) => {
     const url = new URL((input as Request).url);
     if (url.pathname === `/api/orders/${order._id}/detail`)
@@ -79,6 +79,21 @@ describe("an order's page", () => {
     );
     await screen.findByRole('heading', { name: `Order ${order.purchaseNumber}` });
     expect(screen.queryByRole('heading', { name: 'From a quotation' })).toBeNull();
+    expect(screen.queryByText("Buyer's KRA PIN (tax invoice)")).toBeNull();
+  });
+
+  it("shows the buyer's KRA PIN with the customer when they gave one", async () => {
+    const order = { ...createOrder(), kraPin: 'P051234567X' };
+    answer(order);
+    signInAs('staff');
+    renderWithProviders(
+      <Routes>
+        <Route path="/staff/orders/:id" element={<StaffOrderDetailRoute />} />
+      </Routes>,
+      { route: `/staff/orders/${order._id}` },
+    );
+    const label = await screen.findByText("Buyer's KRA PIN (tax invoice)");
+    expect(label.parentElement?.textContent).toContain('P051234567X');
   });
 
   describe('its scanned LPO', () => {

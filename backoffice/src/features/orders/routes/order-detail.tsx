@@ -52,7 +52,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Customer({ order }: { order: Order }) {
+function Customer({ order, kraPin }: { order: Order; kraPin: string | null }) {
   const g = order.guestInfo;
   return (
     <Card withBorder>
@@ -71,6 +71,7 @@ function Customer({ order }: { order: Order }) {
         <Fact label="Sub-county">{g.subCounty}</Fact>
         <Fact label="Ward">{g.ward}</Fact>
         <Fact label="Street">{g.streetAddress}</Fact>
+        {kraPin && <Fact label="Buyer's KRA PIN (tax invoice)">{kraPin}</Fact>}
       </Stack>
     </Card>
   );
@@ -297,7 +298,7 @@ function OrderDetailPage({ role }: { role: Role }) {
       {order.quotation && <OrderTranches orderId={order._id} role={role} />}
       {order.quotation && <OrderInvoices orderId={order._id} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Customer order={order} />
+        <Customer order={order} kraPin={order.kraPin} />
         <Payment order={order} />
       </SimpleGrid>
       <OrderMoneyCard money={detail.money} />

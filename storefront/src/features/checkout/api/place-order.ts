@@ -3,7 +3,12 @@ import type { CheckoutForm, DeliveryMethod } from '@spc/shared-contracts';
 import { api, unwrap } from '../../../lib/api-client';
 
 export interface PlaceOrderInput {
-  guestInfo: CheckoutForm;
+  guestInfo: Omit<CheckoutForm, 'kraPin'>;
+  /**
+   * The buyer's KRA PIN, for a receipt that is a tax invoice in their name: '' for none; left out,
+   * a signed-in customer's profile PIN.
+   */
+  kraPin?: string;
   /**
    * `unitId` names a sale unit other than the single seedling; `batchId` makes the line a booking
    * of that growing batch (all lines of a booking order are of one batch).
@@ -17,13 +22,20 @@ export interface PlaceOrderInput {
 
 export const placeOrder = ({
   guestInfo,
+  kraPin,
   products,
   deliveryMethod,
   idempotencyKey,
 }: PlaceOrderInput) =>
   unwrap(
     api.POST('/api/orders', {
-      body: { guestInfo, products, deliveryMethod, placedBy: null },
+      body: {
+        guestInfo,
+        products,
+        deliveryMethod,
+        placedBy: null,
+        ...(kraPin === undefined ? {} : { kraPin }),
+      },
       params: { header: { 'Idempotency-Key': idempotencyKey } },
     }),
   );

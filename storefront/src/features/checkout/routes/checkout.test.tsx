@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { MPESA_MESSAGES } from '@spc/shared-contracts';
+import { KRA_PIN_MESSAGE, MPESA_MESSAGES } from '@spc/shared-contracts';
 import { useCartStore } from '../../../stores/cart-store';
 import { useSessionStore } from '../../../stores/session-store';
 import { mockFetch, renderWithProviders } from '../../../testing/render';
@@ -218,6 +218,9 @@ describe('checkout', () => {
     const body = await orders[0]!.clone().json();
     expect(body.products).toEqual([{ _id: '665f1c2b9d3e4a0012345679', quantity: 1 }]);
     expect(body.guestInfo).toMatchObject({ county: 'Kiambu', fullName: 'Wanjiku Kamau' });
+    // No KRA PIN typed: none sent.
+    expect(body).not.toHaveProperty('kraPin');
+    expect(body.guestInfo).not.toHaveProperty('kraPin');
     expect(useCartStore.getState().cartItems).toHaveLength(0);
     expect(window.open).toHaveBeenCalledWith(
       'https://wa.me/254700000000?text=x',
@@ -271,6 +274,83 @@ describe('checkout', () => {
     expect(await push.clone().json()).toEqual({
       purchaseNumber: 'SPD7K3MX9QA',
       phoneNumber: '0712345678',
+    });
+  });
+
+  describe('the KRA PIN for a tax invoice', () => {
+    const PIN_LABEL = 'KRA PIN (for a tax invoice in your name)';
+    const placed = () =>
+      mockFetch({
+        ...DELIVERY_OPTIONS,
+        '/api/orders': () => ({
+          status: 201,
+          body: {
+            success: true,
+            message: 'Order placed',
+            order: { purchaseNumber: 'SPD7K3MX9QD', whatsappUrl: 'https://wa.me/2547?text=x' },
+          },
+        }),
+      });
+
+    it('refuses a PIN of the wrong form with its message, then sends a good one upper-cased beside the delivery details', async () => {
+      const { calls } = placed();
+      renderWithProviders(<CheckoutRoute />);
+      fillForm();
+      const button = screen.getByRole('button', { name: 'PLACE ORDER' });
+      await waitFor(() => expect(button).toBeEnabled());
+      const pin = screen.getByLabelText(PIN_LABEL);
+      fireEvent.change(pin, { target: { value: 'P05123456X' } });
+      expect(await screen.findByText(KRA_PIN_MESSAGE)).toBeInTheDocument();
+      expect(pin).toHaveAttribute('aria-invalid', 'true');
+      await waitFor(() => expect(button).toBeDisabled());
+      fireEvent.change(pin, { target: { value: ' p051234567x ' } });
+      await waitFor(() => expect(screen.queryByText(KRA_PIN_MESSAGE)).toBeNull());
+      // Kept in the form as typed.
+      expect(pin).toHaveValue(' p051234567x ');
+      await waitFor(() => expect(button).toBeEnabled());
+      fireEvent.click(button);
+      await screen.findByTestId('purchase-number');
+      const body = await calls
+        .find((c) => c.url.endsWith('/api/orders'))!
+        .clone()
+        .json();
+      expect(body.kraPin).toBe('P051234567X');
+      expect(body.guestInfo).not.toHaveProperty('kraPin');
+    });
+
+    it("offers a signed-in customer their profile's PIN; taken off, the order has none", async () => {
+      const { calls } = placed();
+      act(() =>
+        useSessionStore.getState().signIn({
+          accessToken: 'a.b.c',
+          refreshToken: 'r',
+          user: {
+            _id: 'u1',
+            fullName: 'Wanjiku Kamau',
+            email: 'w@example.co.ke',
+            role: 'customer',
+            kraPin: 'A012345678Z',
+          },
+        }),
+      );
+      try {
+        renderWithProviders(<CheckoutRoute />);
+        const pin = screen.getByLabelText(PIN_LABEL);
+        expect(pin).toHaveValue('A012345678Z');
+        fillForm();
+        fireEvent.change(pin, { target: { value: '' } });
+        const button = screen.getByRole('button', { name: 'PLACE ORDER' });
+        await waitFor(() => expect(button).toBeEnabled());
+        fireEvent.click(button);
+        await screen.findByTestId('purchase-number');
+        const body = await calls
+          .find((c) => c.url.endsWith('/api/orders'))!
+          .clone()
+          .json();
+        expect(body.kraPin).toBe('');
+      } finally {
+        act(() => useSessionStore.getState().signOut());
+      }
     });
   });
 

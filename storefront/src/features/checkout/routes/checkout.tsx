@@ -122,6 +122,7 @@ export function CheckoutRoute() {
       subCounty: '',
       ward: '',
       streetAddress: user?.streetAddress ?? '',
+      kraPin: user?.kraPin ?? '',
     },
   });
 
@@ -152,12 +153,15 @@ export function CheckoutRoute() {
     window.open(placed.whatsappUrl, '_blank', 'noopener,noreferrer');
   };
 
-  const submit = async (form: CheckoutForm) => {
+  const submit = async ({ kraPin = '', ...guestInfo }: CheckoutForm) => {
     if (submitting.current) return;
     submitting.current = true;
     try {
       const res = await placeOrder.mutateAsync({
-        guestInfo: form,
+        guestInfo,
+        // Left empty: none, also when the profile has one (it was shown here and taken off);
+        // without either, left out.
+        ...(kraPin || user?.kraPin ? { kraPin } : {}),
         products: items.map((i) => ({
           _id: i._id,
           quantity: i.quantity,
@@ -176,10 +180,10 @@ export function CheckoutRoute() {
       if (user) {
         setUser({
           ...user,
-          fullName: form.fullName,
-          phoneNumber: form.phoneNumber,
-          county: form.county,
-          streetAddress: form.streetAddress,
+          fullName: guestInfo.fullName,
+          phoneNumber: guestInfo.phoneNumber,
+          county: guestInfo.county,
+          streetAddress: guestInfo.streetAddress,
         });
       }
       reset();
@@ -192,7 +196,7 @@ export function CheckoutRoute() {
         purchaseNumber: res.order.purchaseNumber,
         whatsappUrl: res.order.whatsappUrl,
         totalAmount: res.order.totalAmount,
-        phoneNumber: form.phoneNumber,
+        phoneNumber: guestInfo.phoneNumber,
         stage: payingByPrompt ? 'pay' : 'done',
         booking: booking
           ? { deposit: booking.deposit, balance: booking.balance, readyOn: booking.readyOn }
@@ -335,6 +339,16 @@ export function CheckoutRoute() {
             autoComplete="street-address"
             error={errors.streetAddress?.message}
             {...register('streetAddress')}
+          />
+
+          <Field
+            label="KRA PIN (for a tax invoice in your name)"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            placeholder="Optional, e.g. A012345678Z"
+            error={errors.kraPin?.message}
+            {...register('kraPin')}
           />
 
           <DeliveryOptions

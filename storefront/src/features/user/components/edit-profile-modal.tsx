@@ -16,13 +16,19 @@ export function EditProfileModal({ user, onClose }: { user: User; onClose: () =>
     formState: { errors },
   } = useForm<ProfilePayload>({
     resolver: zodResolver(profileFormSchema),
-    defaultValues: { fullName: user.fullName, phoneNumber: user.phoneNumber ?? '' },
+    defaultValues: {
+      fullName: user.fullName,
+      phoneNumber: user.phoneNumber ?? '',
+      kraPin: user.kraPin ?? '',
+    },
   });
   const onSubmit = handleSubmit(async (values) => {
     try {
       const res = await mutation.mutateAsync({
         fullName: values.fullName,
         phoneNumber: values.phoneNumber,
+        // Empty: none (a PIN the profile had is taken off).
+        kraPin: values.kraPin ?? '',
       });
       toast.success(res.message);
       onClose();
@@ -45,6 +51,15 @@ export function EditProfileModal({ user, onClose }: { user: User; onClose: () =>
           autoComplete="tel"
           error={errors.phoneNumber?.message}
           {...register('phoneNumber')}
+        />
+        <Field
+          label="KRA PIN (for a tax invoice in your name)"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          placeholder="Optional, e.g. A012345678Z"
+          error={errors.kraPin?.message}
+          {...register('kraPin')}
         />
         <button type="submit" className="btn btn-block" disabled={mutation.isPending}>
           {mutation.isPending ? 'Saving...' : 'Save changes'}

@@ -113,6 +113,22 @@ describe("a customer's order detail", () => {
       expect(calls.some((c) => c.url.endsWith('/api/orders/o1/receipt.pdf'))).toBe(true),
     );
     await waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
+    // No KRA PIN was given: none shown.
+    expect(screen.queryByTestId('kra-pin')).toBeNull();
+  });
+
+  it('shows the KRA PIN its receipt is a tax invoice to', async () => {
+    mockFetch({
+      '/api/orders/o1/detail': () => ({
+        body: createOrderDetail({ order: { ...order(), kraPin: 'A012345678Z' } }),
+      }),
+    });
+    renderWithProviders(<MyOrderDetailRoute />, {
+      path: '/user/my-orders/o1',
+      route: '/user/my-orders/:id',
+    });
+    expect(await screen.findByTestId('kra-pin')).toHaveTextContent('A012345678Z');
+    expect(screen.getByText('Tax invoice to KRA PIN')).toBeInTheDocument();
   });
 
   it("says why an unpaid order's receipt is not there yet", async () => {

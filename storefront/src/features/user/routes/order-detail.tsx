@@ -201,6 +201,12 @@ export function MyOrderDetailRoute() {
               <dd>{formatDateTime(p?.timePaid ?? order.paidAt)}</dd>
             </>
           )}
+          {order.kraPin && (
+            <>
+              <dt>Tax invoice to KRA PIN</dt>
+              <dd data-testid="kra-pin">{order.kraPin}</dd>
+            </>
+          )}
         </dl>
         <button
           type="button"

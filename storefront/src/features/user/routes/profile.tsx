@@ -90,6 +90,8 @@ export function ProfileRoute() {
             <dd>{roleLabel(user.role)}</dd>
             <dt>Phone number</dt>
             <dd>{user.phoneNumber || '—'}</dd>
+            <dt>KRA PIN (for tax invoices)</dt>
+            <dd data-testid="kra-pin">{user.kraPin || '—'}</dd>
           </dl>
         </section>
         <section aria-labelledby="delivery">
