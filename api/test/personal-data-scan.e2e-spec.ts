@@ -349,6 +349,7 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
       // A receipt signed in their name (a shopper who gave a KRA PIN). This suite runs with eTIMS
       // off (no OSCU to sign), so the document is written as the queue writes it, number and all.
       const o = await order(p, c);
+      await payAndComplete(p, o);
       const now = new Date();
       const input: EtimsDocumentInput = {
         source: `order:${o._id}:sale`,
