@@ -42,7 +42,8 @@ export class TaxSettingsResponseDto extends Envelope(TaxSettingsData) {}
 /** `PUT /api/tax/settings`. */
 export class UpdateTaxSettingsDto {
   @ApiProperty({
-    enum: TAX_TYPE_ENUM,
+    // null among the values too: OpenAPI 3.0 reads `nullable` beside an enum as the enum alone.
+    enum: [...TAX_TYPE_ENUM, null],
     nullable: true,
     type: String,
     example: 'B',
