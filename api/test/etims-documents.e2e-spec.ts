@@ -11,51 +11,22 @@ import { startEtimsSimulator, type EtimsSimulator } from '../../tools/etims/simu
 import { EtimsQueue } from '../src/etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../src/etims/etims-request';
 import { OscuClient } from '../src/etims/oscu-client';
-import type { OscuLine } from '../src/etims/oscu-tax';
-import type { OscuItemRequest } from '../src/etims/oscu.types';
 import { bearer, registerCustomer, UNTHROTTLED, type Session } from './support/identity';
+import {
+  etimsEnv,
+  lineOf,
+  oscuItem,
+  SANDBOX_CMC_KEY as CMC_KEY,
+  SANDBOX_PIN as PIN,
+} from './support/etims';
 import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
-/** The simulator's test values, as ETIMS_ENV=sandbox-local uses them. */
-const PIN = 'P000000000Z';
-const CMC_KEY = 'local-cmc-key-not-secret';
-const registrar = { regrId: 'test', regrNm: 'Test', modrId: 'test', modrNm: 'Test' };
-
-const tomato: OscuItemRequest = {
-  itemCd: 'KE2NTU0000001',
-  itemClsCd: '1015150000',
-  itemTyCd: '2',
-  itemNm: 'Tomato seedlings, tray of 50',
-  orgnNatCd: 'KE',
-  pkgUnitCd: 'NT',
-  qtyUnitCd: 'U',
-  taxTyCd: 'B',
-  dftPrc: 450,
-  isrcAplcbYn: 'N',
-  useYn: 'Y',
-  ...registrar,
-};
-const avocado: OscuItemRequest = {
-  ...tomato,
-  itemCd: 'KE2NTU0000002',
+const tomato = oscuItem('KE2NTU0000001', 'Tomato seedlings, tray of 50', 'B', 450);
+const avocado = oscuItem('KE2NTU0000002', 'Hass avocado grafted seedling', 'A', 250, {
   itemClsCd: '1016150000',
-  itemNm: 'Hass avocado grafted seedling',
-  taxTyCd: 'A',
-  dftPrc: 250,
-};
-
-const lineOf = (item: OscuItemRequest, qty: number): OscuLine => ({
-  itemCd: item.itemCd,
-  itemClsCd: item.itemClsCd,
-  itemNm: item.itemNm,
-  pkgUnitCd: item.pkgUnitCd,
-  qtyUnitCd: item.qtyUnitCd,
-  qty,
-  unitPrice: item.dftPrc,
-  taxTyCd: item.taxTyCd,
 });
 
 /** supertest buffers an application/pdf body as binary with this parser. */
@@ -115,14 +86,7 @@ describe("an order's eTIMS documents: detail and PDFs", () => {
       name: 'etims_docs',
       env: {
         ...UNTHROTTLED,
-        ETIMS_ENV: 'sandbox-local',
-        ETIMS_BASE_URL: sim.apiUrl,
-        ETIMS_TOKEN_URL: sim.tokenUrl,
-        ETIMS_PORTAL_URL: sim.portalUrl,
-        ETIMS_TIMEOUT_MS: '4000',
-        // The suite drives the sender itself.
-        ETIMS_SEND_EVERY_MS: '3600000',
-        ETIMS_RETRY_MS: '60000',
+        ...etimsEnv(sim),
       },
     });
     queue = t.app.get(EtimsQueue);

@@ -20,50 +20,21 @@ import {
 import { EtimsQueue } from '../src/etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../src/etims/etims-request';
 import { OscuClient } from '../src/etims/oscu-client';
-import type { OscuLine } from '../src/etims/oscu-tax';
-import type { OscuItemRequest } from '../src/etims/oscu.types';
+import {
+  etimsEnv,
+  lineOf,
+  oscuItem,
+  SANDBOX_CMC_KEY as CMC_KEY,
+  SANDBOX_PIN as PIN,
+} from './support/etims';
 import { bearer, registerCustomer, type Session } from './support/identity';
 import { ETIMS_OFFICE_ROUTES } from './support/etims-office';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 
-const PIN = 'P000000000Z';
-const CMC_KEY = 'local-cmc-key-not-secret';
-const registrar = { regrId: 'test', regrNm: 'Test', modrId: 'test', modrNm: 'Test' };
-
-const item = (
-  itemCd: string,
-  itemNm: string,
-  taxTyCd: OscuItemRequest['taxTyCd'],
-  dftPrc: number,
-): OscuItemRequest => ({
-  itemCd,
-  itemClsCd: '1015150000',
-  itemTyCd: '2',
-  itemNm,
-  orgnNatCd: 'KE',
-  pkgUnitCd: 'NT',
-  qtyUnitCd: 'U',
-  taxTyCd,
-  dftPrc,
-  isrcAplcbYn: 'N',
-  useYn: 'Y',
-  ...registrar,
-});
-const tomato = item('KE2NTU0000001', 'Tomato seedlings, tray of 50', 'B', 450);
-const avocado = item('KE2NTU0000002', 'Hass avocado grafted seedling', 'A', 250);
-const rose = item('KE2NTU0000003', 'Rose cutting', 'E', 540);
-
-const lineOf = (i: OscuItemRequest, qty: number): OscuLine => ({
-  itemCd: i.itemCd,
-  itemClsCd: i.itemClsCd,
-  itemNm: i.itemNm,
-  pkgUnitCd: i.pkgUnitCd,
-  qtyUnitCd: i.qtyUnitCd,
-  qty,
-  unitPrice: i.dftPrc,
-  taxTyCd: i.taxTyCd,
-});
+const tomato = oscuItem('KE2NTU0000001', 'Tomato seedlings, tray of 50', 'B', 450);
+const avocado = oscuItem('KE2NTU0000002', 'Hass avocado grafted seedling', 'A', 250);
+const rose = oscuItem('KE2NTU0000003', 'Rose cutting', 'E', 540);
 
 const run = randomBytes(2).toString('hex');
 let serial = 0;
@@ -160,14 +131,7 @@ describe('the back office eTIMS queue and daily summary', () => {
       databaseName: database,
       env: {
         MONGODB_URI: uri.toString(),
-        ETIMS_ENV: 'sandbox-local',
-        ETIMS_BASE_URL: sim.apiUrl,
-        ETIMS_TOKEN_URL: sim.tokenUrl,
-        ETIMS_PORTAL_URL: sim.portalUrl,
-        ETIMS_TIMEOUT_MS: '4000',
-        // The suite drives the sender itself.
-        ETIMS_SEND_EVERY_MS: '3600000',
-        ETIMS_RETRY_MS: '60000',
+        ...etimsEnv(sim),
       },
     });
     queue = t.app.get(EtimsQueue);

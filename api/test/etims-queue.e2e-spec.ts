@@ -16,48 +16,19 @@ import {
 import { EtimsQueue } from '../src/etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../src/etims/etims-request';
 import { OscuClient } from '../src/etims/oscu-client';
-import type { OscuLine } from '../src/etims/oscu-tax';
-import type { OscuItemRequest } from '../src/etims/oscu.types';
+import {
+  etimsEnv,
+  lineOf,
+  oscuItem,
+  SANDBOX_CMC_KEY as CMC_KEY,
+  SANDBOX_PIN as PIN,
+} from './support/etims';
 import { createTestApp, type TestApp } from './support/test-app';
 import { waitFor } from './support/wait';
 
-/** The simulator's test values, as ETIMS_ENV=sandbox-local uses them. */
-const PIN = 'P000000000Z';
-const CMC_KEY = 'local-cmc-key-not-secret';
-const registrar = { regrId: 'test', regrNm: 'Test', modrId: 'test', modrNm: 'Test' };
-
-const tomato: OscuItemRequest = {
-  itemCd: 'KE2NTU0000001',
-  itemClsCd: '1015150000',
-  itemTyCd: '2',
-  itemNm: 'Tomato seedlings, tray of 50',
-  orgnNatCd: 'KE',
-  pkgUnitCd: 'NT',
-  qtyUnitCd: 'U',
-  taxTyCd: 'B',
-  dftPrc: 450,
-  isrcAplcbYn: 'N',
-  useYn: 'Y',
-  ...registrar,
-};
-const avocado: OscuItemRequest = {
-  ...tomato,
-  itemCd: 'KE2NTU0000002',
+const tomato = oscuItem('KE2NTU0000001', 'Tomato seedlings, tray of 50', 'B', 450);
+const avocado = oscuItem('KE2NTU0000002', 'Hass avocado grafted seedling', 'A', 250, {
   itemClsCd: '1016150000',
-  itemNm: 'Hass avocado grafted seedling',
-  taxTyCd: 'A',
-  dftPrc: 250,
-};
-
-const lineOf = (item: OscuItemRequest, qty: number): OscuLine => ({
-  itemCd: item.itemCd,
-  itemClsCd: item.itemClsCd,
-  itemNm: item.itemNm,
-  pkgUnitCd: item.pkgUnitCd,
-  qtyUnitCd: item.qtyUnitCd,
-  qty,
-  unitPrice: item.dftPrc,
-  taxTyCd: item.taxTyCd,
 });
 
 let serial = 0;
@@ -75,6 +46,7 @@ const sale = (extra: Partial<EtimsDocumentInput> = {}): EtimsDocumentInput => {
   };
 };
 
+// Long enough for a loaded machine; the slow scenario below answers after twice as long.
 const TIMEOUT_MS = 4000;
 
 /** Far enough ahead that every retry's wait is over. */
@@ -93,23 +65,12 @@ describe('eTIMS signing queue', () => {
     (await db.collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION).findOne({ _id: source }))!;
   const invoiceOf = (invcNo: number) => sim.invoices().filter((i) => i.invcNo === invcNo);
   const queued = async (input: EtimsDocumentInput) => (await queue.enqueue(input))!.document;
-  const etimsEnv = () => ({
-    ETIMS_ENV: 'sandbox-local',
-    ETIMS_BASE_URL: sim.apiUrl,
-    ETIMS_TOKEN_URL: sim.tokenUrl,
-    ETIMS_PORTAL_URL: sim.portalUrl,
-    // Long enough for a loaded machine; the slow scenario below answers after twice as long.
-    ETIMS_TIMEOUT_MS: String(TIMEOUT_MS),
-    // The suite drives the sender itself; the sweep's own runs are out of the way.
-    ETIMS_SEND_EVERY_MS: '3600000',
-    ETIMS_RETRY_MS: '60000',
-  });
 
   beforeAll(async () => {
     sim = await startEtimsSimulator({ cmcKey: CMC_KEY });
     t = await createTestApp({
       name: 'etimsq',
-      env: etimsEnv(),
+      env: etimsEnv(sim, TIMEOUT_MS),
     });
     queue = t.app.get(EtimsQueue);
     db = t.app.get<Connection>(getConnectionToken());
@@ -388,7 +349,7 @@ describe('eTIMS signing queue', () => {
     const second = await createTestApp({
       name: 'etimsq2',
       databaseName: t.databaseName,
-      env: etimsEnv(),
+      env: etimsEnv(sim, TIMEOUT_MS),
     });
     try {
       sim.setScenario('offline');
