@@ -96,6 +96,8 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ orderId: 1 });
     // The credit notes against a sale (never more than the sale; an invoice's PDF prints them).
     await this.documents().createIndex({ original: 1 });
+    // The signed documents by their last change: the stock movements' sweep (etims-stock.service).
+    await this.documents().createIndex({ sequence: 1, state: 1, updatedAt: 1 });
   }
 
   /**
@@ -254,6 +256,15 @@ export class EtimsDocumentsRepository {
     if (!orderIds.length) return Promise.resolve([]);
     return this.documents()
       .find({ orderId: { $in: [...orderIds] } })
+      .toArray();
+  }
+
+  /** The branch's documents signed (or changed after being signed) from `since`, in that order. */
+  signedSince(sequence: string, since: Date, limit: number): Promise<EtimsDocument[]> {
+    return this.documents()
+      .find({ sequence, state: 'signed', updatedAt: { $gte: since } })
+      .sort({ updatedAt: 1, _id: 1 })
+      .limit(limit)
       .toArray();
   }
 

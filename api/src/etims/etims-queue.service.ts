@@ -476,6 +476,11 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     };
   }
 
+  /** The OSCU client, ready (for the stock movements); null while KRA cannot be asked. */
+  oscu(): Promise<OscuClient | null> {
+    return this.settings ? this.readyClient() : Promise.resolve(null);
+  }
+
   /**
    * The OSCU client with the device's communication key: the configured one, else the one kept
    * from an earlier initialisation, else the device is initialised now and its key kept. Null
