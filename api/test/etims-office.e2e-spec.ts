@@ -4,9 +4,9 @@
  * them; KRA's refusal listed with its words, the buyer's PIN fixed and resent under the same
  * number, signed once; a paid order kept from KRA by its product (no classification, no tax type)
  * refused a resend until the product is fixed, then rebuilt from the product and signed once under
- * its number; a signed document resent is a 409 that changes nothing; a bad PIN a 400 naming the
- * field; a number KRA had without a signature (pending) signed by hand from KRA's
- * portal; the summary's counts and tax by type as signed, per shop day (Africa/Nairobi); the CSV;
+ * its number; a refund's credit note resent with its lines as they were; a signed document
+ * resent is a 409 that changes nothing; a bad PIN a 400 naming the field; a number KRA had
+ * without a signature (pending) signed by hand from KRA's portal; the summary's counts and tax by type as signed, per shop day (Africa/Nairobi); the CSV;
  * who may call what; the reads by index; and eTIMS off.
  */
 import { randomBytes } from 'node:crypto';
@@ -428,6 +428,30 @@ describe('the back office eTIMS queue and daily summary', () => {
     } finally {
       await setDefault('B');
     }
+  });
+
+  it("resends a refused refund's credit note with its lines as they were (shares of its sale's signed lines)", async () => {
+    const original = await queued(sale());
+    await queue.sendDue();
+    sim.setScenario({ kind: 'rejected', code: '910' }, { times: 1 });
+    const credit = await queued({
+      ...sale(),
+      kind: 'credit-note',
+      source: `refund:office${run}kept`,
+      original: original._id,
+      lines: [lineOf(avocado, 1)],
+    });
+    await queue.sendDue();
+    const before = await doc(credit._id);
+    expect(before).toMatchObject({ state: 'failed', lastCode: '910' });
+    await resend(credit._id, staff).expect(200);
+    await queue.sendDue();
+    expect(await doc(credit._id)).toMatchObject({
+      state: 'signed',
+      invcNo: credit.invcNo,
+      input: { lines: [lineOf(avocado, 1)] },
+      request: before.request,
+    });
   });
 
   it('refuses a resend while the document is on its way to KRA', async () => {
