@@ -2,9 +2,11 @@
  * The back office's eTIMS queue and daily summary (issue 45) against the OSCU simulator
  * (tools/etims/simulator.ts): documents queued through EtimsQueue.enqueue as the modules queue
  * them; KRA's refusal listed with its words, the buyer's PIN fixed and resent under the same
- * number, signed once; a signed document resent is a 409 that changes nothing; a bad PIN a 400
- * naming the field; a number KRA had without a signature (pending) signed by hand from KRA's
- * portal; the summary's counts and tax by type as signed, per shop day (Africa/Nairobi); the CSV;
+ * number, signed once; a paid order kept from KRA by its product (no classification, no tax type)
+ * refused a resend until the product is fixed, then rebuilt from the product and signed once under
+ * its number; a refund's credit note resent with its lines as they were; a signed document
+ * resent is a 409 that changes nothing; a bad PIN a 400 naming the field; a number KRA had
+ * without a signature (pending) signed by hand from KRA's portal; the summary's counts and tax by type as signed, per shop day (Africa/Nairobi); the CSV;
  * who may call what; the reads by index; and eTIMS off.
  */
 import { randomBytes } from 'node:crypto';
@@ -29,12 +31,18 @@ import {
 } from './support/etims';
 import { bearer, registerCustomer, type Session } from './support/identity';
 import { ETIMS_OFFICE_ROUTES } from './support/etims-office';
-import { createShopWorld } from './support/shop-world';
+import { putProduct, type ProductFields } from './support/factories';
+import { guest, placeOrder } from './support/shop';
+import { createShopWorld, type ShopWorld } from './support/shop-world';
+import { waitFor } from './support/wait';
 import { createTestApp, serverUri, type TestApp } from './support/test-app';
 
 const tomato = oscuItem('KE2NTU0000001', 'Tomato seedlings, tray of 50', 'B', 450);
 const avocado = oscuItem('KE2NTU0000002', 'Hass avocado grafted seedling', 'A', 250);
 const rose = oscuItem('KE2NTU0000003', 'Rose cutting', 'E', 540);
+/** Item classifications the simulator knows. */
+const TOMATO_CLASS = '1015150000';
+const FLOWER_CLASS = '1015190000';
 
 const run = randomBytes(2).toString('hex');
 let serial = 0;
@@ -106,6 +114,7 @@ describe('the back office eTIMS queue and daily summary', () => {
   let staff: Session;
   let admin: Session;
   let customer: Session;
+  let world: ShopWorld;
   const reads: { collection: string; command: Document }[] = [];
   let recording = false;
 
@@ -119,6 +128,34 @@ describe('the back office eTIMS queue and daily summary', () => {
     (await http().get(`/api/etims/documents${query}`).set(bearer(as.accessToken)).expect(200)).body;
   const auditOf = (action: string) =>
     db.collection('audit_logs').find({ action }).sort({ timestamp: 1 }).toArray();
+  const resend = (source: string, as: Session) =>
+    http().post(path(source, 'resend')).set(bearer(as.accessToken)).send({});
+
+  /** A product made through the back office's product form, with `fields` (its tax fields). */
+  const productNamed = (name: string, fields: ProductFields) =>
+    world.createProduct({ name, price: 300, quantity: 100, fields });
+
+  /** Two of a product, ordered by a guest and paid in cash at the desk; once its sale is queued. */
+  async function paidOrder(productId: string) {
+    const placed = await placeOrder(t, [{ _id: productId, quantity: 2 }], {
+      guestInfo: guest(),
+    }).expect(201);
+    const order = placed.body.order as { _id: string; purchaseNumber: string; totalAmount: number };
+    await http()
+      .patch(`/api/orders/complete-payment/${order._id}`)
+      .set(bearer(staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: order.totalAmount } })
+      .expect(200);
+    const source = `order:${order._id}:sale`;
+    const document = await waitFor(
+      () => db.collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION).findOne({ _id: source }),
+      (d) => !!d,
+      10_000,
+      100,
+    );
+    if (!document) throw new Error(`${source} was never queued`);
+    return { order, source, document };
+  }
 
   beforeAll(async () => {
     sim = await startEtimsSimulator({ cmcKey: CMC_KEY });
@@ -142,7 +179,8 @@ describe('the back office eTIMS queue and daily summary', () => {
       if (collection === ETIMS_DOCUMENTS_COLLECTION)
         reads.push({ collection, command: event.command });
     });
-    ({ staff, admin } = await createShopWorld(t));
+    world = await createShopWorld(t);
+    ({ staff, admin } = world);
     customer = await registerCustomer(t);
     const kra = new OscuClient({
       baseUrl: sim.apiUrl,
@@ -306,6 +344,114 @@ describe('the back office eTIMS queue and daily summary', () => {
       .set(bearer(staff.accessToken))
       .send({})
       .expect(400);
+  });
+
+  it('keeps a paid order whose product has no classification failed with why; resent unfixed it is a 400 that changes nothing; fixed on the product and resent, it is signed once under its number with the new class', async () => {
+    const name = `Marigold seedlings ${run}`;
+    const product = await productNamed(name, { taxType: 'B' });
+    const { order, source, document } = await paidOrder(product._id);
+    const why = `"${name}" has no item classification code: set it on the product and resend`;
+    expect(document).toMatchObject({ state: 'failed', lastCode: null, attempts: 0 });
+    expect((await list('?state=failed', admin)).documents).toContainEqual(
+      expect.objectContaining({
+        source,
+        trdInvcNo: order.purchaseNumber,
+        invcNo: document.invcNo,
+        state: 'failed',
+        lastMessage: why,
+      }),
+    );
+
+    // Not fixed yet: 400 with why; the number, the state and the request as they were.
+    const before = await doc(source);
+    const unfixed = await resend(source, admin).expect(400);
+    expect(unfixed.body.message).toBe(why);
+    await queue.sendDue();
+    expect(await doc(source)).toEqual(before);
+    expect(sim.invoices().filter((i) => i.trdInvcNo === order.purchaseNumber)).toEqual([]);
+
+    // The clerk sets the class on the product, as the back office's product form does, and resends.
+    await putProduct(t, admin.accessToken, product._id, { itemClassCode: FLOWER_CLASS }).expect(
+      200,
+    );
+    const resent = await resend(source, admin).expect(200);
+    expect(resent.body.document).toMatchObject({
+      source,
+      invcNo: document.invcNo,
+    });
+    await queue.sendDue();
+    const received = sim.invoices().filter((i) => i.trdInvcNo === order.purchaseNumber);
+    expect(received).toEqual([expect.objectContaining({ invcNo: document.invcNo, resends: 0 })]);
+    expect(received[0]!.request.itemList).toEqual([
+      expect.objectContaining({ itemClsCd: FLOWER_CLASS, qty: 2, taxTyCd: 'B' }),
+    ]);
+    expect(await doc(source)).toMatchObject({
+      state: 'signed',
+      invcNo: document.invcNo,
+      lastCode: '000',
+      lastMessage: null,
+    });
+    expect(await auditOf('etims.resend')).toContainEqual(
+      expect.objectContaining({ target: expect.objectContaining({ id: source }) }),
+    );
+  });
+
+  it('keeps a paid order whose product has no tax type (the shop has no default) failed; a staff clerk resends it once the product has one', async () => {
+    const setDefault = (defaultTaxType: string | null) =>
+      http()
+        .put('/api/tax/settings')
+        .set(bearer(admin.accessToken))
+        .send({ defaultTaxType })
+        .expect(200);
+    const name = `Lavender cuttings ${run}`;
+    const product = await productNamed(name, { itemClassCode: TOMATO_CLASS });
+    await setDefault(null);
+    try {
+      const { order, source, document } = await paidOrder(product._id);
+      const why = `"${name}" has no tax type and the shop has no default: set one and resend`;
+      expect(document).toMatchObject({ state: 'failed', lastMessage: why });
+
+      const before = await doc(source);
+      const unfixed = await resend(source, staff).expect(400);
+      expect(unfixed.body.message).toBe(why);
+      expect(await doc(source)).toEqual(before);
+
+      await putProduct(t, staff.accessToken, product._id, { taxType: 'E' }).expect(200);
+      await resend(source, staff).expect(200);
+      await queue.sendDue();
+      const received = sim.invoices().filter((i) => i.trdInvcNo === order.purchaseNumber);
+      expect(received).toEqual([expect.objectContaining({ invcNo: document.invcNo })]);
+      expect(received[0]!.request.itemList).toEqual([
+        expect.objectContaining({ itemClsCd: TOMATO_CLASS, taxTyCd: 'E' }),
+      ]);
+      expect(await doc(source)).toMatchObject({ state: 'signed', invcNo: document.invcNo });
+    } finally {
+      await setDefault('B');
+    }
+  });
+
+  it("resends a refused refund's credit note with its lines as they were (shares of its sale's signed lines)", async () => {
+    const original = await queued(sale());
+    await queue.sendDue();
+    sim.setScenario({ kind: 'rejected', code: '910' }, { times: 1 });
+    const credit = await queued({
+      ...sale(),
+      kind: 'credit-note',
+      source: `refund:office${run}kept`,
+      original: original._id,
+      lines: [lineOf(avocado, 1)],
+    });
+    await queue.sendDue();
+    const before = await doc(credit._id);
+    expect(before).toMatchObject({ state: 'failed', lastCode: '910' });
+    await resend(credit._id, staff).expect(200);
+    await queue.sendDue();
+    expect(await doc(credit._id)).toMatchObject({
+      state: 'signed',
+      invcNo: credit.invcNo,
+      input: { lines: [lineOf(avocado, 1)] },
+      request: before.request,
+    });
   });
 
   it('refuses a resend while the document is on its way to KRA', async () => {

@@ -354,11 +354,11 @@ describe('eTIMS: orders signed', () => {
     expect(await queue.list(['failed'])).toContainEqual(expect.objectContaining({ _id: source }));
 
     // Resent before the fix: said again, nothing changes.
-    await expect(signing.resend(source)).rejects.toMatchObject({ status: 400 });
+    await expect(queue.resendRebuilt(source)).rejects.toMatchObject({ status: 400 });
     expect(await doc(source)).toMatchObject({ state: 'failed', invcNo: failed.invcNo });
 
     await putProduct(m.t, staff.accessToken, bare, { itemClassCode: FLOWER_CLASS }).expect(200);
-    await signing.resend(source);
+    await queue.resendRebuilt(source);
     const signed = await settled(source);
     expect(signed).toMatchObject({ invcNo: failed.invcNo, request: { invcNo: failed.invcNo } });
     expect(signed.request.itemList[0]).toMatchObject({ itemClsCd: FLOWER_CLASS, qty: 3 });
@@ -374,7 +374,7 @@ describe('eTIMS: orders signed', () => {
     const failed = await settled(source, ['failed']);
     expect(failed).toMatchObject({ lastCode: '910' });
     expect(failed.lastMessage).toMatch(/itemCd KE2NTU\d{7} is not registered/);
-    await signing.resend(source);
+    await queue.resendRebuilt(source);
     expect(await settled(source)).toMatchObject({ invcNo: failed.invcNo, lastCode: '000' });
 
     // The product moves to another class: the next sale registers its item again first (the

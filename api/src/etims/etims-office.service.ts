@@ -110,7 +110,8 @@ export class EtimsOffice implements OnModuleInit {
 
   /**
    * Sends a failed or pending document to KRA again under its number, with the buyer's PIN or
-   * name changed when given. A signed one, one on its way, or a change to a pending one (KRA has
+   * name changed when given; a failed one is first rebuilt by its source's owner from its data as
+   * it is now (a product's classification set since), and is a 400 with why while still unfixed. A signed one, one on its way, or a change to a pending one (KRA has
    * that number's content already) is a 409; an unknown one a 404. Audited.
    */
   async resend(
@@ -136,7 +137,7 @@ export class EtimsOffice implements OnModuleInit {
         person: tin.startsWith('A') || (before?.person ?? false),
       };
     }
-    const resent = await this.queue.resend(source, buyer ? { buyer } : {});
+    const resent = await this.queue.resendRebuilt(source, buyer ? { buyer } : {});
     const what = [
       changes.buyerPin != null && "the buyer's PIN",
       changes.buyerName != null && "the buyer's name",

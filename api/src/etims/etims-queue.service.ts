@@ -42,6 +42,22 @@ const MAX_BACKOFF_MS = 60 * 60_000;
 const NO_SIGNATURE =
   'KRA had received this invoice number before and gave no signature: copy it from KRA’s eTIMS portal';
 
+/**
+ * A document's lines as the module that owns its source builds them again from its data as it is
+ * now, and what still keeps it from KRA (null when nothing does). The buyer stays the document's:
+ * a clerk fixes it on the resend.
+ */
+export interface EtimsRebuild {
+  lines: EtimsDocumentInput['lines'];
+  problem: string | null;
+}
+
+/**
+ * How the owner of a source rebuilds a failed document for a clerk's resend; null leaves it as it
+ * is (the owner no longer has its data).
+ */
+export type EtimsRebuilder = (doc: EtimsDocument) => Promise<EtimsRebuild | null>;
+
 /** What `enqueue` answers: the document, and whether this call queued it. */
 export interface Enqueued {
   document: EtimsDocument;
@@ -72,6 +88,7 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
   private client: OscuClient | null = null;
   private device: Pick<EtimsDevice, 'sdcId' | 'mrcNo'> = { sdcId: null, mrcNo: null };
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly rebuilders = new Map<string, EtimsRebuilder>();
   private draining?: Promise<number>;
   private stopping = false;
 
@@ -216,6 +233,44 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     states: EtimsState[] = ['queued', 'sending', 'failed', 'pending'],
   ): Promise<EtimsDocument[]> {
     return this.settings ? this.documents.list(states) : Promise.resolve([]);
+  }
+
+  /**
+   * Registers how the module that owns a kind of source rebuilds its failed documents when a clerk
+   * resends one, so what was fixed since (a product's classification, its tax type) is what KRA
+   * receives. `prefix` is the kind: what comes before a source's first colon, with it (`order:`;
+   * `invoice:` and `creditnote:` for the invoices module). Call it from the owner's `onModuleInit`;
+   * one owner per kind (a second is a programming error). The owners register here so that this
+   * module imports none of them. Refunds' credit notes (`refund:`) have no rebuilder: their lines
+   * are shares of their sale's signed lines, and are resent as they are.
+   */
+  rebuildWith(prefix: string, rebuild: EtimsRebuilder): void {
+    if (!/^[a-z]+:$/.test(prefix))
+      throw new Error(`An eTIMS source kind is lower-case letters and a colon, not ${prefix}`);
+    if (this.rebuilders.has(prefix))
+      throw new Error(`eTIMS documents of ${prefix} are rebuilt by another module already`);
+    this.rebuilders.set(prefix, rebuild);
+  }
+
+  /**
+   * A clerk's resend (the back office's): a failed document is first rebuilt by the owner of its
+   * source, when one registered (`rebuildWith`), and `changes` (the clerk's) go over what it
+   * rebuilt; anything else is resent as `resend` has it. A problem the rebuild still finds is a
+   * 400 with why, and nothing changes.
+   */
+  async resendRebuilt(
+    source: string,
+    changes: Partial<Pick<EtimsDocumentInput, 'buyer'>> = {},
+  ): Promise<EtimsDocument> {
+    const doc = this.settings ? await this.documents.find(source) : null;
+    const rebuild = doc?.state === 'failed' ? this.rebuilderOf(source) : undefined;
+    const rebuilt = rebuild ? await rebuild(doc!) : null;
+    return this.resend(source, { ...rebuilt, ...changes });
+  }
+
+  /** The rebuilder of a source's kind (what comes before its first colon, the colon included). */
+  private rebuilderOf(source: string): EtimsRebuilder | undefined {
+    return this.rebuilders.get(source.slice(0, source.indexOf(':') + 1));
   }
 
   /**

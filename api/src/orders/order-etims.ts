@@ -3,9 +3,11 @@ import { effectiveTaxType } from '@spc/shared-contracts';
 import { ProductsRepository } from '../catalog/products.repository';
 import { TaxSettingsService } from '../catalog/tax-settings.service';
 import { OnDomainEvent } from '../common/events/domain-events';
+import { isObjectId } from '../common/parse-object-id.pipe';
 import { Scheduler } from '../common/scheduler/scheduler';
 import { EtimsItems } from '../etims/etims-items.service';
-import { EtimsQueue } from '../etims/etims-queue.service';
+import type { EtimsDocument } from '../etims/etims-documents.repository';
+import { EtimsQueue, type EtimsRebuild } from '../etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../etims/etims-request';
 import type { OscuLine } from '../etims/oscu-tax';
 import type { OscuPaymentType } from '../etims/oscu.types';
@@ -100,6 +102,8 @@ export class OrderEtims implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    // The order's documents (`order:`); its refunds' credit notes (`refund:`) keep their lines.
+    this.queue.rebuildWith('order:', (doc) => this.rebuild(doc));
     if (!this.queue.enabled) return;
     this.scheduler.declare({
       name: 'etims.orders-sweep',
@@ -192,28 +196,25 @@ export class OrderEtims implements OnModuleInit {
   }
 
   /**
-   * A clerk's resend of an order's document KRA refused or the shop's data kept back: its lines
-   * are built again from the products as they are now (a classification set, a tax type fixed)
-   * and sent under its number. Still not fixed: 400 with why.
+   * An order's failed document rebuilt for a clerk's resend (EtimsQueue.resendRebuilt): its lines
+   * built again from the products as they are now (a classification set, a tax type fixed), the
+   * same share of them as before (a deposit, a balance), with what still keeps it from KRA. Null
+   * when its order is gone (or was never one of ours): it is resent as it is.
    */
-  async resend(source: string): Promise<void> {
-    const doc = await this.queue.find(source);
-    const order = doc?.orderId ? await this.orders.findAnyById(doc.orderId) : null;
-    if (!doc || !order) {
-      await this.queue.resend(source);
-      return;
-    }
+  async rebuild(doc: EtimsDocument): Promise<EtimsRebuild | null> {
+    const order =
+      doc.orderId && isObjectId(doc.orderId) ? await this.orders.findAnyById(doc.orderId) : null;
+    if (!order) return null;
     const { lines, problem } = await this.linesOf(order);
     const total = cents(doc.request.totAmt);
     const whole = lines.reduce(
       (n, l) => n + cents(l.unitPrice * l.qty) - cents(l.discount ?? 0),
       0,
     );
-    await this.queue.resend(source, {
+    return {
       lines: total === whole ? lines : shareOfLines(lines, total / 100),
       problem,
-      buyer: await this.buyerOf(order),
-    });
+    };
   }
 
   /** A booking's deposit payments, each its own document when received. */
