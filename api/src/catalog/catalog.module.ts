@@ -12,7 +12,7 @@ import { CatalogueBatches } from './read-model/catalogue-batches';
 import { CatalogueEvents } from './read-model/catalogue-events';
 import { CatalogSync } from './read-model/catalogue-sync';
 import { ProductsController } from './products.controller';
-import { ProductsRepository } from './products.repository';
+import { DELETED_PRODUCTS_COLLECTION, ProductsRepository } from './products.repository';
 import { withBatches } from './read-model/catalogue-snapshot';
 import { ProductsService } from './products.service';
 import { Category, CategorySchema } from './schemas/category.schema';
@@ -37,7 +37,12 @@ import { TaxSettingsService } from './tax-settings.service';
   ],
   controllers: [CategoriesController, ProductsController, TaxSettingsController],
   providers: [
-    holdsNoPersonalData('categories', 'catalog_versions', TAX_SETTINGS_COLLECTION),
+    holdsNoPersonalData(
+      'categories',
+      'catalog_versions',
+      TAX_SETTINGS_COLLECTION,
+      DELETED_PRODUCTS_COLLECTION,
+    ),
     TaxSettingsRepository,
     TaxSettingsService,
     CategoriesRepository,

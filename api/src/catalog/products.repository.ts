@@ -29,6 +29,15 @@ import type {
  * populated from the categories collection. A stock set with the product goes through the stock
  * ledger (inventory/), which writes it with its movement.
  */
+/** A product's tax fields and its units (each with its own tax type, when it has one). */
+export type ProductTax = Required<Pick<ProductFields, 'taxType' | 'itemClassCode'>> & {
+  units: SaleUnit[];
+};
+
+/** Deleted products' tax fields, by the product's id (no one's data). */
+export const DELETED_PRODUCTS_COLLECTION = 'deleted_products';
+type DeletedProductTax = ProductTax & { _id: string };
+
 @Injectable()
 export class ProductsRepository {
   constructor(
@@ -112,16 +121,12 @@ export class ProductsRepository {
   }
 
   /** The product's tax fields and its units (each with its own tax type, when it has one). */
-  async findTax(
-    id: string,
-  ): Promise<
-    (Required<Pick<ProductFields, 'taxType' | 'itemClassCode'>> & { units: SaleUnit[] }) | null
-  > {
+  async findTax(id: string): Promise<ProductTax | null> {
     const doc = await this.products
       .findById(id)
       .select('taxType itemClassCode units price onOffer offerPrice')
       .lean<LeanProduct>();
-    if (!doc) return null;
+    if (!doc) return this.deletedTax().findOne({ _id: id }, { projection: { _id: 0 } });
     return {
       taxType: doc.taxType ?? null,
       itemClassCode: doc.itemClassCode ?? null,
@@ -189,8 +194,14 @@ export class ProductsRepository {
     );
   }
 
-  /** Deletes the product; answers it with the storage keys of its images, to remove them too. */
+  /**
+   * Deletes the product; answers it with the storage keys of its images, to remove them too. Its
+   * tax fields stay behind (`deleted_products`) first: an order placed before the deletion is
+   * still signed with KRA under the product's classification and tax type (`findTax`).
+   */
   async delete(id: string): Promise<{ product: ProductView; imageKeys: string[] } | null> {
+    const tax = await this.findTax(id);
+    if (tax) await this.deletedTax().replaceOne({ _id: id }, tax, { upsert: true });
     const doc = await this.products
       .findOneAndDelete({ _id: id })
       .select('+imageKeys')
@@ -256,6 +267,11 @@ export class ProductsRepository {
   }
 
   /** One update, answered with the product as it is after it; null when nothing matched. */
+  /** The tax fields of deleted products, kept for the orders placed before (eTIMS). */
+  private deletedTax() {
+    return this.products.db.collection<DeletedProductTax>(DELETED_PRODUCTS_COLLECTION);
+  }
+
   private async updateAndView(
     filter: FilterQuery<Product>,
     update: UpdateQuery<Product>,

@@ -147,6 +147,26 @@ export class EtimsDocumentsRepository {
     }
   }
 
+  /**
+   * The next of a document family's own numbers (`trade:<key>`: a booking's deposits -D1, -D2…),
+   * one per call in the order asked, whatever runs at once.
+   */
+  async next(key: string): Promise<number> {
+    const bump = () =>
+      this.counters().findOneAndUpdate(
+        { _id: `trade:${key}` },
+        { $inc: { last: 1 } },
+        { upsert: true, returnDocument: 'after' },
+      );
+    try {
+      return (await bump())!.last;
+    } catch (error) {
+      // Two first numbers of a family upserting at once: the counter exists now.
+      if (!isDuplicateKeyError(error)) throw error;
+      return (await bump())!.last;
+    }
+  }
+
   find(source: string): Promise<EtimsDocument | null> {
     return this.documents().findOne({ _id: source });
   }

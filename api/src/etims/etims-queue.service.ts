@@ -191,6 +191,16 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     return this.settings ? this.documents.find(source) : Promise.resolve(null);
   }
 
+  /**
+   * The next number of a family of the shop's own document numbers (a booking's deposits: -D1,
+   * -D2… in the order they are queued), never the same twice. Only asked for a document not yet
+   * queued; a race that queues it twice at once leaves a number unused (the trader's numbers are
+   * the shop's; KRA's `invcNo` stays gap-free).
+   */
+  nextTradeNumber(family: string): Promise<number> {
+    return this.documents.next(family);
+  }
+
   /** KES cents credited so far against a sale (its credit notes' totals). */
   async creditedOf(original: string): Promise<number> {
     if (!this.settings) return 0;

@@ -224,13 +224,17 @@ export class OrderEtims implements OnModuleInit {
       (e) => e.direction === 'in' && e.state === 'credited' && (e.split?.deposit ?? 0) > 0,
     );
     if (!entries.length) return;
-    const { lines, problem } = await this.linesOf(order);
     const sorted = entries.sort((a, b) => a.at.getTime() - b.at.getTime());
-    for (const [index, entry] of sorted.entries())
+    const have = await this.queue.existing(sorted.map((e) => depositSource(order._id, e._id)));
+    const fresh = sorted.filter((e) => !have.has(depositSource(order._id, e._id)));
+    if (!fresh.length) return;
+    const { lines, problem } = await this.linesOf(order);
+    for (const entry of fresh)
       await this.queue.enqueue({
         ...(await this.common(order)),
-        // Each payment its own document: the purchase number and the deposit's place (-D1, -D2).
-        trdInvcNo: `${order.purchaseNumber}-D${index + 1}`,
+        // Each payment its own document: the purchase number and the deposit's place (-D1, -D2)
+        // in the order they were queued (a payment credited late never takes an earlier one's).
+        trdInvcNo: `${order.purchaseNumber}-D${await this.queue.nextTradeNumber(`deposits:${order._id}`)}`,
         source: depositSource(order._id, entry._id),
         kind: 'sale',
         paymentType: paymentTypeOf(entry.kind === 'cash' ? 'Cash' : 'Mpesa'),
