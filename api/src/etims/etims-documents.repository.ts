@@ -59,6 +59,19 @@ export interface EtimsDocument {
   createdAt: Date;
   updatedAt: Date;
   signedAt: Date | null;
+  /**
+   * On a sale: what its credit notes hold of it, each reserved here (one conditional update)
+   * before the credit note is inserted, so two at once never credit more than the sale.
+   */
+  credits?: CreditReservation[];
+  /** On a sale: the sum of `credits`' cents, kept beside them (the bound's filter reads it). */
+  credited?: number;
+}
+
+/** A credit note's KES cents held against its sale, by the credit note's source. */
+export interface CreditReservation {
+  source: string;
+  cents: number;
 }
 
 interface Counter {
@@ -260,6 +273,42 @@ export class EtimsDocumentsRepository {
   /** The documents crediting `source` (an invoice's or a sale's credit notes), oldest first. */
   creditsOf(source: string): Promise<EtimsDocument[]> {
     return this.documents().find({ original: source }).sort({ invcNo: 1 }).toArray();
+  }
+
+  /**
+   * Holds `cents` of `original` (whose total is `total` cents) for the credit note `source`, in one
+   * conditional update: only while what its credit notes hold stays within its total and `source`
+   * holds nothing yet. Answers false when it would go over or `source` holds its part already.
+   * The sum is a field kept beside the reservations (`$sum` over an array's field inside `$expr`
+   * reads 0 on SecantusDB, the test database, so the filter does not add them up itself).
+   */
+  async reserveCredit(
+    original: string,
+    source: string,
+    cents: number,
+    total: number,
+  ): Promise<boolean> {
+    const reserved = await this.documents().findOneAndUpdate(
+      { _id: original, 'credits.source': { $ne: source }, credited: { $lte: total - cents } },
+      { $push: { credits: { source, cents } }, $inc: { credited: cents } },
+      { projection: { _id: 1 } },
+    );
+    return reserved !== null;
+  }
+
+  /**
+   * A sale's reservations started (before its first credit note): its credit notes queued before
+   * reservations existed, as they are. Written once: a sale that has them keeps them.
+   */
+  async seedCredits(original: string): Promise<void> {
+    const credits = (await this.creditsOf(original)).map((d) => ({
+      source: d._id,
+      cents: Math.round(d.request.totAmt * 100),
+    }));
+    await this.documents().updateOne(
+      { _id: original, credits: { $exists: false } },
+      { $set: { credits, credited: credits.reduce((sum, c) => sum + c.cents, 0) } },
+    );
   }
 
   /** A person buyer's PIN and name out of a document (an erasure): the sums and KRA's signature stay. */
