@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { MONEY_WRITE_CONCERN } from '../common/write-concern';
-import type { EtimsDocumentInput } from './etims-request';
+import { registrarOf, type EtimsDocumentInput } from './etims-request';
 import type { OscuSignature } from './oscu-client';
 import type { OscuSalesRequest } from './oscu.types';
 
@@ -107,6 +107,8 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ sequence: 1, state: 1, invcNo: 1 });
     await this.documents().createIndex({ state: 1, invcNo: 1 });
     await this.documents().createIndex({ orderId: 1 });
+    // A person's erasure finds the documents they registered (a clerk's credit notes).
+    await this.documents().createIndex({ 'input.by.id': 1 }, { sparse: true });
     // The credit notes against a sale (never more than the sale; an invoice's PDF prints them).
     await this.documents().createIndex({ original: 1 });
   }
@@ -333,6 +335,33 @@ export class EtimsDocumentsRepository {
       { _id: source },
       { $set: { 'input.buyer.name': name, 'request.custNm': name } },
     );
+  }
+
+  /**
+   * A person's registrar id and name out of the documents they registered (an erasure): out of
+   * what was asked (`input.by`) on every one, and out of the request of those KRA never had (failed,
+   * or queued and never tried), which say `system` instead. A document KRA has or may have (signed,
+   * pending, being sent, or queued after a send OSCU did not answer) keeps its request: that is the
+   * content KRA holds under its number, and every resend of the number must carry the same.
+   */
+  async forgetRegistrar(personId: string): Promise<void> {
+    const system = registrarOf(null);
+    await this.documents().updateMany(
+      {
+        'input.by.id': personId,
+        $or: [{ state: 'failed' }, { state: 'queued', attempts: 0 }],
+      },
+      {
+        $set: {
+          'input.by': null,
+          'request.regrId': system.regrId,
+          'request.regrNm': system.regrNm,
+          'request.modrId': system.modrId,
+          'request.modrNm': system.modrNm,
+        },
+      },
+    );
+    await this.documents().updateMany({ 'input.by.id': personId }, { $set: { 'input.by': null } });
   }
 
   /**
