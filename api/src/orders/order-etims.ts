@@ -294,15 +294,8 @@ export class OrderEtims implements OnModuleInit {
     // The sale first, should its listener have missed it (a paid order always has one).
     if (order.paidAt) await this.signPaid(order);
     else if (order.booking) await this.signDeposits(order);
-    const originals = order.booking
-      ? [
-          ...(await this.ledger.ofOrder(order._id))
-            .filter((e) => e.direction === 'in')
-            .sort((a, b) => a.at.getTime() - b.at.getTime())
-            .map((e) => depositSource(order._id, e._id)),
-          balanceSource(order._id),
-        ]
-      : [saleSource(order._id)];
+    const originals = await this.originalsOf(order);
+    // Each entry's parts queued before (a run before this one), KES cents by key.
     const parts = new Map<string, number>();
     for (const out of outs)
       for (const original of originals) {
@@ -344,6 +337,16 @@ export class OrderEtims implements OnModuleInit {
           `eTIMS: KES ${left / 100} of order ${order.purchaseNumber}'s refund ${out._id} has no signed sale to credit`,
         );
     }
+  }
+
+  /** What a refund of the order credits, in order: its sale, or a booking's deposits and balance. */
+  private async originalsOf(order: OrderRecord): Promise<string[]> {
+    if (!order.booking) return [saleSource(order._id)];
+    const deposits = (await this.ledger.ofOrder(order._id))
+      .filter((e) => e.direction === 'in')
+      .sort((a, b) => a.at.getTime() - b.at.getTime())
+      .map((e) => depositSource(order._id, e._id));
+    return [...deposits, balanceSource(order._id)];
   }
 
   /** What every document of an order carries: its number, buyer, payment type and registrar. */
