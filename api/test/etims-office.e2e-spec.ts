@@ -303,14 +303,16 @@ describe('the back office eTIMS queue and daily summary', () => {
     ]);
     expect((await list()).documents).toEqual([]);
 
-    // Audited: who resent which document, what changed (not the PIN itself).
+    // Audited: who resent which document, what changed (a body's PIN from what failed to what was
+    // resent: not a secret).
     const [entry] = await auditOf('etims.resend');
     expect(entry).toMatchObject({
       performedBy: { id: staff.user._id, role: 'staff' },
       target: { type: 'etims-document', id: failed._id, label: input.trdInvcNo },
     });
-    expect(entry!.message).toContain("with the buyer's PIN and the buyer's name changed");
-    expect(entry!.message).not.toContain('P059999999Z');
+    expect(entry!.message).toContain(
+      "with the buyer's PIN (P051234567X → P059999999Z) and the buyer's name changed",
+    );
 
     // Signed already: a 409 in words, nothing changed, nothing sent, nothing audited.
     const signedDoc = await doc(failed._id);

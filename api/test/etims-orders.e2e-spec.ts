@@ -20,7 +20,8 @@ import { EtimsQueue } from '../src/etims/etims-queue.service';
 import { OscuClient, oscuTimestamp } from '../src/etims/oscu-client';
 import { DELIVERY_ITEM_CLASS, OrderEtims } from '../src/orders/order-etims';
 import { OrdersRepository } from '../src/orders/orders.repository';
-import { bearer, type Session } from './support/identity';
+import { SHOP_ACTOR } from '../src/orders/shop-actor';
+import { bearer, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { putProduct } from './support/factories';
 import { createProduct, DELIVERY, placeOrder } from './support/shop';
@@ -535,6 +536,132 @@ describe('eTIMS: orders signed', () => {
     expect(await docsOf(o._id)).toHaveLength(2);
     expect(await signing.sweep()).toBe(0);
   });
+
+  it('credits a booking’s refund once against its deposit and its balance, however often its listener runs (a crash midway)', async () => {
+    const o = await affectedBooking();
+    // The instance dies after the first credit note: the second original is not credited yet.
+    const enqueue = queue.enqueue.bind(queue);
+    let credits = 0;
+    const spy = jest.spyOn(queue, 'enqueue').mockImplementation(async (input) => {
+      if (input.kind === 'credit-note' && ++credits === 2) throw new Error('crashed');
+      return enqueue(input);
+    });
+    try {
+      await m.t
+        .http()
+        .post(`/api/orders/${o._id}/booking/refund`)
+        .set(bearer(staff.accessToken))
+        .expect(200);
+      await waitFor(
+        async () => credits,
+        (n) => n >= 2,
+        20_000,
+        100,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    const creditNotes = async () => (await docsOf(o._id)).filter((d) => d.kind === 'credit-note');
+    expect(await creditNotes()).toHaveLength(1);
+
+    // The listener runs again (a retry, a later refund's event), twice: the rest, once.
+    const record = (await m.t.app.get(OrdersRepository).findAnyById(o._id))!;
+    expect(record.refundOut.length).toBeGreaterThan(0);
+    for (let run = 0; run < 2; run++)
+      await signing.onBookingRefunded({ order: record, actor: SHOP_ACTOR });
+    const notes = await creditNotes();
+    const sales = (await docsOf(o._id)).filter((d) => d.kind === 'sale');
+    expect(sales).toHaveLength(2);
+    expect(notes.map((n) => n.original).sort()).toEqual(sales.map((d) => d._id).sort());
+    for (const d of sales)
+      expect(notes.find((n) => n.original === d._id)!.request.totAmt).toBe(d.request.totAmt);
+    expect(notes.reduce((n, d) => n + Math.round(d.request.totAmt * 100), 0)).toBe(
+      o.amountPaid * 100,
+    );
+  });
+
+  it('registers a customer’s own refund as the shop, never the customer, with KRA', async () => {
+    const customer = await registerCustomer(m.t, { fullName: 'Achieng Otieno' });
+    const o = await affectedBooking({ token: customer.accessToken, paidInFull: false });
+    await m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/refund`)
+      .set(bearer(customer.accessToken))
+      .expect(200);
+    const notes = await waitFor(
+      async () => (await docsOf(o._id)).filter((d) => d.kind === 'credit-note'),
+      (ds) => ds.length === 1,
+      20_000,
+      100,
+    );
+    expect(notes).toHaveLength(1);
+    for (const note of notes) {
+      expect(note.input.by ?? null).toBeNull();
+      expect(note.request).toMatchObject({ regrNm: 'system', modrNm: 'system' });
+      expect(JSON.stringify(note)).not.toContain('Achieng');
+    }
+  });
+
+  /**
+   * A booking (a customer's when `token` is given) whose deposit was paid (and its balance, unless
+   * told), each signed, whose batch then failed: affected, to be refunded.
+   */
+  async function affectedBooking({
+    token,
+    paidInFull = true,
+  }: { token?: string; paidInFull?: boolean } = {}): Promise<Placed & { amountPaid: number }> {
+    const batch = (
+      await m.t
+        .http()
+        .post('/api/batches')
+        .set(bearer(staff.accessToken))
+        .send({
+          productId: tomatoId,
+          sownOn: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+          readyOn: new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10),
+          started: 100,
+        })
+        .expect(201)
+    ).body.batch as { _id: string };
+    const placed = await placeOrder(
+      m.t,
+      [{ _id: tomatoId, quantity: 3, batchId: batch._id } as never],
+      { token, guestInfo: { ...DELIVERY, phoneNumber: newPhone() } },
+    ).expect(201);
+    const o = placed.body.order as Placed & { booking: { deposit: number } };
+    await m.t
+      .http()
+      .post(`/api/orders/${o._id}/booking/deposit`)
+      .set(bearer(staff.accessToken))
+      .send({
+        transactionCode: `TD${String(phoneSeq++).padStart(8, '0')}`,
+        amount: o.booking.deposit,
+      })
+      .expect(200);
+    if (paidInFull)
+      await m.t
+        .http()
+        .patch(`/api/orders/complete-payment/${o._id}`)
+        .set(bearer(staff.accessToken))
+        .send({
+          paymentMethod: 'Cash',
+          paymentDetails: { amount: o.totalAmount - o.booking.deposit },
+        })
+        .expect(200);
+    await waitFor(
+      async () => (await docsOf(o._id)).filter((d) => d.state === 'signed'),
+      (ds) => ds.length === (paidInFull ? 2 : 1),
+      30_000,
+      100,
+    );
+    await m.t
+      .http()
+      .post(`/api/batches/${batch._id}/fail`)
+      .set(bearer(staff.accessToken))
+      .send({ note: 'Damping off' })
+      .expect(201);
+    return { ...o, amountPaid: paidInFull ? o.totalAmount : o.booking.deposit };
+  }
 
   /** A product taxed at the shop's default, with no classification code. */
   async function createShopWorldProduct(name: string): Promise<string> {

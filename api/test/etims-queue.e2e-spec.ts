@@ -11,6 +11,7 @@ import { startEtimsSimulator, type EtimsSimulator } from '../../tools/etims/simu
 import {
   ETIMS_COUNTERS_COLLECTION,
   ETIMS_DOCUMENTS_COLLECTION,
+  EtimsDocumentsRepository,
   type EtimsDocument,
 } from '../src/etims/etims-documents.repository';
 import { EtimsQueue } from '../src/etims/etims-queue.service';
@@ -371,5 +372,48 @@ describe('eTIMS signing queue', () => {
       await second.app.close();
     }
     expect(sim.gaps()).toEqual({ [`${PIN}/00`]: [] });
+  });
+
+  it('never credits more than a sale, however many credit notes against it are queued at once (400, no number taken)', async () => {
+    const original = await queued(sale());
+    // Six credit notes of KES 450 against a sale of KES 1,150: two fit.
+    const asked = [1, 2, 3, 4, 5, 6].map((n) => ({
+      ...sale(),
+      source: `refund:race-${n}`,
+      kind: 'credit-note' as const,
+      original: original._id,
+      lines: [lineOf(tomato, 1)],
+    }));
+    const results = await Promise.allSettled(asked.map((input) => queue.enqueue(input)));
+    const queuedNotes = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(queuedNotes).toHaveLength(2);
+    for (const r of refused) expect(r.reason).toMatchObject({ status: 400 });
+    expect(await queue.creditedOf(original._id)).toBe(90_000);
+    const credits = await db
+      .collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION)
+      .find({ original: original._id })
+      .toArray();
+    expect(credits.map((d) => d.request.totAmt)).toEqual([450, 450]);
+    // The refused took no number: the branch's numbers stay gap-free.
+    const numbers = (await docs()).map((d) => d.invcNo);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    // Asked again (a re-run): the same two, nothing more.
+    const again = await Promise.allSettled(asked.map((input) => queue.enqueue(input)));
+    expect(again.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect((await docs()).map((d) => d.invcNo)).toEqual(numbers);
+
+    // A crash between a credit note's reservation and its insert: the re-run finds it and inserts.
+    const next = await queued(sale());
+    const repository = t.app.get(EtimsDocumentsRepository);
+    await repository.seedCredits(next._id);
+    expect(await repository.reserveCredit(next._id, 'refund:crashed', 45_000, 115_000)).toBe(true);
+    const rerun = await queue.enqueue({
+      ...asked[0]!,
+      source: 'refund:crashed',
+      original: next._id,
+    });
+    expect(rerun).toMatchObject({ created: true, document: { request: { totAmt: 450 } } });
+    expect(await queue.creditedOf(next._id)).toBe(45_000);
   });
 });

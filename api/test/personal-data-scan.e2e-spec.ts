@@ -372,7 +372,8 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
           },
         ],
       };
-      await m.t.app.get(EtimsDocumentsRepository).insertNumbered(
+      const documents = m.t.app.get(EtimsDocumentsRepository);
+      await documents.insertNumbered(
         {
           _id: input.source,
           kind: 'sale',
@@ -396,6 +397,44 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
           signedAt: now,
         },
         (invcNo) => buildSalesRequest(input, invcNo, 0, now),
+      );
+      if (!c) return;
+      // A credit note registered in their name (a customer's own refund, as one was registered
+      // before customers were not registrars), not sent yet.
+      const credit: EtimsDocumentInput = {
+        ...input,
+        source: `refund:${o._id}@${input.source}`,
+        kind: 'credit-note',
+        original: input.source,
+        trdInvcNo: `${o.purchaseNumber}-CN`,
+        buyer: null,
+        by: { id: c.user._id, name: p.name },
+      };
+      const sale = (await documents.find(input.source))!;
+      await documents.insertNumbered(
+        {
+          _id: credit.source,
+          kind: 'credit-note',
+          sequence: sale.sequence,
+          original: sale._id,
+          orgInvcNo: sale.invcNo,
+          orderId: o._id,
+          trdInvcNo: credit.trdInvcNo,
+          personalBuyer: false,
+          input: credit,
+          state: 'queued',
+          attempts: 0,
+          nextTryAt: now,
+          leaseUntil: now,
+          sender: null,
+          lastCode: null,
+          lastMessage: null,
+          signature: null,
+          createdAt: now,
+          updatedAt: now,
+          signedAt: null,
+        },
+        (invcNo) => buildSalesRequest(credit, invcNo, sale.invcNo, now),
       );
     },
     PrivacyPersonalData: async (_p, c) => {
@@ -443,6 +482,10 @@ describe('personal data: every owner erases, nothing else keeps a person', () =>
     const uploads = db().collection('scanned_documents');
     expect(await uploads.countDocuments({ uploadedById: c.user._id })).toBe(0);
     expect(await uploads.countDocuments({})).toBeGreaterThan(0);
+    // Nor as the registrar of an eTIMS document (the name is scanned above; the id here).
+    const etims = db().collection('etims_documents');
+    expect(await etims.countDocuments({ 'input.by.id': c.user._id })).toBe(0);
+    expect(await etims.countDocuments({ 'request.regrId': c.user._id.slice(0, 20) })).toBe(0);
     // Every collection the scenarios wrote is declared too.
     const declared = m.t.app.get(PersonalDataOwners).declared();
     const names = (await db().listCollections().toArray()).map((x) => x.name);

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { MONEY_WRITE_CONCERN } from '../common/write-concern';
-import type { EtimsDocumentInput } from './etims-request';
+import { registrarOf, type EtimsDocumentInput } from './etims-request';
 import type { OscuSignature } from './oscu-client';
 import type { OscuSalesRequest } from './oscu.types';
 
@@ -59,6 +59,19 @@ export interface EtimsDocument {
   createdAt: Date;
   updatedAt: Date;
   signedAt: Date | null;
+  /**
+   * On a sale: what its credit notes hold of it, each reserved here (one conditional update)
+   * before the credit note is inserted, so two at once never credit more than the sale.
+   */
+  credits?: CreditReservation[];
+  /** On a sale: the sum of `credits`' cents, kept beside them (the bound's filter reads it). */
+  credited?: number;
+}
+
+/** A credit note's KES cents held against its sale, by the credit note's source. */
+export interface CreditReservation {
+  source: string;
+  cents: number;
 }
 
 interface Counter {
@@ -94,6 +107,8 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ sequence: 1, state: 1, invcNo: 1 });
     await this.documents().createIndex({ state: 1, invcNo: 1 });
     await this.documents().createIndex({ orderId: 1 });
+    // A person's erasure finds the documents they registered (a clerk's credit notes).
+    await this.documents().createIndex({ 'input.by.id': 1 }, { sparse: true });
     // The credit notes against a sale (never more than the sale; an invoice's PDF prints them).
     await this.documents().createIndex({ original: 1 });
     // The signed documents by their last change: the stock movements' sweep (etims-stock.service).
@@ -293,6 +308,42 @@ export class EtimsDocumentsRepository {
     return this.documents().find({ original: source }).sort({ invcNo: 1 }).toArray();
   }
 
+  /**
+   * Holds `cents` of `original` (whose total is `total` cents) for the credit note `source`, in one
+   * conditional update: only while what its credit notes hold stays within its total and `source`
+   * holds nothing yet. Answers false when it would go over or `source` holds its part already.
+   * The sum is a field kept beside the reservations (`$sum` over an array's field inside `$expr`
+   * reads 0 on SecantusDB, the test database, so the filter does not add them up itself).
+   */
+  async reserveCredit(
+    original: string,
+    source: string,
+    cents: number,
+    total: number,
+  ): Promise<boolean> {
+    const reserved = await this.documents().findOneAndUpdate(
+      { _id: original, 'credits.source': { $ne: source }, credited: { $lte: total - cents } },
+      { $push: { credits: { source, cents } }, $inc: { credited: cents } },
+      { projection: { _id: 1 } },
+    );
+    return reserved !== null;
+  }
+
+  /**
+   * A sale's reservations started (before its first credit note): its credit notes queued before
+   * reservations existed, as they are. Written once: a sale that has them keeps them.
+   */
+  async seedCredits(original: string): Promise<void> {
+    const credits = (await this.creditsOf(original)).map((d) => ({
+      source: d._id,
+      cents: Math.round(d.request.totAmt * 100),
+    }));
+    await this.documents().updateOne(
+      { _id: original, credits: { $exists: false } },
+      { $set: { credits, credited: credits.reduce((sum, c) => sum + c.cents, 0) } },
+    );
+  }
+
   /** A person buyer's PIN and name out of a document (an erasure): the sums and KRA's signature stay. */
   async forgetBuyer(source: string): Promise<void> {
     await this.documents().updateOne(
@@ -315,6 +366,33 @@ export class EtimsDocumentsRepository {
       { _id: source },
       { $set: { 'input.buyer.name': name, 'request.custNm': name } },
     );
+  }
+
+  /**
+   * A person's registrar id and name out of the documents they registered (an erasure): out of
+   * what was asked (`input.by`) on every one, and out of the request of those KRA never had (failed,
+   * or queued and never tried), which say `system` instead. A document KRA has or may have (signed,
+   * pending, being sent, or queued after a send OSCU did not answer) keeps its request: that is the
+   * content KRA holds under its number, and every resend of the number must carry the same.
+   */
+  async forgetRegistrar(personId: string): Promise<void> {
+    const system = registrarOf(null);
+    await this.documents().updateMany(
+      {
+        'input.by.id': personId,
+        $or: [{ state: 'failed' }, { state: 'queued', attempts: 0 }],
+      },
+      {
+        $set: {
+          'input.by': null,
+          'request.regrId': system.regrId,
+          'request.regrNm': system.regrNm,
+          'request.modrId': system.modrId,
+          'request.modrNm': system.modrNm,
+        },
+      },
+    );
+    await this.documents().updateMany({ 'input.by.id': personId }, { $set: { 'input.by': null } });
   }
 
   /**

@@ -42,8 +42,8 @@ import {
 } from './dto/etims-office.dto';
 import { EtimsOffice } from './etims-office.service';
 
-/** A document's source key as the queue writes it: `order:<id>:sale`, `refund:<id>`… */
-const SOURCE = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,199}$/;
+/** A document's source key as the queue writes it: `order:<id>:sale`, `refund:<entry>@<original>`… */
+const SOURCE = /^[A-Za-z0-9][A-Za-z0-9:@._-]{0,199}$/;
 
 class ParseSourcePipe implements PipeTransform<string, string> {
   transform(value: string): string {

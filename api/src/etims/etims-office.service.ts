@@ -138,8 +138,11 @@ export class EtimsOffice implements OnModuleInit {
       };
     }
     const resent = await this.queue.resendRebuilt(source, buyer ? { buyer } : {});
+    const pinBefore = doc.input.buyer?.tin ?? null;
+    const pinMoved = changes.buyerPin != null && changes.buyerPin !== pinBefore;
     const what = [
-      changes.buyerPin != null && "the buyer's PIN",
+      changes.buyerPin != null &&
+        `the buyer's PIN${pinMoved ? ` (${pinInAudit(pinBefore)} → ${pinInAudit(changes.buyerPin!)})` : ''}`,
       changes.buyerName != null && "the buyer's name",
     ].filter(Boolean);
     await this.audit.record(
@@ -395,4 +398,13 @@ export function documentView(doc: EtimsDocument): EtimsDocumentView {
     original: doc.original,
     signature: signatureView(doc),
   };
+}
+
+/**
+ * A buyer's PIN as the audit trail says it: a body's in full (a public register's, not a secret);
+ * an individual's (`A…`) is theirs, and an erasure does not reach the trail's words, so not its digits.
+ */
+function pinInAudit(pin: string | null): string {
+  if (!pin) return 'none';
+  return pin.startsWith('A') ? "an individual's PIN" : pin;
 }

@@ -17,6 +17,7 @@ import { ETIMS_ITEMS_COLLECTION } from './etims-items.repository';
  * eTIMS documents name their buyer when one gave a KRA PIN: an organisation (a body, not a person)
  * or a shopper who asked for a receipt in their name. Exported: the documents of the person's
  * orders (number, KRA's signature, the QR link). Erased: a person buyer's PIN and name leave the
+ * document, and so do a registrar's id and name (a clerk's credit notes) where KRA never had the
  * document; the document, its sums and KRA's signature stay (a tax record: KRA keeps its copy).
  */
 @Injectable()
@@ -24,7 +25,7 @@ import { ETIMS_ITEMS_COLLECTION } from './etims-items.repository';
 export class EtimsPersonalData implements PersonalDataOwner {
   readonly collections = {
     [ETIMS_DOCUMENTS_COLLECTION]:
-      "the buyer's KRA PIN and name on a document signed in their name (a shopper who gave a PIN)",
+      "the buyer's KRA PIN and name on a document signed in their name (a shopper who gave a PIN); the registrar's id and name on the documents a clerk registered",
     [ETIMS_COUNTERS_COLLECTION]: '',
     [ETIMS_DEVICES_COLLECTION]: '',
     // Products' sale units and what KRA was told of them: no one's data.
@@ -54,6 +55,8 @@ export class EtimsPersonalData implements PersonalDataOwner {
   }
 
   async erase(subject: DataSubject): Promise<void> {
+    // A clerk who registered documents (a refund's credit note), or a customer named so before.
+    if (subject.accountId) await this.documents.forgetRegistrar(subject.accountId);
     for (const d of await this.documents.forOrders(subject.orderIds)) {
       if (d.personalBuyer) await this.documents.forgetBuyer(d._id);
       else if (d.request.custNm) {

@@ -36,6 +36,8 @@ import {
   type OscuSignature,
 } from './oscu-client';
 
+const cents = (kes: number) => Math.round(kes * 100);
+
 /** The longest wait between two attempts at a document OSCU did not answer. */
 const MAX_BACKOFF_MS = 60 * 60_000;
 /** Why a document answered 994 without a signature waits for a clerk. */
@@ -153,7 +155,7 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
           `The credit note's sale (${input.original}) was never queued for eTIMS`,
         );
       orgInvcNo = original.invcNo;
-      await this.assertWithinOriginal(input, original);
+      await this.reserveOnOriginal(input, original);
     }
     const blocked = input.problem?.trim() || null;
     const result = await this.documents.insertNumbered(
@@ -201,13 +203,20 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     return this.documents.next(family);
   }
 
-  /** KES cents credited so far against a sale (its credit notes' totals). */
-  async creditedOf(original: string): Promise<number> {
+  /**
+   * KES cents credited so far against a sale (what its credit notes hold of it), but for the
+   * credit note `except` (its own part, a re-run after a crash counts again).
+   */
+  async creditedOf(original: string, except?: string): Promise<number> {
     if (!this.settings) return 0;
-    return (await this.documents.creditsOf(original)).reduce(
-      (sum, d) => sum + Math.round(d.request.totAmt * 100),
-      0,
-    );
+    const doc = await this.documents.find(original);
+    const credits =
+      doc?.credits ??
+      (await this.documents.creditsOf(original)).map((d) => ({
+        source: d._id,
+        cents: cents(d.request.totAmt),
+      }));
+    return credits.filter((c) => c.source !== except).reduce((sum, c) => sum + c.cents, 0);
   }
 
   /** Which of these sources have a document (a sweep's look for what was never queued). */
@@ -512,23 +521,26 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
-   * A credit note never credits more than is left of its sale: the sale's total less the credit
-   * notes queued against it before (400, nothing written).
+   * A credit note never credits more than is left of its sale: its amount is reserved on the sale
+   * in one conditional update (so two at once never go over together), then it is inserted. A
+   * re-run after a crash between the two finds its reservation and inserts. Over: 400, nothing
+   * written.
    */
-  private async assertWithinOriginal(
+  private async reserveOnOriginal(
     input: EtimsDocumentInput,
     original: EtimsDocument,
   ): Promise<void> {
-    const cents = (kes: number) => Math.round(kes * 100);
     const asked = cents(oscuTotals(oscuSalesItems(input.lines)).totAmt);
-    const before = (await this.documents.creditsOf(original._id))
-      .filter((d) => d._id !== input.source)
-      .reduce((sum, d) => sum + cents(d.request.totAmt), 0);
-    const left = cents(original.request.totAmt) - before;
-    if (asked > left)
-      throw new BadRequestException(
-        `A credit note of KES ${(asked / 100).toFixed(2)} is more than is left of ${original.trdInvcNo} to credit (KES ${(Math.max(0, left) / 100).toFixed(2)} of ${original.request.totAmt.toFixed(2)})`,
-      );
+    const total = cents(original.request.totAmt);
+    if (!original.credits) await this.documents.seedCredits(original._id);
+    if (await this.documents.reserveCredit(original._id, input.source, asked, total)) return;
+    const held = (await this.documents.find(original._id))?.credits ?? [];
+    const mine = held.find((c) => c.source === input.source);
+    if (mine && asked <= mine.cents) return;
+    const left = total - held.reduce((sum, c) => sum + c.cents, 0);
+    throw new BadRequestException(
+      `A credit note of KES ${(asked / 100).toFixed(2)} is more than is left of ${original.trdInvcNo} to credit (KES ${(Math.max(0, left) / 100).toFixed(2)} of ${original.request.totAmt.toFixed(2)})`,
+    );
   }
 
   private signatureOf(signature: OscuSignature): EtimsSignature {

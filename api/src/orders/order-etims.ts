@@ -11,6 +11,7 @@ import { EtimsQueue, type EtimsRebuild } from '../etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../etims/etims-request';
 import type { OscuLine } from '../etims/oscu-tax';
 import type { OscuPaymentType } from '../etims/oscu.types';
+import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
 import { OrganisationsService } from '../organisations/organisations.service';
 import type { OrderEvent } from './order-events';
@@ -33,7 +34,20 @@ export const depositSource = (orderId: string, entryId: string) =>
   `order:${orderId}:deposit:${entryId}`;
 export const balanceSource = (orderId: string) => `order:${orderId}:balance`;
 
+/** A refund's credit note: the part of one outgoing entry credited against one original. */
+export const refundSource = (entryId: string, original: string) => `refund:${entryId}@${original}`;
+
 const cents = (kes: number) => Math.round(kes * 100);
+
+/**
+ * Who registers a refund's credit note with KRA: the clerk (staff, admin) who made it. A customer's
+ * own refund, or the shop's, is registered as the shop (`system`), as a sale is: a customer is
+ * never KRA's registrar, nor is their name kept on the document.
+ */
+function registrarOfRefund(out: MoneyEntryRecord): EtimsDocumentInput['by'] {
+  const clerk = out.byRole === 'staff' || out.byRole === 'admin';
+  return clerk && out.byId ? { id: out.byId, name: out.byName } : null;
+}
 
 /** The order's lines as eTIMS lines, and what keeps them from KRA (null when nothing does). */
 interface Lines {
@@ -81,8 +95,9 @@ export function shareOfLines(lines: readonly OscuLine[], amount: number): OscuLi
  * - A paid order: `order:<id>:sale` at its payment (the tax point), M-Pesa `06`, cash `01`.
  * - A booking: each payment's deposit part when it is received (`order:<id>:deposit:<entry>`),
  *   the balance when it is paid (`order:<id>:balance`), each the same share of every line.
- * - A refund (a paid order cancelled, a booking's deposit given back): a credit note
- *   `refund:<first outgoing entry>` against the order's sale (or its deposits and balance).
+ * - A refund (a paid order cancelled, a booking's deposit given back): for each outgoing entry a
+ *   credit note `refund:<entry>@<original>` against the order's sale (or each of its deposits and
+ *   balance it reaches).
  *
  * Orders on account are signed by their invoice (the invoices module), not here.
  */
@@ -269,58 +284,74 @@ export class OrderEtims implements OnModuleInit {
   }
 
   /**
-   * The credit note of a cancelled order's refund, against what was signed of it: KES refunded
-   * (its outgoing entries) taken off its sale (or its deposits and balance, in order).
+   * The credit notes of an order's refund, against what was signed of it: each outgoing entry's
+   * KES taken off its sale (or its deposits and balance, in order), one credit note per entry and
+   * original (`refund:<entry>@<original>`). Each entry is credited once however often and in
+   * whatever order this runs (a second refund of a booking, a re-run after a crash midway): its
+   * parts queued before are counted and kept, the rest queued.
    */
   private async creditRefund(order: OrderRecord): Promise<void> {
     if (!this.queue.enabled || order.onAccount || !order.refundOut.length) return;
-    const outs = (await this.ledger.findByIds(order.refundOut)).filter(
-      (e) => e.direction === 'out' && e.state !== 'open',
-    );
-    let left = outs.reduce((n, e) => n + cents(e.amount), 0);
-    if (left <= 0) return;
+    const outs = (await this.ledger.findByIds(order.refundOut))
+      .filter((e) => e.direction === 'out' && e.state !== 'open')
+      .sort((a, b) => a.at.getTime() - b.at.getTime() || a._id.localeCompare(b._id));
+    if (!outs.length) return;
     // The sale first, should its listener have missed it (a paid order always has one).
     if (order.paidAt) await this.signPaid(order);
     else if (order.booking) await this.signDeposits(order);
-    const sources = order.booking
-      ? [
-          ...(await this.ledger.ofOrder(order._id))
-            .filter((e) => e.direction === 'in')
-            .sort((a, b) => a.at.getTime() - b.at.getTime())
-            .map((e) => depositSource(order._id, e._id)),
-          balanceSource(order._id),
-        ]
-      : [saleSource(order._id)];
-    const first = [...order.refundOut].sort()[0]!;
-    let n = 0;
-    for (const source of sources) {
-      if (left <= 0) break;
-      const original = await this.queue.find(source);
-      if (!original) continue;
-      const credited = await this.queue.creditedOf(source);
-      const room = cents(original.request.totAmt) - credited;
-      const amount = Math.min(room, left);
-      if (amount <= 0) continue;
-      await this.queue.enqueue({
-        source: n === 0 ? `refund:${first}` : `refund:${first}:${n}`,
-        kind: 'credit-note',
-        original: source,
-        trdInvcNo: `${order.purchaseNumber}-CN${n ? `-${n + 1}` : ''}`,
-        orderId: order._id,
-        buyer: original.input.buyer ?? null,
-        paymentType: original.input.paymentType,
-        at: new Date(outs[0]!.at),
-        creditReason: '06',
-        lines: shareOfLines(original.input.lines, amount / 100),
-        by: outs[0]!.byId ? { id: outs[0]!.byId, name: outs[0]!.byName } : null,
-      });
-      left -= amount;
-      n++;
+    const originals = await this.originalsOf(order);
+    // Each entry's parts queued before (a run before this one), KES cents by key.
+    const parts = new Map<string, number>();
+    for (const out of outs)
+      for (const original of originals) {
+        const part = await this.queue.find(refundSource(out._id, original));
+        if (part) parts.set(part._id, cents(part.request.totAmt));
+      }
+    let n = parts.size;
+    for (const out of outs) {
+      let left =
+        cents(out.amount) -
+        originals.reduce((sum, o) => sum + (parts.get(refundSource(out._id, o)) ?? 0), 0);
+      for (const source of originals) {
+        const key = refundSource(out._id, source);
+        if (left <= 0) break;
+        if (parts.has(key)) continue;
+        const original = await this.queue.find(source);
+        if (!original) continue;
+        const room = cents(original.request.totAmt) - (await this.queue.creditedOf(source, key));
+        const amount = Math.min(room, left);
+        if (amount <= 0) continue;
+        await this.queue.enqueue({
+          source: key,
+          kind: 'credit-note',
+          original: source,
+          trdInvcNo: `${order.purchaseNumber}-CN${n ? `-${n + 1}` : ''}`,
+          orderId: order._id,
+          buyer: original.input.buyer ?? null,
+          paymentType: original.input.paymentType,
+          at: new Date(out.at),
+          creditReason: '06',
+          lines: shareOfLines(original.input.lines, amount / 100),
+          by: registrarOfRefund(out),
+        });
+        left -= amount;
+        n++;
+      }
+      if (left > 0)
+        this.logger.error(
+          `eTIMS: KES ${left / 100} of order ${order.purchaseNumber}'s refund ${out._id} has no signed sale to credit`,
+        );
     }
-    if (left > 0)
-      this.logger.error(
-        `eTIMS: KES ${left / 100} of order ${order.purchaseNumber}'s refund has no signed sale to credit`,
-      );
+  }
+
+  /** What a refund of the order credits, in order: its sale, or a booking's deposits and balance. */
+  private async originalsOf(order: OrderRecord): Promise<string[]> {
+    if (!order.booking) return [saleSource(order._id)];
+    const deposits = (await this.ledger.ofOrder(order._id))
+      .filter((e) => e.direction === 'in')
+      .sort((a, b) => a.at.getTime() - b.at.getTime())
+      .map((e) => depositSource(order._id, e._id));
+    return [...deposits, balanceSource(order._id)];
   }
 
   /** What every document of an order carries: its number, buyer, payment type and registrar. */
