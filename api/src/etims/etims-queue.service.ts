@@ -194,8 +194,8 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
-   * The next number of a family of the shop's own document numbers (a booking's deposits: -D1,
-   * -D2… in the order they are queued), never the same twice. Only asked for a document not yet
+   * The next number of a family of the shop's own document numbers (a booking's deposits -D1,
+   * -D2…, an order's credit notes -CN, -CN-2… in the order they are queued), never the same twice. Only asked for a document not yet
    * queued; a race that queues it twice at once leaves a number unused (the trader's numbers are
    * the shop's; KRA's `invcNo` stays gap-free).
    */

@@ -307,7 +307,6 @@ export class OrderEtims implements OnModuleInit {
         const part = await this.queue.find(refundSource(out._id, original));
         if (part) parts.set(part._id, cents(part.request.totAmt));
       }
-    let n = parts.size;
     for (const out of outs) {
       let left =
         cents(out.amount) -
@@ -321,11 +320,13 @@ export class OrderEtims implements OnModuleInit {
         const room = cents(original.request.totAmt) - (await this.queue.creditedOf(source, key));
         const amount = Math.min(room, left);
         if (amount <= 0) continue;
+        // The order's credit notes -CN, -CN-2… in the order they are queued, never one twice.
+        const n = await this.queue.nextTradeNumber(`credits:${order._id}`);
         await this.queue.enqueue({
           source: key,
           kind: 'credit-note',
           original: source,
-          trdInvcNo: `${order.purchaseNumber}-CN${n ? `-${n + 1}` : ''}`,
+          trdInvcNo: `${order.purchaseNumber}-CN${n > 1 ? `-${n}` : ''}`,
           orderId: order._id,
           buyer: original.input.buyer ?? null,
           paymentType: original.input.paymentType,
@@ -335,7 +336,6 @@ export class OrderEtims implements OnModuleInit {
           by: registrarOfRefund(out),
         });
         left -= amount;
-        n++;
       }
       if (left > 0)
         this.logger.error(
