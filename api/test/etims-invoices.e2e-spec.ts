@@ -158,7 +158,9 @@ describe('eTIMS: invoices on account signed', () => {
     expect(doc).toMatchObject({ kind: 'sale', orderId: o.orderId });
     // The orders' signing leaves an order on account to its invoices, even once it is paid.
     const record = (await t.app.get(OrdersRepository).findAnyById(o.orderId))!;
-    expect(await t.app.get(OrderEtims).signPaid({ ...record, paidAt: new Date() })).toBe(false);
+    expect(
+      await t.app.get(OrderEtims).signPaid({ ...record, paidAt: new Date().toISOString() }),
+    ).toBe(false);
     expect(await documents().countDocuments({ orderId: o.orderId })).toBe(1);
     expect(doc.request).toMatchObject({
       rcptTyCd: 'S',
