@@ -132,6 +132,8 @@ export const INVOICE_MESSAGES = {
   reasonInvalid: `reason must be one of: ${CREDIT_NOTE_REASONS.join(', ')}`,
   noteRequired: 'Say why the credit note is given',
   settled: 'The invoice is settled: nothing is owed on it',
+  organisationKraPinInvalid: (pin: string) =>
+    `The organisation's KRA PIN (${pin}) is not of KRA's form (the letter A or P, 9 digits and a letter): correct it on the organisation, then issue the invoice`,
 } as const;
 
 export interface InvoiceLineView {

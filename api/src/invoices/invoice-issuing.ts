@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   ConflictException,
   Inject,
   Injectable,
@@ -9,6 +10,7 @@ import {
 import {
   formatMoney,
   INVOICE_MESSAGES as IM,
+  KRA_PIN_PATTERN,
   SHOP_IDENTITY,
   trancheLabel,
 } from '@spc/shared-contracts';
@@ -115,7 +117,8 @@ export class InvoiceIssuing implements OnModuleInit {
    * A clerk issues the invoice of a delivered tranche (`tranche`) or of the whole order (none):
    * the one there is when it exists (`created` false). 404 for no order; 409 with the words for an
    * order not from a quotation, a tranche not delivered, an order not all delivered, and an
-   * invoice its organisation's terms do not take.
+   * invoice its organisation's terms do not take; 400 for an organisation whose KRA PIN is not of
+   * KRA's form (eTIMS would refuse the tax invoice).
    */
   async issueByHand(
     actor: Actor,
@@ -201,6 +204,12 @@ export class InvoiceIssuing implements OnModuleInit {
     doc: OrderTranchesRecord | null,
     tranche: number | null,
   ): Promise<{ invoice: InvoiceRecord; created: boolean }> {
+    // KRA signs the invoice to the organisation's PIN: one it would refuse stops the invoice here.
+    if (!KRA_PIN_PATTERN.test(org.kraPin))
+      throw new BadRequestException({
+        message: IM.organisationKraPinInvalid(org.kraPin),
+        code: 'BAD_REQUEST',
+      });
     const issuedAt = new Date();
     const lines = linesOf(order, doc, tranche);
     const others = await this.invoices.ofOrder(order._id);

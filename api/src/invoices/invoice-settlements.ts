@@ -15,6 +15,7 @@ import {
   type CreditNoteReason,
 } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
+import { DomainEvents, type DomainEvent } from '../common/events/domain-events';
 import type { Actor } from '../common/principal';
 import { Scheduler } from '../common/scheduler/scheduler';
 import { shopDay } from '../common/shop-clock';
@@ -25,6 +26,7 @@ import { OrdersService } from '../orders/orders.service';
 import { SHOP_ACTOR } from '../orders/shop-actor';
 import { lineStandings } from '../tranches/tranche-record';
 import { INVOICES_SETTLED } from './invoice-settlements-order';
+import type { InvoiceSettlement } from './schemas/invoice.schema';
 import {
   InvoiceSettlementsRepository,
   type InvoiceRecord,
@@ -50,6 +52,18 @@ export interface BankPaymentInput {
 export interface WithholdingInput {
   amount: number;
   certificate: string;
+}
+
+/** A credit note was given on an invoice (its audit entry is written by the settlement itself). */
+export interface CreditNoteEvent extends DomainEvent {
+  invoiceId: string;
+  creditNote: InvoiceSettlement;
+}
+
+declare module '../common/events/domain-events' {
+  interface DomainEventMap {
+    'invoice.creditNoted': CreditNoteEvent;
+  }
 }
 
 export interface CreditNoteInput {
@@ -81,6 +95,7 @@ export class InvoiceSettlements implements OnModuleInit {
     private readonly orders: OrdersService,
     private readonly audit: AuditService,
     private readonly scheduler: Scheduler,
+    private readonly events: DomainEvents,
   ) {}
 
   onModuleInit(): void {
@@ -199,6 +214,12 @@ export class InvoiceSettlements implements OnModuleInit {
       false,
     );
     await this.followUps(actor, settled);
+    if (settled.state === 'new')
+      await this.events.emit('invoice.creditNoted', {
+        actor,
+        invoiceId: settled.invoice._id.toString(),
+        creditNote: settled.settlement,
+      });
     return settled;
   }
 

@@ -11,6 +11,7 @@ import { InvoiceSettlements } from './invoice-settlements';
 import { InvoiceSettlementsController } from './invoice-settlements.controller';
 import { InvoiceSettlementsRepository } from './invoice-settlements.repository';
 import { TranchesModule } from '../tranches/tranches.module';
+import { InvoiceEtims } from './invoice-etims';
 import { InvoiceIssuing } from './invoice-issuing';
 import { InvoicePdf } from './invoice-pdf';
 import { InvoiceViews } from './invoice-views';
@@ -53,6 +54,7 @@ import { StatementsController } from './statements.controller';
   providers: [
     InvoicesRepository,
     InvoiceIssuing,
+    InvoiceEtims,
     InvoiceViews,
     InvoicePdf,
     InvoicesPersonalData,

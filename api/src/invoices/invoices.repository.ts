@@ -202,6 +202,19 @@ export class InvoicesRepository {
     return now.number ? now : this.number(invoice._id);
   }
 
+  /**
+   * Invoices issued at or after `since`, oldest first, at most `limit` (the eTIMS sweep pages by
+   * the last one's `issuedAt`); read by the `{ issuedAt: -1, _id: -1 }` index, walked backwards.
+   */
+  async issuedSince(since: Date, limit: number): Promise<InvoiceRecord[]> {
+    const docs = (await this.collection()
+      .find({ issuedAt: { $gte: since } })
+      .sort({ issuedAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray()) as unknown as Doc[];
+    return docs.map(toRecord);
+  }
+
   /** Invoices written before `before` and still without a number (a crash), numbered. */
   async numberLeft(before: Date, limit = 100): Promise<number> {
     const docs = (await this.collection()

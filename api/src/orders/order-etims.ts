@@ -50,10 +50,25 @@ function registrarOfRefund(out: MoneyEntryRecord): EtimsDocumentInput['by'] {
 }
 
 /** The order's lines as eTIMS lines, and what keeps them from KRA (null when nothing does). */
-interface Lines {
+export interface Lines {
   lines: OscuLine[];
   problem: string | null;
 }
+
+/**
+ * What a document bills of an order: each order line's position with its quantity and what it
+ * comes to (KES), and the delivery fee (0 for none).
+ */
+export interface BilledLines {
+  lines: readonly { line: number; quantity: number; amount: number }[];
+  fee: number;
+}
+
+/** The order as placed: every line whole, at what was paid for it, and its delivery fee. */
+const placedLines = (order: OrderRecord): BilledLines => ({
+  lines: order.products.map((p, line) => ({ line, quantity: p.quantity, amount: p.lineTotal })),
+  fee: order.shippingFee,
+});
 
 /**
  * Each line's share of `amount` (KES, at most the lines' total), as discounts on the lines so each
@@ -99,7 +114,8 @@ export function shareOfLines(lines: readonly OscuLine[], amount: number): OscuLi
  *   credit note `refund:<entry>@<original>` against the order's sale (or each of its deposits and
  *   balance it reaches).
  *
- * Orders on account are signed by their invoice (the invoices module), not here.
+ * Orders on account are signed by their invoice (the invoices module's InvoiceEtims, which builds
+ * its lines with `linesOf`), not here.
  */
 @Injectable()
 export class OrderEtims implements OnModuleInit {
@@ -383,18 +399,24 @@ export class OrderEtims implements OnModuleInit {
   }
 
   /**
-   * Each line of the order as placed (its sale unit, quantity and price paid, a quantity tier's
-   * price included), its item that unit's, its tax type the unit's, else the product's, else the
-   * shop's default, and its classification the product's; the delivery fee a line of its own, a
-   * service taxed at the shop's default type. A product without a classification (or a tax type
-   * with the shop having no default) is the problem a clerk fixes.
+   * Each line billed (by default the order's lines as placed: the sale unit, quantity and price
+   * paid, a quantity tier's price included), its item that unit's, its tax type the unit's, else
+   * the product's, else the shop's default, and its classification the product's; the delivery fee
+   * a line of its own, a service taxed at the shop's default type. A product without a
+   * classification (or a tax type with the shop having no default) is the problem a clerk fixes.
+   * An invoice on account bills its own lines (a tranche's delivered quantities) and fee.
    */
-  private async linesOf(order: OrderRecord): Promise<Lines> {
+  async linesOf(order: OrderRecord, billed: BilledLines = placedLines(order)): Promise<Lines> {
     const shopDefault = await this.taxSettings.defaultTaxType();
     const problems: string[] = [];
     const products = new Map<string, Awaited<ReturnType<ProductsRepository['findTax']>>>();
     const lines: OscuLine[] = [];
-    for (const line of order.products) {
+    for (const bill of billed.lines) {
+      const line = {
+        ...order.products[bill.line]!,
+        quantity: bill.quantity,
+        lineTotal: bill.amount,
+      };
       const productId = line.product._id;
       if (!products.has(productId)) products.set(productId, await this.products.findTax(productId));
       const product = products.get(productId) ?? null;
@@ -431,19 +453,19 @@ export class OrderEtims implements OnModuleInit {
         taxTyCd: taxType ?? 'B',
       });
     }
-    if (order.shippingFee > 0) {
+    if (billed.fee > 0) {
       if (!shopDefault)
         problems.push(
           'The delivery fee has no tax type: set the shop’s default tax type and resend',
         );
       lines.push({
-        itemCd: (await this.items.codeOf('delivery', '3', order.shippingFee))!,
+        itemCd: (await this.items.codeOf('delivery', '3', billed.fee))!,
         itemClsCd: DELIVERY_ITEM_CLASS,
         itemNm: 'Delivery',
         pkgUnitCd: 'NT',
         qtyUnitCd: 'U',
         qty: 1,
-        unitPrice: order.shippingFee,
+        unitPrice: billed.fee,
         taxTyCd: shopDefault ?? 'B',
       });
     }

@@ -152,6 +152,8 @@ import { TrancheOrders } from './tranche-orders';
     OrderLpoScans,
     OrdersPersonalData,
     TrancheOrders,
+    // The invoices module signs the invoices on account with the order's eTIMS lines.
+    OrderEtims,
   ],
 })
 export class OrdersModule {}
