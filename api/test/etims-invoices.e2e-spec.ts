@@ -254,6 +254,41 @@ describe('eTIMS: invoices on account signed', () => {
     expect(stages).not.toContain('COLLSCAN');
   });
 
+  it("keeps KRA's refusal of an organisation's PIN; the PIN corrected on the organisation and resent, it is signed once under its number", async () => {
+    const people = await countyPeople(t, world, { onAccount: true });
+    const o = await dispatched(people);
+    sim.setScenario('invalid-buyer-pin', { times: 1 });
+    await deliver(o);
+    const [refused] = await invoicesOf(o);
+    const source = `invoice:${refused!.id}`;
+    const failed = await waitFor(
+      async () => {
+        await queue.sendDue(later());
+        return documents().findOne({ _id: source });
+      },
+      (d) => d?.state === 'failed',
+      30_000,
+      200,
+    );
+    expect(failed).toMatchObject({ state: 'failed', lastCode: '910' });
+
+    const pin = `P0${String(Date.now()).slice(-8)}Q`;
+    await http()
+      .patch(`/api/organisations/${people.organisationId}`)
+      .set(bearer(world.admin.accessToken))
+      .send({ kraPin: pin })
+      .expect(200);
+    await http()
+      .post(`/api/etims/documents/${encodeURIComponent(source)}/resend`)
+      .set(staff())
+      .send({})
+      .expect(200);
+    const doc = await signed(source);
+    expect(doc.invcNo).toBe(failed!.invcNo);
+    expect(doc.request).toMatchObject({ custTin: pin, receipt: { custTin: pin } });
+    expect(received(refused!.number).filter((i) => i.signature)).toHaveLength(1);
+  });
+
   it('refuses an invoice for an organisation whose KRA PIN is of the wrong form (400), and issues none', async () => {
     const people = await countyPeople(t, world, { onAccount: true });
     const o = await dispatched(people);

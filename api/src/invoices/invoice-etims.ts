@@ -2,7 +2,8 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { CreditNoteReason } from '@spc/shared-contracts';
 import { OnDomainEvent } from '../common/events/domain-events';
 import { Scheduler } from '../common/scheduler/scheduler';
-import { EtimsQueue } from '../etims/etims-queue.service';
+import type { EtimsDocument } from '../etims/etims-documents.repository';
+import { EtimsQueue, type EtimsRebuild } from '../etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../etims/etims-request';
 import type { OscuCreditNoteReason } from '../etims/oscu.types';
 import { OrderEtims, shareOfLines, type Lines } from '../orders/order-etims';
@@ -62,6 +63,7 @@ export class InvoiceEtims implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.queue.enabled) return;
+    this.queue.rebuildWith('invoice:', (doc) => this.rebuild(doc));
     this.scheduler.declare({
       name: 'etims.invoices-sweep',
       everyMs: SWEEP_EVERY_MS,
@@ -168,19 +170,16 @@ export class InvoiceEtims implements OnModuleInit {
   }
 
   /**
-   * What a clerk's resend of an invoice's or a credit note's document is rebuilt with, for the
-   * resend's registry to hand to `EtimsQueue.resend(source, changes)`: the lines built again from
-   * the products as they are now (a classification set, a tax type fixed; a credit note the same
-   * share of them), the buyer the organisation as it is now (a PIN corrected), and what still keeps
-   * it from KRA. Null for a source that is not an invoice's or credit note's, or not queued.
+   * What a clerk's resend of a failed invoice document is rebuilt with (registered for `invoice:`
+   * with the queue's resend): the lines built again from the products as they are now (a
+   * classification set, a tax type fixed), the buyer the organisation as it is now (a PIN
+   * corrected), and what still keeps it from KRA. Null when the invoice is gone. An invoice's
+   * credit notes keep their lines: they are shares of the invoice's signed lines.
    */
   async rebuild(
-    source: string,
-  ): Promise<Pick<EtimsDocumentInput, 'lines' | 'buyer' | 'problem'> | null> {
-    const doc = await this.queue.find(source);
-    const invoiceKey = doc?.kind === 'credit-note' ? doc.original : doc?._id;
-    if (!doc || !invoiceKey?.startsWith('invoice:')) return null;
-    const invoice = await this.invoices.find(invoiceKey.slice('invoice:'.length));
+    doc: EtimsDocument,
+  ): Promise<(EtimsRebuild & Pick<EtimsDocumentInput, 'buyer'>) | null> {
+    const invoice = await this.invoices.find(doc._id.slice('invoice:'.length));
     if (!invoice) return null;
     const { lines, problem } = await this.linesOf(invoice);
     const org = await this.organisations.taxBuyerOf(invoice.organisationId);
