@@ -1,4 +1,5 @@
 import type {
+  components,
   InvoiceFilter,
   InvoiceListResponse,
   InvoiceView,
@@ -49,10 +50,13 @@ export const useInvoices = (filter: InvoiceFilter, page: number) =>
   useQuery(invoicesQueryOptions(filter, page));
 
 /** `GET /api/invoices/{id}`: one invoice with its lines, payments and credit notes. */
+type EtimsDocument = components['schemas']['EtimsDocumentDto'];
+
 export const useInvoice = (id: string) =>
   useQuery({
     queryKey: invoiceKeys.detail(id),
-    queryFn: async () => (await get<{ invoice: InvoiceView }>(`/api/invoices/${at(id)}`)).invoice,
+    // The invoice, and KRA eTIMS's signing of it and of its credit notes (empty while eTIMS is off).
+    queryFn: () => get<{ invoice: InvoiceView; etims: EtimsDocument[] }>(`/api/invoices/${at(id)}`),
   });
 
 /** `GET /api/orders/{id}/invoices`: the invoices of one order. */

@@ -4,9 +4,10 @@ import {
   formatDateTime,
   formatMoney,
   INVOICE_PAYMENT_KIND_LABELS,
+  type components,
   type InvoiceView,
 } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../../components/states';
 import { toast } from '../../../components/toast';
@@ -14,7 +15,14 @@ import { downloadInvoicePdf, useInvoice, usePaybill } from '../api/invoices';
 import { invoicePaths } from '../invoice-paths';
 import { Failed, InvoiceState, trancheText } from './invoice-bits';
 
+type EtimsDocument = components['schemas']['EtimsDocumentDto'];
+
 const n = (x: number) => x.toLocaleString('en-US');
+
+// KRA eTIMS's block, as on the order page: its own chunk, loaded only when the invoice has one.
+const OrderEtims = lazy(() =>
+  import('../../../components/etims-documents').then((m) => ({ default: m.EtimsDocuments })),
+);
 
 /**
  * How to pay what is owed: the shop's paybill (as the order pages learn it) with the invoice number
@@ -116,7 +124,7 @@ function CreditNotes({ invoice: i }: { invoice: InvoiceView }) {
   );
 }
 
-function Invoice({ invoice: i }: { invoice: InvoiceView }) {
+function Invoice({ invoice: i, etims }: { invoice: InvoiceView; etims: EtimsDocument[] }) {
   const [fetching, setFetching] = useState(false);
   const download = () => {
     setFetching(true);
@@ -178,6 +186,11 @@ function Invoice({ invoice: i }: { invoice: InvoiceView }) {
           {fetching ? 'Preparing…' : 'Download invoice (PDF)'}
         </button>
       </section>
+      {etims.length > 0 && (
+        <Suspense fallback={<p className="muted small">Loading the eTIMS tax invoice...</p>}>
+          <OrderEtims documents={etims} />
+        </Suspense>
+      )}
       <section className="org-card">
         <Payments invoice={i} />
         <CreditNotes invoice={i} />
@@ -198,7 +211,7 @@ export function InvoicePage({ id }: { id: string }) {
         <Failed error={error} retry={() => void refetch()} retrying={isFetching} />
       </>
     );
-  else body = <Invoice invoice={data} />;
+  else body = <Invoice invoice={data.invoice} etims={data.etims ?? []} />;
   return (
     <div className="page org-page">
       <p className="small">

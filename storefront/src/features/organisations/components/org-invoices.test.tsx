@@ -256,6 +256,49 @@ describe('one invoice (?invoice=<id>)', () => {
     expect(screen.getByRole('region', { name: 'Payments' })).toHaveTextContent('No payments yet.');
   });
 
+  it("links the invoice's eTIMS CU number to KRA's check page, with its tax by type", async () => {
+    const QR =
+      'https://etims-sbx.kra.go.ke/common/link/etims/receipt/indexEtimsReceiptData?Data=P000000000Z00ABCDEFGHIJKLMNOP';
+    const etims = [
+      {
+        kind: 'invoice',
+        trdInvcNo: 'INV-000123',
+        state: 'signed',
+        cuInvoiceNo: 'KRACU0100000001/9',
+        signature: 'ABCDEFGHIJKLMNOP',
+        internalData: 'QRSTUVWXYZ234567QRSTUVWXYZ',
+        mrcNo: 'WIS00000001',
+        signedAt: '2026-03-01T10:00:05.000Z',
+        qrUrl: QR,
+        taxes: [
+          {
+            taxType: 'B',
+            label: 'Standard rate 16 %',
+            rate: 16,
+            amount: 1_234_567,
+            taxable: 1_064_281.9,
+            tax: 170_285.1,
+          },
+        ],
+        total: { amount: 1_234_567, taxable: 1_064_281.9, tax: 170_285.1 },
+      },
+    ];
+    mockFetch({ '/api/invoices/inv1': () => ok({ invoice: full, etims }) });
+    open('?invoice=inv1');
+    const link = await screen.findByRole('link', { name: 'eTIMS: KRACU0100000001/9' });
+    expect(link).toHaveAttribute('href', QR);
+    expect(screen.getByText('Tax KES 170,285.10')).toBeInTheDocument();
+  });
+
+  it('shows no eTIMS section for an invoice without documents (eTIMS off)', async () => {
+    mockFetch({ '/api/invoices/inv1': () => ok({ invoice: full, etims: [] }) });
+    open('?invoice=inv1');
+    expect(
+      await screen.findByRole('heading', { name: `Invoice ${full.number}` }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/eTIMS/)).not.toBeInTheDocument();
+  });
+
   it('says nothing of paying a paid invoice', async () => {
     mockFetch({ '/api/invoices/inv9': () => ok({ invoice: paid }) });
     open('?invoice=inv9');

@@ -37,7 +37,7 @@ const PayByMpesa = lazy(() =>
 );
 // Its own chunk, loaded only for an order with eTIMS documents.
 const OrderEtims = lazy(() =>
-  import('../components/order-etims').then((m) => ({ default: m.OrderEtims })),
+  import('../../../components/etims-documents').then((m) => ({ default: m.EtimsDocuments })),
 );
 
 /** /user/my-orders/:id: one of the customer's orders, without the shop's internal parts. */

@@ -6,22 +6,23 @@ import {
   formatKes,
   type components,
 } from '@spc/shared-contracts';
+import './etims-documents.css';
 
 type EtimsDocument = components['schemas']['EtimsDocumentDto'];
 
 /**
- * The order's tax invoices as KRA eTIMS signed them: per document, "eTIMS: <CU number>" linking to
+ * An order's or an invoice's tax documents as KRA eTIMS signed them: per document, "eTIMS: <CU number>" linking to
  * KRA's check page (what the receipt's QR code opens), or "eTIMS pending", and the tax by type.
- * Its own chunk: only orders with eTIMS documents load it.
+ * Its own chunk: only orders and invoices with eTIMS documents load it.
  */
-export function OrderEtims({ documents }: { documents: EtimsDocument[] }) {
+export function EtimsDocuments({ documents }: { documents: EtimsDocument[] }) {
   return (
-    <section className="order-card" aria-labelledby="order-etims-title">
+    <section className="etims-card" aria-labelledby="order-etims-title">
       <h2 id="order-etims-title">Tax invoice ({ETIMS_TEXTS.heading})</h2>
-      <ul className="receipt-lines" aria-label="eTIMS documents">
+      <ul className="etims-docs" aria-label="eTIMS documents">
         {documents.map((d) => (
           <li key={`${d.kind}-${d.trdInvcNo}`} data-testid="etims-document">
-            <span className="receipt-row">
+            <span className="etims-row">
               <span>
                 {ETIMS_KIND_LABELS[d.kind]} {d.trdInvcNo}
               </span>
@@ -41,7 +42,7 @@ export function OrderEtims({ documents }: { documents: EtimsDocument[] }) {
             )}
             {d.state !== 'signed' && <span className="muted small">{ETIMS_TEXTS.pendingWhy}</span>}
             {d.taxes.map((t) => (
-              <span key={t.taxType} className="receipt-row small">
+              <span key={t.taxType} className="etims-row small">
                 <span className="muted">
                   {t.taxType} · {t.label}: {formatKes(t.amount)}
                 </span>
