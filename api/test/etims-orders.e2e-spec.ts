@@ -537,6 +537,70 @@ describe('eTIMS: orders signed', () => {
     expect(await signing.sweep()).toBe(0);
   });
 
+  it('signs by the sweep a booking’s deposit and a refund whose listeners a crash lost, once', async () => {
+    // The listeners die after the money moved (the instance crashed before it queued anything).
+    const lost = jest.spyOn(queue, 'enqueue').mockRejectedValue(new Error('the instance stopped'));
+    let o: Placed & { booking: { deposit: number } };
+    try {
+      const batch = (
+        await m.t
+          .http()
+          .post('/api/batches')
+          .set(bearer(staff.accessToken))
+          .send({
+            productId: tomatoId,
+            sownOn: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+            readyOn: new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10),
+            started: 100,
+          })
+          .expect(201)
+      ).body.batch as { _id: string };
+      o = (
+        await placeOrder(m.t, [{ _id: tomatoId, quantity: 2, batchId: batch._id } as never], {
+          guestInfo: { ...DELIVERY, phoneNumber: newPhone() },
+        }).expect(201)
+      ).body.order;
+      await m.t
+        .http()
+        .post(`/api/orders/${o._id}/booking/deposit`)
+        .set(bearer(staff.accessToken))
+        .send({ transactionCode: 'TLOSTDEP01', amount: o.booking.deposit })
+        .expect(200);
+      const paid = await order(tomatoId, 1);
+      await payCash(paid);
+      await m.t
+        .http()
+        .patch(`/api/orders/cancel/${paid._id}`)
+        .set(bearer(staff.accessToken))
+        .send({ refund: { method: 'Cash', amount: paid.totalAmount, reference: 'cash back' } })
+        .expect(200);
+      expect(await docsOf(o._id)).toEqual([]);
+      expect(await docsOf(paid._id)).toEqual([]);
+      lost.mockRestore();
+
+      await signing.sweep();
+      const deposit = (await docsOf(o._id)).filter((d) => d._id.includes(':deposit:'));
+      expect(deposit).toEqual([
+        expect.objectContaining({
+          request: expect.objectContaining({ totAmt: o.booking.deposit }),
+        }),
+      ]);
+      const docs = await docsOf(paid._id);
+      expect(docs.map((d) => d.kind)).toEqual(['sale', 'credit-note']);
+      expect(docs[1]).toMatchObject({
+        original: docs[0]!._id,
+        request: { totAmt: paid.totalAmount },
+      });
+
+      // Swept again: nothing more.
+      const count = await documents().countDocuments();
+      await signing.sweep();
+      expect(await documents().countDocuments()).toBe(count);
+    } finally {
+      lost.mockRestore();
+    }
+  });
+
   it('credits a booking’s refund once against its deposit and its balance, however often its listener runs (a crash midway)', async () => {
     const o = await affectedBooking();
     // The instance dies after the first credit note: the second original is not credited yet.

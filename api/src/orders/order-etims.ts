@@ -25,6 +25,8 @@ import { OrdersRepository } from './orders.repository';
 export const DELIVERY_ITEM_CLASS = '7810180000';
 /** How far back the sweep looks for paid orders never queued for signing. */
 export const ETIMS_SWEEP_DAYS = 7;
+/** How far back the sweep looks for bookings' deposits and refunds never queued. */
+const FOLLOW_UP_DAYS = 1;
 const SWEEP_EVERY_MS = 10 * 60_000;
 const SWEEP_PAGE = 200;
 
@@ -204,7 +206,27 @@ export class OrderEtims implements OnModuleInit {
       since = new Date(last);
     }
     if (queued) this.logger.warn(`eTIMS: ${queued} paid order(s) found unqueued and queued`);
+    await this.sweepDepositsAndRefunds(now);
     return queued;
+  }
+
+  /**
+   * A booking's deposits and a refund's credit notes whose listener was lost (a crash after the
+   * money moved): the orders of the last day with a booking or money given back are signed again,
+   * which queues only what is missing.
+   */
+  private async sweepDepositsAndRefunds(now: Date): Promise<void> {
+    let since = new Date(now.getTime() - FOLLOW_UP_DAYS * 86_400_000);
+    for (;;) {
+      const page = await this.orders.bookedOrRefundedSince(since, SWEEP_PAGE);
+      for (const order of page.filter((o) => !o.onAccount)) {
+        if (order.booking) await this.safely(order, () => this.signDeposits(order));
+        if (order.refundOut.length) await this.safely(order, () => this.creditRefund(order));
+      }
+      const last = page[page.length - 1]?.updatedAt;
+      if (page.length < SWEEP_PAGE || !last || new Date(last).getTime() === since.getTime()) break;
+      since = new Date(last);
+    }
   }
 
   /** Queues a paid order's document (a booking's: its deposits and balance); true when new. */

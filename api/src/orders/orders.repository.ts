@@ -147,6 +147,22 @@ export class OrdersRepository implements OnModuleInit {
     return docs.map((doc) => toRecord(doc));
   }
 
+  /**
+   * Bookings and orders with money given back changed since `since`, oldest change first, by the
+   * `{updatedAt}` index (eTIMS's sweep of deposits and refunds a lost listener left unsigned).
+   */
+  async bookedOrRefundedSince(since: Date, limit: number): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({
+        updatedAt: { $gte: since },
+        $or: [{ booking: { $type: 'object' } }, { 'refundOut.0': { $exists: true } }],
+      })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .lean<LeanOrder[]>();
+    return docs.map((doc) => toRecord(doc));
+  }
+
   async findByPurchaseNumber(purchaseNumber: string): Promise<OrderRecord | null> {
     const doc = await this.orders
       .findOne({ purchaseNumber, placement: 'placed' })
