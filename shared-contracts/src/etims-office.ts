@@ -56,10 +56,13 @@ export const ETIMS_CU_INVOICE_NUMBER = /^([A-Z0-9]{1,40})\/(\d{1,10})$/;
 export const ETIMS_OFFICE_MESSAGES = {
   empty: 'Nothing waits for KRA',
   off: 'eTIMS is off (ETIMS_ENV=off): nothing is sent to KRA, so there is nothing to list.',
-  buyerPin: `buyerPin: ${KRA_PIN_MESSAGE}`,
+  buyerPin: `buyerPin: ${KRA_PIN_MESSAGE}; or empty to remove the buyer`,
   buyerName: `buyerName must be one line of at most ${ETIMS_OFFICE_LIMITS.buyerName} characters`,
   buyerNameWithoutPin:
     'buyerName needs a buyerPin: the document names no buyer, and KRA takes a name only with a PIN',
+  buyerNameWithoutBuyer:
+    'buyerName cannot go with an empty buyerPin: a document without a buyer names no one',
+  noBuyerToRemove: 'The document names no buyer to remove (an empty buyerPin)',
   nothingToChange: 'Give a buyerPin or a buyerName to change, or send no body to resend as it is',
   cuInvoiceNumber:
     'cuInvoiceNumber must be the control unit invoice number as KRA’s portal shows it: the SCU ID, a slash and the receipt number (KRACU0100000001/12)',
@@ -119,6 +122,11 @@ export interface EtimsDocumentView {
   orderId: string | null;
   /** A credit note's sale (its source). */
   original: string | null;
+  /**
+   * A queued credit note set aside until its sale (this number, `trdInvcNo`) is signed: KRA
+   * refuses a credit note before. Sent by itself once the sale is signed; null otherwise.
+   */
+  waitsFor: string | null;
   signature: EtimsSignatureView | null;
 }
 
