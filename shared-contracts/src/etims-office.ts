@@ -186,8 +186,9 @@ export const ETIMS_SUMMARY_CSV_HEADER = [
 ] as const;
 
 /**
- * The back office's resend form: a blank field changes nothing. The API's DTO takes the same PIN
- * rule (trimmed, upper-cased, KRA_PIN_PATTERN).
+ * The back office's resend form: a blank field changes nothing; `removeBuyer` takes the buyer off
+ * (KRA does not know their PIN and they have no other: a sale to no one named). The API's DTO
+ * takes the same PIN rule (trimmed, upper-cased, KRA_PIN_PATTERN).
  */
 export const etimsResendSchema = z.object({
   buyerPin: z
@@ -201,14 +202,19 @@ export const etimsResendSchema = z.object({
       (name) => name.length <= ETIMS_OFFICE_LIMITS.buyerName,
       ETIMS_OFFICE_MESSAGES.buyerName,
     ),
+  removeBuyer: z.boolean().default(false),
 });
 export type EtimsResendForm = z.input<typeof etimsResendSchema>;
 
-/** The body of a resend from the form's values: only what was filled in. */
+/**
+ * The body of a resend from the form's values: only what was filled in, or an empty PIN when the
+ * buyer is removed.
+ */
 export function etimsResendBody(values: z.output<typeof etimsResendSchema>): {
   buyerPin?: string;
   buyerName?: string;
 } {
+  if (values.removeBuyer) return { buyerPin: '' };
   return {
     ...(values.buyerPin ? { buyerPin: values.buyerPin } : {}),
     ...(values.buyerName ? { buyerName: values.buyerName } : {}),
