@@ -39,7 +39,7 @@ export const ETIMS_TEXTS = {
   mrcNo: 'MRC number',
   /** A document signed in a buyer's name (they gave their KRA PIN): whose tax invoice it is. */
   buyer: 'Buyer',
-  buyerPin: 'Buyer’s KRA PIN',
+  buyerPin: 'Buyer KRA PIN',
   check: 'Check it with KRA',
   taxHeading: 'Tax by type',
   taxType: 'Tax type',
