@@ -365,7 +365,11 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         const lapsed = head.state === 'sending' && head.leaseUntil <= clock;
         if (head.state === 'sending' && !lapsed) break; // another attempt has it
         if (head.state === 'queued' && head.nextTryAt > now) break; // its retry is not due
-        if (head.kind === 'credit-note' && head.state === 'queued' && !(await this.creditReady(head)))
+        if (
+          head.kind === 'credit-note' &&
+          head.state === 'queued' &&
+          !(await this.creditReady(head))
+        )
           continue; // set aside for its sale, or given its sale's buyer: the line is read again
         const client = await this.readyClient();
         if (!client) break;
