@@ -76,7 +76,8 @@ export interface Enqueued {
  * sent by the sender sweep, never in the way of the sale.
  *
  * Sending keeps KRA's order: each branch's line is sent by number, and the lowest number still to
- * be sent (queued or being sent) is the head; nothing after it goes before it. A document is
+ * be sent (queued or being sent) is the head; nothing after it goes before it, but for a credit
+ * note whose sale KRA has not signed: it is set aside until it is (`creditReady`). A document is
  * claimed (`sending`, under a lease renewed while it is sent) by one attempt of one instance, so
  * two never send it at once. What KRA answers is saved: signed, or a duplicate with its
  * signature (saved so), or a duplicate without (`pending`, a clerk copies the signature), or a
