@@ -12,7 +12,7 @@ import {
 } from '@spc/shared-contracts';
 import { errorMessage } from '@spc/shared-contracts/web-client';
 import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useResendEtimsDocument } from '../api/resend-etims-document';
 import { useSignEtimsDocument } from '../api/sign-etims-document';
 
@@ -48,7 +48,7 @@ export function ResendForm({
     },
   });
   const e = form.formState.errors;
-  const removing = form.watch('removeBuyer');
+  const removing = useWatch({ control: form.control, name: 'removeBuyer' });
   const remove = (checked: boolean) => {
     // The fields as they were (what the clerk typed is not sent): nothing in them to refuse.
     form.reset({ ...form.formState.defaultValues, removeBuyer: checked });
