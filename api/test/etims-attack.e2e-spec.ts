@@ -1,8 +1,8 @@
 /**
  * KRA eTIMS attacked (issue 45): a shopper's KRA PIN and the shop's signing against a live API on
  * the test database and the OSCU simulator (tools/etims/simulator.ts), as an outside tester, a
- * dishonest customer or a careless clerk would go at them. Each test is named for the hole it
- * shows and fails while the hole is there.
+ * dishonest customer or a careless clerk would go at them. Each test was written failing, one per
+ * hole found; each is named for what the shop now does instead.
  */
 import { randomInt } from 'node:crypto';
 import { Logger } from '@nestjs/common';
@@ -96,7 +96,7 @@ describe('eTIMS attacked: buyer PINs and signing', () => {
 
   afterEach(() => sim.setScenario('accepted'));
 
-  it("a refund's credit note is sent to KRA before the sale it credits is signed, and KRA refuses it", async () => {
+  it("a refund's credit note waits for the sale it credits to be signed, and is then signed against it", async () => {
     sim.setScenario('invalid-buyer-pin', { times: 1 });
     const o = await place({ kraPin: personPin() });
     await payCash(o);
@@ -126,7 +126,7 @@ describe('eTIMS attacked: buyer PINs and signing', () => {
     });
   });
 
-  it('the receipt PDF of a shopper who gave a KRA PIN prints neither the PIN nor says whose tax invoice it is', async () => {
+  it('the receipt PDF of a shopper who gave a KRA PIN names them and their PIN', async () => {
     const pin = personPin();
     const o = await place({ kraPin: pin }, guest({ fullName: 'Otieno Were' }));
     await payCash(o);
@@ -142,7 +142,7 @@ describe('eTIMS attacked: buyer PINs and signing', () => {
     expect(text).toContain(pin);
   });
 
-  it('the back-office resend sends a sale held back for a missing tax type, taxed at an invented 16 % (B)', async () => {
+  it('the back-office resend of a sale held back for a missing tax type is refused (400), never signed at an invented 16 %', async () => {
     const admin = bearer(world.admin.accessToken);
     await http().put('/api/tax/settings').set(admin).send({ defaultTaxType: 'D' }).expect(200);
     const untyped = await world.createProduct({
@@ -179,7 +179,7 @@ describe('eTIMS attacked: buyer PINs and signing', () => {
     }
   });
 
-  it("erasure leaves the buyer's PIN in KRA's refusal (lastMessage) on the document and in the back office's queue", async () => {
+  it("erasure takes the buyer's PIN out of KRA's refusal (lastMessage), on the document and in the back office's queue", async () => {
     const pin = personPin();
     const name = 'Wanjiru Kamau';
     sim.setScenario('invalid-buyer-pin');
@@ -214,7 +214,7 @@ describe('eTIMS attacked: buyer PINs and signing', () => {
     });
   });
 
-  it("KRA's refusal of a buyer's PIN is logged with the PIN, which no erasure reaches", async () => {
+  it("KRA's refusal of a buyer's PIN is logged without the PIN", async () => {
     const pin = personPin();
     const logged: string[] = [];
     const spies = (['log', 'warn', 'error'] as const).map((level) =>
@@ -233,7 +233,7 @@ describe('eTIMS attacked: buyer PINs and signing', () => {
     expect(logged.filter((line) => line.includes(pin))).toEqual([]);
   });
 
-  it('a well-formed buyer PIN that KRA does not know cannot be taken off: the paid sale is never signed', async () => {
+  it('a well-formed buyer PIN that KRA does not know can be taken off, and the sale is signed naming no one', async () => {
     sim.setScenario('invalid-buyer-pin');
     const o = await place({ kraPin: personPin() });
     await payCash(o);

@@ -578,6 +578,109 @@ describe('the back office eTIMS queue and daily summary', () => {
     expect(again.body.message).toContain('is signed already');
   });
 
+  it("sets a credit note aside while its sale is refused, says so, and sends it with the sale's buyer once the clerk's resend is signed", async () => {
+    const buyer = { tin: 'A000000071Q', name: 'Achieng Odhiambo', person: true };
+    sim.setScenario({ kind: 'rejected', code: '910' }, { times: 1 });
+    const original = await queued(sale({ buyer }));
+    await queue.sendDue();
+    expect(await doc(original._id)).toMatchObject({ state: 'failed', lastCode: '910' });
+    const credit = await queued({
+      ...sale({ buyer }),
+      kind: 'credit-note',
+      source: `refund:office${run}aside`,
+      original: original._id,
+      lines: [lineOf(avocado, 1)],
+    });
+    const after = await queued(sale());
+    await queue.sendDue();
+    // Out of the line: the sale after it is signed; KRA never saw the credit note.
+    expect(await doc(after._id)).toMatchObject({ state: 'signed' });
+    expect(await doc(credit._id)).toMatchObject({
+      state: 'queued',
+      attempts: 0,
+      lastCode: null,
+      waitsFor: { source: original._id, trdInvcNo: original.trdInvcNo },
+    });
+    expect(sim.invoices().filter((i) => i.invcNo === credit.invcNo)).toEqual([]);
+    expect((await list('?state=queued')).documents).toContainEqual(
+      expect.objectContaining({ source: credit._id, waitsFor: original.trdInvcNo }),
+    );
+
+    // The clerk takes the buyer KRA does not know off the sale: signed, then its credit note.
+    await http()
+      .post(path(original._id, 'resend'))
+      .set(bearer(staff.accessToken))
+      .send({ buyerPin: '' })
+      .expect(200);
+    await queue.sendDue();
+    await queue.sendDue();
+    expect(await doc(original._id)).toMatchObject({ state: 'signed', request: { custTin: null } });
+    expect(await doc(credit._id)).toMatchObject({
+      state: 'signed',
+      waitsFor: null,
+      personalBuyer: false,
+      request: { custTin: null, custNm: null, orgInvcNo: original.invcNo },
+    });
+    expect(sim.invoices().filter((i) => i.invcNo === credit.invcNo)).toEqual([
+      expect.objectContaining({ rcptTyCd: 'R', orgInvcNo: original.invcNo, custTin: null }),
+    ]);
+    const gaps = sim.gaps()[`${PIN}/00`] ?? [];
+    expect(gaps.filter((n) => [original.invcNo, credit.invcNo, after.invcNo].includes(n))).toEqual(
+      [],
+    );
+    const [entry] = (await auditOf('etims.resend')).filter((e) => e.target.id === original._id);
+    expect(entry!.message).toContain('with the buyer removed');
+    expect(entry!.message).not.toContain(buyer.tin);
+  });
+
+  it("puts a credit note set aside back in line when its sale's signature is copied by hand", async () => {
+    sim.setScenario({ kind: 'rejected', code: '994' }, { times: 1 });
+    const original = await queued(sale());
+    await queue.sendDue();
+    expect(await doc(original._id)).toMatchObject({ state: 'pending' });
+    const credit = await queued({
+      ...sale(),
+      kind: 'credit-note',
+      source: `refund:office${run}byhand`,
+      original: original._id,
+      lines: [lineOf(avocado, 1)],
+    });
+    await queue.sendDue();
+    expect(await doc(credit._id)).toMatchObject({ state: 'queued', attempts: 0 });
+    await http()
+      .post(path(original._id, 'signature'))
+      .set(bearer(staff.accessToken))
+      .send({
+        cuInvoiceNumber: 'KRACU0100000001/78',
+        rcptSign: 'VZBRUTNY5NM6RKYT',
+        signedAt: new Date(Date.now() - 60_000).toISOString(),
+      })
+      .expect(200);
+    await queue.sendDue();
+    // Sent (the simulator never kept the sale it answered without a signature: it refuses it).
+    expect(await doc(credit._id)).toMatchObject({ waitsFor: null, attempts: 1 });
+  });
+
+  it('refuses to remove a buyer a document does not name, or to name one while removing it', async () => {
+    sim.setScenario({ kind: 'rejected', code: '910' }, { times: 1 });
+    const failed = await queued(sale());
+    await queue.sendDue();
+    const before = await doc(failed._id);
+    expect(before).toMatchObject({ state: 'failed' });
+    for (const [body, message] of [
+      [{ buyerPin: '' }, 'names no buyer'],
+      [{ buyerPin: '  ', buyerName: 'Someone' }, 'a document without a buyer names no one'],
+    ] as const) {
+      const res = await http()
+        .post(path(failed._id, 'resend'))
+        .set(bearer(staff.accessToken))
+        .send(body)
+        .expect(400);
+      expect(res.body.message).toContain(message);
+    }
+    expect(await doc(failed._id)).toEqual(before);
+  });
+
   it('sums each shop day as signed: counts, and tax by type with credit notes subtracting', async () => {
     const day = shopDayBack(3);
     const after = nextDay(day);

@@ -16,6 +16,12 @@ describe('the eTIMS forms', () => {
       etimsResendBody(etimsResendSchema.parse({ buyerPin: '', buyerName: ' Kiambu  County ' })),
     ).toEqual({ buyerName: 'Kiambu County' });
     expect(etimsResendBody(etimsResendSchema.parse({ buyerPin: '', buyerName: '' }))).toEqual({});
+    // The buyer removed: an empty PIN, whatever the fields hold.
+    expect(
+      etimsResendBody(
+        etimsResendSchema.parse({ buyerPin: 'P051234567X', buyerName: 'X', removeBuyer: true }),
+      ),
+    ).toEqual({ buyerPin: '' });
   });
 
   it.each(['P05123456X', 'C051234567X', 'P051 234567X'])('refuses the buyer PIN %p', (buyerPin) => {

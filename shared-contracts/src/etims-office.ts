@@ -56,10 +56,13 @@ export const ETIMS_CU_INVOICE_NUMBER = /^([A-Z0-9]{1,40})\/(\d{1,10})$/;
 export const ETIMS_OFFICE_MESSAGES = {
   empty: 'Nothing waits for KRA',
   off: 'eTIMS is off (ETIMS_ENV=off): nothing is sent to KRA, so there is nothing to list.',
-  buyerPin: `buyerPin: ${KRA_PIN_MESSAGE}`,
+  buyerPin: `buyerPin: ${KRA_PIN_MESSAGE}; or empty to remove the buyer`,
   buyerName: `buyerName must be one line of at most ${ETIMS_OFFICE_LIMITS.buyerName} characters`,
   buyerNameWithoutPin:
     'buyerName needs a buyerPin: the document names no buyer, and KRA takes a name only with a PIN',
+  buyerNameWithoutBuyer:
+    'buyerName cannot go with an empty buyerPin: a document without a buyer names no one',
+  noBuyerToRemove: 'The document names no buyer to remove (an empty buyerPin)',
   nothingToChange: 'Give a buyerPin or a buyerName to change, or send no body to resend as it is',
   cuInvoiceNumber:
     'cuInvoiceNumber must be the control unit invoice number as KRA’s portal shows it: the SCU ID, a slash and the receipt number (KRACU0100000001/12)',
@@ -119,6 +122,11 @@ export interface EtimsDocumentView {
   orderId: string | null;
   /** A credit note's sale (its source). */
   original: string | null;
+  /**
+   * A queued credit note set aside until its sale (this number, `trdInvcNo`) is signed: KRA
+   * refuses a credit note before. Sent by itself once the sale is signed; null otherwise.
+   */
+  waitsFor: string | null;
   signature: EtimsSignatureView | null;
 }
 
@@ -178,8 +186,9 @@ export const ETIMS_SUMMARY_CSV_HEADER = [
 ] as const;
 
 /**
- * The back office's resend form: a blank field changes nothing. The API's DTO takes the same PIN
- * rule (trimmed, upper-cased, KRA_PIN_PATTERN).
+ * The back office's resend form: a blank field changes nothing; `removeBuyer` takes the buyer off
+ * (KRA does not know their PIN and they have no other: a sale to no one named). The API's DTO
+ * takes the same PIN rule (trimmed, upper-cased, KRA_PIN_PATTERN).
  */
 export const etimsResendSchema = z.object({
   buyerPin: z
@@ -193,14 +202,19 @@ export const etimsResendSchema = z.object({
       (name) => name.length <= ETIMS_OFFICE_LIMITS.buyerName,
       ETIMS_OFFICE_MESSAGES.buyerName,
     ),
+  removeBuyer: z.boolean().default(false),
 });
 export type EtimsResendForm = z.input<typeof etimsResendSchema>;
 
-/** The body of a resend from the form's values: only what was filled in. */
+/**
+ * The body of a resend from the form's values: only what was filled in, or an empty PIN when the
+ * buyer is removed.
+ */
 export function etimsResendBody(values: z.output<typeof etimsResendSchema>): {
   buyerPin?: string;
   buyerName?: string;
 } {
+  if (values.removeBuyer) return { buyerPin: '' };
   return {
     ...(values.buyerPin ? { buyerPin: values.buyerPin } : {}),
     ...(values.buyerName ? { buyerName: values.buyerName } : {}),

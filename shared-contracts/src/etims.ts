@@ -37,6 +37,9 @@ export const ETIMS_TEXTS = {
   internalData: 'Internal data',
   signedAt: 'Signed',
   mrcNo: 'MRC number',
+  /** A document signed in a buyer's name (they gave their KRA PIN): whose tax invoice it is. */
+  buyer: 'Buyer',
+  buyerPin: 'Buyer KRA PIN',
   check: 'Check it with KRA',
   taxHeading: 'Tax by type',
   taxType: 'Tax type',

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { MONEY_WRITE_CONCERN } from '../common/write-concern';
-import { registrarOf, type EtimsDocumentInput } from './etims-request';
+import { redactBuyer, registrarOf, type EtimsDocumentInput } from './etims-request';
 import type { OscuSignature } from './oscu-client';
 import type { OscuSalesRequest } from './oscu.types';
 
@@ -46,6 +46,12 @@ export interface EtimsDocument {
   /** The `saveTrnsSalesOsdc` request, as sent (every resend carries the same). */
   request: OscuSalesRequest;
   state: EtimsState;
+  /**
+   * A queued credit note set aside while its sale (`source`, its number `trdInvcNo`) is not signed:
+   * KRA refuses a credit note against a sale it has not signed. Out of the line (the documents
+   * after it go) until the sale is signed; null (or absent) otherwise.
+   */
+  waitsFor?: { source: string; trdInvcNo: string } | null;
   /** Attempts that reached an outcome (a send answered or not). */
   attempts: number;
   nextTryAt: Date;
@@ -111,6 +117,8 @@ export class EtimsDocumentsRepository {
     await this.documents().createIndex({ 'input.by.id': 1 }, { sparse: true });
     // The credit notes against a sale (never more than the sale; an invoice's PDF prints them).
     await this.documents().createIndex({ original: 1 });
+    // The credit notes set aside for a sale, put back in line when it is signed.
+    await this.documents().createIndex({ 'waitsFor.source': 1 });
     // The signed documents by their last change: the stock movements' sweep (etims-stock.service).
     await this.documents().createIndex({ sequence: 1, state: 1, updatedAt: 1 });
   }
@@ -186,10 +194,13 @@ export class EtimsDocumentsRepository {
     return this.documents().findOne({ _id: source });
   }
 
-  /** The next document of the sequence's line: its lowest number still to be sent; null when none. */
+  /**
+   * The next document of the sequence's line: its lowest number still to be sent, but for a credit
+   * note set aside for its sale (`waitsFor`); null when none.
+   */
   async head(sequence: string): Promise<EtimsDocument | null> {
     const [first] = await this.documents()
-      .find({ sequence, state: { $in: IN_LINE } })
+      .find({ sequence, state: { $in: IN_LINE }, waitsFor: null })
       .sort({ invcNo: 1 })
       .limit(1)
       .toArray();
@@ -217,6 +228,31 @@ export class EtimsDocumentsRepository {
       { $set: { state: 'sending', sender, leaseUntil, updatedAt: clock } },
       { returnDocument: 'after' },
     ) as Promise<EtimsDocument | null>;
+  }
+
+  /**
+   * Sets a queued credit note aside until its sale `original` is signed (out of the line); false
+   * when it is not queued any more.
+   */
+  async setAside(
+    source: string,
+    original: NonNullable<EtimsDocument['waitsFor']>,
+    at: Date,
+  ): Promise<boolean> {
+    const res = await this.documents().updateOne(
+      { _id: source, state: 'queued' },
+      { $set: { waitsFor: original, updatedAt: at } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  /** The credit notes set aside for `original` back in line, due at `at`; answers how many. */
+  async release(original: string, at: Date): Promise<number> {
+    const res = await this.documents().updateMany(
+      { 'waitsFor.source': original, state: 'queued' },
+      { $set: { waitsFor: null, nextTryAt: at, updatedAt: at } },
+    );
+    return res.modifiedCount;
   }
 
   /** Lengthens the lease of a document `sender` is sending; false when it is not any more. */
@@ -344,20 +380,32 @@ export class EtimsDocumentsRepository {
     );
   }
 
-  /** A person buyer's PIN and name out of a document (an erasure): the sums and KRA's signature stay. */
+  /**
+   * A person buyer's PIN and name out of a document (an erasure), KRA's words quoting them (a
+   * refusal of the PIN) included: the sums and KRA's signature stay. Read and written on the same
+   * message, so a refusal saved meanwhile is redacted on the next turn.
+   */
   async forgetBuyer(source: string): Promise<void> {
-    await this.documents().updateOne(
-      { _id: source },
-      {
-        $set: {
-          'input.buyer': null,
-          'request.custTin': null,
-          'request.custNm': null,
-          'request.receipt.custTin': null,
-          personalBuyer: false,
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const doc = await this.find(source);
+      if (!doc) return;
+      const res = await this.documents().updateOne(
+        { _id: source, lastMessage: doc.lastMessage },
+        {
+          $set: {
+            'input.buyer': null,
+            'input.problem': doc.input.problem ? redactBuyerOf(doc, doc.input.problem) : null,
+            'request.custTin': null,
+            'request.custNm': null,
+            'request.receipt.custTin': null,
+            lastMessage: doc.lastMessage ? redactBuyerOf(doc, doc.lastMessage) : null,
+            personalBuyer: false,
+          },
         },
-      },
-    );
+      );
+      if (res.matchedCount === 1) return;
+    }
+    throw new Error(`The buyer of eTIMS ${source} could not be erased: it kept changing`);
   }
 
   /** An organisation buyer's name with a person's name in it replaced (an erasure). */
@@ -410,4 +458,9 @@ export class EtimsDocumentsRepository {
       writeConcern: MONEY_WRITE_CONCERN,
     });
   }
+}
+
+/** `text` without the buyer a document names (its input's, and its request's as sent). */
+export function redactBuyerOf(doc: EtimsDocument, text: string): string {
+  return redactBuyer(text, doc.input.buyer, { tin: doc.request.custTin, name: doc.request.custNm });
 }

@@ -110,7 +110,8 @@ export class EtimsOffice implements OnModuleInit {
 
   /**
    * Sends a failed or pending document to KRA again under its number, with the buyer's PIN or
-   * name changed when given; a failed one is first rebuilt by its source's owner from its data as
+   * name changed when given, or the buyer removed (an empty PIN: KRA does not know it and the
+   * buyer has no other); a failed one is first rebuilt by its source's owner from its data as
    * it is now (a product's classification set since), and is a 400 with why while still unfixed. A signed one, one on its way, or a change to a pending one (KRA has
    * that number's content already) is a 409; an unknown one a 404. Audited.
    */
@@ -125,30 +126,16 @@ export class EtimsOffice implements OnModuleInit {
       throw new ConflictException(
         `KRA has ${doc.trdInvcNo} (eTIMS ${doc.invcNo}) already and will not take other content under its number: resend it as it is, or copy its signature from KRA’s portal`,
       );
-    let buyer: EtimsDocument['input']['buyer'] | undefined;
-    if (changing) {
-      const before = doc.input.buyer ?? null;
-      const tin = changes.buyerPin ?? before?.tin;
-      if (!tin) throw new BadRequestException(M.buyerNameWithoutPin);
-      buyer = {
-        tin,
-        name: changes.buyerName ?? before?.name ?? null,
-        // A PIN starting with A is an individual's: their PIN and name leave with an erasure.
-        person: tin.startsWith('A') || (before?.person ?? false),
-      };
-    }
-    const resent = await this.queue.resendRebuilt(source, buyer ? { buyer } : {});
-    const pinBefore = doc.input.buyer?.tin ?? null;
-    const pinMoved = changes.buyerPin != null && changes.buyerPin !== pinBefore;
-    const what = [
-      changes.buyerPin != null &&
-        `the buyer's PIN${pinMoved ? ` (${pinInAudit(pinBefore)} → ${pinInAudit(changes.buyerPin!)})` : ''}`,
-      changes.buyerName != null && "the buyer's name",
-    ].filter(Boolean);
+    const buyer = changing ? buyerAfter(doc, changes) : undefined;
+    const resent = await this.queue.resendRebuilt(source, buyer !== undefined ? { buyer } : {});
+    const what =
+      buyer === null
+        ? ' with the buyer removed (their PIN taken off: a sale to no one named)'
+        : withChanged(changes, doc.input.buyer?.tin ?? null);
     await this.audit.record(
       actor,
       'etims.resend',
-      `${actor.fullName} resent ${doc.trdInvcNo} (eTIMS ${doc.invcNo}) to KRA${what.length ? ` with ${what.join(' and ')} changed` : ''}; KRA had answered ${doc.lastCode ?? 'nothing'}`,
+      `${actor.fullName} resent ${doc.trdInvcNo} (eTIMS ${doc.invcNo}) to KRA${what}; KRA had answered ${doc.lastCode ?? 'nothing'}`,
       { type: 'etims-document', id: source, label: doc.trdInvcNo },
     );
     return documentView(resent);
@@ -207,6 +194,8 @@ export class EtimsOffice implements OnModuleInit {
       throw new ConflictException(
         `${doc.trdInvcNo} changed meanwhile: look again (${M.notPending})`,
       );
+    // Its credit notes set aside until it was signed go now.
+    await this.queue.releaseCredits(source);
     await this.audit.record(
       actor,
       'etims.signature',
@@ -283,6 +272,45 @@ export class EtimsOffice implements OnModuleInit {
     if (!doc) throw new NotFoundException(`No eTIMS document ${source}`);
     return doc;
   }
+}
+
+/**
+ * The buyer a clerk's changes make of a document's: null when the PIN is emptied (the buyer
+ * removed: a sale to no one named), else the PIN and name given over the document's. A 400 for a
+ * name without a PIN, or a removal of a buyer it does not name.
+ */
+function buyerAfter(
+  doc: EtimsDocument,
+  changes: EtimsResendChanges,
+): EtimsDocument['input']['buyer'] {
+  const before = doc.input.buyer ?? null;
+  if (changes.buyerPin === '') {
+    if (changes.buyerName != null) throw new BadRequestException(M.buyerNameWithoutBuyer);
+    if (!before?.tin) throw new BadRequestException(M.noBuyerToRemove);
+    return null;
+  }
+  const tin = changes.buyerPin ?? before?.tin;
+  if (!tin) throw new BadRequestException(M.buyerNameWithoutPin);
+  return {
+    tin,
+    name: changes.buyerName ?? before?.name ?? null,
+    // A PIN starting with A is an individual's: their PIN and name leave with an erasure.
+    person: tin.startsWith('A') || (before?.person ?? false),
+  };
+}
+
+/**
+ * What an audit says a resend changed: a business's PIN before and after (PINs are not secret), an
+ * individual's never (the audit outlives their erasure), never a name.
+ */
+function withChanged(changes: EtimsResendChanges, pinBefore: string | null): string {
+  const pinMoved = changes.buyerPin != null && changes.buyerPin !== pinBefore;
+  const what = [
+    changes.buyerPin != null &&
+      `the buyer's PIN${pinMoved ? ` (${pinInAudit(pinBefore)} → ${pinInAudit(changes.buyerPin!)})` : ''}`,
+    changes.buyerName != null && "the buyer's name",
+  ].filter(Boolean);
+  return what.length ? ` with ${what.join(' and ')} changed` : '';
 }
 
 /** The shop days from `from` to `to`, both included: at most the summary's limit. */
@@ -396,6 +424,7 @@ export function documentView(doc: EtimsDocument): EtimsDocumentView {
     buyer: buyer?.tin ? { pin: buyer.tin, name: buyer.name ?? null } : null,
     orderId: doc.orderId,
     original: doc.original,
+    waitsFor: doc.state === 'queued' ? (doc.waitsFor?.trdInvcNo ?? null) : null,
     signature: signatureView(doc),
   };
 }

@@ -106,7 +106,8 @@ function pending(doc: Doc): void {
 
 /**
  * The eTIMS part of a receipt, an invoice or a delivery note: for each document KRA signed, its
- * control unit invoice number, signature, internal data, time and QR code of KRA's check link;
+ * control unit invoice number, signature, internal data, time, the buyer it names (their name and
+ * KRA PIN, when they gave one) and QR code of KRA's check link;
  * for one not yet signed, "eTIMS pending"; and each one's tax breakdown by type. Nothing with
  * eTIMS off.
  */
@@ -123,7 +124,9 @@ export function drawEtims(doc: Doc, print: EtimsPrint | null): void {
     return;
   }
   for (const d of print.documents) {
-    if (doc.y + QR_SIZE + 40 + 14 * d.taxes.length > doc.page.height - MARGIN) doc.addPage();
+    const buyerLines = d.buyer ? 24 : 0;
+    if (doc.y + QR_SIZE + 40 + buyerLines + 14 * d.taxes.length > doc.page.height - MARGIN)
+      doc.addPage();
     doc
       .font('Helvetica-Bold')
       .fontSize(10)
@@ -145,6 +148,8 @@ export function drawEtims(doc: Doc, print: EtimsPrint | null): void {
       line(T.internalData, d.internalData);
       line(T.signedAt, d.signedAt ? formatDateTime(d.signedAt) : null);
       line(T.mrcNo, d.mrcNo);
+      line(T.buyer, d.buyer?.name ?? null);
+      line(T.buyerPin, d.buyer?.pin ?? null);
       doc
         .fillColor(MUTED)
         .fontSize(8)

@@ -15,6 +15,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { EtimsConfig } from '../config/etims-config';
 import {
   EtimsDocumentsRepository,
+  redactBuyerOf,
   type EtimsDocument,
   type EtimsSignature,
   type EtimsState,
@@ -37,6 +38,9 @@ import {
 } from './oscu-client';
 
 const cents = (kes: number) => Math.round(kes * 100);
+/** A buyer as compared: a credit note names its sale's. */
+const buyerKey = (buyer: EtimsDocumentInput['buyer']) =>
+  buyer?.tin ? `${buyer.tin}|${buyer.name ?? ''}|${!!buyer.person}` : '';
 
 /** The longest wait between two attempts at a document OSCU did not answer. */
 const MAX_BACKOFF_MS = 60 * 60_000;
@@ -73,7 +77,8 @@ export interface Enqueued {
  * sent by the sender sweep, never in the way of the sale.
  *
  * Sending keeps KRA's order: each branch's line is sent by number, and the lowest number still to
- * be sent (queued or being sent) is the head; nothing after it goes before it. A document is
+ * be sent (queued or being sent) is the head; nothing after it goes before it, but for a credit
+ * note whose sale KRA has not signed: it is set aside until it is (`creditReady`). A document is
  * claimed (`sending`, under a lease renewed while it is sent) by one attempt of one instance, so
  * two never send it at once. What KRA answers is saved: signed, or a duplicate with its
  * signature (saved so), or a duplicate without (`pending`, a clerk copies the signature), or a
@@ -379,6 +384,12 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         const lapsed = head.state === 'sending' && head.leaseUntil <= clock;
         if (head.state === 'sending' && !lapsed) break; // another attempt has it
         if (head.state === 'queued' && head.nextTryAt > now) break; // its retry is not due
+        if (
+          head.kind === 'credit-note' &&
+          head.state === 'queued' &&
+          !(await this.creditReady(head))
+        )
+          continue; // set aside for its sale, or given its sale's buyer: the line is read again
         const client = await this.readyClient();
         if (!client) break;
         const sender = randomUUID();
@@ -427,6 +438,49 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
     return signed;
   }
 
+  /**
+   * Whether a credit note at the head can go as it is. KRA refuses a credit note against a sale
+   * it has not signed: while its sale is not signed (refused, or waiting for a clerk) it is set
+   * aside, out of the line, and the documents after it go; it is back in line when its sale is
+   * signed (`releaseCredits`). It carries its sale's buyer as the sale is signed (a clerk may have
+   * fixed the PIN KRA refused, or removed it): rebuilt so first. False: the line is read again.
+   */
+  private async creditReady(head: EtimsDocument): Promise<boolean> {
+    const original = head.original ? await this.documents.find(head.original) : null;
+    if (!original) return true;
+    const at = new Date();
+    if (original.state !== 'signed') {
+      await this.documents.setAside(
+        head._id,
+        { source: original._id, trdInvcNo: original.trdInvcNo },
+        at,
+      );
+      // Signed meanwhile, before it was set aside: back in line at once.
+      if ((await this.documents.find(original._id))?.state === 'signed')
+        await this.documents.release(original._id, at);
+      return false;
+    }
+    const buyer = original.input.buyer ?? null;
+    if (buyerKey(head.input.buyer) === buyerKey(buyer)) return true;
+    const input: EtimsDocumentInput = { ...head.input, buyer, at: new Date(head.input.at) };
+    await this.documents.requeue(head._id, ['queued'], at, {
+      input,
+      request: buildSalesRequest(input, head.invcNo, head.orgInvcNo, head.createdAt),
+      personalBuyer: !!buyer?.person,
+      trdInvcNo: head.trdInvcNo,
+    });
+    return false;
+  }
+
+  /**
+   * A sale signed: the credit notes set aside for it are back in line (the sender's, and a
+   * signature a clerk copied from KRA's portal), and sent.
+   */
+  async releaseCredits(original: string): Promise<void> {
+    if (!this.settings) return;
+    if (await this.documents.release(original, new Date())) this.kick();
+  }
+
   /** Saves what KRA answered an attempt; answers the state saved ('lost': the claim had gone). */
   private async save(
     doc: EtimsDocument,
@@ -457,6 +511,7 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
           signature: this.signatureOf(outcome.signature!),
           signedAt: at,
         });
+        if (saved) await this.documents.release(doc._id, at);
         break;
       case 'rejected':
         state = 'failed';
@@ -466,7 +521,7 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
           lastMessage: outcome.message,
         });
         this.logger.warn(
-          `KRA refused eTIMS ${doc.invcNo} (${doc._id}): ${outcome.code} ${outcome.message}`,
+          `KRA refused eTIMS ${doc.invcNo} (${doc._id}): ${outcome.code} ${redactBuyerOf(doc, outcome.message)}`,
         );
         break;
       case 'unreachable': {
@@ -502,7 +557,9 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         lastCode: outcome.code,
         lastMessage: outcome.message,
       });
-      this.logger.warn(`eTIMS ${doc.invcNo} (${doc._id}) not sent: ${outcome.message}`);
+      this.logger.warn(
+        `eTIMS ${doc.invcNo} (${doc._id}) not sent: ${redactBuyerOf(doc, outcome.message)}`,
+      );
       if (saved) return 'failed';
     } else {
       const wait =

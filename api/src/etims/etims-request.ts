@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../common/pagination';
 import { oscuDate, oscuTimestamp } from './oscu-client';
 import { oscuSalesItems, oscuTotals, type OscuLine } from './oscu-tax';
 import type {
@@ -107,4 +108,30 @@ export function inputProblem(input: EtimsDocumentInput, now: Date): string | nul
   // Five minutes for clocks to disagree; KRA refuses a sale dated ahead.
   if (input.at.getTime() > now.getTime() + 5 * 60_000) return 'at (the tax point) is in the future';
   return null;
+}
+
+/** What stands in a text (KRA's words, a log line) for the buyer's PIN and name. */
+export const BUYER_PIN_WORD = '[buyer PIN]';
+export const BUYER_NAME_WORD = '[buyer name]';
+
+/**
+ * `text` with the buyer's PIN and name replaced by neutral words, for each of `buyers` in turn (a
+ * document's input names them in full, its request as sent): KRA's refusal of a PIN quotes it, and
+ * a log line or an erased document must not keep it.
+ */
+export function redactBuyer(
+  text: string,
+  ...buyers: ({ tin?: string | null; name?: string | null } | null | undefined)[]
+): string {
+  let out = text;
+  for (const buyer of buyers)
+    for (const [word, stand] of [
+      [buyer?.tin, BUYER_PIN_WORD],
+      [buyer?.name, BUYER_NAME_WORD],
+    ] as const) {
+      const trimmed = word?.trim();
+      if (trimmed && trimmed.length >= 2)
+        out = out.replace(new RegExp(escapeRegExp(trimmed), 'gi'), stand);
+    }
+  return out;
 }

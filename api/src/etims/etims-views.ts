@@ -41,6 +41,11 @@ export interface EtimsDocumentView {
   signedAt: string | null;
   /** KRA's page checking it (the QR code's link); null while pending. */
   qrUrl: string | null;
+  /**
+   * The buyer KRA was sent (`custTin`, `custNm`): whose tax invoice it is; null for a sale to no
+   * one named, and once an erasure took a person's PIN and name off it.
+   */
+  buyer: { pin: string; name: string | null } | null;
   /** Per tax type the document's lines have, in KRA's order. */
   taxes: EtimsTaxView[];
   total: { amount: number; taxable: number; tax: number };
@@ -85,6 +90,9 @@ export function etimsView(doc: EtimsDocument): EtimsDocumentView {
     mrcNo: s?.mrcNo ?? null,
     signedAt: signedAt ? new Date(signedAt).toISOString() : null,
     qrUrl: s?.qrUrl ?? null,
+    buyer: doc.request.custTin
+      ? { pin: doc.request.custTin, name: doc.request.custNm ?? null }
+      : null,
     taxes,
     total: {
       amount: doc.request.totTaxblAmt,

@@ -74,6 +74,7 @@ const signedInvoice: EtimsDocumentView = {
   mrcNo: 'WIS00000001',
   signedAt: '2026-03-01T10:00:05.000Z',
   qrUrl: QR,
+  buyer: { pin: 'P051234567X', name: 'Kiambu County Government' },
   taxes: [
     {
       taxType: 'B',
@@ -106,6 +107,9 @@ describe('the invoice PDF and eTIMS', () => {
     expect(text).toContain('Signed: 01/03/2026 (1:00 PM)');
     expect(text).toContain('B · Standard rate 16 %');
     expect(text).toContain('KES 124.14');
+    // Whose tax invoice it is: the buyer KRA was sent.
+    expect(text).toContain('Buyer: Kiambu County Government');
+    expect(text).toContain('Buyer KRA PIN: P051234567X');
     expect(text).not.toContain('eTIMS pending');
     expect(pdf.toString('latin1')).toContain(`/URI (${QR})`);
   });

@@ -205,6 +205,7 @@ const signedSale: EtimsDocumentView = {
   mrcNo: 'WIS00000001',
   signedAt: '2026-03-01T10:00:05.000Z',
   qrUrl: QR_URL,
+  buyer: null,
   taxes: [
     { taxType: 'A', label: 'Exempt', rate: 0, amount: 250, taxable: 250, tax: 0 },
     {
@@ -278,6 +279,22 @@ describe('eTIMS on the order PDFs', () => {
       expect(dark).toBeGreaterThan(100);
       expect(drawnSquares(pdf)).toBe(dark);
       expect(pdf.toString('latin1')).toContain(`/URI (${QR_URL})`);
+    }
+  });
+
+  it("prints the buyer's name and KRA PIN of a sale signed in their name; none for a sale to no one named", async () => {
+    const named: EtimsPrint = {
+      documents: [{ ...signedSale, buyer: { pin: 'A123456789Z', name: 'Otieno Were' } }],
+      expected: true,
+    };
+    for (const make of [
+      (o: OrderDto, p: EtimsPrint) => receiptPdf(o, SHOP, null, p),
+      (o: OrderDto, p: EtimsPrint) => deliveryNotePdf(o, SHOP, p),
+    ]) {
+      const text = drawnText(await make(order(2), named));
+      expect(text).toContain('Buyer: Otieno Were');
+      expect(text).toContain('Buyer KRA PIN: A123456789Z');
+      expect(drawnText(await make(order(2), signed))).not.toContain('Buyer');
     }
   });
 

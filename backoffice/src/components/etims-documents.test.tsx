@@ -17,6 +17,7 @@ const signed: EtimsDocument = {
   mrcNo: 'WIS00000001',
   signedAt: '2026-03-01T10:00:05.000Z',
   qrUrl: QR,
+  buyer: null,
   taxes: [
     { taxType: 'A', label: 'Exempt', rate: 0, amount: 250, taxable: 250, tax: 0 },
     {

@@ -3769,6 +3769,15 @@ export interface components {
             /** @example shop.example.co.ke */
             website: string;
         };
+        EtimsDocumentBuyerDto: {
+            /**
+             * @description The buyer's KRA PIN
+             * @example A123456789Z
+             */
+            pin: string;
+            /** @example Otieno Were */
+            name: string | null;
+        };
         EtimsTaxDto: {
             /**
              * @example B
@@ -3837,6 +3846,8 @@ export interface components {
             signedAt: string | null;
             /** @description KRA's page checking the document (what its QR code holds) */
             qrUrl: string | null;
+            /** @description The buyer KRA was sent (whose tax invoice it is); null for a sale to no one named, or once the buyer's data was erased */
+            buyer: components["schemas"]["EtimsDocumentBuyerDto"] | null;
             /** @description Per tax type the lines have, A to E */
             taxes: components["schemas"]["EtimsTaxDto"][];
             total: components["schemas"]["EtimsTotalDto"];
@@ -6712,6 +6723,11 @@ export interface components {
             orderId: string | null;
             /** @description A credit note's sale (its source) */
             original: string | null;
+            /**
+             * @description A queued credit note set aside until its sale (this number) is signed: KRA refuses a credit note before. Sent by itself once the sale is signed
+             * @example SPD7K3MX9QA
+             */
+            waitsFor: string | null;
             signature: components["schemas"]["EtimsSignatureViewDto"] | null;
         };
         EtimsDocumentListResponseDto: {
@@ -6728,7 +6744,7 @@ export interface components {
         };
         ResendEtimsDocumentDto: {
             /**
-             * @description The buyer's KRA PIN (trimmed, upper-cased)
+             * @description The buyer's KRA PIN (trimmed, upper-cased). Empty: the buyer removed, their PIN and name with it (KRA does not know the PIN and the buyer has no other): the document is sent as a sale to no one named. Absent: the buyer stays
              * @example P051234567X
              */
             buyerPin?: string | null;

@@ -25,6 +25,12 @@ export class EtimsTotalDto {
   @ApiProperty({ description: 'KES of tax' }) tax!: number;
 }
 
+/** The buyer a document names (their KRA PIN and name as KRA was sent them). */
+export class EtimsDocumentBuyerDto {
+  @ApiProperty({ example: 'A123456789Z', description: "The buyer's KRA PIN" }) pin!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Otieno Were' }) name!: string | null;
+}
+
 /** One of the order's documents as KRA eTIMS signed it, or pending. */
 export class EtimsDocumentDto implements EtimsDocumentView {
   @ApiProperty({
@@ -59,6 +65,13 @@ export class EtimsDocumentDto implements EtimsDocumentView {
     description: "KRA's page checking the document (what its QR code holds)",
   })
   qrUrl!: string | null;
+  @ApiProperty({
+    type: EtimsDocumentBuyerDto,
+    nullable: true,
+    description:
+      "The buyer KRA was sent (whose tax invoice it is); null for a sale to no one named, or once the buyer's data was erased",
+  })
+  buyer!: EtimsDocumentBuyerDto | null;
   @ApiProperty({ type: [EtimsTaxDto], description: 'Per tax type the lines have, A to E' })
   taxes!: EtimsTaxDto[];
   @ApiProperty({ type: EtimsTotalDto }) total!: EtimsTotalDto;

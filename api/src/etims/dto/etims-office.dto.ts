@@ -65,17 +65,24 @@ export class EtimsDocumentListQueryDto extends PageQueryDto {
   to?: string;
 }
 
-/** `POST /api/etims/documents/:source/resend`: nothing (as it is), or the buyer's PIN or name fixed. */
+/** A buyer's KRA PIN, or empty: the buyer removed. */
+const PIN_OR_EMPTY = new RegExp(`^$|${KRA_PIN_PATTERN.source}`);
+
+/**
+ * `POST /api/etims/documents/:source/resend`: nothing (as it is), the buyer's PIN or name fixed,
+ * or the buyer removed (`buyerPin: ''`).
+ */
 export class ResendEtimsDocumentDto {
   @ApiPropertyOptional({
     example: 'P051234567X',
-    pattern: KRA_PIN_PATTERN.source,
-    description: "The buyer's KRA PIN (trimmed, upper-cased)",
+    pattern: PIN_OR_EMPTY.source,
+    description:
+      "The buyer's KRA PIN (trimmed, upper-cased). Empty: the buyer removed, their PIN and name with it (KRA does not know the PIN and the buyer has no other): the document is sent as a sale to no one named. Absent: the buyer stays",
   })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? normaliseKraPin(value) : value))
   @IsString({ message: M.buyerPin })
-  @Matches(KRA_PIN_PATTERN, { message: M.buyerPin })
+  @Matches(PIN_OR_EMPTY, { message: M.buyerPin })
   buyerPin?: string;
 
   @ApiPropertyOptional({
@@ -183,6 +190,14 @@ export class EtimsDocumentViewDto {
   @ApiProperty({ type: String, nullable: true }) orderId!: string | null;
   @ApiProperty({ type: String, nullable: true, description: "A credit note's sale (its source)" })
   original!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'SPD7K3MX9QA',
+    description:
+      'A queued credit note set aside until its sale (this number) is signed: KRA refuses a credit note before. Sent by itself once the sale is signed',
+  })
+  waitsFor!: string | null;
   @ApiProperty({ type: EtimsSignatureViewDto, nullable: true })
   signature!: EtimsSignatureViewDto | null;
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import {
   BACKOFFICE_MESSAGES,
   etimsResendBody,
@@ -12,7 +12,7 @@ import {
 } from '@spc/shared-contracts';
 import { errorMessage } from '@spc/shared-contracts/web-client';
 import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useResendEtimsDocument } from '../api/resend-etims-document';
 import { useSignEtimsDocument } from '../api/sign-etims-document';
 
@@ -27,8 +27,9 @@ function Refusal({ error }: { error: unknown }) {
 }
 
 /**
- * The buyer's KRA PIN or name fixed, then the document sent again under its number (KRA refused
- * the PIN, or the buyer gave the wrong one). Blank fields change nothing.
+ * The buyer's KRA PIN or name fixed, or the buyer removed (KRA does not know the PIN and the buyer
+ * has no other: a sale to no one named), then the document sent again under its number. Blank
+ * fields change nothing.
  */
 export function ResendForm({
   document,
@@ -40,9 +41,18 @@ export function ResendForm({
   const resend = useResendEtimsDocument();
   const form = useForm<EtimsResendForm, unknown, ReturnType<typeof etimsResendSchema.parse>>({
     resolver: zodResolver(etimsResendSchema),
-    defaultValues: { buyerPin: document.buyer?.pin ?? '', buyerName: document.buyer?.name ?? '' },
+    defaultValues: {
+      buyerPin: document.buyer?.pin ?? '',
+      buyerName: document.buyer?.name ?? '',
+      removeBuyer: false,
+    },
   });
   const e = form.formState.errors;
+  const removing = useWatch({ control: form.control, name: 'removeBuyer' });
+  const remove = (checked: boolean) => {
+    // The fields as they were (what the clerk typed is not sent): nothing in them to refuse.
+    form.reset({ ...form.formState.defaultValues, removeBuyer: checked });
+  };
   const submit = form.handleSubmit((values) =>
     resend.mutate(
       { source: document.source, body: etimsResendBody(values) },
@@ -64,14 +74,23 @@ export function ResendForm({
           autoComplete="off"
           {...form.register('buyerPin')}
           error={e.buyerPin?.message}
-          disabled={resend.isPending}
+          disabled={resend.isPending || removing}
         />
         <TextInput
           label="Buyer's name"
           {...form.register('buyerName')}
           error={e.buyerName?.message}
-          disabled={resend.isPending}
+          disabled={resend.isPending || removing}
         />
+        {document.buyer && (
+          <Checkbox
+            label="Remove the buyer: KRA does not know their PIN and they have no other"
+            description="Sent as a sale to no one named; their PIN and name leave the document"
+            checked={removing}
+            onChange={(event) => remove(event.currentTarget.checked)}
+            disabled={resend.isPending}
+          />
+        )}
         <Refusal error={resend.error} />
         <Group justify="flex-end">
           <Button type="submit" loading={resend.isPending}>

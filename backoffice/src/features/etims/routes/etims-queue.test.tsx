@@ -23,6 +23,7 @@ function createDocument(overrides: Partial<EtimsDocumentView> = {}): EtimsDocume
     buyer: { pin: 'P051234567X', name: 'Kiambu County' },
     orderId: '6650f0c2a1b2c3d4e5f6a001',
     original: null,
+    waitsFor: null,
     signature: null,
     ...overrides,
   };
@@ -205,6 +206,58 @@ describe('the eTIMS page', () => {
     await waitFor(() =>
       expect(screen.queryByRole('form', { name: 'Resend SPDBMUYD9PD' })).toBeNull(),
     );
+  });
+
+  it('removes a buyer whose PIN KRA does not know and resends it as a sale to no one named', async () => {
+    const doc = createDocument();
+    const asked = answer(listOf([doc]), {
+      status: 200,
+      body: {
+        success: true,
+        message: 'Sent to KRA again',
+        document: { ...doc, state: 'queued', buyer: null },
+      },
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Fix buyer and resend' }));
+    const form = await screen.findByRole('form', { name: 'Resend SPDBMUYD9PD' });
+    const remove = within(form).getByRole('checkbox', { name: /Remove the buyer/ });
+    fireEvent.click(remove);
+    expect(within(form).getByRole('textbox', { name: /Buyer's KRA PIN/ })).toBeDisabled();
+    expect(within(form).getByRole('textbox', { name: /Buyer's name/ })).toBeDisabled();
+    fireEvent.click(within(form).getByRole('button', { name: 'Resend to KRA' }));
+    await waitFor(() => expect(asked.posts()).toHaveLength(1));
+    expect(asked.posts()[0]!.body).toEqual({ buyerPin: '' });
+    expect(await screen.findByText('SPDBMUYD9PD is on its way to KRA again')).toBeInTheDocument();
+  });
+
+  it('offers no removal of a buyer when the document names none', async () => {
+    answer(listOf([createDocument({ buyer: null })]));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Fix buyer and resend' }));
+    const form = await screen.findByRole('form', { name: 'Resend SPDBMUYD9PD' });
+    expect(within(form).queryByRole('checkbox', { name: /Remove the buyer/ })).toBeNull();
+  });
+
+  it('says a credit note set aside waits for its sale to be signed', async () => {
+    answer(
+      listOf([
+        createDocument({
+          source: 'refund:6650f0c2a1b2c3d4e5f6a0aa',
+          kind: 'credit-note',
+          trdInvcNo: 'SPDBMUYD9PD-CN',
+          state: 'queued',
+          lastCode: null,
+          lastMessage: null,
+          original: 'order:6650f0c2a1b2c3d4e5f6a001:sale',
+          waitsFor: 'SPDBMUYD9PD',
+        }),
+      ]),
+    );
+    render();
+    expect(
+      await screen.findByText(/Waits for its sale SPDBMUYD9PD to be signed/),
+    ).toBeInTheDocument();
   });
 
   it("shows the API's refusal under the resend form and keeps it open", async () => {

@@ -57,6 +57,12 @@ function KraAnswer({ d }: { d: EtimsDocumentView }) {
         </Anchor>
       </Stack>
     );
+  if (d.waitsFor)
+    return (
+      <Text size="sm" c="dimmed">
+        Waits for its sale {d.waitsFor} to be signed: sent by itself then
+      </Text>
+    );
   if (!d.lastCode && !d.lastMessage)
     return (
       <Text size="sm" c="dimmed">

@@ -190,6 +190,7 @@ describe("the eTIMS tax invoice on a customer's order", () => {
     mrcNo: 'WIS00000001',
     signedAt: '2026-03-01T10:00:05.000Z',
     qrUrl: QR,
+    buyer: null,
     taxes: [
       {
         taxType: 'B',
