@@ -33,7 +33,7 @@
  * duplicate, as when an earlier attempt's answer was lost). `times` limits a scenario to the next
  * calls it applies to, `forMs` to a period; then it is accepted again.
  *
- * Run alone: npx tsx tools/etims/simulator.ts  (ETIMS_SIMULATOR_PORT, default 4020;
+ * Run alone: npx tsx tools/etims/simulator.ts  (ETIMS_SIMULATOR_PORT, default 4030;
  * ETIMS_SIMULATOR_CMC_KEY, default local-cmc-key-not-secret)
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
@@ -1144,7 +1144,7 @@ export async function startEtimsSimulator(
 }
 
 if (require.main === module) {
-  const port = Number(process.env.ETIMS_SIMULATOR_PORT ?? 4020);
+  const port = Number(process.env.ETIMS_SIMULATOR_PORT ?? 4030);
   startEtimsSimulator({
     port,
     cmcKey: process.env.ETIMS_SIMULATOR_CMC_KEY ?? 'local-cmc-key-not-secret',
