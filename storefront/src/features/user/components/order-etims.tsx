@@ -6,6 +6,7 @@ import {
   formatKes,
   type components,
 } from '@spc/shared-contracts';
+import './order-etims.css';
 
 type EtimsDocument = components['schemas']['EtimsDocumentDto'];
 
@@ -21,12 +22,12 @@ export function OrderEtims({ documents }: { documents: EtimsDocument[] }) {
       <ul className="receipt-lines" aria-label="eTIMS documents">
         {documents.map((d) => (
           <li key={`${d.kind}-${d.trdInvcNo}`} data-testid="etims-document">
-            <span className="receipt-row">
-              <span>
+            <span className="receipt-row etims-row">
+              <span className="etims-whole">
                 {ETIMS_KIND_LABELS[d.kind]} {d.trdInvcNo}
               </span>
               {d.state === 'signed' && d.qrUrl ? (
-                <a href={d.qrUrl} target="_blank" rel="noopener noreferrer">
+                <a className="etims-whole" href={d.qrUrl} target="_blank" rel="noopener noreferrer">
                   {etimsLine(d)}
                 </a>
               ) : (
@@ -34,15 +35,15 @@ export function OrderEtims({ documents }: { documents: EtimsDocument[] }) {
               )}
             </span>
             {d.state === 'signed' && d.signedAt && (
-              <span className="muted small">
+              <span className="muted small etims-signature">
                 {ETIMS_TEXTS.signedAt} {formatDateTime(d.signedAt)} · {ETIMS_TEXTS.signature}{' '}
                 {d.signature}
               </span>
             )}
             {d.state !== 'signed' && <span className="muted small">{ETIMS_TEXTS.pendingWhy}</span>}
             {d.taxes.map((t) => (
-              <span key={t.taxType} className="receipt-row small">
-                <span className="muted">
+              <span key={t.taxType} className="receipt-row etims-row small">
+                <span className="muted etims-whole">
                   {t.taxType} · {t.label}: {formatKes(t.amount)}
                 </span>
                 <span className="amount">
