@@ -37,10 +37,11 @@ function FigureCells({ f }: { f: EtimsSummaryFigures }) {
         {f.failed}
       </Table.Td>
       <Table.Td ta="right">{f.waiting}</Table.Td>
+      {/* The tax under the taxable amount: seven-figure days still fit beside the sidebar. */}
       {ETIMS_TAX_TYPES.map((t) => (
         <Table.Td key={t} ta="right" style={nowrap}>
           {kes(f.taxByType[t].taxable)}
-          <Text span size="xs" c="dimmed">
+          <Text span size="xs" c="dimmed" display="block">
             {' '}
             / {kes(f.taxByType[t].tax)}
           </Text>
@@ -56,8 +57,8 @@ function FigureCells({ f }: { f: EtimsSummaryFigures }) {
 /** On a computer: a row per day, a column per figure, the totals at the foot. */
 function DaysTable({ summary }: { summary: EtimsSummaryResponse }) {
   return (
-    <Table.ScrollContainer minWidth={1200}>
-      <Table striped verticalSpacing="xs" fz="sm" aria-label="eTIMS per day">
+    <Table.ScrollContainer minWidth={960}>
+      <Table striped verticalSpacing="xs" horizontalSpacing={6} fz="sm" aria-label="eTIMS per day">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Day</Table.Th>
@@ -66,8 +67,9 @@ function DaysTable({ summary }: { summary: EtimsSummaryResponse }) {
             <Table.Th ta="right">Pending</Table.Th>
             <Table.Th ta="right">Failed</Table.Th>
             <Table.Th ta="right">Queued</Table.Th>
+            {/* Headers wrap ("C zero-rated" on two lines): the columns are as wide as their figures. */}
             {ETIMS_TAX_TYPES.map((t) => (
-              <Table.Th key={t} ta="right" style={nowrap}>
+              <Table.Th key={t} ta="right">
                 {ETIMS_TAX_TYPE_LABELS[t]}
               </Table.Th>
             ))}
