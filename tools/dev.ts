@@ -19,6 +19,7 @@ const COLORS: Record<string, string> = {
   tsc: '90',
   mpesa: '33',
   sms: '34',
+  etims: '93',
 };
 
 const children: ChildProcess[] = [];
@@ -140,6 +141,22 @@ async function main(): Promise<void> {
     });
     Object.assign(apiEnv, {
       SMS_BASE_URL: process.env.SMS_BASE_URL ?? `http://127.0.0.1:${port}`,
+    });
+  }
+  // KRA eTIMS against the local OSCU simulator unless ETIMS_ENV says otherwise: each paid sale is
+  // signed, its receipt carries the control unit number and the QR link (ETIMS_ENV=off: no eTIMS).
+  const etimsEnv = process.env.ETIMS_ENV ?? 'sandbox-local';
+  if (etimsEnv === 'sandbox-local') {
+    const port = process.env.ETIMS_SIMULATOR_PORT ?? '4030';
+    run('etims', 'node', ['--import', 'tsx', 'tools/etims/simulator.ts'], {
+      ETIMS_SIMULATOR_PORT: port,
+    });
+    const local = `http://127.0.0.1:${port}`;
+    Object.assign(apiEnv, {
+      ETIMS_ENV: etimsEnv,
+      ETIMS_BASE_URL: process.env.ETIMS_BASE_URL ?? `${local}/etims-api`,
+      ETIMS_TOKEN_URL: process.env.ETIMS_TOKEN_URL ?? `${local}/v1/token/generate`,
+      ETIMS_PORTAL_URL: process.env.ETIMS_PORTAL_URL ?? local,
     });
   }
   run('api', 'node', ['--watch', 'api/dist/main.js'], apiEnv);

@@ -89,6 +89,21 @@ describe('the demo data', () => {
     expect(new Set(products.map((p) => p.productName)).size).toBe(products.length);
   });
 
+  it('classifies each kind of product for KRA eTIMS, so a local eTIMS signs the demo sales', async () => {
+    const classes: Record<string, string> = {
+      Vegetables: '1015150000',
+      'Herbs and spices': '1015150000',
+      Flowers: '1015190000',
+      Fruits: '1016150000',
+      Forestry: '1015200000',
+    };
+    for (const [category, itemClassCode] of Object.entries(classes)) {
+      const product = products.find((p) => p.category.name === category)!;
+      const res = await staffGet(`/api/products/${product._id}/tax`);
+      expect([category, res.body.tax.itemClassCode]).toEqual([category, itemClassCode]);
+    }
+  });
+
   it('has believable nursery stock: whole-shilling prices, some sold out, some on offer', () => {
     for (const p of products) {
       expect(Number.isInteger(p.price)).toBe(true);

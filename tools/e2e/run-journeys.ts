@@ -141,6 +141,17 @@ async function main(): Promise<void> {
       }),
     );
     await waitFor(`${sms}/outbox`);
+    // Paid sales are signed by the local KRA eTIMS (OSCU) simulator, from the API's queue after
+    // the payment; journeys read what it signed.
+    const etims = `http://127.0.0.1:${await freePort()}`;
+    children.push(
+      spawn('node', ['--import', 'tsx', 'tools/etims/simulator.ts'], {
+        cwd: WORKSPACE_ROOT,
+        env: { ...process.env, ETIMS_SIMULATOR_PORT: new URL(etims).port },
+        stdio: 'inherit',
+      }),
+    );
+    await waitFor(`${etims}/__simulator/invoices`);
     const api = `http://127.0.0.1:${apiPort}`;
     const site = `http://127.0.0.1:${appPort}`;
     const other = `http://127.0.0.1:${otherPort}`;
@@ -175,6 +186,11 @@ async function main(): Promise<void> {
       SMS_BASE_URL: sms,
       SMS_INBOUND_TOKEN: smsInboundToken,
       SMS_RETRY_INTERVAL_MS: '1000',
+      ETIMS_ENV: 'sandbox-local',
+      ETIMS_BASE_URL: `${etims}/etims-api`,
+      ETIMS_TOKEN_URL: `${etims}/v1/token/generate`,
+      ETIMS_PORTAL_URL: etims,
+      ETIMS_RETRY_MS: '1000',
       // The journeys send more contact messages from one address than a shopper would.
       RATE_LIMIT_CONTACT_PER_HOUR: '1000',
       RATE_LIMIT_CONTACT_PER_MINUTE: '1000',
@@ -194,7 +210,8 @@ async function main(): Promise<void> {
         throw new Error('JOURNEYS_REUSE_BUILDS=1 but api/dist is missing: build the API first');
       console.log('[journeys] reusing api/dist (JOURNEYS_REUSE_BUILDS=1)');
     } else run('npx', ['nx', 'run', '@spc/api:build', '--output-style=stream']);
-    run('node', ['--import', 'tsx', 'tools/seed/seed.ts'], apiEnv);
+    // The demo data is seeded without eTIMS (as `npm start` seeds it): only the journeys' sales are signed.
+    run('node', ['--import', 'tsx', 'tools/seed/seed.ts'], { ...apiEnv, ETIMS_ENV: 'off' });
     children.push(
       spawn('node', ['api/dist/main.js'], { cwd: WORKSPACE_ROOT, env: apiEnv, stdio: 'inherit' }),
     );
@@ -253,6 +270,7 @@ async function main(): Promise<void> {
       // Where the API files its e-mails (no SMTP here), for journeys that follow an e-mailed link.
       OUTBOX_DIR: path.join(work, 'outbox'),
       SMS_SIMULATOR_URL: sms,
+      ETIMS_SIMULATOR_URL: etims,
       ...(release ? { RELEASE_BUILDS_DIR: release } : {}),
     });
   } finally {

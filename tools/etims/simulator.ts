@@ -33,8 +33,10 @@
  * duplicate, as when an earlier attempt's answer was lost). `times` limits a scenario to the next
  * calls it applies to, `forMs` to a period; then it is accepted again.
  *
- * Run alone: npx tsx tools/etims/simulator.ts  (ETIMS_SIMULATOR_PORT, default 4020;
- * ETIMS_SIMULATOR_CMC_KEY, default local-cmc-key-not-secret)
+ * Run alone: npx tsx tools/etims/simulator.ts  (ETIMS_SIMULATOR_PORT, default 4030;
+ * ETIMS_SIMULATOR_CMC_KEY, default local-cmc-key-not-secret; ETIMS_SIMULATOR_ANSWER_SHAPE, default
+ * specification: its sales' answers carry the control unit id, which an API run with the local
+ * ETIMS_CMC_KEY never initialises the device to learn, so the CU number reads `<sdcId>/<rcptNo>`)
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -1144,10 +1146,12 @@ export async function startEtimsSimulator(
 }
 
 if (require.main === module) {
-  const port = Number(process.env.ETIMS_SIMULATOR_PORT ?? 4020);
+  const port = Number(process.env.ETIMS_SIMULATOR_PORT ?? 4030);
   startEtimsSimulator({
     port,
     cmcKey: process.env.ETIMS_SIMULATOR_CMC_KEY ?? 'local-cmc-key-not-secret',
+    answerShape:
+      process.env.ETIMS_SIMULATOR_ANSWER_SHAPE === 'collection' ? 'collection' : 'specification',
     log: (m) => console.log(`[etims] ${m}`),
   })
     .then((sim) => console.log(`[etims] OSCU simulator at ${sim.apiUrl}`))

@@ -40,7 +40,7 @@ describe('loadConfig', () => {
     // eTIMS is off unless asked for; the simulator's settings need nothing else.
     expect(loadConfig({}).etims).toBeNull();
     expect(loadConfig({ ETIMS_ENV: 'sandbox-local' }).etims).toMatchObject({
-      baseUrl: 'http://127.0.0.1:4020/etims-api',
+      baseUrl: 'http://127.0.0.1:4030/etims-api',
       sendEveryMs: 10_000,
       retryMs: 60_000,
     });

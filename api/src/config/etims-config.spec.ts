@@ -34,7 +34,7 @@ describe('eTIMS settings', () => {
   it('need nothing set for the local simulator, and refuse it in production', () => {
     const { etims } = readEtimsConfig({ ETIMS_ENV: 'sandbox-local' }, { nodeEnv: 'development' });
     expect(etims).toMatchObject({
-      baseUrl: 'http://127.0.0.1:4020/etims-api',
+      baseUrl: 'http://127.0.0.1:4030/etims-api',
       cmcKey: 'local-cmc-key-not-secret',
       testEnvironment: true,
     });

@@ -16,9 +16,9 @@ const HOSTS = {
     portal: 'https://etims.kra.go.ke',
   },
   'sandbox-local': {
-    api: 'http://127.0.0.1:4020/etims-api',
-    token: 'http://127.0.0.1:4020/v1/token/generate',
-    portal: 'http://127.0.0.1:4020',
+    api: 'http://127.0.0.1:4030/etims-api',
+    token: 'http://127.0.0.1:4030/v1/token/generate',
+    portal: 'http://127.0.0.1:4030',
   },
 } as const;
 

@@ -100,6 +100,7 @@ export class CatalogSeeder implements Seeder {
           productQuantity: product.productQuantity,
           category: categoryIds.get(product.category)!,
           units: unitsOf(id, product),
+          itemClassCode: DEMO_CATEGORIES.find((c) => c.name === product.category)!.itemClassCode,
         };
         return { id, fields, image };
       });

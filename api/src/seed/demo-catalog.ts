@@ -8,32 +8,42 @@
 
 import type { PriceTier } from '@spc/shared-contracts';
 
+/**
+ * The five collections, each with the KRA eTIMS item classification its products are registered
+ * under (UNSPSC-based: vegetable seedlings, flower seedlings, fruit trees, tree seedlings), so a
+ * local eTIMS signs the demo's sales.
+ */
 export const DEMO_CATEGORIES = [
   {
     name: 'Vegetables',
+    itemClassCode: '1015150000',
     description:
       'Vegetable seedlings in plug trays, raised from certified seed and hardened off for transplanting.',
     colour: '#2e7d32',
   },
   {
     name: 'Herbs and spices',
+    itemClassCode: '1015150000',
     description:
       'Culinary and medicinal herbs and spice plants, in plugs and pots for kitchen gardens.',
     colour: '#7c8f1e',
   },
   {
     name: 'Flowers',
+    itemClassCode: '1015190000',
     description: 'Bedding flowers, flowering shrubs, climbers and hedging for homes and compounds.',
     colour: '#c2185b',
   },
   {
     name: 'Fruits',
+    itemClassCode: '1016150000',
     description:
       'Grafted and tissue-culture fruit trees, bananas and soft fruit from certified mother blocks.',
     colour: '#e65100',
   },
   {
     name: 'Forestry',
+    itemClassCode: '1015200000',
     description:
       'Indigenous and exotic tree seedlings for woodlots, windbreaks, shade and farm forestry.',
     colour: '#4e342e',

@@ -11,8 +11,8 @@ import './etims-documents.css';
 type EtimsDocument = components['schemas']['EtimsDocumentDto'];
 
 /**
- * An order's or an invoice's tax documents as KRA eTIMS signed them: per document, "eTIMS: <CU number>" linking to
- * KRA's check page (what the receipt's QR code opens), or "eTIMS pending", and the tax by type.
+ * An order's or an invoice's tax documents as KRA eTIMS signed them: per document, "eTIMS: <CU
+ * number>" linking to KRA's check page (what the receipt's QR code opens), or "eTIMS pending", and the tax by type.
  * Its own chunk: only orders and invoices with eTIMS documents load it.
  */
 export function EtimsDocuments({ documents }: { documents: EtimsDocument[] }) {
@@ -23,11 +23,11 @@ export function EtimsDocuments({ documents }: { documents: EtimsDocument[] }) {
         {documents.map((d) => (
           <li key={`${d.kind}-${d.trdInvcNo}`} data-testid="etims-document">
             <span className="etims-row">
-              <span>
+              <span className="etims-whole">
                 {ETIMS_KIND_LABELS[d.kind]} {d.trdInvcNo}
               </span>
               {d.state === 'signed' && d.qrUrl ? (
-                <a href={d.qrUrl} target="_blank" rel="noopener noreferrer">
+                <a className="etims-whole" href={d.qrUrl} target="_blank" rel="noopener noreferrer">
                   {etimsLine(d)}
                 </a>
               ) : (
@@ -35,7 +35,7 @@ export function EtimsDocuments({ documents }: { documents: EtimsDocument[] }) {
               )}
             </span>
             {d.state === 'signed' && d.signedAt && (
-              <span className="muted small">
+              <span className="muted small etims-signature">
                 {ETIMS_TEXTS.signedAt} {formatDateTime(d.signedAt)} · {ETIMS_TEXTS.signature}{' '}
                 {d.signature}
               </span>
@@ -43,7 +43,7 @@ export function EtimsDocuments({ documents }: { documents: EtimsDocument[] }) {
             {d.state !== 'signed' && <span className="muted small">{ETIMS_TEXTS.pendingWhy}</span>}
             {d.taxes.map((t) => (
               <span key={t.taxType} className="etims-row small">
-                <span className="muted">
+                <span className="muted etims-whole">
                   {t.taxType} · {t.label}: {formatKes(t.amount)}
                 </span>
                 <span className="amount">

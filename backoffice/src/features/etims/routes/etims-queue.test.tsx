@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { EtimsDocumentListResponse, EtimsDocumentView } from '@spc/shared-contracts';
 import { json } from '../../../testing/organisations';
 import { renderWithProviders, signInAs } from '../../../testing/render';
+import { wideScreen } from '../../../testing/screen';
 import { EtimsQueueRoute } from './etims-queue';
 
 function createDocument(overrides: Partial<EtimsDocumentView> = {}): EtimsDocumentView {
@@ -97,6 +98,7 @@ describe('the eTIMS page', () => {
         }),
       ]),
     );
+    wideScreen();
     render();
     expect(screen.getByLabelText('Loading')).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'eTIMS documents' });
@@ -117,6 +119,53 @@ describe('the eTIMS page', () => {
       'aria-selected',
       'true',
     );
+  });
+
+  it('shows each document as a card on a phone, its CU number and state whole, nothing sideways', async () => {
+    answer(
+      listOf([
+        createDocument({
+          source: 'order:6650f0c2a1b2c3d4e5f6a002:sale',
+          trdInvcNo: 'SPDSIGNED01',
+          invcNo: 44,
+          state: 'signed',
+          total: 1_234_567,
+          buyer: null,
+          lastCode: '000',
+          lastMessage: 'It is succeeded',
+          signature: {
+            cuInvoiceNumber: 'KRACU0100000001/12',
+            sdcId: 'KRACU0100000001',
+            mrcNo: 'WIS00000001',
+            rcptNo: 12,
+            totRcptNo: 12,
+            intrlData: null,
+            rcptSign: 'GTYRHUQI6G6OFM3M',
+            signedAt: '2026-11-20T07:00:03.000Z',
+            qrUrl:
+              'https://etims-sbx.kra.go.ke/common/link/etims/receipt/indexEtimsReceiptData?Data=P000000000Z00GTYRHUQI6G6OFM3M',
+            enteredBy: null,
+          },
+        }),
+        createDocument(),
+      ]),
+    );
+    render();
+    const signed = await screen.findByRole('article', { name: 'Sale SPDSIGNED01' });
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(signed).toHaveTextContent('Signed');
+    expect(signed).toHaveTextContent('eTIMS no. 44');
+    expect(signed).toHaveTextContent('KES 1,234,567.00');
+    expect(within(signed).getByText('KRACU0100000001/12')).toBeInTheDocument();
+    expect(within(signed).getByRole('link', { name: 'Check on KRA’s site' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('Data=P000000000Z00GTYRHUQI6G6OFM3M'),
+    );
+    const failed = screen.getByRole('article', { name: 'Sale SPDBMUYD9PD' });
+    expect(failed).toHaveTextContent("Buyer's PIN P051234567X");
+    expect(failed).toHaveTextContent('910 Request parameter error');
+    expect(within(failed).getByRole('button', { name: 'Resend SPDBMUYD9PD' })).toBeEnabled();
+    expect(within(failed).getByRole('button', { name: 'Fix buyer and resend' })).toBeEnabled();
   });
 
   it('says "Nothing waits for KRA" when the queue is empty, and asks a tab its state', async () => {
@@ -140,6 +189,7 @@ describe('the eTIMS page', () => {
   it('says when the queue cannot be loaded, and loads it again on "Try again"', async () => {
     let down = true;
     answer(() => (down ? 500 : listOf([createDocument()])));
+    wideScreen();
     render();
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'The eTIMS documents could not be loaded.',

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Group, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   ETIMS_LIST_STATES,
   ETIMS_OFFICE_MESSAGES as M,
@@ -6,7 +7,7 @@ import {
   type EtimsDocumentView,
   type EtimsListState,
 } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ListState } from '../../../components/list-state';
 import { PaginationControl } from '../../../components/pagination-control';
@@ -83,6 +84,134 @@ function KraAnswer({ d }: { d: EtimsDocumentView }) {
   );
 }
 
+type Actions = (d: EtimsDocumentView) => ReactNode;
+
+/** On a computer: one row per document. */
+function QueueTable({ rows, actions }: { rows: EtimsDocumentView[]; actions: Actions }) {
+  return (
+    <Table.ScrollContainer minWidth={1000}>
+      <Table striped verticalSpacing="xs" fz="sm" aria-label="eTIMS documents">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Document</Table.Th>
+            <Table.Th>eTIMS no.</Table.Th>
+            <Table.Th>Tax point</Table.Th>
+            <Table.Th ta="right">Total</Table.Th>
+            <Table.Th>Buyer's PIN</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th>KRA</Table.Th>
+            <Table.Th ta="right">Attempts</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((d) => (
+            <Table.Tr key={d.source}>
+              <Table.Td style={nowrap}>
+                <Text size="sm" ff="monospace">
+                  {d.trdInvcNo}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {d.kind === 'credit-note' ? 'Credit note' : 'Sale'}
+                </Text>
+              </Table.Td>
+              <Table.Td>{d.invcNo}</Table.Td>
+              <Table.Td style={nowrap}>{formatDateTime(d.at)}</Table.Td>
+              <Table.Td ta="right" style={nowrap}>
+                {kes(d.total)}
+              </Table.Td>
+              <Table.Td ff="monospace">{d.buyer?.pin ?? '—'}</Table.Td>
+              <Table.Td>
+                <EtimsStateBadge state={d.state} />
+              </Table.Td>
+              <Table.Td style={{ minWidth: 240 }}>
+                <KraAnswer d={d} />
+              </Table.Td>
+              <Table.Td ta="right">{d.attempts}</Table.Td>
+              <Table.Td>{actions(d)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** On a phone each document is a card: its number, state, KRA's answer and buttons, nothing sideways. */
+function QueueCards({ rows, actions }: { rows: EtimsDocumentView[]; actions: Actions }) {
+  return (
+    <Stack gap="xs" aria-label="eTIMS documents">
+      {rows.map((d) => {
+        const label = `${d.kind === 'credit-note' ? 'Credit note' : 'Sale'} ${d.trdInvcNo}`;
+        return (
+          <Card key={d.source} withBorder padding="sm" component="article" aria-label={label}>
+            <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+              <Text size="sm" fw={600} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {label}
+              </Text>
+              <EtimsStateBadge state={d.state} />
+            </Group>
+            <Text size="sm" c="dimmed">
+              eTIMS no. {d.invcNo} · {formatDateTime(d.at)}
+            </Text>
+            <Text size="sm">{kes(d.total)}</Text>
+            {d.buyer?.pin && (
+              <Text size="sm">
+                Buyer&apos;s PIN <span style={{ fontFamily: 'monospace' }}>{d.buyer.pin}</span>
+              </Text>
+            )}
+            <KraAnswer d={d} />
+            <Text size="xs" c="dimmed">
+              Attempts: {d.attempts}
+            </Text>
+            <Group mt={4}>{actions(d)}</Group>
+          </Card>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** A failed document: resend, or fix its buyer; a pending one: resend, or enter its signature. */
+function DocumentActions({
+  d,
+  sending,
+  busy,
+  onResend,
+  onForm,
+}: {
+  d: EtimsDocumentView;
+  sending: boolean;
+  busy: boolean;
+  onResend: () => void;
+  onForm: (kind: 'resend' | 'signature') => void;
+}) {
+  if (d.state !== 'failed' && d.state !== 'pending') return null;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        size="xs"
+        loading={sending}
+        disabled={busy}
+        onClick={onResend}
+        aria-label={`Resend ${d.trdInvcNo}`}
+      >
+        Resend
+      </Button>
+      {d.state === 'failed' && (
+        <Button size="xs" variant="default" disabled={busy} onClick={() => onForm('resend')}>
+          Fix buyer and resend
+        </Button>
+      )}
+      {d.state === 'pending' && (
+        <Button size="xs" variant="default" disabled={busy} onClick={() => onForm('signature')}>
+          Enter signature
+        </Button>
+      )}
+    </Group>
+  );
+}
+
 /**
  * /manage/etims: the documents KRA has not signed (issue 45), with KRA's words. A failed one is
  * resent as it is or with the buyer's PIN fixed; a pending one (KRA had its number and gave no
@@ -107,8 +236,16 @@ export function EtimsQueueRoute() {
     setParams(next, { replace: true });
     setPage(1);
   };
-  const sendingNow = (d: EtimsDocumentView) =>
-    resend.isPending && resend.variables?.source === d.source;
+  const wide = useMediaQuery('(min-width: 48em)', true);
+  const actions = (d: EtimsDocumentView) => (
+    <DocumentActions
+      d={d}
+      sending={resend.isPending && resend.variables?.source === d.source}
+      busy={resend.isPending}
+      onResend={() => resend.mutate({ source: d.source, body: {} })}
+      onForm={(kind) => setForm({ kind, doc: d })}
+    />
+  );
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
@@ -150,87 +287,12 @@ export function EtimsQueueRoute() {
           </Button>
         </Group>
       )}
-      {rows.length > 0 && (
-        <Table.ScrollContainer minWidth={1000}>
-          <Table striped verticalSpacing="xs" fz="sm" aria-label="eTIMS documents">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Document</Table.Th>
-                <Table.Th>eTIMS no.</Table.Th>
-                <Table.Th>Tax point</Table.Th>
-                <Table.Th ta="right">Total</Table.Th>
-                <Table.Th>Buyer's PIN</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>KRA</Table.Th>
-                <Table.Th ta="right">Attempts</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((d) => (
-                <Table.Tr key={d.source}>
-                  <Table.Td style={nowrap}>
-                    <Text size="sm" ff="monospace">
-                      {d.trdInvcNo}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {d.kind === 'credit-note' ? 'Credit note' : 'Sale'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{d.invcNo}</Table.Td>
-                  <Table.Td style={nowrap}>{formatDateTime(d.at)}</Table.Td>
-                  <Table.Td ta="right" style={nowrap}>
-                    {kes(d.total)}
-                  </Table.Td>
-                  <Table.Td ff="monospace">{d.buyer?.pin ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <EtimsStateBadge state={d.state} />
-                  </Table.Td>
-                  <Table.Td style={{ minWidth: 240 }}>
-                    <KraAnswer d={d} />
-                  </Table.Td>
-                  <Table.Td ta="right">{d.attempts}</Table.Td>
-                  <Table.Td>
-                    {(d.state === 'failed' || d.state === 'pending') && (
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          loading={sendingNow(d)}
-                          disabled={resend.isPending}
-                          onClick={() => resend.mutate({ source: d.source, body: {} })}
-                          aria-label={`Resend ${d.trdInvcNo}`}
-                        >
-                          Resend
-                        </Button>
-                        {d.state === 'failed' && (
-                          <Button
-                            size="xs"
-                            variant="default"
-                            disabled={resend.isPending}
-                            onClick={() => setForm({ kind: 'resend', doc: d })}
-                          >
-                            Fix buyer and resend
-                          </Button>
-                        )}
-                        {d.state === 'pending' && (
-                          <Button
-                            size="xs"
-                            variant="default"
-                            disabled={resend.isPending}
-                            onClick={() => setForm({ kind: 'signature', doc: d })}
-                          >
-                            Enter signature
-                          </Button>
-                        )}
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      {rows.length > 0 &&
+        (wide ? (
+          <QueueTable rows={rows} actions={actions} />
+        ) : (
+          <QueueCards rows={rows} actions={actions} />
+        ))}
       <PaginationControl
         page={page}
         totalPages={query.data?.pages ?? 0}

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { EtimsSummaryFigures, EtimsSummaryResponse } from '@spc/shared-contracts';
 import { json } from '../../../testing/organisations';
 import { renderWithProviders, signInAs } from '../../../testing/render';
+import { wideScreen } from '../../../testing/screen';
 import { EtimsSummaryRoute } from './etims-summary';
 
 const zero = { taxable: 0, tax: 0 };
@@ -55,6 +56,7 @@ describe('the daily eTIMS summary', () => {
 
   it('shows each day and the totals: counts, and taxable / tax by type', async () => {
     const asked = answer(true);
+    wideScreen();
     renderWithProviders(<EtimsSummaryRoute />);
     expect(screen.getByLabelText('Loading')).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'eTIMS per day' });
@@ -68,6 +70,21 @@ describe('the daily eTIMS summary', () => {
     expect(asked()[0]!.pathname).toBe('/api/reports/etims');
   });
 
+  it('shows each day as a card on a phone, with the figures that are not zero', async () => {
+    answer(true);
+    renderWithProviders(<EtimsSummaryRoute />);
+    const totals = await screen.findByRole('article', { name: 'Total' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const [day] = screen.getAllByRole('article');
+    expect(day).toHaveAccessibleName(/^\d{2}\/\d{2}\/\d{4}$/);
+    for (const card of [day!, totals]) {
+      expect(card).toHaveTextContent('Signed 3 · Credit notes 1 · Pending 2 · Failed 1 · Queued 0');
+      expect(card).toHaveTextContent('B 16 %900.00 / 124.14');
+      expect(card).toHaveTextContent('Total900.00');
+      expect(card).not.toHaveTextContent('A exempt');
+    }
+  });
+
   it('downloads the CSV of the range from the API', async () => {
     const asked = answer(true);
     URL.createObjectURL = jest.fn(() => 'blob:csv');
@@ -79,7 +96,7 @@ describe('the daily eTIMS summary', () => {
       names.push(this.download);
     });
     renderWithProviders(<EtimsSummaryRoute />);
-    await screen.findByRole('table', { name: 'eTIMS per day' });
+    await screen.findByRole('article', { name: 'Total' });
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(names).toHaveLength(1));
     const csv = asked().find((u) => u.pathname === '/api/reports/etims.csv')!;

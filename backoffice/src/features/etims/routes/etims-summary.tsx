@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Flex, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import {
   ETIMS_OFFICE_MESSAGES as M,
@@ -7,6 +8,7 @@ import {
   formatDate,
   shopToday,
   type EtimsSummaryFigures,
+  type EtimsSummaryResponse,
 } from '@spc/shared-contracts';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -35,10 +37,11 @@ function FigureCells({ f }: { f: EtimsSummaryFigures }) {
         {f.failed}
       </Table.Td>
       <Table.Td ta="right">{f.waiting}</Table.Td>
+      {/* The tax under the taxable amount: seven-figure days still fit beside the sidebar. */}
       {ETIMS_TAX_TYPES.map((t) => (
         <Table.Td key={t} ta="right" style={nowrap}>
           {kes(f.taxByType[t].taxable)}
-          <Text span size="xs" c="dimmed">
+          <Text span size="xs" c="dimmed" display="block">
             {' '}
             / {kes(f.taxByType[t].tax)}
           </Text>
@@ -48,6 +51,91 @@ function FigureCells({ f }: { f: EtimsSummaryFigures }) {
         {kes(f.total)}
       </Table.Td>
     </>
+  );
+}
+
+/** On a computer: a row per day, a column per figure, the totals at the foot. */
+function DaysTable({ summary }: { summary: EtimsSummaryResponse }) {
+  return (
+    <Table.ScrollContainer minWidth={960}>
+      <Table striped verticalSpacing="xs" horizontalSpacing={6} fz="sm" aria-label="eTIMS per day">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Day</Table.Th>
+            <Table.Th ta="right">Signed</Table.Th>
+            <Table.Th ta="right">Credit notes</Table.Th>
+            <Table.Th ta="right">Pending</Table.Th>
+            <Table.Th ta="right">Failed</Table.Th>
+            <Table.Th ta="right">Queued</Table.Th>
+            {/* Headers wrap ("C zero-rated" on two lines): the columns are as wide as their figures. */}
+            {ETIMS_TAX_TYPES.map((t) => (
+              <Table.Th key={t} ta="right">
+                {ETIMS_TAX_TYPE_LABELS[t]}
+              </Table.Th>
+            ))}
+            <Table.Th ta="right">Total</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {summary.days.map((d) => (
+            <Table.Tr key={d.date}>
+              <Table.Td style={nowrap}>{formatDate(d.date)}</Table.Td>
+              <FigureCells f={d} />
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr fw={700}>
+            <Table.Td>Total</Table.Td>
+            <FigureCells f={summary.totals} />
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * On a phone, a day's (or the totals') figures as a card: the counts on one line, then the taxable
+ * / tax of each type that is not zero, then the total; nothing scrolls sideways.
+ */
+function FigureCard({ title, f }: { title: string; f: EtimsSummaryFigures }) {
+  const types = ETIMS_TAX_TYPES.filter((t) => f.taxByType[t].taxable || f.taxByType[t].tax);
+  return (
+    <Card withBorder padding="sm" component="article" aria-label={title}>
+      <Text fw={700}>{title}</Text>
+      <Text size="sm">
+        Signed {f.signed} · Credit notes {f.creditNotes} ·{' '}
+        <Text span c={f.pending ? 'orange' : undefined}>
+          Pending {f.pending}
+        </Text>{' '}
+        ·{' '}
+        <Text span c={f.failed ? 'red' : undefined}>
+          Failed {f.failed}
+        </Text>{' '}
+        · Queued {f.waiting}
+      </Text>
+      {types.map((t) => (
+        <Group key={t} justify="space-between" gap="xs">
+          <Text size="sm">{ETIMS_TAX_TYPE_LABELS[t]}</Text>
+          <Text size="sm" style={nowrap}>
+            {kes(f.taxByType[t].taxable)}
+            <Text span size="xs" c="dimmed">
+              {' '}
+              / {kes(f.taxByType[t].tax)}
+            </Text>
+          </Text>
+        </Group>
+      ))}
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" fw={600}>
+          Total
+        </Text>
+        <Text size="sm" fw={600} style={nowrap}>
+          {kes(f.total)}
+        </Text>
+      </Group>
+    </Card>
   );
 }
 
@@ -61,6 +149,7 @@ export function EtimsSummaryRoute() {
     dayjs(shopToday()).subtract(6, 'day').format(ISO),
     shopToday(),
   ]);
+  const wide = useMediaQuery('(min-width: 48em)', true);
   const [from, to] = range;
   const complete = Boolean(from && to);
   const start = dayjs(from ?? undefined).format(ISO);
@@ -76,7 +165,13 @@ export function EtimsSummaryRoute() {
     : false;
   return (
     <Stack>
-      <Group justify="space-between" align="flex-end">
+      {/* On a phone the title, then the range and the download under it: nothing sideways. */}
+      <Flex
+        direction={{ base: 'column', sm: 'row' }}
+        justify="space-between"
+        align={{ base: 'flex-start', sm: 'flex-end' }}
+        gap="md"
+      >
         <Stack gap={2}>
           <Title order={2}>Daily eTIMS summary</Title>
           <Anchor component={Link} to={paths.etims} size="sm">
@@ -101,7 +196,7 @@ export function EtimsSummaryRoute() {
             Download CSV
           </DownloadButton>
         </Group>
-      </Group>
+      </Flex>
       {summary?.enabled === false && (
         <Alert color="gray" variant="light" role="status" title="eTIMS is off">
           {M.off}
@@ -127,40 +222,16 @@ export function EtimsSummaryRoute() {
             By the day of each document’s tax point. Amounts in KES: taxable / tax of the signed
             documents, credit notes subtracted.
           </Text>
-          <Table.ScrollContainer minWidth={1200}>
-            <Table striped verticalSpacing="xs" fz="sm" aria-label="eTIMS per day">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Day</Table.Th>
-                  <Table.Th ta="right">Signed</Table.Th>
-                  <Table.Th ta="right">Credit notes</Table.Th>
-                  <Table.Th ta="right">Pending</Table.Th>
-                  <Table.Th ta="right">Failed</Table.Th>
-                  <Table.Th ta="right">Queued</Table.Th>
-                  {ETIMS_TAX_TYPES.map((t) => (
-                    <Table.Th key={t} ta="right" style={nowrap}>
-                      {ETIMS_TAX_TYPE_LABELS[t]}
-                    </Table.Th>
-                  ))}
-                  <Table.Th ta="right">Total</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {summary.days.map((d) => (
-                  <Table.Tr key={d.date}>
-                    <Table.Td style={nowrap}>{formatDate(d.date)}</Table.Td>
-                    <FigureCells f={d} />
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-              <Table.Tfoot>
-                <Table.Tr fw={700}>
-                  <Table.Td>Total</Table.Td>
-                  <FigureCells f={summary.totals} />
-                </Table.Tr>
-              </Table.Tfoot>
-            </Table>
-          </Table.ScrollContainer>
+          {wide ? (
+            <DaysTable summary={summary} />
+          ) : (
+            <Stack gap="xs">
+              {summary.days.map((d) => (
+                <FigureCard key={d.date} title={formatDate(d.date)} f={d} />
+              ))}
+              <FigureCard title="Total" f={summary.totals} />
+            </Stack>
+          )}
         </>
       )}
     </Stack>
