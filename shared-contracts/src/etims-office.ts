@@ -28,12 +28,13 @@ export const ETIMS_STATE_LABELS: Readonly<Record<EtimsDocumentState, string>> = 
 /** KRA's tax types: A exempt, B 16 %, C zero-rated, D non-VAT, E 8 %. */
 export const ETIMS_TAX_TYPES = ['A', 'B', 'C', 'D', 'E'] as const;
 export type EtimsTaxType = (typeof ETIMS_TAX_TYPES)[number];
+/** Each type's short name; a rate and its % never part (a no-break space between them). */
 export const ETIMS_TAX_TYPE_LABELS: Readonly<Record<EtimsTaxType, string>> = {
   A: 'A exempt',
-  B: 'B 16 %',
+  B: 'B 16\u00a0%',
   C: 'C zero-rated',
   D: 'D non-VAT',
-  E: 'E 8 %',
+  E: 'E 8\u00a0%',
 };
 
 export const ETIMS_OFFICE_LIMITS = {
