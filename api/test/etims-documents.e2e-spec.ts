@@ -5,8 +5,6 @@
  * PDFs print them with the tax by type; a document KRA has not signed (OSCU offline) prints
  * "eTIMS pending". The documents are queued here directly, as the payment hooks queue them.
  */
-import { inflateSync } from 'node:zlib';
-import type { Response } from 'supertest';
 import { startEtimsSimulator, type EtimsSimulator } from '../../tools/etims/simulator';
 import { EtimsQueue } from '../src/etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../src/etims/etims-request';
@@ -19,6 +17,7 @@ import {
   SANDBOX_CMC_KEY as CMC_KEY,
   SANDBOX_PIN as PIN,
 } from './support/etims';
+import { binary, pdfText } from './support/quotations';
 import { DELIVERY, placeOrder } from './support/shop';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -28,36 +27,6 @@ const tomato = oscuItem('KE2NTU0000001', 'Tomato seedlings, tray of 50', 'B', 45
 const avocado = oscuItem('KE2NTU0000002', 'Hass avocado grafted seedling', 'A', 250, {
   itemClsCd: '1016150000',
 });
-
-/** supertest buffers an application/pdf body as binary with this parser. */
-function binary(res: Response, done: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
-
-/** The text pdfkit drew: each TJ array's hex strings, decoded (numbers are kerning). */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const out: string[] = [];
-  for (const m of raw.matchAll(/stream\r?\n/g)) {
-    const start = m.index! + m[0].length;
-    try {
-      const content = inflateSync(
-        Buffer.from(raw.slice(start, raw.indexOf('endstream', start)), 'latin1'),
-      ).toString('latin1');
-      for (const line of content.match(/\[[^\]]*\]\s*TJ/g) ?? [])
-        out.push(
-          (line.match(/<([0-9a-fA-F]*)>/g) ?? [])
-            .map((h) => Buffer.from(h.slice(1, -1), 'hex').toString('latin1'))
-            .join(''),
-        );
-    } catch {
-      // a stream that is not deflated text
-    }
-  }
-  return out.join('\n');
-}
 
 interface EtimsEntry {
   kind: string;
@@ -208,7 +177,7 @@ describe("an order's eTIMS documents: detail and PDFs", () => {
 
     for (const kind of ['receipt', 'delivery-note'] as const) {
       const res = await pdf(order._id, kind, customer.accessToken).expect(200);
-      const text = pdfText(res.body as Buffer);
+      const text = await pdfText(res.body as Buffer);
       expect(text).toContain(`CU invoice number: ${doc!.cuInvoiceNo}`);
       expect(text).toContain(`Signature: ${kra.rcptSign}`);
       expect(text).toContain('B · Standard rate 16 %');
@@ -237,7 +206,7 @@ describe("an order's eTIMS documents: detail and PDFs", () => {
     ]);
     expect(sim.invoices().filter((i) => i.trdInvcNo === order.purchaseNumber)).toEqual([]);
     const receipt = await pdf(order._id, 'receipt', customer.accessToken).expect(200);
-    const text = pdfText(receipt.body as Buffer);
+    const text = await pdfText(receipt.body as Buffer);
     expect(text).toContain('eTIMS pending');
     expect(text).not.toContain('CU invoice number');
     expect(text).toContain('B · Standard rate 16 %');
