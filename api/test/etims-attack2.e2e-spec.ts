@@ -234,4 +234,33 @@ describe('eTIMS attacked again: invoices on account', () => {
       custTin: failed.request.custTin,
     });
   });
+  it("an invoice's credit note that waited for the invoice is signed with the invoice's lines as KRA signed them (a tax type fixed at its resend)", async () => {
+    await s.queue.sendDue(later());
+    s.sim.setScenario('invalid-buyer-pin', { times: 1 });
+    const o = await delivered();
+    const invoices = await http().get(`/api/orders/${o.orderId}/invoices`).set(staff()).expect(200);
+    const invoice = invoices.body.invoices[0] as { id: string; total: number };
+    const source = `invoice:${invoice.id}`;
+    expect((await reaches(source, ['failed']))?.lastCode).toBe('910');
+    const given = await http()
+      .post(`/api/invoices/${invoice.id}/credit-notes`)
+      .set(staff())
+      .send({ reason: 'return', amount: invoice.total, note: 'All returned' })
+      .expect(201);
+    const note = given.body.invoice.creditNotes[0] as { id: string };
+    // The clerk finds the acacia was exempt all along, fixes it and resends the invoice.
+    await putProduct(s.t, s.staff.accessToken, o.acacia._id, { taxType: 'A' }).expect(200);
+    await resend(source, {}).expect(200);
+    const signed = (await reaches(source, ['signed']))!;
+    const credit = (await reaches(`creditnote:${note.id}`, ['signed', 'failed']))!;
+    expect({
+      state: credit.state,
+      taxTypes: credit.request.itemList.map((l) => l.taxTyCd),
+      totTaxAmt: credit.request.totTaxAmt,
+    }).toEqual({
+      state: 'signed',
+      taxTypes: signed.request.itemList.map((l) => l.taxTyCd),
+      totTaxAmt: signed.request.totTaxAmt,
+    });
+  });
 });
