@@ -13,6 +13,7 @@ import {
   type EtimsDocument,
 } from '../src/etims/etims-documents.repository';
 import { EtimsQueue } from '../src/etims/etims-queue.service';
+import { EtimsStock } from '../src/etims/etims-stock.service';
 import { etimsEnv, SANDBOX_CMC_KEY } from './support/etims';
 import { putProduct } from './support/factories';
 import { bearer, UNTHROTTLED, type Session } from './support/identity';
@@ -262,5 +263,24 @@ describe('eTIMS attacked again: invoices on account', () => {
       taxTypes: signed.request.itemList.map((l) => l.taxTyCd),
       totTaxAmt: signed.request.totTaxAmt,
     });
+  });
+  it('a whole invoice credited for its price (no seedling came back) is no return of stock to KRA', async () => {
+    const o = await delivered();
+    const invoices = await http().get(`/api/orders/${o.orderId}/invoices`).set(staff()).expect(200);
+    const invoice = invoices.body.invoices[0] as { id: string; total: number };
+    const sale = (await reaches(`invoice:${invoice.id}`, ['signed']))!;
+    const given = await http()
+      .post(`/api/invoices/${invoice.id}/credit-notes`)
+      .set(staff())
+      .send({ reason: 'price', amount: invoice.total, note: 'Waived: late delivery' })
+      .expect(201);
+    const note = given.body.invoice.creditNotes[0] as { id: string };
+    await reaches(`creditnote:${note.id}`, ['signed']);
+    await s.t.app.get(EtimsStock).sweep(later());
+    const atKra = [...s.sim.state.branches.values()].flatMap((b) => [
+      ...b.stockMovements.values(),
+    ]) as { sarTyCd: string; orgSarNo: number }[];
+    // The 200 trays left the beds and stayed with the county: out, never back in.
+    expect(atKra.filter((m) => m.orgSarNo === sale.invcNo).map((m) => m.sarTyCd)).toEqual([]);
   });
 });
