@@ -14,8 +14,9 @@ import {
 } from '../src/etims/etims-documents.repository';
 import { EtimsQueue } from '../src/etims/etims-queue.service';
 import { EtimsStock } from '../src/etims/etims-stock.service';
+import { OrderEtims } from '../src/orders/order-etims';
 import { etimsEnv, SANDBOX_CMC_KEY } from './support/etims';
-import { putProduct } from './support/factories';
+import { createProduct, putProduct } from './support/factories';
 import { bearer, UNTHROTTLED, type Session } from './support/identity';
 import { guest } from './support/shop';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
@@ -182,6 +183,49 @@ describe('eTIMS attacked again: refunds, resends', () => {
     } finally {
       await putProduct(s.t, s.staff.accessToken, s.world.productId, { taxType: 'B' }).expect(200);
     }
+  });
+  it('a refund of a sale held back for a missing classification is queued and waits for its sale; once the sale is fixed and signed, it is signed', async () => {
+    await s.queue.sendDue(later());
+    const product = await createProduct(s.t, s.staff.accessToken, s.world.category._id, {
+      taxType: 'B',
+      productQuantity: 100,
+    });
+    const placed = await http()
+      .post('/api/orders')
+      .send({ guestInfo: guest(), products: [{ _id: product._id, quantity: 1 }] })
+      .expect(201);
+    const o = placed.body.order as Placed;
+    await http()
+      .patch(`/api/orders/complete-payment/${o._id}`)
+      .set(bearer(s.staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: o.totalAmount } })
+      .expect(200);
+    expect((await reaches(saleOf(o), ['failed']))?.lastMessage).toContain('classification');
+    await http()
+      .patch(`/api/orders/cancel/${o._id}`)
+      .set(bearer(s.staff.accessToken))
+      .send({ refund: { method: 'Cash', amount: o.totalAmount, reference: 'cash back' } })
+      .expect(200);
+    // Days later the clerk sets the classification and resends the sale.
+    await putProduct(s.t, s.staff.accessToken, product._id, {
+      itemClassCode: TOMATO_CLASS,
+    }).expect(200);
+    await resend(saleOf(o), {}).expect(200);
+    await reaches(saleOf(o), ['signed']);
+    await s.t.app.get(OrderEtims).sweep(new Date(Date.now() + 3 * 86_400_000));
+    const credit = await waitFor(
+      async () => {
+        await s.queue.sendDue(later());
+        return documents().findOne({ orderId: o._id, kind: 'credit-note' });
+      },
+      (d) => d?.state === 'signed',
+      15_000,
+      200,
+    );
+    expect({ state: credit?.state, totAmt: credit?.request.totAmt }).toEqual({
+      state: 'signed',
+      totAmt: o.totalAmount,
+    });
   });
 });
 
