@@ -64,6 +64,8 @@ export const ETIMS_OFFICE_MESSAGES = {
   buyerNameWithoutBuyer:
     'buyerName cannot go with an empty buyerPin: a document without a buyer names no one',
   noBuyerToRemove: 'The document names no buyer to remove (an empty buyerPin)',
+  creditSaleNeedsBuyer:
+    'An invoice on account names the organisation that owes it: correct its KRA PIN, not remove it (an empty buyerPin)',
   nothingToChange: 'Give a buyerPin or a buyerName to change, or send no body to resend as it is',
   cuInvoiceNumber:
     'cuInvoiceNumber must be the control unit invoice number as KRA’s portal shows it: the SCU ID, a slash and the receipt number (KRACU0100000001/12)',

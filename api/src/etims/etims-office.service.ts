@@ -287,6 +287,8 @@ function buyerAfter(
   if (changes.buyerPin === '') {
     if (changes.buyerName != null) throw new BadRequestException(M.buyerNameWithoutBuyer);
     if (!before?.tin) throw new BadRequestException(M.noBuyerToRemove);
+    // A credit sale (02, an invoice on account) names who owes it.
+    if (doc.input.paymentType === '02') throw new BadRequestException(M.creditSaleNeedsBuyer);
     return null;
   }
   const tin = changes.buyerPin ?? before?.tin;

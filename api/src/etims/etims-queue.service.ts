@@ -28,7 +28,7 @@ import {
   registrarOf,
   type EtimsDocumentInput,
 } from './etims-request';
-import { oscuSalesItems, oscuTotals } from './oscu-tax';
+import { oscuSalesItems, oscuTotals, shareOfLines, type OscuLine } from './oscu-tax';
 import { etimsView, type EtimsDocumentView } from './etims-views';
 import {
   OscuClient,
@@ -38,6 +38,11 @@ import {
 } from './oscu-client';
 
 const cents = (kes: number) => Math.round(kes * 100);
+/** Lines as compared: a credit note's are its share of its sale's as signed. */
+const linesKey = (lines: readonly OscuLine[]) =>
+  JSON.stringify(
+    lines.map((l) => [l.itemCd, l.itemClsCd, l.taxTyCd, l.qty, l.unitPrice, l.discount ?? 0]),
+  );
 /** A buyer as compared: a credit note names its sale's. */
 const buyerKey = (buyer: EtimsDocumentInput['buyer']) =>
   buyer?.tin ? `${buyer.tin}|${buyer.name ?? ''}|${!!buyer.person}` : '';
@@ -460,9 +465,16 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         await this.documents.release(original._id, at);
       return false;
     }
+    // Its lines are its share of the sale's lines as KRA signed them (a clerk may have fixed a
+    // classification or a tax type at the sale's resend), its buyer the sale's.
     const buyer = original.input.buyer ?? null;
-    if (buyerKey(head.input.buyer) === buyerKey(buyer)) return true;
-    const input: EtimsDocumentInput = { ...head.input, buyer, at: new Date(head.input.at) };
+    const lines = shareOfLines(original.input.lines, head.request.totAmt);
+    if (
+      buyerKey(head.input.buyer) === buyerKey(buyer) &&
+      linesKey(head.input.lines) === linesKey(lines)
+    )
+      return true;
+    const input: EtimsDocumentInput = { ...head.input, buyer, lines, at: new Date(head.input.at) };
     await this.documents.requeue(head._id, ['queued'], at, {
       input,
       request: buildSalesRequest(input, head.invcNo, head.orgInvcNo, head.createdAt),

@@ -31,6 +31,12 @@ export interface EtimsDocumentInput {
   at: Date;
   /** A credit note's reason: 06 refund unless said. */
   creditReason?: OscuCreditNoteReason | null;
+  /**
+   * A credit note's seedlings came back (a refund of a cancelled order, goods returned or never
+   * delivered), unless false (a price corrected): a sale credited in whole by credit notes that
+   * bring goods back is a stock return to KRA.
+   */
+  returnsGoods?: boolean;
   lines: OscuLine[];
   /** Who asked for it (`system` for automatic signing). */
   by?: { id: string; name: string } | null;
@@ -101,7 +107,9 @@ export function inputProblem(input: EtimsDocumentInput, now: Date): string | nul
     if (!(line.unitPrice >= 0)) return `lines[${i}].unitPrice must not be negative`;
     if ((line.discount ?? 0) < 0 || (line.discount ?? 0) > line.unitPrice * line.qty)
       return `lines[${i}].discount must be between 0 and the line's amount`;
-    if (!line.itemCd || (!line.itemClsCd && !input.problem))
+    // A credit note's lines are rebuilt from its sale's as KRA signs them, before it is sent: one
+    // against a sale held back for a missing classification is queued, and waits for it.
+    if (!line.itemCd || (!line.itemClsCd && !input.problem && input.kind !== 'credit-note'))
       return `lines[${i}] needs its item code and classification`;
   }
   if (Number.isNaN(input.at.getTime())) return 'at must be a time';

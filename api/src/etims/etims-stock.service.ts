@@ -118,6 +118,8 @@ export class EtimsStock implements OnModuleInit {
     );
     const credited = credits.reduce((n, c) => n + cents(c.request.totAmt), 0);
     if (credited < cents(original.request.totAmt)) return;
+    // A price corrected (an invoice waived for its price) brings no seedling back.
+    if (credits.some((c) => c.input.returnsGoods === false)) return;
     const completing = credits[credits.length - 1]!;
     await this.moves.add({
       ...base,

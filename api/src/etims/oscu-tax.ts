@@ -88,3 +88,35 @@ export function oscuTotals(items: readonly OscuSalesItem[]): OscuTotals {
     totAmt: kes(items.reduce((total, item) => total + cents(item.totAmt), 0)),
   };
 }
+
+/**
+ * Each line's share of `amount` (KES, at most the lines' total), as discounts on the lines so each
+ * line keeps its item, quantity, price and tax type: a deposit, a balance or a part credit note is
+ * that share of every line, its tax worked per type as for the whole. Cents left by rounding go to
+ * the largest remainders.
+ */
+export function shareOfLines(lines: readonly OscuLine[], amount: number): OscuLine[] {
+  const totals = lines.map((l) => cents(l.unitPrice * l.qty) - cents(l.discount ?? 0));
+  const whole = totals.reduce((a, b) => a + b, 0);
+  const target = Math.min(cents(amount), whole);
+  if (target === whole) return lines.map((l) => ({ ...l }));
+  // Each line's exact share rounded down, then the cents left to the largest remainders (a line's
+  // share never goes above its own total).
+  const exact = totals.map((t) => (t * target) / whole);
+  const shares = exact.map((e) => Math.floor(e));
+  let left = target - shares.reduce((a, b) => a + b, 0);
+  const order = exact
+    .map((e, i) => ({ i, rest: e - Math.floor(e) }))
+    .sort((x, y) => y.rest - x.rest || x.i - y.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    if (shares[i]! < totals[i]!) {
+      shares[i]! += 1;
+      left -= 1;
+    }
+  }
+  return lines.map((line, i) => ({
+    ...line,
+    discount: (cents(line.unitPrice * line.qty) - shares[i]!) / 100,
+  }));
+}

@@ -163,6 +163,8 @@ export class InvoiceEtims implements OnModuleInit {
       paymentType: original.input.paymentType,
       at: new Date(note.at),
       creditReason: CREDIT_REASONS[note.reason ?? 'price'],
+      // A price corrected brings no seedling back; a return or a short delivery does.
+      returnsGoods: (note.reason ?? 'price') !== 'price',
       lines: shareOfLines(original.input.lines, note.amount),
       by: note.byId ? { id: note.byId, name: note.byName } : null,
     });

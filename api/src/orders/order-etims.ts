@@ -9,7 +9,10 @@ import { EtimsItems } from '../etims/etims-items.service';
 import type { EtimsDocument } from '../etims/etims-documents.repository';
 import { EtimsQueue, type EtimsRebuild } from '../etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../etims/etims-request';
-import type { OscuLine } from '../etims/oscu-tax';
+import { shareOfLines, type OscuLine } from '../etims/oscu-tax';
+
+// Where the invoices module and the tests have long taken it from.
+export { shareOfLines };
 import type { OscuPaymentType } from '../etims/oscu.types';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
@@ -71,38 +74,6 @@ const placedLines = (order: OrderRecord): BilledLines => ({
   lines: order.products.map((p, line) => ({ line, quantity: p.quantity, amount: p.lineTotal })),
   fee: order.shippingFee,
 });
-
-/**
- * Each line's share of `amount` (KES, at most the lines' total), as discounts on the lines so each
- * line keeps its item, quantity, price and tax type: a deposit, a balance or a part credit note is
- * that share of every line, its tax worked per type as for the whole. Cents left by rounding go to
- * the largest remainders.
- */
-export function shareOfLines(lines: readonly OscuLine[], amount: number): OscuLine[] {
-  const totals = lines.map((l) => cents(l.unitPrice * l.qty) - cents(l.discount ?? 0));
-  const whole = totals.reduce((a, b) => a + b, 0);
-  const target = Math.min(cents(amount), whole);
-  if (target === whole) return lines.map((l) => ({ ...l }));
-  // Each line's exact share rounded down, then the cents left to the largest remainders (a line's
-  // share never goes above its own total).
-  const exact = totals.map((t) => (t * target) / whole);
-  const shares = exact.map((e) => Math.floor(e));
-  let left = target - shares.reduce((a, b) => a + b, 0);
-  const order = exact
-    .map((e, i) => ({ i, rest: e - Math.floor(e) }))
-    .sort((x, y) => y.rest - x.rest || x.i - y.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    if (shares[i]! < totals[i]!) {
-      shares[i]! += 1;
-      left -= 1;
-    }
-  }
-  return lines.map((line, i) => ({
-    ...line,
-    discount: (cents(line.unitPrice * line.qty) - shares[i]!) / 100,
-  }));
-}
 
 /**
  * Signs the shop's orders with KRA eTIMS (issue 45, docs/etims.md "What is signed"), after the money

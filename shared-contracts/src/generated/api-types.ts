@@ -6744,7 +6744,7 @@ export interface components {
         };
         ResendEtimsDocumentDto: {
             /**
-             * @description The buyer's KRA PIN (trimmed, upper-cased). Empty: the buyer removed, their PIN and name with it (KRA does not know the PIN and the buyer has no other): the document is sent as a sale to no one named. Absent: the buyer stays
+             * @description The buyer's KRA PIN (trimmed, upper-cased; blanks alone are refused). Empty: the buyer removed (never on an invoice on account, which names who owes it), their PIN and name with it (KRA does not know the PIN and the buyer has no other): the document is sent as a sale to no one named. Absent: the buyer stays
              * @example P051234567X
              */
             buyerPin?: string | null;

@@ -77,10 +77,15 @@ export class ResendEtimsDocumentDto {
     example: 'P051234567X',
     pattern: PIN_OR_EMPTY.source,
     description:
-      "The buyer's KRA PIN (trimmed, upper-cased). Empty: the buyer removed, their PIN and name with it (KRA does not know the PIN and the buyer has no other): the document is sent as a sale to no one named. Absent: the buyer stays",
+      "The buyer's KRA PIN (trimmed, upper-cased; blanks alone are refused). Empty: the buyer removed (never on an invoice on account, which names who owes it), their PIN and name with it (KRA does not know the PIN and the buyer has no other): the document is sent as a sale to no one named. Absent: the buyer stays",
   })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? normaliseKraPin(value) : value))
+  // Blanks alone are a PIN mistyped, not a removal: only an empty buyerPin removes the buyer.
+  @Transform(({ value }) =>
+    typeof value === 'string' && (value === '' || value.trim() !== '')
+      ? normaliseKraPin(value)
+      : value,
+  )
   @IsString({ message: M.buyerPin })
   @Matches(PIN_OR_EMPTY, { message: M.buyerPin })
   buyerPin?: string;

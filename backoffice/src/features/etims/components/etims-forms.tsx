@@ -82,7 +82,8 @@ export function ResendForm({
           error={e.buyerName?.message}
           disabled={resend.isPending || removing}
         />
-        {document.buyer && (
+        {/* An invoice on account (and its credit notes) names who owes it: its PIN is corrected, never removed. */}
+        {document.buyer && !/^(invoice|creditnote):/.test(document.source) && (
           <Checkbox
             label="Remove the buyer: KRA does not know their PIN and they have no other"
             description="Sent as a sale to no one named; their PIN and name leave the document"

@@ -289,6 +289,15 @@ describe('the eTIMS page', () => {
     expect(within(form).queryByRole('checkbox', { name: /Remove the buyer/ })).toBeNull();
   });
 
+  it("offers no removal of an invoice on account's buyer: the organisation that owes it", async () => {
+    answer(listOf([createDocument({ source: 'invoice:6650a1b2c3d4e5f6a7b8c9d0' })]));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Fix buyer and resend' }));
+    const form = await screen.findByRole('form', { name: 'Resend SPDBMUYD9PD' });
+    expect(within(form).getByRole('textbox', { name: /Buyer's KRA PIN/ })).toBeInTheDocument();
+    expect(within(form).queryByRole('checkbox', { name: /Remove the buyer/ })).toBeNull();
+  });
+
   it('says a credit note set aside waits for its sale to be signed', async () => {
     answer(
       listOf([
