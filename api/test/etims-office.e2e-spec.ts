@@ -669,7 +669,9 @@ describe('the back office eTIMS queue and daily summary', () => {
     expect(before).toMatchObject({ state: 'failed' });
     for (const [body, message] of [
       [{ buyerPin: '' }, 'names no buyer'],
-      [{ buyerPin: '  ', buyerName: 'Someone' }, 'a document without a buyer names no one'],
+      [{ buyerPin: '', buyerName: 'Someone' }, 'a document without a buyer names no one'],
+      // Blanks alone are a PIN mistyped, not a removal.
+      [{ buyerPin: '  ' }, 'buyerPin: A KRA PIN is'],
     ] as const) {
       const res = await http()
         .post(path(failed._id, 'resend'))

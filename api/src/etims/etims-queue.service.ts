@@ -43,6 +43,24 @@ const linesKey = (lines: readonly OscuLine[]) =>
   JSON.stringify(
     lines.map((l) => [l.itemCd, l.itemClsCd, l.taxTyCd, l.qty, l.unitPrice, l.discount ?? 0]),
   );
+/**
+ * A credit note's lines named as its sale's signed lines name their items (a classification or a
+ * tax type a clerk fixed at the sale's resend), its quantities and amounts kept; should it name an
+ * item the sale does not, it is its share of the sale's lines instead.
+ */
+function creditLinesOf(
+  credit: readonly OscuLine[],
+  sale: readonly OscuLine[],
+  totAmt: number,
+): OscuLine[] {
+  const byItem = new Map(sale.map((l) => [l.itemCd, l]));
+  if (credit.some((l) => !byItem.has(l.itemCd))) return shareOfLines(sale, totAmt);
+  return credit.map((l) => {
+    const named = byItem.get(l.itemCd)!;
+    return { ...l, itemClsCd: named.itemClsCd, itemNm: named.itemNm, taxTyCd: named.taxTyCd };
+  });
+}
+
 /** A buyer as compared: a credit note names its sale's. */
 const buyerKey = (buyer: EtimsDocumentInput['buyer']) =>
   buyer?.tin ? `${buyer.tin}|${buyer.name ?? ''}|${!!buyer.person}` : '';
@@ -465,10 +483,10 @@ export class EtimsQueue implements OnModuleInit, BeforeApplicationShutdown {
         await this.documents.release(original._id, at);
       return false;
     }
-    // Its lines are its share of the sale's lines as KRA signed them (a clerk may have fixed a
+    // Its lines name their items as the sale KRA signed does (a clerk may have fixed a
     // classification or a tax type at the sale's resend), its buyer the sale's.
     const buyer = original.input.buyer ?? null;
-    const lines = shareOfLines(original.input.lines, head.request.totAmt);
+    const lines = creditLinesOf(head.input.lines, original.input.lines, head.request.totAmt);
     if (
       buyerKey(head.input.buyer) === buyerKey(buyer) &&
       linesKey(head.input.lines) === linesKey(lines)
