@@ -62,9 +62,10 @@ describe('paybill after a failed prompt', () => {
     const login = await post(`${API}/api/auth/login`, { email, password: PASSWORD });
     const token = (login.body.data as { accessToken: string }).accessToken;
     const products = (await (await fetch(`${API}/api/products?limit=50`)).json()) as {
-      products: { _id: string; productQuantity: number }[];
+      products: { _id: string; productQuantity: number; price: number }[];
     };
-    const product = products.products.find((p) => p.productQuantity > 5)!;
+    // In stock, and payable in one M-Pesa payment (other journeys add seven-figure products).
+    const product = products.products.find((p) => p.productQuantity > 5 && p.price <= 100_000)!;
     const placed = await post(
       `${API}/api/orders`,
       {
