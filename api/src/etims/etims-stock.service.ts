@@ -9,7 +9,6 @@ import { EtimsItemsRepository } from './etims-items.repository';
 import { EtimsQueue } from './etims-queue.service';
 import { registrarOf } from './etims-request';
 import {
-  isGoods,
   movesGoodsOut,
   STOCK_RETURN_IN,
   STOCK_SALE_OUT,
@@ -187,16 +186,16 @@ export class EtimsStock implements OnModuleInit {
    * change: sending it twice is harmless.
    */
   private async stockLeft(client: OscuClient, move: EtimsStockMove): Promise<void> {
-    for (const line of move.request.itemList.filter(
-      (l) => l.itemCd && isGoods({ itemCd: l.itemCd }),
-    )) {
-      const item = await this.items.byCode(move.sequence, line.itemCd!);
+    // The movement names goods only (`stockMovement` left the services out).
+    for (const line of move.request.itemList) {
+      if (!line.itemCd) continue;
+      const item = await this.items.byCode(move.sequence, line.itemCd);
       const [, productId, unitId] = item?.key.split(':') ?? [];
       const product = productId ? await this.products.findFields(productId) : null;
       const unit = product?.units?.find((u) => u._id === unitId);
       const rsdQty = unit ? Math.floor(product!.productQuantity / Math.max(1, unit.seedlings)) : 0;
       const outcome = await client.saveStockMaster({
-        itemCd: line.itemCd!,
+        itemCd: line.itemCd,
         rsdQty,
         ...registrarOf(null),
       });

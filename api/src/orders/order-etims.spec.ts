@@ -1,5 +1,6 @@
 import { oscuSalesItems, oscuTotals, type OscuLine } from '../etims/oscu-tax';
-import { paymentTypeOf, shareOfLines } from './order-etims';
+import { shareOfLines } from '../etims/oscu-tax';
+import { paymentTypeOf } from './order-etims';
 
 const line = (itemCd: string, qty: number, unitPrice: number, taxTyCd: OscuLine['taxTyCd']) => ({
   itemCd,

@@ -10,9 +10,6 @@ import type { EtimsDocument } from '../etims/etims-documents.repository';
 import { EtimsQueue, type EtimsRebuild } from '../etims/etims-queue.service';
 import type { EtimsDocumentInput } from '../etims/etims-request';
 import { shareOfLines, type OscuLine } from '../etims/oscu-tax';
-
-// Where the invoices module and the tests have long taken it from.
-export { shareOfLines };
 import type { OscuPaymentType } from '../etims/oscu.types';
 import type { MoneyEntryRecord } from '../money/money-ledger.repository';
 import { MoneyLedgerService } from '../money/money-ledger.service';
