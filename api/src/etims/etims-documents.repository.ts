@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { nextInSequence } from '../common/counters';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
@@ -175,19 +176,11 @@ export class EtimsDocumentsRepository {
    * one per call in the order asked, whatever runs at once.
    */
   async next(key: string): Promise<number> {
-    const bump = () =>
-      this.counters().findOneAndUpdate(
-        { _id: `trade:${key}` },
-        { $inc: { last: 1 } },
-        { upsert: true, returnDocument: 'after' },
-      );
-    try {
-      return (await bump())!.last;
-    } catch (error) {
-      // Two first numbers of a family upserting at once: the counter exists now.
-      if (!isDuplicateKeyError(error)) throw error;
-      return (await bump())!.last;
-    }
+    return nextInSequence(
+      this.counters() as unknown as mongo.Collection<mongo.Document>,
+      `trade:${key}`,
+      'last',
+    );
   }
 
   find(source: string): Promise<EtimsDocument | null> {

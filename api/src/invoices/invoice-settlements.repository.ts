@@ -1,4 +1,5 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { nextInSequence } from '../common/counters';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { Types, type Connection, type Model } from 'mongoose';
 import {
@@ -154,15 +155,7 @@ export class InvoiceSettlementsRepository {
    * it) is skipped, never reused: the sequence may have gaps, never duplicates.
    */
   async nextCreditNoteNumber(): Promise<string> {
-    const doc = await this.counters
-      .findOneAndUpdate(
-        { _id: 'creditNotes' },
-        { $inc: { seq: 1 } },
-        { upsert: true, new: true, setDefaultsOnInsert: false },
-      )
-      .lean<{ seq: number }>()
-      .exec();
-    return creditNoteNumber(doc!.seq);
+    return creditNoteNumber(await nextInSequence(this.counters.collection, 'creditNotes'));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { nextInSequence } from '../common/counters';
 import { InjectModel } from '@nestjs/mongoose';
 import { invoiceNumber, type InvoiceFilter, type InvoiceState } from '@spc/shared-contracts';
 import { Types, type Model } from 'mongoose';
@@ -174,13 +175,7 @@ export class InvoicesRepository {
     const _id = new Types.ObjectId(id);
     const current = await this.find(id);
     if (!current || current.number) return current!;
-    const counter = await this.counters.collection.findOneAndUpdate(
-      { _id: SEQUENCE as never },
-      { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    const seq = (counter as unknown as { seq: number } | null)?.seq;
-    if (!seq) throw new Error('The invoice counter answered no number');
+    const seq = await nextInSequence(this.counters.collection, SEQUENCE);
     await this.collection().updateOne(
       { _id, number: { $type: 'null' } },
       { $set: { number: invoiceNumber(seq) } },

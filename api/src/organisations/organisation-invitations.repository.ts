@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type FilterQuery, type Model } from 'mongoose';
 import type { OrganisationRole } from '@spc/shared-contracts';
+import { upsertReturning } from '../common/counters';
 import { OrganisationInvitation } from './schemas/organisation-invitation.schema';
 
 export interface InvitationRecord {
@@ -49,14 +50,17 @@ export class OrganisationInvitationsRepository {
       expiresAt: Date;
     },
   ): Promise<InvitationRecord> {
-    const doc = await this.invitations
-      .findOneAndUpdate(
-        { organisationId: data.organisationId, email: data.email },
-        { $set: data },
-        { upsert: true, new: true },
-      )
-      .lean<Lean>();
-    return toRecord(doc!);
+    const doc = await upsertReturning((upsert) =>
+      this.invitations
+        .findOneAndUpdate(
+          { organisationId: data.organisationId, email: data.email },
+          { $set: data },
+          { upsert, new: true },
+        )
+        .lean<Lean>()
+        .exec(),
+    );
+    return toRecord(doc);
   }
 
   /** The organisation's invitations still open, oldest first. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { nextInSequence } from '../common/counters';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type FilterQuery, type Model } from 'mongoose';
 import type {
@@ -87,10 +88,7 @@ export class QuotationsRepository {
 
   /** The next number of the one sequence (`QUO-000001`, …). */
   async nextNumber(): Promise<string> {
-    const counter = await this.counters
-      .findOneAndUpdate({ _id: 'quotations' }, { $inc: { seq: 1 } }, { new: true, upsert: true })
-      .lean<{ seq: number }>();
-    return quotationNumber(counter!.seq);
+    return quotationNumber(await nextInSequence(this.counters.collection, 'quotations'));
   }
 
   async insert(data: NewQuotation): Promise<QuotationRecord> {
