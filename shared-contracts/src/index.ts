@@ -40,3 +40,4 @@ export * from './tranche-forms';
 export * from './invoices';
 export * from './scans';
 export * from './etims-office';
+export * from './till';
