@@ -14,6 +14,7 @@ export const ORDER_ACTIONS = [
   'cancel',
   'update',
   'delete',
+  'void',
 ] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
@@ -136,6 +137,12 @@ export const ORDER_RULES: Record<OrderAction, OrderActionRule> = {
     code: 'SALES_RECORD',
     saysPaid: true,
     payment: { is: 'Pending' },
+  },
+  /** A gate sale handed over and paid, undone at the till with a second person's PIN (issue 46). */
+  void: {
+    from: ['Completed'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'only a sale handed over at the gate can be voided',
   },
 };
 

@@ -1,0 +1,215 @@
+import { ConflictException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
+import { TILL_MESSAGES, type TillSaleInput, type TillSaleView } from '@spc/shared-contracts';
+import type { Principal } from '../common/principal';
+import { EtimsQueue } from '../etims/etims-queue.service';
+import type { GateSaleFields } from '../orders/order-gate-plan';
+import { OrderGateSales } from '../orders/order-gate-sales';
+import { mergeCartLines } from '../orders/order-lines';
+import type { OrderRecord } from '../orders/order.types';
+import { saleView } from './till-cash-up';
+import { checkPayments, type CheckedPayment } from './till-payments';
+import { TillPins } from './till-pins.service';
+import { TillSessions } from './till-sessions.service';
+
+/** How long a sale sent again waits for the same sale, still being placed, to be placed. */
+const REPLAY_WAIT_MS = 15_000;
+const REPLAY_STEP_MS = 100;
+
+/** A void's or a refund's approval: a second person's id and PIN, and why. */
+export interface Approval {
+  approverId: string;
+  pin: string;
+  reason: string;
+}
+
+/**
+ * Sales at the gate (issue 46): checked (the clerk's open session, the unit's rules, payments that
+ * add up, an M-Pesa code not in the ledger) before anything is written, then placed, paid and
+ * handed over through the orders' gate sales; voided or refunded with a second person's PIN.
+ */
+@Injectable()
+export class TillSales {
+  constructor(
+    private readonly gate: OrderGateSales,
+    private readonly sessions: TillSessions,
+    private readonly pins: TillPins,
+    private readonly etims: EtimsQueue,
+  ) {}
+
+  /** Rings up a sale; the same Idempotency-Key answers the same sale, however often sent. */
+  async sell(
+    actor: Principal,
+    input: TillSaleInput,
+    idempotencyKey?: string,
+  ): Promise<{ sale: TillSaleView; replayed: boolean }> {
+    const earlier = idempotencyKey ? await this.gate.placedUnder(idempotencyKey, actor) : null;
+    if (earlier) return { sale: await this.view(earlier), replayed: true };
+    const session = await this.sessions.sellingIn(actor, input.sessionId);
+    const lines = mergeCartLines(
+      input.lines.map((l) => ({
+        _id: l.productId.toLowerCase(),
+        quantity: l.quantity,
+        ...(l.unitId ? { unitId: l.unitId.toLowerCase() } : {}),
+      })),
+    );
+    const { total } = await this.gate.price(lines);
+    const payments = checkPayments(input.payments, total);
+    for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
+    const fields = gateFields(actor, session._id, payments, input.phone);
+    const sale = { lines, fields, fingerprint: { sessionId: session._id, payments, phone: fields.till.phone } };
+    const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
+    if (replayed) return { sale: await this.view(order), replayed: true };
+    return { sale: await this.view(await this.payAndHandOver(actor, order, payments)), replayed: false };
+  }
+
+  /** The sales of a session (the day's list for reprints). */
+  async list(actor: Principal, sessionId: string): Promise<TillSaleView[]> {
+    const session = await this.sessions.readable(actor, sessionId);
+    return Promise.all((await this.gate.ofSession(session._id)).map((o) => this.view(o)));
+  }
+
+  async get(actor: Principal, orderId: string): Promise<TillSaleView> {
+    return this.view(await this.readable(actor, orderId));
+  }
+
+  /** Voids a sale with a second person's PIN: its cash back and its stock returned, once. */
+  async void(actor: Principal, orderId: string, approval: Approval): Promise<TillSaleView> {
+    const order = await this.readable(actor, orderId);
+    if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
+    const who = await this.approvedBy(actor, order, approval);
+    return this.view(await this.gate.void(actor, order, who));
+  }
+
+  /** Gives back part of a sale in cash with a second person's PIN (never above what is left). */
+  async refund(
+    actor: Principal,
+    orderId: string,
+    amount: number,
+    approval: Approval,
+  ): Promise<TillSaleView> {
+    const order = await this.readable(actor, orderId);
+    if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
+    const who = await this.approvedBy(actor, order, approval);
+    return this.view(await this.gate.refund(actor, order, amount, who));
+  }
+
+  /** A sale as the till shows it, with its eTIMS signature once signed. */
+  async view(order: OrderRecord): Promise<TillSaleView> {
+    const docs = await this.etims.forOrder(order._id);
+    const signed = docs.find((d) => d.kind === 'sale' && d.signature && d.signedAt);
+    return saleView(
+      order,
+      signed
+        ? {
+            invoiceNumber: signed.cuInvoiceNo ?? signed.trdInvcNo,
+            signedAt: signed.signedAt!,
+            qrUrl: signed.qrUrl ?? '',
+          }
+        : null,
+    );
+  }
+
+  /** A sale the caller may see: one of their own sessions' (any for an admin), else 404. */
+  async readable(actor: Principal, orderId: string): Promise<OrderRecord> {
+    const order = await this.gate.get(orderId);
+    if (actor.role !== 'admin') {
+      const session = await this.sessions.readable(actor, order.till!.sessionId).catch(() => null);
+      if (!session) throw new NotFoundException('No gate sale with this id');
+    }
+    return order;
+  }
+
+  private async approvedBy(actor: Principal, order: OrderRecord, approval: Approval) {
+    const { name } = await this.pins.approve(order.till!.sellerId, approval.approverId, approval.pin);
+    return {
+      byId: actor.id,
+      byName: actor.fullName,
+      approvedById: approval.approverId,
+      approvedByName: name,
+      reason: approval.reason,
+    };
+  }
+
+  /**
+   * Places the sale; the same key sent again while the first is being placed waits for it and
+   * answers it (two at once make one sale).
+   */
+  private async placeOnce(
+    actor: Principal,
+    sale: Parameters<OrderGateSales['place']>[1],
+    idempotencyKey?: string,
+  ) {
+    const deadline = Date.now() + REPLAY_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.gate.place(actor, sale, idempotencyKey);
+      } catch (error) {
+        if (!idempotencyKey || !inProgress(error) || Date.now() > deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, REPLAY_STEP_MS));
+      const placed = await this.gate.placedUnder(idempotencyKey, actor);
+      if (placed) return { order: placed, replayed: true };
+    }
+  }
+
+  /**
+   * Takes the payments made now (cash, an M-Pesa code) and hands the sale over once paid; a
+   * refusal meanwhile (a code taken by another payment) undoes the sale and answers it.
+   */
+  private async payAndHandOver(
+    actor: Principal,
+    order: OrderRecord,
+    payments: CheckedPayment[],
+  ): Promise<OrderRecord> {
+    let current = order;
+    try {
+      // The M-Pesa code first: a code refused leaves no cash to hand back.
+      for (const p of [...payments].sort((a) => (a.method === 'mpesa-code' ? -1 : 1))) {
+        if (p.method === 'mpesa-express') continue;
+        current = await this.gate.takePayment(actor, current, { code: p.code, amount: p.amount });
+      }
+    } catch (error) {
+      await this.gate.undo(actor, current);
+      throw error;
+    }
+    if (current.paymentStatus !== 'Paid') return current;
+    return this.gate.handOver(actor, current);
+  }
+}
+
+function inProgress(error: unknown): boolean {
+  if (!(error instanceof HttpException) || error.getStatus() !== 409) return false;
+  const body = error.getResponse() as { code?: string };
+  return body.code === 'IN_PROGRESS';
+}
+
+/** The till's record written with the order. */
+function gateFields(
+  actor: Principal,
+  sessionId: string,
+  payments: CheckedPayment[],
+  phone?: string,
+): GateSaleFields {
+  return {
+    channel: 'gate',
+    till: {
+      sessionId,
+      sellerId: actor.id,
+      sellerName: actor.fullName,
+      payments: payments.map((p) => ({
+        method: p.method,
+        amount: p.amount,
+        given: p.given,
+        change: p.change,
+        code: p.code,
+        state: p.method === 'mpesa-express' ? 'waiting' : 'received',
+        entry: null,
+      })),
+      change: payments.reduce((n, p) => n + (p.change ?? 0), 0),
+      phone: phone?.trim() || null,
+      voided: null,
+      refunds: [],
+      refunded: 0,
+    },
+  };
+}
