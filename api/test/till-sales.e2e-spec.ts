@@ -11,11 +11,17 @@ import { TILL_MESSAGES, TILL_PIN_MAX_TRIES } from '@spc/shared-contracts';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { postProduct, productFields } from './support/factories';
-import { bearer, createStaff, UNTHROTTLED, type Session } from './support/identity';
+import {
+  bearer,
+  createStaff,
+  registerCustomer,
+  UNTHROTTLED,
+  type Session,
+} from './support/identity';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { stockOf } from './support/shop';
 import { createTestApp, type TestApp } from './support/test-app';
-import { openTillSession, setTillPin } from './support/till';
+import { openTillSession, setTillPin, TILL_ADMIN_ROUTES, TILL_ROUTES } from './support/till';
 
 interface Unit {
   _id: string;
@@ -145,11 +151,9 @@ describe('the till at the gate', () => {
     const taken = await sell([{ method: 'mpesa-code', amount: 5300, code: 'TL-SPLIT 001' }]);
     expect(taken.status).toBe(409);
     expect(taken.body.message).toContain('TLSPLIT001');
-    const offStep = await sell(
-      [{ method: 'cash', amount: 480 }],
-      newKey(),
-      [{ productId, unitId: single._id, quantity: 12 }],
-    );
+    const offStep = await sell([{ method: 'cash', amount: 480 }], newKey(), [
+      { productId, unitId: single._id, quantity: 12 },
+    ]);
     expect(offStep.status).toBe(400);
     expect(offStep.body.message).toMatch(/step|multiple|5/i);
     const mismatch = await sell([{ method: 'cash', amount: 5000 }]);
@@ -178,7 +182,10 @@ describe('the till at the gate', () => {
       TILL_MESSAGES.pinWrong(TILL_PIN_MAX_TRIES - 1),
     ]);
     expect(await stockOf(t, productId)).toBe(stock);
-    const [a, b] = await Promise.all([voidWith(other.user._id, '2468'), voidWith(other.user._id, '2468')]);
+    const [a, b] = await Promise.all([
+      voidWith(other.user._id, '2468'),
+      voidWith(other.user._id, '2468'),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect(await stockOf(t, productId)).toBe(stock + 170);
     const outs = (await entriesOf(sale.orderId)).filter((e) => e.direction === 'out');
@@ -224,16 +231,20 @@ describe('the till at the gate', () => {
         .send({ approverId: locker.user._id, pin, reason: 'Test' });
     const first = await Promise.all([voidWith('0000'), voidWith('0001')]);
     expect(first.map((r) => r.body.message).sort()).toEqual(
-      [TILL_MESSAGES.pinWrong(TILL_PIN_MAX_TRIES - 2), TILL_MESSAGES.pinWrong(TILL_PIN_MAX_TRIES - 1)].sort(),
+      [
+        TILL_MESSAGES.pinWrong(TILL_PIN_MAX_TRIES - 2),
+        TILL_MESSAGES.pinWrong(TILL_PIN_MAX_TRIES - 1),
+      ].sort(),
     );
-    for (let i = 2; i < TILL_PIN_MAX_TRIES - 1; i++) expect((await voidWith('0000')).status).toBe(403);
+    for (let i = 2; i < TILL_PIN_MAX_TRIES - 1; i++)
+      expect((await voidWith('0000')).status).toBe(403);
     const last = await voidWith('0000');
     expect([last.status, last.body.message]).toEqual([403, TILL_MESSAGES.pinLocked]);
     const right = await voidWith('4321');
     expect([right.status, right.body.message]).toEqual([403, TILL_MESSAGES.pinLocked]);
-    expect((await t.http().get(`/api/till/sales/${sale.orderId}`).set(staff())).body.sale.state).toBe(
-      'paid',
-    );
+    expect(
+      (await t.http().get(`/api/till/sales/${sale.orderId}`).set(staff())).body.sale.state,
+    ).toBe('paid');
     await t
       .http()
       .put(`/api/till/pin/${locker.user._id}`)
@@ -253,7 +264,12 @@ describe('the till at the gate', () => {
       .set(bearer(other.accessToken))
       .send({ countedCash: 0 });
     expect(close.status).toBe(404);
-    const sale = await sell([{ method: 'cash', amount: 5300 }], newKey(), basket(), bearer(other.accessToken));
+    const sale = await sell(
+      [{ method: 'cash', amount: 5300 }],
+      newKey(),
+      basket(),
+      bearer(other.accessToken),
+    );
     expect([sale.status, sale.body.message]).toEqual([403, TILL_MESSAGES.sessionNotYours]);
   });
 
@@ -277,10 +293,17 @@ describe('the till at the gate', () => {
     expect(mpesaIn).toBe(5000);
     expect(cashUp.voids).toHaveLength(2);
     expect(cashUp.refunds).toHaveLength(2);
-    expect(cashUp.voids[0]).toMatchObject({ approvedByName: 'Grace Wanjiku', reason: 'Rung up twice' });
+    expect(cashUp.voids[0]).toMatchObject({
+      approvedByName: 'Grace Wanjiku',
+      reason: 'Rung up twice',
+    });
     const expected = 2000 + cashIn - cashOut;
     const close = () =>
-      t.http().post(`${path}/close`).set(staff()).send({ countedCash: expected - 100 });
+      t
+        .http()
+        .post(`${path}/close`)
+        .set(staff())
+        .send({ countedCash: expected - 100 });
     const [a, b] = await Promise.all([close(), close()]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const closed = (a.status === 200 ? a : b).body.cashUp;
@@ -293,5 +316,25 @@ describe('the till at the gate', () => {
     const pdf = await t.http().get(`${path}/cash-up.pdf`).set(staff()).expect(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     await expectLedgersBalanced();
+  });
+
+  it('is for staff and admins: 401 signed out, 403 for a customer, 403 for staff on the admin routes', async () => {
+    const customer = await registerCustomer(t);
+    const id = '64b000000000000000000001';
+    const call = (route: string, token?: string) => {
+      const [method, template] = route.split(' ') as [string, string];
+      const path = template.replace(/\{[a-zA-Z]+\}/g, id);
+      const req = t.http()[method.toLowerCase() as 'get'](path);
+      return token ? req.set(bearer(token)) : req;
+    };
+    const seen: string[] = [];
+    for (const route of TILL_ROUTES) {
+      seen.push(
+        `${route} ${(await call(route)).status} ${(await call(route, customer.accessToken)).status}`,
+      );
+    }
+    expect(seen).toEqual(TILL_ROUTES.map((r) => `${r} 401 403`));
+    for (const route of TILL_ADMIN_ROUTES)
+      expect([route, (await call(route, world.staff.accessToken)).status]).toEqual([route, 403]);
   });
 });

@@ -141,7 +141,8 @@ export class OrderGateSales {
   /** The sale by its id (a gate sale only), or 404. */
   async get(id: string): Promise<OrderRecord> {
     const order = await this.orders.findById(id);
-    if (!order || order.channel !== 'gate') throw new NotFoundException('No gate sale with this id');
+    if (!order || order.channel !== 'gate')
+      throw new NotFoundException('No gate sale with this id');
     return order;
   }
 

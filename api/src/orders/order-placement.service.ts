@@ -12,7 +12,12 @@ import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
 import { OrderHoldLimits } from './order-hold-limits';
 import { holdsOfCart, OrderHolds } from './order-holds';
 import { PlacementKeys } from './order-idempotency';
-import { cartPlan, placementSteps, type PlacementDeps, type PlacementRun } from './order-placement-steps';
+import {
+  cartPlan,
+  placementSteps,
+  type PlacementDeps,
+  type PlacementRun,
+} from './order-placement-steps';
 import { GATE_BUYER, gatePlan, type GateSaleFields } from './order-gate-plan';
 import { READY_STOCK } from './order-holds';
 import { OrderOrganisationPrices } from './order-organisation-prices';
@@ -196,18 +201,21 @@ export class OrderPlacementService {
       county: '',
       streetAddress: 'Collected at the gate',
     };
-    const run = await runSaga(this.requestSteps((r) => runSaga(steps, r)), {
-      actor,
-      lines,
-      holdOf: () => READY_STOCK,
-      delivery,
-      method: 'collection',
-      source: { phoneNumber: '', email: '', accountId: actor.id },
-      idempotencyKey,
-      fingerprint: { gate: true, lines, ...sale.fingerprint },
-      guestInfo: null,
-      kraPin: null,
-    } satisfies PlacementRequest);
+    const run = await runSaga(
+      this.requestSteps((r) => runSaga(steps, r)),
+      {
+        actor,
+        lines,
+        holdOf: () => READY_STOCK,
+        delivery,
+        method: 'collection',
+        source: { phoneNumber: '', email: '', accountId: actor.id },
+        idempotencyKey,
+        fingerprint: { gate: true, lines, ...sale.fingerprint },
+        guestInfo: null,
+        kraPin: null,
+      } satisfies PlacementRequest,
+    );
     if (run.replay) return { order: run.replay, replayed: true };
     return { order: { ...run.order!, placement: 'placed' as const }, replayed: false };
   }

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { formatMoney, SHOP_IDENTITY, toCsv, type TillCashUpView } from '@spc/shared-contracts';
-import { MARGIN, MUTED, INK, renderPdf, rule, tableRow, type Doc, type PdfColumn } from '../common/pdf-document';
+import {
+  MARGIN,
+  MUTED,
+  INK,
+  renderPdf,
+  rule,
+  tableRow,
+  type Doc,
+  type PdfColumn,
+} from '../common/pdf-document';
 import { shopDateTime } from '../common/shop-clock';
 
 const kes = (n: number | null) => (n === null ? '' : formatMoney(n));
@@ -26,10 +35,24 @@ function rows(c: TillCashUpView): string[][] {
     ...c.sellers.map((p) => [p.staffName, String(p.sales), String(p.total)]),
     [],
     ['Voided sale', 'Amount', 'By', 'Approved by', 'At', 'Reason'],
-    ...c.voids.map((v) => [v.purchaseNumber, String(v.amount), v.byName, v.approvedByName, when(v.at), v.reason]),
+    ...c.voids.map((v) => [
+      v.purchaseNumber,
+      String(v.amount),
+      v.byName,
+      v.approvedByName,
+      when(v.at),
+      v.reason,
+    ]),
     [],
     ['Refunded sale', 'Amount', 'By', 'Approved by', 'At', 'Reason'],
-    ...c.refunds.map((v) => [v.purchaseNumber, String(v.amount), v.byName, v.approvedByName, when(v.at), v.reason]),
+    ...c.refunds.map((v) => [
+      v.purchaseNumber,
+      String(v.amount),
+      v.byName,
+      v.approvedByName,
+      when(v.at),
+      v.reason,
+    ]),
   ];
 }
 
@@ -53,16 +76,27 @@ export class TillCashUpDocuments {
 function draw(doc: Doc, c: TillCashUpView): void {
   const s = c.session;
   const width = doc.page.width - MARGIN * 2;
-  doc.font('Helvetica-Bold').fontSize(16).fillColor(INK).text(`${SHOP_IDENTITY.name}: till cash-up`);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(16)
+    .fillColor(INK)
+    .text(`${SHOP_IDENTITY.name}: till cash-up`);
   doc.font('Helvetica').fontSize(10).fillColor(MUTED);
-  doc.text(`${s.staffName}, opened ${shopDateTime(s.openedAt)}${s.closedAt ? `, closed ${shopDateTime(s.closedAt)}` : ' (open)'}`);
+  doc.text(
+    `${s.staffName}, opened ${shopDateTime(s.openedAt)}${s.closedAt ? `, closed ${shopDateTime(s.closedAt)}` : ' (open)'}`,
+  );
   doc.text(`Float ${formatMoney(s.float)}; ${s.sales} sales, ${formatMoney(s.total)}`);
   doc.fillColor(INK).moveDown(0.8);
   const section = (title: string, columns: PdfColumn[], cells: string[][]) => {
     doc.font('Helvetica-Bold').fontSize(11).text(title);
     rule(doc);
     doc.font('Helvetica-Bold').fontSize(9);
-    tableRow(doc, columns, columns.map((col) => col.label), 4);
+    tableRow(
+      doc,
+      columns,
+      columns.map((col) => col.label),
+      4,
+    );
     doc.font('Helvetica').fontSize(9);
     for (const row of cells.length ? cells : [['None']]) tableRow(doc, columns, row, 3);
     doc.moveDown(0.8);
@@ -80,7 +114,11 @@ function draw(doc: Doc, c: TillCashUpView): void {
   const third = width / 3;
   section(
     'Sellers',
-    ['Seller', 'Sales', 'Total'].map((label, i) => ({ label, width: third, align: i ? 'right' : 'left' })),
+    ['Seller', 'Sales', 'Total'].map((label, i) => ({
+      label,
+      width: third,
+      align: i ? 'right' : 'left',
+    })),
     c.sellers.map((p) => [p.staffName, String(p.sales), kes(p.total)]),
   );
   const cols: PdfColumn[] = [
@@ -90,7 +128,13 @@ function draw(doc: Doc, c: TillCashUpView): void {
     { label: 'Approved by', width: 90, align: 'left' },
     { label: 'Reason', width: width - 340, align: 'left' },
   ];
-  const line = (v: TillCashUpView['voids'][number]) => [v.purchaseNumber, kes(v.amount), v.byName, v.approvedByName, v.reason];
+  const line = (v: TillCashUpView['voids'][number]) => [
+    v.purchaseNumber,
+    kes(v.amount),
+    v.byName,
+    v.approvedByName,
+    v.reason,
+  ];
   section('Voids', cols, c.voids.map(line));
   section('Refunds', cols, c.refunds.map(line));
 }

@@ -55,7 +55,10 @@ export function cashUpView(
   const mpesaOut = sum(outs.filter((e) => !isCash(e)).map((e) => e.amount));
   const expectedCash = session.float + cashIn - cashOut;
   const counted = session.countedCash ?? null;
-  const sellers = new Map<string, { staffId: string; staffName: string; sales: number; total: number }>();
+  const sellers = new Map<
+    string,
+    { staffId: string; staffName: string; sales: number; total: number }
+  >();
   for (const o of orders) {
     const t = o.till!;
     const seller = sellers.get(t.sellerId) ?? {

@@ -73,7 +73,8 @@ export class TillPins {
   private async check(staffId: string, pin: string): Promise<void> {
     const stored = await this.repository.findPin(staffId);
     if (!stored) throw new ForbiddenException(TILL_MESSAGES.pinNotSet);
-    if (stored.failures >= TILL_PIN_MAX_TRIES) throw new ForbiddenException(TILL_MESSAGES.pinLocked);
+    if (stored.failures >= TILL_PIN_MAX_TRIES)
+      throw new ForbiddenException(TILL_MESSAGES.pinLocked);
     if (await this.hasher.verify(stored.hash, pin)) {
       if (await this.repository.clearTries(staffId, stored.hash)) return;
       throw new ForbiddenException(TILL_MESSAGES.pinLocked);

@@ -56,10 +56,17 @@ export class TillSales {
     const payments = checkPayments(input.payments, total);
     for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
     const fields = gateFields(actor, session._id, payments, input.phone);
-    const sale = { lines, fields, fingerprint: { sessionId: session._id, payments, phone: fields.till.phone } };
+    const sale = {
+      lines,
+      fields,
+      fingerprint: { sessionId: session._id, payments, phone: fields.till.phone },
+    };
     const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
     if (replayed) return { sale: await this.view(order), replayed: true };
-    return { sale: await this.view(await this.payAndHandOver(actor, order, payments)), replayed: false };
+    return {
+      sale: await this.view(await this.payAndHandOver(actor, order, payments)),
+      replayed: false,
+    };
   }
 
   /** The sales of a session (the day's list for reprints). */
@@ -120,7 +127,11 @@ export class TillSales {
   }
 
   private async approvedBy(actor: Principal, order: OrderRecord, approval: Approval) {
-    const { name } = await this.pins.approve(order.till!.sellerId, approval.approverId, approval.pin);
+    const { name } = await this.pins.approve(
+      order.till!.sellerId,
+      approval.approverId,
+      approval.pin,
+    );
     return {
       byId: actor.id,
       byName: actor.fullName,

@@ -68,7 +68,10 @@ export class TillSessions {
 
   /** A day's sessions: a clerk's own, or every one for an admin. */
   async ofDay(actor: Principal, day: string): Promise<TillSessionView[]> {
-    const sessions = await this.repository.ofDay(day, actor.role === 'admin' ? undefined : actor.id);
+    const sessions = await this.repository.ofDay(
+      day,
+      actor.role === 'admin' ? undefined : actor.id,
+    );
     return Promise.all(sessions.map((s) => this.view(s)));
   }
 

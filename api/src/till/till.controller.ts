@@ -129,7 +129,9 @@ export class TillController {
 
   @Get('sessions/:id')
   @Auth('admin', 'staff')
-  @ApiOperation({ summary: "A session's cash-up: expected against counted, sellers, voids, refunds" })
+  @ApiOperation({
+    summary: "A session's cash-up: expected against counted, sellers, voids, refunds",
+  })
   @Answer('Cash-up retrieved', TillCashUpResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such session of yours' })
   async cashUp(
@@ -271,7 +273,10 @@ export class TillController {
     summary: "Void a sale with a second person's PIN: its cash back, its stock returned (once)",
   })
   @Answer('Sale voided', TillSaleResponseDto)
-  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'No second person, a wrong or locked PIN' })
+  @ApiForbiddenResponse({
+    type: ErrorResponseDto,
+    description: 'No second person, a wrong or locked PIN',
+  })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Voided already' })
   async void(
@@ -289,7 +294,10 @@ export class TillController {
     summary: "Refund part of a sale in cash with a second person's PIN (never above what is left)",
   })
   @Answer('Sale refunded', TillSaleResponseDto)
-  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'No second person, a wrong or locked PIN' })
+  @ApiForbiddenResponse({
+    type: ErrorResponseDto,
+    description: 'No second person, a wrong or locked PIN',
+  })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'Above what is left, or voided' })
   async refund(

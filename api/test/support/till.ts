@@ -1,23 +1,30 @@
 import type { TestApp } from './test-app';
 import { bearer } from './identity';
 
-/** The till's routes (issue 46); their role matrix is in till-sales.e2e-spec.ts. */
+/** The till's routes (issue 46), as the OpenAPI document names them; their role matrix is in
+ * till-sales.e2e-spec.ts. */
 export const TILL_ROUTES = [
   'PUT /api/till/pin',
-  'PUT /api/till/pin/:staffId',
+  'PUT /api/till/pin/{staffId}',
   'POST /api/till/sessions',
   'GET /api/till/sessions/current',
   'GET /api/till/sessions',
-  'GET /api/till/sessions/:id',
-  'POST /api/till/sessions/:id/close',
-  'POST /api/till/sessions/:id/reopen',
-  'GET /api/till/sessions/:id/cash-up.csv',
-  'GET /api/till/sessions/:id/cash-up.pdf',
+  'GET /api/till/sessions/{id}',
+  'POST /api/till/sessions/{id}/close',
+  'POST /api/till/sessions/{id}/reopen',
+  'GET /api/till/sessions/{id}/cash-up.csv',
+  'GET /api/till/sessions/{id}/cash-up.pdf',
   'POST /api/till/sales',
   'GET /api/till/sales',
-  'GET /api/till/sales/:orderId',
-  'POST /api/till/sales/:orderId/void',
-  'POST /api/till/sales/:orderId/refund',
+  'GET /api/till/sales/{orderId}',
+  'POST /api/till/sales/{orderId}/void',
+  'POST /api/till/sales/{orderId}/refund',
+] as const;
+
+/** Only an admin takes these. */
+export const TILL_ADMIN_ROUTES = [
+  'PUT /api/till/pin/{staffId}',
+  'POST /api/till/sessions/{id}/reopen',
 ];
 
 /** Sets a person's own till PIN with their password. */
@@ -37,6 +44,7 @@ export async function setTillPin(
 /** Opens a till session with this float; answers its id. */
 export async function openTillSession(t: TestApp, token: string, float = 2000): Promise<string> {
   const res = await t.http().post('/api/till/sessions').set(bearer(token)).send({ float });
-  if (res.status !== 201) throw new Error(`open session: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`open session: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.session._id as string;
 }

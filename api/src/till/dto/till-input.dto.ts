@@ -95,7 +95,9 @@ export class TillSaleLineDto {
 
 export class TillPaymentDto {
   @ApiProperty({ enum: TILL_PAYMENT_METHODS })
-  @IsIn(TILL_PAYMENT_METHODS, { message: `method must be one of ${TILL_PAYMENT_METHODS.join(', ')}` })
+  @IsIn(TILL_PAYMENT_METHODS, {
+    message: `method must be one of ${TILL_PAYMENT_METHODS.join(', ')}`,
+  })
   method!: TillPaymentMethod;
 
   @ApiProperty({ example: 700, description: 'Whole KES this payment pays of the sale' })
