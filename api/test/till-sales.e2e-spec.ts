@@ -19,7 +19,8 @@ import {
   type Session,
 } from './support/identity';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
-import { stockOf } from './support/shop';
+import { guest, placeOrder, stockOf } from './support/shop';
+import { addDays, shopDay } from '../src/common/shop-clock';
 import { createTestApp, type TestApp } from './support/test-app';
 import { openTillSession, setTillPin, TILL_ADMIN_ROUTES, TILL_ROUTES } from './support/till';
 
@@ -271,6 +272,76 @@ describe('the till at the gate', () => {
       bearer(other.accessToken),
     );
     expect([sale.status, sale.body.message]).toEqual([403, TILL_MESSAGES.sessionNotYours]);
+  });
+
+  it('collects a booking at the gate: its balance taken in cash and handed over in one call', async () => {
+    const inDays = (n: number) => addDays(shopDay(new Date()), n);
+    const batch = (
+      await t
+        .http()
+        .post('/api/batches')
+        .set(staff())
+        .send({
+          productId: world.productId,
+          sownOn: inDays(-10),
+          readyOn: inDays(30),
+          started: 100,
+        })
+        .expect(201)
+    ).body.batch;
+    const placed = await placeOrder(
+      t,
+      [{ _id: world.productId, quantity: 10, batchId: batch._id } as never],
+      {
+        guestInfo: guest(),
+      },
+    ).expect(201);
+    const bookingId = placed.body.order._id as string;
+    const deposit = placed.body.order.booking.deposit as number;
+    await t
+      .http()
+      .post(`/api/orders/${bookingId}/booking/deposit`)
+      .set(staff())
+      .send({ transactionCode: 'TLDEPOSIT1', amount: deposit })
+      .expect(200);
+    const gateSession = await openTillSession(t, other.accessToken, 500);
+    const collect = (amount: number) =>
+      t
+        .http()
+        .post(`/api/till/bookings/${bookingId}/collect`)
+        .set(bearer(other.accessToken))
+        .send({ sessionId: gateSession, payments: [{ method: 'cash', amount, given: amount }] });
+    const early = await collect(1);
+    expect([early.status, early.body.message]).toEqual([
+      409,
+      expect.stringContaining('is not ready yet') as unknown as string,
+    ]);
+    await t.http().post(`/api/batches/${batch._id}/ready`).set(staff()).expect(201);
+    const order = (await t.http().get(`/api/orders/${bookingId}`).set(staff()).expect(200)).body
+      .order;
+    const balance = order.totalAmount - order.amountPaid;
+    const entries = await entryCount();
+    const wrong = await collect(balance - 1);
+    expect(wrong.status).toBe(400);
+    expect(await entryCount()).toBe(entries);
+    const res = await collect(balance);
+    expect(res.status).toBe(200);
+    expect(res.body.sale).toMatchObject({ state: 'paid', total: order.totalAmount });
+    const after = (await t.http().get(`/api/orders/${bookingId}`).set(staff()).expect(200)).body
+      .order;
+    expect(after).toMatchObject({ orderStatus: 'Completed', paymentStatus: 'Paid' });
+    expect((await collect(balance)).status).toBe(409);
+    const cashUp = (
+      await t
+        .http()
+        .get(`/api/till/sessions/${gateSession}`)
+        .set(bearer(other.accessToken))
+        .expect(200)
+    ).body.cashUp;
+    // The deposit paid by M-Pesa before is the booking's, not this session's.
+    expect(cashUp.methods.map((m: { expected: number }) => m.expected)).toEqual([500 + balance, 0]);
+    expect(cashUp.session).toMatchObject({ sales: 1, total: balance });
+    await expectLedgersBalanced();
   });
 
   it('cash-up totals equal the money ledger; the session closes once', async () => {

@@ -1,5 +1,5 @@
 import { ConflictException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
-import { formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
+import { BOOKING_CREDIT, formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
 import { AuditService } from '../audit/audit.service';
 import { CatalogService } from '../catalog/catalog.service';
 import type { Actor, Principal } from '../common/principal';
@@ -138,11 +138,18 @@ export class OrderGateSales {
     await this.runner.apply(ORDER_STEPS.cancel, actor, now, refund).catch(() => undefined);
   }
 
-  /** The sale by its id (a gate sale only), or 404. */
+  /** The sale by its id (a gate sale, or a booking collected at the gate), or 404. */
   async get(id: string): Promise<OrderRecord> {
     const order = await this.orders.findById(id);
-    if (!order || order.channel !== 'gate')
-      throw new NotFoundException('No gate sale with this id');
+    if (!order?.till) throw new NotFoundException('No gate sale with this id');
+    return order;
+  }
+
+  /** A booking that may be collected at the gate now (404, or 409 with why not). */
+  async booking(id: string): Promise<OrderRecord> {
+    const order = await this.orders.findById(id);
+    if (!order?.booking) throw new NotFoundException('No booking with this id');
+    checkCollect(order);
     return order;
   }
 
@@ -218,10 +225,60 @@ export class OrderGateSales {
     return updated;
   }
 
+  /**
+   * A booking collected at the gate: its balance taken now (exactly what is due, one money entry
+   * a payment), the till's record written with the entries it took (the session's cash-up counts
+   * those alone, not the deposit paid before), then handed over through the order steps. 409
+   * before any money moves when it cannot go out now (its batch not ready, not a live booking).
+   */
+  async collect(
+    actor: Actor,
+    order: OrderRecord,
+    till: GateSaleFields['till'],
+    payments: { code: string | null; amount: number }[],
+  ): Promise<OrderRecord> {
+    checkCollect(order);
+    let current = order;
+    const entries: string[] = [];
+    for (const p of payments) {
+      const before = new Set(current.credited);
+      current = await this.credits.recordAtGate(actor, current, p);
+      entries.push(...current.credited.filter((e) => !before.has(e)));
+    }
+    const recorded = await this.orders.transition(
+      order._id,
+      { till: { $exists: false } },
+      {
+        $set: {
+          till: {
+            ...till,
+            payments: till.payments.map((p, i) => ({ ...p, entry: entries[i] ?? null })),
+          },
+        },
+      },
+    );
+    return this.handOver(actor, recorded ?? current);
+  }
+
   /** The sales of a till session, oldest first. */
   ofSession(sessionId: string): Promise<OrderRecord[]> {
     return this.orders.ofTillSession(sessionId);
   }
+}
+
+/** Refuses (409) a booking that cannot go out at the gate now: not taking its balance, or not ready. */
+function checkCollect(order: OrderRecord): void {
+  const b = order.booking!;
+  if (order.orderStatus === 'Cancelled' || BOOKING_CREDIT[b.state] !== 'balance')
+    throw new ConflictException({
+      message: `Booking ${order.purchaseNumber} is ${order.orderStatus === 'Cancelled' ? 'cancelled' : b.state.toLowerCase()}: it cannot be collected now`,
+      code: 'ILLEGAL_TRANSITION',
+    });
+  if (!b.readyAt)
+    throw new ConflictException({
+      message: `The batch of booking ${order.purchaseNumber} is not ready yet (expected ${b.readyOn})`,
+      code: 'ILLEGAL_TRANSITION',
+    });
 }
 
 /** A void refused because another void won: the sale's own words. */

@@ -11,8 +11,30 @@ import type { TillSessionRecord } from './till.repository';
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
 
-/** What a sale still counts for: nothing once voided, its total less its refunds otherwise. */
-const netOf = (o: OrderRecord) => (o.till?.voided ? 0 : o.totalAmount - (o.till?.refunded ?? 0));
+/**
+ * What a sale still counts for in its session: nothing once voided, its total less its refunds
+ * otherwise; a booking collected at the gate, the balance taken there.
+ */
+function netOf(o: OrderRecord): number {
+  const t = o.till!;
+  if (o.channel !== 'gate') return sum(t.payments.map((p) => p.amount));
+  return t.voided ? 0 : o.totalAmount - t.refunded;
+}
+
+/**
+ * The money-ledger entries a session took: every entry of its gate sales, and of a booking
+ * collected there only the entries taken at the gate (not the deposit paid before).
+ */
+export function sessionEntries(
+  orders: OrderRecord[],
+  entries: MoneyEntryRecord[],
+): MoneyEntryRecord[] {
+  const byId = new Map(orders.map((o) => [o._id, o]));
+  return entries.filter((e) => {
+    const o = e.orderId ? byId.get(e.orderId) : undefined;
+    return o?.channel === 'gate' || !!o?.till?.payments.some((p) => p.entry === e._id);
+  });
+}
 const live = (orders: OrderRecord[]) => orders.filter((o) => !o.till?.voided);
 
 /** A session as the till shows it, with its sales counted (voids left out, refunds taken off). */
@@ -46,7 +68,7 @@ export function cashUpView(
   orders: OrderRecord[],
   entries: MoneyEntryRecord[],
 ): TillCashUpView {
-  const settled = entries.filter(counts);
+  const settled = sessionEntries(orders, entries).filter(counts);
   const ins = settled.filter((e) => e.direction === 'in');
   const outs = settled.filter((e) => e.direction === 'out');
   const cashIn = sum(ins.filter(isCash).map((e) => e.amount));

@@ -1,4 +1,10 @@
-import { ConflictException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { TILL_MESSAGES, type TillSaleInput, type TillSaleView } from '@spc/shared-contracts';
 import type { Principal } from '../common/principal';
 import { EtimsQueue } from '../etims/etims-queue.service';
@@ -67,6 +73,28 @@ export class TillSales {
       sale: await this.view(await this.payAndHandOver(actor, order, payments)),
       replayed: false,
     };
+  }
+
+  /**
+   * Collects a booking at the gate: its balance taken in the clerk's open session (the payments
+   * must add up to it) and handed over in the same call.
+   */
+  async collect(
+    actor: Principal,
+    orderId: string,
+    input: { sessionId: string; payments: TillSaleInput['payments'] },
+  ): Promise<TillSaleView> {
+    const session = await this.sessions.sellingIn(actor, input.sessionId);
+    const order = await this.gate.booking(orderId);
+    if (order.till) throw new ConflictException('This booking was collected at the gate already');
+    const payments = checkPayments(input.payments, order.totalAmount - order.amountPaid);
+    if (payments.some((p) => p.method === 'mpesa-express'))
+      throw new BadRequestException(
+        'Collect a booking with cash or the M-Pesa code the buyer shows',
+      );
+    for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
+    const { till } = gateFields(actor, session._id, payments);
+    return this.view(await this.gate.collect(actor, order, till, payments));
   }
 
   /** The sales of a session (the day's list for reprints). */

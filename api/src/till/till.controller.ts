@@ -31,6 +31,7 @@ import { ParseObjectIdPipe } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import {
   CloseTillSessionDto,
+  TillCollectDto,
   OpenTillSessionDto,
   SetOwnTillPinDto,
   SetTillPinDto,
@@ -264,6 +265,28 @@ export class TillController {
     @Param('orderId', ParseObjectIdPipe) orderId: string,
   ): Promise<TillSaleData> {
     return { sale: await this.sales.get(actor, orderId) };
+  }
+
+  @Post('bookings/:orderId/collect')
+  @HttpCode(200)
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      'Collect a booking at the gate: its balance taken (cash, an M-Pesa code, or split) and handed over in one call',
+  })
+  @Answer('Booking collected', TillSaleResponseDto)
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not your session' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'The session is closed, the batch not ready, collected already, or the code taken',
+  })
+  async collect(
+    @CurrentUser() actor: Principal,
+    @Param('orderId', ParseObjectIdPipe) orderId: string,
+    @Body() dto: TillCollectDto,
+  ): Promise<TillSaleData> {
+    return { sale: await this.sales.collect(actor, orderId, dto) };
   }
 
   @Post('sales/:orderId/void')
