@@ -4,13 +4,21 @@ import {
   HttpException,
   Injectable,
   NotFoundException,
+  ServiceUnavailableException,
 } from '@nestjs/common';
-import { TILL_MESSAGES, type TillSaleInput, type TillSaleView } from '@spc/shared-contracts';
+import {
+  MPESA_MESSAGES,
+  TILL_MESSAGES,
+  toMpesaPhone,
+  type TillSaleInput,
+  type TillSaleView,
+} from '@spc/shared-contracts';
 import type { Principal } from '../common/principal';
 import { EtimsQueue } from '../etims/etims-queue.service';
 import type { GateSaleFields } from '../orders/order-gate-plan';
 import { OrderGateSales } from '../orders/order-gate-sales';
 import { mergeCartLines } from '../orders/order-lines';
+import { MpesaService } from '../payments/mpesa.service';
 import type { OrderRecord } from '../orders/order.types';
 import { saleView } from './till-cash-up';
 import { checkPayments, type CheckedPayment } from './till-payments';
@@ -40,6 +48,7 @@ export class TillSales {
     private readonly sessions: TillSessions,
     private readonly pins: TillPins,
     private readonly etims: EtimsQueue,
+    private readonly mpesa: MpesaService,
   ) {}
 
   /** Rings up a sale; the same Idempotency-Key answers the same sale, however often sent. */
@@ -61,6 +70,7 @@ export class TillSales {
     const { total } = await this.gate.price(lines);
     const payments = checkPayments(input.payments, total);
     for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
+    const prompt = this.promptPhone(payments, input.phone);
     const fields = gateFields(actor, session._id, payments, input.phone);
     const sale = {
       lines,
@@ -69,10 +79,8 @@ export class TillSales {
     };
     const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
     if (replayed) return { sale: await this.view(order), replayed: true };
-    return {
-      sale: await this.view(await this.payAndHandOver(actor, order, payments)),
-      replayed: false,
-    };
+    const paid = await this.payAndHandOver(actor, order, payments, prompt);
+    return { sale: await this.view(paid), replayed: false };
   }
 
   /**
@@ -199,6 +207,7 @@ export class TillSales {
     actor: Principal,
     order: OrderRecord,
     payments: CheckedPayment[],
+    prompt: string | null,
   ): Promise<OrderRecord> {
     let current = order;
     try {
@@ -207,12 +216,33 @@ export class TillSales {
         if (p.method === 'mpesa-express') continue;
         current = await this.gate.takePayment(actor, current, { code: p.code, amount: p.amount });
       }
+      // The prompt for the rest: the sale waits for it, and is handed over once it pays
+      // (`TillHandOver`).
+      if (prompt) {
+        await this.mpesa.push(current.purchaseNumber, prompt, actor);
+        return current;
+      }
     } catch (error) {
       await this.gate.undo(actor, current);
       throw error;
     }
-    if (current.paymentStatus !== 'Paid') return current;
     return this.gate.handOver(actor, current);
+  }
+
+  /**
+   * The phone an M-Pesa Express payment prompts (its own, else the sale's), or null without one;
+   * 400 when it is no Kenyan mobile number, 503 while M-Pesa is not set up.
+   */
+  private promptPhone(payments: CheckedPayment[], salePhone?: string): string | null {
+    const express = payments.find((p) => p.method === 'mpesa-express');
+    if (!express) return null;
+    if (!this.mpesa.enabled) throw new ServiceUnavailableException(MPESA_MESSAGES.notAvailable);
+    const phone = express.phone ?? salePhone ?? '';
+    if (!toMpesaPhone(phone))
+      throw new BadRequestException(
+        "M-Pesa Express needs the buyer's Kenyan mobile number (07… or 01…)",
+      );
+    return phone;
   }
 }
 

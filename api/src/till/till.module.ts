@@ -4,10 +4,12 @@ import { AuthModule } from '../auth/auth.module';
 import { holdsNoPersonalData } from '../common/personal-data';
 import { EtimsModule } from '../etims/etims.module';
 import { OrdersModule } from '../orders/orders.module';
+import { PaymentsModule } from '../payments/payments.module';
 import { UsersModule } from '../users/users.module';
 import { TillPin, TillPinSchema } from './schemas/till-pin.schema';
 import { TillSession, TillSessionSchema } from './schemas/till-session.schema';
 import { TillCashUpDocuments } from './till-cash-up-documents';
+import { TillHandOver } from './till-hand-over';
 import { TillController } from './till.controller';
 import { TillPins } from './till-pins.service';
 import { TillRepository } from './till.repository';
@@ -20,6 +22,7 @@ import { TillSessions } from './till-sessions.service';
     AuthModule,
     EtimsModule,
     OrdersModule,
+    PaymentsModule,
     UsersModule,
     MongooseModule.forFeature([
       { name: TillSession.name, schema: TillSessionSchema },
@@ -35,6 +38,7 @@ import { TillSessions } from './till-sessions.service';
     TillSessions,
     TillSales,
     TillCashUpDocuments,
+    TillHandOver,
   ],
 })
 export class TillModule {}
