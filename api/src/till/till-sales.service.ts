@@ -19,6 +19,8 @@ import type { GateSaleFields } from '../orders/order-gate-plan';
 import { OrderGateSales } from '../orders/order-gate-sales';
 import { mergeCartLines } from '../orders/order-lines';
 import { MpesaService } from '../payments/mpesa.service';
+import { SmsService } from '../sms/sms.service';
+import { receiptText } from './till-receipt-text';
 import type { OrderRecord } from '../orders/order.types';
 import { saleView } from './till-cash-up';
 import { checkPayments, type CheckedPayment } from './till-payments';
@@ -49,6 +51,7 @@ export class TillSales {
     private readonly pins: TillPins,
     private readonly etims: EtimsQueue,
     private readonly mpesa: MpesaService,
+    private readonly sms: SmsService,
   ) {}
 
   /** Rings up a sale; the same Idempotency-Key answers the same sale, however often sent. */
@@ -134,6 +137,27 @@ export class TillSales {
     if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
     const who = await this.approvedBy(actor, order, approval);
     return this.view(await this.gate.refund(actor, order, amount, who));
+  }
+
+  /**
+   * Texts the sale's receipt to its phone (or the one given), through the SMS budgets: once per
+   * sale and number (sent again, it is not sent twice).
+   */
+  async smsReceipt(actor: Principal, orderId: string, phone?: string): Promise<void> {
+    const order = await this.readable(actor, orderId);
+    const to = phone?.trim() || order.till!.phone;
+    if (!to) throw new BadRequestException(TILL_MESSAGES.noPhone);
+    const msisdn = toMpesaPhone(to);
+    if (!msisdn) throw new BadRequestException('The phone must be a Kenyan mobile number');
+    await this.sms.notifyContact({
+      id: `till:${order._id}:receipt:${msisdn}`,
+      orderId: order._id,
+      accountId: order.placedBy,
+      purchaseNumber: order.purchaseNumber,
+      event: 'till-receipt',
+      phone: to,
+      message: receiptText(await this.view(order)),
+    });
   }
 
   /** A sale as the till shows it, with its eTIMS signature once signed. */

@@ -39,6 +39,7 @@ import {
   TillSaleDto,
   TillSalesQueryDto,
   TillSessionsQueryDto,
+  TillSmsReceiptDto,
   TillVoidDto,
 } from './dto/till-input.dto';
 import {
@@ -287,6 +288,24 @@ export class TillController {
     @Body() dto: TillCollectDto,
   ): Promise<TillSaleData> {
     return { sale: await this.sales.collect(actor, orderId, dto) };
+  }
+
+  @Post('sales/:orderId/sms')
+  @HttpCode(202)
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      "Text the sale's receipt to its phone (or the one given), within the SMS budgets; once per sale and number",
+  })
+  @Answer('SMS receipt queued', MessageDto, { status: 202 })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  async smsReceipt(
+    @CurrentUser() actor: Principal,
+    @Param('orderId', ParseObjectIdPipe) orderId: string,
+    @Body() dto: TillSmsReceiptDto,
+  ): Promise<object> {
+    await this.sales.smsReceipt(actor, orderId, dto.phone);
+    return {};
   }
 
   @Post('sales/:orderId/void')

@@ -15,8 +15,10 @@ export const TILL_ROUTES = [
   'GET /api/till/sessions/{id}/cash-up.csv',
   'GET /api/till/sessions/{id}/cash-up.pdf',
   'POST /api/till/sales',
+  'POST /api/till/bookings/{orderId}/collect',
   'GET /api/till/sales',
   'GET /api/till/sales/{orderId}',
+  'POST /api/till/sales/{orderId}/sms',
   'POST /api/till/sales/{orderId}/void',
   'POST /api/till/sales/{orderId}/refund',
 ] as const;

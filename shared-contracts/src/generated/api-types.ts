@@ -3007,6 +3007,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/till/sales/{orderId}/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Text the sale's receipt to its phone (or the one given), within the SMS budgets; once per sale and number */
+        post: operations["TillController_smsReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/till/sales/{orderId}/void": {
         parameters: {
             query?: never;
@@ -7290,6 +7307,13 @@ export interface components {
         TillCollectDto: {
             sessionId: string;
             payments: components["schemas"]["TillPaymentDto"][];
+        };
+        TillSmsReceiptDto: {
+            /**
+             * @description Else the sale's phone
+             * @example 0712345678
+             */
+            phone?: string | null;
         };
         TillVoidDto: {
             /** @description The approving staff member (not the seller) */
@@ -19570,6 +19594,74 @@ export interface operations {
             };
             /** @description The session is closed, the batch not ready, collected already, or the code taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TillController_smsReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TillSmsReceiptDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Deactivated account, or a role other than: admin, staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

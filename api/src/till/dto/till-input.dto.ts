@@ -191,3 +191,13 @@ export class TillCollectDto {
   @Type(() => TillPaymentDto)
   payments!: TillPaymentDto[];
 }
+
+/** `POST /api/till/sales/:orderId/sms`: the receipt to the sale's phone, or to this one. */
+export class TillSmsReceiptDto {
+  @ApiPropertyOptional({ example: '0712345678', description: "Else the sale's phone" })
+  @trim
+  @IsOptional()
+  @IsString()
+  @Matches(/^\+?[0-9 ]{9,15}$/, { message: 'phone must be a phone number' })
+  phone?: string;
+}
