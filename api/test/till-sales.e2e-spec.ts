@@ -382,6 +382,25 @@ describe('the till at the gate', () => {
     expect((await close()).body.message).toBe(TILL_MESSAGES.sessionClosed);
     const late = await sell([{ method: 'cash', amount: 5300 }]);
     expect([late.status, late.body.message]).toEqual([409, TILL_MESSAGES.sessionClosed]);
+    const reopen = () =>
+      t.http().post(`${path}/reopen`).set(bearer(world.admin.accessToken)).send({});
+    expect((await reopen()).body.session).toMatchObject({
+      state: 'open',
+      countedCash: null,
+      reopened: [{ byName: world.admin.user.fullName }],
+    });
+    expect((await reopen()).status).toBe(409);
+    expect((await close()).status).toBe(200);
+    const day = shopDay(new Date());
+    const list = async (token: string) =>
+      (await t.http().get(`/api/till/sessions?day=${day}`).set(bearer(token)).expect(200)).body
+        .sessions as { staffId: string }[];
+    expect(new Set((await list(world.staff.accessToken)).map((x) => x.staffId))).toEqual(
+      new Set([world.staff.user._id]),
+    );
+    expect(new Set((await list(world.admin.accessToken)).map((x) => x.staffId))).toEqual(
+      new Set([world.staff.user._id, other.user._id]),
+    );
     const csv = await t.http().get(`${path}/cash-up.csv`).set(staff()).expect(200);
     expect(csv.text).toContain('Expected');
     const pdf = await t.http().get(`${path}/cash-up.pdf`).set(staff()).expect(200);

@@ -3,7 +3,7 @@ import { productsUnavailable } from '../inventory/ready-stock-hold';
 import { priceCartLines, type CartLine, type PricedLine } from './order-lines';
 import type { PlacementDeps, PlacementPlan } from './order-placement-steps';
 
-/** A walk-in buyer's name on a gate sale's order (the till keeps their phone, if given). */
+/** A walk-in buyer's name on a gate sale's order (their phone, if given, is its phone). */
 export const GATE_BUYER = 'Walk-in buyer';
 
 /** What a gate sale writes besides its lines: the till's record of it (issue 46). */
@@ -23,7 +23,6 @@ export interface GateSaleFields {
       entry: null;
     }[];
     change: number;
-    phone: string | null;
     voided: null;
     refunds: [];
     refunded: 0;

@@ -107,7 +107,7 @@ export class OrderGateSales {
 
   place(
     actor: Principal,
-    sale: { lines: CartLine[]; fields: GateSaleFields; fingerprint: Record<string, unknown> },
+    sale: Parameters<OrderPlacementService['placeAtGate']>[1],
     idempotencyKey?: string,
   ): Promise<Placement> {
     return this.placement.placeAtGate(actor, sale, idempotencyKey);

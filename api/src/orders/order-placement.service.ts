@@ -189,14 +189,20 @@ export class OrderPlacementService {
    */
   async placeAtGate(
     actor: Principal,
-    sale: { lines: CartLine[]; fields: GateSaleFields; fingerprint: Record<string, unknown> },
+    sale: {
+      lines: CartLine[];
+      /** The buyer's phone, for an SMS receipt (optional). */
+      phone: string | null;
+      fields: GateSaleFields;
+      fingerprint: Record<string, unknown>;
+    },
     idempotencyKey?: string,
   ): Promise<Placement> {
     const lines = mergeCartLines(sale.lines);
     const steps = placementSteps(this.deps, gatePlan(this.deps, sale.fields));
     const delivery = {
       fullName: GATE_BUYER,
-      phoneNumber: '',
+      phoneNumber: sale.phone ?? '',
       email: '',
       county: '',
       streetAddress: 'Collected at the gate',
@@ -211,7 +217,7 @@ export class OrderPlacementService {
         method: 'collection',
         source: { phoneNumber: '', email: '', accountId: actor.id },
         idempotencyKey,
-        fingerprint: { gate: true, lines, ...sale.fingerprint },
+        fingerprint: { gate: true, lines, phone: sale.phone, ...sale.fingerprint },
         guestInfo: null,
         kraPin: null,
       } satisfies PlacementRequest,

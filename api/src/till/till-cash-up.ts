@@ -154,7 +154,7 @@ export function saleView(o: OrderRecord, etims: TillSaleView['etims']): TillSale
     paid: o.amountPaid,
     change: t.change,
     payments,
-    phone: t.phone ?? null,
+    phone: o.guestInfo.phoneNumber || null,
     state: saleState(o),
     refunded: t.voided ? t.voided.amount : t.refunded,
     etims,

@@ -74,11 +74,12 @@ export class TillSales {
     const payments = checkPayments(input.payments, total);
     for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
     const prompt = this.promptPhone(payments, input.phone);
-    const fields = gateFields(actor, session._id, payments, input.phone);
+    const fields = gateFields(actor, session._id, payments);
     const sale = {
       lines,
+      phone: input.phone?.trim() || null,
       fields,
-      fingerprint: { sessionId: session._id, payments, phone: fields.till.phone },
+      fingerprint: { sessionId: session._id, payments },
     };
     const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
     if (replayed) return { sale: await this.view(order), replayed: true };
@@ -145,7 +146,7 @@ export class TillSales {
    */
   async smsReceipt(actor: Principal, orderId: string, phone?: string): Promise<void> {
     const order = await this.readable(actor, orderId);
-    const to = phone?.trim() || order.till!.phone;
+    const to = phone?.trim() || order.guestInfo.phoneNumber;
     if (!to) throw new BadRequestException(TILL_MESSAGES.noPhone);
     const msisdn = toMpesaPhone(to);
     if (!msisdn) throw new BadRequestException('The phone must be a Kenyan mobile number');
@@ -281,7 +282,6 @@ function gateFields(
   actor: Principal,
   sessionId: string,
   payments: CheckedPayment[],
-  phone?: string,
 ): GateSaleFields {
   return {
     channel: 'gate',
@@ -299,7 +299,6 @@ function gateFields(
         entry: null,
       })),
       change: payments.reduce((n, p) => n + (p.change ?? 0), 0),
-      phone: phone?.trim() || null,
       voided: null,
       refunds: [],
       refunded: 0,

@@ -18,7 +18,7 @@ import { MONEY_WRITE_CONCERN } from '../../common/write-concern';
 @Schema({ _id: false })
 export class DeliveryInfo {
   @Prop({ required: true }) fullName!: string;
-  /** Empty on an erased order, and on a gate sale (its buyer's phone, if any, is the till's). */
+  /** Empty on an erased order, and on a gate sale without the buyer's phone (none e-mail). */
   @Prop({ type: String, default: '' }) phoneNumber!: string;
   @Prop({ type: String, default: '' }) email!: string;
   @Prop({ type: String, default: '' }) county!: string;
@@ -125,7 +125,7 @@ export class TillReversal {
 
 /**
  * A sale at the gate (issue 46): the till session it was rung up in, who sold it, how it was paid
- * (the change given), the buyer's phone for an SMS receipt, and its void or refunds.
+ * (the change given), and its void or refunds. Its buyer's phone, if given, is `guestInfo`'s.
  */
 @Schema({ _id: false })
 export class OrderTill {
@@ -134,7 +134,6 @@ export class OrderTill {
   @Prop({ required: true }) sellerName!: string;
   @Prop({ type: [TillPayment], default: [] }) payments!: TillPayment[];
   @Prop({ default: 0 }) change!: number;
-  @Prop({ type: String, default: null }) phone!: string | null;
   @Prop({ type: TillReversal, default: null }) voided!: TillReversal | null;
   @Prop({ type: [TillReversal], default: [] }) refunds!: TillReversal[];
   /** What the refunds took, moved in the same conditional write that pushes one. */
