@@ -6,10 +6,11 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
-import { bearer } from './support/identity';
+import { bearer, createStaff } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
-import { openTillSession } from './support/till';
+import { openTillSession, setTillPin } from './support/till';
+import { stockOf } from './support/shop';
 import { waitFor } from './support/wait';
 
 let phoneSeq = Math.floor(Math.random() * 80_000_000);
@@ -87,5 +88,29 @@ describe('M-Pesa Express at the till', () => {
     const res = await sell('12345');
     expect(res.status).toBe(400);
     expect(await db().collection('orders').countDocuments()).toBe(before);
+  });
+
+  it('voids a sale whose prompt was declined: its cash part back, its stock returned', async () => {
+    const approver = await createStaff(m.t, world.admin.accessToken, { fullName: 'Grace Wanjiku' });
+    await setTillPin(m.t, approver, '2468');
+    const phone = newPhone();
+    m.sim.setScenario('cancelled', asDaraja(phone));
+    const stock = await stockOf(m.t, world.productId);
+    const res = await sell(phone);
+    expect(res.status).toBe(201);
+    await m.sim.settled(
+      (await db().collection('mpesa_pushes').findOne({ orderId: res.body.sale.orderId }))!
+        ._id as unknown as string,
+    );
+    expect((await saleOf(res.body.sale.orderId)).state).toBe('awaiting-payment');
+    const voided = await m.t
+      .http()
+      .post(`/api/till/sales/${res.body.sale.orderId}/void`)
+      .set(staff())
+      .send({ approverId: approver.user._id, pin: '2468', reason: 'Prompt declined' })
+      .expect(200);
+    expect(voided.body.sale).toMatchObject({ state: 'voided', refunded: 200 });
+    expect(await stockOf(m.t, world.productId)).toBe(stock);
+    expect((await checkMoneyLedger(db())).problems).toEqual([]);
   });
 });

@@ -138,11 +138,14 @@ export const ORDER_RULES: Record<OrderAction, OrderActionRule> = {
     saysPaid: true,
     payment: { is: 'Pending' },
   },
-  /** A gate sale handed over and paid, undone at the till with a second person's PIN (issue 46). */
+  /**
+   * A gate sale undone at the till with a second person's PIN (issue 46): handed over, or still
+   * waiting for its M-Pesa prompt (declined: its cash part given back, its stock returned).
+   */
   void: {
-    from: ['Completed'],
+    from: ['Pending', 'Processing', 'Completed'],
     by: PEOPLE_OF_THE_SHOP,
-    refusal: 'only a sale handed over at the gate can be voided',
+    refusal: 'only a gate sale can be voided',
   },
 };
 

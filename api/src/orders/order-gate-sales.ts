@@ -35,8 +35,11 @@ const CASH_BACK = { method: 'Cash' as const, send: false, reference: '' };
 const VOID_SALE: OrderStep<GateReversal & { refundable: number }> = {
   rule: 'void',
   event: 'order.cancelled',
+  // Paid as read (a prompt's payment meanwhile changes what goes back), never voided or refunded.
   guard: ({ order }) => ({
     channel: 'gate',
+    paymentStatus: order.paymentStatus,
+    amountPaid: order.amountPaid > 0 ? order.amountPaid : { $not: { $gt: 0 } },
     'till.voided': null,
     'till.refunded': order.till?.refunded ?? 0,
   }),

@@ -156,7 +156,7 @@ export function saleView(o: OrderRecord, etims: TillSaleView['etims']): TillSale
     payments,
     phone: o.guestInfo.phoneNumber || null,
     state: saleState(o),
-    refunded: t.voided ? t.voided.amount : t.refunded,
+    refunded: t.refunded + (t.voided?.amount ?? 0),
     etims,
   };
 }

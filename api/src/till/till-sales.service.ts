@@ -237,7 +237,8 @@ export class TillSales {
     let current = order;
     try {
       // The M-Pesa code first: a code refused leaves no cash to hand back.
-      for (const p of [...payments].sort((a) => (a.method === 'mpesa-code' ? -1 : 1))) {
+      const rank = (p: CheckedPayment) => (p.method === 'mpesa-code' ? 0 : 1);
+      for (const p of [...payments].sort((a, b) => rank(a) - rank(b))) {
         if (p.method === 'mpesa-express') continue;
         current = await this.gate.takePayment(actor, current, { code: p.code, amount: p.amount });
       }

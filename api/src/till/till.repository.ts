@@ -6,9 +6,7 @@ import { TillPin } from './schemas/till-pin.schema';
 import { TillSession } from './schemas/till-session.schema';
 
 /** A till session as the till reads it (plain, its id a string). */
-export interface TillSessionRecord extends Omit<TillSession, never> {
-  _id: string;
-}
+export type TillSessionRecord = TillSession & { _id: string };
 
 type LeanSession = TillSession & { _id: Types.ObjectId };
 const record = (d: LeanSession | null): TillSessionRecord | null =>
