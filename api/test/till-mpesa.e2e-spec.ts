@@ -102,7 +102,12 @@ describe('M-Pesa Express at the till', () => {
       (await db().collection('mpesa_pushes').findOne({ orderId: res.body.sale.orderId }))!
         ._id as unknown as string,
     );
-    expect((await saleOf(res.body.sale.orderId)).state).toBe('awaiting-payment');
+    const waiting = await waitFor(
+      () => saleOf(res.body.sale.orderId),
+      (x) => x.payments[1].state === 'failed',
+      10_000,
+    );
+    expect([waiting.state, waiting.payments[1].state]).toEqual(['awaiting-payment', 'failed']);
     const voided = await m.t
       .http()
       .post(`/api/till/sales/${res.body.sale.orderId}/void`)

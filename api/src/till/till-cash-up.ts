@@ -125,8 +125,15 @@ function saleState(o: OrderRecord): TillSaleView['state'] {
   return o.paymentStatus === 'Paid' ? 'paid' : 'awaiting-payment';
 }
 
-/** A gate sale as the till shows it (its receipt and the day's list). */
-export function saleView(o: OrderRecord, etims: TillSaleView['etims']): TillSaleView {
+/**
+ * A gate sale as the till shows it (its receipt and the day's list); `promptFailed`: its M-Pesa
+ * prompt was declined or timed out (the sale still waits).
+ */
+export function saleView(
+  o: OrderRecord,
+  etims: TillSaleView['etims'],
+  promptFailed = false,
+): TillSaleView {
   const t = o.till!;
   const payments: TillPaymentView[] = t.payments.map((p) => ({
     method: p.method,
@@ -134,7 +141,12 @@ export function saleView(o: OrderRecord, etims: TillSaleView['etims']): TillSale
     given: p.given ?? null,
     change: p.change ?? null,
     code: p.code ?? null,
-    state: o.paymentStatus === 'Paid' ? 'received' : p.state,
+    state:
+      o.paymentStatus === 'Paid'
+        ? 'received'
+        : p.method === 'mpesa-express' && promptFailed
+          ? 'failed'
+          : p.state,
   }));
   return {
     orderId: o._id,

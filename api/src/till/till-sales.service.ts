@@ -163,7 +163,10 @@ export class TillSales {
 
   /** A sale as the till shows it, with its eTIMS signature once signed. */
   async view(order: OrderRecord): Promise<TillSaleView> {
-    const docs = await this.etims.forOrder(order._id);
+    const [docs, promptFailed] = await Promise.all([
+      this.etims.forOrder(order._id),
+      this.promptFailed(order),
+    ]);
     const signed = docs.find((d) => d.kind === 'sale' && d.signature && d.signedAt);
     return saleView(
       order,
@@ -174,7 +177,18 @@ export class TillSales {
             qrUrl: signed.qrUrl ?? '',
           }
         : null,
+      promptFailed,
     );
+  }
+
+  /** Whether a sale waiting for its M-Pesa prompt saw the prompt fail (declined, timed out). */
+  private async promptFailed(order: OrderRecord): Promise<boolean> {
+    const waiting =
+      order.paymentStatus === 'Pending' &&
+      order.orderStatus === 'Pending' &&
+      order.till?.payments.some((p) => p.method === 'mpesa-express');
+    if (!waiting || !this.mpesa.enabled) return false;
+    return (await this.mpesa.payInfo(order.purchaseNumber)).lastPrompt?.status === 'failed';
   }
 
   /** A sale the caller may see: one of their own sessions' (any for an admin), else 404. */
