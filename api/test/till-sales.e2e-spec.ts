@@ -401,6 +401,17 @@ describe('the till at the gate', () => {
     expect(new Set((await list(world.admin.accessToken)).map((x) => x.staffId))).toEqual(
       new Set([world.staff.user._id, other.user._id]),
     );
+    const logs = await db().collection('audit_logs').find({}).toArray();
+    const audited = [...new Set(logs.map((l) => l.action as string))];
+    expect(audited.filter((a) => a.startsWith('till.')).sort()).toEqual([
+      'till.pin.reset',
+      'till.pin.set',
+      'till.refund',
+      'till.session.close',
+      'till.session.open',
+      'till.session.reopen',
+      'till.void',
+    ]);
     const csv = await t.http().get(`${path}/cash-up.csv`).set(staff()).expect(200);
     expect(csv.text).toContain('Expected');
     const pdf = await t.http().get(`${path}/cash-up.pdf`).set(staff()).expect(200);
