@@ -115,6 +115,8 @@ describe('the till at the gate', () => {
       paymentStatus: 'Paid',
       fulfillmentStatus: 'Fulfilled',
       paymentMethod: 'Cash',
+      placedBy: null,
+      customerName: 'Walk-in buyer',
     });
     await expectLedgersBalanced();
   });
