@@ -352,7 +352,11 @@ describe('the till at the gate', () => {
   it('cash-up totals equal the money ledger; the session closes once', async () => {
     const path = `/api/till/sessions/${sessionId}`;
     const cashUp = (await t.http().get(path).set(staff()).expect(200)).body.cashUp;
-    const orders = await db().collection('orders').find({ 'till.sessionId': sessionId }).toArray();
+    const orders = await db()
+      .collection('orders')
+      .find({ 'till.sessionId': sessionId })
+      .sort({ orderDate: 1 })
+      .toArray();
     const entries = await db()
       .collection('money_entries')
       .find({ orderId: { $in: orders.map((o) => o._id.toString()) } })
@@ -406,6 +410,15 @@ describe('the till at the gate', () => {
     expect(new Set((await list(world.admin.accessToken)).map((x) => x.staffId))).toEqual(
       new Set([world.staff.user._id, other.user._id]),
     );
+    const listed = await t.http().get(`/api/till/sales?sessionId=${sessionId}`).set(staff());
+    expect(listed.body.sales.map((x: { orderId: string }) => x.orderId)).toEqual(
+      orders.map((o) => o._id.toString()),
+    );
+    const notTheirs = await t
+      .http()
+      .get(`/api/till/sales?sessionId=${sessionId}`)
+      .set(bearer(other.accessToken));
+    expect(notTheirs.status).toBe(404);
     const logs = await db().collection('audit_logs').find({}).toArray();
     const audited = [...new Set(logs.map((l) => l.action as string))];
     expect(audited.filter((a) => a.startsWith('till.')).sort()).toEqual([
