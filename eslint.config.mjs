@@ -72,8 +72,8 @@ const API_FLOORS = [
   // Selling: orders, bookings and their batches, quotations, the tranches orders are delivered
   // in, the invoices that bill them, and the text messages about them.
   ['orders', 'batches', 'bookings', 'sms', 'quotations', 'tranches', 'invoices'],
-  // Money coming in: M-Pesa Express, the paybill, refunds.
-  ['payments'],
+  // Money coming in: M-Pesa Express, the paybill, refunds; the gate's till (it prompts M-Pesa).
+  ['payments', 'till'],
   // What reads across the shop: reports, customers' data (export, erasure).
   ['reports', 'privacy'],
   // Wiring and the things run by hand.

@@ -34,6 +34,7 @@ import { StaffModule } from './staff/staff.module';
 import { ScansModule } from './scans/scans.module';
 import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
+import { TillModule } from './till/till.module';
 
 @Module({})
 export class AppModule {
@@ -88,6 +89,7 @@ export class AppModule {
         InvoicesModule,
         EtimsModule,
         EtimsOfficeModule,
+        TillModule,
         ...extraImports,
       ],
     };

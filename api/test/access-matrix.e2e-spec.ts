@@ -33,6 +33,7 @@ import { STATEMENT_ROUTES } from './support/invoice-statements';
 import { INVOICE_SETTLEMENT_ROUTES } from './support/invoice-settlements';
 import { INVOICE_ISSUE_ROUTES } from './support/invoices-issue';
 import { ETIMS_OFFICE_ROUTES } from './support/etims-office';
+import { TILL_ROUTES } from './support/till';
 import { createShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
 import { OrderDocumentLinks } from '../src/orders/order-document-links';
@@ -485,7 +486,7 @@ describe('the role matrix', () => {
 
 /**
  * Routes whose matrix lives in their own domain's test file (catalog-access.e2e-spec.ts, catalog-tax.e2e-spec.ts,
- * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts, order-tranche-signed-note.e2e-spec.ts, invoices-statement.e2e-spec.ts, invoices-settle.e2e-spec.ts, invoices-issue.e2e-spec.ts, etims-office.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
+ * site-pictures.e2e-spec.ts, stock-ledger.e2e-spec.ts, order-desk.e2e-spec.ts, batches.e2e-spec.ts, bookings.e2e-spec.ts, organisation-access.e2e-spec.ts, quotation-lpo-scan.e2e-spec.ts, order-tranches.e2e-spec.ts, order-tranche-signed-note.e2e-spec.ts, invoices-statement.e2e-spec.ts, invoices-settle.e2e-spec.ts, invoices-issue.e2e-spec.ts, etims-office.e2e-spec.ts, till-sales.e2e-spec.ts; the public payments routes in payments-mpesa.e2e-spec.ts, which needs
  * the Daraja simulator).
  */
 const EXTRA_ROUTES: readonly string[] = [
@@ -511,4 +512,5 @@ const EXTRA_ROUTES: readonly string[] = [
   ...INVOICE_SETTLEMENT_ROUTES,
   ...INVOICE_ISSUE_ROUTES,
   ...ETIMS_OFFICE_ROUTES,
+  ...TILL_ROUTES,
 ];

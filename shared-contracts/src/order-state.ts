@@ -14,6 +14,7 @@ export const ORDER_ACTIONS = [
   'cancel',
   'update',
   'delete',
+  'void',
 ] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
@@ -136,6 +137,15 @@ export const ORDER_RULES: Record<OrderAction, OrderActionRule> = {
     code: 'SALES_RECORD',
     saysPaid: true,
     payment: { is: 'Pending' },
+  },
+  /**
+   * A gate sale undone at the till with a second person's PIN (issue 46): handed over, or still
+   * waiting for its M-Pesa prompt (declined: its cash part given back, its stock returned).
+   */
+  void: {
+    from: ['Pending', 'Processing', 'Completed'],
+    by: PEOPLE_OF_THE_SHOP,
+    refusal: 'only a gate sale can be voided',
   },
 };
 

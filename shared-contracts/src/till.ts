@@ -139,6 +139,10 @@ export interface TillCashUpView {
   }[];
 }
 
+/** The text message a gate sale's buyer gets on request: its receipt (`POST …/sales/:id/sms`). */
+export const TILL_SMS_EVENTS = ['till-receipt'] as const;
+export type TillSmsEvent = (typeof TILL_SMS_EVENTS)[number];
+
 /** The words the API answers with and the screen shows before sending. */
 export const TILL_MESSAGES = {
   pinForm: 'A till PIN is 4 to 6 digits',
@@ -156,4 +160,5 @@ export const TILL_MESSAGES = {
   refundAboveSale: (left: string) =>
     `A refund cannot be more than what is left of the sale (${left})`,
   alreadyVoided: 'This sale is voided already',
+  noPhone: 'This sale has no phone: give the buyer’s phone for the SMS receipt',
 } as const;

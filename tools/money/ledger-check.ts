@@ -60,6 +60,8 @@ interface OrderDoc {
   moneyCredits?: ({ entry: string; amount: number } & Split)[];
   /** The refund entries its cancellation named, in the same write. */
   refundOut?: string[];
+  /** `gate`: a till sale (issue 46), which may be refunded in part and stay handed over. */
+  channel?: string;
 }
 
 /** One kind of entry: how many, how many shillings. */
@@ -233,6 +235,7 @@ export async function checkMoneyLedger(db: Db, now = new Date()): Promise<MoneyC
         amountPaid: 1,
         moneyCredits: 1,
         refundOut: 1,
+        channel: 1,
       },
     },
   );
@@ -382,7 +385,8 @@ function checkOrder(
 }
 
 /**
- * What an order shows refunded is its recorded refunds, only a cancelled order has one, and its
+ * What an order shows refunded is its recorded refunds, only a cancelled order (or a gate sale
+ * refunded in part at the till) has one, and its
  * cancellation named exactly those entries (a refund is recorded only with the step it is for).
  */
 function checkRefunded(
@@ -401,7 +405,7 @@ function checkRefunded(
   for (const id of named)
     if (!recorded.some((e) => e._id === id))
       problem(`order ${n}'s cancellation names refund entry ${id}, which is not recorded`);
-  if (refunded !== undefined && o.orderStatus !== 'Cancelled')
+  if (refunded !== undefined && o.orderStatus !== 'Cancelled' && o.channel !== 'gate')
     problem(`order ${n} has a refund of ${kes(refunded)} recorded but is ${o.orderStatus}`);
   if ((refunded ?? 0) !== back)
     problem(

@@ -163,6 +163,31 @@ export class OrderCredits {
   }
 
   /**
+   * A payment taken at the gate's till (issue 46): cash, or an M-Pesa code the buyer shows (one
+   * entry per code across the ledger: 409 naming the order that has it), credited toward the sale.
+   */
+  async recordAtGate(
+    actor: Actor,
+    order: OrderRecord,
+    payment: { code: string | null; amount: number },
+  ): Promise<OrderRecord> {
+    const at = new Date();
+    if (payment.code) await this.notAReceiptlessPrompt(payment.code, payment.amount, at);
+    const entry = await this.claimNew(actor, order, {
+      kind: payment.code ? 'desk-mpesa' : 'cash',
+      code: payment.code,
+      amount: payment.amount,
+      at,
+    });
+    const result = await this.credit(actor, order, entry, {
+      how: 'taken at the gate',
+      method: payment.code ? 'Mpesa' : 'Cash',
+      timePaid: at,
+    });
+    return result.order;
+  }
+
+  /**
    * A deposit a clerk saw paid: exactly what is left of it, with its M-Pesa code (one
    * entry per code across the ledger), credited like any payment.
    */

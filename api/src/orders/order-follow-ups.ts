@@ -28,7 +28,8 @@ export class OrderFollowUps {
 
   private async follow({ order, mail, sms }: OrderEvent): Promise<void> {
     // The text message does not wait for the e-mail's queueing (nor the step for the message).
-    if (sms) void this.sms.notifyOrder(order, sms.event, sms.sender);
+    // A gate sale's buyer is texted only the receipt the clerk sends (the till's).
+    if (sms && order.channel !== 'gate') void this.sms.notifyOrder(order, sms.event, sms.sender);
     if (mail) await this.mails.send(mail, order);
   }
 }

@@ -68,9 +68,18 @@ export class PlacementKeys {
     }
     const existing = claim.orderId ? await this.orders.findById(claim.orderId) : null;
     if (existing) return { replay: existing };
-    throw new ConflictException(
-      'This order is still being placed. Please wait a moment and try again.',
-    );
+    throw new ConflictException({
+      message: 'This order is still being placed. Please wait a moment and try again.',
+      code: 'IN_PROGRESS',
+    });
+  }
+
+  /** The order placed under this key by this account, or null (none yet, or still placing). */
+  async placedUnder(idempotencyKey: string, accountId: string): Promise<OrderRecord | null> {
+    const claim = await this.keys
+      .findOne({ key: `${accountId}:${idempotencyKey}` })
+      .lean<OrderIdempotency>();
+    return claim?.orderId ? this.orders.findById(claim.orderId) : null;
   }
 
   async complete(key: string | undefined, orderId: string): Promise<void> {

@@ -65,6 +65,8 @@ export class OrderMails implements OnModuleInit {
 
   /** Queues and sends the order's e-mail for this event, unless the event has one already. */
   send(mail: OrderMail, order: OrderRecord): Promise<MailOutcome> {
+    // A gate sale has no e-mail (its receipt is printed, or texted on request).
+    if (!order.guestInfo.email) return Promise.resolve('skipped');
     return this.queue.send({
       key: eventKey(mail, order),
       template: TEMPLATES[mail],

@@ -124,6 +124,13 @@ export class OrderMoney {
     );
     const first = entries[0];
     if (!first) return;
+    // A gate sale may be refunded in parts (issue 46): the line holds what all its refunds gave.
+    const all = (await this.ledger.ofOrder(first.orderId!)).filter(
+      (e) =>
+        e.direction === 'out' &&
+        e.purpose === 'refund' &&
+        (e.state === 'recorded' || out.includes(e._id)),
+    );
     // Two finishers at once (the step's own and a reconciler's): one inserts, the other's upsert
     // meets the unique index, the line being written either way.
     await this.refunds
@@ -134,13 +141,13 @@ export class OrderMoney {
             orderId: first.orderId,
             purchaseNumber: first.purchaseNumber ?? '',
             method: entries.every((e) => e.kind === 'cash') ? 'Cash' : 'Mpesa',
-            amount: entries.reduce((n, e) => n + e.amount, 0),
             reference: entries.find((e) => e.reference)?.reference ?? '',
             sendByMpesa: entries.some((e) => e.send),
             refundedById: first.byId,
             refundedByName: first.byName,
             refundedAt: first.at,
           },
+          $set: { amount: all.reduce((n, e) => n + e.amount, 0) },
         },
         { upsert: true },
       )

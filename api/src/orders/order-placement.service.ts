@@ -12,11 +12,18 @@ import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
 import { OrderHoldLimits } from './order-hold-limits';
 import { holdsOfCart, OrderHolds } from './order-holds';
 import { PlacementKeys } from './order-idempotency';
-import { cartPlan, placementSteps, type PlacementRun } from './order-placement-steps';
+import {
+  cartPlan,
+  placementSteps,
+  type PlacementDeps,
+  type PlacementRun,
+} from './order-placement-steps';
+import { GATE_BUYER, gatePlan, type GateSaleFields } from './order-gate-plan';
+import { READY_STOCK } from './order-holds';
 import { OrderOrganisationPrices } from './order-organisation-prices';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
-import { mergeCartLines } from './order-lines';
+import { mergeCartLines, type CartLine } from './order-lines';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
 import { OrderRecoveryRepository } from './order-recovery.repository';
@@ -77,8 +84,19 @@ export class OrderPlacementService {
       batchHold,
       reconcileAfterMs: config.orders.reconcileAfterMs,
     };
+    this.deps = deps;
     const steps = placementSteps(deps, cartPlan(deps, organisationPrices));
-    this.request = [
+    this.request = this.requestSteps((run) => runSaga(steps, run));
+  }
+
+  /** What the placement's steps use (a gate sale's plan takes the same). */
+  private readonly deps: PlacementDeps;
+
+  /** The request's saga around a placement: its key claimed first, completed after. */
+  private requestSteps(
+    place: (run: PlacementRequest) => Promise<unknown>,
+  ): SagaStep<PlacementRequest>[] {
+    return [
       {
         /** The same Idempotency-Key answers the same order; let go when the placement fails. */
         name: 'claim the idempotency key',
@@ -101,7 +119,7 @@ export class OrderPlacementService {
         /** The placement's own steps, each undone by its own saga when a later one fails. */
         name: 'place the order',
         invoke: async (run) => {
-          await runSaga(steps, run);
+          await place(run);
         },
       },
       {
@@ -162,6 +180,55 @@ export class OrderPlacementService {
     } satisfies PlacementRequest);
     if (run.replay) return { order: run.replay, replayed: true };
     return { order: { ...run.order!, placement: 'placed' as const }, replayed: false };
+  }
+
+  /**
+   * A sale at the gate (issue 46): the same saga, key and stock holds as any placement, with the
+   * gate's plan (`gatePlan`): ready stock, the unit's rules, no shopper's caps, collected now.
+   * The Idempotency-Key is the clerk's own.
+   */
+  async placeAtGate(
+    actor: Principal,
+    sale: {
+      lines: CartLine[];
+      /** The buyer's phone, for an SMS receipt (optional). */
+      phone: string | null;
+      fields: GateSaleFields;
+      fingerprint: Record<string, unknown>;
+    },
+    idempotencyKey?: string,
+  ): Promise<Placement> {
+    const lines = mergeCartLines(sale.lines);
+    const steps = placementSteps(this.deps, gatePlan(this.deps, sale.fields));
+    const delivery = {
+      fullName: GATE_BUYER,
+      phoneNumber: sale.phone ?? '',
+      email: '',
+      county: '',
+      streetAddress: 'Collected at the gate',
+    };
+    const run = await runSaga(
+      this.requestSteps((r) => runSaga(steps, r)),
+      {
+        actor,
+        lines,
+        holdOf: () => READY_STOCK,
+        delivery,
+        method: 'collection',
+        source: { phoneNumber: '', email: '', accountId: actor.id },
+        idempotencyKey,
+        fingerprint: { gate: true, lines, phone: sale.phone, ...sale.fingerprint },
+        guestInfo: null,
+        kraPin: null,
+      } satisfies PlacementRequest,
+    );
+    if (run.replay) return { order: run.replay, replayed: true };
+    return { order: { ...run.order!, placement: 'placed' as const }, replayed: false };
+  }
+
+  /** The order a clerk's Idempotency-Key placed, or null (the till answers a sale sent again). */
+  placedUnder(idempotencyKey: string, actor: Principal): Promise<OrderRecord | null> {
+    return this.keys.placedUnder(idempotencyKey, actor.id);
   }
 
   /**

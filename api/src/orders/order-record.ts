@@ -131,6 +131,8 @@ export function toRecord(doc: LeanOrder): OrderRecord {
     booking: bookingOf(doc.booking),
     onAccount: doc.onAccount === true,
     inTranches: doc.inTranches === true,
+    channel: doc.channel ?? 'web',
+    ...(doc.till ? { till: doc.till } : {}),
     ...(doc.quotationId
       ? {
           quotation: {

@@ -1,3 +1,4 @@
+import type { OrderTill } from './schemas/order.schema';
 import type {
   BookingState,
   FulfillmentStatus,
@@ -117,7 +118,14 @@ export interface OrderRecord {
   onAccount: boolean;
   /** Delivered in tranches (issue 43): its stock goes out tranche by tranche. */
   inTranches: boolean;
+  /** `gate`: a sale at the till (issue 46); `web` for every other order. */
+  channel: 'web' | 'gate';
+  /** A gate sale's till record (internal: the till's views show it). */
+  till?: OrderTillRecord;
 }
+
+/** A gate sale's till record, as stored. */
+export type OrderTillRecord = OrderTill;
 
 export interface OrderListFilter {
   placedBy?: string;

@@ -63,6 +63,7 @@ import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.sch
 import { OrderFromQuotationService } from './order-from-quotation.service';
 import { OrderOrganisationPrices } from './order-organisation-prices';
 import { TrancheOrders } from './tranche-orders';
+import { OrderGateSales } from './order-gate-sales';
 
 @Module({
   imports: [
@@ -139,8 +140,11 @@ import { TrancheOrders } from './tranche-orders';
     OrderFollowUps,
     TrancheOrders,
     OrderEtims,
+    OrderGateSales,
   ],
   exports: [
+    // The till's gate sales (issue 46).
+    OrderGateSales,
     OrdersService,
     CreditLimitUseRepository,
     OrderSales,

@@ -182,6 +182,15 @@ export class OrdersRepository implements OnModuleInit {
     return doc ? toRecord(doc) : null;
   }
 
+  /** A till session's sales (issue 46), oldest first. */
+  async ofTillSession(sessionId: string): Promise<OrderRecord[]> {
+    const docs = await this.orders
+      .find({ 'till.sessionId': sessionId, placement: 'placed' })
+      .sort({ orderDate: 1 })
+      .lean<LeanOrder[]>();
+    return docs.map(toRecord);
+  }
+
   /** How a money-ledger entry counted on the order, or null when the order never took it. */
   async creditOf(
     id: string,

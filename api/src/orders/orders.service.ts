@@ -398,6 +398,8 @@ export class OrdersService {
         refundOut: _r,
         // The buyer's PIN is the order detail's alone (`getDetail`), not the lists' or the exports'.
         kraPin: _k,
+        // A gate sale's till record is the till's own views' (who sold it, voids, approvers).
+        till: _t,
         placedBy,
         quotation,
         ...rest

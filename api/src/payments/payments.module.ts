@@ -50,5 +50,7 @@ import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
     C2bLoop,
     PaymentsPersonalData,
   ],
+  // The gate's till prompts a buyer's phone for a sale (issue 46).
+  exports: [MpesaService],
 })
 export class PaymentsModule {}

@@ -1,6 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import type { InvoiceSmsEvent, OrderSmsEvent, TrancheSmsEvent } from '@spc/shared-contracts';
+import type {
+  InvoiceSmsEvent,
+  OrderSmsEvent,
+  TillSmsEvent,
+  TrancheSmsEvent,
+} from '@spc/shared-contracts';
 import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import { leaseDue } from '../common/outbox-lease';
@@ -23,7 +28,7 @@ export interface SmsRecord {
    * An order's event (to its customer), a tranche's (to its site's contact), or an invoice's
    * reminder (to its organisation's billing contact).
    */
-  event: OrderSmsEvent | TrancheSmsEvent | InvoiceSmsEvent;
+  event: OrderSmsEvent | TrancheSmsEvent | InvoiceSmsEvent | TillSmsEvent;
   to: string;
   message: string;
   status: SmsStatus;

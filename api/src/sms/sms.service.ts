@@ -10,6 +10,7 @@ import {
   type InvoiceSmsEvent,
   type OrderSmsEvent,
   type TrancheSmsEvent,
+  type TillSmsEvent,
 } from '@spc/shared-contracts';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
@@ -29,7 +30,7 @@ export interface ContactText {
   /** The account the order is for (its people's data export and erasure find the text by it). */
   accountId: string | null;
   purchaseNumber: string;
-  event: TrancheSmsEvent | InvoiceSmsEvent;
+  event: TrancheSmsEvent | InvoiceSmsEvent | TillSmsEvent;
   /** As typed; sent to its +254 form (a number that is not a Kenyan mobile is skipped). */
   phone: string;
   message: string;

@@ -18,9 +18,10 @@ import { MONEY_WRITE_CONCERN } from '../../common/write-concern';
 @Schema({ _id: false })
 export class DeliveryInfo {
   @Prop({ required: true }) fullName!: string;
-  @Prop({ required: true }) phoneNumber!: string;
-  @Prop({ required: true }) email!: string;
-  @Prop({ required: true }) county!: string;
+  /** Empty on an erased order, and on a gate sale without the buyer's phone (none e-mail). */
+  @Prop({ type: String, default: '' }) phoneNumber!: string;
+  @Prop({ type: String, default: '' }) email!: string;
+  @Prop({ type: String, default: '' }) county!: string;
   @Prop({ default: '' }) subCounty!: string;
   @Prop({ default: '' }) ward!: string;
   @Prop({ required: true }) streetAddress!: string;
@@ -92,6 +93,51 @@ export class MpesaCredit {
   @Prop({ required: true }) transId!: string;
   @Prop({ required: true }) amount!: number;
   @Prop({ required: true }) at!: Date;
+}
+
+/** One payment of a gate sale as the till took it (`given`, `change`: cash handed over and back). */
+@Schema({ _id: false })
+export class TillPayment {
+  @Prop({ type: String, required: true }) method!: 'cash' | 'mpesa-express' | 'mpesa-code';
+  @Prop({ required: true }) amount!: number;
+  @Prop({ type: Number, default: null }) given!: number | null;
+  @Prop({ type: Number, default: null }) change!: number | null;
+  @Prop({ type: String, default: null }) code!: string | null;
+  /** `waiting`: an M-Pesa prompt not answered yet. */
+  @Prop({ type: String, default: 'received' }) state!: 'received' | 'waiting' | 'failed';
+  /** The money-ledger entry it is (set once recorded). */
+  @Prop({ type: String, default: null }) entry!: string | null;
+}
+
+/** A void or a refund at the till, with who approved it by their PIN. */
+@Schema({ _id: false })
+export class TillReversal {
+  @Prop({ required: true }) amount!: number;
+  @Prop({ required: true }) byId!: string;
+  @Prop({ required: true }) byName!: string;
+  @Prop({ required: true }) approvedById!: string;
+  @Prop({ required: true }) approvedByName!: string;
+  @Prop({ required: true }) reason!: string;
+  @Prop({ required: true }) at!: Date;
+  /** The money-ledger outgoing entries it recorded. */
+  @Prop({ type: [String], default: [] }) out!: string[];
+}
+
+/**
+ * A sale at the gate (issue 46): the till session it was rung up in, who sold it, how it was paid
+ * (the change given), and its void or refunds. Its buyer's phone, if given, is `guestInfo`'s.
+ */
+@Schema({ _id: false })
+export class OrderTill {
+  @Prop({ required: true }) sessionId!: string;
+  @Prop({ required: true }) sellerId!: string;
+  @Prop({ required: true }) sellerName!: string;
+  @Prop({ type: [TillPayment], default: [] }) payments!: TillPayment[];
+  @Prop({ default: 0 }) change!: number;
+  @Prop({ type: TillReversal, default: null }) voided!: TillReversal | null;
+  @Prop({ type: [TillReversal], default: [] }) refunds!: TillReversal[];
+  /** What the refunds took, moved in the same conditional write that pushes one. */
+  @Prop({ default: 0 }) refunded!: number;
 }
 
 /**
@@ -232,6 +278,9 @@ export class Order {
    * steps are refused while its tranches are under way (orders/order-tranche-steps.ts).
    */
   @Prop({ type: Boolean, default: undefined }) inTranches?: boolean;
+  /** `gate`: sold at the till and handed over at once (issue 46); absent on the web shop's. */
+  @Prop({ type: String, enum: ['web', 'gate'], default: undefined }) channel?: 'web' | 'gate';
+  @Prop({ type: OrderTill, default: undefined }) till?: OrderTill;
   /** When the order lost its person (an erasure or the retention sweep; issue 39). */
   @Prop({ type: Date, default: undefined }) erasedAt?: Date;
   createdAt!: Date;
@@ -278,6 +327,8 @@ OrderSchema.index({ 'booking.noticeDue': 1, 'booking.state': 1 });
 OrderSchema.index({ 'booking.state': 1, 'booking.fulfilledAt': 1, orderStatus: 1 });
 OrderSchema.index({ 'booking.depositPaidAt': 1 });
 OrderSchema.index({ 'booking.balancePaidAt': 1 });
+// A till session's sales (its cash-up and the day's list for reprints).
+OrderSchema.index({ 'till.sessionId': 1, orderDate: 1 });
 
 /** `Idempotency-Key` of an order placement: the first answer is kept and replayed for retries. */
 @Schema({ collection: 'order_idempotency', versionKey: false })
