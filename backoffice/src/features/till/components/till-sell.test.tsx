@@ -1,0 +1,160 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
+import { createProduct } from '../../../testing/factories';
+import { renderWithProviders, signInAs } from '../../../testing/render';
+import { createTillSale, fakeApi, json, SALE_ID, SESSION_ID } from '../../../testing/till';
+import { useBasketStore } from '../stores/basket-store';
+import { TillSell } from './till-sell';
+
+const PRODUCT_ID = '6650f0c2a1b2c3d4e5f6a001';
+const TRAY_ID = '6650f0c2a1b2c3d4e5f6a0aa';
+
+/** Kale sold singly from 10 in steps of 10 (KES 30), and by the tray of 50 (KES 1,500). */
+const kale = createProduct({
+  units: [
+    {
+      _id: PRODUCT_ID,
+      name: 'Single seedling',
+      seedlings: 1,
+      price: 30,
+      offerPrice: 0,
+      sku: '',
+      minQuantity: 10,
+      step: 10,
+      tiers: [],
+    },
+    {
+      _id: TRAY_ID,
+      name: 'Tray of 50',
+      seedlings: 50,
+      price: 1500,
+      offerPrice: 0,
+      sku: '',
+      minQuantity: 1,
+      step: 1,
+      tiers: [{ minQuantity: 10, price: 1400 }],
+    },
+  ],
+});
+
+const products = () =>
+  json(200, { success: true, message: '', products: [kale], totalPages: 1, totalProducts: 1 });
+
+const render = () => {
+  signInAs('staff');
+  return renderWithProviders(<TillSell sessionId={SESSION_ID} />);
+};
+
+const SINGLES = 'Single seedling of Kale Sukuma Wiki';
+const TRAYS = 'Tray of 50 of Kale Sukuma Wiki';
+const charge = () => screen.getByRole('button', { name: /^Charge/ });
+
+/** 3 trays (KES 4,500) and 20 singles (KES 600) in the basket. */
+async function fillBasket() {
+  const add = async (name: string) =>
+    fireEvent.click(await screen.findByRole('button', { name: `Add ${name}` }));
+  await add(TRAYS);
+  await add(TRAYS);
+  await add(TRAYS);
+  await add(SINGLES);
+  fireEvent.click(screen.getByRole('button', { name: `More ${SINGLES}` }));
+}
+
+describe('selling at the till', () => {
+  beforeEach(() => useBasketStore.setState({ lines: [] }));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('keeps quantities to the unit’s minimum and step, and says the rule', async () => {
+    fakeApi(({ path }) => (path.startsWith('/api/products') ? products() : undefined));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: `Add ${SINGLES}` }));
+    const quantity = screen.getByRole('textbox', { name: `Quantity of ${SINGLES}` });
+    expect(quantity).toHaveValue('10');
+    const basket = screen.getByRole('region', { name: 'Basket' });
+    expect(within(basket).getByText('From 10, in steps of 10')).toBeInTheDocument();
+    // At its minimum: no fewer.
+    expect(screen.getByRole('button', { name: `Fewer ${SINGLES}` })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: `More ${SINGLES}` }));
+    expect(quantity).toHaveValue('20');
+    fireEvent.change(quantity, { target: { value: '15' } });
+    const offStep = 'Single seedling: in steps of 10 from 10 (10 or 20, not 15)';
+    expect(await within(basket).findByRole('alert')).toHaveTextContent(offStep);
+    expect(screen.getByTestId('charge-problem')).toHaveTextContent(offStep);
+    expect(charge()).toBeDisabled();
+    // The buttons step back onto the rule.
+    fireEvent.click(screen.getByRole('button', { name: `More ${SINGLES}` }));
+    expect(quantity).toHaveValue('20');
+    fireEvent.click(screen.getByRole('button', { name: `Fewer ${SINGLES}` }));
+    expect(quantity).toHaveValue('10');
+  });
+
+  it('shows the change, and keeps "Charge" disabled while the cash given is short', async () => {
+    fakeApi(({ path }) => (path.startsWith('/api/products') ? products() : undefined));
+    render();
+    await fillBasket();
+    expect(screen.getByTestId('basket-total')).toHaveTextContent('KES 5,100');
+    const short = TILL_MESSAGES.cashShort(formatMoney(5100));
+    expect(screen.getByTestId('charge-problem')).toHaveTextContent(short);
+    expect(charge()).toBeDisabled();
+    const given = screen.getByRole('textbox', { name: 'Cash given' });
+    fireEvent.change(given, { target: { value: '5000' } });
+    expect(screen.getByTestId('charge-problem')).toHaveTextContent(short);
+    expect(charge()).toBeDisabled();
+    expect(screen.getByTestId('change')).toHaveTextContent('Change KES 0');
+    fireEvent.change(given, { target: { value: '6000' } });
+    expect(screen.getByTestId('change')).toHaveTextContent('Change KES 900');
+    expect(screen.queryByTestId('charge-problem')).not.toBeInTheDocument();
+    expect(charge()).toBeEnabled();
+    // A split: the cash part alone is due in cash.
+    fireEvent.click(screen.getByRole('button', { name: 'Cash + M-Pesa' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Cash part' }), {
+      target: { value: '1000' },
+    });
+    expect(screen.getByTestId('change')).toHaveTextContent('Change KES 5,000');
+    expect(screen.getByText('M-Pesa KES 4,100')).toBeInTheDocument();
+  });
+
+  it('sends the same Idempotency-Key again when retried after a network error', async () => {
+    let tries = 0;
+    const seen = fakeApi(({ method, path }) => {
+      if (path.startsWith('/api/products')) return products();
+      if (method === 'POST' && path === '/api/till/sales') {
+        tries += 1;
+        if (tries === 1) throw new TypeError('Failed to fetch');
+        return json(201, { success: true, message: 'Sale made', sale: createTillSale() });
+      }
+      if (path === `/api/till/sales/${SALE_ID}`)
+        return json(200, { success: true, message: '', sale: createTillSale() });
+      return undefined;
+    });
+    render();
+    await fillBasket();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Cash given' }), {
+      target: { value: '6000' },
+    });
+    fireEvent.click(charge());
+    expect(await screen.findByText('The sale was not made')).toBeInTheDocument();
+    fireEvent.click(charge());
+    const done = await screen.findByLabelText('Sale done');
+    expect(within(done).getByTestId('sale-change')).toHaveTextContent('KES 900');
+    expect(within(done).getByRole('link', { name: 'Print receipt' })).toHaveAttribute(
+      'href',
+      `/till/receipt/${SALE_ID}`,
+    );
+    const posts = seen.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(2);
+    const key = posts[0]!.headers.get('Idempotency-Key');
+    expect(key).toMatch(/.{8,}/);
+    expect(posts[1]!.headers.get('Idempotency-Key')).toBe(key);
+    expect(posts[1]!.body).toEqual({
+      sessionId: SESSION_ID,
+      lines: [
+        { productId: PRODUCT_ID, unitId: TRAY_ID, quantity: 3 },
+        { productId: PRODUCT_ID, unitId: PRODUCT_ID, quantity: 20 },
+      ],
+      payments: [{ method: 'cash', amount: 5100, given: 6000 }],
+    });
+    fireEvent.click(within(done).getByRole('button', { name: 'New sale' }));
+    expect(await screen.findByText(/The basket is empty/)).toBeInTheDocument();
+  });
+});
