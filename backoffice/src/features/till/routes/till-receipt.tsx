@@ -127,7 +127,7 @@ export function TillReceiptRoute() {
   const query = useSale(orderId);
   return (
     <div style={{ padding: 16, background: '#f1f3f1', minHeight: '100vh' }}>
-      <style>{receiptCss(roll)}</style>
+      <style data-testid="receipt-print-css">{receiptCss(roll)}</style>
       <Group className="no-print" justify="space-between" mb="md" wrap="wrap">
         <Anchor component={Link} to={paths.till}>
           ← Back to the till
