@@ -39,7 +39,7 @@ export const useCashUp = (id: string) =>
 type SessionAnswer = { message: string; session: TillSessionView };
 
 /** A session step; every till query refreshes after it. The API's refusal is the error toast. */
-function useSessionStep<T>(send: (body: T) => Promise<SessionAnswer>) {
+function useSessionStep<T, A>(send: (body: T) => Promise<A>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: send,
@@ -53,10 +53,14 @@ export const useOpenSession = () =>
     unwrap(looseApi.POST<SessionAnswer>('/api/till/sessions', { body })),
   );
 
-/** `POST /api/till/sessions/:id/close`: closes it with the cash counted. */
+/** `POST /api/till/sessions/:id/close`: closes it with the cash counted; answers the cash-up. */
 export const useCloseSession = (id: string) =>
   useSessionStep((body: { countedCash: number }) =>
-    unwrap(looseApi.POST<SessionAnswer>(`/api/till/sessions/${id}/close`, { body })),
+    unwrap(
+      looseApi.POST<{ message: string; cashUp: TillCashUpView }>(`/api/till/sessions/${id}/close`, {
+        body,
+      }),
+    ),
   );
 
 /** `POST /api/till/sessions/:id/reopen` (admins). */

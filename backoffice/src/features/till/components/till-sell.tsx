@@ -39,7 +39,7 @@ function saleInput(
   pay: PayState,
   total: number,
 ): TillSaleInput {
-  const phone = pay.phone.trim();
+  const phone = toKenyanMsisdn(pay.phone);
   return {
     sessionId,
     lines: lines.map((l) => ({ productId: l.productId, unitId: l.unit._id, quantity: l.quantity })),
