@@ -2,6 +2,9 @@
  * The back office's till forms checked with zod (issue 46): opening a session with its float,
  * closing it with the cash counted, a clerk's own till PIN, and the second person's approval of a
  * void or a refund. The rules and words are the API's (TILL_MESSAGES), shown before sending.
+ *
+ * Each schema is made by a function, so a page that does not use the till (the back office's first
+ * load) does not carry them: zod schemas built at a module's top level are kept by the bundler.
  */
 import { z } from './zod';
 import { formatMoney } from './format';
@@ -17,46 +20,57 @@ export const TILL_FORM_MESSAGES = {
   refundAmount: 'The refund is whole shillings, at least 1',
 } as const;
 
-const wholeShillings = (message: string) =>
-  z.number({ error: message }).int(message).min(0, message);
+function wholeShillings(message: string) {
+  return z.number({ error: message }).int(message).min(0, message);
+}
 
 /** `POST /api/till/sessions`: the float in the drawer. */
-export const openTillSchema = z.object({ float: wholeShillings(TILL_FORM_MESSAGES.float) });
-export type OpenTillForm = z.infer<typeof openTillSchema>;
+export function openTillSchema() {
+  return z.object({ float: wholeShillings(TILL_FORM_MESSAGES.float) });
+}
+export type OpenTillForm = z.infer<ReturnType<typeof openTillSchema>>;
 
 /** `POST /api/till/sessions/:id/close`: the cash counted in the drawer. */
-export const closeTillSchema = z.object({
-  countedCash: wholeShillings(TILL_FORM_MESSAGES.countedCash),
-});
-export type CloseTillForm = z.infer<typeof closeTillSchema>;
+export function closeTillSchema() {
+  return z.object({ countedCash: wholeShillings(TILL_FORM_MESSAGES.countedCash) });
+}
+export type CloseTillForm = z.infer<ReturnType<typeof closeTillSchema>>;
 
-const pin = z.string().regex(TILL_PIN_PATTERN, TILL_MESSAGES.pinForm);
+function pin() {
+  return z.string().regex(TILL_PIN_PATTERN, TILL_MESSAGES.pinForm);
+}
 
 /** `PUT /api/till/pin`: a clerk's own PIN, with their password. */
-export const tillPinSchema = z.object({
-  pin,
-  currentPassword: z.string().min(1, TILL_FORM_MESSAGES.currentPassword),
-});
-export type TillPinForm = z.infer<typeof tillPinSchema>;
+export function tillPinSchema() {
+  return z.object({
+    pin: pin(),
+    currentPassword: z.string().min(1, TILL_FORM_MESSAGES.currentPassword),
+  });
+}
+export type TillPinForm = z.infer<ReturnType<typeof tillPinSchema>>;
 
-const approval = {
-  approverId: z.string().min(1, TILL_FORM_MESSAGES.approver),
-  pin,
-  reason: z
-    .string()
-    .trim()
-    .min(1, TILL_FORM_MESSAGES.reason)
-    .max(200, TILL_FORM_MESSAGES.reasonMax),
-};
+function approval() {
+  return {
+    approverId: z.string().min(1, TILL_FORM_MESSAGES.approver),
+    pin: pin(),
+    reason: z
+      .string()
+      .trim()
+      .min(1, TILL_FORM_MESSAGES.reason)
+      .max(200, TILL_FORM_MESSAGES.reasonMax),
+  };
+}
 
 /** `POST /api/till/sales/:orderId/void`: who approves, their PIN and why. */
-export const tillVoidSchema = z.object(approval);
-export type TillVoidForm = z.infer<typeof tillVoidSchema>;
+export function tillVoidSchema() {
+  return z.object(approval());
+}
+export type TillVoidForm = z.infer<ReturnType<typeof tillVoidSchema>>;
 
 /** `POST /api/till/sales/:orderId/refund`: the amount (at most `left`), who approves, PIN, why. */
 export function tillRefundSchema(left: number) {
   return z.object({
-    ...approval,
+    ...approval(),
     amount: z
       .number({ error: TILL_FORM_MESSAGES.refundAmount })
       .int(TILL_FORM_MESSAGES.refundAmount)

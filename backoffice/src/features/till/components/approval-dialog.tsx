@@ -56,7 +56,7 @@ export function ApprovalDialog({
   const approvers = useApprovers();
   const left = leftOfSale(sale);
   const schema = useMemo(
-    () => (kind === 'refund' ? tillRefundSchema(left) : tillVoidSchema),
+    () => (kind === 'refund' ? tillRefundSchema(left) : tillVoidSchema()),
     [kind, left],
   );
   const form = useForm<ApprovalValues>({

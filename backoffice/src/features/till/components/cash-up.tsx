@@ -103,13 +103,15 @@ export function ApprovedTable({ title, rows }: { title: string; rows: TillCashUp
   );
 }
 
+const closeTill = closeTillSchema();
+
 /**
  * Closing the day: the cash counted in the drawer, the difference against what is expected shown
  * as it is typed. A session is closed once; the API refuses a second close.
  */
 export function CloseDayForm({ cashUp }: { cashUp: TillCashUpView }) {
   const mutation = useCloseSession(cashUp.session._id);
-  const form = useForm<CloseTillForm>({ resolver: zodResolver(closeTillSchema) });
+  const form = useForm<CloseTillForm>({ resolver: zodResolver(closeTill) });
   const counted = useWatch({ control: form.control, name: 'countedCash' });
   const expected = cashUp.methods.find((m) => m.method === 'cash')?.expected ?? 0;
   const submit = form.handleSubmit((values) => mutation.mutate(values));

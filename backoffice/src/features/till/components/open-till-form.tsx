@@ -5,10 +5,12 @@ import { errorMessage } from '@spc/shared-contracts/web-client';
 import { Controller, useForm } from 'react-hook-form';
 import { useOpenSession } from '../api/sessions';
 
+const openTill = openTillSchema();
+
 /** No session open: the float counted into the drawer opens one. */
 export function OpenTillFormCard() {
   const mutation = useOpenSession();
-  const form = useForm<OpenTillForm>({ resolver: zodResolver(openTillSchema) });
+  const form = useForm<OpenTillForm>({ resolver: zodResolver(openTill) });
   const submit = form.handleSubmit((values) => mutation.mutate(values));
   const e = form.formState.errors;
   return (

@@ -5,11 +5,13 @@ import { errorMessage } from '@spc/shared-contracts/web-client';
 import { useForm } from 'react-hook-form';
 import { useSetTillPin } from '../api/pin';
 
+const tillPin = tillPinSchema();
+
 /** A clerk's own till PIN (4 to 6 digits, not their password), set with their password. */
 export function PinForm() {
   const mutation = useSetTillPin();
   const form = useForm<TillPinForm>({
-    resolver: zodResolver(tillPinSchema),
+    resolver: zodResolver(tillPin),
     defaultValues: { pin: '', currentPassword: '' },
   });
   const submit = form.handleSubmit((values) =>
