@@ -136,6 +136,7 @@ export function CloseDayForm({ cashUp }: { cashUp: TillCashUpView }) {
                 thousandSeparator=","
                 allowDecimal={false}
                 allowNegative={false}
+                hideControls
                 inputMode="numeric"
                 value={field.value ?? ''}
                 onChange={(v) => field.onChange(typeof v === 'number' ? v : undefined)}

@@ -30,6 +30,7 @@ export function OpenTillFormCard() {
                 thousandSeparator=","
                 allowDecimal={false}
                 allowNegative={false}
+                hideControls
                 inputMode="numeric"
                 value={field.value ?? ''}
                 onChange={(v) => field.onChange(typeof v === 'number' ? v : undefined)}

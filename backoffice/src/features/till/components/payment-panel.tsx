@@ -32,6 +32,7 @@ const money = (
     thousandSeparator=","
     allowDecimal={false}
     allowNegative={false}
+    hideControls
     inputMode="numeric"
     value={value ?? ''}
     onChange={(v) => onChange(typeof v === 'number' ? v : undefined)}
@@ -63,7 +64,10 @@ export function PaymentPanel({
         {PAY_MODES.map((m) => (
           <Button
             key={m}
-            size="lg"
+            size="md"
+            h={56}
+            px="xs"
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
             variant={pay.mode === m ? 'filled' : 'default'}
             aria-pressed={pay.mode === m}
             onClick={() => set({ mode: m })}

@@ -23,15 +23,19 @@ function UnitButton({
     <Stack gap={2}>
       <Button
         size="lg"
+        h="auto"
+        py="xs"
         variant="light"
         fullWidth
-        justify="space-between"
         aria-label={`Add ${unit.name} of ${product.productName}`}
-        rightSection={formatMoney(price)}
         onClick={() => onPick(product, unit)}
         disabled={disabled}
+        styles={{ label: { whiteSpace: 'normal', width: '100%' } }}
       >
-        {unit.name}
+        <Group justify="space-between" gap={4} w="100%" wrap="wrap">
+          <span>{unit.name}</span>
+          <span>{formatMoney(price)}</span>
+        </Group>
       </Button>
       <Text size="xs" c="dimmed">
         {unitRuleText(unit)}
@@ -70,7 +74,7 @@ export function ProductPicker({
       />
       {products.map((product) => (
         <Card key={product._id} withBorder padding="sm" aria-label={product.productName}>
-          <Group justify="space-between" mb="xs" wrap="nowrap">
+          <Group justify="space-between" mb="xs" gap={4}>
             <Text fw={700}>{product.productName}</Text>
             <Text size="sm" c={product.productQuantity > 0 ? 'dimmed' : 'red'}>
               {product.productQuantity > 0

@@ -43,9 +43,9 @@ export function QuantityStepper({
   const down = previousQuantity(unit, value);
   return (
     <Stack gap={4}>
-      <Group gap="xs" wrap="nowrap">
+      <Group gap={6} wrap="nowrap">
         <ActionIcon
-          size={48}
+          size={44}
           variant="default"
           aria-label={`Fewer ${label}`}
           disabled={disabled || down === null}
@@ -58,7 +58,7 @@ export function QuantityStepper({
         <NumberInput
           aria-label={`Quantity of ${label}`}
           size="lg"
-          w={110}
+          w={68}
           min={0}
           allowDecimal={false}
           allowNegative={false}
@@ -69,7 +69,7 @@ export function QuantityStepper({
           disabled={disabled}
         />
         <ActionIcon
-          size={48}
+          size={44}
           variant="default"
           aria-label={`More ${label}`}
           disabled={disabled}

@@ -31,15 +31,17 @@ function SaleCard({
   const canRefund = (sale.state === 'paid' || sale.state === 'refunded') && leftOfSale(sale) > 0;
   return (
     <Card withBorder padding="sm" aria-label={`Sale ${sale.purchaseNumber}`}>
-      <Group justify="space-between" wrap="nowrap">
-        <div>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div style={{ flex: 1, minWidth: 0 }}>
           <Text fw={700}>{sale.purchaseNumber}</Text>
           <Text size="sm" c="dimmed">
             {formatDateTime(sale.at)} · {sale.sellerName}
           </Text>
         </div>
-        <Stack gap={2} align="flex-end">
-          <Text fw={700}>{formatMoney(sale.total)}</Text>
+        <Stack gap={2} align="flex-end" style={{ flexShrink: 0 }}>
+          <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
+            {formatMoney(sale.total)}
+          </Text>
           <Badge color={state.color}>{state.label}</Badge>
         </Stack>
       </Group>

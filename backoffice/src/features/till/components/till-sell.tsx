@@ -109,7 +109,15 @@ export function TillSell({ sessionId }: { sessionId: string }) {
             {problem}
           </Text>
         )}
-        <Button size="xl" onClick={charge} disabled={!!problem || sending} loading={sending}>
+        <Button
+          size="lg"
+          h={64}
+          fz="lg"
+          styles={{ label: { whiteSpace: 'normal' } }}
+          onClick={charge}
+          disabled={!!problem || sending}
+          loading={sending}
+        >
           {total > 0 ? `Charge ${formatMoney(total)}` : 'Charge'}
         </Button>
       </Stack>

@@ -34,7 +34,7 @@ function receiptCss(roll: Roll): string {
 .till-receipt .muted { color: #444; }
 .till-receipt .wrap { overflow-wrap: anywhere; }
 @media print {
-  html, body { background: #fff !important; }
+  html, body, .till-receipt-page { background: #fff !important; padding: 0 !important; min-height: 0 !important; }
   .no-print { display: none !important; }
   .till-receipt { box-shadow: none !important; padding: 0 !important; }
 }`;
@@ -109,7 +109,9 @@ export function TillReceipt({ sale, roll }: { sale: TillSaleView; roll: Roll }) 
             <br />
             {formatDateTime(sale.etims.signedAt)}
             <br />
-            <span className="wrap muted">{sale.etims.qrUrl}</span>
+            <a className="wrap muted" href={sale.etims.qrUrl}>
+              {sale.etims.qrUrl}
+            </a>
           </>
         ) : (
           <strong>eTIMS pending</strong>
@@ -126,7 +128,10 @@ export function TillReceiptRoute() {
   const [roll, setRoll] = useState<Roll>('80');
   const query = useSale(orderId);
   return (
-    <div style={{ padding: 16, background: '#f1f3f1', minHeight: '100vh' }}>
+    <div
+      className="till-receipt-page"
+      style={{ padding: 16, background: '#f1f3f1', minHeight: '100vh' }}
+    >
       <style data-testid="receipt-print-css">{receiptCss(roll)}</style>
       <Group className="no-print" justify="space-between" mb="md" wrap="wrap">
         <Anchor component={Link} to={paths.till}>

@@ -121,7 +121,7 @@ export function TillSessionRoute() {
       {open && session.staffId !== user?._id && (
         <Alert color="yellow">Only {session.staffName} closes this session.</Alert>
       )}
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
         <Stack>
           <Card withBorder padding="md">
             <Title order={3} mb="xs">
