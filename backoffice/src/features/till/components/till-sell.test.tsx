@@ -157,4 +157,61 @@ describe('selling at the till', () => {
     fireEvent.click(within(done).getByRole('button', { name: 'New sale' }));
     expect(await screen.findByText(/The basket is empty/)).toBeInTheDocument();
   });
+
+  it('prompts the buyer’s phone by M-Pesa and waits until the sale is paid', async () => {
+    const waiting = createTillSale({
+      state: 'awaiting-payment',
+      paid: 0,
+      change: 0,
+      phone: '+254712345678',
+      payments: [
+        {
+          method: 'mpesa-express',
+          amount: 5100,
+          given: null,
+          change: null,
+          code: null,
+          state: 'waiting',
+        },
+      ],
+    });
+    const paid = createTillSale({
+      ...waiting,
+      state: 'paid',
+      paid: 5100,
+      payments: [{ ...waiting.payments[0]!, state: 'received' }],
+    });
+    let reads = 0;
+    const seen = fakeApi(({ method, path }) => {
+      if (path.startsWith('/api/products')) return products();
+      if (method === 'POST' && path === '/api/till/sales')
+        return json(201, { success: true, message: 'Sale made', sale: waiting });
+      if (path === `/api/till/sales/${SALE_ID}`) {
+        reads += 1;
+        return json(200, { success: true, message: '', sale: reads > 1 ? paid : waiting });
+      }
+      return undefined;
+    });
+    render();
+    await fillBasket();
+    fireEvent.click(screen.getByRole('button', { name: 'M-Pesa prompt' }));
+    expect(screen.queryByRole('textbox', { name: 'Cash given' })).not.toBeInTheDocument();
+    expect(charge()).toBeDisabled();
+    fireEvent.change(screen.getByLabelText(/Buyer’s phone/), { target: { value: '0712 345 678' } });
+    expect(charge()).toBeEnabled();
+    fireEvent.click(charge());
+    expect(
+      await screen.findByText(/Waiting for the buyer to enter their M-Pesa PIN/),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Print receipt' })).not.toBeInTheDocument();
+    expect(seen.find((r) => r.method === 'POST')!.body).toMatchObject({
+      payments: [{ method: 'mpesa-express', amount: 5100, phone: '254712345678' }],
+      phone: '+254712345678',
+    });
+    // Read again every few seconds until M-Pesa says it is paid.
+    expect(
+      await screen.findByRole('link', { name: 'Print receipt' }, { timeout: 8000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Sale SPGATE0001' })).toBeInTheDocument();
+  }, 15_000);
 });
