@@ -15,6 +15,7 @@ export const TILL_FORM_MESSAGES = {
   countedCash: 'The cash counted is whole shillings, 0 or more',
   currentPassword: 'Your password is required',
   approver: 'Choose who approves it (another staff member)',
+  staffMember: 'Choose the staff member',
   reason: 'Say why, in a few words',
   reasonMax: 'The reason can be at most 200 characters',
   refundAmount: 'The refund is whole shillings, at least 1',
@@ -48,6 +49,15 @@ export function tillPinSchema() {
   });
 }
 export type TillPinForm = z.infer<ReturnType<typeof tillPinSchema>>;
+
+/** `PUT /api/till/pin/:staffId` (admins): a new PIN for a staff member, e.g. once theirs locked. */
+export function tillPinResetSchema() {
+  return z.object({
+    staffId: z.string().min(1, TILL_FORM_MESSAGES.staffMember),
+    pin: pin(),
+  });
+}
+export type TillPinResetForm = z.infer<ReturnType<typeof tillPinResetSchema>>;
 
 function approval() {
   return {

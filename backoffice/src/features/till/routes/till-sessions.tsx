@@ -4,9 +4,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSessions } from '../api/sessions';
+import { ResetPinForm } from '../components/reset-pin-form';
 import { TillQueryState } from '../components/till-query-state';
 
-/** /till/sessions (admins): every till session of a shop day, each opening its cash-up. */
+/**
+ * /till/sessions (admins): every till session of a shop day, each opening its cash-up; and a staff
+ * member's new till PIN (a locked one is set again here).
+ */
 export function TillSessionsRoute() {
   const [day, setDay] = useState(shopToday());
   const query = useSessions(day);
@@ -62,6 +66,10 @@ export function TillSessionsRoute() {
           </Table>
         </Table.ScrollContainer>
       )}
+      <Title order={3} mt="lg">
+        A staff member’s till PIN
+      </Title>
+      <ResetPinForm />
     </Stack>
   );
 }
