@@ -11,4 +11,6 @@ export const tillKeys = {
   sale: (orderId: string) => [...tillKeys.all, 'sale', orderId] as const,
   products: (search: string) => [...tillKeys.all, 'products', { search }] as const,
   approvers: () => [...tillKeys.all, 'approvers'] as const,
+  /** Bookings ready to collect at the gate (under `all`: a collection refreshes them). */
+  bookings: () => [...tillKeys.all, 'bookings'] as const,
 };

@@ -49,19 +49,26 @@ export function PaymentPanel({
   pay,
   onChange,
   disabled,
+  withPrompt = true,
 }: {
   total: number;
   pay: PayState;
   onChange: (pay: PayState) => void;
   disabled?: boolean;
+  /**
+   * False where an M-Pesa prompt is not taken (collecting a booking): cash and codes only, and no
+   * buyer's phone (the booking has it).
+   */
+  withPrompt?: boolean;
 }) {
+  const modes = withPrompt ? PAY_MODES : PAY_MODES.filter((m) => m !== 'mpesa-express');
   const set = (patch: Partial<PayState>) => onChange({ ...pay, ...patch });
   const due = cashDue(pay, total);
   const kind = mpesaKindOf(pay);
   return (
     <Stack gap="sm">
       <SimpleGrid cols={2} spacing="xs" role="group" aria-label="How the buyer pays">
-        {PAY_MODES.map((m) => (
+        {modes.map((m) => (
           <Button
             key={m}
             size="md"
@@ -90,7 +97,7 @@ export function PaymentPanel({
           </Group>
         </>
       )}
-      {pay.mode === 'split' && (
+      {pay.mode === 'split' && withPrompt && (
         <SegmentedControl
           aria-label="The M-Pesa part"
           fullWidth
@@ -115,20 +122,22 @@ export function PaymentPanel({
           disabled={disabled}
         />
       )}
-      <TextInput
-        size="lg"
-        type="tel"
-        inputMode="tel"
-        label={
-          kind === 'mpesa-express'
-            ? 'Buyer’s phone (the M-Pesa prompt goes to it)'
-            : 'Buyer’s phone (optional)'
-        }
-        description="For the SMS receipt"
-        value={pay.phone}
-        onChange={(e) => set({ phone: e.currentTarget.value })}
-        disabled={disabled}
-      />
+      {withPrompt && (
+        <TextInput
+          size="lg"
+          type="tel"
+          inputMode="tel"
+          label={
+            kind === 'mpesa-express'
+              ? 'Buyer’s phone (the M-Pesa prompt goes to it)'
+              : 'Buyer’s phone (optional)'
+          }
+          description="For the SMS receipt"
+          value={pay.phone}
+          onChange={(e) => set({ phone: e.currentTarget.value })}
+          disabled={disabled}
+        />
+      )}
     </Stack>
   );
 }

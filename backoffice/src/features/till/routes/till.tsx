@@ -5,6 +5,7 @@ import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { useSessionStore } from '../../../lib/session-store';
 import { useCurrentSession } from '../api/sessions';
+import { CollectBooking } from '../components/collect-booking';
 import { OpenTillFormCard } from '../components/open-till-form';
 import { PinForm } from '../components/pin-form';
 import { SalesList } from '../components/sales-list';
@@ -44,7 +45,8 @@ function SessionHeader({ session }: { session: TillSessionView }) {
 
 /**
  * /till: the gate's till, for a tablet or a phone in one hand. With no session open, the float
- * opens one; then selling, the session's sales (reprint, void, refund) and the clerk's own PIN.
+ * opens one; then selling, the session's sales (reprint, void, refund), collecting a booking
+ * (its balance taken, its seedlings handed over) and the clerk's own PIN.
  */
 export function TillRoute() {
   const query = useCurrentSession();
@@ -79,6 +81,9 @@ export function TillRoute() {
           <Tabs.Tab value="sales" fz="md" py="md">
             Today’s sales
           </Tabs.Tab>
+          <Tabs.Tab value="collect" fz="md" py="md">
+            Collect a booking
+          </Tabs.Tab>
           <Tabs.Tab value="pin" fz="md" py="md">
             My till PIN
           </Tabs.Tab>
@@ -88,6 +93,9 @@ export function TillRoute() {
         </Tabs.Panel>
         <Tabs.Panel value="sales" pt="md">
           <SalesList sessionId={session._id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="collect" pt="md">
+          <CollectBooking sessionId={session._id} />
         </Tabs.Panel>
         <Tabs.Panel value="pin" pt="md">
           <PinForm />
