@@ -61,7 +61,7 @@ async function fillBasket() {
 }
 
 describe('selling at the till', () => {
-  beforeEach(() => useBasketStore.setState({ lines: [] }));
+  beforeEach(() => useBasketStore.getState().clear());
   afterEach(() => jest.restoreAllMocks());
 
   it('keeps quantities to the unit’s minimum and step, and says the rule', async () => {
@@ -114,7 +114,7 @@ describe('selling at the till', () => {
     expect(screen.getByText('M-Pesa KES 4,100')).toBeInTheDocument();
   });
 
-  it('sends the same Idempotency-Key again when retried after a network error', async () => {
+  it('sends the same Idempotency-Key again when retried after a network error, even after leaving the page', async () => {
     let tries = 0;
     const seen = fakeApi(({ method, path }) => {
       if (path.startsWith('/api/products')) return products();
@@ -127,13 +127,20 @@ describe('selling at the till', () => {
         return json(200, { success: true, message: '', sale: createTillSale() });
       return undefined;
     });
-    render();
+    const first = render();
     await fillBasket();
-    fireEvent.change(screen.getByRole('textbox', { name: 'Cash given' }), {
-      target: { value: '6000' },
-    });
+    const giveCash = () =>
+      fireEvent.change(screen.getByRole('textbox', { name: 'Cash given' }), {
+        target: { value: '6000' },
+      });
+    giveCash();
     fireEvent.click(charge());
     expect(await screen.findByText('The sale was not made')).toBeInTheDocument();
+    // The clerk leaves the till and comes back: the basket is still there, the retry is the same.
+    first.unmount();
+    render();
+    expect(await screen.findByTestId('basket-total')).toHaveTextContent('KES 5,100');
+    giveCash();
     fireEvent.click(charge());
     const done = await screen.findByLabelText('Sale done');
     expect(within(done).getByTestId('sale-change')).toHaveTextContent('KES 900');
@@ -154,6 +161,8 @@ describe('selling at the till', () => {
       ],
       payments: [{ method: 'cash', amount: 5100, given: 6000 }],
     });
+    // The sale is made: its basket is gone (coming back never sells it twice).
+    expect(useBasketStore.getState().lines).toEqual([]);
     fireEvent.click(within(done).getByRole('button', { name: 'New sale' }));
     expect(await screen.findByText(/The basket is empty/)).toBeInTheDocument();
   });

@@ -15,7 +15,6 @@ import { PaymentPanel } from './payment-panel';
 import { ProductPicker } from './product-picker';
 import { SaleDone } from './sale-done';
 import { emptyPayState, paymentProblem, paymentsFor, type PayState } from './till-payment';
-import { useAttemptKey } from './use-attempt-key';
 
 export const TILL_SELL_TEXTS = {
   phoneInvalid: 'Enter a phone number such as 0712 345 678, or leave it empty',
@@ -57,9 +56,9 @@ export function TillSell({ sessionId }: { sessionId: string }) {
   const lines = useBasketStore((s) => s.lines);
   const add = useBasketStore((s) => s.add);
   const clear = useBasketStore((s) => s.clear);
+  const keyFor = useBasketStore((s) => s.keyFor);
   const [pay, setPay] = useState<PayState>(emptyPayState);
   const [doneId, setDoneId] = useState<string | null>(null);
-  const attempt = useAttemptKey();
   const sale = useCreateSale();
   const total = basketTotal(lines);
   const problem = saleProblem(lines, pay, total);
@@ -68,14 +67,18 @@ export function TillSell({ sessionId }: { sessionId: string }) {
   const charge = () => {
     const input = saleInput(sessionId, lines, pay, total);
     sale.mutate(
-      { input, idempotencyKey: attempt.keyFor(input) },
-      { onSuccess: ({ sale: made }) => setDoneId(made.orderId) },
+      { input, idempotencyKey: keyFor(input) },
+      {
+        // The sale is made: its basket goes, so coming back to the till never sells it twice.
+        onSuccess: ({ sale: made }) => {
+          clear();
+          setPay(emptyPayState());
+          setDoneId(made.orderId);
+        },
+      },
     );
   };
   const newSale = () => {
-    clear();
-    setPay(emptyPayState());
-    attempt.reset();
     sale.reset();
     setDoneId(null);
   };

@@ -73,7 +73,7 @@ export function TillRoute() {
   return (
     <Stack>
       <SessionHeader session={session} />
-      <Tabs defaultValue="sell" keepMounted={false}>
+      <Tabs defaultValue="sell">
         <Tabs.List grow>
           <Tabs.Tab value="sell" fz="md" py="md">
             Sell
