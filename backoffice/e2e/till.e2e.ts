@@ -94,13 +94,19 @@ async function createProduct(name: string): Promise<string> {
   return body.product._id;
 }
 
-async function stockOf(productId: string): Promise<number> {
-  const { product } = await apiCall<{ product: { productQuantity: number } }>(
-    API,
-    'GET',
-    `/api/products/${productId}`,
-  );
-  return product.productQuantity;
+/** The product's stock once it reads `expected` (the catalogue follows a sale within moments). */
+async function waitForStock(productId: string, expected: number): Promise<void> {
+  let stock = NaN;
+  for (let tries = 0; tries < 20 && stock !== expected; tries += 1) {
+    if (tries) await new Promise((r) => setTimeout(r, 500));
+    const { product } = await apiCall<{ product: { productQuantity: number } }>(
+      API,
+      'GET',
+      `/api/products/${productId}`,
+    );
+    stock = product.productQuantity;
+  }
+  assert.equal(stock, expected);
 }
 
 async function signIn(): Promise<Page> {
@@ -159,7 +165,7 @@ describe('till journey', () => {
     const purchaseNumber = heading!.replace(/^Sale /, '').trim();
 
     // The stock went once: 150 seedlings in trays and 20 singles.
-    assert.equal(await stockOf(productId), 1000 - 150 - 20);
+    await waitForStock(productId, 1000 - 150 - 20);
 
     // The receipt: its own page, 58 mm, only the receipt printed.
     await done.getByRole('link', { name: 'Print receipt' }).click();

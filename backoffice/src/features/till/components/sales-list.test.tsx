@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { TILL_MESSAGES } from '@spc/shared-contracts';
+import { formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { createTillSale, fakeApi, json, SALE_ID, SESSION_ID } from '../../../testing/till';
 import { SalesList } from './sales-list';
@@ -86,5 +86,34 @@ describe('the day’s sales', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Void sale' }));
     expect(await within(dialog).findByText(TILL_MESSAGES.pinLocked)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Void sale SPGATE0001' })).toBeInTheDocument();
+  });
+
+  it('refunds no more than what is left of the sale', async () => {
+    const seen = fakeApi(({ method, path }) => {
+      if (path.startsWith('/api/till/sales?'))
+        return json(200, {
+          success: true,
+          message: '',
+          sales: [createTillSale({ refunded: 1100, state: 'refunded' })],
+        });
+      if (path.startsWith('/api/staff')) return staffPage();
+      if (method === 'POST')
+        return json(200, { success: true, message: 'Sale refunded', sale: createTillSale() });
+      return undefined;
+    });
+    signInAs('staff');
+    renderWithProviders(<SalesList sessionId={SESSION_ID} />);
+    const card = await screen.findByLabelText('Sale SPGATE0001');
+    expect(within(card).queryByRole('button', { name: 'Void' })).not.toBeInTheDocument();
+    fireEvent.click(within(card).getByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund sale SPGATE0001' });
+    const amount = within(dialog).getByRole('textbox', { name: 'Amount to give back' });
+    expect(amount).toHaveValue('KES 4,000');
+    fireEvent.change(amount, { target: { value: '4500' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(
+      await within(dialog).findByText(TILL_MESSAGES.refundAboveSale(formatMoney(4000))),
+    ).toBeInTheDocument();
+    expect(seen.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 });
