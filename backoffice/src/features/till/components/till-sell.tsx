@@ -7,7 +7,7 @@ import {
   type TillSaleInput,
 } from '@spc/shared-contracts';
 import { errorMessage } from '@spc/shared-contracts/web-client';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useCreateSale } from '../api/sales';
 import { basketTotal, useBasketStore, type BasketLine } from '../stores/basket-store';
 import { Basket } from './basket';
@@ -59,6 +59,8 @@ export function TillSell({ sessionId }: { sessionId: string }) {
   const keyFor = useBasketStore((s) => s.keyFor);
   const [pay, setPay] = useState<PayState>(emptyPayState);
   const [doneId, setDoneId] = useState<string | null>(null);
+  // On a phone the basket and payment are below the products: a bar at the bottom leads there.
+  const payment = useRef<HTMLDivElement>(null);
   const sale = useCreateSale();
   const total = basketTotal(lines);
   const problem = saleProblem(lines, pay, total);
@@ -86,10 +88,26 @@ export function TillSell({ sessionId }: { sessionId: string }) {
   if (doneId) return <SaleDone orderId={doneId} onNewSale={newSale} />;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-      <Card withBorder padding="md" component="section" aria-label="Products">
-        <ProductPicker onPick={add} disabled={sending} />
-      </Card>
       <Stack>
+        <Card withBorder padding="md" component="section" aria-label="Products">
+          <ProductPicker onPick={add} disabled={sending} />
+        </Card>
+        {lines.length > 0 && (
+          <Button
+            hiddenFrom="sm"
+            size="lg"
+            variant="filled"
+            color="dark"
+            pos="sticky"
+            bottom={8}
+            style={{ zIndex: 2 }}
+            onClick={() => payment.current?.scrollIntoView({ behavior: 'smooth' })}
+          >
+            {`Basket ${formatMoney(total)} · Pay`}
+          </Button>
+        )}
+      </Stack>
+      <Stack ref={payment}>
         <Card withBorder padding="md" component="section" aria-label="Basket">
           <Title order={3} mb="sm">
             Basket
