@@ -35,6 +35,8 @@ type LooseCall = <T>(
     params?: {
       path?: Record<string, string | number>;
       query?: Record<string, string | number | undefined>;
+      /** Request headers, e.g. an `Idempotency-Key`. */
+      header?: Record<string, string>;
     };
     body?: unknown;
   },

@@ -41,3 +41,4 @@ export * from './invoices';
 export * from './scans';
 export * from './etims-office';
 export * from './till';
+export * from './till-forms';

@@ -106,6 +106,13 @@ const EtimsSummary = page(
   () => import('../features/etims/routes/etims-summary'),
   'EtimsSummaryRoute',
 );
+const Till = page(() => import('../features/till/routes/till'), 'TillRoute');
+const TillReceipt = page(() => import('../features/till/routes/till-receipt'), 'TillReceiptRoute');
+const TillSession = page(() => import('../features/till/routes/till-session'), 'TillSessionRoute');
+const TillSessions = page(
+  () => import('../features/till/routes/till-sessions'),
+  'TillSessionsRoute',
+);
 const Profile = page(() => import('../features/profile/routes/profile'), 'ProfileRoute');
 
 /** Every route of the back office; pages load lazily. */
@@ -134,6 +141,7 @@ export function AppRoutes() {
             <Route path="/admin/delivery-zones" element={<DeliveryZones />} />
             <Route path="/admin/data-requests" element={<DataRequests />} />
             <Route path="/admin/privacy" element={<PrivacySettings />} />
+            <Route path="/till/sessions" element={<TillSessions />} />
           </Route>
           <Route element={<AdminOrStaff />}>
             <Route path="/manage/products" element={<Products />} />
@@ -152,6 +160,8 @@ export function AppRoutes() {
             <Route path="/invoices/:id" element={<InvoiceDetail />} />
             <Route path="/manage/etims" element={<EtimsQueue />} />
             <Route path="/manage/etims/summary" element={<EtimsSummary />} />
+            <Route path="/till" element={<Till />} />
+            <Route path="/till/sessions/:id" element={<TillSession />} />
           </Route>
           <Route element={<StaffOnly />}>
             <Route path="/staff/orders" element={<StaffOrders />} />
@@ -167,6 +177,9 @@ export function AppRoutes() {
         </Route>
         <Route element={<StaffOnly />}>
           <Route path="/staff/orders/:id/:document" element={<StaffOrderPrint />} />
+        </Route>
+        <Route element={<AdminOrStaff />}>
+          <Route path="/till/receipt/:orderId" element={<TillReceipt />} />
         </Route>
       </Route>
       <Route path="*" element={<NotFoundRoute />} />

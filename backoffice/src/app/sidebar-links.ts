@@ -27,6 +27,8 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
     return [
       { label: 'Dashboard', to: paths.adminDashboard },
       { label: 'Orders', to: paths.adminOrders, group: 'Sales' },
+      { label: 'Till', to: paths.till, group: 'Sales' },
+      { label: 'Till sessions', to: paths.tillSessions, group: 'Sales' },
       { label: 'Payments to match', to: paths.managePayments, group: 'Sales' },
       { label: 'Invoices', to: paths.invoices, group: 'Sales' },
       { label: 'eTIMS', to: paths.etims, group: 'Sales' },
@@ -50,6 +52,7 @@ export function sidebarLinks(role: Role | undefined): SidebarLink[] {
   if (role === 'staff') {
     return [
       { label: 'Orders', to: paths.staffOrders, group: 'Sales' },
+      { label: 'Till', to: paths.till, group: 'Sales' },
       { label: 'Payments to match', to: paths.managePayments, group: 'Sales' },
       { label: 'Invoices', to: paths.invoices, group: 'Sales' },
       { label: 'eTIMS', to: paths.etims, group: 'Sales' },

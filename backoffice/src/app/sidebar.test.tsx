@@ -22,6 +22,8 @@ describe('sidebar', () => {
     expect(linkNames()).toEqual([
       'Dashboard',
       'Orders',
+      'Till',
+      'Till sessions',
       'Payments to match',
       'Invoices',
       'eTIMS',
@@ -47,6 +49,8 @@ describe('sidebar', () => {
         .map((a) => a.textContent);
     expect(group('Sales')).toEqual([
       'Orders',
+      'Till',
+      'Till sessions',
       'Payments to match',
       'Invoices',
       'eTIMS',
@@ -96,10 +100,11 @@ describe('sidebar', () => {
     );
   });
 
-  it('gives staff their Orders, Bookings, Categories, Products, Batches and the Shop', () => {
+  it('gives staff their Orders, the Till, Bookings, Categories, Products, Batches and the Shop', () => {
     renderWithProviders(<Sidebar user={createUser({ role: 'staff' })} />);
     expect(linkNames()).toEqual([
       'Orders',
+      'Till',
       'Payments to match',
       'Invoices',
       'eTIMS',

@@ -47,6 +47,14 @@ export const paths = {
   etims: '/manage/etims',
   /** The daily eTIMS summary and its CSV. */
   etimsSummary: '/manage/etims/summary',
+  /** The gate's till (staff and admins): selling, the session's sales, the clerk's PIN. */
+  till: '/till',
+  /** A gate sale's receipt, to print on a 58 or 80 mm roll. */
+  tillReceipt: (orderId: string) => `/till/receipt/${orderId}`,
+  /** Every till session of a day (admins). */
+  tillSessions: '/till/sessions',
+  /** A till session's cash-up (its clerk closes it there). */
+  tillSession: (id: string) => `/till/sessions/${id}`,
   userProfile: '/user/profile',
   staffOrders: '/staff/orders',
   staffArea: '/staff',

@@ -1,0 +1,119 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
+import { renderWithProviders, signInAs } from '../../../testing/render';
+import { createTillSale, fakeApi, json, SALE_ID, SESSION_ID } from '../../../testing/till';
+import { SalesList } from './sales-list';
+
+const APPROVER = { _id: '6650f0c2a1b2c3d4e5f6d002', fullName: 'Otieno Peter' };
+
+const staffPage = () =>
+  json(200, {
+    success: true,
+    message: '',
+    staff: [{ _id: '64b7f0c2a1b2c3d4e5f60718', fullName: 'Wanjiku Mary Kamau' }, APPROVER],
+    totalStaff: 2,
+    totalPages: 1,
+  });
+
+/** The session's one sale and the staff list; a void is answered by `voidAnswer` in turn. */
+function answer(voidAnswers: Response[]) {
+  return fakeApi(({ method, path }) => {
+    if (path.startsWith(`/api/till/sales?sessionId=${SESSION_ID}`))
+      return json(200, { success: true, message: '', sales: [createTillSale()] });
+    if (path.startsWith('/api/staff')) return staffPage();
+    if (method === 'POST' && path === `/api/till/sales/${SALE_ID}/void`) return voidAnswers.shift();
+    return undefined;
+  });
+}
+
+describe('the day’s sales', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('shows that there are no sales yet', async () => {
+    fakeApi(({ path }) =>
+      path.startsWith('/api/till/sales')
+        ? json(200, { success: true, message: '', sales: [] })
+        : undefined,
+    );
+    signInAs('staff');
+    renderWithProviders(<SalesList sessionId={SESSION_ID} />);
+    expect(await screen.findByText('No sales yet in this session.')).toBeInTheDocument();
+  });
+
+  it('voids a sale only with a second person’s PIN, and says a wrong or locked PIN in the API’s words', async () => {
+    const seen = answer([
+      json(403, { success: false, message: TILL_MESSAGES.pinWrong(4), code: 'FORBIDDEN' }),
+      json(403, { success: false, message: TILL_MESSAGES.pinLocked, code: 'FORBIDDEN' }),
+    ]);
+    signInAs('staff');
+    renderWithProviders(<SalesList sessionId={SESSION_ID} />);
+    const card = await screen.findByLabelText('Sale SPGATE0001');
+    expect(within(card).getByRole('link', { name: 'Reprint' })).toHaveAttribute(
+      'href',
+      `/till/receipt/${SALE_ID}`,
+    );
+    fireEvent.click(within(card).getByRole('button', { name: 'Void' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Void sale SPGATE0001' });
+
+    // The PIN's form is checked before anything is sent.
+    fireEvent.change(within(dialog).getByLabelText('Their till PIN'), { target: { value: '12' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Void sale' }));
+    expect(await within(dialog).findByText(TILL_MESSAGES.pinForm)).toBeInTheDocument();
+    expect(seen.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    // The seller is not offered as their own approver.
+    const picker = within(dialog).getByRole('textbox', { name: 'Approved by' });
+    fireEvent.click(picker);
+    expect(await screen.findByRole('option', { name: APPROVER.fullName })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Wanjiku Mary Kamau' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('option', { name: APPROVER.fullName }));
+    fireEvent.change(within(dialog).getByLabelText('Their till PIN'), {
+      target: { value: '1234' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), {
+      target: { value: 'Rang up the wrong tray' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Void sale' }));
+    expect(await within(dialog).findByText(TILL_MESSAGES.pinWrong(4))).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getByLabelText('Their till PIN')).toHaveValue(''));
+    expect(seen.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([
+      { approverId: APPROVER._id, pin: '1234', reason: 'Rang up the wrong tray' },
+    ]);
+
+    fireEvent.change(within(dialog).getByLabelText('Their till PIN'), {
+      target: { value: '4321' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Void sale' }));
+    expect(await within(dialog).findByText(TILL_MESSAGES.pinLocked)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Void sale SPGATE0001' })).toBeInTheDocument();
+  });
+
+  it('refunds no more than what is left of the sale', async () => {
+    const seen = fakeApi(({ method, path }) => {
+      if (path.startsWith('/api/till/sales?'))
+        return json(200, {
+          success: true,
+          message: '',
+          sales: [createTillSale({ refunded: 1100, state: 'refunded' })],
+        });
+      if (path.startsWith('/api/staff')) return staffPage();
+      if (method === 'POST')
+        return json(200, { success: true, message: 'Sale refunded', sale: createTillSale() });
+      return undefined;
+    });
+    signInAs('staff');
+    renderWithProviders(<SalesList sessionId={SESSION_ID} />);
+    const card = await screen.findByLabelText('Sale SPGATE0001');
+    expect(within(card).queryByRole('button', { name: 'Void' })).not.toBeInTheDocument();
+    fireEvent.click(within(card).getByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund sale SPGATE0001' });
+    const amount = within(dialog).getByRole('textbox', { name: 'Amount to give back' });
+    expect(amount).toHaveValue('KES 4,000');
+    fireEvent.change(amount, { target: { value: '4500' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(
+      await within(dialog).findByText(TILL_MESSAGES.refundAboveSale(formatMoney(4000))),
+    ).toBeInTheDocument();
+    expect(seen.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+});
