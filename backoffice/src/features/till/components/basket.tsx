@@ -11,7 +11,7 @@ function BasketRow({ line, disabled }: { line: BasketLine; disabled?: boolean })
   return (
     <Card withBorder padding="sm" aria-label={label}>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
+        <div style={{ minWidth: 0 }}>
           <Text fw={700}>{line.productName}</Text>
           <Text size="sm" c="dimmed">
             {line.unit.name} · {formatMoney(pricing.unitPrice)} each
@@ -19,7 +19,7 @@ function BasketRow({ line, disabled }: { line: BasketLine; disabled?: boolean })
             {pricing.onOffer ? ' (offer)' : ''}
           </Text>
         </div>
-        <Text fw={700} data-testid="line-total">
+        <Text fw={700} data-testid="line-total" style={{ whiteSpace: 'nowrap' }}>
           {formatMoney(lineTotal(line))}
         </Text>
       </Group>
