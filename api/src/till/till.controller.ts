@@ -18,6 +18,7 @@ import {
   ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
+  ApiUnprocessableEntityResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -225,9 +226,14 @@ export class TillController {
   @Answer('Sale made', TillSaleResponseDto, { status: 201 })
   @ApiOkResponse({ type: TillSaleResponseDto, description: 'The same key again: the first sale' })
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not your session' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such session or product' })
   @ApiConflictResponse({
     type: ErrorResponseDto,
     description: 'The session is closed, stock is short, or the M-Pesa code is in the ledger',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorResponseDto,
+    description: 'The Idempotency-Key was used for another sale',
   })
   async sell(
     @CurrentUser() actor: Principal,

@@ -19456,6 +19456,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
+            /** @description No such session or product */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             /** @description The session is closed, stock is short, or the M-Pesa code is in the ledger */
             409: {
                 headers: {
@@ -19467,6 +19476,15 @@ export interface operations {
             };
             /** @description The body is larger than 1 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The Idempotency-Key was used for another sale */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
