@@ -480,6 +480,59 @@ describe('the till under attack', () => {
     const voided = await reverse('void', bookingId, graceApproves());
     expect(await outOf(bookingId)).toBe(outs);
     expect(refund.body.message).not.toBe(TILL_MESSAGES.alreadyVoided);
+    // The till shows it (GET /api/till/sales/:id answers 200), so "no gate sale" is no answer.
+    expect(voided.status).toBe(409);
     await expectLedgersBalanced();
+  });
+
+  it('a sale refused because its code was taken meanwhile, sent again under its key, is not answered "already made"', async () => {
+    const code = `TR${(Date.now() + keyCount++).toString(36).toUpperCase().slice(-8)}`;
+    const payments: Payment[] = [{ method: 'mpesa-code', amount: 300, code }];
+    const keys = Array.from({ length: 6 }, () => newKey());
+    const first = await Promise.all(keys.map((key) => sell(payments, { key })));
+    expect(first.filter((r) => r.status === 201)).toHaveLength(1);
+    const refused = keys.filter((_, i) => first[i]!.status === 409);
+    const again = await Promise.all(refused.map((key) => sell(payments, { key })));
+    // The clerk retries the refused sale as the till does (same key): "This sale was already made"
+    // with a cancelled sale would tell them it went through.
+    expect(again.map((r) => [r.status, r.body.sale?.state ?? null])).toEqual(
+      again.map(() => [409, null]),
+    );
+  });
+
+  it('(held) sales that lost their M-Pesa code to another at once give their stock back', async () => {
+    const code = `TL${(Date.now() + keyCount++).toString(36).toUpperCase().slice(-8)}`;
+    const payments: Payment[] = [{ method: 'mpesa-code', amount: 300, code }];
+    const stock = await stockOf(t, productId);
+    const tries = await Promise.all(Array.from({ length: 6 }, () => sell(payments)));
+    expect(tries.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(await stockOf(t, productId)).toBe(stock - 3);
+    await expectLedgersBalanced();
+  });
+
+  it('sales undone because their M-Pesa code was taken meanwhile are not counted in the cash-up nor listed as waiting', async () => {
+    const own = await createStaff(t, world.admin.accessToken, { fullName: 'Race Clerk' });
+    const session = await openTillSession(t, own.accessToken, 0);
+    const code = `TU${(Date.now() + keyCount++).toString(36).toUpperCase().slice(-8)}`;
+    const payments: Payment[] = [{ method: 'mpesa-code', amount: 300, code }];
+    await Promise.all(
+      Array.from({ length: 6 }, () => sell(payments, { token: own.accessToken, session })),
+    );
+    const cashUp = (
+      await t.http().get(`/api/till/sessions/${session}`).set(bearer(own.accessToken)).expect(200)
+    ).body.cashUp;
+    const listed = (
+      await t
+        .http()
+        .get(`/api/till/sales?sessionId=${session}`)
+        .set(bearer(own.accessToken))
+        .expect(200)
+    ).body.sales as { state: string }[];
+    // One sale was made (KES 300 by M-Pesa); the others were refused with a 409.
+    expect([cashUp.session.sales, cashUp.session.total, cashUp.sellers[0].total]).toEqual([
+      1, 300, 300,
+    ]);
+    expect(cashUp.methods[1].expected).toBe(300);
+    expect(listed.filter((x) => x.state === 'awaiting-payment')).toEqual([]);
   });
 });
