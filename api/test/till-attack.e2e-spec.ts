@@ -409,7 +409,7 @@ describe('the till under attack', () => {
     expect(cells.filter((c) => /^"?[=+@]/.test(c))).toEqual([]);
   });
 
-  it('keeps the buyer’s phone out of the audit trail', async () => {
+  it('(held) keeps the buyer’s phone out of the audit trail', async () => {
     const sale = (await sell(cash(300), { phone: '0733 456 789' }).expect(201)).body.sale;
     await reverse('refund', sale.orderId, graceApproves(), { amount: 100 }).expect(200);
     const logs = await db().collection('audit_logs').find({}).toArray();
@@ -534,5 +534,19 @@ describe('the till under attack', () => {
     ]);
     expect(cashUp.methods[1].expected).toBe(300);
     expect(listed.filter((x) => x.state === 'awaiting-payment')).toEqual([]);
+  });
+
+  it('a walk-in buyer’s phone is not in the clerk’s own orders nor in the clerk’s personal data export', async () => {
+    const own = await createStaff(t, world.admin.accessToken, { fullName: 'Export Clerk' });
+    const session = await openTillSession(t, own.accessToken, 0);
+    await sell(cash(300), { token: own.accessToken, session, phone: '0744 818 262' }).expect(201);
+    const mine = await t.http().get('/api/orders/user').set(bearer(own.accessToken)).expect(200);
+    const exported = await t
+      .http()
+      .get('/api/users/profile/data-export')
+      .set(bearer(own.accessToken))
+      .expect(200);
+    const text = (res: { text: string; body: unknown }) => res.text || JSON.stringify(res.body);
+    expect([text(mine), text(exported)].filter((x) => /744\s?818\s?262/.test(x))).toEqual([]);
   });
 });
