@@ -549,4 +549,29 @@ describe('the till under attack', () => {
     const text = (res: { text: string; body: unknown }) => res.text || JSON.stringify(res.body);
     expect([text(mine), text(exported)].filter((x) => /744\s?818\s?262/.test(x))).toEqual([]);
   });
+
+  it('(held) a deleted product, one code split in two, and a code on a cash payment change nothing', async () => {
+    const gone = (await world.createProduct({ quantity: 50, price: 100 }))._id;
+    await t
+      .http()
+      .delete(`/api/products/delete/${gone}`)
+      .set(bearer(world.admin.accessToken))
+      .expect((r) => expect(r.status).toBeLessThan(300));
+    const orders = await gateOrders();
+    const deleted = await sell(cash(300), { lines: [{ productId: gone, quantity: 3 }] });
+    expect([400, 404, 409]).toContain(deleted.status);
+    const code = `TS${(Date.now() + keyCount++).toString(36).toUpperCase().slice(-8)}`;
+    const twice = await sell([
+      { method: 'mpesa-code', amount: 150, code },
+      { method: 'mpesa-code', amount: 150, code: code.toLowerCase() },
+    ]);
+    expect(twice.status).toBe(400);
+    expect(await gateOrders()).toBe(orders);
+    const withCode = await sell([{ method: 'cash', amount: 300, code }]).expect(201);
+    expect(withCode.body.sale.payments[0].code).toBeNull();
+    const entries = await entriesOf(withCode.body.sale.orderId);
+    expect(entries.map((e) => [e.kind, e.code ?? null])).toEqual([['cash', null]]);
+    // The code was not spent by the cash payment: it still pays a sale.
+    expect((await sell([{ method: 'mpesa-code', amount: 300, code }])).status).toBe(201);
+  });
 });
