@@ -19,6 +19,7 @@ import {
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { guest, placeOrder, stockOf } from './support/shop';
 import { addDays, shopDay } from '../src/common/shop-clock';
+import { createSmsTestApp, type SmsTestApp } from './support/sms';
 import { createTestApp, type TestApp } from './support/test-app';
 import { openTillSession, setTillPin } from './support/till';
 
@@ -573,5 +574,40 @@ describe('the till under attack', () => {
     expect(entries.map((e) => [e.kind, e.code ?? null])).toEqual([['cash', null]]);
     // The code was not spent by the cash payment: it still pays a sale.
     expect((await sell([{ method: 'mpesa-code', amount: 300, code }])).status).toBe(201);
+  });
+});
+
+describe('the till’s SMS receipt under attack', () => {
+  let s: SmsTestApp;
+  let world: ShopWorld;
+
+  beforeAll(async () => {
+    s = await createSmsTestApp('till_attack_sms', { SMS_PER_SENDER_PER_DAY: '3' });
+    world = await createShopWorld(s.t);
+  });
+  afterAll(() => s.close());
+
+  it('one clerk cannot text a sale’s receipt to any number of strangers past the per-sender budget', async () => {
+    const token = bearer(world.staff.accessToken);
+    const sessionId = await openTillSession(s.t, world.staff.accessToken, 0);
+    const sale = (
+      await s.t
+        .http()
+        .post('/api/till/sales')
+        .set(token)
+        .send({
+          sessionId,
+          lines: [{ productId: world.productId, quantity: 1 }],
+          payments: [{ method: 'cash', amount: 100 }],
+        })
+        .expect(201)
+    ).body.sale;
+    const numbers = Array.from({ length: 6 }, (_, i) => `071155500${i}`);
+    for (const phone of numbers)
+      await s.t.http().post(`/api/till/sales/${sale.orderId}/sms`).set(token).send({ phone });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const sent = s.sim.outbox.filter((m) => m.to.startsWith('+25471155500'));
+    // SMS_PER_SENDER_PER_DAY is 3: the shop's daily budget is not the clerk's to spend.
+    expect(sent.length).toBeLessThanOrEqual(3);
   });
 });
