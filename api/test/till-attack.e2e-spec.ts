@@ -575,6 +575,62 @@ describe('the till under attack', () => {
     // The code was not spent by the cash payment: it still pays a sale.
     expect((await sell([{ method: 'mpesa-code', amount: 300, code }])).status).toBe(201);
   });
+
+  it('a booking collection refused at its M-Pesa part keeps none of the cash part', async () => {
+    const { bookingId, order, balance } = await readyBooking();
+    // A fixture of the real world: an M-Pesa Express payment of the same amount came in a minute
+    // ago without its receipt, so the till must refuse the code the buyer shows (409).
+    const twin = `ws_CO_attack_${Date.now()}`;
+    await db()
+      .collection<{ _id: string }>('money_entries')
+      .insertOne({
+        _id: twin,
+        direction: 'in',
+        kind: 'mpesa-express',
+        amount: balance - 1,
+        reference: '',
+        orderId: null,
+        purchaseNumber: null,
+        payer: null,
+        meantFor: null,
+        state: 'open',
+        split: null,
+        returnable: balance - 1,
+        returned: 0,
+        returns: [],
+        of: null,
+        purpose: null,
+        send: false,
+        transfer: null,
+        byId: '',
+        byName: '',
+        byRole: '',
+        at: new Date(Date.now() - 60_000),
+        claimedAt: null,
+      });
+    try {
+      const code = `TC${(Date.now() + keyCount++).toString(36).toUpperCase().slice(-8)}`;
+      const res = await t
+        .http()
+        .post(`/api/till/bookings/${bookingId}/collect`)
+        .set(bearer(clerk.accessToken))
+        .send({
+          sessionId,
+          payments: [
+            { method: 'cash', amount: 1 },
+            { method: 'mpesa-code', amount: balance - 1, code },
+          ],
+        });
+      expect(res.status).toBe(409);
+      const after = (
+        await t.http().get(`/api/orders/${bookingId}`).set(bearer(clerk.accessToken)).expect(200)
+      ).body.order;
+      // Refused, so the KES 1 in cash went back to the buyer: the booking must not hold it.
+      expect(after.amountPaid).toBe(order.amountPaid);
+    } finally {
+      await db().collection<{ _id: string }>('money_entries').deleteOne({ _id: twin });
+    }
+  });
 });
 
 describe('the till’s SMS receipt under attack', () => {
