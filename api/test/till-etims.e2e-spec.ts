@@ -109,4 +109,24 @@ describe('eTIMS at the till', () => {
     );
     expect(credit).toMatchObject({ original: `order:${sale.orderId}:sale` });
   });
+
+  it('answers a part refund with a credit note of that amount', async () => {
+    const { sale } = await signedSale({ method: 'cash', amount: 300 });
+    const approver = await createStaff(t, world.admin.accessToken, { fullName: 'Ann Njeri' });
+    await setTillPin(t, approver, '1470');
+    await t
+      .http()
+      .post(`/api/till/sales/${sale.orderId}/refund`)
+      .set(bearer(world.staff.accessToken))
+      .send({ amount: 100, approverId: approver.user._id, pin: '1470', reason: 'Wilted' })
+      .expect(200);
+    const credit = await waitFor(
+      () => documents().findOne({ orderId: sale.orderId, kind: 'credit-note' }),
+      (d) => !!d,
+      20_000,
+      100,
+    );
+    expect(credit).toMatchObject({ original: `order:${sale.orderId}:sale` });
+    expect(credit!.request.totAmt).toBe(100);
+  });
 });

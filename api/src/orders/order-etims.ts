@@ -135,6 +135,12 @@ export class OrderEtims implements OnModuleInit {
     await this.safely(event.order, () => this.creditRefund(event.order));
   }
 
+  /** Part of a gate sale given back: credited as any refund, by its outgoing entries. */
+  @OnDomainEvent('order.refunded')
+  async onRefunded(event: OrderEvent): Promise<void> {
+    await this.safely(event.order, () => this.creditRefund(event.order));
+  }
+
   @OnDomainEvent('booking.refunded')
   async onBookingRefunded(event: OrderEvent): Promise<void> {
     await this.safely(event.order, () => this.creditRefund(event.order));

@@ -35,6 +35,8 @@ declare module '../common/events/domain-events' {
     'booking.balanceDue': OrderEvent;
     'booking.depositReached': OrderEvent;
     'order.overPaid': OrderEvent;
+    /** Part of a gate sale given back at the till (issue 46); the sale stays handed over. */
+    'order.refunded': OrderEvent;
   }
 }
 

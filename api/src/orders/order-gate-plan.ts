@@ -65,7 +65,8 @@ export function gatePlan(d: PlacementDeps, fields: GateSaleFields): PlacementPla
           estimatedDeliveryDate: now,
         };
         run.priced = { lines, subtotal: total, quote, now } as typeof run.priced;
-        run.orderFields = fields;
+        // Nobody's account: the clerk who sold it is the till's `sellerId`, not its buyer.
+        run.orderFields = { ...fields, placedBy: null };
       },
     },
     terms: {

@@ -1,7 +1,7 @@
 import { ConflictException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
 import { BOOKING_CREDIT, formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
-import { AuditService } from '../audit/audit.service';
 import { CatalogService } from '../catalog/catalog.service';
+import { DomainEvents } from '../common/events/domain-events';
 import type { Actor, Principal } from '../common/principal';
 import { MoneyLedgerService, type PaybackPart } from '../money/money-ledger.service';
 import { cancelChange, takeRefund, type OrderStep, ORDER_STEPS } from './order-actions';
@@ -84,7 +84,7 @@ export class OrderGateSales {
     private readonly ledger: MoneyLedgerService,
     private readonly money: OrderMoney,
     private readonly catalog: CatalogService,
-    private readonly audit: AuditService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** The lines as the shop prices them now (400 off a unit's minimum or step) and their total. */
@@ -219,12 +219,16 @@ export class OrderGateSales {
       throw new ConflictException(TILL_MESSAGES.alreadyVoided);
     }
     await this.money.finishRefund(out);
-    await this.audit.record(
+    // The audit trail and eTIMS (a credit note for the part given back) hear it.
+    await this.events.emit('order.refunded', {
       actor,
-      'till.refund',
-      `${actor.fullName} refunded ${formatMoney(amount)} in cash of gate sale ${order.purchaseNumber} (approved by ${who.approvedByName}: ${who.reason})`,
-      { type: 'order', id: order._id, label: order.purchaseNumber },
-    );
+      order: updated,
+      audit: {
+        action: 'till.refund',
+        text: `${actor.fullName} refunded ${formatMoney(amount)} in cash of gate sale ${order.purchaseNumber} (approved by ${who.approvedByName}: ${who.reason})`,
+        target: { type: 'order', id: order._id, label: order.purchaseNumber },
+      },
+    });
     return updated;
   }
 

@@ -62,6 +62,24 @@ export class TillSales {
   ): Promise<{ sale: TillSaleView; replayed: boolean }> {
     const earlier = idempotencyKey ? await this.gate.placedUnder(idempotencyKey, actor) : null;
     if (earlier) return { sale: await this.view(earlier), replayed: true };
+    const { session, lines, payments, prompt } = await this.checkSale(actor, input);
+    const sale = {
+      lines,
+      phone: input.phone?.trim() || null,
+      fields: gateFields(actor, session._id, payments),
+      fingerprint: { sessionId: session._id, payments },
+    };
+    const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
+    if (replayed) return { sale: await this.view(order), replayed: true };
+    const paid = await this.payAndHandOver(actor, order, payments, prompt);
+    return { sale: await this.view(paid), replayed: false };
+  }
+
+  /**
+   * What a sale must be before anything is written: in the clerk's open session, its lines priced
+   * (the unit's rules), its payments adding up, its M-Pesa code not in the ledger, a phone to prompt.
+   */
+  private async checkSale(actor: Principal, input: TillSaleInput) {
     const session = await this.sessions.sellingIn(actor, input.sessionId);
     const lines = mergeCartLines(
       input.lines.map((l) => ({
@@ -73,18 +91,7 @@ export class TillSales {
     const { total } = await this.gate.price(lines);
     const payments = checkPayments(input.payments, total);
     for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
-    const prompt = this.promptPhone(payments, input.phone);
-    const fields = gateFields(actor, session._id, payments);
-    const sale = {
-      lines,
-      phone: input.phone?.trim() || null,
-      fields,
-      fingerprint: { sessionId: session._id, payments },
-    };
-    const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
-    if (replayed) return { sale: await this.view(order), replayed: true };
-    const paid = await this.payAndHandOver(actor, order, payments, prompt);
-    return { sale: await this.view(paid), replayed: false };
+    return { session, lines, payments, prompt: this.promptPhone(payments, input.phone) };
   }
 
   /**

@@ -249,7 +249,7 @@ export class TillController {
   @ApiOperation({ summary: "A session's sales, oldest first (the day's list for reprints)" })
   @Answer('Sales retrieved', TillSaleListResponseDto)
   @ApiNotFoundResponse({ type: ErrorResponseDto })
-  async sales_(
+  async listSales(
     @CurrentUser() actor: Principal,
     @Query() query: TillSalesQueryDto,
   ): Promise<TillSaleListData> {

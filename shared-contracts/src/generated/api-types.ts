@@ -2963,7 +2963,7 @@ export interface paths {
             cookie?: never;
         };
         /** A session's sales, oldest first (the day's list for reprints) */
-        get: operations["TillController_sales_"];
+        get: operations["TillController_listSales"];
         put?: never;
         /** Ring up a gate sale in your open session: placed, paid (cash, an M-Pesa code, or split) and handed over at once */
         post: operations["TillController_sell"];
@@ -19337,7 +19337,7 @@ export interface operations {
             };
         };
     };
-    TillController_sales_: {
+    TillController_listSales: {
         parameters: {
             query: {
                 /** @description The till session */
