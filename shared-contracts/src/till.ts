@@ -150,7 +150,8 @@ export const TILL_MESSAGES = {
     `Wrong PIN: ${left} ${left === 1 ? 'try' : 'tries'} left before it locks`,
   pinLocked: 'This PIN is locked after 5 wrong tries; an admin must set a new one',
   pinNotSet: 'This person has no till PIN yet',
-  secondPerson: 'A void or a refund needs a second person’s PIN, not the seller’s own',
+  secondPerson:
+    'A void or a refund needs a second person’s PIN: neither the seller’s nor the one asking',
   sessionOpen: 'You have a till session open already; close it first',
   sessionClosed: 'This till session is closed',
   sessionNotYours: 'This till session is not yours',

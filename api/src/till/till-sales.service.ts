@@ -211,6 +211,7 @@ export class TillSales {
   private async approvedBy(actor: Principal, order: OrderRecord, approval: Approval) {
     const { name } = await this.pins.approve(
       order.till!.sellerId,
+      actor.id,
       approval.approverId,
       approval.pin,
     );
