@@ -157,15 +157,19 @@ export class TillSales {
     if (!to) throw new BadRequestException(TILL_MESSAGES.noPhone);
     const msisdn = toMpesaPhone(to);
     if (!msisdn) throw new BadRequestException('The phone must be a Kenyan mobile number');
-    await this.sms.notifyContact({
-      id: `till:${order._id}:receipt:${msisdn}`,
-      orderId: order._id,
-      accountId: order.placedBy,
-      purchaseNumber: order.purchaseNumber,
-      event: 'till-receipt',
-      phone: to,
-      message: receiptText(await this.view(order)),
-    });
+    await this.sms.notifyContact(
+      {
+        id: `till:${order._id}:receipt:${msisdn}`,
+        orderId: order._id,
+        accountId: order.placedBy ?? null,
+        purchaseNumber: order.purchaseNumber,
+        event: 'till-receipt',
+        phone: to,
+        message: receiptText(await this.view(order)),
+      },
+      // The clerk's own daily budget: one clerk cannot text any number of strangers.
+      actor.id,
+    );
   }
 
   /** A sale as the till shows it, with its eTIMS signature once signed. */
