@@ -86,8 +86,8 @@ export interface TillSaleView {
   change: number;
   payments: TillPaymentView[];
   phone: string | null;
-  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole). */
-  state: 'paid' | 'awaiting-payment' | 'voided' | 'refunded';
+  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole); `cancelled`: refused midway (its M-Pesa code taken meanwhile), nothing taken. */
+  state: 'paid' | 'awaiting-payment' | 'voided' | 'refunded' | 'cancelled';
   refunded: number;
   /** The eTIMS signature when signed (else "eTIMS pending" is printed). */
   etims: { invoiceNumber: string; signedAt: string; qrUrl: string } | null;
