@@ -246,11 +246,13 @@ export class OrderGateSales {
   ): Promise<OrderRecord> {
     checkCollect(order);
     let current = order;
-    const entries: string[] = [];
-    for (const p of payments) {
+    const entries: (string | null)[] = payments.map(() => null);
+    // The M-Pesa code first: a code refused leaves no cash on the booking.
+    const codeFirst = payments.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p));
+    for (const { p, i } of codeFirst) {
       const before = new Set(current.credited);
       current = await this.credits.recordAtGate(actor, current, p);
-      entries.push(...current.credited.filter((e) => !before.has(e)));
+      entries[i] = current.credited.find((e) => !before.has(e)) ?? null;
     }
     const recorded = await this.orders.transition(
       order._id,
@@ -272,6 +274,9 @@ export class OrderGateSales {
     return this.orders.ofTillSession(sessionId);
   }
 }
+
+/** M-Pesa codes are taken before cash (0 before 1). */
+const rank = (p: { code: string | null }) => (p.code ? 0 : 1);
 
 /** Refuses (409) a booking that cannot go out at the gate now: not taking its balance, or not ready. */
 function checkCollect(order: OrderRecord): void {
