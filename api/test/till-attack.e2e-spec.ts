@@ -582,7 +582,7 @@ describe('the till under attack', () => {
     // ago without its receipt, so the till must refuse the code the buyer shows (409).
     const twin = `ws_CO_attack_${Date.now()}`;
     await db()
-      .collection<{ _id: string }>('money_entries')
+      .collection<{ _id: string } & Record<string, unknown>>('money_entries')
       .insertOne({
         _id: twin,
         direction: 'in',
@@ -628,7 +628,9 @@ describe('the till under attack', () => {
       // Refused, so the KES 1 in cash went back to the buyer: the booking must not hold it.
       expect(after.amountPaid).toBe(order.amountPaid);
     } finally {
-      await db().collection<{ _id: string }>('money_entries').deleteOne({ _id: twin });
+      await db()
+        .collection<{ _id: string } & Record<string, unknown>>('money_entries')
+        .deleteOne({ _id: twin });
     }
   });
 });
