@@ -162,4 +162,9 @@ export const TILL_MESSAGES = {
     `A refund cannot be more than what is left of the sale (${left})`,
   alreadyVoided: 'This sale is voided already',
   noPhone: 'This sale has no phone: give the buyer’s phone for the SMS receipt',
+  saleRefused:
+    'This sale was refused and cancelled (its M-Pesa code was taken by another payment): nothing was taken; ring it up again with a new payment',
+  saleUnfinished:
+    'This sale was placed but never paid (the till stopped midway): it is not made; ring it up again under a new key',
+  saleInProgress: 'A sale is in progress in this till session: try again in a moment',
 } as const;

@@ -24,6 +24,9 @@ export interface GateReversal {
   reason: string;
 }
 
+/** A gate sale as placed (`OrderPlacementService.placeAtGate`). */
+export type GateSale = Parameters<OrderPlacementService['placeAtGate']>[1];
+
 /** Money given back at the till is cash from its drawer, whatever paid the sale. */
 const CASH_BACK = { method: 'Cash' as const, send: false, reference: '' };
 
@@ -103,16 +106,29 @@ export class OrderGateSales {
     return code;
   }
 
+  /** An M-Pesa code in its one spelling (400 for a look-alike), the ledger not asked. */
+  codeSpelling(typed: string): string {
+    return deskCode(typed);
+  }
+
   /** The sale placed under this clerk's Idempotency-Key, or null. */
   placedUnder(idempotencyKey: string, actor: Principal): Promise<OrderRecord | null> {
     return this.placement.placedUnder(idempotencyKey, actor);
   }
 
-  place(
+  /**
+   * The sale placed under this clerk's Idempotency-Key if it is this same sale (422 when the key
+   * was used for a different one), or null (none placed yet).
+   */
+  placedUnderSame(
     actor: Principal,
-    sale: Parameters<OrderPlacementService['placeAtGate']>[1],
-    idempotencyKey?: string,
-  ): Promise<Placement> {
+    sale: GateSale,
+    idempotencyKey: string,
+  ): Promise<OrderRecord | null> {
+    return this.placement.placedAtGateUnder(actor, sale, idempotencyKey);
+  }
+
+  place(actor: Principal, sale: GateSale, idempotencyKey?: string): Promise<Placement> {
     return this.placement.placeAtGate(actor, sale, idempotencyKey);
   }
 
