@@ -177,8 +177,7 @@ export class TillSales {
 
   /** Voids a sale with a second person's PIN: its cash back and its stock returned, once. */
   async void(actor: Principal, orderId: string, approval: Approval): Promise<TillSaleView> {
-    const order = await this.readable(actor, orderId);
-    if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
+    const order = await this.reversible(actor, orderId);
     const who = await this.approvedBy(actor, order, approval);
     return this.view(await this.gate.void(actor, order, who));
   }
@@ -190,10 +189,20 @@ export class TillSales {
     amount: number,
     approval: Approval,
   ): Promise<TillSaleView> {
-    const order = await this.readable(actor, orderId);
-    if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
+    const order = await this.reversible(actor, orderId);
     const who = await this.approvedBy(actor, order, approval);
     return this.view(await this.gate.refund(actor, order, amount, who));
+  }
+
+  /**
+   * A sale that may be voided or refunded, refused (409, before any PIN is checked, so a refusal
+   * is no wrong try) when it is a booking collected at the gate or voided already.
+   */
+  private async reversible(actor: Principal, orderId: string): Promise<OrderRecord> {
+    const order = await this.readable(actor, orderId);
+    if (order.channel !== 'gate') throw new ConflictException(TILL_MESSAGES.bookingNotReversible);
+    if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
+    return order;
   }
 
   /**
