@@ -167,6 +167,8 @@ export const TILL_MESSAGES = {
   saleUnfinished:
     'This sale was placed but never paid (the till stopped midway): it is not made; ring it up again under a new key',
   saleInProgress: 'A sale is in progress in this till session: try again in a moment',
+  sessionClosedForReversal:
+    'The till session of this sale is closed and counted: ask an admin to reopen it first',
   bookingNotReversible:
     'A booking collected at the gate is not voided or refunded at the till: refund it from its order',
 } as const;

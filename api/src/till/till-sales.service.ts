@@ -178,8 +178,10 @@ export class TillSales {
   /** Voids a sale with a second person's PIN: its cash back and its stock returned, once. */
   async void(actor: Principal, orderId: string, approval: Approval): Promise<TillSaleView> {
     const order = await this.reversible(actor, orderId);
-    const who = await this.approvedBy(actor, order, approval);
-    return this.view(await this.gate.void(actor, order, who));
+    return this.inSessionOf(order, async () => {
+      const who = await this.approvedBy(actor, order, approval);
+      return this.view(await this.gate.void(actor, order, who));
+    });
   }
 
   /** Gives back part of a sale in cash with a second person's PIN (never above what is left). */
@@ -190,8 +192,10 @@ export class TillSales {
     approval: Approval,
   ): Promise<TillSaleView> {
     const order = await this.reversible(actor, orderId);
-    const who = await this.approvedBy(actor, order, approval);
-    return this.view(await this.gate.refund(actor, order, amount, who));
+    return this.inSessionOf(order, async () => {
+      const who = await this.approvedBy(actor, order, approval);
+      return this.view(await this.gate.refund(actor, order, amount, who));
+    });
   }
 
   /**
@@ -203,6 +207,18 @@ export class TillSales {
     if (order.channel !== 'gate') throw new ConflictException(TILL_MESSAGES.bookingNotReversible);
     if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
     return order;
+  }
+
+  /**
+   * A void or refund made inside the sale's own session, still open (a close waits for it): 409
+   * before any PIN is checked once it is closed and counted (an admin reopens it first).
+   */
+  private inSessionOf<T>(order: OrderRecord, work: () => Promise<T>): Promise<T> {
+    return this.sessions.within(
+      order.till!.sessionId,
+      TILL_MESSAGES.sessionClosedForReversal,
+      work,
+    );
   }
 
   /**
