@@ -86,7 +86,7 @@ export interface TillSaleView {
   change: number;
   payments: TillPaymentView[];
   phone: string | null;
-  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole); `cancelled`: refused midway (its M-Pesa code taken meanwhile), nothing taken. */
+  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole); `cancelled`: never made (refused midway, its M-Pesa code taken meanwhile, or expired unpaid). */
   state: 'paid' | 'awaiting-payment' | 'voided' | 'refunded' | 'cancelled';
   refunded: number;
   /** The eTIMS signature when signed (else "eTIMS pending" is printed). */
@@ -163,7 +163,7 @@ export const TILL_MESSAGES = {
   alreadyVoided: 'This sale is voided already',
   noPhone: 'This sale has no phone: give the buyer’s phone for the SMS receipt',
   saleRefused:
-    'This sale was refused and cancelled (its M-Pesa code was taken by another payment): nothing was taken; ring it up again with a new payment',
+    'This sale was cancelled before it was made (its M-Pesa code was taken by another payment, or it was never paid): it is not made; ring it up again',
   saleUnfinished:
     'This sale was placed but never paid (the till stopped midway): it is not made; ring it up again under a new key',
   saleInProgress: 'A sale is in progress in this till session: try again in a moment',
