@@ -437,6 +437,54 @@ describe('the till at the gate', () => {
     await expectLedgersBalanced();
   });
 
+  it('after its session is closed, a void is 409 before any PIN try; reopened by an admin, it voids', async () => {
+    const clerk = await createStaff(t, world.admin.accessToken, { fullName: 'Late Void Clerk' });
+    const own = await openTillSession(t, clerk.accessToken, 0);
+    const key = newKey();
+    const sellOwn = () =>
+      t
+        .http()
+        .post('/api/till/sales')
+        .set(bearer(clerk.accessToken))
+        .set('Idempotency-Key', key)
+        .send({ sessionId: own, lines: basket(), payments: [{ method: 'cash', amount: 5300 }] });
+    const sale = (await sellOwn().expect(201)).body.sale;
+    await t
+      .http()
+      .post(`/api/till/sessions/${own}/close`)
+      .set(bearer(clerk.accessToken))
+      .send({ countedCash: 5300 })
+      .expect(200);
+    const voidWith = (pin: string) =>
+      t
+        .http()
+        .post(`/api/till/sales/${sale.orderId}/void`)
+        .set(bearer(clerk.accessToken))
+        .send({ approverId: other.user._id, pin, reason: 'Rung up twice' });
+    const tries = async () =>
+      (
+        await db()
+          .collection('till_pins')
+          .findOne({ _id: other.user._id as never })
+      )?.failures;
+    const before = await tries();
+    for (const pin of ['9999', '2468']) {
+      const res = await voidWith(pin);
+      expect([res.status, res.body.message]).toEqual([409, TILL_MESSAGES.sessionClosedForReversal]);
+    }
+    expect(await tries()).toBe(before);
+    expect((await entriesOf(sale.orderId)).filter((e) => e.direction === 'out')).toEqual([]);
+    await t
+      .http()
+      .post(`/api/till/sessions/${own}/reopen`)
+      .set(bearer(world.admin.accessToken))
+      .expect((r) => expect(r.status).toBeLessThan(300));
+    expect((await voidWith('2468')).status).toBe(200);
+    // The same sale sent again under its key was made (then voided): answered as it is.
+    const again = await sellOwn();
+    expect([again.status, again.body.sale.state]).toEqual([200, 'voided']);
+  });
+
   it('is for staff and admins: 401 signed out, 403 for a customer, 403 for staff on the admin routes', async () => {
     const customer = await registerCustomer(t);
     const id = '64b000000000000000000001';

@@ -86,8 +86,8 @@ export interface TillSaleView {
   change: number;
   payments: TillPaymentView[];
   phone: string | null;
-  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole). */
-  state: 'paid' | 'awaiting-payment' | 'voided' | 'refunded';
+  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole); `cancelled`: never made (refused midway, its M-Pesa code taken meanwhile, or expired unpaid). */
+  state: 'paid' | 'awaiting-payment' | 'voided' | 'refunded' | 'cancelled';
   refunded: number;
   /** The eTIMS signature when signed (else "eTIMS pending" is printed). */
   etims: { invoiceNumber: string; signedAt: string; qrUrl: string } | null;
@@ -150,7 +150,8 @@ export const TILL_MESSAGES = {
     `Wrong PIN: ${left} ${left === 1 ? 'try' : 'tries'} left before it locks`,
   pinLocked: 'This PIN is locked after 5 wrong tries; an admin must set a new one',
   pinNotSet: 'This person has no till PIN yet',
-  secondPerson: 'A void or a refund needs a second person’s PIN, not the seller’s own',
+  secondPerson:
+    'A void or a refund needs a second person’s PIN: neither the seller’s nor the one asking',
   sessionOpen: 'You have a till session open already; close it first',
   sessionClosed: 'This till session is closed',
   sessionNotYours: 'This till session is not yours',
@@ -161,4 +162,13 @@ export const TILL_MESSAGES = {
     `A refund cannot be more than what is left of the sale (${left})`,
   alreadyVoided: 'This sale is voided already',
   noPhone: 'This sale has no phone: give the buyer’s phone for the SMS receipt',
+  saleRefused:
+    'This sale was cancelled before it was made (its M-Pesa code was taken by another payment, or it was never paid): it is not made; ring it up again',
+  saleUnfinished:
+    'This sale was placed but never paid (the till stopped midway): it is not made; ring it up again under a new key',
+  saleInProgress: 'A sale is in progress in this till session: try again in a moment',
+  sessionClosedForReversal:
+    'The till session of this sale is closed and counted: ask an admin to reopen it first',
+  bookingNotReversible:
+    'A booking collected at the gate is not voided or refunded at the till: refund it from its order',
 } as const;

@@ -24,6 +24,9 @@ export interface GateReversal {
   reason: string;
 }
 
+/** A gate sale as placed (`OrderPlacementService.placeAtGate`). */
+export type GateSale = Parameters<OrderPlacementService['placeAtGate']>[1];
+
 /** Money given back at the till is cash from its drawer, whatever paid the sale. */
 const CASH_BACK = { method: 'Cash' as const, send: false, reference: '' };
 
@@ -103,16 +106,29 @@ export class OrderGateSales {
     return code;
   }
 
+  /** An M-Pesa code in its one spelling (400 for a look-alike), the ledger not asked. */
+  codeSpelling(typed: string): string {
+    return deskCode(typed);
+  }
+
   /** The sale placed under this clerk's Idempotency-Key, or null. */
   placedUnder(idempotencyKey: string, actor: Principal): Promise<OrderRecord | null> {
     return this.placement.placedUnder(idempotencyKey, actor);
   }
 
-  place(
+  /**
+   * The sale placed under this clerk's Idempotency-Key if it is this same sale (422 when the key
+   * was used for a different one), or null (none placed yet).
+   */
+  placedUnderSame(
     actor: Principal,
-    sale: Parameters<OrderPlacementService['placeAtGate']>[1],
-    idempotencyKey?: string,
-  ): Promise<Placement> {
+    sale: GateSale,
+    idempotencyKey: string,
+  ): Promise<OrderRecord | null> {
+    return this.placement.placedAtGateUnder(actor, sale, idempotencyKey);
+  }
+
+  place(actor: Principal, sale: GateSale, idempotencyKey?: string): Promise<Placement> {
     return this.placement.placeAtGate(actor, sale, idempotencyKey);
   }
 
@@ -246,11 +262,13 @@ export class OrderGateSales {
   ): Promise<OrderRecord> {
     checkCollect(order);
     let current = order;
-    const entries: string[] = [];
-    for (const p of payments) {
+    const entries: (string | null)[] = payments.map(() => null);
+    // The M-Pesa code first: a code refused leaves no cash on the booking.
+    const codeFirst = payments.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p) - rank(b.p));
+    for (const { p, i } of codeFirst) {
       const before = new Set(current.credited);
       current = await this.credits.recordAtGate(actor, current, p);
-      entries.push(...current.credited.filter((e) => !before.has(e)));
+      entries[i] = current.credited.find((e) => !before.has(e)) ?? null;
     }
     const recorded = await this.orders.transition(
       order._id,
@@ -272,6 +290,9 @@ export class OrderGateSales {
     return this.orders.ofTillSession(sessionId);
   }
 }
+
+/** M-Pesa codes are taken before cash (0 before 1). */
+const rank = (p: { code: string | null }) => (p.code ? 0 : 1);
 
 /** Refuses (409) a booking that cannot go out at the gate now: not taking its balance, or not ready. */
 function checkCollect(order: OrderRecord): void {

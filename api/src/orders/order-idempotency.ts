@@ -57,15 +57,10 @@ export class PlacementKeys {
     // A guest's keys are their own: scoped by the order's phone and e-mail, not shared by all guests.
     const owner = accountId ?? guestKeyOwner(this.personalKey, contact);
     const key = `${owner}:${idempotencyKey}`;
-    const fingerprint = createHash('sha256').update(JSON.stringify(order)).digest('hex');
+    const fingerprint = fingerprintOf(order);
     const claim = await this.claimKey(key, fingerprint);
     if (claim.claimed) return { key };
-    if (claim.fingerprint !== fingerprint) {
-      throw new UnprocessableEntityException({
-        message: 'This Idempotency-Key was already used for a different order',
-        code: 'IDEMPOTENCY_KEY_REUSED',
-      });
-    }
+    if (claim.fingerprint !== fingerprint) throw keyReused();
     const existing = claim.orderId ? await this.orders.findById(claim.orderId) : null;
     if (existing) return { replay: existing };
     throw new ConflictException({
@@ -80,6 +75,23 @@ export class PlacementKeys {
       .findOne({ key: `${accountId}:${idempotencyKey}` })
       .lean<OrderIdempotency>();
     return claim?.orderId ? this.orders.findById(claim.orderId) : null;
+  }
+
+  /**
+   * The order placed under this key by this account if it is this same order (422 when the key
+   * was used for a different one), or null (none placed under it yet, or still placing).
+   */
+  async placedUnderSame(
+    idempotencyKey: string,
+    accountId: string,
+    order: unknown,
+  ): Promise<OrderRecord | null> {
+    const claim = await this.keys
+      .findOne({ key: `${accountId}:${idempotencyKey}` })
+      .lean<OrderIdempotency>();
+    if (!claim) return null;
+    if (claim.fingerprint !== fingerprintOf(order)) throw keyReused();
+    return claim.orderId ? this.orders.findById(claim.orderId) : null;
   }
 
   async complete(key: string | undefined, orderId: string): Promise<void> {
@@ -110,3 +122,12 @@ export class PlacementKeys {
     }
   }
 }
+
+const fingerprintOf = (order: unknown) =>
+  createHash('sha256').update(JSON.stringify(order)).digest('hex');
+
+const keyReused = () =>
+  new UnprocessableEntityException({
+    message: 'This Idempotency-Key was already used for a different order',
+    code: 'IDEMPOTENCY_KEY_REUSED',
+  });

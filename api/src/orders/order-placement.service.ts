@@ -217,13 +217,25 @@ export class OrderPlacementService {
         method: 'collection',
         source: { phoneNumber: '', email: '', accountId: actor.id },
         idempotencyKey,
-        fingerprint: { gate: true, lines, phone: sale.phone, ...sale.fingerprint },
+        fingerprint: gateFingerprint(sale),
         guestInfo: null,
         kraPin: null,
       } satisfies PlacementRequest,
     );
     if (run.replay) return { order: run.replay, replayed: true };
     return { order: { ...run.order!, placement: 'placed' as const }, replayed: false };
+  }
+
+  /**
+   * The order a clerk's Idempotency-Key placed if it is this same sale (422 as `placeAtGate` when
+   * the key was used for another), or null (none placed under it yet).
+   */
+  placedAtGateUnder(
+    actor: Principal,
+    sale: Parameters<OrderPlacementService['placeAtGate']>[1],
+    idempotencyKey: string,
+  ): Promise<OrderRecord | null> {
+    return this.keys.placedUnderSame(idempotencyKey, actor.id, gateFingerprint(sale));
   }
 
   /** The order a clerk's Idempotency-Key placed, or null (the till answers a sale sent again). */
@@ -338,4 +350,9 @@ function deliveryMethodOf(dto: CreateOrderDto): DeliveryMethod {
     );
   }
   return top ?? nested ?? 'delivery';
+}
+
+/** What a gate sale sent again under its key must match: its lines, phone, session and payments. */
+function gateFingerprint(sale: { lines: CartLine[]; phone: string | null; fingerprint: object }) {
+  return { gate: true, lines: mergeCartLines(sale.lines), phone: sale.phone, ...sale.fingerprint };
 }

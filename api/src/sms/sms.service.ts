@@ -119,14 +119,16 @@ export class SmsService implements OnModuleInit, OnApplicationBootstrap {
 
   /**
    * Records and sends a text about an order to someone other than its customer (a tranche's site
-   * contact, issue 43), once per `id`, within the day's budgets (to the number, and the shop's).
-   * Never throws, like `notifyOrder`.
+   * contact, issue 43), once per `id`, within the day's budgets (to the number, the shop's, and
+   * `sender`'s own when a person sends it). Never throws, like `notifyOrder`.
    */
-  async notifyContact(text: ContactText): Promise<void> {
+  async notifyContact(text: ContactText, sender?: string): Promise<void> {
     if (!this.config.sms) return;
     const to = toKenyanMsisdn(text.phone);
-    await this.record({ ...text, to: to ?? text.phone, message: () => text.message }, async () =>
-      to ? null : 'not a Kenyan mobile number',
+    await this.record(
+      { ...text, to: to ?? text.phone, message: () => text.message },
+      async () => (to ? null : 'not a Kenyan mobile number'),
+      sender,
     );
   }
 

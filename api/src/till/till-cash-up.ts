@@ -11,14 +11,18 @@ import type { TillSessionRecord } from './till.repository';
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
 
+/** A gate sale refused midway (its M-Pesa code taken meanwhile) and undone: never made. */
+const refused = (o: OrderRecord) =>
+  o.channel === 'gate' && o.orderStatus === 'Cancelled' && !o.till?.voided;
+
 /**
- * What a sale still counts for in its session: nothing once voided, its total less its refunds
- * otherwise; a booking collected at the gate, the balance taken there.
+ * What a sale still counts for in its session: nothing once voided or refused, its total less its
+ * refunds otherwise; a booking collected at the gate, the balance taken there.
  */
 function netOf(o: OrderRecord): number {
   const t = o.till!;
   if (o.channel !== 'gate') return sum(t.payments.map((p) => p.amount));
-  return t.voided ? 0 : o.totalAmount - t.refunded;
+  return t.voided || refused(o) ? 0 : o.totalAmount - t.refunded;
 }
 
 /**
@@ -35,9 +39,12 @@ export function sessionEntries(
     return o?.channel === 'gate' || !!o?.till?.payments.some((p) => p.entry === e._id);
   });
 }
-const live = (orders: OrderRecord[]) => orders.filter((o) => !o.till?.voided);
+const live = (orders: OrderRecord[]) => orders.filter((o) => !o.till?.voided && !refused(o));
 
-/** A session as the till shows it, with its sales counted (voids left out, refunds taken off). */
+/**
+ * A session as the till shows it, with its sales counted (voids and refused sales left out,
+ * refunds taken off).
+ */
 export function sessionView(s: TillSessionRecord, orders: OrderRecord[]): TillSessionView {
   return {
     _id: s._id,
@@ -89,7 +96,7 @@ export function cashUpView(
       sales: 0,
       total: 0,
     };
-    if (!t.voided) seller.sales++;
+    if (!t.voided && !refused(o)) seller.sales++;
     seller.total += netOf(o);
     sellers.set(t.sellerId, seller);
   }
@@ -121,6 +128,7 @@ export function cashUpView(
 /** How the till shows a sale's state. */
 function saleState(o: OrderRecord): TillSaleView['state'] {
   if (o.till?.voided) return 'voided';
+  if (refused(o)) return 'cancelled';
   if ((o.till?.refunded ?? 0) > 0) return 'refunded';
   return o.paymentStatus === 'Paid' ? 'paid' : 'awaiting-payment';
 }

@@ -57,11 +57,18 @@ export class TillPins {
   }
 
   /**
-   * The approver of a void or a refund: a staff member or admin other than the seller, whose PIN
-   * this is (403 in TILL_MESSAGES' words otherwise; a wrong try counts toward the lock).
+   * The approver of a void or a refund: a staff member or admin other than the seller and the
+   * person asking (`byId`), whose PIN this is (403 in TILL_MESSAGES' words otherwise; a wrong try
+   * counts toward the lock).
    */
-  async approve(sellerId: string, approverId: string, pin: string): Promise<{ name: string }> {
-    if (approverId === sellerId) throw new ForbiddenException(TILL_MESSAGES.secondPerson);
+  async approve(
+    sellerId: string,
+    byId: string,
+    approverId: string,
+    pin: string,
+  ): Promise<{ name: string }> {
+    if (approverId === sellerId || approverId === byId)
+      throw new ForbiddenException(TILL_MESSAGES.secondPerson);
     const person = await this.users.findById(approverId);
     if (!person || !TILL_ROLES.has(person.role) || !person.isActive)
       throw new ForbiddenException(TILL_MESSAGES.secondPerson);

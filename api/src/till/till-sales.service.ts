@@ -16,8 +16,8 @@ import {
 import type { Principal } from '../common/principal';
 import { EtimsQueue } from '../etims/etims-queue.service';
 import type { GateSaleFields } from '../orders/order-gate-plan';
-import { OrderGateSales } from '../orders/order-gate-sales';
-import { mergeCartLines } from '../orders/order-lines';
+import { OrderGateSales, type GateSale } from '../orders/order-gate-sales';
+import { mergeCartLines, type CartLine } from '../orders/order-lines';
 import { MpesaService } from '../payments/mpesa.service';
 import { SmsService } from '../sms/sms.service';
 import { receiptText } from './till-receipt-text';
@@ -54,33 +54,76 @@ export class TillSales {
     private readonly sms: SmsService,
   ) {}
 
-  /** Rings up a sale; the same Idempotency-Key answers the same sale, however often sent. */
+  /**
+   * Rings up a sale in the clerk's open session (a close waits for it); the same Idempotency-Key
+   * with the same sale answers that sale, however often sent (`placedBefore`).
+   */
   async sell(
     actor: Principal,
     input: TillSaleInput,
     idempotencyKey?: string,
   ): Promise<{ sale: TillSaleView; replayed: boolean }> {
-    const earlier = idempotencyKey ? await this.gate.placedUnder(idempotencyKey, actor) : null;
+    const earlier = idempotencyKey ? await this.placedBefore(actor, input, idempotencyKey) : null;
     if (earlier) return { sale: await this.view(earlier), replayed: true };
-    const { session, lines, payments, prompt } = await this.checkSale(actor, input);
-    const sale = {
-      lines,
-      phone: input.phone?.trim() || null,
-      fields: gateFields(actor, session._id, payments),
-      fingerprint: { sessionId: session._id, payments },
-    };
-    const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
-    if (replayed) return { sale: await this.view(order), replayed: true };
-    const paid = await this.payAndHandOver(actor, order, payments, prompt);
-    return { sale: await this.view(paid), replayed: false };
+    return this.sessions.within(
+      input.sessionId,
+      TILL_MESSAGES.sessionClosed,
+      async (session) => {
+        const { lines, payments, prompt } = await this.checkSale(input);
+        for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
+        const sale = gateSale(actor, session._id, input, lines, payments);
+        const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
+        if (replayed) return { sale: await this.view(await this.made(order)), replayed: true };
+        const paid = await this.payAndHandOver(actor, order, payments, prompt);
+        return { sale: await this.view(paid), replayed: false };
+      },
+      actor.id,
+    );
   }
 
   /**
-   * What a sale must be before anything is written: in the clerk's open session, its lines priced
-   * (the unit's rules), its payments adding up, its M-Pesa code not in the ledger, a phone to prompt.
+   * The sale placed before under this key when the same sale is sent again (null when none): 422
+   * when the key was used for a different sale, 409 in words when that sale was refused or never
+   * finished (`made`). Its session may have closed since: it is answered all the same.
    */
-  private async checkSale(actor: Principal, input: TillSaleInput) {
-    const session = await this.sessions.sellingIn(actor, input.sessionId);
+  private async placedBefore(
+    actor: Principal,
+    input: TillSaleInput,
+    idempotencyKey: string,
+  ): Promise<OrderRecord | null> {
+    if (!(await this.gate.placedUnder(idempotencyKey, actor))) return null;
+    const session = await this.sessions.own(actor, input.sessionId);
+    const { lines, payments } = await this.checkSale(input);
+    for (const p of payments) if (p.code) p.code = this.gate.codeSpelling(p.code);
+    const sale = gateSale(actor, session._id, input, lines, payments);
+    const order = await this.gate.placedUnderSame(actor, sale, idempotencyKey);
+    return order ? this.made(order) : null;
+  }
+
+  /**
+   * A sale placed under a key sent again, once its first request is done with it: answered when
+   * paid (handed over, or voided since) or waiting for its M-Pesa prompt; 409 in words when it was
+   * refused (cancelled: its code taken meanwhile) or never paid (its request died midway; it waits
+   * for the order expiry).
+   */
+  private async made(order: OrderRecord): Promise<OrderRecord> {
+    const deadline = Date.now() + REPLAY_WAIT_MS;
+    let current = order;
+    while (saleStage(current) === 'unfinished' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, REPLAY_STEP_MS));
+      current = await this.gate.get(order._id);
+    }
+    const stage = saleStage(current);
+    if (stage === 'refused') throw new ConflictException(TILL_MESSAGES.saleRefused);
+    if (stage === 'unfinished') throw new ConflictException(TILL_MESSAGES.saleUnfinished);
+    return current;
+  }
+
+  /**
+   * What a sale must be before anything is written: its lines priced (the unit's rules), its
+   * payments adding up, a phone to prompt. Its M-Pesa code is checked against the ledger apart.
+   */
+  private async checkSale(input: TillSaleInput) {
     const lines = mergeCartLines(
       input.lines.map((l) => ({
         _id: l.productId.toLowerCase(),
@@ -90,30 +133,36 @@ export class TillSales {
     );
     const { total } = await this.gate.price(lines);
     const payments = checkPayments(input.payments, total);
-    for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
-    return { session, lines, payments, prompt: this.promptPhone(payments, input.phone) };
+    return { lines, payments, prompt: this.promptPhone(payments, input.phone) };
   }
 
   /**
-   * Collects a booking at the gate: its balance taken in the clerk's open session (the payments
-   * must add up to it) and handed over in the same call.
+   * Collects a booking at the gate in the clerk's open session (a close waits for it): its balance
+   * taken (the payments must add up to it) and handed over in the same call.
    */
   async collect(
     actor: Principal,
     orderId: string,
     input: { sessionId: string; payments: TillSaleInput['payments'] },
   ): Promise<TillSaleView> {
-    const session = await this.sessions.sellingIn(actor, input.sessionId);
-    const order = await this.gate.booking(orderId);
-    if (order.till) throw new ConflictException('This booking was collected at the gate already');
-    const payments = checkPayments(input.payments, order.totalAmount - order.amountPaid);
-    if (payments.some((p) => p.method === 'mpesa-express'))
-      throw new BadRequestException(
-        'Collect a booking with cash or the M-Pesa code the buyer shows',
-      );
-    for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
-    const { till } = gateFields(actor, session._id, payments);
-    return this.view(await this.gate.collect(actor, order, till, payments));
+    return this.sessions.within(
+      input.sessionId,
+      TILL_MESSAGES.sessionClosed,
+      async (session) => {
+        const order = await this.gate.booking(orderId);
+        if (order.till)
+          throw new ConflictException('This booking was collected at the gate already');
+        const payments = checkPayments(input.payments, order.totalAmount - order.amountPaid);
+        if (payments.some((p) => p.method === 'mpesa-express'))
+          throw new BadRequestException(
+            'Collect a booking with cash or the M-Pesa code the buyer shows',
+          );
+        for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
+        const { till } = gateFields(actor, session._id, payments);
+        return this.view(await this.gate.collect(actor, order, till, payments));
+      },
+      actor.id,
+    );
   }
 
   /** The sales of a session (the day's list for reprints). */
@@ -128,10 +177,11 @@ export class TillSales {
 
   /** Voids a sale with a second person's PIN: its cash back and its stock returned, once. */
   async void(actor: Principal, orderId: string, approval: Approval): Promise<TillSaleView> {
-    const order = await this.readable(actor, orderId);
-    if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
-    const who = await this.approvedBy(actor, order, approval);
-    return this.view(await this.gate.void(actor, order, who));
+    const order = await this.reversible(actor, orderId);
+    return this.inSessionOf(order, async () => {
+      const who = await this.approvedBy(actor, order, approval);
+      return this.view(await this.gate.void(actor, order, who));
+    });
   }
 
   /** Gives back part of a sale in cash with a second person's PIN (never above what is left). */
@@ -141,10 +191,34 @@ export class TillSales {
     amount: number,
     approval: Approval,
   ): Promise<TillSaleView> {
+    const order = await this.reversible(actor, orderId);
+    return this.inSessionOf(order, async () => {
+      const who = await this.approvedBy(actor, order, approval);
+      return this.view(await this.gate.refund(actor, order, amount, who));
+    });
+  }
+
+  /**
+   * A sale that may be voided or refunded, refused (409, before any PIN is checked, so a refusal
+   * is no wrong try) when it is a booking collected at the gate or voided already.
+   */
+  private async reversible(actor: Principal, orderId: string): Promise<OrderRecord> {
     const order = await this.readable(actor, orderId);
+    if (order.channel !== 'gate') throw new ConflictException(TILL_MESSAGES.bookingNotReversible);
     if (order.till!.voided) throw new ConflictException(TILL_MESSAGES.alreadyVoided);
-    const who = await this.approvedBy(actor, order, approval);
-    return this.view(await this.gate.refund(actor, order, amount, who));
+    return order;
+  }
+
+  /**
+   * A void or refund made inside the sale's own session, still open (a close waits for it): 409
+   * before any PIN is checked once it is closed and counted (an admin reopens it first).
+   */
+  private inSessionOf<T>(order: OrderRecord, work: () => Promise<T>): Promise<T> {
+    return this.sessions.within(
+      order.till!.sessionId,
+      TILL_MESSAGES.sessionClosedForReversal,
+      work,
+    );
   }
 
   /**
@@ -157,15 +231,19 @@ export class TillSales {
     if (!to) throw new BadRequestException(TILL_MESSAGES.noPhone);
     const msisdn = toMpesaPhone(to);
     if (!msisdn) throw new BadRequestException('The phone must be a Kenyan mobile number');
-    await this.sms.notifyContact({
-      id: `till:${order._id}:receipt:${msisdn}`,
-      orderId: order._id,
-      accountId: order.placedBy,
-      purchaseNumber: order.purchaseNumber,
-      event: 'till-receipt',
-      phone: to,
-      message: receiptText(await this.view(order)),
-    });
+    await this.sms.notifyContact(
+      {
+        id: `till:${order._id}:receipt:${msisdn}`,
+        orderId: order._id,
+        accountId: order.placedBy ?? null,
+        purchaseNumber: order.purchaseNumber,
+        event: 'till-receipt',
+        phone: to,
+        message: receiptText(await this.view(order)),
+      },
+      // The clerk's own daily budget: one clerk cannot text any number of strangers.
+      actor.id,
+    );
   }
 
   /** A sale as the till shows it, with its eTIMS signature once signed. */
@@ -211,6 +289,7 @@ export class TillSales {
   private async approvedBy(actor: Principal, order: OrderRecord, approval: Approval) {
     const { name } = await this.pins.approve(
       order.till!.sellerId,
+      actor.id,
       approval.approverId,
       approval.pin,
     );
@@ -227,11 +306,7 @@ export class TillSales {
    * Places the sale; the same key sent again while the first is being placed waits for it and
    * answers it (two at once make one sale).
    */
-  private async placeOnce(
-    actor: Principal,
-    sale: Parameters<OrderGateSales['place']>[1],
-    idempotencyKey?: string,
-  ) {
+  private async placeOnce(actor: Principal, sale: GateSale, idempotencyKey?: string) {
     const deadline = Date.now() + REPLAY_WAIT_MS;
     for (;;) {
       try {
@@ -291,6 +366,33 @@ export class TillSales {
       );
     return phone;
   }
+}
+
+/**
+ * Where a sale placed under a key stands: `made` (paid, voided since, or waiting for its M-Pesa
+ * prompt), `refused` (cancelled while being made), `unfinished` (placed, not yet paid).
+ */
+function saleStage(o: OrderRecord): 'made' | 'refused' | 'unfinished' {
+  if (o.till?.voided) return 'made';
+  if (o.orderStatus === 'Cancelled') return 'refused';
+  if (o.paymentStatus === 'Paid') return 'made';
+  return o.till?.payments.some((p) => p.method === 'mpesa-express') ? 'made' : 'unfinished';
+}
+
+/** The sale placed: its lines, phone, the till's record, and what a key sent again must match. */
+function gateSale(
+  actor: Principal,
+  sessionId: string,
+  input: TillSaleInput,
+  lines: CartLine[],
+  payments: CheckedPayment[],
+): GateSale {
+  return {
+    lines,
+    phone: input.phone?.trim() || null,
+    fields: gateFields(actor, sessionId, payments),
+    fingerprint: { sessionId, payments },
+  };
 }
 
 function inProgress(error: unknown): boolean {

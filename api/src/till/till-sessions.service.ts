@@ -10,6 +10,7 @@ import {
   type TillCashUpView,
   type TillSessionView,
 } from '@spc/shared-contracts';
+import { randomUUID } from 'node:crypto';
 import { AuditService } from '../audit/audit.service';
 import { isDuplicateKeyError } from '../common/mongo-errors';
 import type { Principal } from '../common/principal';
@@ -17,6 +18,14 @@ import { shopDay } from '../common/shop-clock';
 import { OrderGateSales } from '../orders/order-gate-sales';
 import { cashUpView, sessionView } from './till-cash-up';
 import { TillRepository, type TillSessionRecord } from './till.repository';
+
+/** How long a close waits for the sales being made in its session. */
+const CLOSE_WAIT_MS = 20_000;
+const CLOSE_STEP_MS = 100;
+/** A sale begun this long ago is dead (its instance crashed): a close no longer waits for it. */
+const WORK_STALE_MS = 120_000;
+/** A close begun this long ago is dead: sales start in the session again. */
+const CLOSING_STALE_MS = 60_000;
 
 const target = (s: TillSessionRecord) => ({
   type: 'till-session',
@@ -82,11 +91,16 @@ export class TillSessions {
     return cashUpView(session, orders, entries);
   }
 
-  /** Closes the session with the cash counted: once (409 when closed already). */
+  /**
+   * Closes the session with the cash counted: once (409 when closed already). No new sale starts
+   * in it meanwhile; the ones being made are waited for (409 `saleInProgress` past `CLOSE_WAIT_MS`),
+   * so the cash-up counted holds every sale the session took.
+   */
   async close(actor: Principal, id: string, countedCash: number): Promise<TillCashUpView> {
     const session = await this.readable(actor, id);
-    const closed = await this.repository.close(session._id, countedCash, new Date());
-    if (!closed) throw new ConflictException(TILL_MESSAGES.sessionClosed);
+    if (!(await this.repository.markClosing(session._id, new Date())))
+      throw new ConflictException(TILL_MESSAGES.sessionClosed);
+    await this.closeWhenIdle(session._id, countedCash);
     const cashUp = await this.cashUp(actor, id);
     const cash = cashUp.methods.find((m) => m.method === 'cash')!;
     await this.audit.record(
@@ -96,6 +110,51 @@ export class TillSessions {
       target(session),
     );
     return cashUp;
+  }
+
+  /** Closes the session once no work is in it (409 when another close won, or work stays). */
+  private async closeWhenIdle(id: string, countedCash: number): Promise<void> {
+    const deadline = Date.now() + CLOSE_WAIT_MS;
+    for (;;) {
+      const now = new Date();
+      const stale = new Date(now.getTime() - WORK_STALE_MS);
+      if (await this.repository.close(id, countedCash, now, stale)) return;
+      const current = await this.repository.findById(id);
+      if (current?.state !== 'open') throw new ConflictException(TILL_MESSAGES.sessionClosed);
+      if (Date.now() > deadline) {
+        await this.repository.markClosing(id, null);
+        throw new ConflictException(TILL_MESSAGES.saleInProgress);
+      }
+      await new Promise((resolve) => setTimeout(resolve, CLOSE_STEP_MS));
+    }
+  }
+
+  /**
+   * Runs a sale (a collection, a void, a refund) inside an open session not being closed: a close
+   * waits for it. `staffId`: only in this clerk's own session. 404/403/409 (`closed`) otherwise.
+   */
+  async within<T>(
+    id: string,
+    closed: string,
+    work: (session: TillSessionRecord) => Promise<T>,
+    staffId?: string,
+  ): Promise<T> {
+    const now = new Date();
+    const item = { id: randomUUID(), at: now };
+    const stale = new Date(now.getTime() - CLOSING_STALE_MS);
+    const session = await this.repository.beginWork(id, item, stale, staffId);
+    if (!session) {
+      const current = await this.repository.findById(id);
+      if (!current) throw new NotFoundException(TILL_MESSAGES.noSession);
+      if (staffId && current.staffId !== staffId)
+        throw new ForbiddenException(TILL_MESSAGES.sessionNotYours);
+      throw new ConflictException(closed);
+    }
+    try {
+      return await work(session);
+    } finally {
+      await this.repository.endWork(session._id, item.id);
+    }
   }
 
   /** An admin opens a closed session again (409 when open, or its clerk has another open). */
@@ -127,12 +186,11 @@ export class TillSessions {
     return session;
   }
 
-  /** The session a clerk sells in: their own (403) and open (409). */
-  async sellingIn(actor: Principal, id: string): Promise<TillSessionRecord> {
+  /** The session a clerk sold in, open or not: their own (404, 403). */
+  async own(actor: Principal, id: string): Promise<TillSessionRecord> {
     const session = await this.repository.findById(id);
     if (!session) throw new NotFoundException(TILL_MESSAGES.noSession);
     if (session.staffId !== actor.id) throw new ForbiddenException(TILL_MESSAGES.sessionNotYours);
-    if (session.state !== 'open') throw new ConflictException(TILL_MESSAGES.sessionClosed);
     return session;
   }
 

@@ -21,7 +21,12 @@ export class TillRepository {
   ) {}
 
   /** Opens a session; a second open one of the same clerk meets the partial unique index. */
-  async open(session: Omit<TillSession, 'closedAt' | 'countedCash' | 'reopened' | 'state'>) {
+  async open(
+    session: Omit<
+      TillSession,
+      'closedAt' | 'countedCash' | 'reopened' | 'state' | 'working' | 'closingAt'
+    >,
+  ) {
     const doc = await this.sessions.create({
       ...session,
       state: 'open',
@@ -50,13 +55,61 @@ export class TillRepository {
     return docs.map((d) => record(d)!);
   }
 
-  /** Closes an open session with the cash counted; null when it was not open (closed once). */
-  async close(id: string, countedCash: number, at: Date): Promise<TillSessionRecord | null> {
+  /**
+   * Starts a piece of work (a sale, a void...) in an open session not being closed (a close begun
+   * before `closingStale` no longer counts); null when the session is not so (or not this clerk's).
+   */
+  async beginWork(
+    id: string,
+    work: { id: string; at: Date },
+    closingStale: Date,
+    staffId?: string,
+  ): Promise<TillSessionRecord | null> {
+    if (!Types.ObjectId.isValid(id)) return null;
     return record(
       await this.sessions
         .findOneAndUpdate(
-          { _id: id, state: 'open' },
-          { $set: { state: 'closed', closedAt: at, countedCash } },
+          {
+            _id: id,
+            state: 'open',
+            closingAt: { $not: { $gt: closingStale } },
+            ...(staffId ? { staffId } : {}),
+          },
+          { $push: { working: work } },
+          { new: true },
+        )
+        .lean<LeanSession>(),
+    );
+  }
+
+  async endWork(id: string, workId: string): Promise<void> {
+    await this.sessions.updateOne({ _id: id }, { $pull: { working: { id: workId } } });
+  }
+
+  /** Marks an open session as closing (no new work starts); false when it is not open. */
+  async markClosing(id: string, at: Date | null): Promise<boolean> {
+    const res = await this.sessions.updateOne(
+      { _id: id, state: 'open' },
+      { $set: { closingAt: at } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  /**
+   * Closes an open session with the cash counted, once no work begun after `workStale` is in it;
+   * null when it was not open (closed once) or work is still in it.
+   */
+  async close(
+    id: string,
+    countedCash: number,
+    at: Date,
+    workStale: Date,
+  ): Promise<TillSessionRecord | null> {
+    return record(
+      await this.sessions
+        .findOneAndUpdate(
+          { _id: id, state: 'open', 'working.at': { $not: { $gt: workStale } } },
+          { $set: { state: 'closed', closedAt: at, countedCash, closingAt: null, working: [] } },
           { new: true },
         )
         .lean<LeanSession>(),
@@ -70,7 +123,7 @@ export class TillRepository {
         .findOneAndUpdate(
           { _id: id, state: 'closed' },
           {
-            $set: { state: 'open', closedAt: null, countedCash: null },
+            $set: { state: 'open', closedAt: null, countedCash: null, closingAt: null },
             $push: { reopened: { byName, at } },
           },
           { new: true },

@@ -7286,7 +7286,7 @@ export interface components {
             payments: components["schemas"]["TillPaymentViewDto"][];
             phone: string | null;
             /** @enum {string} */
-            state: "paid" | "awaiting-payment" | "voided" | "refunded";
+            state: "paid" | "awaiting-payment" | "voided" | "refunded" | "cancelled";
             refunded: number;
             etims: components["schemas"]["TillEtimsDto"] | null;
         };

@@ -92,7 +92,8 @@ export class TillSaleViewDto {
   @ApiProperty() change!: number;
   @ApiProperty({ type: [TillPaymentViewDto] }) payments!: TillPaymentViewDto[];
   @ApiProperty({ type: String, nullable: true }) phone!: string | null;
-  @ApiProperty({ enum: ['paid', 'awaiting-payment', 'voided', 'refunded'] }) state!: string;
+  @ApiProperty({ enum: ['paid', 'awaiting-payment', 'voided', 'refunded', 'cancelled'] })
+  state!: string;
   @ApiProperty() refunded!: number;
   @ApiProperty({ type: TillEtimsDto, nullable: true }) etims!: TillEtimsDto | null;
 }

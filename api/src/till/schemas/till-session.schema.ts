@@ -9,6 +9,13 @@ export class TillReopening {
   @Prop({ required: true }) at!: Date;
 }
 
+/** A sale, collection, void or refund being made in a session (closing waits for it). */
+@Schema({ _id: false })
+export class TillWork {
+  @Prop({ required: true }) id!: string;
+  @Prop({ required: true }) at!: Date;
+}
+
 /**
  * A clerk's till session (issue 46): opened with a float, closed with the cash counted. A partial
  * unique index lets a clerk hold one open session, however many open at once.
@@ -25,6 +32,10 @@ export class TillSession {
   @Prop({ type: Date, default: null }) closedAt!: Date | null;
   @Prop({ type: Number, default: null }) countedCash!: number | null;
   @Prop({ type: [TillReopening], default: [] }) reopened!: TillReopening[];
+  /** What is being sold or given back in it now: a close waits for these, a crashed one goes stale. */
+  @Prop({ type: [TillWork], default: [] }) working?: TillWork[];
+  /** Set while a close waits for the work in it: no new work starts meanwhile. */
+  @Prop({ type: Date, default: null }) closingAt?: Date | null;
 }
 
 export const TillSessionSchema = SchemaFactory.createForClass(TillSession);
