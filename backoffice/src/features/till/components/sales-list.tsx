@@ -17,6 +17,7 @@ export const SALE_STATE_LABELS: Record<TillSaleView['state'], { label: string; c
   'awaiting-payment': { label: 'Waiting for M-Pesa', color: 'yellow' },
   voided: { label: 'Voided', color: 'gray' },
   refunded: { label: 'Refunded', color: 'orange' },
+  cancelled: { label: 'Cancelled (refused)', color: 'gray' },
 };
 
 function SaleCard({
@@ -27,7 +28,9 @@ function SaleCard({
   onAction: (kind: ApprovalKind) => void;
 }) {
   const state = SALE_STATE_LABELS[sale.state];
-  const canVoid = sale.state === 'paid' && sale.refunded === 0;
+  // A sale waiting on a declined M-Pesa prompt is voided too: its cash part back, its stock returned.
+  const canVoid =
+    (sale.state === 'paid' || sale.state === 'awaiting-payment') && sale.refunded === 0;
   const canRefund = (sale.state === 'paid' || sale.state === 'refunded') && leftOfSale(sale) > 0;
   return (
     <Card withBorder padding="sm" aria-label={`Sale ${sale.purchaseNumber}`}>
