@@ -1,0 +1,108 @@
+/**
+ * An outside tester's second attack on the gate's till (issue 46), through the HTTP API only: the
+ * till's rules (a second person's PIN for money given back, a closed session's cash-up never
+ * changing behind the count) tried again through the ordinary order routes, on a sale waiting for
+ * its M-Pesa Express prompt. Each `it` is named for what a user would see.
+ */
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { bearer, createStaff, type Session } from './support/identity';
+import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
+import { createShopWorld, type ShopWorld } from './support/shop-world';
+import { openTillSession } from './support/till';
+import { waitFor } from './support/wait';
+
+let phoneSeq = Math.floor(Math.random() * 80_000_000);
+const newPhone = () => `07${10_000_000 + phoneSeq++}`;
+const asDaraja = (phone: string) => `254${phone.slice(1)}`;
+
+describe('the till under a second attack: its sales through the ordinary order routes', () => {
+  let m: MpesaTestApp;
+  let world: ShopWorld;
+  const db = () => m.t.app.get<Connection>(getConnectionToken()).db!;
+
+  beforeAll(async () => {
+    m = await createMpesaTestApp('till_attack2');
+    world = await createShopWorld(m.t);
+  });
+  afterAll(() => m.close());
+
+  /**
+   * A sale of 10 seedlings at KES 100 in this clerk's session: cash 200, and a prompt for 800 the
+   * buyer declines; answers its order id once the prompt has failed (the sale waits).
+   */
+  const waitingSale = async (clerk: Session, sessionId: string) => {
+    const phone = newPhone();
+    m.sim.setScenario('cancelled', asDaraja(phone));
+    const res = await m.t
+      .http()
+      .post('/api/till/sales')
+      .set(bearer(clerk.accessToken))
+      .send({
+        sessionId,
+        lines: [{ productId: world.productId, quantity: 10 }],
+        payments: [
+          { method: 'cash', amount: 200, given: 200 },
+          { method: 'mpesa-express', amount: 800, phone },
+        ],
+      });
+    expect(res.status).toBe(201);
+    const orderId = res.body.sale.orderId as string;
+    await waitFor(
+      async () =>
+        (await m.t.http().get(`/api/till/sales/${orderId}`).set(bearer(clerk.accessToken)))
+          .body.sale,
+      (s) => s?.payments?.[1]?.state === 'failed',
+      15_000,
+    );
+    return orderId;
+  };
+  const cashUpOf = async (clerk: Session, sessionId: string) =>
+    (
+      await m.t
+        .http()
+        .get(`/api/till/sessions/${sessionId}`)
+        .set(bearer(clerk.accessToken))
+        .expect(200)
+    ).body.cashUp;
+  const outOf = async (orderId: string) =>
+    (await db().collection('money_entries').find({ orderId, direction: 'out' }).toArray()).reduce(
+      (n, e) => n + (e.amount as number),
+      0,
+    );
+
+  it('a clerk alone gives back a waiting gate sale’s cash through the order’s Cancel, with no second person’s PIN', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Otieno Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const orderId = await waitingSale(clerk, sessionId);
+    const res = await m.t
+      .http()
+      .patch(`/api/orders/cancel/${orderId}`)
+      .set(bearer(clerk.accessToken))
+      .send({ refund: { method: 'Cash', amount: 200, reference: 'drawer' } });
+    // A gate sale's money goes back only by the till's void, approved by a second person's PIN.
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await outOf(orderId)).toBe(0);
+  });
+
+  it('cash recorded at the desk on a waiting gate sale after its session closed changes the counted cash-up', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Achieng Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const orderId = await waitingSale(clerk, sessionId);
+    await m.t
+      .http()
+      .post(`/api/till/sessions/${sessionId}/close`)
+      .set(bearer(clerk.accessToken))
+      .send({ countedCash: 1200 })
+      .expect(200);
+    const counted = await cashUpOf(clerk, sessionId);
+    const desk = await m.t
+      .http()
+      .patch(`/api/orders/complete-payment/${orderId}`)
+      .set(bearer(world.staff.accessToken))
+      .send({ paymentMethod: 'Cash', paymentDetails: { amount: 800 } });
+    // The till's own reversals answer 409 once the session is closed; so should the desk.
+    expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
+    expect(desk.status).toBe(409);
+  });
+});
