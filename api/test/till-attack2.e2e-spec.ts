@@ -9,7 +9,7 @@ import type { Connection } from 'mongoose';
 import { bearer, createStaff, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
-import { openTillSession } from './support/till';
+import { openTillSession, setTillPin } from './support/till';
 import { waitFor } from './support/wait';
 
 let phoneSeq = Math.floor(Math.random() * 80_000_000);
@@ -104,5 +104,78 @@ describe('the till under a second attack: its sales through the ordinary order r
     // The till's own reversals answer 409 once the session is closed; so should the desk.
     expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
     expect(desk.status).toBe(409);
+  });
+
+  it('(held) an admin cannot delete a voided gate sale of a closed session: its cash-up stays as counted', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Wafula Till' });
+    const approver = await createStaff(m.t, world.admin.accessToken, { fullName: 'Njeri Pin' });
+    await setTillPin(m.t, approver, '2468');
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const sale = await m.t
+      .http()
+      .post('/api/till/sales')
+      .set(bearer(clerk.accessToken))
+      .send({
+        sessionId,
+        lines: [{ productId: world.productId, quantity: 3 }],
+        payments: [{ method: 'cash', amount: 300 }],
+      })
+      .expect(201);
+    const orderId = sale.body.sale.orderId as string;
+    await m.t
+      .http()
+      .post(`/api/till/sales/${orderId}/void`)
+      .set(bearer(clerk.accessToken))
+      .send({ approverId: approver.user._id, pin: '2468', reason: 'Wrong tray' })
+      .expect(200);
+    await m.t
+      .http()
+      .post(`/api/till/sessions/${sessionId}/close`)
+      .set(bearer(clerk.accessToken))
+      .send({ countedCash: 1000 })
+      .expect(200);
+    const counted = await cashUpOf(clerk, sessionId);
+    const deleted = await m.t
+      .http()
+      .delete(`/api/orders/delete/${orderId}`)
+      .set(bearer(world.admin.accessToken));
+    // The void and who approved it must stay in the closed session's record.
+    expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
+    expect(deleted.status).toBe(409);
+  });
+
+  it('a gate sale cancelled through the order page after its session closed changes the counted cash-up', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Kamau Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const orderId = await waitingSale(clerk, sessionId);
+    await m.t
+      .http()
+      .post(`/api/till/sessions/${sessionId}/close`)
+      .set(bearer(clerk.accessToken))
+      .send({ countedCash: 1200 })
+      .expect(200);
+    const counted = await cashUpOf(clerk, sessionId);
+    const cancelled = await m.t
+      .http()
+      .patch(`/api/orders/cancel/${orderId}`)
+      .set(bearer(world.staff.accessToken))
+      .send({ refund: { method: 'Cash', amount: 200, reference: 'drawer' } });
+    // The till's void answers 409 `sessionClosedForReversal` here; the order page must not differ.
+    expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
+    expect(cancelled.status).toBe(409);
+  });
+
+  it('a waiting gate sale is sent out from the order page with 800 of its 1000 unpaid', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Mutua Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const orderId = await waitingSale(clerk, sessionId);
+    const out = await m.t
+      .http()
+      .patch(`/api/orders/inTransit/${orderId}`)
+      .set(bearer(clerk.accessToken));
+    const order = (
+      await m.t.http().get(`/api/orders/${orderId}`).set(bearer(clerk.accessToken)).expect(200)
+    ).body.order;
+    expect([out.status, order.orderStatus]).toEqual([409, 'Processing']);
   });
 });
