@@ -178,4 +178,43 @@ describe('the till under a second attack: its sales through the ordinary order r
     ).body.order;
     expect([out.status, order.orderStatus]).toEqual([409, 'Processing']);
   });
+
+  it('(held) a sale voided while its M-Pesa prompt is open: the 800 paid later waits in the inbox to go back', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Chebet Till' });
+    const approver = await createStaff(m.t, world.admin.accessToken, { fullName: 'Auma Pin' });
+    await setTillPin(m.t, approver, '2468');
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const phone = newPhone();
+    m.sim.setScenario('late-callback', asDaraja(phone));
+    const sale = await m.t
+      .http()
+      .post('/api/till/sales')
+      .set(bearer(clerk.accessToken))
+      .send({
+        sessionId,
+        lines: [{ productId: world.productId, quantity: 10 }],
+        payments: [
+          { method: 'cash', amount: 200, given: 200 },
+          { method: 'mpesa-express', amount: 800, phone },
+        ],
+      })
+      .expect(201);
+    const orderId = sale.body.sale.orderId as string;
+    const voided = await m.t
+      .http()
+      .post(`/api/till/sales/${orderId}/void`)
+      .set(bearer(clerk.accessToken))
+      .send({ approverId: approver.user._id, pin: '2468', reason: 'Buyer left' });
+    const push = await db().collection('mpesa_pushes').findOne({ orderId });
+    await m.sim.settled(push!._id as unknown as string);
+    await new Promise((r) => setTimeout(r, 4000));
+    const entries = await db().collection('money_entries').find({ orderId }).toArray();
+    const sum = (dir: string) =>
+      entries.filter((e) => e.direction === dir).reduce((n, e) => n + (e.amount as number), 0);
+    const purchaseNumber = sale.body.sale.purchaseNumber as string;
+    const parked = await db().collection('money_entries').findOne({ meantFor: purchaseNumber });
+    // The void went through; the prompt's 800 paid afterwards waits in the inbox to go back.
+    expect([voided.status, sum('in'), sum('out')]).toEqual([200, 200, 200]);
+    expect(parked).toMatchObject({ amount: 800, orderId: null, state: 'open', returnable: 800 });
+  });
 });
