@@ -7,7 +7,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { bearer, createStaff, type Session } from './support/identity';
-import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
+import { createMpesaTestApp, MPESA_TEST_SETTINGS, type MpesaTestApp } from './support/mpesa';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { openTillSession, setTillPin } from './support/till';
 import { waitFor } from './support/wait';
@@ -256,5 +256,31 @@ describe('the till under a second attack: its sales through the ordinary order r
       });
     expect(res.status).toBe(403);
     expect((await cashUpOf(clerk, sessionId)).session.sales).toBe(0);
+  });
+
+  it('(held) a gate sale’s M-Pesa code arriving later as a paybill payment is not a second payment in the inbox', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Nduta Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const code = `TG${Date.now().toString(36).toUpperCase().slice(-8)}`;
+    await m.t
+      .http()
+      .post('/api/till/sales')
+      .set(bearer(clerk.accessToken))
+      .send({
+        sessionId,
+        lines: [{ productId: world.productId, quantity: 3 }],
+        payments: [{ method: 'mpesa-code', amount: 300, code }],
+      })
+      .expect(201);
+    // Safaricom confirms the buyer's paybill payment (account typed as "GATE") after the sale.
+    await m.t
+      .http()
+      .post(`/api/payments/mpesa/c2b/confirmation/${MPESA_TEST_SETTINGS.MPESA_CALLBACK_TOKEN}`)
+      .send({ TransID: code, TransAmount: '300.00', BillRefNumber: 'GATE', MSISDN: '254712345678' })
+      .expect(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const entries = await db().collection('money_entries').find({ code }).toArray();
+    // One payment, already taken at the till: nothing open for the inbox to hand out again.
+    expect(entries.map((e) => [e.direction, e.amount, e.state])).toEqual([['in', 300, 'credited']]);
   });
 });
