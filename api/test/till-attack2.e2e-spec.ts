@@ -283,4 +283,39 @@ describe('the till under a second attack: its sales through the ordinary order r
     // One payment, already taken at the till: nothing open for the inbox to hand out again.
     expect(entries.map((e) => [e.direction, e.amount, e.state])).toEqual([['in', 300, 'credited']]);
   });
+
+  it('(held) an inbox payment cannot be assigned to a waiting gate sale of a closed session', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Opiyo Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const orderId = await waitingSale(clerk, sessionId);
+    await m.t
+      .http()
+      .post(`/api/till/sessions/${sessionId}/close`)
+      .set(bearer(clerk.accessToken))
+      .send({ countedCash: 1200 })
+      .expect(200);
+    const counted = await cashUpOf(clerk, sessionId);
+    const { purchaseNumber } = (
+      await m.t.http().get(`/api/till/sales/${orderId}`).set(bearer(clerk.accessToken))
+    ).body.sale;
+    const stray = await m.sim.payBill({
+      account: 'my seedlings',
+      amount: 800,
+      phone: asDaraja(newPhone()),
+      validate: false,
+    });
+    const assigned = await waitFor(
+      () =>
+        m.t
+          .http()
+          .post(`/api/payments/mpesa/c2b/${stray.transId}/assign`)
+          .set(bearer(world.staff.accessToken))
+          .send({ purchaseNumber }),
+      (r) => r.status !== 404,
+      10_000,
+    );
+    // A gate sale is paid at its till, in its session; a closed one's count never changes.
+    expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
+    expect(assigned.status).toBe(409);
+  });
 });
