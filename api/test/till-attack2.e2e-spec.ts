@@ -284,7 +284,7 @@ describe('the till under a second attack: its sales through the ordinary order r
     expect(entries.map((e) => [e.direction, e.amount, e.state])).toEqual([['in', 300, 'credited']]);
   });
 
-  it('(held) an inbox payment cannot be assigned to a waiting gate sale of a closed session', async () => {
+  it('an inbox payment assigned to a waiting gate sale after its session closed changes the counted cash-up', async () => {
     const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Opiyo Till' });
     const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
     const orderId = await waitingSale(clerk, sessionId);
@@ -304,16 +304,23 @@ describe('the till under a second attack: its sales through the ordinary order r
       phone: asDaraja(newPhone()),
       validate: false,
     });
-    const assigned = await waitFor(
-      () =>
-        m.t
-          .http()
-          .post(`/api/payments/mpesa/c2b/${stray.transId}/assign`)
-          .set(bearer(world.staff.accessToken))
-          .send({ purchaseNumber }),
-      (r) => r.status !== 404,
-      10_000,
+    await waitFor(
+      async () =>
+        (
+          await m.t
+            .http()
+            .get('/api/payments/mpesa/inbox')
+            .set(bearer(world.staff.accessToken))
+            .expect(200)
+        ).body.payments as { transId: string; status: string }[],
+      (ps) => ps.some((p) => p.transId === stray.transId && p.status === 'inbox'),
+      15_000,
     );
+    const assigned = await m.t
+      .http()
+      .post(`/api/payments/mpesa/c2b/${stray.transId}/assign`)
+      .set(bearer(world.staff.accessToken))
+      .send({ purchaseNumber });
     // A gate sale is paid at its till, in its session; a closed one's count never changes.
     expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
     expect(assigned.status).toBe(409);
