@@ -344,4 +344,24 @@ describe('the till under a second attack: its sales through the ordinary order r
     expect(await cashUpOf(clerk, sessionId)).toEqual(counted);
     expect(assigned.status).toBe(409);
   });
+
+  it('(held) an admin reopening a clerk’s session while the clerk opens a new one leaves one open', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Barasa Till' });
+    const first = await openTillSession(m.t, clerk.accessToken, 1000);
+    await m.t
+      .http()
+      .post(`/api/till/sessions/${first}/close`)
+      .set(bearer(clerk.accessToken))
+      .send({ countedCash: 1000 })
+      .expect(200);
+    const [reopened, opened] = await Promise.all([
+      m.t.http().post(`/api/till/sessions/${first}/reopen`).set(bearer(world.admin.accessToken)),
+      m.t.http().post('/api/till/sessions').set(bearer(clerk.accessToken)).send({ float: 500 }),
+    ]);
+    const open = await db()
+      .collection('till_sessions')
+      .countDocuments({ staffId: clerk.user._id, state: 'open' });
+    expect([reopened.status, opened.status].filter((x) => x === 409)).toHaveLength(1);
+    expect(open).toBe(1);
+  });
 });
