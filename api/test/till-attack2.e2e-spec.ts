@@ -364,4 +364,26 @@ describe('the till under a second attack: its sales through the ordinary order r
     expect([reopened.status, opened.status].filter((x) => x === 409)).toHaveLength(1);
     expect(open).toBe(1);
   });
+
+  it('(held) a gate sale cancelled with its refund on the order page is not voided at the till for its money again', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Rotich Till' });
+    const approver = await createStaff(m.t, world.admin.accessToken, { fullName: 'Moraa Pin' });
+    await setTillPin(m.t, approver, '2468');
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const orderId = await waitingSale(clerk, sessionId);
+    await m.t
+      .http()
+      .patch(`/api/orders/cancel/${orderId}`)
+      .set(bearer(clerk.accessToken))
+      .send({ refund: { method: 'Cash', amount: 200, reference: 'drawer' } })
+      .expect(200);
+    const voided = await m.t
+      .http()
+      .post(`/api/till/sales/${orderId}/void`)
+      .set(bearer(clerk.accessToken))
+      .send({ approverId: approver.user._id, pin: '2468', reason: 'Again' });
+    expect(voided.status).toBe(409);
+    expect(await outOf(orderId)).toBe(200);
+    expect((await cashUpOf(clerk, sessionId)).methods[0].expected).toBe(1000);
+  });
 });
