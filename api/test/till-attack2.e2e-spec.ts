@@ -386,4 +386,14 @@ describe('the till under a second attack: its sales through the ordinary order r
     expect(await outOf(orderId)).toBe(200);
     expect((await cashUpOf(clerk, sessionId)).methods[0].expected).toBe(1000);
   });
+
+  it('(held) another clerk gets no CSV or PDF of a clerk’s cash-up', async () => {
+    const clerk = await createStaff(m.t, world.admin.accessToken, { fullName: 'Akinyi Till' });
+    const other = await createStaff(m.t, world.admin.accessToken, { fullName: 'Kiprop Till' });
+    const sessionId = await openTillSession(m.t, clerk.accessToken, 1000);
+    const base = `/api/till/sessions/${sessionId}`;
+    const csv = await m.t.http().get(`${base}/cash-up.csv`).set(bearer(other.accessToken));
+    const pdf = await m.t.http().get(`${base}/cash-up.pdf`).set(bearer(other.accessToken));
+    expect([csv.status, pdf.status]).toEqual([404, 404]);
+  });
 });
