@@ -161,6 +161,8 @@ export const TILL_MESSAGES = {
   refundAboveSale: (left: string) =>
     `A refund cannot be more than what is left of the sale (${left})`,
   alreadyVoided: 'This sale is voided already',
+  gateSaleAtTill:
+    'This is a gate sale: it is paid, voided and refunded at the till (a void or refund with a second person’s PIN), not from the order page, the desk or the payments inbox',
   noPhone: 'This sale has no phone: give the buyer’s phone for the SMS receipt',
   saleRefused:
     'This sale was cancelled before it was made (its M-Pesa code was taken by another payment, or it was never paid): it is not made; ring it up again',

@@ -10,6 +10,7 @@ import {
   ORDER_RULES,
   type BookingState,
   type OrderSmsEvent,
+  TILL_MESSAGES,
 } from '@spc/shared-contracts';
 import type { Actor } from '../common/principal';
 import type { OrderEvent, OrderEventName } from './order-events';
@@ -47,6 +48,15 @@ export function bookingClosedReason(
 export const OPEN = ORDER_RULES.completePayment.from;
 
 /** Why an order cannot take a payment, or null when it can. */
+/**
+ * Why an ordinary route (the order page's steps, the desk's payment, the payments inbox, a paybill
+ * payment naming it) may not touch this order: a gate sale is paid, voided and refunded at the
+ * till only, where its session's cash-up counts it and a void needs a second person's PIN.
+ */
+export function gateSaleReason(order: Pick<OrderRecord, 'channel'>): string | null {
+  return order.channel === 'gate' ? TILL_MESSAGES.gateSaleAtTill : null;
+}
+
 export function closedReason(order: OrderRecord): string | null {
   if (order.paymentStatus === 'Paid') return `order ${order.purchaseNumber} is already paid`;
   if (!(OPEN as readonly string[]).includes(order.orderStatus))

@@ -21,6 +21,7 @@ import { UsersService } from '../users/users.service';
 import type { CompletePaymentDto } from './dto/order.dto';
 import {
   closedReason,
+  gateSaleReason,
   creditRule,
   CREDIT_TERMS,
   OPEN,
@@ -36,7 +37,7 @@ import { OrdersService } from './orders.service';
 import { codeOf, CREDIT, type CreditResult } from './order-credit-step';
 import { checkTimePaid, codeTaken, deskCode } from './desk-payment-checks';
 
-export { closedReason } from './order-credit-rule';
+export { closedReason, gateSaleReason } from './order-credit-rule';
 export { type CreditResult } from './order-credit-step';
 
 /** A claim or payback left midway this long (a crash) is finished or undone. */
@@ -129,6 +130,8 @@ export class OrderCredits {
    */
   async recordAtDesk(actor: Actor, id: string, dto: CompletePaymentDto): Promise<OrderRecord> {
     const order = await this.mustFind(id);
+    const gate = gateSaleReason(order);
+    if (gate) throw new ConflictException({ message: gate, code: 'ILLEGAL_TRANSITION' });
     const check = checkOrderAction(order, 'completePayment', actor.role);
     if (!check.allowed) throw new ConflictException({ message: check.reason, code: check.code });
     const { amount, transactionCode, timePaid } = dto.paymentDetails;

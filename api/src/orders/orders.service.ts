@@ -1,4 +1,5 @@
 import {
+  ConflictException,
   ForbiddenException,
   Inject,
   Injectable,
@@ -10,6 +11,7 @@ import { orderChatMessage, whatsappLink, PAGE_SIZE, type OrderAction } from '@sp
 import { AuditService } from '../audit/audit.service';
 import { DomainEvents } from '../common/events/domain-events';
 import { isDuplicateKeyError } from '../common/mongo-errors';
+import { gateSaleReason } from './order-credit-rule';
 import { pageRequest, totalPages } from '../common/pagination';
 import type { Actor, Principal } from '../common/principal';
 import type { AppConfig } from '../config/app-config';
@@ -262,29 +264,46 @@ export class OrdersService {
   }
 
   moveInTransit(actor: Principal, id: string): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.inTransit, actor, id, undefined);
+    return this.runOnWebOrder(ORDER_STEPS.inTransit, actor, id, undefined);
   }
 
   confirmDelivery(actor: Principal, id: string): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.confirmDelivery, actor, id, undefined);
+    return this.runOnWebOrder(ORDER_STEPS.confirmDelivery, actor, id, undefined);
   }
 
   fulfil(actor: Principal, id: string): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.fulfil, actor, id, undefined);
+    return this.runOnWebOrder(ORDER_STEPS.fulfil, actor, id, undefined);
   }
 
   /** Cancels the order; a paid one only with its refund, which is recorded first. */
   cancel(actor: Principal, id: string, refund?: RefundDto): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.cancel, actor, id, refund);
+    return this.runOnWebOrder(ORDER_STEPS.cancel, actor, id, refund);
   }
 
   update(actor: Principal, id: string, dto: UpdateOrderDto): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.update, actor, id, dto);
+    return this.runOnWebOrder(ORDER_STEPS.update, actor, id, dto);
   }
 
   /** Deletes a cancelled or an unpaid pending/processing order (cancelled first). */
   remove(actor: Principal, id: string): Promise<OrderDto> {
-    return this.run(ORDER_STEPS.delete, actor, id, undefined);
+    return this.runOnWebOrder(ORDER_STEPS.delete, actor, id, undefined);
+  }
+
+  /**
+   * A step staff or a customer take from the order routes: refused (409) on a gate sale, which is
+   * changed at the till only (its own steps run through `apply`). An order's channel never changes,
+   * so the order read here decides.
+   */
+  private async runOnWebOrder<I>(
+    step: OrderStep<I>,
+    actor: Actor,
+    id: string,
+    input: I,
+  ): Promise<OrderDto> {
+    const order = await this.mustFind(id);
+    const gate = gateSaleReason(order);
+    if (gate) throw new ConflictException({ message: gate, code: 'ILLEGAL_TRANSITION' });
+    return this.runOn(step, actor, order, input);
   }
 
   /** Runs one declared step on the order with this id (see `OrderStep`). */

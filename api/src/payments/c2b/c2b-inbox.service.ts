@@ -16,7 +16,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { MpesaConfig } from '../../config/mpesa-config';
 import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
 import { MoneyLedgerService } from '../../money/money-ledger.service';
-import { closedReason, OrderCredits } from '../../orders/order-credits';
+import { closedReason, gateSaleReason, OrderCredits } from '../../orders/order-credits';
 import type { OrderRecord } from '../../orders/order.types';
 import { OrdersService } from '../../orders/orders.service';
 import { C2bPayment } from './c2b.schemas';
@@ -52,6 +52,8 @@ export class C2bInboxService {
   async assign(actor: Actor, transId: string, purchaseNumber: string): Promise<C2bPayment> {
     const order = await this.orders.findByPurchaseNumber(accountKey(purchaseNumber));
     if (!order) throw new NotFoundException('No order with this purchase number');
+    const gate = gateSaleReason(order);
+    if (gate) throw new ConflictException({ message: gate, code: 'ILLEGAL_TRANSITION' });
     const closed = closedReason(order);
     if (closed) throw new ConflictException(`This payment cannot be assigned: ${closed}`);
     if (!(await this.payments.exists({ _id: transId }))) {

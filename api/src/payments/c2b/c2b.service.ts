@@ -14,7 +14,7 @@ import { InvoiceSettlements } from '../../invoices/invoice-settlements';
 import type { InvoiceRecord } from '../../invoices/invoice-settlements.repository';
 import type { MoneyEntryRecord } from '../../money/money-ledger.repository';
 import { badAmount, MoneyLedgerService, MPESA_CEILING_KES } from '../../money/money-ledger.service';
-import { closedReason, OrderCredits } from '../../orders/order-credits';
+import { closedReason, gateSaleReason, OrderCredits } from '../../orders/order-credits';
 import type { OrderRecord } from '../../orders/order.types';
 import { OrdersService } from '../../orders/orders.service';
 import { DarajaClient } from '../daraja.client';
@@ -73,7 +73,9 @@ export class C2bService {
       return inv?.state === 'Open' ? C2B_ACCEPT : C2B_REJECT_ACCOUNT;
     }
     const order = await this.orders.findByPurchaseNumber(accountKey(notice.account));
-    return order && !closedReason(order) ? C2B_ACCEPT : C2B_REJECT_ACCOUNT;
+    return order && !closedReason(order) && !gateSaleReason(order)
+      ? C2B_ACCEPT
+      : C2B_REJECT_ACCOUNT;
   }
 
   /**
@@ -237,7 +239,7 @@ export class C2bService {
     }
     const byAccount = key ? await this.orders.findByPurchaseNumber(key) : null;
     if (byAccount) {
-      const closed = closedReason(byAccount);
+      const closed = gateSaleReason(byAccount) ?? closedReason(byAccount);
       if (closed) return this.toInbox(payment, `The account names ${closed}`, 'matching');
       return this.apply(MPESA_ACTOR, payment, byAccount, 'account', 'matching');
     }
