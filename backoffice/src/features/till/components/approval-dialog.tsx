@@ -1,16 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  PasswordInput,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import {
   BACKOFFICE_MESSAGES,
   formatMoney,
@@ -25,6 +14,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useSessionStore } from '../../../lib/session-store';
 import { useApprovers } from '../api/approvers';
 import { useRefundSale, useVoidSale } from '../api/sales';
+import { StaffSelect, TillPinInput } from './till-pin-fields';
 
 export type ApprovalKind = 'void' | 'refund';
 
@@ -94,28 +84,24 @@ export function ApprovalDialog({
             control={form.control}
             name="approverId"
             render={({ field }) => (
-              <Select
+              <StaffSelect
                 size="lg"
                 label="Approved by"
-                placeholder={approvers.isPending ? 'Loading staff…' : 'Choose a staff member'}
-                data={choices}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                error={
-                  e.approverId?.message ??
-                  (approvers.isError ? 'The staff list could not be loaded' : undefined)
-                }
+                staff={{
+                  data: choices,
+                  isPending: approvers.isPending,
+                  isError: approvers.isError,
+                }}
+                value={field.value}
+                onChange={field.onChange}
+                error={e.approverId?.message}
                 disabled={mutation.isPending}
-                searchable
               />
             )}
           />
-          <PasswordInput
+          <TillPinInput
             size="lg"
             label="Their till PIN"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={6}
             {...form.register('pin')}
             error={e.pin?.message}
             disabled={mutation.isPending}

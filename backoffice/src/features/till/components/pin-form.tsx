@@ -4,6 +4,7 @@ import { BACKOFFICE_MESSAGES, tillPinSchema, type TillPinForm } from '@spc/share
 import { errorMessage } from '@spc/shared-contracts/web-client';
 import { useForm } from 'react-hook-form';
 import { useSetTillPin } from '../api/pin';
+import { TillPinInput } from './till-pin-fields';
 
 const tillPin = tillPinSchema();
 
@@ -25,12 +26,9 @@ export function PinForm() {
           Your till PIN approves a colleague’s void or refund. It is not your password; it locks
           after 5 wrong tries, and then an admin sets a new one.
         </Text>
-        <PasswordInput
+        <TillPinInput
           size="lg"
           label="New till PIN"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={6}
           {...form.register('pin')}
           error={e.pin?.message}
           disabled={mutation.isPending}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, PasswordInput, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import {
   BACKOFFICE_MESSAGES,
   tillPinResetSchema,
@@ -9,6 +9,7 @@ import { errorMessage } from '@spc/shared-contracts/web-client';
 import { Controller, useForm } from 'react-hook-form';
 import { useApprovers } from '../api/approvers';
 import { useResetTillPin } from '../api/pin';
+import { StaffSelect, TillPinInput } from './till-pin-fields';
 
 const resetPin = tillPinResetSchema();
 
@@ -35,28 +36,20 @@ export function ResetPinForm() {
           control={form.control}
           name="staffId"
           render={({ field }) => (
-            <Select
+            <StaffSelect
               size="md"
               label="Staff member"
-              placeholder={staff.isPending ? 'Loading staff…' : 'Choose a staff member'}
-              data={staff.data ?? []}
-              value={field.value || null}
-              onChange={(v) => field.onChange(v ?? '')}
-              error={
-                e.staffId?.message ??
-                (staff.isError ? 'The staff list could not be loaded' : undefined)
-              }
+              staff={staff}
+              value={field.value}
+              onChange={field.onChange}
+              error={e.staffId?.message}
               disabled={mutation.isPending}
-              searchable
             />
           )}
         />
-        <PasswordInput
+        <TillPinInput
           size="md"
           label="New till PIN"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={6}
           {...form.register('pin')}
           error={e.pin?.message}
           disabled={mutation.isPending}
