@@ -45,6 +45,13 @@ export const LOSS_REASON_WORDS: Record<LossReason, string> = {
   given_away: 'given away',
 };
 
+/**
+ * A gate sale hands seedlings over even when the stock went below zero meanwhile (issue 47): its
+ * movement is kept as it happened and flagged `short`, the product shows 0 to shoppers and the
+ * shop refuses it until the stock is counted again (a count, or the product form's stock).
+ */
+export const STOCK_SHORT_LABEL = 'Short: sold at the gate below zero; count this stock';
+
 export const STOCK_LIMITS = {
   noteMaxLength: 500,
   /** Movements a page of the ledger shows by default, and at most. */

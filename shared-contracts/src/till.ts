@@ -52,7 +52,73 @@ export interface TillSaleInput {
   payments: TillPaymentInput[];
   /** The buyer's phone (optional): the SMS receipt goes to it. */
   phone?: string;
+  /**
+   * A sale made while the till was offline (issue 47), sent when the network returns: when it was
+   * sold (the till's clock) and the prices the till showed, which the buyer paid. Needs an
+   * `Idempotency-Key` (kept with no expiry: a sale queued over a weekend is still made once).
+   */
+  offline?: TillOfflineInput;
 }
+
+/** The price a line was sold at offline: one per line, the unit the till showed. */
+export interface TillOfflinePrice {
+  productId: string;
+  unitId?: string;
+  unitPrice: number;
+}
+
+export interface TillOfflineInput {
+  /** ISO time the clerk charged it on the till. */
+  soldAt: string;
+  prices: TillOfflinePrice[];
+}
+
+/**
+ * What an offline sale may carry (issue 47): sold at most 30 days ago, not in the future beyond a
+ * phone's clock drift, not before its session opened; each line's price within half and double the
+ * unit's price now (a till's cache is days old, not another price list). Prices off the current
+ * ones are kept, as the buyer paid them, and written to the audit trail.
+ */
+export const TILL_OFFLINE_LIMITS = {
+  maxAgeDays: 30,
+  clockDriftMs: 5 * 60_000,
+  priceMin: 0.5,
+  priceMax: 2,
+} as const;
+
+/** How a till sale can be paid offline: cash, or the M-Pesa code the buyer shows (checked later). */
+export const TILL_OFFLINE_METHODS = [
+  'cash',
+  'mpesa-code',
+] as const satisfies readonly TillPaymentMethod[];
+
+/**
+ * Why a sale needs the clerk (it was handed over, its money not counted): its M-Pesa code not
+ * confirmed by M-Pesa, already in the money ledger, or confirmed for another amount.
+ */
+export const TILL_ATTENTION_REASONS = ['code-unconfirmed', 'code-taken', 'code-amount'] as const;
+export type TillAttentionReason = (typeof TILL_ATTENTION_REASONS)[number];
+
+export const TILL_ATTENTION_LABELS: Record<TillAttentionReason, string> = {
+  'code-unconfirmed': 'M-Pesa has not confirmed this code',
+  'code-taken': 'This code is in the money ledger already (another payment)',
+  'code-amount': 'M-Pesa confirmed this code for another amount',
+};
+
+/**
+ * A gate sale's states: `paid` (handed over), `awaiting-payment` (an M-Pesa prompt open),
+ * `needs-attention` (handed over; its M-Pesa code not counted as money, see `needsAttention`),
+ * `voided`, `refunded` (in part or whole), `cancelled` (never made).
+ */
+export const TILL_SALE_STATES = [
+  'paid',
+  'awaiting-payment',
+  'needs-attention',
+  'voided',
+  'refunded',
+  'cancelled',
+] as const;
+export type TillSaleState = (typeof TILL_SALE_STATES)[number];
 
 export interface TillPaymentView {
   method: TillPaymentMethod;
@@ -86,9 +152,15 @@ export interface TillSaleView {
   change: number;
   payments: TillPaymentView[];
   phone: string | null;
-  /** `paid`: handed over; `awaiting-payment`: an M-Pesa prompt is open; `voided`; `refunded` (in part or whole); `cancelled`: never made (refused midway, its M-Pesa code taken meanwhile, or expired unpaid). */
-  state: 'paid' | 'awaiting-payment' | 'voided' | 'refunded' | 'cancelled';
+  /** See `TILL_SALE_STATES`. */
+  state: TillSaleState;
   refunded: number;
+  /** Set when it was sold offline (issue 47): the till's time of sale. */
+  offline: { soldAt: string } | null;
+  /** Set while its M-Pesa code is not counted: why, and what is unpaid. */
+  needsAttention: { reasons: TillAttentionReason[]; unpaid: number; code: string | null } | null;
+  /** It took stock below zero (a hand-over is never refused): flagged on the stock ledger. */
+  short: boolean;
   /** The eTIMS signature when signed (else "eTIMS pending" is printed). */
   etims: { invoiceNumber: string; signedAt: string; qrUrl: string } | null;
 }
@@ -137,6 +209,16 @@ export interface TillCashUpView {
     at: string;
     reason: string;
   }[];
+  /** Sales of the session for the clerk: an M-Pesa code not counted, or stock taken below zero. */
+  attention: {
+    orderId: string;
+    purchaseNumber: string;
+    total: number;
+    unpaid: number;
+    reasons: TillAttentionReason[];
+    short: boolean;
+    offline: boolean;
+  }[];
 }
 
 /** The text message a gate sale's buyer gets on request: its receipt (`POST …/sales/:id/sms`). */
@@ -171,6 +253,15 @@ export const TILL_MESSAGES = {
   saleInProgress: 'A sale is in progress in this till session: try again in a moment',
   sessionClosedForReversal:
     'The till session of this sale is closed and counted: ask an admin to reopen it first',
+  offlineNeedsKey: 'An offline sale needs an Idempotency-Key, so that sent again it is made once',
+  offlineTooOld: 'An offline sale older than 30 days is not accepted: record it with a stock count',
+  offlineInFuture: 'The offline sale’s time is in the future: check the till’s clock',
+  offlineBeforeSession: 'The offline sale’s time is before its till session opened',
+  offlinePrices: 'An offline sale gives one price per line, for the same product and unit',
+  offlinePriceOut: (name: string) =>
+    `The offline price of ${name} is off by more than half or double its price now`,
+  offlineMethod: 'An offline sale is paid in cash or by the M-Pesa code the buyer shows',
+  notAttention: 'This sale does not need attention',
   bookingNotReversible:
     'A booking collected at the gate is not voided or refunded at the till: refund it from its order',
 } as const;

@@ -122,6 +122,7 @@ export function cashUpView(
     sellers: [...sellers.values()],
     voids: orders.filter((o) => o.till?.voided).map((o) => reversal(o, o.till!.voided!)),
     refunds: orders.flatMap((o) => (o.till?.refunds ?? []).map((r) => reversal(o, r))),
+    attention: [],
   };
 }
 
@@ -177,6 +178,9 @@ export function saleView(
     phone: o.guestInfo.phoneNumber || null,
     state: saleState(o),
     refunded: t.refunded + (t.voided?.amount ?? 0),
+    offline: null,
+    needsAttention: null,
+    short: false,
     etims,
   };
 }

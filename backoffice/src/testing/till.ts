@@ -58,6 +58,9 @@ export function createTillSale(overrides: Partial<TillSaleView> = {}): TillSaleV
     phone: null,
     state: 'paid',
     refunded: 0,
+    offline: null,
+    needsAttention: null,
+    short: false,
     etims: null,
     ...overrides,
   };

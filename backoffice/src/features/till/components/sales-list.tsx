@@ -15,6 +15,7 @@ import { TillQueryState } from './till-query-state';
 export const SALE_STATE_LABELS: Record<TillSaleView['state'], { label: string; color: string }> = {
   paid: { label: 'Paid', color: 'green' },
   'awaiting-payment': { label: 'Waiting for M-Pesa', color: 'yellow' },
+  'needs-attention': { label: 'Needs attention', color: 'red' },
   voided: { label: 'Voided', color: 'gray' },
   refunded: { label: 'Refunded', color: 'orange' },
   cancelled: { label: 'Cancelled (refused)', color: 'gray' },
