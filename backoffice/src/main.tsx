@@ -10,3 +10,11 @@ createRoot(document.getElementById('root')!).render(
     </Providers>
   </StrictMode>,
 );
+
+// The till's offline worker (issue 47): registered once the page has loaded, so its precache never
+// competes with the first paint. It answers only /till and its offline receipts without network.
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  window.addEventListener('load', () => {
+    void navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  });
+}
