@@ -2,6 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { Providers } from './app/providers';
+import { forgetClerkOnSignOut } from './features/till/offline/offline-sync';
+
+// Sign-out forgets the clerk the till kept for offline use (issue 47).
+forgetClerkOnSignOut();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

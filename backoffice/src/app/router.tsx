@@ -108,6 +108,10 @@ const EtimsSummary = page(
 );
 const Till = page(() => import('../features/till/routes/till'), 'TillRoute');
 const TillReceipt = page(() => import('../features/till/routes/till-receipt'), 'TillReceiptRoute');
+const TillOfflineReceipt = page(
+  () => import('../features/till/routes/till-offline-receipt'),
+  'TillOfflineReceiptRoute',
+);
 const TillSession = page(() => import('../features/till/routes/till-session'), 'TillSessionRoute');
 const TillSessions = page(
   () => import('../features/till/routes/till-sessions'),
@@ -180,6 +184,7 @@ export function AppRoutes() {
         </Route>
         <Route element={<AdminOrStaff />}>
           <Route path="/till/receipt/:orderId" element={<TillReceipt />} />
+          <Route path="/till/offline-receipt/:key" element={<TillOfflineReceipt />} />
         </Route>
       </Route>
       <Route path="*" element={<NotFoundRoute />} />

@@ -51,6 +51,8 @@ export const paths = {
   till: '/till',
   /** A gate sale's receipt, to print on a 58 or 80 mm roll. */
   tillReceipt: (orderId: string) => `/till/receipt/${orderId}`,
+  /** A sale made offline, by its Idempotency-Key, until it is sent (issue 47). */
+  tillOfflineReceipt: (key: string) => `/till/offline-receipt/${key}`,
   /** Every till session of a day (admins). */
   tillSessions: '/till/sessions',
   /** A till session's cash-up (its clerk closes it there). */

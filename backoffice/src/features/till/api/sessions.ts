@@ -1,9 +1,10 @@
 import type { TillCashUpView, TillSessionView } from '@spc/shared-contracts';
-import { unwrap } from '@spc/shared-contracts/web-client';
+import { ApiError, unwrap } from '@spc/shared-contracts/web-client';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { looseApi } from '../../../lib/api-client';
+import { looseApi, webClient } from '../../../lib/api-client';
 import { downloadPdf } from '../../../lib/pdf';
 import { refreshQueries } from '../../../lib/refresh-queries';
+import { readIdentity, saveIdentity } from '../offline/offline-db';
 import { tillKeys } from './till-keys';
 
 /** `GET /api/till/sessions/current`: the signed-in clerk's open session, or null. */
@@ -11,8 +12,33 @@ export const getCurrentSession = async () =>
   (await unwrap(looseApi.GET<{ session: TillSessionView | null }>('/api/till/sessions/current')))
     .session ?? null;
 
+/**
+ * The open session, kept on the device with the clerk (issue 47); without network, the one kept
+ * for the clerk signed in (a reload offline still opens the till).
+ */
+export async function getCurrentSessionOrKept(): Promise<TillSessionView | null> {
+  const user = webClient.session.getState().user;
+  try {
+    const session = await getCurrentSession();
+    if (user)
+      await saveIdentity({
+        staffId: user._id,
+        name: user.fullName,
+        role: user.role,
+        session,
+        savedAt: new Date().toISOString(),
+      }).catch(() => undefined);
+    return session;
+  } catch (error) {
+    if (error instanceof ApiError || !user) throw error;
+    const kept = await readIdentity().catch(() => undefined);
+    if (kept && kept.staffId === user._id) return kept.session;
+    throw error;
+  }
+}
+
 export const currentSessionQueryOptions = () =>
-  queryOptions({ queryKey: tillKeys.currentSession(), queryFn: getCurrentSession });
+  queryOptions({ queryKey: tillKeys.currentSession(), queryFn: getCurrentSessionOrKept });
 
 export const useCurrentSession = () => useQuery(currentSessionQueryOptions());
 

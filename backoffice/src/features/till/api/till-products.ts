@@ -1,6 +1,7 @@
-import { unwrap } from '@spc/shared-contracts/web-client';
+import { ApiError, unwrap } from '@spc/shared-contracts/web-client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { searchCatalogue } from '../offline/offline-sync';
 import { tillKeys } from './till-keys';
 
 /** How many products the till shows for a search. */
@@ -18,9 +19,18 @@ export async function getTillProducts(search: string) {
 
 export type TillProduct = Awaited<ReturnType<typeof getTillProducts>>[number];
 
-export const useTillProducts = (search: string) =>
+/** The catalogue kept on the device answers while offline, or when the network fails. */
+export const useTillProducts = (search: string, online: boolean) =>
   useQuery({
-    queryKey: tillKeys.products(search),
-    queryFn: () => getTillProducts(search),
+    queryKey: [...tillKeys.products(search), { online }],
+    queryFn: async () => {
+      if (!online) return searchCatalogue(search, TILL_PRODUCTS_SHOWN);
+      try {
+        return await getTillProducts(search);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        return searchCatalogue(search, TILL_PRODUCTS_SHOWN);
+      }
+    },
     placeholderData: keepPreviousData,
   });

@@ -9,6 +9,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { formatMoney } from '@spc/shared-contracts';
+import { OFFLINE_TEXTS } from '../offline/offline-sync';
 import {
   cashDue,
   changeDue,
@@ -50,6 +51,7 @@ export function PaymentPanel({
   onChange,
   disabled,
   withPrompt = true,
+  offline = false,
 }: {
   total: number;
   pay: PayState;
@@ -60,6 +62,8 @@ export function PaymentPanel({
    * buyer's phone (the booking has it).
    */
   withPrompt?: boolean;
+  /** Offline (issue 47): cash and codes only; the prompt's button says why it is off. */
+  offline?: boolean;
 }) {
   const modes = withPrompt ? PAY_MODES : PAY_MODES.filter((m) => m !== 'mpesa-express');
   const set = (patch: Partial<PayState>) => onChange({ ...pay, ...patch });
@@ -78,12 +82,17 @@ export function PaymentPanel({
             variant={pay.mode === m ? 'filled' : 'default'}
             aria-pressed={pay.mode === m}
             onClick={() => set({ mode: m })}
-            disabled={disabled}
+            disabled={disabled || (offline && m === 'mpesa-express')}
           >
             {PAY_MODE_LABELS[m]}
           </Button>
         ))}
       </SimpleGrid>
+      {offline && withPrompt && (
+        <Text size="sm" c="dimmed" data-testid="prompt-offline">
+          {OFFLINE_TEXTS.promptOffline}
+        </Text>
+      )}
       {pay.mode === 'split' &&
         money('Cash part', pay.cashPart, (cashPart) => set({ cashPart }), disabled)}
       {due > 0 && (
@@ -102,7 +111,11 @@ export function PaymentPanel({
           aria-label="The M-Pesa part"
           fullWidth
           data={[
-            { value: 'mpesa-express', label: PAY_MODE_LABELS['mpesa-express'] },
+            {
+              value: 'mpesa-express',
+              label: PAY_MODE_LABELS['mpesa-express'],
+              disabled: offline,
+            },
             { value: 'mpesa-code', label: PAY_MODE_LABELS['mpesa-code'] },
           ]}
           value={pay.mpesaKind}

@@ -3,6 +3,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { formatMoney, tierLabel, type SaleUnit } from '@spc/shared-contracts';
 import { useState } from 'react';
 import { useTillProducts, type TillProduct } from '../api/till-products';
+import { queuedSeedlings, useOfflineQueue } from '../offline/offline-queue';
+import { useOnline } from '../offline/offline-sync';
 import { TillQueryState } from './till-query-state';
 import { unitRuleText } from './quantity-stepper';
 
@@ -55,8 +57,12 @@ export function ProductPicker({
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
-  const query = useTillProducts(debounced);
+  const online = useOnline();
+  const query = useTillProducts(debounced, online);
   const products = query.data ?? [];
+  // Stock less what the sales waiting on this device took (the API has not counted them yet).
+  const queue = useOfflineQueue((s) => s.queue);
+  const taken = queuedSeedlings(queue);
   return (
     <Stack>
       <TextInput
@@ -72,29 +78,32 @@ export function ProductPicker({
         emptyText={debounced ? `No products found for “${debounced}”.` : 'No products found.'}
         errorTitle="The products could not be loaded"
       />
-      {products.map((product) => (
-        <Card key={product._id} withBorder padding="sm" aria-label={product.productName}>
-          <Group justify="space-between" mb="xs" gap={4}>
-            <Text fw={700}>{product.productName}</Text>
-            <Text size="sm" c={product.productQuantity > 0 ? 'dimmed' : 'red'}>
-              {product.productQuantity > 0
-                ? `${product.productQuantity.toLocaleString('en-US')} seedlings in stock`
-                : 'Out of stock'}
-            </Text>
-          </Group>
-          <Stack gap="xs">
-            {product.units.map((unit) => (
-              <UnitButton
-                key={unit._id}
-                product={product}
-                unit={unit}
-                onPick={onPick}
-                disabled={disabled}
-              />
-            ))}
-          </Stack>
-        </Card>
-      ))}
+      {products.map((product) => {
+        const stock = product.productQuantity - (taken.get(product._id) ?? 0);
+        return (
+          <Card key={product._id} withBorder padding="sm" aria-label={product.productName}>
+            <Group justify="space-between" mb="xs" gap={4}>
+              <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
+                {product.productName}
+              </Text>
+              <Text size="sm" c={stock > 0 ? 'dimmed' : 'red'} data-testid="product-stock">
+                {stock > 0 ? `${stock.toLocaleString('en-US')} seedlings in stock` : 'Out of stock'}
+              </Text>
+            </Group>
+            <Stack gap="xs">
+              {product.units.map((unit) => (
+                <UnitButton
+                  key={unit._id}
+                  product={product}
+                  unit={unit}
+                  onPick={onPick}
+                  disabled={disabled}
+                />
+              ))}
+            </Stack>
+          </Card>
+        );
+      })}
     </Stack>
   );
 }

@@ -18,7 +18,7 @@ export type Roll = '58' | '80';
  * Only the receipt prints, on a 58 mm or an 80 mm roll (the printer's paper is set by @page, which
  * cannot depend on a class, so it is written per choice); the page around it is left out.
  */
-function receiptCss(roll: Roll): string {
+export function receiptCss(roll: Roll): string {
   const width = roll === '58' ? 48 : 72;
   return `
 @page { size: ${roll}mm auto; margin: 3mm; }
@@ -84,13 +84,28 @@ function Lines({ sale }: { sale: TillSaleView }) {
 }
 
 /** The receipt itself: the shop, the sale, the clerk and the time, and its eTIMS signature. */
-export function TillReceipt({ sale, roll }: { sale: TillSaleView; roll: Roll }) {
+export function TillReceipt({
+  sale,
+  roll,
+  offlineNote,
+}: {
+  sale: TillSaleView;
+  roll: Roll;
+  /** A sale made offline, not sent yet (issue 47): this note stands for its receipt number. */
+  offlineNote?: string;
+}) {
   return (
     <article className="till-receipt" aria-label="Receipt" data-roll={roll}>
       <h1>{SHOP_IDENTITY.name}</h1>
       <div className="center muted">{SHOP_IDENTITY.place}</div>
       <div className="center">
-        Receipt <strong>{sale.purchaseNumber}</strong>
+        {offlineNote ? (
+          <strong data-testid="receipt-offline">{offlineNote}</strong>
+        ) : (
+          <>
+            Receipt <strong>{sale.purchaseNumber}</strong>
+          </>
+        )}
         <br />
         {formatDateTime(sale.at)}
         <br />

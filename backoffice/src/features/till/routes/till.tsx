@@ -11,6 +11,8 @@ import { PinForm } from '../components/pin-form';
 import { SalesList } from '../components/sales-list';
 import { TillQueryState } from '../components/till-query-state';
 import { TillSell } from '../components/till-sell';
+import { TillStatusLine } from '../components/till-status-line';
+import { OFFLINE_TEXTS, useOfflineSync, useOnline } from '../offline/offline-sync';
 
 function SessionHeader({ session }: { session: TillSessionView }) {
   const role = useSessionStore((s) => s.user?.role);
@@ -50,20 +52,32 @@ function SessionHeader({ session }: { session: TillSessionView }) {
  */
 export function TillRoute() {
   const query = useCurrentSession();
+  const staffId = useSessionStore((s) => s.user?._id);
+  const online = useOnline();
+  useOfflineSync();
+  const status = <TillStatusLine staffId={staffId} />;
   if (query.isPending) return <PageLoader />;
   if (query.isError)
     return (
-      <TillQueryState
-        query={query}
-        isEmpty={false}
-        emptyText=""
-        errorTitle="The till could not be loaded"
-      />
+      <Stack>
+        {status}
+        {online ? (
+          <TillQueryState
+            query={query}
+            isEmpty={false}
+            emptyText=""
+            errorTitle="The till could not be loaded"
+          />
+        ) : (
+          <Text>{OFFLINE_TEXTS.noSessionOffline}</Text>
+        )}
+      </Stack>
     );
   const session = query.data;
   if (!session)
     return (
       <Stack>
+        {status}
         <Title order={1}>Till</Title>
         <OpenTillFormCard />
         <Title order={3}>My till PIN</Title>
@@ -72,6 +86,7 @@ export function TillRoute() {
     );
   return (
     <Stack>
+      {status}
       <SessionHeader session={session} />
       <Tabs defaultValue="sell">
         <Tabs.List grow>
