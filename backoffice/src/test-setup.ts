@@ -1,4 +1,6 @@
 import '@testing-library/jest-dom';
+// The till keeps its offline queue in IndexedDB (issue 47), which jsdom lacks.
+import 'fake-indexeddb/auto';
 import { notifications } from '@mantine/notifications';
 import { act } from '@testing-library/react';
 

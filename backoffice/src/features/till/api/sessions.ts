@@ -38,7 +38,12 @@ export async function getCurrentSessionOrKept(): Promise<TillSessionView | null>
 }
 
 export const currentSessionQueryOptions = () =>
-  queryOptions({ queryKey: tillKeys.currentSession(), queryFn: getCurrentSessionOrKept });
+  queryOptions({
+    queryKey: tillKeys.currentSession(),
+    queryFn: getCurrentSessionOrKept,
+    // Offline, the kept session answers: the query runs rather than waits for the network.
+    networkMode: 'always',
+  });
 
 export const useCurrentSession = () => useQuery(currentSessionQueryOptions());
 

@@ -33,4 +33,6 @@ export const useTillProducts = (search: string, online: boolean) =>
       }
     },
     placeholderData: keepPreviousData,
+    // Offline, the kept catalogue answers: the query runs rather than waits for the network.
+    networkMode: 'always',
   });

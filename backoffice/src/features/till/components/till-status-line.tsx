@@ -53,7 +53,7 @@ export function TillStatusLine({ staffId }: { staffId?: string }) {
           key={r.key}
           color="red"
           title={`Refused: a sale of ${formatMoney(r.total)} sold ${formatDateTime(r.input.offline.soldAt)}`}
-          aria-label="Refused sale"
+          data-testid="refused-sale"
         >
           <Text>{r.message}</Text>
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

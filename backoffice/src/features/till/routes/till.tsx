@@ -56,7 +56,13 @@ export function TillRoute() {
   const online = useOnline();
   useOfflineSync();
   const status = <TillStatusLine staffId={staffId} />;
-  if (query.isPending) return <PageLoader />;
+  if (query.isPending)
+    return (
+      <Stack>
+        {status}
+        <PageLoader />
+      </Stack>
+    );
   if (query.isError)
     return (
       <Stack>
