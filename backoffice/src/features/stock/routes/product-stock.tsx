@@ -13,6 +13,7 @@ import {
   formatDateTime,
   STOCK_REASONS,
   STOCK_REASON_LABELS,
+  STOCK_SHORT_LABEL,
   type StockReason,
 } from '@spc/shared-contracts';
 import { useState } from 'react';
@@ -122,7 +123,20 @@ export function ProductStockRoute() {
                   {movements.map((m) => (
                     <Table.Tr key={m._id}>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.at)}</Table.Td>
-                      <Table.Td>{STOCK_REASON_LABELS[m.reason]}</Table.Td>
+                      <Table.Td>
+                        {STOCK_REASON_LABELS[m.reason]}
+                        {(m as Movement & { short?: boolean }).short === true && (
+                          <Badge
+                            ml={6}
+                            color="orange"
+                            variant="filled"
+                            title={STOCK_SHORT_LABEL}
+                            aria-label={STOCK_SHORT_LABEL}
+                          >
+                            Short
+                          </Badge>
+                        )}
+                      </Table.Td>
                       <Table.Td c={m.change < 0 ? 'red' : 'green'} fw={600}>
                         {m.change > 0 ? `+${m.change}` : m.change}
                       </Table.Td>

@@ -1,4 +1,4 @@
-import type { TillSaleInput, TillSaleView } from '@spc/shared-contracts';
+import type { TillPaymentInput, TillSaleInput, TillSaleView } from '@spc/shared-contracts';
 import { unwrap } from '@spc/shared-contracts/web-client';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { looseApi } from '../../../lib/api-client';
@@ -95,3 +95,16 @@ export const useVoidSale = (orderId: string) => useApprovedStep<ApprovalBody>(or
 /** `POST /api/till/sales/:orderId/refund`. */
 export const useRefundSale = (orderId: string) =>
   useApprovedStep<ApprovalBody & { amount: number }>(orderId, 'refund');
+
+/**
+ * `POST /api/till/sales/:orderId/settle` (issue 47): a sale needing attention (its M-Pesa code not
+ * counted) paid for what is unpaid, in cash or by another code, in the clerk's open session.
+ */
+export const useSettleSale = (orderId: string) => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { sessionId: string; payments: TillPaymentInput[] }) =>
+      unwrap(looseApi.POST<SaleAnswer>(`/api/till/sales/${orderId}/settle`, { body })),
+    onSettled: () => refreshQueries(client, tillKeys.all),
+  });
+};

@@ -5,6 +5,8 @@ import {
   closeTillSchema,
   formatDateTime,
   formatMoney,
+  STOCK_SHORT_LABEL,
+  TILL_ATTENTION_LABELS,
   type CloseTillForm,
   type TillCashUpView,
 } from '@spc/shared-contracts';
@@ -94,6 +96,53 @@ export function ApprovedTable({ title, rows }: { title: string; rows: TillCashUp
                   <Text size="xs">{r.reason}</Text>
                 </Table.Td>
                 <Table.Td ta="right">{formatMoney(r.amount)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The session's sales for the clerk (issue 47): an M-Pesa code not counted (its reasons and what is
+ * unpaid), or stock taken below zero (short), each marked when it was sold offline.
+ */
+export function AttentionTable({ rows }: { rows: TillCashUpView['attention'] }) {
+  return (
+    <Stack gap={4}>
+      <Title order={4}>Needs attention</Title>
+      {rows.length === 0 ? (
+        <Text c="dimmed">None.</Text>
+      ) : (
+        <Table aria-label="Needs attention">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Sale</Table.Th>
+              <Table.Th ta="right">Unpaid</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.orderId}>
+                <Table.Td>
+                  {r.purchaseNumber} · {formatMoney(r.total)}
+                  {r.offline ? ' · sold offline' : ''}
+                  {r.reasons.map((reason) => (
+                    <Text key={reason} size="xs" c="red">
+                      {TILL_ATTENTION_LABELS[reason]}
+                    </Text>
+                  ))}
+                  {r.short && (
+                    <Text size="xs" c="orange.8">
+                      {STOCK_SHORT_LABEL}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {formatMoney(r.unpaid)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,5 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
+import {
+  formatMoney,
+  STOCK_SHORT_LABEL,
+  TILL_ATTENTION_LABELS,
+  TILL_MESSAGES,
+} from '@spc/shared-contracts';
 import { renderWithProviders, signInAs } from '../../../testing/render';
 import { createTillSale, fakeApi, json, SALE_ID, SESSION_ID } from '../../../testing/till';
 import { SalesList } from './sales-list';
@@ -115,5 +120,46 @@ describe('the day’s sales', () => {
       await within(dialog).findByText(TILL_MESSAGES.refundAboveSale(formatMoney(4000))),
     ).toBeInTheDocument();
     expect(seen.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('shows a sale needing attention with its reasons and settles it in cash; a short sale says so', async () => {
+    let sale = createTillSale({
+      state: 'needs-attention',
+      short: true,
+      offline: { soldAt: '2026-11-28T09:00:00.000Z' },
+      needsAttention: { reasons: ['code-unconfirmed'], unpaid: 1500, code: 'SGR4T5Y6U7' },
+    });
+    const seen = fakeApi(({ method, path }) => {
+      if (path.startsWith(`/api/till/sales?sessionId=${SESSION_ID}`))
+        return json(200, { success: true, message: '', sales: [sale] });
+      if (method === 'POST' && path === `/api/till/sales/${SALE_ID}/settle`) {
+        sale = { ...sale, state: 'paid', needsAttention: null };
+        return json(201, { success: true, message: 'Settled', sale });
+      }
+      return undefined;
+    });
+    signInAs('staff');
+    renderWithProviders(<SalesList sessionId={SESSION_ID} />);
+    const attention = await screen.findByTestId('sale-attention');
+    expect(attention).toHaveTextContent(
+      `${TILL_ATTENTION_LABELS['code-unconfirmed']} (SGR4T5Y6U7)`,
+    );
+    expect(attention).toHaveTextContent(`Unpaid: ${formatMoney(1500)}`);
+    expect(screen.getByText('Needs attention')).toBeInTheDocument();
+    expect(screen.getByTestId('sale-short')).toHaveTextContent(STOCK_SHORT_LABEL);
+    expect(screen.getByText(/^Sold offline/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Settle' }));
+    const dialog = await screen.findByRole('dialog');
+    const settle = within(dialog).getByRole('button', { name: `Settle ${formatMoney(1500)}` });
+    expect(settle).toBeDisabled();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Cash given' }), {
+      target: { value: '2000' },
+    });
+    fireEvent.click(settle);
+    await waitFor(() => expect(screen.queryByTestId('sale-attention')).not.toBeInTheDocument());
+    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({
+      sessionId: SESSION_ID,
+      payments: [{ method: 'cash', amount: 1500, given: 2000 }],
+    });
   });
 });

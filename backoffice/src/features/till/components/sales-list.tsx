@@ -2,6 +2,8 @@ import { Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
 import {
   formatDateTime,
   formatMoney,
+  STOCK_SHORT_LABEL,
+  TILL_ATTENTION_LABELS,
   TILL_PAYMENT_LABELS,
   type TillSaleView,
 } from '@spc/shared-contracts';
@@ -10,6 +12,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSales } from '../api/sales';
 import { ApprovalDialog, leftOfSale, type ApprovalKind } from './approval-dialog';
+import { SettleDialog } from './settle-dialog';
 import { TillQueryState } from './till-query-state';
 
 export const SALE_STATE_LABELS: Record<TillSaleView['state'], { label: string; color: string }> = {
@@ -24,9 +27,11 @@ export const SALE_STATE_LABELS: Record<TillSaleView['state'], { label: string; c
 function SaleCard({
   sale,
   onAction,
+  onSettle,
 }: {
   sale: TillSaleView;
   onAction: (kind: ApprovalKind) => void;
+  onSettle: () => void;
 }) {
   const state = SALE_STATE_LABELS[sale.state];
   // A sale waiting on a declined M-Pesa prompt is voided too: its cash part back, its stock returned.
@@ -58,10 +63,39 @@ function SaleCard({
           .join(' + ')}
         {sale.refunded > 0 ? ` · ${formatMoney(sale.refunded)} refunded` : ''}
       </Text>
+      {sale.offline && (
+        <Text size="sm" c="dimmed">
+          Sold offline {formatDateTime(sale.offline.soldAt)}
+        </Text>
+      )}
+      {sale.needsAttention && (
+        <Stack gap={2} mt={4} data-testid="sale-attention">
+          {sale.needsAttention.reasons.map((r) => (
+            <Text key={r} size="sm" c="red" fw={600}>
+              {TILL_ATTENTION_LABELS[r]}
+              {sale.needsAttention?.code ? ` (${sale.needsAttention.code})` : ''}
+            </Text>
+          ))}
+          <Text size="sm">Unpaid: {formatMoney(sale.needsAttention.unpaid)}</Text>
+        </Stack>
+      )}
+      {sale.short && (
+        <Group gap={6} mt={4} wrap="nowrap" align="flex-start" data-testid="sale-short">
+          <Badge color="orange" variant="filled" style={{ flexShrink: 0 }}>
+            Short
+          </Badge>
+          <Text size="sm">{STOCK_SHORT_LABEL}</Text>
+        </Group>
+      )}
       <Group mt="xs" gap="xs">
         <Button size="md" variant="light" component={Link} to={paths.tillReceipt(sale.orderId)}>
           Reprint
         </Button>
+        {sale.state === 'needs-attention' && sale.needsAttention && (
+          <Button size="md" color="red" onClick={onSettle}>
+            Settle
+          </Button>
+        )}
         {canVoid && (
           <Button size="md" variant="default" color="red" onClick={() => onAction('void')}>
             Void
@@ -81,6 +115,7 @@ function SaleCard({
 export function SalesList({ sessionId }: { sessionId: string }) {
   const query = useSales(sessionId);
   const [action, setAction] = useState<{ kind: ApprovalKind; sale: TillSaleView } | null>(null);
+  const [settling, setSettling] = useState<TillSaleView | null>(null);
   const sales = query.data ?? [];
   return (
     <Stack gap="sm">
@@ -91,8 +126,16 @@ export function SalesList({ sessionId }: { sessionId: string }) {
         errorTitle="The day’s sales could not be loaded"
       />
       {sales.map((sale) => (
-        <SaleCard key={sale.orderId} sale={sale} onAction={(kind) => setAction({ kind, sale })} />
+        <SaleCard
+          key={sale.orderId}
+          sale={sale}
+          onAction={(kind) => setAction({ kind, sale })}
+          onSettle={() => setSettling(sale)}
+        />
       ))}
+      {settling && (
+        <SettleDialog sale={settling} sessionId={sessionId} onClose={() => setSettling(null)} />
+      )}
       {action && (
         <ApprovalDialog kind={action.kind} sale={action.sale} onClose={() => setAction(null)} />
       )}

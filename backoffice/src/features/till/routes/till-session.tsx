@@ -18,7 +18,13 @@ import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { useSessionStore } from '../../../lib/session-store';
 import { downloadCashUp, useCashUp, useReopenSession } from '../api/sessions';
-import { ApprovedTable, CloseDayForm, MethodsTable, SellersTable } from '../components/cash-up';
+import {
+  ApprovedTable,
+  AttentionTable,
+  CloseDayForm,
+  MethodsTable,
+  SellersTable,
+} from '../components/cash-up';
 import { TillQueryState } from '../components/till-query-state';
 
 function Downloads({ id }: { id: string }) {
@@ -142,6 +148,7 @@ export function TillSessionRoute() {
             <Stack>
               <ApprovedTable title="Voids" rows={cashUp.voids} />
               <ApprovedTable title="Refunds" rows={cashUp.refunds} />
+              <AttentionTable rows={cashUp.attention ?? []} />
             </Stack>
           </Card>
         </Stack>
