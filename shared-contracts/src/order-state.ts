@@ -143,7 +143,8 @@ export const ORDER_RULES: Record<OrderAction, OrderActionRule> = {
    * waiting for its M-Pesa prompt (declined: its cash part given back, its stock returned).
    */
   void: {
-    from: ['Pending', 'Processing', 'Completed'],
+    // InTransit: a gate sale handed over with its M-Pesa code not counted (issue 47).
+    from: ['Pending', 'Processing', 'InTransit', 'Completed'],
     by: PEOPLE_OF_THE_SHOP,
     refusal: 'only a gate sale can be voided',
   },

@@ -15,12 +15,19 @@ export interface LedgerBalance {
   /** Movements waiting in the product document, not yet copied. */
   waiting: number;
   movements: number;
+  /**
+   * Flagged short (issue 47): a gate sale took its stock below zero, kept as it happened until it
+   * is counted again. A negative stock is accepted only when flagged; an unflagged one is a
+   * difference.
+   */
+  short: boolean;
 }
 
 export interface LedgerCheck {
   /** Products and batches checked. */
   products: number;
   balanced: number;
+  /** Ledger against stock disagree, or a stock below zero not flagged short. */
   differences: LedgerBalance[];
   rows: LedgerBalance[];
   /** Batches whose bookings' holds disagree with what they count as booked, or overbook them. */
@@ -45,7 +52,7 @@ export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
   const overbooked: string[] = [];
   const products = db
     .collection('products')
-    .find({}, { projection: { productName: 1, productQuantity: 1, pendingMovements: 1 } });
+    .find({}, { projection: { productName: 1, productQuantity: 1, stockShort: 1, pendingMovements: 1 } });
   const batches = db.collection('batches').find(
     {},
     {
@@ -65,15 +72,27 @@ export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
   );
   const docs = async function* () {
     for await (const doc of products)
-      yield { id: doc._id.toString(), name: doc.productName, stock: doc.productQuantity, doc };
+      yield {
+        id: doc._id.toString(),
+        name: doc.productName,
+        stock: doc.productQuantity,
+        short: doc.stockShort === true,
+        doc,
+      };
     for await (const doc of batches) {
       const id = `batch:${doc._id.toString()}`;
       const problem = holdProblem(doc);
       if (problem) overbooked.push(`${doc.productName} (${id}): ${problem}`);
-      yield { id, name: `${doc.productName} batch ready ${doc.readyOn}`, stock: doc.quantity, doc };
+      yield {
+        id,
+        name: `${doc.productName} batch ready ${doc.readyOn}`,
+        stock: doc.quantity,
+        short: false,
+        doc,
+      };
     }
   };
-  for await (const { id, name, stock, doc } of docs()) {
+  for await (const { id, name, stock, short, doc } of docs()) {
     const copied = sums.get(id) ?? { sum: 0, count: 0 };
     let ledger = copied.sum;
     let movements = copied.count;
@@ -101,9 +120,12 @@ export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
       ledger,
       waiting: waiting.length,
       movements,
+      short,
     });
   }
-  const differences = rows.filter((row) => row.ledger !== row.stock);
+  const differences = rows.filter(
+    (row) => row.ledger !== row.stock || (row.stock < 0 && !row.short),
+  );
   return {
     products: rows.length,
     balanced: rows.length - differences.length,
@@ -135,8 +157,9 @@ export function printStockLedger(check: LedgerCheck, log: (line: string) => void
   const shown = all ? check.rows : check.differences;
   for (const row of shown)
     log(
-      `${row.ledger === row.stock ? 'ok  ' : 'DIFF'} ${row.productName} (${row.productId}): ` +
+      `${row.ledger !== row.stock ? 'DIFF' : row.stock < 0 && !row.short ? 'NEG ' : 'ok  '} ${row.productName} (${row.productId}): ` +
         `stock ${row.stock}, ledger ${row.ledger} in ${row.movements} movements` +
+        (row.short ? ' (short: sold at the gate below zero, to be counted)' : '') +
         (row.waiting ? ` (${row.waiting} waiting to be copied)` : ''),
     );
   for (const problem of check.overbooked) log(`OVERBOOKED ${problem}`);

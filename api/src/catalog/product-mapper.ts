@@ -5,7 +5,7 @@
  */
 import { Types } from 'mongoose';
 import { defaultUnitOf, fromPricePerSeedling, type SaleUnit } from '@spc/shared-contracts';
-import type { PendingMovement } from '../inventory/stock-ledger';
+import { shownQuantity, type PendingMovement } from '../inventory/stock-ledger';
 import { Product } from './schemas/product.schema';
 import { StringPool } from './read-model/string-pool';
 import type { CategoryRef, OrderableProduct, ProductFields, ProductView } from './catalog.types';
@@ -49,7 +49,7 @@ export function searchTextOf(name: string, description: string): string {
  */
 export const SNAPSHOT_FIELDS =
   'productName productDescription price initialPrice offerPrice onOffer effectivePrice ' +
-  'productQuantity stockSeq units category productImage productImages createdAt updatedAt';
+  'productQuantity stockSeq stockShort units category productImage productImages createdAt updatedAt';
 
 /** The tiers of a unit that has none: one frozen empty list shared by every such unit in memory. */
 const NO_TIERS = Object.freeze([]) as unknown as SaleUnit['tiers'];
@@ -107,7 +107,7 @@ export function toView(
     offerPrice: doc.offerPrice ?? 0,
     onOffer: doc.onOffer === true,
     effectivePrice: doc.effectivePrice,
-    productQuantity: doc.productQuantity ?? 0,
+    productQuantity: shownQuantity(doc),
     units,
     fromPrice: fromPricePerSeedling(units),
     // A category deleted under a product (a race the service narrows but cannot close) shows empty.
@@ -174,7 +174,7 @@ export function toOrderable(doc: LeanProduct): OrderableProduct {
     offerPrice: doc.offerPrice ?? 0,
     onOffer: doc.onOffer === true,
     effectivePrice: doc.effectivePrice,
-    productQuantity: doc.productQuantity ?? 0,
+    productQuantity: shownQuantity(doc),
     units: unitsOf(doc),
   };
 }

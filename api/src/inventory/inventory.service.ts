@@ -4,7 +4,7 @@ import type { StockLevel } from '../catalog/catalog.types';
 import { isObjectId } from '../common/parse-object-id.pipe';
 import type { Principal } from '../common/principal';
 import { ReservationsRepository } from './reservations.repository';
-import type { StockMovementView } from './stock-ledger.repository';
+import { StockLedgerRepository, type StockMovementView } from './stock-ledger.repository';
 
 /** The order a stock movement belongs to, as its ledger entry shows it. */
 export interface OrderRef {
@@ -27,7 +27,13 @@ export class InventoryService {
   constructor(
     private readonly reservations: ReservationsRepository,
     private readonly catalog: CatalogService,
+    private readonly ledger: StockLedgerRepository,
   ) {}
+
+  /** Whether the order took a product's stock below zero (a gate sale, flagged short: issue 47). */
+  wentShort(orderId: string): Promise<boolean> {
+    return this.ledger.orderWentShort(orderId);
+  }
 
   /**
    * Takes `quantity` for `orderId` if at least that much is in stock, recording the reservation on
@@ -59,15 +65,18 @@ export class InventoryService {
     orderId: string,
     quantity: number,
     order: OrderRef = {},
+    allowShort = false,
   ): Promise<StockMovementView[] | null> {
     assertQuantity(quantity);
     let rows: StockMovementView[] | null = null;
     await this.stockChange(productId, async (id) => {
-      const taken = await this.reservations.reserveUncopied(id, orderId, quantity, {
-        reason: 'sale',
-        by: order.by,
-        purchaseNumber: order.purchaseNumber,
-      });
+      const taken = await this.reservations.reserveUncopied(
+        id,
+        orderId,
+        quantity,
+        { reason: 'sale', by: order.by, purchaseNumber: order.purchaseNumber },
+        allowShort,
+      );
       if (!taken) return null;
       rows = taken.movements.map((m) => ({ ...m, productId: id, productName: taken.productName }));
       return taken.stock;

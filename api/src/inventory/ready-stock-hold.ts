@@ -35,6 +35,8 @@ export class ReadyStockHold implements OrderHold {
     order: Pick<HeldOrder, '_id' | 'purchaseNumber'>,
     lines: LineToHold[],
     actor?: Principal,
+    /** A gate sale's hand-over: taken even below zero, the movement flagged short (issue 47). */
+    allowShort = false,
   ): Promise<StockMovementView[]> {
     const reserved: string[] = [];
     const movements: StockMovementView[] = [];
@@ -47,9 +49,16 @@ export class ReadyStockHold implements OrderHold {
       // write racing it, or a server that answers a write conflict as no match. Asked again then,
       // a few times; refused only on a read that shows the stock short.
       for (let attempt = 1; attempt <= RESERVE_ATTEMPTS; attempt++) {
-        taken = await this.inventory.reserveForPlacement(productId, order._id, seedlings, ref);
+        taken = await this.inventory.reserveForPlacement(
+          productId,
+          order._id,
+          seedlings,
+          ref,
+          allowShort,
+        );
         if (taken) break;
         current = (await this.catalog.findForOrder([productId]))[0];
+        if (!current || allowShort) break;
         if (!current || current.productQuantity < seedlings) break;
       }
       if (taken) {

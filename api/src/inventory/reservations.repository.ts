@@ -53,11 +53,13 @@ export class ReservationsRepository {
     orderId: string,
     quantity: number,
     meta: MovementMeta,
+    allowShort = false,
   ): Promise<{ productName: string; movements: PendingMovement[]; stock: StockLevel } | null> {
     const { pipeline } = stockUpdate(
       { by: -quantity },
       { ...meta, orderId },
       {
+        shortable: allowShort,
         computed: {
           reservations: {
             $concatArrays: [
@@ -68,9 +70,11 @@ export class ReservationsRepository {
         },
       },
     );
+    // A gate sale takes what it hands over even below zero (issue 47); any other sale only what
+    // there is, and nothing of a product flagged short until its stock is counted again.
     const filter = {
       _id: new Types.ObjectId(id),
-      productQuantity: { $gte: quantity },
+      ...(allowShort ? {} : { productQuantity: { $gte: quantity }, stockShort: { $ne: true } }),
       'reservations.orderId': { $ne: orderId },
     };
     const mine = (doc: LedgerDoc) => ({
@@ -84,6 +88,7 @@ export class ReservationsRepository {
       productName: 1,
       productQuantity: 1,
       stockSeq: 1,
+      stockShort: 1,
       pendingMovements: { $elemMatch: { orderId } },
     };
     const doc = (await this.products.collection.findOneAndUpdate(filter, pipeline, {

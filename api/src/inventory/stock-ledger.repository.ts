@@ -7,6 +7,7 @@ import { isDuplicateKeyError } from '../common/mongo-errors';
 import { StockMovement } from './schemas/stock-movement.schema';
 import {
   openingUpdate,
+  shownQuantity,
   stockUpdate,
   type MovementMeta,
   type PendingMovement,
@@ -22,12 +23,17 @@ export interface LedgerDoc {
   productName: string;
   productQuantity?: number;
   stockSeq?: number;
+  /** Stock taken below zero by a gate sale, until counted again (issue 47). */
+  stockShort?: boolean;
   pendingMovements?: PendingMovement[];
 }
 
-/** The stock a product document shows, with the number of its last movement. */
+/**
+ * The stock a product document shows shoppers, with the number of its last movement: none while
+ * it is flagged short (a gate sale took it below zero, issue 47) until it is counted again.
+ */
 export function stockLevelOf(doc: LedgerDoc): StockLevel {
-  return { quantity: doc.productQuantity ?? 0, seq: doc.stockSeq ?? 0 };
+  return { quantity: shownQuantity(doc), seq: doc.stockSeq ?? 0 };
 }
 
 /**
@@ -86,6 +92,15 @@ export class StockLedgerRepository {
       doc,
       movement: entry ? { ...entry, productId: id, productName: doc.productName } : null,
     };
+  }
+
+  /** Whether a movement of this order took stock below zero (`short`, issue 47), copied or waiting. */
+  async orderWentShort(orderId: string): Promise<boolean> {
+    if (await this.movements.exists({ orderId, short: true })) return true;
+    return !!(await this.products.collection.findOne(
+      { pendingMovements: { $elemMatch: { orderId, short: true } } },
+      { projection: { _id: 1 } },
+    ));
   }
 
   /** A page of a product's movements, newest first, optionally of some reasons only. */

@@ -24,6 +24,8 @@ export interface PendingMovement {
   orderId: string | null;
   purchaseNumber: string | null;
   at: Date;
+  /** It took the stock below zero (a gate sale's hand-over, never refused: issue 47). */
+  short?: boolean;
 }
 
 /** How the stock changes: by a signed amount, or to an amount (the change follows from the stock). */
@@ -53,6 +55,11 @@ export function stockUpdate(
     at?: Date;
     /** The document's field the stock is in: a product's `productQuantity`, a batch's `quantity`. */
     field?: string;
+    /**
+     * The change may take the stock below zero (a gate sale, issue 47): its movement is then
+     * marked `short` and the product flagged `stockShort` until its stock is counted again.
+     */
+    shortable?: boolean;
   } = {},
 ): { pipeline: Record<string, unknown>[]; movementId: string } {
   const field = extra.field ?? 'productQuantity';
@@ -74,14 +81,26 @@ export function stockUpdate(
     seq: '$stockSeq',
     change: '$__change',
     quantityAfter: `$${field}`,
+    ...(extra.shortable ? { short: { $lt: [`$${field}`, 0] } } : {}),
   };
+  const after = { $add: [quantity, '$__change'] };
+  // A count or a stock set (`to`) is the stock as it is: a product flagged short is clear again.
+  const shortFlag =
+    field !== 'productQuantity'
+      ? {}
+      : extra.shortable
+        ? { stockShort: { $or: [{ $eq: ['$stockShort', true] }, { $lt: [after, 0] }] } }
+        : 'to' in change
+          ? { stockShort: { $literal: false } }
+          : {};
   return {
     movementId,
     pipeline: [
       { $set: { __change: delta } },
       {
         $set: {
-          [field]: { $add: [quantity, '$__change'] },
+          [field]: after,
+          ...shortFlag,
           stockSeq: {
             $cond: [
               unchanged,
@@ -166,4 +185,9 @@ export function openingUpdate(at: Date): Record<string, unknown>[] {
 
 export function actorOf(by: MovementMeta['by']): MovementActor | null {
   return by ? { id: by.id, fullName: by.fullName, role: by.role } : null;
+}
+
+/** What shoppers may buy of a product: 0 while flagged short or below zero (issue 47). */
+export function shownQuantity(doc: { productQuantity?: number; stockShort?: boolean }): number {
+  return doc.stockShort ? 0 : Math.max(0, doc.productQuantity ?? 0);
 }

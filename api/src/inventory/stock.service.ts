@@ -222,5 +222,6 @@ function view(movement: StockMovementView) {
     orderId: movement.orderId ?? null,
     purchaseNumber: movement.purchaseNumber ?? null,
     at: new Date(movement.at).toISOString(),
+    short: movement.short === true,
   };
 }

@@ -26,7 +26,15 @@ export interface GateSaleFields {
     voided: null;
     refunds: [];
     refunded: 0;
+    offline: {
+      soldAt: Date;
+      changed: { productId: string; unitId: string; name: string; till: number; now: number }[];
+    } | null;
+    attention: null;
+    short: false;
   };
+  /** An offline sale's prices (issue 47), by `productId:unitId`: the till's, which the buyer paid. */
+  offlinePrices?: Map<string, number>;
 }
 
 /**
@@ -55,8 +63,12 @@ export function gatePlan(d: PlacementDeps, fields: GateSaleFields): PlacementPla
     price: {
       name: 'price the lines',
       invoke: async (run) => {
-        const { lines, total } = await priceGateLines(d.catalog, run.lines);
-        const now = new Date();
+        const { offlinePrices, ...orderFields } = fields;
+        const priced = await priceGateLines(d.catalog, run.lines);
+        const lines = offlinePrices ? atTillPrices(priced.lines, offlinePrices) : priced.lines;
+        const total = lines.reduce((sum, l) => sum + l.lineTotal, 0);
+        // An offline sale is dated when the till sold it (its day's reports count it there).
+        const now = fields.till.offline?.soldAt ?? new Date();
         const quote = {
           method: 'collection' as const,
           zoneName: 'Gate',
@@ -66,7 +78,7 @@ export function gatePlan(d: PlacementDeps, fields: GateSaleFields): PlacementPla
         };
         run.priced = { lines, subtotal: total, quote, now } as typeof run.priced;
         // Nobody's account: the clerk who sold it is the till's `sellerId`, not its buyer.
-        run.orderFields = { ...fields, placedBy: null };
+        run.orderFields = { ...orderFields, placedBy: null };
       },
     },
     terms: {
@@ -78,4 +90,13 @@ export function gatePlan(d: PlacementDeps, fields: GateSaleFields): PlacementPla
     insert: (_run, insert) => insert(),
     claims: [],
   };
+}
+
+/** The lines at the prices an offline till charged (checked before: one per line, within limits). */
+export function atTillPrices(lines: PricedLine[], prices: Map<string, number>): PricedLine[] {
+  return lines.map((l) => {
+    const unitPrice = prices.get(`${l.productId}:${l.unitId}`);
+    if (unitPrice === undefined || unitPrice === l.unitPrice) return l;
+    return { ...l, unitPrice, lineTotal: unitPrice * l.quantity };
+  });
 }

@@ -2,6 +2,7 @@ import { ConflictException, HttpException, Injectable, NotFoundException } from 
 import { BOOKING_CREDIT, formatMoney, TILL_MESSAGES } from '@spc/shared-contracts';
 import { CatalogService } from '../catalog/catalog.service';
 import { DomainEvents } from '../common/events/domain-events';
+import { InventoryService } from '../inventory/inventory.service';
 import type { Actor, Principal } from '../common/principal';
 import { MoneyLedgerService, type PaybackPart } from '../money/money-ledger.service';
 import { cancelChange, takeRefund, type OrderStep, ORDER_STEPS } from './order-actions';
@@ -88,7 +89,63 @@ export class OrderGateSales {
     private readonly money: OrderMoney,
     private readonly catalog: CatalogService,
     private readonly events: DomainEvents,
+    private readonly inventory: InventoryService,
   ) {}
+
+  /**
+   * A sale whose lines took stock below zero (issue 47) is marked `short` (its movements are
+   * flagged on the stock ledger, its products flagged until counted). Answers the sale as it is.
+   */
+  async markShort(order: OrderRecord): Promise<OrderRecord> {
+    if (order.till?.short || !(await this.inventory.wentShort(order._id))) return order;
+    return (
+      (await this.orders.transition(order._id, {}, { $set: { 'till.short': true } })) ?? order
+    );
+  }
+
+  /**
+   * A sale handed over with its M-Pesa code not counted as money (issue 47): sent out (the
+   * seedlings left) and marked for the clerk; fulfilled once settled (`settled`).
+   */
+  async handOverUnpaid(
+    actor: Actor,
+    order: OrderRecord,
+    attention: NonNullable<OrderRecord['till']>['attention'],
+  ): Promise<OrderRecord> {
+    const marked =
+      (await this.orders.transition(
+        order._id,
+        { 'till.attention': null },
+        { $set: { 'till.attention': attention } },
+      )) ?? order;
+    return this.runner.apply(ORDER_STEPS.inTransit, actor, marked, undefined);
+  }
+
+  /** A sale needing attention paid at last: its mark cleared, fulfilled (handed over already). */
+  async settled(actor: Actor, order: OrderRecord): Promise<OrderRecord> {
+    const cleared =
+      (await this.orders.transition(
+        order._id,
+        { paymentStatus: 'Paid' },
+        { $set: { 'till.attention': null } },
+      )) ?? order;
+    if (cleared.orderStatus !== 'InTransit') return cleared;
+    return this.runner.apply(ORDER_STEPS.fulfil, actor, cleared, undefined);
+  }
+
+  /** The attention mark updated (what is still unpaid, why) while the sale stays unpaid. */
+  async stillUnpaid(
+    order: OrderRecord,
+    attention: NonNullable<OrderRecord['till']>['attention'],
+  ): Promise<OrderRecord> {
+    return (
+      (await this.orders.transition(
+        order._id,
+        { paymentStatus: { $ne: 'Paid' } },
+        { $set: { 'till.attention': attention } },
+      )) ?? order
+    );
+  }
 
   /** The lines as the shop prices them now (400 off a unit's minimum or step) and their total. */
   price(lines: CartLine[]) {

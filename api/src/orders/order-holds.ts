@@ -69,7 +69,11 @@ export class OrderHolds {
       const toHold = group.map((p) => p.line);
       try {
         if (hold.on === 'batch') await this.batchHold.hold(order, hold.batchId, toHold);
-        else movements.push(...(await this.readyStock.hold(order, toHold, actor)));
+        // A gate sale is a hand-over: never refused for stock (issue 47).
+        else
+          movements.push(
+            ...(await this.readyStock.hold(order, toHold, actor, order.channel === 'gate')),
+          );
       } catch (error) {
         for (const g of held) await g.by.releaseAll(g.order, g.hold);
         throw error;

@@ -13,7 +13,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { OrderRecord } from './order.types';
 import { OrdersRepository } from './orders.repository';
-import { OrderIdempotency } from './schemas/order.schema';
+import { OrderIdempotency, TillSaleKey } from './schemas/order.schema';
 
 /** What a placement's Idempotency-Key answers: place it (under `key`), or the order it placed. */
 export type KeyClaim = { key?: string; replay?: undefined } | { replay: OrderRecord };
@@ -34,6 +34,8 @@ export function guestKeyOwner(
 /**
  * Idempotency-Key for placing orders: the same key and the same order answer the order placed the
  * first time; the same key for another order is refused (422); a key still being placed is 409.
+ * `keys` is the store: `order_idempotency` (24 h TTL) for orders, `till_sale_keys` (no expiry) for
+ * till sales (`TillSaleKeys`).
  */
 @Injectable()
 export class PlacementKeys {
@@ -131,3 +133,18 @@ const keyReused = () =>
     message: 'This Idempotency-Key was already used for a different order',
     code: 'IDEMPOTENCY_KEY_REUSED',
   });
+
+/**
+ * The till sales' keys (issue 47): the same rules on a store that never expires, so a sale sent
+ * again days later (a till offline over a weekend) answers the first sale.
+ */
+@Injectable()
+export class TillSaleKeys extends PlacementKeys {
+  constructor(
+    orders: OrdersRepository,
+    @InjectModel(TillSaleKey.name) keys: Model<OrderIdempotency>,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(orders, keys, config);
+  }
+}

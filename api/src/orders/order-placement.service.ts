@@ -11,7 +11,7 @@ import { UsersService } from '../users/users.service';
 import type { CreateOrderDto, DeliveryInfoDto } from './dto/order.dto';
 import { OrderHoldLimits } from './order-hold-limits';
 import { holdsOfCart, OrderHolds } from './order-holds';
-import { PlacementKeys } from './order-idempotency';
+import { PlacementKeys, TillSaleKeys } from './order-idempotency';
 import {
   cartPlan,
   placementSteps,
@@ -63,6 +63,8 @@ export class OrderPlacementService {
     private readonly holdLimits: OrderHoldLimits,
     private readonly deliveryZones: DeliveryService,
     private readonly keys: PlacementKeys,
+    /** A till sale's keys: never expire (issue 47). */
+    private readonly tillKeys: TillSaleKeys,
     /** The orders' held stock: given back, released, checked and handed over (the order steps'). */
     readonly stock: OrderStock,
     private readonly reconciler: OrderReconciler,
@@ -95,13 +97,14 @@ export class OrderPlacementService {
   /** The request's saga around a placement: its key claimed first, completed after. */
   private requestSteps(
     place: (run: PlacementRequest) => Promise<unknown>,
+    keys: PlacementKeys = this.keys,
   ): SagaStep<PlacementRequest>[] {
     return [
       {
         /** The same Idempotency-Key answers the same order; let go when the placement fails. */
         name: 'claim the idempotency key',
         invoke: async (run) => {
-          const claim = await this.keys.claim(
+          const claim = await keys.claim(
             run.idempotencyKey,
             run.actor?.id,
             run.delivery,
@@ -113,7 +116,7 @@ export class OrderPlacementService {
           }
           run.key = claim.key;
         },
-        compensate: (run) => this.keys.release(run.key),
+        compensate: (run) => keys.release(run.key),
       },
       {
         /** The placement's own steps, each undone by its own saga when a later one fails. */
@@ -124,7 +127,7 @@ export class OrderPlacementService {
       },
       {
         name: 'complete the idempotency key',
-        invoke: (run) => this.keys.complete(run.key, run.order!._id),
+        invoke: (run) => keys.complete(run.key, run.order!._id),
       },
       {
         /** A customer's delivery details saved for next time; a failure is only logged. */
@@ -208,7 +211,7 @@ export class OrderPlacementService {
       streetAddress: 'Collected at the gate',
     };
     const run = await runSaga(
-      this.requestSteps((r) => runSaga(steps, r)),
+      this.requestSteps((r) => runSaga(steps, r), this.tillKeys),
       {
         actor,
         lines,
@@ -235,12 +238,12 @@ export class OrderPlacementService {
     sale: Parameters<OrderPlacementService['placeAtGate']>[1],
     idempotencyKey: string,
   ): Promise<OrderRecord | null> {
-    return this.keys.placedUnderSame(idempotencyKey, actor.id, gateFingerprint(sale));
+    return this.tillKeys.placedUnderSame(idempotencyKey, actor.id, gateFingerprint(sale));
   }
 
   /** The order a clerk's Idempotency-Key placed, or null (the till answers a sale sent again). */
   placedUnder(idempotencyKey: string, actor: Principal): Promise<OrderRecord | null> {
-    return this.keys.placedUnder(idempotencyKey, actor.id);
+    return this.tillKeys.placedUnder(idempotencyKey, actor.id);
   }
 
   /**

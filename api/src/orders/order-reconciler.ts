@@ -10,7 +10,7 @@ import type { FilterQuery } from 'mongoose';
 import { Scheduler } from '../common/scheduler/scheduler';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { PlacementKeys } from './order-idempotency';
+import { PlacementKeys, TillSaleKeys } from './order-idempotency';
 import { OrderMoney } from './order-money';
 import { OrderStock } from './order-stock';
 import { OrdersRepository } from './orders.repository';
@@ -42,6 +42,7 @@ export class OrderReconciler
     private readonly stock: OrderStock,
     private readonly money: OrderMoney,
     private readonly keys: PlacementKeys,
+    private readonly tillKeys: TillSaleKeys,
     private readonly scheduler: Scheduler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -101,6 +102,7 @@ export class OrderReconciler
         this.logger.warn(`Finished the interrupted stock return of ${order.purchaseNumber}`);
       }
       await this.keys.releaseStale(before);
+      await this.tillKeys.releaseStale(before);
     } catch (error) {
       this.logger.error(
         `Order reconciliation failed${atStartup ? ' at start-up' : ''}: ${(error as Error).message}`,

@@ -69,6 +69,7 @@ export class OrdersPersonalData implements PersonalDataOwner {
       "the name, phone, e-mail and address typed at checkout, the buyer's KRA PIN given for a tax invoice, the network address it came from",
     order_refunds: 'the staff member who recorded each refund (no customer data)',
     order_idempotency: NO_PERSONAL_DATA,
+    till_sale_keys: NO_PERSONAL_DATA,
   };
 
   constructor(

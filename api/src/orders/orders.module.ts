@@ -23,7 +23,7 @@ import { OrderDocumentsController } from './order-documents.controller';
 import { OrderLpoScanController } from './order-lpo-scan.controller';
 import { OrderLpoScans } from './order-lpo-scans';
 import { OrderHoldLimits } from './order-hold-limits';
-import { PlacementKeys } from './order-idempotency';
+import { PlacementKeys, TillSaleKeys } from './order-idempotency';
 import { OrderReconciler } from './order-reconciler';
 import { OrderStock } from './order-stock';
 import { OrderExpiry } from './order-expiry.service';
@@ -57,6 +57,8 @@ import {
   OrderIdempotency,
   OrderIdempotencySchema,
   OrderSchema,
+  TillSaleKey,
+  TillSaleKeySchema,
 } from './schemas/order.schema';
 import { OrderRefund, OrderRefundSchema } from './schemas/order-refund.schema';
 import { OrderDeletion, OrderDeletionSchema } from './schemas/order-deletion.schema';
@@ -79,6 +81,7 @@ import { OrderGateSales } from './order-gate-sales';
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
       { name: OrderIdempotency.name, schema: OrderIdempotencySchema },
+      { name: TillSaleKey.name, schema: TillSaleKeySchema },
       { name: OrderRefund.name, schema: OrderRefundSchema },
       { name: OrderDeletion.name, schema: OrderDeletionSchema },
     ]),
@@ -117,6 +120,7 @@ import { OrderGateSales } from './order-gate-sales';
     BookingsRepository,
     OrderPlacementService,
     PlacementKeys,
+    TillSaleKeys,
     OrderReconciler,
     OrderStock,
     OrderHolds,

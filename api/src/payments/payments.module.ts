@@ -51,6 +51,6 @@ import { MpesaRefundsService } from './c2b/mpesa-refunds.service';
     PaymentsPersonalData,
   ],
   // The gate's till prompts a buyer's phone for a sale (issue 46).
-  exports: [MpesaService],
+  exports: [MpesaService, C2bInboxService],
 })
 export class PaymentsModule {}

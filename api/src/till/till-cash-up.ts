@@ -22,7 +22,8 @@ const refused = (o: OrderRecord) =>
 function netOf(o: OrderRecord): number {
   const t = o.till!;
   if (o.channel !== 'gate') return sum(t.payments.map((p) => p.amount));
-  return t.voided || refused(o) ? 0 : o.totalAmount - t.refunded;
+  // A sale needing attention counts what was paid of it, not its code (issue 47).
+  return t.voided || refused(o) ? 0 : o.totalAmount - t.refunded - (t.attention?.unpaid ?? 0);
 }
 
 /**
@@ -122,7 +123,17 @@ export function cashUpView(
     sellers: [...sellers.values()],
     voids: orders.filter((o) => o.till?.voided).map((o) => reversal(o, o.till!.voided!)),
     refunds: orders.flatMap((o) => (o.till?.refunds ?? []).map((r) => reversal(o, r))),
-    attention: [],
+    attention: orders
+      .filter((o) => !o.till?.voided && !refused(o) && (o.till?.attention || o.till?.short))
+      .map((o) => ({
+        orderId: o._id,
+        purchaseNumber: o.purchaseNumber,
+        total: o.totalAmount,
+        unpaid: o.till!.attention?.unpaid ?? 0,
+        reasons: o.till!.attention?.reasons ?? [],
+        short: !!o.till!.short,
+        offline: !!o.till!.offline,
+      })),
   };
 }
 
@@ -130,6 +141,7 @@ export function cashUpView(
 function saleState(o: OrderRecord): TillSaleView['state'] {
   if (o.till?.voided) return 'voided';
   if (refused(o)) return 'cancelled';
+  if (o.till?.attention && o.paymentStatus !== 'Paid') return 'needs-attention';
   if ((o.till?.refunded ?? 0) > 0) return 'refunded';
   return o.paymentStatus === 'Paid' ? 'paid' : 'awaiting-payment';
 }
@@ -144,6 +156,7 @@ export function saleView(
   promptFailed = false,
 ): TillSaleView {
   const t = o.till!;
+  const attention = t.attention && o.paymentStatus !== 'Paid' && !t.voided ? t.attention : null;
   const payments: TillPaymentView[] = t.payments.map((p) => ({
     method: p.method,
     amount: p.amount,
@@ -155,7 +168,9 @@ export function saleView(
         ? 'received'
         : p.method === 'mpesa-express' && promptFailed
           ? 'failed'
-          : p.state,
+          : attention && p.code && p.code === attention.code
+            ? 'waiting'
+            : p.state,
   }));
   return {
     orderId: o._id,
@@ -178,9 +193,11 @@ export function saleView(
     phone: o.guestInfo.phoneNumber || null,
     state: saleState(o),
     refunded: t.refunded + (t.voided?.amount ?? 0),
-    offline: null,
-    needsAttention: null,
-    short: false,
+    offline: t.offline ? { soldAt: iso(t.offline.soldAt)! } : null,
+    needsAttention: attention
+      ? { reasons: [...attention.reasons], unpaid: attention.unpaid, code: attention.code }
+      : null,
+    short: !!t.short,
     etims,
   };
 }

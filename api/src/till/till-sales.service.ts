@@ -7,12 +7,19 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import {
+  formatMoney,
   MPESA_MESSAGES,
   TILL_MESSAGES,
+  TILL_OFFLINE_LIMITS,
+  TILL_OFFLINE_METHODS,
   toMpesaPhone,
+  type TillPaymentInput,
   type TillSaleInput,
   type TillSaleView,
 } from '@spc/shared-contracts';
+import { AuditService } from '../audit/audit.service';
+import { C2bInboxService } from '../payments/c2b/c2b-inbox.service';
+import type { PricedLine } from '../orders/order-lines';
 import type { Principal } from '../common/principal';
 import { EtimsQueue } from '../etims/etims-queue.service';
 import type { GateSaleFields } from '../orders/order-gate-plan';
@@ -23,7 +30,8 @@ import { SmsService } from '../sms/sms.service';
 import { receiptText } from './till-receipt-text';
 import type { OrderRecord } from '../orders/order.types';
 import { saleView } from './till-cash-up';
-import { checkPayments, type CheckedPayment } from './till-payments';
+import { bad, checkPayments, type CheckedPayment } from './till-payments';
+import type { TillSessionRecord } from './till.repository';
 import { TillPins } from './till-pins.service';
 import { TillSessions } from './till-sessions.service';
 
@@ -52,6 +60,8 @@ export class TillSales {
     private readonly etims: EtimsQueue,
     private readonly mpesa: MpesaService,
     private readonly sms: SmsService,
+    private readonly inbox: C2bInboxService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -63,21 +73,119 @@ export class TillSales {
     input: TillSaleInput,
     idempotencyKey?: string,
   ): Promise<{ sale: TillSaleView; replayed: boolean }> {
+    if (input.offline && !idempotencyKey) throw bad(TILL_MESSAGES.offlineNeedsKey);
     const earlier = idempotencyKey ? await this.placedBefore(actor, input, idempotencyKey) : null;
     if (earlier) return { sale: await this.view(earlier), replayed: true };
     return this.sessions.within(
       input.sessionId,
       TILL_MESSAGES.sessionClosed,
       async (session) => {
-        const { lines, payments, prompt } = await this.checkSale(input);
-        for (const p of payments) if (p.code) p.code = await this.gate.checkCode(p.code);
-        const sale = gateSale(actor, session._id, input, lines, payments);
+        const { lines, payments, prompt, offline } = await this.checkSale(input, session);
+        // Online, a code in the ledger is refused now; offline it was taken already (the
+        // seedlings left): it is checked against the inbox once the sale is made.
+        for (const p of payments)
+          if (p.code)
+            p.code = offline ? this.gate.codeSpelling(p.code) : await this.gate.checkCode(p.code);
+        const sale = gateSale(actor, session._id, input, lines, payments, offline);
         const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
         if (replayed) return { sale: await this.view(await this.made(order)), replayed: true };
-        const paid = await this.payAndHandOver(actor, order, payments, prompt);
-        return { sale: await this.view(paid), replayed: false };
+        if (offline?.changed.length) await this.auditPrices(actor, order, offline.changed);
+        const paid = offline
+          ? await this.payOffline(actor, order, payments)
+          : await this.payAndHandOver(actor, order, payments, prompt);
+        return { sale: await this.view(await this.gate.markShort(paid)), replayed: false };
       },
       actor.id,
+    );
+  }
+
+  /**
+   * An offline sale's payments (issue 47): its cash taken; its M-Pesa code counted as money only
+   * when its C2B confirmation (exactly that code and amount) waits unclaimed in the inbox, then
+   * claimed for it once. Either way it is handed over (the seedlings left): a code not counted
+   * marks it `needs-attention`, paid later at the till (`settle`) or voided.
+   */
+  private async payOffline(
+    actor: Principal,
+    order: OrderRecord,
+    payments: CheckedPayment[],
+  ): Promise<OrderRecord> {
+    let current = order;
+    let attention: NonNullable<NonNullable<OrderRecord['till']>['attention']> | null = null;
+    for (const p of payments) {
+      if (!p.code) {
+        current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
+        continue;
+      }
+      const claimed = await this.inbox.claimForGateSale(actor, current, p.code, p.amount);
+      if ('order' in claimed) current = claimed.order;
+      else attention = { reasons: [claimed.reason], unpaid: p.amount, code: p.code };
+    }
+    if (attention) return this.gate.handOverUnpaid(actor, current, attention);
+    return this.gate.handOver(actor, current);
+  }
+
+  /**
+   * Pays what a sale needing attention still owes (issue 47), in the clerk's own open session:
+   * cash, and/or an M-Pesa code checked as an offline one (its confirmation may have arrived
+   * since). Paid in full, it is fulfilled and no longer needs attention; a code still not counted
+   * keeps it marked (with the reason) and changes nothing else. 409 when it needs no attention.
+   */
+  async settle(
+    actor: Principal,
+    orderId: string,
+    input: { sessionId: string; payments: TillPaymentInput[] },
+  ): Promise<TillSaleView> {
+    const order = await this.readable(actor, orderId);
+    const attention = order.till?.attention;
+    if (!attention || order.paymentStatus === 'Paid' || order.till?.voided)
+      throw new ConflictException(TILL_MESSAGES.notAttention);
+    return this.sessions.within(
+      input.sessionId,
+      TILL_MESSAGES.sessionClosed,
+      async () => {
+        const now = await this.gate.get(orderId);
+        if (!now.till?.attention || now.paymentStatus === 'Paid' || now.till.voided)
+          throw new ConflictException(TILL_MESSAGES.notAttention);
+        const due = now.totalAmount - now.amountPaid;
+        const payments = checkPayments(input.payments, due);
+        if (payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
+          throw bad(TILL_MESSAGES.offlineMethod);
+        for (const p of payments) if (p.code) p.code = this.gate.codeSpelling(p.code);
+        // The code first: one not counted leaves no cash taken.
+        const code = payments.find((p) => p.code);
+        let current = now;
+        if (code) {
+          const claimed = await this.inbox.claimForGateSale(actor, current, code.code!, code.amount);
+          if ('reason' in claimed) {
+            const still = { reasons: [claimed.reason], unpaid: due, code: code.code };
+            return this.view(await this.gate.stillUnpaid(current, still));
+          }
+          current = claimed.order;
+        }
+        for (const p of payments)
+          if (!p.code)
+            current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
+        return this.view(await this.gate.settled(actor, current));
+      },
+      actor.id,
+    );
+  }
+
+  /** An offline sale's prices that differ from the shop's now, written to the audit trail. */
+  private async auditPrices(
+    actor: Principal,
+    order: OrderRecord,
+    changed: OfflineSale['changed'],
+  ): Promise<void> {
+    const words = changed
+      .map((c) => `${c.name} at ${formatMoney(c.till)} (now ${formatMoney(c.now)})`)
+      .join('; ');
+    await this.audit.record(
+      actor,
+      'till.offline-prices',
+      `Gate sale ${order.purchaseNumber} was sold offline at the till's prices: ${words}`,
+      { type: 'order', id: order._id, label: order.purchaseNumber },
     );
   }
 
@@ -93,9 +201,10 @@ export class TillSales {
   ): Promise<OrderRecord | null> {
     if (!(await this.gate.placedUnder(idempotencyKey, actor))) return null;
     const session = await this.sessions.own(actor, input.sessionId);
-    const { lines, payments } = await this.checkSale(input);
+    // Sent again days later: its time and prices are not checked against now again.
+    const { lines, payments, offline } = await this.checkSale(input, session, true);
     for (const p of payments) if (p.code) p.code = this.gate.codeSpelling(p.code);
-    const sale = gateSale(actor, session._id, input, lines, payments);
+    const sale = gateSale(actor, session._id, input, lines, payments, offline);
     const order = await this.gate.placedUnderSame(actor, sale, idempotencyKey);
     return order ? this.made(order) : null;
   }
@@ -120,10 +229,12 @@ export class TillSales {
   }
 
   /**
-   * What a sale must be before anything is written: its lines priced (the unit's rules), its
-   * payments adding up, a phone to prompt. Its M-Pesa code is checked against the ledger apart.
+   * What a sale must be before anything is written: its lines priced (the unit's rules; offline,
+   * the till's prices within their limits), its payments adding up, a phone to prompt. Its M-Pesa
+   * code is checked against the ledger apart. `replay`: sent again, its time and prices not
+   * checked against now (they were when it was made).
    */
-  private async checkSale(input: TillSaleInput) {
+  private async checkSale(input: TillSaleInput, session: TillSessionRecord, replay = false) {
     const lines = mergeCartLines(
       input.lines.map((l) => ({
         _id: l.productId.toLowerCase(),
@@ -131,9 +242,11 @@ export class TillSales {
         ...(l.unitId ? { unitId: l.unitId.toLowerCase() } : {}),
       })),
     );
-    const { total } = await this.gate.price(lines);
+    const priced = await this.gate.price(lines);
+    const offline = input.offline ? checkOffline(input, session, lines, priced.lines, replay) : null;
+    const total = offline ? offline.total : priced.total;
     const payments = checkPayments(input.payments, total);
-    return { lines, payments, prompt: this.promptPhone(payments, input.phone) };
+    return { lines, payments, prompt: this.promptPhone(payments, input.phone), offline };
   }
 
   /**
@@ -374,6 +487,8 @@ export class TillSales {
  */
 function saleStage(o: OrderRecord): 'made' | 'refused' | 'unfinished' {
   if (o.till?.voided) return 'made';
+  // Handed over with its M-Pesa code not counted (issue 47): made, waiting for the clerk.
+  if (o.till?.attention) return 'made';
   if (o.orderStatus === 'Cancelled') return 'refused';
   if (o.paymentStatus === 'Paid') return 'made';
   return o.till?.payments.some((p) => p.method === 'mpesa-express') ? 'made' : 'unfinished';
@@ -386,13 +501,91 @@ function gateSale(
   input: TillSaleInput,
   lines: CartLine[],
   payments: CheckedPayment[],
+  offline: OfflineSale | null = null,
 ): GateSale {
+  const fields = gateFields(actor, sessionId, payments);
+  if (offline) {
+    fields.till.offline = { soldAt: offline.soldAt, changed: offline.changed };
+    fields.offlinePrices = offline.prices;
+  }
   return {
     lines,
     phone: input.phone?.trim() || null,
-    fields: gateFields(actor, sessionId, payments),
-    fingerprint: { sessionId, payments },
+    fields,
+    // An offline sale's time and prices are its own: sent again, they must be the same.
+    fingerprint: {
+      sessionId,
+      payments,
+      ...(offline
+        ? { offline: { soldAt: offline.soldAt.toISOString(), prices: [...offline.prices] } }
+        : {}),
+    },
   };
+}
+
+/** An offline sale as checked (issue 47): its time, the till's prices by line, what changed. */
+interface OfflineSale {
+  soldAt: Date;
+  /** The till's unit price by `productId:unitId`. */
+  prices: Map<string, number>;
+  changed: { productId: string; unitId: string; name: string; till: number; now: number }[];
+  total: number;
+}
+
+const cartKey = (productId: string, unitId?: string) =>
+  `${productId.toLowerCase()}:${unitId?.toLowerCase() ?? ''}`;
+
+/**
+ * Refuses (400, TILL_MESSAGES' words) an offline sale out of its limits: paid other than in cash or
+ * by a code; its time not an ISO time, older than 30 days, in the future beyond the clock drift,
+ * or before its session opened; not one price per line for the same product and unit; a price
+ * off the unit's price now by more than half or double. `replay`: age, future and price range
+ * are not checked again.
+ */
+function checkOffline(
+  input: TillSaleInput,
+  session: TillSessionRecord,
+  lines: CartLine[],
+  priced: PricedLine[],
+  replay: boolean,
+): OfflineSale {
+  const offline = input.offline!;
+  if (input.payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
+    throw bad(TILL_MESSAGES.offlineMethod);
+  const soldAt = new Date(offline.soldAt);
+  if (typeof offline.soldAt !== 'string' || Number.isNaN(soldAt.getTime()))
+    throw bad('offline.soldAt must be an ISO time');
+  const { maxAgeDays, clockDriftMs, priceMin, priceMax } = TILL_OFFLINE_LIMITS;
+  const now = Date.now();
+  if (!replay && soldAt.getTime() < now - maxAgeDays * 86_400_000)
+    throw bad(TILL_MESSAGES.offlineTooOld);
+  if (!replay && soldAt.getTime() > now + clockDriftMs) throw bad(TILL_MESSAGES.offlineInFuture);
+  if (soldAt.getTime() < new Date(session.openedAt).getTime() - clockDriftMs)
+    throw bad(TILL_MESSAGES.offlineBeforeSession);
+  // One price per line, for the same product and unit (the merged lines, in their order).
+  const given = new Map<string, number>();
+  for (const p of offline.prices ?? []) {
+    const key = cartKey(p.productId, p.unitId);
+    if (given.has(key)) throw bad(TILL_MESSAGES.offlinePrices);
+    given.set(key, p.unitPrice);
+  }
+  if (given.size !== lines.length) throw bad(TILL_MESSAGES.offlinePrices);
+  const prices = new Map<string, number>();
+  const changed: OfflineSale['changed'] = [];
+  let total = 0;
+  lines.forEach((line, i) => {
+    const till = given.get(cartKey(line._id, line.unitId));
+    const p = priced[i]!;
+    if (till === undefined) throw bad(TILL_MESSAGES.offlinePrices);
+    const name = `${p.productName} (${p.unitName})`;
+    if (!replay && (till < p.unitPrice * priceMin || till > p.unitPrice * priceMax))
+      throw bad(TILL_MESSAGES.offlinePriceOut(name));
+    prices.set(`${p.productId}:${p.unitId}`, till);
+    if (till !== p.unitPrice)
+      changed.push({ productId: p.productId, unitId: p.unitId, name, till, now: p.unitPrice });
+    total += till * p.quantity;
+  });
+  return { soldAt, prices, changed, total };
 }
 
 function inProgress(error: unknown): boolean {
@@ -426,6 +619,9 @@ function gateFields(
       voided: null,
       refunds: [],
       refunded: 0,
+      offline: null,
+      attention: null,
+      short: false,
     },
   };
 }

@@ -38,6 +38,7 @@ import {
   SetTillPinDto,
   TillRefundDto,
   TillSaleDto,
+  TillSettleDto,
   TillSalesQueryDto,
   TillSessionsQueryDto,
   TillSmsReceiptDto,
@@ -216,12 +217,15 @@ export class TillController {
   @Auth('admin', 'staff')
   @ApiOperation({
     summary:
-      'Ring up a gate sale in your open session: placed, paid (cash, an M-Pesa code, or split) and handed over at once',
+      'Ring up a gate sale in your open session: placed, paid (cash, an M-Pesa code, or split) and handed over at once; or one sold while the till was offline (`offline`: its time and prices), sent when the network returns',
+    description:
+      'Stock is taken even below zero (a hand-over is never refused): the sale is `short` and its products flagged until counted. An offline sale needs an Idempotency-Key; its M-Pesa code counts only when its C2B confirmation (that code and amount) waits unclaimed in the inbox, else the sale is handed over marked `needs-attention`.',
   })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'The same key answers the same sale (8-100 letters, digits, _ . : -)',
+    description:
+      'The same key answers the same sale, however long after (till sale keys never expire); required offline (8-100 letters, digits, _ . : -)',
   })
   @Answer('Sale made', TillSaleResponseDto, { status: 201 })
   @ApiOkResponse({ type: TillSaleResponseDto, description: 'The same key again: the first sale' })
@@ -272,6 +276,28 @@ export class TillController {
     @Param('orderId', ParseObjectIdPipe) orderId: string,
   ): Promise<TillSaleData> {
     return { sale: await this.sales.get(actor, orderId) };
+  }
+
+  @Post('sales/:orderId/settle')
+  @HttpCode(200)
+  @Auth('admin', 'staff')
+  @ApiOperation({
+    summary:
+      'Pay what a sale needing attention owes (cash, or an M-Pesa code checked against the inbox again) in your open session: it becomes paid',
+  })
+  @Answer('Sale settled (or still needing attention, with why)', TillSaleResponseDto)
+  @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not your session' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto })
+  @ApiConflictResponse({
+    type: ErrorResponseDto,
+    description: 'The sale does not need attention, or the session is closed',
+  })
+  async settle(
+    @CurrentUser() actor: Principal,
+    @Param('orderId', ParseObjectIdPipe) orderId: string,
+    @Body() dto: TillSettleDto,
+  ): Promise<TillSaleData> {
+    return { sale: await this.sales.settle(actor, orderId, dto) };
   }
 
   @Post('bookings/:orderId/collect')

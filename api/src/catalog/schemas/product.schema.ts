@@ -90,6 +90,13 @@ export class Product {
   @Prop({ default: 0, select: false })
   stockSeq!: number;
 
+  /**
+   * A gate sale took its stock below zero (issue 47): shoppers see none and the shop refuses it
+   * until the stock is counted again (a count, or the product form's stock) clears it.
+   */
+  @Prop({ type: Boolean, default: undefined })
+  stockShort?: boolean;
+
   /** When the product's ledger began (its opening balance); absent until then. */
   @Prop({ type: Date, select: false })
   ledgerSince?: Date;

@@ -130,6 +130,11 @@ export class StockMovementDto {
   purchaseNumber!: string | null;
   @ApiProperty({ format: 'date-time' })
   at!: string;
+  @ApiProperty({
+    description:
+      'It took the stock below zero (a gate sale, never refused): kept as it happened until the stock is counted again',
+  })
+  short!: boolean;
 }
 
 export class StockLevelDto {

@@ -53,6 +53,10 @@ export class StockMovement {
 
   @Prop({ required: true })
   at!: Date;
+
+  /** It took the stock below zero (a gate sale's hand-over, issue 47). */
+  @Prop({ type: Boolean, default: undefined })
+  short?: boolean;
 }
 
 export const StockMovementSchema = SchemaFactory.createForClass(StockMovement);

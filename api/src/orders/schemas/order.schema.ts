@@ -138,6 +138,25 @@ export class OrderTill {
   @Prop({ type: [TillReversal], default: [] }) refunds!: TillReversal[];
   /** What the refunds took, moved in the same conditional write that pushes one. */
   @Prop({ default: 0 }) refunded!: number;
+  /**
+   * Sold while the till was offline (issue 47): the till's time of sale (the order's date) and
+   * the prices it charged that differ from the shop's when it arrived.
+   */
+  @Prop({ type: Object, default: null }) offline!: {
+    soldAt: Date;
+    changed: { productId: string; unitId: string; name: string; till: number; now: number }[];
+  } | null;
+  /**
+   * Handed over with its M-Pesa code not counted as money (issue 47): why, what is unpaid and the
+   * code; null once settled (or never).
+   */
+  @Prop({ type: Object, default: null }) attention!: {
+    reasons: ('code-unconfirmed' | 'code-taken' | 'code-amount')[];
+    unpaid: number;
+    code: string | null;
+  } | null;
+  /** A line took its product's stock below zero (flagged short on the stock ledger). */
+  @Prop({ default: false }) short!: boolean;
 }
 
 /**
@@ -342,3 +361,14 @@ export class OrderIdempotency {
 export const OrderIdempotencySchema = SchemaFactory.createForClass(OrderIdempotency);
 OrderIdempotencySchema.index({ key: 1 }, { unique: true });
 OrderIdempotencySchema.index({ createdAt: 1 }, { expireAfterSeconds: 24 * 60 * 60 });
+
+/**
+ * A till sale's `Idempotency-Key` (issue 47): kept with no expiry, so a sale queued offline over a
+ * weekend and sent days later still answers the first sale, never a second one. The same shape as
+ * `order_idempotency` (PlacementKeys works on either store).
+ */
+@Schema({ collection: 'till_sale_keys', versionKey: false })
+export class TillSaleKey extends OrderIdempotency {}
+
+export const TillSaleKeySchema = SchemaFactory.createForClass(TillSaleKey);
+TillSaleKeySchema.index({ key: 1 }, { unique: true });

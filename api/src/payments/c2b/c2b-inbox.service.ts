@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { formatMoney } from '@spc/shared-contracts';
+import { formatMoney, type TillAttentionReason } from '@spc/shared-contracts';
 import { AuditService } from '../../audit/audit.service';
 import type { Actor } from '../../common/principal';
 import type { AppConfig } from '../../config/app-config';
@@ -77,6 +77,51 @@ export class C2bInboxService {
       throw error;
     }
     return (await this.payments.findById(transId).lean<C2bPayment>())!;
+  }
+
+  /**
+   * An M-Pesa code a gate sale took offline (issue 47), checked when the sale arrives: money only
+   * when a C2B confirmation of exactly this code and amount waits in the inbox unclaimed (confirmed
+   * by M-Pesa); it is then claimed for the sale through the money ledger, once (the inbox's
+   * `matching` step, then the ledger's claim, decide between two at once). Otherwise why not:
+   * no such confirmation (`code-unconfirmed`), the code in the ledger for something else
+   * (`code-taken`), or confirmed for another amount (`code-amount`). Never throws for those.
+   */
+  async claimForGateSale(
+    actor: Actor,
+    order: OrderRecord,
+    code: string,
+    amount: number,
+  ): Promise<{ order: OrderRecord } | { reason: TillAttentionReason }> {
+    const entry = await this.ledger.findByCode(code);
+    if (!entry) return { reason: 'code-unconfirmed' };
+    if (entry.orderId === order._id && entry.state === 'credited') {
+      const now = await this.orders.findAnyOrder(order._id);
+      if (now) return { order: now };
+    }
+    const payment = await this.payments.findById(code).lean<C2bPayment>();
+    const own = entry._id === MoneyLedgerService.inId('paybill', code);
+    if (!own || !payment || payment.status !== 'inbox' || entry.state !== 'open' || entry.returned)
+      return { reason: 'code-taken' };
+    if (entry.unconfirmed) return { reason: 'code-unconfirmed' };
+    if (entry.amount !== amount || payment.amount !== amount) return { reason: 'code-amount' };
+    const claimed = await this.payments.updateOne(
+      { _id: code, status: 'inbox' },
+      { $set: { status: 'matching' } },
+    );
+    if (claimed.modifiedCount !== 1) return { reason: 'code-taken' };
+    try {
+      await this.c2b.apply(actor, payment, order, 'staff', 'matching', true);
+    } catch (error) {
+      await this.payments.updateOne(
+        { _id: code, status: 'matching' },
+        { $set: { status: 'inbox' } },
+      );
+      if (error instanceof HttpException && error.getStatus() === 409)
+        return { reason: 'code-taken' };
+      throw error;
+    }
+    return { order: (await this.orders.findAnyOrder(order._id))! };
   }
 
   /**

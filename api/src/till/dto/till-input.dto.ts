@@ -7,6 +7,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsISO8601,
   IsMongoId,
   IsNotEmpty,
   IsOptional,
@@ -19,6 +20,7 @@ import {
 } from 'class-validator';
 import {
   TILL_MESSAGES,
+  TILL_OFFLINE_LIMITS,
   TILL_PAYMENT_METHODS,
   TILL_PIN_PATTERN,
   type TillPaymentMethod,
@@ -127,6 +129,48 @@ export class TillPaymentDto {
   phone?: string;
 }
 
+/** The price one line was sold at offline (issue 47): the unit the till showed. */
+export class TillOfflinePriceDto {
+  @ApiProperty() @IsMongoId({ message: 'productId must be a product id' }) productId!: string;
+
+  @ApiPropertyOptional({ description: "The product's unit (its first unit when left out)" })
+  @IsOptional()
+  @IsMongoId({ message: 'unitId must be a unit id' })
+  unitId?: string;
+
+  @ApiProperty({ example: 250, description: 'Whole KES per unit, as the till showed it' })
+  @IsInt({ message: 'unitPrice must be whole shillings' })
+  @Min(0, { message: 'unitPrice must be whole shillings, 0 or more' })
+  @Max(KES_MAX)
+  unitPrice!: number;
+}
+
+/**
+ * A sale made while the till was offline (issue 47): when, and at what prices. Its limits
+ * (TILL_OFFLINE_LIMITS) are checked against its session and the prices now, 400 in TILL_MESSAGES'
+ * words.
+ */
+export class TillOfflineDto {
+  @ApiProperty({
+    example: '2026-11-27T09:15:00.000Z',
+    description: `When the till charged it (ISO): at most ${TILL_OFFLINE_LIMITS.maxAgeDays} days ago, not in the future beyond ${TILL_OFFLINE_LIMITS.clockDriftMs / 60_000} minutes, not before its session opened`,
+  })
+  @IsString({ message: 'offline.soldAt must be an ISO time' })
+  @IsISO8601({ strict: true }, { message: 'offline.soldAt must be an ISO time' })
+  soldAt!: string;
+
+  @ApiProperty({
+    type: [TillOfflinePriceDto],
+    description: `One per line; each within ${TILL_OFFLINE_LIMITS.priceMin}× and ${TILL_OFFLINE_LIMITS.priceMax}× of the unit's price now`,
+  })
+  @IsArray({ message: TILL_MESSAGES.offlinePrices })
+  @ArrayMinSize(1, { message: TILL_MESSAGES.offlinePrices })
+  @ArrayMaxSize(100, { message: TILL_MESSAGES.offlinePrices })
+  @ValidateNested({ each: true })
+  @Type(() => TillOfflinePriceDto)
+  prices!: TillOfflinePriceDto[];
+}
+
 /** `POST /api/till/sales`. */
 export class TillSaleDto {
   @ApiProperty() @IsMongoId({ message: 'sessionId must be a till session id' }) sessionId!: string;
@@ -153,6 +197,29 @@ export class TillSaleDto {
   @IsString()
   @Matches(/^\+?[0-9 ]{9,15}$/, { message: 'phone must be a phone number' })
   phone?: string;
+
+  @ApiPropertyOptional({
+    type: TillOfflineDto,
+    description:
+      'Set when sold while the till was offline (issue 47): needs an Idempotency-Key; paid in cash or by an M-Pesa code only',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TillOfflineDto)
+  offline?: TillOfflineDto;
+}
+
+/** `POST /api/till/sales/:orderId/settle`: what a sale needing attention still owes, paid now. */
+export class TillSettleDto {
+  @ApiProperty() @IsMongoId({ message: 'sessionId must be a till session id' }) sessionId!: string;
+
+  @ApiProperty({ type: [TillPaymentDto], description: 'Cash and/or the M-Pesa code the buyer shows' })
+  @IsArray()
+  @ArrayMinSize(1, { message: 'Settling needs a payment' })
+  @ArrayMaxSize(2)
+  @ValidateNested({ each: true })
+  @Type(() => TillPaymentDto)
+  payments!: TillPaymentDto[];
 }
 
 /** A second person's approval of a void or a refund. */

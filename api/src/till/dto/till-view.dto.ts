@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { TILL_PAYMENT_METHODS, TILL_SESSION_STATES } from '@spc/shared-contracts';
+import {
+  TILL_ATTENTION_REASONS,
+  TILL_PAYMENT_METHODS,
+  TILL_SALE_STATES,
+  TILL_SESSION_STATES,
+} from '@spc/shared-contracts';
 import { Envelope } from '../../common/answer';
 
 /** The till's answers (shared-contracts/src/till.ts), as Swagger and the generated types show them. */
@@ -54,6 +59,31 @@ export class TillCashUpViewDto {
   @ApiProperty({ type: [TillSellerDto] }) sellers!: TillSellerDto[];
   @ApiProperty({ type: [TillReversalDto] }) voids!: TillReversalDto[];
   @ApiProperty({ type: [TillReversalDto] }) refunds!: TillReversalDto[];
+  @ApiProperty({
+    type: () => [TillAttentionDto],
+    description: 'Sales for the clerk: an M-Pesa code not counted, or stock taken below zero',
+  })
+  attention!: TillAttentionDto[];
+}
+
+export class TillAttentionDto {
+  @ApiProperty() orderId!: string;
+  @ApiProperty() purchaseNumber!: string;
+  @ApiProperty() total!: number;
+  @ApiProperty({ description: 'Not counted as money (its M-Pesa code)' }) unpaid!: number;
+  @ApiProperty({ enum: TILL_ATTENTION_REASONS, isArray: true }) reasons!: string[];
+  @ApiProperty({ description: 'It took stock below zero' }) short!: boolean;
+  @ApiProperty({ description: 'Sold while the till was offline' }) offline!: boolean;
+}
+
+export class TillOfflineViewDto {
+  @ApiProperty({ description: "The till's time of sale" }) soldAt!: string;
+}
+
+export class TillNeedsAttentionDto {
+  @ApiProperty({ enum: TILL_ATTENTION_REASONS, isArray: true }) reasons!: string[];
+  @ApiProperty({ description: 'What is not counted as money yet' }) unpaid!: number;
+  @ApiProperty({ type: String, nullable: true }) code!: string | null;
 }
 
 export class TillPaymentViewDto {
@@ -92,9 +122,15 @@ export class TillSaleViewDto {
   @ApiProperty() change!: number;
   @ApiProperty({ type: [TillPaymentViewDto] }) payments!: TillPaymentViewDto[];
   @ApiProperty({ type: String, nullable: true }) phone!: string | null;
-  @ApiProperty({ enum: ['paid', 'awaiting-payment', 'voided', 'refunded', 'cancelled'] })
+  @ApiProperty({ enum: TILL_SALE_STATES })
   state!: string;
   @ApiProperty() refunded!: number;
+  @ApiProperty({ type: TillOfflineViewDto, nullable: true, description: 'Sold offline (issue 47)' })
+  offline!: TillOfflineViewDto | null;
+  @ApiProperty({ type: TillNeedsAttentionDto, nullable: true })
+  needsAttention!: TillNeedsAttentionDto | null;
+  @ApiProperty({ description: 'It took stock below zero (flagged on the stock ledger)' })
+  short!: boolean;
   @ApiProperty({ type: TillEtimsDto, nullable: true }) etims!: TillEtimsDto | null;
 }
 
