@@ -79,7 +79,7 @@ after(async () => {
   await browser?.close();
 });
 
-/** A product of the journey's own, 1,000 seedlings in stock, by the tray of 50 at KES 1,500. */
+/** A product of the journey's own, 1,000 seedlings in stock: singles at KES 30, trays of 50 at KES 1,500. */
 async function createProduct(name: string): Promise<string> {
   const { categories } = await apiCall<{ categories: { _id: string }[] }>(
     API,
@@ -94,7 +94,10 @@ async function createProduct(name: string): Promise<string> {
     productQuantity: '1000',
     category: categories[0]!._id,
     onOffer: 'false',
-    units: JSON.stringify([{ name: 'Tray of 50', seedlings: 50, price: 1500 }]),
+    units: JSON.stringify([
+      { name: 'Single seedling', seedlings: 1, price: 30, minQuantity: 10, step: 10 },
+      { name: 'Tray of 50', seedlings: 50, price: 1500 },
+    ]),
   }))
     form.set(field, value);
   const res = await fetch(`${API}/api/products`, {
@@ -209,6 +212,18 @@ describe('till offline journey', () => {
       'cut',
       'the network is really cut',
     );
+    const [worker] = context.serviceWorkers();
+    assert.ok(worker, 'the till is served by its service worker');
+    assert.equal(
+      await worker.evaluate(() =>
+        fetch('/till', { cache: 'no-store' }).then(
+          () => 'reached',
+          () => 'cut',
+        ),
+      ),
+      'cut',
+      'the service worker’s network is cut too: the till came from its cache',
+    );
 
     // Sale 1: a tray for cash, KES 2,000 given.
     await addTrays(page, name, 1);
@@ -225,7 +240,7 @@ describe('till offline journey', () => {
     // Sale 2: two trays by the M-Pesa code the buyer shows.
     await addTrays(page, name, 2);
     await page.getByRole('button', { name: 'M-Pesa code' }).click();
-    await page.getByLabel('M-Pesa code').fill(RUN);
+    await page.getByLabel('M-Pesa code', { exact: true }).fill(RUN);
     await page.getByRole('button', { name: 'Charge KES 3,000' }).click();
     done = page.getByLabel('Sale done');
     await done.getByRole('heading', { name: 'Sale kept on this device' }).waitFor();
