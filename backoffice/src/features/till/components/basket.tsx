@@ -10,9 +10,12 @@ function BasketRow({ line, disabled }: { line: BasketLine; disabled?: boolean })
   const label = `${line.unit.name} of ${line.productName}`;
   return (
     <Card withBorder padding="sm" aria-label={label}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div style={{ minWidth: 0 }}>
-          <Text fw={700}>{line.productName}</Text>
+      {/* A long name keeps a readable width: the line's total goes under it when space is short. */}
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap={4}>
+        <div style={{ minWidth: 0, flex: '1 1 9rem' }}>
+          <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
+            {line.productName}
+          </Text>
           <Text size="sm" c="dimmed">
             {line.unit.name} · {formatMoney(pricing.unitPrice)} each
             {pricing.tier ? ` (from ${pricing.tier.minQuantity})` : ''}

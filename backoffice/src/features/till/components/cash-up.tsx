@@ -26,28 +26,31 @@ export function differenceText(difference: number): string {
 /** Expected against counted per payment method. */
 export function MethodsTable({ cashUp }: { cashUp: TillCashUpView }) {
   return (
-    <Table aria-label="Expected and counted" striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Method</Table.Th>
-          <Table.Th ta="right">Expected</Table.Th>
-          <Table.Th ta="right">Counted</Table.Th>
-          <Table.Th ta="right">Difference</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {cashUp.methods.map((m) => (
-          <Table.Tr key={m.method}>
-            <Table.Td>{METHOD_NAMES[m.method]}</Table.Td>
-            <Table.Td ta="right">{formatMoney(m.expected)}</Table.Td>
-            <Table.Td ta="right">{m.counted === null ? '—' : formatMoney(m.counted)}</Table.Td>
-            <Table.Td ta="right">
-              {m.difference === null ? '—' : differenceText(m.difference)}
-            </Table.Td>
+    // On a phone the four columns scroll sideways rather than cut the difference off.
+    <Table.ScrollContainer minWidth={340}>
+      <Table aria-label="Expected and counted" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Method</Table.Th>
+            <Table.Th ta="right">Expected</Table.Th>
+            <Table.Th ta="right">Counted</Table.Th>
+            <Table.Th ta="right">Difference</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {cashUp.methods.map((m) => (
+            <Table.Tr key={m.method}>
+              <Table.Td>{METHOD_NAMES[m.method]}</Table.Td>
+              <Table.Td ta="right">{formatMoney(m.expected)}</Table.Td>
+              <Table.Td ta="right">{m.counted === null ? '—' : formatMoney(m.counted)}</Table.Td>
+              <Table.Td ta="right">
+                {m.difference === null ? '—' : differenceText(m.difference)}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 
