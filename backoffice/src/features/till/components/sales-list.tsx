@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSales } from '../api/sales';
 import { ApprovalDialog, leftOfSale, type ApprovalKind } from './approval-dialog';
+import { useOnline } from '../offline/offline-sync';
 import { SettleDialog } from './settle-dialog';
 import { TillQueryState } from './till-query-state';
 
@@ -114,11 +115,18 @@ function SaleCard({
 /** The session's sales, newest first, each with its reprint, void and refund. */
 export function SalesList({ sessionId }: { sessionId: string }) {
   const query = useSales(sessionId);
+  const online = useOnline();
   const [action, setAction] = useState<{ kind: ApprovalKind; sale: TillSaleView } | null>(null);
   const [settling, setSettling] = useState<TillSaleView | null>(null);
   const sales = query.data ?? [];
   return (
     <Stack gap="sm">
+      {!online && (
+        <Text c="dimmed">
+          Offline: the day’s sales as the back office has them show when the network returns. Sales
+          made offline wait on this device (see the line at the top).
+        </Text>
+      )}
       <TillQueryState
         query={query}
         isEmpty={sales.length === 0}

@@ -13,8 +13,17 @@ import {
 import { useSessionStore } from '../../../lib/session-store';
 import { TillRoute } from '../routes/till';
 import { useBasketStore } from '../stores/basket-store';
-import { closeOfflineDb, readQueue, saveCatalogue, saveIdentity } from '../offline/offline-db';
-import { loadOfflineQueue, useOfflineQueue } from '../offline/offline-queue';
+import {
+  closeOfflineDb,
+  readCatalogue,
+  readIdentity,
+  readQueue,
+  saveCatalogue,
+  saveIdentity,
+  type QueuedSale,
+} from '../offline/offline-db';
+import { forgetClerkOnSignOut } from '../offline/offline-sync';
+import { enqueueSale, loadOfflineQueue, useOfflineQueue } from '../offline/offline-queue';
 import { TillStatusLine } from './till-status-line';
 
 const TRAY_ID = '6650f0c2a1b2c3d4e5f6a0aa';
@@ -184,4 +193,45 @@ describe('the till offline', () => {
     expect(await readQueue()).toEqual([]);
     await loadOfflineQueue();
   });
+
+  it('forgets the kept clerk, session and catalogue at sign-out, and keeps the sales waiting', async () => {
+    signInAs('staff');
+    const staff = useSessionStore.getState().user!;
+    await saveIdentity({
+      staffId: staff._id,
+      name: staff.fullName,
+      role: 'staff',
+      session: createTillSession(),
+      savedAt: '',
+    });
+    await saveCatalogue({ products: [kale], savedAt: '' });
+    await enqueueSale(queuedKale(staff._id));
+    const stop = forgetClerkOnSignOut();
+    signInAs(null);
+    await waitFor(async () => expect(await readIdentity()).toBeUndefined());
+    expect(await readCatalogue()).toBeUndefined();
+    expect((await readQueue()).map((q) => q.key)).toEqual(['kept']);
+    stop();
+  });
 });
+
+function queuedKale(staffId: string): QueuedSale {
+  return {
+    key: 'kept',
+    staffId,
+    sellerName: 'Grace',
+    input: {
+      sessionId: SESSION_ID,
+      lines: [{ productId: kale._id, unitId: TRAY_ID, quantity: 1 }],
+      payments: [{ method: 'cash', amount: 1500 }],
+      offline: {
+        soldAt: '2026-11-28T09:00:00.000Z',
+        prices: [{ productId: kale._id, unitId: TRAY_ID, unitPrice: 1500 }],
+      },
+    },
+    lines: [],
+    payments: [{ method: 'cash', amount: 1500 }],
+    total: 1500,
+    change: 0,
+  };
+}
