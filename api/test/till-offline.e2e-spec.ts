@@ -98,8 +98,6 @@ describe('offline sales at the till (issue 47)', () => {
     (await http().get(`/api/till/sessions/${id}`).set(staff()).expect(200)).body.cashUp;
   const mpesaExpected = async () =>
     (await cashUp()).methods.find((x: { method: string }) => x.method === 'mpesa').expected;
-  const saleOf = async (id: string) =>
-    (await http().get(`/api/till/sales/${id}`).set(staff()).expect(200)).body.sale;
   /** The buyer's paybill payment as M-Pesa confirms it (the simulator answers its status query). */
   const confirmC2b = async (code: string, amount: number) => {
     await waitFor(
