@@ -390,6 +390,12 @@ describe('offline sales at the till (issue 47)', () => {
           .findOne({ _id: wrong as never })
       )?.status,
     ).toBe('inbox');
+    // The inbox keeps refusing to assign a payment to a gate sale (only the till changes it).
+    const assign = await http()
+      .post(`/api/payments/mpesa/c2b/${wrong}/assign`)
+      .set(staff())
+      .send({ purchaseNumber: amount.body.sale.purchaseNumber });
+    expect([assign.status, assign.body.message]).toEqual([409, TILL_MESSAGES.gateSaleAtTill]);
     // Settled in cash instead: paid.
     const cash = await http()
       .post(`/api/till/sales/${amount.body.sale.orderId}/settle`)
