@@ -172,9 +172,10 @@ export class OrderCredits {
   async recordAtGate(
     actor: Actor,
     order: OrderRecord,
-    payment: { code: string | null; amount: number },
+    payment: { code: string | null; amount: number; at?: Date },
   ): Promise<OrderRecord> {
-    const at = new Date();
+    // An offline sale's cash was taken when the till sold it (issue 47): its day's reports count it.
+    const at = payment.at ?? new Date();
     if (payment.code) await this.notAReceiptlessPrompt(payment.code, payment.amount, at);
     const entry = await this.claimNew(actor, order, {
       kind: payment.code ? 'desk-mpesa' : 'cash',

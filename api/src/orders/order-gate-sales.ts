@@ -98,9 +98,7 @@ export class OrderGateSales {
    */
   async markShort(order: OrderRecord): Promise<OrderRecord> {
     if (order.till?.short || !(await this.inventory.wentShort(order._id))) return order;
-    return (
-      (await this.orders.transition(order._id, {}, { $set: { 'till.short': true } })) ?? order
-    );
+    return (await this.orders.transition(order._id, {}, { $set: { 'till.short': true } })) ?? order;
   }
 
   /**
@@ -193,7 +191,7 @@ export class OrderGateSales {
   takePayment(
     actor: Actor,
     order: OrderRecord,
-    payment: { code: string | null; amount: number },
+    payment: { code: string | null; amount: number; at?: Date },
   ): Promise<OrderRecord> {
     return this.credits.recordAtGate(actor, order, payment);
   }

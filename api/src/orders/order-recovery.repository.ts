@@ -94,6 +94,9 @@ export class OrderRecoveryRepository {
         // A part-paid order holds the customer's money: a clerk settles it, not the clock.
         amountPaid: { $not: { $gt: 0 } },
         orderDate: { $lt: before },
+        // An offline gate sale is dated when the till sold it (issue 47): it expires by when it
+        // was placed here, never while it is being paid.
+        $or: [{ 'till.offline': null }, { createdAt: { $lt: before } }],
         // An order on account does not expire unpaid (ORDER_RULES.cancel.notOnAccountFor.system).
         ...NOT_ON_ACCOUNT,
       })

@@ -114,7 +114,12 @@ export class TillSales {
     let attention: NonNullable<NonNullable<OrderRecord['till']>['attention']> | null = null;
     for (const p of payments) {
       if (!p.code) {
-        current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
+        const at = current.till?.offline?.soldAt;
+        current = await this.gate.takePayment(actor, current, {
+          code: null,
+          amount: p.amount,
+          ...(at ? { at: new Date(at) } : {}),
+        });
         continue;
       }
       const claimed = await this.inbox.claimForGateSale(actor, current, p.code, p.amount);
@@ -156,7 +161,12 @@ export class TillSales {
         const code = payments.find((p) => p.code);
         let current = now;
         if (code) {
-          const claimed = await this.inbox.claimForGateSale(actor, current, code.code!, code.amount);
+          const claimed = await this.inbox.claimForGateSale(
+            actor,
+            current,
+            code.code!,
+            code.amount,
+          );
           if ('reason' in claimed) {
             const still = { reasons: [claimed.reason], unpaid: due, code: code.code };
             return this.view(await this.gate.stillUnpaid(current, still));
@@ -243,7 +253,9 @@ export class TillSales {
       })),
     );
     const priced = await this.gate.price(lines);
-    const offline = input.offline ? checkOffline(input, session, lines, priced.lines, replay) : null;
+    const offline = input.offline
+      ? checkOffline(input, session, lines, priced.lines, replay)
+      : null;
     const total = offline ? offline.total : priced.total;
     const payments = checkPayments(input.payments, total);
     return { lines, payments, prompt: this.promptPhone(payments, input.phone), offline };

@@ -21,6 +21,7 @@ export const TILL_ROUTES = [
   'POST /api/till/sales/{orderId}/sms',
   'POST /api/till/sales/{orderId}/void',
   'POST /api/till/sales/{orderId}/refund',
+  'POST /api/till/sales/{orderId}/settle',
 ] as const;
 
 /** Only an admin takes these. */

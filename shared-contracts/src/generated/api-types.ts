@@ -2965,7 +2965,10 @@ export interface paths {
         /** A session's sales, oldest first (the day's list for reprints) */
         get: operations["TillController_listSales"];
         put?: never;
-        /** Ring up a gate sale in your open session: placed, paid (cash, an M-Pesa code, or split) and handed over at once */
+        /**
+         * Ring up a gate sale in your open session: placed, paid (cash, an M-Pesa code, or split) and handed over at once; or one sold while the till was offline (`offline`: its time and prices), sent when the network returns
+         * @description Stock is taken even below zero (a hand-over is never refused): the sale is `short` and its products flagged until counted. An offline sale needs an Idempotency-Key; its M-Pesa code counts only when its C2B confirmation (that code and amount) waits unclaimed in the inbox, else the sale is handed over marked `needs-attention`.
+         */
         post: operations["TillController_sell"];
         delete?: never;
         options?: never;
@@ -2984,6 +2987,23 @@ export interface paths {
         get: operations["TillController_sale"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/till/sales/{orderId}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay what a sale needing attention owes (cash, or an M-Pesa code checked against the inbox again) in your open session: it becomes paid */
+        post: operations["TillController_settle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5308,6 +5328,8 @@ export interface components {
             purchaseNumber: string | null;
             /** Format: date-time */
             at: string;
+            /** @description It took the stock below zero (a gate sale, never refused): kept as it happened until the stock is counted again */
+            short: boolean;
         };
         MovementsResponseDto: {
             /** @example true */
@@ -7188,12 +7210,26 @@ export interface components {
             at: string;
             reason: string;
         };
+        TillAttentionDto: {
+            orderId: string;
+            purchaseNumber: string;
+            total: number;
+            /** @description Not counted as money (its M-Pesa code) */
+            unpaid: number;
+            reasons: ("code-unconfirmed" | "code-taken" | "code-amount")[];
+            /** @description It took stock below zero */
+            short: boolean;
+            /** @description Sold while the till was offline */
+            offline: boolean;
+        };
         TillCashUpViewDto: {
             session: components["schemas"]["TillSessionViewDto"];
             methods: components["schemas"]["TillMethodTotalsDto"][];
             sellers: components["schemas"]["TillSellerDto"][];
             voids: components["schemas"]["TillReversalDto"][];
             refunds: components["schemas"]["TillReversalDto"][];
+            /** @description Sales for the clerk: an M-Pesa code not counted, or stock taken below zero */
+            attention: components["schemas"]["TillAttentionDto"][];
         };
         TillCashUpResponseDto: {
             /** @example true */
@@ -7240,6 +7276,25 @@ export interface components {
              */
             phone?: string | null;
         };
+        TillOfflinePriceDto: {
+            productId: string;
+            /** @description The product's unit (its first unit when left out) */
+            unitId?: string | null;
+            /**
+             * @description Whole KES per unit, as the till showed it
+             * @example 250
+             */
+            unitPrice: number;
+        };
+        TillOfflineDto: {
+            /**
+             * @description When the till charged it (ISO): at most 30 days ago, not in the future beyond 5 minutes, not before its session opened
+             * @example 2026-11-27T09:15:00.000Z
+             */
+            soldAt: string;
+            /** @description One per line; each within 0.5× and 2× of the unit's price now */
+            prices: components["schemas"]["TillOfflinePriceDto"][];
+        };
         TillSaleDto: {
             sessionId: string;
             lines: components["schemas"]["TillSaleLineDto"][];
@@ -7249,6 +7304,8 @@ export interface components {
              * @example 0712345678
              */
             phone?: string | null;
+            /** @description Set when sold while the till was offline (issue 47): needs an Idempotency-Key; paid in cash or by an M-Pesa code only */
+            offline?: components["schemas"]["TillOfflineDto"] | null;
         };
         TillSaleLineViewDto: {
             productId: string;
@@ -7268,6 +7325,16 @@ export interface components {
             /** @enum {string} */
             state: "received" | "waiting" | "failed";
         };
+        TillOfflineViewDto: {
+            /** @description The till's time of sale */
+            soldAt: string;
+        };
+        TillNeedsAttentionDto: {
+            reasons: ("code-unconfirmed" | "code-taken" | "code-amount")[];
+            /** @description What is not counted as money yet */
+            unpaid: number;
+            code: string | null;
+        };
         TillEtimsDto: {
             invoiceNumber: string;
             signedAt: string;
@@ -7286,8 +7353,13 @@ export interface components {
             payments: components["schemas"]["TillPaymentViewDto"][];
             phone: string | null;
             /** @enum {string} */
-            state: "paid" | "awaiting-payment" | "voided" | "refunded" | "cancelled";
+            state: "paid" | "awaiting-payment" | "needs-attention" | "voided" | "refunded" | "cancelled";
             refunded: number;
+            /** @description Sold offline (issue 47) */
+            offline: components["schemas"]["TillOfflineViewDto"] | null;
+            needsAttention: components["schemas"]["TillNeedsAttentionDto"] | null;
+            /** @description It took stock below zero (flagged on the stock ledger) */
+            short: boolean;
             etims: components["schemas"]["TillEtimsDto"] | null;
         };
         TillSaleResponseDto: {
@@ -7303,6 +7375,11 @@ export interface components {
             /** @example Done */
             message: string;
             sales: components["schemas"]["TillSaleViewDto"][];
+        };
+        TillSettleDto: {
+            sessionId: string;
+            /** @description Cash and/or the M-Pesa code the buyer shows */
+            payments: components["schemas"]["TillPaymentDto"][];
         };
         TillCollectDto: {
             sessionId: string;
@@ -19397,7 +19474,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The same key answers the same sale (8-100 letters, digits, _ . : -) */
+                /** @description The same key answers the same sale, however long after (till sale keys never expire); required offline (8-100 letters, digits, _ . : -) */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -19540,6 +19617,87 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+        };
+    };
+    TillController_settle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TillSettleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TillSaleResponseDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description No token, or an invalid or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /**
+             * @description Not your session
+             *
+             *     Deactivated account, or a role other than: admin, staff
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The sale does not need attention, or the session is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The body is larger than 1 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -92,15 +92,31 @@ export class C2bInboxService {
     order: OrderRecord,
     code: string,
     amount: number,
+    attempt = 0,
   ): Promise<{ order: OrderRecord } | { reason: TillAttentionReason }> {
     const entry = await this.ledger.findByCode(code);
     if (!entry) return { reason: 'code-unconfirmed' };
-    if (entry.orderId === order._id && entry.state === 'credited') {
-      const now = await this.orders.findAnyOrder(order._id);
-      if (now) return { order: now };
+    // Claimed for this very sale (a settle sent twice at once): answered once it is credited.
+    if (entry.orderId === order._id) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const now = await this.ledger.findById(entry._id);
+        if (now?.orderId !== order._id) break;
+        if (now.state === 'credited') {
+          const sale = await this.orders.findAnyOrder(order._id);
+          if (sale) return { order: sale };
+        }
+        if (Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
     const payment = await this.payments.findById(code).lean<C2bPayment>();
     const own = entry._id === MoneyLedgerService.inId('paybill', code);
+    if (payment?.status === 'matching' && own && attempt < 20) {
+      // Being claimed right now: for this sale (a settle sent twice at once), or another's.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return this.claimForGateSale(actor, order, code, amount, attempt + 1);
+    }
     if (!own || !payment || payment.status !== 'inbox' || entry.state !== 'open' || entry.returned)
       return { reason: 'code-taken' };
     if (entry.unconfirmed) return { reason: 'code-unconfirmed' };
@@ -109,7 +125,8 @@ export class C2bInboxService {
       { _id: code, status: 'inbox' },
       { $set: { status: 'matching' } },
     );
-    if (claimed.modifiedCount !== 1) return { reason: 'code-taken' };
+    if (claimed.modifiedCount !== 1)
+      return this.claimForGateSale(actor, order, code, amount, attempt + 1);
     try {
       await this.c2b.apply(actor, payment, order, 'staff', 'matching', true);
     } catch (error) {
