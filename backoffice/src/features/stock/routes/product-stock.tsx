@@ -125,7 +125,7 @@ export function ProductStockRoute() {
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.at)}</Table.Td>
                       <Table.Td>
                         {STOCK_REASON_LABELS[m.reason]}
-                        {(m as Movement & { short?: boolean }).short === true && (
+                        {m.short && (
                           <Badge
                             ml={6}
                             color="orange"
