@@ -131,6 +131,31 @@ export class OrderGateSales {
     return this.runner.apply(ORDER_STEPS.fulfil, actor, cleared, undefined);
   }
 
+  /**
+   * Begins a settle of a sale needing attention (issue 47): one conditional write, so of two
+   * settles at once one takes the money and the other waits for it. False when another settle
+   * began less than `staleMs` ago (or the sale no longer needs attention).
+   */
+  async beginSettle(orderId: string, staleMs: number): Promise<boolean> {
+    const now = new Date();
+    const stale = new Date(now.getTime() - staleMs);
+    return !!(await this.orders.transition(
+      orderId,
+      {
+        channel: 'gate',
+        'till.attention': { $ne: null },
+        'till.voided': null,
+        'till.settling': { $not: { $gt: stale } },
+      },
+      { $set: { 'till.settling': now } },
+    ));
+  }
+
+  /** The settle is done (paid, or still needing attention). */
+  async endSettle(orderId: string): Promise<void> {
+    await this.orders.transition(orderId, {}, { $set: { 'till.settling': null } });
+  }
+
   /** The attention mark updated (what is still unpaid, why) while the sale stays unpaid. */
   async stillUnpaid(
     order: OrderRecord,
