@@ -479,6 +479,89 @@ describe('attacking offline sales at the till (issue 47)', () => {
     });
   });
 
+  describe('older routes on a sale needing attention', () => {
+    it('a refund is refused before the PIN (settle or void it first); the void still works', async () => {
+      const res = await send(
+        offline(3, new Date(Date.now() - HOUR), {
+          payments: [
+            { method: 'cash', amount: 100 },
+            { method: 'mpesa-code', amount: 200, code: newCode() },
+          ],
+        }),
+      );
+      const sale = res.body.sale;
+      expect(sale.state).toBe('needs-attention');
+      const refund = await http().post(`/api/till/sales/${sale.orderId}/refund`).set(staff()).send({
+        approverId: grace.user._id,
+        pin: '0000',
+        reason: 'Buyer changed mind',
+        amount: 50,
+      });
+      expect([refund.status, refund.body.message]).toEqual([409, TILL_MESSAGES.attentionFirst]);
+      // No wrong try was counted for Grace's PIN, and no money moved.
+      const pin = await db()
+        .collection('till_pins')
+        .findOne({ _id: grace.user._id as never });
+      expect(pin?.failures ?? 0).toBe(0);
+      const right = await http()
+        .post(`/api/till/sales/${sale.orderId}/refund`)
+        .set(staff())
+        .send({
+          approverId: grace.user._id,
+          pin: '2468',
+          reason: 'Buyer changed mind',
+          amount: 50,
+        });
+      expect([right.status, right.body.message]).toEqual([409, TILL_MESSAGES.attentionFirst]);
+      const entries = await entriesOf(sale.orderId);
+      expect(entries.map((e) => [e.direction, e.amount, e.state])).toEqual([
+        ['in', 100, 'credited'],
+      ]);
+      const voided = await http()
+        .post(`/api/till/sales/${sale.orderId}/void`)
+        .set(staff())
+        .send({ approverId: grace.user._id, pin: '2468', reason: 'Code never came' });
+      expect([voided.status, voided.body.sale?.state]).toEqual([200, 'voided']);
+      await expectLedgersBalanced();
+    });
+
+    it('the order page, the desk and the bulk actions refuse a sale needing attention', async () => {
+      const sale = await unpaidSale(200);
+      const words = TILL_MESSAGES.gateSaleAtTill;
+      const calls: [string, PromiseLike<{ status: number; body: { message?: string } }>][] = [
+        [
+          'complete',
+          http().patch(`/api/orders/complete-order/${sale.orderId}`).set(staff()).send({}),
+        ],
+        [
+          'deliver',
+          http().patch('/api/orders/confirm-delivery').set(staff()).send({ orderId: sale.orderId }),
+        ],
+        ['cancel', http().patch(`/api/orders/cancel/${sale.orderId}`).set(staff()).send({})],
+        [
+          'desk cash',
+          http()
+            .patch(`/api/orders/complete-payment/${sale.orderId}`)
+            .set(staff())
+            .send({ paymentMethod: 'Cash', paymentDetails: { amount: 200 } }),
+        ],
+      ];
+      for (const [name, call] of calls) {
+        const r = await call;
+        expect([name, r.status, r.body.message]).toEqual([name, 409, words]);
+      }
+      const bulk = await http()
+        .post('/api/orders/bulk')
+        .set(staff())
+        .send({ action: 'confirmDelivery', orderIds: [sale.orderId] });
+      expect([bulk.status, bulk.body.done]).toEqual([200, 0]);
+      expect(JSON.stringify(bulk.body.refused)).toContain(words);
+      const now = await http().get(`/api/till/sales/${sale.orderId}`).set(staff()).expect(200);
+      expect(now.body.sale).toMatchObject({ state: 'needs-attention', paid: 0 });
+      expect(await entriesOf(sale.orderId)).toEqual([]);
+    });
+  });
+
   describe('M-Pesa codes taken offline', () => {
     it('one C2B confirmation wanted by two offline sales at once pays one; the other needs attention', async () => {
       const code = newCode();

@@ -348,6 +348,8 @@ export class TillSales {
     approval: Approval,
   ): Promise<TillSaleView> {
     const order = await this.reversible(actor, orderId);
+    // Its M-Pesa code not counted (issue 47): settled or voided whole, never refunded in part.
+    if (needsAttention(order)) throw new ConflictException(TILL_MESSAGES.attentionFirst);
     return this.inSessionOf(order, async () => {
       const who = await this.approvedBy(actor, order, approval);
       return this.view(await this.gate.refund(actor, order, amount, who));
