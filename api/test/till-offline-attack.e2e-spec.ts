@@ -13,6 +13,7 @@ import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
 import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
+import { createSmsTestApp, type SmsTestApp } from './support/sms';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { guest, placeOrder, stockOf } from './support/shop';
 import { openTillSession, setTillPin } from './support/till';
@@ -503,15 +504,12 @@ describe('attacking offline sales at the till (issue 47)', () => {
         .collection('till_pins')
         .findOne({ _id: grace.user._id as never });
       expect(pin?.failures ?? 0).toBe(0);
-      const right = await http()
-        .post(`/api/till/sales/${sale.orderId}/refund`)
-        .set(staff())
-        .send({
-          approverId: grace.user._id,
-          pin: '2468',
-          reason: 'Buyer changed mind',
-          amount: 50,
-        });
+      const right = await http().post(`/api/till/sales/${sale.orderId}/refund`).set(staff()).send({
+        approverId: grace.user._id,
+        pin: '2468',
+        reason: 'Buyer changed mind',
+        amount: 50,
+      });
       expect([right.status, right.body.message]).toEqual([409, TILL_MESSAGES.attentionFirst]);
       const entries = await entriesOf(sale.orderId);
       expect(entries.map((e) => [e.direction, e.amount, e.state])).toEqual([
@@ -771,5 +769,49 @@ describe('attacking offline sales at the till (issue 47)', () => {
       expect(audit.length).toBeGreaterThan(0);
       expect(JSON.stringify(audit)).not.toMatch(/711\s?222\s?333/);
     }, 60_000);
+  });
+});
+
+describe("a sale needing attention's SMS receipt (issue 47)", () => {
+  let s: SmsTestApp;
+  let world: ShopWorld;
+
+  beforeAll(async () => {
+    s = await createSmsTestApp('till_offline_attack_sms');
+    world = await createShopWorld(s.t);
+  }, 120_000);
+  afterAll(() => s.close());
+
+  it('does not tell the buyer their unconfirmed M-Pesa code was received', async () => {
+    const token = bearer(world.staff.accessToken);
+    const sessionId = await openTillSession(s.t, world.staff.accessToken, 0);
+    const res = await s.t
+      .http()
+      .post('/api/till/sales')
+      .set(token)
+      .set('Idempotency-Key', `attack-sms-${Date.now()}`)
+      .send({
+        sessionId,
+        phone: '0711 555 901',
+        lines: [{ productId: world.productId, quantity: 3 }],
+        payments: [
+          { method: 'cash', amount: 100 },
+          { method: 'mpesa-code', amount: 200, code: 'TZX7Y8W9V0' },
+        ],
+        offline: {
+          soldAt: new Date(Date.now() - 60_000).toISOString(),
+          prices: [{ productId: world.productId, unitPrice: 100 }],
+        },
+      });
+    expect([res.status, res.body.sale?.state]).toEqual([201, 'needs-attention']);
+    await s.t
+      .http()
+      .post(`/api/till/sales/${res.body.sale.orderId}/sms`)
+      .set(token)
+      .send({})
+      .expect(202);
+    const [sms] = await s.messagesTo('+254711555901', 1);
+    expect(sms!.message).toContain('KES 100 cash');
+    expect(sms!.message).toContain('KES 200 M-Pesa TZX7Y8W9V0 (not confirmed yet)');
   });
 });
