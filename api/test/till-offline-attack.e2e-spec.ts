@@ -605,6 +605,57 @@ describe('attacking offline sales at the till (issue 47)', () => {
       await expectLedgersBalanced();
     }, 60_000);
 
+    it('a code whose confirmation M-Pesa is still checking is unconfirmed, never "taken"', async () => {
+      await waitFor(
+        async () => m.sim.c2b.registrations.length,
+        (n) => n > 0,
+        10_000,
+        100,
+      );
+      const code = newCode();
+      const paid = await m.sim.payBill({
+        account: 'GATE',
+        amount: 100,
+        transId: code,
+        phone: newMsisdn(),
+        validate: false,
+      });
+      expect(paid.completed).toBe(true);
+      // The confirmation is in, its status query not answered yet (the payment is `verifying`).
+      await waitFor(
+        () => db().collection('money_entries').findOne({ code }),
+        (e) => !!e,
+        10_000,
+        10,
+      );
+      const res = await send(
+        offline(1, new Date(Date.now() - HOUR), {
+          payments: [{ method: 'mpesa-code', amount: 100, code }],
+        }),
+      );
+      expect(res.status).toBe(201);
+      const sale = res.body.sale;
+      if (sale.state !== 'paid')
+        expect(sale.needsAttention).toMatchObject({ reasons: ['code-unconfirmed'], code });
+      // Once confirmed, a settle counts it.
+      await waitFor(
+        () =>
+          db()
+            .collection('mpesa_c2b_payments')
+            .findOne({ _id: code as never }),
+        (p) => p?.status === 'inbox' || p?.status === 'matched',
+        10_000,
+      );
+      if (sale.state !== 'paid') {
+        const s = await settle(sale.orderId, {
+          sessionId,
+          payments: [{ method: 'mpesa-code', amount: 100, code }],
+        });
+        expect([s.status, s.body.sale?.state]).toEqual([200, 'paid']);
+      }
+      await expectLedgersBalanced();
+    }, 60_000);
+
     it('a code in five spellings is one code across an offline sale, a settle and the desk', async () => {
       const code = newCode();
       await confirmC2b(code, 100);
@@ -685,6 +736,29 @@ describe('attacking offline sales at the till (issue 47)', () => {
       expect([loss.status, loss.body.message]).toEqual([409, STOCK_MESSAGES.belowZero(0)]);
       expect(await product(item)).toMatchObject({ productQuantity: -3, stockShort: true });
       await expectLedgersBalanced();
+    });
+
+    it("the shopper's list and page, read before and twice after, show 0 for a product gone short", async () => {
+      const made = await world.createProduct({ quantity: 2, price: 100 });
+      const item = made._id;
+      const listed = async () => {
+        const res = await http()
+          .get(`/api/products?search=${encodeURIComponent(made.productName)}`)
+          .expect(200);
+        const hit = res.body.products.find((p: { _id: string }) => p._id === item);
+        return hit?.productQuantity;
+      };
+      expect(await listed()).toBe(2);
+      expect(await stockOf(m.t, item)).toBe(2);
+      const res = await send({
+        lines: [{ productId: item, quantity: 5 }],
+        payments: [{ method: 'cash', amount: 500 }],
+      });
+      expect(res.body.sale.short).toBe(true);
+      for (let read = 0; read < 2; read++) {
+        expect(await waitFor(listed, (q) => q === 0, 5_000)).toBe(0);
+        expect(await stockOf(m.t, item)).toBe(0);
+      }
     });
 
     it("the product form saved with the stock it shows (0) keeps a short product's negative and flag", async () => {

@@ -607,13 +607,15 @@ const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d
 
 /**
  * What an offline sale must be whatever the shop's prices (checked again when sent again): paid
- * in cash or by a code; its time an ISO time with its zone, not before its session opened; one
- * price per (merged) line for the same product and unit. 400 in TILL_MESSAGES' words.
+ * in cash or by a code; its time an ISO time with its zone, not before its session opened (made
+ * `now`: neither older than 30 days nor in the future beyond the clock drift); one price per
+ * (merged) line for the same product and unit. 400 in TILL_MESSAGES' words.
  */
 function offlineShape(
   input: TillSaleInput,
   session: TillSessionRecord,
   lines: CartLine[],
+  now?: number,
 ): OfflineShape {
   const offline = input.offline!;
   if (input.payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
@@ -625,6 +627,12 @@ function offlineShape(
     Number.isNaN(soldAt.getTime())
   )
     throw bad('offline.soldAt must be an ISO time with its zone (e.g. 2026-11-27T09:15:00Z)');
+  // Made now (not sent again): not older than 30 days, not in the future beyond the clock drift.
+  if (now !== undefined) {
+    const { maxAgeDays, clockDriftMs } = TILL_OFFLINE_LIMITS;
+    if (soldAt.getTime() < now - maxAgeDays * 86_400_000) throw bad(TILL_MESSAGES.offlineTooOld);
+    if (soldAt.getTime() > now + clockDriftMs) throw bad(TILL_MESSAGES.offlineInFuture);
+  }
   if (soldAt.getTime() < new Date(session.openedAt).getTime() - TILL_OFFLINE_LIMITS.clockDriftMs)
     throw bad(TILL_MESSAGES.offlineBeforeSession);
   const given = new Map<string, number>();
@@ -644,9 +652,8 @@ function offlineShape(
 }
 
 /**
- * Refuses (400, TILL_MESSAGES' words) an offline sale out of its limits: its shape
- * (`offlineShape`); older than 30 days or in the future beyond the clock drift; a price off the
- * unit's price now by more than half or double.
+ * Refuses (400, TILL_MESSAGES' words) an offline sale out of its limits: its shape and time
+ * (`offlineShape`); a price off the unit's price now by more than half or double.
  */
 function checkOffline(
   input: TillSaleInput,
@@ -654,12 +661,8 @@ function checkOffline(
   lines: CartLine[],
   priced: PricedLine[],
 ): OfflineSale {
-  const shape = offlineShape(input, session, lines);
-  const { soldAt } = shape;
-  const { maxAgeDays, clockDriftMs, priceMin, priceMax } = TILL_OFFLINE_LIMITS;
-  const now = Date.now();
-  if (soldAt.getTime() < now - maxAgeDays * 86_400_000) throw bad(TILL_MESSAGES.offlineTooOld);
-  if (soldAt.getTime() > now + clockDriftMs) throw bad(TILL_MESSAGES.offlineInFuture);
+  const shape = offlineShape(input, session, lines, Date.now());
+  const { priceMin, priceMax } = TILL_OFFLINE_LIMITS;
   const prices = new Map<string, number>();
   const changed: OfflineSale['changed'] = [];
   let total = 0;
