@@ -159,7 +159,11 @@ export class TillSales {
     }
     return this.sessions.within(own, TILL_MESSAGES.sessionClosedForReversal, async () => {
       const now = await this.gate.get(orderId);
-      if (!needsAttention(now)) throw new ConflictException(TILL_MESSAGES.notAttention);
+      if (!needsAttention(now)) {
+        // Settled by another settle since this one arrived (sent twice at once): answered paid.
+        if (now.paymentStatus === 'Paid' && !now.till?.voided) return this.view(now);
+        throw new ConflictException(TILL_MESSAGES.notAttention);
+      }
       const due = now.totalAmount - now.amountPaid;
       const payments = checkPayments(input.payments, due);
       if (payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
