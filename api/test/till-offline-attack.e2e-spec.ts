@@ -421,6 +421,29 @@ describe('attacking offline sales at the till (issue 47)', () => {
       await expectLedgersBalanced();
     }, 60_000);
 
+    it('a sale settled in cash shows the cash and its code as not received, not the code as paid', async () => {
+      const sale = await unpaidSale(300);
+      const code = (sale as unknown as { needsAttention: { code: string } }).needsAttention.code;
+      const res = await settle(sale.orderId, {
+        sessionId,
+        payments: [{ method: 'cash', amount: 300, given: 500 }],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.sale).toMatchObject({ state: 'paid', paid: 300, change: 200 });
+      expect(
+        res.body.sale.payments.map((p: { method: string; code: string; state: string }) => [
+          p.method,
+          p.code,
+          p.state,
+        ]),
+      ).toEqual([
+        ['mpesa-code', code, 'failed'],
+        ['cash', null, 'received'],
+      ]);
+      const read = await http().get(`/api/till/sales/${sale.orderId}`).set(staff()).expect(200);
+      expect(read.body.sale.payments).toEqual(res.body.sale.payments);
+    });
+
     it("a settle is made in the sale's own open session: never into a closed, counted cash-up", async () => {
       const own = await openTillSession(m.t, grace.accessToken, 0);
       await backdate(own, DAY);

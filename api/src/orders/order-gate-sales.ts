@@ -119,14 +119,30 @@ export class OrderGateSales {
     return this.runner.apply(ORDER_STEPS.inTransit, actor, marked, undefined);
   }
 
-  /** A sale needing attention paid at last: its mark cleared, fulfilled (handed over already). */
-  async settled(actor: Actor, order: OrderRecord): Promise<OrderRecord> {
+  /**
+   * A sale needing attention paid at last: its mark cleared, the till's record of its payments as
+   * settled (`payments`: the code not counted marked `failed`, the settle's own added; `change`
+   * the cash handed back in all), fulfilled (handed over already).
+   */
+  async settled(
+    actor: Actor,
+    order: OrderRecord,
+    till: { payments: NonNullable<OrderRecord['till']>['payments']; change: number },
+  ): Promise<OrderRecord> {
     const cleared =
       (await this.orders.transition(
         order._id,
-        { paymentStatus: 'Paid' },
-        { $set: { 'till.attention': null } },
-      )) ?? order;
+        { paymentStatus: 'Paid', 'till.attention': { $ne: null } },
+        {
+          $set: {
+            'till.attention': null,
+            'till.payments': till.payments,
+            'till.change': till.change,
+          },
+        },
+      )) ??
+      (await this.orders.findById(order._id)) ??
+      order;
     if (cleared.orderStatus !== 'InTransit') return cleared;
     return this.runner.apply(ORDER_STEPS.fulfil, actor, cleared, undefined);
   }

@@ -199,7 +199,7 @@ export class TillSales {
     for (const p of payments)
       if (!p.code)
         current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
-    return this.gate.settled(actor, current);
+    return this.gate.settled(actor, current, settledPayments(now, payments));
   }
 
   /**
@@ -528,6 +528,38 @@ export class TillSales {
       );
     return phone;
   }
+}
+
+/**
+ * The till's record of a sale's payments once settled (issue 47): the code taken offline counted
+ * (`received`) when the settle counted that same code, else `failed` (never received) with the
+ * settle's own payments added; the change the sale handed back in all.
+ */
+function settledPayments(
+  order: OrderRecord,
+  settle: CheckedPayment[],
+): { payments: NonNullable<OrderRecord['till']>['payments']; change: number } {
+  const till = order.till!;
+  const code = till.attention?.code ?? null;
+  const same = (p: CheckedPayment) => !!code && p.code === code;
+  const payments = till.payments.map((p) =>
+    p.method === 'mpesa-code' && p.code === code
+      ? { ...p, state: settle.some(same) ? ('received' as const) : ('failed' as const) }
+      : p,
+  );
+  const added = settle
+    .filter((p) => !same(p))
+    .map((p) => ({
+      method: p.method,
+      amount: p.amount,
+      given: p.given,
+      change: p.change,
+      code: p.code,
+      state: 'received' as const,
+      entry: null,
+    }));
+  const change = till.change + added.reduce((n, p) => n + (p.change ?? 0), 0);
+  return { payments: [...payments, ...added], change };
 }
 
 /** A sale handed over with its M-Pesa code not counted, not paid or voided since (issue 47). */
