@@ -261,6 +261,48 @@ describe('attacking offline sales at the till (issue 47)', () => {
     });
   });
 
+  describe('who', () => {
+    it("a customer gets 403 and another clerk 404 (403 for their session) on a sale's routes", async () => {
+      const sale = await unpaidSale(100);
+      const orders = await gateOrders();
+      const routes: [string, string, object][] = [
+        ['post', '/api/till/sales', offline(1, new Date(Date.now() - HOUR))],
+        ['get', `/api/till/sales/${sale.orderId}`, {}],
+        [
+          'post',
+          `/api/till/sales/${sale.orderId}/settle`,
+          { sessionId, payments: [{ method: 'cash', amount: 100 }] },
+        ],
+        [
+          'post',
+          `/api/till/sales/${sale.orderId}/void`,
+          { approverId: grace.user._id, pin: '2468', reason: 'x' },
+        ],
+        [
+          'post',
+          `/api/till/sales/${sale.orderId}/refund`,
+          { approverId: grace.user._id, pin: '2468', reason: 'x', amount: 1 },
+        ],
+        ['post', `/api/till/sales/${sale.orderId}/sms`, { phone: '0711000111' }],
+        ['get', `/api/till/sales?sessionId=${sessionId}`, {}],
+        ['get', `/api/till/sessions/${sessionId}`, {}],
+      ];
+      for (const [method, url, body] of routes) {
+        const call = (token: string) =>
+          (method === 'get' ? http().get(url) : http().post(url).send(body))
+            .set(bearer(token))
+            .set('Idempotency-Key', newKey());
+        const asCustomer = await call(customer.accessToken);
+        expect([url, asCustomer.status]).toEqual([url, 403]);
+        const asPeter = await call(peter.accessToken);
+        expect([url, asPeter.status]).toEqual([url, url === '/api/till/sales' ? 403 : 404]);
+      }
+      expect(await gateOrders()).toBe(orders);
+      const still = await http().get(`/api/till/sales/${sale.orderId}`).set(staff()).expect(200);
+      expect(still.body.sale).toMatchObject({ state: 'needs-attention', paid: 0 });
+    });
+  });
+
   describe('odd times and prices', () => {
     it('refuses odd soldAt and prices with a 400 in words; accepts the bounds', async () => {
       const orders = await gateOrders();
