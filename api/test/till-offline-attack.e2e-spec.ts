@@ -11,9 +11,24 @@ import { STOCK_MESSAGES, TILL_MESSAGES } from '@spc/shared-contracts';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { shopDay } from '../src/common/shop-clock';
-import { bearer, createStaff, registerCustomer, type Session } from './support/identity';
+import {
+  bearer,
+  createStaff,
+  registerCustomer,
+  UNTHROTTLED,
+  type Session,
+} from './support/identity';
 import { createMpesaTestApp, type MpesaTestApp } from './support/mpesa';
 import { createSmsTestApp, type SmsTestApp } from './support/sms';
+import { startEtimsSimulator, type EtimsSimulator } from '../../tools/etims/simulator';
+import {
+  ETIMS_DOCUMENTS_COLLECTION,
+  type EtimsDocument,
+} from '../src/etims/etims-documents.repository';
+import { EtimsQueue } from '../src/etims/etims-queue.service';
+import { EtimsStock } from '../src/etims/etims-stock.service';
+import { etimsEnv, SANDBOX_CMC_KEY as CMC_KEY, SANDBOX_PIN as PIN } from './support/etims';
+import { createTestApp, type TestApp } from './support/test-app';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { guest, placeOrder, stockOf } from './support/shop';
 import { openTillSession, setTillPin } from './support/till';
@@ -961,5 +976,60 @@ describe("a sale needing attention's SMS receipt (issue 47)", () => {
     const [sms] = await s.messagesTo('+254711555901', 1);
     expect(sms!.message).toContain('KES 100 cash');
     expect(sms!.message).toContain('KES 200 M-Pesa TZX7Y8W9V0 (not confirmed yet)');
+  });
+});
+
+describe('a gate sale taking stock below zero, at KRA (issue 47)', () => {
+  let sim: EtimsSimulator;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    sim = await startEtimsSimulator({ cmcKey: CMC_KEY });
+    t = await createTestApp({
+      name: 'till_offline_attack_etims',
+      env: { ...UNTHROTTLED, ...etimsEnv(sim) },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await sim?.close();
+  });
+
+  it("tells KRA's stock master 0 left, not a negative it refuses (nor the stale count)", async () => {
+    const world = await createShopWorld(t, {
+      product: {
+        quantity: 2,
+        price: 100,
+        fields: { taxType: 'B', itemClassCode: '1015150000' },
+      },
+    });
+    const db = t.app.get<Connection>(getConnectionToken()).db!;
+    const sessionId = await openTillSession(t, world.staff.accessToken, 0);
+    const sale = await t
+      .http()
+      .post('/api/till/sales')
+      .set(bearer(world.staff.accessToken))
+      .send({
+        sessionId,
+        lines: [{ productId: world.productId, quantity: 5 }],
+        payments: [{ method: 'cash', amount: 500 }],
+      })
+      .expect(201);
+    expect(sale.body.sale.short).toBe(true);
+    const source = `order:${sale.body.sale.orderId}:sale`;
+    await waitFor(
+      () => db.collection(ETIMS_DOCUMENTS_COLLECTION).findOne({ _id: source as never }),
+      (d) => !!d,
+      20_000,
+      100,
+    );
+    await t.app.get(EtimsQueue).sendDue();
+    const doc = (await db
+      .collection<EtimsDocument>(ETIMS_DOCUMENTS_COLLECTION)
+      .findOne({ _id: source }))!;
+    expect(doc.state).toBe('signed');
+    expect(await t.app.get(EtimsStock).sweep()).toBe(1);
+    const itemCd = doc.request.itemList[0]!.itemCd;
+    expect(sim.state.branches.get(`${PIN}/00`)!.stockMaster.get(itemCd)).toBe(0);
   });
 });
