@@ -182,8 +182,8 @@ export class EtimsStock implements OnModuleInit {
 
   /**
    * What is left of each item the movement names: its product's seedlings in whole units (a tray
-   * of 50 with 120 seedlings left is 2; below zero, 0); a product gone from the catalogue has none. A set, not a
-   * change: sending it twice is harmless.
+   * of 50 with 120 seedlings left is 2; below zero, 0); a product gone from the catalogue has
+   * none. A set, not a change: sending it twice is harmless.
    */
   private async stockLeft(client: OscuClient, move: EtimsStockMove): Promise<void> {
     // The movement names goods only (`stockMovement` left the services out).
