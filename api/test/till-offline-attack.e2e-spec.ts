@@ -773,6 +773,48 @@ describe('attacking offline sales at the till (issue 47)', () => {
       await expectLedgersBalanced();
     }, 60_000);
 
+    it("a paybill payment naming a sale needing attention: refused at validation, confirmed anyway it waits for the till's settle", async () => {
+      const sale = await unpaidSale(300);
+      await waitFor(
+        async () => m.sim.c2b.registrations.length,
+        (n) => n > 0,
+        10_000,
+        100,
+      );
+      const refused = await m.sim.payBill({
+        account: sale.purchaseNumber,
+        amount: 300,
+        transId: newCode(),
+        phone: newMsisdn(),
+      });
+      expect(refused.completed).toBe(false);
+      const code = newCode();
+      const paid = await m.sim.payBill({
+        account: sale.purchaseNumber,
+        amount: 300,
+        transId: code,
+        phone: newMsisdn(),
+        validate: false,
+      });
+      expect(paid.completed).toBe(true);
+      const waiting = await waitFor(
+        () =>
+          db()
+            .collection('mpesa_c2b_payments')
+            .findOne({ _id: code as never }),
+        (p) => p?.status === 'inbox',
+        10_000,
+      );
+      expect(waiting?.status).toBe('inbox');
+      expect(await entriesOf(sale.orderId)).toEqual([]);
+      const s = await settle(sale.orderId, {
+        sessionId,
+        payments: [{ method: 'mpesa-code', amount: 300, code }],
+      });
+      expect([s.status, s.body.sale?.state]).toEqual([200, 'paid']);
+      await expectLedgersBalanced();
+    }, 60_000);
+
     it('a code in five spellings is one code across an offline sale, a settle and the desk', async () => {
       const code = newCode();
       await confirmC2b(code, 100);
