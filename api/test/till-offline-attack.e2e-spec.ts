@@ -341,12 +341,12 @@ describe('attacking offline sales at the till (issue 47)', () => {
         ['below half', price(49), 'is off by more than half or double'],
         ['a product not sold', price(100, { productId: other._id }), TILL_MESSAGES.offlinePrices],
       ];
-      if (otherUnit)
-        cases.push([
-          "another product's unit",
-          price(100, { unitId: otherUnit }),
-          TILL_MESSAGES.offlinePrices,
-        ]);
+      expect(otherUnit).toBeDefined();
+      cases.push([
+        "another product's unit",
+        price(100, { unitId: otherUnit }),
+        TILL_MESSAGES.offlinePrices,
+      ]);
       for (const [name, body, words] of cases) {
         const res = await send(body);
         expect([name, res.status, res.body.message]).toEqual([
@@ -355,6 +355,14 @@ describe('attacking offline sales at the till (issue 47)', () => {
           expect.stringContaining(words),
         ]);
       }
+      // A line sold in another product's unit.
+      const foreign = await send({
+        ...base,
+        lines: [{ productId, unitId: otherUnit, quantity: 2 }],
+        offline: { ...base.offline!, prices: [{ productId, unitId: otherUnit, unitPrice: 100 }] },
+      });
+      expect([400, 404, 409]).toContain(foreign.status);
+      expect(foreign.body.message).toEqual(expect.any(String));
       // Duplicated lines at two prices: merged into one line, one price given.
       const dup = await send({
         ...base,
