@@ -120,13 +120,16 @@ describe('offline sales at the till (issue 47)', () => {
       10_000,
     );
     expect(entry).toMatchObject({ kind: 'paybill', amount, state: 'open' });
-    expect(
-      (
-        await db()
+    // Confirmed, it is matched against the orders (`matching`) before it waits in the inbox.
+    const payment = await waitFor(
+      () =>
+        db()
           .collection('mpesa_c2b_payments')
-          .findOne({ _id: code as never })
-      )?.status,
-    ).toBe('inbox');
+          .findOne({ _id: code as never }),
+      (p) => p?.status === 'inbox',
+      10_000,
+    );
+    expect(payment?.status).toBe('inbox');
   };
   const expectLedgersBalanced = async () => {
     expect((await checkStockLedger(db())).differences).toEqual([]);

@@ -262,6 +262,10 @@ export const TILL_MESSAGES = {
     `The offline price of ${name} is off by more than half or double its price now`,
   offlineMethod: 'An offline sale is paid in cash or by the M-Pesa code the buyer shows',
   notAttention: 'This sale does not need attention',
+  attentionFirst:
+    'This sale needs attention (its M-Pesa code is not counted): settle it or void it; it cannot be refunded in part',
+  settleInSaleSession:
+    'A sale is settled in its own till session, where its cash is counted: name that session',
   bookingNotReversible:
     'A booking collected at the gate is not voided or refunded at the till: refund it from its order',
 } as const;

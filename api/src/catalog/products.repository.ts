@@ -162,6 +162,15 @@ export class ProductsRepository {
     };
     if (!options.setQuantity)
       return this.updateAndView(filter, { $set: { ...set, ...options.image } });
+    // A product flagged short (a gate sale took it below zero, issue 47) shows 0 in the form:
+    // saved with that 0 unchanged, it is no count, so its stock stays as it is, still flagged.
+    if (fields.productQuantity === 0) {
+      const kept = await this.updateAndView(
+        { ...filter, stockShort: true },
+        { $set: { ...set, ...options.image } },
+      );
+      if (kept) return kept;
+    }
     // A stock set in the product form is a correction, written with its movement.
     const doc = await this.ledger.changeStock<LeanProduct>(
       { ...filter, _id: new Types.ObjectId(id) },

@@ -182,8 +182,8 @@ export class EtimsStock implements OnModuleInit {
 
   /**
    * What is left of each item the movement names: its product's seedlings in whole units (a tray
-   * of 50 with 120 seedlings left is 2); a product gone from the catalogue has none. A set, not a
-   * change: sending it twice is harmless.
+   * of 50 with 120 seedlings left is 2; below zero, 0); a product gone from the catalogue has
+   * none. A set, not a change: sending it twice is harmless.
    */
   private async stockLeft(client: OscuClient, move: EtimsStockMove): Promise<void> {
     // The movement names goods only (`stockMovement` left the services out).
@@ -193,7 +193,10 @@ export class EtimsStock implements OnModuleInit {
       const [, productId, unitId] = item?.key.split(':') ?? [];
       const product = productId ? await this.products.findFields(productId) : null;
       const unit = product?.units?.find((u) => u._id === unitId);
-      const rsdQty = unit ? Math.floor(product!.productQuantity / Math.max(1, unit.seedlings)) : 0;
+      // A gate sale may take the stock below zero (issue 47, flagged short until counted): what
+      // is left is none, never a negative KRA refuses (which would leave its figure stale).
+      const left = Math.max(0, product?.productQuantity ?? 0);
+      const rsdQty = unit ? Math.floor(left / Math.max(1, unit.seedlings)) : 0;
       const outcome = await client.saveStockMaster({
         itemCd: line.itemCd,
         rsdQty,

@@ -119,16 +119,57 @@ export class OrderGateSales {
     return this.runner.apply(ORDER_STEPS.inTransit, actor, marked, undefined);
   }
 
-  /** A sale needing attention paid at last: its mark cleared, fulfilled (handed over already). */
-  async settled(actor: Actor, order: OrderRecord): Promise<OrderRecord> {
+  /**
+   * A sale needing attention paid at last: its mark cleared, the till's record of its payments as
+   * settled (`payments`: the code not counted marked `failed`, the settle's own added; `change`
+   * the cash handed back in all), fulfilled (handed over already).
+   */
+  async settled(
+    actor: Actor,
+    order: OrderRecord,
+    till: { payments: NonNullable<OrderRecord['till']>['payments']; change: number },
+  ): Promise<OrderRecord> {
     const cleared =
       (await this.orders.transition(
         order._id,
-        { paymentStatus: 'Paid' },
-        { $set: { 'till.attention': null } },
-      )) ?? order;
+        { paymentStatus: 'Paid', 'till.attention': { $ne: null } },
+        {
+          $set: {
+            'till.attention': null,
+            'till.payments': till.payments,
+            'till.change': till.change,
+          },
+        },
+      )) ??
+      (await this.orders.findById(order._id)) ??
+      order;
     if (cleared.orderStatus !== 'InTransit') return cleared;
     return this.runner.apply(ORDER_STEPS.fulfil, actor, cleared, undefined);
+  }
+
+  /**
+   * Begins a settle of a sale needing attention (issue 47): one conditional write, so of two
+   * settles at once one takes the money and the other waits for it. False when another settle
+   * began less than `staleMs` ago (or the sale no longer needs attention).
+   */
+  async beginSettle(orderId: string, staleMs: number): Promise<boolean> {
+    const now = new Date();
+    const stale = new Date(now.getTime() - staleMs);
+    return !!(await this.orders.transition(
+      orderId,
+      {
+        channel: 'gate',
+        'till.attention': { $ne: null },
+        'till.voided': null,
+        'till.settling': { $not: { $gt: stale } },
+      },
+      { $set: { 'till.settling': now } },
+    ));
+  }
+
+  /** The settle is done (paid, or still needing attention). */
+  async endSettle(orderId: string): Promise<void> {
+    await this.orders.transition(orderId, {}, { $set: { 'till.settling': null } });
   }
 
   /** The attention mark updated (what is still unpaid, why) while the sale stays unpaid. */

@@ -165,7 +165,10 @@ export function saleView(
     code: p.code ?? null,
     state:
       o.paymentStatus === 'Paid'
-        ? 'received'
+        ? // A code taken offline and never counted, the sale settled otherwise (issue 47).
+          p.state === 'failed'
+          ? 'failed'
+          : 'received'
         : p.method === 'mpesa-express' && promptFailed
           ? 'failed'
           : attention && p.code && p.code === attention.code

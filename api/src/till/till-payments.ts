@@ -16,7 +16,8 @@ export interface CheckedPayment {
   phone: string | null;
 }
 
-export const bad = (message: string) => new BadRequestException({ message, code: 'VALIDATION_FAILED' });
+export const bad = (message: string) =>
+  new BadRequestException({ message, code: 'VALIDATION_FAILED' });
 
 /**
  * Refuses (400) payments that cannot pay this total: they must add up to it, be one cash and at

@@ -38,6 +38,8 @@ import { TillSessions } from './till-sessions.service';
 /** How long a sale sent again waits for the same sale, still being placed, to be placed. */
 const REPLAY_WAIT_MS = 15_000;
 const REPLAY_STEP_MS = 100;
+/** A settle begun this long ago died midway (its instance crashed): another may run. */
+const SETTLE_STALE_MS = 120_000;
 
 /** A void's or a refund's approval: a second person's id and PIN, and why. */
 export interface Approval {
@@ -131,10 +133,13 @@ export class TillSales {
   }
 
   /**
-   * Pays what a sale needing attention still owes (issue 47), in the clerk's own open session:
-   * cash, and/or an M-Pesa code checked as an offline one (its confirmation may have arrived
-   * since). Paid in full, it is fulfilled and no longer needs attention; a code still not counted
-   * keeps it marked (with the reason) and changes nothing else. 409 when it needs no attention.
+   * Pays what a sale needing attention still owes (issue 47), in the sale's own session, open: its
+   * cash is counted there, never in a cash-up closed and counted (409 `sessionClosedForReversal`:
+   * an admin reopens it first), nor named from another session (409 `settleInSaleSession`). Cash,
+   * and/or an M-Pesa code checked as an offline one (its confirmation may have arrived since).
+   * Paid in full, it is fulfilled and no longer needs attention; a code still not counted keeps it
+   * marked (with the reason) and changes nothing else. 409 when it needs no attention. Two settles
+   * at once: one takes the money, the other answers the sale as the first left it.
    */
   async settle(
     actor: Principal,
@@ -142,44 +147,75 @@ export class TillSales {
     input: { sessionId: string; payments: TillPaymentInput[] },
   ): Promise<TillSaleView> {
     const order = await this.readable(actor, orderId);
-    const attention = order.till?.attention;
-    if (!attention || order.paymentStatus === 'Paid' || order.till?.voided)
-      throw new ConflictException(TILL_MESSAGES.notAttention);
-    return this.sessions.within(
-      input.sessionId,
-      TILL_MESSAGES.sessionClosed,
-      async () => {
-        const now = await this.gate.get(orderId);
-        if (!now.till?.attention || now.paymentStatus === 'Paid' || now.till.voided)
-          throw new ConflictException(TILL_MESSAGES.notAttention);
-        const due = now.totalAmount - now.amountPaid;
-        const payments = checkPayments(input.payments, due);
-        if (payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
-          throw bad(TILL_MESSAGES.offlineMethod);
-        for (const p of payments) if (p.code) p.code = this.gate.codeSpelling(p.code);
-        // The code first: one not counted leaves no cash taken.
-        const code = payments.find((p) => p.code);
-        let current = now;
-        if (code) {
-          const claimed = await this.inbox.claimForGateSale(
-            actor,
-            current,
-            code.code!,
-            code.amount,
-          );
-          if ('reason' in claimed) {
-            const still = { reasons: [claimed.reason], unpaid: due, code: code.code };
-            return this.view(await this.gate.stillUnpaid(current, still));
-          }
-          current = claimed.order;
-        }
-        for (const p of payments)
-          if (!p.code)
-            current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
-        return this.view(await this.gate.settled(actor, current));
-      },
-      actor.id,
-    );
+    if (!needsAttention(order)) throw new ConflictException(TILL_MESSAGES.notAttention);
+    const own = order.till!.sessionId;
+    if (input.sessionId !== own) {
+      const session = await this.sessions.readable(actor, own);
+      throw new ConflictException(
+        session.state === 'open'
+          ? TILL_MESSAGES.settleInSaleSession
+          : TILL_MESSAGES.sessionClosedForReversal,
+      );
+    }
+    return this.sessions.within(own, TILL_MESSAGES.sessionClosedForReversal, async () => {
+      const now = await this.gate.get(orderId);
+      if (!needsAttention(now)) {
+        // Settled by another settle since this one arrived (sent twice at once): answered paid.
+        if (now.paymentStatus === 'Paid' && !now.till?.voided) return this.view(now);
+        throw new ConflictException(TILL_MESSAGES.notAttention);
+      }
+      const due = now.totalAmount - now.amountPaid;
+      const payments = checkPayments(input.payments, due);
+      if (payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
+        throw bad(TILL_MESSAGES.offlineMethod);
+      for (const p of payments) if (p.code) p.code = this.gate.codeSpelling(p.code);
+      if (!(await this.gate.beginSettle(orderId, SETTLE_STALE_MS)))
+        return this.view(await this.settledMeanwhile(orderId));
+      try {
+        return this.view(await this.pay(actor, now, payments, due));
+      } finally {
+        await this.gate.endSettle(orderId);
+      }
+    });
+  }
+
+  /** A settle's payments taken (the code first: one not counted leaves no cash taken). */
+  private async pay(
+    actor: Principal,
+    now: OrderRecord,
+    payments: CheckedPayment[],
+    due: number,
+  ): Promise<OrderRecord> {
+    const code = payments.find((p) => p.code);
+    let current = now;
+    if (code) {
+      const claimed = await this.inbox.claimForGateSale(actor, current, code.code!, code.amount);
+      if ('reason' in claimed) {
+        const still = { reasons: [claimed.reason], unpaid: due, code: code.code };
+        return this.gate.stillUnpaid(current, still);
+      }
+      current = claimed.order;
+    }
+    for (const p of payments)
+      if (!p.code)
+        current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
+    return this.gate.settled(actor, current, settledPayments(now, payments));
+  }
+
+  /**
+   * The sale as another settle sent at the same time left it (waited for, up to 15 s): paid, or
+   * still needing attention; 409 when it was voided meanwhile or the other settle is still running.
+   */
+  private async settledMeanwhile(orderId: string): Promise<OrderRecord> {
+    const deadline = Date.now() + REPLAY_WAIT_MS;
+    let now = await this.gate.get(orderId);
+    while (now.till?.settling && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, REPLAY_STEP_MS));
+      now = await this.gate.get(orderId);
+    }
+    if (now.till?.voided) throw new ConflictException(TILL_MESSAGES.notAttention);
+    if (now.till?.settling) throw new ConflictException(TILL_MESSAGES.saleInProgress);
+    return now;
   }
 
   /** An offline sale's prices that differ from the shop's now, written to the audit trail. */
@@ -211,9 +247,17 @@ export class TillSales {
   ): Promise<OrderRecord | null> {
     if (!(await this.gate.placedUnder(idempotencyKey, actor))) return null;
     const session = await this.sessions.own(actor, input.sessionId);
-    // Sent again days later: its time and prices are not checked against now again.
-    const { lines, payments, offline } = await this.checkSale(input, session, true);
+    // Sent again days later: not priced again (the shop's prices, units or products may have
+    // changed since), only compared with the first by its fingerprint: the same lines, phone,
+    // session, payments (which added up to the first's total), time and till prices.
+    const lines = cartLines(input);
+    const shape = input.offline ? offlineShape(input, session, lines) : null;
+    const payments = checkPayments(
+      input.payments,
+      input.payments.reduce((n, p) => n + p.amount, 0),
+    );
     for (const p of payments) if (p.code) p.code = this.gate.codeSpelling(p.code);
+    const offline = shape ? { ...shape, prices: new Map(), changed: [], total: 0 } : null;
     const sale = gateSale(actor, session._id, input, lines, payments, offline);
     const order = await this.gate.placedUnderSame(actor, sale, idempotencyKey);
     return order ? this.made(order) : null;
@@ -241,21 +285,12 @@ export class TillSales {
   /**
    * What a sale must be before anything is written: its lines priced (the unit's rules; offline,
    * the till's prices within their limits), its payments adding up, a phone to prompt. Its M-Pesa
-   * code is checked against the ledger apart. `replay`: sent again, its time and prices not
-   * checked against now (they were when it was made).
+   * code is checked against the ledger apart.
    */
-  private async checkSale(input: TillSaleInput, session: TillSessionRecord, replay = false) {
-    const lines = mergeCartLines(
-      input.lines.map((l) => ({
-        _id: l.productId.toLowerCase(),
-        quantity: l.quantity,
-        ...(l.unitId ? { unitId: l.unitId.toLowerCase() } : {}),
-      })),
-    );
+  private async checkSale(input: TillSaleInput, session: TillSessionRecord) {
+    const lines = cartLines(input);
     const priced = await this.gate.price(lines);
-    const offline = input.offline
-      ? checkOffline(input, session, lines, priced.lines, replay)
-      : null;
+    const offline = input.offline ? checkOffline(input, session, lines, priced.lines) : null;
     const total = offline ? offline.total : priced.total;
     const payments = checkPayments(input.payments, total);
     return { lines, payments, prompt: this.promptPhone(payments, input.phone), offline };
@@ -317,6 +352,8 @@ export class TillSales {
     approval: Approval,
   ): Promise<TillSaleView> {
     const order = await this.reversible(actor, orderId);
+    // Its M-Pesa code not counted (issue 47): settled or voided whole, never refunded in part.
+    if (needsAttention(order)) throw new ConflictException(TILL_MESSAGES.attentionFirst);
     return this.inSessionOf(order, async () => {
       const who = await this.approvedBy(actor, order, approval);
       return this.view(await this.gate.refund(actor, order, amount, who));
@@ -494,6 +531,43 @@ export class TillSales {
 }
 
 /**
+ * The till's record of a sale's payments once settled (issue 47): the code taken offline counted
+ * (`received`) when the settle counted that same code, else `failed` (never received) with the
+ * settle's own payments added; the change the sale handed back in all.
+ */
+function settledPayments(
+  order: OrderRecord,
+  settle: CheckedPayment[],
+): { payments: NonNullable<OrderRecord['till']>['payments']; change: number } {
+  const till = order.till!;
+  const code = till.attention?.code ?? null;
+  const same = (p: CheckedPayment) => !!code && p.code === code;
+  const payments = till.payments.map((p) =>
+    p.method === 'mpesa-code' && p.code === code
+      ? { ...p, state: settle.some(same) ? ('received' as const) : ('failed' as const) }
+      : p,
+  );
+  const added = settle
+    .filter((p) => !same(p))
+    .map((p) => ({
+      method: p.method,
+      amount: p.amount,
+      given: p.given,
+      change: p.change,
+      code: p.code,
+      state: 'received' as const,
+      entry: null,
+    }));
+  const change = till.change + added.reduce((n, p) => n + (p.change ?? 0), 0);
+  return { payments: [...payments, ...added], change };
+}
+
+/** A sale handed over with its M-Pesa code not counted, not paid or voided since (issue 47). */
+function needsAttention(o: OrderRecord): boolean {
+  return !!o.till?.attention && o.paymentStatus !== 'Paid' && !o.till.voided;
+}
+
+/**
  * Where a sale placed under a key stands: `made` (paid, voided since, or waiting for its M-Pesa
  * prompt), `refused` (cancelled while being made), `unfinished` (placed, not yet paid).
  */
@@ -529,52 +603,74 @@ function gateSale(
       sessionId,
       payments,
       ...(offline
-        ? { offline: { soldAt: offline.soldAt.toISOString(), prices: [...offline.prices] } }
+        ? { offline: { soldAt: offline.soldAt.toISOString(), prices: offline.till } }
         : {}),
     },
   };
 }
 
 /** An offline sale as checked (issue 47): its time, the till's prices by line, what changed. */
-interface OfflineSale {
-  soldAt: Date;
-  /** The till's unit price by `productId:unitId`. */
+interface OfflineSale extends OfflineShape {
+  /** The till's unit price by `productId:unitId` (the unit resolved). */
   prices: Map<string, number>;
   changed: { productId: string; unitId: string; name: string; till: number; now: number }[];
   total: number;
 }
 
+/** What an offline sale says, read without the catalogue: its time and its price per line. */
+interface OfflineShape {
+  soldAt: Date;
+  /** The till's price of each (merged) line, by the line as sent: the sale's fingerprint. */
+  till: [string, number][];
+}
+
 const cartKey = (productId: string, unitId?: string) =>
   `${productId.toLowerCase()}:${unitId?.toLowerCase() ?? ''}`;
 
+/** A sale's lines as placed: ids in one spelling, the same product and unit merged. */
+function cartLines(input: TillSaleInput): CartLine[] {
+  return mergeCartLines(
+    input.lines.map((l) => ({
+      _id: l.productId.toLowerCase(),
+      quantity: l.quantity,
+      ...(l.unitId ? { unitId: l.unitId.toLowerCase() } : {}),
+    })),
+  );
+}
+
+/** An ISO time with its date, time and zone (`Z` or ±hh:mm): a till's clock, never ambiguous. */
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
 /**
- * Refuses (400, TILL_MESSAGES' words) an offline sale out of its limits: paid other than in cash or
- * by a code; its time not an ISO time, older than 30 days, in the future beyond the clock drift,
- * or before its session opened; not one price per line for the same product and unit; a price
- * off the unit's price now by more than half or double. `replay`: age, future and price range
- * are not checked again.
+ * What an offline sale must be whatever the shop's prices (checked again when sent again): paid
+ * in cash or by a code; its time an ISO time with its zone, not before its session opened (made
+ * `now`: neither older than 30 days nor in the future beyond the clock drift); one price per
+ * (merged) line for the same product and unit. 400 in TILL_MESSAGES' words.
  */
-function checkOffline(
+function offlineShape(
   input: TillSaleInput,
   session: TillSessionRecord,
   lines: CartLine[],
-  priced: PricedLine[],
-  replay: boolean,
-): OfflineSale {
+  now?: number,
+): OfflineShape {
   const offline = input.offline!;
   if (input.payments.some((p) => !(TILL_OFFLINE_METHODS as readonly string[]).includes(p.method)))
     throw bad(TILL_MESSAGES.offlineMethod);
   const soldAt = new Date(offline.soldAt);
-  if (typeof offline.soldAt !== 'string' || Number.isNaN(soldAt.getTime()))
-    throw bad('offline.soldAt must be an ISO time');
-  const { maxAgeDays, clockDriftMs, priceMin, priceMax } = TILL_OFFLINE_LIMITS;
-  const now = Date.now();
-  if (!replay && soldAt.getTime() < now - maxAgeDays * 86_400_000)
-    throw bad(TILL_MESSAGES.offlineTooOld);
-  if (!replay && soldAt.getTime() > now + clockDriftMs) throw bad(TILL_MESSAGES.offlineInFuture);
-  if (soldAt.getTime() < new Date(session.openedAt).getTime() - clockDriftMs)
+  if (
+    typeof offline.soldAt !== 'string' ||
+    !ZONED_TIME.test(offline.soldAt) ||
+    Number.isNaN(soldAt.getTime())
+  )
+    throw bad('offline.soldAt must be an ISO time with its zone (e.g. 2026-11-27T09:15:00Z)');
+  // Made now (not sent again): not older than 30 days, not in the future beyond the clock drift.
+  if (now !== undefined) {
+    const { maxAgeDays, clockDriftMs } = TILL_OFFLINE_LIMITS;
+    if (soldAt.getTime() < now - maxAgeDays * 86_400_000) throw bad(TILL_MESSAGES.offlineTooOld);
+    if (soldAt.getTime() > now + clockDriftMs) throw bad(TILL_MESSAGES.offlineInFuture);
+  }
+  if (soldAt.getTime() < new Date(session.openedAt).getTime() - TILL_OFFLINE_LIMITS.clockDriftMs)
     throw bad(TILL_MESSAGES.offlineBeforeSession);
-  // One price per line, for the same product and unit (the merged lines, in their order).
   const given = new Map<string, number>();
   for (const p of offline.prices ?? []) {
     const key = cartKey(p.productId, p.unitId);
@@ -582,22 +678,42 @@ function checkOffline(
     given.set(key, p.unitPrice);
   }
   if (given.size !== lines.length) throw bad(TILL_MESSAGES.offlinePrices);
+  const till = lines.map((line): [string, number] => {
+    const key = cartKey(line._id, line.unitId);
+    const price = given.get(key);
+    if (price === undefined) throw bad(TILL_MESSAGES.offlinePrices);
+    return [key, price];
+  });
+  return { soldAt, till };
+}
+
+/**
+ * Refuses (400, TILL_MESSAGES' words) an offline sale out of its limits: its shape and time
+ * (`offlineShape`); a price off the unit's price now by more than half or double.
+ */
+function checkOffline(
+  input: TillSaleInput,
+  session: TillSessionRecord,
+  lines: CartLine[],
+  priced: PricedLine[],
+): OfflineSale {
+  const shape = offlineShape(input, session, lines, Date.now());
+  const { priceMin, priceMax } = TILL_OFFLINE_LIMITS;
   const prices = new Map<string, number>();
   const changed: OfflineSale['changed'] = [];
   let total = 0;
-  lines.forEach((line, i) => {
-    const till = given.get(cartKey(line._id, line.unitId));
+  lines.forEach((_line, i) => {
+    const till = shape.till[i]![1];
     const p = priced[i]!;
-    if (till === undefined) throw bad(TILL_MESSAGES.offlinePrices);
     const name = `${p.productName} (${p.unitName})`;
-    if (!replay && (till < p.unitPrice * priceMin || till > p.unitPrice * priceMax))
+    if (till < p.unitPrice * priceMin || till > p.unitPrice * priceMax)
       throw bad(TILL_MESSAGES.offlinePriceOut(name));
     prices.set(`${p.productId}:${p.unitId}`, till);
     if (till !== p.unitPrice)
       changed.push({ productId: p.productId, unitId: p.unitId, name, till, now: p.unitPrice });
     total += till * p.quantity;
   });
-  return { soldAt, prices, changed, total };
+  return { ...shape, prices, changed, total };
 }
 
 function inProgress(error: unknown): boolean {

@@ -157,6 +157,11 @@ export class OrderTill {
   } | null;
   /** A line took its product's stock below zero (flagged short on the stock ledger). */
   @Prop({ default: false }) short!: boolean;
+  /**
+   * When a settle of this sale began (issue 47), while it runs: a second settle sent meanwhile
+   * waits for it and answers the sale as it left it, so the money is taken once.
+   */
+  @Prop({ type: Date, default: null }) settling?: Date | null;
 }
 
 /**

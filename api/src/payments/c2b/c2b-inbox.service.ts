@@ -117,6 +117,9 @@ export class C2bInboxService {
       await new Promise((resolve) => setTimeout(resolve, 150));
       return this.claimForGateSale(actor, order, code, amount, attempt + 1);
     }
+    // Its confirmation in, M-Pesa's status query not answered yet: not confirmed (yet), not taken.
+    if (own && payment?.status === 'verifying' && entry.state === 'open' && !entry.returned)
+      return { reason: 'code-unconfirmed' };
     if (!own || !payment || payment.status !== 'inbox' || entry.state !== 'open' || entry.returned)
       return { reason: 'code-taken' };
     if (entry.unconfirmed) return { reason: 'code-unconfirmed' };
