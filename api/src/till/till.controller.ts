@@ -283,14 +283,15 @@ export class TillController {
   @Auth('admin', 'staff')
   @ApiOperation({
     summary:
-      'Pay what a sale needing attention owes (cash, or an M-Pesa code checked against the inbox again) in your open session: it becomes paid',
+      'Pay what a sale needing attention owes (cash, or an M-Pesa code checked against the inbox again) in the sale’s own session, open (its clerk or an admin): it becomes paid',
   })
   @Answer('Sale settled (or still needing attention, with why)', TillSaleResponseDto)
   @ApiForbiddenResponse({ type: ErrorResponseDto, description: 'Not your session' })
   @ApiNotFoundResponse({ type: ErrorResponseDto })
   @ApiConflictResponse({
     type: ErrorResponseDto,
-    description: 'The sale does not need attention, or the session is closed',
+    description:
+      'The sale does not need attention, its session is closed (an admin reopens it), or another session was named',
   })
   async settle(
     @CurrentUser() actor: Principal,

@@ -213,7 +213,10 @@ export class TillSaleDto {
 export class TillSettleDto {
   @ApiProperty() @IsMongoId({ message: 'sessionId must be a till session id' }) sessionId!: string;
 
-  @ApiProperty({ type: [TillPaymentDto], description: 'Cash and/or the M-Pesa code the buyer shows' })
+  @ApiProperty({
+    type: [TillPaymentDto],
+    description: 'Cash and/or the M-Pesa code the buyer shows',
+  })
   @IsArray()
   @ArrayMinSize(1, { message: 'Settling needs a payment' })
   @ArrayMaxSize(2)
