@@ -3002,7 +3002,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay what a sale needing attention owes (cash, or an M-Pesa code checked against the inbox again) in your open session: it becomes paid */
+        /** Pay what a sale needing attention owes (cash, or an M-Pesa code checked against the inbox again) in the sale’s own session, open (its clerk or an admin): it becomes paid */
         post: operations["TillController_settle"];
         delete?: never;
         options?: never;
@@ -19687,7 +19687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The sale does not need attention, or the session is closed */
+            /** @description The sale does not need attention, its session is closed (an admin reopens it), or another session was named */
             409: {
                 headers: {
                     [name: string]: unknown;
