@@ -193,6 +193,72 @@ describe('two API instances on one database', () => {
     }
   });
 
+  it('a gate sale taken below zero on one instance: the other shows 0 and refuses web orders until a count; the offline sale sent again there answers the first (issue 47)', async () => {
+    const product = await createProduct(asApp(a), admin, categoryId, { productQuantity: 5 });
+    // The admin's own till session (a clerk's would do the same); the till was offline.
+    const session = await a
+      .http()
+      .post('/api/till/sessions')
+      .set(bearer(admin))
+      .send({ float: 500 })
+      .expect(201);
+    const key = `offline-${randomBytes(6).toString('hex')}`;
+    const sale = {
+      sessionId: session.body.session._id,
+      lines: [{ productId: product._id, quantity: 7 }],
+      payments: [{ method: 'cash', amount: 7 * 350, given: 2500 }],
+      offline: {
+        soldAt: new Date(Date.now() - 60_000).toISOString(),
+        prices: [{ productId: product._id, unitPrice: 350 }],
+      },
+    };
+    const sell = (p: ApiProcess) =>
+      p.http().post('/api/till/sales').set(bearer(admin)).set('Idempotency-Key', key).send(sale);
+    const first = await sell(a);
+    expect(first.status).toBe(201);
+    expect(first.body.sale).toMatchObject({ state: 'paid', short: true });
+
+    // B, which had the product's 5 in its catalogue, shows 0 once it catches up, and refuses.
+    expect(
+      await within10s(
+        () => stockOf(asApp(b), product._id),
+        (q) => q === 0,
+      ),
+    ).toBe(0);
+    const web = await placeOrder(asApp(b), [{ _id: product._id, quantity: 1 }]);
+    expect(web.status).toBe(409);
+    expect(web.body.code).toBe('OUT_OF_STOCK');
+
+    // The till's queue sends it again through the other instance: the first sale, not a second.
+    const again = await sell(b);
+    expect(again.status).toBe(200);
+    expect(again.body.sale.orderId).toBe(first.body.sale.orderId);
+
+    // A count on B (4 found) clears the flag; A sells again.
+    await b
+      .http()
+      .post(`/api/stock/products/${product._id}/counts`)
+      .set(bearer(admin))
+      .send({ countedQuantity: 4 })
+      .expect(201);
+    expect(
+      await within10s(
+        () => stockOf(asApp(a), product._id),
+        (q) => q === 4,
+      ),
+    ).toBe(4);
+    expect((await placeOrder(asApp(a), [{ _id: product._id, quantity: 1 }])).status).toBe(201);
+    const ledger = await a
+      .http()
+      .get(`/api/stock/products/${product._id}/movements`)
+      .set(bearer(admin))
+      .expect(200);
+    const movements = ledger.body.movements as { short: boolean; quantityAfter: number }[];
+    expect(movements.filter((mv) => mv.short)).toEqual([
+      expect.objectContaining({ short: true, quantityAfter: -2 }),
+    ]);
+  });
+
   it('shows a product written on one instance in the other instance lists within the sync interval', async () => {
     const name = `Grafted avocado ${randomBytes(3).toString('hex')}`;
     const list = (p: ApiProcess) =>
