@@ -52,7 +52,10 @@ export async function checkStockLedger(db: Db): Promise<LedgerCheck> {
   const overbooked: string[] = [];
   const products = db
     .collection('products')
-    .find({}, { projection: { productName: 1, productQuantity: 1, stockShort: 1, pendingMovements: 1 } });
+    .find(
+      {},
+      { projection: { productName: 1, productQuantity: 1, stockShort: 1, pendingMovements: 1 } },
+    );
   const batches = db.collection('batches').find(
     {},
     {
