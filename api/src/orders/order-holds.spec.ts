@@ -48,6 +48,8 @@ describe('OrderHolds at placement (a hold per line)', () => {
       order,
       [expect.objectContaining({ productId: 'p1' })],
       undefined,
+      // A web order never takes stock below zero (only a gate sale does: issue 47).
+      false,
     );
     expect(batchHold.hold).toHaveBeenCalledWith(order, 'b1', [
       expect.objectContaining({ productId: 'p2' }),
