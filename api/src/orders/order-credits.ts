@@ -107,8 +107,14 @@ export class OrderCredits {
         const changed =
           error instanceof ConflictException &&
           (error.getResponse() as { code?: string }).code === 'CONFLICT';
-        const again = changed ? await this.orders.findById(order._id) : null;
-        if (again && attempt < ATTEMPTS) {
+        const again = await this.orders.findById(order._id);
+        // Taken meanwhile by another request crediting this same entry (a gate sale resumed
+        // twice at once): answered `already` at the loop's top, the entry never unclaimed.
+        if (again?.credited.includes(entry._id) && attempt < ATTEMPTS) {
+          current = again;
+          continue;
+        }
+        if (changed && again && attempt < ATTEMPTS) {
           current = again;
           continue;
         }
