@@ -57,14 +57,25 @@ export function newTillTally(): TillTally {
 export async function tillProduct(uri: string, exclude: string[]): Promise<TillTally['product']> {
   return withClient(uri, async (client) => {
     const db = client.db();
-    const product = await db.collection('products').findOne({
-      _id: { $nin: exclude.map((id) => new ObjectId(id)) },
-      $or: [{ units: { $exists: false } }, { units: { $size: 0 } }],
-      price: { $gt: 0 },
+    const candidates = await db
+      .collection('products')
+      .find({ _id: { $nin: exclude.map((id) => new ObjectId(id)) }, price: { $gt: 0 } })
+      .sort({ _id: -1 })
+      .limit(400)
+      .toArray();
+    // Sold by the seedling alone, any quantity from 1, one price (no tiers, no offer).
+    const product = candidates.find((p) => {
+      const units = (p.units ?? []) as { minQuantity?: number; step?: number; tiers?: unknown[] }[];
+      const unit = units[0];
+      return (
+        !p.onOffer &&
+        units.length <= 1 &&
+        (!unit || ((unit.minQuantity ?? 1) <= 1 && (unit.step ?? 1) === 1 && !unit.tiers?.length))
+      );
     });
     if (!product) return null;
     await setStockRecorded(db, { _id: product._id }, TILL_STOCK, 'Drill till stock');
-    return { _id: product._id.toString(), price: Number(product.effectivePrice ?? product.price) };
+    return { _id: product._id.toString(), price: Number(product.price) };
   });
 }
 

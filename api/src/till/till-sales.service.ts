@@ -94,7 +94,8 @@ export class TillSales {
         const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
         if (replayed) {
           const made = await this.made(order);
-          if (made.unfinished) throw new ConflictException(TILL_MESSAGES.saleUnfinished);
+          if (made.unfinished)
+            return { sale: await this.finish(actor, made.order, payments), replayed: true };
           return { sale: await this.view(made.order), replayed: true };
         }
         if (offline?.changed.length) await this.auditPrices(actor, order, offline.changed);
@@ -296,25 +297,32 @@ export class TillSales {
     return this.sessions.within(
       order.till!.sessionId,
       TILL_MESSAGES.saleUnfinishedClosed,
-      async () => {
-        const now = await this.gate.get(order._id);
-        const stage = saleStage(now);
-        if (stage === 'refused') throw new ConflictException(TILL_MESSAGES.saleRefused);
-        if (stage === 'made') return this.view(now);
-        try {
-          const paid = now.till?.offline
-            ? await this.payOffline(actor, now, payments)
-            : await this.payAndHandOver(actor, now, payments, null);
-          return this.view(await this.gate.markShort(paid));
-        } catch (error) {
-          // Cancelled meanwhile (the expiry sweep, or undone for a code taken): refused in words.
-          if (saleStage(await this.gate.get(order._id)) === 'refused')
-            throw new ConflictException(TILL_MESSAGES.saleRefused);
-          throw error;
-        }
-      },
+      () => this.finish(actor, order, payments),
       actor.id,
     );
+  }
+
+  /** A sale left unfinished, finished (inside its session's work): see `resume`. */
+  private async finish(
+    actor: Principal,
+    order: OrderRecord,
+    payments: CheckedPayment[],
+  ): Promise<TillSaleView> {
+    const now = await this.gate.get(order._id);
+    const stage = saleStage(now);
+    if (stage === 'refused') throw new ConflictException(TILL_MESSAGES.saleRefused);
+    if (stage === 'made') return this.view(now);
+    try {
+      const paid = now.till?.offline
+        ? await this.payOffline(actor, now, payments)
+        : await this.payAndHandOver(actor, now, payments, null);
+      return this.view(await this.gate.markShort(paid));
+    } catch (error) {
+      // Cancelled meanwhile (the expiry sweep, or undone for a code taken): refused in words.
+      if (saleStage(await this.gate.get(order._id)) === 'refused')
+        throw new ConflictException(TILL_MESSAGES.saleRefused);
+      throw error;
+    }
   }
 
   /**
