@@ -277,9 +277,11 @@ async function main(): Promise<void> {
     const tillReport = TILL ? await checkTill(api.base, token, uri, till) : null;
     if (tillReport) {
       const cut = till.sales.filter((s) => s.cut).length;
+      // Cut, then answered 200: placed before the kill (resumed, or made and replayed).
+      const after = till.sales.filter((s) => s.cut && s.statuses.find((x) => x < 300) === 200);
       say(
         D,
-        `till: ${tillReport.sales} offline cash sales (${cut} cut by a kill or sent while down, ${till.killsDuring} kills with one on its way), ${tillReport.orders} gate orders; cash-up expects ${tillReport.cashExpected} (float + sales ${tillReport.cashWanted}); ${tillReport.problems.length} problems`,
+        `till: ${tillReport.sales} offline cash sales (${cut} cut by a kill or sent while down, ${after.length} of them then answered 200 as placed before; ${till.killsDuring} kills with one on its way), ${tillReport.orders} gate orders; cash-up expects ${tillReport.cashExpected} (float + sales ${tillReport.cashWanted}); ${tillReport.problems.length} problems`,
       );
       for (const problem of tillReport.problems) say(D, `TILL ${problem}`);
     }
