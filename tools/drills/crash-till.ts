@@ -79,7 +79,7 @@ export async function tillProduct(uri: string, exclude: string[]): Promise<TillT
   });
 }
 
-/** The clerk's till session, opened with the float (409: the one open already, emptied of doubt). */
+/** The clerk's till session, opened with the float (the drill's fresh database has none open). */
 export async function openTill(base: string, token: string, tally: TillTally): Promise<void> {
   const res = await fetch(`${base}/api/till/sessions`, {
     method: 'POST',
