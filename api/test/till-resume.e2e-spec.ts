@@ -12,6 +12,7 @@ import { TILL_MESSAGES } from '@spc/shared-contracts';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { OrderGateSales } from '../src/orders/order-gate-sales';
+import { OrderReconciler } from '../src/orders/order-reconciler';
 import { bearer, createStaff, type Session } from './support/identity';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { stockOf } from './support/shop';
@@ -257,4 +258,23 @@ describe('a till sale cut off midway is resumed when sent again (issue 47)', () 
     expect(view.expected).toBe(500 + 200);
     await expectLedgersBalanced();
   }, 90_000);
+
+  it('a key the crash left uncompleted (its sale placed) is completed by the reconciler, never released for a second sale', async () => {
+    const before = await gateOrders();
+    const key = newKey();
+    const body = offline(1);
+    const made = await send(body, key).expect(201);
+    // The crash's state: the sale placed, its key claimed long ago and never pointed at it.
+    const keys = db().collection('till_sale_keys');
+    const stored = { key: `${world.staff.user._id}:${key}` };
+    expect(await keys.countDocuments(stored)).toBe(1);
+    await keys.updateOne(stored, {
+      $set: { orderId: null, createdAt: new Date(Date.now() - 3_600_000) },
+    });
+    await t.app.get(OrderReconciler).reconcile({ olderThanMs: 1000 });
+    expect((await keys.findOne(stored))?.orderId).toBe(made.body.sale.orderId);
+    const replay = await send(body, key);
+    expect([replay.status, replay.body.sale?.orderId]).toEqual([200, made.body.sale.orderId]);
+    expect(await gateOrders()).toBe(before + 1);
+  }, 60_000);
 });
