@@ -251,6 +251,8 @@ export const TILL_MESSAGES = {
   saleUnfinished:
     'This sale was placed but never paid (the till stopped midway): it is not made; ring it up again under a new key',
   saleInProgress: 'A sale is in progress in this till session: try again in a moment',
+  saleUnfinishedClosed:
+    'This sale was cut off midway (its stock taken, not all its payments recorded) and its till session is closed and counted: ask an admin to reopen the session, then send the sale again to finish it',
   sessionClosedForReversal:
     'The till session of this sale is closed and counted: ask an admin to reopen it first',
   offlineNeedsKey: 'An offline sale needs an Idempotency-Key, so that sent again it is made once',

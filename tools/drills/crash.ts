@@ -24,6 +24,12 @@
  * every order, entry and M-Pesa record in agreement, and every deposit, payment and refund the
  * drill saw answered must be on the books: nothing lost, nothing counted twice. The M-Pesa
  * reconcilers finish a claim a minute after a crash, so the drill waits up to 3 minutes for them.
+ *
+ * Till (issue 47, crash-till.ts; DRILL_CRASH_TILL=0 leaves it out): a clerk with an open till
+ * session sends offline cash sales (each its own Idempotency-Key) in order, each sent again until
+ * answered, as the till's queue does; after the restart every sale is sent once more. Each key must
+ * have made exactly one gate order, paid and handed over, with one cash entry; the session's
+ * cash-up must expect the float plus the sales' cash; the stock and money ledger checks pass.
  */
 import path from 'node:path';
 import { ObjectId } from 'mongodb';
@@ -43,6 +49,16 @@ import {
   waitForMoneySettled,
   type MoneyTally,
 } from './crash-money';
+import {
+  checkTill,
+  newTillTally,
+  noteTillKill,
+  openTill,
+  replayTillSales,
+  runTill,
+  tillProduct,
+  type TillTally,
+} from './crash-till';
 import {
   buildApi,
   checkBatches,
@@ -75,6 +91,7 @@ const CANCELS = process.env.DRILL_CRASH_CANCELS !== '0';
 const BATCHES = Number(process.env.DRILL_CRASH_BATCHES ?? 3);
 const BATCH_SEEDLINGS = Number(process.env.DRILL_CRASH_BATCH_SEEDLINGS ?? 30);
 const MONEY = process.env.DRILL_CRASH_MONEY !== '0';
+const TILL = process.env.DRILL_CRASH_TILL !== '0';
 const DEMO_STAFF = { email: 'staff@spc.local', password: 'Staff@1234' };
 const D = 'crash';
 
@@ -87,6 +104,7 @@ interface Tally {
   /** Requests refused while the API was down and restarting. */
   refused: number;
   money: MoneyTally;
+  till: TillTally;
 }
 
 async function main(): Promise<void> {
@@ -100,6 +118,11 @@ async function main(): Promise<void> {
   let sim: DarajaSimulator | undefined;
   try {
     const ids = await stockSlice(uri, PRODUCTS, STOCK);
+    const till = newTillTally();
+    if (TILL) {
+      till.product = await tillProduct(uri, ids);
+      if (!till.product) throw new Error('no product for the till (one with a single unit)');
+    }
     const baseline = await takeBaseline(uri);
     const port = await freePort();
     sim = MONEY ? await startDarajaSimulator({ delayMs: 200 }) : undefined;
@@ -108,6 +131,7 @@ async function main(): Promise<void> {
     const base = api.base;
     const token = await signIn(base);
     const batches = await sowBatches(base, token, ids.slice(0, BATCHES));
+    if (TILL) await openTill(base, token, till);
     say(
       D,
       `${PRODUCTS} products with ${STOCK} each (${PRODUCTS * STOCK} units); ${WORKERS} connections placing orders, ${CANCELS ? 1 : 0} cancelling; ${KILLS} kills`,
@@ -120,6 +144,7 @@ async function main(): Promise<void> {
       cut: 0,
       refused: 0,
       money: newMoneyTally(),
+      till,
     };
     let stopping = false;
     const placers = Array.from({ length: WORKERS }, () =>
@@ -137,6 +162,15 @@ async function main(): Promise<void> {
           stopping: () => stopping,
           count: (status, prefix) => count(tally, status, prefix),
           connectionError: (error) => noteConnectionError(tally, error),
+          log: (line) => say(D, line),
+        })
+      : Promise.resolve();
+    const tillSales = TILL
+      ? runTill({
+          base: () => api!.base,
+          token,
+          tally: till,
+          stopping: () => stopping,
           log: (line) => say(D, line),
         })
       : Promise.resolve();
@@ -168,7 +202,8 @@ async function main(): Promise<void> {
       // With money moving: when a deposit, a paybill payment and a refund are all on their way.
       if (sim) await untilMoneyInFlight(tally.money, 5000);
       api.child.kill('SIGKILL');
-      const during = sim ? noteKill(tally.money) : [];
+      const during: string[] = sim ? [...noteKill(tally.money)] : [];
+      if (TILL && noteTillKill(till)) during.push('till sale');
       await api.exited;
       say(
         D,
@@ -180,8 +215,10 @@ async function main(): Promise<void> {
       say(D, `restarted in ${((Date.now() - down) / 1000).toFixed(1)} s`);
     }
     stopping = true;
-    await Promise.all([...placers, canceller, money]);
+    await Promise.all([...placers, canceller, money, tillSales]);
     if (sim) await replayCutConfirmations(api.base, tally.money);
+    // The till's queue sends every sale again after the restart: each answers its first order.
+    if (TILL) await replayTillSales(api.base, token, till, (line) => say(D, line));
 
     const reconciled = await waitForReconciled(uri, 60_000);
     say(
@@ -237,6 +274,17 @@ async function main(): Promise<void> {
       printMoneyLedger(moneyReport.check, (line) => say(D, line));
       for (const line of moneyReport.lost) say(D, `MONEY ${line}`);
     }
+    const tillReport = TILL ? await checkTill(api.base, token, uri, till) : null;
+    if (tillReport) {
+      const cut = till.sales.filter((s) => s.cut).length;
+      // Cut, then answered 200: placed before the kill (resumed, or made and replayed).
+      const after = till.sales.filter((s) => s.cut && s.statuses.find((x) => x < 300) === 200);
+      say(
+        D,
+        `till: ${tillReport.sales} offline cash sales (${cut} cut by a kill or sent while down, ${after.length} of them then answered 200 as placed before; ${till.killsDuring} kills with one on its way), ${tillReport.orders} gate orders; cash-up expects ${tillReport.cashExpected} (float + sales ${tillReport.cashWanted}); ${tillReport.problems.length} problems`,
+      );
+      for (const problem of tillReport.problems) say(D, `TILL ${problem}`);
+    }
     const moneyFailed =
       !!moneyReport &&
       (moneyReport.check.problems.length > 0 ||
@@ -253,6 +301,7 @@ async function main(): Promise<void> {
       stockLedger.differences.length > 0 ||
       stockLedger.overbooked.length > 0 ||
       booked.problems.length > 0 ||
+      (!!tillReport && tillReport.problems.length > 0) ||
       moneyFailed;
     console.log(
       `\nCrash drill: ${KILLS} kills, restart ${restarts.map((ms) => (ms / 1000).toFixed(1)).join('/')} s; ` +
@@ -265,6 +314,9 @@ async function main(): Promise<void> {
           ? `money: ${moneyFigures(moneyReport.check.figures)}, kills during deposits/paybill credits/refunds ${MONEY_KINDS.map((k) => tally.money.killsDuring[k]).join('/')}, ` +
             `${moneyReport.check.problems.length + moneyReport.lost.length} lost or counted twice`
           : 'money left out') +
+        (tillReport
+          ? `; till: ${tillReport.sales} sales, ${tillReport.orders} orders, ${tillReport.problems.length} problems`
+          : '; till left out') +
         ` → ${failed ? 'FAIL' : 'PASS'}`,
     );
     if (failed) process.exitCode = 1;

@@ -107,8 +107,14 @@ export class OrderCredits {
         const changed =
           error instanceof ConflictException &&
           (error.getResponse() as { code?: string }).code === 'CONFLICT';
-        const again = changed ? await this.orders.findById(order._id) : null;
-        if (again && attempt < ATTEMPTS) {
+        const again = await this.orders.findById(order._id);
+        // Taken meanwhile by another request crediting this same entry (a gate sale resumed
+        // twice at once): answered `already` at the loop's top, the entry never unclaimed.
+        if (again?.credited.includes(entry._id) && attempt < ATTEMPTS) {
+          current = again;
+          continue;
+        }
+        if (changed && again && attempt < ATTEMPTS) {
           current = again;
           continue;
         }
@@ -168,11 +174,13 @@ export class OrderCredits {
   /**
    * A payment taken at the gate's till (issue 46): cash, or an M-Pesa code the buyer shows (one
    * entry per code across the ledger: 409 naming the order that has it), credited toward the sale.
+   * With `ref`, cash is one entry per ref (`cash:gate:<ref>`), as a code is one per code: taken
+   * again (a sale resumed after a crash, or two resumes at once) it is recorded and credited once.
    */
   async recordAtGate(
     actor: Actor,
     order: OrderRecord,
-    payment: { code: string | null; amount: number; at?: Date },
+    payment: { code: string | null; amount: number; at?: Date; ref?: string },
   ): Promise<OrderRecord> {
     // An offline sale's cash was taken when the till sold it (issue 47): its day's reports count it.
     const at = payment.at ?? new Date();
@@ -182,6 +190,8 @@ export class OrderCredits {
       code: payment.code,
       amount: payment.amount,
       at,
+      ...(payment.ref ? { again: true } : {}),
+      ...(payment.ref && !payment.code ? { id: `cash:gate:${payment.ref}` } : {}),
     });
     const result = await this.credit(actor, order, entry, {
       how: 'taken at the gate',
@@ -362,10 +372,19 @@ export class OrderCredits {
   private async claimNew(
     actor: Actor,
     order: OrderRecord,
-    e: { kind: 'desk-mpesa' | 'cash'; code: string | null; amount: number; at: Date },
+    e: {
+      kind: 'desk-mpesa' | 'cash';
+      code: string | null;
+      amount: number;
+      at: Date;
+      /** The entry's own id (a gate sale's cash: once per sale). */
+      id?: string;
+      /** Taken again for the same order (a gate sale resumed): its own entry answers. */
+      again?: boolean;
+    },
   ): Promise<MoneyEntryRecord> {
     const written = await this.ledger.recordIn(actor, {
-      _id: MoneyLedgerService.inId(e.kind, null),
+      _id: e.id ?? MoneyLedgerService.inId(e.kind, null),
       kind: e.kind,
       amount: e.amount,
       ...(e.code ? { code: e.code } : {}),
@@ -375,7 +394,15 @@ export class OrderCredits {
       state: 'claimed',
       at: e.at,
     });
+    // Taken again for the same order (a gate sale resumed after a crash): its own entry, once.
+    if (e.again && written.state !== 'new' && written.entry.orderId === order._id)
+      return written.entry;
     if (written.state === 'code-taken') throw codeTaken(e.code!, written.entry);
+    if (written.state === 'exists')
+      throw new ConflictException({
+        message: 'This payment is recorded for another order already',
+        code: 'CONFLICT',
+      });
     return written.entry;
   }
 

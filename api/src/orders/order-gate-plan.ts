@@ -32,6 +32,8 @@ export interface GateSaleFields {
     } | null;
     attention: null;
     short: false;
+    /** Its Idempotency-Key as stored (`<clerk>:<key>`), written by `placeAtGate`. */
+    key?: string;
   };
   /** An offline sale's prices (issue 47), by `productId:unitId`: the till's, which the buyer paid. */
   offlinePrices?: Map<string, number>;

@@ -116,7 +116,7 @@ export class OrderGateSales {
         { 'till.attention': null },
         { $set: { 'till.attention': attention } },
       )) ?? order;
-    return this.runner.apply(ORDER_STEPS.inTransit, actor, marked, undefined);
+    return this.stepOnce(ORDER_STEPS.inTransit, actor, marked, HANDED);
   }
 
   /**
@@ -228,19 +228,47 @@ export class OrderGateSales {
     return this.placement.placeAtGate(actor, sale, idempotencyKey);
   }
 
-  /** A payment taken now (cash, or a code the buyer shows), credited toward the sale. */
+  /**
+   * A payment taken now (cash, or a code the buyer shows), credited toward the sale. With `ref`
+   * (the sale's own: its id, or its settle's) it is one money entry however often taken: a sale
+   * resumed after a crash, or resumed twice at once, records and credits it once.
+   */
   takePayment(
     actor: Actor,
     order: OrderRecord,
-    payment: { code: string | null; amount: number; at?: Date },
+    payment: { code: string | null; amount: number; at?: Date; ref?: string },
   ): Promise<OrderRecord> {
     return this.credits.recordAtGate(actor, order, payment);
   }
 
-  /** A paid sale handed over at once: sent out and fulfilled through the order steps. */
+  /**
+   * A paid sale handed over at once: sent out and fulfilled through the order steps, each once
+   * (a step another request took meanwhile, a resumed sale's twin, is not taken again).
+   */
   async handOver(actor: Actor, order: OrderRecord): Promise<OrderRecord> {
-    const out = await this.runner.apply(ORDER_STEPS.inTransit, actor, order, undefined);
-    return this.runner.apply(ORDER_STEPS.fulfil, actor, out, undefined);
+    const out = await this.stepOnce(ORDER_STEPS.inTransit, actor, order, HANDED);
+    if (out.orderStatus === 'Completed') return out;
+    return this.stepOnce(ORDER_STEPS.fulfil, actor, out, ['Completed']);
+  }
+
+  /**
+   * An order step toward `reached`, taken once: already there, the order as it is; lost to another
+   * request taking it at the same time (its conditional write refused), the order as that left it.
+   */
+  private async stepOnce(
+    step: OrderStep<undefined>,
+    actor: Actor,
+    order: OrderRecord,
+    reached: readonly string[],
+  ): Promise<OrderRecord> {
+    if (reached.includes(order.orderStatus)) return order;
+    try {
+      return await this.runner.apply(step, actor, order, undefined);
+    } catch (error) {
+      const now = await this.orders.findById(order._id);
+      if (now && reached.includes(now.orderStatus)) return now;
+      throw error;
+    }
   }
 
   /**
@@ -386,6 +414,9 @@ export class OrderGateSales {
     return this.orders.ofTillSession(sessionId);
   }
 }
+
+/** A sale sent out or fulfilled: handed over. */
+const HANDED = ['InTransit', 'Completed'] as const;
 
 /** M-Pesa codes are taken before cash (0 before 1). */
 const rank = (p: { code: string | null }) => (p.code ? 0 : 1);

@@ -42,7 +42,7 @@ export class PlacementKeys {
   private readonly personalKey: PersonalKey;
 
   constructor(
-    private readonly orders: OrdersRepository,
+    protected readonly orders: OrdersRepository,
     @InjectModel(OrderIdempotency.name) private readonly keys: Model<OrderIdempotency>,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -109,6 +109,11 @@ export class PlacementKeys {
     await this.keys.deleteMany({ orderId: null, createdAt: { $lt: before } });
   }
 
+  /** The key store (for a subclass's own rules). */
+  protected get store(): Model<OrderIdempotency> {
+    return this.keys;
+  }
+
   /** Claims the key for this placement; on a repeat, answers what the first claim recorded. */
   private async claimKey(
     key: string,
@@ -146,5 +151,25 @@ export class TillSaleKeys extends PlacementKeys {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     super(orders, keys, config);
+  }
+
+  /**
+   * A stale key with no order: completed with the gate sale placed under it when there is one (a
+   * crash between the placement and the key's completion: a second sale under it would take the
+   * stock twice), left while that sale is still being placed or undone, else released.
+   */
+  override async releaseStale(before: Date): Promise<void> {
+    const stale = await this.store
+      .find({ orderId: null, createdAt: { $lt: before } })
+      .lean<OrderIdempotency[]>();
+    for (const claim of stale) {
+      const order = await this.orders.gateSaleUnderKey(claim.key);
+      if (order?.placement === 'placed')
+        await this.store.updateOne(
+          { key: claim.key, orderId: null },
+          { $set: { orderId: order._id } },
+        );
+      else if (!order) await this.store.deleteOne({ key: claim.key, orderId: null });
+    }
   }
 }

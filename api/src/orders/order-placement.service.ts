@@ -202,7 +202,11 @@ export class OrderPlacementService {
     idempotencyKey?: string,
   ): Promise<Placement> {
     const lines = mergeCartLines(sale.lines);
-    const steps = placementSteps(this.deps, gatePlan(this.deps, sale.fields));
+    // The key on the order too: a crash before the key is completed leaves it findable.
+    const fields = idempotencyKey
+      ? { ...sale.fields, till: { ...sale.fields.till, key: `${actor.id}:${idempotencyKey}` } }
+      : sale.fields;
+    const steps = placementSteps(this.deps, gatePlan(this.deps, fields));
     const delivery = {
       fullName: GATE_BUYER,
       phoneNumber: sale.phone ?? '',

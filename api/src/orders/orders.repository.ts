@@ -183,6 +183,14 @@ export class OrdersRepository implements OnModuleInit {
   }
 
   /** A till session's sales (issue 46), oldest first. */
+  /** The gate sale placed (or being placed) under a till key as stored, or null. */
+  async gateSaleUnderKey(key: string): Promise<{ _id: string; placement: string } | null> {
+    const doc = await this.orders
+      .findOne({ channel: 'gate', 'till.key': key }, { _id: 1, placement: 1 })
+      .lean<{ _id: unknown; placement: string }>();
+    return doc ? { _id: String(doc._id), placement: doc.placement } : null;
+  }
+
   async ofTillSession(sessionId: string): Promise<OrderRecord[]> {
     const docs = await this.orders
       .find({ 'till.sessionId': sessionId, placement: 'placed' })

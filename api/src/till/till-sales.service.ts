@@ -77,7 +77,9 @@ export class TillSales {
   ): Promise<{ sale: TillSaleView; replayed: boolean }> {
     if (input.offline && !idempotencyKey) throw bad(TILL_MESSAGES.offlineNeedsKey);
     const earlier = idempotencyKey ? await this.placedBefore(actor, input, idempotencyKey) : null;
-    if (earlier) return { sale: await this.view(earlier), replayed: true };
+    if (earlier?.unfinished)
+      return { sale: await this.resume(actor, earlier.order, earlier.payments), replayed: true };
+    if (earlier) return { sale: await this.view(earlier.order), replayed: true };
     return this.sessions.within(
       input.sessionId,
       TILL_MESSAGES.sessionClosed,
@@ -90,7 +92,12 @@ export class TillSales {
             p.code = offline ? this.gate.codeSpelling(p.code) : await this.gate.checkCode(p.code);
         const sale = gateSale(actor, session._id, input, lines, payments, offline);
         const { order, replayed } = await this.placeOnce(actor, sale, idempotencyKey);
-        if (replayed) return { sale: await this.view(await this.made(order)), replayed: true };
+        if (replayed) {
+          const made = await this.made(order);
+          if (made.unfinished)
+            return { sale: await this.finish(actor, made.order, payments), replayed: true };
+          return { sale: await this.view(made.order), replayed: true };
+        }
         if (offline?.changed.length) await this.auditPrices(actor, order, offline.changed);
         const paid = offline
           ? await this.payOffline(actor, order, payments)
@@ -120,6 +127,7 @@ export class TillSales {
         current = await this.gate.takePayment(actor, current, {
           code: null,
           amount: p.amount,
+          ref: current._id,
           ...(at ? { at: new Date(at) } : {}),
         });
         continue;
@@ -198,7 +206,11 @@ export class TillSales {
     }
     for (const p of payments)
       if (!p.code)
-        current = await this.gate.takePayment(actor, current, { code: null, amount: p.amount });
+        current = await this.gate.takePayment(actor, current, {
+          code: null,
+          amount: p.amount,
+          ref: `${current._id}:settle`,
+        });
     return this.gate.settled(actor, current, settledPayments(now, payments));
   }
 
@@ -237,14 +249,16 @@ export class TillSales {
 
   /**
    * The sale placed before under this key when the same sale is sent again (null when none): 422
-   * when the key was used for a different sale, 409 in words when that sale was refused or never
-   * finished (`made`). Its session may have closed since: it is answered all the same.
+   * when the key was used for a different sale, 409 in words when that sale was refused (`made`).
+   * A sale made is answered even when its session closed since; one its first request left
+   * unfinished (placed, not all paid or not handed over: a crash) comes back `unfinished`, with
+   * its payments as checked, to be resumed (`resume`).
    */
   private async placedBefore(
     actor: Principal,
     input: TillSaleInput,
     idempotencyKey: string,
-  ): Promise<OrderRecord | null> {
+  ): Promise<{ order: OrderRecord; unfinished: boolean; payments: CheckedPayment[] } | null> {
     if (!(await this.gate.placedUnder(idempotencyKey, actor))) return null;
     const session = await this.sessions.own(actor, input.sessionId);
     // Sent again days later: not priced again (the shop's prices, units or products may have
@@ -260,16 +274,64 @@ export class TillSales {
     const offline = shape ? { ...shape, prices: new Map(), changed: [], total: 0 } : null;
     const sale = gateSale(actor, session._id, input, lines, payments, offline);
     const order = await this.gate.placedUnderSame(actor, sale, idempotencyKey);
-    return order ? this.made(order) : null;
+    return order ? { ...(await this.made(order)), payments } : null;
+  }
+
+  /**
+   * A sale its first request left unfinished (its instance died after placing it: its stock
+   * taken, some or none of its payments recorded), sent again under its key with the same sale
+   * (the fingerprint matched) once that request is surely done (`made` waited for it): its
+   * payments not yet taken are taken (each payment is one money entry however often taken: its
+   * cash by the sale's id, its code by the code), then it is handed over, each step once
+   * (`OrderGateSales.handOver`): two resumes at once, or a first request still running, take
+   * each once. Online and offline sales alike (an M-Pesa Express sale is never unfinished: it
+   * waits for its prompt). Inside the sale's session, open (a close waits for it): once closed
+   * and counted, 409 `saleUnfinishedClosed` (an admin reopens it; the cash-up then counts the
+   * sale). Cancelled meanwhile (the unpaid-order expiry, or its code taken): 409 `saleRefused`.
+   */
+  private resume(
+    actor: Principal,
+    order: OrderRecord,
+    payments: CheckedPayment[],
+  ): Promise<TillSaleView> {
+    return this.sessions.within(
+      order.till!.sessionId,
+      TILL_MESSAGES.saleUnfinishedClosed,
+      () => this.finish(actor, order, payments),
+      actor.id,
+    );
+  }
+
+  /** A sale left unfinished, finished (inside its session's work): see `resume`. */
+  private async finish(
+    actor: Principal,
+    order: OrderRecord,
+    payments: CheckedPayment[],
+  ): Promise<TillSaleView> {
+    const now = await this.gate.get(order._id);
+    const stage = saleStage(now);
+    if (stage === 'refused') throw new ConflictException(TILL_MESSAGES.saleRefused);
+    if (stage === 'made') return this.view(now);
+    try {
+      const paid = now.till?.offline
+        ? await this.payOffline(actor, now, payments)
+        : await this.payAndHandOver(actor, now, payments, null);
+      return this.view(await this.gate.markShort(paid));
+    } catch (error) {
+      // Cancelled meanwhile (the expiry sweep, or undone for a code taken): refused in words.
+      if (saleStage(await this.gate.get(order._id)) === 'refused')
+        throw new ConflictException(TILL_MESSAGES.saleRefused);
+      throw error;
+    }
   }
 
   /**
    * A sale placed under a key sent again, once its first request is done with it: answered when
    * paid (handed over, or voided since) or waiting for its M-Pesa prompt; 409 in words when it was
-   * refused (cancelled: its code taken meanwhile) or never paid (its request died midway; it waits
-   * for the order expiry).
+   * refused (cancelled: its code taken meanwhile, or expired unpaid); `unfinished` when still not
+   * made after the wait (its request died midway: resumed by the caller).
    */
-  private async made(order: OrderRecord): Promise<OrderRecord> {
+  private async made(order: OrderRecord): Promise<{ order: OrderRecord; unfinished: boolean }> {
     const deadline = Date.now() + REPLAY_WAIT_MS;
     let current = order;
     while (saleStage(current) === 'unfinished' && Date.now() < deadline) {
@@ -278,8 +340,7 @@ export class TillSales {
     }
     const stage = saleStage(current);
     if (stage === 'refused') throw new ConflictException(TILL_MESSAGES.saleRefused);
-    if (stage === 'unfinished') throw new ConflictException(TILL_MESSAGES.saleUnfinished);
-    return current;
+    return { order: current, unfinished: stage === 'unfinished' };
   }
 
   /**
@@ -498,7 +559,11 @@ export class TillSales {
       const rank = (p: CheckedPayment) => (p.method === 'mpesa-code' ? 0 : 1);
       for (const p of [...payments].sort((a, b) => rank(a) - rank(b))) {
         if (p.method === 'mpesa-express') continue;
-        current = await this.gate.takePayment(actor, current, { code: p.code, amount: p.amount });
+        current = await this.gate.takePayment(actor, current, {
+          code: p.code,
+          amount: p.amount,
+          ref: current._id,
+        });
       }
       // The prompt for the rest: the sale waits for it, and is handed over once it pays
       // (`TillHandOver`).
@@ -573,11 +638,14 @@ function needsAttention(o: OrderRecord): boolean {
  */
 function saleStage(o: OrderRecord): 'made' | 'refused' | 'unfinished' {
   if (o.till?.voided) return 'made';
-  // Handed over with its M-Pesa code not counted (issue 47): made, waiting for the clerk.
-  if (o.till?.attention) return 'made';
   if (o.orderStatus === 'Cancelled') return 'refused';
-  if (o.paymentStatus === 'Paid') return 'made';
-  return o.till?.payments.some((p) => p.method === 'mpesa-express') ? 'made' : 'unfinished';
+  // Handed over (with its M-Pesa code not counted, issue 47: waiting for the clerk), or paid and
+  // handed over: made. Marked or paid but not handed over (a crash between): unfinished.
+  const handed = o.orderStatus === 'InTransit' || o.orderStatus === 'Completed';
+  if (o.till?.attention) return handed ? 'made' : 'unfinished';
+  // Waiting for its M-Pesa prompt, or paid by it (`TillHandOver` hands it over): made.
+  if (o.till?.payments.some((p) => p.method === 'mpesa-express')) return 'made';
+  return o.paymentStatus === 'Paid' && handed ? 'made' : 'unfinished';
 }
 
 /** The sale placed: its lines, phone, the till's record, and what a key sent again must match. */

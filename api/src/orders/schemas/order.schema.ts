@@ -162,6 +162,12 @@ export class OrderTill {
    * waits for it and answers the sale as it left it, so the money is taken once.
    */
   @Prop({ type: Date, default: null }) settling?: Date | null;
+  /**
+   * The clerk's Idempotency-Key it was placed under (as `till_sale_keys` stores it), so a key the
+   * crash left uncompleted (the order placed, the key not yet pointing at it) is completed with
+   * this order by the reconciler, never released for a second sale.
+   */
+  @Prop({ type: String, default: undefined }) key?: string;
 }
 
 /**
