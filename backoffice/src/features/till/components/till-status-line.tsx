@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { formatDateTime, formatMoney } from '@spc/shared-contracts';
-import { dismissRefused, useOfflineQueue } from '../offline/offline-queue';
+import { dismissRefused, sendRefusedAgain, useOfflineQueue } from '../offline/offline-queue';
 import { OFFLINE_TEXTS, useOnline } from '../offline/offline-sync';
 
 /**
@@ -60,9 +60,19 @@ export function TillStatusLine({ staffId }: { staffId?: string }) {
             {r.lines.map((l) => `${l.quantity} × ${l.name}, ${l.unitName}`).join('; ')} ·{' '}
             {r.payments.map((p) => (p.code ? `${p.method} ${p.code}` : p.method)).join(', ')}
           </Text>
-          <Button mt="xs" size="sm" variant="default" onClick={() => void dismissRefused(r.key)}>
-            Dealt with: remove from this list
-          </Button>
+          <Group gap="xs" mt="xs">
+            <Button
+              size="sm"
+              variant="light"
+              disabled={!online}
+              onClick={() => void sendRefusedAgain(r.key)}
+            >
+              Send again
+            </Button>
+            <Button size="sm" variant="default" onClick={() => void dismissRefused(r.key)}>
+              Dealt with: remove from this list
+            </Button>
+          </Group>
         </Alert>
       ))}
     </Stack>

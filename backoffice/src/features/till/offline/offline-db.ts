@@ -93,6 +93,14 @@ export const readSent = async () => (await get<SentSale[]>(KEYS.sent, store())) 
 export const appendQueued = (sale: QueuedSale) =>
   update<QueuedSale[]>(KEYS.queue, (q) => [...(q ?? []), sale], store());
 
+/** Puts a sale back at the front of the queue (a refused sale sent again), once. */
+export const prependQueued = (sale: QueuedSale) =>
+  update<QueuedSale[]>(
+    KEYS.queue,
+    (q) => [sale, ...(q ?? []).filter((s) => s.key !== sale.key)],
+    store(),
+  );
+
 export const removeQueued = (key: string) =>
   update<QueuedSale[]>(KEYS.queue, (q) => (q ?? []).filter((s) => s.key !== key), store());
 

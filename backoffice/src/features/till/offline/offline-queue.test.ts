@@ -5,6 +5,7 @@ import {
   enqueueSale,
   flushQueue,
   queuedSeedlings,
+  sendRefusedAgain,
   useOfflineQueue,
   type SendSale,
 } from './offline-queue';
@@ -94,6 +95,32 @@ describe('the offline sales queue', () => {
       { productId: 'kale', unitId: 'tray', unitPrice: 1500 },
     ]);
     expect(useOfflineQueue.getState().refused).toHaveLength(1);
+    expect(await readQueue()).toEqual([]);
+  });
+
+  it('sends a refused sale again under its own key, before the sales still waiting', async () => {
+    await enqueueSale(queued('a'));
+    const refuse: SendSale = async () => ({
+      ok: false,
+      status: 409,
+      message: TILL_MESSAGES.saleUnfinishedClosed,
+    });
+    await flushQueue(refuse, 'clerk-1');
+    await enqueueSale(queued('b'));
+    // An admin reopened the session: the clerk sends it again.
+    await sendRefusedAgain('a');
+    expect(await readRefused()).toEqual([]);
+    expect((await readQueue()).map((s) => s.key)).toEqual(['a', 'b']);
+    expect((await readQueue())[0]).not.toHaveProperty('message');
+    const sentKeys: string[] = [];
+    const send: SendSale = async (sale) => {
+      sentKeys.push(sale.key);
+      return made(sale.key);
+    };
+    expect(await flushQueue(send, 'clerk-1')).toEqual({ sent: 2, refused: 0, left: 0 });
+    expect(sentKeys).toEqual(['a', 'b']);
+    // Sent again twice, it is queued once.
+    await sendRefusedAgain('a');
     expect(await readQueue()).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import {
   appendQueued,
   appendRefused,
   appendSent,
+  prependQueued,
   readQueue,
   readRefused,
   readSent,
@@ -59,6 +60,21 @@ export async function enqueueSale(sale: QueuedSale) {
 
 /** The clerk has read a refusal (and dealt with it): it leaves the list. */
 export async function dismissRefused(key: string) {
+  await removeRefused(key);
+  await loadOfflineQueue();
+}
+
+/**
+ * The clerk sends a refused sale again once its cause is dealt with (an admin reopened its
+ * session, say): it goes back to the queue under the same key, at the front (it was charged before
+ * any sale still waiting), so it is made at most once whatever was made of it before.
+ */
+export async function sendRefusedAgain(key: string) {
+  const sale = (await readRefused()).find((r) => r.key === key);
+  if (!sale) return;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { status, message, refusedAt, ...queued } = sale;
+  await prependQueued(queued);
   await removeRefused(key);
   await loadOfflineQueue();
 }
