@@ -9,6 +9,7 @@ import { Types, type Connection } from 'mongoose';
 import { checkMoneyLedger } from '../../tools/money/ledger-check';
 import { checkStockLedger } from '../../tools/stock/ledger-check';
 import { OrderCredits } from '../src/orders/order-credits';
+import { OrderGateSales } from '../src/orders/order-gate-sales';
 import { bearer, createStaff, type Session } from './support/identity';
 import { createShopWorld, type ShopWorld } from './support/shop-world';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -23,6 +24,7 @@ describe('attacks on a till sale resumed after a crash (issue 47)', () => {
   let sessionId: string;
   let productId: string;
   let credits: OrderCredits;
+  let gate: OrderGateSales;
   const db = () => t.app.get<Connection>(getConnectionToken()).db!;
   const staff = () => bearer(world.staff.accessToken);
   let keySeq = 0;
@@ -37,6 +39,7 @@ describe('attacks on a till sale resumed after a crash (issue 47)', () => {
     await setTillPin(t, grace, '2468');
     sessionId = await openTillSession(t, world.staff.accessToken, 1000);
     credits = t.app.get(OrderCredits);
+    gate = t.app.get(OrderGateSales);
   }, 120_000);
   afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());
@@ -195,6 +198,76 @@ describe('attacks on a till sale resumed after a crash (issue 47)', () => {
       ['in', 200],
       ['out', 200],
     ]);
+    await expectLedgersBalanced();
+  }, 90_000);
+
+  it('a void landing while a resume takes the cash: no cash kept on the voided sale, answered in words', async () => {
+    const key = newKey();
+    const body = offline(2);
+    crashInCredit();
+    expect((await send(body, key)).status).toBe(500);
+    jest.restoreAllMocks();
+    const orderId = await lastGateOrder();
+    const real = credits.credit.bind(credits);
+    let voided: { status: number; body: { sale?: { state: string } } } | null = null;
+    jest.spyOn(credits, 'credit').mockImplementation(async (...args) => {
+      voided ??= await t
+        .http()
+        .post(`/api/till/sales/${orderId}/void`)
+        .set(staff())
+        .send({ approverId: grace.user._id, pin: '2468', reason: 'buyer left' });
+      return real(...args);
+    });
+    const resumed = await send(body, key);
+    jest.restoreAllMocks();
+    expect([voided!.status, voided!.body.sale?.state]).toEqual([200, 'voided']);
+    // The resume lost to the void: answered as the sale is now (voided), or refused in words.
+    if (resumed.status === 200) expect(resumed.body.sale.state).toBe('voided');
+    else expect([resumed.status, typeof resumed.body.message]).toEqual([409, 'string']);
+    const again = await send(body, key);
+    expect([again.status, again.body.sale?.state]).toEqual([200, 'voided']);
+    const order = await orderOf(orderId);
+    expect([order!.orderStatus, order!.amountPaid]).toEqual(['Cancelled', 0]);
+    expect(await entriesOf(orderId)).toEqual([]);
+    await expectLedgersBalanced();
+  }, 90_000);
+
+  it('an online code sale resumed after its code was taken by another sale: refused in words, its stock back once, no money kept', async () => {
+    const code = `TK${Date.now().toString(36).toUpperCase().slice(-6)}Q`;
+    const key = newKey();
+    const body = {
+      sessionId,
+      lines: [{ productId, quantity: 2 }],
+      payments: [
+        { method: 'mpesa-code', amount: 100, code },
+        { method: 'cash', amount: 100, given: 100 },
+      ],
+    };
+    const moves = () => db().collection('stock_movements').find({ productId }).toArray();
+    const before = (await moves()).reduce((n, m) => n + (m.change as number), 0);
+    crashInCredit();
+    // The instance died there: nothing undone after it.
+    jest.spyOn(gate, 'undo').mockRejectedValueOnce(new Error('died (simulated crash)'));
+    expect((await send(body, key)).status).toBe(500);
+    jest.restoreAllMocks();
+    const orderId = await lastGateOrder();
+    expect((await orderOf(orderId))!.orderStatus).not.toBe('Cancelled');
+    // The crash's claim undone by the reconciler; another buyer's sale takes the code.
+    await db()
+      .collection('money_entries')
+      .updateMany({ orderId }, { $set: { claimedAt: new Date(Date.now() - 120_000) } });
+    await credits.reconcile(new Date());
+    const other = await send({ ...body, lines: [{ productId, quantity: 2 }] }, newKey());
+    expect([other.status, other.body.sale?.state]).toEqual([201, 'paid']);
+    const resumed = await send(body, key);
+    expect([resumed.status, typeof resumed.body.message]).toEqual([409, 'string']);
+    const again = await send(body, key);
+    expect(again.status).toBe(409);
+    const order = await orderOf(orderId);
+    expect([order!.orderStatus, order!.amountPaid]).toEqual(['Cancelled', 0]);
+    expect(await entriesOf(orderId)).toEqual([]);
+    // Only the other sale's 2 trays left the stock.
+    expect((await moves()).reduce((n, m) => n + (m.change as number), 0)).toBe(before - 2);
     await expectLedgersBalanced();
   }, 90_000);
 });
