@@ -150,6 +150,22 @@ export class MoneyLedgerRepository {
       .exec();
   }
 
+  /**
+   * A claim of this order's taken up again (a gate sale resumed after a crash): its claim time
+   * now, so the reconciler no longer takes it for a dead request's. Null when it is no longer
+   * claimed for the order (credited, or undone by the reconciler meanwhile).
+   */
+  reclaim(id: string, orderId: string): Promise<MoneyEntryRecord | null> {
+    return this.entries
+      .findOneAndUpdate(
+        { _id: id, orderId, state: 'claimed' },
+        { $set: { claimedAt: new Date() } },
+        { new: true },
+      )
+      .lean<MoneyEntryRecord>()
+      .exec();
+  }
+
   /** A claimed entry counts on its order now, with its split. */
   async credited(id: string, orderId: string, split: MoneyEntry['split']): Promise<boolean> {
     const res = await this.entries.updateOne(
@@ -163,23 +179,23 @@ export class MoneyLedgerRepository {
   async unclaim(
     entry: Pick<MoneyEntryRecord, '_id' | 'purchaseNumber'>,
     to: 'open' | 'gone',
+    claimedAt?: Date | null,
   ): Promise<void> {
+    // `claimedAt`: only the claim as read (a reconciler's stale one), not one taken up since.
+    const filter = { _id: entry._id, state: 'claimed', ...(claimedAt ? { claimedAt } : {}) };
     if (to === 'gone') {
-      await this.entries.deleteOne({ _id: entry._id, state: 'claimed' });
+      await this.entries.deleteOne(filter);
       return;
     }
-    await this.entries.updateOne(
-      { _id: entry._id, state: 'claimed' },
-      {
-        $set: {
-          state: 'open',
-          orderId: null,
-          purchaseNumber: null,
-          claimedAt: null,
-          meantFor: entry.purchaseNumber,
-        },
+    await this.entries.updateOne(filter, {
+      $set: {
+        state: 'open',
+        orderId: null,
+        purchaseNumber: null,
+        claimedAt: null,
+        meantFor: entry.purchaseNumber,
       },
-    );
+    });
   }
 
   /**

@@ -142,9 +142,17 @@ export class MoneyLedgerService {
    * A claim its order refused: money M-Pesa sent on its own (paybill, a prompt) stays in the
    * ledger with no order (its code kept, to be assigned or given back); a desk entry goes away.
    */
-  unclaim(entry: Pick<MoneyEntryRecord, '_id' | 'kind' | 'purchaseNumber'>): Promise<void> {
+  unclaim(
+    entry: Pick<MoneyEntryRecord, '_id' | 'kind' | 'purchaseNumber'>,
+    claimedAt?: Date | null,
+  ): Promise<void> {
     const received = entry.kind === 'paybill' || entry.kind === 'mpesa-express';
-    return this.ledger.unclaim(entry, received ? 'open' : 'gone');
+    return this.ledger.unclaim(entry, received ? 'open' : 'gone', claimedAt);
+  }
+
+  /** A claim of this order's taken up again (a resumed gate sale): see the repository's. */
+  reclaim(id: string, orderId: string): Promise<MoneyEntryRecord | null> {
+    return this.ledger.reclaim(id, orderId);
   }
 
   /** Orders money from this payer's number (as M-Pesa named it) was credited to. */

@@ -336,7 +336,9 @@ export class OrderCredits {
             balance: credit.balance,
             excess: credit.excess,
           });
-        else await this.ledger.unclaim(e);
+        // Only the claim as read: one a resumed gate sale took up since (its claim time
+        // refreshed) is that sale's to credit.
+        else await this.ledger.unclaim(e, e.claimedAt);
       } else if (e.state === 'claiming') {
         // A cancellation's refund happened when the order's cancelling write named it (another
         // cancellation, a release that kept the deposit, did not); any other when it took its share.
@@ -383,7 +385,33 @@ export class OrderCredits {
       again?: boolean;
     },
   ): Promise<MoneyEntryRecord> {
-    const written = await this.ledger.recordIn(actor, {
+    for (let attempt = 1; ; attempt++) {
+      const written = await this.writeNew(actor, order, e);
+      // Taken again for the same order (a gate sale resumed after a crash): its own entry, once.
+      // A claim a dead request left is taken up (its claim time refreshed, so the reconciler does
+      // not undo it under the resume); undone by the reconciler meanwhile, it is written again.
+      if (e.again && written.state !== 'new' && written.entry.orderId === order._id) {
+        if (written.entry.state !== 'claimed') return written.entry;
+        const taken = await this.ledger.reclaim(written.entry._id, order._id);
+        if (taken) return taken;
+        if (attempt < ATTEMPTS) continue;
+      }
+      if (written.state === 'code-taken') throw codeTaken(e.code!, written.entry);
+      if (written.state === 'exists')
+        throw new ConflictException({
+          message: 'This payment is recorded for another order already',
+          code: 'CONFLICT',
+        });
+      return written.entry;
+    }
+  }
+
+  private writeNew(
+    actor: Actor,
+    order: OrderRecord,
+    e: { kind: 'desk-mpesa' | 'cash'; code: string | null; amount: number; at: Date; id?: string },
+  ) {
+    return this.ledger.recordIn(actor, {
       _id: e.id ?? MoneyLedgerService.inId(e.kind, null),
       kind: e.kind,
       amount: e.amount,
@@ -394,16 +422,6 @@ export class OrderCredits {
       state: 'claimed',
       at: e.at,
     });
-    // Taken again for the same order (a gate sale resumed after a crash): its own entry, once.
-    if (e.again && written.state !== 'new' && written.entry.orderId === order._id)
-      return written.entry;
-    if (written.state === 'code-taken') throw codeTaken(e.code!, written.entry);
-    if (written.state === 'exists')
-      throw new ConflictException({
-        message: 'This payment is recorded for another order already',
-        code: 'CONFLICT',
-      });
-    return written.entry;
   }
 
   private async followUps(
