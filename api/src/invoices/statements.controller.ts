@@ -1,5 +1,12 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Answer } from '../common/answer';
 import { Auth } from '../common/access.decorators';
@@ -15,6 +22,7 @@ import { InvoiceStatements } from './invoice-statements';
  * organisation's; its people (any role) their own, another's answers 404 as a missing one.
  */
 @ApiTags('invoices')
+@ApiExtraModels(StatementResponseDto)
 @Controller('organisations')
 export class StatementsController {
   constructor(private readonly statements: InvoiceStatements) {}
@@ -25,10 +33,19 @@ export class StatementsController {
     summary:
       "An organisation's statement of account over a period (at most two years, to today at the latest): opening balance, invoices and settlements with the running balance, closing balance, ageing; format=pdf|csv answers the file statement-<PIN>-<to>.pdf|.csv",
   })
-  @Answer('Statement', StatementResponseDto, {
+  // The answer's three forms, each under its own content type (applied after `@Answer`, so it
+  // replaces the JSON-only response that one declares).
+  @ApiResponse({
+    status: 200,
     description:
       'The statement as JSON; format=pdf: the PDF (A4, application/pdf), format=csv: CSV (text/csv), as an attachment',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(StatementResponseDto) } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      'text/csv': { schema: { type: 'string' } },
+    },
   })
+  @Answer('Statement', StatementResponseDto)
   @ApiNotFoundResponse({
     type: ErrorResponseDto,
     description: 'No such organisation, or not one the caller buys for',

@@ -18464,6 +18464,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatementResponseDto"];
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             /** @description The request is not valid; `errors` names each field and why */
