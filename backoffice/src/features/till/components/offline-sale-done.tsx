@@ -1,10 +1,10 @@
-import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { formatMoney } from '@spc/shared-contracts';
+import { Alert, Button, Card, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import type { QueuedSale } from '../offline/offline-db';
 import { useOfflineQueue } from '../offline/offline-queue';
 import { OFFLINE_TEXTS } from '../offline/offline-sync';
+import { SaleTotals } from './sale-done';
 
 /**
  * A sale just charged offline, shown like one made online: the total, the change to give, its
@@ -21,20 +21,7 @@ export function OfflineSaleDone({ sale, onNewSale }: { sale: QueuedSale; onNewSa
             It is sent by itself when the network returns.
           </Alert>
         )}
-        <Group justify="space-between">
-          <Text fz="lg">Total</Text>
-          <Text fz="lg" fw={700}>
-            {formatMoney(sale.total)}
-          </Text>
-        </Group>
-        {sale.change > 0 && (
-          <Group justify="space-between">
-            <Text fz="xl">Change to give</Text>
-            <Text fz="xl" fw={800} data-testid="sale-change">
-              {formatMoney(sale.change)}
-            </Text>
-          </Group>
-        )}
+        <SaleTotals total={sale.total} change={sale.change} />
         <Button
           size="lg"
           component={Link}

@@ -45,20 +45,7 @@ export function SaleDone({ orderId, onNewSale }: { orderId: string; onNewSale: (
             {TILL_PAYMENT_LABELS[failed.method]}. Take the money another way in a new sale.
           </Alert>
         )}
-        <Group justify="space-between">
-          <Text fz="lg">Total</Text>
-          <Text fz="lg" fw={700}>
-            {formatMoney(sale.total)}
-          </Text>
-        </Group>
-        {sale.change > 0 && (
-          <Group justify="space-between">
-            <Text fz="xl">Change to give</Text>
-            <Text fz="xl" fw={800} data-testid="sale-change">
-              {formatMoney(sale.change)}
-            </Text>
-          </Group>
-        )}
+        <SaleTotals total={sale.total} change={sale.change} />
         {!waiting && (
           <Group grow wrap="wrap">
             <Button size="lg" component={Link} to={paths.tillReceipt(sale.orderId)}>
@@ -90,5 +77,27 @@ export function SaleDone({ orderId, onNewSale }: { orderId: string; onNewSale: (
         </Button>
       </Stack>
     </Card>
+  );
+}
+
+/** A sale's total and, when there is any, the change to give (large: read across the counter). */
+export function SaleTotals({ total, change }: { total: number; change: number }) {
+  return (
+    <>
+      <Group justify="space-between">
+        <Text fz="lg">Total</Text>
+        <Text fz="lg" fw={700}>
+          {formatMoney(total)}
+        </Text>
+      </Group>
+      {change > 0 && (
+        <Group justify="space-between">
+          <Text fz="xl">Change to give</Text>
+          <Text fz="xl" fw={800} data-testid="sale-change">
+            {formatMoney(change)}
+          </Text>
+        </Group>
+      )}
+    </>
   );
 }

@@ -1,13 +1,13 @@
-import { Alert, Anchor, Button, Group, SegmentedControl } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import type { TillSaleView } from '@spc/shared-contracts';
-import { useEffect, useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { useEffect } from 'react';
+import { Navigate, useParams } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import type { QueuedSale } from '../offline/offline-db';
 import { loadOfflineQueue, useOfflineQueue } from '../offline/offline-queue';
 import { OFFLINE_TEXTS } from '../offline/offline-sync';
-import { receiptCss, TillReceipt, type Roll } from './till-receipt';
+import { ReceiptPage, TillReceipt } from './till-receipt';
 
 /** A queued sale as the receipt prints it (what the API answers once it is sent). */
 export function offlineSaleView(sale: QueuedSale): TillSaleView {
@@ -54,7 +54,6 @@ export function offlineSaleView(sale: QueuedSale): TillSaleView {
  */
 export function TillOfflineReceiptRoute() {
   const { key = '' } = useParams();
-  const [roll, setRoll] = useState<Roll>('80');
   const loaded = useOfflineQueue((s) => s.loaded);
   const waiting = useOfflineQueue((s) => s.queue.find((x) => x.key === key));
   const refused = useOfflineQueue((s) => s.refused.find((x) => x.key === key));
@@ -66,42 +65,20 @@ export function TillOfflineReceiptRoute() {
   if (!loaded) return <PageLoader />;
   if (sent) return <Navigate to={paths.tillReceipt(sent.orderId)} replace />;
   return (
-    <div
-      className="till-receipt-page"
-      style={{ padding: 16, background: '#f1f3f1', minHeight: '100vh' }}
-    >
-      <style data-testid="receipt-print-css">{receiptCss(roll)}</style>
-      <Group className="no-print" justify="space-between" mb="md" wrap="wrap">
-        <Anchor component={Link} to={paths.till}>
-          ← Back to the till
-        </Anchor>
-        <Group gap="xs" wrap="wrap">
-          <SegmentedControl
-            aria-label="Paper roll"
-            size="md"
-            value={roll}
-            onChange={(v) => setRoll(v as Roll)}
-            data={[
-              { value: '58', label: '58 mm' },
-              { value: '80', label: '80 mm' },
-            ]}
+    <ReceiptPage canPrint={!!queued}>
+      {(roll) =>
+        queued ? (
+          <TillReceipt
+            sale={offlineSaleView(queued)}
+            roll={roll}
+            offlineNote={OFFLINE_TEXTS.receiptNote}
           />
-          <Button size="md" onClick={() => window.print()} disabled={!queued}>
-            Print
-          </Button>
-        </Group>
-      </Group>
-      {queued ? (
-        <TillReceipt
-          sale={offlineSaleView(queued)}
-          roll={roll}
-          offlineNote={OFFLINE_TEXTS.receiptNote}
-        />
-      ) : (
-        <Alert color="yellow" title="This offline sale is not on this device">
-          It was sent from another tab, or made on another device: find it in today’s sales.
-        </Alert>
-      )}
-    </div>
+        ) : (
+          <Alert color="yellow" title="This offline sale is not on this device">
+            It was sent from another tab, or made on another device: find it in today’s sales.
+          </Alert>
+        )
+      }
+    </ReceiptPage>
   );
 }

@@ -6,7 +6,7 @@ import {
   TILL_PAYMENT_LABELS,
   type TillSaleView,
 } from '@spc/shared-contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSale } from '../api/sales';
@@ -137,11 +137,18 @@ export function TillReceipt({
   );
 }
 
-/** /till/receipt/:orderId: the gate receipt to print from the tablet's browser. */
-export function TillReceiptRoute() {
-  const { orderId = '' } = useParams();
+/**
+ * The frame of a receipt page: back to the till, the paper roll, "Print" (off until there is a
+ * receipt), and the print rules for the roll; the receipt (or why there is none) inside.
+ */
+export function ReceiptPage({
+  canPrint,
+  children,
+}: {
+  canPrint: boolean;
+  children: (roll: Roll) => ReactNode;
+}) {
   const [roll, setRoll] = useState<Roll>('80');
-  const query = useSale(orderId);
   return (
     <div
       className="till-receipt-page"
@@ -163,21 +170,34 @@ export function TillReceiptRoute() {
               { value: '80', label: '80 mm' },
             ]}
           />
-          <Button size="md" onClick={() => window.print()} disabled={!query.data}>
+          <Button size="md" onClick={() => window.print()} disabled={!canPrint}>
             Print
           </Button>
         </Group>
       </Group>
-      {query.data ? (
-        <TillReceipt sale={query.data} roll={roll} />
-      ) : (
-        <TillQueryState
-          query={query}
-          isEmpty={false}
-          emptyText=""
-          errorTitle="The receipt could not be loaded"
-        />
-      )}
+      {children(roll)}
     </div>
+  );
+}
+
+/** /till/receipt/:orderId: the gate receipt to print from the tablet's browser. */
+export function TillReceiptRoute() {
+  const { orderId = '' } = useParams();
+  const query = useSale(orderId);
+  return (
+    <ReceiptPage canPrint={!!query.data}>
+      {(roll) =>
+        query.data ? (
+          <TillReceipt sale={query.data} roll={roll} />
+        ) : (
+          <TillQueryState
+            query={query}
+            isEmpty={false}
+            emptyText=""
+            errorTitle="The receipt could not be loaded"
+          />
+        )
+      }
+    </ReceiptPage>
   );
 }
